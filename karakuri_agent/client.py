@@ -1,0 +1,176 @@
+"""The HTTP client: the two calls of the contract, error mapping, retry policy.
+
+The transport is a constructor argument (as in httpx itself): production uses
+the network, dry runs use recorded fixtures, tests use respx. The client
+never decides *whether* to act; it only makes sure that a GET may be repeated
+and a POST never is, once it may have left the machine (CONTRACT §4).
+"""
+
+from __future__ import annotations
+
+import email.utils
+import time
+from typing import Any, Callable
+
+import httpx
+from tenacity import (
+    Retrying,
+    retry_if_exception,
+    stop_after_attempt,
+    stop_before_delay,
+    wait_exponential,
+)
+
+from .config import Secret
+from .errors import OutcomeUnknown, ServerRejected, Unreachable
+
+USER_AGENT = "karakuri-agent/0.1"
+MAX_RETRY_AFTER = 30.0
+# Raised before a single byte of the request was written: safe to send again.
+NEVER_SENT = (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout)
+
+
+def _error_body(response: httpx.Response) -> dict[str, Any]:
+    """The server's JSON error body, or a stand-in built from a non-JSON one."""
+    try:
+        body = response.json()
+    except ValueError:
+        body = None
+    if isinstance(body, dict):
+        return body
+    snippet = " ".join(response.text.split())[:160]
+    return {"error": f"http_{response.status_code}", "message": snippet or response.reason_phrase}
+
+
+def _retry_after(response: httpx.Response) -> float | None:
+    """Seconds from a Retry-After header (delta or HTTP date), if any."""
+    value = response.headers.get("Retry-After")
+    if not value:
+        return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        parsed = email.utils.parsedate_to_datetime(value) if value else None
+        return max(0.0, parsed.timestamp() - time.time()) if parsed else None
+
+
+class _Busy(ServerRejected):
+    """A 5xx or 429 answer to a GET: retried, and raised as ServerRejected at the end."""
+
+    def __init__(self, status: int, body: dict[str, Any], retry_after: float | None) -> None:
+        super().__init__(status, body)
+        self.retry_after = retry_after
+
+
+def _is_retryable_get_error(exc: BaseException) -> bool:
+    return isinstance(exc, (_Busy, httpx.TransportError))
+
+
+class KarakuriClient:
+    """Two calls: `get_notification` (safe to repeat) and `send_command` (never repeated)."""
+
+    def __init__(
+        self,
+        base_url: str,
+        api_key: Secret,
+        *,
+        transport: httpx.BaseTransport | None = None,
+        timeout: float = 10.0,
+        get_retry_budget: float = 20.0,
+        get_attempts: int = 4,
+        connect_attempts: int = 3,
+        sleep: Callable[[float], None] | None = None,
+    ) -> None:
+        self._http = httpx.Client(
+            base_url=base_url.rstrip("/") + "/",
+            headers={"Authorization": f"Bearer {api_key.get()}", "User-Agent": USER_AGENT},
+            transport=transport,
+            timeout=httpx.Timeout(timeout, connect=min(timeout, 5.0)),
+        )
+        self._budget = get_retry_budget
+        self._get_attempts = get_attempts
+        self._connect_attempts = connect_attempts
+        self._sleep = sleep or time.sleep
+
+    def __enter__(self) -> KarakuriClient:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self._http.close()
+
+    # -- reading ---------------------------------------------------------
+    def get_notification(self, notification_id: str) -> dict[str, Any]:
+        """GET the stored notification, retrying transport errors, 5xx and 429.
+
+        Bounded twice: by attempts and by `get_retry_budget` seconds of waiting
+        (a Retry-After longer than what is left ends the retries).
+        """
+
+        def wait(state: Any) -> float:
+            exc = state.outcome.exception() if state.outcome else None
+            if isinstance(exc, _Busy) and exc.retry_after is not None:
+                return min(exc.retry_after, MAX_RETRY_AFTER)
+            return wait_exponential(multiplier=0.5, max=8)(state)
+
+        retrying = Retrying(
+            retry=retry_if_exception(_is_retryable_get_error),
+            stop=stop_after_attempt(self._get_attempts) | stop_before_delay(self._budget),
+            wait=wait,
+            sleep=self._sleep,
+            reraise=True,
+        )
+        try:
+            for attempt in retrying:
+                with attempt:
+                    return self._get_once(notification_id)
+        except httpx.TransportError as exc:
+            raise Unreachable(f"could not fetch the notification: {type(exc).__name__}") from None
+        raise AssertionError("unreachable")  # pragma: no cover - Retrying always returns or raises
+
+    def _get_once(self, notification_id: str) -> dict[str, Any]:
+        response = self._http.get(f"agents/notifications/{notification_id}")
+        if response.status_code == 429 or response.status_code >= 500:
+            raise _Busy(response.status_code, _error_body(response), _retry_after(response))
+        if response.is_error:
+            raise ServerRejected(response.status_code, _error_body(response))
+        try:
+            body = response.json()
+        except ValueError:
+            body = None
+        if not isinstance(body, dict):
+            raise ServerRejected(
+                response.status_code,
+                {"error": "invalid_response", "message": "the notification was not a JSON object"},
+            )
+        return body
+
+    # -- acting ----------------------------------------------------------
+    def send_command(self, notification_id: str, command: str, params: dict[str, Any]) -> dict[str, Any]:
+        """POST one command. Retried only while the connection could not be opened.
+
+        Any other transport failure (timeout, reset, a body cut short) means the
+        command may have been received: OutcomeUnknown, and never a resend.
+        """
+        payload = {"notification_id": notification_id, "command": command, "params": params}
+        for attempt in range(1, self._connect_attempts + 1):
+            try:
+                response = self._http.post("agents/command", json=payload)
+                break
+            except NEVER_SENT as exc:
+                if attempt == self._connect_attempts:
+                    raise Unreachable(f"could not connect to the server: {type(exc).__name__}") from None
+                self._sleep(0.5 * attempt)
+            except httpx.TransportError as exc:
+                raise OutcomeUnknown(
+                    f"no answer to the command ({type(exc).__name__}); it may have been received"
+                ) from None
+        if response.is_error:
+            raise ServerRejected(response.status_code, _error_body(response))
+        try:
+            body = response.json()
+        except ValueError:
+            return {"ok": True, "message": " ".join(response.text.split())[:160]}
+        return body if isinstance(body, dict) else {"ok": True, "data": body}

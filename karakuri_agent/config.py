@@ -1,0 +1,181 @@
+"""Settings from the environment and an optional `.env` file.
+
+Every variable read here is listed in `.env.example`. Real environment
+variables win over `.env` (so a runtime can override a checked-out file).
+Secrets are wrapped in `Secret`, whose repr and str never show the value, so a
+settings object can be logged or put in an error without leaking anything.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Mapping
+
+from .errors import ConfigError
+
+# Base URL used when the API is served from recorded fixtures: never resolvable.
+FIXTURE_BASE_URL = "http://fixtures.invalid/api"
+
+
+class Secret:
+    """A string that does not print itself."""
+
+    __slots__ = ("_value",)
+
+    def __init__(self, value: str) -> None:
+        self._value = value
+
+    def get(self) -> str:
+        return self._value
+
+    def __repr__(self) -> str:
+        return "Secret('***')"
+
+    __str__ = __repr__
+
+    def __bool__(self) -> bool:
+        return bool(self._value)
+
+
+def read_env_file(path: Path) -> dict[str, str]:
+    """Parse `KEY=VALUE` lines (comments, blank lines, `export ` and quotes allowed)."""
+    values: dict[str, str] = {}
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return values
+    except OSError as exc:
+        raise ConfigError(f"cannot read {path}: {exc.strerror}") from None
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line or line.startswith("#") or "=" not in line:
+            continue
+        key, _, value = line.removeprefix("export ").partition("=")
+        value = value.strip()
+        if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+            value = value[1:-1]
+        values[key.strip()] = value
+    return values
+
+
+def _flag(value: str | None) -> bool:
+    return (value or "").strip().lower() in {"1", "true", "yes", "on"}
+
+
+def _number(env: Mapping[str, str], name: str, default: float, *, minimum: float = 0) -> float:
+    raw = env.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        raise ConfigError(f"{name} must be a number, got {raw!r}") from None
+    if value < minimum:
+        raise ConfigError(f"{name} must be at least {minimum:g}, got {raw!r}")
+    return value
+
+
+def default_state_dir() -> Path:
+    """The platform's per-user data directory (imported lazily: it is rarely needed)."""
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("karakuri-agent", appauthor=False))
+
+
+TRANSFER_POLICIES = ("known", "accept", "reject")
+
+
+@dataclass(frozen=True)
+class Settings:
+    api_base_url: str
+    api_key: Secret
+    state_dir: Path
+    webhook_url: Secret | None = None
+    self_agent_id: str = ""
+    self_name: str = ""
+    world_context_file: Path | None = None
+    fixtures_dir: Path | None = None
+    persona_file: Path | None = None
+    http_timeout: float = 10.0
+    get_retry_budget: float = 20.0
+    webhook_budget: float = 10.0
+    disabled: bool = False
+    cooldown_seconds: float = 0.0
+    transfer_policy: str = "known"
+    secrets: tuple[str, ...] = field(default=(), repr=False)
+
+    @property
+    def uses_fixtures(self) -> bool:
+        return self.fixtures_dir is not None
+
+
+def load_settings(
+    environ: Mapping[str, str] | None = None,
+    *,
+    env_file: Path | None = None,
+    require_api: bool = True,
+    fixtures_dir: Path | None = None,
+) -> Settings:
+    """Build settings; raise ConfigError naming the first bad variable.
+
+    `require_api` is False for commands that never call the server (`log`).
+    With fixtures (argument or `KARAKURI_FIXTURES_DIR`) no URL or key is needed.
+    """
+    env = dict(os.environ if environ is None else environ)
+    file_path = env_file or Path(env.get("KARAKURI_ENV_FILE") or ".env")
+    merged = {**read_env_file(file_path), **env}
+
+    if fixtures_dir is None and merged.get("KARAKURI_FIXTURES_DIR"):
+        fixtures_dir = Path(merged["KARAKURI_FIXTURES_DIR"])
+    base_url = merged.get("KARAKURI_API_BASE_URL", "").strip().rstrip("/")
+    api_key = merged.get("KARAKURI_API_KEY", "").strip()
+    webhook = merged.get("DISCORD_WEBHOOK_URL", "").strip()
+    secrets = tuple(s for s in (api_key, webhook) if len(s) >= 4)
+    if fixtures_dir is not None:
+        base_url = base_url or FIXTURE_BASE_URL
+        api_key = api_key or "fixtures"
+    elif require_api:
+        if not base_url:
+            raise ConfigError("KARAKURI_API_BASE_URL is not set (see .env.example)")
+        if not base_url.startswith(("http://", "https://")):
+            raise ConfigError("KARAKURI_API_BASE_URL must start with http:// or https://")
+        if not api_key:
+            raise ConfigError("KARAKURI_API_KEY is not set (see .env.example)")
+
+    if webhook and not webhook.startswith("https://"):
+        raise ConfigError("DISCORD_WEBHOOK_URL must start with https://")
+    transfer_policy = merged.get("KARAKURI_TRANSFER_POLICY", "known").strip() or "known"
+    if transfer_policy not in TRANSFER_POLICIES:
+        raise ConfigError(f"KARAKURI_TRANSFER_POLICY must be one of {', '.join(TRANSFER_POLICIES)}")
+
+    def optional_path(name: str) -> Path | None:
+        value = merged.get(name, "").strip()
+        return Path(value).expanduser() if value else None
+
+    return Settings(
+        api_base_url=base_url,
+        api_key=Secret(api_key),
+        webhook_url=Secret(webhook) if webhook else None,
+        state_dir=optional_path("KARAKURI_STATE_DIR") or default_state_dir(),
+        self_agent_id=merged.get("KARAKURI_SELF_AGENT_ID", "").strip(),
+        self_name=merged.get("KARAKURI_SELF_NAME", "").strip(),
+        world_context_file=optional_path("KARAKURI_WORLD_CONTEXT_FILE"),
+        fixtures_dir=fixtures_dir,
+        persona_file=optional_path("KARAKURI_PERSONA_FILE"),
+        http_timeout=_number(merged, "KARAKURI_HTTP_TIMEOUT", 10.0, minimum=0.1),
+        get_retry_budget=_number(merged, "KARAKURI_GET_RETRY_BUDGET", 20.0),
+        webhook_budget=_number(merged, "KARAKURI_WEBHOOK_BUDGET", 10.0),
+        disabled=_flag(merged.get("KARAKURI_AGENT_DISABLED")),
+        cooldown_seconds=_number(merged, "KARAKURI_COOLDOWN_SECONDS", 0.0),
+        transfer_policy=transfer_policy,
+        secrets=secrets,
+    )
+
+
+def redact(text: str, secrets: tuple[str, ...]) -> str:
+    """Last line of defence for text we did not build ourselves (exception messages)."""
+    for secret in secrets:
+        text = text.replace(secret, "***")
+    return text

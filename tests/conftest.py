@@ -1,0 +1,96 @@
+"""Shared test fixtures: a private state dir, a configured environment, notification bodies."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+BASE_URL = "https://karakuri.test/api"
+API_KEY = "sk-test-4f9a8b7c6d5e"
+WEBHOOK_URL = "https://discord.test/api/webhooks/123/hook-token-do-not-leak"
+SELF_ID = "1470446478261747854"
+SELF_NAME = "AIニケちゃん"
+EXAMPLES = Path(__file__).resolve().parents[2] / "shared" / "examples" / "real-texts.json"
+
+CONVERSATION_REQUEST: dict[str, Any] = {
+    "notification_id": "notif-01JDX9M7QZ",
+    "created_at": "2026-11-29T12:00:00.000Z",
+    "expires_at": "2099-11-29T12:10:00.000Z",
+    "status": "pending",
+    "notification": {
+        "type": "conversation_requested",
+        "text": "桜草メイ が話しかけています。\n「こんにちは！」\n"
+        "参加者: 桜草メイ (id: 1474403124906295517)、AIニケちゃん (id: 1470446478261747854)",
+        "participants": [
+            {"id": "1474403124906295517", "name": "桜草メイ"},
+            {"id": "1470446478261747854", "name": "AIニケちゃん"},
+        ],
+        "conversation_messages": [{"speaker": "桜草メイ", "message": "こんにちは！"}],
+        "choices": [
+            {
+                "command": "conversation_accept",
+                "description": "会話を受諾して返答する",
+                "params": {},
+                "required_params": ["message"],
+                "param_schema": {
+                    "message": {"type": "string", "description": "返答の発言内容", "maxLength": 200}
+                },
+            },
+            {"command": "conversation_reject", "description": "会話を断る", "params": {}},
+        ],
+    },
+}
+
+
+@pytest.fixture
+def notification() -> dict[str, Any]:
+    """A fresh copy of the contract's example notification (safe to mutate)."""
+    return copy.deepcopy(CONVERSATION_REQUEST)
+
+
+@pytest.fixture
+def state_dir(tmp_path: Path) -> Path:
+    return tmp_path / "state"
+
+
+@pytest.fixture
+def env(monkeypatch: pytest.MonkeyPatch, state_dir: Path, tmp_path: Path) -> dict[str, str]:
+    """A configured environment with no .env file around and no webhook."""
+    monkeypatch.chdir(tmp_path)
+    for name in ("KARAKURI_FIXTURES_DIR", "DISCORD_WEBHOOK_URL", "KARAKURI_WORLD_CONTEXT_FILE",
+                 "KARAKURI_AGENT_DISABLED", "KARAKURI_COOLDOWN_SECONDS", "KARAKURI_PERSONA_FILE"):
+        monkeypatch.delenv(name, raising=False)
+    values = {
+        "KARAKURI_API_BASE_URL": BASE_URL,
+        "KARAKURI_API_KEY": API_KEY,
+        "KARAKURI_STATE_DIR": str(state_dir),
+        "KARAKURI_SELF_AGENT_ID": SELF_ID,
+        "KARAKURI_SELF_NAME": SELF_NAME,
+        "KARAKURI_GET_RETRY_BUDGET": "0.5",
+    }
+    for name, value in values.items():
+        monkeypatch.setenv(name, value)
+    return values
+
+
+@pytest.fixture
+def no_sleep(monkeypatch: pytest.MonkeyPatch) -> list[float]:
+    """Record retry sleeps instead of sleeping."""
+    slept: list[float] = []
+    monkeypatch.setattr("karakuri_agent.client.time.sleep", slept.append)
+    return slept
+
+
+def state_files_text(state_dir: Path) -> str:
+    """Everything in the state directory as text (for secret scans)."""
+    return "".join(p.read_bytes().decode("utf-8", "replace") for p in state_dir.rglob("*") if p.is_file())
+
+
+def real_texts() -> list[dict[str, Any]]:
+    if not EXAMPLES.exists():
+        pytest.skip(f"shared examples not found at {EXAMPLES}")
+    return json.loads(EXAMPLES.read_text(encoding="utf-8"))

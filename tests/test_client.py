@@ -1,0 +1,129 @@
+"""Retry policy and error mapping of the HTTP client (CONTRACT §4)."""
+
+import httpx
+import pytest
+import respx
+
+from karakuri_agent.client import KarakuriClient
+from karakuri_agent.config import Secret
+from karakuri_agent.errors import OutcomeUnknown, ServerRejected, Unreachable
+
+from conftest import API_KEY, BASE_URL
+
+GET_URL = f"{BASE_URL}/agents/notifications/notif-1"
+POST_URL = f"{BASE_URL}/agents/command"
+
+
+@pytest.fixture
+def slept():
+    return []
+
+
+@pytest.fixture
+def client(slept):
+    with KarakuriClient(BASE_URL, Secret(API_KEY), sleep=slept.append, get_retry_budget=20) as c:
+        yield c
+
+
+@respx.mock
+def test_get_sends_the_bearer_key_and_returns_the_body(client):
+    route = respx.get(GET_URL).respond(200, json={"notification_id": "notif-1"})
+    assert client.get_notification("notif-1") == {"notification_id": "notif-1"}
+    assert route.calls.last.request.headers["Authorization"] == f"Bearer {API_KEY}"
+
+
+@respx.mock
+def test_get_is_retried_after_transport_errors_and_5xx_then_succeeds(client, slept):
+    route = respx.get(GET_URL).mock(
+        side_effect=[httpx.ConnectError("refused"), httpx.Response(503), httpx.Response(200, json={"ok": 1})]
+    )
+    assert client.get_notification("notif-1") == {"ok": 1}
+    assert route.call_count == 3
+    assert slept == [0.5, 1.0]  # exponential backoff
+
+
+@respx.mock
+def test_get_honours_retry_after_on_429(client, slept):
+    respx.get(GET_URL).mock(
+        side_effect=[httpx.Response(429, headers={"Retry-After": "3"}), httpx.Response(200, json={})]
+    )
+    client.get_notification("notif-1")
+    assert slept == [3.0]
+
+
+@respx.mock
+def test_get_stops_when_retry_after_exceeds_the_budget(slept):
+    route = respx.get(GET_URL).respond(429, headers={"Retry-After": "25"}, json={"error": "rate_limited"})
+    with KarakuriClient(BASE_URL, Secret(API_KEY), sleep=slept.append, get_retry_budget=5) as c:
+        with pytest.raises(ServerRejected) as raised:
+            c.get_notification("notif-1")
+    assert raised.value.status == 429 and route.call_count == 1 and slept == []
+
+
+@respx.mock
+def test_get_gives_up_after_bounded_attempts(client):
+    route = respx.get(GET_URL).mock(side_effect=httpx.ConnectError("refused"))
+    with pytest.raises(Unreachable):
+        client.get_notification("notif-1")
+    assert route.call_count == 4
+
+
+@respx.mock
+def test_other_4xx_are_answered_at_once_with_the_server_body(client):
+    body = {"error": "not_found", "message": "no such notification"}
+    route = respx.get(GET_URL).respond(404, json=body)
+    with pytest.raises(ServerRejected) as raised:
+        client.get_notification("notif-1")
+    assert raised.value.body == body and route.call_count == 1
+
+
+@respx.mock
+def test_non_json_error_body_becomes_a_json_error(client):
+    respx.get(GET_URL).respond(404, text="<html>Not Found</html>")
+    with pytest.raises(ServerRejected) as raised:
+        client.get_notification("notif-1")
+    assert raised.value.body["error"] == "http_404"
+    assert "Not Found" in raised.value.body["message"]
+
+
+@respx.mock
+def test_post_sends_the_contract_body(client):
+    route = respx.post(POST_URL).respond(200, json={"ok": True})
+    client.send_command("notif-1", "wait", {"duration": 1})
+    import json
+
+    assert json.loads(route.calls.last.request.content) == {
+        "notification_id": "notif-1", "command": "wait", "params": {"duration": 1}
+    }
+
+
+@pytest.mark.parametrize("failure", [httpx.ReadTimeout("slow"), httpx.RemoteProtocolError("cut"),
+                                     httpx.ReadError("reset"), httpx.WriteTimeout("slow")])
+@respx.mock
+def test_post_is_never_resent_once_it_may_have_left(client, failure):
+    route = respx.post(POST_URL).mock(side_effect=failure)
+    with pytest.raises(OutcomeUnknown):
+        client.send_command("notif-1", "wait", {})
+    assert route.call_count == 1
+
+
+@respx.mock
+def test_post_is_retried_only_while_the_connection_is_refused(client):
+    route = respx.post(POST_URL).mock(side_effect=[httpx.ConnectError("refused"), httpx.Response(200, json={})])
+    client.send_command("notif-1", "wait", {})
+    assert route.call_count == 2
+
+
+@pytest.mark.parametrize("status", [429, 500, 503])
+@respx.mock
+def test_post_errors_are_never_retried(client, status):
+    route = respx.post(POST_URL).respond(status, json={"error": "service_unavailable"})
+    with pytest.raises(ServerRejected):
+        client.send_command("notif-1", "wait", {})
+    assert route.call_count == 1
+
+
+def test_stale_error_exposes_the_latest_id():
+    error = ServerRejected(409, {"error": "notification_stale", "details": {"latest_notification_id": "notif-2"}})
+    assert error.latest_notification_id == "notif-2"
+    assert ServerRejected(409, {"error": "state_conflict"}).latest_notification_id is None
