@@ -1,0 +1,203 @@
+"""The SQLite file in the state directory, and its numbered migrations.
+
+Several processes may open it at once (one per Discord message), so: WAL mode,
+a busy timeout, `BEGIN IMMEDIATE` for every write transaction, and
+migrations applied under that lock and recorded in `schema_migrations` (the
+simonw/llm way: each migration is a numbered function, applied once, in
+order). `synchronous=FULL` because a ledger claim must survive a power cut,
+not only a crash: a lost claim could mean a second command.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from contextlib import contextmanager
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Callable, Iterator
+
+from .errors import ConfigError
+
+DB_FILENAME = "karakuri.db"
+BUSY_TIMEOUT_MS = 15_000
+
+
+def utcnow() -> str:
+    """Timestamps are stored as sortable ISO text in UTC."""
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+
+
+def _run_script(conn: sqlite3.Connection, script: str) -> None:
+    """Run statements one by one: executescript() would COMMIT the migration lock early."""
+    for statement in script.split(";"):
+        if statement.strip():
+            conn.execute(statement)
+
+
+def _m001_initial(conn: sqlite3.Connection) -> None:
+    _run_script(
+        conn,
+        """
+        CREATE TABLE notifications (
+            notification_id TEXT PRIMARY KEY,
+            fetched_at TEXT NOT NULL,
+            body TEXT NOT NULL
+        );
+        -- The ledger: one row per notification ever acted on. Rows are never deleted.
+        CREATE TABLE attempts (
+            notification_id TEXT PRIMARY KEY,
+            command TEXT NOT NULL,
+            params TEXT NOT NULL,
+            claimed_at TEXT NOT NULL,
+            pid INTEGER,
+            outcome TEXT NOT NULL DEFAULT 'claimed',
+            finished_at TEXT,
+            result TEXT
+        );
+        CREATE TABLE activity (
+            id INTEGER PRIMARY KEY,
+            created_at TEXT NOT NULL,
+            notification_id TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            notification_type TEXT,
+            command TEXT,
+            params TEXT,
+            success INTEGER,
+            message TEXT,
+            result TEXT,
+            reason TEXT
+        );
+        CREATE UNIQUE INDEX activity_one_request ON activity(notification_id) WHERE kind = 'request';
+        CREATE INDEX activity_by_kind ON activity(kind, id);
+        CREATE TABLE memory (
+            id INTEGER PRIMARY KEY,
+            created_at TEXT NOT NULL,
+            notification_id TEXT,
+            kind TEXT NOT NULL,
+            content TEXT NOT NULL
+        );
+        CREATE INDEX memory_recent ON memory(created_at);
+        CREATE TABLE commitments (
+            id INTEGER PRIMARY KEY,
+            created_at TEXT NOT NULL,
+            notification_id TEXT NOT NULL,
+            partner_id TEXT,
+            partner_name TEXT NOT NULL,
+            place_name TEXT,
+            node_id TEXT,
+            due_at TEXT,
+            source_text TEXT NOT NULL,
+            status TEXT NOT NULL DEFAULT 'pending',
+            fulfilled_at TEXT,
+            UNIQUE (notification_id, source_text)
+        );
+        CREATE INDEX commitments_pending ON commitments(status, due_at);
+        CREATE TABLE people (
+            agent_id TEXT PRIMARY KEY,
+            display_name TEXT NOT NULL,
+            nickname TEXT,
+            interactions INTEGER NOT NULL DEFAULT 0,
+            first_seen TEXT NOT NULL,
+            last_contact TEXT
+        );
+        CREATE TABLE places (
+            node_id TEXT PRIMARY KEY,
+            name TEXT,
+            learned_at TEXT NOT NULL,
+            visits INTEGER NOT NULL DEFAULT 0,
+            last_visited TEXT
+        );
+        CREATE TABLE knowledge (
+            key TEXT PRIMARY KEY,
+            value TEXT NOT NULL,
+            updated_at TEXT NOT NULL
+        );
+        CREATE TABLE utterances (
+            id INTEGER PRIMARY KEY,
+            conversation_key TEXT NOT NULL,
+            message TEXT NOT NULL,
+            created_at TEXT NOT NULL
+        );
+        CREATE INDEX utterances_by_conversation ON utterances(conversation_key, id);
+        """
+    )
+
+
+MIGRATIONS: list[tuple[int, str, Callable[[sqlite3.Connection], None]]] = [
+    (1, "initial", _m001_initial),
+]
+
+
+def prepare_state_dir(state_dir: Path) -> Path:
+    """Create the state directory private (0700) and the database file private (0600).
+
+    SQLite creates its -wal and -shm files with the database file's mode, so
+    making the file first is enough to keep all three private.
+    """
+    try:
+        state_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+        os.chmod(state_dir, 0o700)
+        path = state_dir / DB_FILENAME
+        os.close(os.open(path, os.O_CREAT | os.O_RDWR, 0o600))
+    except OSError as exc:
+        raise ConfigError(f"cannot use state directory {state_dir}: {exc.strerror}") from None
+    return path
+
+
+def connect(state_dir: Path) -> sqlite3.Connection:
+    """Open the database, migrated to the latest version."""
+    path = prepare_state_dir(state_dir)
+    try:
+        conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
+        conn.row_factory = sqlite3.Row
+        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        conn.execute("PRAGMA journal_mode = WAL")
+        conn.execute("PRAGMA synchronous = FULL")
+        migrate(conn)
+    except sqlite3.DatabaseError as exc:
+        raise ConfigError(f"cannot open the state database in {state_dir}: {exc}") from None
+    return conn
+
+
+def _applied(conn: sqlite3.Connection) -> set[int]:
+    conn.execute(
+        "CREATE TABLE IF NOT EXISTS schema_migrations"
+        " (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"
+    )
+    return {row[0] for row in conn.execute("SELECT version FROM schema_migrations")}
+
+
+def migrate(conn: sqlite3.Connection) -> list[int]:
+    """Apply missing migrations in order; returns the versions applied now."""
+    latest = MIGRATIONS[-1][0]
+    has_table = conn.execute(
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'"
+    ).fetchone()
+    if has_table and conn.execute("SELECT MAX(version) FROM schema_migrations").fetchone()[0] == latest:
+        return []  # the common case: no lock taken
+    applied_now = []
+    with transaction(conn):
+        done = _applied(conn)
+        for version, name, apply in MIGRATIONS:
+            if version in done:
+                continue
+            apply(conn)
+            conn.execute(
+                "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
+                (version, name, utcnow()),
+            )
+            applied_now.append(version)
+    return applied_now
+
+
+@contextmanager
+def transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+    """A write transaction that takes the lock up front (no upgrade deadlocks)."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield conn
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")

@@ -1,0 +1,61 @@
+"""The one-action claim per notification.
+
+A claim is a single INSERT on a primary key, committed before the POST and
+never deleted or rolled back: whichever process inserts first owns the
+notification, forever. A crash after the claim spends the notification; that
+is the price of "at most one", and it is the right one.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+from typing import Any
+
+from .db import utcnow
+from .errors import AlreadyAttempted
+
+MAX_RESULT_CHARS = 2000
+
+# Outcomes recorded after the claim.
+SUCCEEDED, FAILED, UNKNOWN = "succeeded", "failed", "unknown"
+
+
+class Ledger:
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self._conn = conn
+
+    def claim(self, notification_id: str, command: str, params: dict[str, Any]) -> None:
+        """Take the notification, or raise AlreadyAttempted with the earlier claim."""
+        try:
+            self._conn.execute(
+                "INSERT INTO attempts (notification_id, command, params, claimed_at, pid)"
+                " VALUES (?, ?, ?, ?, ?)",
+                (notification_id, command, json.dumps(params, ensure_ascii=False), utcnow(), os.getpid()),
+            )
+        except sqlite3.IntegrityError:
+            raise AlreadyAttempted(notification_id, self.previous(notification_id) or {}) from None
+
+    def finish(self, notification_id: str, outcome: str, result: dict[str, Any]) -> None:
+        """Record what happened after the claim. Only ever adds information."""
+        text = json.dumps(result, ensure_ascii=False)[:MAX_RESULT_CHARS]
+        self._conn.execute(
+            "UPDATE attempts SET outcome = ?, finished_at = ?, result = ? WHERE notification_id = ?",
+            (outcome, utcnow(), text, notification_id),
+        )
+
+    def previous(self, notification_id: str) -> dict[str, Any] | None:
+        row = self._conn.execute(
+            "SELECT command, params, claimed_at, outcome, finished_at FROM attempts WHERE notification_id = ?",
+            (notification_id,),
+        ).fetchone()
+        if row is None:
+            return None
+        return {
+            "command": row["command"],
+            "params": json.loads(row["params"]),
+            "claimed_at": row["claimed_at"],
+            "outcome": row["outcome"],
+            "finished_at": row["finished_at"],
+        }

@@ -1,0 +1,290 @@
+"""What the agent remembers between runs: activity, memory, promises, people, places.
+
+`Store` is the protocol the rest of the package uses; `SQLiteStore` is the
+embedded default (a Postgres backend can implement the same protocol). Every
+read is bounded (LIMIT, indexed), so a store holding months of history costs
+the same per run as an empty one.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from datetime import datetime, timezone
+from contextlib import AbstractContextManager
+from typing import Any, Iterable, Protocol
+
+from .db import transaction, utcnow
+
+MAX_RESULT_CHARS = 1000
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def _truncate(value: Any, limit: int = MAX_RESULT_CHARS) -> str:
+    text = _dumps(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+class Store(Protocol):
+    def save_notification(self, notification_id: str, body: dict[str, Any]) -> None: ...
+    def load_notification(self, notification_id: str) -> dict[str, Any] | None: ...
+    def record_request(self, notification_id: str, notification_type: str) -> int: ...
+    def record_command(self, notification_id: str, notification_type: str, command: str,
+                       params: dict[str, Any], success: bool, message: str, result: Any,
+                       reason: str = "") -> int: ...
+    def recent_activity(self, limit: int = 6) -> list[dict[str, Any]]: ...
+    def recent_commands(self, limit: int = 6) -> list[dict[str, Any]]: ...
+    def add_memory(self, notification_id: str | None, kind: str, content: str) -> None: ...
+    def recent_memory(self, since: datetime, limit: int = 12) -> list[dict[str, Any]]: ...
+    def add_commitment(self, notification_id: str, commitment: dict[str, Any]) -> None: ...
+    def pending_commitments(self, due_after: datetime | None = None, limit: int = 8) -> list[dict[str, Any]]: ...
+    def fulfil_commitments(self, ids: Iterable[int]) -> None: ...
+    def see_people(self, people: Iterable[dict[str, Any]]) -> None: ...
+    def touch_person(self, agent_id: str, name: str) -> None: ...
+    def people(self, agent_ids: Iterable[str]) -> list[dict[str, Any]]: ...
+    def roster(self) -> dict[str, str]: ...
+    def learn_places(self, places: Iterable[dict[str, Any]]) -> None: ...
+    def visit_place(self, node_id: str) -> None: ...
+    def known_places(self, limit: int = 200) -> list[dict[str, Any]]: ...
+    def set_knowledge(self, key: str, value: Any) -> None: ...
+    def knowledge(self, key: str) -> dict[str, Any] | None: ...
+    def add_utterance(self, conversation_key: str, message: str) -> None: ...
+    def utterances(self, conversation_key: str, limit: int = 50) -> list[str]: ...
+    def batch(self) -> AbstractContextManager[Any]: ...
+
+
+def relationship(interactions: int) -> str:
+    """A coarse label the decision context and the speech can use."""
+    if interactions >= 5:
+        return "友達"
+    if interactions >= 1:
+        return "知り合い"
+    return "顔見知り"
+
+
+class SQLiteStore:
+    """The Store protocol on the state directory's SQLite file."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self._conn = conn
+
+    # -- notifications and activity --------------------------------------
+    def save_notification(self, notification_id: str, body: dict[str, Any]) -> None:
+        self._conn.execute(
+            "INSERT INTO notifications (notification_id, fetched_at, body) VALUES (?, ?, ?)"
+            " ON CONFLICT(notification_id) DO UPDATE SET body = excluded.body",
+            (notification_id, utcnow(), _dumps(body)),
+        )
+
+    def load_notification(self, notification_id: str) -> dict[str, Any] | None:
+        row = self._conn.execute(
+            "SELECT body FROM notifications WHERE notification_id = ?", (notification_id,)
+        ).fetchone()
+        return json.loads(row[0]) if row else None
+
+    def record_request(self, notification_id: str, notification_type: str) -> int:
+        """One 'request' entry per notification, however often it is fetched."""
+        self._conn.execute(
+            "INSERT INTO activity (created_at, notification_id, kind, notification_type)"
+            " VALUES (?, ?, 'request', ?) ON CONFLICT DO NOTHING",
+            (utcnow(), notification_id, notification_type),
+        )
+        row = self._conn.execute(
+            "SELECT id FROM activity WHERE notification_id = ? AND kind = 'request'", (notification_id,)
+        ).fetchone()
+        return int(row[0])
+
+    def record_command(self, notification_id: str, notification_type: str, command: str,
+                       params: dict[str, Any], success: bool, message: str, result: Any,
+                       reason: str = "") -> int:
+        cursor = self._conn.execute(
+            "INSERT INTO activity (created_at, notification_id, kind, notification_type, command,"
+            " params, success, message, result, reason) VALUES (?, ?, 'command', ?, ?, ?, ?, ?, ?, ?)",
+            (utcnow(), notification_id, notification_type, command, _dumps(params),
+             int(success), message, _truncate(result), reason),
+        )
+        return int(cursor.lastrowid or 0)
+
+    def recent_activity(self, limit: int = 6) -> list[dict[str, Any]]:
+        rows = self._conn.execute(
+            "SELECT id, created_at, notification_id, kind, notification_type, command, params,"
+            " success, message, reason FROM activity ORDER BY id DESC LIMIT ?",
+            (limit,),
+        ).fetchall()
+        return [_activity_row(row) for row in rows]
+
+    def recent_commands(self, limit: int = 6) -> list[dict[str, Any]]:
+        """Commands only, newest first: what the policy checks for variety."""
+        rows = self._conn.execute(
+            "SELECT id, created_at, notification_id, kind, notification_type, command, params,"
+            " success, message, reason FROM activity WHERE kind = 'command' ORDER BY id DESC LIMIT ?",
+            (limit,),
+        ).fetchall()
+        return [_activity_row(row) for row in rows]
+
+    # -- memory ------------------------------------------------------------
+    def add_memory(self, notification_id: str | None, kind: str, content: str) -> None:
+        self._conn.execute(
+            "INSERT INTO memory (created_at, notification_id, kind, content) VALUES (?, ?, ?, ?)",
+            (utcnow(), notification_id, kind, content),
+        )
+
+    def recent_memory(self, since: datetime, limit: int = 12) -> list[dict[str, Any]]:
+        rows = self._conn.execute(
+            "SELECT created_at, kind, content FROM memory WHERE created_at >= ?"
+            " ORDER BY created_at DESC LIMIT ?",
+            (_utc_text(since), limit),
+        ).fetchall()
+        return [dict(row) for row in rows]
+
+    # -- commitments ---------------------------------------------------------
+    def add_commitment(self, notification_id: str, commitment: dict[str, Any]) -> None:
+        """Idempotent per (notification, line): fetching twice does not double a promise."""
+        self._conn.execute(
+            "INSERT INTO commitments (created_at, notification_id, partner_id, partner_name,"
+            " place_name, node_id, due_at, source_text) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+            " ON CONFLICT DO NOTHING",
+            (utcnow(), notification_id, commitment.get("partner_id"), commitment["partner_name"],
+             commitment.get("place_name"), commitment.get("node_id"), commitment.get("due_at"),
+             commitment["source_text"]),
+        )
+
+    def pending_commitments(self, due_after: datetime | None = None, limit: int = 8) -> list[dict[str, Any]]:
+        """Open promises whose time is not before `due_after`, soonest first (undated last)."""
+        rows = self._conn.execute(
+            "SELECT id, notification_id, partner_id, partner_name, place_name, node_id, due_at,"
+            " source_text FROM commitments WHERE status = 'pending' AND (due_at IS NULL OR due_at >= ?)"
+            " ORDER BY due_at IS NULL, due_at LIMIT ?",
+            (_utc_text(due_after) if due_after else "", limit),
+        ).fetchall()
+        return [dict(row) for row in rows]
+
+    def fulfil_commitments(self, ids: Iterable[int]) -> None:
+        now = utcnow()
+        self._conn.executemany(
+            "UPDATE commitments SET status = 'fulfilled', fulfilled_at = ? WHERE id = ? AND status = 'pending'",
+            [(now, commitment_id) for commitment_id in ids],
+        )
+
+    # -- people --------------------------------------------------------------
+    def see_people(self, people: Iterable[dict[str, Any]]) -> None:
+        """Remember names and ids without counting a contact (ids resolve names later)."""
+        now = utcnow()
+        rows = [(p["id"], p["name"], now) for p in people if p.get("id") and p.get("name")]
+        self._conn.executemany(
+            "INSERT INTO people (agent_id, display_name, first_seen) VALUES (?, ?, ?)"
+            " ON CONFLICT(agent_id) DO UPDATE SET display_name = excluded.display_name",
+            rows,
+        )
+
+    def touch_person(self, agent_id: str, name: str) -> None:
+        now = utcnow()
+        self._conn.execute(
+            "INSERT INTO people (agent_id, display_name, interactions, first_seen, last_contact)"
+            " VALUES (?, ?, 1, ?, ?) ON CONFLICT(agent_id) DO UPDATE SET"
+            " interactions = interactions + 1, last_contact = excluded.last_contact,"
+            " display_name = CASE WHEN excluded.display_name != '' THEN excluded.display_name"
+            " ELSE display_name END",
+            (agent_id, name, now, now),
+        )
+
+    def people(self, agent_ids: Iterable[str]) -> list[dict[str, Any]]:
+        ids = list(dict.fromkeys(agent_ids))
+        if not ids:
+            return []
+        marks = ",".join("?" * len(ids))
+        rows = self._conn.execute(
+            f"SELECT agent_id, display_name, nickname, interactions, last_contact FROM people"
+            f" WHERE agent_id IN ({marks})",
+            ids,
+        ).fetchall()
+        by_id = {row["agent_id"]: row for row in rows}
+        return [
+            {
+                "agent_id": row["agent_id"],
+                "display_name": row["display_name"],
+                "nickname": row["nickname"],
+                "relationship": relationship(row["interactions"]),
+                "interactions": row["interactions"],
+                "last_contact": row["last_contact"],
+            }
+            for agent_id in ids
+            if (row := by_id.get(agent_id)) is not None
+        ]
+
+    def roster(self) -> dict[str, str]:
+        """Name → id of everyone seen, for resolving names in texts without ids."""
+        rows = self._conn.execute("SELECT display_name, agent_id FROM people LIMIT 5000").fetchall()
+        return {row[0]: row[1] for row in rows}
+
+    # -- places and world knowledge ------------------------------------------
+    def learn_places(self, places: Iterable[dict[str, Any]]) -> None:
+        now = utcnow()
+        rows = [(p["node_id"], p.get("name"), now) for p in places if p.get("node_id")]
+        self._conn.executemany(
+            "INSERT INTO places (node_id, name, learned_at) VALUES (?, ?, ?)"
+            " ON CONFLICT(node_id) DO UPDATE SET name = COALESCE(excluded.name, name)",
+            rows,
+        )
+
+    def visit_place(self, node_id: str) -> None:
+        now = utcnow()
+        self._conn.execute(
+            "INSERT INTO places (node_id, learned_at, visits, last_visited) VALUES (?, ?, 1, ?)"
+            " ON CONFLICT(node_id) DO UPDATE SET visits = visits + 1, last_visited = excluded.last_visited",
+            (node_id, now, now),
+        )
+
+    def known_places(self, limit: int = 200) -> list[dict[str, Any]]:
+        rows = self._conn.execute(
+            "SELECT node_id, name, visits, last_visited FROM places WHERE name IS NOT NULL"
+            " ORDER BY node_id LIMIT ?",
+            (limit,),
+        ).fetchall()
+        return [dict(row) for row in rows]
+
+    def set_knowledge(self, key: str, value: Any) -> None:
+        self._conn.execute(
+            "INSERT INTO knowledge (key, value, updated_at) VALUES (?, ?, ?)"
+            " ON CONFLICT(key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at",
+            (key, _dumps(value), utcnow()),
+        )
+
+    def knowledge(self, key: str) -> dict[str, Any] | None:
+        row = self._conn.execute("SELECT value, updated_at FROM knowledge WHERE key = ?", (key,)).fetchone()
+        return {"value": json.loads(row[0]), "updated_at": row[1]} if row else None
+
+    # -- own lines -------------------------------------------------------------
+    def add_utterance(self, conversation_key: str, message: str) -> None:
+        self._conn.execute(
+            "INSERT INTO utterances (conversation_key, message, created_at) VALUES (?, ?, ?)",
+            (conversation_key, message, utcnow()),
+        )
+
+    def utterances(self, conversation_key: str, limit: int = 50) -> list[str]:
+        rows = self._conn.execute(
+            "SELECT message FROM utterances WHERE conversation_key = ? ORDER BY id DESC LIMIT ?",
+            (conversation_key, limit),
+        ).fetchall()
+        return [row[0] for row in rows]
+
+    def batch(self) -> AbstractContextManager[Any]:
+        """Group several writes into one transaction (one fsync, all or nothing)."""
+        return transaction(self._conn)
+
+
+def _utc_text(moment: datetime) -> str:
+    """Same text form as stored timestamps, so string comparison orders correctly."""
+    return moment.astimezone(timezone.utc).isoformat(timespec="milliseconds")
+
+
+def _activity_row(row: sqlite3.Row) -> dict[str, Any]:
+    entry = dict(row)
+    if entry.get("params"):
+        entry["params"] = json.loads(entry["params"])
+    if entry.get("success") is not None:
+        entry["success"] = bool(entry["success"])
+    return {key: value for key, value in entry.items() if value is not None}
