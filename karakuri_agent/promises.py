@@ -1,0 +1,340 @@
+"""Extract promises (meeting or going somewhere together) from conversation lines.
+
+A promise is a line from ANOTHER agent that proposes or accepts meeting or
+going together AND names a place and/or a time. It is a heuristic on
+Japanese chat text, deliberately conservative: a missed promise costs less
+than an invented one, because the agent would act on it (move, wait).
+
+Documented choices:
+
+- Proposal cues: strong cues (約束, 待ち合わせ, 合流, 集合, 落ち合う, 会いましょう,
+  会おう, 行きましょう, 行こう, 一緒に, 来てね, 待ってる, 行かない？ ...) count
+  anywhere in a sentence; weak cues (いいよ, OK, 了解, わかった, もちろん, どう？,
+  しよう ...) count only when the same sentence names the place or time, so
+  "いいよいいよ。会場は公民館に変更" is not a promise. A bare question such as
+  "コンビニ行く？" is an idea, not a proposal: no cue. "行こうかな" and
+  "行こうと思う" state the speaker's own plan: not a cue. A cue sentence with
+  a refusal (行けない, 会えない, 無理, やめよう, キャンセル) does not count.
+- The addressee is not judged: in a group conversation a proposal to the
+  group is a proposal to the agent; the caller may filter further.
+- Times (Arabic digits, full-width accepted): `N分後`, `N時間後` (`N時間半後`),
+  `HH:MM`, `N時`, `N時半`, `N時M分`, with 今日 / 明日 / 明後日 and 午前 / 午後 /
+  朝 / 夜 / 夕方. `あとで` / `後で` means now + 30 minutes (a typical "a bit
+  later" in a town where actions take 10-60 minutes). A day word alone
+  (明日 without an hour) is not a time.
+- Clock times without a day word mean the next occurrence, read on a
+  12-hour clock when no 午前/午後 is given: today at that hour if it is not
+  more than 15 minutes past; else, for hours below 12, the same hour in the
+  evening (9時 said at 21:00 means 21:00); else tomorrow. 今日 pins the day
+  (a past time stays today, overdue); 明日 / 明後日 pin the day as said.
+- Places: a name from `known_places` (`[{node_id, name}]`) gives its node id;
+  it matches on the full name, its first word (喫茶店 for 喫茶店 店内), the
+  word before 「 (喫茶店 for 喫茶店「さくら」) or the name inside 「」; the
+  longest match wins, ties go to the first place in the list. Else a place
+  word from a built-in list, extended by a following `「名前」` (本屋「栞」).
+  A node id written in the line (6-11) is taken as node_id.
+- A naive `now` is taken as Asia/Tokyo; due times are aware, Asia/Tokyo.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Mapping, Sequence
+from zoneinfo import ZoneInfo
+
+TOKYO = ZoneInfo("Asia/Tokyo")
+LATER = timedelta(minutes=30)  # what あとで / 後で means
+PAST_GRACE = timedelta(minutes=15)  # "15時に" said at 15:10 still means today 15:00
+
+
+@dataclass(frozen=True)
+class Promise:
+    """A meeting someone proposed to (or accepted with) the agent."""
+
+    partner_id: str | None
+    partner_name: str
+    place_name: str | None
+    node_id: str | None
+    due_at: datetime | None
+    source_text: str
+
+
+_STRONG_CUE = re.compile(
+    r"約束|待ち合わせ|待ちあわせ|待合せ|合流|集合|落ち合"
+    r"|会いましょ|会おう|会お[！!〜ー]|会いに(?:行|い)|会わない[?？]|会える[?？]"
+    r"|行きましょ|行こう(?!かな|と思|とおも)|いこう(?!かな|と思|とおも)|行こ[！!っ]"
+    r"|行かない[?？]|行かん[?？]|向かいましょ"
+    r"|一緒に|いっしょに|来てね|来てくれ|来てください|待ってる|待ってて|待ってます"
+)
+_WEAK_CUE = re.compile(
+    r"いいよ|いいね|(?<![A-Za-z])OK(?![A-Za-z])|ＯＫ|オッケー|おっけー|了解|りょうかい|わかった|分かった"
+    r"|賛成|もちろん|ぜひ|どう[?？]|どうかな|しよう(?!かな|と思)|しましょう",
+    re.IGNORECASE,
+)
+_REFUSAL = re.compile(r"行けない|行けません|会えない|会えません|無理|やめよう|やめとく|キャンセル|断")
+_SENTENCE_END = re.compile(r"(?<=[。！!？?\n])")
+
+_DIGITS = str.maketrans("０１２３４５６７８９：", "0123456789:")
+_RELATIVE = re.compile(r"(?<!\d)(?P<n>\d{1,3})(?P<unit>分|時間半?)後")
+_LATER_WORD = re.compile(r"あとで|後で")
+_CLOCK_HHMM = re.compile(r"(?<![\d:])(?P<h>\d{1,2}):(?P<m>\d{2})(?![\d:])")
+_CLOCK_JI = re.compile(r"(?<!\d)(?P<h>\d{1,2})時(?!間)(?:(?P<half>半)|(?P<m>\d{1,2})分)?")
+_DAY_AFTER = re.compile(r"明後日|あさって")
+_TOMORROW = re.compile(r"明日|あした")
+_TODAY = re.compile(r"今日|きょう")
+_PM = re.compile(r"午後|夜|夕方|晩")
+_AM = re.compile(r"午前|朝")
+
+_NODE_ID = re.compile(r"(?<![\d-])(?P<node>\d{1,4}-\d{1,4})(?![\d-])")
+_TOWN_PLACES = (
+    "図書館", "公園", "駅前", "駅", "神社", "お寺", "喫茶店", "カフェ", "本屋", "書店",
+    "学校", "体育館", "映画館", "銭湯", "コンビニ", "公民館", "商店街", "ラーメン屋",
+    "床屋", "美術館", "博物館", "病院", "交番", "広場", "市場", "スーパー", "パン屋",
+    "花屋", "八百屋", "居酒屋", "レストラン", "食堂", "海岸", "河原", "港", "展望台",
+    "バス停", "駐車場", "屋上", "校門", "会議室", "ホール",
+)
+_TOWN_PLACE = re.compile(
+    "(?P<word>" + "|".join(sorted(map(re.escape, _TOWN_PLACES), key=len, reverse=True)) + ")"
+    r"(?P<proper>「[^「」\n]{1,30}」)?"
+)
+
+
+def _as_tokyo(now: datetime) -> datetime:
+    """`now` in Asia/Tokyo; a naive value is taken to be Tokyo time already."""
+    if now.tzinfo is None:
+        return now.replace(tzinfo=TOKYO)
+    return now.astimezone(TOKYO)
+
+
+def _sentences(message: str) -> list[str]:
+    """Split on Japanese and ASCII sentence ends, keeping non-empty parts."""
+    return [part for part in _SENTENCE_END.split(message) if part.strip()]
+
+
+# ---------------------------------------------------------------------------
+# Time.
+# ---------------------------------------------------------------------------
+
+
+def _relative_due(text: str, now: datetime) -> datetime | None:
+    """now + N分 / N時間 for `N分後` / `N時間後`, now + 30 min for あとで."""
+    match = _RELATIVE.search(text)
+    if match:
+        amount = int(match.group("n"))
+        unit = match.group("unit")
+        if unit == "分":
+            return now + timedelta(minutes=amount)
+        extra = 30 if unit.endswith("半") else 0
+        return now + timedelta(hours=amount, minutes=extra)
+    if _LATER_WORD.search(text):
+        return now + LATER
+    return None
+
+
+def _clock_parts(text: str) -> tuple[int, int] | None:
+    """(hour, minute) of the first `HH:MM` or `N時[半|M分]`, if valid."""
+    found = []
+    for match in (_CLOCK_HHMM.search(text), _CLOCK_JI.search(text)):
+        if match:
+            found.append(match)
+    if not found:
+        return None
+    match = min(found, key=lambda m: m.start())
+    hour = int(match.group("h"))
+    if "half" in match.re.groupindex and match.group("half"):
+        minute = 30
+    else:
+        minute = int(match.group("m") or 0)
+    if hour > 23 or minute > 59:
+        return None
+    return hour, minute
+
+
+def _at(day: datetime, hour: int, minute: int) -> datetime:
+    """`day`'s date at hour:minute, Tokyo time."""
+    return day.replace(hour=hour, minute=minute, second=0, microsecond=0)
+
+
+def _clock_due(text: str, now: datetime) -> datetime | None:
+    """Due time of a clock expression, following the module's day rules."""
+    parts = _clock_parts(text)
+    if parts is None:
+        return None
+    hour, minute = parts
+    if _PM.search(text) and hour < 12:
+        hour += 12
+    twelve_hour = hour < 12 and not _AM.search(text)
+    if _DAY_AFTER.search(text):
+        return _at(now + timedelta(days=2), hour, minute)
+    if _TOMORROW.search(text):
+        return _at(now + timedelta(days=1), hour, minute)
+    today = _at(now, hour, minute)
+    if _TODAY.search(text):
+        evening = _at(now, hour + 12, minute) if twelve_hour else today
+        return evening if today < now - PAST_GRACE and evening >= now - PAST_GRACE else today
+    if today >= now - PAST_GRACE:
+        return today
+    if twelve_hour and _at(now, hour + 12, minute) >= now - PAST_GRACE:
+        return _at(now, hour + 12, minute)
+    return _at(now + timedelta(days=1), hour, minute)
+
+
+def _due_at(text: str, now: datetime) -> datetime | None:
+    """First time expression in `text`: relative forms, then clock times."""
+    return _relative_due(text, now) or _clock_due(text, now)
+
+
+# ---------------------------------------------------------------------------
+# Place.
+# ---------------------------------------------------------------------------
+
+
+def _place_keys(name: str) -> set[str]:
+    """Ways a known place name may be said: full, first word, 「」 parts.
+
+    Generic keys shorter than two characters are dropped (too ambiguous);
+    the proper name inside 「」 is kept at any length.
+    """
+    keys = {name, name.split()[0]} if name.split() else {name}
+    if "「" in name:
+        keys.add(name.partition("「")[0].strip())
+    keys = {key for key in keys if len(key) >= 2}
+    proper = re.search(r"「([^「」]+)」", name)
+    if proper:  # a proper name is distinctive even as a single kanji (栞)
+        keys.add(proper.group(1).strip())
+    return {key for key in keys if key}
+
+
+def _known_place(text: str, known_places: Sequence[Mapping]) -> tuple[str, str | None] | None:
+    """(name, node_id) of the best-matching known place, if any."""
+    best: tuple[int, str, str | None] | None = None
+    for place in known_places:
+        try:
+            name = str(place.get("name") or "").strip()
+            node_id = place.get("node_id")
+        except AttributeError:
+            continue
+        if not name:
+            continue
+        for key in _place_keys(name):
+            if key in text and (best is None or len(key) > best[0]):
+                best = (len(key), name, str(node_id) if node_id else None)
+    return (best[1], best[2]) if best else None
+
+
+def _place(text: str, known_places: Sequence[Mapping]) -> tuple[str | None, str | None]:
+    """(place_name, node_id) named in the text; (None, None) if none."""
+    node = _NODE_ID.search(text)
+    if node:
+        node_id = node.group("node")
+        for place in known_places:
+            if isinstance(place, Mapping) and str(place.get("node_id")) == node_id:
+                return (str(place.get("name")) if place.get("name") else None), node_id
+        return None, node_id
+    known = _known_place(text, known_places)
+    if known:
+        return known
+    word = _TOWN_PLACE.search(text)
+    if word:
+        return word.group("word") + (word.group("proper") or ""), None
+    return None, None
+
+
+# ---------------------------------------------------------------------------
+# Proposal detection and the public API.
+# ---------------------------------------------------------------------------
+
+
+def _names_place_or_time(text: str, now: datetime, known_places: Sequence[Mapping]) -> bool:
+    """True when the text names a place or a time."""
+    return _due_at(text, now) is not None or _place(text, known_places) != (None, None)
+
+
+def _proposal_sentence(message: str, now: datetime, known_places: Sequence[Mapping]) -> str | None:
+    """The sentence that proposes or accepts meeting, or None."""
+    for sentence in _sentences(message):
+        if _REFUSAL.search(sentence):
+            continue
+        if _STRONG_CUE.search(sentence):
+            return sentence
+        if _WEAK_CUE.search(sentence) and _names_place_or_time(sentence, now, known_places):
+            return sentence
+    return None
+
+
+def extract_promise(
+    message: str,
+    *,
+    speaker_name: str,
+    speaker_id: str | None,
+    now: datetime,
+    known_places: Sequence[dict] = (),
+) -> Promise | None:
+    """A Promise when `message` proposes/accepts meeting and names a place or time.
+
+    Place and time are read from the proposing sentence first, then from the
+    whole message (so "明日15時はどう？喫茶店で会おう！" keeps both). Never
+    raises on odd input: anything that is not text gives None.
+    """
+    if not isinstance(message, str) or not isinstance(now, datetime):
+        return None
+    text = message.translate(_DIGITS)
+    tokyo_now = _as_tokyo(now)
+    places = [place for place in known_places if isinstance(place, Mapping)]
+    sentence = _proposal_sentence(text, tokyo_now, places)
+    if sentence is None:
+        return None
+    due_at = _due_at(sentence, tokyo_now) or _due_at(text, tokyo_now)
+    place_name, node_id = _place(sentence, places)
+    if (place_name, node_id) == (None, None):
+        place_name, node_id = _place(text, places)
+    if due_at is None and place_name is None and node_id is None:
+        return None
+    return Promise(
+        partner_id=speaker_id,
+        partner_name=speaker_name,
+        place_name=place_name,
+        node_id=node_id,
+        due_at=due_at,
+        source_text=message,
+    )
+
+
+def _is_self(line: Mapping, self_id: str | None, self_name: str | None) -> bool:
+    """True when the line was said by the agent itself (by id, else name)."""
+    speaker_id = line.get("speaker_id")
+    if self_id and speaker_id:
+        return str(speaker_id) == str(self_id)
+    return bool(self_name) and line.get("speaker") == self_name
+
+
+def extract_promises(
+    lines: Sequence[dict],
+    *,
+    self_id: str | None,
+    self_name: str | None,
+    now: datetime,
+    known_places: Sequence[dict] = (),
+) -> list[Promise]:
+    """Promises in parsed lines `{speaker, speaker_id, message}`, in order.
+
+    The agent's own lines are skipped: a promise is what someone else asked
+    of (or agreed with) the agent.
+    """
+    promises = []
+    for line in lines:
+        if not isinstance(line, Mapping) or _is_self(line, self_id, self_name):
+            continue
+        speaker = line.get("speaker")
+        promise = extract_promise(
+            line.get("message"),
+            speaker_name=str(speaker) if speaker is not None else "",
+            speaker_id=str(line["speaker_id"]) if line.get("speaker_id") is not None else None,
+            now=now,
+            known_places=known_places,
+        )
+        if promise:
+            promises.append(promise)
+    return promises
