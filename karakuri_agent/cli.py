@@ -1,0 +1,114 @@
+"""Two thin click front ends: `karakuri` (the wrapper) and `karakuri-agent`.
+
+No logic lives here: parse arguments, call one function, print, map errors to
+exit codes (0 done, 1 the server said no or the outcome is unknown, 2 bad
+input or configuration, nothing sent). Errors are one line; no traceback
+reaches the user unless KARAKURI_DEBUG=1.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import sys
+from typing import Any, Callable
+
+import click
+
+from .errors import EXIT_FAILURE, EXIT_USAGE, KarakuriError, ServerRejected, UsageError
+
+
+def _print_json(data: Any) -> None:
+    click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+
+
+def _fail(message: str, code: int) -> None:
+    click.echo(f"{click.get_current_context().find_root().info_name}: error: {message}", err=True)
+    sys.exit(code)
+
+
+def handles_errors(func: Callable[..., Any]) -> Callable[..., Any]:
+    """Map the error family to output and exit codes, in one place."""
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except ServerRejected as exc:
+            _print_json(exc.to_json())
+            sys.exit(exc.exit_code)
+        except KarakuriError as exc:
+            if exc.exit_code == EXIT_USAGE:
+                _fail(exc.message, exc.exit_code)
+            _print_json(exc.to_json())
+            sys.exit(exc.exit_code)
+        except (click.ClickException, click.exceptions.Exit):
+            raise
+        except Exception as exc:  # a bug: say so in one line, keep the traceback for debugging
+            if os.environ.get("KARAKURI_DEBUG") == "1":
+                raise
+            _fail(f"internal error ({type(exc).__name__}); rerun with KARAKURI_DEBUG=1 for details", EXIT_FAILURE)
+
+    return wrapper
+
+
+def parse_params(text: str) -> dict[str, Any]:
+    """Exactly one JSON object, or UsageError."""
+    try:
+        value = json.loads(text)
+    except ValueError as exc:
+        raise UsageError(f"params must be one JSON object: {exc.msg} at position {exc.pos}") from None
+    if not isinstance(value, dict):
+        raise UsageError(f"params must be one JSON object, not {type(value).__name__}")
+    return value
+
+
+# -- karakuri: the wrapper for LLM runtimes ---------------------------------------
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+def karakuri() -> None:
+    """Read a Karakuri World notification with its decision context, or act on it once."""
+
+
+@karakuri.command("get_notification")
+@click.argument("notification_id")
+@handles_errors
+def get_notification(notification_id: str) -> None:
+    """Print the notification with `nikechan_preprocess` added."""
+    from . import wrapper
+
+    _print_json(wrapper.get_notification(notification_id))
+
+
+@karakuri.command("command")
+@click.argument("notification_id")
+@click.argument("command")
+@click.argument("params_json", default="{}")
+@handles_errors
+def command(notification_id: str, command: str, params_json: str) -> None:
+    """Send COMMAND (one of the notification's choices) with PARAMS_JSON, at most once."""
+    from . import wrapper
+
+    _print_json(wrapper.run_command(notification_id, command, parse_params(params_json)))
+
+
+# -- karakuri-agent: the autonomous agent ------------------------------------------
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+def agent() -> None:
+    """The autonomous Karakuri World agent: one notification in, at most one action out."""
+
+
+@agent.command("log")
+@click.option("-n", "--limit", default=20, show_default=True, type=click.IntRange(1, 1000))
+@click.option("--json", "as_json", is_flag=True, help="Print the entries as JSON.")
+@handles_errors
+def log(limit: int, as_json: bool) -> None:
+    """Show the recent activity, newest last."""
+    from . import history
+
+    entries = history.recent(limit)
+    if as_json:
+        _print_json(entries)
+    else:
+        for line in history.format_entries(entries):
+            click.echo(line)

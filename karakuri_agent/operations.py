@@ -1,0 +1,181 @@
+"""The two operations everything is built from: fetch with context, and act once.
+
+The `karakuri` wrapper exposes them one per invocation; `karakuri-agent
+handle` chains them with a policy in between. Both go through the same
+ledger, so "at most one command per notification" holds whichever front end
+(or how many at once) is used.
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+import httpx
+
+from .client import KarakuriClient
+from .config import Settings
+from .context import Identity, build_context, identity_for, observe
+from .db import connect
+from .errors import KarakuriError, NotActionable, OutcomeUnknown, ServerRejected, Unreachable, UsageError
+from .ledger import FAILED, SUCCEEDED, UNKNOWN, Ledger
+from .models import Choice, Notification
+from .params import merge, validate
+from .record import record_outcome
+from .store import SQLiteStore
+
+
+def utc_now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+@dataclass
+class Runtime:
+    """Everything one invocation needs, opened once."""
+
+    settings: Settings
+    client: KarakuriClient
+    store: SQLiteStore
+    ledger: Ledger
+    clock: Callable[[], datetime] = utc_now
+
+
+def choose_transport(settings: Settings, record_dir: Path | None = None) -> httpx.BaseTransport | None:
+    """Recorded fixtures when configured, the network otherwise (optionally recorded)."""
+    if settings.fixtures_dir is not None:
+        from .fixtures import FixtureTransport
+
+        return FixtureTransport(settings.fixtures_dir)
+    if record_dir is not None:
+        from .fixtures import RecordingTransport
+
+        return RecordingTransport(httpx.HTTPTransport(), record_dir, settings.secrets)
+    return None
+
+
+@contextmanager
+def open_runtime(
+    settings: Settings,
+    *,
+    transport: httpx.BaseTransport | None = None,
+    record_dir: Path | None = None,
+    clock: Callable[[], datetime] = utc_now,
+) -> Iterator[Runtime]:
+    conn = connect(settings.state_dir)
+    client = KarakuriClient(
+        settings.api_base_url,
+        settings.api_key,
+        transport=transport or choose_transport(settings, record_dir),
+        timeout=settings.http_timeout,
+        get_retry_budget=settings.get_retry_budget,
+    )
+    try:
+        yield Runtime(settings, client, SQLiteStore(conn), Ledger(conn), clock)
+    finally:
+        client.close()
+        conn.close()
+
+
+@dataclass
+class Fetched:
+    """A notification with its decision context."""
+
+    notification: Notification
+    me: Identity
+    parsed: dict[str, Any]
+    preprocess: dict[str, Any]
+
+    def output(self) -> dict[str, Any]:
+        """What `karakuri get_notification` prints: the server's JSON plus the context."""
+        return {**self.notification.raw, "nikechan_preprocess": self.preprocess}
+
+
+def fetch(rt: Runtime, notification_id: str, *, prefer_stored: bool = False) -> Fetched:
+    """GET the notification (or use the stored copy), record the fetch, build the context."""
+    raw = rt.store.load_notification(notification_id) if prefer_stored else None
+    if raw is None:
+        raw = rt.client.get_notification(notification_id)
+    notification = Notification.from_json(raw, fallback_id=notification_id)
+    now = rt.clock()
+    me = identity_for(notification, rt.settings.self_agent_id, rt.settings.self_name)
+    activity_id, parsed = observe(rt.store, notification, me=me, now=now)
+    preprocess = build_context(
+        rt.store,
+        notification,
+        activity_id=activity_id,
+        parsed=parsed,
+        me=me,
+        now=now,
+        world_context_file=rt.settings.world_context_file,
+    )
+    return Fetched(notification, me, parsed, preprocess)
+
+
+def check_actionable(notification: Notification, now: datetime) -> None:
+    """Raise NotActionable for an expired, processed or choiceless notification."""
+    if notification.is_processed():
+        raise NotActionable("notification_processed", "the notification was already processed")
+    if notification.is_expired(now):
+        raise NotActionable("notification_expired", "the notification has expired")
+    if not notification.choices:
+        raise NotActionable("no_choices", "the notification offers no choices")
+
+
+def prepare(fetched: Fetched, command: str, proposed: dict[str, Any]) -> tuple[Choice, dict[str, Any]]:
+    """The offered choice and validated params, or UsageError: nothing may be sent otherwise."""
+    choice = fetched.notification.choice(command)
+    if choice is None:
+        offered = ", ".join(c.command for c in fetched.notification.choices) or "none"
+        raise UsageError(f"{command} is not one of this notification's choices ({offered})")
+    return choice, validate(choice, merge(choice, proposed))
+
+
+@dataclass
+class Outcome:
+    """What became of the one command: the server's answer or error body."""
+
+    command: str
+    params: dict[str, Any]
+    success: bool
+    result: dict[str, Any]
+    error: KarakuriError | None = None
+    activity_id: int = 0
+
+
+def act(rt: Runtime, fetched: Fetched, choice: Choice, params: dict[str, Any], *, reason: str = "") -> Outcome:
+    """Claim the notification, send the one command, record what happened.
+
+    Raises AlreadyAttempted (nothing sent) when the ledger already has a claim.
+    Server errors and unknown outcomes are returned, not raised: they are
+    results to record and report, and nothing is ever retried after them.
+    """
+    notification_id = fetched.notification.notification_id
+    rt.ledger.claim(notification_id, choice.command, params)
+    error: KarakuriError | None = None
+    try:
+        result = rt.client.send_command(notification_id, choice.command, params)
+        state = SUCCEEDED
+    except ServerRejected as exc:
+        error, result, state = exc, exc.body, FAILED
+    except Unreachable as exc:
+        error, result, state = exc, exc.to_json(), FAILED
+    except OutcomeUnknown as exc:
+        error, result, state = exc, exc.to_json(), UNKNOWN
+    rt.ledger.finish(notification_id, state, result)
+    activity_id = record_outcome(
+        rt.store,
+        notification_id=notification_id,
+        parsed=fetched.parsed,
+        me=fetched.me,
+        command=choice.command,
+        description=choice.description,
+        params=params,
+        success=error is None,
+        result=result,
+        reason=reason,
+        now=rt.clock(),
+    )
+    return Outcome(choice.command, params, error is None, result, error, activity_id)

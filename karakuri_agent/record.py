@@ -1,0 +1,158 @@
+"""Recording the outcome of a command: what the next turns should remember.
+
+Runs after the answer, success or failure, in one transaction. Failures are
+recorded too (the activity log is the history a person reads with `log`), but
+only a success teaches memory, fulfils promises or counts as contact.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from typing import Any, Iterable
+
+from . import textparse
+from .context import Identity
+from .store import Store
+
+CONVERSATION_COMMANDS = frozenset(
+    {
+        "conversation_start",
+        "conversation_accept",
+        "conversation_speak",
+        "conversation_end",
+        "end_conversation",
+        "conversation_leave",
+        "conversation_join",
+        "conversation_stay",
+    }
+)
+TRANSFER_COMMANDS = frozenset({"transfer", "transfer_accept", "transfer_reject", "accept_transfer", "reject_transfer"})
+NODE_ID = re.compile(r"^\d+-\d+$")
+MAX_KNOWLEDGE_ITEMS = 200
+
+
+def conversation_key(parsed: dict[str, Any], me: Identity) -> str:
+    """Stable key for "this conversation": its id, or who is in it."""
+    if parsed.get("conversation_id"):
+        return f"id:{parsed['conversation_id']}"
+    names = sorted(
+        p.get("id") or p.get("name", "")
+        for p in parsed.get("participants", [])
+        if not me.is_self(p.get("id"), p.get("name"))
+    )
+    return "with:" + ",".join(names)
+
+
+def partners(parsed: dict[str, Any], params: dict[str, Any], me: Identity) -> list[dict[str, Any]]:
+    """The other agents a command touched: a named target, else the conversation's others."""
+    people = {p["id"]: p for p in parsed.get("participants", []) if p.get("id")}
+    target = params.get("target_agent_id")
+    if target:
+        return [people.get(target, {"id": target, "name": ""})]
+    return [p for p in people.values() if not me.is_self(p.get("id"), p.get("name"))]
+
+
+def record_outcome(
+    store: Store,
+    *,
+    notification_id: str,
+    parsed: dict[str, Any],
+    me: Identity,
+    command: str,
+    description: str,
+    params: dict[str, Any],
+    success: bool,
+    result: dict[str, Any],
+    reason: str,
+    now: datetime,
+) -> int:
+    """Write everything the outcome teaches; returns the activity entry id."""
+    message = str(result.get("message") or result.get("error") or "")
+    with store.batch():
+        activity_id = store.record_command(
+            notification_id, parsed.get("notification_type", ""), command, params, success, message, result, reason
+        )
+        if not success:
+            return activity_id
+        store.add_memory(notification_id, "action", _thought(command, description, params, reason))
+        touched = partners(parsed, params, me) if command in CONVERSATION_COMMANDS | TRANSFER_COMMANDS else []
+        for person in touched:
+            store.touch_person(person["id"], person.get("name", ""))
+        if isinstance(params.get("message"), str) and command in CONVERSATION_COMMANDS:
+            store.add_utterance(conversation_key(parsed, me), params["message"])
+        _fulfil(store, command, params, parsed, touched, now)
+        if isinstance(result.get("data"), (dict, list)):
+            _learn(store, command, result["data"])
+    return activity_id
+
+
+def _thought(command: str, description: str, params: dict[str, Any], reason: str) -> str:
+    what = description or command
+    said = params.get("message")
+    line = f"「{what}」を実行した。"
+    if isinstance(said, str) and said:
+        line += f"「{said[:60]}」と話した。"
+    return line + (f"理由: {reason}" if reason else "")
+
+
+def _fulfil(store: Store, command: str, params: dict[str, Any], parsed: dict[str, Any],
+            touched: Iterable[dict[str, Any]], now: datetime) -> None:
+    """A move to the promised place, or talking with the partner at that place, keeps a promise."""
+    pending = store.pending_commitments(None, 50)
+    if command == "move":
+        node = params.get("target_node_id")
+        place_names = {p["node_id"]: p["name"] for p in store.known_places()}
+        target_name = place_names.get(node, "")
+        store.fulfil_commitments(
+            c["id"]
+            for c in pending
+            if (c.get("node_id") and c["node_id"] == node)
+            or (c.get("place_name") and target_name and c["place_name"] in target_name)
+        )
+    elif command in CONVERSATION_COMMANDS:
+        partner_ids = {p.get("id") for p in touched}
+        here = (parsed.get("location") or {}).get("current_node") or {}
+        store.fulfil_commitments(
+            c["id"]
+            for c in pending
+            if c.get("partner_id") in partner_ids
+            and c.get("notification_id") != parsed.get("notification_id")
+            and (not c.get("place_name") or c.get("node_id") == here.get("node_id")
+                 or c["place_name"] in (here.get("name") or ""))
+        )
+
+
+def _learn(store: Store, command: str, data: Any) -> None:
+    """Keep what an information command taught: places, agents, the raw answer."""
+    places, agents = [], []
+    for item in _walk(data):
+        if isinstance(item, str):
+            places.extend(textparse.parse_places(item))
+            continue
+        node = item.get("node_id") or (item.get("id") if NODE_ID.match(str(item.get("id", ""))) else None)
+        name = item.get("name") or item.get("label")
+        if node and isinstance(name, str) and NODE_ID.match(str(node)):
+            places.append({"node_id": str(node), "name": name})
+        agent = item.get("agent_id") or (item.get("id") if str(item.get("id", "")).isdigit() else None)
+        if agent and isinstance(name, str):
+            agents.append({"id": str(agent), "name": name})
+    store.learn_places(places[:MAX_KNOWLEDGE_ITEMS])
+    store.see_people(agents[:MAX_KNOWLEDGE_ITEMS])
+    store.set_knowledge(command, data)
+
+
+def _walk(data: Any, depth: int = 0) -> Iterable[Any]:
+    """Every dict and string inside an answer, bounded in depth and count."""
+    stack, seen = [(data, 0)], 0
+    while stack and seen < 5000:
+        item, level = stack.pop()
+        seen += 1
+        if isinstance(item, dict):
+            yield item
+            if level < 6:
+                stack.extend((v, level + 1) for v in item.values())
+        elif isinstance(item, list) and level < 6:
+            stack.extend((v, level + 1) for v in item)
+        elif isinstance(item, str) and len(item) < 20_000:
+            yield item

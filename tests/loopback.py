@@ -1,0 +1,85 @@
+"""A loopback Karakuri API for tests and benchmarks that need real processes.
+
+Serves the two contract endpoints from an in-memory dict, counts every
+request, and can hold a POST open (to kill a client mid-command). Bound to
+127.0.0.1 on a free port; stopped by the context manager.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from contextlib import contextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any, Iterator
+
+
+class LoopbackAPI:
+    def __init__(self) -> None:
+        self.notifications: dict[str, dict[str, Any]] = {}
+        self.command_answer: dict[str, Any] = {"ok": True, "message": "受け付けました"}
+        self.command_status = 200
+        self.hold_post_seconds = 0.0
+        self.gets: list[str] = []
+        self.posts: list[dict[str, Any]] = []
+        self.post_started = threading.Event()
+        self._lock = threading.Lock()
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
+        self.server.daemon_threads = True
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.server.server_port}/api"
+
+    def _handler(self) -> type[BaseHTTPRequestHandler]:
+        api = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args: Any) -> None:  # keep test output clean
+                pass
+
+            def _send(self, status: int, body: Any) -> None:
+                data = json.dumps(body, ensure_ascii=False).encode()
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def do_GET(self) -> None:
+                notification_id = self.path.rsplit("/", 1)[-1]
+                with api._lock:
+                    api.gets.append(notification_id)
+                body = api.notifications.get(notification_id)
+                if body is None:
+                    self._send(404, {"error": "not_found", "message": "unknown notification"})
+                else:
+                    self._send(200, body)
+
+            def do_POST(self) -> None:
+                length = int(self.headers.get("Content-Length", 0))
+                payload = json.loads(self.rfile.read(length) or b"{}")
+                with api._lock:
+                    api.posts.append(payload)
+                api.post_started.set()
+                if api.hold_post_seconds:
+                    time.sleep(api.hold_post_seconds)
+                self._send(api.command_status, api.command_answer)
+
+        return Handler
+
+    def posts_for(self, notification_id: str) -> list[dict[str, Any]]:
+        return [p for p in self.posts if p.get("notification_id") == notification_id]
+
+
+@contextmanager
+def running_api() -> Iterator[LoopbackAPI]:
+    api = LoopbackAPI()
+    thread = threading.Thread(target=api.server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield api
+    finally:
+        api.server.shutdown()
+        api.server.server_close()
