@@ -12,6 +12,7 @@ import functools
 import json
 import os
 import sys
+from pathlib import Path
 from typing import Any, Callable
 
 import click
@@ -112,3 +113,58 @@ def log(limit: int, as_json: bool) -> None:
     else:
         for line in history.format_entries(entries):
             click.echo(line)
+
+
+@agent.command("handle")
+@click.argument("body", required=False)
+@click.option("--dry-run", is_flag=True, help="Decide and print; send no command and post nothing.")
+@click.option("--fixtures", "fixtures_dir", type=click.Path(file_okay=False, path_type=Path),
+              help="Serve the API from recorded fixtures in DIR (nothing leaves the machine).")
+@click.option("--record", "record_dir", type=click.Path(file_okay=False, path_type=Path),
+              help="Save this run's exchanges with the server as fixtures in DIR (secrets removed).")
+@click.option("--json", "as_json", is_flag=True, help="Print the full decision record as JSON.")
+@click.option("--explain", is_flag=True, help="Print the reason for the decision.")
+@handles_errors
+def handle(body: str | None, dry_run: bool, fixtures_dir: Path | None, record_dir: Path | None,
+           as_json: bool, explain: bool) -> None:
+    """Handle one Discord message (BODY, or stdin): at most one command, one report line."""
+    from .config import load_settings
+    from .cycle import handle as run_cycle
+
+    if body is None:
+        body = "" if sys.stdin is None or sys.stdin.isatty() else sys.stdin.read()
+    if record_dir is not None and fixtures_dir is not None:
+        raise UsageError("--record and --fixtures cannot be combined")
+    result = run_cycle(body, load_settings(fixtures_dir=fixtures_dir), dry_run=dry_run, record_dir=record_dir)
+    _print_result(result, as_json=as_json, explain=explain)
+
+
+@agent.command("demo")
+@click.option("--fixtures", "fixtures_dir", type=click.Path(exists=True, file_okay=False, path_type=Path),
+              help="A recorded session to replay instead of the bundled one.")
+@click.option("--json", "as_json", is_flag=True, help="Print each decision record as JSON.")
+@handles_errors
+def demo(fixtures_dir: Path | None, as_json: bool) -> None:
+    """Replay a recorded session offline and show each decision, its reason and its report."""
+    from .demo import replay
+
+    for message, result in replay(fixtures_dir):
+        if not as_json:
+            click.echo(f"\n▶ {message.splitlines()[0][:70]}")
+        _print_result(result, as_json=as_json, explain=True)
+
+
+def _print_result(result: Any, *, as_json: bool, explain: bool) -> None:
+    """The report is always the last line of stdout."""
+    if as_json:
+        click.echo(json.dumps(result.record(), ensure_ascii=False))
+        return
+    decision = result.decision
+    if explain and decision is not None:
+        if decision.command:
+            params = json.dumps(decision.params, ensure_ascii=False)
+            click.echo(f"  decision: {decision.command} {params}")
+        click.echo(f"  reason: {decision.reason}")
+        for rejected in result.rejected:
+            click.echo(f"  skipped: {rejected['command']} ({rejected['problem']})")
+    click.echo(result.report)

@@ -94,6 +94,7 @@ def parse(notification: Notification, *, roster: dict[str, str], me: Identity) -
             "nearby_agent_count": textparse.parse_nearby_agent_count(text),
         },
         "places": textparse.parse_places(text),
+        "actions": textparse.parse_action_options(text),
         "transfers": textparse.parse_transfers(text, me.agent_id, me.name, roster),
     }
 
@@ -115,6 +116,9 @@ def observe(store: Store, notification: Notification, *, me: Identity, now: date
         activity_id = store.record_request(notification.notification_id, parsed["notification_type"])
         store.see_people(others)
         store.learn_places(parsed["places"])
+        here = parsed["location"]["current_node"]
+        if here:
+            store.note_presence(here["node_id"], here.get("name"))
         for promise in promises:
             store.add_commitment(notification.notification_id, _commitment_row(promise))
     return activity_id, parsed

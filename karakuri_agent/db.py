@@ -23,9 +23,13 @@ DB_FILENAME = "karakuri.db"
 BUSY_TIMEOUT_MS = 15_000
 
 
-def utcnow() -> str:
-    """Timestamps are stored as sortable ISO text in UTC."""
-    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+def utc_text(moment: datetime) -> str:
+    """Timestamps are stored as sortable ISO text in UTC (one format, so text order is time order)."""
+    return moment.astimezone(timezone.utc).isoformat(timespec="milliseconds")
+
+
+def utc_now() -> datetime:
+    return datetime.now(timezone.utc)
 
 
 def _run_script(conn: sqlite3.Connection, script: str) -> None:
@@ -185,7 +189,7 @@ def migrate(conn: sqlite3.Connection) -> list[int]:
             apply(conn)
             conn.execute(
                 "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
-                (version, name, utcnow()),
+                (version, name, utc_text(utc_now())),
             )
             applied_now.append(version)
     return applied_now

@@ -11,9 +11,10 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
-from typing import Any
+from datetime import datetime
+from typing import Any, Callable
 
-from .db import utcnow
+from .db import utc_now, utc_text
 from .errors import AlreadyAttempted
 
 MAX_RESULT_CHARS = 2000
@@ -23,8 +24,13 @@ SUCCEEDED, FAILED, UNKNOWN = "succeeded", "failed", "unknown"
 
 
 class Ledger:
-    def __init__(self, conn: sqlite3.Connection) -> None:
+    def __init__(self, conn: sqlite3.Connection, clock: Callable[[], datetime] = utc_now) -> None:
         self._conn = conn
+        self._clock = clock
+
+    def _stamp(self) -> str:
+        """Timestamps come from the runtime's clock, so replays and tests are deterministic."""
+        return utc_text(self._clock())
 
     def claim(self, notification_id: str, command: str, params: dict[str, Any]) -> None:
         """Take the notification, or raise AlreadyAttempted with the earlier claim."""
@@ -32,7 +38,7 @@ class Ledger:
             self._conn.execute(
                 "INSERT INTO attempts (notification_id, command, params, claimed_at, pid)"
                 " VALUES (?, ?, ?, ?, ?)",
-                (notification_id, command, json.dumps(params, ensure_ascii=False), utcnow(), os.getpid()),
+                (notification_id, command, json.dumps(params, ensure_ascii=False), self._stamp(), os.getpid()),
             )
         except sqlite3.IntegrityError:
             raise AlreadyAttempted(notification_id, self.previous(notification_id) or {}) from None
@@ -42,7 +48,7 @@ class Ledger:
         text = json.dumps(result, ensure_ascii=False)[:MAX_RESULT_CHARS]
         self._conn.execute(
             "UPDATE attempts SET outcome = ?, finished_at = ?, result = ? WHERE notification_id = ?",
-            (outcome, utcnow(), text, notification_id),
+            (outcome, self._stamp(), text, notification_id),
         )
 
     def previous(self, notification_id: str) -> dict[str, Any] | None:

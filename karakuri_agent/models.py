@@ -188,20 +188,29 @@ class Notification(BaseModel):
         }
 
     @classmethod
-    def from_json(cls, data: Any, *, fallback_id: str) -> Notification:
-        """Validate a server answer; the id we asked for fills a missing or odd id."""
-        data = _as_dict(data)
-        nid = data.get("notification_id")
-        if not isinstance(nid, str) or not nid:
-            data = {**data, "notification_id": fallback_id}
-        return cls.model_validate(data)
+    def from_json(cls, data: Any, *, requested_id: str) -> Notification:
+        """Validate a server answer as the notification we asked for.
+
+        The id is always the requested (validated) one: the ledger claim and the
+        command must name the notification the message carried, whatever the
+        body says.
+        """
+        return cls.model_validate({**_as_dict(data), "notification_id": requested_id})
 
     @property
     def choices(self) -> list[Choice]:
         return self.notification.choices
 
-    def choice(self, command: str) -> Choice | None:
-        return next((c for c in self.choices if c.command == command), None)
+    def choice(self, command: str, params: dict[str, Any] | None = None) -> Choice | None:
+        """The offered choice for `command`.
+
+        Several choices may share a command (one `action` per action_id, each
+        with its own params): the one whose own params agree with `params` wins.
+        """
+        offered = [c for c in self.choices if c.command == command]
+        wanted = params or {}
+        agreeing = [c for c in offered if all(wanted.get(k, v) == v for k, v in c.params.items())]
+        return (agreeing or offered or [None])[0]
 
     def is_expired(self, now: datetime) -> bool:
         if (self.status or "").lower() in EXPIRED_STATUSES:

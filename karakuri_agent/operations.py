@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import datetime
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
@@ -19,17 +19,13 @@ import httpx
 from .client import KarakuriClient
 from .config import Settings
 from .context import Identity, build_context, identity_for, observe
-from .db import connect
+from .db import connect, utc_now
 from .errors import KarakuriError, NotActionable, OutcomeUnknown, ServerRejected, Unreachable, UsageError
 from .ledger import FAILED, SUCCEEDED, UNKNOWN, Ledger
 from .models import Choice, Notification
 from .params import merge, validate
 from .record import record_outcome
 from .store import SQLiteStore
-
-
-def utc_now() -> datetime:
-    return datetime.now(timezone.utc)
 
 
 @dataclass
@@ -73,7 +69,7 @@ def open_runtime(
         get_retry_budget=settings.get_retry_budget,
     )
     try:
-        yield Runtime(settings, client, SQLiteStore(conn), Ledger(conn), clock)
+        yield Runtime(settings, client, SQLiteStore(conn, clock), Ledger(conn, clock), clock)
     finally:
         client.close()
         conn.close()
@@ -98,7 +94,7 @@ def fetch(rt: Runtime, notification_id: str, *, prefer_stored: bool = False) -> 
     raw = rt.store.load_notification(notification_id) if prefer_stored else None
     if raw is None:
         raw = rt.client.get_notification(notification_id)
-    notification = Notification.from_json(raw, fallback_id=notification_id)
+    notification = Notification.from_json(raw, requested_id=notification_id)
     now = rt.clock()
     me = identity_for(notification, rt.settings.self_agent_id, rt.settings.self_name)
     activity_id, parsed = observe(rt.store, notification, me=me, now=now)
@@ -126,7 +122,7 @@ def check_actionable(notification: Notification, now: datetime) -> None:
 
 def prepare(fetched: Fetched, command: str, proposed: dict[str, Any]) -> tuple[Choice, dict[str, Any]]:
     """The offered choice and validated params, or UsageError: nothing may be sent otherwise."""
-    choice = fetched.notification.choice(command)
+    choice = fetched.notification.choice(command, proposed)
     if choice is None:
         offered = ", ".join(c.command for c in fetched.notification.choices) or "none"
         raise UsageError(f"{command} is not one of this notification's choices ({offered})")

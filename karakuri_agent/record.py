@@ -125,21 +125,36 @@ def _fulfil(store: Store, command: str, params: dict[str, Any], parsed: dict[str
 
 def _learn(store: Store, command: str, data: Any) -> None:
     """Keep what an information command taught: places, agents, the raw answer."""
-    places, agents = [], []
+    store.learn_places(places_in(data)[:MAX_KNOWLEDGE_ITEMS])
+    store.see_people(agents_in(data)[:MAX_KNOWLEDGE_ITEMS])
+    store.set_knowledge(command, data)
+
+
+def places_in(data: Any) -> list[dict[str, str]]:
+    """Node ids with names anywhere in an answer: `{node_id, name}` objects or place texts."""
+    places: list[dict[str, str]] = []
     for item in _walk(data):
         if isinstance(item, str):
             places.extend(textparse.parse_places(item))
             continue
-        node = item.get("node_id") or (item.get("id") if NODE_ID.match(str(item.get("id", ""))) else None)
+        node = item.get("node_id") or item.get("id")
         name = item.get("name") or item.get("label")
-        if node and isinstance(name, str) and NODE_ID.match(str(node)):
+        if node is not None and NODE_ID.match(str(node)) and isinstance(name, str):
             places.append({"node_id": str(node), "name": name})
-        agent = item.get("agent_id") or (item.get("id") if str(item.get("id", "")).isdigit() else None)
-        if agent and isinstance(name, str):
+    return places
+
+
+def agents_in(data: Any) -> list[dict[str, str]]:
+    """Agents (numeric ids with names) anywhere in an answer."""
+    agents = []
+    for item in _walk(data):
+        if not isinstance(item, dict):
+            continue
+        agent = item.get("agent_id") or item.get("id")
+        name = item.get("name") or item.get("display_name")
+        if agent is not None and str(agent).isdigit() and isinstance(name, str):
             agents.append({"id": str(agent), "name": name})
-    store.learn_places(places[:MAX_KNOWLEDGE_ITEMS])
-    store.see_people(agents[:MAX_KNOWLEDGE_ITEMS])
-    store.set_knowledge(command, data)
+    return agents
 
 
 def _walk(data: Any, depth: int = 0) -> Iterable[Any]:

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from datetime import datetime, timezone
 from contextlib import AbstractContextManager
-from typing import Any, Iterable, Protocol
+from datetime import datetime
+from typing import Any, Callable, Iterable, Protocol
 
-from .db import transaction, utcnow
+from .db import transaction, utc_now, utc_text
 
 MAX_RESULT_CHARS = 1000
 
@@ -48,9 +48,21 @@ class Store(Protocol):
     def roster(self) -> dict[str, str]: ...
     def learn_places(self, places: Iterable[dict[str, Any]]) -> None: ...
     def visit_place(self, node_id: str) -> None: ...
+    def note_presence(self, node_id: str, name: str | None) -> None: ...
+    def note_presence(self, node_id: str, name: str | None) -> None:
+        """The agent is here now: a place just seen from inside is not "new" any more."""
+        now = self._stamp()
+        self._conn.execute(
+            "INSERT INTO places (node_id, name, learned_at, last_visited) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT(node_id) DO UPDATE SET last_visited = excluded.last_visited,"
+            " name = COALESCE(name, excluded.name)",
+            (node_id, name, now, now),
+        )
+
     def known_places(self, limit: int = 200) -> list[dict[str, Any]]: ...
     def set_knowledge(self, key: str, value: Any) -> None: ...
     def knowledge(self, key: str) -> dict[str, Any] | None: ...
+    def knowledge_times(self) -> dict[str, str]: ...
     def add_utterance(self, conversation_key: str, message: str) -> None: ...
     def utterances(self, conversation_key: str, limit: int = 50) -> list[str]: ...
     def batch(self) -> AbstractContextManager[Any]: ...
@@ -68,15 +80,20 @@ def relationship(interactions: int) -> str:
 class SQLiteStore:
     """The Store protocol on the state directory's SQLite file."""
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
+    def __init__(self, conn: sqlite3.Connection, clock: Callable[[], datetime] = utc_now) -> None:
         self._conn = conn
+        self._clock = clock
+
+    def _stamp(self) -> str:
+        """Timestamps come from the runtime's clock, so replays and tests are deterministic."""
+        return utc_text(self._clock())
 
     # -- notifications and activity --------------------------------------
     def save_notification(self, notification_id: str, body: dict[str, Any]) -> None:
         self._conn.execute(
             "INSERT INTO notifications (notification_id, fetched_at, body) VALUES (?, ?, ?)"
             " ON CONFLICT(notification_id) DO UPDATE SET body = excluded.body",
-            (notification_id, utcnow(), _dumps(body)),
+            (notification_id, self._stamp(), _dumps(body)),
         )
 
     def load_notification(self, notification_id: str) -> dict[str, Any] | None:
@@ -90,7 +107,7 @@ class SQLiteStore:
         self._conn.execute(
             "INSERT INTO activity (created_at, notification_id, kind, notification_type)"
             " VALUES (?, ?, 'request', ?) ON CONFLICT DO NOTHING",
-            (utcnow(), notification_id, notification_type),
+            (self._stamp(), notification_id, notification_type),
         )
         row = self._conn.execute(
             "SELECT id FROM activity WHERE notification_id = ? AND kind = 'request'", (notification_id,)
@@ -103,7 +120,7 @@ class SQLiteStore:
         cursor = self._conn.execute(
             "INSERT INTO activity (created_at, notification_id, kind, notification_type, command,"
             " params, success, message, result, reason) VALUES (?, ?, 'command', ?, ?, ?, ?, ?, ?, ?)",
-            (utcnow(), notification_id, notification_type, command, _dumps(params),
+            (self._stamp(), notification_id, notification_type, command, _dumps(params),
              int(success), message, _truncate(result), reason),
         )
         return int(cursor.lastrowid or 0)
@@ -129,14 +146,14 @@ class SQLiteStore:
     def add_memory(self, notification_id: str | None, kind: str, content: str) -> None:
         self._conn.execute(
             "INSERT INTO memory (created_at, notification_id, kind, content) VALUES (?, ?, ?, ?)",
-            (utcnow(), notification_id, kind, content),
+            (self._stamp(), notification_id, kind, content),
         )
 
     def recent_memory(self, since: datetime, limit: int = 12) -> list[dict[str, Any]]:
         rows = self._conn.execute(
             "SELECT created_at, kind, content FROM memory WHERE created_at >= ?"
             " ORDER BY created_at DESC LIMIT ?",
-            (_utc_text(since), limit),
+            (utc_text(since), limit),
         ).fetchall()
         return [dict(row) for row in rows]
 
@@ -147,7 +164,7 @@ class SQLiteStore:
             "INSERT INTO commitments (created_at, notification_id, partner_id, partner_name,"
             " place_name, node_id, due_at, source_text) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
             " ON CONFLICT DO NOTHING",
-            (utcnow(), notification_id, commitment.get("partner_id"), commitment["partner_name"],
+            (self._stamp(), notification_id, commitment.get("partner_id"), commitment["partner_name"],
              commitment.get("place_name"), commitment.get("node_id"), commitment.get("due_at"),
              commitment["source_text"]),
         )
@@ -158,12 +175,12 @@ class SQLiteStore:
             "SELECT id, notification_id, partner_id, partner_name, place_name, node_id, due_at,"
             " source_text FROM commitments WHERE status = 'pending' AND (due_at IS NULL OR due_at >= ?)"
             " ORDER BY due_at IS NULL, due_at LIMIT ?",
-            (_utc_text(due_after) if due_after else "", limit),
+            (utc_text(due_after) if due_after else "", limit),
         ).fetchall()
         return [dict(row) for row in rows]
 
     def fulfil_commitments(self, ids: Iterable[int]) -> None:
-        now = utcnow()
+        now = self._stamp()
         self._conn.executemany(
             "UPDATE commitments SET status = 'fulfilled', fulfilled_at = ? WHERE id = ? AND status = 'pending'",
             [(now, commitment_id) for commitment_id in ids],
@@ -172,7 +189,7 @@ class SQLiteStore:
     # -- people --------------------------------------------------------------
     def see_people(self, people: Iterable[dict[str, Any]]) -> None:
         """Remember names and ids without counting a contact (ids resolve names later)."""
-        now = utcnow()
+        now = self._stamp()
         rows = [(p["id"], p["name"], now) for p in people if p.get("id") and p.get("name")]
         self._conn.executemany(
             "INSERT INTO people (agent_id, display_name, first_seen) VALUES (?, ?, ?)"
@@ -181,7 +198,7 @@ class SQLiteStore:
         )
 
     def touch_person(self, agent_id: str, name: str) -> None:
-        now = utcnow()
+        now = self._stamp()
         self._conn.execute(
             "INSERT INTO people (agent_id, display_name, interactions, first_seen, last_contact)"
             " VALUES (?, ?, 1, ?, ?) ON CONFLICT(agent_id) DO UPDATE SET"
@@ -222,7 +239,7 @@ class SQLiteStore:
 
     # -- places and world knowledge ------------------------------------------
     def learn_places(self, places: Iterable[dict[str, Any]]) -> None:
-        now = utcnow()
+        now = self._stamp()
         rows = [(p["node_id"], p.get("name"), now) for p in places if p.get("node_id")]
         self._conn.executemany(
             "INSERT INTO places (node_id, name, learned_at) VALUES (?, ?, ?)"
@@ -231,11 +248,21 @@ class SQLiteStore:
         )
 
     def visit_place(self, node_id: str) -> None:
-        now = utcnow()
+        now = self._stamp()
         self._conn.execute(
             "INSERT INTO places (node_id, learned_at, visits, last_visited) VALUES (?, ?, 1, ?)"
             " ON CONFLICT(node_id) DO UPDATE SET visits = visits + 1, last_visited = excluded.last_visited",
             (node_id, now, now),
+        )
+
+    def note_presence(self, node_id: str, name: str | None) -> None:
+        """The agent is here now: a place just seen from inside is not "new" any more."""
+        now = self._stamp()
+        self._conn.execute(
+            "INSERT INTO places (node_id, name, learned_at, last_visited) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT(node_id) DO UPDATE SET last_visited = excluded.last_visited,"
+            " name = COALESCE(name, excluded.name)",
+            (node_id, name, now, now),
         )
 
     def known_places(self, limit: int = 200) -> list[dict[str, Any]]:
@@ -250,18 +277,22 @@ class SQLiteStore:
         self._conn.execute(
             "INSERT INTO knowledge (key, value, updated_at) VALUES (?, ?, ?)"
             " ON CONFLICT(key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at",
-            (key, _dumps(value), utcnow()),
+            (key, _dumps(value), self._stamp()),
         )
 
     def knowledge(self, key: str) -> dict[str, Any] | None:
         row = self._conn.execute("SELECT value, updated_at FROM knowledge WHERE key = ?", (key,)).fetchone()
         return {"value": json.loads(row[0]), "updated_at": row[1]} if row else None
 
+    def knowledge_times(self) -> dict[str, str]:
+        """When each piece of world knowledge was last learned (key → UTC ISO text)."""
+        return {row[0]: row[1] for row in self._conn.execute("SELECT key, updated_at FROM knowledge LIMIT 100")}
+
     # -- own lines -------------------------------------------------------------
     def add_utterance(self, conversation_key: str, message: str) -> None:
         self._conn.execute(
             "INSERT INTO utterances (conversation_key, message, created_at) VALUES (?, ?, ?)",
-            (conversation_key, message, utcnow()),
+            (conversation_key, message, self._stamp()),
         )
 
     def utterances(self, conversation_key: str, limit: int = 50) -> list[str]:
@@ -274,11 +305,6 @@ class SQLiteStore:
     def batch(self) -> AbstractContextManager[Any]:
         """Group several writes into one transaction (one fsync, all or nothing)."""
         return transaction(self._conn)
-
-
-def _utc_text(moment: datetime) -> str:
-    """Same text form as stored timestamps, so string comparison orders correctly."""
-    return moment.astimezone(timezone.utc).isoformat(timespec="milliseconds")
 
 
 def _activity_row(row: sqlite3.Row) -> dict[str, Any]:

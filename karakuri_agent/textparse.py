@@ -357,6 +357,33 @@ def parse_choice_commands(text: str) -> list[str]:
     return commands
 
 
+_ACTION_OPTION = re.compile(
+    r"^-\s*action\s*[:：]\s*(?P<name>[^(（\n]+?)\s*[(（]action_id:\s*(?P<id>[\w-]{1,64})(?P<rest>[^)）\n]*)"
+)
+_YEN = re.compile(r"(?P<yen>\d{1,3}(?:,\d{3})*|\d+)円")
+
+
+def parse_action_options(text: str) -> list[dict]:
+    """Actions offered in the `選択肢:` block: `[{"action_id", "name", "cost"}]`.
+
+    The text form is how the agent learns action ids when the JSON choice
+    carries no enum. `cost` is the yen amount, or None when none is written.
+    """
+    options: list[dict] = []
+    in_block = False
+    for _, line in _scan(text).lines:
+        stripped = line.strip()
+        if _CHOICES_HEADER.match(stripped):
+            in_block = True
+        elif not stripped:
+            in_block = False
+        elif in_block and (match := _ACTION_OPTION.match(stripped)):
+            yen = _YEN.search(match.group("rest"))
+            cost = int(yen.group("yen").replace(",", "")) if yen else None
+            options.append({"action_id": match.group("id"), "name": match.group("name").strip(), "cost": cost})
+    return options
+
+
 # ---------------------------------------------------------------------------
 # Transfers.
 # ---------------------------------------------------------------------------

@@ -22,7 +22,7 @@ def test_unreadable_times_become_none(value):
 def test_missing_times_and_status_are_tolerated(notification):
     for key in ("created_at", "expires_at", "status"):
         del notification[key]
-    parsed = Notification.from_json(notification, fallback_id="notif-x")
+    parsed = Notification.from_json(notification, requested_id="notif-x")
     assert parsed.created_at is None and parsed.expires_at is None and parsed.status is None
     assert not parsed.is_expired(datetime.now(timezone.utc))
 
@@ -61,15 +61,15 @@ def test_flat_schema_is_kept_as_is():
 
 def test_absent_choices_or_empty_list_mean_no_choices(notification):
     notification["notification"]["choices"] = []
-    assert Notification.from_json(notification, fallback_id="x").choices == []
+    assert Notification.from_json(notification, requested_id="x").choices == []
     del notification["notification"]["choices"]
-    assert Notification.from_json(notification, fallback_id="x").choices == []
+    assert Notification.from_json(notification, requested_id="x").choices == []
 
 
 def test_malformed_choices_are_dropped_not_fatal(notification):
     notification["notification"]["choices"] = ["move", {"description": "no command"}, {"command": 3},
                                                {"command": "wait", "params": "oops", "param_schema": [1]}]
-    parsed = Notification.from_json(notification, fallback_id="x")
+    parsed = Notification.from_json(notification, requested_id="x")
     assert [c.command for c in parsed.choices] == ["wait"]
     assert parsed.choices[0].params == {} and parsed.choices[0].param_schema == {}
 
@@ -78,7 +78,7 @@ def test_unknown_fields_anywhere_are_tolerated_and_kept_in_raw(notification):
     notification["extra"] = {"deep": [1, 2]}
     notification["notification"]["mood"] = "happy"
     notification["notification"]["choices"][0]["weight"] = 3
-    parsed = Notification.from_json(notification, fallback_id="x")
+    parsed = Notification.from_json(notification, requested_id="x")
     assert parsed.raw["extra"] == {"deep": [1, 2]}
     assert parsed.choice("conversation_accept") is not None
 
@@ -86,25 +86,36 @@ def test_unknown_fields_anywhere_are_tolerated_and_kept_in_raw(notification):
 def test_expired_and_processed_are_recognised(notification):
     now = datetime(2026, 11, 29, 12, 5, tzinfo=timezone.utc)
     notification["expires_at"] = "2026-11-29T12:01:00Z"
-    assert Notification.from_json(notification, fallback_id="x").is_expired(now)
+    assert Notification.from_json(notification, requested_id="x").is_expired(now)
     notification["expires_at"] = None
     notification["status"] = "processed"
-    assert Notification.from_json(notification, fallback_id="x").is_processed()
+    assert Notification.from_json(notification, requested_id="x").is_processed()
 
 
 def test_missing_participants_stay_none_so_the_text_is_parsed_instead(notification):
     del notification["notification"]["participants"]
     del notification["notification"]["conversation_messages"]
-    body = Notification.from_json(notification, fallback_id="x").notification
+    body = Notification.from_json(notification, requested_id="x").notification
     assert body.participants is None and body.conversation_messages is None
 
 
 def test_numeric_participant_ids_become_text(notification):
     notification["notification"]["participants"] = [{"id": 1474403124906295517, "name": "桜草メイ"}]
-    body = Notification.from_json(notification, fallback_id="x").notification
+    body = Notification.from_json(notification, requested_id="x").notification
     assert body.participants[0].id == "1474403124906295517"
 
 
 def test_a_body_that_is_not_an_object_still_yields_a_notification_without_choices():
-    parsed = Notification.from_json(["not", "an", "object"], fallback_id="notif-x")
+    parsed = Notification.from_json(["not", "an", "object"], requested_id="notif-x")
     assert parsed.notification_id == "notif-x" and parsed.choices == []
+
+
+def test_choice_sharing_a_command_is_matched_by_its_own_params(notification):
+    notification["notification"]["choices"] = [
+        {"command": "action", "params": {"action_id": "drink-coffee"}},
+        {"command": "action", "params": {"action_id": "eat-napolitan"}},
+    ]
+    parsed = Notification.from_json(notification, requested_id="x")
+    assert parsed.choice("action", {"action_id": "eat-napolitan"}).params == {"action_id": "eat-napolitan"}
+    assert parsed.choice("action").params == {"action_id": "drink-coffee"}
+    assert parsed.choice("move") is None

@@ -1,0 +1,187 @@
+"""The one-line Discord report (CONTRACT §5), and posting it.
+
+The line is assembled only from the fixed Japanese phrases below and clock
+times, never from names, speech or server messages. That is how the
+forbidden words (internal terms, ids, keys, `マスター`) are excluded by
+construction: nothing that could carry them is ever inserted.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Callable
+from zoneinfo import ZoneInfo
+
+from .models import parse_timestamp
+
+TOKYO = ZoneInfo("Asia/Tokyo")
+PREFIX = "からくり: "
+
+# Notification type → what was received.
+SUMMARIES = {
+    "conversation_requested": "会話の誘いを確認",
+    "conversation_message": "会話の発言を確認",
+    "conversation_inactive_check": "会話の継続確認を受信",
+    "conversation_closing": "会話終了の案内を確認",
+    "conversation_ended": "会話終了通知を確認",
+    "conversation_rejected": "会話拒否通知を確認",
+    "conversation_accepted": "会話開始通知を確認",
+    "conversation_pending_join_cancelled": "会話参加の取り消し通知を確認",
+    "idle_reminder_fired": "待機中の通知を確認",
+    "movement_completed": "到着通知を確認",
+    "action_completed": "行動完了通知を確認",
+    "transfer_requested": "譲渡の提案を確認",
+    "transfer_accepted": "譲渡成立の通知を確認",
+    "transfer_rejected": "譲渡不成立の通知を確認",
+    "transfer_cancelled": "譲渡取り消しの通知を確認",
+    "agent_logged_in": "ログイン通知を確認",
+    "agent_logged_out": "ログアウト通知を確認",
+    "server_event": "町のイベント通知を確認",
+}
+DEFAULT_SUMMARY = "通知を確認"
+
+# Command → what was done (past tense, ends without 。).
+ACTIONS = {
+    "move": "移動を始めました",
+    "action": "その場の行動を始めました",
+    "use_item": "持ち物を使いました",
+    "wait": "その場で少し待つことにしました",
+    "transfer": "譲渡を申し出ました",
+    "transfer_accept": "譲渡を受け取りました",
+    "accept_transfer": "譲渡を受け取りました",
+    "transfer_reject": "譲渡をお断りしました",
+    "reject_transfer": "譲渡をお断りしました",
+    "conversation_start": "近くの人に話しかけました",
+    "conversation_accept": "会話を受けて返事をしました",
+    "conversation_reject": "会話をお断りしました",
+    "conversation_join": "会話に加わりました",
+    "conversation_stay": "会話を続けることにしました",
+    "conversation_leave": "挨拶をして会話を抜けました",
+    "conversation_speak": "会話で返事をしました",
+    "conversation_end": "挨拶をして会話を終えました",
+    "end_conversation": "挨拶をして会話を終えました",
+    "get_perception": "周りの様子を確かめました",
+    "get_available_actions": "ここでできることを確かめました",
+    "get_map": "町の地図を確かめました",
+    "get_world_agents": "町のみんなの居場所を確かめました",
+    "get_status": "自分の持ち物と所持金を確かめました",
+    "get_nearby_agents": "近くにいる人を確かめました",
+    "get_active_conversations": "近くの会話を確かめました",
+    "get_event": "町のイベントを確かめました",
+}
+DEFAULT_ACTION = "選ばれた行動を実行しました"
+WAITING = "追加操作はせず、次の通知を待ちます"
+
+NO_ID = PREFIX + "通知が含まれていないため、何もしませんでした。"
+DISABLED = PREFIX + "自動応答は停止中のため、追加操作なし。"
+PROCESSED = PREFIX + f"通知は処理済みでした。{WAITING}。"
+EXPIRED = PREFIX + f"通知の期限が切れていました。{WAITING}。"
+ALREADY_HANDLED = PREFIX + f"この通知には対応済みです。{WAITING}。"
+FAILED = PREFIX + f"通知の処理に失敗しました。{WAITING}。"
+UNKNOWN_OUTCOME = PREFIX + f"行動の結果を確認できませんでした。{WAITING}。"
+STALE = PREFIX + f"新しい通知が届いていたため、この通知では動きませんでした。{WAITING}。"
+
+
+def summary_of(notification_type: str) -> str:
+    return SUMMARIES.get(notification_type, DEFAULT_SUMMARY)
+
+
+def clock(value: Any) -> str | None:
+    """HH:MM in Asia/Tokyo from Unix ms or ISO text, None if unreadable."""
+    moment = parse_timestamp(value)
+    return moment.astimezone(TOKYO).strftime("%H:%M") if moment else None
+
+
+def action_report(notification_type: str, command: str, result: dict[str, Any], *, newer: bool = False) -> str:
+    """The report for a command the server accepted."""
+    done = ACTIONS.get(command, DEFAULT_ACTION)
+    if (arrives := clock(result.get("arrives_at"))) is not None:
+        done += f"（到着予定 {arrives}）"
+    elif (completes := clock(result.get("completes_at"))) is not None:
+        done += f"（完了予定 {completes}）"
+    lead = "新しい通知で" if newer else ""
+    return f"{PREFIX}{lead}{summary_of(notification_type)}。{done}。"
+
+
+def planned_report(notification_type: str, command: str) -> str:
+    """The report of a dry run: what would be sent."""
+    done = ACTIONS.get(command, DEFAULT_ACTION)
+    return f"{PREFIX}{summary_of(notification_type)}。{done.removesuffix('ました')}る予定です（ドライラン）。"
+
+
+def idle_report(notification_type: str, *, why: str = "") -> str:
+    """Seen, nothing done: `why` is one of the fixed phrases below."""
+    return f"{PREFIX}{summary_of(notification_type)}。{why}追加操作なし。"
+
+
+NO_CHOICES = "選択肢がないため、"
+COOLING_DOWN = "少し間を置くため、"
+
+
+@dataclass
+class WebhookResult:
+    delivered: bool
+    attempts: int
+    status: int | None = None
+
+
+def post_to_discord(
+    url: str,
+    line: str,
+    *,
+    budget: float = 10.0,
+    max_attempts: int = 3,
+    sleep: Callable[[float], None] = time.sleep,
+    send: Callable[[str, str, float], tuple[int, dict[str, Any]]] | None = None,
+) -> WebhookResult:
+    """Post the line with mentions disabled; bounded retry on 429 and 5xx.
+
+    Never raises: a webhook failure must not change what was done or recorded.
+    `send` is the seam tests use; by default discord-webhook does the POST.
+    """
+    send = send or _send_with_discord_webhook
+    started = time.monotonic()
+    status: int | None = None
+    for attempt in range(1, max_attempts + 1):
+        remaining = budget - (time.monotonic() - started)
+        try:
+            status, body = send(url, line, max(0.5, min(remaining, 5.0)))
+        except Exception:  # unreachable, TLS, DNS: the network library's own errors
+            status, body = None, {}
+        if status is not None and 200 <= status < 300:
+            return WebhookResult(True, attempt, status)
+        if status is not None and status != 429 and status < 500:
+            return WebhookResult(False, attempt, status)
+        delay = _retry_delay(status, body, attempt)
+        if attempt == max_attempts or time.monotonic() - started + delay > budget:
+            return WebhookResult(False, attempt, status)
+        sleep(delay)
+    return WebhookResult(False, max_attempts, status)
+
+
+def _retry_delay(status: int | None, body: dict[str, Any], attempt: int) -> float:
+    retry_after = body.get("retry_after") if isinstance(body, dict) else None
+    if status == 429 and isinstance(retry_after, (int, float)) and retry_after >= 0:
+        return float(retry_after)
+    return 0.5 * 2 ** (attempt - 1)
+
+
+def webhook_payload(line: str) -> dict[str, Any]:
+    """What is posted: the line, and no pings whatever it says."""
+    return {"content": line[:2000], "allowed_mentions": {"parse": []}}
+
+
+def _send_with_discord_webhook(url: str, line: str, timeout: float) -> tuple[int, dict[str, Any]]:
+    from discord_webhook import DiscordWebhook  # imported here: it costs ~100 ms and is rarely needed
+
+    payload = webhook_payload(line)
+    hook = DiscordWebhook(url=url, content=payload["content"], allowed_mentions=payload["allowed_mentions"],
+                          timeout=timeout, rate_limit_retry=False)
+    response = hook.execute()
+    try:
+        body = response.json()
+    except ValueError:
+        body = {}
+    return response.status_code, body if isinstance(body, dict) else {}
