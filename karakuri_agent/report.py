@@ -42,40 +42,40 @@ SUMMARIES = {
 }
 DEFAULT_SUMMARY = "通知を確認"
 
-# Command → what was done (past tense, ends without 。).
+# Command → what is done: (as planned, as done). No 。 at the end.
 ACTIONS = {
-    "move": "移動を始めました",
-    "action": "その場の行動を始めました",
-    "use_item": "持ち物を使いました",
-    "wait": "その場で少し待つことにしました",
-    "transfer": "譲渡を申し出ました",
-    "transfer_accept": "譲渡を受け取りました",
-    "accept_transfer": "譲渡を受け取りました",
-    "transfer_reject": "譲渡をお断りしました",
-    "reject_transfer": "譲渡をお断りしました",
-    "conversation_start": "近くの人に話しかけました",
-    "conversation_accept": "会話を受けて返事をしました",
-    "conversation_reject": "会話をお断りしました",
-    "conversation_join": "会話に加わりました",
-    "conversation_stay": "会話を続けることにしました",
-    "conversation_leave": "挨拶をして会話を抜けました",
-    "conversation_speak": "会話で返事をしました",
-    "conversation_end": "挨拶をして会話を終えました",
-    "end_conversation": "挨拶をして会話を終えました",
-    "get_perception": "周りの様子を確かめました",
-    "get_available_actions": "ここでできることを確かめました",
-    "get_map": "町の地図を確かめました",
-    "get_world_agents": "町のみんなの居場所を確かめました",
-    "get_status": "自分の持ち物と所持金を確かめました",
-    "get_nearby_agents": "近くにいる人を確かめました",
-    "get_active_conversations": "近くの会話を確かめました",
-    "get_event": "町のイベントを確かめました",
+    "move": ("移動を始める", "移動を始めました"),
+    "action": ("その場の行動を始める", "その場の行動を始めました"),
+    "use_item": ("持ち物を使う", "持ち物を使いました"),
+    "wait": ("その場で少し待つことにする", "その場で少し待つことにしました"),
+    "transfer": ("譲渡を申し出る", "譲渡を申し出ました"),
+    "transfer_accept": ("譲渡を受け取る", "譲渡を受け取りました"),
+    "accept_transfer": ("譲渡を受け取る", "譲渡を受け取りました"),
+    "transfer_reject": ("譲渡をお断りする", "譲渡をお断りしました"),
+    "reject_transfer": ("譲渡をお断りする", "譲渡をお断りしました"),
+    "conversation_start": ("近くの人に話しかける", "近くの人に話しかけました"),
+    "conversation_accept": ("会話を受けて返事をする", "会話を受けて返事をしました"),
+    "conversation_reject": ("会話をお断りする", "会話をお断りしました"),
+    "conversation_join": ("会話に加わる", "会話に加わりました"),
+    "conversation_stay": ("会話を続けることにする", "会話を続けることにしました"),
+    "conversation_leave": ("挨拶をして会話を抜ける", "挨拶をして会話を抜けました"),
+    "conversation_speak": ("会話で返事をする", "会話で返事をしました"),
+    "conversation_end": ("挨拶をして会話を終える", "挨拶をして会話を終えました"),
+    "end_conversation": ("挨拶をして会話を終える", "挨拶をして会話を終えました"),
+    "get_perception": ("周りの様子を確かめる", "周りの様子を確かめました"),
+    "get_available_actions": ("ここでできることを確かめる", "ここでできることを確かめました"),
+    "get_map": ("町の地図を確かめる", "町の地図を確かめました"),
+    "get_world_agents": ("町のみんなの居場所を確かめる", "町のみんなの居場所を確かめました"),
+    "get_status": ("自分の持ち物と所持金を確かめる", "自分の持ち物と所持金を確かめました"),
+    "get_nearby_agents": ("近くにいる人を確かめる", "近くにいる人を確かめました"),
+    "get_active_conversations": ("近くの会話を確かめる", "近くの会話を確かめました"),
+    "get_event": ("町のイベントを確かめる", "町のイベントを確かめました"),
 }
-DEFAULT_ACTION = "選ばれた行動を実行しました"
+DEFAULT_ACTION = ("選んだ行動を実行する", "選んだ行動を実行しました")
 WAITING = "追加操作はせず、次の通知を待ちます"
 
-NO_ID = PREFIX + "通知が含まれていないため、何もしませんでした。"
-DISABLED = PREFIX + "自動応答は停止中のため、追加操作なし。"
+NO_ID = PREFIX + "通知のないメッセージを確認。追加操作なし。"
+DISABLED = PREFIX + "通知を確認。自動応答は停止中のため、追加操作なし。"
 PROCESSED = PREFIX + f"通知は処理済みでした。{WAITING}。"
 EXPIRED = PREFIX + f"通知の期限が切れていました。{WAITING}。"
 ALREADY_HANDLED = PREFIX + f"この通知には対応済みです。{WAITING}。"
@@ -96,7 +96,7 @@ def clock(value: Any) -> str | None:
 
 def action_report(notification_type: str, command: str, result: dict[str, Any], *, newer: bool = False) -> str:
     """The report for a command the server accepted."""
-    done = ACTIONS.get(command, DEFAULT_ACTION)
+    done = ACTIONS.get(command, DEFAULT_ACTION)[1]
     if (arrives := clock(result.get("arrives_at"))) is not None:
         done += f"（到着予定 {arrives}）"
     elif (completes := clock(result.get("completes_at"))) is not None:
@@ -107,8 +107,8 @@ def action_report(notification_type: str, command: str, result: dict[str, Any], 
 
 def planned_report(notification_type: str, command: str) -> str:
     """The report of a dry run: what would be sent."""
-    done = ACTIONS.get(command, DEFAULT_ACTION)
-    return f"{PREFIX}{summary_of(notification_type)}。{done.removesuffix('ました')}る予定です（ドライラン）。"
+    planned = ACTIONS.get(command, DEFAULT_ACTION)[0]
+    return f"{PREFIX}{summary_of(notification_type)}。{planned}予定です（ドライラン）。"
 
 
 def idle_report(notification_type: str, *, why: str = "") -> str:
