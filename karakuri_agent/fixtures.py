@@ -15,7 +15,6 @@ The recorder writes the same layout from a real run, with secrets removed.
 from __future__ import annotations
 
 import json
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -40,7 +39,7 @@ GENERIC_ACCEPTANCE = {"ok": True, "message": "コマンドを受け付けまし�
 
 def bundled_fixtures_dir() -> Path:
     """The recorded session shipped with the package (used by `karakuri-agent demo`)."""
-    return Path(str(resources.files("karakuri_agent") / "recorded"))
+    return Path(__file__).resolve().parent / "recorded"
 
 
 def _json_response(status: int, body: Any) -> httpx.Response:

@@ -1,18 +1,21 @@
-"""Pydantic models of the wire contract (CONTRACT §2), tolerant of its variations.
+"""The wire contract's notification (CONTRACT §2), read tolerantly into plain dataclasses.
 
 The server may send times as ISO text or Unix milliseconds, a choice's text as
 `description` or `label`, `param_schema` flat or as a JSON Schema object, and
 unknown fields anywhere. All of that is normalised here, once, so nothing
 downstream has to know. A choice that is not even an object with a `command`
 string is dropped: it could never be sent anyway.
+
+Plain dataclasses rather than pydantic models: every rule here is a tolerance
+written by hand (nothing is rejected, only normalised), and importing pydantic
+cost 55-65 ms of each 235 ms invocation (benchmarks/README.md).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
-
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 # Statuses meaning "someone already acted on this notification".
 PROCESSED_STATUSES = frozenset(
@@ -58,33 +61,45 @@ def normalise_schema(schema: Any) -> tuple[dict[str, dict[str, Any]], list[str]]
     return flat, required
 
 
-class Choice(BaseModel):
-    """One offered command, normalised: `param_schema` is always a flat field map."""
+def _text(value: Any) -> str:
+    return value if isinstance(value, str) else ""
 
-    model_config = ConfigDict(extra="allow", frozen=True)
+
+def _optional_id(value: Any) -> str | None:
+    """Ids are text; numbers are accepted (JSON has no 64-bit integers everywhere)."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return str(value)
+    return value if isinstance(value, str) and value else None
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One offered command, normalised: `param_schema` is always a flat field map."""
 
     command: str
     description: str = ""
-    params: dict[str, Any] = Field(default_factory=dict)
-    required_params: list[str] = Field(default_factory=list)
-    param_schema: dict[str, dict[str, Any]] = Field(default_factory=dict)
+    params: dict[str, Any] = field(default_factory=dict)
+    required_params: list[str] = field(default_factory=list)
+    param_schema: dict[str, dict[str, Any]] = field(default_factory=dict)
 
-    @model_validator(mode="before")
     @classmethod
-    def _normalise(cls, data: Any) -> Any:
-        if not isinstance(data, dict):
-            return data
+    def from_json(cls, data: Any) -> Choice | None:
+        """A choice from the server's JSON, or None when it has no command to send."""
+        if not isinstance(data, dict) or not isinstance(data.get("command"), str) or not data["command"]:
+            return None
         flat, schema_required = normalise_schema(data.get("param_schema"))
         required = _as_str_list(data.get("required_params"))
         required += [name for name in schema_required if name not in required]
         text = data.get("description") or data.get("label") or ""
-        return {
-            **data,
-            "description": text if isinstance(text, str) else str(text),
-            "params": _as_dict(data.get("params")),
-            "required_params": required,
-            "param_schema": flat,
-        }
+        return cls(
+            command=data["command"],
+            description=text if isinstance(text, str) else str(text),
+            params=_as_dict(data.get("params")),
+            required_params=required,
+            param_schema=flat,
+        )
 
     def summary(self) -> dict[str, Any]:
         """The normalised view put in the decision context."""
@@ -97,105 +112,94 @@ class Choice(BaseModel):
         }
 
 
-class Participant(BaseModel):
-    model_config = ConfigDict(extra="allow")
+@dataclass(frozen=True)
+class Participant:
+    id: str | None
+    name: str
 
-    id: str | None = None
-    name: str = ""
-
-    @field_validator("id", mode="before")
     @classmethod
-    def _id_as_text(cls, value: Any) -> Any:
-        return str(value) if isinstance(value, int) and not isinstance(value, bool) else value
+    def from_json(cls, data: Any) -> Participant | None:
+        if not isinstance(data, dict):
+            return None
+        return cls(_optional_id(data.get("id") or data.get("agent_id")), _text(data.get("name")))
 
 
-class ConversationMessage(BaseModel):
-    model_config = ConfigDict(extra="allow")
-
-    speaker: str = ""
-    message: str = ""
+@dataclass(frozen=True)
+class ConversationMessage:
+    speaker: str
+    message: str
     speaker_id: str | None = None
 
+    @classmethod
+    def from_json(cls, data: Any) -> ConversationMessage | None:
+        if not isinstance(data, dict):
+            return None
+        return cls(_text(data.get("speaker")), _text(data.get("message")), _optional_id(data.get("speaker_id")))
 
-def _valid_items(value: Any, model: type[BaseModel]) -> list[Any] | None:
-    """Keep the entries of a list that validate; None when the field is absent."""
+
+def _items(value: Any, read: Any) -> list[Any] | None:
+    """Entries of a list that can be read; None when the field is absent."""
     if value is None:
         return None
     if not isinstance(value, list):
         return []
-    items = []
-    for item in value:
-        try:
-            items.append(model.model_validate(item))
-        except ValueError:
-            continue
-    return items
+    return [item for item in map(read, value) if item is not None]
 
 
-class NotificationBody(BaseModel):
-    model_config = ConfigDict(extra="allow")
-
+@dataclass(frozen=True)
+class NotificationBody:
     type: str = ""
     text: str = ""
     conversation_id: str | None = None
     participants: list[Participant] | None = None
     conversation_messages: list[ConversationMessage] | None = None
-    choices: list[Choice] = Field(default_factory=list)
+    choices: list[Choice] = field(default_factory=list)
 
-    @model_validator(mode="before")
     @classmethod
-    def _tolerate(cls, data: Any) -> Any:
+    def from_json(cls, data: Any) -> NotificationBody:
         data = _as_dict(data)
         conversation = _as_dict(data.get("conversation"))
         conversation_id = data.get("conversation_id") or conversation.get("id") or conversation.get("conversation_id")
-        return {
-            **data,
-            "type": data.get("type") if isinstance(data.get("type"), str) else "",
-            "text": data.get("text") if isinstance(data.get("text"), str) else "",
-            "conversation_id": str(conversation_id) if isinstance(conversation_id, (str, int)) else None,
-            "participants": _valid_items(data.get("participants"), Participant),
-            "conversation_messages": _valid_items(data.get("conversation_messages"), ConversationMessage),
-            "choices": _valid_items(data.get("choices"), Choice) or [],
-        }
+        return cls(
+            type=_text(data.get("type")),
+            text=_text(data.get("text")),
+            conversation_id=_optional_id(conversation_id),
+            participants=_items(data.get("participants"), Participant.from_json),
+            conversation_messages=_items(data.get("conversation_messages"), ConversationMessage.from_json),
+            choices=_items(data.get("choices"), Choice.from_json) or [],
+        )
 
 
-class Notification(BaseModel):
-    """A fetched notification. `raw` keeps the server's JSON exactly, for printing."""
-
-    model_config = ConfigDict(extra="allow")
+@dataclass(frozen=True)
+class Notification:
+    """A fetched notification. `raw` keeps the server's JSON exactly, for printing and storing."""
 
     notification_id: str
+    notification: NotificationBody
     created_at: datetime | None = None
     expires_at: datetime | None = None
     status: str | None = None
-    notification: NotificationBody = Field(default_factory=NotificationBody)
-    raw: dict[str, Any] = Field(default_factory=dict, exclude=True)
-
-    @model_validator(mode="before")
-    @classmethod
-    def _tolerate(cls, data: Any) -> Any:
-        data = _as_dict(data)
-        # Some servers put the body fields at the top level instead of under "notification".
-        body = data.get("notification") if isinstance(data.get("notification"), dict) else data
-        status = data.get("status")
-        return {
-            **data,
-            "created_at": parse_timestamp(data.get("created_at")),
-            "expires_at": parse_timestamp(data.get("expires_at")),
-            "status": status if isinstance(status, str) else None,
-            "notification": body,
-            "raw": data,
-        }
+    raw: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
     def from_json(cls, data: Any, *, requested_id: str) -> Notification:
-        """Validate a server answer as the notification we asked for.
+        """Read a server answer as the notification we asked for.
 
         The id is always the requested (validated) one: the ledger claim and the
         command must name the notification the message carried, whatever the
-        body says.
+        body says. Some servers put the body fields at the top level instead of
+        under "notification"; both are read.
         """
-        return cls.model_validate({**_as_dict(data), "notification_id": requested_id})
+        data = _as_dict(data)
+        body = data["notification"] if isinstance(data.get("notification"), dict) else data
+        return cls(
+            notification_id=requested_id,
+            notification=NotificationBody.from_json(body),
+            created_at=parse_timestamp(data.get("created_at")),
+            expires_at=parse_timestamp(data.get("expires_at")),
+            status=data.get("status") if isinstance(data.get("status"), str) else None,
+            raw=data,
+        )
 
     @property
     def choices(self) -> list[Choice]:

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import importlib.resources
 import itertools
 import json
 import os
@@ -241,14 +240,14 @@ def _read_file(path: Path) -> Persona:
 
 @functools.lru_cache(maxsize=1)
 def _load_bundled() -> Persona:
-    """The pack shipped with the package; read once per process."""
-    try:
-        resource = importlib.resources.files("karakuri_agent") / "skill" / "persona.json"
-        if resource.is_file():
-            return _parse_pack(resource.read_text(encoding="utf-8"), str(resource))
-    except (ModuleNotFoundError, TypeError, OSError, AttributeError):
-        pass  # not installed as a package: use the source checkout below
-    return _read_file(Path(__file__).resolve().parent.parent / "skill" / "persona.json")
+    """The pack shipped with the package; read once per process.
+
+    An installed wheel carries skill/ inside the package; a source checkout has
+    it beside the package.
+    """
+    here = Path(__file__).resolve().parent
+    installed = here / "skill" / "persona.json"
+    return _read_file(installed if installed.is_file() else here.parent / "skill" / "persona.json")
 
 
 def load_persona(path: Path | str | None = None) -> Persona:

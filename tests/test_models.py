@@ -28,16 +28,16 @@ def test_missing_times_and_status_are_tolerated(notification):
 
 
 def test_label_stands_in_for_description():
-    assert Choice.model_validate({"command": "wait", "label": "待機する"}).description == "待機する"
+    assert Choice.from_json({"command": "wait", "label": "待機する"}).description == "待機する"
 
 
 def test_missing_params_required_and_schema_default_to_empty():
-    choice = Choice.model_validate({"command": "conversation_reject"})
+    choice = Choice.from_json({"command": "conversation_reject"})
     assert (choice.params, choice.required_params, choice.param_schema) == ({}, [], {})
 
 
 def test_json_schema_shape_is_flattened_and_its_required_adds_to_required_params():
-    choice = Choice.model_validate(
+    choice = Choice.from_json(
         {
             "command": "move",
             "required_params": ["target_node_id"],
@@ -54,7 +54,7 @@ def test_json_schema_shape_is_flattened_and_its_required_adds_to_required_params
 
 def test_flat_schema_is_kept_as_is():
     spec = {"type": "integer", "minimum": 1, "maximum": 6}
-    assert Choice.model_validate({"command": "wait", "param_schema": {"duration": spec}}).param_schema == {
+    assert Choice.from_json({"command": "wait", "param_schema": {"duration": spec}}).param_schema == {
         "duration": spec
     }
 

@@ -5,7 +5,7 @@ from karakuri_agent.params import InvalidParams, merge, validate
 
 
 def choice(**fields):
-    return Choice.model_validate({"command": "c", **fields})
+    return Choice.from_json({"command": "c", **fields})
 
 
 def test_choice_params_come_first_and_proposed_values_win():

@@ -22,7 +22,7 @@ PLACES = [
 
 
 def choice(command, **fields):
-    return Choice.model_validate({"command": command, **fields})
+    return Choice.from_json({"command": command, **fields})
 
 
 MOVE = choice("move", param_schema={"target_node_id": {"type": "string"}})
