@@ -20,7 +20,8 @@ from .errors import AlreadyAttempted, OutcomeUnknown, ServerRejected, Unreachabl
 from .db import utc_now
 from .operations import Fetched, Outcome, Runtime, act, fetch, open_runtime
 from .params import InvalidParams, merge, validate
-from .policy import INFO_COMMANDS, Decider, Decision, RulePolicy, View
+from .models import INFORMATION_COMMANDS
+from .policy import Decider, Decision, RulePolicy, View
 from .record import agents_in, conversation_key
 from .speech import load_persona
 from .trigger import find_notification_id
@@ -187,7 +188,7 @@ def view_of(rt: Runtime, fetched: Fetched, now: datetime) -> View:
         now=now,
         persona=load_persona(rt.settings.persona_file),
         recent_commands=store.recent_commands(6),
-        knowledge_age={k: v for k, v in learned.items() if k in INFO_COMMANDS},
+        knowledge_age={k: v for k, v in learned.items() if k in INFORMATION_COMMANDS},
         places=store.known_places(),
         nearby_agents=[a for a in nearby if not fetched.me.is_self(a["id"], a["name"])],
         own_lines=store.utterances(conversation_key(fetched.parsed, fetched.me), 20),

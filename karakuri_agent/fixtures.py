@@ -20,20 +20,9 @@ from typing import Any
 
 import httpx
 
+from .models import INFORMATION_COMMANDS
 from .trigger import ID_PATTERN
 
-INFORMATION_COMMANDS = frozenset(
-    {
-        "get_perception",
-        "get_available_actions",
-        "get_map",
-        "get_world_agents",
-        "get_status",
-        "get_nearby_agents",
-        "get_active_conversations",
-        "get_event",
-    }
-)
 GENERIC_ACCEPTANCE = {"ok": True, "message": "コマンドを受け付けました"}
 
 

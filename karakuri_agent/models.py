@@ -16,12 +16,26 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
+from zoneinfo import ZoneInfo
 
 # Statuses meaning "someone already acted on this notification".
 PROCESSED_STATUSES = frozenset(
     {"processed", "handled", "completed", "done", "responded", "answered", "acted", "executed", "consumed"}
 )
 EXPIRED_STATUSES = frozenset({"expired", "stale", "superseded"})
+# Commands that answer inline with data instead of starting something in the world.
+INFORMATION_COMMANDS = (
+    "get_perception",
+    "get_available_actions",
+    "get_map",
+    "get_world_agents",
+    "get_status",
+    "get_nearby_agents",
+    "get_active_conversations",
+    "get_event",
+)
+# The world's clock: reports, promises and texts are all in Tokyo time.
+TOKYO = ZoneInfo("Asia/Tokyo")
 
 
 def parse_timestamp(value: Any) -> datetime | None:

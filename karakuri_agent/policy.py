@@ -21,22 +21,11 @@ import hashlib
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, Iterable, Protocol, Sequence
-from zoneinfo import ZoneInfo
 
 from .context import Identity
-from .models import Choice
+from .models import TOKYO, Choice
 from .speech import Persona, compose
 
-INFO_COMMANDS = (
-    "get_perception",
-    "get_available_actions",
-    "get_map",
-    "get_world_agents",
-    "get_status",
-    "get_nearby_agents",
-    "get_active_conversations",
-    "get_event",
-)
 SPEAK = ("conversation_speak",)
 END = ("conversation_end", "end_conversation")
 ACCEPT_TRANSFER = ("transfer_accept", "accept_transfer")
@@ -46,8 +35,7 @@ CONVERSATION_TURNS = 8
 COMMITMENT_SOON = timedelta(minutes=60)
 COMMITMENT_URGENT = timedelta(minutes=15)
 INFO_FRESH = timedelta(minutes=30)
-TALK_AGAIN_AFTER = 6
-TOKYO = ZoneInfo("Asia/Tokyo")  # commands before starting a conversation with the same person again
+TALK_AGAIN_AFTER = 6  # commands before starting a conversation with the same person again
 
 
 @dataclass(frozen=True)

@@ -42,9 +42,9 @@ import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Mapping, Sequence
-from zoneinfo import ZoneInfo
 
-TOKYO = ZoneInfo("Asia/Tokyo")
+from .models import TOKYO
+
 LATER = timedelta(minutes=30)  # what あとで / 後で means
 PAST_GRACE = timedelta(minutes=15)  # "15時に" said at 15:10 still means today 15:00
 

@@ -81,7 +81,7 @@ def record_outcome(
             store.touch_person(person["id"], person.get("name", ""))
         if isinstance(params.get("message"), str) and command in CONVERSATION_COMMANDS:
             store.add_utterance(conversation_key(parsed, me), params["message"])
-        _fulfil(store, command, params, parsed, touched, now)
+        _fulfil(store, command, params, parsed, touched)
         if isinstance(result.get("data"), (dict, list)):
             _learn(store, command, result["data"])
     return activity_id
@@ -97,7 +97,7 @@ def _thought(command: str, description: str, params: dict[str, Any], reason: str
 
 
 def _fulfil(store: Store, command: str, params: dict[str, Any], parsed: dict[str, Any],
-            touched: Iterable[dict[str, Any]], now: datetime) -> None:
+            touched: Iterable[dict[str, Any]]) -> None:
     """A move to the promised place, or talking with the partner at that place, keeps a promise."""
     pending = store.pending_commitments(None, 50)
     if command == "move":

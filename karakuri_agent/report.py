@@ -12,11 +12,9 @@ import time
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Callable
-from zoneinfo import ZoneInfo
 
-from .models import parse_timestamp
+from .models import TOKYO, parse_timestamp
 
-TOKYO = ZoneInfo("Asia/Tokyo")
 PREFIX = "からくり: "
 
 # Notification type → what was received.

@@ -28,7 +28,8 @@ from datetime import datetime
 from typing import Mapping
 from zoneinfo import ZoneInfo
 
-TOKYO = ZoneInfo("Asia/Tokyo")
+from .models import TOKYO
+
 
 # A name as the server writes it: anything on one line but the brackets and
 # separators that delimit it. Kept lazy so the sentence after it anchors it.
