@@ -137,6 +137,8 @@ def places_in(data: Any) -> list[dict[str, str]]:
         if isinstance(item, str):
             places.extend(textparse.parse_places(item))
             continue
+        if "agent_id" in item:
+            continue  # an agent's position ({agent_id, name, node_id}) names a person, not a place
         node = item.get("node_id") or item.get("id")
         name = item.get("name") or item.get("label")
         if node is not None and NODE_ID.match(str(node)) and isinstance(name, str):

@@ -253,3 +253,13 @@ def test_world_context_is_read_from_the_configured_file_or_a_placeholder(env, se
     found = json.loads(run("get_notification", NID).stdout)["nikechan_preprocess"]["context"]
     assert found["unified_world_context"]["summary"] == "最近は本屋によく行く"
     assert set(found["unified_world_context"]) == set(missing["unified_world_context"])
+
+
+def test_an_agent_position_is_not_learned_as_a_place(env, notification):
+    notification["notification"]["choices"] = [{"command": "get_world_agents"}]
+    data = {"agents": [{"agent_id": "1481220937745113088", "name": "時雨ソラ", "node_id": "3-4"}]}
+    with respx.mock:
+        respx.get(GET_URL).respond(200, json=notification)
+        respx.post(POST_URL).respond(200, json={"command": "get_world_agents", "data": data})
+        assert run("command", NID, "get_world_agents", "{}").exit_code == 0
+    assert ("3-4", "時雨ソラ") not in rows(env_state(env), "SELECT node_id, name FROM places")
