@@ -21,7 +21,7 @@ from .db import utc_now
 from .operations import Fetched, Outcome, Runtime, act, fetch, open_runtime
 from .params import InvalidParams, merge, validate
 from .models import INFORMATION_COMMANDS
-from .policy import Decider, Decision, RulePolicy, View
+from .policy import COMMITMENT_SOON, Decider, Decision, RulePolicy, View
 from .record import agents_in, conversation_key
 from .speech import load_persona
 from .trigger import find_notification_id
@@ -34,7 +34,11 @@ RESPONSE_COMMANDS = frozenset(
         "transfer_accept", "transfer_reject", "accept_transfer", "reject_transfer",
     }
 )
-NEARBY_FRESH = timedelta(minutes=30)
+# People walk around: who was near ten minutes ago may be gone.
+NEARBY_FRESH = timedelta(minutes=10)
+# Own lines further apart than this belong to different conversations.
+CONVERSATION_GAP = timedelta(minutes=30)
+MEETING_LOOKBACK = timedelta(minutes=30)
 
 
 @dataclass
@@ -179,6 +183,11 @@ def view_of(rt: Runtime, fetched: Fetched, now: datetime) -> View:
     learned = {key: now - datetime.fromisoformat(at) for key, at in store.knowledge_times().items()}
     nearby_entry = store.knowledge("get_nearby_agents")
     nearby = agents_in(nearby_entry["value"]) if nearby_entry and learned["get_nearby_agents"] < NEARBY_FRESH else []
+    lines = store.utterances(conversation_key(fetched.parsed, fetched.me), 30)
+    candidates = [a["id"] for a in nearby] + [
+        str(v) for c in fetched.notification.choices if c.command == "conversation_start"
+        for v in c.param_schema.get("target_agent_id", {}).get("enum", []) or []
+    ]
     return View(
         notification_id=fetched.notification.notification_id,
         choices=fetched.notification.choices,
@@ -191,9 +200,28 @@ def view_of(rt: Runtime, fetched: Fetched, now: datetime) -> View:
         knowledge_age={k: v for k, v in learned.items() if k in INFORMATION_COMMANDS},
         places=store.known_places(),
         nearby_agents=[a for a in nearby if not fetched.me.is_self(a["id"], a["name"])],
-        own_lines=store.utterances(conversation_key(fetched.parsed, fetched.me), 20),
+        own_lines=this_conversation(lines, now),
+        said_before=[line["message"] for line in lines],
+        acquaintances={p["agent_id"]: p for p in store.people(candidates)},
+        meetings=store.meetings(now - MEETING_LOOKBACK, now + COMMITMENT_SOON),
         transfer_policy=rt.settings.transfer_policy,
     )
+
+
+def this_conversation(lines: list[dict[str, str]], now: datetime) -> list[str]:
+    """The agent's lines of the conversation going on now (newest first).
+
+    Without a conversation id, lines are keyed by partners only, so earlier
+    talks with the same people are cut off at the first long silence.
+    """
+    current, later = [], now
+    for line in lines:
+        said = datetime.fromisoformat(line["created_at"])
+        if later - said > CONVERSATION_GAP:
+            break
+        current.append(line["message"])
+        later = said
+    return current
 
 
 def _cooling_down(rt: Runtime, fetched: Fetched, now: datetime) -> bool:

@@ -32,7 +32,10 @@ ACCEPT_TRANSFER = ("transfer_accept", "accept_transfer")
 REJECT_TRANSFER = ("transfer_reject", "reject_transfer")
 # Own lines in one conversation before the agent says goodbye.
 CONVERSATION_TURNS = 8
-COMMITMENT_SOON = timedelta(minutes=60)
+# How far ahead a meeting starts to steer the agent (time to walk there and wait).
+COMMITMENT_SOON = timedelta(minutes=90)
+# A partner who has not come this long after the time is not coming.
+MEETING_GRACE = timedelta(minutes=10)
 COMMITMENT_URGENT = timedelta(minutes=15)
 INFO_FRESH = timedelta(minutes=30)
 TALK_AGAIN_AFTER = 6  # commands before starting a conversation with the same person again
@@ -70,6 +73,9 @@ class View:
     places: Sequence[dict[str, Any]] = ()  # known places with visits / last_visited
     nearby_agents: Sequence[dict[str, Any]] = ()
     own_lines: Sequence[str] = ()  # the agent's lines in this conversation, newest first
+    said_before: Sequence[str] = ()  # every recent line to these partners: never said twice
+    acquaintances: dict[str, dict[str, Any]] = field(default_factory=dict)  # agent id → person record
+    meetings: Sequence[dict[str, Any]] = ()  # promises due soon, already gone to or not
     transfer_policy: str = "known"
 
     def choice(self, *commands: str) -> Choice | None:
@@ -104,14 +110,18 @@ def _conversation_turn(view: View) -> list[Decision] | None:
         return None
     partner = _partner(view)
     closing = speak is not None and end is None and "別れ" in speak.description
-    long_enough = len(view.own_lines) >= CONVERSATION_TURNS
+    meeting = _meeting_elsewhere(view, partner.get("id"), within=COMMITMENT_URGENT)
+    long_enough = len(view.own_lines) >= CONVERSATION_TURNS or meeting is not None
     speak_decision = speak and Decision(
         speak.command,
         _speech_params(view, speak, "farewell" if closing else "reply", partner),
         "会話の締めくくりに挨拶する" if closing else f"{partner.get('name') or '相手'}の発言に応える",
     )
     end_decision = end and Decision(
-        end.command, _speech_params(view, end, "farewell", partner), "十分に話したので挨拶して会話を終える"
+        end.command,
+        _speech_params(view, end, "farewell", partner),
+        f"{meeting.get('place_name') or '約束の場所'}での約束が近いので会話を切り上げる" if meeting
+        else "十分に話したので挨拶して会話を終える",
     )
     ordered = [end_decision, speak_decision] if long_enough else [speak_decision, end_decision]
     return [d for d in ordered if d]
@@ -123,7 +133,7 @@ def _conversation_request(view: View) -> list[Decision] | None:
     if accept is None:
         return None
     partner = _partner(view)
-    urgent = _urgent_commitment(view, exclude_partner=partner.get("id"))
+    urgent = _meeting_elsewhere(view, partner.get("id"), within=COMMITMENT_URGENT)
     if urgent is not None and reject is not None:
         place = urgent.get("place_name") or "約束の場所"
         return [Decision(reject.command, {}, f"{place}での約束が迫っているので断る")]
@@ -178,20 +188,28 @@ def _idle(view: View) -> list[Decision]:
 
 
 def _keep_commitment(view: View) -> list[Decision]:
-    commitment = _soon_commitment(view)
-    if commitment is None:
+    """Go to the promised place in time, and stay there until the partner is due."""
+    meeting = _next_meeting(view)
+    if meeting is None:
         return []
-    place = commitment.get("place_name") or "約束の場所"
-    node = commitment.get("node_id") or _node_for_place(view, commitment.get("place_name"))
-    here = _current_node(view)
-    move = view.choice("move")
-    if node and node == here:
+    place = meeting.get("place_name") or "約束の場所"
+    node = _meeting_node(view, meeting)
+    if node is None:
+        recent = {c.get("command") for c in view.recent_commands[:3]}
+        if view.choice("get_map") and "get_map" not in recent:
+            return [Decision("get_map", {}, f"約束の{place}がどこか地図で確かめる")]
+        return []
+    if node == _current_node(view) or _place_group(view, node) == _place_group(view, _current_node(view)):
         wait = view.choice("wait")
-        return [Decision(wait.command, {"duration": _duration(wait, 1)},
-                         f"{place}で{commitment.get('partner_name', '相手')}を待つ")] if wait else []
-    if move and node:
-        return [Decision(move.command, {"target_node_id": node}, f"{place}での約束に向かう")]
-    return []
+        if wait is None:
+            return []
+        minutes = max(10, int((_due(meeting) - view.now).total_seconds() // 60))
+        return [Decision(wait.command, {"duration": _duration(wait, minutes // 10)},
+                         f"{place}で{meeting.get('partner_name') or '相手'}を待つ")]
+    move = view.choice("move")
+    if move is None or node not in (_enum(move, "target_node_id") or [node]):
+        return []
+    return [Decision(move.command, {"target_node_id": node}, f"{place}での約束に向かう")]
 
 
 def _look_around(view: View, *, essential: bool) -> list[Decision]:
@@ -243,8 +261,9 @@ def _talk_to_someone(view: View) -> list[Decision]:
     if not options:
         return []
     target = _pick(options, view.notification_id)
-    name = next((a.get("name") for a in view.nearby_agents if a.get("id") == target), None)
-    known = any(p.get("agent_id") == target and p.get("interactions", 0) > 0 for p in view.context.get("people", []))
+    person = view.acquaintances.get(target, {})
+    name = person.get("display_name") or next((a.get("name") for a in view.nearby_agents if a.get("id") == target), None)
+    known = person.get("interactions", 0) > 0
     message = compose("start", persona=view.persona, partner_name=name, partner_known=known,
                       place_name=_place_name(view), seed=view.notification_id,
                       max_length=_max_length(choice, "message"))
@@ -303,7 +322,7 @@ def _speech_params(view: View, choice: Choice, purpose: str, partner: dict[str, 
             partner_known=_knows(view, partner.get("id")),
             last_line=last,
             place_name=(promise or {}).get("place_name") or _place_name(view),
-            previous_lines=view.own_lines,
+            previous_lines=view.said_before or view.own_lines,
             max_length=_max_length(choice, "message"),
             seed=view.notification_id,
             time_text=_clock_text(promise),
@@ -368,20 +387,29 @@ def _due(commitment: dict[str, Any]) -> datetime | None:
         return None
 
 
-def _soon_commitment(view: View) -> dict[str, Any] | None:
-    for commitment in view.context.get("pending_commitments", []):
-        due = _due(commitment)
-        if due is not None and -timedelta(minutes=30) <= due - view.now <= COMMITMENT_SOON:
-            return commitment
+def _next_meeting(view: View) -> dict[str, Any] | None:
+    """The soonest promise still ahead (or only just past), whether or not the agent set off."""
+    for meeting in view.meetings:
+        due = _due(meeting)
+        if due is not None and -MEETING_GRACE <= due - view.now <= COMMITMENT_SOON:
+            return meeting
     return None
 
 
-def _urgent_commitment(view: View, exclude_partner: str | None) -> dict[str, Any] | None:
-    for commitment in view.context.get("pending_commitments", []):
-        due = _due(commitment)
-        if (due is not None and timedelta(0) <= due - view.now <= COMMITMENT_URGENT
-                and commitment.get("partner_id") != exclude_partner):
-            return commitment
+def _meeting_node(view: View, meeting: dict[str, Any]) -> str | None:
+    return meeting.get("node_id") or _node_for_place(view, meeting.get("place_name"))
+
+
+def _meeting_elsewhere(view: View, partner_id: str | None, *, within: timedelta) -> dict[str, Any] | None:
+    """A promise with someone else, somewhere else, due within `within`: time to go."""
+    here = _place_group(view, _current_node(view)) if _current_node(view) else None
+    for meeting in view.meetings:
+        due = _due(meeting)
+        node = _meeting_node(view, meeting)
+        if (due is not None and timedelta(0) <= due - view.now <= within
+                and meeting.get("partner_id") != partner_id
+                and (node is None or _place_group(view, node) != here)):
+            return meeting
     return None
 
 

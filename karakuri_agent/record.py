@@ -27,7 +27,22 @@ CONVERSATION_COMMANDS = frozenset(
         "conversation_stay",
     }
 )
-TRANSFER_COMMANDS = frozenset({"transfer", "transfer_accept", "transfer_reject", "accept_transfer", "reject_transfer"})
+# Commands that count as contact with the other agent (a refusal does not).
+CONTACT_COMMANDS = frozenset(
+    {
+        "conversation_start",
+        "conversation_accept",
+        "conversation_speak",
+        "conversation_end",
+        "end_conversation",
+        "conversation_leave",
+        "conversation_join",
+        "conversation_stay",
+        "transfer",
+        "transfer_accept",
+        "accept_transfer",
+    }
+)
 NODE_ID = re.compile(r"^\d+-\d+$")
 MAX_KNOWLEDGE_ITEMS = 200
 
@@ -76,7 +91,7 @@ def record_outcome(
         if not success:
             return activity_id
         store.add_memory(notification_id, "action", _thought(command, description, params, reason))
-        touched = partners(parsed, params, me) if command in CONVERSATION_COMMANDS | TRANSFER_COMMANDS else []
+        touched = partners(parsed, params, me) if command in CONTACT_COMMANDS else []
         for person in touched:
             store.touch_person(person["id"], person.get("name", ""))
         if isinstance(params.get("message"), str) and command in CONVERSATION_COMMANDS:

@@ -41,6 +41,16 @@ class Store(Protocol):
     def recent_memory(self, since: datetime, limit: int = 12) -> list[dict[str, Any]]: ...
     def add_commitment(self, notification_id: str, commitment: dict[str, Any]) -> None: ...
     def pending_commitments(self, due_after: datetime | None = None, limit: int = 8) -> list[dict[str, Any]]: ...
+    def meetings(self, due_from: datetime, due_to: datetime, limit: int = 8) -> list[dict[str, Any]]:
+        """Promises falling due in a window, kept (gone to) or not yet: the agent still has to be there."""
+        rows = self._conn.execute(
+            "SELECT id, notification_id, partner_id, partner_name, place_name, node_id, due_at, source_text,"
+            " status FROM commitments WHERE status IN ('pending', 'fulfilled') AND due_at BETWEEN ? AND ?"
+            " ORDER BY due_at LIMIT ?",
+            (utc_text(due_from), utc_text(due_to), limit),
+        ).fetchall()
+        return [dict(row) for row in rows]
+
     def fulfil_commitments(self, ids: Iterable[int]) -> None: ...
     def see_people(self, people: Iterable[dict[str, Any]]) -> None: ...
     def touch_person(self, agent_id: str, name: str) -> None: ...
@@ -64,7 +74,8 @@ class Store(Protocol):
     def knowledge(self, key: str) -> dict[str, Any] | None: ...
     def knowledge_times(self) -> dict[str, str]: ...
     def add_utterance(self, conversation_key: str, message: str) -> None: ...
-    def utterances(self, conversation_key: str, limit: int = 50) -> list[str]: ...
+    def utterances(self, conversation_key: str, limit: int = 50) -> list[dict[str, str]]: ...
+    def meetings(self, due_from: datetime, due_to: datetime, limit: int = 8) -> list[dict[str, Any]]: ...
     def batch(self) -> AbstractContextManager[Any]: ...
 
 
@@ -176,6 +187,16 @@ class SQLiteStore:
             " source_text FROM commitments WHERE status = 'pending' AND (due_at IS NULL OR due_at >= ?)"
             " ORDER BY due_at IS NULL, due_at LIMIT ?",
             (utc_text(due_after) if due_after else "", limit),
+        ).fetchall()
+        return [dict(row) for row in rows]
+
+    def meetings(self, due_from: datetime, due_to: datetime, limit: int = 8) -> list[dict[str, Any]]:
+        """Promises falling due in a window, kept (gone to) or not yet: the agent still has to be there."""
+        rows = self._conn.execute(
+            "SELECT id, notification_id, partner_id, partner_name, place_name, node_id, due_at, source_text,"
+            " status FROM commitments WHERE status IN ('pending', 'fulfilled') AND due_at BETWEEN ? AND ?"
+            " ORDER BY due_at LIMIT ?",
+            (utc_text(due_from), utc_text(due_to), limit),
         ).fetchall()
         return [dict(row) for row in rows]
 
@@ -295,12 +316,13 @@ class SQLiteStore:
             (conversation_key, message, self._stamp()),
         )
 
-    def utterances(self, conversation_key: str, limit: int = 50) -> list[str]:
+    def utterances(self, conversation_key: str, limit: int = 50) -> list[dict[str, str]]:
+        """The agent's own lines with these partners, newest first."""
         rows = self._conn.execute(
-            "SELECT message FROM utterances WHERE conversation_key = ? ORDER BY id DESC LIMIT ?",
+            "SELECT message, created_at FROM utterances WHERE conversation_key = ? ORDER BY id DESC LIMIT ?",
             (conversation_key, limit),
         ).fetchall()
-        return [row[0] for row in rows]
+        return [dict(row) for row in rows]
 
     def batch(self) -> AbstractContextManager[Any]:
         """Group several writes into one transaction (one fsync, all or nothing)."""

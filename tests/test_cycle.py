@@ -331,3 +331,33 @@ def test_record_saves_fixtures_without_secrets(env, api, tmp_path, monkeypatch):
     text = "".join(p.read_text() for p in recorded.rglob("*.json"))
     assert API_KEY not in text and WEBHOOK_URL not in text
     assert API_KEY not in state_files_text(load_settings().state_dir)
+
+
+def test_only_this_conversations_lines_count_as_turns():
+    from karakuri_agent.cycle import this_conversation
+
+    now = datetime(2026, 4, 18, 12, 0, tzinfo=timezone.utc)
+
+    def line(message, minutes_ago):
+        return {"message": message, "created_at": (now - timedelta(minutes=minutes_ago)).isoformat()}
+
+    lines = [line("c", 2), line("b", 12), line("a", 20), line("yesterday", 60 * 24)]
+    assert this_conversation(lines, now) == ["c", "b", "a"]
+    assert this_conversation([line("old", 45)], now) == []
+
+
+def test_refusing_a_strangers_gift_does_not_make_them_someone_met(env, notification):
+    notification["notification"].update(type="transfer_requested",
+                                        participants=[{"id": "1490011223344556677", "name": "Luna☆Bot"}],
+                                        text="Luna☆Bot から tea×2 の譲渡提案が届きました。",
+                                        choices=[{"command": "accept_transfer"}, {"command": "reject_transfer"}])
+    with respx.mock:
+        respx.get(GET_URL).respond(200, json=notification)
+        respx.post(POST_URL).respond(200, json={"ok": True})
+        assert run().report.endswith("譲渡をお断りしました。")
+    from karakuri_agent.db import connect
+    from karakuri_agent.store import SQLiteStore
+
+    conn = connect(load_settings().state_dir)
+    assert [p["interactions"] for p in SQLiteStore(conn).people(["1490011223344556677"])] == [0]
+    conn.close()

@@ -51,6 +51,7 @@ def view(choices, *, here="1-1", commitments=(), recent=(), places=PLACES, messa
         knowledge_age=knowledge or {},
         places=places,
         own_lines=list(own_lines),
+        meetings=list(commitments),
         transfer_policy=policy,
     )
 
@@ -73,6 +74,40 @@ def test_a_commitment_due_soon_takes_precedence_over_an_action_here():
 def test_at_the_promised_place_the_agent_waits_for_the_partner():
     d = first(view([MOVE, WAIT], here="2-2", commitments=[due_in(10)]))
     assert d.command == "wait" and "待つ" in d.reason
+
+
+def test_at_the_place_early_the_agent_waits_until_the_time_not_longer():
+    d = first(view([MOVE, WAIT], here="2-2", commitments=[due_in(35)]))
+    assert d.params == {"duration": 3}
+
+
+def test_a_partner_who_never_came_no_longer_holds_the_agent():
+    assert first(view([*ACTIONS, MOVE, WAIT], here="2-2", commitments=[due_in(-20)])).command == "action"
+
+
+def test_an_unknown_promised_place_is_looked_up_on_the_map():
+    d = first(view([MOVE, WAIT, *INFO], commitments=[due_in(30, node_id=None, place_name="神社")]))
+    assert d.command == "get_map" and "神社" in d.reason
+
+
+def test_a_talk_is_cut_short_when_a_meeting_elsewhere_is_near():
+    other = due_in(10, partner_id="1462098815530061904", partner_name="黒瀬コウ")
+    lines = [{"speaker": "桜草メイ", "speaker_id": MEI["id"], "message": "それでね"}]
+    d = first(view([SPEAK, END], messages=lines, commitments=[other]))
+    assert d.command == "end_conversation" and "約束" in d.reason
+
+
+def test_starting_a_talk_greets_someone_met_before_as_known():
+    start = choice("conversation_start", param_schema={"target_agent_id": {"type": "string", "enum": [MEI["id"]]},
+                                                       "message": {"type": "string"}})
+    known = {MEI["id"]: {"agent_id": MEI["id"], "display_name": "桜草メイ", "interactions": 3}}
+    v = view([start, MOVE], recent=[{"command": "action", "params": {}}])
+    first_time = first(v)
+    again = first(View(**{**v.__dict__, "acquaintances": known}))
+    persona = load_persona()
+    assert first_time.command == again.command == "conversation_start"
+    assert any(g.split("{partner}")[0][:4] in again.params["message"] for g in persona.greetings["known"])
+    assert "はじめまして" in first_time.params["message"] and "はじめまして" not in again.params["message"]
 
 
 def test_a_far_commitment_does_not_take_over():
