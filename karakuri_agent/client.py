@@ -9,6 +9,7 @@ and a POST never is, once it may have left the machine (CONTRACT §4).
 from __future__ import annotations
 
 import email.utils
+import json
 import time
 from typing import Any, Callable
 
@@ -30,15 +31,28 @@ MAX_RETRY_AFTER = 30.0
 NEVER_SENT = (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout)
 
 
-def _error_body(response: httpx.Response) -> dict[str, Any]:
-    """The server's JSON error body, or a stand-in built from a non-JSON one."""
+_NOT_JSON = object()
+
+
+def _json(response: httpx.Response, secret: str) -> Any:
+    """The answer's JSON with the API key scrubbed out, or _NOT_JSON.
+
+    A server that echoes the key must not get it stored or printed by us; a
+    body nested too deeply to parse counts as not JSON.
+    """
+    text = response.text.replace(secret, "***") if secret else response.text
     try:
-        body = response.json()
-    except ValueError:
-        body = None
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        return _NOT_JSON
+
+
+def _error_body(response: httpx.Response, secret: str) -> dict[str, Any]:
+    """The server's JSON error body, or a stand-in built from a non-JSON one."""
+    body = _json(response, secret)
     if isinstance(body, dict):
         return body
-    snippet = " ".join(response.text.split())[:160]
+    snippet = " ".join(response.text.replace(secret, "***").split())[:160] if secret else ""
     return {"error": f"http_{response.status_code}", "message": snippet or response.reason_phrase}
 
 
@@ -90,6 +104,7 @@ class KarakuriClient:
             # CA bundle, which costs ~20 ms per process. https keeps full verification.
             verify=not base_url.startswith("http://"),
         )
+        self._secret = api_key.get()
         self._budget = get_retry_budget
         self._get_attempts = get_attempts
         self._connect_attempts = connect_attempts
@@ -136,13 +151,10 @@ class KarakuriClient:
     def _get_once(self, notification_id: str) -> dict[str, Any]:
         response = self._http.get(f"agents/notifications/{notification_id}")
         if response.status_code == 429 or response.status_code >= 500:
-            raise _Busy(response.status_code, _error_body(response), _retry_after(response))
+            raise _Busy(response.status_code, _error_body(response, self._secret), _retry_after(response))
         if response.is_error:
-            raise ServerRejected(response.status_code, _error_body(response))
-        try:
-            body = response.json()
-        except ValueError:
-            body = None
+            raise ServerRejected(response.status_code, _error_body(response, self._secret))
+        body = _json(response, self._secret)
         if not isinstance(body, dict):
             raise ServerRejected(
                 response.status_code,
@@ -171,9 +183,8 @@ class KarakuriClient:
                     f"no answer to the command ({type(exc).__name__}); it may have been received"
                 ) from None
         if response.is_error:
-            raise ServerRejected(response.status_code, _error_body(response))
-        try:
-            body = response.json()
-        except ValueError:
-            return {"ok": True, "message": " ".join(response.text.split())[:160]}
+            raise ServerRejected(response.status_code, _error_body(response, self._secret))
+        body = _json(response, self._secret)
+        if body is _NOT_JSON:
+            return {"ok": True, "message": " ".join(response.text.replace(self._secret, "***").split())[:160]}
         return body if isinstance(body, dict) else {"ok": True, "data": body}

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import time
 from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
@@ -156,12 +157,29 @@ def connect(state_dir: Path) -> sqlite3.Connection:
         conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
         conn.row_factory = sqlite3.Row
         conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-        conn.execute("PRAGMA journal_mode = WAL")
+        _use_wal(conn)
         conn.execute("PRAGMA synchronous = FULL")
         migrate(conn)
     except sqlite3.DatabaseError as exc:
         raise ConfigError(f"cannot open the state database in {state_dir}: {exc}") from None
     return conn
+
+
+def _use_wal(conn: sqlite3.Connection, attempts: int = 100) -> None:
+    """Switch a new file to WAL mode.
+
+    Switching needs the file to itself and SQLite reports "locked" without
+    waiting on the busy timeout, so several first runs at once retry here.
+    A file already in WAL mode answers at once.
+    """
+    for attempt in range(attempts):
+        try:
+            conn.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or attempt == attempts - 1:
+                raise
+            time.sleep(0.05)
 
 
 def _applied(conn: sqlite3.Connection) -> set[int]:

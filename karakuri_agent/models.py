@@ -228,7 +228,11 @@ class Notification:
         offered = [c for c in self.choices if c.command == command]
         wanted = params or {}
         agreeing = [c for c in offered if all(wanted.get(k, v) == v for k, v in c.params.items())]
-        return (agreeing or offered or [None])[0]
+        if agreeing:
+            return agreeing[0]
+        # One choice: proposed values may fill over its defaults. Several: the
+        # proposal names none of them (an action_id that was not offered).
+        return offered[0] if len(offered) == 1 else None
 
     def is_expired(self, now: datetime) -> bool:
         if (self.status or "").lower() in EXPIRED_STATUSES:

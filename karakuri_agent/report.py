@@ -177,9 +177,12 @@ def _send_with_discord_webhook(url: str, line: str, timeout: float) -> tuple[int
     payload = webhook_payload(line)
     hook = DiscordWebhook(url=url, content=payload["content"], allowed_mentions=payload["allowed_mentions"],
                           timeout=timeout, rate_limit_retry=False)
-    response = hook.execute()
+    # api_post_request(), not execute(): execute() parses every answer as JSON and
+    # raises on Discord's empty 204, which would make the report look undelivered
+    # and be posted again.
+    response = hook.api_post_request()
     try:
         body = response.json()
-    except ValueError:
+    except (ValueError, RecursionError):
         body = {}
     return response.status_code, body if isinstance(body, dict) else {}

@@ -479,6 +479,7 @@ class _Scene:
 def _tidy_unnamed(text: str) -> str:
     """'はじめまして、！' -> 'はじめまして！' when the partner has no usable name."""
     text = re.sub(r"、+(?=[。！？!?、]|$)", "", text)
+    text = re.sub(r"(?<=[。！？!?])、+", "", text)  # 'ニケ。、よろしく' -> 'ニケ。よろしく'
     return re.sub(r"^[、。！!？?\s]+", "", text)
 
 

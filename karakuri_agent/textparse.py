@@ -55,8 +55,9 @@ _STRUCTURAL_LABELS = frozenset(
 )
 
 # `名前 (id: 123)`, as in `参加者: A (id: 1)、B (id: 2)`.
+# Names are bounded ({0,63}): an unbounded lazy name made finditer quadratic on one long line.
 _ID_ENTRY = re.compile(
-    r"(?P<name>[^\s、,，:：「」()（）\[\]/][^、,，:：「」()（）\[\]/\n]*?)\s*[(（]id:\s*(?P<id>[\w-]{1,64})[)）]"
+    r"(?P<name>[^\s、,，:：「」()（）\[\]/][^、,，:：「」()（）\[\]/\n]{0,63}?)\s{0,8}[(（]id:\s*(?P<id>[\w-]{1,64})[)）]"
 )
 
 _NEXT_SPEAKER = re.compile(rf"^次は (?P<name>{_NAME}) の番です。")
@@ -85,7 +86,7 @@ _CHOICE_LINE = re.compile(r"^-\s*(?P<command>[A-Za-z_][\w-]{0,63})\s*[:：]")
 _NODE = r"\d{1,4}-\d{1,4}"
 _NODE_WITH_LABEL = re.compile(rf"(?<![\d-])(?P<node>{_NODE})(?![\d-])[ \t]?[(（](?P<name>[^()（）\n]+)[)）]")
 _BUILDING = re.compile(
-    rf"(?P<name>[^\s/:：,，、\[\]][^/\n:：,，、\[\]]*?)\s*\[(?P<node>{_NODE})\]"
+    rf"(?P<name>[^\s/:：,，、\[\]][^/\n:：,，、\[\]]{{0,63}}?)\s{{0,8}}\[(?P<node>{_NODE})\]"
 )
 _CURRENT_NODE = re.compile(rf"^現在地[:：]\s*(?P<node>{_NODE})(?![\d-])(?:\s*[(（](?P<name>[^()（）\n]+)[)）])?")
 _CLOCK = re.compile(

@@ -119,3 +119,14 @@ def test_choice_sharing_a_command_is_matched_by_its_own_params(notification):
     assert parsed.choice("action", {"action_id": "eat-napolitan"}).params == {"action_id": "eat-napolitan"}
     assert parsed.choice("action").params == {"action_id": "drink-coffee"}
     assert parsed.choice("move") is None
+
+
+def test_a_value_naming_no_offered_choice_matches_none(notification):
+    notification["notification"]["choices"] = [
+        {"command": "action", "params": {"action_id": "drink-coffee"}},
+        {"command": "action", "params": {"action_id": "eat-napolitan"}},
+        {"command": "wait", "params": {"duration": 1}},
+    ]
+    parsed = Notification.from_json(notification, requested_id="x")
+    assert parsed.choice("action", {"action_id": "steal-cash"}) is None
+    assert parsed.choice("wait", {"duration": 3}).command == "wait"  # a lone choice's defaults may be filled over

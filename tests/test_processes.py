@@ -73,3 +73,10 @@ def test_real_process_output_carries_no_api_key(api, proc_env):
         p = karakuri(proc_env, *args)
         p.wait(timeout=60)
         assert API_KEY not in p.stdout.read() + p.stderr.read()
+
+
+def test_first_runs_racing_on_a_new_state_directory_all_open_it(api, proc_env):
+    """Creating the file and switching it to WAL at once must not fail any of them."""
+    procs = [karakuri(proc_env, "get_notification", NID) for _ in range(8)]
+    results = [(p.wait(timeout=60), p.stderr.read()) for p in procs]
+    assert [code for code, _ in results] == [0] * 8, results

@@ -451,3 +451,10 @@ def test_bundled_topic_and_place_templates_say_what_they_pick_up(persona):
 
 def test_bundled_file_is_the_one_the_package_finds():
     assert json.loads(BUNDLED.read_text(encoding="utf-8"))["name"] == speech._load_bundled().name
+
+
+def test_a_nameless_start_line_has_no_stray_comma():
+    persona = load_persona()
+    for seed in range(30):
+        line = compose("start", persona=persona, partner_name=None, seed=str(seed))
+        assert "。、" not in line and "！、" not in line, line
