@@ -168,3 +168,20 @@ def _print_result(result: Any, *, as_json: bool, explain: bool) -> None:
         for rejected in result.rejected:
             click.echo(f"  skipped: {rejected['command']} ({rejected['problem']})")
     click.echo(result.report)
+
+
+@agent.command("gc")
+@click.option("--keep-days", type=click.IntRange(min=1), required=True,
+              help="Delete history older than this many days (the ledger, people and places are kept).")
+@click.option("--json", "as_json", is_flag=True, help="Print the counts as JSON.")
+@handles_errors
+def gc(keep_days: int, as_json: bool) -> None:
+    """Forget old history; keep the ledger, people, places and what the next run needs."""
+    from .retention import collect
+
+    deleted = collect(keep_days)
+    if as_json:
+        _print_json(deleted)
+    else:
+        counts = ", ".join(f"{table} {count}" for table, count in deleted.items() if table != "cutoff")
+        click.echo(f"deleted rows older than {deleted['cutoff']}: {counts}")

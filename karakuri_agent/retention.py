@@ -1,0 +1,91 @@
+"""Retention: forgetting old history without forgetting who we are or what we did.
+
+Every run adds a few rows (the fetched notification, its activity entries, a
+memory line, maybe an utterance), so after months the state file holds
+history nobody reads. `gc()` deletes what is older than `keep_days`, and
+never what a run still needs:
+
+- the ledger (`attempts`) is kept forever: a deleted claim could let a late
+  duplicate delivery of an old message act a second time;
+- people, places and world knowledge are kept: they are what the agent knows;
+- the context a run builds stays the same: the newest activity entries and
+  commands (`recent_activity`, `recent_commands`), the newest memory lines
+  (`recent_memory`), every pending promise, and every line of a conversation
+  that is still going on are kept whatever their age.
+
+One write transaction, so a crash or a concurrent run sees all or nothing.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import datetime, timedelta
+from typing import Any
+
+from .db import transaction, utc_text
+
+# What the decision context reads (context.py ACTIVITY_LIMIT / MEMORY_LIMIT, cycle.py recent_commands(6)).
+KEEP_ACTIVITY = 6
+KEEP_COMMANDS = 6
+KEEP_MEMORY = 12
+
+_STATEMENTS: dict[str, str] = {
+    # Old entries, except the newest few overall and the newest few commands.
+    "activity": (
+        "DELETE FROM activity WHERE created_at < :cutoff"
+        " AND id NOT IN (SELECT id FROM activity ORDER BY id DESC LIMIT :keep_activity)"
+        " AND id NOT IN (SELECT id FROM activity WHERE kind = 'command' ORDER BY id DESC LIMIT :keep_commands)"
+    ),
+    "memory": (
+        "DELETE FROM memory WHERE created_at < :cutoff"
+        " AND id NOT IN (SELECT id FROM memory ORDER BY created_at DESC, id DESC LIMIT :keep_memory)"
+    ),
+    # The stored copies of old notifications (an old notification has long expired).
+    "notifications": "DELETE FROM notifications WHERE fetched_at < :cutoff",
+    # Own lines of conversations that ended before the cutoff; a conversation with a
+    # recent line keeps all of its lines (the policy counts them and avoids repeats).
+    "utterances": (
+        "DELETE FROM utterances WHERE created_at < :cutoff AND conversation_key NOT IN"
+        " (SELECT conversation_key FROM utterances WHERE created_at >= :cutoff)"
+    ),
+    # Kept or otherwise closed promises; every pending one stays, however old.
+    "commitments": (
+        "DELETE FROM commitments WHERE status != 'pending'"
+        " AND COALESCE(fulfilled_at, created_at) < :cutoff"
+    ),
+}
+
+
+def gc(conn: sqlite3.Connection, *, keep_days: int, now: datetime) -> dict[str, Any]:
+    """Delete history older than `keep_days` before `now`; returns rows deleted per table.
+
+    `attempts`, `people`, `places` and `knowledge` are never touched.
+    """
+    if isinstance(keep_days, bool) or not isinstance(keep_days, int) or keep_days < 0:
+        raise ValueError(f"keep_days must be a whole number of days, at least 0, got {keep_days!r}")
+    cutoff = utc_text(now - timedelta(days=keep_days))
+    values = {
+        "cutoff": cutoff,
+        "keep_activity": KEEP_ACTIVITY,
+        "keep_commands": KEEP_COMMANDS,
+        "keep_memory": KEEP_MEMORY,
+    }
+    deleted: dict[str, Any] = {}
+    with transaction(conn):
+        for table, sql in _STATEMENTS.items():
+            deleted[table] = conn.execute(sql, values).rowcount
+    deleted["cutoff"] = cutoff
+    return deleted
+
+
+def collect(keep_days: int) -> dict[str, Any]:
+    """`karakuri-agent gc`: run `gc` on the configured state directory, now."""
+    from .config import load_settings
+    from .db import connect, utc_now
+
+    settings = load_settings(require_api=False)
+    conn = connect(settings.state_dir)
+    try:
+        return gc(conn, keep_days=keep_days, now=utc_now())
+    finally:
+        conn.close()
