@@ -1,0 +1,162 @@
+"""Running the agent against the town: as real processes, or in-process with the town's clock.
+
+Both drivers take one issued notification (a `Step`), hand its Discord body
+to the agent, and return what the agent printed as its decision record.
+
+The clock. The agent reads "now" from its clock: for a promise's due time
+(from the notification's `created_at`), for expiry, for how fresh what it
+learned is. The town's clock runs 10 minutes per notification, the wall
+clock a fraction of a second, so an agent on the wall clock would live in a
+different time from the town. So:
+
+- `InProcessAgent` calls `karakuri_agent.cycle.handle(body, settings,
+  clock=...)` with the town's time (for tests);
+- `ProcessAgent` runs the real CLI entry point (`karakuri_agent.cli:agent`,
+  which the `karakuri-agent` console script runs) as a new process per
+  notification, `handle "<body>" --json`, through a short bootstrap that sets
+  the process's clock to the town's time at start-up (it then ticks in real
+  time, as with libfaketime's `@` mode). The bootstrap swaps the agent's
+  `utc_now` clock wherever it is a module global or a default argument, and
+  refuses to run if `handle()` has no `clock=` default to swap. Nothing else
+  of the agent is touched.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+from .sim import Step, Town, iso
+from .world import SELF_ID, SELF_NAME
+
+CLOCK_ENV = "KARAKURI_TOWN_CLOCK"
+BOOTSTRAP = r'''
+import importlib, os, sys, time
+from datetime import datetime, timedelta
+_start = datetime.fromisoformat(os.environ["KARAKURI_TOWN_CLOCK"].replace("Z", "+00:00"))
+_t0 = time.monotonic()
+def town_now():
+    return _start + timedelta(seconds=time.monotonic() - _t0)
+import karakuri_agent.db as _db
+_real = _db.utc_now
+for _name in ("karakuri_agent.operations", "karakuri_agent.store", "karakuri_agent.ledger", "karakuri_agent.cycle"):
+    importlib.import_module(_name)
+def _swap(fn):
+    kw = getattr(fn, "__kwdefaults__", None) or {}
+    for key, value in list(kw.items()):
+        if value is _real:
+            kw[key] = town_now
+    defaults = getattr(fn, "__defaults__", None)
+    if defaults and any(v is _real for v in defaults):
+        fn.__defaults__ = tuple(town_now if v is _real else v for v in defaults)
+for _mname, _mod in list(sys.modules.items()):
+    if not _mname.startswith("karakuri_agent"):
+        continue
+    if getattr(_mod, "utc_now", None) is _real:
+        _mod.utc_now = town_now
+    for _obj in list(vars(_mod).values()):
+        if getattr(_obj, "__module__", None) != _mname:
+            continue
+        if isinstance(_obj, type):
+            for _attr in list(vars(_obj).values()):
+                _swap(getattr(_attr, "__func__", _attr))
+        elif callable(_obj):
+            _swap(_obj)
+import karakuri_agent.cycle as _cycle
+if (_cycle.handle.__kwdefaults__ or {}).get("clock") is not town_now:
+    sys.exit("town clock: karakuri_agent.cycle.handle() has no clock= default to set")
+from karakuri_agent.cli import agent
+sys.exit(agent(prog_name="karakuri-agent"))
+'''
+
+
+@dataclass
+class AgentRun:
+    """What the agent did with one notification, as it reported it."""
+
+    step: Step
+    record: dict[str, Any] | None
+    exit_code: int = 0
+    stderr: str = ""
+    seconds: float = 0.0
+
+
+def agent_environment(base_url: str, api_key: str, state_dir: Path) -> dict[str, str]:
+    """The agent's settings: the town's API, a private state directory, no webhook."""
+    return {
+        "KARAKURI_API_BASE_URL": base_url,
+        "KARAKURI_API_KEY": api_key,
+        "KARAKURI_STATE_DIR": str(state_dir),
+        "KARAKURI_SELF_AGENT_ID": SELF_ID,
+        "KARAKURI_SELF_NAME": SELF_NAME,
+        "KARAKURI_GET_RETRY_BUDGET": "2",
+    }
+
+
+class ProcessAgent:
+    """One real `karakuri-agent handle <body> --json` process per notification, one state directory."""
+
+    def __init__(self, base_url: str, api_key: str, state_dir: Path, work_dir: Path, *,
+                 python: str = sys.executable, timeout: float = 60.0) -> None:
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("KARAKURI_", "DISCORD_"))}
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        env["PYTHONPYCACHEPREFIX"] = str(work_dir / "pycache")
+        env.update(agent_environment(base_url, api_key, state_dir))
+        self.env, self.work_dir, self.python, self.timeout = env, work_dir, python, timeout
+
+    def __call__(self, step: Step) -> AgentRun:
+        env = {**self.env, CLOCK_ENV: iso(step.time)}
+        started = time.perf_counter()
+        done = subprocess.run([self.python, "-c", BOOTSTRAP, "handle", step.discord, "--json"], env=env,
+                              cwd=self.work_dir, capture_output=True, text=True, timeout=self.timeout)
+        seconds = time.perf_counter() - started
+        return AgentRun(step, _last_json(done.stdout), done.returncode, done.stderr[-2000:], seconds)
+
+
+class InProcessAgent:
+    """`handle()` called directly with the town's clock: fast, for tests."""
+
+    def __init__(self, base_url: str, api_key: str, state_dir: Path) -> None:
+        from karakuri_agent.config import load_settings
+
+        self.settings = load_settings(agent_environment(base_url, api_key, state_dir),
+                                      env_file=state_dir.parent / "town-no-such.env")
+
+    def __call__(self, step: Step) -> AgentRun:
+        from karakuri_agent.cycle import handle
+
+        started = time.perf_counter()
+        try:
+            result = handle(step.discord, self.settings, clock=lambda: step.time)
+        except Exception as exc:  # a crash is a finding, not the end of the run
+            return AgentRun(step, None, 1, f"{type(exc).__name__}: {exc}", time.perf_counter() - started)
+        return AgentRun(step, result.record(), 0, "", time.perf_counter() - started)
+
+
+def live(town: Town, agent: Callable[[Step], AgentRun], notifications: int,
+         progress: Callable[[AgentRun], None] | None = None) -> list[AgentRun]:
+    """Issue `notifications` notifications one after another, each handled by the agent before the next."""
+    runs = []
+    for _ in range(notifications):
+        run = agent(town.next_notification())
+        runs.append(run)
+        if progress:
+            progress(run)
+    return runs
+
+
+def _last_json(stdout: str) -> dict[str, Any] | None:
+    for line in reversed(stdout.strip().splitlines()):
+        try:
+            value = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(value, dict):
+            return value
+    return None
