@@ -1,0 +1,285 @@
+"""Where the time of one `karakuri-agent handle` goes: imports, and each step of the cycle.
+
+Run from the repository root:
+
+    .venv/bin/python benchmarks/bench_steps.py [--runs 30]
+
+Three measurements, all against the loopback API of tests/loopback.py:
+
+1. import time: whole processes `python -c pass`, `python -c "import
+   karakuri_agent.cli"` and `python -c "import karakuri_agent.cycle"` (the
+   modules a `handle` run needs), median of --runs each;
+2. the steps of `cycle.handle()` in process: the real `handle()` runs
+   unchanged while this script wraps the functions each step calls with a
+   timer (open, fetch, context, decide, claim+POST, record, report); "other"
+   is the rest of handle() (closing the runtime, glue);
+3. `karakuri-agent handle BODY` end to end as a whole process.
+
+Aims: the decision itself < 5 ms median; a whole `handle` process ≤ 150 ms
+median. Results are saved to benchmarks/results/bench_steps.json (gitignored).
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import functools
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Callable
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))
+
+from conftest import API_KEY, CONVERSATION_REQUEST, SELF_ID, SELF_NAME  # noqa: E402
+from loopback import running_api  # noqa: E402
+
+RESULTS_FILE = ROOT / "benchmarks" / "results" / "bench_steps.json"
+DECIDE_AIM_MS = 5.0
+PROCESS_AIM_MS = 150.0
+WARMUP = 3
+STEPS = ("open", "fetch", "context", "decide", "claim+POST", "record", "report")
+
+IDLE = {
+    "notification_id": "notif-x",
+    "created_at": "2026-11-29T12:00:00.000Z",
+    "expires_at": "2099-11-29T12:10:00.000Z",
+    "status": "pending",
+    "notification": {
+        "type": "idle_reminder_fired",
+        "text": "あなた (AIニケちゃん) は待機中です。\n現在地: 6-11 (喫茶店 店内)\n近くのエージェント: 0人\n"
+                "移動先: 7-11(喫茶店 入口)、8-3 (図書館 閲覧室)、9-2 (公園 噴水前)",
+        "choices": [
+            {"command": "move", "description": "移動する", "required_params": ["target_node_id"],
+             "param_schema": {"target_node_id": {"type": "string", "enum": ["7-11", "8-3", "9-2"]}}},
+            {"command": "action", "description": "コーヒーを飲む", "params": {"action_id": "drink-coffee"}},
+            {"command": "wait", "description": "待つ", "required_params": ["duration"],
+             "param_schema": {"duration": {"type": "integer", "minimum": 1, "maximum": 6}}},
+        ],
+    },
+}
+KINDS = {"conversation_requested": CONVERSATION_REQUEST, "idle_reminder_fired": IDLE}
+
+
+def child_env(base_url: str, work: Path) -> dict[str, str]:
+    """Clean environment, private bytecode cache (as bench_wrapper.py does)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("KARAKURI_", "DISCORD_"))}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env.update(PYTHONPYCACHEPREFIX=str(work / "pycache"), KARAKURI_API_BASE_URL=base_url,
+               KARAKURI_API_KEY=API_KEY, KARAKURI_STATE_DIR=str(work / "state-process"),
+               KARAKURI_SELF_AGENT_ID=SELF_ID)
+    return env
+
+
+def wall_ms(argv: list[str], env: dict[str, str], cwd: Path) -> float:
+    start = time.perf_counter()
+    done = subprocess.run(argv, env=env, cwd=cwd, capture_output=True, text=True)
+    elapsed = (time.perf_counter() - start) * 1000
+    if done.returncode != 0:
+        sys.exit(f"benchmark aborted: {argv[-2:]} exited {done.returncode}\n{done.stdout}{done.stderr}")
+    return elapsed
+
+
+def processes(argv_for: Callable[[int], list[str]], runs: int, env: dict[str, str], cwd: Path) -> list[float]:
+    for i in range(WARMUP):
+        wall_ms(argv_for(10_000 + i), env, cwd)
+    return [wall_ms(argv_for(i), env, cwd) for i in range(runs)]
+
+
+def import_costs(env: dict[str, str], cwd: Path, top: int = 12) -> list[dict[str, Any]]:
+    """Top modules by cumulative import time for a handle run (python -X importtime, warm cache)."""
+    argv = [sys.executable, "-X", "importtime", "-c", "import karakuri_agent.cli, karakuri_agent.cycle"]
+    subprocess.run(argv, env=env, cwd=cwd, capture_output=True, check=True)
+    stderr = subprocess.run(argv, env=env, cwd=cwd, capture_output=True, text=True, check=True).stderr
+    rows = []
+    for line in stderr.splitlines():
+        if line.startswith("import time:") and "self [us]" not in line:
+            self_us, cumulative_us, module = line.removeprefix("import time:").split("|")
+            rows.append({"module": module.strip(), "self_ms": int(self_us) / 1000,
+                         "cumulative_ms": int(cumulative_us) / 1000})
+    return sorted(rows, key=lambda row: row["cumulative_ms"], reverse=True)[:top]
+
+
+# -- the steps, timed by wrapping what handle() calls -----------------------------------------
+class StepTimer:
+    def __init__(self) -> None:
+        self.current: dict[str, float] = defaultdict(float)
+
+    def wrap(self, owner: Any, name: str, step: str) -> None:
+        original = getattr(owner, name)
+        timer = self
+
+        @functools.wraps(original)
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            start = time.perf_counter()
+            try:
+                return original(*args, **kwargs)
+            finally:
+                timer.current[step] += (time.perf_counter() - start) * 1000
+
+        setattr(owner, name, timed)
+
+    def take(self) -> dict[str, float]:
+        taken, self.current = dict(self.current), defaultdict(float)
+        return taken
+
+
+def instrument() -> StepTimer:
+    from karakuri_agent import client, cycle, ledger, operations, policy, report
+    from karakuri_agent.models import Notification
+
+    timer = StepTimer()
+    timer.wrap(operations, "connect", "open")  # SQLite open (+ migration check)
+    timer.wrap(client.KarakuriClient, "__init__", "open")  # httpx client (SSL context)
+    timer.wrap(client.KarakuriClient, "get_notification", "fetch")  # the GET
+    from_json = Notification.from_json.__func__
+    Notification.from_json = classmethod(_timed(from_json, timer, "context"))  # type: ignore[method-assign]
+    for name in ("identity_for", "observe", "build_context"):
+        timer.wrap(operations, name, "context")
+    timer.wrap(cycle, "view_of", "context")
+    timer.wrap(policy.RulePolicy, "propose", "decide")
+    timer.wrap(cycle, "_first_sendable", "decide")  # validation of the proposals
+    timer.wrap(ledger.Ledger, "claim", "claim+POST")
+    timer.wrap(client.KarakuriClient, "send_command", "claim+POST")
+    timer.wrap(ledger.Ledger, "finish", "record")
+    timer.wrap(operations, "record_outcome", "record")
+    for name in ("action_report", "idle_report", "planned_report"):
+        timer.wrap(report, name, "report")
+    return timer
+
+
+def _timed(func: Callable[..., Any], timer: StepTimer, step: str) -> Callable[..., Any]:
+    @functools.wraps(func)
+    def timed(*args: Any, **kwargs: Any) -> Any:
+        start = time.perf_counter()
+        try:
+            return func(*args, **kwargs)
+        finally:
+            timer.current[step] += (time.perf_counter() - start) * 1000
+
+    return timed
+
+
+def steps_in_process(api: Any, runs: int, work: Path) -> dict[str, dict[str, float]]:
+    from karakuri_agent import cycle
+    from karakuri_agent.config import Secret, Settings
+
+    timer = instrument()
+    settings = Settings(api_base_url=api.base_url, api_key=Secret(API_KEY), state_dir=work / "state-steps",
+                        self_agent_id=SELF_ID, self_name=SELF_NAME)
+    out: dict[str, dict[str, float]] = {}
+    for kind in KINDS:
+        samples: dict[str, list[float]] = defaultdict(list)
+        for i in range(-WARMUP, runs):
+            nid = f"notif-steps-{kind[:4]}-{i + WARMUP}"
+            message = f"通知があります。notification_id: {nid}"
+            timer.take()
+            start = time.perf_counter()
+            result = cycle.handle(message, settings)
+            total = (time.perf_counter() - start) * 1000
+            if not result.sent:
+                sys.exit(f"benchmark aborted: {kind} did not act: {result.report}")
+            taken = timer.take()
+            if i < 0:
+                continue
+            for step in STEPS:
+                samples[step].append(taken.get(step, 0.0))
+            samples["other"].append(total - sum(taken.values()))
+            samples["handle() total"].append(total)
+        out[kind] = {step: statistics.median(values) for step, values in samples.items()}
+    return out
+
+
+def register(api: Any, prefix: str, count: int, body: dict[str, Any]) -> None:
+    for i in range(count):
+        copy_ = copy.deepcopy(body)
+        copy_["notification_id"] = f"{prefix}-{i}"
+        api.notifications[copy_["notification_id"]] = copy_
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=30)
+    args = parser.parse_args()
+    agent = Path(sys.executable).parent / "karakuri-agent"
+    agent_argv = [str(agent)] if agent.exists() else [
+        sys.executable, "-c", "import sys; from karakuri_agent.cli import agent; sys.exit(agent())"]
+
+    with running_api() as api, tempfile.TemporaryDirectory(prefix="karakuri-steps-") as tmp:
+        work = Path(tmp)
+        env = child_env(api.base_url, work)
+        for kind, body in KINDS.items():
+            register(api, f"notif-steps-{kind[:4]}", args.runs + WARMUP, body)
+            register(api, f"notif-proc-{kind[:4]}", args.runs, body)
+            for i in range(WARMUP):
+                api.notifications[f"notif-proc-{kind[:4]}-{10_000 + i}"] = {
+                    **copy.deepcopy(body), "notification_id": f"notif-proc-{kind[:4]}-{10_000 + i}"}
+
+        imports = {
+            "python -c pass": processes(lambda i: [sys.executable, "-c", "pass"], args.runs, env, work),
+            "import karakuri_agent.cli": processes(
+                lambda i: [sys.executable, "-c", "import karakuri_agent.cli"], args.runs, env, work),
+            "import karakuri_agent.cycle": processes(
+                lambda i: [sys.executable, "-c", "import karakuri_agent.cycle"], args.runs, env, work),
+            "import karakuri_agent.cli, .cycle": processes(
+                lambda i: [sys.executable, "-c", "import karakuri_agent.cli, karakuri_agent.cycle"], args.runs, env,
+                work),
+        }
+        whole = {
+            kind: processes(lambda i, k=kind: [*agent_argv, "handle", f"notification_id: notif-proc-{k[:4]}-{i}"],
+                            args.runs, env, work)
+            for kind in KINDS
+        }
+        top_imports = import_costs(env, work)
+        steps = steps_in_process(api, args.runs, work)
+        expected_posts = len(KINDS) * (2 * args.runs + 2 * WARMUP)
+        if len(api.posts) != expected_posts:
+            sys.exit(f"benchmark aborted: expected {expected_posts} POSTs, saw {len(api.posts)}")
+
+    print(f"{'process (import time)':36} {'median_ms':>9}")
+    for name, samples in imports.items():
+        print(f"{name:36} {statistics.median(samples):9.1f}")
+
+    print("\ntop cumulative import costs (python -X importtime -c 'import karakuri_agent.cli, karakuri_agent.cycle')")
+    for row in top_imports:
+        print(f"  {row['module']:34} self {row['self_ms']:6.1f}  cumulative {row['cumulative_ms']:6.1f} ms")
+
+    print(f"\n{'handle() step, in process (median ms)':40}" + "".join(f"{k[:22]:>24}" for k in steps))
+    for step in (*STEPS, "other", "handle() total"):
+        print(f"{step:40}" + "".join(f"{steps[k][step]:24.2f}" for k in steps))
+
+    print(f"\n{'karakuri-agent handle, whole process':40} {'median_ms':>9}")
+    for kind, samples in whole.items():
+        print(f"{kind:40} {statistics.median(samples):9.1f}")
+
+    decide = max(s["decide"] for s in steps.values())
+    process = max(statistics.median(v) for v in whole.values())
+    print(f"\naim: decision < {DECIDE_AIM_MS:g} ms median: {'holds' if decide < DECIDE_AIM_MS else 'does NOT hold'}"
+          f" (worst {decide:.2f} ms)")
+    print(f"aim: handle process ≤ {PROCESS_AIM_MS:g} ms median: "
+          f"{'holds' if process <= PROCESS_AIM_MS else 'does NOT hold'} (worst {process:.1f} ms)")
+
+    RESULTS_FILE.parent.mkdir(parents=True, exist_ok=True)
+    RESULTS_FILE.write_text(json.dumps({
+        "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "python": platform.python_version(), "platform": platform.platform(), "cpu_count": os.cpu_count(),
+        "runs": args.runs,
+        "imports_ms": {k: {"median": statistics.median(v), "samples": v} for k, v in imports.items()},
+        "top_imports": top_imports,
+        "steps_median_ms": steps,
+        "process_ms": {k: {"median": statistics.median(v), "samples": v} for k, v in whole.items()},
+    }, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    print(f"\nsaved {RESULTS_FILE.relative_to(ROOT)}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,192 @@
+"""Wall-clock benchmark of the `karakuri` wrapper as an LLM runtime sees it: whole processes.
+
+Run from the repository root:
+
+    .venv/bin/python benchmarks/bench_wrapper.py [--runs N]
+
+Every case starts a fresh interpreter, so the numbers include interpreter
+start, imports, reading settings, opening the SQLite state and the HTTP round
+trips to a loopback API (tests/loopback.py). Results are printed as a table
+and saved to benchmarks/results/bench_wrapper.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Callable
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))
+
+from conftest import API_KEY, CONVERSATION_REQUEST, SELF_ID  # noqa: E402
+from loopback import running_api  # noqa: E402
+
+AIM_MS = 120.0
+AIM_TEXT = f"aim: each invocation ≤ {AIM_MS:.0f} ms median on a 2-core machine"
+RESULTS_FILE = ROOT / "benchmarks" / "results" / "bench_wrapper.json"
+WARMUP_RUNS = 2  # untimed runs per case: fill the bytecode cache and the OS page cache
+
+
+def karakuri_argv() -> list[str]:
+    """The installed console script, or the same entry point through `python -c`."""
+    script = Path(sys.executable).parent / "karakuri"
+    if script.exists():
+        return [str(script)]
+    return [sys.executable, "-c", "import sys; from karakuri_agent.cli import karakuri; sys.exit(karakuri())"]
+
+
+def child_env(base_url: str, work_dir: Path) -> dict[str, str]:
+    """A clean environment for the child processes.
+
+    Inherited KARAKURI_* / DISCORD_* settings are dropped (no webhook, no
+    persona or world file). Bytecode caching is switched on with a private
+    cache directory: a wheel install ships compiled .pyc files, so a run that
+    recompiles the package every time would not be representative, and the
+    prefix keeps the .pyc files out of the source tree.
+    """
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("KARAKURI_", "DISCORD_"))}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env.update(
+        PYTHONPYCACHEPREFIX=str(work_dir / "pycache"),
+        KARAKURI_API_BASE_URL=base_url,
+        KARAKURI_API_KEY=API_KEY,
+        KARAKURI_STATE_DIR=str(work_dir / "state"),
+        KARAKURI_SELF_AGENT_ID=SELF_ID,
+    )
+    return env
+
+
+def run_once(argv: list[str], env: dict[str, str], cwd: Path) -> float:
+    """Run one process to completion; its wall time in ms. A failing process stops the benchmark."""
+    start = time.perf_counter()
+    proc = subprocess.run(argv, env=env, cwd=cwd, capture_output=True, text=True)
+    elapsed_ms = (time.perf_counter() - start) * 1000
+    if proc.returncode != 0:
+        sys.exit(f"benchmark aborted: {argv[-3:]} exited {proc.returncode}\n{proc.stdout}{proc.stderr}")
+    return elapsed_ms
+
+
+def measure(argv_for: Callable[[int], list[str]], runs: int, env: dict[str, str], cwd: Path) -> list[float]:
+    """Warm up, then time `runs` processes; `argv_for(i)` builds the i-th command line."""
+    for i in range(WARMUP_RUNS):
+        run_once(argv_for(i), env, cwd)
+    return [run_once(argv_for(WARMUP_RUNS + i), env, cwd) for i in range(runs)]
+
+
+def shown_path(path: Path) -> str:
+    """`path` relative to the repository root when it lies inside it (e.g. .venv/bin/python)."""
+    return str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path)
+
+
+def p90(samples: list[float]) -> float:
+    """90th percentile (inclusive method, so it always lies within the samples)."""
+    return statistics.quantiles(samples, n=10, method="inclusive")[-1]
+
+
+def import_costs(env: dict[str, str], cwd: Path, top: int = 10) -> list[dict[str, float | str]]:
+    """The `top` modules by cumulative import time, from `python -X importtime` (microseconds on stderr)."""
+    code = "import karakuri_agent.cli; import karakuri_agent.wrapper"
+    argv = [sys.executable, "-X", "importtime", "-c", code]
+    subprocess.run(argv, env=env, cwd=cwd, capture_output=True, check=True)  # warm the bytecode cache
+    stderr = subprocess.run(argv, env=env, cwd=cwd, capture_output=True, text=True, check=True).stderr
+    rows = []
+    # Lines look like: "import time:       123 |       4567 |   package.module" (nesting shown by indent).
+    for line in stderr.splitlines():
+        if not line.startswith("import time:") or "self [us]" in line:
+            continue
+        self_us, cumulative_us, module = line.removeprefix("import time:").split("|")
+        rows.append({"module": module.strip(), "self_ms": int(self_us) / 1000,
+                     "cumulative_ms": int(cumulative_us) / 1000})
+    rows.sort(key=lambda row: row["cumulative_ms"], reverse=True)
+    return rows[:top]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=30, help="timed runs per case (default 30)")
+    args = parser.parse_args()
+    if args.runs < 2:
+        parser.error("--runs must be at least 2")
+    total = WARMUP_RUNS + args.runs
+    karakuri = karakuri_argv()
+    python = [sys.executable]
+
+    with running_api() as api, tempfile.TemporaryDirectory(prefix="karakuri-bench-") as tmp:
+        work_dir = Path(tmp)
+        env = child_env(api.base_url, work_dir)
+
+        # One notification per run and case. The body carries its own id because
+        # the ledger claims the id found in the body, not the one in the URL.
+        for prefix in ("notif-bench-get", "notif-bench-cmd"):
+            for i in range(total):
+                body = copy.deepcopy(CONVERSATION_REQUEST)
+                body["notification_id"] = f"{prefix}-{i}"
+                api.notifications[body["notification_id"]] = body
+
+        cases: list[tuple[str, Callable[[int], list[str]]]] = [
+            ("python -c pass", lambda i: [*python, "-c", "pass"]),
+            ("python -c 'import karakuri_agent.cli'", lambda i: [*python, "-c", "import karakuri_agent.cli"]),
+            ("karakuri --help", lambda i: [*karakuri, "--help"]),
+            ("karakuri get_notification", lambda i: [*karakuri, "get_notification", f"notif-bench-get-{i}"]),
+            ("karakuri command conversation_reject",
+             lambda i: [*karakuri, "command", f"notif-bench-cmd-{i}", "conversation_reject", "{}"]),
+        ]
+        results = []
+        for name, argv_for in cases:
+            samples = measure(argv_for, args.runs, env, work_dir)
+            results.append({"name": name, "runs": len(samples), "median_ms": statistics.median(samples),
+                            "p90_ms": p90(samples), "samples_ms": samples})
+
+        # Sanity check: every command process sent exactly one POST.
+        if len(api.posts) != total:
+            sys.exit(f"benchmark aborted: expected {total} POSTs, the loopback API saw {len(api.posts)}")
+        imports = import_costs(env, work_dir)
+
+    # -- report ----------------------------------------------------------------
+    width = max(len(r["name"]) for r in results)
+    print(f"{'name':<{width}}  {'runs':>4}  {'median_ms':>9}  {'p90_ms':>7}")
+    for r in results:
+        print(f"{r['name']:<{width}}  {r['runs']:>4}  {r['median_ms']:>9.1f}  {r['p90_ms']:>7.1f}")
+    # The aim is about the wrapper's own invocations, not the interpreter baselines.
+    karakuri_rows = [r for r in results if r["name"].startswith("karakuri")]
+    holds = all(r["median_ms"] <= AIM_MS for r in karakuri_rows)
+    slowest = max(karakuri_rows, key=lambda r: r["median_ms"])
+    verdict = "holds" if holds else "does NOT hold"
+    print(f"\n{AIM_TEXT}: {verdict} (slowest median: {slowest['name']} {slowest['median_ms']:.1f} ms)")
+
+    print("\ntop 10 cumulative import costs (python -X importtime, "
+          "import karakuri_agent.cli; import karakuri_agent.wrapper)")
+    width = max(len(row["module"]) for row in imports)
+    print(f"{'module':<{width}}  {'self_ms':>7}  {'cumulative_ms':>13}")
+    for row in imports:
+        print(f"{row['module']:<{width}}  {row['self_ms']:>7.1f}  {row['cumulative_ms']:>13.1f}")
+
+    RESULTS_FILE.parent.mkdir(parents=True, exist_ok=True)
+    RESULTS_FILE.write_text(json.dumps({
+        "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "command": " ".join([shown_path(Path(sys.executable)), *sys.argv]),
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "cpu_count": os.cpu_count(),
+        "karakuri_argv": karakuri,
+        "warmup_runs": WARMUP_RUNS,
+        "aim": {"text": AIM_TEXT, "median_ms": AIM_MS, "holds": holds},
+        "results": results,
+        "top_imports": imports,
+    }, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    print(f"\nsaved {RESULTS_FILE.relative_to(ROOT)}")
+
+
+if __name__ == "__main__":
+    main()
