@@ -62,7 +62,20 @@ def identity_for(notification: Notification, agent_id: str, name: str) -> Identi
     return Identity(agent_id=agent_id, name=name)
 
 
-def parse(notification: Notification, *, roster: dict[str, str], me: Identity) -> dict[str, Any]:
+class StoredNames:
+    """Name → id from the store, looked up only for the names a text mentions."""
+
+    def __init__(self, store: Store) -> None:
+        self._store = store
+        self._seen: dict[str, str | None] = {}
+
+    def get(self, name: str, /) -> str | None:
+        if name not in self._seen:
+            self._seen[name] = self._store.person_id(name)
+        return self._seen[name]
+
+
+def parse(notification: Notification, *, roster: textparse.NameLookup, me: Identity) -> dict[str, Any]:
     """The `parsed` block: JSON fields first, the text's patterns when they are absent."""
     body = notification.notification
     text = body.text
@@ -71,9 +84,10 @@ def parse(notification: Notification, *, roster: dict[str, str], me: Identity) -
     else:
         participants = textparse.parse_participants(text, roster)
     if body.conversation_messages is not None:
-        ids = {p["name"]: p["id"] for p in participants if p.get("id")} | roster
+        ids = {p["name"]: p["id"] for p in participants if p.get("id")}
         messages = [
-            {"speaker": m.speaker, "speaker_id": m.speaker_id or ids.get(m.speaker), "message": m.message}
+            {"speaker": m.speaker, "speaker_id": m.speaker_id or ids.get(m.speaker) or roster.get(m.speaker),
+             "message": m.message}
             for m in body.conversation_messages
         ]
     else:
@@ -101,7 +115,7 @@ def parse(notification: Notification, *, roster: dict[str, str], me: Identity) -
 
 def observe(store: Store, notification: Notification, *, me: Identity, now: datetime) -> tuple[int, dict[str, Any]]:
     """Record the fetch and learn from it; returns (request activity id, parsed block)."""
-    parsed = parse(notification, roster=store.roster(), me=me)
+    parsed = parse(notification, roster=StoredNames(store), me=me)
     others = [p for p in parsed["participants"] if not me.is_self(p.get("id"), p.get("name"))]
     said_at = notification.created_at or now
     promises = extract_promises(
@@ -152,9 +166,8 @@ def build_context(
             "recent_memory_entries": store.recent_memory(now - timedelta(days=MEMORY_DAYS), MEMORY_LIMIT),
             "recent_activity_logs": store.recent_activity(ACTIVITY_LIMIT),
             "unified_world_context": load_world_context(world_context_file),
-            "known_places": [
-                {"node_id": p["node_id"], "name": p["name"]} for p in store.known_places()
-            ],
+            # visits / last_visited let a decider prefer places not visited recently.
+            "known_places": store.known_places(),
         },
         "decision_guidance": list(DECISION_GUIDANCE),
     }

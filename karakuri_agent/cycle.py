@@ -198,7 +198,7 @@ def view_of(rt: Runtime, fetched: Fetched, now: datetime) -> View:
         persona=load_persona(rt.settings.persona_file),
         recent_commands=store.recent_commands(6),
         knowledge_age={k: v for k, v in learned.items() if k in INFORMATION_COMMANDS},
-        places=store.known_places(),
+        places=fetched.preprocess["context"]["known_places"],
         nearby_agents=[a for a in nearby if not fetched.me.is_self(a["id"], a["name"])],
         own_lines=this_conversation(lines, now),
         said_before=[line["message"] for line in lines],

@@ -129,8 +129,13 @@ def _m001_initial(conn: sqlite3.Connection) -> None:
     )
 
 
+def _m002_people_by_name(conn: sqlite3.Connection) -> None:
+    conn.execute("CREATE INDEX people_by_name ON people(display_name)")
+
+
 MIGRATIONS: list[tuple[int, str, Callable[[sqlite3.Connection], None]]] = [
     (1, "initial", _m001_initial),
+    (2, "people_by_name", _m002_people_by_name),
 ]
 
 

@@ -55,7 +55,7 @@ class Store(Protocol):
     def see_people(self, people: Iterable[dict[str, Any]]) -> None: ...
     def touch_person(self, agent_id: str, name: str) -> None: ...
     def people(self, agent_ids: Iterable[str]) -> list[dict[str, Any]]: ...
-    def roster(self) -> dict[str, str]: ...
+    def person_id(self, name: str) -> str | None: ...
     def learn_places(self, places: Iterable[dict[str, Any]]) -> None: ...
     def visit_place(self, node_id: str) -> None: ...
     def note_presence(self, node_id: str, name: str | None) -> None: ...
@@ -253,10 +253,15 @@ class SQLiteStore:
             if (row := by_id.get(agent_id)) is not None
         ]
 
-    def roster(self) -> dict[str, str]:
-        """Name → id of everyone seen, for resolving names in texts without ids."""
-        rows = self._conn.execute("SELECT display_name, agent_id FROM people LIMIT 5000").fetchall()
-        return {row[0]: row[1] for row in rows}
+    def person_id(self, name: str) -> str | None:
+        """The id of someone seen under this name, for texts that name people without ids.
+
+        One indexed lookup per name, so knowing thousands of people costs nothing.
+        """
+        row = self._conn.execute(
+            "SELECT agent_id FROM people WHERE display_name = ? ORDER BY last_contact DESC LIMIT 1", (name,)
+        ).fetchone()
+        return row[0] if row else None
 
     # -- places and world knowledge ------------------------------------------
     def learn_places(self, places: Iterable[dict[str, Any]]) -> None:

@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Mapping
+from typing import Mapping, Protocol
 from zoneinfo import ZoneInfo
 
 from .models import TOKYO
@@ -257,7 +257,13 @@ def _id_entries(scan: _Scan) -> list[tuple[int, str, str]]:
     return found
 
 
-def _id_resolver(scan: _Scan, roster: Mapping[str, str] | None):
+class NameLookup(Protocol):
+    """Anything that answers name -> id: a dict, or the store looking names up one by one."""
+
+    def get(self, name: str, /) -> str | None: ...
+
+
+def _id_resolver(scan: _Scan, roster: NameLookup | None):
     """name -> id: ids written in the text first, then the roster."""
     written: dict[str, str] = {}
     for _, name, agent_id in _id_entries(scan):
@@ -267,7 +273,7 @@ def _id_resolver(scan: _Scan, roster: Mapping[str, str] | None):
         if name in written:
             return written[name]
         try:
-            value = roster.get(name) if roster else None
+            value = roster.get(name) if roster is not None else None
         except Exception:  # a broken mapping must not break parsing
             return None
         return str(value) if value is not None else None
@@ -289,7 +295,7 @@ def _sentence_names(scan: _Scan) -> list[tuple[int, str]]:
     return found
 
 
-def parse_participants(text: str, roster: Mapping[str, str] | None = None) -> list[dict]:
+def parse_participants(text: str, roster: NameLookup | None = None) -> list[dict]:
     """Agents named in the text, `[{"id", "name"}]`, in order of first appearance.
 
     Sources: `名前 (id: N)` entries, speakers of conversation lines, and the
@@ -312,7 +318,7 @@ def parse_participants(text: str, roster: Mapping[str, str] | None = None) -> li
     return result
 
 
-def parse_lines(text: str, roster: Mapping[str, str] | None = None) -> list[dict]:
+def parse_lines(text: str, roster: NameLookup | None = None) -> list[dict]:
     """Conversation lines `[{"speaker", "speaker_id", "message"}]`, in order.
 
     A line is `名前: 「発言」`, or a bare `「発言」` after `名前 が話しかけています。`.
@@ -326,7 +332,7 @@ def parse_lines(text: str, roster: Mapping[str, str] | None = None) -> list[dict
     ]
 
 
-def parse_next_speakers(text: str, roster: Mapping[str, str] | None = None) -> list[dict]:
+def parse_next_speakers(text: str, roster: NameLookup | None = None) -> list[dict]:
     """Names from the server's `次は 名前 の番です。` lines, `[{"id", "name"}]`."""
     scan = _scan(text)
     resolve = _id_resolver(scan, roster)
@@ -436,7 +442,7 @@ def _transfer_from_line(line: str, me: dict, resolve) -> dict | None:
 
 
 def parse_transfers(
-    text: str, self_id: str, self_name: str, roster: Mapping[str, str] | None = None
+    text: str, self_id: str, self_name: str, roster: NameLookup | None = None
 ) -> list[dict]:
     """Item or money transfers the server reports, in order.
 

@@ -81,7 +81,7 @@ def context_of(store: SQLiteStore) -> dict[str, Any]:
         "due": store.pending_commitments(NOW - timedelta(hours=1), 8),
         "pending": store.pending_commitments(None, 50),
         "places": store.known_places(),
-        "roster": store.roster(),
+        "roster": store.person_id("桜草メイ"),
         "people": store.people([MEI["id"]]),
         "knowledge": store.knowledge_times(),
         "talk": store.utterances("with:1474403124906295517", 20),
