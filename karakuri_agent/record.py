@@ -8,7 +8,7 @@ only a success teaches memory, fulfils promises or counts as contact.
 from __future__ import annotations
 
 import re
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any, Iterable
 
 from . import textparse
@@ -45,6 +45,7 @@ CONTACT_COMMANDS = frozenset(
 )
 NODE_ID = re.compile(r"^\d+-\d+$")
 MAX_KNOWLEDGE_ITEMS = 200
+KEEPABLE_AFTER_DUE = timedelta(hours=3)
 
 
 def conversation_key(parsed: dict[str, Any], me: Identity) -> str:
@@ -96,7 +97,7 @@ def record_outcome(
             store.touch_person(person["id"], person.get("name", ""))
         if isinstance(params.get("message"), str) and command in CONVERSATION_COMMANDS:
             store.add_utterance(conversation_key(parsed, me), params["message"])
-        _fulfil(store, command, params, parsed, touched)
+        _fulfil(store, command, params, parsed, touched, now)
         if isinstance(result.get("data"), (dict, list)):
             _learn(store, command, result["data"])
     return activity_id
@@ -112,9 +113,10 @@ def _thought(command: str, description: str, params: dict[str, Any], reason: str
 
 
 def _fulfil(store: Store, command: str, params: dict[str, Any], parsed: dict[str, Any],
-            touched: Iterable[dict[str, Any]]) -> None:
+            touched: Iterable[dict[str, Any]], now: datetime) -> None:
     """A move to the promised place, or talking with the partner at that place, keeps a promise."""
-    pending = store.pending_commitments(None, 50)
+    # Promises whose time is long gone cannot be kept any more (and would crowd out current ones).
+    pending = store.pending_commitments(now - KEEPABLE_AFTER_DUE, 50)
     if command == "move":
         node = params.get("target_node_id")
         place_names = {p["node_id"]: p["name"] for p in store.known_places()}

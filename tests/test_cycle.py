@@ -361,3 +361,31 @@ def test_refusing_a_strangers_gift_does_not_make_them_someone_met(env, notificat
     conn = connect(load_settings().state_dir)
     assert [p["interactions"] for p in SQLiteStore(conn).people(["1490011223344556677"])] == [0]
     conn.close()
+
+
+def test_old_unkept_promises_do_not_crowd_out_the_current_one(env, notification):
+    from karakuri_agent.db import connect
+    from karakuri_agent.store import SQLiteStore
+
+    now = datetime.now(timezone.utc)
+    conn = connect(load_settings().state_dir)
+    store = SQLiteStore(conn)
+    for i in range(60):  # a year of promises never kept
+        store.add_commitment(f"notif-old{i}", {"partner_id": MEI, "partner_name": "桜草メイ", "place_name": "駅",
+                                               "due_at": (now - timedelta(days=300 - i)).isoformat(),
+                                               "source_text": f"old {i}"})
+    store.add_commitment("notif-new", {"partner_id": MEI, "partner_name": "桜草メイ", "place_name": "図書館",
+                                       "node_id": "2-2", "due_at": (now + timedelta(minutes=20)).isoformat(),
+                                       "source_text": "図書館で会おう"})
+    conn.close()
+    move = idle(notification, "notif-i1")
+    move["notification"]["choices"][0]["param_schema"]["target_node_id"]["enum"] = ["2-2", "3-3"]
+    with respx.mock:
+        respx.get(f"{BASE_URL}/agents/notifications/notif-i1").respond(200, json=move)
+        respx.post(POST_URL).respond(200, json={"ok": True})
+        result = run("notification_id: notif-i1")
+    assert result.decision.params == {"target_node_id": "2-2"}
+    conn = connect(load_settings().state_dir)
+    status = conn.execute("SELECT status FROM commitments WHERE notification_id = 'notif-new'").fetchone()[0]
+    conn.close()
+    assert status == "fulfilled"
