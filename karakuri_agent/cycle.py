@@ -208,11 +208,12 @@ def view_of(rt: Runtime, fetched: Fetched, now: datetime) -> View:
     )
 
 
-def this_conversation(lines: list[dict[str, str]], now: datetime) -> list[str]:
+def this_conversation(lines: list[dict[str, Any]], now: datetime) -> list[str]:
     """The agent's lines of the conversation going on now (newest first).
 
     Without a conversation id, lines are keyed by partners only, so earlier
-    talks with the same people are cut off at the first long silence.
+    talks with the same people are cut off at the line that opened this one
+    (an accept or a start) or at the first long silence.
     """
     current, later = [], now
     for line in lines:
@@ -220,6 +221,8 @@ def this_conversation(lines: list[dict[str, str]], now: datetime) -> list[str]:
         if later - said > CONVERSATION_GAP:
             break
         current.append(line["message"])
+        if line.get("opens"):
+            break
         later = said
     return current
 

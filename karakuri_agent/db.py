@@ -133,9 +133,15 @@ def _m002_people_by_name(conn: sqlite3.Connection) -> None:
     conn.execute("CREATE INDEX people_by_name ON people(display_name)")
 
 
+def _m003_utterance_opens(conn: sqlite3.Connection) -> None:
+    """Mark the line that opened a conversation, so turns are counted from there."""
+    conn.execute("ALTER TABLE utterances ADD COLUMN opens INTEGER NOT NULL DEFAULT 0")
+
+
 MIGRATIONS: list[tuple[int, str, Callable[[sqlite3.Connection], None]]] = [
     (1, "initial", _m001_initial),
     (2, "people_by_name", _m002_people_by_name),
+    (3, "utterance_opens", _m003_utterance_opens),
 ]
 
 

@@ -44,6 +44,7 @@ CONTACT_COMMANDS = frozenset(
     }
 )
 NODE_ID = re.compile(r"^\d+-\d+$")
+OPENING_COMMANDS = frozenset({"conversation_start", "conversation_accept"})
 MAX_KNOWLEDGE_ITEMS = 200
 KEEPABLE_AFTER_DUE = timedelta(hours=3)
 
@@ -96,7 +97,7 @@ def record_outcome(
         for person in touched:
             store.touch_person(person["id"], person.get("name", ""))
         if isinstance(params.get("message"), str) and command in CONVERSATION_COMMANDS:
-            store.add_utterance(conversation_key(parsed, me), params["message"])
+            store.add_utterance(conversation_key(parsed, me), params["message"], opens=command in OPENING_COMMANDS)
         _fulfil(store, command, params, parsed, touched, now)
         if isinstance(result.get("data"), (dict, list)):
             _learn(store, command, result["data"])

@@ -73,8 +73,8 @@ class Store(Protocol):
     def set_knowledge(self, key: str, value: Any) -> None: ...
     def knowledge(self, key: str) -> dict[str, Any] | None: ...
     def knowledge_times(self) -> dict[str, str]: ...
-    def add_utterance(self, conversation_key: str, message: str) -> None: ...
-    def utterances(self, conversation_key: str, limit: int = 50) -> list[dict[str, str]]: ...
+    def add_utterance(self, conversation_key: str, message: str, *, opens: bool = False) -> None: ...
+    def utterances(self, conversation_key: str, limit: int = 50) -> list[dict[str, Any]]: ...
     def meetings(self, due_from: datetime, due_to: datetime, limit: int = 8) -> list[dict[str, Any]]: ...
     def batch(self) -> AbstractContextManager[Any]: ...
 
@@ -315,16 +315,18 @@ class SQLiteStore:
         return {row[0]: row[1] for row in self._conn.execute("SELECT key, updated_at FROM knowledge LIMIT 100")}
 
     # -- own lines -------------------------------------------------------------
-    def add_utterance(self, conversation_key: str, message: str) -> None:
+    def add_utterance(self, conversation_key: str, message: str, *, opens: bool = False) -> None:
+        """One of the agent's lines; `opens` marks the first line of a conversation."""
         self._conn.execute(
-            "INSERT INTO utterances (conversation_key, message, created_at) VALUES (?, ?, ?)",
-            (conversation_key, message, self._stamp()),
+            "INSERT INTO utterances (conversation_key, message, created_at, opens) VALUES (?, ?, ?, ?)",
+            (conversation_key, message, self._stamp(), int(opens)),
         )
 
-    def utterances(self, conversation_key: str, limit: int = 50) -> list[dict[str, str]]:
+    def utterances(self, conversation_key: str, limit: int = 50) -> list[dict[str, Any]]:
         """The agent's own lines with these partners, newest first."""
         rows = self._conn.execute(
-            "SELECT message, created_at FROM utterances WHERE conversation_key = ? ORDER BY id DESC LIMIT ?",
+            "SELECT message, created_at, opens FROM utterances WHERE conversation_key = ?"
+            " ORDER BY id DESC LIMIT ?",
             (conversation_key, limit),
         ).fetchall()
         return [dict(row) for row in rows]

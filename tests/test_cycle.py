@@ -344,6 +344,8 @@ def test_only_this_conversations_lines_count_as_turns():
     lines = [line("c", 2), line("b", 12), line("a", 20), line("yesterday", 60 * 24)]
     assert this_conversation(lines, now) == ["c", "b", "a"]
     assert this_conversation([line("old", 45)], now) == []
+    opened = [line("c", 2), {**line("b", 12), "opens": 1}, line("earlier talk", 20)]
+    assert this_conversation(opened, now) == ["c", "b"]
 
 
 def test_refusing_a_strangers_gift_does_not_make_them_someone_met(env, notification):
