@@ -162,9 +162,7 @@ def _transfer_offer(view: View) -> list[Decision] | None:
     if accept is None and reject is None:
         return None
     sender = _transfer_sender(view)
-    known = any(p.get("agent_id") == sender.get("id") and p.get("interactions", 0) > 0
-                for p in view.context.get("people", []))
-    take = view.transfer_policy == "accept" or (view.transfer_policy == "known" and known)
+    take = view.transfer_policy == "accept" or (view.transfer_policy == "known" and _knows(view, sender.get("id")))
     name = sender.get("name") or "相手"
     if take and accept is not None:
         return [Decision(accept.command, {}, f"顔なじみの{name}からの贈り物を受け取る")]
@@ -244,7 +242,7 @@ def _act_here(view: View) -> list[Decision]:
     own = [c.params["action_id"] for c in view.choices if c.command == "action" and "action_id" in c.params]
     options = list(dict.fromkeys(own + _enum(choice, "action_id") + _actions_from_text(view)))
     done = {c.get("params", {}).get("action_id") for c in view.recent_commands[:6]}
-    fresh = [a for a in options if a not in done] or []
+    fresh = [a for a in options if a not in done]
     if not fresh:
         return []
     action_id = _pick(fresh, view.notification_id)
