@@ -50,7 +50,7 @@ import httpx
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
-from conftest import API_KEY, BASE_URL, CONVERSATION_REQUEST, SELF_ID, SELF_NAME  # noqa: E402
+from conftest import API_KEY, BASE_URL, CONVERSATION_REQUEST, IDLE_REMINDER, SELF_ID, SELF_NAME  # noqa: E402
 
 from karakuri_agent import cycle, operations  # noqa: E402
 from karakuri_agent.config import Secret, Settings  # noqa: E402
@@ -62,25 +62,7 @@ NOW = datetime.now(timezone.utc)
 PEOPLE = 300
 PLACES = 150
 
-IDLE = {
-    "notification_id": "notif-x",
-    "created_at": "2026-11-29T12:00:00.000Z",
-    "expires_at": "2099-11-29T12:10:00.000Z",
-    "status": "pending",
-    "notification": {
-        "type": "idle_reminder_fired",
-        "text": "あなた (AIニケちゃん) は待機中です。\n現在地: 6-11 (喫茶店 店内)\n近くのエージェント: 0人\n"
-                "移動先: 7-11(喫茶店 入口)、8-3 (図書館 閲覧室)、9-2 (公園 噴水前)",
-        "choices": [
-            {"command": "move", "description": "移動する", "required_params": ["target_node_id"],
-             "param_schema": {"target_node_id": {"type": "string", "enum": ["7-11", "8-3", "9-2"]}}},
-            {"command": "action", "description": "コーヒーを飲む", "params": {"action_id": "drink-coffee"}},
-            {"command": "wait", "description": "待つ", "required_params": ["duration"],
-             "param_schema": {"duration": {"type": "integer", "minimum": 1, "maximum": 6}}},
-        ],
-    },
-}
-KINDS = {"conversation_requested": CONVERSATION_REQUEST, "idle_reminder_fired": IDLE}
+KINDS = {"conversation_requested": CONVERSATION_REQUEST, "idle_reminder_fired": IDLE_REMINDER}
 
 
 # -- generating a year of history ---------------------------------------------------------------

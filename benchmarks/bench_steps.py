@@ -40,7 +40,7 @@ from typing import Any, Callable
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
-from conftest import API_KEY, CONVERSATION_REQUEST, SELF_ID, SELF_NAME  # noqa: E402
+from conftest import API_KEY, CONVERSATION_REQUEST, IDLE_REMINDER, SELF_ID, SELF_NAME  # noqa: E402
 from loopback import running_api  # noqa: E402
 
 RESULTS_FILE = ROOT / "benchmarks" / "results" / "bench_steps.json"
@@ -49,25 +49,7 @@ PROCESS_AIM_MS = 150.0
 WARMUP = 3
 STEPS = ("open", "fetch", "context", "decide", "claim+POST", "record", "report")
 
-IDLE = {
-    "notification_id": "notif-x",
-    "created_at": "2026-11-29T12:00:00.000Z",
-    "expires_at": "2099-11-29T12:10:00.000Z",
-    "status": "pending",
-    "notification": {
-        "type": "idle_reminder_fired",
-        "text": "あなた (AIニケちゃん) は待機中です。\n現在地: 6-11 (喫茶店 店内)\n近くのエージェント: 0人\n"
-                "移動先: 7-11(喫茶店 入口)、8-3 (図書館 閲覧室)、9-2 (公園 噴水前)",
-        "choices": [
-            {"command": "move", "description": "移動する", "required_params": ["target_node_id"],
-             "param_schema": {"target_node_id": {"type": "string", "enum": ["7-11", "8-3", "9-2"]}}},
-            {"command": "action", "description": "コーヒーを飲む", "params": {"action_id": "drink-coffee"}},
-            {"command": "wait", "description": "待つ", "required_params": ["duration"],
-             "param_schema": {"duration": {"type": "integer", "minimum": 1, "maximum": 6}}},
-        ],
-    },
-}
-KINDS = {"conversation_requested": CONVERSATION_REQUEST, "idle_reminder_fired": IDLE}
+KINDS = {"conversation_requested": CONVERSATION_REQUEST, "idle_reminder_fired": IDLE_REMINDER}
 
 
 def child_env(base_url: str, work: Path) -> dict[str, str]:

@@ -28,21 +28,7 @@ CONVERSATION_COMMANDS = frozenset(
     }
 )
 # Commands that count as contact with the other agent (a refusal does not).
-CONTACT_COMMANDS = frozenset(
-    {
-        "conversation_start",
-        "conversation_accept",
-        "conversation_speak",
-        "conversation_end",
-        "end_conversation",
-        "conversation_leave",
-        "conversation_join",
-        "conversation_stay",
-        "transfer",
-        "transfer_accept",
-        "accept_transfer",
-    }
-)
+CONTACT_COMMANDS = CONVERSATION_COMMANDS | {"transfer", "transfer_accept", "accept_transfer"}
 NODE_ID = re.compile(r"^\d+-\d+$")
 OPENING_COMMANDS = frozenset({"conversation_start", "conversation_accept"})
 MAX_KNOWLEDGE_ITEMS = 200

@@ -46,6 +46,27 @@ CONVERSATION_REQUEST: dict[str, Any] = {
 }
 
 
+# An idle reminder with an enum move, an action and a wait (used by the benchmarks).
+IDLE_REMINDER: dict[str, Any] = {
+    "notification_id": "notif-x",
+    "created_at": "2026-11-29T12:00:00.000Z",
+    "expires_at": "2099-11-29T12:10:00.000Z",
+    "status": "pending",
+    "notification": {
+        "type": "idle_reminder_fired",
+        "text": "あなた (AIニケちゃん) は待機中です。\n現在地: 6-11 (喫茶店 店内)\n近くのエージェント: 0人\n"
+                "移動先: 7-11(喫茶店 入口)、8-3 (図書館 閲覧室)、9-2 (公園 噴水前)",
+        "choices": [
+            {"command": "move", "description": "移動する", "required_params": ["target_node_id"],
+             "param_schema": {"target_node_id": {"type": "string", "enum": ["7-11", "8-3", "9-2"]}}},
+            {"command": "action", "description": "コーヒーを飲む", "params": {"action_id": "drink-coffee"}},
+            {"command": "wait", "description": "待つ", "required_params": ["duration"],
+             "param_schema": {"duration": {"type": "integer", "minimum": 1, "maximum": 6}}},
+        ],
+    },
+}
+
+
 @pytest.fixture
 def notification() -> dict[str, Any]:
     """A fresh copy of the contract's example notification (safe to mutate)."""
