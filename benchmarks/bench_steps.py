@@ -28,7 +28,6 @@ import json
 import os
 import platform
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -42,6 +41,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from conftest import API_KEY, CONVERSATION_REQUEST, IDLE_REMINDER, SELF_ID, SELF_NAME  # noqa: E402
 from loopback import running_api  # noqa: E402
+from processes import child_env, import_costs, measure  # noqa: E402
 
 RESULTS_FILE = ROOT / "benchmarks" / "results" / "bench_steps.json"
 DECIDE_AIM_MS = 5.0
@@ -50,45 +50,6 @@ WARMUP = 3
 STEPS = ("open", "fetch", "context", "decide", "claim+POST", "record", "report")
 
 KINDS = {"conversation_requested": CONVERSATION_REQUEST, "idle_reminder_fired": IDLE_REMINDER}
-
-
-def child_env(base_url: str, work: Path) -> dict[str, str]:
-    """Clean environment, private bytecode cache (as bench_wrapper.py does)."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("KARAKURI_", "DISCORD_"))}
-    env.pop("PYTHONDONTWRITEBYTECODE", None)
-    env.update(PYTHONPYCACHEPREFIX=str(work / "pycache"), KARAKURI_API_BASE_URL=base_url,
-               KARAKURI_API_KEY=API_KEY, KARAKURI_STATE_DIR=str(work / "state-process"),
-               KARAKURI_SELF_AGENT_ID=SELF_ID)
-    return env
-
-
-def wall_ms(argv: list[str], env: dict[str, str], cwd: Path) -> float:
-    start = time.perf_counter()
-    done = subprocess.run(argv, env=env, cwd=cwd, capture_output=True, text=True)
-    elapsed = (time.perf_counter() - start) * 1000
-    if done.returncode != 0:
-        sys.exit(f"benchmark aborted: {argv[-2:]} exited {done.returncode}\n{done.stdout}{done.stderr}")
-    return elapsed
-
-
-def processes(argv_for: Callable[[int], list[str]], runs: int, env: dict[str, str], cwd: Path) -> list[float]:
-    for i in range(WARMUP):
-        wall_ms(argv_for(10_000 + i), env, cwd)
-    return [wall_ms(argv_for(i), env, cwd) for i in range(runs)]
-
-
-def import_costs(env: dict[str, str], cwd: Path, top: int = 12) -> list[dict[str, Any]]:
-    """Top modules by cumulative import time for a handle run (python -X importtime, warm cache)."""
-    argv = [sys.executable, "-X", "importtime", "-c", "import karakuri_agent.cli, karakuri_agent.cycle"]
-    subprocess.run(argv, env=env, cwd=cwd, capture_output=True, check=True)
-    stderr = subprocess.run(argv, env=env, cwd=cwd, capture_output=True, text=True, check=True).stderr
-    rows = []
-    for line in stderr.splitlines():
-        if line.startswith("import time:") and "self [us]" not in line:
-            self_us, cumulative_us, module = line.removeprefix("import time:").split("|")
-            rows.append({"module": module.strip(), "self_ms": int(self_us) / 1000,
-                         "cumulative_ms": int(cumulative_us) / 1000})
-    return sorted(rows, key=lambda row: row["cumulative_ms"], reverse=True)[:top]
 
 
 # -- the steps, timed by wrapping what handle() calls -----------------------------------------
@@ -198,30 +159,27 @@ def main() -> None:
 
     with running_api() as api, tempfile.TemporaryDirectory(prefix="karakuri-steps-") as tmp:
         work = Path(tmp)
-        env = child_env(api.base_url, work)
+        env = child_env(api.base_url, work, work / "state-process")
         for kind, body in KINDS.items():
             register(api, f"notif-steps-{kind[:4]}", args.runs + WARMUP, body)
-            register(api, f"notif-proc-{kind[:4]}", args.runs, body)
-            for i in range(WARMUP):
-                api.notifications[f"notif-proc-{kind[:4]}-{10_000 + i}"] = {
-                    **copy.deepcopy(body), "notification_id": f"notif-proc-{kind[:4]}-{10_000 + i}"}
+            register(api, f"notif-proc-{kind[:4]}", args.runs + WARMUP, body)
 
         imports = {
-            "python -c pass": processes(lambda i: [sys.executable, "-c", "pass"], args.runs, env, work),
-            "import karakuri_agent.cli": processes(
+            "python -c pass": measure(lambda i: [sys.executable, "-c", "pass"], args.runs, env, work),
+            "import karakuri_agent.cli": measure(
                 lambda i: [sys.executable, "-c", "import karakuri_agent.cli"], args.runs, env, work),
-            "import karakuri_agent.cycle": processes(
+            "import karakuri_agent.cycle": measure(
                 lambda i: [sys.executable, "-c", "import karakuri_agent.cycle"], args.runs, env, work),
-            "import karakuri_agent.cli, .cycle": processes(
+            "import karakuri_agent.cli, .cycle": measure(
                 lambda i: [sys.executable, "-c", "import karakuri_agent.cli, karakuri_agent.cycle"], args.runs, env,
                 work),
         }
         whole = {
-            kind: processes(lambda i, k=kind: [*agent_argv, "handle", f"notification_id: notif-proc-{k[:4]}-{i}"],
-                            args.runs, env, work)
+            kind: measure(lambda i, k=kind: [*agent_argv, "handle", f"notification_id: notif-proc-{k[:4]}-{i}"],
+                          args.runs, env, work, WARMUP)
             for kind in KINDS
         }
-        top_imports = import_costs(env, work)
+        top_imports = import_costs("import karakuri_agent.cli, karakuri_agent.cycle", env, work, top=12)
         steps = steps_in_process(api, args.runs, work)
         expected_posts = len(KINDS) * (2 * args.runs + 2 * WARMUP)
         if len(api.posts) != expected_posts:

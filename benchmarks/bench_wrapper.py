@@ -18,10 +18,8 @@ import json
 import os
 import platform
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable
@@ -29,8 +27,9 @@ from typing import Callable
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
-from conftest import API_KEY, CONVERSATION_REQUEST, SELF_ID  # noqa: E402
+from conftest import CONVERSATION_REQUEST  # noqa: E402
 from loopback import running_api  # noqa: E402
+from processes import child_env, import_costs, measure  # noqa: E402
 
 AIM_MS = 120.0
 AIM_TEXT = f"aim: each invocation ≤ {AIM_MS:.0f} ms median on a 2-core machine"
@@ -46,44 +45,6 @@ def karakuri_argv() -> list[str]:
     return [sys.executable, "-c", "import sys; from karakuri_agent.cli import karakuri; sys.exit(karakuri())"]
 
 
-def child_env(base_url: str, work_dir: Path) -> dict[str, str]:
-    """A clean environment for the child processes.
-
-    Inherited KARAKURI_* / DISCORD_* settings are dropped (no webhook, no
-    persona or world file). Bytecode caching is switched on with a private
-    cache directory: a wheel install ships compiled .pyc files, so a run that
-    recompiles the package every time would not be representative, and the
-    prefix keeps the .pyc files out of the source tree.
-    """
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("KARAKURI_", "DISCORD_"))}
-    env.pop("PYTHONDONTWRITEBYTECODE", None)
-    env.update(
-        PYTHONPYCACHEPREFIX=str(work_dir / "pycache"),
-        KARAKURI_API_BASE_URL=base_url,
-        KARAKURI_API_KEY=API_KEY,
-        KARAKURI_STATE_DIR=str(work_dir / "state"),
-        KARAKURI_SELF_AGENT_ID=SELF_ID,
-    )
-    return env
-
-
-def run_once(argv: list[str], env: dict[str, str], cwd: Path) -> float:
-    """Run one process to completion; its wall time in ms. A failing process stops the benchmark."""
-    start = time.perf_counter()
-    proc = subprocess.run(argv, env=env, cwd=cwd, capture_output=True, text=True)
-    elapsed_ms = (time.perf_counter() - start) * 1000
-    if proc.returncode != 0:
-        sys.exit(f"benchmark aborted: {argv[-3:]} exited {proc.returncode}\n{proc.stdout}{proc.stderr}")
-    return elapsed_ms
-
-
-def measure(argv_for: Callable[[int], list[str]], runs: int, env: dict[str, str], cwd: Path) -> list[float]:
-    """Warm up, then time `runs` processes; `argv_for(i)` builds the i-th command line."""
-    for i in range(WARMUP_RUNS):
-        run_once(argv_for(i), env, cwd)
-    return [run_once(argv_for(WARMUP_RUNS + i), env, cwd) for i in range(runs)]
-
-
 def shown_path(path: Path) -> str:
     """`path` relative to the repository root when it lies inside it (e.g. .venv/bin/python)."""
     return str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path)
@@ -92,24 +53,6 @@ def shown_path(path: Path) -> str:
 def p90(samples: list[float]) -> float:
     """90th percentile (inclusive method, so it always lies within the samples)."""
     return statistics.quantiles(samples, n=10, method="inclusive")[-1]
-
-
-def import_costs(env: dict[str, str], cwd: Path, top: int = 10) -> list[dict[str, float | str]]:
-    """The `top` modules by cumulative import time, from `python -X importtime` (microseconds on stderr)."""
-    code = "import karakuri_agent.cli; import karakuri_agent.wrapper"
-    argv = [sys.executable, "-X", "importtime", "-c", code]
-    subprocess.run(argv, env=env, cwd=cwd, capture_output=True, check=True)  # warm the bytecode cache
-    stderr = subprocess.run(argv, env=env, cwd=cwd, capture_output=True, text=True, check=True).stderr
-    rows = []
-    # Lines look like: "import time:       123 |       4567 |   package.module" (nesting shown by indent).
-    for line in stderr.splitlines():
-        if not line.startswith("import time:") or "self [us]" in line:
-            continue
-        self_us, cumulative_us, module = line.removeprefix("import time:").split("|")
-        rows.append({"module": module.strip(), "self_ms": int(self_us) / 1000,
-                     "cumulative_ms": int(cumulative_us) / 1000})
-    rows.sort(key=lambda row: row["cumulative_ms"], reverse=True)
-    return rows[:top]
 
 
 def main() -> None:
@@ -124,7 +67,7 @@ def main() -> None:
 
     with running_api() as api, tempfile.TemporaryDirectory(prefix="karakuri-bench-") as tmp:
         work_dir = Path(tmp)
-        env = child_env(api.base_url, work_dir)
+        env = child_env(api.base_url, work_dir, work_dir / "state")
 
         # One notification per run and case. The body carries its own id because
         # the ledger claims the id found in the body, not the one in the URL.
@@ -144,14 +87,14 @@ def main() -> None:
         ]
         results = []
         for name, argv_for in cases:
-            samples = measure(argv_for, args.runs, env, work_dir)
+            samples = measure(argv_for, args.runs, env, work_dir, WARMUP_RUNS)
             results.append({"name": name, "runs": len(samples), "median_ms": statistics.median(samples),
                             "p90_ms": p90(samples), "samples_ms": samples})
 
         # Sanity check: every command process sent exactly one POST.
         if len(api.posts) != total:
             sys.exit(f"benchmark aborted: expected {total} POSTs, the loopback API saw {len(api.posts)}")
-        imports = import_costs(env, work_dir)
+        imports = import_costs("import karakuri_agent.cli; import karakuri_agent.wrapper", env, work_dir)
 
     # -- report ----------------------------------------------------------------
     width = max(len(r["name"]) for r in results)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Any, Callable
 
 from .models import TOKYO, parse_timestamp

@@ -132,11 +132,11 @@ def _check_template(template: str, where: str) -> str:
         fields = list(string.Formatter().parse(template))
     except ValueError as exc:
         raise _PackError(f"{where}: {exc}") from None
-    for _, field, spec, conversion in fields:
-        if field is None:
+    for _, placeholder, spec, conversion in fields:
+        if placeholder is None:
             continue
-        if field not in PLACEHOLDERS or spec or conversion:
-            raise _PackError(f"{where}: unknown placeholder {{{field}}}")
+        if placeholder not in PLACEHOLDERS or spec or conversion:
+            raise _PackError(f"{where}: unknown placeholder {{{placeholder}}}")
     return template
 
 

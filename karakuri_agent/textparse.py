@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Mapping, Protocol
+from typing import Protocol
 from zoneinfo import ZoneInfo
 
 from .models import TOKYO
