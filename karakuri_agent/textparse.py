@@ -22,6 +22,7 @@ does not understand gives an empty result (or None).
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from datetime import datetime
@@ -211,8 +212,16 @@ def _initiator(line: str) -> str | None:
 
 
 def _scan(text: object) -> _Scan:
-    """Split text into structural lines and quoted messages, in order."""
-    source = _normalize(text)
+    """Split text into structural lines and quoted messages, in order.
+
+    Every parser starts here, and a notification's text goes through about
+    ten of them, so the split of the same text is computed once.
+    """
+    return _scan_text(_normalize(text))
+
+
+@functools.lru_cache(maxsize=8)
+def _scan_text(source: str) -> _Scan:
     lines: list[tuple[int, str]] = []
     quotes: list[_Quote] = []
     initiator: str | None = None
@@ -246,15 +255,16 @@ def _scan(text: object) -> _Scan:
 # ---------------------------------------------------------------------------
 
 
-def _id_entries(scan: _Scan) -> list[tuple[int, str, str]]:
-    """(offset, name, id) for every `名前 (id: N)` on a server line."""
+@functools.lru_cache(maxsize=8)
+def _id_entries(scan: _Scan) -> tuple[tuple[int, str, str], ...]:
+    """(offset, name, id) for every `名前 (id: N)` on a server line (cached: most parsers need them)."""
     found = []
     for offset, line in scan.lines:
         for match in _ID_ENTRY.finditer(line):
             name = _clean_name(match.group("name"))
             if name:
                 found.append((offset + match.start("name"), name, match.group("id")))
-    return found
+    return tuple(found)
 
 
 class NameLookup(Protocol):
