@@ -22,7 +22,7 @@ from tenacity import (
     wait_exponential,
 )
 
-from .config import Secret
+from .config import Secret, redact
 from .errors import OutcomeUnknown, ServerRejected, Unreachable
 
 USER_AGENT = "karakuri-agent/0.1"
@@ -40,7 +40,7 @@ def _json(response: httpx.Response, secret: str) -> Any:
     A server that echoes the key must not get it stored or printed by us; a
     body nested too deeply to parse counts as not JSON.
     """
-    text = response.text.replace(secret, "***") if secret else response.text
+    text = redact(response.text, (secret,))
     try:
         return json.loads(text)
     except (ValueError, RecursionError):
@@ -52,7 +52,7 @@ def _error_body(response: httpx.Response, secret: str) -> dict[str, Any]:
     body = _json(response, secret)
     if isinstance(body, dict):
         return body
-    snippet = " ".join(response.text.replace(secret, "***").split())[:160] if secret else ""
+    snippet = " ".join(redact(response.text, (secret,)).split())[:160]
     return {"error": f"http_{response.status_code}", "message": snippet or response.reason_phrase}
 
 
@@ -186,5 +186,5 @@ class KarakuriClient:
             raise ServerRejected(response.status_code, _error_body(response, self._secret))
         body = _json(response, self._secret)
         if body is _NOT_JSON:
-            return {"ok": True, "message": " ".join(response.text.replace(self._secret, "***").split())[:160]}
+            return {"ok": True, "message": " ".join(redact(response.text, (self._secret,)).split())[:160]}
         return body if isinstance(body, dict) else {"ok": True, "data": body}

@@ -106,10 +106,6 @@ class Settings:
     transfer_policy: str = "known"
     secrets: tuple[str, ...] = field(default=(), repr=False)
 
-    @property
-    def uses_fixtures(self) -> bool:
-        return self.fixtures_dir is not None
-
 
 def load_settings(
     environ: Mapping[str, str] | None = None,
@@ -175,7 +171,8 @@ def load_settings(
 
 
 def redact(text: str, secrets: tuple[str, ...]) -> str:
-    """Last line of defence for text we did not build ourselves (exception messages)."""
+    """Text from outside (server answers, recorded fixtures) with every secret masked."""
     for secret in secrets:
-        text = text.replace(secret, "***")
+        if secret:
+            text = text.replace(secret, "***")
     return text

@@ -10,13 +10,14 @@ not only a crash: a lost claim could mean a second command.
 
 from __future__ import annotations
 
+import json
 import os
 import sqlite3
 import time
 from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Any, Callable, Iterator
 
 from .errors import ConfigError
 
@@ -27,6 +28,17 @@ BUSY_TIMEOUT_MS = 15_000
 def utc_text(moment: datetime) -> str:
     """Timestamps are stored as sortable ISO text in UTC (one format, so text order is time order)."""
     return moment.astimezone(timezone.utc).isoformat(timespec="milliseconds")
+
+
+def to_json(value: Any) -> str:
+    """Compact JSON text as stored in the state file."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def truncated_json(value: Any, limit: int) -> str:
+    """JSON text cut to `limit` characters (marked with …): results are kept for people, not parsed."""
+    text = to_json(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def utc_now() -> datetime:

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from typing import Any
 
-EXIT_OK = 0
 EXIT_FAILURE = 1  # the server said no, or the outcome is unknown
 EXIT_USAGE = 2  # bad input or configuration: nothing was sent
 

@@ -20,6 +20,7 @@ from typing import Any
 
 import httpx
 
+from .config import redact
 from .models import INFORMATION_COMMANDS
 from .trigger import ID_PATTERN
 
@@ -112,8 +113,6 @@ class RecordingTransport(httpx.BaseTransport):
         return response
 
     def _save(self, path: Path, status: int, body: Any) -> None:
-        text = json.dumps({"status": status, "body": body}, ensure_ascii=False, indent=1)
-        for secret in self.secrets:
-            text = text.replace(secret, "***")
+        text = redact(json.dumps({"status": status, "body": body}, ensure_ascii=False, indent=1), self.secrets)
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text + "\n", encoding="utf-8")

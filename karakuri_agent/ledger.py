@@ -14,7 +14,7 @@ import sqlite3
 from datetime import datetime
 from typing import Any, Callable
 
-from .db import utc_now, utc_text
+from .db import to_json, truncated_json, utc_now, utc_text
 from .errors import AlreadyAttempted
 
 MAX_RESULT_CHARS = 2000
@@ -38,14 +38,14 @@ class Ledger:
             self._conn.execute(
                 "INSERT INTO attempts (notification_id, command, params, claimed_at, pid)"
                 " VALUES (?, ?, ?, ?, ?)",
-                (notification_id, command, json.dumps(params, ensure_ascii=False), self._stamp(), os.getpid()),
+                (notification_id, command, to_json(params), self._stamp(), os.getpid()),
             )
         except sqlite3.IntegrityError:
             raise AlreadyAttempted(notification_id, self.previous(notification_id) or {}) from None
 
     def finish(self, notification_id: str, outcome: str, result: dict[str, Any]) -> None:
         """Record what happened after the claim. Only ever adds information."""
-        text = json.dumps(result, ensure_ascii=False)[:MAX_RESULT_CHARS]
+        text = truncated_json(result, MAX_RESULT_CHARS)
         self._conn.execute(
             "UPDATE attempts SET outcome = ?, finished_at = ?, result = ? WHERE notification_id = ?",
             (outcome, self._stamp(), text, notification_id),

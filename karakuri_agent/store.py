@@ -14,18 +14,9 @@ from contextlib import AbstractContextManager
 from datetime import datetime
 from typing import Any, Callable, Iterable, Protocol
 
-from .db import transaction, utc_now, utc_text
+from .db import to_json, transaction, truncated_json, utc_now, utc_text
 
 MAX_RESULT_CHARS = 1000
-
-
-def _dumps(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-
-
-def _truncate(value: Any, limit: int = MAX_RESULT_CHARS) -> str:
-    text = _dumps(value)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 class Store(Protocol):
@@ -84,7 +75,7 @@ class SQLiteStore:
         self._conn.execute(
             "INSERT INTO notifications (notification_id, fetched_at, body) VALUES (?, ?, ?)"
             " ON CONFLICT(notification_id) DO UPDATE SET body = excluded.body",
-            (notification_id, self._stamp(), _dumps(body)),
+            (notification_id, self._stamp(), to_json(body)),
         )
 
     def load_notification(self, notification_id: str) -> dict[str, Any] | None:
@@ -111,8 +102,8 @@ class SQLiteStore:
         cursor = self._conn.execute(
             "INSERT INTO activity (created_at, notification_id, kind, notification_type, command,"
             " params, success, message, result, reason) VALUES (?, ?, 'command', ?, ?, ?, ?, ?, ?, ?)",
-            (self._stamp(), notification_id, notification_type, command, _dumps(params),
-             int(success), message, _truncate(result), reason),
+            (self._stamp(), notification_id, notification_type, command, to_json(params),
+             int(success), message, truncated_json(result, MAX_RESULT_CHARS), reason),
         )
         return int(cursor.lastrowid or 0)
 
@@ -283,7 +274,7 @@ class SQLiteStore:
         self._conn.execute(
             "INSERT INTO knowledge (key, value, updated_at) VALUES (?, ?, ?)"
             " ON CONFLICT(key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at",
-            (key, _dumps(value), self._stamp()),
+            (key, to_json(value), self._stamp()),
         )
 
     def knowledge(self, key: str) -> dict[str, Any] | None:
