@@ -117,14 +117,6 @@ def observe(store: Store, notification: Notification, *, me: Identity, now: date
     """Record the fetch and learn from it; returns (request activity id, parsed block)."""
     parsed = parse(notification, roster=StoredNames(store), me=me)
     others = [p for p in parsed["participants"] if not me.is_self(p.get("id"), p.get("name"))]
-    said_at = notification.created_at or now
-    promises = extract_promises(
-        parsed["conversation_messages"],
-        self_id=me.agent_id,
-        self_name=me.name,
-        now=said_at,
-        known_places=store.known_places(),
-    )
     with store.batch():
         store.save_notification(notification.notification_id, notification.raw)
         activity_id = store.record_request(notification.notification_id, parsed["notification_type"])
@@ -133,6 +125,14 @@ def observe(store: Store, notification: Notification, *, me: Identity, now: date
         here = parsed["location"]["current_node"]
         if here:
             store.note_presence(here["node_id"], here.get("name"))
+        # After learning: a promise may name a place this very text introduced.
+        promises = extract_promises(
+            parsed["conversation_messages"],
+            self_id=me.agent_id,
+            self_name=me.name,
+            now=notification.created_at or now,
+            known_places=store.known_places(),
+        )
         for promise in promises:
             store.add_commitment(notification.notification_id, _commitment_row(promise))
     return activity_id, parsed

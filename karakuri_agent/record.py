@@ -106,6 +106,8 @@ def _fulfil(store: Store, command: str, params: dict[str, Any], parsed: dict[str
     pending = store.pending_commitments(now - KEEPABLE_AFTER_DUE, 50)
     if command == "move":
         node = params.get("target_node_id")
+        if isinstance(node, str):
+            store.visit_place(node)
         place_names = {p["node_id"]: p["name"] for p in store.known_places()}
         target_name = place_names.get(node, "")
         store.fulfil_commitments(

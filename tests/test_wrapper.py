@@ -263,3 +263,26 @@ def test_an_agent_position_is_not_learned_as_a_place(env, notification):
         respx.post(POST_URL).respond(200, json={"command": "get_world_agents", "data": data})
         assert run("command", NID, "get_world_agents", "{}").exit_code == 0
     assert ("3-4", "時雨ソラ") not in rows(env_state(env), "SELECT node_id, name FROM places")
+
+
+def test_a_move_counts_as_a_visit_to_the_place(env, notification):
+    notification["notification"]["choices"] = [{"command": "move", "param_schema": {"target_node_id": {"type": "string"}}}]
+    with respx.mock:
+        respx.get(GET_URL).respond(200, json=notification)
+        respx.post(POST_URL).respond(200, json={"ok": True})
+        assert run("command", NID, "move", '{"target_node_id": "3-4"}').exit_code == 0
+    assert rows(env_state(env), "SELECT visits FROM places WHERE node_id = '3-4'") == [(1,)]
+
+
+def test_a_promise_resolves_a_place_named_in_the_same_text(env, notification):
+    said_at = datetime.now(timezone.utc).replace(microsecond=0)
+    notification["created_at"] = said_at.isoformat()
+    notification["notification"]["text"] += "\n現在地: 6-11 (喫茶店 店内)"
+    notification["notification"]["conversation_messages"] = [
+        {"speaker": "桜草メイ", "message": "30分後に喫茶店で待ち合わせしましょう"}
+    ]
+    with respx.mock:
+        respx.get(GET_URL).respond(200, json=notification)
+        pre = json.loads(run("get_notification", NID).stdout)["nikechan_preprocess"]
+    [commitment] = pre["context"]["pending_commitments"]
+    assert commitment["node_id"] == "6-11"
