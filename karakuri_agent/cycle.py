@@ -21,18 +21,25 @@ from .db import utc_now
 from .operations import Fetched, Outcome, Runtime, act, fetch, open_runtime
 from .params import InvalidParams, merge, validate
 from .models import INFORMATION_COMMANDS
-from .policy import COMMITMENT_SOON, Decider, Decision, RulePolicy, View
+from .policy import (
+    ACCEPT_TRANSFER,
+    COMMITMENT_SOON,
+    END,
+    REJECT_TRANSFER,
+    SPEAK,
+    Decider,
+    Decision,
+    RulePolicy,
+    View,
+)
 from .record import agents_in, conversation_key
 from .speech import load_persona
 from .trigger import find_notification_id
 
 # Choices that answer someone: never skipped by the cooldown.
 RESPONSE_COMMANDS = frozenset(
-    {
-        "conversation_accept", "conversation_reject", "conversation_speak", "conversation_end",
-        "end_conversation", "conversation_stay", "conversation_leave",
-        "transfer_accept", "transfer_reject", "accept_transfer", "reject_transfer",
-    }
+    {"conversation_accept", "conversation_reject", "conversation_stay", "conversation_leave",
+     *SPEAK, *END, *ACCEPT_TRANSFER, *REJECT_TRANSFER}
 )
 # People walk around: who was near ten minutes ago may be gone.
 NEARBY_FRESH = timedelta(minutes=10)
