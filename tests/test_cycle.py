@@ -317,7 +317,8 @@ def test_log_shows_what_was_done(env, api):
 def test_reasons_are_stored_with_the_activity(env, api):
     run()
     entries = json.loads(CliRunner().invoke(agent, ["log", "--json"]).stdout)
-    assert entries[-1]["reason"] == "桜草メイの誘いを受ける"
+    commands = [entry for entry in entries if entry["kind"] == "command"]
+    assert commands[-1]["reason"] == "桜草メイの誘いを受ける"
 
 
 def test_record_saves_fixtures_without_secrets(env, api, tmp_path, monkeypatch):
