@@ -244,7 +244,7 @@ def _print_problems(result: Any) -> None:
     """One stderr line per problem: the error code, what happened, what to do."""
     if result.error:
         error = result.error
-        click.echo(f"{_program()}: {error['error']}: {error['message'].rstrip('.')}. {error['what_to_do'].capitalize()}.", err=True)
+        click.echo(f"{_program()}: {error['error']}: {error['message'].rstrip('.')}. {error['what_to_do'][:1].upper()}{error['what_to_do'][1:]}.", err=True)
     if result.webhook is not None and not result.webhook.delivered:
         status = f"HTTP {result.webhook.status}" if result.webhook.status else "no answer"
         click.echo(f"{_program()}: webhook_failed: the report was not posted to Discord ({status},"
