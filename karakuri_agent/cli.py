@@ -194,7 +194,9 @@ def handle(body: str | None, dry_run: bool, fixtures_dir: str | None, at_text: s
 
         run = fixture_run(settings, body, parse_time(at_text) if at_text else None)
     with run as (settings, clock):
-        result = run_cycle(body, settings, dry_run=dry_run, record_dir=record_dir, clock=clock)
+        # A fixture run is offline: its report is printed, never posted.
+        result = run_cycle(body, settings, dry_run=dry_run, record_dir=record_dir, clock=clock,
+                           post=settings.fixtures_dir is None)
     if record_dir is not None and result.notification_id is not None:
         from .fixtures import add_to_session
 

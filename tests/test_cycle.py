@@ -444,3 +444,12 @@ def test_at_is_refused_outside_a_fixture_run(env):
         result = CliRunner().invoke(agent, ["handle", "--at", "2026-04-18T03:10:00Z", BODY])
         assert mock.calls.call_count == 0
     assert result.exit_code == 2 and "--at" in result.stderr
+
+
+def test_a_fixture_run_posts_nothing_even_with_a_webhook_configured(env, monkeypatch):
+    monkeypatch.setenv("DISCORD_WEBHOOK_URL", WEBHOOK_URL)
+    posted = []
+    monkeypatch.setattr("karakuri_agent.report._send_with_discord_webhook", lambda *a: posted.append(a) or (204, {}))
+    result = CliRunner().invoke(agent, ["handle", "--fixtures", "bundled", "notification_id: notif-demo01"])
+    assert result.exit_code == 0 and result.stdout.startswith("からくり: ログイン通知を確認。")
+    assert posted == []
