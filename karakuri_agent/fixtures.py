@@ -157,7 +157,7 @@ class FixtureTransport(httpx.BaseTransport):
     """Serves the two contract endpoints from a fixtures directory."""
 
     def __init__(self, directory: Path) -> None:
-        self.directory = Path(directory)
+        self.directory = resolve_fixtures_dir(directory)
 
     def handle_request(self, request: httpx.Request) -> httpx.Response:
         path = request.url.path

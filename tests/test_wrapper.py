@@ -334,3 +334,12 @@ def test_shim_without_karakuri_says_how_to_install_in_one_line(tmp_path):
     assert proc.returncode == 127 and proc.stdout == ""
     [line] = proc.stderr.splitlines()
     assert "pip install" in line and "not found" not in line  # ours, not the shell's
+
+
+def test_fixtures_dir_bundled_serves_the_wrapper_too(env, monkeypatch):
+    monkeypatch.setenv("KARAKURI_FIXTURES_DIR", "bundled")
+    result = run("get_notification", "notif-demo01")
+    assert result.exit_code == 0 and json.loads(result.stdout)["notification"]["type"] == "agent_logged_in"
+    monkeypatch.setenv("KARAKURI_FIXTURES_DIR", str(Path(env["KARAKURI_STATE_DIR"]) / "nowhere"))
+    missing = run("get_notification", "notif-demo01")
+    assert missing.exit_code == 2 and "does not exist" in missing.stderr
