@@ -46,7 +46,8 @@ def format_entries(entries: Iterable[dict[str, Any]]) -> Iterable[str]:
             continue
         if kind == "dry_run":
             planned = f"would send {entry['command']} {params}" if entry.get("command") else "would send nothing"
-            yield f"{head}  DRY-RUN {planned}  report {entry['message']}  ({entry.get('reason', '')})"
+            line = f"{head}  DRY-RUN {planned}  report {entry['message']}"
+            yield line + (f"  ({entry['reason']})" if entry.get("reason") else "")
             continue
         mark = "ok " if entry.get("success") else "ERR"
         line = f"{head}  {mark} {entry.get('command')} {params}"
