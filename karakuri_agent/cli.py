@@ -3,7 +3,9 @@
 No logic lives here: parse arguments, call one function, print, map errors to
 exit codes (0 done, 1 the server said no or the outcome is unknown, 2 bad
 input or configuration, nothing sent). Errors are one line; no traceback
-reaches the user unless KARAKURI_DEBUG=1.
+reaches the user unless KARAKURI_DEBUG=1. A reader that stops early
+(`demo | head -1`) ends the program quietly, as Python's documentation
+recommends for a closed pipe (exit 1, nothing on stderr).
 """
 
 from __future__ import annotations
@@ -18,15 +20,30 @@ from typing import Any, Callable
 import click
 
 from .errors import EXIT_FAILURE, EXIT_USAGE, KarakuriError, ServerRejected, UsageError
+from .retention import MAX_KEEP_DAYS
+
+PACKAGE = "karakuri-agent"
 
 
 def _print_json(data: Any) -> None:
     click.echo(json.dumps(data, ensure_ascii=False, indent=2))
 
 
+def _program() -> str:
+    """The program's own name (not argv[0], which is `-c` or a path when run another way)."""
+    return click.get_current_context().find_root().command.name or PACKAGE
+
+
 def _fail(message: str, code: int) -> None:
-    click.echo(f"{click.get_current_context().find_root().info_name}: error: {message}", err=True)
+    click.echo(f"{_program()}: error: {message}", err=True)
     sys.exit(code)
+
+
+def _reader_left() -> None:
+    """The reader closed the pipe: stop writing, and keep the exit flush from complaining."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    sys.exit(EXIT_FAILURE)
 
 
 def handles_errors(func: Callable[..., Any]) -> Callable[..., Any]:
@@ -46,6 +63,8 @@ def handles_errors(func: Callable[..., Any]) -> Callable[..., Any]:
             sys.exit(exc.exit_code)
         except (click.ClickException, click.exceptions.Exit):
             raise
+        except BrokenPipeError:
+            _reader_left()
         except Exception as exc:  # a bug: say so in one line, keep the traceback for debugging
             if os.environ.get("KARAKURI_DEBUG") == "1":
                 raise
@@ -65,8 +84,25 @@ def parse_params(text: str) -> dict[str, Any]:
     return value
 
 
+class _WholeHelpCommand(click.Command):
+    """A command listed in its group's help with its whole first paragraph, not cut at 45 characters."""
+
+    def get_short_help_str(self, limit: int = 45) -> str:
+        if self.short_help:
+            return self.short_help
+        return " ".join((self.help or "").split("\n\n")[0].split())
+
+
+class _Programs(click.Group):
+    command_class = _WholeHelpCommand
+
+
+_GROUP = {"cls": _Programs, "context_settings": {"help_option_names": ["-h", "--help"]}}
+
+
 # -- karakuri: the wrapper for LLM runtimes ---------------------------------------
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group("karakuri", **_GROUP)
+@click.version_option(package_name=PACKAGE)
 def karakuri() -> None:
     """Read a Karakuri World notification with its decision context, or act on it once."""
 
@@ -87,14 +123,19 @@ def get_notification(notification_id: str) -> None:
 @click.argument("params_json", default="{}")
 @handles_errors
 def command(notification_id: str, command: str, params_json: str) -> None:
-    """Send COMMAND (one of the notification's choices) with PARAMS_JSON, at most once."""
+    """Send COMMAND (one of the notification's choices) with PARAMS_JSON, at most once.
+
+    KARAKURI_AGENT_DISABLED=1 refuses it (exit 2, nothing sent); `get_notification`
+    still reads, since reading is not an action.
+    """
     from . import wrapper
 
     _print_json(wrapper.run_command(notification_id, command, parse_params(params_json)))
 
 
 # -- karakuri-agent: the autonomous agent ------------------------------------------
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(PACKAGE, **_GROUP)
+@click.version_option(package_name=PACKAGE)
 def agent() -> None:
     """The autonomous Karakuri World agent: one notification in, at most one action out."""
 
@@ -104,10 +145,12 @@ def agent() -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print the entries as JSON.")
 @handles_errors
 def log(limit: int, as_json: bool) -> None:
-    """Show the recent activity, newest last."""
+    """Show the recent activity, newest last: notifications, commands, dry runs and report lines."""
     from . import history
 
-    entries = history.recent(limit)
+    state_dir, entries = history.recent(limit)
+    if not entries:
+        click.echo(history.why_empty(state_dir), err=True)
     if as_json:
         _print_json(entries)
     else:
@@ -117,62 +160,103 @@ def log(limit: int, as_json: bool) -> None:
 
 @agent.command("handle")
 @click.argument("body", required=False)
-@click.option("--dry-run", is_flag=True, help="Decide and print; send no command and post nothing.")
-@click.option("--fixtures", "fixtures_dir", type=click.Path(file_okay=False, path_type=Path),
-              help="Serve the API from recorded fixtures in DIR (nothing leaves the machine).")
+@click.option("--dry-run", is_flag=True, help="Decide and print the command that would be sent; send nothing, post nothing.")
+@click.option("--fixtures", "fixtures_dir", metavar="DIR|bundled",
+              help="Serve the API from recorded fixtures in DIR (`bundled`: the session shipped with the"
+                   " package); nothing leaves the machine, the state is throwaway unless KARAKURI_STATE_DIR is set.")
+@click.option("--at", "at_text", metavar="TIME",
+              help="With --fixtures: the time of the run (ISO 8601; default: when the message was recorded).")
 @click.option("--record", "record_dir", type=click.Path(file_okay=False, path_type=Path),
-              help="Save this run's exchanges with the server as fixtures in DIR (secrets removed).")
+              help="Save this run's exchanges with the server and the message as fixtures in DIR (secrets removed).")
 @click.option("--json", "as_json", is_flag=True, help="Print the full decision record as JSON.")
 @click.option("--explain", is_flag=True, help="Print the reason for the decision.")
 @handles_errors
-def handle(body: str | None, dry_run: bool, fixtures_dir: Path | None, record_dir: Path | None,
-           as_json: bool, explain: bool) -> None:
+def handle(body: str | None, dry_run: bool, fixtures_dir: str | None, at_text: str | None,
+           record_dir: Path | None, as_json: bool, explain: bool) -> None:
     """Handle one Discord message (BODY, or stdin): at most one command, one report line."""
+    from contextlib import nullcontext
+
     from .config import load_settings
     from .cycle import handle as run_cycle
+    from .db import utc_now
 
     if body is None:
         body = "" if sys.stdin is None or sys.stdin.isatty() else sys.stdin.read()
     if record_dir is not None and fixtures_dir is not None:
         raise UsageError("--record and --fixtures cannot be combined")
-    result = run_cycle(body, load_settings(fixtures_dir=fixtures_dir), dry_run=dry_run, record_dir=record_dir)
+    settings = load_settings(fixtures_dir=Path(fixtures_dir) if fixtures_dir else None)
+    if settings.fixtures_dir is None:
+        if at_text is not None:
+            raise UsageError("--at only applies to a run on --fixtures (a real run happens now)")
+        run = nullcontext((settings, utc_now))
+    else:
+        from .fixtures import fixture_run, parse_time
+
+        run = fixture_run(settings, body, parse_time(at_text) if at_text else None)
+    with run as (settings, clock):
+        # A fixture run is offline: its report is printed, never posted.
+        result = run_cycle(body, settings, dry_run=dry_run, record_dir=record_dir, clock=clock,
+                           post=settings.fixtures_dir is None)
+    if record_dir is not None and result.notification_id is not None:
+        from .fixtures import add_to_session
+
+        add_to_session(record_dir, body, clock(), {"id": settings.self_agent_id, "name": settings.self_name})
     _print_result(result, as_json=as_json, explain=explain)
 
 
 @agent.command("demo")
-@click.option("--fixtures", "fixtures_dir", type=click.Path(exists=True, file_okay=False, path_type=Path),
-              help="A recorded session to replay instead of the bundled one.")
+@click.option("--fixtures", "fixtures_dir", metavar="DIR|bundled", default="bundled", show_default=True,
+              help="The recorded session to replay (a directory written by `handle --record DIR`).")
+@click.option("--state-dir", type=click.Path(file_okay=False, path_type=Path),
+              help="Keep the replay's state in DIR (for `KARAKURI_STATE_DIR=DIR karakuri-agent log`)"
+                   " instead of a throwaway directory.")
 @click.option("--json", "as_json", is_flag=True, help="Print each decision record as JSON.")
 @handles_errors
-def demo(fixtures_dir: Path | None, as_json: bool) -> None:
+def demo(fixtures_dir: str, state_dir: Path | None, as_json: bool) -> None:
     """Replay a recorded session offline and show each decision, its reason and its report."""
     from .demo import replay
+    from .fixtures import resolve_fixtures_dir
 
-    for message, result in replay(fixtures_dir):
+    for message, result in replay(resolve_fixtures_dir(fixtures_dir), state_dir):
         if not as_json:
-            click.echo(f"\n▶ {message.splitlines()[0][:70]}")
+            click.echo(f"▶ {message.splitlines()[0][:70]}")
         _print_result(result, as_json=as_json, explain=True)
+        if not as_json:
+            click.echo()
 
 
 def _print_result(result: Any, *, as_json: bool, explain: bool) -> None:
-    """The report is always the last line of stdout."""
+    """The report is always the last line of stdout; why a run failed goes to stderr."""
+    _print_problems(result)
     if as_json:
         click.echo(json.dumps(result.record(), ensure_ascii=False))
         return
     decision = result.decision
+    if decision is not None and decision.command and (explain or result.dry_run):
+        params = json.dumps(decision.params, ensure_ascii=False)
+        click.echo(f"  {'would send' if result.dry_run else 'decision'}: {decision.command} {params}")
     if explain and decision is not None:
-        if decision.command:
-            params = json.dumps(decision.params, ensure_ascii=False)
-            click.echo(f"  decision: {decision.command} {params}")
         click.echo(f"  reason: {decision.reason}")
         for rejected in result.rejected:
             click.echo(f"  skipped: {rejected['command']} ({rejected['problem']})")
     click.echo(result.report)
 
 
+def _print_problems(result: Any) -> None:
+    """One stderr line per problem: the error code, what happened, what to do."""
+    if result.error:
+        error = result.error
+        click.echo(f"{_program()}: {error['error']}: {error['message'].rstrip('.')}. {error['what_to_do'][:1].upper()}{error['what_to_do'][1:]}.", err=True)
+    if result.webhook is not None and not result.webhook.delivered:
+        status = f"HTTP {result.webhook.status}" if result.webhook.status else "no answer"
+        click.echo(f"{_program()}: webhook_failed: the report was not posted to Discord ({status},"
+                   f" {result.webhook.attempts} attempts); check DISCORD_WEBHOOK_URL", err=True)
+
+
 @agent.command("gc")
-@click.option("--keep-days", type=click.IntRange(min=1), required=True,
-              help="Delete history older than this many days (the ledger, people and places are kept).")
+@click.option("--keep-days", type=click.IntRange(min=0, max=MAX_KEEP_DAYS), required=True,
+              help=f"Delete history older than this many days, 0 to {MAX_KEEP_DAYS} (0: all history but what"
+                   " the next run reads; the ledger, people and places are always kept).")
 @click.option("--json", "as_json", is_flag=True, help="Print the counts as JSON.")
 @handles_errors
 def gc(keep_days: int, as_json: bool) -> None:

@@ -16,7 +16,7 @@ import httpx
 
 from . import report
 from .config import Settings
-from .errors import AlreadyAttempted, OutcomeUnknown, ServerRejected, Unreachable
+from .errors import AlreadyAttempted, OutcomeUnknown, ServerRejected, Unreachable, describe, explain
 from .db import utc_now
 from .operations import Fetched, Outcome, Runtime, act, fetch, open_runtime
 from .params import InvalidParams, merge, validate
@@ -60,6 +60,8 @@ class HandleResult:
     dry_run: bool = False
     webhook: report.WebhookResult | None = None
     rejected: list[dict[str, Any]] = field(default_factory=list)
+    # Why nothing (or not what was meant) was done: `errors.describe()`'s shape.
+    error: dict[str, str] | None = None
 
     @property
     def sent(self) -> bool:
@@ -77,6 +79,7 @@ class HandleResult:
             "sent": self.sent,
             "outcome": self.outcome and {"success": self.outcome.success, "result": self.outcome.result},
             "webhook_delivered": self.webhook.delivered if self.webhook else None,
+            "error": self.error,
             "report": self.report,
         }
 
@@ -95,15 +98,33 @@ def handle(
     """Run the whole cycle for one message. Raises UsageError for a malformed id."""
     notification_id = find_notification_id(body)
     if notification_id is None:
-        return HandleResult(report.NO_ID)
+        return HandleResult(report.NO_ID, dry_run=dry_run)
     if settings.disabled:
-        return HandleResult(report.DISABLED, notification_id)
+        return HandleResult(report.DISABLED, notification_id, dry_run=dry_run)
     with open_runtime(settings, transport=transport, record_dir=record_dir, clock=clock) as rt:
         result = _handle_notification(rt, notification_id, decider or RulePolicy(), dry_run=dry_run)
+        result.dry_run = dry_run  # every path, early returns included
+        _remember(rt, result, notification_id)
     if post and not dry_run and settings.webhook_url:
         result.webhook = report.post_to_discord(settings.webhook_url.get(), result.report,
                                                 budget=settings.webhook_budget)
     return result
+
+
+def _remember(rt: Runtime, result: HandleResult, notification_id: str) -> None:
+    """Keep the run's report line (and a dry run's plan, and why a run failed) for `log`."""
+    planned = result.decision if result.dry_run and result.decision and result.decision.command else None
+    why = result.error and f"{result.error['error']}: {result.error['message']}"
+    rt.store.record_report(
+        result.notification_id or notification_id,
+        result.notification_type,
+        result.report,
+        dry_run=result.dry_run,
+        command=planned and planned.command,
+        params=planned and planned.params,
+        reason=why or (planned and planned.reason) or "",
+        failed=result.error is not None,
+    )
 
 
 def _handle_notification(rt: Runtime, notification_id: str, decider: Decider, *, dry_run: bool,
@@ -116,9 +137,10 @@ def _handle_notification(rt: Runtime, notification_id: str, decider: Decider, *,
     except ServerRejected as exc:
         if exc.latest_notification_id and not newer:
             return _handle_notification(rt, exc.latest_notification_id, decider, dry_run=dry_run, newer=True)
-        return HandleResult(report.STALE if exc.code == "notification_stale" else report.FAILED, notification_id)
-    except Unreachable:
-        return HandleResult(report.FAILED, notification_id)
+        return HandleResult(report.STALE if exc.code == "notification_stale" else report.FAILED, notification_id,
+                            error=explain(exc))
+    except Unreachable as exc:
+        return HandleResult(report.FAILED, notification_id, error=explain(exc))
 
     notification = fetched.notification
     kind = notification.notification.type
@@ -129,6 +151,7 @@ def _handle_notification(rt: Runtime, notification_id: str, decider: Decider, *,
         return result
     if notification.is_expired(now):
         result.report = report.EXPIRED
+        result.error = _expired(notification.expires_at, now)
         return result
     if not notification.choices:
         result.report = report.idle_report(kind, why=report.NO_CHOICES)
@@ -163,7 +186,15 @@ def _handle_notification(rt: Runtime, notification_id: str, decider: Decider, *,
         result.report = report.UNKNOWN_OUTCOME
     else:
         result.report = report.STALE if outcome.error and outcome.error.code == "notification_stale" else report.FAILED
+    if outcome.error is not None:
+        result.error = explain(outcome.error)
     return result
+
+
+def _expired(expires_at: datetime | None, now: datetime) -> dict[str, str]:
+    """Expiry is decided here, not by the server: say when, against which clock."""
+    when = f"at {expires_at.isoformat()}" if expires_at else "(the server marked it expired)"
+    return describe("notification_expired", f"the notification expired {when}; the run's clock said {now.isoformat()}")
 
 
 def _first_sendable(candidates: list[Decision], fetched: Fetched, result: HandleResult):

@@ -96,9 +96,48 @@ class AlreadyAttempted(KarakuriError):
         return {"error": self.code, "message": self.message, "previous": self.previous}
 
 
+class AgentDisabled(KarakuriError):
+    """KARAKURI_AGENT_DISABLED is set: the operator stopped every action."""
+
+    exit_code = EXIT_USAGE
+    code = "agent_disabled"
+
+
 class NotActionable(KarakuriError):
     """The notification may not be acted on: expired, already processed, or no choices."""
 
     def __init__(self, code: str, message: str) -> None:
         self.code = code
         super().__init__(message)
+
+
+# What the person running the agent can do about each error code; an unknown
+# code (the server may add some) gets the generic advice.
+WHAT_TO_DO = {
+    "server_unreachable": "check KARAKURI_API_BASE_URL and the network; nothing was done",
+    "outcome_unknown": "the command may have reached the server; it will not be sent again",
+    "not_found": "the server (or the fixtures directory) does not know this notification id; check the message it came from",
+    "unauthorized": "check KARAKURI_API_KEY: it must be the key issued when the agent was registered",
+    "forbidden": "check KARAKURI_API_KEY: it belongs to another agent or was revoked",
+    "notification_expired": "the notification expired before it was handled; the next one will be handled as usual",
+    "notification_processed": "the server already processed this notification; nothing to do",
+    "notification_stale": "a newer notification superseded this one; the next one will be handled as usual",
+    "invalid_request": "the server refused the params; the message says which",
+    "not_logged_in": "the agent is not logged in to the world; log it in and wait for the next notification",
+    "service_unavailable": "the server is busy or down; the next notification will be handled as usual",
+    "fixture_unreadable": "a fixture file is not valid JSON; fix or re-record it",
+    "invalid_response": "the server's answer was not what the contract describes",
+}
+GENERIC_ADVICE = "nothing more is sent for this notification; the next one will be handled as usual"
+
+
+def describe(code: str, message: str) -> dict[str, str]:
+    """An error as the CLI shows it: the code, the message, and what to do about it."""
+    return {"error": code, "message": message, "what_to_do": WHAT_TO_DO.get(code, GENERIC_ADVICE)}
+
+
+def explain(exc: KarakuriError) -> dict[str, str]:
+    """`describe` for a raised error; a server's own message is used when it sent one."""
+    if isinstance(exc, ServerRejected):
+        return describe(exc.code, str(exc.body.get("message") or f"HTTP {exc.status}"))
+    return describe(exc.code, exc.message)

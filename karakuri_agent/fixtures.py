@@ -5,31 +5,129 @@ With this transport the client runs unchanged and nothing leaves the machine
 
     notifications/<notification_id>.json   {"status": 200, "body": {...}}  answers to GETs
     commands/<notification_id>.json        {"status": 200, "body": {...}}  answers to POSTs
-    messages.json                          ["<Discord message body>", ...] (optional, for `demo`)
+    commands/<notification_id>.json        {"status": 200, "command": "move", "body": {...}}  answers to POSTs
+    session.json                           {"self": {"id", "name"}, "messages": [{"at", "message"}, ...]}
 
-A POST without a recorded answer gets a generic acceptance (information
-commands get an empty `data`), so any recorded notification can be replayed.
-The recorder writes the same layout from a real run, with secrets removed.
+A recorded answer to a POST is served only to the command it answered; any
+other command (or one with no recording) gets a generic acceptance for that
+command (information commands get an empty `data`), so any recorded
+notification can be replayed with any of its choices. The recorder writes the
+same layout from a real run, with secrets removed, and adds each handled
+message with the time it was handled to `session.json`.
 """
 
 from __future__ import annotations
 
 import json
+import tempfile
+from contextlib import contextmanager
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable, Iterator
 
 import httpx
 
-from .config import redact
+from .config import Settings, default_state_dir, redact
+from .db import utc_now
+from .errors import UsageError
 from .models import INFORMATION_COMMANDS
-from .trigger import ID_PATTERN
+from .trigger import ID_PATTERN, find_notification_id
 
 GENERIC_ACCEPTANCE = {"ok": True, "message": "コマンドを受け付けました"}
+# `--fixtures bundled` names the recorded session shipped with the package.
+BUNDLED = "bundled"
+SESSION_FILE = "session.json"
 
 
 def bundled_fixtures_dir() -> Path:
     """The recorded session shipped with the package (used by `karakuri-agent demo`)."""
     return Path(__file__).resolve().parent / "recorded"
+
+
+def resolve_fixtures_dir(value: Path | str) -> Path:
+    """`bundled` or a directory that exists; UsageError otherwise (nothing is run)."""
+    directory = bundled_fixtures_dir() if str(value) == BUNDLED else Path(value).expanduser()
+    if not directory.is_dir():
+        raise UsageError(f"fixtures directory {directory} does not exist"
+                         f" (`--fixtures {BUNDLED}` replays the session shipped with the package)")
+    return directory
+
+
+def parse_time(text: str) -> datetime:
+    """ISO 8601; a time without an offset is UTC (as the recorded sessions are)."""
+    try:
+        moment = datetime.fromisoformat(text.strip())
+    except ValueError:
+        raise UsageError(f"{text!r} is not an ISO 8601 time (e.g. 2026-04-18T03:10:05Z)") from None
+    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+
+
+@dataclass
+class Session:
+    """Who the recorded agent is and which messages it got when."""
+
+    me: dict[str, str] = field(default_factory=dict)
+    messages: list[tuple[datetime, str]] = field(default_factory=list)
+
+    def time_of(self, notification_id: str | None) -> datetime | None:
+        """When the message carrying `notification_id` was first handled."""
+        for at, message in self.messages:
+            if notification_id and find_notification_id(message) == notification_id:
+                return at
+        return None
+
+
+def load_session(directory: Path, *, required: bool) -> Session:
+    """The directory's `session.json`; an empty session when it has none and none is required."""
+    path = directory / SESSION_FILE
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        me = data.get("self") or {}
+        messages = [(parse_time(entry["at"]), entry["message"]) for entry in data["messages"]]
+    except FileNotFoundError:
+        if required:
+            raise UsageError(f"{path} does not exist: not a recorded session") from None
+        return Session()
+    except (OSError, ValueError, KeyError, TypeError, AttributeError, UsageError) as exc:
+        raise UsageError(f"{path} is not a readable recorded session ({exc})") from None
+    return Session({"id": str(me.get("id", "")), "name": str(me.get("name", ""))}, messages)
+
+
+def add_to_session(directory: Path, message: str, at: datetime, me: dict[str, str]) -> None:
+    """The recorder's half of `session.json`: the message, when it came, whose it was."""
+    path = directory / SESSION_FILE
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        data = {"self": me, "messages": []}
+    data["messages"].append({"at": at.isoformat().replace("+00:00", "Z"), "message": message})
+    directory.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+
+
+@contextmanager
+def fixture_run(settings: Settings, body: str, at: datetime | None) -> Iterator[tuple[Settings, Callable[[], datetime]]]:
+    """Settings and clock for `handle` on fixtures: decide as the recorded agent did, when it did.
+
+    The recorded session names the agent and the time of each message (`at`
+    overrides it). The state is a throwaway directory, removed afterwards,
+    unless KARAKURI_STATE_DIR chose one: fixture places and people must not
+    leak into the agent's real memory.
+    """
+    assert settings.fixtures_dir is not None
+    directory = resolve_fixtures_dir(settings.fixtures_dir)
+    session = load_session(directory, required=False)
+    settings = replace(settings, fixtures_dir=directory)
+    if session.me.get("id") or session.me.get("name"):
+        settings = replace(settings, self_agent_id=session.me["id"], self_name=session.me["name"])
+    moment = at or session.time_of(find_notification_id(body))
+    clock = (lambda: moment) if moment is not None else utc_now
+    if settings.state_dir != default_state_dir():
+        yield settings, clock
+        return
+    with tempfile.TemporaryDirectory(prefix="karakuri-fixtures-") as state:
+        yield replace(settings, state_dir=Path(state)), clock
 
 
 def _json_response(status: int, body: Any) -> httpx.Response:
@@ -41,13 +139,16 @@ def _notification_id_from(request: httpx.Request) -> str | None:
     return name if ID_PATTERN.fullmatch(name) else None
 
 
-def _read_exchange(path: Path) -> httpx.Response | None:
+def _read_exchange(path: Path, *, command: str | None = None) -> httpx.Response | None:
+    """The recorded answer; for a POST only if it answered `command` (None: not recorded)."""
     try:
         exchange = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         return None
     except (OSError, ValueError) as exc:
         return _json_response(500, {"error": "fixture_unreadable", "message": f"{path.name}: {exc}"})
+    if command is not None and exchange.get("command") != command:
+        return None
     headers = exchange.get("headers") or {}
     return httpx.Response(int(exchange.get("status", 200)), json=exchange.get("body"), headers=headers)
 
@@ -56,7 +157,7 @@ class FixtureTransport(httpx.BaseTransport):
     """Serves the two contract endpoints from a fixtures directory."""
 
     def __init__(self, directory: Path) -> None:
-        self.directory = Path(directory)
+        self.directory = resolve_fixtures_dir(directory)
 
     def handle_request(self, request: httpx.Request) -> httpx.Response:
         path = request.url.path
@@ -71,12 +172,12 @@ class FixtureTransport(httpx.BaseTransport):
         if request.method == "POST" and path.endswith("/agents/command"):
             payload = json.loads(request.content or b"{}")
             notification_id = str(payload.get("notification_id", ""))
+            command = payload.get("command")
             recorded = ID_PATTERN.fullmatch(notification_id) and _read_exchange(
-                self.directory / "commands" / f"{notification_id}.json"
+                self.directory / "commands" / f"{notification_id}.json", command=command
             )
             if recorded:
                 return recorded
-            command = payload.get("command")
             if command in INFORMATION_COMMANDS:
                 return _json_response(200, {"command": command, "data": {}})
             return _json_response(200, GENERIC_ACCEPTANCE)
@@ -102,17 +203,20 @@ class RecordingTransport(httpx.BaseTransport):
             body = response.json()
         except ValueError:
             body = {"error": f"http_{response.status_code}", "message": response.text[:160]}
+        exchange: dict[str, Any] = {"status": response.status_code}
         if request.method == "GET":
             notification_id = _notification_id_from(request)
             folder = "notifications"
         else:
-            notification_id = str(json.loads(request.content or b"{}").get("notification_id", ""))
+            payload = json.loads(request.content or b"{}")
+            notification_id = str(payload.get("notification_id", ""))
+            exchange["command"] = payload.get("command")
             folder = "commands"
         if notification_id and ID_PATTERN.fullmatch(notification_id):
-            self._save(self.directory / folder / f"{notification_id}.json", response.status_code, body)
+            self._save(self.directory / folder / f"{notification_id}.json", {**exchange, "body": body})
         return response
 
-    def _save(self, path: Path, status: int, body: Any) -> None:
-        text = redact(json.dumps({"status": status, "body": body}, ensure_ascii=False, indent=1), self.secrets)
+    def _save(self, path: Path, exchange: dict[str, Any]) -> None:
+        text = redact(json.dumps(exchange, ensure_ascii=False, indent=1), self.secrets)
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text + "\n", encoding="utf-8")

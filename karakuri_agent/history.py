@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any, Iterable
 
 from .config import load_settings
@@ -10,25 +11,46 @@ from .db import connect
 from .store import SQLiteStore
 
 
-def recent(limit: int) -> list[dict[str, Any]]:
-    """The newest `limit` activity entries, oldest first."""
+def recent(limit: int) -> tuple[Path, list[dict[str, Any]]]:
+    """The state directory read, and its newest `limit` activity entries, oldest first."""
     settings = load_settings(require_api=False)
     conn = connect(settings.state_dir)
     try:
-        return list(reversed(SQLiteStore(conn).recent_activity(limit)))
+        return settings.state_dir, list(reversed(SQLiteStore(conn).recent_activity(limit)))
     finally:
         conn.close()
 
 
+def why_empty(state_dir: Path) -> str:
+    """What a newcomer needs after `demo`: its runs were kept in a throwaway state."""
+    return (f"no activity recorded in {state_dir} yet. `karakuri-agent demo` and fixture runs use a"
+            " throwaway state; to keep one, run `karakuri-agent demo --state-dir DIR` and then"
+            " `KARAKURI_STATE_DIR=DIR karakuri-agent log`.")
+
+
 def format_entries(entries: Iterable[dict[str, Any]]) -> Iterable[str]:
+    """One line per entry: a received notification, a command, a dry run's plan, a report."""
     for entry in entries:
         stamp = entry["created_at"][:19].replace("T", " ")
-        if entry["kind"] == "request":
-            yield f"{stamp}  {entry['notification_id']}  received {entry.get('notification_type') or 'notification'}"
+        head = f"{stamp}  {entry['notification_id']}"
+        kind = entry["kind"]
+        if kind == "request":
+            yield f"{head}  received {entry.get('notification_type') or 'notification'}"
+            continue
+        params = json.dumps(entry.get("params") or {}, ensure_ascii=False)
+        if kind == "report":
+            line = f"{head}  report {entry['message']}"
+            if entry.get("success") is False:
+                line += f"  [{entry.get('reason')}]"
+            yield line
+            continue
+        if kind == "dry_run":
+            planned = f"would send {entry['command']} {params}" if entry.get("command") else "would send nothing"
+            line = f"{head}  DRY-RUN {planned}  report {entry['message']}"
+            yield line + (f"  ({entry['reason']})" if entry.get("reason") else "")
             continue
         mark = "ok " if entry.get("success") else "ERR"
-        params = json.dumps(entry.get("params") or {}, ensure_ascii=False)
-        line = f"{stamp}  {entry['notification_id']}  {mark} {entry.get('command')} {params}"
+        line = f"{head}  {mark} {entry.get('command')} {params}"
         if entry.get("message"):
             line += f"  → {entry['message']}"
         if entry.get("reason"):

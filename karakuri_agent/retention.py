@@ -28,6 +28,9 @@ from .db import transaction, utc_text
 KEEP_ACTIVITY = 6
 KEEP_COMMANDS = 6
 KEEP_MEMORY = 12
+# Keeping a century is keeping everything; past ~2.7 million days the cutoff
+# would fall before year 1, which dates cannot express.
+MAX_KEEP_DAYS = 36_500
 
 _STATEMENTS: dict[str, str] = {
     # Old entries, except the newest few overall and the newest few commands.
@@ -61,8 +64,8 @@ def gc(conn: sqlite3.Connection, *, keep_days: int, now: datetime) -> dict[str, 
 
     `attempts`, `people`, `places` and `knowledge` are never touched.
     """
-    if isinstance(keep_days, bool) or not isinstance(keep_days, int) or keep_days < 0:
-        raise ValueError(f"keep_days must be a whole number of days, at least 0, got {keep_days!r}")
+    if isinstance(keep_days, bool) or not isinstance(keep_days, int) or not 0 <= keep_days <= MAX_KEEP_DAYS:
+        raise ValueError(f"keep_days must be a whole number of days from 0 to {MAX_KEEP_DAYS}, got {keep_days!r}")
     cutoff = utc_text(now - timedelta(days=keep_days))
     values = {
         "cutoff": cutoff,

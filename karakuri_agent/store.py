@@ -26,6 +26,8 @@ class Store(Protocol):
     def record_command(self, notification_id: str, notification_type: str, command: str,
                        params: dict[str, Any], success: bool, message: str, result: Any,
                        reason: str = "") -> int: ...
+    def record_report(self, notification_id: str, notification_type: str, report: str, *, dry_run: bool,
+                      command: str | None, params: dict[str, Any] | None, reason: str, failed: bool) -> None: ...
     def recent_activity(self, limit: int = 6) -> list[dict[str, Any]]: ...
     def recent_commands(self, limit: int = 6) -> list[dict[str, Any]]: ...
     def add_memory(self, notification_id: str | None, kind: str, content: str) -> None: ...
@@ -106,6 +108,16 @@ class SQLiteStore:
              int(success), message, truncated_json(result, MAX_RESULT_CHARS), reason),
         )
         return int(cursor.lastrowid or 0)
+
+    def record_report(self, notification_id: str, notification_type: str, report: str, *, dry_run: bool,
+                      command: str | None, params: dict[str, Any] | None, reason: str, failed: bool) -> None:
+        """One entry per run: the report line, a dry run's planned command, why a run failed."""
+        self._conn.execute(
+            "INSERT INTO activity (created_at, notification_id, kind, notification_type, command,"
+            " params, success, message, reason) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (self._stamp(), notification_id, "dry_run" if dry_run else "report", notification_type or None,
+             command, None if params is None else to_json(params), 0 if failed else None, report, reason or None),
+        )
 
     def recent_activity(self, limit: int = 6) -> list[dict[str, Any]]:
         rows = self._conn.execute(

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from .config import load_settings
-from .errors import AlreadyAttempted, KarakuriError
+from .errors import AgentDisabled, AlreadyAttempted, KarakuriError
 from .operations import act, check_actionable, fetch, open_runtime, prepare
 from .trigger import validate_notification_id
 
@@ -27,10 +27,14 @@ def run_command(notification_id: str, command: str, params: dict[str, Any]) -> d
 
     Checked against the copy stored when the notification was fetched (fetched
     now if there is none). A refused or failed command raises; nothing is
-    retried.
+    retried. KARAKURI_AGENT_DISABLED stops it before anything is read or sent
+    (`get_notification` stays allowed: reading is not an action).
     """
     notification_id = validate_notification_id(notification_id)
-    with open_runtime(load_settings()) as rt:
+    settings = load_settings()
+    if settings.disabled:
+        raise AgentDisabled("KARAKURI_AGENT_DISABLED is set: nothing was sent (unset it to let the agent act)")
+    with open_runtime(settings) as rt:
         previous = rt.ledger.previous(notification_id)
         if previous is not None:  # answer at once, before even reading the notification
             raise AlreadyAttempted(notification_id, previous)

@@ -317,7 +317,8 @@ def test_log_shows_what_was_done(env, api):
 def test_reasons_are_stored_with_the_activity(env, api):
     run()
     entries = json.loads(CliRunner().invoke(agent, ["log", "--json"]).stdout)
-    assert entries[-1]["reason"] == "桜草メイの誘いを受ける"
+    commands = [entry for entry in entries if entry["kind"] == "command"]
+    assert commands[-1]["reason"] == "桜草メイの誘いを受ける"
 
 
 def test_record_saves_fixtures_without_secrets(env, api, tmp_path, monkeypatch):
@@ -391,3 +392,64 @@ def test_old_unkept_promises_do_not_crowd_out_the_current_one(env, notification)
     status = conn.execute("SELECT status FROM commitments WHERE notification_id = 'notif-new'").fetchone()[0]
     conn.close()
     assert status == "fulfilled"
+
+
+def test_a_recorded_run_replays_as_a_demo_with_the_same_decision(env, api, tmp_path):
+    recorded = tmp_path / "recorded"
+    live = CliRunner().invoke(agent, ["handle", "--json", "--record", str(recorded), BODY])
+    assert live.exit_code == 0, live.output
+    replayed = CliRunner().invoke(agent, ["demo", "--json", "--fixtures", str(recorded)])
+    assert replayed.exit_code == 0, replayed.output
+    [first], [again] = [json.loads(line) for line in live.stdout.splitlines()], \
+        [json.loads(line) for line in replayed.stdout.splitlines()]
+    assert again["decision"]["command"] == first["decision"]["command"] == "conversation_accept"
+    assert again["report"] == first["report"]
+    session = json.loads((recorded / "session.json").read_text(encoding="utf-8"))
+    assert [entry["message"] for entry in session["messages"]] == [BODY]
+
+
+@pytest.mark.parametrize("body, status", [
+    ("ログアウトが完了しました。", None),  # no id
+    (BODY, 404),  # the fetch fails
+    (BODY, 200),  # decided
+], ids=["no-id", "fetch-fails", "decided"])
+def test_json_says_dry_run_on_every_path_of_a_dry_run(env, notification, body, status):
+    with respx.mock(assert_all_called=False) as mock:
+        mock.get(GET_URL).respond(status or 200, json=notification if status == 200 else {"error": "not_found"})
+        result = CliRunner().invoke(agent, ["handle", "--dry-run", "--json", body])
+        assert not any(call.request.method == "POST" for call in mock.calls)
+    record = json.loads(result.stdout)
+    assert record["dry_run"] is True and record["sent"] is False
+    assert (record["error"] or {}).get("error") == ("not_found" if status == 404 else None)
+
+
+def test_the_off_switch_is_a_dry_run_too(env, monkeypatch):
+    monkeypatch.setenv("KARAKURI_AGENT_DISABLED", "1")
+    record = json.loads(CliRunner().invoke(agent, ["handle", "--dry-run", "--json", BODY]).stdout)
+    assert record["dry_run"] is True and record["report"] == report.DISABLED
+
+
+def test_a_webhook_that_fails_says_so_on_stderr(env, api, monkeypatch):
+    monkeypatch.setenv("DISCORD_WEBHOOK_URL", WEBHOOK_URL)
+    monkeypatch.setattr("karakuri_agent.report._send_with_discord_webhook", lambda *a: (404, {}))
+    result = CliRunner().invoke(agent, ["handle", BODY])
+    assert result.exit_code == 0 and result.stdout.strip().endswith("会話を受けて返事をしました。")
+    [line] = result.stderr.splitlines()
+    assert line.startswith("karakuri-agent: webhook_failed:") and "HTTP 404" in line
+    assert WEBHOOK_URL not in result.stderr
+
+
+def test_at_is_refused_outside_a_fixture_run(env):
+    with respx.mock(assert_all_called=False) as mock:
+        result = CliRunner().invoke(agent, ["handle", "--at", "2026-04-18T03:10:00Z", BODY])
+        assert mock.calls.call_count == 0
+    assert result.exit_code == 2 and "--at" in result.stderr
+
+
+def test_a_fixture_run_posts_nothing_even_with_a_webhook_configured(env, monkeypatch):
+    monkeypatch.setenv("DISCORD_WEBHOOK_URL", WEBHOOK_URL)
+    posted = []
+    monkeypatch.setattr("karakuri_agent.report._send_with_discord_webhook", lambda *a: posted.append(a) or (204, {}))
+    result = CliRunner().invoke(agent, ["handle", "--fixtures", "bundled", "notification_id: notif-demo01"])
+    assert result.exit_code == 0 and result.stdout.startswith("からくり: ログイン通知を確認。")
+    assert posted == []

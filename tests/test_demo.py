@@ -85,3 +85,33 @@ def test_demo_json_is_one_record_per_message():
     result = CliRunner().invoke(agent, ["demo", "--json"])
     records = [json.loads(line) for line in result.stdout.splitlines()]
     assert [r["report"] for r in records] == [e[1] for e in EXPECTED]
+
+
+def test_a_recorded_answer_is_served_only_to_the_command_it_answered():
+    """A move's recorded arrival time must not become the answer to a conversation_start."""
+    import httpx
+
+    from karakuri_agent.fixtures import GENERIC_ACCEPTANCE, FixtureTransport
+
+    directory = bundled_fixtures_dir()
+    recorded = json.loads((directory / "commands" / "notif-demo08.json").read_text(encoding="utf-8"))
+    with httpx.Client(transport=FixtureTransport(directory), base_url="http://fixtures.invalid/api/") as client:
+        def send(command):
+            return client.post("agents/command", json={"notification_id": "notif-demo08", "command": command,
+                                                       "params": {}}).json()
+
+        assert send(recorded["command"]) == recorded["body"]
+        assert send("conversation_start") == GENERIC_ACCEPTANCE
+        assert send("get_perception") == {"command": "get_perception", "data": {}}
+
+
+def test_every_recorded_command_answer_names_its_command():
+    for path in (bundled_fixtures_dir() / "commands").glob("*.json"):
+        exchange = json.loads(path.read_text(encoding="utf-8"))
+        assert isinstance(exchange["command"], str) and exchange["command"], path.name
+
+
+def test_demo_on_a_missing_session_refuses_in_one_line(tmp_path):
+    result = CliRunner().invoke(agent, ["demo", "--fixtures", str(tmp_path / "nowhere")])
+    assert result.exit_code == 2 and result.stdout == ""
+    assert len(result.stderr.splitlines()) == 1 and "does not exist" in result.stderr

@@ -170,7 +170,7 @@ def test_gc_twice_deletes_nothing_the_second_time(conn, history):
         ("activity", "memory", "notifications", "utterances", "commitments"), 0)
 
 
-@pytest.mark.parametrize("bad", [-1, 1.5, "30", True, None])
+@pytest.mark.parametrize("bad", [-1, 1.5, "30", True, None, 36_501, 99_999_999_999])
 def test_keep_days_must_be_a_whole_number_of_days(conn, bad):
     with pytest.raises(ValueError):
         gc(conn, keep_days=bad, now=NOW)

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import json
+import shutil
 import sqlite3
+import subprocess
 import stat
 from datetime import datetime, timedelta, timezone
+from pathlib import Path
 
 import httpx
 import pytest
@@ -286,3 +289,57 @@ def test_a_promise_resolves_a_place_named_in_the_same_text(env, notification):
         pre = json.loads(run("get_notification", NID).stdout)["nikechan_preprocess"]
     [commitment] = pre["context"]["pending_commitments"]
     assert commitment["node_id"] == "6-11"
+
+
+# -- skill/karakuri.sh: the shim runtimes call -----------------------------------------
+SHIM = Path(__file__).resolve().parents[1] / "skill" / "karakuri.sh"
+
+
+def _shim_in(directory: Path) -> Path:
+    directory.mkdir(parents=True, exist_ok=True)
+    copy = directory / "karakuri.sh"
+    shutil.copy(SHIM, copy)
+    return copy
+
+
+def _fake_karakuri(path: Path) -> None:
+    """Stands in for the installed console script: says where it is and what it got."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(f'#!/bin/sh\necho "{path}" "$@"\n')
+    path.chmod(0o755)
+
+
+def _run_shim(shim: Path, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([str(shim), *args], env={"PATH": "/usr/bin:/bin"}, capture_output=True, text=True,
+                          timeout=30)
+
+
+def test_shim_runs_the_karakuri_of_the_projects_venv(tmp_path):
+    shim = _shim_in(tmp_path / "project" / "skill")
+    installed = tmp_path / "project" / ".venv" / "bin" / "karakuri"
+    _fake_karakuri(installed)
+    proc = _run_shim(shim, "get_notification", NID)
+    assert proc.returncode == 0 and proc.stdout.split() == [str(installed), "get_notification", NID]
+
+
+def test_shim_prefers_a_karakuri_next_to_it(tmp_path):
+    shim = _shim_in(tmp_path / "bin")
+    _fake_karakuri(tmp_path / "bin" / "karakuri")
+    proc = _run_shim(shim, "command", NID, "wait", '{"duration": 1}')
+    assert proc.stdout == f'{tmp_path / "bin" / "karakuri"} command {NID} wait {{"duration": 1}}\n'
+
+
+def test_shim_without_karakuri_says_how_to_install_in_one_line(tmp_path):
+    proc = _run_shim(_shim_in(tmp_path / "skill"), "get_notification", NID)
+    assert proc.returncode == 127 and proc.stdout == ""
+    [line] = proc.stderr.splitlines()
+    assert "pip install" in line and "not found" not in line  # ours, not the shell's
+
+
+def test_fixtures_dir_bundled_serves_the_wrapper_too(env, monkeypatch):
+    monkeypatch.setenv("KARAKURI_FIXTURES_DIR", "bundled")
+    result = run("get_notification", "notif-demo01")
+    assert result.exit_code == 0 and json.loads(result.stdout)["notification"]["type"] == "agent_logged_in"
+    monkeypatch.setenv("KARAKURI_FIXTURES_DIR", str(Path(env["KARAKURI_STATE_DIR"]) / "nowhere"))
+    missing = run("get_notification", "notif-demo01")
+    assert missing.exit_code == 2 and "does not exist" in missing.stderr
