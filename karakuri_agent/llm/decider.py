@@ -12,10 +12,11 @@ still finds a sendable candidate.
 The `openai` package (the `llm` extra) is imported only when a model is
 actually asked, so the rules path starts as fast as without it.
 
-How the cycle records it: after `propose`, `decider.last_trace` holds an
-`LLMTrace` for that notification (None when nothing was asked). Store
+How the cycle records it: right after `propose`, `decider.last_trace` holds
+the `LLMTrace` of that call (None when nothing was asked). Store
 `trace.to_json()` with the notification's activity entry; `log` and
-`--explain` print `trace.line()`.
+`--explain` print `trace.line()`. Read it there and then: a notification
+that never reaches `propose` (processed, expired) leaves the previous one.
 """
 
 from __future__ import annotations
