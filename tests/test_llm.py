@@ -107,6 +107,11 @@ def test_missing_params_are_empty_and_a_long_reason_becomes_one_short_line():
     assert "\n" not in proposal.reason and len(proposal.reason) <= 120 and proposal.reason.startswith("長い 理由")
 
 
+def test_a_reason_carries_no_terminal_control_codes():
+    proposal = read_proposal('{"command": "wait", "reason": "\\u001b[2J画面を\\u0007消す\\u200e"}')
+    assert proposal.reason == "[2J画面を消す"
+
+
 # -- the prompt ------------------------------------------------------------------------------
 NOW = datetime(2026, 4, 18, 6, 0, tzinfo=timezone.utc)
 ME = Identity("1470446478261747854", "AIニケちゃん")

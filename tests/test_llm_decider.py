@@ -13,6 +13,7 @@ import respx
 from karakuri_agent.config import Secret, load_settings
 from karakuri_agent.context import Identity
 from karakuri_agent.cycle import handle
+from karakuri_agent.errors import ConfigError
 from karakuri_agent.fixtures import bundled_fixtures_dir
 from karakuri_agent.llm.decider import LLMDecider
 from karakuri_agent.llm.settings import LLMSettings
@@ -200,6 +201,12 @@ def test_a_model_that_hangs_past_the_budget_leaves_the_decision_to_the_rules():
         assert d.propose(view) == RulePolicy().propose(view)
         assert len(server.requests) == 1
     assert d.last_trace.error == "timeout" and d.last_trace.replaced_by_rules
+
+
+def test_without_the_llm_extra_the_decider_says_how_to_install_it(monkeypatch):
+    monkeypatch.setattr("karakuri_agent.llm.decider.find_spec", lambda name: None)
+    with pytest.raises(ConfigError, match=r"pip install 'karakuri-agent\[llm\]'"):
+        decider()
 
 
 def test_nothing_is_asked_when_there_is_nothing_to_choose(model):

@@ -147,7 +147,12 @@ class LLMDecider:
         return None
 
     def _complete(self, messages: list[dict[str, str]], timeout: float, trace: LLMTrace) -> str:
-        """One chat completion, bounded by what is left of the budget; no retries of its own."""
+        """One chat completion, bounded by what is left of the budget; no retries of its own.
+
+        The timeout bounds connecting, sending and each wait for the answer,
+        which is what a slow or hung model does (a non-streamed answer comes
+        all at once, when the model is done).
+        """
         if self._client is None:
             from openai import OpenAI
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
@@ -54,8 +55,9 @@ class Proposal(BaseModel):
     @field_validator("reason", mode="before")
     @classmethod
     def _one_short_line(cls, value: Any) -> str:
-        text = "" if value is None else str(value)
-        return " ".join(text.split())[:REASON_LIMIT]
+        """Printed by `log` and `--explain`: no line breaks, no terminal control codes."""
+        text = " ".join(("" if value is None else str(value)).split())
+        return "".join(ch for ch in text if not unicodedata.category(ch).startswith("C"))[:REASON_LIMIT]
 
 
 def read_proposal(text: str | None) -> Proposal:
