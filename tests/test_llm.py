@@ -125,7 +125,8 @@ def request_view(**extra) -> View:
     return View(
         notification_id="notif-prompt",
         choices=[ACCEPT, REJECT],
-        parsed={"notification_type": "conversation_requested", "participants": [MEI, {"id": ME.agent_id, "name": ME.name}],
+        parsed={"notification_type": "conversation_requested",
+                "participants": [MEI, {"id": ME.agent_id, "name": ME.name}],
                 "conversation_messages": [{"speaker": "桜草メイ", "speaker_id": MEI["id"], "message": "図書館に行かない？"}],
                 "location": {"current_node": {"node_id": "6-11", "name": "喫茶店 店内"}}},
         context={"people": [], "pending_commitments": [{"partner_name": "桜草メイ", "place_name": "神社", "node_id": "3-3",
