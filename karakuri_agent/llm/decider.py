@@ -22,7 +22,7 @@ that never reaches `propose` (processed, expired) leaves the previous one.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from importlib.util import find_spec
 from typing import Any
@@ -91,7 +91,6 @@ class LLMDecider:
         rules: Decider,
         *,
         gate: Gate,
-        persona: Mapping[str, Any] | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         if find_spec("openai") is None:
@@ -99,7 +98,6 @@ class LLMDecider:
         self._settings = settings
         self._rules = rules
         self._gate = gate
-        self._persona = persona
         self._clock = clock
         self._client: Any = None
         self.last_trace: LLMTrace | None = None
@@ -121,7 +119,7 @@ class LLMDecider:
 
     def _ask(self, view: View, rules: list[Decision], trace: LLMTrace, *, deadline: float) -> Decision | None:
         """The first admitted proposal within the budget, or None."""
-        persona = self._persona if self._persona is not None else persona_card(view.persona)
+        persona = persona_card(view.persona)
         default = next((d for d in rules if d.acts), None)
         repair: tuple[str, list[str]] | None = None
         for attempt in range(ATTEMPTS):
