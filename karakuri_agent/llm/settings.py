@@ -1,0 +1,81 @@
+"""How to reach the language model: `KARAKURI_LLM_*`, read once and checked.
+
+Read only when the model decides, so the rules path never pays for it. The
+key is a `Secret` (its repr never shows it); no error here echoes a value
+that could carry a credential, the base URL included.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+from dataclasses import dataclass
+from typing import Mapping
+from urllib.parse import urlsplit
+
+from ..config import Secret, _number
+from ..errors import ConfigError
+
+DEFAULT_TIMEOUT = 20.0
+_EXAMPLE = "e.g. http://localhost:11434/v1"
+
+
+@dataclass(frozen=True)
+class LLMSettings:
+    """An OpenAI-compatible endpoint, a model, and the time one notification may spend on it."""
+
+    base_url: str
+    model: str
+    api_key: Secret | None = None
+    timeout: float = DEFAULT_TIMEOUT
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str]) -> LLMSettings:
+        """Settings from the environment (merged with `.env`); ConfigError names the bad variable."""
+        model = env.get("KARAKURI_LLM_MODEL", "").strip()
+        if not model:
+            raise ConfigError("KARAKURI_LLM_MODEL is not set: name the model to ask (e.g. qwen2.5:7b)")
+        key = env.get("KARAKURI_LLM_API_KEY", "").strip()
+        return cls(
+            base_url=normalise_base_url(env.get("KARAKURI_LLM_BASE_URL", "")),
+            model=model,
+            api_key=Secret(key) if key else None,
+            timeout=_number(env, "KARAKURI_LLM_TIMEOUT", DEFAULT_TIMEOUT, minimum=1),
+        )
+
+
+def normalise_base_url(raw: str) -> str:
+    """The `/v1` base the client posts `/chat/completions` under.
+
+    Forgiving about what people paste (a bare server root gets `/v1`, a full
+    `/chat/completions` URL is cut back), strict about where the key may go:
+    plain http only to this machine.
+    """
+    url = raw.strip().rstrip("/")
+    if not url:
+        raise ConfigError(f"KARAKURI_LLM_BASE_URL is not set ({_EXAMPLE})")
+    try:
+        parts = urlsplit(url)
+        host = parts.hostname
+    except ValueError:
+        host = None
+        parts = None
+    if parts is None or parts.scheme not in ("http", "https") or not host:
+        raise ConfigError(f"KARAKURI_LLM_BASE_URL must be an http(s) URL ({_EXAMPLE})")
+    if parts.query or parts.fragment:
+        raise ConfigError("KARAKURI_LLM_BASE_URL must not carry a query or fragment")
+    if parts.scheme == "http" and not is_loopback(host):
+        raise ConfigError("KARAKURI_LLM_BASE_URL must use https:// (http:// only to this machine)")
+    path = parts.path.removesuffix("/chat/completions").rstrip("/") or "/v1"
+    if not path.endswith("/v1"):
+        raise ConfigError(f"KARAKURI_LLM_BASE_URL must end in /v1, the OpenAI-compatible base ({_EXAMPLE})")
+    return parts._replace(path=path).geturl()
+
+
+def is_loopback(host: str) -> bool:
+    """127.0.0.0/8, ::1 or `localhost`: a request that never leaves the machine."""
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False

@@ -1,0 +1,104 @@
+"""A loopback OpenAI-compatible model for tests and benchmarks: scripted answers.
+
+Serves `POST /v1/chat/completions` on 127.0.0.1 from a script, one entry a
+request, in order: a text (the model's answer), `(status, body)` for an
+error, or `HANG` to hold the request open until the server stops (a model
+past the budget, without any sleep in the test). Every request body and
+header set is kept so tests can read what the client sent. Once the script
+is used up every further request gets a 500.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from contextlib import contextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any, Iterator, Union
+
+HANG = object()
+Answer = Union[str, tuple[int, dict[str, Any]], object]
+
+
+class ScriptedModel:
+    def __init__(self, script: list[Answer], *, delay: float = 0.0) -> None:
+        self.script = list(script)
+        self.delay = delay  # seconds before each answer (benchmarks: a model answering in 1 s)
+        self.requests: list[dict[str, Any]] = []
+        self.headers: list[dict[str, str]] = []
+        self.released = threading.Event()
+        self._lock = threading.Lock()
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
+        self.server.daemon_threads = True
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.server.server_port}/v1"
+
+    def _next(self) -> Answer:
+        with self._lock:
+            return self.script.pop(0) if self.script else (500, {"error": {"message": "script used up"}})
+
+    def _handler(self) -> type[BaseHTTPRequestHandler]:
+        model = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args: Any) -> None:  # keep test output clean
+                pass
+
+            def _send(self, status: int, body: Any) -> None:
+                data = json.dumps(body, ensure_ascii=False).encode()
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def do_POST(self) -> None:
+                length = int(self.headers.get("Content-Length", 0))
+                request = json.loads(self.rfile.read(length) or b"{}")
+                with model._lock:
+                    model.requests.append(request)
+                    model.headers.append(dict(self.headers))
+                if self.path.rstrip("/") != "/v1/chat/completions":
+                    self._send(404, {"error": {"message": f"no route {self.path}"}})
+                    return
+                answer = model._next()
+                if answer is HANG or model.delay:
+                    model.released.wait(None if answer is HANG else model.delay)
+                if answer is HANG:
+                    return
+                if isinstance(answer, tuple):
+                    self._send(*answer)
+                    return
+                self._send(200, completion(str(answer), request))
+
+        return Handler
+
+
+def completion(content: str, request: dict[str, Any]) -> dict[str, Any]:
+    """A chat completion answer; usage counts characters, which is all a test needs."""
+    prompt = sum(len(m.get("content") or "") for m in request.get("messages", []))
+    return {
+        "id": "chatcmpl-test",
+        "object": "chat.completion",
+        "created": 0,
+        "model": request.get("model", ""),
+        "choices": [{"index": 0, "finish_reason": "stop",
+                     "message": {"role": "assistant", "content": content}}],
+        "usage": {"prompt_tokens": prompt, "completion_tokens": len(content), "total_tokens": prompt + len(content)},
+    }
+
+
+@contextmanager
+def running_model(script: list[Answer], *, delay: float = 0.0) -> Iterator[ScriptedModel]:
+    model = ScriptedModel(script, delay=delay)
+    thread = threading.Thread(target=model.server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield model
+    finally:
+        model.released.set()
+        model.server.shutdown()
+        model.server.server_close()
+        thread.join()
