@@ -1,10 +1,20 @@
 """The one-line report (CONTRACT §5) and the webhook post."""
 
+import os
 import re
+import subprocess
+import sys
 
 import pytest
 
+from conftest import API_KEY, CONVERSATION_REQUEST, SELF_ID
+from loopback import running_api
 from karakuri_agent import report
+from karakuri_agent.config import load_settings
+from karakuri_agent.errors import ConfigError
+
+AGENT = [sys.executable, "-c", "import sys; from karakuri_agent.cli import agent; sys.exit(agent())"]
+NID = CONVERSATION_REQUEST["notification_id"]
 
 FORBIDDEN = ["WorkflowReport", "MCP", "hook", "DB", "Supabase", "activity log", "API", "マスター", "notif-", "\n"]
 
@@ -84,3 +94,52 @@ def test_webhook_4xx_is_not_retried():
     result = report.post_to_discord("https://discord.test/x", "line", sleep=lambda s: None,
                                     send=lambda u, l, t: calls.append(1) or (404, {}))
     assert not result.delivered and len(calls) == 1
+
+
+# -- where reports may be posted (CONTRACT §6) ----------------------------------------
+@pytest.mark.parametrize("url", [
+    "https://discord.com/api/webhooks/1/token",
+    "http://127.0.0.1:8080/relay",
+    "http://127.3.4.5/relay",
+    "http://localhost:9000/hook",
+    "http://LOCALHOST/hook",
+    "http://[::1]:9000/hook",
+])
+def test_webhook_url_https_or_loopback_http_is_accepted(env, monkeypatch, url):
+    monkeypatch.setenv("DISCORD_WEBHOOK_URL", url)
+    assert load_settings().webhook_url.get() == url
+
+
+@pytest.mark.parametrize("url", [
+    "http://discord.com/api/webhooks/1/token",
+    "http://10.0.0.1/relay",
+    "http://0.0.0.0/relay",
+    "http://localhost.example.com/hook",
+    "http://127.0.0.1.example.com/hook",
+    "http://127.0.0.1@example.com/hook",
+    "http://[::2]/hook",
+    "http://[::1/hook",
+    "ftp://127.0.0.1/hook",
+    "127.0.0.1:8080/hook",
+])
+def test_webhook_url_plain_http_elsewhere_is_a_configuration_error(env, monkeypatch, url):
+    monkeypatch.setenv("DISCORD_WEBHOOK_URL", url)
+    with pytest.raises(ConfigError, match="DISCORD_WEBHOOK_URL") as raised:
+        load_settings()
+    assert url not in str(raised.value)  # the URL is a secret: never echoed
+
+
+def test_handle_process_posts_its_report_to_a_loopback_webhook(tmp_path):
+    with running_api() as api, running_api() as relay:
+        api.notifications[NID] = CONVERSATION_REQUEST
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("KARAKURI_", "DISCORD_"))}
+        env.update(KARAKURI_API_BASE_URL=api.base_url, KARAKURI_API_KEY=API_KEY,
+                   KARAKURI_STATE_DIR=str(tmp_path / "state"), KARAKURI_SELF_AGENT_ID=SELF_ID,
+                   DISCORD_WEBHOOK_URL=f"http://127.0.0.1:{relay.server.server_port}/api/webhooks/1/token")
+        done = subprocess.run([*AGENT, "handle", f"notification_id: {NID}"], env=env, cwd=tmp_path,
+                              capture_output=True, text=True, timeout=120)  # generous: cold start under load
+    assert done.returncode == 0, done.stderr
+    line = done.stdout.strip().splitlines()[-1]
+    assert [p.get("content") for p in relay.posts] == [line]
+    assert relay.posts[0]["allowed_mentions"] == {"parse": []}
+    assert len(api.posts) == 1
