@@ -24,6 +24,7 @@ from typing import Any, Iterable, Protocol, Sequence
 
 from .context import Identity
 from .models import INFORMATION_COMMANDS, TOKYO, Choice
+from .report import ReportFacts
 from .speech import Persona, compose
 
 SPEAK = ("conversation_speak",)
@@ -301,9 +302,8 @@ def _talk_to_someone(view: View) -> list[Decision]:
     if not options:
         return []
     target = _pick(options, view.notification_id)
-    person = view.acquaintances.get(target, {})
-    name = person.get("display_name") or next((a.get("name") for a in view.nearby_agents if a.get("id") == target), None)
-    known = person.get("interactions", 0) > 0
+    name = _name_of_agent(view, target)
+    known = view.acquaintances.get(target, {}).get("interactions", 0) > 0
     message = compose("start", persona=view.persona, partner_name=name, partner_known=known,
                       place_name=_place_name(view), seed=view.notification_id,
                       max_length=_max_length(choice, "message"))
@@ -344,6 +344,66 @@ def _wait(view: View) -> list[Decision]:
     if choice is None:
         return []
     return [Decision(choice.command, {"duration": _duration(choice, 1)}, "ほかにできることがないので少し待つ")]
+
+
+# -- what a decision is about, for the report -----------------------------------------
+def facts_of(view: View, decision: Decision) -> ReportFacts:
+    """The names a report can use for this decision: place, action, partner, item, promise.
+
+    Read from the same view the decision came from, so the report says what the
+    agent chose and why it matters to a person (`約束の公民館へ向かいます`).
+    """
+    command, params = decision.command, decision.params
+    if command == "move":
+        target = str(params.get("target_node_id") or "")
+        meeting = next((m for m in view.meetings if target and _meeting_node(view, m) == target), None)
+        if meeting is not None:
+            return ReportFacts(place=meeting.get("place_name") or _name_of(view, target), promise=True)
+        return ReportFacts(place=_name_of(view, target))
+    here = _current_node(view)
+    place = _place_name(view) or (_name_of(view, here) if here else None)
+    if command == "action":
+        return ReportFacts(place=place, action=_action_label(view, str(params.get("action_id") or "")))
+    if command == "wait":
+        meeting = _next_meeting(view)
+        node = _meeting_node(view, meeting) if meeting is not None else None
+        if meeting is not None and node is not None and _place_group(view, node) == _place_group(view, here):
+            return ReportFacts(place=meeting.get("place_name"), partner=meeting.get("partner_name"), promise=True)
+        return ReportFacts(place=place)
+    if command in ACCEPT_TRANSFER + REJECT_TRANSFER:
+        return ReportFacts(partner=_transfer_sender(view).get("name"), item=_transfer_item(view))
+    if command == "transfer":
+        return ReportFacts(partner=_name_of_agent(view, params.get("target_agent_id")),
+                           item=_amount(params.get("money")))
+    if command == "conversation_start":
+        return ReportFacts(partner=_name_of_agent(view, params.get("target_agent_id")), place=place)
+    if command is not None and (command.startswith("conversation_") or command in END):
+        return ReportFacts(partner=_partner(view).get("name"), place=place)
+    return ReportFacts(place=place)
+
+
+def _transfer_item(view: View) -> str | None:
+    """What is offered: an amount of money, or the item's name when it has one (ids are dropped later)."""
+    for transfer in view.parsed.get("transfers") or []:
+        if _amount(transfer.get("money")):
+            return _amount(transfer.get("money"))
+        item = transfer.get("item") or {}
+        if item.get("name") or item.get("item_id"):
+            return str(item.get("name") or item.get("item_id"))
+    return None
+
+
+def _amount(money: Any) -> str | None:
+    return f"{money:,}円" if isinstance(money, int) and not isinstance(money, bool) and money > 0 else None
+
+
+def _name_of_agent(view: View, agent_id: Any) -> str | None:
+    """A person's name from whatever the view knows about them."""
+    person = view.acquaintances.get(str(agent_id), {}) if agent_id else {}
+    if person.get("display_name"):
+        return str(person["display_name"])
+    everyone = [*view.nearby_agents, *(view.parsed.get("participants") or [])]
+    return next((str(a["name"]) for a in everyone if a.get("id") == agent_id and a.get("name")), None)
 
 
 # -- helpers -------------------------------------------------------------------------
@@ -527,9 +587,10 @@ def _acted_since_arrival(view: View) -> bool:
 def _action_options(view: View) -> list[str]:
     """Every action id offered here: the choices' own, their enum, and the text's list."""
     choice = view.choice("action")
-    own = [c.params["action_id"] for c in view.choices if c.command == "action" and "action_id" in c.params]
-    from_text = [a["action_id"] for a in view.parsed.get("actions") or [] if a.get("action_id")]
-    return list(dict.fromkeys(own + _enum(choice, "action_id") + from_text))
+    own = [c.params.get("action_id") for c in view.choices if c.command == "action"]
+    from_text = [a.get("action_id") for a in view.parsed.get("actions") or []]
+    ids = own + _enum(choice, "action_id") + from_text
+    return list(dict.fromkeys(str(a) for a in ids if isinstance(a, (str, int)) and a != ""))
 
 
 def action_label(choices: Sequence[Choice], parsed: dict[str, Any], action_id: str | None) -> str | None:

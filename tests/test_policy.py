@@ -8,7 +8,8 @@ import pytest
 
 from karakuri_agent.context import Identity
 from karakuri_agent.models import Choice
-from karakuri_agent.policy import CONVERSATION_TURNS, View, propose
+from karakuri_agent.policy import CONVERSATION_TURNS, Decision, View, facts_of, propose
+from karakuri_agent.report import ReportFacts
 from karakuri_agent.speech import load_persona
 
 NOW = datetime(2026, 4, 18, 6, 0, tzinfo=timezone.utc)
@@ -311,3 +312,39 @@ def test_reasons_name_places_and_actions_never_their_ids():
     unnamed = choice("move", param_schema={"target_node_id": {"type": "string", "enum": ["9-9"]}})
     d = first(view([unnamed, WAIT], places=[]))
     assert d.command == "move" and "9-9" not in d.reason
+
+
+# -- what the report may name ----------------------------------------------------------
+def test_facts_name_the_place_a_move_goes_to_or_nothing_when_only_its_id_is_known():
+    assert facts_of(view([MOVE]), Decision("move", {"target_node_id": "2-2"})) == ReportFacts(place="図書館 館内")
+    assert facts_of(view([MOVE]), Decision("move", {"target_node_id": "9-9"})) == ReportFacts()
+
+
+def test_facts_of_a_move_to_a_promised_place_say_the_promise_is_kept():
+    facts = facts_of(view([MOVE], commitments=[due_in(20)]), Decision("move", {"target_node_id": "2-2"}))
+    assert facts == ReportFacts(place="図書館", promise=True)
+
+
+def test_facts_of_a_wait_at_the_promised_place_name_who_is_awaited():
+    facts = facts_of(view([WAIT], here="2-2", commitments=[due_in(20)]), Decision("wait", {"duration": 2}))
+    assert facts == ReportFacts(place="図書館", partner="桜草メイ", promise=True)
+
+
+def test_facts_of_an_action_use_its_label_and_where_the_agent_is():
+    coffee = choice("action", description="コーヒーを飲む", params={"action_id": "drink-coffee"})
+    v = view([coffee])
+    assert facts_of(v, Decision("action", {"action_id": "drink-coffee"})) == ReportFacts(place="駅 前",
+                                                                                         action="コーヒーを飲む")
+    assert facts_of(v, Decision("action", {"action_id": "unknown"})).action is None
+
+
+def test_facts_of_a_transfer_name_the_sender_and_the_amount():
+    transfers = [{"from": MEI, "to": {"id": ME.agent_id}, "money": 1200, "status": "offered"}]
+    facts = facts_of(view([choice("accept_transfer")], transfers=transfers), Decision("accept_transfer"))
+    assert (facts.partner, facts.item) == ("桜草メイ", "1,200円")
+
+
+def test_facts_of_a_reply_name_the_person_answered():
+    lines = [{"speaker": "桜草メイ", "speaker_id": MEI["id"], "message": "本は好き？"}]
+    facts = facts_of(view([SPEAK], messages=lines), Decision("conversation_speak", {"message": "好き！"}))
+    assert facts.partner == "桜草メイ"
