@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import datetime, timedelta, timezone
 
 import pytest
@@ -348,3 +349,10 @@ def test_facts_of_a_reply_name_the_person_answered():
     lines = [{"speaker": "桜草メイ", "speaker_id": MEI["id"], "message": "本は好き？"}]
     facts = facts_of(view([SPEAK], messages=lines), Decision("conversation_speak", {"message": "好き！"}))
     assert facts.partner == "桜草メイ"
+
+
+def test_no_reason_over_a_day_of_reminders_carries_a_node_or_action_id():
+    enum_move = choice("move", param_schema={"target_node_id": {"type": "string", "enum": ["7-7", "8-8", "2-2"]}})
+    for choices in ((GET_MAP, MOVE, WAIT, *ACTIONS), (enum_move, WAIT, *ACTIONS)):
+        for decision, _ in live(30, known={"1-1": "駅 前", "2-2": "図書館 館内"}, here="1-1", choices=choices):
+            assert not re.search(r"\d+-\d+|read-book|study", decision.reason), decision

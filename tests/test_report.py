@@ -1,19 +1,16 @@
 """The one-line report (CONTRACT §5) and the webhook post."""
 
-import os
 import re
-import subprocess
-import sys
 
 import pytest
 
-from conftest import API_KEY, CONVERSATION_REQUEST, SELF_ID
+from conftest import CONVERSATION_REQUEST
 from loopback import running_api
+from test_trigger import agent_env, run_handle
 from karakuri_agent import report
 from karakuri_agent.config import load_settings
 from karakuri_agent.errors import ConfigError
 
-AGENT = [sys.executable, "-c", "import sys; from karakuri_agent.cli import agent; sys.exit(agent())"]
 NID = CONVERSATION_REQUEST["notification_id"]
 
 FORBIDDEN = ["WorkflowReport", "MCP", "hook", "DB", "Supabase", "activity log", "API", "マスター", "notif-", "\n"]
@@ -189,12 +186,9 @@ def test_webhook_url_plain_http_elsewhere_is_a_configuration_error(env, monkeypa
 def test_handle_process_posts_its_report_to_a_loopback_webhook(tmp_path):
     with running_api() as api, running_api() as relay:
         api.notifications[NID] = CONVERSATION_REQUEST
-        env = {k: v for k, v in os.environ.items() if not k.startswith(("KARAKURI_", "DISCORD_"))}
-        env.update(KARAKURI_API_BASE_URL=api.base_url, KARAKURI_API_KEY=API_KEY,
-                   KARAKURI_STATE_DIR=str(tmp_path / "state"), KARAKURI_SELF_AGENT_ID=SELF_ID,
-                   DISCORD_WEBHOOK_URL=f"http://127.0.0.1:{relay.server.server_port}/api/webhooks/1/token")
-        done = subprocess.run([*AGENT, "handle", f"notification_id: {NID}"], env=env, cwd=tmp_path,
-                              capture_output=True, text=True, timeout=120)  # generous: cold start under load
+        env = agent_env(api, tmp_path,
+                        DISCORD_WEBHOOK_URL=f"http://127.0.0.1:{relay.server.server_port}/api/webhooks/1/token")
+        done = run_handle(env, f"notification_id: {NID}", tmp_path)
     assert done.returncode == 0, done.stderr
     line = done.stdout.strip().splitlines()[-1]
     assert [p.get("content") for p in relay.posts] == [line]
