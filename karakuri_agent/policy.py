@@ -336,7 +336,7 @@ def _move_on(view: View) -> list[Decision]:
     target = ranked[0]
     name = _name_of(view, target)
     return [Decision(choice.command, {"target_node_id": target},
-                     f"しばらく行っていない{name}へ行ってみる" if name else "まだ行っていない場所へ行ってみる")]
+                     f"しばらく行っていない{name}へ行ってみる" if name else "別の場所へ行ってみる")]
 
 
 def _wait(view: View) -> list[Decision]:
