@@ -8,10 +8,12 @@ settings object can be logged or put in an error without leaking anything.
 
 from __future__ import annotations
 
+import ipaddress
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Mapping
+from urllib.parse import urlsplit
 
 from .errors import ConfigError
 
@@ -140,8 +142,8 @@ def load_settings(
         if not api_key:
             raise ConfigError("KARAKURI_API_KEY is not set (see .env.example)")
 
-    if webhook and not webhook.startswith("https://"):
-        raise ConfigError("DISCORD_WEBHOOK_URL must start with https://")
+    if webhook and not _secure_or_loopback(webhook):
+        raise ConfigError("DISCORD_WEBHOOK_URL must start with https:// (http:// only to 127.0.0.1, localhost or [::1])")
     transfer_policy = merged.get("KARAKURI_TRANSFER_POLICY", "known").strip() or "known"
     if transfer_policy not in TRANSFER_POLICIES:
         raise ConfigError(f"KARAKURI_TRANSFER_POLICY must be one of {', '.join(TRANSFER_POLICIES)}")
@@ -168,6 +170,24 @@ def load_settings(
         transfer_policy=transfer_policy,
         secrets=secrets,
     )
+
+
+def _secure_or_loopback(url: str) -> bool:
+    """https anywhere; plain http only where it never leaves the machine (a local relay, a test server)."""
+    if url.startswith("https://"):
+        return True
+    if not url.startswith("http://"):
+        return False
+    try:
+        host = urlsplit(url).hostname
+    except ValueError:
+        return False
+    if host == "localhost":
+        return True
+    try:
+        return host is not None and ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 def redact(text: str, secrets: tuple[str, ...]) -> str:

@@ -31,6 +31,7 @@ from .policy import (
     Decision,
     RulePolicy,
     View,
+    facts_of,
 )
 from .record import agents_in, conversation_key
 from .speech import load_persona
@@ -160,14 +161,15 @@ def _handle_notification(rt: Runtime, notification_id: str, decider: Decider, *,
         result.report = report.idle_report(kind, why=report.COOLING_DOWN)
         return result
 
-    decision, choice, params = _first_sendable(decider.propose(view_of(rt, fetched, now)), fetched, result)
+    view = view_of(rt, fetched, now)
+    decision, choice, params = _first_sendable(decider.propose(view), fetched, result)
     result.decision = decision
     if choice is None:
         result.report = report.idle_report(kind)
         return result
     if dry_run:
         result.decision = Decision(choice.command, params, decision.reason)
-        result.report = report.planned_report(kind, choice.command)
+        result.report = report.planned_report(kind, choice.command, facts_of(view, result.decision))
         return result
 
     try:
@@ -177,7 +179,8 @@ def _handle_notification(rt: Runtime, notification_id: str, decider: Decider, *,
         return result
     result.outcome = outcome
     if outcome.success:
-        result.report = report.action_report(kind, choice.command, outcome.result, newer=newer)
+        result.report = report.action_report(kind, choice.command, outcome.result,
+                                             facts=facts_of(view, Decision(choice.command, params)), newer=newer)
     elif isinstance(outcome.error, ServerRejected) and outcome.error.latest_notification_id and not newer:
         latest = _handle_notification(rt, outcome.error.latest_notification_id, decider, dry_run=dry_run, newer=True)
         latest.rejected = result.rejected + latest.rejected

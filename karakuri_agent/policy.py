@@ -23,7 +23,8 @@ from datetime import datetime, timedelta
 from typing import Any, Iterable, Protocol, Sequence
 
 from .context import Identity
-from .models import TOKYO, Choice
+from .models import INFORMATION_COMMANDS, TOKYO, Choice
+from .report import ReportFacts
 from .speech import Persona, compose
 
 SPEAK = ("conversation_speak",)
@@ -39,6 +40,14 @@ MEETING_GRACE = timedelta(minutes=10)
 COMMITMENT_URGENT = timedelta(minutes=15)
 INFO_FRESH = timedelta(minutes=30)
 TALK_AGAIN_AFTER = 6  # commands before starting a conversation with the same person again
+# Fewer destinations than this (besides where the agent stands) is too few to live on:
+# the map is asked for once, then the agent goes.
+FEW_PLACES = 3
+# The map does not change often: asked once, it is not asked again for this long
+# even if it revealed nothing new (a small town stays small).
+MAP_AGAIN_AFTER = timedelta(hours=24)
+# Waits in a row after which anything else offered is preferred to a third one.
+MAX_WAITS_IN_A_ROW = 2
 
 
 @dataclass(frozen=True)
@@ -174,15 +183,49 @@ def _transfer_offer(view: View) -> list[Decision] | None:
 
 # -- idle: the agent lives its own day ----------------------------------------------
 def _idle(view: View) -> list[Decision]:
+    commitment = _keep_commitment(view)
     candidates: list[Decision] = []
-    candidates += _keep_commitment(view)
+    candidates += commitment
     candidates += _look_around(view, essential=True)
     candidates += _act_here(view)
     candidates += _look_around(view, essential=False)
     candidates += _talk_to_someone(view)
     candidates += _move_on(view)
     candidates += _wait(view)
+    if _waited_enough(view):
+        waiting_for_someone = any(d.command == "wait" for d in commitment)
+        candidates = _instead_of_waiting(candidates, _anything_but_wait(view), stay=waiting_for_someone) or candidates
     return [d for d in candidates if not _repeats_last(view, d)] or candidates[-1:]
+
+
+def _waited_enough(view: View) -> bool:
+    recent = view.recent_commands[:MAX_WAITS_IN_A_ROW]
+    return len(recent) == MAX_WAITS_IN_A_ROW and all(c.get("command") == "wait" for c in recent)
+
+
+def _instead_of_waiting(candidates: list[Decision], extra: list[Decision], *, stay: bool) -> list[Decision]:
+    """The candidates without a wait; staying near a meeting place comes before leaving it."""
+    others = [d for d in candidates + extra if d.command != "wait"]
+    if stay:
+        others = [d for d in others if d.command != "move"] + [d for d in others if d.command == "move"]
+    return others
+
+
+def _anything_but_wait(view: View) -> list[Decision]:
+    """After two waits: something offered that the usual rules held back (a repeat is better than a third wait)."""
+    found: list[Decision] = []
+    choice = view.choice("action")
+    options = _action_options(view)
+    if choice is not None and options:
+        action_id = _pick(options, view.notification_id)
+        found.append(Decision(choice.command, {"action_id": action_id},
+                              f"待ってばかりなので{_action_label(view, action_id) or 'ここで何かする'}ことにする"))
+    recent = {c.get("command") for c in view.recent_commands[:3]}
+    for command in INFORMATION_COMMANDS:
+        if view.choice(command) is not None and command not in recent:
+            found.append(Decision(command, {}, "待ってばかりなので周りのことを確かめる"))
+            break
+    return found
 
 
 def _keep_commitment(view: View) -> list[Decision]:
@@ -218,8 +261,8 @@ def _look_around(view: View, *, essential: bool) -> list[Decision]:
     """
     if essential:
         wanted = []
-        if not view.places and not _enum(view.choice("move"), "target_node_id"):
-            wanted.append(("get_map", "行き先を知るために地図を確認する"))
+        if _few_destinations(view) and not _map_asked(view):
+            wanted.append(("get_map", "行き先が少ないので地図で場所を確かめる"))
         if _current_node(view) is None:
             wanted.append(("get_perception", "周りの様子がわからないので確かめる"))
     else:
@@ -239,14 +282,14 @@ def _act_here(view: View) -> list[Decision]:
     choice = view.choice("action")
     if choice is None or _acted_since_arrival(view):
         return []
-    own = [c.params["action_id"] for c in view.choices if c.command == "action" and "action_id" in c.params]
-    options = list(dict.fromkeys(own + _enum(choice, "action_id") + _actions_from_text(view)))
     done = {c.get("params", {}).get("action_id") for c in view.recent_commands[:6]}
-    fresh = [a for a in options if a not in done]
+    fresh = [a for a in _action_options(view) if a not in done]
     if not fresh:
         return []
     action_id = _pick(fresh, view.notification_id)
-    return [Decision(choice.command, {"action_id": action_id}, f"ここでできること（{action_id}）をしてみる")]
+    label = _action_label(view, action_id)
+    return [Decision(choice.command, {"action_id": action_id},
+                     f"ここで{label}ことにする" if label else "ここでできることをしてみる")]
 
 
 def _talk_to_someone(view: View) -> list[Decision]:
@@ -259,9 +302,8 @@ def _talk_to_someone(view: View) -> list[Decision]:
     if not options:
         return []
     target = _pick(options, view.notification_id)
-    person = view.acquaintances.get(target, {})
-    name = person.get("display_name") or next((a.get("name") for a in view.nearby_agents if a.get("id") == target), None)
-    known = person.get("interactions", 0) > 0
+    name = _name_of_agent(view, target)
+    known = view.acquaintances.get(target, {}).get("interactions", 0) > 0
     message = compose("start", persona=view.persona, partner_name=name, partner_known=known,
                       place_name=_place_name(view), seed=view.notification_id,
                       max_length=_max_length(choice, "message"))
@@ -292,8 +334,9 @@ def _move_on(view: View) -> list[Decision]:
 
     ranked = sorted(options, key=rank)
     target = ranked[0]
-    name = _name_of(view, target) or target
-    return [Decision(choice.command, {"target_node_id": target}, f"しばらく行っていない{name}へ行ってみる")]
+    name = _name_of(view, target)
+    return [Decision(choice.command, {"target_node_id": target},
+                     f"しばらく行っていない{name}へ行ってみる" if name else "別の場所へ行ってみる")]
 
 
 def _wait(view: View) -> list[Decision]:
@@ -301,6 +344,66 @@ def _wait(view: View) -> list[Decision]:
     if choice is None:
         return []
     return [Decision(choice.command, {"duration": _duration(choice, 1)}, "ほかにできることがないので少し待つ")]
+
+
+# -- what a decision is about, for the report -----------------------------------------
+def facts_of(view: View, decision: Decision) -> ReportFacts:
+    """The names a report can use for this decision: place, action, partner, item, promise.
+
+    Read from the same view the decision came from, so the report says what the
+    agent chose and why it matters to a person (`約束の公民館へ向かいます`).
+    """
+    command, params = decision.command, decision.params
+    if command == "move":
+        target = str(params.get("target_node_id") or "")
+        meeting = next((m for m in view.meetings if target and _meeting_node(view, m) == target), None)
+        if meeting is not None:
+            return ReportFacts(place=meeting.get("place_name") or _name_of(view, target), promise=True)
+        return ReportFacts(place=_name_of(view, target))
+    here = _current_node(view)
+    place = _place_name(view) or (_name_of(view, here) if here else None)
+    if command == "action":
+        return ReportFacts(place=place, action=_action_label(view, str(params.get("action_id") or "")))
+    if command == "wait":
+        meeting = _next_meeting(view)
+        node = _meeting_node(view, meeting) if meeting is not None else None
+        if meeting is not None and node is not None and _place_group(view, node) == _place_group(view, here):
+            return ReportFacts(place=meeting.get("place_name"), partner=meeting.get("partner_name"), promise=True)
+        return ReportFacts(place=place)
+    if command in ACCEPT_TRANSFER + REJECT_TRANSFER:
+        return ReportFacts(partner=_transfer_sender(view).get("name"), item=_transfer_item(view))
+    if command == "transfer":
+        return ReportFacts(partner=_name_of_agent(view, params.get("target_agent_id")),
+                           item=_amount(params.get("money")))
+    if command == "conversation_start":
+        return ReportFacts(partner=_name_of_agent(view, params.get("target_agent_id")), place=place)
+    if command is not None and (command.startswith("conversation_") or command in END):
+        return ReportFacts(partner=_partner(view).get("name"), place=place)
+    return ReportFacts(place=place)
+
+
+def _transfer_item(view: View) -> str | None:
+    """What is offered: an amount of money, or the item's name when it has one (ids are dropped later)."""
+    for transfer in view.parsed.get("transfers") or []:
+        if _amount(transfer.get("money")):
+            return _amount(transfer.get("money"))
+        item = transfer.get("item") or {}
+        if item.get("name") or item.get("item_id"):
+            return str(item.get("name") or item.get("item_id"))
+    return None
+
+
+def _amount(money: Any) -> str | None:
+    return f"{money:,}円" if isinstance(money, int) and not isinstance(money, bool) and money > 0 else None
+
+
+def _name_of_agent(view: View, agent_id: Any) -> str | None:
+    """A person's name from whatever the view knows about them."""
+    person = view.acquaintances.get(str(agent_id), {}) if agent_id else {}
+    if person.get("display_name"):
+        return str(person["display_name"])
+    everyone = [*view.nearby_agents, *(view.parsed.get("participants") or [])]
+    return next((str(a["name"]) for a in everyone if a.get("id") == agent_id and a.get("name")), None)
 
 
 # -- helpers -------------------------------------------------------------------------
@@ -412,8 +515,32 @@ def _meeting_elsewhere(view: View, partner_id: str | None, *, within: timedelta)
 
 
 def _current_node(view: View) -> str | None:
+    """Where the agent stands: the text's `現在地`, else where its last accepted move took it."""
     node = (view.parsed.get("location") or {}).get("current_node") or {}
-    return node.get("node_id")
+    if node.get("node_id"):
+        return node["node_id"]
+    for command in view.recent_commands:
+        if command.get("command") == "move" and command.get("success"):
+            return (command.get("params") or {}).get("target_node_id")
+    return None
+
+
+def _few_destinations(view: View) -> bool:
+    """Too few places to go to besides this one: the move's own list if it has one, else what is known."""
+    move = view.choice("move")
+    if move is None:
+        return False
+    here = _current_node(view)
+    known = _enum(move, "target_node_id") or [p["node_id"] for p in view.places if p.get("name")]
+    return len({str(n) for n in known} - {here}) < FEW_PLACES
+
+
+def _map_asked(view: View) -> bool:
+    """The map was asked for recently (sent, or learned from), whatever it revealed."""
+    if any(c.get("command") == "get_map" for c in view.recent_commands):
+        return True
+    age = view.knowledge_age.get("get_map")
+    return age is not None and age < MAP_AGAIN_AFTER
 
 
 def _place_name(view: View) -> str | None:
@@ -457,8 +584,28 @@ def _acted_since_arrival(view: View) -> bool:
     return False
 
 
-def _actions_from_text(view: View) -> list[str]:
-    return [a["action_id"] for a in view.parsed.get("actions") or [] if a.get("action_id")]
+def _action_options(view: View) -> list[str]:
+    """Every action id offered here: the choices' own, their enum, and the text's list."""
+    choice = view.choice("action")
+    own = [c.params.get("action_id") for c in view.choices if c.command == "action"]
+    from_text = [a.get("action_id") for a in view.parsed.get("actions") or []]
+    ids = own + _enum(choice, "action_id") + from_text
+    return list(dict.fromkeys(str(a) for a in ids if isinstance(a, (str, int)) and a != ""))
+
+
+def action_label(choices: Sequence[Choice], parsed: dict[str, Any], action_id: str | None) -> str | None:
+    """What an action is called for people (`コーヒーを飲む`), never its id; None when unknown."""
+    for option in parsed.get("actions") or []:
+        if option.get("action_id") == action_id and option.get("name"):
+            return str(option["name"])
+    for choice in choices:
+        if choice.command == "action" and choice.params.get("action_id") == action_id and choice.description:
+            return choice.description
+    return None
+
+
+def _action_label(view: View, action_id: str) -> str | None:
+    return action_label(view.choices, view.parsed, action_id)
 
 
 def _repeats_last(view: View, decision: Decision) -> bool:

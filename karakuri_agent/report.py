@@ -1,15 +1,20 @@
 """The one-line Discord report (CONTRACT §5), and posting it.
 
-The line is assembled only from the fixed Japanese phrases below and clock
-times, never from names, speech or server messages. That is how the
-forbidden words (internal terms, ids, keys, `マスター`) are excluded by
-construction: nothing that could carry them is ever inserted.
+A person reading the channel should be able to follow the agent's day: the
+line names the place, the action, the partner, the item or amount, and the
+promise being kept (`本屋への移動を始めました（到着予定 21:40）`). It is
+assembled from the fixed Japanese phrases below, clock times, and the names
+in `ReportFacts`, which pass `_plain` first: anything that looks like an id,
+a forbidden word (internal terms, `マスター`), a mention, a link or a second
+line is dropped and the phrase falls back to its generic form. Speech and
+server messages are never inserted.
 """
 
 from __future__ import annotations
 
+import re
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Callable
 
 from .models import TOKYO, parse_timestamp
@@ -26,7 +31,7 @@ SUMMARIES = {
     "conversation_rejected": "会話拒否通知を確認",
     "conversation_accepted": "会話開始通知を確認",
     "conversation_pending_join_cancelled": "会話参加の取り消し通知を確認",
-    "idle_reminder_fired": "待機中の通知を確認",
+    "idle_reminder_fired": "待機の催促を確認",
     "movement_completed": "到着通知を確認",
     "action_completed": "行動完了通知を確認",
     "transfer_requested": "譲渡の提案を確認",
@@ -81,6 +86,111 @@ UNKNOWN_OUTCOME = PREFIX + f"行動の結果を確認できませんでした。
 STALE = PREFIX + f"新しい通知が届いていたため、この通知では動きませんでした。{WAITING}。"
 
 
+@dataclass(frozen=True)
+class ReportFacts:
+    """What the report may name, in the words people use; None when unknown.
+
+    Filled by whoever knows the notification (the policy's view of it), read
+    only here. Names only, never ids: an id-like value is dropped when the
+    line is written.
+    """
+
+    place: str | None = None  # where the action happens, or where the move goes
+    action: str | None = None  # what is done there: "お茶を買う"
+    partner: str | None = None  # who is answered, met, given to or received from
+    item: str | None = None  # what changes hands: "ポップコーン", "300円"
+    promise: bool = False  # the move or the wait keeps a promise made for `place`
+
+
+NO_FACTS = ReportFacts()
+# Internal words and shapes that must never reach a report, whatever a name says.
+_FORBIDDEN = ("WorkflowReport", "MCP", "hook", "DB", "Supabase", "activity log", "API", "マスター", "notif-")
+_ID_LIKE = re.compile(r"\d{5,}|\d+-\d+|[A-Za-z0-9]+[_-][A-Za-z0-9]+")
+_ASCII_WORD = re.compile(r"[\x21-\x7e]+")  # `tea`, `book`: an item or action id, not its name
+_UNSAFE = re.compile(r"[@<>#`\n\r。]|https?:|[・*-]\s")
+_HONORIFICS = ("さん", "ちゃん", "くん", "君", "様", "先生")
+
+
+def _plain(name: str | None, *, person: bool = False, limit: int = 24) -> str | None:
+    """The name if it is one a person would say, else None (the phrase goes generic).
+
+    People may have plain ASCII names (`Bob`); things and places named only by
+    an ASCII word are named by their id.
+    """
+    if not name:
+        return None
+    text = " ".join(str(name).split()).strip("「」『』\"' ")
+    if not text or len(text) > limit or _UNSAFE.search(text) or _ID_LIKE.search(text):
+        return None
+    if not person and _ASCII_WORD.fullmatch(text):
+        return None
+    if any(word.lower() in text.lower() for word in _FORBIDDEN):
+        return None
+    return text
+
+
+def _cleaned(facts: ReportFacts) -> ReportFacts:
+    place = _plain(facts.place)
+    return replace(
+        facts,
+        place=place.split()[0] if place else None,  # "喫茶店 店内" is the 喫茶店
+        action=_plain(facts.action),
+        partner=_plain(facts.partner, person=True),
+        item=_plain(facts.item),
+    )
+
+
+def _person(name: str) -> str:
+    return name if name.endswith(_HONORIFICS) else f"{name}さん"
+
+
+def _phrases(command: str, facts: ReportFacts) -> tuple[str, str] | None:
+    """(as planned, as done) naming what the facts know; None for the generic table entry."""
+    place, action, item = facts.place, facts.action, facts.item
+    who = _person(facts.partner) if facts.partner else None
+    if command == "move" and facts.promise:
+        where = f"約束の{place}" if place else "約束の場所"
+        return f"{where}へ向かう", f"{where}へ向かいます"
+    if command == "move" and place:
+        return f"{place}へ移動する", f"{place}への移動を始めました"
+    if command == "action" and (place or action):
+        doing = f"{place}で{action}" if place and action else action or f"{place}で過ごす"
+        return doing, f"{doing}行動を始めました"
+    if command == "wait" and facts.promise:
+        whom = f"{who}を" if who else ""
+        where = f"約束の{place}" if place else "約束の場所"
+        return f"{where}で{whom}待つ", f"{where}で{whom}待つことにしました"
+    if command == "use_item" and item:
+        return f"{item}を使う", f"{item}を使いました"
+    if command == "transfer" and who:
+        what = item or "贈り物"
+        return f"{who}に{what}を渡す", f"{who}に{what}を渡す申し出をしました"
+    if command in ("transfer_accept", "accept_transfer") and (who or item):
+        given = f"{who}から{item}" if who and item else f"{who}からの贈り物" if who else item
+        return f"{given}を受け取る", f"{given}を受け取りました"
+    if command in ("transfer_reject", "reject_transfer") and who:
+        offer = f"{who}からの{item}の申し出" if item else f"{who}からの譲渡の申し出"
+        return f"{offer}をお断りする", f"{offer}をお断りしました"
+    if who is None:
+        return None
+    return {
+        "conversation_start": (f"{who}に話しかける", f"{who}に話しかけました"),
+        "conversation_accept": (f"{who}に返事をして会話を始める", f"{who}に返事をして会話を始めました"),
+        "conversation_reject": (f"{who}との会話をお断りする", f"{who}との会話をお断りしました"),
+        "conversation_join": (f"{who}たちの会話に加わる", f"{who}たちの会話に加わりました"),
+        "conversation_stay": (f"{who}との会話を続けることにする", f"{who}との会話を続けることにしました"),
+        "conversation_leave": (f"{who}に挨拶をして会話を抜ける", f"{who}に挨拶をして会話を抜けました"),
+        "conversation_speak": (f"{who}に返事をする", f"{who}に返事をしました"),
+        "conversation_end": (f"{who}に挨拶をして会話を終える", f"{who}に挨拶をして会話を終えました"),
+        "end_conversation": (f"{who}に挨拶をして会話を終える", f"{who}に挨拶をして会話を終えました"),
+    }.get(command)
+
+
+def described(command: str, facts: ReportFacts = NO_FACTS) -> tuple[str, str]:
+    """(as planned, as done) for a command, as specific as the facts allow. No 。 at the end."""
+    return _phrases(command, _cleaned(facts)) or ACTIONS.get(command, DEFAULT_ACTION)
+
+
 def summary_of(notification_type: str) -> str:
     return SUMMARIES.get(notification_type, DEFAULT_SUMMARY)
 
@@ -91,9 +201,10 @@ def clock(value: Any) -> str | None:
     return moment.astimezone(TOKYO).strftime("%H:%M") if moment else None
 
 
-def action_report(notification_type: str, command: str, result: dict[str, Any], *, newer: bool = False) -> str:
+def action_report(notification_type: str, command: str, result: dict[str, Any], *,
+                  facts: ReportFacts = NO_FACTS, newer: bool = False) -> str:
     """The report for a command the server accepted."""
-    done = ACTIONS.get(command, DEFAULT_ACTION)[1]
+    done = described(command, facts)[1]
     if (arrives := clock(result.get("arrives_at"))) is not None:
         done += f"（到着予定 {arrives}）"
     elif (completes := clock(result.get("completes_at"))) is not None:
@@ -102,9 +213,9 @@ def action_report(notification_type: str, command: str, result: dict[str, Any], 
     return f"{PREFIX}{lead}{summary_of(notification_type)}。{done}。"
 
 
-def planned_report(notification_type: str, command: str) -> str:
+def planned_report(notification_type: str, command: str, facts: ReportFacts = NO_FACTS) -> str:
     """The report of a dry run: what would be sent."""
-    planned = ACTIONS.get(command, DEFAULT_ACTION)[0]
+    planned = described(command, facts)[0]
     return f"{PREFIX}{summary_of(notification_type)}。{planned}予定です（ドライラン）。"
 
 

@@ -47,7 +47,7 @@ def test_conversation_request_is_accepted_with_a_real_line(env, api):
     assert sent["command"] == "conversation_accept" and sent["notification_id"] == NID
     message = sent["params"]["message"]
     assert 0 < len(message) <= 200 and "メイ" in message
-    assert result.report == "からくり: 会話の誘いを確認。会話を受けて返事をしました。"
+    assert result.report == "からくり: 会話の誘いを確認。桜草メイさんに返事をして会話を始めました。"
 
 
 def test_message_without_id_sends_nothing_and_says_so(env):
@@ -99,7 +99,7 @@ def test_transfer_offer_from_a_stranger_is_rejected_and_from_a_friend_accepted(e
         respx.get(GET_URL).respond(200, json=notification)
         respx.get(f"{BASE_URL}/agents/notifications/notif-second").respond(200, json=second)
         post = respx.post(POST_URL).respond(200, json={"ok": True})
-        assert run().report.endswith("譲渡をお断りしました。")
+        assert run().report.endswith("桜草メイさんからの譲渡の申し出をお断りしました。")
         # after a conversation with her she is someone the agent has met
         from karakuri_agent.db import connect
         from karakuri_agent.store import SQLiteStore
@@ -107,7 +107,7 @@ def test_transfer_offer_from_a_stranger_is_rejected_and_from_a_friend_accepted(e
         conn = connect(load_settings().state_dir)
         SQLiteStore(conn).touch_person(MEI, "桜草メイ")
         conn.close()
-        assert run("notification_id: notif-second").report.endswith("譲渡を受け取りました。")
+        assert run("notification_id: notif-second").report.endswith("桜草メイさんからの贈り物を受け取りました。")
     assert [json.loads(c.request.content)["command"] for c in post.calls] == ["reject_transfer", "accept_transfer"]
 
 
@@ -232,7 +232,7 @@ def test_cooldown_skips_idle_notifications_but_not_requests(env, notification, m
         post = respx.post(POST_URL).respond(200, json={"ok": True})
         assert run("notification_id: notif-i1").sent
         skipped = run("notification_id: notif-i2")
-        assert skipped.report == "からくり: 待機中の通知を確認。少し間を置くため、追加操作なし。"
+        assert skipped.report == "からくり: 待機の催促を確認。少し間を置くため、追加操作なし。"
         assert run().sent  # a conversation request inside the window is still answered
         assert [json.loads(c.request.content)["notification_id"] for c in post.calls] == ["notif-i1", NID]
 
@@ -260,7 +260,7 @@ def test_invalid_proposal_falls_back_to_the_next_choice(env, notification):
 def test_dry_run_decides_but_sends_nothing(env, api):
     result = run(dry_run=True)
     assert posts(api) == [] and result.decision.command == "conversation_accept"
-    assert result.report == "からくり: 会話の誘いを確認。会話を受けて返事をする予定です（ドライラン）。"
+    assert result.report == "からくり: 会話の誘いを確認。桜草メイさんに返事をして会話を始める予定です（ドライラン）。"
     assert run().sent  # the notification was not spent by the dry run
 
 
@@ -290,7 +290,7 @@ def test_cli_prints_the_report_last_and_explains(env, api):
     result = CliRunner().invoke(agent, ["handle", "--explain", BODY])
     lines = result.stdout.strip().splitlines()
     assert result.exit_code == 0
-    assert lines[-1] == "からくり: 会話の誘いを確認。会話を受けて返事をしました。"
+    assert lines[-1] == "からくり: 会話の誘いを確認。桜草メイさんに返事をして会話を始めました。"
     assert any(line.startswith("  reason: ") for line in lines)
 
 
@@ -357,7 +357,7 @@ def test_refusing_a_strangers_gift_does_not_make_them_someone_met(env, notificat
     with respx.mock:
         respx.get(GET_URL).respond(200, json=notification)
         respx.post(POST_URL).respond(200, json={"ok": True})
-        assert run().report.endswith("譲渡をお断りしました。")
+        assert run().report.endswith("Luna☆Botさんからの譲渡の申し出をお断りしました。")
     from karakuri_agent.db import connect
     from karakuri_agent.store import SQLiteStore
 

@@ -46,7 +46,8 @@ KILLPOINT_CODE = (
     f"import sys; sys.path.insert(0, {str(TESTS)!r}); import killpoints; killpoints.arm(); "
     "from karakuri_agent.cli import agent; sys.exit(agent())"
 )
-ACCEPTED = report.action_report("conversation_requested", "conversation_accept", {"ok": True})
+ACCEPTED = report.action_report("conversation_requested", "conversation_accept", {"ok": True},
+                                facts=report.ReportFacts(partner="桜草メイ"))
 WEBHOOK_TOKEN = "hook-token-do-not-leak"
 TIMEOUT = 30
 # Children compile the package once into a private cache, even under PYTHONDONTWRITEBYTECODE=1.

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import re
 from datetime import datetime, timedelta, timezone
 
 import pytest
 
 from karakuri_agent.context import Identity
 from karakuri_agent.models import Choice
-from karakuri_agent.policy import CONVERSATION_TURNS, View, propose
+from karakuri_agent.policy import CONVERSATION_TURNS, Decision, View, facts_of, propose
+from karakuri_agent.report import ReportFacts
 from karakuri_agent.speech import load_persona
 
 NOW = datetime(2026, 4, 18, 6, 0, tzinfo=timezone.utc)
@@ -212,3 +214,145 @@ def test_instruction_like_lines_never_lead_to_a_transfer():
 def test_the_same_view_gives_the_same_decision():
     v = view([*ACTIONS, MOVE, WAIT])
     assert propose(v) == propose(v)
+
+
+# -- standing still for lack of places (a small town seen for the first time) --------
+TOWN = {"1-1": "駅 前", "2-2": "図書館 館内", "3-3": "公園 広場", "4-4": "喫茶店 店内", "5-5": "神社 境内",
+        "6-6": "本屋 店内"}
+GET_MAP = choice("get_map")
+
+
+def live(steps, *, known, here, town=TOWN, choices=(GET_MAP, MOVE, WAIT)):
+    """Idle reminders one after another; each decision changes what the next view sees.
+
+    A map answer teaches every place of `town`; an accepted move puts the agent
+    at its target. Returns the decisions and where the agent stood for each.
+    """
+    known = dict(known)
+    history, log = [], []
+    map_age = None
+    for step in range(steps):
+        places = [{"node_id": n, "name": name, "visits": 0, "last_visited": None} for n, name in known.items()]
+        v = view(list(choices), here=here, places=places, recent=history[:6],
+                 knowledge={"get_map": map_age} if map_age is not None else {})
+        v = View(**{**v.__dict__, "notification_id": f"notif-idle-{step}"})
+        d = first(v)
+        log.append((d, here))
+        if d.command == "get_map":
+            known.update(town)
+            map_age = timedelta(0)
+        if d.command == "move":
+            here = d.params["target_node_id"]
+        if map_age is not None:
+            map_age += timedelta(minutes=10)
+        history.insert(0, {"command": d.command, "params": d.params, "success": True})
+    return log
+
+
+def test_an_agent_that_knows_two_places_asks_for_the_map_early_then_goes():
+    # The symptom: 20 waits in a row at one node with get_map and move offered.
+    log = live(20, known={"1-1": "駅 前", "2-2": "図書館 館内"}, here="1-1")
+    commands = [d.command for d, _ in log]
+    assert "get_map" in commands[:3]
+    assert commands.count("get_map") == 1
+    assert commands.count("move") >= 10
+    assert len({d.params["target_node_id"] for d, _ in log if d.command == "move"}) >= 4
+
+
+def test_a_map_that_reveals_nothing_new_is_asked_once_and_the_agent_still_goes():
+    small = {"1-1": "駅 前", "2-2": "図書館 館内"}
+    log = live(20, known=small, here="1-1", town=small)
+    commands = [d.command for d, _ in log]
+    assert commands.count("get_map") == 1 and commands.count("move") >= 8
+
+
+@pytest.mark.parametrize("known", [{"1-1": "駅 前", "2-2": "図書館 館内"}, TOWN])
+def test_never_a_move_to_the_node_the_agent_stands_on(known):
+    for decision, here in live(20, known=known, here="1-1"):
+        assert not (decision.command == "move" and decision.params["target_node_id"] == here)
+
+
+def test_without_a_current_node_in_the_text_the_last_accepted_move_says_where_the_agent_is():
+    recent = [{"command": "move", "params": {"target_node_id": "2-2"}, "success": True}]
+    decisions = propose(view([MOVE, WAIT], here=None, places=PLACES, recent=recent))
+    assert all(d.params.get("target_node_id") != "2-2" for d in decisions if d.command == "move")
+    assert decisions[0].command == "move"
+
+
+@pytest.mark.parametrize("choices", [[*ACTIONS, WAIT], [GET_MAP, WAIT], [MOVE, WAIT], [*ACTIONS, MOVE, WAIT]])
+def test_never_a_third_wait_in_a_row_while_anything_else_is_offered(choices):
+    # An action was done since arriving, the map was just learned: the usual rules would wait.
+    recent = [{"command": "wait", "params": {"duration": 1}}] * 2 + [
+        {"command": "action", "params": {"action_id": "read-book"}}]
+    v = view(choices, recent=recent, places=PLACES, knowledge={"get_map": timedelta(minutes=1)})
+    assert first(v).command != "wait"
+
+
+def test_a_wait_after_two_waits_only_when_nothing_else_is_offered():
+    recent = [{"command": "wait", "params": {"duration": 1}}] * 2
+    assert first(view([WAIT], recent=recent)).command == "wait"
+
+
+def test_over_many_reminders_waits_never_come_three_in_a_row():
+    log = live(30, known=TOWN, here="1-1", choices=(*ACTIONS, WAIT))
+    commands = [d.command for d, _ in log]
+    assert all(commands[i:i + 3] != ["wait"] * 3 for i in range(len(commands)))
+
+
+def test_waiting_for_someone_at_the_meeting_place_gives_way_to_staying_not_leaving():
+    recent = [{"command": "wait", "params": {"duration": 1}}] * 2
+    d = first(view([*ACTIONS, MOVE, WAIT], here="2-2", commitments=[due_in(30)], recent=recent,
+                   places=PLACES, knowledge={"get_map": timedelta(minutes=1)}))
+    assert d.command == "action"
+
+
+def test_reasons_name_places_and_actions_never_their_ids():
+    coffee = choice("action", description="コーヒーを飲む", params={"action_id": "drink-coffee"})
+    d = first(view([coffee, WAIT], kind="movement_completed"))
+    assert d.reason == "ここでコーヒーを飲むことにする"
+    unnamed = choice("move", param_schema={"target_node_id": {"type": "string", "enum": ["9-9"]}})
+    d = first(view([unnamed, WAIT], places=[]))
+    assert d.command == "move" and "9-9" not in d.reason
+
+
+# -- what the report may name ----------------------------------------------------------
+def test_facts_name_the_place_a_move_goes_to_or_nothing_when_only_its_id_is_known():
+    assert facts_of(view([MOVE]), Decision("move", {"target_node_id": "2-2"})) == ReportFacts(place="図書館 館内")
+    assert facts_of(view([MOVE]), Decision("move", {"target_node_id": "9-9"})) == ReportFacts()
+
+
+def test_facts_of_a_move_to_a_promised_place_say_the_promise_is_kept():
+    facts = facts_of(view([MOVE], commitments=[due_in(20)]), Decision("move", {"target_node_id": "2-2"}))
+    assert facts == ReportFacts(place="図書館", promise=True)
+
+
+def test_facts_of_a_wait_at_the_promised_place_name_who_is_awaited():
+    facts = facts_of(view([WAIT], here="2-2", commitments=[due_in(20)]), Decision("wait", {"duration": 2}))
+    assert facts == ReportFacts(place="図書館", partner="桜草メイ", promise=True)
+
+
+def test_facts_of_an_action_use_its_label_and_where_the_agent_is():
+    coffee = choice("action", description="コーヒーを飲む", params={"action_id": "drink-coffee"})
+    v = view([coffee])
+    assert facts_of(v, Decision("action", {"action_id": "drink-coffee"})) == ReportFacts(place="駅 前",
+                                                                                         action="コーヒーを飲む")
+    assert facts_of(v, Decision("action", {"action_id": "unknown"})).action is None
+
+
+def test_facts_of_a_transfer_name_the_sender_and_the_amount():
+    transfers = [{"from": MEI, "to": {"id": ME.agent_id}, "money": 1200, "status": "offered"}]
+    facts = facts_of(view([choice("accept_transfer")], transfers=transfers), Decision("accept_transfer"))
+    assert (facts.partner, facts.item) == ("桜草メイ", "1,200円")
+
+
+def test_facts_of_a_reply_name_the_person_answered():
+    lines = [{"speaker": "桜草メイ", "speaker_id": MEI["id"], "message": "本は好き？"}]
+    facts = facts_of(view([SPEAK], messages=lines), Decision("conversation_speak", {"message": "好き！"}))
+    assert facts.partner == "桜草メイ"
+
+
+def test_no_reason_over_a_day_of_reminders_carries_a_node_or_action_id():
+    enum_move = choice("move", param_schema={"target_node_id": {"type": "string", "enum": ["7-7", "8-8", "2-2"]}})
+    for choices in ((GET_MAP, MOVE, WAIT, *ACTIONS), (enum_move, WAIT, *ACTIONS)):
+        for decision, _ in live(30, known={"1-1": "駅 前", "2-2": "図書館 館内"}, here="1-1", choices=choices):
+            assert not re.search(r"\d+-\d+|read-book|study", decision.reason), decision
