@@ -20,32 +20,12 @@ from .errors import AlreadyAttempted, OutcomeUnknown, ServerRejected, Unreachabl
 from .db import utc_now
 from .operations import Fetched, Outcome, Runtime, act, fetch, open_runtime
 from .params import InvalidParams, merge, validate
-from .models import INFORMATION_COMMANDS
-from .policy import (
-    ACCEPT_TRANSFER,
-    COMMITMENT_SOON,
-    END,
-    REJECT_TRANSFER,
-    SPEAK,
-    Decider,
-    Decision,
-    RulePolicy,
-    View,
-)
-from .record import agents_in, conversation_key
+from .commands import RESPONSE
+from .context import view_of
+from .policy import Decider, Decision, RulePolicy
 from .speech import load_persona
 from .trigger import find_notification_id
 
-# Choices that answer someone: never skipped by the cooldown.
-RESPONSE_COMMANDS = frozenset(
-    {"conversation_accept", "conversation_reject", "conversation_stay", "conversation_leave",
-     *SPEAK, *END, *ACCEPT_TRANSFER, *REJECT_TRANSFER}
-)
-# People walk around: who was near ten minutes ago may be gone.
-NEARBY_FRESH = timedelta(minutes=10)
-# Own lines further apart than this belong to different conversations.
-CONVERSATION_GAP = timedelta(minutes=30)
-MEETING_LOOKBACK = timedelta(minutes=30)
 
 
 @dataclass
@@ -137,7 +117,7 @@ def _handle_notification(rt: Runtime, notification_id: str, decider: Decider, *,
         result.report = report.idle_report(kind, why=report.COOLING_DOWN)
         return result
 
-    decision, choice, params = _first_sendable(decider.propose(view_of(rt, fetched, now)), fetched, result)
+    decision, choice, params = _first_sendable(decider.propose(view_of(rt.store, fetched, now, persona=load_persona(rt.settings.persona_file), transfer_policy=rt.settings.transfer_policy)), fetched, result)
     result.decision = decision
     if choice is None:
         result.report = report.idle_report(kind)
@@ -184,60 +164,10 @@ def _first_sendable(candidates: list[Decision], fetched: Fetched, result: Handle
     return Decision(None, reason="選べる行動がない"), None, {}
 
 
-def view_of(rt: Runtime, fetched: Fetched, now: datetime) -> View:
-    """Read what the policy needs from the store, once."""
-    store = rt.store
-    learned = {key: now - datetime.fromisoformat(at) for key, at in store.knowledge_times().items()}
-    nearby_entry = store.knowledge("get_nearby_agents")
-    nearby = agents_in(nearby_entry["value"]) if nearby_entry and learned["get_nearby_agents"] < NEARBY_FRESH else []
-    lines = store.utterances(conversation_key(fetched.parsed, fetched.me), 30)
-    candidates = [a["id"] for a in nearby] + [
-        str(v) for c in fetched.notification.choices if c.command == "conversation_start"
-        for v in c.param_schema.get("target_agent_id", {}).get("enum", []) or []
-    ]
-    return View(
-        notification_id=fetched.notification.notification_id,
-        choices=fetched.notification.choices,
-        parsed=fetched.parsed,
-        context=fetched.preprocess["context"],
-        me=fetched.me,
-        now=now,
-        persona=load_persona(rt.settings.persona_file),
-        recent_commands=store.recent_commands(6),
-        knowledge_age={k: v for k, v in learned.items() if k in INFORMATION_COMMANDS},
-        places=fetched.preprocess["context"]["known_places"],
-        nearby_agents=[a for a in nearby if not fetched.me.is_self(a["id"], a["name"])],
-        own_lines=this_conversation(lines, now),
-        said_before=[line["message"] for line in lines],
-        acquaintances={p["agent_id"]: p for p in store.people(candidates)},
-        meetings=store.meetings(now - MEETING_LOOKBACK, now + COMMITMENT_SOON),
-        transfer_policy=rt.settings.transfer_policy,
-    )
-
-
-def this_conversation(lines: list[dict[str, Any]], now: datetime) -> list[str]:
-    """The agent's lines of the conversation going on now (newest first).
-
-    Without a conversation id, lines are keyed by partners only, so earlier
-    talks with the same people are cut off at the line that opened this one
-    (an accept or a start) or at the first long silence.
-    """
-    current, later = [], now
-    for line in lines:
-        said = datetime.fromisoformat(line["created_at"])
-        if later - said > CONVERSATION_GAP:
-            break
-        current.append(line["message"])
-        if line.get("opens"):
-            break
-        later = said
-    return current
-
-
 def _cooling_down(rt: Runtime, fetched: Fetched, now: datetime) -> bool:
     """Skip an idle-type notification inside the cooldown window (off by default)."""
     window = rt.settings.cooldown_seconds
-    if window <= 0 or any(c.command in RESPONSE_COMMANDS for c in fetched.notification.choices):
+    if window <= 0 or any(c.command in RESPONSE for c in fetched.notification.choices):
         return False
     last = rt.store.recent_commands(1)
     if not last:

@@ -21,7 +21,7 @@ from typing import Any
 import httpx
 
 from .config import redact
-from .models import INFORMATION_COMMANDS
+from .commands import INFORMATION as INFORMATION_COMMANDS
 from .trigger import ID_PATTERN
 
 GENERIC_ACCEPTANCE = {"ok": True, "message": "コマンドを受け付けました"}

@@ -23,19 +23,19 @@ PROCESSED_STATUSES = frozenset(
     {"processed", "handled", "completed", "done", "responded", "answered", "acted", "executed", "consumed"}
 )
 EXPIRED_STATUSES = frozenset({"expired", "stale", "superseded"})
-# Commands that answer inline with data instead of starting something in the world.
-INFORMATION_COMMANDS = (
-    "get_perception",
-    "get_available_actions",
-    "get_map",
-    "get_world_agents",
-    "get_status",
-    "get_nearby_agents",
-    "get_active_conversations",
-    "get_event",
-)
 # The world's clock: reports, promises and texts are all in Tokyo time.
 TOKYO = ZoneInfo("Asia/Tokyo")
+
+
+@dataclass(frozen=True)
+class Identity:
+    """Who the agent is, so it never counts itself as a person it met."""
+
+    agent_id: str = ""
+    name: str = ""
+
+    def is_self(self, person_id: str | None, name: str | None) -> bool:
+        return bool((self.agent_id and person_id == self.agent_id) or (self.name and name == self.name))
 
 
 def parse_timestamp(value: Any) -> datetime | None:

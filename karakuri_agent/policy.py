@@ -22,14 +22,10 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, Iterable, Protocol, Sequence
 
-from .context import Identity
-from .models import TOKYO, Choice
+from .commands import ACCEPT_TRANSFER, END, REJECT_TRANSFER, SPEAK
+from .models import TOKYO, Choice, Identity
 from .speech import Persona, compose
 
-SPEAK = ("conversation_speak",)
-END = ("conversation_end", "end_conversation")
-ACCEPT_TRANSFER = ("transfer_accept", "accept_transfer")
-REJECT_TRANSFER = ("transfer_reject", "reject_transfer")
 # Own lines in one conversation before the agent says goodbye.
 CONVERSATION_TURNS = 8
 # How far ahead a meeting starts to steer the agent (time to walk there and wait).

@@ -22,12 +22,10 @@ import sqlite3
 from datetime import datetime, timedelta
 from typing import Any
 
+from .context import ACTIVITY_LIMIT as KEEP_ACTIVITY
+from .context import MEMORY_LIMIT as KEEP_MEMORY
+from .context import RECENT_COMMANDS as KEEP_COMMANDS
 from .db import transaction, utc_text
-
-# What the decision context reads (context.py ACTIVITY_LIMIT / MEMORY_LIMIT, cycle.py recent_commands(6)).
-KEEP_ACTIVITY = 6
-KEEP_COMMANDS = 6
-KEEP_MEMORY = 12
 
 _STATEMENTS: dict[str, str] = {
     # Old entries, except the newest few overall and the newest few commands.
