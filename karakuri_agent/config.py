@@ -104,6 +104,7 @@ class Settings:
     disabled: bool = False
     cooldown_seconds: float = 0.0
     transfer_policy: str = "known"
+    decider: str = "rules"
     secrets: tuple[str, ...] = field(default=(), repr=False)
 
 
@@ -146,6 +147,11 @@ def load_settings(
     if transfer_policy not in TRANSFER_POLICIES:
         raise ConfigError(f"KARAKURI_TRANSFER_POLICY must be one of {', '.join(TRANSFER_POLICIES)}")
 
+    decider = merged.get("KARAKURI_DECIDER", "").strip() or "rules"
+    from .deciders import decider_builder
+
+    decider_builder(decider)  # an unknown name is a configuration error before anything is read
+
     def optional_path(name: str) -> Path | None:
         value = merged.get(name, "").strip()
         return Path(value).expanduser() if value else None
@@ -166,6 +172,7 @@ def load_settings(
         disabled=_flag(merged.get("KARAKURI_AGENT_DISABLED")),
         cooldown_seconds=_number(merged, "KARAKURI_COOLDOWN_SECONDS", 0.0),
         transfer_policy=transfer_policy,
+        decider=decider,
         secrets=secrets,
     )
 

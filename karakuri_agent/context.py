@@ -41,6 +41,8 @@ NEARBY_FRESH = timedelta(minutes=10)
 # Own lines further apart than this belong to different conversations.
 CONVERSATION_GAP = timedelta(minutes=30)
 MEETING_LOOKBACK = timedelta(minutes=30)
+# The agent's own recent lines to the same partners: none of them is said again.
+SAID_BEFORE_LINES = 30
 WORLD_CONTEXT_KEYS = ("status", "summary", "recent_events", "relationships", "updated_at")
 _SELF_HEADER = re.compile(r"^あなた \((?P<name>[^)\n]+)\) は", re.MULTILINE)
 
@@ -182,7 +184,7 @@ def view_of(store: Store, fetched: Fetched, now: datetime, *, persona: Persona, 
     learned = {key: now - datetime.fromisoformat(at) for key, at in store.knowledge_times().items()}
     nearby_entry = store.knowledge("get_nearby_agents")
     nearby = agents_in(nearby_entry["value"]) if nearby_entry and learned["get_nearby_agents"] < NEARBY_FRESH else []
-    lines = store.utterances(conversation_key(fetched.parsed, fetched.me), 30)
+    lines = store.utterances(conversation_key(fetched.parsed, fetched.me), SAID_BEFORE_LINES)
     candidates = [a["id"] for a in nearby] + [
         str(v) for c in fetched.notification.choices if c.command == "conversation_start"
         for v in c.param_schema.get("target_agent_id", {}).get("enum", []) or []
@@ -205,6 +207,12 @@ def view_of(store: Store, fetched: Fetched, now: datetime, *, persona: Persona, 
         meetings=store.meetings(now - MEETING_LOOKBACK, now + COMMITMENT_SOON),
         transfer_policy=transfer_policy,
     )
+
+
+def said_before(store: Store, fetched: Fetched) -> list[str]:
+    """The agent's recent lines in this conversation, for the gate's "never said twice"."""
+    lines = store.utterances(conversation_key(fetched.parsed, fetched.me), SAID_BEFORE_LINES)
+    return [line["message"] for line in lines]
 
 
 def this_conversation(lines: list[dict[str, Any]], now: datetime) -> list[str]:

@@ -19,13 +19,19 @@ from .config import Settings
 from .errors import AlreadyAttempted, OutcomeUnknown, ServerRejected, Unreachable
 from .db import utc_now
 from .operations import Fetched, Outcome, Runtime, act, fetch, open_runtime
-from .params import InvalidParams, merge, validate
 from .commands import RESPONSE
 from .context import view_of
-from .policy import Decider, Decision, RulePolicy
+from .deciders import Decider, Decision, build_decider
+from .gate import first_admitted, not_actionable
 from .speech import load_persona
 from .trigger import find_notification_id
 
+# Why nothing can be sent → the report line for it.
+_NOT_ACTIONABLE_REPORTS = {
+    "notification_processed": lambda kind: report.PROCESSED,
+    "notification_expired": lambda kind: report.EXPIRED,
+    "no_choices": lambda kind: report.idle_report(kind, why=report.NO_CHOICES),
+}
 
 
 @dataclass
@@ -79,7 +85,7 @@ def handle(
     if settings.disabled:
         return HandleResult(report.DISABLED, notification_id)
     with open_runtime(settings, transport=transport, record_dir=record_dir, clock=clock) as rt:
-        result = _handle_notification(rt, notification_id, decider or RulePolicy(), dry_run=dry_run)
+        result = _handle_notification(rt, notification_id, decider or build_decider(settings), dry_run=dry_run)
     if post and not dry_run and settings.webhook_url:
         result.webhook = report.post_to_discord(settings.webhook_url.get(), result.report,
                                                 budget=settings.webhook_budget)
@@ -104,37 +110,35 @@ def _handle_notification(rt: Runtime, notification_id: str, decider: Decider, *,
     kind = notification.notification.type
     result = HandleResult("", notification_id, kind, dry_run=dry_run)
     now = rt.clock()
-    if notification.is_processed():
-        result.report = report.PROCESSED
-        return result
-    if notification.is_expired(now):
-        result.report = report.EXPIRED
-        return result
-    if not notification.choices:
-        result.report = report.idle_report(kind, why=report.NO_CHOICES)
+    blocked = not_actionable(notification, now)
+    if blocked is not None:
+        result.report = _NOT_ACTIONABLE_REPORTS[blocked](kind)
         return result
     if _cooling_down(rt, fetched, now):
         result.report = report.idle_report(kind, why=report.COOLING_DOWN)
         return result
 
-    decision, choice, params = _first_sendable(decider.propose(view_of(rt.store, fetched, now, persona=load_persona(rt.settings.persona_file), transfer_policy=rt.settings.transfer_policy)), fetched, result)
+    view = view_of(rt.store, fetched, now, persona=load_persona(rt.settings.persona_file),
+                   transfer_policy=rt.settings.transfer_policy)
+    decision, admitted, refused = first_admitted(notification, decider.propose(view), view.said_before)
     result.decision = decision
-    if choice is None:
+    result.rejected.extend(refused)
+    if admitted is None:
         result.report = report.idle_report(kind)
         return result
     if dry_run:
-        result.decision = Decision(choice.command, params, decision.reason)
-        result.report = report.planned_report(kind, choice.command)
+        result.decision = Decision(admitted.choice.command, admitted.params, decision.reason)
+        result.report = report.planned_report(kind, admitted.choice.command)
         return result
 
     try:
-        outcome = act(rt, fetched, choice, params, reason=decision.reason)
+        outcome = act(rt, fetched, admitted.choice, admitted.params, reason=decision.reason)
     except AlreadyAttempted:
         result.report = report.ALREADY_HANDLED
         return result
     result.outcome = outcome
     if outcome.success:
-        result.report = report.action_report(kind, choice.command, outcome.result, newer=newer)
+        result.report = report.action_report(kind, admitted.choice.command, outcome.result, newer=newer)
     elif isinstance(outcome.error, ServerRejected) and outcome.error.latest_notification_id and not newer:
         latest = _handle_notification(rt, outcome.error.latest_notification_id, decider, dry_run=dry_run, newer=True)
         latest.rejected = result.rejected + latest.rejected
@@ -144,24 +148,6 @@ def _handle_notification(rt: Runtime, notification_id: str, decider: Decider, *,
     else:
         result.report = report.STALE if outcome.error and outcome.error.code == "notification_stale" else report.FAILED
     return result
-
-
-def _first_sendable(candidates: list[Decision], fetched: Fetched, result: HandleResult):
-    """The first proposal that is offered and whose params validate; the others are noted."""
-    for decision in candidates:
-        if not decision.acts:
-            return decision, None, {}
-        choice = fetched.notification.choice(decision.command, decision.params)
-        if choice is None:
-            result.rejected.append({"command": decision.command, "problem": "not offered"})
-            continue
-        try:
-            return decision, choice, validate(choice, merge(choice, decision.params))
-        except InvalidParams as exc:
-            result.rejected.append({"command": decision.command, "problem": "; ".join(exc.problems)})
-    if candidates:
-        return Decision(None, reason="どの候補も送れる形にならなかった"), None, {}
-    return Decision(None, reason="選べる行動がない"), None, {}
 
 
 def _cooling_down(rt: Runtime, fetched: Fetched, now: datetime) -> bool:

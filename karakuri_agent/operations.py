@@ -18,12 +18,11 @@ import httpx
 
 from .client import KarakuriClient
 from .config import Settings
-from .context import Identity, build_context, identity_for, observe
+from .context import build_context, identity_for, observe
 from .db import connect, utc_now
-from .errors import KarakuriError, NotActionable, OutcomeUnknown, ServerRejected, Unreachable, UsageError
+from .errors import KarakuriError, OutcomeUnknown, ServerRejected, Unreachable
 from .ledger import FAILED, SUCCEEDED, UNKNOWN, Ledger
-from .models import Choice, Notification
-from .params import merge, validate
+from .models import Choice, Identity, Notification
 from .record import record_outcome
 from .store import SQLiteStore
 
@@ -108,25 +107,6 @@ def fetch(rt: Runtime, notification_id: str, *, prefer_stored: bool = False) -> 
         world_context_file=rt.settings.world_context_file,
     )
     return Fetched(notification, me, parsed, preprocess)
-
-
-def check_actionable(notification: Notification, now: datetime) -> None:
-    """Raise NotActionable for an expired, processed or choiceless notification."""
-    if notification.is_processed():
-        raise NotActionable("notification_processed", "the notification was already processed")
-    if notification.is_expired(now):
-        raise NotActionable("notification_expired", "the notification has expired")
-    if not notification.choices:
-        raise NotActionable("no_choices", "the notification offers no choices")
-
-
-def prepare(fetched: Fetched, command: str, proposed: dict[str, Any]) -> tuple[Choice, dict[str, Any]]:
-    """The offered choice and validated params, or UsageError: nothing may be sent otherwise."""
-    choice = fetched.notification.choice(command, proposed)
-    if choice is None:
-        offered = ", ".join(c.command for c in fetched.notification.choices) or "none"
-        raise UsageError(f"{command} is not one of this notification's choices ({offered})")
-    return choice, validate(choice, merge(choice, proposed))
 
 
 @dataclass

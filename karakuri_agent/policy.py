@@ -20,9 +20,10 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any, Iterable, Protocol, Sequence
+from typing import Any, Iterable, Sequence
 
 from .commands import ACCEPT_TRANSFER, END, REJECT_TRANSFER, SPEAK
+from .deciders import Decision
 from .models import TOKYO, Choice, Identity
 from .speech import Persona, compose
 
@@ -35,19 +36,6 @@ MEETING_GRACE = timedelta(minutes=10)
 COMMITMENT_URGENT = timedelta(minutes=15)
 INFO_FRESH = timedelta(minutes=30)
 TALK_AGAIN_AFTER = 6  # commands before starting a conversation with the same person again
-
-
-@dataclass(frozen=True)
-class Decision:
-    """One command to send (or none), with params and the reason for it."""
-
-    command: str | None
-    params: dict[str, Any] = field(default_factory=dict)
-    reason: str = ""
-
-    @property
-    def acts(self) -> bool:
-        return self.command is not None
 
 
 NO_ACTION = Decision(None, reason="選べる行動がない")
@@ -76,10 +64,6 @@ class View:
 
     def choice(self, *commands: str) -> Choice | None:
         return next((c for c in self.choices if c.command in commands), None)
-
-
-class Decider(Protocol):
-    def propose(self, view: View) -> list[Decision]: ...
 
 
 class RulePolicy:
