@@ -106,8 +106,9 @@ def agent() -> None:
 def log(limit: int, as_json: bool) -> None:
     """Show the recent activity, newest last."""
     from . import history
+    from .config import load_settings
 
-    entries = history.recent(limit)
+    entries = history.recent(load_settings(require_api=False), limit)
     if as_json:
         _print_json(entries)
     else:
@@ -177,9 +178,10 @@ def _print_result(result: Any, *, as_json: bool, explain: bool) -> None:
 @handles_errors
 def gc(keep_days: int, as_json: bool) -> None:
     """Forget old history; keep the ledger, people, places and what the next run needs."""
+    from .config import load_settings
     from .retention import collect
 
-    deleted = collect(keep_days)
+    deleted = collect(load_settings(require_api=False), keep_days)
     if as_json:
         _print_json(deleted)
     else:

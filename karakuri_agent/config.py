@@ -105,6 +105,7 @@ class Settings:
     cooldown_seconds: float = 0.0
     transfer_policy: str = "known"
     decider: str = "rules"
+    database_url: Secret | None = None
     secrets: tuple[str, ...] = field(default=(), repr=False)
 
 
@@ -129,7 +130,8 @@ def load_settings(
     base_url = merged.get("KARAKURI_API_BASE_URL", "").strip().rstrip("/")
     api_key = merged.get("KARAKURI_API_KEY", "").strip()
     webhook = merged.get("DISCORD_WEBHOOK_URL", "").strip()
-    secrets = tuple(s for s in (api_key, webhook) if len(s) >= 4)
+    database_url = merged.get("KARAKURI_DATABASE_URL", "").strip()
+    secrets = tuple(s for s in (api_key, webhook, database_url) if len(s) >= 4)
     if fixtures_dir is not None:
         base_url = base_url or FIXTURE_BASE_URL
         api_key = api_key or "fixtures"
@@ -151,6 +153,9 @@ def load_settings(
     from .deciders import decider_builder
 
     decider_builder(decider)  # an unknown name is a configuration error before anything is read
+    from .state.factory import backend_for
+
+    backend_for(database_url)  # so is a database this version cannot open
 
     def optional_path(name: str) -> Path | None:
         value = merged.get(name, "").strip()
@@ -173,6 +178,7 @@ def load_settings(
         cooldown_seconds=_number(merged, "KARAKURI_COOLDOWN_SECONDS", 0.0),
         transfer_policy=transfer_policy,
         decider=decider,
+        database_url=Secret(database_url) if database_url else None,
         secrets=secrets,
     )
 

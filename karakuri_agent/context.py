@@ -21,7 +21,7 @@ from .models import Identity, Notification
 from .commands import INFORMATION
 from .promises import extract_promises
 from .record import agents_in, conversation_key
-from .store import Store
+from .state.base import Store
 
 if TYPE_CHECKING:
     from .operations import Fetched

@@ -5,19 +5,15 @@ from __future__ import annotations
 import json
 from typing import Any, Iterable
 
-from .config import load_settings
-from .db import connect
-from .store import SQLiteStore
+from .config import Settings
+from .db import utc_now
+from .state.factory import open_state
 
 
-def recent(limit: int) -> list[dict[str, Any]]:
+def recent(settings: Settings, limit: int) -> list[dict[str, Any]]:
     """The newest `limit` activity entries, oldest first."""
-    settings = load_settings(require_api=False)
-    conn = connect(settings.state_dir)
-    try:
-        return list(reversed(SQLiteStore(conn).recent_activity(limit)))
-    finally:
-        conn.close()
+    with open_state(settings, utc_now) as state:
+        return list(reversed(state.store.recent_activity(limit)))
 
 
 def format_entries(entries: Iterable[dict[str, Any]]) -> Iterable[str]:

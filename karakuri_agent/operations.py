@@ -19,12 +19,12 @@ import httpx
 from .client import KarakuriClient
 from .config import Settings
 from .context import build_context, identity_for, observe
-from .db import connect, utc_now
+from .db import utc_now
 from .errors import KarakuriError, OutcomeUnknown, ServerRejected, Unreachable
-from .ledger import FAILED, SUCCEEDED, UNKNOWN, Ledger
 from .models import Choice, Identity, Notification
 from .record import record_outcome
-from .store import SQLiteStore
+from .state.base import FAILED, SUCCEEDED, UNKNOWN, Ledger, Store
+from .state.factory import open_state
 
 
 @dataclass
@@ -33,7 +33,7 @@ class Runtime:
 
     settings: Settings
     client: KarakuriClient
-    store: SQLiteStore
+    store: Store
     ledger: Ledger
     clock: Callable[[], datetime] = utc_now
 
@@ -59,7 +59,6 @@ def open_runtime(
     record_dir: Path | None = None,
     clock: Callable[[], datetime] = utc_now,
 ) -> Iterator[Runtime]:
-    conn = connect(settings.state_dir)
     client = KarakuriClient(
         settings.api_base_url,
         settings.api_key,
@@ -68,10 +67,10 @@ def open_runtime(
         get_retry_budget=settings.get_retry_budget,
     )
     try:
-        yield Runtime(settings, client, SQLiteStore(conn, clock), Ledger(conn, clock), clock)
+        with open_state(settings, clock) as state:
+            yield Runtime(settings, client, state.store, state.ledger, clock)
     finally:
         client.close()
-        conn.close()
 
 
 @dataclass

@@ -16,7 +16,7 @@ from .commands import CONTACT as CONTACT_COMMANDS
 from .commands import CONVERSATION as CONVERSATION_COMMANDS
 from .commands import OPENING as OPENING_COMMANDS
 from .models import Identity
-from .store import Store
+from .state.base import Store
 
 NODE_ID = re.compile(r"^\d+-\d+$")
 MAX_KNOWLEDGE_ITEMS = 200
