@@ -13,11 +13,14 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 import click
 
 from .errors import EXIT_FAILURE, EXIT_USAGE, KarakuriError, ServerRejected, UsageError
+
+if TYPE_CHECKING:
+    from datetime import datetime
 
 
 def _print_json(data: Any) -> None:
@@ -77,8 +80,9 @@ def karakuri() -> None:
 def get_notification(notification_id: str) -> None:
     """Print the notification with `nikechan_preprocess` added."""
     from . import wrapper
+    from .config import load_settings
 
-    _print_json(wrapper.get_notification(notification_id))
+    _print_json(wrapper.get_notification(load_settings(), notification_id))
 
 
 @karakuri.command("command")
@@ -89,8 +93,9 @@ def get_notification(notification_id: str) -> None:
 def command(notification_id: str, command: str, params_json: str) -> None:
     """Send COMMAND (one of the notification's choices) with PARAMS_JSON, at most once."""
     from . import wrapper
+    from .config import load_settings
 
-    _print_json(wrapper.run_command(notification_id, command, parse_params(params_json)))
+    _print_json(wrapper.run_command(load_settings(), notification_id, command, parse_params(params_json)))
 
 
 # -- karakuri-agent: the autonomous agent ------------------------------------------
@@ -125,9 +130,10 @@ def log(limit: int, as_json: bool) -> None:
               help="Save this run's exchanges with the server as fixtures in DIR (secrets removed).")
 @click.option("--json", "as_json", is_flag=True, help="Print the full decision record as JSON.")
 @click.option("--explain", is_flag=True, help="Print the reason for the decision.")
+@click.option("--clock-start", hidden=True, help="Run the agent's clock from this ISO 8601 time (simulations).")
 @handles_errors
 def handle(body: str | None, dry_run: bool, fixtures_dir: Path | None, record_dir: Path | None,
-           as_json: bool, explain: bool) -> None:
+           as_json: bool, explain: bool, clock_start: str | None) -> None:
     """Handle one Discord message (BODY, or stdin): at most one command, one report line."""
     from .config import load_settings
     from .cycle import handle as run_cycle
@@ -136,8 +142,23 @@ def handle(body: str | None, dry_run: bool, fixtures_dir: Path | None, record_di
         body = "" if sys.stdin is None or sys.stdin.isatty() else sys.stdin.read()
     if record_dir is not None and fixtures_dir is not None:
         raise UsageError("--record and --fixtures cannot be combined")
-    result = run_cycle(body, load_settings(fixtures_dir=fixtures_dir), dry_run=dry_run, record_dir=record_dir)
+    settings = load_settings(fixtures_dir=fixtures_dir)
+    result = run_cycle(body, settings, dry_run=dry_run, record_dir=record_dir, clock=_clock(clock_start))
     _print_result(result, as_json=as_json, explain=explain)
+
+
+def _clock(start: str | None) -> Callable[[], datetime]:
+    """The wall clock, or one that starts at `start` and then ticks in real time."""
+    from .db import utc_now
+    from .models import parse_timestamp
+
+    if start is None:
+        return utc_now
+    began = parse_timestamp(start)
+    if began is None:
+        raise UsageError(f"--clock-start must be an ISO 8601 time, got {start!r}")
+    offset = began - utc_now()
+    return lambda: utc_now() + offset
 
 
 @agent.command("demo")

@@ -7,10 +7,11 @@ record → report. Each step is one call into the module that owns it.
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable, Iterator
 
 import httpx
 
@@ -18,13 +19,17 @@ from . import report
 from .config import Settings
 from .errors import AlreadyAttempted, OutcomeUnknown, ServerRejected, Unreachable
 from .db import utc_now
-from .operations import Fetched, Outcome, Runtime, act, fetch, open_runtime
+from .operations import Fetched, Outcome, Runtime, act, fetch, load_configured_persona, open_runtime
 from .commands import RESPONSE
 from .context import view_of
 from .deciders import Decider, Decision, build_decider
 from .gate import first_admitted, not_actionable
-from .speech import load_persona
+from .reporters import Reporter, configured_reporter
+from .speech import Persona
+from .state.base import State
 from .trigger import find_notification_id
+
+Clock = Callable[[], datetime]
 
 # Why nothing can be sent → the report line for it.
 _NOT_ACTIONABLE_REPORTS = {
@@ -75,79 +80,127 @@ def handle(
     transport: httpx.BaseTransport | None = None,
     record_dir: Path | None = None,
     decider: Decider | None = None,
-    clock=utc_now,
+    clock: Clock = utc_now,
     post: bool = True,
 ) -> HandleResult:
-    """Run the whole cycle for one message. Raises UsageError for a malformed id."""
-    notification_id = find_notification_id(body)
+    """Run the whole cycle for one message (the CLI's one-shot run): open, handle, close."""
+    early = answer_without_opening(find_notification_id(body), settings)
+    if early is not None:
+        return early
+    with Agent.open(settings, transport=transport, record_dir=record_dir, decider=decider, clock=clock,
+                    reporter=configured_reporter(settings) if post else None) as agent:
+        return agent.handle(body, dry_run=dry_run)
+
+
+def answer_without_opening(notification_id: str | None, settings: Settings) -> HandleResult | None:
+    """The answers that need no state, no server and no report: no id, or switched off."""
     if notification_id is None:
         return HandleResult(report.NO_ID)
     if settings.disabled:
         return HandleResult(report.DISABLED, notification_id)
-    with open_runtime(settings, transport=transport, record_dir=record_dir, clock=clock) as rt:
-        result = _handle_notification(rt, notification_id, decider or build_decider(settings), dry_run=dry_run)
-    if post and not dry_run and settings.webhook_url:
-        result.webhook = report.post_to_discord(settings.webhook_url.get(), result.report,
-                                                budget=settings.webhook_budget)
-    return result
+    return None
 
 
-def _handle_notification(rt: Runtime, notification_id: str, decider: Decider, *, dry_run: bool,
-                         newer: bool = False) -> HandleResult:
-    """Steps 2-7 for one id; follows a `notification_stale` pointer once."""
-    if not dry_run and rt.ledger.previous(notification_id) is not None:
-        return HandleResult(report.ALREADY_HANDLED, notification_id)
-    try:
-        fetched = fetch(rt, notification_id)
-    except ServerRejected as exc:
-        if exc.latest_notification_id and not newer:
-            return _handle_notification(rt, exc.latest_notification_id, decider, dry_run=dry_run, newer=True)
-        return HandleResult(report.STALE if exc.code == "notification_stale" else report.FAILED, notification_id)
-    except Unreachable:
-        return HandleResult(report.FAILED, notification_id)
+class Agent:
+    """Everything a notification needs, opened once, handling any number of messages.
 
-    notification = fetched.notification
-    kind = notification.notification.type
-    result = HandleResult("", notification_id, kind, dry_run=dry_run)
-    now = rt.clock()
-    blocked = not_actionable(notification, now)
-    if blocked is not None:
-        result.report = _NOT_ACTIONABLE_REPORTS[blocked](kind)
-        return result
-    if _cooling_down(rt, fetched, now):
-        result.report = report.idle_report(kind, why=report.COOLING_DOWN)
+    A one-shot run opens it for one message (`handle`); a resident process
+    opens it at start-up and calls `handle` for each message it receives.
+    Not thread-safe: one message at a time per Agent (the ledger, not the
+    Agent, keeps several processes from acting twice).
+    """
+
+    def __init__(self, runtime: Runtime, *, decider: Decider, persona: Persona,
+                 reporter: Reporter | None = None) -> None:
+        self.runtime = runtime
+        self.decider = decider
+        self.persona = persona
+        self.reporter = reporter
+
+    @classmethod
+    @contextmanager
+    def open(cls, settings: Settings, *, transport: httpx.BaseTransport | None = None,
+             record_dir: Path | None = None, decider: Decider | None = None, reporter: Reporter | None = None,
+             clock: Clock = utc_now, state: State | None = None) -> Iterator[Agent]:
+        """Load the persona, build the decider, open the state and the HTTP client.
+
+        `state` is for callers that hold their own (an in-memory one in tests);
+        otherwise the configured backend is opened and closed here.
+        """
+        persona = load_configured_persona(settings)
+        chosen = decider or build_decider(settings)
+        with open_runtime(settings, transport=transport, record_dir=record_dir, clock=clock, state=state) as rt:
+            yield cls(rt, decider=chosen, persona=persona, reporter=reporter)
+
+    def handle(self, body: str, *, dry_run: bool = False) -> HandleResult:
+        """One message: at most one command, one report line (posted unless dry-run).
+
+        Raises UsageError for a malformed id.
+        """
+        notification_id = find_notification_id(body)
+        result = answer_without_opening(notification_id, self.runtime.settings)
+        if result is not None or notification_id is None:
+            return result or HandleResult(report.NO_ID)
+        result = self._notification(notification_id, dry_run=dry_run)
+        if self.reporter is not None and not dry_run:
+            result.webhook = self.reporter.post(result.report)
         return result
 
-    view = view_of(rt.store, fetched, now, persona=load_persona(rt.settings.persona_file),
-                   transfer_policy=rt.settings.transfer_policy)
-    decision, admitted, refused = first_admitted(notification, decider.propose(view), view.said_before)
-    result.decision = decision
-    result.rejected.extend(refused)
-    if admitted is None:
-        result.report = report.idle_report(kind)
-        return result
-    if dry_run:
-        result.decision = Decision(admitted.choice.command, admitted.params, decision.reason)
-        result.report = report.planned_report(kind, admitted.choice.command)
-        return result
+    def _notification(self, notification_id: str, *, dry_run: bool, newer: bool = False) -> HandleResult:
+        """Steps 2-7 for one id; follows a `notification_stale` pointer once."""
+        rt, decider = self.runtime, self.decider
+        if not dry_run and rt.ledger.previous(notification_id) is not None:
+            return HandleResult(report.ALREADY_HANDLED, notification_id)
+        try:
+            fetched = fetch(rt, notification_id)
+        except ServerRejected as exc:
+            if exc.latest_notification_id and not newer:
+                return self._notification(exc.latest_notification_id, dry_run=dry_run, newer=True)
+            return HandleResult(report.STALE if exc.code == "notification_stale" else report.FAILED, notification_id)
+        except Unreachable:
+            return HandleResult(report.FAILED, notification_id)
 
-    try:
-        outcome = act(rt, fetched, admitted.choice, admitted.params, reason=decision.reason)
-    except AlreadyAttempted:
-        result.report = report.ALREADY_HANDLED
+        notification = fetched.notification
+        kind = notification.notification.type
+        result = HandleResult("", notification_id, kind, dry_run=dry_run)
+        now = rt.clock()
+        blocked = not_actionable(notification, now)
+        if blocked is not None:
+            result.report = _NOT_ACTIONABLE_REPORTS[blocked](kind)
+            return result
+        if _cooling_down(rt, fetched, now):
+            result.report = report.idle_report(kind, why=report.COOLING_DOWN)
+            return result
+
+        view = view_of(rt.store, fetched, now, persona=self.persona, transfer_policy=rt.settings.transfer_policy)
+        decision, admitted, refused = first_admitted(notification, decider.propose(view), view.said_before)
+        result.decision = decision
+        result.rejected.extend(refused)
+        if admitted is None:
+            result.report = report.idle_report(kind)
+            return result
+        if dry_run:
+            result.decision = Decision(admitted.choice.command, admitted.params, decision.reason)
+            result.report = report.planned_report(kind, admitted.choice.command)
+            return result
+
+        try:
+            outcome = act(rt, fetched, admitted.choice, admitted.params, reason=decision.reason)
+        except AlreadyAttempted:
+            result.report = report.ALREADY_HANDLED
+            return result
+        result.outcome = outcome
+        if outcome.success:
+            result.report = report.action_report(kind, admitted.choice.command, outcome.result, newer=newer)
+        elif isinstance(outcome.error, ServerRejected) and outcome.error.latest_notification_id and not newer:
+            latest = self._notification(outcome.error.latest_notification_id, dry_run=dry_run, newer=True)
+            latest.rejected = result.rejected + latest.rejected
+            return latest
+        elif isinstance(outcome.error, OutcomeUnknown):
+            result.report = report.UNKNOWN_OUTCOME
+        else:
+            result.report = report.STALE if outcome.error and outcome.error.code == "notification_stale" else report.FAILED
         return result
-    result.outcome = outcome
-    if outcome.success:
-        result.report = report.action_report(kind, admitted.choice.command, outcome.result, newer=newer)
-    elif isinstance(outcome.error, ServerRejected) and outcome.error.latest_notification_id and not newer:
-        latest = _handle_notification(rt, outcome.error.latest_notification_id, decider, dry_run=dry_run, newer=True)
-        latest.rejected = result.rejected + latest.rejected
-        return latest
-    elif isinstance(outcome.error, OutcomeUnknown):
-        result.report = report.UNKNOWN_OUTCOME
-    else:
-        result.report = report.STALE if outcome.error and outcome.error.code == "notification_stale" else report.FAILED
-    return result
 
 
 def _cooling_down(rt: Runtime, fetched: Fetched, now: datetime) -> bool:

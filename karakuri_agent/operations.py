@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 import httpx
 
@@ -20,11 +20,14 @@ from .client import KarakuriClient
 from .config import Settings
 from .context import build_context, identity_for, observe
 from .db import utc_now
-from .errors import KarakuriError, OutcomeUnknown, ServerRejected, Unreachable
+from .errors import ConfigError, KarakuriError, OutcomeUnknown, ServerRejected, Unreachable
 from .models import Choice, Identity, Notification
 from .record import record_outcome
-from .state.base import FAILED, SUCCEEDED, UNKNOWN, Ledger, Store
+from .state.base import FAILED, SUCCEEDED, UNKNOWN, Ledger, State, Store
 from .state.factory import open_state
+
+if TYPE_CHECKING:
+    from .speech import Persona
 
 
 @dataclass
@@ -58,7 +61,9 @@ def open_runtime(
     transport: httpx.BaseTransport | None = None,
     record_dir: Path | None = None,
     clock: Callable[[], datetime] = utc_now,
+    state: State | None = None,
 ) -> Iterator[Runtime]:
+    """The HTTP client and the state (the configured backend unless one is handed in), closed on exit."""
     client = KarakuriClient(
         settings.api_base_url,
         settings.api_key,
@@ -67,10 +72,23 @@ def open_runtime(
         get_retry_budget=settings.get_retry_budget,
     )
     try:
-        with open_state(settings, clock) as state:
+        if state is not None:
             yield Runtime(settings, client, state.store, state.ledger, clock)
+        else:
+            with open_state(settings, clock) as opened:
+                yield Runtime(settings, client, opened.store, opened.ledger, clock)
     finally:
         client.close()
+
+
+def load_configured_persona(settings: Settings) -> Persona:
+    """The persona pack KARAKURI_PERSONA_FILE names (else the bundled one), read once per Agent."""
+    from .speech import load_persona
+
+    try:
+        return load_persona(settings.persona_file)
+    except ValueError as exc:
+        raise ConfigError(f"KARAKURI_PERSONA_FILE: {exc}") from None
 
 
 @dataclass

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .config import load_settings
+from .config import Settings
 from .context import said_before
 from .deciders import Decision
 from .errors import AlreadyAttempted, KarakuriError, NotActionable, UsageError
@@ -19,14 +19,14 @@ from .operations import act, fetch, open_runtime
 from .trigger import validate_notification_id
 
 
-def get_notification(notification_id: str) -> dict[str, Any]:
+def get_notification(settings: Settings, notification_id: str) -> dict[str, Any]:
     """The stored notification with `nikechan_preprocess` added."""
     notification_id = validate_notification_id(notification_id)
-    with open_runtime(load_settings()) as rt:
+    with open_runtime(settings) as rt:
         return fetch(rt, notification_id).output()
 
 
-def run_command(notification_id: str, command: str, params: dict[str, Any]) -> dict[str, Any]:
+def run_command(settings: Settings, notification_id: str, command: str, params: dict[str, Any]) -> dict[str, Any]:
     """Send one offered command with validated params; the server's answer.
 
     Checked against the copy stored when the notification was fetched (fetched
@@ -34,7 +34,7 @@ def run_command(notification_id: str, command: str, params: dict[str, Any]) -> d
     retried.
     """
     notification_id = validate_notification_id(notification_id)
-    with open_runtime(load_settings()) as rt:
+    with open_runtime(settings) as rt:
         previous = rt.ledger.previous(notification_id)
         if previous is not None:  # answer at once, before even reading the notification
             raise AlreadyAttempted(notification_id, previous)
