@@ -100,8 +100,18 @@ def command(notification_id: str, command: str, params_json: str) -> None:
 
 # -- karakuri-agent: the autonomous agent ------------------------------------------
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
-def agent() -> None:
+@click.option("-v", "--verbose", is_flag=True,
+              help="Log one line per notification (id, decision, outcome, ms) to stderr.")
+def agent(verbose: bool) -> None:
     """The autonomous Karakuri World agent: one notification in, at most one action out."""
+    if verbose:
+        import logging
+
+        handler = logging.StreamHandler()  # stderr: stdout stays the report and the records
+        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+        package = logging.getLogger("karakuri_agent")
+        package.addHandler(handler)
+        package.setLevel(logging.INFO)
 
 
 @agent.command("log")

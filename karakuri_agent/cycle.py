@@ -7,6 +7,8 @@ record → report. Each step is one call into the module that owns it.
 
 from __future__ import annotations
 
+import logging
+import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -30,6 +32,9 @@ from .state.base import State
 from .trigger import find_notification_id
 
 Clock = Callable[[], datetime]
+log = logging.getLogger(__name__)
+# A library stays silent unless its user asks (`karakuri-agent -v`): no "last resort" output.
+logging.getLogger("karakuri_agent").addHandler(logging.NullHandler())
 
 # Why nothing can be sent → the report line for it.
 _NOT_ACTIONABLE_REPORTS = {
@@ -137,13 +142,17 @@ class Agent:
 
         Raises UsageError for a malformed id.
         """
+        started = time.perf_counter()
         notification_id = find_notification_id(body)
         result = answer_without_opening(notification_id, self.runtime.settings)
-        if result is not None or notification_id is None:
-            return result or HandleResult(report.NO_ID)
-        result = self._notification(notification_id, dry_run=dry_run)
-        if self.reporter is not None and not dry_run:
-            result.webhook = self.reporter.post(result.report)
+        if result is None and notification_id is not None:
+            result = self._notification(notification_id, dry_run=dry_run)
+            if self.reporter is not None and not dry_run:
+                result.webhook = self.reporter.post(result.report)
+        result = result or HandleResult(report.NO_ID)
+        log.info("%s decision=%s outcome=%s %d ms", result.notification_id or "-",
+                 result.decision.command if result.decision and result.decision.command else "none",
+                 outcome_word(result), (time.perf_counter() - started) * 1000)
         return result
 
     def _notification(self, notification_id: str, *, dry_run: bool, newer: bool = False) -> HandleResult:
@@ -201,6 +210,17 @@ class Agent:
         else:
             result.report = report.STALE if outcome.error and outcome.error.code == "notification_stale" else report.FAILED
         return result
+
+
+def outcome_word(result: HandleResult) -> str:
+    """One word for the log line: what became of the notification."""
+    if result.outcome is not None and result.outcome.success:
+        return "succeeded"
+    if result.outcome is not None:
+        return result.outcome.error.code if result.outcome.error else "failed"
+    if result.dry_run and result.decision is not None and result.decision.command:
+        return "planned"
+    return "not_sent"
 
 
 def _cooling_down(rt: Runtime, fetched: Fetched, now: datetime) -> bool:
