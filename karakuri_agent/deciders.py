@@ -68,8 +68,9 @@ def _rules(settings: Settings) -> Decider:
     return RulePolicy()
 
 
-# Name → builder. A new decider adds one entry here; a model-backed one should
-# wrap itself as FallbackDecider(model, RulePolicy()) so a failing model still acts.
+# Name → builder. A new decider adds one entry here ("llm" comes next); one that
+# can fail (a model) is built as FallbackDecider(model, RulePolicy()) so the rules
+# still act, and may check its own proposals with gate.problems_in_view first.
 DECIDERS: dict[str, Callable[[Settings], Decider]] = {
     "rules": _rules,
 }

@@ -21,11 +21,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 from .deciders import Decision
-from .models import Choice, Notification
+from .models import Choice, Notification, offered_choice
 from .params import InvalidParams, merge, validate
+
+if TYPE_CHECKING:
+    from .policy import View
 
 # Params whose value is said aloud in town.
 SPOKEN_FIELDS = ("message",)
@@ -62,10 +65,24 @@ def not_actionable(notification: Notification, now: datetime) -> str | None:
 
 def admit(notification: Notification, decision: Decision, said_before: Sequence[str] = ()) -> Admitted | Rejected:
     """Admit one acting decision, or say every reason it cannot be sent."""
+    return admit_among(notification.choices, decision, said_before)
+
+
+def problems_in_view(view: View, decision: Decision) -> list[str]:
+    """The gate as a decider sees it: what is wrong with a proposal, empty when it would be admitted.
+
+    For deciders that check their own proposals before handing them over (a
+    model asked again with the problems); the cycle still gates what they return.
+    """
+    verdict = admit_among(view.choices, decision, view.said_before)
+    return list(verdict.problems) if isinstance(verdict, Rejected) else []
+
+
+def admit_among(choices: Sequence[Choice], decision: Decision, said_before: Sequence[str]) -> Admitted | Rejected:
     command = decision.command or ""
-    choice = notification.choice(command, decision.params)
+    choice = offered_choice(choices, command, decision.params)
     if choice is None:
-        offered = ", ".join(dict.fromkeys(c.command for c in notification.choices)) or "none"
+        offered = ", ".join(dict.fromkeys(c.command for c in choices)) or "none"
         return Rejected((f"{command} is not one of this notification's choices ({offered})",))
     try:
         params = validate(choice, merge(choice, decision.params))

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Any
+from typing import Any, Sequence
 from zoneinfo import ZoneInfo
 
 # Statuses meaning "someone already acted on this notification".
@@ -184,6 +184,22 @@ class NotificationBody:
         )
 
 
+def offered_choice(choices: Sequence[Choice], command: str, params: dict[str, Any] | None = None) -> Choice | None:
+    """The offered choice for `command`.
+
+    Several choices may share a command (one `action` per action_id, each
+    with its own params): the one whose own params agree with `params` wins.
+    """
+    offered = [c for c in choices if c.command == command]
+    wanted = params or {}
+    agreeing = [c for c in offered if all(wanted.get(k, v) == v for k, v in c.params.items())]
+    if agreeing:
+        return agreeing[0]
+    # One choice: proposed values may fill over its defaults. Several: the
+    # proposal names none of them (an action_id that was not offered).
+    return offered[0] if len(offered) == 1 else None
+
+
 @dataclass(frozen=True)
 class Notification:
     """A fetched notification. `raw` keeps the server's JSON exactly, for printing and storing."""
@@ -220,19 +236,7 @@ class Notification:
         return self.notification.choices
 
     def choice(self, command: str, params: dict[str, Any] | None = None) -> Choice | None:
-        """The offered choice for `command`.
-
-        Several choices may share a command (one `action` per action_id, each
-        with its own params): the one whose own params agree with `params` wins.
-        """
-        offered = [c for c in self.choices if c.command == command]
-        wanted = params or {}
-        agreeing = [c for c in offered if all(wanted.get(k, v) == v for k, v in c.params.items())]
-        if agreeing:
-            return agreeing[0]
-        # One choice: proposed values may fill over its defaults. Several: the
-        # proposal names none of them (an action_id that was not offered).
-        return offered[0] if len(offered) == 1 else None
+        return offered_choice(self.choices, command, params)
 
     def is_expired(self, now: datetime) -> bool:
         if (self.status or "").lower() in EXPIRED_STATUSES:

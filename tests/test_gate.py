@@ -128,3 +128,19 @@ def test_an_unknown_decider_is_a_configuration_error_before_any_request(env, mon
         result = CliRunner().invoke(agent, ["handle", BODY])
         assert mock.calls.call_count == 0
     assert result.exit_code == 2 and "KARAKURI_DECIDER" in result.stderr and "rules" in result.stderr
+
+
+def test_a_decider_sees_the_same_problems_the_gate_would_refuse_with(notification):
+    from datetime import datetime, timezone
+
+    from karakuri_agent.gate import problems_in_view
+    from karakuri_agent.models import Identity
+    from karakuri_agent.policy import View
+    from karakuri_agent.speech import load_persona
+
+    offered = Notification.from_json(notification, requested_id=NID)
+    view = View(notification_id=NID, choices=offered.choices, parsed={}, context={}, me=Identity(),
+                now=datetime.now(timezone.utc), persona=load_persona(), said_before=["またね"])
+    assert problems_in_view(view, Decision("conversation_accept", {"message": "またね"})) == [
+        "message was already said in this conversation: say something new"]
+    assert problems_in_view(view, Decision("conversation_accept", {"message": "こんにちは"})) == []
