@@ -1,7 +1,9 @@
-"""`handle()`: one Discord message in, at most one command out, one report line.
+"""One Discord message in, at most one command out, one report line.
 
-Readable top to bottom as the pipeline of DESIGN.md:
-text → id → notification → context → decision → params → claim → command →
+`Agent` is opened once (state, HTTP client, decider, persona, reporter) and
+handles any number of messages; `handle()` is the CLI's one-shot run of it.
+`Agent._notification` reads top to bottom as the pipeline:
+text → id → notification → context → decision → gate → claim → command →
 record → report. Each step is one call into the module that owns it.
 """
 
