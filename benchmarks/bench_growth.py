@@ -52,7 +52,8 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from conftest import API_KEY, BASE_URL, CONVERSATION_REQUEST, IDLE_REMINDER, SELF_ID, SELF_NAME  # noqa: E402
 
-from karakuri_agent import cycle, operations  # noqa: E402
+from karakuri_agent import cycle  # noqa: E402
+from karakuri_agent.state import sqlite as sqlite_backend  # noqa: E402
 from karakuri_agent.config import Secret, Settings  # noqa: E402
 from karakuri_agent.db import connect, utc_text  # noqa: E402
 
@@ -217,18 +218,18 @@ def time_handle(state_dir: Path, kind: str, i: int) -> float:
 def capture_statements(state_dir: Path, kind: str) -> list[str]:
     """Every SQL statement one handle() run executes, with values bound, in order."""
     seen: list[str] = []
-    original = operations.connect
+    original = sqlite_backend.connect
 
     def traced(path: Path) -> sqlite3.Connection:
         conn = original(path)
         conn.set_trace_callback(seen.append)
         return conn
 
-    operations.connect = traced
+    sqlite_backend.connect = traced
     try:
         time_handle(state_dir, kind, 99_000)
     finally:
-        operations.connect = original
+        sqlite_backend.connect = original
     return seen
 
 

@@ -78,10 +78,11 @@ class StepTimer:
 
 def instrument() -> StepTimer:
     from karakuri_agent import client, cycle, ledger, operations, policy, report
+    from karakuri_agent.state import sqlite as sqlite_backend
     from karakuri_agent.models import Notification
 
     timer = StepTimer()
-    timer.wrap(operations, "connect", "open")  # SQLite open (+ migration check)
+    timer.wrap(sqlite_backend, "connect", "open")  # SQLite open (+ migration check)
     timer.wrap(client.KarakuriClient, "__init__", "open")  # httpx client (SSL context)
     timer.wrap(client.KarakuriClient, "get_notification", "fetch")  # the GET
     from_json = Notification.from_json.__func__
@@ -90,7 +91,7 @@ def instrument() -> StepTimer:
         timer.wrap(operations, name, "context")
     timer.wrap(cycle, "view_of", "context")
     timer.wrap(policy.RulePolicy, "propose", "decide")
-    timer.wrap(cycle, "_first_sendable", "decide")  # validation of the proposals
+    timer.wrap(cycle, "first_admitted", "decide")  # the gate on the proposals
     timer.wrap(ledger.Ledger, "claim", "claim+POST")
     timer.wrap(client.KarakuriClient, "send_command", "claim+POST")
     timer.wrap(ledger.Ledger, "finish", "record")

@@ -15,7 +15,7 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 import click
 
@@ -23,6 +23,9 @@ from .errors import EXIT_FAILURE, EXIT_USAGE, KarakuriError, ServerRejected, Usa
 from .retention import MAX_KEEP_DAYS
 
 PACKAGE = "karakuri-agent"
+
+if TYPE_CHECKING:
+    from datetime import datetime
 
 
 def _print_json(data: Any) -> None:
@@ -113,8 +116,9 @@ def karakuri() -> None:
 def get_notification(notification_id: str) -> None:
     """Print the notification with `nikechan_preprocess` added."""
     from . import wrapper
+    from .config import load_settings
 
-    _print_json(wrapper.get_notification(notification_id))
+    _print_json(wrapper.get_notification(load_settings(), notification_id))
 
 
 @karakuri.command("command")
@@ -129,15 +133,26 @@ def command(notification_id: str, command: str, params_json: str) -> None:
     still reads, since reading is not an action.
     """
     from . import wrapper
+    from .config import load_settings
 
-    _print_json(wrapper.run_command(notification_id, command, parse_params(params_json)))
+    _print_json(wrapper.run_command(load_settings(), notification_id, command, parse_params(params_json)))
 
 
 # -- karakuri-agent: the autonomous agent ------------------------------------------
 @click.group(PACKAGE, **_GROUP)
 @click.version_option(package_name=PACKAGE)
-def agent() -> None:
+@click.option("-v", "--verbose", is_flag=True,
+              help="Log one line per notification (id, decision, outcome, ms) to stderr.")
+def agent(verbose: bool) -> None:
     """The autonomous Karakuri World agent: one notification in, at most one action out."""
+    if verbose:
+        import logging
+
+        handler = logging.StreamHandler()  # stderr: stdout stays the report and the records
+        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+        package = logging.getLogger("karakuri_agent")
+        package.addHandler(handler)
+        package.setLevel(logging.INFO)
 
 
 @agent.command("log")
@@ -147,10 +162,12 @@ def agent() -> None:
 def log(limit: int, as_json: bool) -> None:
     """Show the recent activity, newest last: notifications, commands, dry runs and report lines."""
     from . import history
+    from .config import load_settings
 
-    state_dir, entries = history.recent(limit)
+    settings = load_settings(require_api=False)
+    entries = history.recent(settings, limit)
     if not entries:
-        click.echo(history.why_empty(state_dir), err=True)
+        click.echo(history.why_empty(settings.state_dir), err=True)
     if as_json:
         _print_json(entries)
     else:
@@ -170,15 +187,15 @@ def log(limit: int, as_json: bool) -> None:
               help="Save this run's exchanges with the server and the message as fixtures in DIR (secrets removed).")
 @click.option("--json", "as_json", is_flag=True, help="Print the full decision record as JSON.")
 @click.option("--explain", is_flag=True, help="Print the reason for the decision.")
+@click.option("--clock-start", hidden=True, help="Run the agent's clock from this ISO 8601 time (simulations).")
 @handles_errors
 def handle(body: str | None, dry_run: bool, fixtures_dir: str | None, at_text: str | None,
-           record_dir: Path | None, as_json: bool, explain: bool) -> None:
+           record_dir: Path | None, as_json: bool, explain: bool, clock_start: str | None) -> None:
     """Handle one Discord message (BODY, or stdin): at most one command, one report line."""
     from contextlib import nullcontext
 
     from .config import load_settings
     from .cycle import handle as run_cycle
-    from .db import utc_now
 
     if body is None:
         body = "" if sys.stdin is None or sys.stdin.isatty() else sys.stdin.read()
@@ -188,7 +205,7 @@ def handle(body: str | None, dry_run: bool, fixtures_dir: str | None, at_text: s
     if settings.fixtures_dir is None:
         if at_text is not None:
             raise UsageError("--at only applies to a run on --fixtures (a real run happens now)")
-        run = nullcontext((settings, utc_now))
+        run = nullcontext((settings, _clock(clock_start)))
     else:
         from .fixtures import fixture_run, parse_time
 
@@ -202,6 +219,20 @@ def handle(body: str | None, dry_run: bool, fixtures_dir: str | None, at_text: s
 
         add_to_session(record_dir, body, clock(), {"id": settings.self_agent_id, "name": settings.self_name})
     _print_result(result, as_json=as_json, explain=explain)
+
+
+def _clock(start: str | None) -> Callable[[], datetime]:
+    """The wall clock, or one that starts at `start` and then ticks in real time."""
+    from .db import utc_now
+    from .models import parse_timestamp
+
+    if start is None:
+        return utc_now
+    began = parse_timestamp(start)
+    if began is None:
+        raise UsageError(f"--clock-start must be an ISO 8601 time, got {start!r}")
+    offset = began - utc_now()
+    return lambda: utc_now() + offset
 
 
 @agent.command("demo")
@@ -261,9 +292,10 @@ def _print_problems(result: Any) -> None:
 @handles_errors
 def gc(keep_days: int, as_json: bool) -> None:
     """Forget old history; keep the ledger, people, places and what the next run needs."""
+    from .config import load_settings
     from .retention import collect
 
-    deleted = collect(keep_days)
+    deleted = collect(load_settings(require_api=False), keep_days)
     if as_json:
         _print_json(deleted)
     else:

@@ -106,6 +106,8 @@ class Settings:
     disabled: bool = False
     cooldown_seconds: float = 0.0
     transfer_policy: str = "known"
+    decider: str = "rules"
+    database_url: Secret | None = None
     secrets: tuple[str, ...] = field(default=(), repr=False)
 
 
@@ -130,7 +132,8 @@ def load_settings(
     base_url = merged.get("KARAKURI_API_BASE_URL", "").strip().rstrip("/")
     api_key = merged.get("KARAKURI_API_KEY", "").strip()
     webhook = merged.get("DISCORD_WEBHOOK_URL", "").strip()
-    secrets = tuple(s for s in (api_key, webhook) if len(s) >= 4)
+    database_url = merged.get("KARAKURI_DATABASE_URL", "").strip()
+    secrets = tuple(s for s in (api_key, webhook, database_url) if len(s) >= 4)
     if fixtures_dir is not None:
         base_url = base_url or FIXTURE_BASE_URL
         api_key = api_key or "fixtures"
@@ -147,6 +150,14 @@ def load_settings(
     transfer_policy = merged.get("KARAKURI_TRANSFER_POLICY", "known").strip() or "known"
     if transfer_policy not in TRANSFER_POLICIES:
         raise ConfigError(f"KARAKURI_TRANSFER_POLICY must be one of {', '.join(TRANSFER_POLICIES)}")
+
+    decider = merged.get("KARAKURI_DECIDER", "").strip() or "rules"
+    from .deciders import decider_builder
+
+    decider_builder(decider)  # an unknown name is a configuration error before anything is read
+    from .state.factory import backend_for
+
+    backend_for(database_url)  # so is a database this version cannot open
 
     def optional_path(name: str) -> Path | None:
         value = merged.get(name, "").strip()
@@ -168,6 +179,8 @@ def load_settings(
         disabled=_flag(merged.get("KARAKURI_AGENT_DISABLED")),
         cooldown_seconds=_number(merged, "KARAKURI_COOLDOWN_SECONDS", 0.0),
         transfer_policy=transfer_policy,
+        decider=decider,
+        database_url=Secret(database_url) if database_url else None,
         secrets=secrets,
     )
 

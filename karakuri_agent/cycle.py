@@ -1,16 +1,21 @@
-"""`handle()`: one Discord message in, at most one command out, one report line.
+"""One Discord message in, at most one command out, one report line.
 
-Readable top to bottom as the pipeline of DESIGN.md:
-text → id → notification → context → decision → params → claim → command →
+`Agent` is opened once (state, HTTP client, decider, persona, reporter) and
+handles any number of messages; `handle()` is the CLI's one-shot run of it.
+`Agent._notification` reads top to bottom as the pipeline:
+text → id → notification → context → decision → gate → claim → command →
 record → report. Each step is one call into the module that owns it.
 """
 
 from __future__ import annotations
 
+import logging
+import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable, Iterator
 
 import httpx
 
@@ -18,35 +23,28 @@ from . import report
 from .config import Settings
 from .errors import AlreadyAttempted, OutcomeUnknown, ServerRejected, Unreachable, describe, explain
 from .db import utc_now
-from .operations import Fetched, Outcome, Runtime, act, fetch, open_runtime
-from .params import InvalidParams, merge, validate
-from .models import INFORMATION_COMMANDS
-from .policy import (
-    ACCEPT_TRANSFER,
-    COMMITMENT_SOON,
-    END,
-    REJECT_TRANSFER,
-    SPEAK,
-    Decider,
-    Decision,
-    RulePolicy,
-    View,
-    facts_of,
-)
-from .record import agents_in, conversation_key
-from .speech import load_persona
+from .operations import Fetched, Outcome, Runtime, act, fetch, load_configured_persona, open_runtime
+from .commands import RESPONSE
+from .context import view_of
+from .deciders import Decider, Decision, build_decider
+from .gate import first_admitted, not_actionable
+from .policy import facts_of
+from .reporters import Reporter, configured_reporter
+from .speech import Persona
+from .state.base import State
 from .trigger import find_notification_id
 
-# Choices that answer someone: never skipped by the cooldown.
-RESPONSE_COMMANDS = frozenset(
-    {"conversation_accept", "conversation_reject", "conversation_stay", "conversation_leave",
-     *SPEAK, *END, *ACCEPT_TRANSFER, *REJECT_TRANSFER}
-)
-# People walk around: who was near ten minutes ago may be gone.
-NEARBY_FRESH = timedelta(minutes=10)
-# Own lines further apart than this belong to different conversations.
-CONVERSATION_GAP = timedelta(minutes=30)
-MEETING_LOOKBACK = timedelta(minutes=30)
+Clock = Callable[[], datetime]
+log = logging.getLogger(__name__)
+# A library stays silent unless its user asks (`karakuri-agent -v`): no "last resort" output.
+logging.getLogger("karakuri_agent").addHandler(logging.NullHandler())
+
+# Why nothing can be sent → the report line for it.
+_NOT_ACTIONABLE_REPORTS = {
+    "notification_processed": lambda kind: report.PROCESSED,
+    "notification_expired": lambda kind: report.EXPIRED,
+    "no_choices": lambda kind: report.idle_report(kind, why=report.NO_CHOICES),
+}
 
 
 @dataclass
@@ -93,105 +91,156 @@ def handle(
     transport: httpx.BaseTransport | None = None,
     record_dir: Path | None = None,
     decider: Decider | None = None,
-    clock=utc_now,
+    clock: Clock = utc_now,
     post: bool = True,
 ) -> HandleResult:
-    """Run the whole cycle for one message. Raises UsageError for a malformed id."""
-    notification_id = find_notification_id(body)
+    """Run the whole cycle for one message (the CLI's one-shot run): open, handle, close."""
+    early = answer_without_opening(find_notification_id(body), settings, dry_run=dry_run)
+    if early is not None:
+        return early
+    with Agent.open(settings, transport=transport, record_dir=record_dir, decider=decider, clock=clock,
+                    reporter=configured_reporter(settings) if post else None) as agent:
+        return agent.handle(body, dry_run=dry_run)
+
+
+def answer_without_opening(notification_id: str | None, settings: Settings, *,
+                           dry_run: bool = False) -> HandleResult | None:
+    """The answers that need no state, no server and no report: no id, or switched off."""
     if notification_id is None:
         return HandleResult(report.NO_ID, dry_run=dry_run)
     if settings.disabled:
         return HandleResult(report.DISABLED, notification_id, dry_run=dry_run)
-    with open_runtime(settings, transport=transport, record_dir=record_dir, clock=clock) as rt:
-        result = _handle_notification(rt, notification_id, decider or RulePolicy(), dry_run=dry_run)
-        result.dry_run = dry_run  # every path, early returns included
-        _remember(rt, result, notification_id)
-    if post and not dry_run and settings.webhook_url:
-        result.webhook = report.post_to_discord(settings.webhook_url.get(), result.report,
-                                                budget=settings.webhook_budget)
-    return result
+    return None
 
 
-def _remember(rt: Runtime, result: HandleResult, notification_id: str) -> None:
-    """Keep the run's report line (and a dry run's plan, and why a run failed) for `log`."""
-    planned = result.decision if result.dry_run and result.decision and result.decision.command else None
-    why = result.error and f"{result.error['error']}: {result.error['message']}"
-    rt.store.record_report(
-        result.notification_id or notification_id,
-        result.notification_type,
-        result.report,
-        dry_run=result.dry_run,
-        command=planned and planned.command,
-        params=planned and planned.params,
-        reason=why or (planned and planned.reason) or "",
-        failed=result.error is not None,
-    )
+class Agent:
+    """Everything a notification needs, opened once, handling any number of messages.
 
+    A one-shot run opens it for one message (`handle`); a resident process
+    opens it at start-up and calls `handle` for each message it receives.
+    Not thread-safe: one message at a time per Agent (the ledger, not the
+    Agent, keeps several processes from acting twice).
+    """
 
-def _handle_notification(rt: Runtime, notification_id: str, decider: Decider, *, dry_run: bool,
-                         newer: bool = False) -> HandleResult:
-    """Steps 2-7 for one id; follows a `notification_stale` pointer once."""
-    if not dry_run and rt.ledger.previous(notification_id) is not None:
-        return HandleResult(report.ALREADY_HANDLED, notification_id)
-    try:
-        fetched = fetch(rt, notification_id)
-    except ServerRejected as exc:
-        if exc.latest_notification_id and not newer:
-            return _handle_notification(rt, exc.latest_notification_id, decider, dry_run=dry_run, newer=True)
-        return HandleResult(report.STALE if exc.code == "notification_stale" else report.FAILED, notification_id,
-                            error=explain(exc))
-    except Unreachable as exc:
-        return HandleResult(report.FAILED, notification_id, error=explain(exc))
+    def __init__(self, runtime: Runtime, *, decider: Decider, persona: Persona,
+                 reporter: Reporter | None = None) -> None:
+        self.runtime = runtime
+        self.decider = decider
+        self.persona = persona
+        self.reporter = reporter
 
-    notification = fetched.notification
-    kind = notification.notification.type
-    result = HandleResult("", notification_id, kind, dry_run=dry_run)
-    now = rt.clock()
-    if notification.is_processed():
-        result.report = report.PROCESSED
-        return result
-    if notification.is_expired(now):
-        result.report = report.EXPIRED
-        result.error = _expired(notification.expires_at, now)
-        return result
-    if not notification.choices:
-        result.report = report.idle_report(kind, why=report.NO_CHOICES)
-        return result
-    if _cooling_down(rt, fetched, now):
-        result.report = report.idle_report(kind, why=report.COOLING_DOWN)
-        return result
+    @classmethod
+    @contextmanager
+    def open(cls, settings: Settings, *, transport: httpx.BaseTransport | None = None,
+             record_dir: Path | None = None, decider: Decider | None = None, reporter: Reporter | None = None,
+             clock: Clock = utc_now, state: State | None = None) -> Iterator[Agent]:
+        """Load the persona, build the decider, open the state and the HTTP client.
 
-    view = view_of(rt, fetched, now)
-    decision, choice, params = _first_sendable(decider.propose(view), fetched, result)
-    result.decision = decision
-    if choice is None:
-        result.report = report.idle_report(kind)
-        return result
-    if dry_run:
-        result.decision = Decision(choice.command, params, decision.reason)
-        result.report = report.planned_report(kind, choice.command, facts_of(view, result.decision))
+        `state` is for callers that hold their own (an in-memory one in tests);
+        otherwise the configured backend is opened and closed here.
+        """
+        persona = load_configured_persona(settings)
+        chosen = decider or build_decider(settings)
+        with open_runtime(settings, transport=transport, record_dir=record_dir, clock=clock, state=state) as rt:
+            yield cls(rt, decider=chosen, persona=persona, reporter=reporter)
+
+    def handle(self, body: str, *, dry_run: bool = False) -> HandleResult:
+        """One message: at most one command, one report line (posted unless dry-run).
+
+        Raises UsageError for a malformed id.
+        """
+        started = time.perf_counter()
+        notification_id = find_notification_id(body)
+        result = answer_without_opening(notification_id, self.runtime.settings, dry_run=dry_run)
+        if result is None and notification_id is not None:
+            result = self._notification(notification_id, dry_run=dry_run)
+            result.dry_run = dry_run  # every path, early returns included
+            self._remember(result, notification_id)
+            if self.reporter is not None and not dry_run:
+                result.webhook = self.reporter.post(result.report)
+        result = result or HandleResult(report.NO_ID, dry_run=dry_run)
+        log.info("%s decision=%s outcome=%s %d ms", result.notification_id or "-",
+                 result.decision.command if result.decision and result.decision.command else "none",
+                 outcome_word(result), (time.perf_counter() - started) * 1000)
         return result
 
-    try:
-        outcome = act(rt, fetched, choice, params, reason=decision.reason)
-    except AlreadyAttempted:
-        result.report = report.ALREADY_HANDLED
+    def _remember(self, result: HandleResult, notification_id: str) -> None:
+        """Keep the run's report line (and a dry run's plan, and why a run failed) for `log`."""
+        planned = result.decision if result.dry_run and result.decision and result.decision.command else None
+        why = result.error and f"{result.error['error']}: {result.error['message']}"
+        self.runtime.store.record_report(
+            result.notification_id or notification_id,
+            result.notification_type,
+            result.report,
+            dry_run=result.dry_run,
+            command=planned and planned.command,
+            params=planned and planned.params,
+            reason=why or (planned and planned.reason) or "",
+            failed=result.error is not None,
+        )
+
+    def _notification(self, notification_id: str, *, dry_run: bool, newer: bool = False) -> HandleResult:
+        """Steps 2-7 for one id; follows a `notification_stale` pointer once."""
+        rt, decider = self.runtime, self.decider
+        if not dry_run and rt.ledger.previous(notification_id) is not None:
+            return HandleResult(report.ALREADY_HANDLED, notification_id)
+        try:
+            fetched = fetch(rt, notification_id)
+        except ServerRejected as exc:
+            if exc.latest_notification_id and not newer:
+                return self._notification(exc.latest_notification_id, dry_run=dry_run, newer=True)
+            return HandleResult(report.STALE if exc.code == "notification_stale" else report.FAILED, notification_id,
+                                error=explain(exc))
+        except Unreachable as exc:
+            return HandleResult(report.FAILED, notification_id, error=explain(exc))
+
+        notification = fetched.notification
+        kind = notification.notification.type
+        result = HandleResult("", notification_id, kind, dry_run=dry_run)
+        now = rt.clock()
+        blocked = not_actionable(notification, now)
+        if blocked is not None:
+            result.report = _NOT_ACTIONABLE_REPORTS[blocked](kind)
+            if blocked == "notification_expired":
+                result.error = _expired(notification.expires_at, now)
+            return result
+        if _cooling_down(rt, fetched, now):
+            result.report = report.idle_report(kind, why=report.COOLING_DOWN)
+            return result
+
+        view = view_of(rt.store, fetched, now, persona=self.persona, transfer_policy=rt.settings.transfer_policy)
+        decision, admitted, refused = first_admitted(notification, decider.propose(view), view.said_before)
+        result.decision = decision
+        result.rejected.extend(refused)
+        if admitted is None:
+            result.report = report.idle_report(kind)
+            return result
+        if dry_run:
+            result.decision = Decision(admitted.choice.command, admitted.params, decision.reason)
+            result.report = report.planned_report(kind, admitted.choice.command, facts_of(view, result.decision))
+            return result
+
+        try:
+            outcome = act(rt, fetched, admitted.choice, admitted.params, reason=decision.reason)
+        except AlreadyAttempted:
+            result.report = report.ALREADY_HANDLED
+            return result
+        result.outcome = outcome
+        if outcome.success:
+            sent = Decision(admitted.choice.command, admitted.params)
+            result.report = report.action_report(kind, admitted.choice.command, outcome.result,
+                                                 facts=facts_of(view, sent), newer=newer)
+        elif isinstance(outcome.error, ServerRejected) and outcome.error.latest_notification_id and not newer:
+            latest = self._notification(outcome.error.latest_notification_id, dry_run=dry_run, newer=True)
+            latest.rejected = result.rejected + latest.rejected
+            return latest
+        elif isinstance(outcome.error, OutcomeUnknown):
+            result.report = report.UNKNOWN_OUTCOME
+        else:
+            result.report = report.STALE if outcome.error and outcome.error.code == "notification_stale" else report.FAILED
+        if outcome.error is not None:
+            result.error = explain(outcome.error)
         return result
-    result.outcome = outcome
-    if outcome.success:
-        result.report = report.action_report(kind, choice.command, outcome.result,
-                                             facts=facts_of(view, Decision(choice.command, params)), newer=newer)
-    elif isinstance(outcome.error, ServerRejected) and outcome.error.latest_notification_id and not newer:
-        latest = _handle_notification(rt, outcome.error.latest_notification_id, decider, dry_run=dry_run, newer=True)
-        latest.rejected = result.rejected + latest.rejected
-        return latest
-    elif isinstance(outcome.error, OutcomeUnknown):
-        result.report = report.UNKNOWN_OUTCOME
-    else:
-        result.report = report.STALE if outcome.error and outcome.error.code == "notification_stale" else report.FAILED
-    if outcome.error is not None:
-        result.error = explain(outcome.error)
-    return result
 
 
 def _expired(expires_at: datetime | None, now: datetime) -> dict[str, str]:
@@ -200,78 +249,21 @@ def _expired(expires_at: datetime | None, now: datetime) -> dict[str, str]:
     return describe("notification_expired", f"the notification expired {when}; the run's clock said {now.isoformat()}")
 
 
-def _first_sendable(candidates: list[Decision], fetched: Fetched, result: HandleResult):
-    """The first proposal that is offered and whose params validate; the others are noted."""
-    for decision in candidates:
-        if not decision.acts:
-            return decision, None, {}
-        choice = fetched.notification.choice(decision.command, decision.params)
-        if choice is None:
-            result.rejected.append({"command": decision.command, "problem": "not offered"})
-            continue
-        try:
-            return decision, choice, validate(choice, merge(choice, decision.params))
-        except InvalidParams as exc:
-            result.rejected.append({"command": decision.command, "problem": "; ".join(exc.problems)})
-    if candidates:
-        return Decision(None, reason="どの候補も送れる形にならなかった"), None, {}
-    return Decision(None, reason="選べる行動がない"), None, {}
-
-
-def view_of(rt: Runtime, fetched: Fetched, now: datetime) -> View:
-    """Read what the policy needs from the store, once."""
-    store = rt.store
-    learned = {key: now - datetime.fromisoformat(at) for key, at in store.knowledge_times().items()}
-    nearby_entry = store.knowledge("get_nearby_agents")
-    nearby = agents_in(nearby_entry["value"]) if nearby_entry and learned["get_nearby_agents"] < NEARBY_FRESH else []
-    lines = store.utterances(conversation_key(fetched.parsed, fetched.me), 30)
-    candidates = [a["id"] for a in nearby] + [
-        str(v) for c in fetched.notification.choices if c.command == "conversation_start"
-        for v in c.param_schema.get("target_agent_id", {}).get("enum", []) or []
-    ]
-    return View(
-        notification_id=fetched.notification.notification_id,
-        choices=fetched.notification.choices,
-        parsed=fetched.parsed,
-        context=fetched.preprocess["context"],
-        me=fetched.me,
-        now=now,
-        persona=load_persona(rt.settings.persona_file),
-        recent_commands=store.recent_commands(6),
-        knowledge_age={k: v for k, v in learned.items() if k in INFORMATION_COMMANDS},
-        places=fetched.preprocess["context"]["known_places"],
-        nearby_agents=[a for a in nearby if not fetched.me.is_self(a["id"], a["name"])],
-        own_lines=this_conversation(lines, now),
-        said_before=[line["message"] for line in lines],
-        acquaintances={p["agent_id"]: p for p in store.people(candidates)},
-        meetings=store.meetings(now - MEETING_LOOKBACK, now + COMMITMENT_SOON),
-        transfer_policy=rt.settings.transfer_policy,
-    )
-
-
-def this_conversation(lines: list[dict[str, Any]], now: datetime) -> list[str]:
-    """The agent's lines of the conversation going on now (newest first).
-
-    Without a conversation id, lines are keyed by partners only, so earlier
-    talks with the same people are cut off at the line that opened this one
-    (an accept or a start) or at the first long silence.
-    """
-    current, later = [], now
-    for line in lines:
-        said = datetime.fromisoformat(line["created_at"])
-        if later - said > CONVERSATION_GAP:
-            break
-        current.append(line["message"])
-        if line.get("opens"):
-            break
-        later = said
-    return current
+def outcome_word(result: HandleResult) -> str:
+    """One word for the log line: what became of the notification."""
+    if result.outcome is not None and result.outcome.success:
+        return "succeeded"
+    if result.outcome is not None:
+        return result.outcome.error.code if result.outcome.error else "failed"
+    if result.dry_run and result.decision is not None and result.decision.command:
+        return "planned"
+    return "not_sent"
 
 
 def _cooling_down(rt: Runtime, fetched: Fetched, now: datetime) -> bool:
     """Skip an idle-type notification inside the cooldown window (off by default)."""
     window = rt.settings.cooldown_seconds
-    if window <= 0 or any(c.command in RESPONSE_COMMANDS for c in fetched.notification.choices):
+    if window <= 0 or any(c.command in RESPONSE for c in fetched.notification.choices):
         return False
     last = rt.store.recent_commands(1)
     if not last:

@@ -28,10 +28,10 @@ from typing import Any, Callable, Iterator
 
 import httpx
 
+from .commands import INFORMATION as INFORMATION_COMMANDS
 from .config import Settings, default_state_dir, redact
 from .db import utc_now
 from .errors import UsageError
-from .models import INFORMATION_COMMANDS
 from .trigger import ID_PATTERN, find_notification_id
 
 GENERIC_ACCEPTANCE = {"ok": True, "message": "コマンドを受け付けました"}

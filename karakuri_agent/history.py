@@ -6,19 +6,15 @@ import json
 from pathlib import Path
 from typing import Any, Iterable
 
-from .config import load_settings
-from .db import connect
-from .store import SQLiteStore
+from .config import Settings
+from .db import utc_now
+from .state.factory import open_state
 
 
-def recent(limit: int) -> tuple[Path, list[dict[str, Any]]]:
-    """The state directory read, and its newest `limit` activity entries, oldest first."""
-    settings = load_settings(require_api=False)
-    conn = connect(settings.state_dir)
-    try:
-        return settings.state_dir, list(reversed(SQLiteStore(conn).recent_activity(limit)))
-    finally:
-        conn.close()
+def recent(settings: Settings, limit: int) -> list[dict[str, Any]]:
+    """The newest `limit` activity entries, oldest first."""
+    with open_state(settings, utc_now) as state:
+        return list(reversed(state.store.recent_activity(limit)))
 
 
 def why_empty(state_dir: Path) -> str:

@@ -19,11 +19,10 @@ from .errors import AlreadyAttempted
 
 MAX_RESULT_CHARS = 2000
 
-# Outcomes recorded after the claim.
-SUCCEEDED, FAILED, UNKNOWN = "succeeded", "failed", "unknown"
-
 
 class Ledger:
+    """The Ledger protocol (state/base.py) on the SQLite file: the driver's errors stay here."""
+
     def __init__(self, conn: sqlite3.Connection, clock: Callable[[], datetime] = utc_now) -> None:
         self._conn = conn
         self._clock = clock

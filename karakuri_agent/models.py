@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Any
+from typing import Any, Sequence
 from zoneinfo import ZoneInfo
 
 # Statuses meaning "someone already acted on this notification".
@@ -23,19 +23,19 @@ PROCESSED_STATUSES = frozenset(
     {"processed", "handled", "completed", "done", "responded", "answered", "acted", "executed", "consumed"}
 )
 EXPIRED_STATUSES = frozenset({"expired", "stale", "superseded"})
-# Commands that answer inline with data instead of starting something in the world.
-INFORMATION_COMMANDS = (
-    "get_perception",
-    "get_available_actions",
-    "get_map",
-    "get_world_agents",
-    "get_status",
-    "get_nearby_agents",
-    "get_active_conversations",
-    "get_event",
-)
 # The world's clock: reports, promises and texts are all in Tokyo time.
 TOKYO = ZoneInfo("Asia/Tokyo")
+
+
+@dataclass(frozen=True)
+class Identity:
+    """Who the agent is, so it never counts itself as a person it met."""
+
+    agent_id: str = ""
+    name: str = ""
+
+    def is_self(self, person_id: str | None, name: str | None) -> bool:
+        return bool((self.agent_id and person_id == self.agent_id) or (self.name and name == self.name))
 
 
 def parse_timestamp(value: Any) -> datetime | None:
@@ -184,6 +184,22 @@ class NotificationBody:
         )
 
 
+def offered_choice(choices: Sequence[Choice], command: str, params: dict[str, Any] | None = None) -> Choice | None:
+    """The offered choice for `command`.
+
+    Several choices may share a command (one `action` per action_id, each
+    with its own params): the one whose own params agree with `params` wins.
+    """
+    offered = [c for c in choices if c.command == command]
+    wanted = params or {}
+    agreeing = [c for c in offered if all(wanted.get(k, v) == v for k, v in c.params.items())]
+    if agreeing:
+        return agreeing[0]
+    # One choice: proposed values may fill over its defaults. Several: the
+    # proposal names none of them (an action_id that was not offered).
+    return offered[0] if len(offered) == 1 else None
+
+
 @dataclass(frozen=True)
 class Notification:
     """A fetched notification. `raw` keeps the server's JSON exactly, for printing and storing."""
@@ -220,19 +236,7 @@ class Notification:
         return self.notification.choices
 
     def choice(self, command: str, params: dict[str, Any] | None = None) -> Choice | None:
-        """The offered choice for `command`.
-
-        Several choices may share a command (one `action` per action_id, each
-        with its own params): the one whose own params agree with `params` wins.
-        """
-        offered = [c for c in self.choices if c.command == command]
-        wanted = params or {}
-        agreeing = [c for c in offered if all(wanted.get(k, v) == v for k, v in c.params.items())]
-        if agreeing:
-            return agreeing[0]
-        # One choice: proposed values may fill over its defaults. Several: the
-        # proposal names none of them (an action_id that was not offered).
-        return offered[0] if len(offered) == 1 else None
+        return offered_choice(self.choices, command, params)
 
     def is_expired(self, now: datetime) -> bool:
         if (self.status or "").lower() in EXPIRED_STATUSES:

@@ -12,20 +12,22 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 import httpx
 
 from .client import KarakuriClient
 from .config import Settings
-from .context import Identity, build_context, identity_for, observe
-from .db import connect, utc_now
-from .errors import KarakuriError, NotActionable, OutcomeUnknown, ServerRejected, Unreachable, UsageError
-from .ledger import FAILED, SUCCEEDED, UNKNOWN, Ledger
-from .models import Choice, Notification
-from .params import merge, validate
+from .context import build_context, identity_for, observe
+from .db import utc_now
+from .errors import ConfigError, KarakuriError, OutcomeUnknown, ServerRejected, Unreachable
+from .models import Choice, Identity, Notification
 from .record import record_outcome
-from .store import SQLiteStore
+from .state.base import FAILED, SUCCEEDED, UNKNOWN, Ledger, State, Store
+from .state.factory import open_state
+
+if TYPE_CHECKING:
+    from .speech import Persona
 
 
 @dataclass
@@ -34,7 +36,7 @@ class Runtime:
 
     settings: Settings
     client: KarakuriClient
-    store: SQLiteStore
+    store: Store
     ledger: Ledger
     clock: Callable[[], datetime] = utc_now
 
@@ -59,8 +61,9 @@ def open_runtime(
     transport: httpx.BaseTransport | None = None,
     record_dir: Path | None = None,
     clock: Callable[[], datetime] = utc_now,
+    state: State | None = None,
 ) -> Iterator[Runtime]:
-    conn = connect(settings.state_dir)
+    """The HTTP client and the state (the configured backend unless one is handed in), closed on exit."""
     client = KarakuriClient(
         settings.api_base_url,
         settings.api_key,
@@ -69,10 +72,23 @@ def open_runtime(
         get_retry_budget=settings.get_retry_budget,
     )
     try:
-        yield Runtime(settings, client, SQLiteStore(conn, clock), Ledger(conn, clock), clock)
+        if state is not None:
+            yield Runtime(settings, client, state.store, state.ledger, clock)
+        else:
+            with open_state(settings, clock) as opened:
+                yield Runtime(settings, client, opened.store, opened.ledger, clock)
     finally:
         client.close()
-        conn.close()
+
+
+def load_configured_persona(settings: Settings) -> Persona:
+    """The persona pack KARAKURI_PERSONA_FILE names (else the bundled one), read once per Agent."""
+    from .speech import load_persona
+
+    try:
+        return load_persona(settings.persona_file)
+    except ValueError as exc:
+        raise ConfigError(f"KARAKURI_PERSONA_FILE: {exc}") from None
 
 
 @dataclass
@@ -108,25 +124,6 @@ def fetch(rt: Runtime, notification_id: str, *, prefer_stored: bool = False) -> 
         world_context_file=rt.settings.world_context_file,
     )
     return Fetched(notification, me, parsed, preprocess)
-
-
-def check_actionable(notification: Notification, now: datetime) -> None:
-    """Raise NotActionable for an expired, processed or choiceless notification."""
-    if notification.is_processed():
-        raise NotActionable("notification_processed", "the notification was already processed")
-    if notification.is_expired(now):
-        raise NotActionable("notification_expired", "the notification has expired")
-    if not notification.choices:
-        raise NotActionable("no_choices", "the notification offers no choices")
-
-
-def prepare(fetched: Fetched, command: str, proposed: dict[str, Any]) -> tuple[Choice, dict[str, Any]]:
-    """The offered choice and validated params, or UsageError: nothing may be sent otherwise."""
-    choice = fetched.notification.choice(command, proposed)
-    if choice is None:
-        offered = ", ".join(c.command for c in fetched.notification.choices) or "none"
-        raise UsageError(f"{command} is not one of this notification's choices ({offered})")
-    return choice, validate(choice, merge(choice, proposed))
 
 
 @dataclass

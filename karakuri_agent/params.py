@@ -1,7 +1,8 @@
 """Merging and validating a command's params against the choice's `param_schema`.
 
-Pure functions. Whoever proposes params (the policy, an LLM through the
-wrapper), this is the gate: params that fail here are never sent. Only the
+Pure functions, the schema part of the gate (gate.py): params that fail
+here are never sent. String lengths are counted in UTF-16 code units, as the
+server (JavaScript) counts them. Only the
 safe coercions are made ("3" for an integer field, 3.0 for an integer);
 everything else is reported, field by field, in one line.
 """
@@ -82,7 +83,7 @@ def check_value(value: Any, spec: dict[str, Any], path: str, problems: list[str]
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         _check_bounds(value, spec, path, problems)
     if isinstance(value, str):
-        _check_length(len(value), spec, "Length", path, problems)
+        _check_length(utf16_units(value), spec, "Length", path, problems)
     if isinstance(value, list):
         _check_length(len(value), spec, "Items", path, problems)
         items = spec.get("items")
@@ -105,6 +106,11 @@ def _check_object(value: dict[str, Any], spec: dict[str, Any], path: str, proble
         sub = properties.get(name)
         checked[name] = check_value(item, sub, f"{path}.{name}", problems, depth + 1) if isinstance(sub, dict) else item
     return checked
+
+
+def utf16_units(text: str) -> int:
+    """Length as the server counts it (JavaScript strings): an emoji outside the BMP is two."""
+    return len(text.encode("utf-16-le")) // 2
 
 
 def _coerce(value: Any, expected: str) -> Any:
@@ -141,7 +147,7 @@ def _check_bounds(value: float, spec: dict[str, Any], path: str, problems: list[
 
 def _check_length(size: int, spec: dict[str, Any], kind: str, path: str, problems: list[str]) -> None:
     low, high = spec.get(f"min{kind}"), spec.get(f"max{kind}")
-    noun = "characters" if kind == "Length" else "items"
+    noun = "characters (UTF-16 units)" if kind == "Length" else "items"
     if _is_number(low) and size < low:
         problems.append(f"{path} must have at least {low} {noun}")
     if _is_number(high) and size > high:

@@ -20,17 +20,15 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any, Iterable, Protocol, Sequence
+from typing import Any, Iterable, Sequence
 
-from .context import Identity
-from .models import INFORMATION_COMMANDS, TOKYO, Choice
+from .commands import ACCEPT_TRANSFER, END, REJECT_TRANSFER, SPEAK
+from .commands import INFORMATION as INFORMATION_COMMANDS
+from .deciders import Decision
+from .models import TOKYO, Choice, Identity
 from .report import ReportFacts
 from .speech import Persona, compose
 
-SPEAK = ("conversation_speak",)
-END = ("conversation_end", "end_conversation")
-ACCEPT_TRANSFER = ("transfer_accept", "accept_transfer")
-REJECT_TRANSFER = ("transfer_reject", "reject_transfer")
 # Own lines in one conversation before the agent says goodbye.
 CONVERSATION_TURNS = 8
 # How far ahead a meeting starts to steer the agent (time to walk there and wait).
@@ -48,19 +46,6 @@ FEW_PLACES = 3
 MAP_AGAIN_AFTER = timedelta(hours=24)
 # Waits in a row after which anything else offered is preferred to a third one.
 MAX_WAITS_IN_A_ROW = 2
-
-
-@dataclass(frozen=True)
-class Decision:
-    """One command to send (or none), with params and the reason for it."""
-
-    command: str | None
-    params: dict[str, Any] = field(default_factory=dict)
-    reason: str = ""
-
-    @property
-    def acts(self) -> bool:
-        return self.command is not None
 
 
 NO_ACTION = Decision(None, reason="選べる行動がない")
@@ -89,10 +74,6 @@ class View:
 
     def choice(self, *commands: str) -> Choice | None:
         return next((c for c in self.choices if c.command in commands), None)
-
-
-class Decider(Protocol):
-    def propose(self, view: View) -> list[Decision]: ...
 
 
 class RulePolicy:

@@ -12,25 +12,13 @@ from datetime import datetime, timedelta
 from typing import Any, Iterable
 
 from . import textparse
-from .context import Identity
-from .store import Store
+from .commands import CONTACT as CONTACT_COMMANDS
+from .commands import CONVERSATION as CONVERSATION_COMMANDS
+from .commands import OPENING as OPENING_COMMANDS
+from .models import Identity
+from .state.base import Store
 
-CONVERSATION_COMMANDS = frozenset(
-    {
-        "conversation_start",
-        "conversation_accept",
-        "conversation_speak",
-        "conversation_end",
-        "end_conversation",
-        "conversation_leave",
-        "conversation_join",
-        "conversation_stay",
-    }
-)
-# Commands that count as contact with the other agent (a refusal does not).
-CONTACT_COMMANDS = CONVERSATION_COMMANDS | {"transfer", "transfer_accept", "accept_transfer"}
 NODE_ID = re.compile(r"^\d+-\d+$")
-OPENING_COMMANDS = frozenset({"conversation_start", "conversation_accept"})
 MAX_KNOWLEDGE_ITEMS = 200
 KEEPABLE_AFTER_DUE = timedelta(hours=3)
 

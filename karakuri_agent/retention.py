@@ -20,17 +20,19 @@ from __future__ import annotations
 
 import sqlite3
 from datetime import datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from .context import ACTIVITY_LIMIT as KEEP_ACTIVITY
+from .context import MEMORY_LIMIT as KEEP_MEMORY
+from .context import RECENT_COMMANDS as KEEP_COMMANDS
 from .db import transaction, utc_text
 
-# What the decision context reads (context.py ACTIVITY_LIMIT / MEMORY_LIMIT, cycle.py recent_commands(6)).
-KEEP_ACTIVITY = 6
-KEEP_COMMANDS = 6
-KEEP_MEMORY = 12
 # Keeping a century is keeping everything; past ~2.7 million days the cutoff
 # would fall before year 1, which dates cannot express.
 MAX_KEEP_DAYS = 36_500
+
+if TYPE_CHECKING:
+    from .config import Settings
 
 _STATEMENTS: dict[str, str] = {
     # Old entries, except the newest few overall and the newest few commands.
@@ -81,14 +83,10 @@ def gc(conn: sqlite3.Connection, *, keep_days: int, now: datetime) -> dict[str, 
     return deleted
 
 
-def collect(keep_days: int) -> dict[str, Any]:
-    """`karakuri-agent gc`: run `gc` on the configured state directory, now."""
-    from .config import load_settings
-    from .db import connect, utc_now
+def collect(settings: Settings, keep_days: int) -> dict[str, Any]:
+    """`karakuri-agent gc`: forget history in the configured state, now."""
+    from .db import utc_now
+    from .state.factory import open_state
 
-    settings = load_settings(require_api=False)
-    conn = connect(settings.state_dir)
-    try:
-        return gc(conn, keep_days=keep_days, now=utc_now())
-    finally:
-        conn.close()
+    with open_state(settings, utc_now) as state:
+        return state.forget_before(keep_days, utc_now())

@@ -18,7 +18,6 @@ import functools
 import hashlib
 import itertools
 import json
-import os
 import re
 import string
 import unicodedata
@@ -251,16 +250,13 @@ def _load_bundled() -> Persona:
 
 
 def load_persona(path: Path | str | None = None) -> Persona:
-    """The pack at ``path``, else at $KARAKURI_PERSONA_FILE, else the bundled one.
+    """The pack at ``path`` (settings read it from $KARAKURI_PERSONA_FILE), else the bundled one.
 
     Only the bundled pack is cached: an explicit or configured file is read
     as it is now, so editing it takes effect on the next run.
     """
     if path is not None:
         return _read_file(Path(path).expanduser())
-    configured = os.environ.get(PERSONA_ENV, "").strip()
-    if configured:
-        return _read_file(Path(configured).expanduser())
     return _load_bundled()
 
 

@@ -335,7 +335,7 @@ def test_record_saves_fixtures_without_secrets(env, api, tmp_path, monkeypatch):
 
 
 def test_only_this_conversations_lines_count_as_turns():
-    from karakuri_agent.cycle import this_conversation
+    from karakuri_agent.context import this_conversation
 
     now = datetime(2026, 4, 18, 12, 0, tzinfo=timezone.utc)
 

@@ -16,8 +16,9 @@ from karakuri_agent import report
 from karakuri_agent.config import load_settings
 from karakuri_agent.cycle import handle
 from karakuri_agent.db import connect
-from karakuri_agent.ledger import SUCCEEDED, Ledger
+from karakuri_agent.ledger import Ledger
 from karakuri_agent.retention import KEEP_ACTIVITY, KEEP_MEMORY, collect, gc
+from karakuri_agent.state.base import SUCCEEDED
 from karakuri_agent.store import SQLiteStore
 
 NOW = datetime(2026, 11, 29, 12, 0, tzinfo=timezone.utc)
@@ -194,7 +195,7 @@ def test_collect_runs_on_the_configured_state_directory(env):
     for i in range(20):
         live(store, clock, days_ago=60 + i, notification_id=f"notif-c{i}")
     conn.close()
-    deleted = collect(30)
+    deleted = collect(load_settings(require_api=False), 30)
     assert deleted["notifications"] == 20 and deleted["activity"] > 0
     check = sqlite3.connect(state / "karakuri.db")
     assert check.execute("SELECT COUNT(*) FROM attempts").fetchone()[0] == 20

@@ -359,12 +359,6 @@ def test_persona_loads_from_a_path(tmp_path):
     assert compose("farewell", persona=pack, partner_name="桜草メイ") == "またね、メイさん。"
 
 
-def test_persona_loads_from_the_environment(tmp_path, monkeypatch):
-    path = write_pack(tmp_path / "env.json", minimal_pack(name="環境の声"))
-    monkeypatch.setenv(PERSONA_ENV, str(path))
-    assert load_persona().name == "環境の声"
-
-
 def test_explicit_path_wins_over_the_environment(tmp_path, monkeypatch):
     monkeypatch.setenv(PERSONA_ENV, str(write_pack(tmp_path / "env.json", minimal_pack(name="環境"))))
     path = write_pack(tmp_path / "arg.json", minimal_pack(name="引数"))
@@ -395,11 +389,10 @@ def test_invalid_persona_file_raises_value_error_naming_it(tmp_path, content, re
     assert str(path) in message and reason in message and "\n" not in message
 
 
-def test_missing_persona_file_raises_value_error_naming_it(tmp_path, monkeypatch):
+def test_missing_persona_file_raises_value_error_naming_it(tmp_path):
     missing = tmp_path / "nowhere.json"
-    monkeypatch.setenv(PERSONA_ENV, str(missing))
     with pytest.raises(ValueError, match="nowhere.json"):
-        load_persona()
+        load_persona(missing)
 
 
 def test_loaded_pack_cannot_be_changed_by_a_caller(persona):

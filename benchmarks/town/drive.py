@@ -13,12 +13,9 @@ different time from the town. So:
   clock=...)` with the town's time (for tests);
 - `ProcessAgent` runs the real CLI entry point (`karakuri_agent.cli:agent`,
   which the `karakuri-agent` console script runs) as a new process per
-  notification, `handle "<body>" --json`, through a short bootstrap that sets
-  the process's clock to the town's time at start-up (it then ticks in real
-  time, as with libfaketime's `@` mode). The bootstrap swaps the agent's
-  `utc_now` clock wherever it is a module global or a default argument, and
-  refuses to run if `handle()` has no `clock=` default to swap. Nothing else
-  of the agent is touched.
+  notification, `handle "<body>" --json --clock-start <town time>`: the
+  agent's clock starts at the town's time and then ticks in real time (as
+  with libfaketime's `@` mode). Nothing of the agent is patched.
 """
 
 from __future__ import annotations
@@ -35,45 +32,7 @@ from typing import Any, Callable
 from .sim import Step, Town, iso
 from .world import SELF_ID, SELF_NAME
 
-CLOCK_ENV = "KARAKURI_TOWN_CLOCK"
-BOOTSTRAP = r'''
-import importlib, os, sys, time
-from datetime import datetime, timedelta
-_start = datetime.fromisoformat(os.environ["KARAKURI_TOWN_CLOCK"].replace("Z", "+00:00"))
-_t0 = time.monotonic()
-def town_now():
-    return _start + timedelta(seconds=time.monotonic() - _t0)
-import karakuri_agent.db as _db
-_real = _db.utc_now
-for _name in ("karakuri_agent.operations", "karakuri_agent.store", "karakuri_agent.ledger", "karakuri_agent.cycle"):
-    importlib.import_module(_name)
-def _swap(fn):
-    kw = getattr(fn, "__kwdefaults__", None) or {}
-    for key, value in list(kw.items()):
-        if value is _real:
-            kw[key] = town_now
-    defaults = getattr(fn, "__defaults__", None)
-    if defaults and any(v is _real for v in defaults):
-        fn.__defaults__ = tuple(town_now if v is _real else v for v in defaults)
-for _mname, _mod in list(sys.modules.items()):
-    if not _mname.startswith("karakuri_agent"):
-        continue
-    if getattr(_mod, "utc_now", None) is _real:
-        _mod.utc_now = town_now
-    for _obj in list(vars(_mod).values()):
-        if getattr(_obj, "__module__", None) != _mname:
-            continue
-        if isinstance(_obj, type):
-            for _attr in list(vars(_obj).values()):
-                _swap(getattr(_attr, "__func__", _attr))
-        elif callable(_obj):
-            _swap(_obj)
-import karakuri_agent.cycle as _cycle
-if (_cycle.handle.__kwdefaults__ or {}).get("clock") is not town_now:
-    sys.exit("town clock: karakuri_agent.cycle.handle() has no clock= default to set")
-from karakuri_agent.cli import agent
-sys.exit(agent(prog_name="karakuri-agent"))
-'''
+AGENT_CODE = "import sys; from karakuri_agent.cli import agent; sys.exit(agent(prog_name='karakuri-agent'))"
 
 
 @dataclass
@@ -111,9 +70,9 @@ class ProcessAgent:
         self.env, self.work_dir, self.python, self.timeout = env, work_dir, python, timeout
 
     def __call__(self, step: Step) -> AgentRun:
-        env = {**self.env, CLOCK_ENV: iso(step.time)}
         started = time.perf_counter()
-        done = subprocess.run([self.python, "-c", BOOTSTRAP, "handle", step.discord, "--json"], env=env,
+        done = subprocess.run([self.python, "-c", AGENT_CODE, "handle", step.discord, "--json",
+                               "--clock-start", iso(step.time)], env=self.env,
                               cwd=self.work_dir, capture_output=True, text=True, timeout=self.timeout)
         seconds = time.perf_counter() - started
         return AgentRun(step, _last_json(done.stdout), done.returncode, done.stderr[-2000:], seconds)

@@ -28,7 +28,9 @@ from importlib.util import find_spec
 from typing import Any
 
 from ..errors import ConfigError
-from ..policy import ACCEPT_TRANSFER, Decider, Decision, View
+from ..commands import ACCEPT_TRANSFER
+from ..deciders import Decider, Decision
+from ..policy import View
 from .prompt import build_messages, persona_card
 from .proposal import UnreadableProposal, read_proposal
 from .settings import LLMSettings

@@ -1,0 +1,88 @@
+"""Deciders by name: what proposes the next command, and what stands in when it fails.
+
+A decider only proposes (`propose(view)` → candidates, best first); the gate
+(gate.py) decides what may be sent. `KARAKURI_DECIDER` names one entry of
+DECIDERS; each entry builds its decider from the settings, importing what it
+needs only when chosen, so the registry costs nothing at start-up.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Protocol
+
+from .errors import ConfigError
+
+if TYPE_CHECKING:
+    from .config import Settings
+    from .policy import View
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One command to send (or none), with params and the reason for it."""
+
+    command: str | None
+    params: dict[str, Any] = field(default_factory=dict)
+    reason: str = ""
+
+    @property
+    def acts(self) -> bool:
+        return self.command is not None
+
+
+class Decider(Protocol):
+    def propose(self, view: View) -> Iterable[Decision]: ...
+
+
+class FallbackDecider:
+    """The primary's candidates, then the fallback's.
+
+    The fallback is asked only when it is needed: when the primary raises, or
+    when none of the primary's candidates passed the gate (the caller stops
+    reading at the first admitted one). A primary that explicitly proposes
+    doing nothing is obeyed.
+    """
+
+    def __init__(self, primary: Decider, fallback: Decider) -> None:
+        self.primary = primary
+        self.fallback = fallback
+
+    def propose(self, view: View) -> Iterator[Decision]:
+        try:
+            candidates = list(self.primary.propose(view))
+        except Exception as exc:  # any failure of the primary: the fallback decides instead
+            log.warning("decider %s failed (%s); falling back to %s",
+                        type(self.primary).__name__, type(exc).__name__, type(self.fallback).__name__)
+            candidates = []
+        yield from candidates
+        yield from self.fallback.propose(view)
+
+
+def _rules(settings: Settings) -> Decider:
+    from .policy import RulePolicy
+
+    return RulePolicy()
+
+
+# Name → builder. A new decider adds one entry here ("llm" comes next); one that
+# can fail (a model) is built as FallbackDecider(model, RulePolicy()) so the rules
+# still act, and may check its own proposals with gate.problems_in_view first.
+DECIDERS: dict[str, Callable[[Settings], Decider]] = {
+    "rules": _rules,
+}
+
+
+def decider_builder(name: str) -> Callable[[Settings], Decider]:
+    """The builder registered under `name`; ConfigError for an unknown name."""
+    builder = DECIDERS.get(name)
+    if builder is None:
+        raise ConfigError(f"KARAKURI_DECIDER must be one of {', '.join(DECIDERS)}, got {name!r}")
+    return builder
+
+
+def build_decider(settings: Settings) -> Decider:
+    return decider_builder(settings.decider)(settings)

@@ -1,0 +1,259 @@
+"""An in-memory backend: the Store and Ledger protocols on plain dicts and lists.
+
+For tests and for code that must not touch the disk (as httpx's
+`MockTransport` sits beside its transports). It keeps the SQLite backend's
+observable behaviour: the same orderings, the same bounds, the same
+idempotent writes, `AlreadyAttempted` on a second claim, and a `batch()`
+that is all or nothing. Nothing survives the process, so it is never chosen
+by configuration: the ledger would not outlive one run.
+"""
+
+from __future__ import annotations
+
+import copy
+import os
+from contextlib import contextmanager
+from datetime import datetime, timedelta
+from typing import Any, Callable, Iterable, Iterator
+
+from ..db import utc_now, utc_text
+from ..errors import AlreadyAttempted
+from ..store import relationship
+
+_ACTIVITY_FIELDS = ("id", "created_at", "notification_id", "kind", "notification_type", "command", "params",
+                    "success", "message", "reason")
+_COMMITMENT_FIELDS = ("id", "notification_id", "partner_id", "partner_name", "place_name", "node_id", "due_at",
+                      "source_text")
+
+
+class MemoryStore:
+    def __init__(self, clock: Callable[[], datetime] = utc_now) -> None:
+        self._clock = clock
+        self._tables: dict[str, Any] = {
+            "notifications": {}, "activity": [], "memory": [], "commitments": [], "people": {}, "places": {},
+            "knowledge": {}, "utterances": [],
+        }
+
+    def _stamp(self) -> str:
+        return utc_text(self._clock())
+
+    # -- notifications and activity --------------------------------------
+    def save_notification(self, notification_id: str, body: dict[str, Any]) -> None:
+        self._tables["notifications"][notification_id] = copy.deepcopy(body)
+
+    def load_notification(self, notification_id: str) -> dict[str, Any] | None:
+        body = self._tables["notifications"].get(notification_id)
+        return copy.deepcopy(body) if body is not None else None
+
+    def _add_activity(self, entry: dict[str, Any]) -> int:
+        entry = {"id": len(self._tables["activity"]) + 1, "created_at": self._stamp(), **entry}
+        self._tables["activity"].append(entry)
+        return entry["id"]
+
+    def record_request(self, notification_id: str, notification_type: str) -> int:
+        for entry in self._tables["activity"]:
+            if entry["notification_id"] == notification_id and entry["kind"] == "request":
+                return entry["id"]
+        return self._add_activity({"notification_id": notification_id, "kind": "request",
+                                   "notification_type": notification_type})
+
+    def record_command(self, notification_id: str, notification_type: str, command: str,
+                       params: dict[str, Any], success: bool, message: str, result: Any,
+                       reason: str = "") -> int:
+        return self._add_activity({"notification_id": notification_id, "kind": "command",
+                                   "notification_type": notification_type, "command": command,
+                                   "params": copy.deepcopy(params), "success": bool(success), "message": message,
+                                   "reason": reason})
+
+    def record_report(self, notification_id: str, notification_type: str, report: str, *, dry_run: bool,
+                      command: str | None, params: dict[str, Any] | None, reason: str, failed: bool) -> None:
+        self._add_activity({"notification_id": notification_id, "kind": "dry_run" if dry_run else "report",
+                            "notification_type": notification_type or None, "command": command,
+                            "params": copy.deepcopy(params), "success": False if failed else None,
+                            "message": report, "reason": reason or None})
+
+    def recent_activity(self, limit: int = 6) -> list[dict[str, Any]]:
+        return [_present(e, _ACTIVITY_FIELDS) for e in reversed(self._tables["activity"])][:limit]
+
+    def recent_commands(self, limit: int = 6) -> list[dict[str, Any]]:
+        commands = [e for e in reversed(self._tables["activity"]) if e["kind"] == "command"]
+        return [_present(e, _ACTIVITY_FIELDS) for e in commands[:limit]]
+
+    # -- memory ------------------------------------------------------------
+    def add_memory(self, notification_id: str | None, kind: str, content: str) -> None:
+        self._tables["memory"].append({"created_at": self._stamp(), "kind": kind, "content": content})
+
+    def recent_memory(self, since: datetime, limit: int = 12) -> list[dict[str, Any]]:
+        newer = [dict(m) for m in self._tables["memory"] if m["created_at"] >= utc_text(since)]
+        return sorted(newer, key=lambda m: m["created_at"], reverse=True)[:limit]
+
+    # -- commitments ---------------------------------------------------------
+    def add_commitment(self, notification_id: str, commitment: dict[str, Any]) -> None:
+        rows = self._tables["commitments"]
+        if any(c["notification_id"] == notification_id and c["source_text"] == commitment["source_text"]
+               for c in rows):
+            return
+        rows.append({"id": len(rows) + 1, "created_at": self._stamp(), "notification_id": notification_id,
+                     **{k: commitment.get(k) for k in ("partner_id", "partner_name", "place_name", "node_id",
+                                                       "due_at", "source_text")},
+                     "status": "pending", "fulfilled_at": None})
+
+    def pending_commitments(self, due_after: datetime | None = None, limit: int = 8) -> list[dict[str, Any]]:
+        after = utc_text(due_after) if due_after else ""
+        rows = [c for c in self._tables["commitments"]
+                if c["status"] == "pending" and (c["due_at"] is None or c["due_at"] >= after)]
+        rows.sort(key=lambda c: (c["due_at"] is None, c["due_at"] or ""))
+        return [{k: c[k] for k in _COMMITMENT_FIELDS} for c in rows[:limit]]
+
+    def meetings(self, due_from: datetime, due_to: datetime, limit: int = 8) -> list[dict[str, Any]]:
+        low, high = utc_text(due_from), utc_text(due_to)
+        rows = [c for c in self._tables["commitments"] if c["status"] in ("pending", "fulfilled")
+                and c["due_at"] is not None and low <= c["due_at"] <= high]
+        rows.sort(key=lambda c: c["due_at"])
+        return [{k: c[k] for k in (*_COMMITMENT_FIELDS, "status")} for c in rows[:limit]]
+
+    def fulfil_commitments(self, ids: Iterable[int]) -> None:
+        wanted, now = set(ids), self._stamp()
+        for c in self._tables["commitments"]:
+            if c["id"] in wanted and c["status"] == "pending":
+                c.update(status="fulfilled", fulfilled_at=now)
+
+    # -- people --------------------------------------------------------------
+    def see_people(self, people: Iterable[dict[str, Any]]) -> None:
+        now = self._stamp()
+        for p in people:
+            if p.get("id") and p.get("name"):
+                known = self._tables["people"].setdefault(p["id"], _person(p["id"], p["name"], now))
+                known["display_name"] = p["name"]
+
+    def touch_person(self, agent_id: str, name: str) -> None:
+        now = self._stamp()
+        person = self._tables["people"].get(agent_id)
+        if person is None:
+            self._tables["people"][agent_id] = {**_person(agent_id, name, now), "interactions": 1, "last_contact": now}
+            return
+        person.update(interactions=person["interactions"] + 1, last_contact=now)
+        if name:
+            person["display_name"] = name
+
+    def people(self, agent_ids: Iterable[str]) -> list[dict[str, Any]]:
+        found = [self._tables["people"][i] for i in dict.fromkeys(agent_ids) if i in self._tables["people"]]
+        return [{"agent_id": p["agent_id"], "display_name": p["display_name"], "nickname": p["nickname"],
+                 "relationship": relationship(p["interactions"]), "interactions": p["interactions"],
+                 "last_contact": p["last_contact"]} for p in found]
+
+    def person_id(self, name: str) -> str | None:
+        named = [p for p in self._tables["people"].values() if p["display_name"] == name]
+        named.sort(key=lambda p: (p["last_contact"] is not None, p["last_contact"] or ""), reverse=True)
+        return named[0]["agent_id"] if named else None
+
+    # -- places and world knowledge ------------------------------------------
+    def _place(self, node_id: str) -> dict[str, Any]:
+        return self._tables["places"].setdefault(
+            node_id, {"node_id": node_id, "name": None, "learned_at": self._stamp(), "visits": 0, "last_visited": None})
+
+    def learn_places(self, places: Iterable[dict[str, Any]]) -> None:
+        for p in places:
+            if p.get("node_id"):
+                place = self._place(p["node_id"])
+                place["name"] = p.get("name") or place["name"]
+
+    def visit_place(self, node_id: str) -> None:
+        place = self._place(node_id)
+        place.update(visits=place["visits"] + 1, last_visited=self._stamp())
+
+    def note_presence(self, node_id: str, name: str | None) -> None:
+        place = self._place(node_id)
+        place.update(last_visited=self._stamp(), name=place["name"] or name)
+
+    def known_places(self, limit: int = 200) -> list[dict[str, Any]]:
+        named = sorted((p for p in self._tables["places"].values() if p["name"] is not None), key=lambda p: p["node_id"])
+        return [{k: p[k] for k in ("node_id", "name", "visits", "last_visited")} for p in named[:limit]]
+
+    def set_knowledge(self, key: str, value: Any) -> None:
+        self._tables["knowledge"][key] = {"value": copy.deepcopy(value), "updated_at": self._stamp()}
+
+    def knowledge(self, key: str) -> dict[str, Any] | None:
+        entry = self._tables["knowledge"].get(key)
+        return copy.deepcopy(entry) if entry else None
+
+    def knowledge_times(self) -> dict[str, str]:
+        return {key: entry["updated_at"] for key, entry in list(self._tables["knowledge"].items())[:100]}
+
+    # -- own lines -------------------------------------------------------------
+    def add_utterance(self, conversation_key: str, message: str, *, opens: bool = False) -> None:
+        self._tables["utterances"].append({"conversation_key": conversation_key, "message": message,
+                                      "created_at": self._stamp(), "opens": int(opens)})
+
+    def utterances(self, conversation_key: str, limit: int = 50) -> list[dict[str, Any]]:
+        lines = [u for u in reversed(self._tables["utterances"]) if u["conversation_key"] == conversation_key]
+        return [{k: u[k] for k in ("message", "created_at", "opens")} for u in lines[:limit]]
+
+    @contextmanager
+    def batch(self) -> Iterator[None]:
+        """All or nothing, as a transaction: a failure restores what was there before."""
+        before = copy.deepcopy(self._tables)
+        try:
+            yield
+        except BaseException:
+            self._tables = before
+            raise
+
+
+class MemoryLedger:
+    def __init__(self, clock: Callable[[], datetime] = utc_now) -> None:
+        self._clock = clock
+        self._claims: dict[str, dict[str, Any]] = {}
+
+    def claim(self, notification_id: str, command: str, params: dict[str, Any]) -> None:
+        if notification_id in self._claims:
+            raise AlreadyAttempted(notification_id, self.previous(notification_id) or {})
+        self._claims[notification_id] = {"command": command, "params": copy.deepcopy(params),
+                                         "claimed_at": utc_text(self._clock()), "outcome": None,
+                                         "finished_at": None, "pid": os.getpid()}
+
+    def finish(self, notification_id: str, outcome: str, result: dict[str, Any]) -> None:
+        claim = self._claims.get(notification_id)
+        if claim is not None:
+            claim.update(outcome=outcome, finished_at=utc_text(self._clock()))
+
+    def previous(self, notification_id: str) -> dict[str, Any] | None:
+        claim = self._claims.get(notification_id)
+        if claim is None:
+            return None
+        return {k: copy.deepcopy(claim[k]) for k in ("command", "params", "claimed_at", "outcome", "finished_at")}
+
+
+class MemoryState:
+    """A store and a ledger that live as long as this object."""
+
+    def __init__(self, clock: Callable[[], datetime] = utc_now) -> None:
+        self.store = MemoryStore(clock)
+        self.ledger = MemoryLedger(clock)
+
+    def forget_before(self, keep_days: int, now: datetime) -> dict[str, Any]:
+        """Old activity and memory go; the ledger, people, places and knowledge stay (as retention.py)."""
+        from ..context import ACTIVITY_LIMIT, MEMORY_LIMIT, RECENT_COMMANDS
+
+        cutoff = utc_text(now - timedelta(days=keep_days))
+        tables = self.store._tables
+        newest = {e["id"] for e in tables["activity"][-ACTIVITY_LIMIT:]}
+        newest |= {e["id"] for e in [e for e in tables["activity"] if e["kind"] == "command"][-RECENT_COMMANDS:]}
+        kept_memory = sorted(tables["memory"], key=lambda m: m["created_at"])[-MEMORY_LIMIT:]
+        before = {name: len(tables[name]) for name in ("activity", "memory")}
+        tables["activity"] = [e for e in tables["activity"] if e["created_at"] >= cutoff or e["id"] in newest]
+        tables["memory"] = [m for m in tables["memory"] if m["created_at"] >= cutoff or m in kept_memory]
+        return {**{name: before[name] - len(tables[name]) for name in before}, "cutoff": cutoff}
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+def _person(agent_id: str, name: str, now: str) -> dict[str, Any]:
+    return {"agent_id": agent_id, "display_name": name, "nickname": None, "interactions": 0, "first_seen": now,
+            "last_contact": None}
+
+
+def _present(entry: dict[str, Any], fields: tuple[str, ...]) -> dict[str, Any]:
+    """Only the fields that have a value, as the SQLite store returns them."""
+    return {k: copy.deepcopy(entry[k]) for k in fields if entry.get(k) is not None}

@@ -1,0 +1,31 @@
+"""The SQLite backend: one file in the state directory (db.py), `SQLiteStore`, the SQLite `Ledger`.
+
+Its migrations are db.MIGRATIONS; its retention statements are retention.py's.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Callable
+
+from ..db import connect, utc_now
+from ..ledger import Ledger
+from ..store import SQLiteStore
+
+
+class SQLiteState:
+    """The store and the ledger on one connection, so a claim and a record share the file's locks."""
+
+    def __init__(self, state_dir: Path, clock: Callable[[], datetime] = utc_now) -> None:
+        self.conn = connect(state_dir)
+        self.store = SQLiteStore(self.conn, clock)
+        self.ledger = Ledger(self.conn, clock)
+
+    def forget_before(self, keep_days: int, now: datetime) -> dict[str, Any]:
+        from ..retention import gc
+
+        return gc(self.conn, keep_days=keep_days, now=now)
+
+    def close(self) -> None:
+        self.conn.close()

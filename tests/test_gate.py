@@ -1,0 +1,146 @@
+"""The one gate: what any decider or the wrapper proposes is sent only if it is admitted."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+
+import pytest
+import respx
+from click.testing import CliRunner
+
+from karakuri_agent.cli import agent, karakuri
+from karakuri_agent.config import load_settings
+from karakuri_agent.cycle import handle
+from karakuri_agent.deciders import Decision, FallbackDecider
+from karakuri_agent.gate import Admitted, Rejected, admit
+from karakuri_agent.models import Notification
+
+from conftest import BASE_URL
+
+NID = "notif-01JDX9M7QZ"
+BODY = f"🔔 桜草メイ が話しかけています。「こんにちは！」\nnotification_id: {NID}"
+GET_URL = f"{BASE_URL}/agents/notifications/{NID}"
+POST_URL = f"{BASE_URL}/agents/command"
+SPAM = "@everyone 見て！ https://evil.example/x <@1474403124906295517>"
+
+
+@pytest.fixture
+def api(notification):
+    with respx.mock(assert_all_called=False) as mock:
+        mock.get(GET_URL).respond(200, json=notification)
+        mock.post(POST_URL).respond(200, json={"ok": True, "message": "会話を開始しました"})
+        yield mock
+
+
+def claims(state_dir) -> int:
+    conn = sqlite3.connect(state_dir / "karakuri.db")
+    try:
+        return conn.execute("SELECT COUNT(*) FROM attempts").fetchone()[0]
+    finally:
+        conn.close()
+
+
+def test_six_emoji_are_twelve_units_and_break_a_max_length_of_ten(env, notification, state_dir):
+    notification["notification"]["choices"][0]["param_schema"]["message"]["maxLength"] = 10
+    with respx.mock(assert_all_called=False) as mock:
+        mock.get(GET_URL).respond(200, json=notification)
+        post = mock.post(POST_URL).respond(200, json={"ok": True})
+        result = CliRunner().invoke(karakuri, ["command", NID, "conversation_accept",
+                                               json.dumps({"message": "😀" * 6})])
+    assert result.exit_code == 2 and "at most 10" in result.stderr
+    assert post.call_count == 0 and claims(state_dir) == 0
+
+
+def test_a_line_with_mentions_and_links_is_refused_through_the_wrapper(env, api, state_dir):
+    result = CliRunner().invoke(karakuri, ["command", NID, "conversation_accept", json.dumps({"message": SPAM})])
+    assert result.exit_code == 2 and "plain words" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert api.routes[1].call_count == 0 and claims(state_dir) == 0
+    # The same notification can still be answered properly afterwards: nothing was spent.
+    again = CliRunner().invoke(karakuri, ["command", NID, "conversation_accept", '{"message": "見て！"}'])
+    assert again.exit_code == 0, again.output
+    assert json.loads(api.routes[1].calls.last.request.content)["params"] == {"message": "見て！"}
+
+
+def test_admit_names_the_offered_commands_when_the_command_is_not_one(notification):
+    verdict = admit(Notification.from_json(notification, requested_id=NID), Decision("move", {"target_node_id": "1-1"}))
+    assert isinstance(verdict, Rejected)
+    assert verdict.problems == ("move is not one of this notification's choices "
+                                "(conversation_accept, conversation_reject)",)
+
+
+def test_admit_refuses_a_line_already_said_whatever_its_spacing(notification):
+    offered = Notification.from_json(notification, requested_id=NID)
+    proposal = Decision("conversation_accept", {"message": "メイさん、 またね"})
+    assert isinstance(admit(offered, proposal, said_before=["メイさん、またね"]), Rejected)
+    admitted = admit(offered, proposal, said_before=["こんにちは"])
+    assert isinstance(admitted, Admitted) and admitted.params == {"message": "メイさん、 またね"}
+
+
+class Proposes:
+    def __init__(self, *decisions: Decision) -> None:
+        self.decisions = decisions
+        self.asked = 0
+
+    def propose(self, view):
+        self.asked += 1
+        return list(self.decisions)
+
+
+class Fails:
+    def propose(self, view):
+        raise RuntimeError("model unavailable")
+
+
+def test_handle_skips_a_spammy_proposal_and_sends_the_next(env, api):
+    decider = Proposes(Decision("conversation_accept", {"message": SPAM}),
+                       Decision("conversation_accept", {"message": "メイさん、こんにちは！"}))
+    result = handle(BODY, load_settings(), decider=decider)
+    assert result.sent and result.outcome.params == {"message": "メイさん、こんにちは！"}
+    assert [r["command"] for r in result.rejected] == ["conversation_accept"]
+    assert "plain words" in result.rejected[0]["problem"]
+
+
+def test_fallback_decides_when_the_primary_raises(env, api):
+    fallback = Proposes(Decision("conversation_reject"))
+    result = handle(BODY, load_settings(), decider=FallbackDecider(Fails(), fallback))
+    assert result.sent and result.outcome.command == "conversation_reject"
+
+
+def test_fallback_decides_when_nothing_the_primary_proposed_is_admitted(env, api):
+    primary = Proposes(Decision("move", {"target_node_id": "1-1"}))
+    result = handle(BODY, load_settings(), decider=FallbackDecider(primary, Proposes(Decision("conversation_reject"))))
+    assert result.outcome.command == "conversation_reject"
+    assert result.rejected[0]["command"] == "move"
+
+
+def test_fallback_is_not_asked_when_the_primary_is_admitted(env, api):
+    fallback = Proposes(Decision("conversation_reject"))
+    primary = Proposes(Decision("conversation_accept", {"message": "こんにちは！"}))
+    result = handle(BODY, load_settings(), decider=FallbackDecider(primary, fallback))
+    assert result.outcome.command == "conversation_accept" and fallback.asked == 0
+
+
+def test_an_unknown_decider_is_a_configuration_error_before_any_request(env, monkeypatch):
+    monkeypatch.setenv("KARAKURI_DECIDER", "oracle")
+    with respx.mock(assert_all_called=False) as mock:
+        result = CliRunner().invoke(agent, ["handle", BODY])
+        assert mock.calls.call_count == 0
+    assert result.exit_code == 2 and "KARAKURI_DECIDER" in result.stderr and "rules" in result.stderr
+
+
+def test_a_decider_sees_the_same_problems_the_gate_would_refuse_with(notification):
+    from datetime import datetime, timezone
+
+    from karakuri_agent.gate import problems_in_view
+    from karakuri_agent.models import Identity
+    from karakuri_agent.policy import View
+    from karakuri_agent.speech import load_persona
+
+    offered = Notification.from_json(notification, requested_id=NID)
+    view = View(notification_id=NID, choices=offered.choices, parsed={}, context={}, me=Identity(),
+                now=datetime.now(timezone.utc), persona=load_persona(), said_before=["またね"])
+    assert problems_in_view(view, Decision("conversation_accept", {"message": "またね"})) == [
+        "message was already said in this conversation: say something new"]
+    assert problems_in_view(view, Decision("conversation_accept", {"message": "こんにちは"})) == []

@@ -1,0 +1,134 @@
+"""Both state backends keep the same promises (state/base.py), and the URL chooses one."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+import pytest
+import respx
+from click.testing import CliRunner
+
+from karakuri_agent.cli import agent
+from karakuri_agent.errors import AlreadyAttempted
+from karakuri_agent.state.base import SUCCEEDED
+from karakuri_agent.state.memory import MemoryState
+from karakuri_agent.state.sqlite import SQLiteState
+
+NOW = datetime(2026, 11, 29, 12, 0, tzinfo=timezone.utc)
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = NOW
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def tick(self, **delta: float) -> None:
+        self.now += timedelta(**delta)
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture(params=["sqlite", "memory"])
+def state(request, tmp_path, clock):
+    opened = SQLiteState(tmp_path / "state", clock) if request.param == "sqlite" else MemoryState(clock)
+    yield opened
+    opened.close()
+
+
+def test_a_second_claim_raises_already_attempted_with_the_first(state):
+    state.ledger.claim("notif-a", "move", {"target_node_id": "1-1"})
+    with pytest.raises(AlreadyAttempted) as raised:
+        state.ledger.claim("notif-a", "wait", {})
+    assert raised.value.previous["command"] == "move"
+    state.ledger.finish("notif-a", SUCCEEDED, {"ok": True})
+    assert state.ledger.previous("notif-a")["outcome"] == SUCCEEDED
+    assert state.ledger.previous("notif-b") is None
+
+
+def test_one_request_entry_per_notification_and_commands_newest_first(state, clock):
+    first = state.store.record_request("notif-a", "idle_reminder_fired")
+    assert state.store.record_request("notif-a", "idle_reminder_fired") == first
+    for command in ("move", "wait", "action"):
+        clock.tick(minutes=1)
+        state.store.record_command("notif-a", "idle_reminder_fired", command, {"n": 1}, True, "", {}, "why")
+    assert [c["command"] for c in state.store.recent_commands(2)] == ["action", "wait"]
+    [request] = [e for e in state.store.recent_activity(10) if e["kind"] == "request"]
+    assert "command" not in request and request["id"] == first
+    assert state.store.recent_commands(1)[0]["params"] == {"n": 1} and state.store.recent_commands(1)[0]["success"]
+
+
+def test_people_are_counted_by_contact_and_found_by_name(state, clock):
+    state.store.see_people([{"id": "1", "name": "メイ"}, {"id": "2", "name": ""}])
+    for _ in range(5):
+        state.store.touch_person("1", "メイ")
+    state.store.touch_person("3", "ルナ")
+    assert [(p["agent_id"], p["relationship"]) for p in state.store.people(["3", "1", "2"])] == [
+        ("3", "知り合い"), ("1", "友達")]
+    assert state.store.person_id("ルナ") == "3" and state.store.person_id("誰か") is None
+
+
+def test_promises_sort_undated_last_and_a_kept_one_stays_a_meeting(state, clock):
+    due = (NOW + timedelta(hours=1)).isoformat(timespec="milliseconds")
+    state.store.add_commitment("n1", {"partner_name": "メイ", "source_text": "いつか", "due_at": None})
+    state.store.add_commitment("n1", {"partner_name": "メイ", "source_text": "1時間後に駅で", "due_at": due})
+    state.store.add_commitment("n1", {"partner_name": "メイ", "source_text": "1時間後に駅で", "due_at": due})
+    pending = state.store.pending_commitments(NOW)
+    assert [c["source_text"] for c in pending] == ["1時間後に駅で", "いつか"]
+    state.store.fulfil_commitments([pending[0]["id"]])
+    assert [c["source_text"] for c in state.store.pending_commitments(NOW)] == ["いつか"]
+    [meeting] = state.store.meetings(NOW, NOW + timedelta(hours=2))
+    assert meeting["status"] == "fulfilled"
+
+
+def test_places_lines_and_knowledge(state, clock):
+    state.store.learn_places([{"node_id": "2-1", "name": "駅"}, {"node_id": "1-1", "name": "公園"}])
+    state.store.visit_place("9-9")  # visited, never named: not a known place
+    state.store.visit_place("2-1")
+    assert [(p["node_id"], p["visits"]) for p in state.store.known_places()] == [("1-1", 0), ("2-1", 1)]
+    state.store.add_utterance("with:1", "こんにちは", opens=True)
+    clock.tick(seconds=1)
+    state.store.add_utterance("with:1", "またね")
+    state.store.add_utterance("with:2", "ほかの人へ")
+    assert [(u["message"], u["opens"]) for u in state.store.utterances("with:1", 5)] == [("またね", 0), ("こんにちは", 1)]
+    state.store.set_knowledge("get_map", {"nodes": [1]})
+    assert state.store.knowledge("get_map")["value"] == {"nodes": [1]}
+    assert set(state.store.knowledge_times()) == {"get_map"}
+
+
+def test_a_failed_batch_leaves_nothing_behind(state):
+    with pytest.raises(RuntimeError), state.store.batch():
+        state.store.add_memory("n1", "action", "half")
+        raise RuntimeError("crash in the middle")
+    assert state.store.recent_memory(NOW - timedelta(days=1)) == []
+
+
+def test_forgetting_keeps_the_ledger_and_the_newest_entries(state, clock):
+    for i in range(10):
+        state.ledger.claim(f"n{i}", "wait", {})
+        state.store.record_command(f"n{i}", "idle", "wait", {}, True, "", {})
+        state.store.add_memory(f"n{i}", "action", f"line {i}")
+    clock.tick(days=40)
+    deleted = state.forget_before(30, clock())
+    assert deleted["activity"] == 4 and deleted["memory"] == 0  # the newest 6 commands and 12 lines stay
+    assert all(state.ledger.previous(f"n{i}") for i in range(10))
+
+
+@pytest.mark.parametrize("url, said", [("postgresql://karakuri:pw-do-not-leak@db/karakuri", "not supported yet"),
+                                       ("mysql://x", "sqlite:")])
+def test_a_database_this_version_cannot_open_is_a_configuration_error(env, monkeypatch, url, said):
+    monkeypatch.setenv("KARAKURI_DATABASE_URL", url)
+    with respx.mock(assert_all_called=False) as mock:
+        result = CliRunner().invoke(agent, ["handle", "notification_id: notif-01JDX9M7QZ"])
+        assert mock.calls.call_count == 0
+    assert result.exit_code == 2 and said in result.stderr and "pw-do-not-leak" not in result.output + result.stderr
+
+
+def test_sqlite_url_is_the_state_directory(env, monkeypatch, state_dir):
+    monkeypatch.setenv("KARAKURI_DATABASE_URL", "sqlite:")
+    result = CliRunner().invoke(agent, ["log"])
+    assert result.exit_code == 0 and (state_dir / "karakuri.db").exists()
