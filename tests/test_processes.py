@@ -102,7 +102,6 @@ def run_agent(env, *args, cwd, stdin=None, stdout=subprocess.PIPE):
 
 
 def test_a_dry_run_on_the_bundled_fixtures_decides_as_the_demo_and_touches_no_state(home, tmp_path):
-    from karakuri_agent.report import planned_report
     from karakuri_agent.demo import replay
 
     code, out, err = run_agent(home, "handle", "--dry-run", "--fixtures", "bundled", cwd=tmp_path, stdin=DEMO01)
@@ -111,7 +110,8 @@ def test_a_dry_run_on_the_bundled_fixtures_decides_as_the_demo_and_touches_no_st
     message, demo_result = next(replay())  # the demo's own first run, at the recorded time
     assert message == DEMO01
     command = demo_result.decision.command
-    assert lines[-1] == planned_report(demo_result.notification_type, command)
+    # The same decision as the demo's, reported as a plan rather than as done.
+    assert lines[-1].startswith("からくり: ") and lines[-1].endswith("予定です（ドライラン）。")
     assert lines[0] == f"  would send: {command} {json.dumps(demo_result.decision.params, ensure_ascii=False)}"
     assert not (tmp_path / "home" / "data" / "karakuri-agent").exists()
     assert list((tmp_path / "home").rglob("karakuri.db")) == []
@@ -239,13 +239,12 @@ def test_log_after_the_demo_says_why_it_is_empty_and_how_to_keep_a_run(home, tmp
 
 
 def test_log_shows_a_dry_run_as_such_with_its_report(home, tmp_path):
-    from karakuri_agent.report import planned_report
-
     home["KARAKURI_STATE_DIR"] = str(tmp_path / "state")
     _, handled, _ = run_agent(home, "handle", "--dry-run", "--json", "--fixtures", "bundled", DEMO01, cwd=tmp_path)
-    decision = json.loads(handled)["decision"]
+    record = json.loads(handled)
+    decision = record["decision"]
     _, out, _ = run_agent(home, "log", cwd=tmp_path)
     [line] = [line for line in out.splitlines() if "DRY-RUN" in line]
     params = json.dumps(decision["params"], ensure_ascii=False)
     assert f"DRY-RUN would send {decision['command']} {params}" in line
-    assert planned_report("agent_logged_in", decision["command"]) in line
+    assert f"report {record['report']}" in line and "（ドライラン）" in record["report"]
