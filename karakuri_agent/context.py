@@ -28,6 +28,8 @@ MEMORY_LIMIT = 12
 COMMITMENT_LIMIT = 8
 # A promise stays on the list for a while after its time: being late still counts.
 COMMITMENT_GRACE = timedelta(hours=1)
+# The same words from the same speaker, unseen this long, are said anew when they come back.
+LINE_REPEAT_AFTER = timedelta(hours=12)
 WORLD_CONTEXT_KEYS = ("status", "summary", "recent_events", "relationships", "updated_at")
 _SELF_HEADER = re.compile(r"^あなた \((?P<name>[^)\n]+)\) は", re.MULTILINE)
 
@@ -126,15 +128,25 @@ def observe(store: Store, notification: Notification, *, me: Identity, now: date
         if here:
             store.note_presence(here["node_id"], here.get("name"))
         # After learning: a promise may name a place this very text introduced.
+        # Times are read against when each line was first seen, not this reading.
+        seen_at = notification.created_at or now
+        said_at: dict[str, datetime] = {}
+
+        def heard(line_key: str) -> datetime:
+            said_at[line_key] = store.hear_line(line_key, seen_at, LINE_REPEAT_AFTER)
+            return said_at[line_key]
+
         promises = extract_promises(
             parsed["conversation_messages"],
             self_id=me.agent_id,
             self_name=me.name,
-            now=notification.created_at or now,
+            now=seen_at,
             known_places=store.known_places(),
+            conversation_id=parsed["conversation_id"],
+            said_at=heard,
         )
         for promise in promises:
-            store.add_commitment(notification.notification_id, _commitment_row(promise))
+            store.add_commitment(notification.notification_id, _commitment_row(promise, said_at[promise.line_key]))
     return activity_id, parsed
 
 
@@ -189,8 +201,10 @@ def load_world_context(path: Path | None) -> dict[str, Any]:
     return {**placeholder, "status": "ok", **data}
 
 
-def _commitment_row(promise: Any) -> dict[str, Any]:
+def _commitment_row(promise: Any, said_at: datetime) -> dict[str, Any]:
     return {
+        "line_key": promise.line_key,
+        "said_at": said_at.astimezone(timezone.utc).isoformat(timespec="milliseconds"),
         "partner_id": promise.partner_id,
         "partner_name": promise.partner_name,
         "place_name": promise.place_name,

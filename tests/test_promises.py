@@ -276,3 +276,161 @@ def test_extraction_never_raises_on_arbitrary_text(message):
     assert promise is None or (promise.place_name or promise.node_id or promise.due_at)
     lines = [{"speaker": "x", "speaker_id": None, "message": message}, {"message": None}, "not a dict"]
     assert isinstance(extract_promises(lines, self_id=SELF_ID, self_name=SELF_NAME, now=NOW), list)
+
+
+# --- a promise re-read later keeps its time and stays one promise -----------------------------
+
+from karakuri_agent import db  # noqa: E402
+from karakuri_agent.context import Identity, observe  # noqa: E402
+from karakuri_agent.models import Choice, Notification  # noqa: E402
+from karakuri_agent.policy import View, propose  # noqa: E402
+from karakuri_agent.speech import load_persona  # noqa: E402
+from karakuri_agent.store import SQLiteStore  # noqa: E402
+
+ME = Identity(SELF_ID, SELF_NAME)
+SHRINE = {"node_id": "3-9", "name": "神社 境内"}
+
+
+def _night(day: int, hour: int, minute: int) -> datetime:
+    return datetime(2026, 4, day, hour, minute, tzinfo=TOKYO)
+
+
+def _notification(number: int, created: datetime, messages: list[tuple[str, str, str]],
+                  conversation_id: str | None = None) -> Notification:
+    """A conversation notification whose history holds `messages` (speaker, id, text)."""
+    body = {
+        "type": "conversation_message",
+        "text": "",
+        "conversation_id": conversation_id,
+        "participants": [{"id": sid, "name": name} for name, sid, _ in messages],
+        "conversation_messages": [{"speaker": name, "speaker_id": sid, "message": text}
+                                  for name, sid, text in messages],
+        "choices": [],
+    }
+    raw = {"notification_id": f"notif-{number}", "created_at": created.isoformat(), "notification": body}
+    return Notification.from_json(raw, requested_id=f"notif-{number}")
+
+
+@pytest.fixture
+def store(tmp_path):
+    conn = db.connect(tmp_path)
+    store = SQLiteStore(conn)
+    with store.batch():
+        store.learn_places([SHRINE])
+    yield store
+    conn.close()
+
+
+def _read(store: SQLiteStore, number: int, at: datetime, messages, conversation_id=None) -> None:
+    observe(store, _notification(number, at, messages, conversation_id), me=ME, now=at)
+
+
+def _promises(store: SQLiteStore) -> list[tuple[str | None, datetime]]:
+    rows = store.pending_commitments(None, 50)
+    return [(row["place_name"], datetime.fromisoformat(row["due_at"]).astimezone(TOKYO)) for row in rows]
+
+
+MEI_LINE = ("桜草メイ", "1474403124906295517", "01:57に神社で")
+
+
+def test_a_clock_time_re_read_in_a_later_history_keeps_the_day_it_was_said(store):
+    _read(store, 1, _night(18, 1, 0), [MEI_LINE])
+    later_line = ("黒瀬コウ", "1462098815530061904", "眠いな")
+    readings = (_night(18, 2, 10), _night(18, 8, 0), _night(18, 14, 10), _night(18, 20, 38), _night(19, 1, 56))
+    for number, at in enumerate(readings, start=2):
+        _read(store, number, at, [MEI_LINE, later_line])
+    assert _promises(store) == [("神社 境内", _night(18, 1, 57))]
+
+
+def test_a_line_first_seen_only_in_history_resolves_against_that_first_sighting(store):
+    history = [("時雨ソラ", "1481220937745113088", "じゃあ明日14時、公民館で。遅れんなよ"),
+               ("黒瀬コウ", "1462098815530061904", "おう")]
+    _read(store, 1, _night(18, 23, 40), history)
+    _read(store, 2, _night(19, 0, 30), history)  # read again after midnight: still the 19th, not the 20th
+    assert _promises(store) == [("公民館", _night(19, 14, 0))]
+
+
+def test_the_same_words_said_again_on_another_day_are_a_new_promise(store):
+    line = ("灯屋ユウ", "1500000000000000001", "30分後に本屋で待ち合わせしよう")
+    _read(store, 1, _night(18, 10, 0), [line])
+    _read(store, 2, _night(18, 10, 20), [line])
+    _read(store, 3, _night(19, 16, 0), [line])
+    assert _promises(store) == [("本屋", _night(18, 10, 30)), ("本屋", _night(19, 16, 30))]
+
+
+def test_the_same_text_from_another_speaker_is_another_promise(store):
+    _read(store, 1, _night(18, 9, 0), [("桜草メイ", "1", "10時に神社で会おう")])
+    _read(store, 2, _night(18, 9, 5), [("桜草メイ", "1", "10時に神社で会おう"), ("時雨ソラ", "2", "10時に神社で会おう")])
+    assert len(_promises(store)) == 2
+
+
+def test_a_relative_time_counts_from_when_it_was_said_not_from_the_reading(store):
+    line = ("黒瀬コウ", "1462098815530061904", "行く行く。5分後にコンビニ前な。")
+    _read(store, 1, _night(18, 12, 0), [line], conversation_id="conv-1")
+    _read(store, 2, _night(18, 12, 4), [line, ("桜草メイ", "1", "はーい")], conversation_id="conv-1")
+    assert _promises(store) == [("コンビニ", _night(18, 12, 5))]
+
+
+def test_a_time_past_midnight_said_before_it_is_minutes_away(store):
+    line = ("桜草メイ", "1474403124906295517", "0時10分に神社に集合ね")
+    _read(store, 1, _night(18, 23, 50), [line])
+    _read(store, 2, _night(19, 0, 5), [line])
+    assert _promises(store) == [("神社 境内", _night(19, 0, 10))]
+
+
+# --- a meeting never holds the agent past its grace -------------------------------------------
+
+WAIT = Choice.from_json({"command": "wait", "param_schema": {"duration": {"type": "integer", "minimum": 1, "maximum": 6}}})
+MOVE = Choice.from_json({"command": "move", "param_schema": {"target_node_id": {"type": "string"}}})
+ACT = Choice.from_json({"command": "action", "params": {"action_id": "pray"}})
+
+
+def _idle_view(store: SQLiteStore, now: datetime, here: dict) -> View:
+    from karakuri_agent.cycle import COMMITMENT_SOON, MEETING_LOOKBACK
+
+    return View(
+        notification_id=f"notif-idle-{now:%H%M}",
+        choices=[WAIT, MOVE, ACT],
+        parsed={"notification_type": "idle_reminder_fired", "participants": [], "conversation_messages": [],
+                "location": {"current_node": here}},
+        context={"pending_commitments": store.pending_commitments(None, 8), "people": []},
+        me=ME,
+        now=now,
+        persona=load_persona(),
+        places=store.known_places(),
+        meetings=store.meetings(now - MEETING_LOOKBACK, now + COMMITMENT_SOON),
+    )
+
+
+def test_the_agent_at_the_shrine_stops_waiting_once_the_grace_is_over(store):
+    from karakuri_agent.policy import MEETING_GRACE
+
+    _read(store, 1, _night(18, 1, 0), [MEI_LINE])
+    waited_until = None
+    now = _night(18, 1, 56)
+    while now < _night(18, 4, 0):  # the symptom: the same history re-read at every reminder
+        _read(store, int(now.timestamp()), now, [MEI_LINE])
+        decision = propose(_idle_view(store, now, SHRINE))[0]
+        if decision.command == "wait":
+            waited_until = now + decision.params["duration"] * timedelta(minutes=10)
+            now = waited_until
+        else:
+            now += timedelta(minutes=10)
+    assert waited_until is not None and waited_until <= _night(18, 1, 57) + MEETING_GRACE
+
+
+def test_a_meeting_twelve_hours_away_does_not_make_the_agent_wait_now(store):
+    _read(store, 1, _night(18, 8, 0), [("桜草メイ", "1", "20時に神社で会おう")])
+    decisions = propose(_idle_view(store, _night(18, 8, 5), SHRINE))
+    assert decisions[0].command != "wait"
+
+
+def test_forgetting_old_history_keeps_the_sightings_of_pending_promises(store):
+    from karakuri_agent.retention import gc
+
+    _read(store, 1, _night(18, 0, 50), [("桜草メイ", "1", "こんにちは")])
+    _read(store, 2, _night(18, 1, 0), [MEI_LINE])
+    deleted = gc(store._conn, keep_days=0, now=_night(18, 1, 30))
+    assert deleted["heard_lines"] == 1  # the greeting is forgotten, the promise's line is not
+    _read(store, 3, _night(18, 2, 10), [MEI_LINE])
+    assert _promises(store) == [("神社 境内", _night(18, 1, 57))]
