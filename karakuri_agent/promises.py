@@ -16,8 +16,9 @@ Documented choices:
   "行こうと思う" state the speaker's own plan: not a cue. A cue sentence with
   a refusal (行けない, 会えない, 無理, やめよう, キャンセル) does not count.
 - Casual speech needs no cue word: a sentence that names a time AND a place
-  followed by で / に / へ / 前 / 集合 ("5分後にコンビニ前な", "じゃあ明日14時、
-  公民館で") is a meeting, unless it is a question, a deadline (18時まで),
+  followed by で / に / へ / 前 / 集合, or ending on it with な / ね
+  ("5分後にコンビニ前な", "じゃあ明日14時、公民館で", "1時間後に喫茶店な！")
+  is a meeting, unless it is a question, a deadline (18時まで),
   hearsay (らしい, って), a habit (毎朝, いつも) or about the past (昨日, さっき,
   a sentence ending in た).
 - The addressee is not judged: in a group conversation a proposal to the
@@ -93,7 +94,9 @@ _NOT_A_MEETING = re.compile(
     r"[?？]|まで|らしい|そうだ|そうです|って(?:さ|よ|ね)?[。！!]?$|毎|いつも"
     r"|昨日|きのう|おととい|さっき|先週|去年|前回|(?:た|だった|でした)(?:よ|ね|な|わ|けど)?[。！!…]*$"
 )
-_PLACE_PARTICLE = re.compile(r"\s*(?:の)?(?:前|入口|入り口)?\s*(?:で|に|へ|前|集合)")
+_PLACE_PARTICLE = re.compile(
+    r"\s*(?:の)?(?:前|入口|入り口)?\s*(?:で|に|へ|前|集合|(?:な|ね)(?=[。！!、\s]|$))"
+)
 _SENTENCE_END = re.compile(r"(?<=[。！!？?\n])")
 
 _DIGITS = str.maketrans("０１２３４５６７８９：", "0123456789:")

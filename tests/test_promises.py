@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from karakuri_agent import textparse as tp
-from karakuri_agent.promises import Promise, extract_promise, extract_promises
+from karakuri_agent.promises import PAST_GRACE, Promise, extract_promise, extract_promises
 
 FIXTURES = Path(__file__).resolve().parents[2] / "shared" / "examples" / "real-texts.json"
 TOKYO = ZoneInfo("Asia/Tokyo")
@@ -434,3 +434,94 @@ def test_forgetting_old_history_keeps_the_sightings_of_pending_promises(store):
     assert deleted["heard_lines"] == 1  # the greeting is forgotten, the promise's line is not
     _read(store, 3, _night(18, 2, 10), [MEI_LINE])
     assert _promises(store) == [("神社 境内", _night(18, 1, 57))]
+
+
+# --- casual meetings: a time and a place where to be are enough ------------------------------
+
+
+@pytest.mark.parametrize(("message", "place", "due"), [
+    ("行く行く。5分後にコンビニ前な。", "コンビニ", NOW + timedelta(minutes=5)),
+    ("じゃあ明日14時、公民館で。遅れんなよ", "公民館", _at(14, days=1)),
+    ("おけ、20分後に駅前で", "駅前", NOW + timedelta(minutes=20)),
+    ("ほな明日の朝8時半、神社の前でな", "神社", _at(8, 30, days=1)),
+    ("16時40分に図書館に来て", "図書館", _at(16, 40)),
+    ("1時間後に喫茶店な！席とっとく", "喫茶店", NOW + timedelta(hours=1)),
+    ("今夜9時に河原集合", "河原", _at(21)),
+    ("午後5時15分、パン屋「こむぎ」で", "パン屋「こむぎ」", _at(17, 15)),
+    ("2時間半後に港で", "港", NOW + timedelta(hours=2, minutes=30)),
+])
+def test_a_time_and_a_place_to_be_make_a_promise_without_a_cue_word(message, place, due):
+    promise = _promise(message)
+    assert promise is not None and (promise.place_name, promise.due_at) == (place, due)
+
+
+@pytest.mark.parametrize("message", [
+    "銭湯は18時までに行けば空いてるらしい",
+    "昨日の15時に公民館で会議があったんだよ",
+    "さっき3時に神社で猫を見たよ",
+    "毎朝7時に公園で体操してる",
+    "明日14時に公民館で何かあるの？",
+    "ごめん、明日14時の公民館は行けないや",
+    "16時に図書館で本を返した",
+    "明日の10時から学校で試験があるって",
+])
+def test_a_time_and_a_place_in_a_report_a_question_or_a_refusal_are_no_promise(message):
+    assert _promise(message) is None
+
+
+def test_a_casual_meeting_at_a_known_place_takes_its_node():
+    promise = _promise("30分後に喫茶店の入口でね", known_places=KNOWN_PLACES)
+    assert promise is not None and promise.node_id in ("6-11", "7-11") and promise.due_at == NOW + timedelta(minutes=30)
+
+
+def test_a_casual_meeting_at_a_written_node_id_takes_that_node():
+    promise = _promise("10分後に7-11で！", known_places=KNOWN_PLACES)
+    assert promise is not None and (promise.node_id, promise.place_name) == ("7-11", "喫茶店 入口")
+
+
+# --- times of day around the clock, read from when the line was said -------------------------
+
+LATE = datetime(2026, 4, 18, 23, 50, tzinfo=TOKYO)
+
+
+@pytest.mark.parametrize(("message", "said", "due"), [
+    ("0時10分に神社で会おう", LATE, datetime(2026, 4, 19, 0, 10, tzinfo=TOKYO)),
+    ("今夜0時に神社で会おう", datetime(2026, 4, 18, 21, 0, tzinfo=TOKYO), datetime(2026, 4, 19, 0, 0, tzinfo=TOKYO)),
+    ("夜12時に公園で会おう", datetime(2026, 4, 18, 20, 0, tzinfo=TOKYO), datetime(2026, 4, 19, 0, 0, tzinfo=TOKYO)),
+    ("23:55に駅で会おう", LATE, datetime(2026, 4, 18, 23, 55, tzinfo=TOKYO)),
+    ("あとで駅で会おう", LATE, datetime(2026, 4, 19, 0, 20, tzinfo=TOKYO)),
+    ("朝7時に公園で会おう", LATE, datetime(2026, 4, 19, 7, 0, tzinfo=TOKYO)),
+    ("9時に図書館で会おう", datetime(2026, 4, 18, 20, 30, tzinfo=TOKYO), datetime(2026, 4, 18, 21, 0, tzinfo=TOKYO)),
+    ("01:57に神社で", datetime(2026, 4, 18, 1, 0, tzinfo=TOKYO), datetime(2026, 4, 18, 1, 57, tzinfo=TOKYO)),
+])
+def test_a_time_of_day_is_the_next_one_after_the_line_was_said(message, said, due):
+    promise = _promise(message, now=said)
+    assert promise is not None and promise.due_at == due
+
+
+@given(st.integers(0, 23), st.integers(0, 59), st.integers(0, 24 * 60 - 1))
+@settings(max_examples=200, deadline=None)
+def test_a_bare_clock_time_is_never_more_than_a_day_after_it_was_said(hour, minute, said_minute):
+    said = datetime(2026, 4, 18, tzinfo=TOKYO) + timedelta(minutes=said_minute)
+    promise = _promise(f"{hour}時{minute}分に神社で会おう", now=said)
+    assert promise is not None
+    assert -PAST_GRACE <= promise.due_at - said <= timedelta(days=1)
+
+
+# --- the project's own formatter-shaped texts -------------------------------------------------
+
+OWN_TEXTS = json.loads((Path(__file__).parent / "data" / "formatter-texts.json").read_text(encoding="utf-8"))
+OWN_PLACES = [place for example in OWN_TEXTS for place in tp.parse_places(example["text"])]
+
+
+@pytest.mark.parametrize("example", OWN_TEXTS, ids=[example["id"] for example in OWN_TEXTS])
+def test_formatter_shaped_texts_give_exactly_their_promises(example):
+    said = datetime.fromisoformat(example["said_at"])
+    lines = tp.parse_lines(example["text"])
+    got = extract_promises(lines, self_id=SELF_ID, self_name=SELF_NAME, now=said, known_places=OWN_PLACES)
+    expected = example["truth"]["promises"]
+    assert len(got) == len(expected)
+    for promise, want in zip(got, expected):
+        assert promise.partner_name == want["speaker"]
+        assert promise.due_at == datetime.fromisoformat(want["due_at"])
+        assert want["place"] in (promise.place_name or "") or want["place"] == promise.node_id
