@@ -10,8 +10,8 @@ Without arguments it reads two sets:
   formats (leave and join notices with a last or first line, quoted text that
   imitates the server's structure, casual promises and non-promises, place
   forms `6-11 (喫茶店 店内)` and `7-11(喫茶店 入口)`);
-- the shared real server texts `../shared/examples/real-texts.json` beside
-  the checkout, when present (a loud message says when they are not).
+- real server texts kept beside the checkout (shared/examples/real-texts.json),
+  when present (a loud message says when they are not).
 
 Each set is a JSON list of `{id, text, truth, said_at?, self?}`. Fields
 compared (each a multiset, so a repeat or a miss both count):
