@@ -13,11 +13,12 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 from . import textparse
+from .db import utc_text
 from .models import Notification
 from .promises import extract_promises
 from .store import Store
@@ -130,12 +131,6 @@ def observe(store: Store, notification: Notification, *, me: Identity, now: date
         # After learning: a promise may name a place this very text introduced.
         # Times are read against when each line was first seen, not this reading.
         seen_at = notification.created_at or now
-        said_at: dict[str, datetime] = {}
-
-        def heard(line_key: str) -> datetime:
-            said_at[line_key] = store.hear_line(line_key, seen_at, LINE_REPEAT_AFTER)
-            return said_at[line_key]
-
         promises = extract_promises(
             parsed["conversation_messages"],
             self_id=me.agent_id,
@@ -143,10 +138,10 @@ def observe(store: Store, notification: Notification, *, me: Identity, now: date
             now=seen_at,
             known_places=store.known_places(),
             conversation_id=parsed["conversation_id"],
-            said_at=heard,
+            said_at=lambda line_key: store.hear_line(line_key, seen_at, LINE_REPEAT_AFTER),
         )
         for promise in promises:
-            store.add_commitment(notification.notification_id, _commitment_row(promise, said_at[promise.line_key]))
+            store.add_commitment(notification.notification_id, _commitment_row(promise))
     return activity_id, parsed
 
 
@@ -201,17 +196,15 @@ def load_world_context(path: Path | None) -> dict[str, Any]:
     return {**placeholder, "status": "ok", **data}
 
 
-def _commitment_row(promise: Any, said_at: datetime) -> dict[str, Any]:
+def _commitment_row(promise: Any) -> dict[str, Any]:
     return {
         "line_key": promise.line_key,
-        "said_at": said_at.astimezone(timezone.utc).isoformat(timespec="milliseconds"),
+        "said_at": utc_text(promise.said_at) if promise.said_at else None,
         "partner_id": promise.partner_id,
         "partner_name": promise.partner_name,
         "place_name": promise.place_name,
         "node_id": promise.node_id,
-        "due_at": promise.due_at.astimezone(timezone.utc).isoformat(timespec="milliseconds")
-        if promise.due_at
-        else None,
+        "due_at": utc_text(promise.due_at) if promise.due_at else None,
         "source_text": promise.source_text,
     }
 

@@ -74,6 +74,7 @@ class Promise:
     due_at: datetime | None
     source_text: str
     line_key: str = ""  # the same line (speaker, text, conversation) re-read later has the same key
+    said_at: datetime | None = None  # when the line was said: what its times were read against
 
 
 _STRONG_CUE = re.compile(
@@ -91,7 +92,7 @@ _WEAK_CUE = re.compile(
 _REFUSAL = re.compile(r"行けない|行けません|会えない|会えません|無理|やめよう|やめとく|キャンセル|断")
 # Casual meetings without a cue word: what rules a time + place sentence out.
 _NOT_A_MEETING = re.compile(
-    r"[?？]|まで|らしい|そうだ|そうです|って(?:さ|よ|ね)?[。！!]?$|毎|いつも"
+    r"[?？]|まで|らしい|そうだ|そうです|って(?:さ|よ|ね)?[。！!]?$|毎|いつも(?!の)"
     r"|昨日|きのう|おととい|さっき|先週|去年|前回|(?:た|だった|でした)(?:よ|ね|な|わ|けど)?[。！!…]*$"
 )
 _PLACE_PARTICLE = re.compile(
@@ -359,11 +360,12 @@ def _is_self(line: Mapping, self_id: str | None, self_name: str | None) -> bool:
 def line_key(line: Mapping, conversation_id: str | None) -> str:
     """One key per line said: same speaker, same text, same conversation.
 
-    The speaker is their id when known, else their name; without a
-    conversation id the key is speaker and text only (the caller bounds how
-    long such a key stands for the same saying).
+    The speaker is their name, which every reading carries (an id may be
+    missing from one text and resolved in the next, and must not make the
+    same line look new); without a conversation id the key is speaker and
+    text only (the caller bounds how long such a key stands for one saying).
     """
-    speaker = line.get("speaker_id") or line.get("speaker") or ""
+    speaker = line.get("speaker") or line.get("speaker_id") or ""
     raw = "\x1f".join((str(conversation_id or ""), str(speaker), str(line.get("message") or "")))
     return hashlib.sha256(raw.encode("utf-8")).hexdigest()
 
@@ -383,21 +385,23 @@ def extract_promises(
     The agent's own lines are skipped: a promise is what someone else asked
     of (or agreed with) the agent. `said_at(line_key)` tells when a line was
     said (the first time it was seen); without it every line was said `now`.
-    Each promise carries its line's key, so a caller can keep one per line.
+    Each promise carries its line's key and that time, so a caller can keep
+    one promise per line said.
     """
     promises = []
     for line in lines:
         if not isinstance(line, Mapping) or _is_self(line, self_id, self_name):
             continue
         key = line_key(line, conversation_id)
+        when = said_at(key) if said_at else now
         speaker = line.get("speaker")
         promise = extract_promise(
             line.get("message"),
             speaker_name=str(speaker) if speaker is not None else "",
             speaker_id=str(line["speaker_id"]) if line.get("speaker_id") is not None else None,
-            now=said_at(key) if said_at else now,
+            now=when,
             known_places=known_places,
         )
         if promise:
-            promises.append(dataclasses.replace(promise, line_key=key))
+            promises.append(dataclasses.replace(promise, line_key=key, said_at=when))
     return promises

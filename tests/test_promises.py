@@ -236,8 +236,8 @@ def test_lines_parsed_from_text_feed_extraction():
     lines = tp.parse_lines(text, {"桜草メイ": "1474403124906295517"})
     places = tp.parse_places(B006_PLACES)
     got = extract_promises(lines, self_id=SELF_ID, self_name=SELF_NAME, now=NOW, known_places=places)
-    assert len(got) == 1 and got[0].line_key  # every promise names the line that made it
-    assert [dataclasses.replace(p, line_key="") for p in got] == [
+    assert len(got) == 1 and got[0].line_key and got[0].said_at == NOW  # the line that made it, and when
+    assert [dataclasses.replace(p, line_key="", said_at=None) for p in got] == [
         Promise(
             partner_id="1474403124906295517",
             partner_name="桜草メイ",
@@ -525,3 +525,14 @@ def test_formatter_shaped_texts_give_exactly_their_promises(example):
         assert promise.partner_name == want["speaker"]
         assert promise.due_at == datetime.fromisoformat(want["due_at"])
         assert want["place"] in (promise.place_name or "") or want["place"] == promise.node_id
+
+
+def test_a_speaker_whose_id_is_learned_between_readings_still_made_one_promise(store):
+    _read(store, 1, _night(18, 9, 0), [("灯屋ユウ", None, "10時半に本屋で会おう")])
+    _read(store, 2, _night(18, 9, 20), [("灯屋ユウ", "1500000000000000001", "10時半に本屋で会おう")])
+    assert _promises(store) == [("本屋", _night(18, 10, 30))]
+
+
+def test_the_usual_place_is_a_place_not_a_habit():
+    promise = _promise("いつもの公園で17時ね")
+    assert promise is not None and (promise.place_name, promise.due_at) == ("公園", _at(17))
