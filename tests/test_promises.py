@@ -12,8 +12,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from karakuri_agent import db
 from karakuri_agent import textparse as tp
+from karakuri_agent.context import Identity, observe
+from karakuri_agent.cycle import COMMITMENT_SOON, MEETING_LOOKBACK
+from karakuri_agent.models import Choice, Notification
+from karakuri_agent.policy import MEETING_GRACE, View, propose
 from karakuri_agent.promises import PAST_GRACE, Promise, extract_promise, extract_promises
+from karakuri_agent.retention import gc
+from karakuri_agent.speech import load_persona
+from karakuri_agent.store import SQLiteStore
 
 FIXTURES = Path(__file__).resolve().parents[2] / "shared" / "examples" / "real-texts.json"
 TOKYO = ZoneInfo("Asia/Tokyo")
@@ -280,13 +288,6 @@ def test_extraction_never_raises_on_arbitrary_text(message):
 
 # --- a promise re-read later keeps its time and stays one promise -----------------------------
 
-from karakuri_agent import db  # noqa: E402
-from karakuri_agent.context import Identity, observe  # noqa: E402
-from karakuri_agent.models import Choice, Notification  # noqa: E402
-from karakuri_agent.policy import View, propose  # noqa: E402
-from karakuri_agent.speech import load_persona  # noqa: E402
-from karakuri_agent.store import SQLiteStore  # noqa: E402
-
 ME = Identity(SELF_ID, SELF_NAME)
 SHRINE = {"node_id": "3-9", "name": "神社 境内"}
 
@@ -312,13 +313,18 @@ def _notification(number: int, created: datetime, messages: list[tuple[str, str,
 
 
 @pytest.fixture
-def store(tmp_path):
+def conn(tmp_path):
     conn = db.connect(tmp_path)
+    yield conn
+    conn.close()
+
+
+@pytest.fixture
+def store(conn):
     store = SQLiteStore(conn)
     with store.batch():
         store.learn_places([SHRINE])
-    yield store
-    conn.close()
+    return store
 
 
 def _read(store: SQLiteStore, number: int, at: datetime, messages, conversation_id=None) -> None:
@@ -386,8 +392,6 @@ ACT = Choice.from_json({"command": "action", "params": {"action_id": "pray"}})
 
 
 def _idle_view(store: SQLiteStore, now: datetime, here: dict) -> View:
-    from karakuri_agent.cycle import COMMITMENT_SOON, MEETING_LOOKBACK
-
     return View(
         notification_id=f"notif-idle-{now:%H%M}",
         choices=[WAIT, MOVE, ACT],
@@ -403,8 +407,6 @@ def _idle_view(store: SQLiteStore, now: datetime, here: dict) -> View:
 
 
 def test_the_agent_at_the_shrine_stops_waiting_once_the_grace_is_over(store):
-    from karakuri_agent.policy import MEETING_GRACE
-
     _read(store, 1, _night(18, 1, 0), [MEI_LINE])
     waited_until = None
     now = _night(18, 1, 56)
@@ -425,12 +427,10 @@ def test_a_meeting_twelve_hours_away_does_not_make_the_agent_wait_now(store):
     assert decisions[0].command != "wait"
 
 
-def test_forgetting_old_history_keeps_the_sightings_of_pending_promises(store):
-    from karakuri_agent.retention import gc
-
+def test_forgetting_old_history_keeps_the_sightings_of_pending_promises(conn, store):
     _read(store, 1, _night(18, 0, 50), [("桜草メイ", "1", "こんにちは")])
     _read(store, 2, _night(18, 1, 0), [MEI_LINE])
-    deleted = gc(store._conn, keep_days=0, now=_night(18, 1, 30))
+    deleted = gc(conn, keep_days=0, now=_night(18, 1, 30))
     assert deleted["heard_lines"] == 1  # the greeting is forgotten, the promise's line is not
     _read(store, 3, _night(18, 2, 10), [MEI_LINE])
     assert _promises(store) == [("神社 境内", _night(18, 1, 57))]
