@@ -50,11 +50,11 @@ Documented choices:
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-import dataclasses
-import hashlib
 from typing import Callable, Mapping, Sequence
 
 from .models import TOKYO
