@@ -277,36 +277,41 @@ def _place(text: str, known_places: Sequence[Mapping]) -> tuple[str | None, str 
 # ---------------------------------------------------------------------------
 
 
-def _names_place_or_time(text: str, now: datetime, known_places: Sequence[Mapping]) -> bool:
-    """True when the text names a place or a time."""
-    return _due_at(text, now) is not None or _place(text, known_places) != (None, None)
+@dataclass(frozen=True)
+class _PlaceWords:
+    """Every way a place may be named (node ids, known names, place words), as two patterns.
+
+    Built once per message, so a long message costs one scan per sentence
+    whatever the number of known places.
+    """
+
+    named: re.Pattern[str]  # a place named anywhere
+    spot: re.Pattern[str]  # a place named as where to be: 公民館で, コンビニ前, 神社に
+
+    @classmethod
+    def of(cls, known_places: Sequence[Mapping]) -> _PlaceWords:
+        keys = {key for place in known_places for key in _place_keys(str(place.get("name") or "").strip())}
+        names = "|".join(sorted(map(re.escape, keys), key=len, reverse=True))
+        place = "(?:" + "|".join([_NODE_ID.pattern, _TOWN_PLACE.pattern] + ([names] if names else [])) + ")"
+        return cls(re.compile(place), re.compile(place + _PLACE_PARTICLE.pattern))
 
 
-def _place_spans(text: str, known_places: Sequence[Mapping]) -> list[int]:
-    """End offsets of every place named in the text (node ids, known names, place words)."""
-    ends = [match.end() for match in _NODE_ID.finditer(text)]
-    ends += [match.end() for match in _TOWN_PLACE.finditer(text)]
-    for place in known_places:
-        for key in _place_keys(str(place.get("name") or "").strip()):
-            ends += [match.end() for match in re.finditer(re.escape(key), text)]
-    return ends
-
-
-def _casual_meeting(sentence: str, now: datetime, known_places: Sequence[Mapping]) -> bool:
+def _casual_meeting(sentence: str, now: datetime, places: _PlaceWords) -> bool:
     """A time plus a place marked as where to be ("公民館で", "コンビニ前"), said as a plan."""
     if _NOT_A_MEETING.search(sentence.strip()) or _due_at(sentence, now) is None:
         return False
-    return any(_PLACE_PARTICLE.match(sentence, end) for end in _place_spans(sentence, known_places))
+    return places.spot.search(sentence) is not None
 
 
 def _proposal_sentence(message: str, now: datetime, known_places: Sequence[Mapping]) -> str | None:
     """The sentence that proposes or accepts meeting, or None."""
+    places = _PlaceWords.of(known_places)
     for sentence in _sentences(message):
         if _REFUSAL.search(sentence):
             continue
-        if _STRONG_CUE.search(sentence) or _casual_meeting(sentence, now, known_places):
+        if _STRONG_CUE.search(sentence) or _casual_meeting(sentence, now, places):
             return sentence
-        if _WEAK_CUE.search(sentence) and _names_place_or_time(sentence, now, known_places):
+        if _WEAK_CUE.search(sentence) and (_due_at(sentence, now) or places.named.search(sentence)):
             return sentence
     return None
 
