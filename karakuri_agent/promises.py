@@ -23,7 +23,8 @@ Documented choices:
   a sentence ending in た).
 - The addressee is not judged: in a group conversation a proposal to the
   group is a proposal to the agent; the caller may filter further.
-- Times (Arabic digits, full-width accepted): `N分後`, `N時間後` (`N時間半後`),
+- Times (Arabic digits, full-width accepted): `N分後`, `N時間後` (`N時間半後`,
+  at most a day ahead),
   `HH:MM`, `N時`, `N時半`, `N時M分`, with 今日 / 明日 / 明後日 and 午前 / 午後 /
   朝 / 夜 / 夕方. `あとで` / `後で` means now + 30 minutes (a typical "a bit
   later" in a town where actions take 10-60 minutes). A day word alone
@@ -61,6 +62,7 @@ from .models import TOKYO
 
 LATER = timedelta(minutes=30)  # what あとで / 後で means
 PAST_GRACE = timedelta(minutes=15)  # "15時に" said at 15:10 still means today 15:00
+FURTHEST_RELATIVE = timedelta(days=1)  # "100時間後" is talk, not a time to be somewhere
 
 
 @dataclass(frozen=True)
@@ -101,7 +103,7 @@ _PLACE_PARTICLE = re.compile(
 _SENTENCE_END = re.compile(r"(?<=[。！!？?\n])")
 
 _DIGITS = str.maketrans("０１２３４５６７８９：", "0123456789:")
-_RELATIVE = re.compile(r"(?<!\d)(?P<n>\d{1,3})(?P<unit>分|時間半?)後")
+_RELATIVE = re.compile(r"(?<!\d)(?P<n>\d{1,4})(?P<unit>分|時間半?)後")
 _LATER_WORD = re.compile(r"あとで|後で")
 _CLOCK_HHMM = re.compile(r"(?<![\d:])(?P<h>\d{1,2}):(?P<m>\d{2})(?![\d:])")
 _CLOCK_JI = re.compile(r"(?<!\d)(?P<h>\d{1,2})時(?!間)(?:(?P<half>半)|(?P<m>\d{1,2})分)?")
@@ -144,15 +146,16 @@ def _sentences(message: str) -> list[str]:
 
 
 def _relative_due(text: str, now: datetime) -> datetime | None:
-    """now + N分 / N時間 for `N分後` / `N時間後`, now + 30 min for あとで."""
+    """now + N分 / N時間 for `N分後` / `N時間後` (up to a day ahead), now + 30 min for あとで."""
     match = _RELATIVE.search(text)
     if match:
         amount = int(match.group("n"))
         unit = match.group("unit")
         if unit == "分":
-            return now + timedelta(minutes=amount)
-        extra = 30 if unit.endswith("半") else 0
-        return now + timedelta(hours=amount, minutes=extra)
+            ahead = timedelta(minutes=amount)
+        else:
+            ahead = timedelta(hours=amount, minutes=30 if unit.endswith("半") else 0)
+        return now + ahead if ahead <= FURTHEST_RELATIVE else None
     if _LATER_WORD.search(text):
         return now + LATER
     return None

@@ -536,3 +536,15 @@ def test_a_speaker_whose_id_is_learned_between_readings_still_made_one_promise(s
 def test_the_usual_place_is_a_place_not_a_habit():
     promise = _promise("いつもの公園で17時ね")
     assert promise is not None and (promise.place_name, promise.due_at) == ("公園", _at(17))
+
+
+@pytest.mark.parametrize(("message", "ahead"), [("24時間後に駅で会おう", timedelta(hours=24)),
+                                                ("1440分後に駅で会おう", timedelta(hours=24))])
+def test_a_relative_time_up_to_a_day_ahead_is_a_time(message, ahead):
+    assert _promise(message).due_at == NOW + ahead
+
+
+@pytest.mark.parametrize("message", ["100時間後に駅で会おう", "1500分後に駅で会おう", "25時間後に駅で会おう"])
+def test_a_relative_time_more_than_a_day_ahead_is_not_a_time_to_be_there(message):
+    promise = _promise(message)
+    assert promise is not None and promise.due_at is None and promise.place_name == "駅"
