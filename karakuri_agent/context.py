@@ -17,8 +17,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from . import textparse
-from .models import Identity, Notification
 from .commands import INFORMATION
+from .db import utc_text
+from .models import Identity, Notification
 from .promises import extract_promises
 from .record import agents_in, conversation_key
 from .state.base import Store
@@ -43,6 +44,8 @@ CONVERSATION_GAP = timedelta(minutes=30)
 MEETING_LOOKBACK = timedelta(minutes=30)
 # The agent's own recent lines to the same partners: none of them is said again.
 SAID_BEFORE_LINES = 30
+# The same words from the same speaker, unseen this long, are said anew when they come back.
+LINE_REPEAT_AFTER = timedelta(hours=12)
 WORLD_CONTEXT_KEYS = ("status", "summary", "recent_events", "relationships", "updated_at")
 _SELF_HEADER = re.compile(r"^あなた \((?P<name>[^)\n]+)\) は", re.MULTILINE)
 
@@ -130,12 +133,16 @@ def observe(store: Store, notification: Notification, *, me: Identity, now: date
         if here:
             store.note_presence(here["node_id"], here.get("name"))
         # After learning: a promise may name a place this very text introduced.
+        # Times are read against when each line was first seen, not this reading.
+        seen_at = notification.created_at or now
         promises = extract_promises(
             parsed["conversation_messages"],
             self_id=me.agent_id,
             self_name=me.name,
-            now=notification.created_at or now,
+            now=seen_at,
             known_places=store.known_places(),
+            conversation_id=parsed["conversation_id"],
+            said_at=lambda line_key: store.hear_line(line_key, seen_at, LINE_REPEAT_AFTER),
         )
         for promise in promises:
             store.add_commitment(notification.notification_id, _commitment_row(promise))
@@ -187,7 +194,7 @@ def view_of(store: Store, fetched: Fetched, now: datetime, *, persona: Persona, 
     lines = store.utterances(conversation_key(fetched.parsed, fetched.me), SAID_BEFORE_LINES)
     candidates = [a["id"] for a in nearby] + [
         str(v) for c in fetched.notification.choices if c.command == "conversation_start"
-        for v in c.param_schema.get("target_agent_id", {}).get("enum", []) or []
+        for v in _listed(c.param_schema.get("target_agent_id", {}).get("enum"))
     ]
     return View(
         notification_id=fetched.notification.notification_id,
@@ -213,6 +220,11 @@ def said_before(store: Store, fetched: Fetched) -> list[str]:
     """The agent's recent lines in this conversation, for the gate's "never said twice"."""
     lines = store.utterances(conversation_key(fetched.parsed, fetched.me), SAID_BEFORE_LINES)
     return [line["message"] for line in lines]
+
+
+def _listed(value: object) -> list:
+    """A schema's `enum` when it is a list; anything else (a malformed schema) lists nothing."""
+    return value if isinstance(value, list) else []
 
 
 def this_conversation(lines: list[dict[str, Any]], now: datetime) -> list[str]:
@@ -252,13 +264,13 @@ def load_world_context(path: Path | None) -> dict[str, Any]:
 
 def _commitment_row(promise: Any) -> dict[str, Any]:
     return {
+        "line_key": promise.line_key,
+        "said_at": utc_text(promise.said_at) if promise.said_at else None,
         "partner_id": promise.partner_id,
         "partner_name": promise.partner_name,
         "place_name": promise.place_name,
         "node_id": promise.node_id,
-        "due_at": promise.due_at.astimezone(timezone.utc).isoformat(timespec="milliseconds")
-        if promise.due_at
-        else None,
+        "due_at": utc_text(promise.due_at) if promise.due_at else None,
         "source_text": promise.source_text,
     }
 

@@ -150,10 +150,34 @@ def _m003_utterance_opens(conn: sqlite3.Connection) -> None:
     conn.execute("ALTER TABLE utterances ADD COLUMN opens INTEGER NOT NULL DEFAULT 0")
 
 
+def _m004_heard_lines(conn: sqlite3.Connection) -> None:
+    """When each line of someone else was first seen, and one promise per line said.
+
+    A line re-read in a later notification's history resolves its time of day
+    against its first sighting, and never adds a second promise.
+    """
+    _run_script(
+        conn,
+        """
+        CREATE TABLE heard_lines (
+            line_key TEXT PRIMARY KEY,
+            first_seen TEXT NOT NULL,
+            last_seen TEXT NOT NULL
+        );
+        CREATE INDEX heard_lines_by_time ON heard_lines(last_seen);
+        ALTER TABLE commitments ADD COLUMN line_key TEXT;
+        ALTER TABLE commitments ADD COLUMN said_at TEXT;
+        CREATE UNIQUE INDEX commitments_one_per_line ON commitments(line_key, said_at)
+            WHERE line_key IS NOT NULL
+        """,
+    )
+
+
 MIGRATIONS: list[tuple[int, str, Callable[[sqlite3.Connection], None]]] = [
     (1, "initial", _m001_initial),
     (2, "people_by_name", _m002_people_by_name),
     (3, "utterance_opens", _m003_utterance_opens),
+    (4, "heard_lines", _m004_heard_lines),
 ]
 
 

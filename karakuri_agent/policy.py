@@ -36,6 +36,7 @@ COMMITMENT_SOON = timedelta(minutes=90)
 # A partner who has not come this long after the time is not coming.
 MEETING_GRACE = timedelta(minutes=10)
 COMMITMENT_URGENT = timedelta(minutes=15)
+WAIT_UNIT = timedelta(minutes=10)  # the contract's `wait` duration unit
 INFO_FRESH = timedelta(minutes=30)
 TALK_AGAIN_AFTER = 6  # commands before starting a conversation with the same person again
 # Fewer destinations than this (besides where the agent stands) is too few to live on:
@@ -223,10 +224,10 @@ def _keep_commitment(view: View) -> list[Decision]:
         return []
     if node == _current_node(view) or _place_group(view, node) == _place_group(view, _current_node(view)):
         wait = view.choice("wait")
-        if wait is None:
-            return []
-        minutes = max(10, int((_due(meeting) - view.now).total_seconds() // 60))
-        return [Decision(wait.command, {"duration": _duration(wait, minutes // 10)},
+        units = _wait_units_left(view, meeting)
+        if wait is None or units < 1 or _duration(wait, units) > units:
+            return []  # no wait that ends by the grace: the meeting stops holding the agent here
+        return [Decision(wait.command, {"duration": _duration(wait, units)},
                          f"{place}で{meeting.get('partner_name') or '相手'}を待つ")]
     move = view.choice("move")
     if move is None or node not in (_enum(move, "target_node_id") or [node]):
@@ -476,6 +477,20 @@ def _next_meeting(view: View) -> dict[str, Any] | None:
         if due is not None and -MEETING_GRACE <= due - view.now <= COMMITMENT_SOON:
             return meeting
     return None
+
+
+def _wait_units_left(view: View, meeting: dict[str, Any]) -> int:
+    """Whole wait units (10 minutes) to wait for a partner: until the time, else within the grace.
+
+    Early, the agent waits until the meeting's time, no longer; at the time,
+    only what fits before time + grace. Zero means waiting would hold the
+    agent past the grace.
+    """
+    due = _due(meeting)
+    if due is None:
+        return 0
+    until_due = int((due - view.now) // WAIT_UNIT)
+    return until_due if until_due >= 1 else int((due + MEETING_GRACE - view.now) // WAIT_UNIT)
 
 
 def _meeting_node(view: View, meeting: dict[str, Any]) -> str | None:

@@ -15,18 +15,31 @@ Documented choices:
   "コンビニ行く？" is an idea, not a proposal: no cue. "行こうかな" and
   "行こうと思う" state the speaker's own plan: not a cue. A cue sentence with
   a refusal (行けない, 会えない, 無理, やめよう, キャンセル) does not count.
+- Casual speech needs no cue word: a sentence that names a time AND a place
+  followed by で / に / へ / 前 / 集合, or ending on it with な / ね
+  ("5分後にコンビニ前な", "じゃあ明日14時、公民館で", "1時間後に喫茶店な！")
+  is a meeting, unless it is a question, a deadline (18時まで),
+  hearsay (らしい, って), a habit (毎朝, いつも) or about the past (昨日, さっき,
+  a sentence ending in た).
 - The addressee is not judged: in a group conversation a proposal to the
   group is a proposal to the agent; the caller may filter further.
-- Times (Arabic digits, full-width accepted): `N分後`, `N時間後` (`N時間半後`),
+- Times (Arabic digits, full-width accepted): `N分後`, `N時間後` (`N時間半後`,
+  at most a day ahead),
   `HH:MM`, `N時`, `N時半`, `N時M分`, with 今日 / 明日 / 明後日 and 午前 / 午後 /
   朝 / 夜 / 夕方. `あとで` / `後で` means now + 30 minutes (a typical "a bit
   later" in a town where actions take 10-60 minutes). A day word alone
   (明日 without an hour) is not a time.
+- Every time is resolved against `now`, the moment the line was SAID (the
+  caller passes the time it first saw the line), never the moment it is
+  re-read: a line re-read in a later history keeps its due time.
 - Clock times without a day word mean the next occurrence, read on a
   12-hour clock when no 午前/午後 is given: today at that hour if it is not
   more than 15 minutes past; else, for hours below 12, the same hour in the
   evening (9時 said at 21:00 means 21:00); else tomorrow. 今日 pins the day
-  (a past time stays today, overdue); 明日 / 明後日 pin the day as said.
+  (a past time stays today, overdue), and so do 今夜 / 今晩; 明日 / 明後日 pin
+  the day as said. So a bare clock time is never more than a day after the
+  line: "0時10分に" said at 23:50 is twenty minutes later. 0時 or 12時 with
+  夜 / 今夜 / 晩 is the midnight that ends that day.
 - Places: a name from `known_places` (`[{node_id, name}]`) gives its node id;
   it matches on the full name, its first word (喫茶店 for 喫茶店 店内), the
   word before 「 (喫茶店 for 喫茶店「さくら」) or the name inside 「」; the
@@ -38,15 +51,18 @@ Documented choices:
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Mapping, Sequence
+from typing import Callable, Mapping, Sequence
 
 from .models import TOKYO
 
 LATER = timedelta(minutes=30)  # what あとで / 後で means
 PAST_GRACE = timedelta(minutes=15)  # "15時に" said at 15:10 still means today 15:00
+FURTHEST_RELATIVE = timedelta(days=1)  # "100時間後" is talk, not a time to be somewhere
 
 
 @dataclass(frozen=True)
@@ -59,6 +75,8 @@ class Promise:
     node_id: str | None
     due_at: datetime | None
     source_text: str
+    line_key: str = ""  # the same line (speaker, text, conversation) re-read later has the same key
+    said_at: datetime | None = None  # when the line was said: what its times were read against
 
 
 _STRONG_CUE = re.compile(
@@ -74,17 +92,26 @@ _WEAK_CUE = re.compile(
     re.IGNORECASE,
 )
 _REFUSAL = re.compile(r"行けない|行けません|会えない|会えません|無理|やめよう|やめとく|キャンセル|断")
+# Casual meetings without a cue word: what rules a time + place sentence out.
+_NOT_A_MEETING = re.compile(
+    r"[?？]|まで|らしい|そうだ|そうです|って(?:さ|よ|ね)?[。！!]?$|毎|いつも(?!の)"
+    r"|昨日|きのう|おととい|さっき|先週|去年|前回|(?:た|だった|でした)(?:よ|ね|な|わ|けど)?[。！!…]*$"
+)
+_PLACE_PARTICLE = re.compile(
+    r"\s*(?:の)?(?:前|入口|入り口)?\s*(?:で|に|へ|前|集合|(?:な|ね)(?=[。！!、\s]|$))"
+)
 _SENTENCE_END = re.compile(r"(?<=[。！!？?\n])")
 
 _DIGITS = str.maketrans("０１２３４５６７８９：", "0123456789:")
-_RELATIVE = re.compile(r"(?<!\d)(?P<n>\d{1,3})(?P<unit>分|時間半?)後")
+_RELATIVE = re.compile(r"(?<!\d)(?P<n>\d{1,4})(?P<unit>分|時間半?)後")
 _LATER_WORD = re.compile(r"あとで|後で")
 _CLOCK_HHMM = re.compile(r"(?<![\d:])(?P<h>\d{1,2}):(?P<m>\d{2})(?![\d:])")
 _CLOCK_JI = re.compile(r"(?<!\d)(?P<h>\d{1,2})時(?!間)(?:(?P<half>半)|(?P<m>\d{1,2})分)?")
 _DAY_AFTER = re.compile(r"明後日|あさって")
 _TOMORROW = re.compile(r"明日|あした")
-_TODAY = re.compile(r"今日|きょう")
+_TODAY = re.compile(r"今日|きょう|今夜|今晩")
 _PM = re.compile(r"午後|夜|夕方|晩")
+_NIGHT = re.compile(r"夜|晩")
 _AM = re.compile(r"午前|朝")
 
 _NODE_ID = re.compile(r"(?<![\d-])(?P<node>\d{1,4}-\d{1,4})(?![\d-])")
@@ -119,15 +146,16 @@ def _sentences(message: str) -> list[str]:
 
 
 def _relative_due(text: str, now: datetime) -> datetime | None:
-    """now + N分 / N時間 for `N分後` / `N時間後`, now + 30 min for あとで."""
+    """now + N分 / N時間 for `N分後` / `N時間後` (up to a day ahead), now + 30 min for あとで."""
     match = _RELATIVE.search(text)
     if match:
         amount = int(match.group("n"))
         unit = match.group("unit")
         if unit == "分":
-            return now + timedelta(minutes=amount)
-        extra = 30 if unit.endswith("半") else 0
-        return now + timedelta(hours=amount, minutes=extra)
+            ahead = timedelta(minutes=amount)
+        else:
+            ahead = timedelta(hours=amount, minutes=30 if unit.endswith("半") else 0)
+        return now + ahead if ahead <= FURTHEST_RELATIVE else None
     if _LATER_WORD.search(text):
         return now + LATER
     return None
@@ -163,14 +191,19 @@ def _clock_due(text: str, now: datetime) -> datetime | None:
     if parts is None:
         return None
     hour, minute = parts
-    if _PM.search(text) and hour < 12:
+    midnight = hour in (0, 12) and _NIGHT.search(text) is not None
+    if midnight:
+        hour, now = 0, now + timedelta(days=1)  # the midnight ending the day meant
+    elif _PM.search(text) and hour < 12:
         hour += 12
-    twelve_hour = hour < 12 and not _AM.search(text)
+    twelve_hour = hour < 12 and not midnight and not _AM.search(text)
     if _DAY_AFTER.search(text):
         return _at(now + timedelta(days=2), hour, minute)
     if _TOMORROW.search(text):
         return _at(now + timedelta(days=1), hour, minute)
     today = _at(now, hour, minute)
+    if midnight:
+        return today
     if _TODAY.search(text):
         evening = _at(now, hour + 12, minute) if twelve_hour else today
         return evening if today < now - PAST_GRACE and evening >= now - PAST_GRACE else today
@@ -247,19 +280,41 @@ def _place(text: str, known_places: Sequence[Mapping]) -> tuple[str | None, str 
 # ---------------------------------------------------------------------------
 
 
-def _names_place_or_time(text: str, now: datetime, known_places: Sequence[Mapping]) -> bool:
-    """True when the text names a place or a time."""
-    return _due_at(text, now) is not None or _place(text, known_places) != (None, None)
+@dataclass(frozen=True)
+class _PlaceWords:
+    """Every way a place may be named (node ids, known names, place words), as two patterns.
+
+    Built once per message, so a long message costs one scan per sentence
+    whatever the number of known places.
+    """
+
+    named: re.Pattern[str]  # a place named anywhere
+    spot: re.Pattern[str]  # a place named as where to be: 公民館で, コンビニ前, 神社に
+
+    @classmethod
+    def of(cls, known_places: Sequence[Mapping]) -> _PlaceWords:
+        keys = {key for place in known_places for key in _place_keys(str(place.get("name") or "").strip())}
+        names = "|".join(sorted(map(re.escape, keys), key=len, reverse=True))
+        place = "(?:" + "|".join([_NODE_ID.pattern, _TOWN_PLACE.pattern] + ([names] if names else [])) + ")"
+        return cls(re.compile(place), re.compile(place + _PLACE_PARTICLE.pattern))
+
+
+def _casual_meeting(sentence: str, now: datetime, places: _PlaceWords) -> bool:
+    """A time plus a place marked as where to be ("公民館で", "コンビニ前"), said as a plan."""
+    if _NOT_A_MEETING.search(sentence.strip()) or _due_at(sentence, now) is None:
+        return False
+    return places.spot.search(sentence) is not None
 
 
 def _proposal_sentence(message: str, now: datetime, known_places: Sequence[Mapping]) -> str | None:
     """The sentence that proposes or accepts meeting, or None."""
+    places = _PlaceWords.of(known_places)
     for sentence in _sentences(message):
         if _REFUSAL.search(sentence):
             continue
-        if _STRONG_CUE.search(sentence):
+        if _STRONG_CUE.search(sentence) or _casual_meeting(sentence, now, places):
             return sentence
-        if _WEAK_CUE.search(sentence) and _names_place_or_time(sentence, now, known_places):
+        if _WEAK_CUE.search(sentence) and (_due_at(sentence, now) or places.named.search(sentence)):
             return sentence
     return None
 
@@ -310,6 +365,19 @@ def _is_self(line: Mapping, self_id: str | None, self_name: str | None) -> bool:
     return bool(self_name) and line.get("speaker") == self_name
 
 
+def line_key(line: Mapping, conversation_id: str | None) -> str:
+    """One key per line said: same speaker, same text, same conversation.
+
+    The speaker is their name, which every reading carries (an id may be
+    missing from one text and resolved in the next, and must not make the
+    same line look new); without a conversation id the key is speaker and
+    text only (the caller bounds how long such a key stands for one saying).
+    """
+    speaker = line.get("speaker") or line.get("speaker_id") or ""
+    raw = "\x1f".join((str(conversation_id or ""), str(speaker), str(line.get("message") or "")))
+    return hashlib.sha256(raw.encode("utf-8")).hexdigest()
+
+
 def extract_promises(
     lines: Sequence[dict],
     *,
@@ -317,24 +385,31 @@ def extract_promises(
     self_name: str | None,
     now: datetime,
     known_places: Sequence[dict] = (),
+    conversation_id: str | None = None,
+    said_at: Callable[[str], datetime] | None = None,
 ) -> list[Promise]:
     """Promises in parsed lines `{speaker, speaker_id, message}`, in order.
 
     The agent's own lines are skipped: a promise is what someone else asked
-    of (or agreed with) the agent.
+    of (or agreed with) the agent. `said_at(line_key)` tells when a line was
+    said (the first time it was seen); without it every line was said `now`.
+    Each promise carries its line's key and that time, so a caller can keep
+    one promise per line said.
     """
     promises = []
     for line in lines:
         if not isinstance(line, Mapping) or _is_self(line, self_id, self_name):
             continue
+        key = line_key(line, conversation_id)
+        when = said_at(key) if said_at else now
         speaker = line.get("speaker")
         promise = extract_promise(
             line.get("message"),
             speaker_name=str(speaker) if speaker is not None else "",
             speaker_id=str(line["speaker_id"]) if line.get("speaker_id") is not None else None,
-            now=now,
+            now=when,
             known_places=known_places,
         )
         if promise:
-            promises.append(promise)
+            promises.append(dataclasses.replace(promise, line_key=key, said_at=when))
     return promises

@@ -53,6 +53,12 @@ _STATEMENTS: dict[str, str] = {
         "DELETE FROM utterances WHERE created_at < :cutoff AND conversation_key NOT IN"
         " (SELECT conversation_key FROM utterances WHERE created_at >= :cutoff)"
     ),
+    # Sightings of others' lines not seen since the cutoff, except the lines of pending
+    # promises (re-read later, they must still resolve to the same saying).
+    "heard_lines": (
+        "DELETE FROM heard_lines WHERE last_seen < :cutoff AND line_key NOT IN"
+        " (SELECT line_key FROM commitments WHERE status = 'pending' AND line_key IS NOT NULL)"
+    ),
     # Kept or otherwise closed promises; every pending one stays, however old.
     "commitments": (
         "DELETE FROM commitments WHERE status != 'pending'"

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from contextlib import AbstractContextManager
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any, Callable, Iterable
 
 from .db import to_json, transaction, truncated_json, utc_now, utc_text
@@ -119,15 +119,43 @@ class SQLiteStore:
         return [dict(row) for row in rows]
 
     # -- commitments ---------------------------------------------------------
+    def hear_line(self, line_key: str, at: datetime, repeat_after: timedelta) -> datetime:
+        """When this line was first seen (`at` if never): the time its words are read against.
+
+        Histories repeat a line for as long as its conversation goes on, so
+        the line stays the same saying while it keeps being seen; unseen for
+        more than `repeat_after`, the same words are said anew (another day)
+        and count from `at`. A sighting from a little earlier (notifications
+        out of order) is the same saying: the stored time stands, so the
+        promise it made stays one.
+        """
+        row = self._conn.execute(
+            "SELECT first_seen, last_seen FROM heard_lines WHERE line_key = ?", (line_key,)
+        ).fetchone()
+        if row is not None:
+            first, last = datetime.fromisoformat(row[0]), datetime.fromisoformat(row[1])
+            if first - repeat_after <= at <= last + repeat_after:
+                self._conn.execute(
+                    "UPDATE heard_lines SET last_seen = MAX(last_seen, ?) WHERE line_key = ?",
+                    (utc_text(at), line_key),
+                )
+                return first
+        self._conn.execute(
+            "INSERT INTO heard_lines (line_key, first_seen, last_seen) VALUES (?, ?, ?)"
+            " ON CONFLICT(line_key) DO UPDATE SET first_seen = excluded.first_seen, last_seen = excluded.last_seen",
+            (line_key, utc_text(at), utc_text(at)),
+        )
+        return at
+
     def add_commitment(self, notification_id: str, commitment: dict[str, Any]) -> None:
-        """Idempotent per (notification, line): fetching twice does not double a promise."""
+        """One promise per line said (and per notification and text): re-reading never doubles it."""
         self._conn.execute(
             "INSERT INTO commitments (created_at, notification_id, partner_id, partner_name,"
-            " place_name, node_id, due_at, source_text) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
-            " ON CONFLICT DO NOTHING",
+            " place_name, node_id, due_at, source_text, line_key, said_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
             (self._stamp(), notification_id, commitment.get("partner_id"), commitment["partner_name"],
              commitment.get("place_name"), commitment.get("node_id"), commitment.get("due_at"),
-             commitment["source_text"]),
+             commitment["source_text"], commitment.get("line_key"), commitment.get("said_at")),
         )
 
     def pending_commitments(self, due_after: datetime | None = None, limit: int = 8) -> list[dict[str, Any]]:

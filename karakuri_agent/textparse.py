@@ -38,9 +38,14 @@ _NAME = r"[^\s「」\n][^「」\n]*?"
 
 # `名前: 「` opens a conversation line (the colon may be full-width).
 _SPEAKER_LINE = re.compile(rf"^(?P<name>{_NAME})\s*[:：][ \t\u3000]*「")
-# `名前 が話しかけています。` introduces the bare `「…」` line that follows it;
-# the Discord body variant puts the quote on the same line.
-_REQUEST_LINE = re.compile(rf"^(?P<name>{_NAME}) が話しかけています。[ \t\u3000]*(?P<quote>「)?")
+# Server sentences that introduce the bare `「…」` line after them as that
+# agent's line: a talk request, and the notices of someone joining or leaving
+# a conversation (their first or last line), which the server marks with 🔔.
+# The Discord body variant puts the quote on the same line.
+_INTRO_LINE = re.compile(
+    rf"^(?:🔔[ \t\u3000]*)?(?P<name>{_NAME}) (?:が話しかけています|が会話から離れました|が会話に参加しました)。"
+    r"[ \t\u3000]*(?P<quote>「)?"
+)
 _EOL = re.compile(r"[ \t\u3000]*(?:\n|\Z)")
 _BRACKET = re.compile(r"[「」]")
 
@@ -68,6 +73,7 @@ _NAME_SENTENCES = tuple(
     re.compile(rf"^(?P<name>{_NAME}) {tail}")
     for tail in (
         r"が話しかけています。",
+        r"が会話(?:から離れ|に参加し)ました。",
         r"から \S.*? の譲渡提案が届きました。",
         r"に \S.*? の譲渡を提案しました。",
         r"が \S.*?を受け取りました。",
@@ -163,7 +169,7 @@ def _normalize(text: object) -> str:
 
 def _clean_name(name: str) -> str | None:
     """Strip a captured name; reject empty or implausible captures."""
-    name = name.strip().lstrip("-•・*").strip()
+    name = name.strip().lstrip("-•・*🔔").strip()
     if not name or len(name) > 64 or "「" in name or "」" in name:
         return None
     return name
@@ -192,7 +198,7 @@ def _quote_opening(line: str, initiator: str | None) -> tuple[str, int] | None:
         name = _clean_name(match.group("name"))
         if name and name not in _STRUCTURAL_LABELS:
             return name, match.end() - 1
-    match = _REQUEST_LINE.match(line)
+    match = _INTRO_LINE.match(line)
     if match and match.group("quote"):
         name = _clean_name(match.group("name"))
         if name:
@@ -204,8 +210,8 @@ def _quote_opening(line: str, initiator: str | None) -> tuple[str, int] | None:
 
 
 def _initiator(line: str) -> str | None:
-    """Name from a bare `名前 が話しかけています。` line, else None."""
-    match = _REQUEST_LINE.match(line)
+    """Name from a bare introducing line (`名前 が話しかけています。`, a join or leave notice), else None."""
+    match = _INTRO_LINE.match(line)
     if match and not match.group("quote") and _EOL.match(line, match.end()):
         return _clean_name(match.group("name"))
     return None
@@ -331,7 +337,8 @@ def parse_participants(text: str, roster: NameLookup | None = None) -> list[dict
 def parse_lines(text: str, roster: NameLookup | None = None) -> list[dict]:
     """Conversation lines `[{"speaker", "speaker_id", "message"}]`, in order.
 
-    A line is `名前: 「発言」`, or a bare `「発言」` after `名前 が話しかけています。`.
+    A line is `名前: 「発言」`, or a bare `「発言」` after `名前 が話しかけています。`
+    or after the notice that someone joined or left the conversation.
     The message keeps any nested 「」 and inner line breaks.
     """
     scan = _scan(text)

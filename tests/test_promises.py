@@ -12,8 +12,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from karakuri_agent import db
 from karakuri_agent import textparse as tp
-from karakuri_agent.promises import Promise, extract_promise, extract_promises
+from karakuri_agent.context import Identity, observe
+from karakuri_agent.cycle import COMMITMENT_SOON, MEETING_LOOKBACK
+from karakuri_agent.models import Choice, Notification
+from karakuri_agent.policy import MEETING_GRACE, View, propose
+from karakuri_agent.promises import PAST_GRACE, Promise, extract_promise, extract_promises
+from karakuri_agent.retention import gc
+from karakuri_agent.speech import load_persona
+from karakuri_agent.store import SQLiteStore
 
 FIXTURES = Path(__file__).resolve().parents[2] / "shared" / "examples" / "real-texts.json"
 TOKYO = ZoneInfo("Asia/Tokyo")
@@ -236,7 +244,8 @@ def test_lines_parsed_from_text_feed_extraction():
     lines = tp.parse_lines(text, {"桜草メイ": "1474403124906295517"})
     places = tp.parse_places(B006_PLACES)
     got = extract_promises(lines, self_id=SELF_ID, self_name=SELF_NAME, now=NOW, known_places=places)
-    assert got == [
+    assert len(got) == 1 and got[0].line_key and got[0].said_at == NOW  # the line that made it, and when
+    assert [dataclasses.replace(p, line_key="", said_at=None) for p in got] == [
         Promise(
             partner_id="1474403124906295517",
             partner_name="桜草メイ",
@@ -275,3 +284,267 @@ def test_extraction_never_raises_on_arbitrary_text(message):
     assert promise is None or (promise.place_name or promise.node_id or promise.due_at)
     lines = [{"speaker": "x", "speaker_id": None, "message": message}, {"message": None}, "not a dict"]
     assert isinstance(extract_promises(lines, self_id=SELF_ID, self_name=SELF_NAME, now=NOW), list)
+
+
+# --- a promise re-read later keeps its time and stays one promise -----------------------------
+
+ME = Identity(SELF_ID, SELF_NAME)
+SHRINE = {"node_id": "3-9", "name": "神社 境内"}
+
+
+def _night(day: int, hour: int, minute: int) -> datetime:
+    return datetime(2026, 4, day, hour, minute, tzinfo=TOKYO)
+
+
+def _notification(number: int, created: datetime, messages: list[tuple[str, str, str]],
+                  conversation_id: str | None = None) -> Notification:
+    """A conversation notification whose history holds `messages` (speaker, id, text)."""
+    body = {
+        "type": "conversation_message",
+        "text": "",
+        "conversation_id": conversation_id,
+        "participants": [{"id": sid, "name": name} for name, sid, _ in messages],
+        "conversation_messages": [{"speaker": name, "speaker_id": sid, "message": text}
+                                  for name, sid, text in messages],
+        "choices": [],
+    }
+    raw = {"notification_id": f"notif-{number}", "created_at": created.isoformat(), "notification": body}
+    return Notification.from_json(raw, requested_id=f"notif-{number}")
+
+
+@pytest.fixture
+def conn(tmp_path):
+    conn = db.connect(tmp_path)
+    yield conn
+    conn.close()
+
+
+@pytest.fixture
+def store(conn):
+    store = SQLiteStore(conn)
+    with store.batch():
+        store.learn_places([SHRINE])
+    return store
+
+
+def _read(store: SQLiteStore, number: int, at: datetime, messages, conversation_id=None) -> None:
+    observe(store, _notification(number, at, messages, conversation_id), me=ME, now=at)
+
+
+def _promises(store: SQLiteStore) -> list[tuple[str | None, datetime]]:
+    rows = store.pending_commitments(None, 50)
+    return [(row["place_name"], datetime.fromisoformat(row["due_at"]).astimezone(TOKYO)) for row in rows]
+
+
+MEI_LINE = ("桜草メイ", "1474403124906295517", "01:57に神社で")
+
+
+def test_a_clock_time_re_read_in_a_later_history_keeps_the_day_it_was_said(store):
+    _read(store, 1, _night(18, 1, 0), [MEI_LINE])
+    later_line = ("黒瀬コウ", "1462098815530061904", "眠いな")
+    readings = (_night(18, 2, 10), _night(18, 8, 0), _night(18, 14, 10), _night(18, 20, 38), _night(19, 1, 56))
+    for number, at in enumerate(readings, start=2):
+        _read(store, number, at, [MEI_LINE, later_line])
+    assert _promises(store) == [("神社 境内", _night(18, 1, 57))]
+
+
+def test_a_line_first_seen_only_in_history_resolves_against_that_first_sighting(store):
+    history = [("時雨ソラ", "1481220937745113088", "じゃあ明日14時、公民館で。遅れんなよ"),
+               ("黒瀬コウ", "1462098815530061904", "おう")]
+    _read(store, 1, _night(18, 23, 40), history)
+    _read(store, 2, _night(19, 0, 30), history)  # read again after midnight: still the 19th, not the 20th
+    assert _promises(store) == [("公民館", _night(19, 14, 0))]
+
+
+def test_the_same_words_said_again_on_another_day_are_a_new_promise(store):
+    line = ("灯屋ユウ", "1500000000000000001", "30分後に本屋で待ち合わせしよう")
+    _read(store, 1, _night(18, 10, 0), [line])
+    _read(store, 2, _night(18, 10, 20), [line])
+    _read(store, 3, _night(19, 16, 0), [line])
+    assert _promises(store) == [("本屋", _night(18, 10, 30)), ("本屋", _night(19, 16, 30))]
+
+
+def test_the_same_text_from_another_speaker_is_another_promise(store):
+    _read(store, 1, _night(18, 9, 0), [("桜草メイ", "1", "10時に神社で会おう")])
+    _read(store, 2, _night(18, 9, 5), [("桜草メイ", "1", "10時に神社で会おう"), ("時雨ソラ", "2", "10時に神社で会おう")])
+    assert len(_promises(store)) == 2
+
+
+def test_a_relative_time_counts_from_when_it_was_said_not_from_the_reading(store):
+    line = ("黒瀬コウ", "1462098815530061904", "行く行く。5分後にコンビニ前な。")
+    _read(store, 1, _night(18, 12, 0), [line], conversation_id="conv-1")
+    _read(store, 2, _night(18, 12, 4), [line, ("桜草メイ", "1", "はーい")], conversation_id="conv-1")
+    assert _promises(store) == [("コンビニ", _night(18, 12, 5))]
+
+
+def test_a_time_past_midnight_said_before_it_is_minutes_away(store):
+    line = ("桜草メイ", "1474403124906295517", "0時10分に神社に集合ね")
+    _read(store, 1, _night(18, 23, 50), [line])
+    _read(store, 2, _night(19, 0, 5), [line])
+    assert _promises(store) == [("神社 境内", _night(19, 0, 10))]
+
+
+# --- a meeting never holds the agent past its grace -------------------------------------------
+
+WAIT = Choice.from_json({"command": "wait", "param_schema": {"duration": {"type": "integer", "minimum": 1, "maximum": 6}}})
+MOVE = Choice.from_json({"command": "move", "param_schema": {"target_node_id": {"type": "string"}}})
+ACT = Choice.from_json({"command": "action", "params": {"action_id": "pray"}})
+
+
+def _idle_view(store: SQLiteStore, now: datetime, here: dict) -> View:
+    return View(
+        notification_id=f"notif-idle-{now:%H%M}",
+        choices=[WAIT, MOVE, ACT],
+        parsed={"notification_type": "idle_reminder_fired", "participants": [], "conversation_messages": [],
+                "location": {"current_node": here}},
+        context={"pending_commitments": store.pending_commitments(None, 8), "people": []},
+        me=ME,
+        now=now,
+        persona=load_persona(),
+        places=store.known_places(),
+        meetings=store.meetings(now - MEETING_LOOKBACK, now + COMMITMENT_SOON),
+    )
+
+
+def test_the_agent_at_the_shrine_stops_waiting_once_the_grace_is_over(store):
+    _read(store, 1, _night(18, 1, 0), [MEI_LINE])
+    waited_until = None
+    now = _night(18, 1, 56)
+    while now < _night(18, 4, 0):  # the symptom: the same history re-read at every reminder
+        _read(store, int(now.timestamp()), now, [MEI_LINE])
+        decision = propose(_idle_view(store, now, SHRINE))[0]
+        if decision.command == "wait":
+            waited_until = now + decision.params["duration"] * timedelta(minutes=10)
+            now = waited_until
+        else:
+            now += timedelta(minutes=10)
+    assert waited_until is not None and waited_until <= _night(18, 1, 57) + MEETING_GRACE
+
+
+def test_a_meeting_twelve_hours_away_does_not_make_the_agent_wait_now(store):
+    _read(store, 1, _night(18, 8, 0), [("桜草メイ", "1", "20時に神社で会おう")])
+    decisions = propose(_idle_view(store, _night(18, 8, 5), SHRINE))
+    assert decisions[0].command != "wait"
+
+
+def test_forgetting_old_history_keeps_the_sightings_of_pending_promises(conn, store):
+    _read(store, 1, _night(18, 0, 50), [("桜草メイ", "1", "こんにちは")])
+    _read(store, 2, _night(18, 1, 0), [MEI_LINE])
+    deleted = gc(conn, keep_days=0, now=_night(18, 1, 30))
+    assert deleted["heard_lines"] == 1  # the greeting is forgotten, the promise's line is not
+    _read(store, 3, _night(18, 2, 10), [MEI_LINE])
+    assert _promises(store) == [("神社 境内", _night(18, 1, 57))]
+
+
+# --- casual meetings: a time and a place where to be are enough ------------------------------
+
+
+@pytest.mark.parametrize(("message", "place", "due"), [
+    ("行く行く。5分後にコンビニ前な。", "コンビニ", NOW + timedelta(minutes=5)),
+    ("じゃあ明日14時、公民館で。遅れんなよ", "公民館", _at(14, days=1)),
+    ("おけ、20分後に駅前で", "駅前", NOW + timedelta(minutes=20)),
+    ("ほな明日の朝8時半、神社の前でな", "神社", _at(8, 30, days=1)),
+    ("16時40分に図書館に来て", "図書館", _at(16, 40)),
+    ("1時間後に喫茶店な！席とっとく", "喫茶店", NOW + timedelta(hours=1)),
+    ("今夜9時に河原集合", "河原", _at(21)),
+    ("午後5時15分、パン屋「こむぎ」で", "パン屋「こむぎ」", _at(17, 15)),
+    ("2時間半後に港で", "港", NOW + timedelta(hours=2, minutes=30)),
+])
+def test_a_time_and_a_place_to_be_make_a_promise_without_a_cue_word(message, place, due):
+    promise = _promise(message)
+    assert promise is not None and (promise.place_name, promise.due_at) == (place, due)
+
+
+@pytest.mark.parametrize("message", [
+    "銭湯は18時までに行けば空いてるらしい",
+    "昨日の15時に公民館で会議があったんだよ",
+    "さっき3時に神社で猫を見たよ",
+    "毎朝7時に公園で体操してる",
+    "明日14時に公民館で何かあるの？",
+    "ごめん、明日14時の公民館は行けないや",
+    "16時に図書館で本を返した",
+    "明日の10時から学校で試験があるって",
+])
+def test_a_time_and_a_place_in_a_report_a_question_or_a_refusal_are_no_promise(message):
+    assert _promise(message) is None
+
+
+def test_a_casual_meeting_at_a_known_place_takes_its_node():
+    promise = _promise("30分後に喫茶店の入口でね", known_places=KNOWN_PLACES)
+    assert promise is not None and promise.node_id in ("6-11", "7-11") and promise.due_at == NOW + timedelta(minutes=30)
+
+
+def test_a_casual_meeting_at_a_written_node_id_takes_that_node():
+    promise = _promise("10分後に7-11で！", known_places=KNOWN_PLACES)
+    assert promise is not None and (promise.node_id, promise.place_name) == ("7-11", "喫茶店 入口")
+
+
+# --- times of day around the clock, read from when the line was said -------------------------
+
+LATE = datetime(2026, 4, 18, 23, 50, tzinfo=TOKYO)
+
+
+@pytest.mark.parametrize(("message", "said", "due"), [
+    ("0時10分に神社で会おう", LATE, datetime(2026, 4, 19, 0, 10, tzinfo=TOKYO)),
+    ("今夜0時に神社で会おう", datetime(2026, 4, 18, 21, 0, tzinfo=TOKYO), datetime(2026, 4, 19, 0, 0, tzinfo=TOKYO)),
+    ("夜12時に公園で会おう", datetime(2026, 4, 18, 20, 0, tzinfo=TOKYO), datetime(2026, 4, 19, 0, 0, tzinfo=TOKYO)),
+    ("23:55に駅で会おう", LATE, datetime(2026, 4, 18, 23, 55, tzinfo=TOKYO)),
+    ("あとで駅で会おう", LATE, datetime(2026, 4, 19, 0, 20, tzinfo=TOKYO)),
+    ("朝7時に公園で会おう", LATE, datetime(2026, 4, 19, 7, 0, tzinfo=TOKYO)),
+    ("9時に図書館で会おう", datetime(2026, 4, 18, 20, 30, tzinfo=TOKYO), datetime(2026, 4, 18, 21, 0, tzinfo=TOKYO)),
+    ("01:57に神社で", datetime(2026, 4, 18, 1, 0, tzinfo=TOKYO), datetime(2026, 4, 18, 1, 57, tzinfo=TOKYO)),
+])
+def test_a_time_of_day_is_the_next_one_after_the_line_was_said(message, said, due):
+    promise = _promise(message, now=said)
+    assert promise is not None and promise.due_at == due
+
+
+@given(st.integers(0, 23), st.integers(0, 59), st.integers(0, 24 * 60 - 1))
+@settings(max_examples=200, deadline=None)
+def test_a_bare_clock_time_is_never_more_than_a_day_after_it_was_said(hour, minute, said_minute):
+    said = datetime(2026, 4, 18, tzinfo=TOKYO) + timedelta(minutes=said_minute)
+    promise = _promise(f"{hour}時{minute}分に神社で会おう", now=said)
+    assert promise is not None
+    assert -PAST_GRACE <= promise.due_at - said <= timedelta(days=1)
+
+
+# --- the project's own formatter-shaped texts -------------------------------------------------
+
+OWN_TEXTS = json.loads((Path(__file__).parent / "data" / "formatter-texts.json").read_text(encoding="utf-8"))
+OWN_PLACES = [place for example in OWN_TEXTS for place in tp.parse_places(example["text"])]
+
+
+@pytest.mark.parametrize("example", OWN_TEXTS, ids=[example["id"] for example in OWN_TEXTS])
+def test_formatter_shaped_texts_give_exactly_their_promises(example):
+    said = datetime.fromisoformat(example["said_at"])
+    lines = tp.parse_lines(example["text"])
+    got = extract_promises(lines, self_id=SELF_ID, self_name=SELF_NAME, now=said, known_places=OWN_PLACES)
+    expected = example["truth"]["promises"]
+    assert len(got) == len(expected)
+    for promise, want in zip(got, expected):
+        assert promise.partner_name == want["speaker"]
+        assert promise.due_at == datetime.fromisoformat(want["due_at"])
+        assert want["place"] in (promise.place_name or "") or want["place"] == promise.node_id
+
+
+def test_a_speaker_whose_id_is_learned_between_readings_still_made_one_promise(store):
+    _read(store, 1, _night(18, 9, 0), [("灯屋ユウ", None, "10時半に本屋で会おう")])
+    _read(store, 2, _night(18, 9, 20), [("灯屋ユウ", "1500000000000000001", "10時半に本屋で会おう")])
+    assert _promises(store) == [("本屋", _night(18, 10, 30))]
+
+
+def test_the_usual_place_is_a_place_not_a_habit():
+    promise = _promise("いつもの公園で17時ね")
+    assert promise is not None and (promise.place_name, promise.due_at) == ("公園", _at(17))
+
+
+@pytest.mark.parametrize(("message", "ahead"), [("24時間後に駅で会おう", timedelta(hours=24)),
+                                                ("1440分後に駅で会おう", timedelta(hours=24))])
+def test_a_relative_time_up_to_a_day_ahead_is_a_time(message, ahead):
+    assert _promise(message).due_at == NOW + ahead
+
+
+@pytest.mark.parametrize("message", ["100時間後に駅で会おう", "1500分後に駅で会おう", "25時間後に駅で会おう"])
+def test_a_relative_time_more_than_a_day_ahead_is_not_a_time_to_be_there(message):
+    promise = _promise(message)
+    assert promise is not None and promise.due_at is None and promise.place_name == "駅"

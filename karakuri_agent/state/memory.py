@@ -31,7 +31,7 @@ class MemoryStore:
         self._clock = clock
         self._tables: dict[str, Any] = {
             "notifications": {}, "activity": [], "memory": [], "commitments": [], "people": {}, "places": {},
-            "knowledge": {}, "utterances": [],
+            "knowledge": {}, "utterances": [], "heard_lines": {},
         }
 
     def _stamp(self) -> str:
@@ -88,14 +88,24 @@ class MemoryStore:
         return sorted(newer, key=lambda m: m["created_at"], reverse=True)[:limit]
 
     # -- commitments ---------------------------------------------------------
+    def hear_line(self, line_key: str, at: datetime, repeat_after: timedelta) -> datetime:
+        heard = self._tables["heard_lines"]
+        seen = heard.get(line_key)
+        if seen is not None and seen[0] - repeat_after <= at <= seen[1] + repeat_after:
+            heard[line_key] = (seen[0], max(seen[1], at))
+            return seen[0]
+        heard[line_key] = (at, at)
+        return at
+
     def add_commitment(self, notification_id: str, commitment: dict[str, Any]) -> None:
         rows = self._tables["commitments"]
-        if any(c["notification_id"] == notification_id and c["source_text"] == commitment["source_text"]
-               for c in rows):
+        line = (commitment.get("line_key"), commitment.get("said_at"))
+        if any((c["notification_id"] == notification_id and c["source_text"] == commitment["source_text"])
+               or (line[0] is not None and (c["line_key"], c["said_at"]) == line) for c in rows):
             return
         rows.append({"id": len(rows) + 1, "created_at": self._stamp(), "notification_id": notification_id,
                      **{k: commitment.get(k) for k in ("partner_id", "partner_name", "place_name", "node_id",
-                                                       "due_at", "source_text")},
+                                                       "due_at", "source_text", "line_key", "said_at")},
                      "status": "pending", "fulfilled_at": None})
 
     def pending_commitments(self, due_after: datetime | None = None, limit: int = 8) -> list[dict[str, Any]]:
