@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 from karakuri_agent import db
 from karakuri_agent import textparse as tp
 from karakuri_agent.context import Identity, observe
-from karakuri_agent.cycle import COMMITMENT_SOON, MEETING_LOOKBACK
+from karakuri_agent.context import MEETING_LOOKBACK
+from karakuri_agent.policy import COMMITMENT_SOON
 from karakuri_agent.models import Choice, Notification
 from karakuri_agent.policy import MEETING_GRACE, View, propose
 from karakuri_agent.promises import PAST_GRACE, Promise, extract_promise, extract_promises
