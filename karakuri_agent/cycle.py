@@ -32,7 +32,7 @@ from .policy import (
     RulePolicy,
     View,
 )
-from .record import agents_in, conversation_key
+from .record import agents_in, conversation_key, said_to_partners
 from .speech import load_persona
 from .trigger import find_notification_id
 
@@ -46,6 +46,8 @@ NEARBY_FRESH = timedelta(minutes=10)
 # Own lines further apart than this belong to different conversations.
 CONVERSATION_GAP = timedelta(minutes=30)
 MEETING_LOOKBACK = timedelta(minutes=30)
+# A line is not said again to the same person within this span (a week of town life).
+SAID_BEFORE_SPAN = timedelta(days=7)
 
 
 @dataclass
@@ -208,7 +210,8 @@ def view_of(rt: Runtime, fetched: Fetched, now: datetime) -> View:
         places=fetched.preprocess["context"]["known_places"],
         nearby_agents=[a for a in nearby if not fetched.me.is_self(a["id"], a["name"])],
         own_lines=this_conversation(lines, now),
-        said_before=[line["message"] for line in lines],
+        said_before=[line["message"] for line in lines]
+        + said_to_partners(store, fetched.parsed, fetched.me, now - SAID_BEFORE_SPAN),
         acquaintances={p["agent_id"]: p for p in store.people(candidates)},
         meetings=store.meetings(now - MEETING_LOOKBACK, now + COMMITMENT_SOON),
         transfer_policy=rt.settings.transfer_policy,

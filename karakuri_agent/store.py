@@ -46,6 +46,7 @@ class Store(Protocol):
     def knowledge_times(self) -> dict[str, str]: ...
     def add_utterance(self, conversation_key: str, message: str, *, opens: bool = False) -> None: ...
     def utterances(self, conversation_key: str, limit: int = 50) -> list[dict[str, Any]]: ...
+    def utterances_since(self, since: datetime, limit: int = 500) -> list[dict[str, Any]]: ...
     def meetings(self, due_from: datetime, due_to: datetime, limit: int = 8) -> list[dict[str, Any]]: ...
     def batch(self) -> AbstractContextManager[Any]: ...
 
@@ -299,6 +300,16 @@ class SQLiteStore:
             "SELECT message, created_at, opens FROM utterances WHERE conversation_key = ?"
             " ORDER BY id DESC LIMIT ?",
             (conversation_key, limit),
+        ).fetchall()
+        return [dict(row) for row in rows]
+
+    def utterances_since(self, since: datetime, limit: int = 500) -> list[dict[str, Any]]:
+        """The agent's own lines in every conversation since ``since``, newest
+        first: what it said to someone lately, whichever talk it was in."""
+        rows = self._conn.execute(
+            "SELECT conversation_key, message, created_at FROM utterances WHERE created_at >= ?"
+            " ORDER BY id DESC LIMIT ?",
+            (utc_text(since), limit),
         ).fetchall()
         return [dict(row) for row in rows]
 
