@@ -35,7 +35,8 @@ _HOW = re.compile(r"調子|最近どう|どうしてた|どうだった|どう�
 # Latin; kanji names come from the participants), who may not be the agent.
 _NAMED = re.compile(r"([ァ-ヶーA-Za-z]{1,10})(?:くん|ちゃん|さん|君|先輩)(?:は|って|も|、)")
 _PLACE_WORDS = re.compile(r"場所|ところ|お店|おみせ|スポット")
-_WHAT = re.compile(r"(?:何|なに|なん)(?!か|だか|て|で(?!す))|どんな|どの|どれ|好きな.{0,8}は")
+_WHAT = re.compile(r"(?:何|なに|なん)(?!か|だか|て|で(?!す))|どんな|どの|どれ|どう(?:なる|やって|すれば|したら)"
+                   r"|好きな.{0,8}は")
 # "何か読んだ？", "どこか行った？": an indefinite word makes a yes/no question.
 _INDEFINITE = re.compile(r"何か|なにか|なんか|どこか|誰か|だれか|いつか")
 _LIKE = re.compile(r"好き|すき|好み|嫌い|きらい|苦手")
