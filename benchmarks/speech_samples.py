@@ -72,7 +72,7 @@ def main(prefix: str = "s") -> None:
     for i, line in enumerate(PARTNER_LINES):
         reply = compose("reply", persona=persona, partner_name="灯屋ユウ", last_line=line,
                         place_name="6-11 (喫茶店 店内)", previous_lines=said, seed=f"{prefix}{i}",
-                        others=("黒瀬コウ",), memory=memory)
+                        memory=memory)
         said.append(reply)
         print(f"{line}\n  → {reply}")
 

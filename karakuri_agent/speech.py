@@ -517,6 +517,7 @@ _THANKS = re.compile(r"ありがと|助か|サンキュ|感謝|thanks|thx", re.I
 _APOLOGY = re.compile(r"ごめん|すみません|すまん|悪かった|申し訳")
 _OPINION = re.compile(r"どう思う|どうかな|どうだろ|どう[？?]")
 _QUESTION = re.compile(r"[？?]")
+_GREETING = re.compile(r"こんにちは|おはよう|こんばんは|やっほー|はじめまして")
 
 
 def _line_kind(line: str | None) -> str | None:
@@ -526,7 +527,7 @@ def _line_kind(line: str | None) -> str | None:
     text = clean_text(line)
     for kind, pattern in (
         ("apology", _APOLOGY), ("thanks", _THANKS),
-        ("opinion", _OPINION), ("question", _QUESTION),
+        ("opinion", _OPINION), ("question", _QUESTION), ("greeting", _GREETING),
     ):
         if pattern.search(text):
             return kind
@@ -850,6 +851,10 @@ def _given_name(name: str) -> str:
     return called
 
 
+# Kanji that may follow a one-kanji subject without making a longer word ('本好き').
+_SUBJECT_FOLLOWERS = "好嫌苦読買借"
+
+
 def _find_fact(text: str, persona: Persona) -> tuple[str, Fact] | None:
     """The subject a line is about. A disliked subject wins ('ホラー映画' is
     about horror, not films), then the longest word, then the latest."""
@@ -858,7 +863,10 @@ def _find_fact(text: str, persona: Persona) -> tuple[str, Fact] | None:
         for word in fact.words:
             start = text.find(word)
             while start != -1:
-                if _stands_alone(text, start, word):
+                end = start + len(word)
+                followed = text[end:end + 1]
+                if _stands_alone(text, start, word) or (
+                        followed in _SUBJECT_FOLLOWERS and _stands_alone(text[:end], start, word)):
                     rank = (fact.likes is False, len(word), start)
                     if best is None or rank > best[0]:
                         best = (rank, key, fact)
@@ -942,11 +950,13 @@ def _answer(q: Question, s: _Situation) -> _Answer:
         if q.detail:  # "何か読んだ？" wants the thing: what was read lately
             follows = done or details or (said("where_before", place=_place_word(recent)) if recent else [])
         lines = _combined(said(opener, topic=key or "それ"), follows)
+    if q.kind == "allow":  # the partner has something to say: let them
+        return _Answer(lines or unknown, [])
     # After agreeing to a plan, proposing the same plan again would echo it.
     more = list(fact.more) if fact.likes is not False and q.kind != "invite" else []
     own = [*s.rot(more, "more"), *said("ask_back")]
     own += s.rot(_fill_pool(s.persona.by_place["_default"], s.here), "chat")
-    return _Answer([line for line in lines if line] or unknown, own, avoid)
+    return _Answer(lines or unknown, own, avoid)
 
 
 def _statement_words(line: str, persona: Persona) -> frozenset[str]:
@@ -994,8 +1004,8 @@ def _plan_accept(s: _Situation) -> _Plan:
     if s.answer:
         middle = (s.picked or s.reaction) if apology else []
         agree = s.answer.lines
-    else:
-        middle = s.picked or (s.reaction if apology else [])
+    else:  # a greeting is already answered by the greeting slot
+        middle = [] if s.kind == "greeting" else s.picked or (s.reaction if apology else [])
         agree = _fill_pool(s.persona.accept, s.said)
     return _Plan(
         (s.rot(_greetings(s.persona, s.said, s.known), "greet"), s.rot(middle, "pick"),
