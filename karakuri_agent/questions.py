@@ -41,11 +41,14 @@ _WHAT = re.compile(r"(?:何|なに|なん)(?!か|だか|て|で(?!す))|どん�
 _INDEFINITE = re.compile(r"何か|なにか|なんか|どこか|誰か|だれか|いつか")
 _LIKE = re.compile(r"好き|すき|好み|嫌い|きらい|苦手")
 # "ちょっといい？": asking leave, answered with "いいよ".
-_ALLOW = re.compile(r"(?:いい|いいかな|大丈夫|話せる|聞いていい|できる)[？?]")
+_ALLOW = re.compile(r"ちょっといい|(?:いい|いいか|いいかな|大丈夫|話せる|できる)[？?]")
+# "どうした？": what brings the agent over.
+_WHAT_UP = re.compile(r"どうした[のん]?[？?]|なあに[？?]")
+_PAST_ASK = re.compile(r"(?:た|だ)(?:の|ん)?[？?]$")
 _INVITE = re.compile(
     r"(?:行く|行こう|行かない|いかない|来る|来ない|しよう|しない|食べる|食べない|飲む|飲まない"
     r"|やる|やらない|見る|観る|見ない|観ない|遊ぶ|遊ばない|みない|どう)[？?]"
-    r"|(?:こう|ぼう|ろう|よう|もう|ごう)(?:ね|よ|か)?[？?]"  # "また遊ぼうね？", "行こうか？"
+    r"|(?:こう|ぼう|ろう|よう|もう|ごう|話そう)(?:ね|よ|か)?[？?]"  # "また遊ぼうね？", "行こうか？"
     r"|一緒に|ませんか|ましょう"
 )
 
@@ -58,6 +61,7 @@ class Question:
     text: str  # the asking sentence, to find the subject in
     options: tuple[str, ...] = ()  # for a choice, the options as written
     detail: bool = False  # a yes/no that also wants the thing ("何か読んだ？")
+    past: bool = False  # asks about something done ("おみくじ引いた？")
 
 
 def sentences(line: str) -> list[str]:
@@ -84,13 +88,16 @@ def read_question(line: str | None, *, own_names: tuple[str, ...] = (),
     options = _options(text)
     if options:
         return Question("choice", text, options)
-    return Question(_kind(text), text, detail=bool(_INDEFINITE.search(text)))
+    return Question(_kind(text), text, detail=bool(_INDEFINITE.search(text)),
+                    past=bool(_PAST_ASK.search(text)))
 
 
 def _kind(text: str) -> str:
     """The answer wanted, most specific form first."""
     if _OPINION.search(text):
         return "opinion"
+    if _WHAT_UP.search(text):
+        return "what_up"
     if _WHY.search(text):
         return "why"
     if _INDEFINITE.search(text):

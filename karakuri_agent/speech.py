@@ -909,7 +909,9 @@ def _answer(q: Question, s: _Situation) -> _Answer:
     def said(kind: str, **values: str) -> list[str]:
         return s.rot(_fill_pool(answers.get(kind, ()), replace(s.said, **values)), kind)
 
-    found = _find_fact(q.text, s.persona) or _find_fact(s.line, s.persona)
+    # Agreeing to a plan takes its reason from the plan, not from what was said before it.
+    found = _find_fact(q.text, s.persona) or (
+        None if q.kind in ("invite", "allow") else _find_fact(s.line, s.persona))
     key, fact = found if found else ("", Fact(words=()))
     reasons = s.rot(list(fact.reasons), "reason")
     details = s.rot(list(fact.details), "detail")
@@ -926,7 +928,7 @@ def _answer(q: Question, s: _Situation) -> _Answer:
         lines = _combined(said("choice", topic=picked), s.rot(why, "why"))
     elif q.kind == "opinion":
         lines = s.rot(s.reaction or _fill_pool(s.persona.reactions.get("opinion", ()), s.said), "opinion")
-    elif q.kind in ("why", "when", "who", "who_with", "how"):
+    elif q.kind in ("why", "when", "who", "who_with", "how", "what_up"):
         lines = said(q.kind)
     elif q.kind == "where_now" and s.memory.here:
         lines = said("where_now", place=_place_word(s.memory.here))
@@ -944,17 +946,19 @@ def _answer(q: Question, s: _Situation) -> _Answer:
     elif fact.likes is False:
         opener = {"like": "dislike", "invite": "decline", "allow": "decline"}.get(q.kind, "no")
         lines = _combined(said(opener, topic=key), reasons)
-    elif q.kind in ("like", "invite", "allow", "yesno"):
-        opener = {"like": "like", "invite": "agree", "allow": "allow"}.get(q.kind, "yes")
-        follows = reasons or details
+    elif q.kind == "allow":  # the partner has something to say: let them
+        return _Answer(said("allow") or unknown, [])
+    elif q.kind in ("like", "invite", "yesno"):
+        opener = {"like": "like", "invite": "agree"}.get(q.kind, "yes")
+        follows = (done if q.past else []) or reasons or details
         if q.detail:  # "何か読んだ？" wants the thing: what was read lately
             follows = done or details or (said("where_before", place=_place_word(recent)) if recent else [])
         lines = _combined(said(opener, topic=key or "それ"), follows)
-    if q.kind == "allow":  # the partner has something to say: let them
-        return _Answer(lines or unknown, [])
-    # After agreeing to a plan, proposing the same plan again would echo it.
-    more = list(fact.more) if fact.likes is not False and q.kind != "invite" else []
-    own = [*s.rot(more, "more"), *said("ask_back")]
+    # After agreeing to a plan, proposing it again or asking the partner's
+    # view of it would echo it.
+    invited = q.kind == "invite"
+    more = list(fact.more) if fact.likes is not False and not invited else []
+    own = [*s.rot(more, "more"), *([] if invited else said("ask_back"))]
     own += s.rot(_fill_pool(s.persona.by_place["_default"], s.here), "chat")
     return _Answer(lines or unknown, own, avoid)
 
