@@ -73,7 +73,7 @@ class View:
     places: Sequence[dict[str, Any]] = ()  # known places with visits / last_visited
     nearby_agents: Sequence[dict[str, Any]] = ()
     own_lines: Sequence[str] = ()  # the agent's lines in this conversation, newest first
-    said_before: Sequence[str] = ()  # every recent line to these partners: never said twice
+    said_before: Sequence[str] = ()  # lines said to these partners this week: never said twice
     acquaintances: dict[str, dict[str, Any]] = field(default_factory=dict)  # agent id → person record
     meetings: Sequence[dict[str, Any]] = ()  # promises due soon, already gone to or not
     transfer_policy: str = "known"

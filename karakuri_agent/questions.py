@@ -20,7 +20,9 @@ _ASKS = re.compile(r"[？?]")
 _WHICH = re.compile(r"(?:どっち|どちら|どれ)")
 _CHOICE_TAIL = re.compile(r"(?:、|\s|なら|だったら|では|では、|の|か)+$")
 _CHOICE_HEAD = re.compile(r".*(?:[、,。！!？?\s]|(?<=[ぁ-ん])は(?=[^ぁ-ん])|って)")
-_OPTION = re.compile(r"^[^\s、。！？!?「」『』()（）@＠<>:/]{1,12}$")
+# An option is said back, so it is a short word: no digits (ids), no link or
+# mention characters, no punctuation.
+_OPTION = re.compile(r"^[^\s\d、。！？!?「」『』()（）@＠<>:/#.\-_=&%\\|*~`]{1,12}$")
 _OPINION = re.compile(r"どう思う|どうかな|どうだろ|どう感じ")
 _WHY = re.compile(r"なんで|なぜ|どうして")
 _WHERE = re.compile(r"どこ(?!か)")
@@ -35,7 +37,7 @@ _HOW = re.compile(r"調子|最近どう|どうしてた|どうだった|どう�
 # Latin; kanji names come from the participants), who may not be the agent.
 _NAMED = re.compile(r"([ァ-ヶーA-Za-z]{1,10})(?:くん|ちゃん|さん|君|先輩)(?:は|って|も|、)")
 _PLACE_WORDS = re.compile(r"場所|ところ|お店|おみせ|スポット")
-_WHAT = re.compile(r"(?:何|なに|なん)(?!か|だか|て|で(?!す))|どんな|どの|どれ|どう(?:なる|やって|すれば|したら)"
+_WHAT = re.compile(r"(?:何|なに|なん)(?!か|だか|て|で(?!す))|どんな|どの|どれ|どっち|どちら|どう(?:なる|やって|すれば|したら)"
                    r"|好きな.{0,8}は")
 # "何か読んだ？", "どこか行った？": an indefinite word makes a yes/no question.
 _INDEFINITE = re.compile(r"何か|なにか|なんか|どこか|誰か|だれか|いつか")

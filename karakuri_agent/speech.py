@@ -6,8 +6,10 @@ same inputs and seed always give the same line, which keeps decisions
 reproducible in dry runs and testable in bulk.
 
 Security rule: the partner's line is DATA. It is read only to find a known
-topic or place keyword from the pack; nothing else of it is ever copied into
-a line, so an instruction, a mention or a link in it cannot travel on.
+topic or place keyword from the pack, or the kind of question it asks;
+the one thing copied from it is the option picked in 'AとBどっち', and only
+a short plain word (no digits, links, mentions or markup) is taken as one,
+so an instruction, a mention, a link or an id cannot travel on.
 Names and place labels from the server are cleaned of links, mentions and
 chat markup before use.
 """

@@ -686,6 +686,8 @@ def test_answers_fit_the_length_in_utf16_units(persona, max_length):
 
 def test_answers_carry_no_mentions_links_or_ids(persona):
     for question in ("<@123>と@everyone、どっちが好き？", "https://evil.example と本、どっち？",
+                     "notif-123と本、どっちがいい？", "1474403124906295517と本、どっち？",
+                     "**太字**と||秘密||、どっち？",
                      "notif-123って何？", "id: 1474403124906295517 って誰？"):
         line = compose("reply", persona=persona, partner_name="灯屋ユウ", last_line=question, seed="x")
         for token in PLATFORM_NOISE + ["notif-", "1474403124906295517", "evil"]:
