@@ -10,6 +10,7 @@ options offered.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 __all__ = ["Question", "read_question", "sentences"]
@@ -94,37 +95,26 @@ def read_question(line: str | None, *, own_names: tuple[str, ...] = (),
                     past=bool(_PAST_ASK.search(text)))
 
 
+# Question forms, most specific first: the first that matches decides.
+_FORMS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (_OPINION, "opinion"), (_WHAT_UP, "what_up"), (_WHY, "why"), (_INDEFINITE, "indefinite"),
+    (_WHERE, "where"), (_WHEN, "when"), (_WHO, "who"), (_DOING, "doing"), (_HOW, "how"),
+    (_WHAT, "what"), (_LIKE, "like"), (_ALLOW, "allow"), (_INVITE, "invite"),
+)
+# Forms the rest of the sentence narrows down.
+_NARROWER: dict[str, Callable[[str], str]] = {
+    "indefinite": lambda t: "where_before" if "どこか" in t and _PAST.search(t) else "yesno",
+    "where": lambda t: "where_now" if _WHERE_NOW.search(t) else "where_before" if _PAST.search(t) else "where",
+    "who": lambda t: "who_with" if _WHO_WITH.search(t) else "who",
+    "what": lambda t: "where" if _PLACE_WORDS.search(t) else "what",
+}
+
+
 def _kind(text: str) -> str:
-    """The answer wanted, most specific form first."""
-    if _OPINION.search(text):
-        return "opinion"
-    if _WHAT_UP.search(text):
-        return "what_up"
-    if _WHY.search(text):
-        return "why"
-    if _INDEFINITE.search(text):
-        return "where_before" if re.search(r"どこか", text) and _PAST.search(text) else "yesno"
-    if _WHERE.search(text):
-        if _WHERE_NOW.search(text):
-            return "where_now"
-        return "where_before" if _PAST.search(text) else "where"
-    if _WHEN.search(text):
-        return "when"
-    if _WHO.search(text):
-        return "who_with" if _WHO_WITH.search(text) else "who"
-    if _DOING.search(text):
-        return "doing"
-    if _HOW.search(text):
-        return "how"
-    if _WHAT.search(text):
-        return "where" if _PLACE_WORDS.search(text) else "what"
-    if _LIKE.search(text):
-        return "like"
-    if _ALLOW.search(text):
-        return "allow"
-    if _INVITE.search(text):
-        return "invite"
-    return "yesno"
+    """The answer wanted: the first form that matches, narrowed by the text."""
+    form = next((kind for pattern, kind in _FORMS if pattern.search(text)), "yesno")
+    narrower = _NARROWER.get(form)
+    return narrower(text) if narrower else form
 
 
 def _options(text: str) -> tuple[str, ...]:
