@@ -19,8 +19,12 @@ _SENTENCE = re.compile(r"[^。！？!?\n]*(?:[。！？!?]+[」』）)]*|$)")
 _ASKS = re.compile(r"[？?]")
 # "AとBどっち", "AかBか、どちらがいい", "AとBとC、どれにする"
 _WHICH = re.compile(r"(?:どっち|どちら|どれ)")
-_CHOICE_TAIL = re.compile(r"(?:、|\s|なら|だったら|では|では、|の|か)+$")
-_CHOICE_HEAD = re.compile(r".*(?:[、,。！!？?\s]|(?<=[ぁ-ん])は(?=[^ぁ-ん])|って)")
+_CHOICE_TAIL = ("、", "なら", "だったら", "では", "の", "か")
+# What ends the words before the options: punctuation, a topic 'は', 'って'.
+_CHOICE_HEAD = re.compile(r"[、,。！!？?\s]|(?<=[ぁ-ん])は(?=[^ぁ-ん])|って")
+# Options are short words, so only this much before 'どっち' can hold them
+# (which also keeps the reading linear on a very long line).
+_CHOICE_WINDOW = 60
 # An option is said back, so it is a short word: no digits (ids), no link or
 # mention characters, no punctuation.
 _OPTION = re.compile(r"^[^\s\d、。！？!?「」『』()（）@＠<>:/#.\-_=&%\\|*~`]{1,12}$")
@@ -117,14 +121,24 @@ def _kind(text: str) -> str:
     return narrower(text) if narrower else form
 
 
+def _without_tail(text: str) -> str:
+    """'コーヒーと紅茶、' / '山と海なら' / 'AかBか' -> the options alone."""
+    while True:
+        text = text.rstrip()
+        tail = next((t for t in _CHOICE_TAIL if text.endswith(t)), None)
+        if tail is None:
+            return text
+        text = text[: -len(tail)]
+
+
 def _options(text: str) -> tuple[str, ...]:
     """'コーヒーと紅茶、どっちが好き？' -> ('コーヒー', '紅茶'); () if not a choice."""
     which = _WHICH.search(text)
     if not which:
         return ()
-    before = _CHOICE_TAIL.sub("", text[: which.start()])
-    before = _CHOICE_HEAD.sub("", before) if _CHOICE_HEAD.match(before) else before
-    before = before.removesuffix("か")
+    before = _without_tail(text[max(0, which.start() - _CHOICE_WINDOW): which.start()])
+    heads = [m.end() for m in _CHOICE_HEAD.finditer(before)]
+    before = before[heads[-1]:] if heads else before
     parts = before.split("と") if "と" in before else before.rsplit("か", 1)
     parts = [p.strip() for p in parts]
     if len(parts) < 2 or len(set(parts)) != len(parts) or not all(_OPTION.match(p) for p in parts):
