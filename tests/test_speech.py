@@ -831,3 +831,17 @@ def test_said_before_spans_a_week_and_is_keyed_by_partner(tmp_path):
     parsed = {"participants": [YUU, {"id": ME.agent_id, "name": ME.name}]}
     lines = said_to_partners(store, parsed, ME, now - timedelta(days=7))
     assert sorted(lines) == sorted(["三日前にユウとメイに", "今朝ユウに"])
+
+
+KATAKANA_WORD = st.text(alphabet="アイウエオカキクケコサシスセソタチツテトナニヌネノマミムメモラリルレロ", min_size=2, max_size=6)
+
+
+@settings(max_examples=60, deadline=None)
+@given(a=KATAKANA_WORD, b=KATAKANA_WORD, form=st.sampled_from(
+    ["{a}と{b}、どっちが好き？", "{a}と{b}ならどっち派？", "{a}か{b}か、どっちにする？", "ねえ、{a}と{b}どちらがいい？"]),
+    seed=st.text(max_size=6))
+def test_any_two_options_get_exactly_one_picked(persona, a, b, form, seed):
+    if a in b or b in a:
+        return
+    line = compose("reply", persona=persona, partner_name="灯屋ユウ", last_line=form.format(a=a, b=b), seed=seed)
+    assert (a in line) != (b in line), line
