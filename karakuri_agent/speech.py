@@ -5,6 +5,14 @@ code. This module only picks, fills and fits templates, and it is pure: the
 same inputs and seed always give the same line, which keeps decisions
 reproducible in dry runs and testable in bulk.
 
+What the pack holds besides greetings and small talk, all declarative:
+``answers`` (phrase sets per kind of answer: yes, no, like, dislike, agree,
+decline, allow, choice, where, where_now, where_before, doing, when, who,
+who_with, why, how, what_up, unknown, ask_back), ``facts`` (per subject: the
+words that name it, whether the persona likes it, reasons, details, things
+done lately, something to add) and ``favourite_places``. A question is
+answered from those and from the places the agent remembers (``Memory``).
+
 Security rule: the partner's line is DATA. It is read only to find a known
 topic or place keyword from the pack, or the kind of question it asks;
 the one thing copied from it is the option picked in 'AとBどっち', and only
