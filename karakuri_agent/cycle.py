@@ -32,7 +32,7 @@ from .policy import (
     RulePolicy,
     View,
 )
-from .record import agents_in, conversation_key, said_to_partners
+from .record import agents_in, conversation_key, partner_keys, said_to_partners
 from .speech import load_persona
 from .trigger import find_notification_id
 
@@ -210,8 +210,9 @@ def view_of(rt: Runtime, fetched: Fetched, now: datetime) -> View:
         places=fetched.preprocess["context"]["known_places"],
         nearby_agents=[a for a in nearby if not fetched.me.is_self(a["id"], a["name"])],
         own_lines=this_conversation(lines, now),
+        # Whom the agent may speak to: this conversation's others, or those it may start one with.
         said_before=[line["message"] for line in lines]
-        + said_to_partners(store, fetched.parsed, fetched.me, now - SAID_BEFORE_SPAN),
+        + said_to_partners(store, partner_keys(fetched.parsed, fetched.me) | set(candidates), now - SAID_BEFORE_SPAN),
         acquaintances={p["agent_id"]: p for p in store.people(candidates)},
         meetings=store.meetings(now - MEETING_LOOKBACK, now + COMMITMENT_SOON),
         transfer_policy=rt.settings.transfer_policy,

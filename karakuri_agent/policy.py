@@ -264,7 +264,7 @@ def _talk_to_someone(view: View) -> list[Decision]:
     known = person.get("interactions", 0) > 0
     message = compose("start", persona=view.persona, partner_name=name, partner_known=known,
                       place_name=_place_name(view), seed=view.notification_id,
-                      max_length=_max_length(choice, "message"))
+                      previous_lines=view.said_before, max_length=_max_length(choice, "message"))
     return [Decision(choice.command, {"target_agent_id": target, "message": message},
                      f"近くにいる{name or '人'}に話しかける")]
 

@@ -39,10 +39,11 @@ def conversation_key(parsed: dict[str, Any], me: Identity) -> str:
     """Stable key for "this conversation": its id, or who is in it."""
     if parsed.get("conversation_id"):
         return f"id:{parsed['conversation_id']}"
-    return "with:" + ",".join(sorted(_partner_keys(parsed, me)))
+    return "with:" + ",".join(sorted(partner_keys(parsed, me)))
 
 
-def _partner_keys(parsed: dict[str, Any], me: Identity) -> set[str]:
+def partner_keys(parsed: dict[str, Any], me: Identity) -> set[str]:
+    """How the conversation's other participants appear in conversation keys."""
     return {
         p.get("id") or p.get("name", "")
         for p in parsed.get("participants", [])
@@ -50,12 +51,13 @@ def _partner_keys(parsed: dict[str, Any], me: Identity) -> set[str]:
     }
 
 
-def said_to_partners(store: Store, parsed: dict[str, Any], me: Identity, since: datetime) -> list[str]:
+def said_to_partners(store: Store, partners: Iterable[str], since: datetime) -> list[str]:
     """The agent's lines since ``since`` in any talk keyed by who was in it
-    and shared a partner with this one (a group talk counts for each of its
-    members), newest first. A talk keyed by a server conversation id names
-    no partners, so only its own lines (read by the caller) cover it."""
-    partners = _partner_keys(parsed, me) - {""}
+    that had one of ``partners`` (ids, else names) in it (a group talk counts
+    for each of its members), newest first. A talk keyed by a server
+    conversation id names no partners, so only its own lines (read by the
+    caller) cover it."""
+    partners = set(partners) - {""}
     return [
         line["message"]
         for line in store.utterances_since(since)

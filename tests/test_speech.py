@@ -810,7 +810,7 @@ def test_lines_said_to_this_partner_before_are_not_said_again():
 
 def test_said_before_spans_a_week_and_is_keyed_by_partner(tmp_path):
     from karakuri_agent.db import connect
-    from karakuri_agent.record import conversation_key, said_to_partners
+    from karakuri_agent.record import conversation_key, partner_keys, said_to_partners
     from karakuri_agent.store import SQLiteStore
 
     now = datetime(2026, 4, 18, 12, 0, tzinfo=timezone.utc)
@@ -829,7 +829,7 @@ def test_said_before_spans_a_week_and_is_keyed_by_partner(tmp_path):
     talk([YUUKI], "昨日ユウキに", 1)
     talk([YUU], "今朝ユウに", 0.1)
     parsed = {"participants": [YUU, {"id": ME.agent_id, "name": ME.name}]}
-    lines = said_to_partners(store, parsed, ME, now - timedelta(days=7))
+    lines = said_to_partners(store, partner_keys(parsed, ME), now - timedelta(days=7))
     assert sorted(lines) == sorted(["三日前にユウとメイに", "今朝ユウに"])
 
 
@@ -845,3 +845,22 @@ def test_any_two_options_get_exactly_one_picked(persona, a, b, form, seed):
         return
     line = compose("reply", persona=persona, partner_name="灯屋ユウ", last_line=form.format(a=a, b=b), seed=seed)
     assert (a in line) != (b in line), line
+
+
+def test_an_opening_line_said_to_that_person_this_week_is_not_said_again():
+    start = Choice.from_json({"command": "conversation_start", "required_params": ["target_agent_id", "message"],
+                              "param_schema": {"target_agent_id": {"type": "string", "enum": ["103"]},
+                                               "message": {"type": "string", "maxLength": 200}}})
+
+    def opening_line(said_before=()):
+        view = View(notification_id="notif-idle", choices=[start],
+                    parsed={"notification_type": "idle_reminder_fired", "participants": [], "location": {}},
+                    context={"pending_commitments": [], "people": []}, me=ME,
+                    now=datetime(2026, 4, 18, 6, 0, tzinfo=timezone.utc), persona=load_persona(),
+                    said_before=list(said_before))
+        decision = propose(view)[0]
+        assert decision.command == "conversation_start"
+        return decision.params["message"]
+
+    first = opening_line()
+    assert opening_line([first]) != first
