@@ -195,7 +195,7 @@ def view_of(rt: Runtime, fetched: Fetched, now: datetime) -> View:
     lines = store.utterances(conversation_key(fetched.parsed, fetched.me), 30)
     candidates = [a["id"] for a in nearby] + [
         str(v) for c in fetched.notification.choices if c.command == "conversation_start"
-        for v in c.param_schema.get("target_agent_id", {}).get("enum", []) or []
+        for v in _listed(c.param_schema.get("target_agent_id", {}).get("enum"))
     ]
     return View(
         notification_id=fetched.notification.notification_id,
@@ -217,6 +217,11 @@ def view_of(rt: Runtime, fetched: Fetched, now: datetime) -> View:
         meetings=store.meetings(now - MEETING_LOOKBACK, now + COMMITMENT_SOON),
         transfer_policy=rt.settings.transfer_policy,
     )
+
+
+def _listed(enum: Any) -> list[Any]:
+    """A schema's enum when it is a list; a server may send anything there."""
+    return enum if isinstance(enum, list) else []
 
 
 def this_conversation(lines: list[dict[str, Any]], now: datetime) -> list[str]:
