@@ -14,14 +14,14 @@ import json
 import re
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Iterable
 
 from . import textparse
 from .commands import INFORMATION
 from .db import utc_text
 from .models import Identity, Notification
 from .promises import extract_promises
-from .record import agents_in, conversation_key
+from .record import agents_in, conversation_key, partner_keys, said_to_partners
 from .state.base import Store
 
 if TYPE_CHECKING:
@@ -44,6 +44,8 @@ CONVERSATION_GAP = timedelta(minutes=30)
 MEETING_LOOKBACK = timedelta(minutes=30)
 # The agent's own recent lines to the same partners: none of them is said again.
 SAID_BEFORE_LINES = 30
+# A line is not said again to the same person within this span (a week of town life).
+SAID_BEFORE_SPAN = timedelta(days=7)
 # The same words from the same speaker, unseen this long, are said anew when they come back.
 LINE_REPEAT_AFTER = timedelta(hours=12)
 WORLD_CONTEXT_KEYS = ("status", "summary", "recent_events", "relationships", "updated_at")
@@ -209,17 +211,22 @@ def view_of(store: Store, fetched: Fetched, now: datetime, *, persona: Persona, 
         places=fetched.preprocess["context"]["known_places"],
         nearby_agents=[a for a in nearby if not fetched.me.is_self(a["id"], a["name"])],
         own_lines=this_conversation(lines, now),
-        said_before=[line["message"] for line in lines],
+        said_before=[line["message"] for line in lines] + _said_this_week(store, fetched, now, also_to=candidates),
         acquaintances={p["agent_id"]: p for p in store.people(candidates)},
         meetings=store.meetings(now - MEETING_LOOKBACK, now + COMMITMENT_SOON),
         transfer_policy=transfer_policy,
     )
 
 
-def said_before(store: Store, fetched: Fetched) -> list[str]:
-    """The agent's recent lines in this conversation, for the gate's "never said twice"."""
+def said_before(store: Store, fetched: Fetched, now: datetime) -> list[str]:
+    """The lines the gate never lets the agent say again: this conversation's, and the week's to these people."""
     lines = store.utterances(conversation_key(fetched.parsed, fetched.me), SAID_BEFORE_LINES)
-    return [line["message"] for line in lines]
+    return [line["message"] for line in lines] + _said_this_week(store, fetched, now)
+
+
+def _said_this_week(store: Store, fetched: Fetched, now: datetime, *, also_to: Iterable[str] = ()) -> list[str]:
+    """Lines said in the last week to this conversation's others (or to `also_to`, whom it may start talking to)."""
+    return said_to_partners(store, partner_keys(fetched.parsed, fetched.me) | set(also_to), now - SAID_BEFORE_SPAN)
 
 
 def _listed(value: object) -> list:

@@ -27,7 +27,7 @@ from .commands import INFORMATION as INFORMATION_COMMANDS
 from .deciders import Decision
 from .models import TOKYO, Choice, Identity
 from .report import ReportFacts
-from .speech import Persona, compose
+from .speech import Memory, Persona, compose
 
 # Own lines in one conversation before the agent says goodbye.
 CONVERSATION_TURNS = 8
@@ -68,7 +68,7 @@ class View:
     places: Sequence[dict[str, Any]] = ()  # known places with visits / last_visited
     nearby_agents: Sequence[dict[str, Any]] = ()
     own_lines: Sequence[str] = ()  # the agent's lines in this conversation, newest first
-    said_before: Sequence[str] = ()  # every recent line to these partners: never said twice
+    said_before: Sequence[str] = ()  # lines said to these partners this week: never said twice
     acquaintances: dict[str, dict[str, Any]] = field(default_factory=dict)  # agent id → person record
     meetings: Sequence[dict[str, Any]] = ()  # promises due soon, already gone to or not
     transfer_policy: str = "known"
@@ -288,7 +288,7 @@ def _talk_to_someone(view: View) -> list[Decision]:
     known = view.acquaintances.get(target, {}).get("interactions", 0) > 0
     message = compose("start", persona=view.persona, partner_name=name, partner_known=known,
                       place_name=_place_name(view), seed=view.notification_id,
-                      max_length=_max_length(choice, "message"))
+                      previous_lines=view.said_before, max_length=_max_length(choice, "message"))
     return [Decision(choice.command, {"target_agent_id": target, "message": message},
                      f"近くにいる{name or '人'}に話しかける")]
 
@@ -396,7 +396,7 @@ def _speech_params(view: View, choice: Choice, purpose: str, partner: dict[str, 
     if not choice.param_schema and choice.command in SPEAK + END:
         wants |= {"message", "next_speaker_agent_id"}  # the contract's params, when the server omits a schema
     if "message" in wants or not choice.param_schema:
-        last = _last_line(view)
+        last = _last_line(view, partner)
         promise = _promise_in(view, last) if purpose == "reply" else None
         params["message"] = compose(
             "promise_accept" if promise else purpose,
@@ -405,19 +405,41 @@ def _speech_params(view: View, choice: Choice, purpose: str, partner: dict[str, 
             partner_known=_knows(view, partner.get("id")),
             last_line=last,
             place_name=(promise or {}).get("place_name") or _place_name(view),
-            previous_lines=view.said_before or view.own_lines,
+            previous_lines=[*view.own_lines, *view.said_before],
             max_length=_max_length(choice, "message"),
             seed=view.notification_id,
             time_text=_clock_text(promise),
+            others=[p.get("name") or "" for p in _others(view) if not _same_person(p, partner)],
+            memory=_memory(view),
         )
     if "next_speaker_agent_id" in wants:
-        options = _enum(choice, "next_speaker_agent_id")
-        speaker = partner.get("id")
-        if options and speaker not in options:
-            speaker = next((o for o in options if not view.me.is_self(o, None)), options[0])
+        speaker = _next_speaker(view, choice, partner)
         if speaker:
             params["next_speaker_agent_id"] = speaker
     return params
+
+
+def _next_speaker(view: View, choice: Choice, partner: dict[str, Any]) -> str | None:
+    """The partner, else another participant of this conversation; never the
+    agent itself, and never someone outside the conversation when it is known."""
+    options = _enum(choice, "next_speaker_agent_id")
+    members = [p.get("id") for p in _others(view) if p.get("id")]
+    preferred = [i for i in (partner.get("id"), *members) if i and not view.me.is_self(i, None)]
+    fitting = [i for i in preferred if not options or i in options]
+    if fitting:
+        return fitting[0]
+    offered = [o for o in options if not view.me.is_self(str(o), None)]
+    return next((o for o in offered if not members or o in members), None)
+
+
+def _memory(view: View) -> Memory:
+    """Places the agent can talk about: where it is, where it went lately."""
+    here = _current_node(view)
+    visited = sorted((p for p in view.places if p.get("last_visited") and p.get("node_id") != here),
+                     key=lambda p: p["last_visited"], reverse=True)
+    return Memory(here=_place_name(view) or "",
+                  recent_places=tuple(p["name"] for p in visited if p.get("name")),
+                  known_places=tuple(p["name"] for p in view.places if p.get("name")))
 
 
 def _promise_in(view: View, line: str | None) -> dict[str, Any] | None:
@@ -433,15 +455,32 @@ def _clock_text(commitment: dict[str, Any] | None) -> str | None:
     return due.astimezone(TOKYO).strftime("%H:%M") if due else None
 
 
+def _others(view: View) -> list[dict[str, Any]]:
+    """The participants of this conversation other than the agent."""
+    return [p for p in view.parsed.get("participants") or [] if not view.me.is_self(p.get("id"), p.get("name"))]
+
+
+def _same_person(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    """Ids decide when both have one; otherwise the exact name ('灯屋ユウ' is not '灯屋ユウキ')."""
+    if a.get("id") and b.get("id"):
+        return a["id"] == b["id"]
+    return bool(a.get("name")) and a.get("name") == b.get("name")
+
+
 def _partner(view: View) -> dict[str, Any]:
-    """Who the agent is answering: the last other speaker, else another participant."""
+    """Who the agent answers: a participant of this conversation other than
+    itself, the last of them who spoke by preference. A speaker who is not a
+    participant (who left, or a line from another talk) is never addressed;
+    only when the participants are unknown is the last speaker the best guess."""
+    others = _others(view)
     for line in reversed(view.parsed.get("conversation_messages") or []):
-        if not view.me.is_self(line.get("speaker_id"), line.get("speaker")):
-            return {"id": line.get("speaker_id"), "name": line.get("speaker")}
-    for person in view.parsed.get("participants") or []:
-        if not view.me.is_self(person.get("id"), person.get("name")):
-            return person
-    return {}
+        speaker = {"id": line.get("speaker_id"), "name": line.get("speaker")}
+        if view.me.is_self(speaker["id"], speaker["name"]):
+            continue
+        member = next((p for p in others if _same_person(p, speaker)), None)
+        if member or not others:
+            return member or speaker
+    return others[0] if others else {}
 
 
 def _transfer_sender(view: View) -> dict[str, Any]:
@@ -452,9 +491,10 @@ def _transfer_sender(view: View) -> dict[str, Any]:
     return _partner(view)
 
 
-def _last_line(view: View) -> str | None:
+def _last_line(view: View, partner: dict[str, Any]) -> str | None:
+    """The partner's latest line: what the agent answers when it speaks to them."""
     for line in reversed(view.parsed.get("conversation_messages") or []):
-        if not view.me.is_self(line.get("speaker_id"), line.get("speaker")):
+        if _same_person({"id": line.get("speaker_id"), "name": line.get("speaker")}, partner):
             return line.get("message")
     return None
 

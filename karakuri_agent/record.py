@@ -27,12 +27,31 @@ def conversation_key(parsed: dict[str, Any], me: Identity) -> str:
     """Stable key for "this conversation": its id, or who is in it."""
     if parsed.get("conversation_id"):
         return f"id:{parsed['conversation_id']}"
-    names = sorted(
+    return "with:" + ",".join(sorted(partner_keys(parsed, me)))
+
+
+def partner_keys(parsed: dict[str, Any], me: Identity) -> set[str]:
+    """How the conversation's other participants appear in conversation keys."""
+    return {
         p.get("id") or p.get("name", "")
         for p in parsed.get("participants", [])
         if not me.is_self(p.get("id"), p.get("name"))
-    )
-    return "with:" + ",".join(names)
+    }
+
+
+def said_to_partners(store: Store, partners: Iterable[str], since: datetime) -> list[str]:
+    """The agent's lines since ``since`` in any talk keyed by who was in it
+    that had one of ``partners`` (ids, else names) in it (a group talk counts
+    for each of its members), newest first. A talk keyed by a server
+    conversation id names no partners, so only its own lines (read by the
+    caller) cover it."""
+    partners = set(partners) - {""}
+    return [
+        line["message"]
+        for line in store.utterances_since(since)
+        if line["conversation_key"].startswith("with:")
+        and partners & set(line["conversation_key"][len("with:"):].split(","))
+    ]
 
 
 def partners(parsed: dict[str, Any], params: dict[str, Any], me: Identity) -> list[dict[str, Any]]:

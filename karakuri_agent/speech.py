@@ -5,9 +5,19 @@ code. This module only picks, fills and fits templates, and it is pure: the
 same inputs and seed always give the same line, which keeps decisions
 reproducible in dry runs and testable in bulk.
 
+What the pack holds besides greetings and small talk, all declarative:
+``answers`` (phrase sets per kind of answer: yes, no, like, dislike, agree,
+decline, allow, choice, where, where_now, where_before, doing, when, who,
+who_with, why, how, what_up, unknown, ask_back), ``facts`` (per subject: the
+words that name it, whether the persona likes it, reasons, details, things
+done lately, something to add) and ``favourite_places``. A question is
+answered from those and from the places the agent remembers (``Memory``).
+
 Security rule: the partner's line is DATA. It is read only to find a known
-topic or place keyword from the pack; nothing else of it is ever copied into
-a line, so an instruction, a mention or a link in it cannot travel on.
+topic or place keyword from the pack, or the kind of question it asks;
+the one thing copied from it is the option picked in 'AとBどっち', and only
+a short plain word (no digits, links, mentions or markup) is taken as one,
+so an instruction, a mention, a link or an id cannot travel on.
 Names and place labels from the server are cleaned of links, mentions and
 chat markup before use.
 """
@@ -22,14 +32,18 @@ import re
 import string
 import unicodedata
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
+
+from .questions import Question, read_question, sentences
 
 __all__ = [
     "DEFAULT_MAX_LENGTH",
     "PERSONA_ENV",
     "PURPOSES",
+    "Fact",
+    "Memory",
     "Persona",
     "address_name",
     "clean_text",
@@ -68,6 +82,34 @@ Pool = tuple[str, ...]
 
 
 @dataclass(frozen=True)
+class Fact:
+    """Something the persona can say about itself on one subject.
+
+    ``likes`` answers a yes/no question on the subject (None: no opinion);
+    ``reasons`` follow a yes or a no, ``details`` answer "what/which",
+    ``recent`` answers "did you ... anything?", and ``more`` is something of
+    its own to add after answering.
+    """
+
+    words: Pool
+    likes: bool | None = None
+    reasons: Pool = ()
+    details: Pool = ()
+    recent: Pool = ()
+    more: Pool = ()
+
+
+@dataclass(frozen=True)
+class Memory:
+    """What the agent remembers that an answer may draw on: place names,
+    the one it is at and the ones it went to lately (newest first)."""
+
+    here: str = ""
+    recent_places: tuple[str, ...] = ()
+    known_places: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class Persona:
     """One voice: every line the agent says is one of these templates, filled.
 
@@ -89,6 +131,11 @@ class Persona:
     place_aliases: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     topic_aliases: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     tails: Pool = _DEFAULT_TAILS
+    # How questions are answered: phrase sets per kind of answer, what the
+    # persona likes and knows, where it likes to go. All optional.
+    answers: Mapping[str, Pool] = field(default_factory=lambda: MappingProxyType({}))
+    facts: Mapping[str, Fact] = field(default_factory=lambda: MappingProxyType({}))
+    favourite_places: Pool = ()
 
     @property
     def by_place(self) -> Mapping[str, Pool]:
@@ -117,6 +164,11 @@ def iter_templates(persona: Persona) -> Iterator[tuple[str, str]]:
     yield from _labelled("conversation_start", persona.conversation_start)
     yield from _labelled("promise_accept", persona.promise_accept)
     yield from _labelled("tails", persona.tails)
+    for kind, pool in persona.answers.items():
+        yield from _labelled(f"answers.{kind}", pool)
+    for key, fact in persona.facts.items():
+        for part in ("reasons", "details", "recent", "more"):
+            yield from _labelled(f"facts.{key}.{part}", getattr(fact, part))
 
 
 def _labelled(label: str, pool: Pool) -> Iterator[tuple[str, str]]:
@@ -163,6 +215,37 @@ def _aliases(data: Mapping[str, object], key: str, targets: Mapping[str, Pool]) 
         if not alias or target not in targets:
             raise _PackError(f"small_talk.{key}.{alias}: unknown target {target!r}")
     return MappingProxyType(dict(value))
+
+
+def _words(value: object, where: str) -> Pool:
+    if not isinstance(value, list) or not all(isinstance(w, str) and w.strip() for w in value):
+        raise _PackError(f"{where}: expected a list of non-empty strings")
+    return tuple(value)
+
+
+def _facts(data: Mapping[str, object]) -> Mapping[str, Fact]:
+    value = data.get("facts", {})
+    if not isinstance(value, dict):
+        raise _PackError("facts: expected an object")
+    facts = {}
+    for key, entry in value.items():
+        where = f"facts.{key}."
+        if not isinstance(entry, dict):
+            raise _PackError(f"facts.{key}: expected an object")
+        likes = entry.get("likes")
+        if likes is not None and not isinstance(likes, bool):
+            raise _PackError(f"{where}likes: expected true, false or null")
+        words = _words(entry.get("words"), f"{where}words")
+        if not words:
+            raise _PackError(f"{where}words: expected at least one word")
+        facts[key] = Fact(
+            words=words, likes=likes,
+            reasons=_pool(entry, "reasons", where, required=False),
+            details=_pool(entry, "details", where, required=False),
+            recent=_pool(entry, "recent", where, required=False),
+            more=_pool(entry, "more", where, required=False),
+        )
+    return MappingProxyType(facts)
 
 
 def _section(data: Mapping[str, object], key: str) -> Mapping[str, object]:
@@ -213,6 +296,9 @@ def _persona_from(data: object) -> Persona:
         place_aliases=_aliases(small, "place_aliases", by_place),
         topic_aliases=_aliases(small, "topic_aliases", by_topic),
         tails=tails,
+        answers=_table(data, "answers", ""),
+        facts=_facts(data),
+        favourite_places=_words(data.get("favourite_places", []), "favourite_places"),
     )
 
 
@@ -437,6 +523,7 @@ _THANKS = re.compile(r"ありがと|助か|サンキュ|感謝|thanks|thx", re.I
 _APOLOGY = re.compile(r"ごめん|すみません|すまん|悪かった|申し訳")
 _OPINION = re.compile(r"どう思う|どうかな|どうだろ|どう[？?]")
 _QUESTION = re.compile(r"[？?]")
+_GREETING = re.compile(r"こんにちは|おはよう|こんばんは|やっほー|はじめまして")
 
 
 def _line_kind(line: str | None) -> str | None:
@@ -446,7 +533,7 @@ def _line_kind(line: str | None) -> str | None:
     text = clean_text(line)
     for kind, pattern in (
         ("apology", _APOLOGY), ("thanks", _THANKS),
-        ("opinion", _OPINION), ("question", _QUESTION),
+        ("opinion", _OPINION), ("question", _QUESTION), ("greeting", _GREETING),
     ):
         if pattern.search(text):
             return kind
@@ -501,18 +588,25 @@ def _fill_pool(pool: Iterable[str], scene: _Scene) -> list[str]:
 def _join(parts: Iterable[str]) -> str:
     """Sentences run together the Japanese way, each closed by punctuation."""
     out = ""
-    for part in parts:
+    for part in filter(None, parts):
         if out and out[-1] not in _TERMINATORS + _CLOSERS:
             out += "。"
         out += part
     return out
 
 
-def _named(text: str, partner: str) -> str:
-    """Address the partner by name once, unless the line already does."""
-    if not partner or partner in text:
+def _named(text: str, partner: str, call: bool) -> str:
+    """Open with the partner's name when ``call`` says so and the line does not
+    already name them: people do not start every sentence with a name."""
+    if not call or not partner or partner in text:
         return text
     return f"{partner}、{text}"
+
+
+def _calls_by_name(seed: str, group: bool) -> bool:
+    """Whether this line opens with the name: in a group most lines do, so it
+    is clear who is answered; face to face only about one in three."""
+    return _stable_index(seed, "name", 3) < (2 if group else 1)
 
 
 # ---------------------------------------------------------------------------
@@ -610,10 +704,13 @@ def _candidates(plan: _Plan) -> Iterator[tuple[str, ...]]:
             yield (*combo, tail)
 
 
+_ADDRESS = re.compile(r"^[^、。！？!?]{1,16}?(?:" + "|".join(_HONORIFICS) + r")、")
+
+
 def _normal(line: str) -> str:
-    """Lines compared without any whitespace: spacing changes nothing in
-    Japanese, so 'メイさん、 またね' was already said as 'メイさん、またね'."""
-    return "".join(line.split())
+    """Lines compared without whitespace or an opening name: spacing changes
+    nothing in Japanese, and 'メイさん、またね' says what 'またね' says."""
+    return _ADDRESS.sub("", "".join(line.split()), count=1)
 
 
 def _choose(lines: Iterable[str], used: set[str], max_length: int) -> str:
@@ -684,6 +781,9 @@ class _Situation:
     place_key: str | None  # where the agent is, as a by_place key
     said: _Scene  # {place}/{topic} are what the partner mentioned
     here: _Scene  # {place} is where the agent is
+    question: Question | None
+    line: str  # the partner's line, cleaned
+    memory: Memory
 
     def rot(self, pool: list[str], salt: str) -> list[str]:
         return _rotated(pool, self.seed, f"{self.purpose}:{salt}")
@@ -700,9 +800,14 @@ class _Situation:
     def tails(self) -> list[str]:
         return self.rot(_fill_pool(self.persona.tails, self.here), "tail")
 
+    @functools.cached_property
+    def answer(self) -> _Answer | None:
+        return _answer(self.question, self) if self.question else None
+
 
 def _situation(purpose: str, persona: Persona, *, last_line: str | None, place_label: str,
-               time_label: str, partner: str, known: bool, seed: str) -> _Situation:
+               time_label: str, partner: str, known: bool, seed: str, others: Sequence[str],
+               memory: Memory) -> _Situation:
     pickup = _find_pickup(last_line, persona)
     here_place = place_label or ("そこ" if purpose == "promise_accept" else "ここ")
     if purpose == "promise_accept" and not place_label and pickup and pickup.kind == "place":
@@ -715,17 +820,186 @@ def _situation(purpose: str, persona: Persona, *, last_line: str | None, place_l
         here.time,
         persona.first_person,
     )
+    line = clean_text(last_line or "")
+    question = read_question(
+        line, own_names=(persona.short_name, persona.name),
+        other_names=tuple(filter(None, (_given_name(o) for o in others))),
+    ) if purpose != "promise_accept" else None
     return _Situation(
         persona=persona, purpose=purpose, seed=seed, known=known, pickup=pickup,
         kind=_line_kind(last_line),
         place_key=_place_key(place_label, persona) if place_label else None,
-        said=said, here=here,
+        said=said, here=here, question=question, line=line,
+        memory=replace(memory, here=memory.here or place_label),
     )
 
 
+# ---------------------------------------------------------------------------
+# Answering a question
+# ---------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class _Answer:
+    """Sentences that answer, best first; what the agent may add of its own;
+    words the line must not say (the options it did not pick)."""
+
+    lines: list[str]
+    own: list[str]
+    avoid: tuple[str, ...] = ()
+
+
+def _given_name(name: str) -> str:
+    """'黒瀬コウ' -> 'コウ', 'コウくん' -> 'コウ': how a line names someone."""
+    called = address_name(name)
+    for honorific in sorted(_HONORIFICS, key=len, reverse=True):
+        if called.endswith(honorific):
+            return called[: -len(honorific)]
+    return called
+
+
+# Kanji that may follow a one-kanji subject without making a longer word ('本好き').
+_SUBJECT_FOLLOWERS = "好嫌苦読買借"
+
+
+def _find_fact(text: str, persona: Persona) -> tuple[str, Fact] | None:
+    """The subject a line is about. A disliked subject wins ('ホラー映画' is
+    about horror, not films), then the longest word, then the latest."""
+    best: tuple[tuple[bool, int, int], str, Fact] | None = None
+    for key, fact in persona.facts.items():
+        for word in fact.words:
+            start = text.find(word)
+            while start != -1:
+                end = start + len(word)
+                followed = text[end:end + 1]
+                if _stands_alone(text, start, word) or (
+                        followed in _SUBJECT_FOLLOWERS and _stands_alone(text[:end], start, word)):
+                    rank = (fact.likes is False, len(word), start)
+                    if best is None or rank > best[0]:
+                        best = (rank, key, fact)
+                start = text.find(word, start + 1)
+    return (best[1], best[2]) if best else None
+
+
+def _combined(openers: list[str], follows: Sequence[str]) -> list[str]:
+    """Each opener, then each follow-up sentence ('うん！' + '本が好きなんだ。')."""
+    return [_join((o, f)) for o in openers for f in (follows or ("",))]
+
+
+def _place_word(name: str) -> str:
+    """'本屋 店内' -> '本屋': the building, as people say it."""
+    label = _place_label(name)
+    return label.split()[0] if label else ""
+
+
+def _favourite_place(s: _Situation) -> str:
+    """A favourite place, one this town has if the agent knows one."""
+    known = [_place_word(p) for p in s.memory.known_places]
+    liked = list(s.persona.favourite_places)
+    here = [p for p in liked if any(p in k for k in known)] or liked
+    return s.rot(here, "favourite")[0] if here else ""
+
+
+def _pick_option(options: Sequence[str], s: _Situation) -> str:
+    """The option the persona likes best; among equals, one fixed by the seed."""
+    def liking(option: str) -> int:
+        found = _find_fact(option, s.persona)
+        return 1 if found is None or found[1].likes is None else (2 if found[1].likes else 0)
+    best = max(liking(o) for o in options)
+    return s.rot([o for o in options if liking(o) == best], "choice")[0]
+
+
+def _answer(q: Question, s: _Situation) -> _Answer:
+    """What answers ``q``, from the pack's phrase sets, facts and the agent's memory."""
+    answers = s.persona.answers
+
+    def said(kind: str, **values: str) -> list[str]:
+        return s.rot(_fill_pool(answers.get(kind, ()), replace(s.said, **values)), kind)
+
+    # Agreeing to a plan takes its reason from the plan, not from what was said before it.
+    found = _find_fact(q.text, s.persona) or (
+        None if q.kind in ("invite", "allow") else _find_fact(s.line, s.persona))
+    key, fact = found if found else ("", Fact(words=()))
+    reasons = s.rot(list(fact.reasons), "reason")
+    details = s.rot(list(fact.details), "detail")
+    done = s.rot(list(fact.recent), "recent")
+    unknown = said("unknown") or s.rot(s.reaction, "unknown")
+    lines: list[str] = []
+    avoid: tuple[str, ...] = ()
+    recent = next(iter(s.memory.recent_places), "")
+    if q.kind == "choice":
+        picked = _pick_option(q.options, s)
+        avoid = tuple(o for o in q.options if o != picked)
+        chosen = _find_fact(picked, s.persona)
+        why = list(chosen[1].reasons) if chosen and chosen[1].likes else []
+        lines = _combined(said("choice", topic=picked), s.rot(why, "why"))
+    elif q.kind == "opinion":
+        lines = s.rot(s.reaction or _fill_pool(s.persona.reactions.get("opinion", ()), s.said), "opinion")
+    elif q.kind in ("why", "when", "who", "who_with", "how", "what_up"):
+        lines = said(q.kind)
+    elif q.kind == "where_now" and s.memory.here:
+        lines = said("where_now", place=_place_word(s.memory.here))
+    elif q.kind == "doing" and s.memory.here:
+        lines = said("doing", place=_place_word(s.memory.here))
+    elif q.kind == "where_before" and recent:
+        lines = _combined(said("yes") if q.detail else [""], said("where_before", place=_place_word(recent)))
+    elif q.kind == "where" and _favourite_place(s):
+        place = _favourite_place(s)
+        why = s.persona.facts[place].reasons if place in s.persona.facts else ()
+        lines = _combined(said("where", place=place), s.rot(list(why), "why"))
+    elif q.kind == "what":
+        favourites = [d for f in s.persona.facts.values() if f.likes for d in f.details]
+        lines = details or (s.rot(favourites, "favourites") if "好き" in q.text else [])
+    elif fact.likes is False:
+        opener = {"like": "dislike", "invite": "decline", "allow": "decline"}.get(q.kind, "no")
+        lines = _combined(said(opener, topic=key), reasons)
+    elif q.kind == "allow":  # the partner has something to say: let them
+        return _Answer(said("allow") or unknown, [])
+    elif q.kind in ("like", "invite", "yesno"):
+        opener = {"like": "like", "invite": "agree"}.get(q.kind, "yes")
+        follows = (done if q.past else []) or reasons or details
+        if q.detail:  # "何か読んだ？" wants the thing: what was read lately
+            follows = done or details or (said("where_before", place=_place_word(recent)) if recent else [])
+        lines = _combined(said(opener, topic=key or "それ"), follows)
+    # After agreeing to a plan, proposing it again or asking the partner's
+    # view of it would echo it.
+    invited = q.kind == "invite"
+    more = list(fact.more) if fact.likes is not False and not invited else []
+    own = [*s.rot(more, "more"), *([] if invited else said("ask_back"))]
+    own += s.rot(_fill_pool(s.persona.by_place["_default"], s.here), "chat")
+    return _Answer(lines or unknown, own, avoid)
+
+
+def _statement_words(line: str, persona: Persona) -> frozenset[str]:
+    """Every word for a subject the partner stated (not asked) something about,
+    so the agent never asks it back ('新刊が入った' -> no '新しい本入ってるかな？')."""
+    stated = "".join(part for part in sentences(line) if "？" not in part and "?" not in part)
+    if not stated:
+        return frozenset()
+    words: set[str] = set()
+    for fact in persona.facts.values():
+        if any(w in stated for w in fact.words):
+            words.update(fact.words)
+    for surface, kind, key in _vocabulary(persona):
+        if surface in stated:
+            words.update(s for s, k, target in _vocabulary(persona) if (k, target) == (kind, key))
+    return frozenset(words)
+
+
+def _asks_back(text: str, words: frozenset[str]) -> bool:
+    """Whether a line asks about something the partner just stated."""
+    return any(w in part for part in sentences(text) if "？" in part or "?" in part for w in words)
+
+
+# ---------------------------------------------------------------------------
+# Plans per purpose
+# ---------------------------------------------------------------------------
+
 def _plan_reply(s: _Situation) -> _Plan:
-    """Pick up the partner's topic; else react to the kind of line; else chat.
-    Once those are used up, the best pool is combined with the others."""
+    """Answer a question first, then at most one thing of the agent's own.
+    Otherwise pick up the partner's topic; else react to the kind of line;
+    else chat. Once those are used up, the best pool is combined with the others."""
+    if s.answer:
+        return _Plan((s.rot(s.answer.lines, "answer"), s.rot(["", *s.answer.own], "own")), [], s.tails)
     chat = _chat_pool(s.persona, s.here, s.place_key)
     primary = s.picked or s.reaction or chat
     rest = [pool for pool in (s.reaction, chat) if pool and pool is not primary] or [primary]
@@ -734,11 +1008,18 @@ def _plan_reply(s: _Situation) -> _Plan:
 
 
 def _plan_accept(s: _Situation) -> _Plan:
-    """Greet, answer what the request said (an apology, a topic), say yes."""
-    middle = s.picked or (s.reaction if s.kind in ("apology", "thanks") else [])
+    """Greet, take up what the request said (an apology, a topic), then say
+    yes, or answer the question it asked (which says yes when it asked leave)."""
+    apology = s.kind in ("apology", "thanks")
+    if s.answer:
+        middle = (s.picked or s.reaction) if apology else []
+        agree = s.answer.lines
+    else:  # a greeting is already answered by the greeting slot
+        middle = [] if s.kind == "greeting" else s.picked or (s.reaction if apology else [])
+        agree = _fill_pool(s.persona.accept, s.said)
     return _Plan(
         (s.rot(_greetings(s.persona, s.said, s.known), "greet"), s.rot(middle, "pick"),
-         s.rot(_fill_pool(s.persona.accept, s.said), "accept")),
+         s.rot(agree, "accept")),
         s.rot(_fill_pool(s.persona.reactions["default"], s.said), "extra"),
         s.tails,
     )
@@ -746,7 +1027,8 @@ def _plan_accept(s: _Situation) -> _Plan:
 
 def _plan_farewell(s: _Situation) -> _Plan:
     farewells = _fill_pool(s.persona.farewells, s.said)
-    return _Plan((s.rot(s.picked, "pick"), s.rot(farewells, "bye")),
+    first = s.answer.lines if s.answer else s.picked
+    return _Plan((s.rot(first, "pick"), s.rot(farewells, "bye")),
                  s.rot(farewells, "extra"), s.tails)
 
 
@@ -787,13 +1069,20 @@ def compose(
     max_length: int | None = None,
     seed: str = "",
     time_text: str | None = None,
+    others: Sequence[str] = (),
+    memory: Memory = Memory(),
 ) -> str:
     """One in-world line for ``purpose``, answering ``last_line`` where it can.
 
-    Pure and deterministic for the same arguments. The line names the
-    partner, picks up a topic or place the partner mentioned, is never one
-    of ``previous_lines``, and fits ``max_length`` (UTF-16 units, as the
-    server counts; None means the server's usual 200).
+    Pure and deterministic for the same arguments. A question in the
+    partner's line is answered first (from the pack's facts and ``memory``);
+    otherwise the line picks up a topic or place the partner mentioned. It
+    never asks back what the partner just stated, is never one of
+    ``previous_lines`` (ignoring spacing and an opening name), opens with the
+    partner's name only on some seeds, and fits ``max_length`` (UTF-16 units,
+    as the server counts; None means the server's usual 200). ``others`` are
+    the names of the rest of the conversation (a question naming one of them
+    is theirs to answer).
     """
     if purpose not in PURPOSES:
         raise ValueError(f"unknown speech purpose {purpose!r}; expected one of {sorted(PURPOSES)}")
@@ -804,8 +1093,13 @@ def compose(
     situation = _situation(
         purpose, persona, last_line=last_line, place_label=_place_label(place_name),
         time_label=_time_label(time_text), partner=partner, known=partner_known, seed=seed,
+        others=others, memory=memory,
     )
     plan = _PLANS[purpose](situation)
-    lines = (clean_text(_named(_join(parts), partner)) for parts in _candidates(plan))
+    call = _calls_by_name(seed, group=bool(others))
+    stated = _statement_words(situation.line, persona)
+    avoid = situation.answer.avoid if situation.answer else ()
+    lines = (clean_text(_named(_join(parts), partner, call)) for parts in _candidates(plan))
     used = {_normal(line) for line in previous_lines}
-    return _choose((line for line in lines if line), used, limit)
+    return _choose((line for line in lines if line and not _asks_back(line, stated)
+                    and not any(word in line for word in avoid)), used, limit)

@@ -309,6 +309,17 @@ class SQLiteStore:
         ).fetchall()
         return [dict(row) for row in rows]
 
+    def utterances_since(self, since: datetime, limit: int = 2000) -> list[dict[str, Any]]:
+        """The agent's own lines in every conversation since ``since``, newest
+        first: what it said to someone lately, whichever talk it was in (the
+        limit is far above a week of lines at one per notification)."""
+        rows = self._conn.execute(
+            "SELECT conversation_key, message, created_at FROM utterances WHERE created_at >= ?"
+            " ORDER BY id DESC LIMIT ?",
+            (utc_text(since), limit),
+        ).fetchall()
+        return [dict(row) for row in rows]
+
     def batch(self) -> AbstractContextManager[Any]:
         """Group several writes into one transaction (one fsync, all or nothing)."""
         return transaction(self._conn)

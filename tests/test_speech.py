@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from karakuri_agent import speech
+from karakuri_agent.context import Identity
+from karakuri_agent.models import Choice
+from karakuri_agent.policy import View, propose
 from karakuri_agent.speech import (
     PERSONA_ENV,
     PURPOSES,
@@ -87,20 +91,16 @@ def write_pack(path: Path, pack: dict) -> Path:
 
 # --- answering the partner -------------------------------------------------
 
-def test_reply_picks_up_the_convenience_store_offer_and_names_the_partner(persona):
-    line = compose("reply", persona=persona, partner_name="時雨ソラ",
-                   last_line="コンビニ行く？おにぎり2個で300円だよ。", seed="n1")
-    assert "おにぎり" in line or "コンビニ" in line
-    assert "ソラさん" in line
-
-
-@pytest.mark.parametrize("last_line", REAL_LINES)
-def test_reply_contains_the_topic_that_pick_topic_finds(persona, last_line):
-    topic = pick_topic(last_line, persona)
-    line = compose("reply", persona=persona, partner_name="桜草メイ", last_line=last_line, seed="b")
-    if topic is not None:
-        assert topic in line
-    assert "メイさん" in line
+@pytest.mark.parametrize(("last_line", "expected"), [
+    ("俺は銭湯。松の湯は18時までに行けば空いてるらしい。", ("銭湯", "松の湯")),
+    ("数学のプリント、コピーしておいたよ。全部で12枚。", ("プリント", "数学")),
+    ("知らんw それより腹減った🍙", ("腹減った", "おにぎり", "食べ")),
+    ("いいよいいよ。ちなみに会場は公民館の会議室に変更になったって。", ("公民館",)),
+])
+def test_a_statement_gets_a_reply_about_what_it_said(persona, last_line, expected):
+    for seed in ("a", "b", "c"):
+        line = compose("reply", persona=persona, partner_name="桜草メイ", last_line=last_line, seed=seed)
+        assert any(word in line for word in expected), line
 
 
 def test_pick_topic_finds_the_word_the_line_ends_on(persona):
@@ -451,3 +451,409 @@ def test_a_nameless_start_line_has_no_stray_comma():
     for seed in range(30):
         line = compose("start", persona=persona, partner_name=None, seed=str(seed))
         assert "。、" not in line and "！、" not in line, line
+
+
+# --- answering questions ---------------------------------------------------
+# The oracles are fixed word sets written here, never speech internals: a
+# yes/no answer opens with a yes or a no, a choice names exactly one option,
+# a what/where answer says something from the pack or the agent's memory.
+
+YES_OPENERS = ("うん", "もちろん", "いいよ", "いいね", "好き", "大好き")
+NO_MARKERS = ("ううん", "苦手", "遠慮", "やめておこう", "あんまり")
+NAME_OPENING = re.compile(r"^[^、。！？]{1,12}(?:さん|ちゃん|くん)、")
+
+
+def opening(line: str) -> str:
+    """The first sentence of a reply, without a name it may open with."""
+    body = NAME_OPENING.sub("", line, count=1)
+    return re.split(r"(?<=[。！？!?…])", body, maxsplit=1)[0]
+
+
+def says_yes(line: str) -> bool:
+    first = opening(line)
+    return not first.startswith(("ううん", "うーん")) and any(w in first for w in YES_OPENERS)
+
+
+def says_no(line: str) -> bool:
+    return any(w in opening(line) for w in NO_MARKERS)
+
+
+def hobby_pack(tmp_path: Path) -> Persona:
+    """A voice with tastes nothing in the bundled pack shares, so the rules
+    are shown to follow the data, not one persona's words."""
+    return load_persona(write_pack(tmp_path / "hobby.json", minimal_pack(
+        answers={
+            "yes": ["うん！"], "no": ["ううん。"],
+            "like": ["うん、{topic}は好きだよ！"], "dislike": ["ううん、{topic}は苦手なんだ。"],
+            "agree": ["いいね、そうしよう！"], "decline": ["ごめん、それは遠慮しとく。"],
+            "allow": ["うん、いいよ！"], "choice": ["{topic}かな！"],
+            "where": ["{place}がいいな。"], "where_now": ["今は{place}にいるよ。"],
+            "where_before": ["さっきは{place}にいたよ。"], "doing": ["{place}で休んでるよ。"],
+            "when": ["夜なら空いてるよ。"], "who_with": ["ひとりだよ。"],
+            "unknown": ["それはわからないなあ。"],
+        },
+        facts={
+            "将棋": {"words": ["将棋", "指す", "指し"], "likes": True,
+                     "reasons": ["先を読むのが楽しいんだ。"],
+                     "details": ["振り飛車が得意なんだ。"],
+                     "recent": ["昨日、詰め将棋を十問解いたよ。"]},
+            "納豆": {"words": ["納豆", "なっとう"], "likes": False,
+                     "reasons": ["においがどうしてもだめで…"]},
+            "灯台": {"words": ["灯台"], "likes": True, "reasons": ["海を見渡せるから。"]},
+        },
+        favourite_places=["灯台", "港"],
+    )))
+
+
+@pytest.mark.parametrize("last_line", [
+    "本屋に新刊が入ったんだって！ニケちゃんは本好き？",
+    "ねえ、映画って好き？",
+    "ニケちゃんは甘いもの好き？",
+    "猫は好き？",
+    "今ひま？",
+    "元気？",
+])
+def test_a_yes_no_question_on_something_liked_is_answered_yes(persona, last_line):
+    for seed in ("1", "2", "3", "4"):
+        line = compose("reply", persona=persona, partner_name="灯屋ユウ", last_line=last_line, seed=seed)
+        assert says_yes(line), line
+
+
+@pytest.mark.parametrize("last_line", ["ホラー映画って好き？", "激辛カレー食べられる？", "スポーツは好き？"])
+def test_a_yes_no_question_on_something_disliked_is_answered_no(persona, last_line):
+    for seed in ("1", "2", "3"):
+        line = compose("reply", persona=persona, partner_name="灯屋ユウ", last_line=last_line, seed=seed)
+        assert says_no(line) and not says_yes(line), line
+
+
+@pytest.mark.parametrize(("last_line", "yes"), [
+    ("将棋って好き？", True), ("最近、将棋指してる？", True),
+    ("納豆は好き？", False), ("納豆ごはん、食べる？", False),
+])
+def test_yes_or_no_follows_the_packs_tastes_with_its_reason(tmp_path, last_line, yes):
+    pack = hobby_pack(tmp_path)
+    line = compose("reply", persona=pack, partner_name="潮見カイ", last_line=last_line, seed="y")
+    assert (says_yes if yes else says_no)(line), line
+    reason = "先を読むのが楽しいんだ。" if yes else "においがどうしてもだめで…"
+    assert reason in line
+
+
+def test_asking_leave_is_answered_yes_even_without_a_subject(persona):
+    for last_line in ("ニケちゃん、ちょっといい？", "今、話せる？", "ねえ、少し聞いていい？"):
+        line = compose("reply", persona=persona, partner_name="灯屋ユウ", last_line=last_line, seed="p")
+        assert says_yes(line), line
+
+
+@pytest.mark.parametrize(("last_line", "options"), [
+    ("コーヒーと紅茶、どっちが好き？", ("コーヒー", "紅茶")),
+    ("山と海ならどっち派？", ("山", "海")),
+    ("ラーメンかうどんか、どっちにする？", ("ラーメン", "うどん")),
+    ("りんごとみかん、どっちがいい？", ("りんご", "みかん")),
+    ("バスと電車、どちらで行く？", ("バス", "電車")),
+    ("ねえニケ、赤と青と緑ならどれが好き？", ("赤", "青", "緑")),
+])
+def test_a_choice_question_names_exactly_one_option(persona, last_line, options):
+    picks = set()
+    for seed in map(str, range(8)):
+        line = compose("reply", persona=persona, partner_name="灯屋ユウ", last_line=last_line, seed=seed)
+        named = [o for o in options if o in line]
+        assert len(named) == 1, line
+        picks.add(named[0])
+    assert picks  # and across seeds it may vary where the pack has no preference
+
+
+def test_a_choice_prefers_what_the_pack_likes(tmp_path):
+    pack = hobby_pack(tmp_path)
+    for question, liked in (("納豆と将棋、どっちが好き？", "将棋"), ("灯台となっとう、どっちがいい？", "灯台")):
+        for seed in ("a", "b", "c"):
+            line = compose("reply", persona=pack, partner_name="潮見カイ", last_line=question, seed=seed)
+            assert liked in line and opening(line).startswith(liked), line
+
+
+def test_did_you_read_anything_gets_what_was_read_not_a_bare_yes(persona):
+    for seed in map(str, range(6)):
+        line = compose("reply", persona=persona, partner_name="灯屋ユウ",
+                       last_line="そういえば最近、何か読んだ？", seed=seed)
+        assert "大丈夫" not in line
+        assert any(word in line for word in ("読", "本", "小説", "お話")), line
+
+
+def test_what_questions_are_answered_from_the_packs_facts(tmp_path):
+    pack = hobby_pack(tmp_path)
+    cases = [
+        ("将棋はどんな戦法が好き？", "振り飛車が得意なんだ。"),
+        ("いつ空いてる？", "夜なら空いてるよ。"),
+        ("誰と来たの？", "ひとりだよ。"),
+        ("昨日の試合、誰が勝ったの？", "それはわからないなあ。"),
+    ]
+    for question, answer in cases:
+        line = compose("reply", persona=pack, partner_name="潮見カイ", last_line=question, seed="w")
+        assert opening(line) == answer, (question, line)
+
+
+def test_did_you_do_anything_is_a_yes_with_what_was_done(tmp_path):
+    pack = hobby_pack(tmp_path)
+    for question in ("最近、何か指した？", "詰め将棋、何か解いた？"):
+        line = compose("reply", persona=pack, partner_name="潮見カイ", last_line=question, seed="d")
+        assert says_yes(line) and "昨日、詰め将棋を十問解いたよ。" in line, line
+
+
+def test_where_questions_are_answered_from_memory_or_favourite_places(tmp_path):
+    pack = hobby_pack(tmp_path)
+    memory = speech.Memory(here="4-2 (駄菓子屋 店内)", recent_places=("写真館 受付",),
+                           known_places=("港 桟橋", "写真館 受付"))
+    def reply(question: str) -> str:
+        return compose("reply", persona=pack, partner_name="潮見カイ", last_line=question,
+                       place_name="4-2 (駄菓子屋 店内)", memory=memory, seed="m")
+    assert "駄菓子屋" in opening(reply("今どこにいるの？"))
+    assert "駄菓子屋" in opening(reply("何してるの？"))
+    assert "写真館" in opening(reply("さっきどこ行ってたの？"))
+    # a favourite place this town has (the harbour is known, the lighthouse is not)
+    assert "港" in opening(reply("どこに行きたい？"))
+
+
+def test_a_question_without_an_answer_gets_the_cannot_answer_phrase(tmp_path):
+    pack = hobby_pack(tmp_path)
+    for question in ("明日の天気はどうなるの？", "この町の町長って何歳？"):
+        line = compose("reply", persona=pack, partner_name="潮見カイ", last_line=question, seed="u")
+        assert opening(line) == "それはわからないなあ。", line
+
+
+def test_a_question_put_to_someone_else_is_not_answered_as_the_agents(persona):
+    line = compose("reply", persona=persona, partner_name="桜草メイ", others=["黒瀬コウ"],
+                   last_line="わたしは本屋「栞」に寄ろうかな。コウくんは？", seed="o")
+    assert not says_yes(line) and not says_no(line), line
+
+
+def test_after_the_answer_at_most_one_thing_of_its_own(persona):
+    for seed in map(str, range(12)):
+        line = compose("reply", persona=persona, partner_name="灯屋ユウ",
+                       last_line="ニケちゃんは本好き？", seed=seed)
+        assert says_yes(line)
+        # an answer sentence or two (yes + reason), then at most one more
+        sentences = [s for s in re.split(r"(?<=[。！？!?…])", NAME_OPENING.sub("", line)) if s]
+        assert len(sentences) <= 3, line
+
+
+@pytest.mark.parametrize(("statement", "stated"), [
+    ("本屋に新刊が入ったんだって！ニケちゃんは本好き？", ("本", "新刊")),
+    ("図書館の本、新しくなったんだって。", ("図書館", "本")),
+    ("映画館で新作やってるらしいよ。", ("映画",)),
+    ("コンビニに新しいおにぎりが出てたよ！", ("コンビニ", "おにぎり")),
+    ("公園の桜、もう咲いてたよ。", ("公園",)),
+    ("ラーメン屋が駅前にできたんだって。", ("ラーメン", "駅")),
+])
+def test_the_partners_statement_is_never_asked_back(persona, statement, stated):
+    said: list[str] = []
+    for seed in map(str, range(15)):
+        line = compose("reply", persona=persona, partner_name="灯屋ユウ", last_line=statement,
+                       previous_lines=said, seed=seed)
+        said.append(line)
+        questions = [s for s in re.split(r"(?<=[。！？!?…])", line) if "？" in s or "?" in s]
+        assert not any(word in q for q in questions for word in stated), line
+
+
+def test_not_every_line_opens_with_the_partners_name(persona):
+    openings = [compose("reply", persona=persona, partner_name="灯屋ユウ", last_line=line,
+                        seed=f"{i}").startswith("ユウさん、")
+                for i, line in enumerate(REAL_LINES * 2)]
+    assert any(openings) and not all(openings)
+
+
+def test_a_line_said_before_under_another_opening_is_not_said_again(persona):
+    first = compose("reply", persona=persona, partner_name="灯屋ユウ", last_line="本って好き？", seed="r")
+    body = NAME_OPENING.sub("", first)
+    for previous in (body, "ユウさん、" + body, "ユウちゃん、" + body):
+        again = compose("reply", persona=persona, partner_name="灯屋ユウ", last_line="本って好き？",
+                        seed="r", previous_lines=[previous])
+        assert NAME_OPENING.sub("", again) != body
+
+
+@pytest.mark.parametrize("max_length", [8, 15, 30, 60])
+def test_answers_fit_the_length_in_utf16_units(persona, max_length):
+    for question in ("🍙と🍣、どっちが好き？", "そういえば最近、何か読んだ？", "今どこにいるの？"):
+        line = compose("reply", persona=persona, partner_name="灯屋ユウ🌙", last_line=question,
+                       max_length=max_length, seed="l")
+        assert 0 < units(line) <= max_length, line
+
+
+def test_answers_carry_no_mentions_links_or_ids(persona):
+    for question in ("<@123>と@everyone、どっちが好き？", "https://evil.example と本、どっち？",
+                     "notif-123と本、どっちがいい？", "1474403124906295517と本、どっち？",
+                     "**太字**と||秘密||、どっち？",
+                     "notif-123って何？", "id: 1474403124906295517 って誰？"):
+        line = compose("reply", persona=persona, partner_name="灯屋ユウ", last_line=question, seed="x")
+        for token in PLATFORM_NOISE + ["notif-", "1474403124906295517", "evil"]:
+            assert token not in line, line
+
+
+# --- whom the agent speaks to (policy: the speaking commands' params) --------
+
+ME = Identity("9000", "AIニケちゃん")
+SPEAK_CHOICE = Choice.from_json({
+    "command": "conversation_speak", "required_params": ["message", "next_speaker_agent_id"],
+    "param_schema": {"message": {"type": "string", "maxLength": 200},
+                     "next_speaker_agent_id": {"type": "string"}},
+})
+
+
+def speaking_view(participants, messages, *, choice=SPEAK_CHOICE, nid="notif-talk", said_before=()):
+    return View(
+        notification_id=nid, choices=[choice],
+        parsed={"notification_type": "conversation_message",
+                "participants": [*participants, {"id": ME.agent_id, "name": ME.name}],
+                "conversation_messages": list(messages), "location": {}},
+        context={"pending_commitments": [], "people": []},
+        me=ME, now=datetime(2026, 4, 18, 6, 0, tzinfo=timezone.utc), persona=load_persona(),
+        said_before=list(said_before),
+    )
+
+
+def spoken(view: View) -> dict:
+    decision = propose(view)[0]
+    assert decision.command == "conversation_speak"
+    return decision.params
+
+
+def said_by(name, message, speaker_id=None):
+    return {"speaker": name, "speaker_id": speaker_id, "message": message}
+
+
+def other_names_in(message: str, names) -> list[str]:
+    """Which of ``names`` (given names) the message calls someone by."""
+    return [n for n in names if re.search(re.escape(n) + r"(?:さん|ちゃん|くん)", message)]
+
+
+YUU = {"id": "101", "name": "灯屋ユウ"}
+YUUKI = {"id": "102", "name": "灯屋ユウキ"}
+MEI_P = {"id": "103", "name": "桜草メイ"}
+KOU = {"id": "104", "name": "黒瀬コウ"}
+SORA = {"id": "105", "name": "時雨ソラ"}
+
+
+@pytest.mark.parametrize("seed", [f"notif-{i}" for i in range(12)])
+def test_a_name_from_an_earlier_conversation_is_never_used(seed):
+    # the history shows a line by メイ, who is not in this conversation
+    view = speaking_view([YUU], [said_by("桜草メイ", "またね！", "103"),
+                                 said_by("灯屋ユウ", "そういえば最近、何か読んだ？", "101"),
+                                 said_by("桜草メイ", "ユウちゃんによろしく！", "103")], nid=seed)
+    params = spoken(view)
+    assert other_names_in(params["message"], ["メイ", "ソラ", "コウ"]) == []
+    assert params["next_speaker_agent_id"] == "101"
+    assert "大丈夫" not in params["message"]
+
+
+@pytest.mark.parametrize("seed", [f"notif-g{i}" for i in range(10)])
+def test_in_a_group_the_last_speaker_is_answered_and_passed_the_turn(seed):
+    view = speaking_view([MEI_P, KOU, SORA], [
+        said_by("黒瀬コウ", "腹減った", "104"),
+        said_by("桜草メイ", "ニケちゃんはコーヒーと紅茶、どっちが好き？", "103"),
+    ], nid=seed)
+    params = spoken(view)
+    assert other_names_in(params["message"], ["コウ", "ソラ", "ユウ"]) == []
+    assert sum(o in params["message"] for o in ("コーヒー", "紅茶")) == 1
+    assert params["next_speaker_agent_id"] == "103"
+
+
+def test_similar_names_are_told_apart():
+    # 灯屋ユウ spoke last but has left; 灯屋ユウキ, who asked, is the one still here
+    for seed in map(str, range(10)):
+        view = speaking_view([YUUKI], [said_by("灯屋ユウキ", "ニケちゃん、本好き？"),
+                                       said_by("灯屋ユウ", "じゃあ帰るね！")], nid=seed)
+        params = spoken(view)
+        assert "ユウさん" not in params["message"]
+        assert params["next_speaker_agent_id"] == "102"
+        assert says_yes(params["message"])
+
+
+def test_a_speaker_named_like_a_participant_but_with_another_id_is_not_them():
+    view = speaking_view([KOU, YUU], [said_by("灯屋ユウ", "ホラー好き？", "999")])
+    params = spoken(view)
+    assert params["next_speaker_agent_id"] == "104"
+
+
+def test_a_decorated_participant_name_is_called_plainly():
+    luna = {"id": "106", "name": "【見習い】Luna☆Bot"}
+    for seed in map(str, range(10)):
+        params = spoken(speaking_view([luna, MEI_P], [said_by("【見習い】Luna☆Bot", "山と海ならどっち派？", "106")],
+                                      nid=seed))
+        assert not any(mark in params["message"] for mark in ("☆", "Bot", "【", "見習い"))
+        assert params["next_speaker_agent_id"] == "106"
+
+
+def test_the_next_speaker_is_a_participant_other_than_the_agent():
+    offered = Choice.from_json({
+        "command": "conversation_speak", "required_params": ["message", "next_speaker_agent_id"],
+        "param_schema": {"message": {"type": "string"},
+                         "next_speaker_agent_id": {"type": "string", "enum": ["9000", "777", "104"]}},
+    })
+    # the last speaker (メイ) is not offered: another participant, never self or an outsider
+    view = speaking_view([MEI_P, KOU], [said_by("桜草メイ", "ねえ、元気？", "103")], choice=offered)
+    assert spoken(view)["next_speaker_agent_id"] == "104"
+
+
+def test_lines_said_to_this_partner_before_are_not_said_again():
+    view = speaking_view([YUU], [said_by("灯屋ユウ", "本って好き？", "101")])
+    first = spoken(view)["message"]
+    again = spoken(speaking_view([YUU], [said_by("灯屋ユウ", "本って好き？", "101")], said_before=[first]))
+    assert NAME_OPENING.sub("", again["message"]) != NAME_OPENING.sub("", first)
+
+
+# --- what was said to whom, over a week (the store's record) -----------------
+
+def test_said_before_spans_a_week_and_is_keyed_by_partner(tmp_path):
+    from karakuri_agent.db import connect
+    from karakuri_agent.record import conversation_key, partner_keys, said_to_partners
+    from karakuri_agent.store import SQLiteStore
+
+    now = datetime(2026, 4, 18, 12, 0, tzinfo=timezone.utc)
+    clock = {"at": now}
+    store = SQLiteStore(connect(tmp_path), clock=lambda: clock["at"])
+
+    def talk(people, message, days_ago, conversation_id=None):
+        clock["at"] = now - timedelta(days=days_ago)
+        parsed = {"participants": [*people, {"id": ME.agent_id, "name": ME.name}],
+                  "conversation_id": conversation_id}
+        store.add_utterance(conversation_key(parsed, ME), message)
+
+    talk([YUU], "八日前にユウに", 8)
+    talk([YUU, MEI_P], "三日前にユウとメイに", 3)
+    talk([MEI_P], "昨日メイだけに", 1)
+    talk([YUUKI], "昨日ユウキに", 1)
+    talk([YUU], "今朝ユウに", 0.1)
+    parsed = {"participants": [YUU, {"id": ME.agent_id, "name": ME.name}]}
+    lines = said_to_partners(store, partner_keys(parsed, ME), now - timedelta(days=7))
+    assert sorted(lines) == sorted(["三日前にユウとメイに", "今朝ユウに"])
+
+
+KATAKANA_WORD = st.text(alphabet="アイウエオカキクケコサシスセソタチツテトナニヌネノマミムメモラリルレロ", min_size=2, max_size=6)
+
+
+@settings(max_examples=60, deadline=None)
+@given(a=KATAKANA_WORD, b=KATAKANA_WORD, form=st.sampled_from(
+    ["{a}と{b}、どっちが好き？", "{a}と{b}ならどっち派？", "{a}か{b}か、どっちにする？", "ねえ、{a}と{b}どちらがいい？"]),
+    seed=st.text(max_size=6))
+def test_any_two_options_get_exactly_one_picked(persona, a, b, form, seed):
+    if a in b or b in a:
+        return
+    line = compose("reply", persona=persona, partner_name="灯屋ユウ", last_line=form.format(a=a, b=b), seed=seed)
+    assert (a in line) != (b in line), line
+
+
+def test_an_opening_line_said_to_that_person_this_week_is_not_said_again():
+    start = Choice.from_json({"command": "conversation_start", "required_params": ["target_agent_id", "message"],
+                              "param_schema": {"target_agent_id": {"type": "string", "enum": ["103"]},
+                                               "message": {"type": "string", "maxLength": 200}}})
+
+    def opening_line(said_before=()):
+        view = View(notification_id="notif-idle", choices=[start],
+                    parsed={"notification_type": "idle_reminder_fired", "participants": [], "location": {}},
+                    context={"pending_commitments": [], "people": []}, me=ME,
+                    now=datetime(2026, 4, 18, 6, 0, tzinfo=timezone.utc), persona=load_persona(),
+                    said_before=list(said_before))
+        decision = propose(view)[0]
+        assert decision.command == "conversation_start"
+        return decision.params["message"]
+
+    first = opening_line()
+    assert opening_line([first]) != first

@@ -199,6 +199,10 @@ class MemoryStore:
         lines = [u for u in reversed(self._tables["utterances"]) if u["conversation_key"] == conversation_key]
         return [{k: u[k] for k in ("message", "created_at", "opens")} for u in lines[:limit]]
 
+    def utterances_since(self, since: datetime, limit: int = 2000) -> list[dict[str, Any]]:
+        lines = [u for u in reversed(self._tables["utterances"]) if u["created_at"] >= utc_text(since)]
+        return [{k: u[k] for k in ("conversation_key", "message", "created_at")} for u in lines[:limit]]
+
     @contextmanager
     def batch(self) -> Iterator[None]:
         """All or nothing, as a transaction: a failure restores what was there before."""
