@@ -1,7 +1,9 @@
 """Running the agent against the town: as real processes, or in-process with the town's clock.
 
-Both drivers take one issued notification (a `Step`), hand its Discord body
-to the agent, and return what the agent printed as its decision record.
+Both drivers take one Discord message (a `Delivery`), hand its body to the
+agent, and return the exit code and what the agent printed as its decision
+record. The town never reads the agent's state: the metrics use the town's
+own log, and the exit code and report line as a person would see them.
 
 The clock. The agent reads "now" from its clock: for a promise's due time
 (from the notification's `created_at`), for expiry, for how fresh what it
@@ -32,7 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from .sim import Step, Town, iso
+from .sim import Delivery, Town, iso
 from .world import SELF_ID, SELF_NAME
 
 CLOCK_ENV = "KARAKURI_TOWN_CLOCK"
@@ -78,9 +80,9 @@ sys.exit(agent(prog_name="karakuri-agent"))
 
 @dataclass
 class AgentRun:
-    """What the agent did with one notification, as it reported it."""
+    """What one invocation of the agent ended with, as a person running it would see it."""
 
-    step: Step
+    delivery: Delivery
     record: dict[str, Any] | None
     exit_code: int = 0
     stderr: str = ""
@@ -110,13 +112,13 @@ class ProcessAgent:
         env.update(agent_environment(base_url, api_key, state_dir))
         self.env, self.work_dir, self.python, self.timeout = env, work_dir, python, timeout
 
-    def __call__(self, step: Step) -> AgentRun:
-        env = {**self.env, CLOCK_ENV: iso(step.time)}
+    def __call__(self, delivery: Delivery) -> AgentRun:
+        env = {**self.env, CLOCK_ENV: iso(delivery.time)}
         started = time.perf_counter()
-        done = subprocess.run([self.python, "-c", BOOTSTRAP, "handle", step.discord, "--json"], env=env,
+        done = subprocess.run([self.python, "-c", BOOTSTRAP, "handle", delivery.discord, "--json"], env=env,
                               cwd=self.work_dir, capture_output=True, text=True, timeout=self.timeout)
         seconds = time.perf_counter() - started
-        return AgentRun(step, _last_json(done.stdout), done.returncode, done.stderr[-2000:], seconds)
+        return AgentRun(delivery, _last_json(done.stdout), done.returncode, done.stderr[-2000:], seconds)
 
 
 class InProcessAgent:
@@ -128,23 +130,25 @@ class InProcessAgent:
         self.settings = load_settings(agent_environment(base_url, api_key, state_dir),
                                       env_file=state_dir.parent / "town-no-such.env")
 
-    def __call__(self, step: Step) -> AgentRun:
+    def __call__(self, delivery: Delivery) -> AgentRun:
         from karakuri_agent.cycle import handle
 
         started = time.perf_counter()
         try:
-            result = handle(step.discord, self.settings, clock=lambda: step.time)
-        except Exception as exc:  # a crash is a finding, not the end of the run
-            return AgentRun(step, None, 1, f"{type(exc).__name__}: {exc}", time.perf_counter() - started)
-        return AgentRun(step, result.record(), 0, "", time.perf_counter() - started)
+            result = handle(delivery.discord, self.settings, clock=lambda: delivery.time)
+        except Exception as exc:  # a crash or a refusal is a finding, not the end of the run
+            code = getattr(exc, "exit_code", 1)  # the exit code the CLI would give it
+            return AgentRun(delivery, None, code if isinstance(code, int) else 1, f"{type(exc).__name__}: {exc}",
+                            time.perf_counter() - started)
+        return AgentRun(delivery, result.record(), 0, "", time.perf_counter() - started)
 
 
-def live(town: Town, agent: Callable[[Step], AgentRun], notifications: int,
+def live(town: Town, agent: Callable[[Delivery], AgentRun], deliveries: int,
          progress: Callable[[AgentRun], None] | None = None) -> list[AgentRun]:
-    """Issue `notifications` notifications one after another, each handled by the agent before the next."""
+    """Deliver `deliveries` Discord messages one after another, each handled by the agent before the next."""
     runs = []
-    for _ in range(notifications):
-        run = agent(town.next_notification())
+    for _ in range(deliveries):
+        run = agent(town.next_delivery())
         runs.append(run)
         if progress:
             progress(run)
