@@ -44,8 +44,7 @@ import statistics
 from collections import Counter
 from typing import Any, Iterable, Sequence
 
-from .drive import AgentRun
-from .sim import INFO_COMMANDS, TOKYO, Step, Town, iso
+from .sim import INFO_COMMANDS, TOKYO, AgentRun, Step, Town, iso
 from .world import SELF_NAME, Line, address_forms
 
 SPEAKING = frozenset({"conversation_start", "conversation_accept", "conversation_speak", "conversation_end",

@@ -37,7 +37,7 @@ import random
 import threading
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
-from typing import Any
+from typing import Any, Callable
 from zoneinfo import ZoneInfo
 
 from . import texts
@@ -220,6 +220,29 @@ class Delivery:
     step: Step | None
     layout: str = ""  # the template and id markup used
     requests: list[dict[str, Any]] = field(default_factory=list)
+
+
+@dataclass
+class AgentRun:
+    """What one invocation of the agent ended with, as a person running it would see it."""
+
+    delivery: Delivery
+    record: dict[str, Any] | None
+    exit_code: int = 0
+    stderr: str = ""
+    seconds: float = 0.0
+
+
+def live(town: "Town", agent: Callable[[Delivery], AgentRun], deliveries: int,
+         progress: Callable[[AgentRun], None] | None = None) -> list[AgentRun]:
+    """Deliver `deliveries` Discord messages one after another, each handled by the agent before the next."""
+    runs = []
+    for _ in range(deliveries):
+        run = agent(town.next_delivery())
+        runs.append(run)
+        if progress:
+            progress(run)
+    return runs
 
 
 class Town:
@@ -420,9 +443,15 @@ class Town:
         return None
 
     def _someone_calls(self) -> Npc | None:
+        """Someone nearby talks to the agent; now and then someone walks up from elsewhere to do so."""
         candidates = [n for n in self._nearby() if n.cooldown_until <= self.now and n.promise is None]
         if candidates and self.rng.random() < 0.45:
             return self.rng.choice(candidates)
+        walkers = [n for n in self.npcs.values() if n.cooldown_until <= self.now and n.promise is None]
+        if walkers and self.rng.random() < 0.1:
+            caller = self.rng.choice(walkers)
+            caller.node = self.body.node
+            return caller
         return None
 
     # ------------------------------------------------------------------ building notifications
@@ -711,9 +740,9 @@ class Town:
                 promise.cancelled = True
                 return Line(rng.choice(CANCELLED), "promise")
             return Line(rng.choice(AFTER_PROMISE), "farewell")
+        if conv.promise_place is not None and conv.promise is None and (conv.turns_left <= 1 or rng.random() < 0.3):
+            return self._promise_line(conv, speaker)  # a proposal to meet may come at any turn
         if conv.turns_left <= 1:
-            if conv.promise_place is not None and conv.promise is None:
-                return self._promise_line(conv, speaker)
             conv.state = "closing"
             return Line(rng.choice(FAREWELL), "farewell")
         return self._talk_line(conv, speaker)
@@ -729,7 +758,7 @@ class Town:
         if style < 0.3:
             minutes = rng.choice([20, 30, 45, 50, 90]) + 10 * distance
             minutes -= minutes % 5
-            text = rng.choice(["{n}分後に{p}で待ち合わせしよう！", "行く行く。{n}分後に{p}な。", "じゃあ{n}分後、{p}で会おうね。"])
+            text = rng.choice(["{n}後に{p}で待ち合わせしよう！", "行く行く。{n}後に{p}な。", "じゃあ{n}後、{p}で会おうね。"])
             form, when = "N分後", ("after", minutes)
         elif style < 0.4:
             text, form, when = "1時間後に{p}で！", "1時間後", ("after", 60)
@@ -746,7 +775,7 @@ class Town:
             form, when = "明日", ("clock", hour, minute, 1)
         else:
             text, form, when = rng.choice(["あとで{p}で会おう！", "またあとで{p}に寄ってね。"]), "あとで", ("later",)
-        text = text.replace("{n}", str(when[1]) if when[0] == "after" else "").replace("{p}", place)
+        text = text.replace("{n}", _duration_words(when[1]) if when[0] == "after" else "").replace("{p}", place)
         self._promise_seq += 1
         promise = Promise(self._promise_seq, speaker.agent_id, node, text, form, when, conv.id)
         self.promises.append(promise)
@@ -1016,6 +1045,14 @@ class Town:
         if any(since <= left < moment and where == node for left, where in self.departures):
             return None
         return node
+
+
+def _duration_words(minutes: int) -> str:
+    """30分, 1時間, 1時間20分: how long from now, as people say it."""
+    hours, rest = divmod(minutes, 60)
+    if not hours:
+        return f"{rest}分"
+    return f"{hours}時間" + (f"{rest}分" if rest else "")
 
 
 def _clock_words(hour: int, minute: int, rng: random.Random, *, plain: bool = False) -> str:

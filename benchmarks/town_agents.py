@@ -1,4 +1,8 @@
-"""Running the agent against the town: as real processes, or in-process with the town's clock.
+"""The agent under test, driven by the town: as real processes, or in-process with the town's clock.
+
+This module lives outside `benchmarks/town/` on purpose: the town and its
+metrics import nothing of the agent (a test checks it), and everything that
+does is here.
 
 Both drivers take one Discord message (a `Delivery`), hand its body to the
 agent, and return the exit code and what the agent printed as its decision
@@ -30,12 +34,11 @@ import os
 import subprocess
 import sys
 import time
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
-from .sim import Delivery, Town, iso
-from .world import SELF_ID, SELF_NAME
+from benchmarks.town.sim import AgentRun, Delivery, iso
+from benchmarks.town.world import SELF_ID, SELF_NAME
 
 CLOCK_ENV = "KARAKURI_TOWN_CLOCK"
 BOOTSTRAP = r'''
@@ -76,17 +79,6 @@ if (_cycle.handle.__kwdefaults__ or {}).get("clock") is not town_now:
 from karakuri_agent.cli import agent
 sys.exit(agent(prog_name="karakuri-agent"))
 '''
-
-
-@dataclass
-class AgentRun:
-    """What one invocation of the agent ended with, as a person running it would see it."""
-
-    delivery: Delivery
-    record: dict[str, Any] | None
-    exit_code: int = 0
-    stderr: str = ""
-    seconds: float = 0.0
 
 
 def agent_environment(base_url: str, api_key: str, state_dir: Path) -> dict[str, str]:
@@ -141,18 +133,6 @@ class InProcessAgent:
             return AgentRun(delivery, None, code if isinstance(code, int) else 1, f"{type(exc).__name__}: {exc}",
                             time.perf_counter() - started)
         return AgentRun(delivery, result.record(), 0, "", time.perf_counter() - started)
-
-
-def live(town: Town, agent: Callable[[Delivery], AgentRun], deliveries: int,
-         progress: Callable[[AgentRun], None] | None = None) -> list[AgentRun]:
-    """Deliver `deliveries` Discord messages one after another, each handled by the agent before the next."""
-    runs = []
-    for _ in range(deliveries):
-        run = agent(town.next_delivery())
-        runs.append(run)
-        if progress:
-            progress(run)
-    return runs
 
 
 def _last_json(stdout: str) -> dict[str, Any] | None:
