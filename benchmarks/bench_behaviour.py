@@ -40,6 +40,7 @@ from benchmarks.town_agents import InProcessAgent, ProcessAgent  # noqa: E402
 from benchmarks.town.metrics import measure, pool, spread, table  # noqa: E402
 
 RESULTS_FILE = ROOT / "benchmarks" / "results" / "behaviour.json"
+PLAIN_IDS = 0.2  # the rest of the messages spread over the eleven markup forms the contract names
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -48,6 +49,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1, help="the first town's seed (default 1)")
     parser.add_argument("--seeds", type=int, default=20, metavar="K",
                         help="run K towns (seeds SEED..SEED+K-1), each with a fresh state (default 20)")
+    parser.add_argument("--plain-ids", type=float, default=PLAIN_IDS, metavar="SHARE",
+                        help=f"share of messages with no markup around the id (default {PLAIN_IDS}; "
+                             "1 shows the rest of the behaviour apart from reading ids in markup)")
     parser.add_argument("--in-process", action="store_true",
                         help="call handle() in this process with the town's clock instead of real processes")
     parser.add_argument("--output", type=Path, default=RESULTS_FILE, help="where to save the JSON results")
@@ -56,12 +60,14 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.messages < 1 or args.seeds < 1:
         parser.error("--messages and --seeds must be at least 1")
+    if not 0 <= args.plain_ids <= 1:
+        parser.error("--plain-ids must be between 0 and 1")
 
     mode = "in-process handle()" if args.in_process else "one karakuri-agent process per message"
     seeds = list(range(args.seed, args.seed + args.seeds))
     runs_out = []
     for seed in seeds:
-        result, runs, elapsed = run_town(seed, args.messages, in_process=args.in_process,
+        result, runs, elapsed = run_town(seed, args.messages, args.plain_ids, in_process=args.in_process,
                                          verbose=args.verbose, keep_state=args.keep_state)
         runs_out.append({"seed": seed, "elapsed_seconds": round(elapsed, 2),
                          "seconds_per_message": round(sum(r.seconds for r in runs) / len(runs), 3),
@@ -70,7 +76,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"town seed {seed}: {elapsed:.1f} s; misses: {', '.join(failing) or 'none'}", flush=True)
     rows, extras = pool(runs_out, "rows"), pool(runs_out, "extras")
     row_spread, extra_spread = spread(runs_out, seeds, "rows"), spread(runs_out, seeds, "extras")
-    print(f"\n{len(seeds)} towns (seeds {seeds[0]}..{seeds[-1]}), {args.messages} messages each, {mode}")
+    print(f"\n{len(seeds)} towns (seeds {seeds[0]}..{seeds[-1]}), {args.messages} messages each, {mode}, "
+          f"{args.plain_ids:.0%} of ids without markup")
     print("pooled value over all towns; min / median / max over towns; seeds whose town misses the aim\n")
     print(table(rows, row_spread))
     print()
@@ -85,6 +92,7 @@ def main(argv: list[str] | None = None) -> int:
         "machine": {"python": platform.python_version(), "platform": platform.platform()},
         "seeds": seeds,
         "messages": args.messages,
+        "plain_ids": args.plain_ids,
         "mode": mode,
         "rows": rows,
         "extras": extras,
@@ -96,10 +104,10 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def run_town(seed: int, messages: int, *, in_process: bool, verbose: bool = False,
+def run_town(seed: int, messages: int, plain_ids: float, *, in_process: bool, verbose: bool = False,
              keep_state: bool = False) -> tuple[dict, list, float]:
     """One town, one agent state directory, `messages` Discord messages; the measured result."""
-    town = Town(seed=seed)
+    town = Town(seed=seed, plain_ids=plain_ids)
     work = Path(tempfile.mkdtemp(prefix="karakuri-town-"))
     state_dir = work / "state"
     started = time.perf_counter()
