@@ -200,6 +200,7 @@ class Step:
     get_faults: list[int] = field(default_factory=list)  # statuses the first GETs answer with
     post_fault: int | None = None
     expired_on_delivery: bool = False
+    expires: datetime | None = None  # as the body states it (None when it states none)
     posts: list[dict[str, Any]] = field(default_factory=list)
     accepted: dict[str, Any] | None = None
     gets: int = 0
@@ -309,10 +310,13 @@ class Town:
     def _expire_on_delivery(self, step: Step) -> None:
         """The message reached the agent after its notification expired (a slow relay)."""
         step.expired_on_delivery = True
+        if "created_at" not in step.body:
+            step.body["created_at"] = iso(self.now)  # an expiry the agent cannot see would judge nothing
         created, expires = self.now - EXPIRES_AFTER - timedelta(minutes=5), self.now - timedelta(minutes=5)
         as_ms = isinstance(step.body.get("created_at"), int)
         step.body["created_at"] = ms(created) if as_ms else iso(created)
         step.body["expires_at"] = ms(expires) if as_ms else iso(expires)
+        step.expires = expires
         if "status" in step.body and self.rng.random() < 0.5:
             step.body["status"] = "expired"
 
@@ -477,6 +481,8 @@ class Town:
         variant["layout"] = f"{template}, {markup}"
         step = Step(index, nid, ntype, self.now, self.body.node, kind, choices, body, discord, variant,
                     previous_node=self.body.previous_node)
+        if time_format != "missing":
+            step.expires = expires
         if self.faults:
             roll = rng.random()
             step.get_faults = [503] if roll < 0.05 else [429] if roll < 0.09 else []
@@ -837,7 +843,7 @@ class Town:
         status = step.body.get("status")
         if status in ("processed", "expired"):
             return str(status)
-        if step.expired_on_delivery:
+        if step.expires is not None and step.expires <= self.now:
             return "expired"
         return None
 

@@ -255,12 +255,6 @@ class World:
             return start
         return min(self.neighbours(start), key=lambda n: (self.hops(n, goal), n))
 
-    def place_named(self, word: str) -> str | None:
-        for place in self.places:
-            if word in place.words:
-                return place.node_id
-        return None
-
 
 def generate(rng: random.Random) -> World:
     """A town of random size and shape; every place is reachable from every other."""
