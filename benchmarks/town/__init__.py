@@ -1,14 +1,16 @@
-"""A simulated Karakuri World town for measuring how the agent lives (issue 4).
+"""A simulated Karakuri World town for measuring how the agent lives (issues 4 and 15).
 
-- `world`: places, roads, actions, people and their lines (plain data);
-- `sim.Town`: the world clock, the agent's body, the other people, the referee;
+- `world`: a town generated from its seed: places, roads, actions, people, lines;
+- `sim.Town`: the clock, the agent's body, other people, the server and referee, the log;
+- `texts`: notification texts, Discord messages and choices in every contract form;
+- `schema`: the town's own reading of `param_schema`;
 - `server`: the two contract endpoints over loopback HTTP;
-- `drive`: running the agent against the town, as processes or in-process;
-- `metrics`: the behaviour numbers, computed from the town's log.
+- `metrics`: the behaviour numbers, computed from the town's log alone.
+
+Nothing here imports the agent; `benchmarks/town_agents.py` runs it.
 """
 
-from .drive import AgentRun, InProcessAgent, ProcessAgent, live
 from .server import TownServer, serving
-from .sim import Town
+from .sim import AgentRun, Delivery, Town, live
 
-__all__ = ["AgentRun", "InProcessAgent", "ProcessAgent", "Town", "TownServer", "live", "serving"]
+__all__ = ["AgentRun", "Delivery", "Town", "TownServer", "live", "serving"]

@@ -1,8 +1,8 @@
 """The town's HTTP face: the two contract endpoints on 127.0.0.1, with bearer auth.
 
 `GET  /api/agents/notifications/{id}` and `POST /api/agents/command`, JSON in
-and out; everything else is a 404 JSON error. A wrong or missing key gets a
-401 JSON body. The town does the rest (`Town.handle_get` / `handle_post`).
+and out (a 429 carries `Retry-After`); everything else is a 404 JSON error.
+A wrong or missing key gets a 401 JSON body. The town does the rest (`Town.handle_get` / `handle_post`).
 """
 
 from __future__ import annotations
@@ -45,9 +45,11 @@ class TownServer:
             def log_message(self, *args: Any) -> None:
                 pass
 
-            def _send(self, status: int, body: Any) -> None:
+            def _send(self, status: int, body: Any, headers: dict[str, str] | None = None) -> None:
                 data = json.dumps(body, ensure_ascii=False).encode()
                 self.send_response(status)
+                for name, value in (headers or {}).items():
+                    self.send_header(name, value)
                 self.send_header("Content-Type", "application/json; charset=utf-8")
                 self.send_header("Content-Length", str(len(data)))
                 self.end_headers()

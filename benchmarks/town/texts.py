@@ -21,9 +21,10 @@ from datetime import datetime
 from typing import Any, Iterable, Sequence
 from zoneinfo import ZoneInfo
 
-from .world import HEADER, PLACE_BY_ID, WEATHERS, Action, Place  # noqa: F401  (WEATHERS re-exported)
+from .world import SELF_NAME, Action, Place, World
 
 TOKYO = ZoneInfo("Asia/Tokyo")
+WEATHERS = ("はれ 20℃", "くもり 18℃", "小雨 16℃", "雪 2℃", "快晴 27℃")
 FOOTER = "karakuri-world スキルで次の行動を選択してください。"
 MESSAGE_LIMITS = (200, 200, 200, 140, 100, 60)
 INFO_TEXT = {
@@ -60,8 +61,10 @@ class ChoiceBuilder:
     def _choice(self, command: str, text: str, fields: dict[str, Any] | None = None,
                 required: Sequence[str] = (), params: dict[str, Any] | None = None) -> dict[str, Any]:
         choice: dict[str, Any] = {"command": command}
-        key = "description" if self.rng.random() < 0.5 else "label"
-        choice[key] = text
+        roll = self.rng.random()
+        key = "description" if roll < 0.45 else "label" if roll < 0.9 else "no_text"
+        if key != "no_text":  # the contract lets a choice come without any text
+            choice[key] = text
         self.shapes[key] += 1
         if params:
             choice["params"] = dict(params)
@@ -182,7 +185,7 @@ def choice_lines(choices: Iterable[dict[str, Any]], place: Place | None = None,
     listed_actions = False
     for choice in choices:
         command = choice["command"]
-        text = choice.get("description") or choice.get("label") or ""
+        text = choice.get("description") or choice.get("label") or command
         if command == "action":
             if listed_actions or place is None:
                 continue
@@ -196,11 +199,11 @@ def choice_lines(choices: Iterable[dict[str, Any]], place: Place | None = None,
     return lines
 
 
-def free_text(event: str, *, now: datetime, here: Place, neighbours: list[str], named: bool, nearby_count: int,
-              money: int, items: int, weather: str, choices: list[dict[str, Any]], actions: Sequence[Action],
-              location: bool = True) -> str:
+def free_text(world: World, event: str, *, now: datetime, here: Place, neighbours: list[str], named: bool,
+              nearby_count: int, money: int, items: int, weather: str, choices: list[dict[str, Any]],
+              actions: Sequence[Action], location: bool = True) -> str:
     if named:
-        nodes = ", ".join(f"{n}({PLACE_BY_ID[n].name})" for n in neighbours)
+        nodes = ", ".join(f"{n}({world.place_by_id[n].name})" for n in neighbours)
     else:
         nodes = ", ".join(neighbours)
     block = [
@@ -211,11 +214,11 @@ def free_text(event: str, *, now: datetime, here: Place, neighbours: list[str], 
         f"近くのエージェント: {nearby_count} 人",
     ]
     if named:
-        buildings = [here] + [PLACE_BY_ID[n] for n in neighbours]
+        buildings = [here] + [world.place_by_id[n] for n in neighbours]
         block.append("近くの建物: " + " / ".join(f"{p.building or p.word} [{p.node_id}]" for p in buildings))
     block += ["近くの会話: なし", "サーバーイベント: なし", f"所持金: {money:,}円", f"所持品: {items} 個"]
     offered_actions = any(c["command"] == "action" for c in choices)
-    parts = [HEADER, event] + (["\n".join(block)] if location else [])
+    parts = [world.header, event] + (["\n".join(block)] if location else [])
     parts += ["\n".join(choice_lines(choices, here if offered_actions else None, actions)), FOOTER]
     return "\n\n".join(parts)
 
@@ -224,27 +227,83 @@ def participants_line(people: list[tuple[str, str]]) -> str:
     return "参加者: " + "、".join(f"{name} (id: {pid})" for name, pid in people)
 
 
-def request_text(name: str, line: str, participants: list[tuple[str, str]] | None,
+def history_lines(history: Sequence[tuple[str, str]]) -> list[str]:
+    """`名前: 「発言」` lines; a speaker of None is a notice line (`時雨ソラ が会話から離れました。`)."""
+    return [f"{speaker}: 「{line}」" if speaker else line for speaker, line in history]
+
+
+def request_text(world: World, name: str, line: str, participants: list[tuple[str, str]] | None,
                  choices: list[dict[str, Any]]) -> str:
-    parts = [HEADER, f"{name} が話しかけています。", f"「{line}」"]
+    parts = [world.header, f"{name} が話しかけています。", f"「{line}」"]
     if participants:
         parts.append(participants_line(participants))
     parts += ["\n".join(choice_lines(choices)), FOOTER]
     return "\n\n".join(parts)
 
 
-def turn_text(participants: list[tuple[str, str]], speaker: str, line: str, choices: list[dict[str, Any]], *,
-              inactive: bool = False) -> str:
-    parts = [HEADER, participants_line(participants), f"{speaker}: 「{line}」"]
+def turn_text(world: World, participants: list[tuple[str, str]], history: Sequence[tuple[str, str]],
+              choices: list[dict[str, Any]], *, inactive: bool = False) -> str:
+    parts = [world.header, participants_line(participants), "\n".join(history_lines(history))]
     if inactive:
         parts.append("しばらく発言がありません。会話を続けますか？")
     parts += ["\n".join(choice_lines(choices)), FOOTER]
     return "\n\n".join(parts)
 
 
-def transfer_text(name: str, summary: str, choices: list[dict[str, Any]]) -> str:
-    return "\n\n".join([HEADER, f"{name} から {summary} の譲渡提案が届きました。",
+def transfer_text(world: World, name: str, summary: str, choices: list[dict[str, Any]]) -> str:
+    return "\n\n".join([world.header, f"{name} から {summary} の譲渡提案が届きました。",
                         "\n".join(choice_lines(choices)), FOOTER])
+
+
+# ---------------------------------------------------------------------------- Discord bodies
+# How the id may be written in a message (CONTRACT §1): plain, or with markup around it.
+ID_MARKUP = (
+    "notification_id: {id}",
+    "`notification_id: {id}`",
+    "**notification_id: {id}**",
+    "(notification_id: {id})",
+    "（notification_id: {id}）",
+    "「notification_id: {id}」",
+    "\"notification_id: {id}\"",
+    "||notification_id: {id}||",
+    "notification_id: {id}.",
+    "notification_id: {id},",
+    "[notification_id: {id}]",
+)
+TEMPLATES = (
+    "{self} への通知があります。{id}",
+    "🔔 {event}\n{id}",
+    "{event}\n\n{id}",
+    "📣 {self} さん、新しい通知です！\n> {event}\n{id}",
+    "{id}\n{event}",
+    "**{self}** への通知\n{event} {id}",
+)
+NO_ID_BODIES = (
+    "ログアウトが完了しました。おやすみなさい。",
+    "{self} への通知があります。notification_id: (なし)",
+    "`notification_id: (なし)` 現在処理する通知はありません。",
+    "みんなおはよう〜 今日もよろしくね！",
+    "さっきのnotif-abc123ってなんだったんだろう？",
+    "",
+    "@everyone メンテナンスは22時からです。",
+)
+
+
+def discord_body(rng: random.Random, notification_id: str, event: str, plain_ids: float) -> tuple[str, str, str]:
+    """A message carrying the id in one of the contract's forms: (body, template, markup).
+
+    `plain_ids`: the share of messages with no markup around the id; the rest
+    spread evenly over the markup forms.
+    """
+    markup = ID_MARKUP[0] if rng.random() < plain_ids else rng.choice(ID_MARKUP[1:])
+    template = rng.choice(TEMPLATES)
+    body = template.format(self=SELF_NAME, event=event, id=markup.format(id=notification_id))
+    return body, f"template {TEMPLATES.index(template)}", markup.replace("{id}", "ID")
+
+
+def chatter_body(rng: random.Random) -> str:
+    """A message with no notification id: people in the channel, the logout line, `(なし)`."""
+    return rng.choice(NO_ID_BODIES).format(self=SELF_NAME)
 
 
 # ---------------------------------------------------------------------------- reading back
@@ -258,8 +317,8 @@ def named_nodes(text: str) -> list[str]:
     return list(dict.fromkeys(_NAMED_NODE.findall(text) + _BUILDING.findall(text)))
 
 
-def node_ids(text: str) -> list[str]:
-    return [n for n in dict.fromkeys(_NODE.findall(text)) if n in PLACE_BY_ID]
+def node_ids(text: str, world: World) -> list[str]:
+    return [n for n in dict.fromkeys(_NODE.findall(text)) if n in world.place_by_id]
 
 
 def enum_values(choices: Iterable[dict[str, Any]], field: str) -> list[str]:

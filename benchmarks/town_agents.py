@@ -1,7 +1,13 @@
-"""Running the agent against the town: as real processes, or in-process with the town's clock.
+"""The agent under test, driven by the town: as real processes, or in-process with the town's clock.
 
-Both drivers take one issued notification (a `Step`), hand its Discord body
-to the agent, and return what the agent printed as its decision record.
+This module lives outside `benchmarks/town/` on purpose: the town and its
+metrics import nothing of the agent (a test checks it), and everything that
+does is here.
+
+Both drivers take one Discord message (a `Delivery`), hand its body to the
+agent, and return the exit code and what the agent printed as its decision
+record. The town never reads the agent's state: the metrics use the town's
+own log, and the exit code and report line as a person would see them.
 
 The clock. The agent reads "now" from its clock: for a promise's due time
 (from the notification's `created_at`), for expiry, for how fresh what it
@@ -25,25 +31,13 @@ import os
 import subprocess
 import sys
 import time
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
-from .sim import Step, Town, iso
-from .world import SELF_ID, SELF_NAME
+from benchmarks.town.sim import AgentRun, Delivery, iso
+from benchmarks.town.world import SELF_ID, SELF_NAME
 
 AGENT_CODE = "import sys; from karakuri_agent.cli import agent; sys.exit(agent(prog_name='karakuri-agent'))"
-
-
-@dataclass
-class AgentRun:
-    """What the agent did with one notification, as it reported it."""
-
-    step: Step
-    record: dict[str, Any] | None
-    exit_code: int = 0
-    stderr: str = ""
-    seconds: float = 0.0
 
 
 def agent_environment(base_url: str, api_key: str, state_dir: Path) -> dict[str, str]:
@@ -69,13 +63,13 @@ class ProcessAgent:
         env.update(agent_environment(base_url, api_key, state_dir))
         self.env, self.work_dir, self.python, self.timeout = env, work_dir, python, timeout
 
-    def __call__(self, step: Step) -> AgentRun:
+    def __call__(self, delivery: Delivery) -> AgentRun:
         started = time.perf_counter()
-        done = subprocess.run([self.python, "-c", AGENT_CODE, "handle", step.discord, "--json",
-                               "--clock-start", iso(step.time)], env=self.env,
+        done = subprocess.run([self.python, "-c", AGENT_CODE, "handle", delivery.discord, "--json",
+                               "--clock-start", iso(delivery.time)], env=self.env,
                               cwd=self.work_dir, capture_output=True, text=True, timeout=self.timeout)
         seconds = time.perf_counter() - started
-        return AgentRun(step, _last_json(done.stdout), done.returncode, done.stderr[-2000:], seconds)
+        return AgentRun(delivery, _last_json(done.stdout), done.returncode, done.stderr[-2000:], seconds)
 
 
 class InProcessAgent:
@@ -87,27 +81,17 @@ class InProcessAgent:
         self.settings = load_settings(agent_environment(base_url, api_key, state_dir),
                                       env_file=state_dir.parent / "town-no-such.env")
 
-    def __call__(self, step: Step) -> AgentRun:
+    def __call__(self, delivery: Delivery) -> AgentRun:
         from karakuri_agent.cycle import handle
 
         started = time.perf_counter()
         try:
-            result = handle(step.discord, self.settings, clock=lambda: step.time)
-        except Exception as exc:  # a crash is a finding, not the end of the run
-            return AgentRun(step, None, 1, f"{type(exc).__name__}: {exc}", time.perf_counter() - started)
-        return AgentRun(step, result.record(), 0, "", time.perf_counter() - started)
-
-
-def live(town: Town, agent: Callable[[Step], AgentRun], notifications: int,
-         progress: Callable[[AgentRun], None] | None = None) -> list[AgentRun]:
-    """Issue `notifications` notifications one after another, each handled by the agent before the next."""
-    runs = []
-    for _ in range(notifications):
-        run = agent(town.next_notification())
-        runs.append(run)
-        if progress:
-            progress(run)
-    return runs
+            result = handle(delivery.discord, self.settings, clock=lambda: delivery.time)
+        except Exception as exc:  # a crash or a refusal is a finding, not the end of the run
+            code = getattr(exc, "exit_code", 1)  # the exit code the CLI would give it
+            return AgentRun(delivery, None, code if isinstance(code, int) else 1, f"{type(exc).__name__}: {exc}",
+                            time.perf_counter() - started)
+        return AgentRun(delivery, result.record(), 0, "", time.perf_counter() - started)
 
 
 def _last_json(stdout: str) -> dict[str, Any] | None:
