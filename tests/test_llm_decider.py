@@ -145,7 +145,7 @@ def test_a_command_not_offered_is_asked_again_with_the_problem_listed(model):
     trace = d.last_trace
     assert trace.outcome == "repaired" and trace.problems == [["move is not one of the offered choices"]]
     assert (trace.prompt_tokens, trace.completion_tokens) == (640, 22)
-    assert "move (move is not one of the offered choices) → conversation_accept → sent after one repair" in trace.line()
+    assert "move (move is not one of the offered choices) → conversation_accept → admitted after one repair" in trace.line()
 
 
 @pytest.mark.parametrize("bad, problem", [
