@@ -162,7 +162,9 @@ def load_settings(
 
     decider_builder(decider)  # an unknown name is a configuration error before anything is read
     llm = None
-    if decider == "llm":  # the rules path never reads (or imports) the model's settings
+    # Read only when the model may be asked: the rules path never reads (or imports)
+    # the model's settings, nor do `log` and `gc`, which never decide.
+    if decider == "llm" and require_api:
         from .llm.settings import LLMSettings
 
         llm = LLMSettings.from_env(merged)
