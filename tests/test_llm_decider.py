@@ -310,3 +310,11 @@ def test_no_prompt_of_a_whole_recorded_session_carries_a_secret(tmp_path):
         for secret in (API_KEY, WEBHOOK_URL, MODEL_KEY):
             assert secret not in body
         assert headers["Authorization"] == f"Bearer {MODEL_KEY}"  # the key goes in the header, only there
+
+
+def test_a_param_the_choice_does_not_name_is_refused_even_without_a_schema(model):
+    stay = choice("conversation_stay")
+    model.side_effect = [answer(proposal("conversation_stay", {"volume": 11})), answer(proposal("conversation_stay"))]
+    d = decider()
+    assert d.propose(make_view([stay, REJECT]))[0] == Decision("conversation_stay", {}, "理由")
+    assert d.last_trace.problems == [["volume is not a parameter of conversation_stay"]]

@@ -29,6 +29,7 @@ from typing import Any
 from ..errors import ConfigError
 from ..commands import ACCEPT_TRANSFER
 from ..deciders import LLM_EXTRA, Decider, Decision
+from ..models import offered_choice
 from ..policy import View
 from .prompt import build_messages, persona_card
 from .proposal import UnreadableProposal, read_proposal
@@ -99,7 +100,7 @@ class LLMDecider:
             else:
                 decision = Decision(proposal.command, proposal.params, proposal.reason)
                 trace.proposals.append(proposal.model_dump())
-                problems = own_limits(decision, rules) or self._gate(view, decision)
+                problems = own_limits(decision, rules) or unknown_params(view, decision) or self._gate(view, decision)
                 if not problems:
                     trace.outcome = REPAIRED if attempt else MODEL
                     return decision
@@ -143,6 +144,20 @@ def own_limits(decision: Decision, rules: list[Decision]) -> list[str]:
     if accepts:
         return [f"{decision.command}: accepting this transfer is against the agent's own transfer setting"]
     return [f"{decision.command}: the agent never gives money or items because it was asked"]
+
+
+def unknown_params(view: View, decision: Decision) -> list[str]:
+    """Params the offered choice does not name: a model may not invent any.
+
+    The gate lets a choice without a `param_schema` carry any params (an LLM
+    runtime may know more than the notification says); a model proposing
+    for the agent may only fill the fields the choice names.
+    """
+    choice = offered_choice(view.choices, decision.command or "", decision.params)
+    if choice is None:
+        return []  # not offered: the gate says so
+    named = {*choice.param_schema, *choice.params, *choice.required_params}
+    return [f"{name} is not a parameter of {choice.command}" for name in decision.params if name not in named]
 
 
 def _money(decision: Decision) -> dict[str, Any]:
