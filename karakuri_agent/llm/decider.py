@@ -12,11 +12,12 @@ still finds a sendable candidate.
 The `openai` package (the `llm` extra) is imported only when a model is
 actually asked, so the rules path starts as fast as without it.
 
-How the cycle records it: right after `propose`, `decider.last_trace` holds
-the `LLMTrace` of that call (None when nothing was asked). Store
-`trace.to_json()` with the notification's activity entry; `log` and
-`--explain` print `trace.line()`. Read it there and then: a notification
-that never reaches `propose` (processed, expired) leaves the previous one.
+Built by `deciders.DECIDERS["llm"]` (KARAKURI_DECIDER=llm) with the rules
+and `gate.problems_in_view`. Right after `propose`, `decider.last_trace`
+holds the `LLMTrace` (llm/trace.py) of that call, None when nothing was
+asked; the cycle reads it there and then, notes whether a command was sent,
+and stores `trace.to_json()` with the run's report entry, which `log`,
+`--explain` and `--dry-run` print as `trace.line()`.
 """
 
 from __future__ import annotations
