@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import copy
 import json
-import os
 import subprocess
 import sys
 
@@ -17,9 +16,7 @@ import pytest
 
 from conftest import API_KEY, CONVERSATION_REQUEST, SELF_ID, SELF_NAME
 from llm_server import HANG, running_model
-from loopback import running_api
-
-AGENT = [sys.executable, "-c", "import sys; from karakuri_agent.cli import agent; sys.exit(agent())"]
+from test_processes import AGENT, api, proc_env  # noqa: F401 - the loopback Karakuri server and its environment
 MODEL_KEY = "sk-model-key-99ee00ff"
 MEI_ID = "1474403124906295517"
 NID = CONVERSATION_REQUEST["notification_id"]
@@ -37,19 +34,9 @@ def accept(message) -> str:
 
 
 @pytest.fixture
-def api():
-    with running_api() as server:
-        server.notifications[NID] = CONVERSATION_REQUEST
-        yield server
-
-
-@pytest.fixture
-def base_env(api, tmp_path):
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("KARAKURI_", "DISCORD_"))}
-    env.update(KARAKURI_API_BASE_URL=api.base_url, KARAKURI_API_KEY=API_KEY, KARAKURI_STATE_DIR=str(tmp_path / "state"),
-               KARAKURI_SELF_AGENT_ID=SELF_ID, KARAKURI_SELF_NAME=SELF_NAME, KARAKURI_DECIDER="llm",
-               KARAKURI_LLM_MODEL="test-model", KARAKURI_LLM_API_KEY=MODEL_KEY)
-    return env
+def base_env(proc_env):
+    return {**proc_env, "KARAKURI_SELF_NAME": SELF_NAME, "KARAKURI_DECIDER": "llm", "KARAKURI_LLM_MODEL": "test-model",
+            "KARAKURI_LLM_API_KEY": MODEL_KEY}
 
 
 def handle(env, model, *args, body: str = BODY, timeout: str = "20") -> subprocess.CompletedProcess:
