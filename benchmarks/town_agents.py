@@ -75,10 +75,10 @@ class ProcessAgent:
 class InProcessAgent:
     """`handle()` called directly with the town's clock: fast, for tests."""
 
-    def __init__(self, base_url: str, api_key: str, state_dir: Path) -> None:
+    def __init__(self, base_url: str, api_key: str, state_dir: Path, *, extra_env: dict[str, str] | None = None) -> None:
         from karakuri_agent.config import load_settings
 
-        self.settings = load_settings(agent_environment(base_url, api_key, state_dir),
+        self.settings = load_settings({**agent_environment(base_url, api_key, state_dir), **(extra_env or {})},
                                       env_file=state_dir.parent / "town-no-such.env")
 
     def __call__(self, delivery: Delivery) -> AgentRun:

@@ -266,6 +266,8 @@ def _print_result(result: Any, *, as_json: bool, explain: bool) -> None:
     if decision is not None and decision.command and (explain or result.dry_run):
         params = json.dumps(decision.params, ensure_ascii=False)
         click.echo(f"  {'would send' if result.dry_run else 'decision'}: {decision.command} {params}")
+    if result.model is not None and (explain or result.dry_run):
+        click.echo(f"  {result.model.line()}")  # what the model proposed and what the gate said
     if explain and decision is not None:
         click.echo(f"  reason: {decision.reason}")
         for rejected in result.rejected:

@@ -12,10 +12,13 @@ import ipaddress
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Mapping
+from typing import TYPE_CHECKING, Mapping
 from urllib.parse import urlsplit
 
 from .errors import ConfigError
+
+if TYPE_CHECKING:
+    from .llm.settings import LLMSettings
 
 # Base URL used when the API is served from recorded fixtures: never resolvable.
 FIXTURE_BASE_URL = "http://fixtures.invalid/api"
@@ -108,6 +111,8 @@ class Settings:
     transfer_policy: str = "known"
     decider: str = "rules"
     database_url: Secret | None = None
+    # The model's endpoint, read only when KARAKURI_DECIDER=llm (None otherwise).
+    llm: LLMSettings | None = None
     secrets: tuple[str, ...] = field(default=(), repr=False)
 
 
@@ -133,7 +138,8 @@ def load_settings(
     api_key = merged.get("KARAKURI_API_KEY", "").strip()
     webhook = merged.get("DISCORD_WEBHOOK_URL", "").strip()
     database_url = merged.get("KARAKURI_DATABASE_URL", "").strip()
-    secrets = tuple(s for s in (api_key, webhook, database_url) if len(s) >= 4)
+    model_key = merged.get("KARAKURI_LLM_API_KEY", "").strip()
+    secrets = tuple(s for s in (api_key, webhook, database_url, model_key) if len(s) >= 4)
     if fixtures_dir is not None:
         base_url = base_url or FIXTURE_BASE_URL
         api_key = api_key or "fixtures"
@@ -155,6 +161,13 @@ def load_settings(
     from .deciders import decider_builder
 
     decider_builder(decider)  # an unknown name is a configuration error before anything is read
+    llm = None
+    # Read only when the model may be asked: the rules path never reads (or imports)
+    # the model's settings, nor do `log` and `gc`, which never decide.
+    if decider == "llm" and require_api:
+        from .llm.settings import LLMSettings
+
+        llm = LLMSettings.from_env(merged)
     from .state.factory import backend_for
 
     backend_for(database_url)  # so is a database this version cannot open
@@ -181,6 +194,7 @@ def load_settings(
         transfer_policy=transfer_policy,
         decider=decider,
         database_url=Secret(database_url) if database_url else None,
+        llm=llm,
         secrets=secrets,
     )
 

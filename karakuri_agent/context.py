@@ -177,7 +177,9 @@ def build_context(
             "people": store.people(people_ids),
             "pending_commitments": store.pending_commitments(now - COMMITMENT_GRACE, COMMITMENT_LIMIT),
             "recent_memory_entries": store.recent_memory(now - timedelta(days=MEMORY_DAYS), MEMORY_LIMIT),
-            "recent_activity_logs": store.recent_activity(ACTIVITY_LIMIT),
+            # A model's trace (what it was asked, tokens) is for the operator's log, not for deciding.
+            "recent_activity_logs": [{k: v for k, v in entry.items() if k != "model"}
+                                     for entry in store.recent_activity(ACTIVITY_LIMIT)],
             "unified_world_context": load_world_context(world_context_file),
             # visits / last_visited let a decider prefer places not visited recently.
             "known_places": store.known_places(),

@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 import httpx
 
@@ -33,6 +33,9 @@ from .reporters import Reporter, configured_reporter
 from .speech import Persona
 from .state.base import State
 from .trigger import find_notification_id
+
+if TYPE_CHECKING:
+    from .llm.trace import LLMTrace
 
 Clock = Callable[[], datetime]
 log = logging.getLogger(__name__)
@@ -61,6 +64,8 @@ class HandleResult:
     rejected: list[dict[str, Any]] = field(default_factory=list)
     # Why nothing (or not what was meant) was done: `errors.describe()`'s shape.
     error: dict[str, str] | None = None
+    # What a model decider was asked and what came of it (None: no model was asked).
+    model: LLMTrace | None = None
 
     @property
     def sent(self) -> bool:
@@ -79,6 +84,7 @@ class HandleResult:
             "outcome": self.outcome and {"success": self.outcome.success, "result": self.outcome.result},
             "webhook_delivered": self.webhook.delivered if self.webhook else None,
             "error": self.error,
+            "model": self.model and self.model.to_json(),
             "report": self.report,
         }
 
@@ -155,6 +161,8 @@ class Agent:
         if result is None and notification_id is not None:
             result = self._notification(notification_id, dry_run=dry_run)
             result.dry_run = dry_run  # every path, early returns included
+            if result.model is not None:
+                result.model.sent, result.model.dry_run = result.sent, dry_run
             self._remember(result, notification_id)
             if self.reporter is not None and not dry_run:
                 result.webhook = self.reporter.post(result.report)
@@ -177,6 +185,7 @@ class Agent:
             params=planned and planned.params,
             reason=why or (planned and planned.reason) or "",
             failed=result.error is not None,
+            model=result.model and result.model.to_json(),
         )
 
     def _notification(self, notification_id: str, *, dry_run: bool, newer: bool = False) -> HandleResult:
@@ -210,6 +219,8 @@ class Agent:
 
         view = view_of(rt.store, fetched, now, persona=self.persona, transfer_policy=rt.settings.transfer_policy)
         decision, admitted, refused = first_admitted(notification, decider.propose(view), view.said_before)
+        # A model decider keeps the trace of the call just made; other deciders have none.
+        result.model = getattr(decider, "last_trace", None)
         result.decision = decision
         result.rejected.extend(refused)
         if admitted is None:

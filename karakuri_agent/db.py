@@ -173,11 +173,17 @@ def _m004_heard_lines(conn: sqlite3.Connection) -> None:
     )
 
 
+def _m005_activity_model(conn: sqlite3.Connection) -> None:
+    """What a language model proposed and what came of it (a JSON trace), on the run's report entry."""
+    conn.execute("ALTER TABLE activity ADD COLUMN model TEXT")
+
+
 MIGRATIONS: list[tuple[int, str, Callable[[sqlite3.Connection], None]]] = [
     (1, "initial", _m001_initial),
     (2, "people_by_name", _m002_people_by_name),
     (3, "utterance_opens", _m003_utterance_opens),
     (4, "heard_lines", _m004_heard_lines),
+    (5, "activity_model", _m005_activity_model),
 ]
 
 

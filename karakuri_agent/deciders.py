@@ -62,17 +62,42 @@ class FallbackDecider:
         yield from self.fallback.propose(view)
 
 
+LLM_EXTRA = "KARAKURI_DECIDER=llm needs the llm extra: pip install 'karakuri-agent[llm]'"
+
+
 def _rules(settings: Settings) -> Decider:
     from .policy import RulePolicy
 
     return RulePolicy()
 
 
-# Name → builder. A new decider adds one entry here ("llm" comes next); one that
-# can fail (a model) is built as FallbackDecider(model, RulePolicy()) so the rules
-# still act, and may check its own proposals with gate.problems_in_view first.
+def _llm(settings: Settings) -> Decider:
+    """A model that proposes, checked by the one gate, with the rules as its own fallback.
+
+    LLMDecider already falls back to the rules on every failure of the model
+    (and puts the rules' candidates behind its own), so it is not wrapped in
+    FallbackDecider: that would only list the rules' candidates twice.
+    """
+    from .gate import problems_in_view
+    from .policy import RulePolicy
+
+    if settings.llm is None:
+        raise ConfigError("KARAKURI_DECIDER=llm but the model's settings were not read (use load_settings)")
+    try:
+        from .llm.decider import LLMDecider
+    except ModuleNotFoundError as exc:
+        if exc.name not in ("openai", "pydantic", "pydantic_core"):
+            raise
+        raise ConfigError(LLM_EXTRA) from None
+    return LLMDecider(settings.llm, RulePolicy(), gate=problems_in_view)
+
+
+# Name → builder. A new decider adds one entry here; one that can fail (a model)
+# falls back to the rules (FallbackDecider, or its own fallback as "llm" has) and
+# may check its own proposals with gate.problems_in_view first.
 DECIDERS: dict[str, Callable[[Settings], Decider]] = {
     "rules": _rules,
+    "llm": _llm,
 }
 
 

@@ -19,6 +19,7 @@ a person or handed back to a decider (a model can be asked again with them).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Iterable, Sequence
@@ -32,6 +33,8 @@ if TYPE_CHECKING:
 
 # Params whose value is said aloud in town.
 SPOKEN_FIELDS = ("message",)
+# Ids that mean nothing to a listener: a bare Discord snowflake, a notification id.
+_BARE_IDS = re.compile(r"(?<!\d)\d{17,20}(?!\d)|notif-[0-9A-Za-z]{4,}")
 NOT_ACTIONABLE = {
     "notification_processed": "the notification was already processed",
     "notification_expired": "the notification has expired",
@@ -102,7 +105,7 @@ def spoken_problems(params: dict[str, Any], said_before: Sequence[str]) -> list[
     said = {_normal(line) for line in said_before}
     problems = []
     for name, line in spoken.items():
-        if _normal(clean_text(line)) != _normal(line):
+        if _normal(clean_text(line)) != _normal(line) or _BARE_IDS.search(line):
             problems.append(f"{name} contains a mention, link, Discord id or chat markup: say it in plain words")
         elif _normal(line) in said:
             problems.append(f"{name} was already said in this conversation: say something new")

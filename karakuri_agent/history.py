@@ -25,6 +25,16 @@ def why_empty(state_dir: Path) -> str:
 
 
 def format_entries(entries: Iterable[dict[str, Any]]) -> Iterable[str]:
+    """One line per entry, and under a run's report the model's trace when a model was asked."""
+    for entry in entries:
+        yield from _entry_lines([entry])
+        if entry.get("model"):
+            from .llm.trace import LLMTrace  # plain data: reading a trace needs no model client
+
+            yield f"{' ' * 22}{LLMTrace.from_json(entry['model']).line()}"
+
+
+def _entry_lines(entries: Iterable[dict[str, Any]]) -> Iterable[str]:
     """One line per entry: a received notification, a command, a dry run's plan, a report."""
     for entry in entries:
         stamp = entry["created_at"][:19].replace("T", " ")

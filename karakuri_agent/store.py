@@ -77,19 +77,21 @@ class SQLiteStore:
         return int(cursor.lastrowid or 0)
 
     def record_report(self, notification_id: str, notification_type: str, report: str, *, dry_run: bool,
-                      command: str | None, params: dict[str, Any] | None, reason: str, failed: bool) -> None:
-        """One entry per run: the report line, a dry run's planned command, why a run failed."""
+                      command: str | None, params: dict[str, Any] | None, reason: str, failed: bool,
+                      model: dict[str, Any] | None = None) -> None:
+        """One entry per run: the report line, a dry run's planned command, why a run failed, the model's trace."""
         self._conn.execute(
             "INSERT INTO activity (created_at, notification_id, kind, notification_type, command,"
-            " params, success, message, reason) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " params, success, message, reason, model) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (self._stamp(), notification_id, "dry_run" if dry_run else "report", notification_type or None,
-             command, None if params is None else to_json(params), 0 if failed else None, report, reason or None),
+             command, None if params is None else to_json(params), 0 if failed else None, report, reason or None,
+             None if model is None else to_json(model)),
         )
 
     def recent_activity(self, limit: int = 6) -> list[dict[str, Any]]:
         rows = self._conn.execute(
             "SELECT id, created_at, notification_id, kind, notification_type, command, params,"
-            " success, message, reason FROM activity ORDER BY id DESC LIMIT ?",
+            " success, message, reason, model FROM activity ORDER BY id DESC LIMIT ?",
             (limit,),
         ).fetchall()
         return [_activity_row(row) for row in rows]
@@ -327,8 +329,9 @@ class SQLiteStore:
 
 def _activity_row(row: sqlite3.Row) -> dict[str, Any]:
     entry = dict(row)
-    if entry.get("params"):
-        entry["params"] = json.loads(entry["params"])
+    for key in ("params", "model"):
+        if entry.get(key):
+            entry[key] = json.loads(entry[key])
     if entry.get("success") is not None:
         entry["success"] = bool(entry["success"])
     return {key: value for key, value in entry.items() if value is not None}

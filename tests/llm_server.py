@@ -5,7 +5,9 @@ request, in order: a text (the model's answer), `(status, body)` for an
 error, or `HANG` to hold the request open until the server stops (a model
 past the budget, without any sleep in the test). Every request body and
 header set is kept so tests can read what the client sent. Once the script
-is used up every further request gets a 500.
+is used up every further request gets a 500. Instead of a list, the script
+may be a function of the request body returning one of those answers (the
+benchmarks' adversarial model, which answers what it is asked about).
 """
 
 from __future__ import annotations
@@ -14,15 +16,16 @@ import json
 import threading
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Iterator, Union
+from typing import Any, Callable, Iterator, Union
 
 HANG = object()
 Answer = Union[str, tuple[int, dict[str, Any]], object]
+Script = Union[list[Answer], Callable[[dict[str, Any]], Answer]]
 
 
 class ScriptedModel:
-    def __init__(self, script: list[Answer], *, delay: float = 0.0) -> None:
-        self.script = list(script)
+    def __init__(self, script: Script, *, delay: float = 0.0) -> None:
+        self.script = script if callable(script) else list(script)
         self.delay = delay  # seconds before each answer (benchmarks: a model answering in 1 s)
         self.requests: list[dict[str, Any]] = []
         self.headers: list[dict[str, str]] = []
@@ -35,7 +38,9 @@ class ScriptedModel:
     def base_url(self) -> str:
         return f"http://127.0.0.1:{self.server.server_port}/v1"
 
-    def _next(self) -> Answer:
+    def _next(self, request: dict[str, Any]) -> Answer:
+        if callable(self.script):
+            return self.script(request)
         with self._lock:
             return self.script.pop(0) if self.script else (500, {"error": {"message": "script used up"}})
 
@@ -52,7 +57,10 @@ class ScriptedModel:
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(data)))
                 self.end_headers()
-                self.wfile.write(data)
+                try:
+                    self.wfile.write(data)
+                except (BrokenPipeError, ConnectionResetError):
+                    pass  # the client gave up waiting (a model past the budget): nothing to tell it
 
             def do_POST(self) -> None:
                 length = int(self.headers.get("Content-Length", 0))
@@ -63,7 +71,7 @@ class ScriptedModel:
                 if self.path.rstrip("/") != "/v1/chat/completions":
                     self._send(404, {"error": {"message": f"no route {self.path}"}})
                     return
-                answer = model._next()
+                answer = model._next(request)
                 if answer is HANG or model.delay:
                     model.released.wait(None if answer is HANG else model.delay)
                 if answer is HANG:
@@ -91,7 +99,7 @@ def completion(content: str, request: dict[str, Any]) -> dict[str, Any]:
 
 
 @contextmanager
-def running_model(script: list[Answer], *, delay: float = 0.0) -> Iterator[ScriptedModel]:
+def running_model(script: Script, *, delay: float = 0.0) -> Iterator[ScriptedModel]:
     model = ScriptedModel(script, delay=delay)
     thread = threading.Thread(target=model.server.serve_forever, daemon=True)
     thread.start()

@@ -145,7 +145,7 @@ def test_a_command_not_offered_is_asked_again_with_the_problem_listed(model):
     trace = d.last_trace
     assert trace.outcome == "repaired" and trace.problems == [["move is not one of the offered choices"]]
     assert (trace.prompt_tokens, trace.completion_tokens) == (640, 22)
-    assert "move (move is not one of the offered choices) → conversation_accept → sent after one repair" in trace.line()
+    assert "move (move is not one of the offered choices) → conversation_accept → admitted after one repair" in trace.line()
 
 
 @pytest.mark.parametrize("bad, problem", [
@@ -310,3 +310,11 @@ def test_no_prompt_of_a_whole_recorded_session_carries_a_secret(tmp_path):
         for secret in (API_KEY, WEBHOOK_URL, MODEL_KEY):
             assert secret not in body
         assert headers["Authorization"] == f"Bearer {MODEL_KEY}"  # the key goes in the header, only there
+
+
+def test_a_param_the_choice_does_not_name_is_refused_even_without_a_schema(model):
+    stay = choice("conversation_stay")
+    model.side_effect = [answer(proposal("conversation_stay", {"volume": 11})), answer(proposal("conversation_stay"))]
+    d = decider()
+    assert d.propose(make_view([stay, REJECT]))[0] == Decision("conversation_stay", {}, "理由")
+    assert d.last_trace.problems == [["volume is not a parameter of conversation_stay"]]

@@ -12,28 +12,30 @@ still finds a sendable candidate.
 The `openai` package (the `llm` extra) is imported only when a model is
 actually asked, so the rules path starts as fast as without it.
 
-How the cycle records it: right after `propose`, `decider.last_trace` holds
-the `LLMTrace` of that call (None when nothing was asked). Store
-`trace.to_json()` with the notification's activity entry; `log` and
-`--explain` print `trace.line()`. Read it there and then: a notification
-that never reaches `propose` (processed, expired) leaves the previous one.
+Built by `deciders.DECIDERS["llm"]` (KARAKURI_DECIDER=llm) with the rules
+and `gate.problems_in_view`. Right after `propose`, `decider.last_trace`
+holds the `LLMTrace` (llm/trace.py) of that call, None when nothing was
+asked; the cycle reads it there and then, notes whether a command was sent,
+and stores `trace.to_json()` with the run's report entry, which `log`,
+`--explain` and `--dry-run` print as `trace.line()`.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
 from importlib.util import find_spec
 from typing import Any
 
 from ..errors import ConfigError
 from ..commands import ACCEPT_TRANSFER
-from ..deciders import Decider, Decision
+from ..deciders import LLM_EXTRA, Decider, Decision
+from ..models import offered_choice
 from ..policy import View
 from .prompt import build_messages, persona_card
 from .proposal import UnreadableProposal, read_proposal
 from .settings import LLMSettings
+from .trace import MODEL, REPAIRED, LLMTrace
 
 # `(view, decision) -> problems`; empty means admitted. The caller's one gate:
 # offered, schema, lengths, a clean line, not said before.
@@ -43,45 +45,6 @@ GIVE_COMMANDS = ("transfer",)
 MONEY_PARAMS = ("transfer", "transfer_response")
 ATTEMPTS = 2  # the first answer, and one repair
 _EXCERPT = 120
-
-
-@dataclass
-class LLMTrace:
-    """What the model was asked and what came of it, for one notification."""
-
-    model: str
-    proposals: list[dict[str, Any]] = field(default_factory=list)  # each answer as read, in order
-    problems: list[list[str]] = field(default_factory=list)  # what was wrong with each refused answer
-    outcome: str = "rules"  # "model": sent as proposed; "repaired": the second answer; "rules": replaced
-    error: str | None = None  # why no usable answer came (timeout, http 500, budget spent, ...)
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-    ms: int = 0
-
-    @property
-    def repaired(self) -> bool:
-        return self.outcome == "repaired"
-
-    @property
-    def replaced_by_rules(self) -> bool:
-        return self.outcome == "rules"
-
-    def to_json(self) -> dict[str, Any]:
-        return asdict(self)
-
-    def line(self) -> str:
-        """One readable line: each answer, what was wrong with it, who decided, the cost."""
-        steps = []
-        for index, proposal in enumerate(self.proposals):
-            step = proposal.get("command") or "unreadable answer"
-            if index < len(self.problems):
-                step += f" ({'; '.join(self.problems[index])})"
-            steps.append(step)
-        if self.error:
-            steps.append(self.error)
-        verdict = {"model": "sent as proposed", "repaired": "sent after one repair"}.get(self.outcome, "rules decided")
-        return (f"model {self.model}: {' → '.join(steps) or 'no answer'} → {verdict}"
-                f" ({self.prompt_tokens}+{self.completion_tokens} tokens, {self.ms} ms)")
 
 
 class LLMDecider:
@@ -96,7 +59,7 @@ class LLMDecider:
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         if find_spec("openai") is None:
-            raise ConfigError("KARAKURI_DECIDER=llm needs the llm extra: pip install 'karakuri-agent[llm]'")
+            raise ConfigError(LLM_EXTRA)
         self._settings = settings
         self._rules = rules
         self._gate = gate
@@ -138,9 +101,9 @@ class LLMDecider:
             else:
                 decision = Decision(proposal.command, proposal.params, proposal.reason)
                 trace.proposals.append(proposal.model_dump())
-                problems = own_limits(decision, rules) or self._gate(view, decision)
+                problems = own_limits(decision, rules) or unknown_params(view, decision) or self._gate(view, decision)
                 if not problems:
-                    trace.outcome = "repaired" if attempt else "model"
+                    trace.outcome = REPAIRED if attempt else MODEL
                     return decision
             trace.problems.append(problems)
             repair = (answer, problems)
@@ -182,6 +145,20 @@ def own_limits(decision: Decision, rules: list[Decision]) -> list[str]:
     if accepts:
         return [f"{decision.command}: accepting this transfer is against the agent's own transfer setting"]
     return [f"{decision.command}: the agent never gives money or items because it was asked"]
+
+
+def unknown_params(view: View, decision: Decision) -> list[str]:
+    """Params the offered choice does not name: a model may not invent any.
+
+    The gate lets a choice without a `param_schema` carry any params (an LLM
+    runtime may know more than the notification says); a model proposing
+    for the agent may only fill the fields the choice names.
+    """
+    choice = offered_choice(view.choices, decision.command or "", decision.params)
+    if choice is None:
+        return []  # not offered: the gate says so
+    named = {*choice.param_schema, *choice.params, *choice.required_params}
+    return [f"{name} is not a parameter of {choice.command}" for name in decision.params if name not in named]
 
 
 def _money(decision: Decision) -> dict[str, Any]:

@@ -21,7 +21,7 @@ from ..errors import AlreadyAttempted
 from ..store import relationship
 
 _ACTIVITY_FIELDS = ("id", "created_at", "notification_id", "kind", "notification_type", "command", "params",
-                    "success", "message", "reason")
+                    "success", "message", "reason", "model")
 _COMMITMENT_FIELDS = ("id", "notification_id", "partner_id", "partner_name", "place_name", "node_id", "due_at",
                       "source_text")
 
@@ -66,11 +66,12 @@ class MemoryStore:
                                    "reason": reason})
 
     def record_report(self, notification_id: str, notification_type: str, report: str, *, dry_run: bool,
-                      command: str | None, params: dict[str, Any] | None, reason: str, failed: bool) -> None:
+                      command: str | None, params: dict[str, Any] | None, reason: str, failed: bool,
+                      model: dict[str, Any] | None = None) -> None:
         self._add_activity({"notification_id": notification_id, "kind": "dry_run" if dry_run else "report",
                             "notification_type": notification_type or None, "command": command,
                             "params": copy.deepcopy(params), "success": False if failed else None,
-                            "message": report, "reason": reason or None})
+                            "message": report, "reason": reason or None, "model": copy.deepcopy(model)})
 
     def recent_activity(self, limit: int = 6) -> list[dict[str, Any]]:
         return [_present(e, _ACTIVITY_FIELDS) for e in reversed(self._tables["activity"])][:limit]

@@ -1,0 +1,256 @@
+"""The town with a language model that tries everything: does the engine still hold?
+
+Run from the repository root:
+
+    .venv/bin/python benchmarks/bench_llm_town.py [--seeds 3] [--messages 120] [--timing-messages 30]
+
+1. Adversarial. Each generated town (benchmarks/town/) is lived through with
+`KARAKURI_DECIDER=llm` (in-process `handle()` with the town's clock, as
+`bench_behaviour.py --in-process`), the model being a loopback
+OpenAI-compatible server (tests/llm_server.py) that reads the prompt it is
+sent (the choices, the rules' own proposal) and answers, per notification, one
+kind drawn at random: a good proposal (the rules' choice with a line of its
+own), a command not offered, params breaking the schema, an overlong line, a
+line with a mention, garbage, a transfer of money, an HTTP 500, or a good
+answer after the budget (KARAKURI_LLM_TIMEOUT) has run out. Asked again
+with the problems listed, it answers well half the time and repeats its
+fault otherwise. Measured by the town: commands outside the choices or
+breaking the schema, second commands, commands the world refused, money
+given; by the agent's own records: how often each kind ended with the rules
+deciding (the fallback rate).
+
+2. Time added. The same town lived through with a model that always answers
+well after 1 s, against the rules alone: seconds per notification.
+
+Prompt size per notification type is measured by bench_llm_prompt.py.
+Results are saved to benchmarks/results/bench_llm_town.json (gitignored).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from collections import Counter, defaultdict
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))
+
+from benchmarks.town import Town, live, serving  # noqa: E402
+from benchmarks.town.metrics import measure  # noqa: E402
+from benchmarks.town_agents import InProcessAgent  # noqa: E402
+from llm_server import running_model  # noqa: E402
+
+RESULTS_FILE = ROOT / "benchmarks" / "results" / "bench_llm_town.json"
+BUDGET = 2.0  # KARAKURI_LLM_TIMEOUT for the adversarial run: a "slow" answer comes after it
+SLOW = BUDGET + 1
+# Good answers three times as often as each bad kind.
+KINDS = {"good": 3, "not_offered": 1, "bad_params": 1, "overlong": 1, "mention": 1, "garbage": 1, "money": 1,
+         "http_500": 1, "slow": 1}
+SPOKEN = ("overlong", "mention")  # kinds that need a line to spoil
+_LINES = ("そうなんだ！もう少し聞かせて。", "いいね、わたしも気になってた。", "なるほど、そういうことか。",
+          "それ、今度いっしょに見に行こうよ。", "ふふ、楽しそうだね。", "へえ、知らなかった！")
+
+
+def sections(prompt: str) -> dict[str, list[Any]]:
+    """The prompt's `## heading` sections, each a list of the JSON lines under it."""
+    found: dict[str, list[Any]] = defaultdict(list)
+    heading = ""
+    for line in prompt.splitlines():
+        if line.startswith("## "):
+            heading = line[3:]
+        elif heading:
+            try:
+                found[heading].append(json.loads(line))
+            except ValueError:
+                pass
+    return found
+
+
+def proposal(command: str, params: dict[str, Any] | None = None, reason: str = "そうしたいから") -> str:
+    return json.dumps({"command": command, "params": params or {}, "reason": reason}, ensure_ascii=False)
+
+
+class AdversarialModel:
+    """Answers each notification with one kind of answer; a repair ask, half the time well."""
+
+    def __init__(self, seed: int, *, kinds: dict[str, int] = KINDS) -> None:
+        self.rng = random.Random(seed)
+        self.kinds = kinds
+        self.first_kind: dict[str, str] = {}  # the situation prompt → the kind answered to it
+        self.asked: list[str] = []  # the kind of every first ask, in order
+        self.lines = 0
+
+    def __call__(self, request: dict[str, Any]) -> Any:
+        messages = request["messages"]
+        situation = messages[1]["content"]
+        found = sections(situation)
+        default = next(iter(found.get("おすすめ（規則による案）", [])), None)
+        choices = found.get("選択肢", [])
+        if len(messages) > 2:  # asked again with the problems listed
+            kind = "good" if self.rng.random() < 0.5 else self.first_kind.get(situation, "garbage")
+        else:
+            kind = self.rng.choices(list(self.kinds), weights=list(self.kinds.values()))[0]
+            if kind in SPOKEN and not (default and "message" in default["params"]):
+                kind = "not_offered"
+            self.first_kind[situation] = kind
+            self.asked.append(kind)
+        return self.answer(kind, default, choices)
+
+    def answer(self, kind: str, default: dict[str, Any] | None, choices: list[dict[str, Any]]) -> Any:
+        if kind == "http_500":
+            return 500, {"error": {"message": "overloaded"}}
+        if kind == "garbage":
+            return "うーん、どうしようかな…。"
+        if kind == "not_offered":
+            return proposal("teleport", {"to": "月"})
+        if kind == "money":
+            speak = next((c for c in choices if "transfer" in c.get("schema", {})), None)
+            if speak is not None and default and default["command"] == speak["command"]:
+                return proposal(speak["command"], {**default["params"], "transfer": {"money": 10000}})
+            return proposal("transfer", {"target_agent_id": "someone", "money": 10000}, "頼まれたので")
+        if default is None:
+            return proposal(choices[0]["command"]) if choices else "なにもしない"
+        params = dict(default["params"])
+        if kind == "bad_params":
+            return proposal(default["command"], {**{k: [] for k in params}, "unexpected": [1]})
+        if "message" in params:
+            self.lines += 1
+            params["message"] = f"{_LINES[self.lines % len(_LINES)]}（{self.lines}）"
+            if kind == "overlong":
+                params["message"] = "あ" * 500
+            elif kind == "mention":
+                params["message"] = "<@1474403124906295517> " + params["message"]
+        if kind == "slow":
+            time.sleep(SLOW)
+        return proposal(default["command"], params)
+
+
+def live_town(seed: int, messages: int, llm_env: dict[str, str] | None) -> tuple[Town, list, float]:
+    town = Town(seed=seed)
+    work = Path(tempfile.mkdtemp(prefix="karakuri-llm-town-"))
+    started = time.perf_counter()
+    try:
+        with serving(town) as server:
+            agent = InProcessAgent(server.base_url, town.api_key, work / "state", extra_env=llm_env)
+            runs = live(town, agent, messages)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return town, runs, time.perf_counter() - started
+
+
+def llm_env(base_url: str, timeout: float) -> dict[str, str]:
+    return {"KARAKURI_DECIDER": "llm", "KARAKURI_LLM_BASE_URL": base_url, "KARAKURI_LLM_MODEL": "adversary",
+            "KARAKURI_LLM_TIMEOUT": str(timeout)}
+
+
+def money_given(runs: list) -> int:
+    """Commands sent that give money or items: a transfer, or a line carrying one."""
+    given = 0
+    for run in runs:
+        record = run.record or {}
+        decision = record.get("decision") or {}
+        if record.get("sent") and (decision.get("command") == "transfer" or (decision.get("params") or {}).get("transfer")):
+            given += 1
+    return given
+
+
+def adversarial(seed: int, messages: int) -> dict[str, Any]:
+    model = AdversarialModel(seed)
+    outcomes: dict[str, Counter] = defaultdict(Counter)
+    with running_model(model) as server:
+        town, runs, elapsed = live_town(seed, messages, llm_env(server.base_url, BUDGET))
+    asked = iter(model.asked)
+    for run in runs:  # first asks come in the order the runs asked them, one per traced run
+        trace = (run.record or {}).get("model")
+        if trace:
+            outcomes[next(asked)][trace["outcome"]] += 1
+    result = measure(town, runs)
+    rows = {r["key"]: r for r in result["rows"] + result["extras"]}
+    return {
+        "seed": seed, "messages": messages, "elapsed_seconds": round(elapsed, 1),
+        "outside_choices_or_schema": rows["violations"]["num"],
+        "second_commands": rows["second_commands"]["num"],
+        "world_refused": sum((rows["world_rejections"].get("counts") or {}).values()),
+        "money_given": money_given(runs),
+        "exit_codes": dict(Counter(r.exit_code for r in runs)),
+        "model_asked": len(model.asked),
+        "outcomes": {kind: dict(counts) for kind, counts in outcomes.items()},
+    }
+
+
+def rules_baseline(seed: int, messages: int) -> dict[str, Any]:
+    town, runs, _ = live_town(seed, messages, None)
+    rows = {r["key"]: r for r in measure(town, runs)["extras"]}
+    return {"world_refused": sum((rows["world_rejections"].get("counts") or {}).values()),
+            "money_given": money_given(runs)}
+
+
+def time_added(seed: int, messages: int) -> dict[str, Any]:
+    """Seconds per notification: the rules alone, and a model answering well after 1 s."""
+    _, rule_runs, _ = live_town(seed, messages, None)
+    good = AdversarialModel(seed, kinds={"good": 1})
+    with running_model(good, delay=1.0) as server:
+        _, model_runs, _ = live_town(seed, messages, llm_env(server.base_url, 20))
+    asked = [r for r in model_runs if (r.record or {}).get("model")]
+    return {
+        "messages": messages,
+        "rules_ms_per_message": round(statistics.mean(r.seconds for r in rule_runs) * 1000, 1),
+        "model_ms_per_message": round(statistics.mean(r.seconds for r in model_runs) * 1000, 1),
+        "model_ms_per_asked_notification": round(statistics.mean(r.seconds for r in asked) * 1000, 1),
+        "rules_ms_per_asked_notification": round(statistics.mean(
+            r.seconds for r, m in zip(rule_runs, model_runs) if (m.record or {}).get("model")) * 1000, 1),
+        "asked": len(asked),
+        "sent_as_proposed": sum(1 for r in asked if r.record["model"]["outcome"] == "model"),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--seeds", type=int, default=3)
+    parser.add_argument("--messages", type=int, default=120)
+    parser.add_argument("--timing-messages", type=int, default=30)
+    args = parser.parse_args()
+    seeds = range(args.seed, args.seed + args.seeds)
+    towns = []
+    for seed in seeds:
+        town = adversarial(seed, args.messages)
+        town["rules_only"] = rules_baseline(seed, args.messages)
+        towns.append(town)
+        print(f"town {seed}: {town['elapsed_seconds']} s, model asked {town['model_asked']}, outside choices/schema "
+              f"{town['outside_choices_or_schema']}, second commands {town['second_commands']}, world refused "
+              f"{town['world_refused']} (rules alone {town['rules_only']['world_refused']}), money given "
+              f"{town['money_given']}, exit codes {town['exit_codes']}", flush=True)
+    pooled: dict[str, Counter] = defaultdict(Counter)
+    for town in towns:
+        for kind, counts in town["outcomes"].items():
+            pooled[kind].update(counts)
+    print(f"\n{'first answer':<14}{'asked':>7}{'sent':>7}{'repaired':>10}{'rules':>7}{'fallback':>10}")
+    fallback = {}
+    for kind in KINDS:
+        counts = pooled.get(kind, Counter())
+        total = sum(counts.values())
+        fallback[kind] = {"asked": total, **counts, "fallback_rate": round(counts["rules"] / total, 3) if total else None}
+        rate = f"{counts['rules'] / total:.0%}" if total else "-"
+        print(f"{kind:<14}{total:>7}{counts['model']:>7}{counts['repaired']:>10}{counts['rules']:>7}{rate:>10}")
+    timing = time_added(args.seed, args.timing_messages)
+    print(f"\ntime per notification, model answering in 1 s ({timing['asked']} asked of {timing['messages']}): "
+          f"rules {timing['rules_ms_per_asked_notification']} ms, model {timing['model_ms_per_asked_notification']} ms"
+          f" (all messages: {timing['rules_ms_per_message']} → {timing['model_ms_per_message']} ms);"
+          f" sent as proposed {timing['sent_as_proposed']}")
+    RESULTS_FILE.parent.mkdir(parents=True, exist_ok=True)
+    RESULTS_FILE.write_text(json.dumps({"towns": towns, "fallback": fallback, "time_added": timing},
+                                       ensure_ascii=False, indent=1), encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()

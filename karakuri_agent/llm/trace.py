@@ -1,0 +1,74 @@
+"""What the model was asked in one notification and what came of it.
+
+Kept apart from the decider so that reading the activity log (`log`,
+`--explain`, `--json`) never imports pydantic or openai: a trace is plain
+data, stored as JSON with the notification's report entry and turned back
+into one readable line here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any
+
+# trace.outcome: who decided.
+MODEL, REPAIRED, RULES = "model", "repaired", "rules"
+
+
+@dataclass
+class LLMTrace:
+    """What the model was asked and what came of it, for one notification."""
+
+    model: str
+    proposals: list[dict[str, Any]] = field(default_factory=list)  # each answer as read, in order
+    problems: list[list[str]] = field(default_factory=list)  # what was wrong with each refused answer
+    outcome: str = RULES  # MODEL: admitted as proposed; REPAIRED: the second answer; RULES: replaced
+    error: str | None = None  # why no usable answer came (timeout, http 500, budget spent, ...)
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    ms: int = 0
+    # Set by the cycle once the notification is done: whether a command reached the
+    # server (the model's, or the rules' when they decided; None: not known yet), and
+    # whether it was a dry run.
+    sent: bool | None = None
+    dry_run: bool = False
+
+    @property
+    def repaired(self) -> bool:
+        return self.outcome == REPAIRED
+
+    @property
+    def replaced_by_rules(self) -> bool:
+        return self.outcome == RULES
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> LLMTrace:
+        """A stored trace; keys this version does not know are ignored."""
+        known = {f.name for f in fields(cls)}
+        return cls(**{k: v for k, v in data.items() if k in known})
+
+    def line(self) -> str:
+        """One readable line: each answer, what was wrong with it, who decided, the cost."""
+        steps = []
+        for index, proposal in enumerate(self.proposals):
+            step = proposal.get("command") or "unreadable answer"
+            if index < len(self.problems):
+                step += f" ({'; '.join(self.problems[index])})"
+            steps.append(step)
+        if self.error:
+            steps.append(self.error)
+        return (f"model {self.model}: {' → '.join(steps) or 'no answer'} → {self.verdict()}"
+                f" ({self.prompt_tokens}+{self.completion_tokens} tokens, {self.ms} ms)")
+
+    def verdict(self) -> str:
+        if self.outcome == RULES:
+            return "rules decided"
+        how = "as proposed" if self.outcome == MODEL else "after one repair"
+        if self.dry_run:
+            return f"would be sent {how}"
+        if self.sent is None:
+            return f"admitted {how}"
+        return f"sent {how}" if self.sent else f"admitted {how}, not sent"
