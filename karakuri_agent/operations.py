@@ -82,13 +82,17 @@ def open_runtime(
 
 
 def load_configured_persona(settings: Settings) -> Persona:
-    """The persona pack KARAKURI_PERSONA_FILE names (else the bundled one), read once per Agent."""
-    from .speech import load_persona
+    """The persona pack KARAKURI_PERSONA_DIR names (else the bundled one), read once per Agent.
+
+    A broken pack stops the program before anything is read or sent, with
+    the first line `karakuri-agent persona check` prints for it.
+    """
+    from .persona import PERSONA_DIR_ENV, BrokenPack, load_persona
 
     try:
-        return load_persona(settings.persona_file)
-    except ValueError as exc:
-        raise ConfigError(f"KARAKURI_PERSONA_FILE: {exc}") from None
+        return load_persona(settings.persona_dir)
+    except BrokenPack as exc:
+        raise ConfigError(f"{PERSONA_DIR_ENV}: {exc}") from None
 
 
 @dataclass

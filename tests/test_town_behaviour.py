@@ -58,6 +58,7 @@ def lived(tmp_path_factory: pytest.TempPathFactory):
     towns, results = [], []
     with pytest.MonkeyPatch.context() as patch:
         patch.delenv("KARAKURI_PERSONA_FILE", raising=False)
+        patch.delenv("KARAKURI_PERSONA_DIR", raising=False)
         for seed in SEEDS:
             town = _town(seed)
             state_dir = tmp_path_factory.mktemp(f"town{seed}") / "state"
