@@ -27,7 +27,7 @@ from .state.base import FAILED, SUCCEEDED, UNKNOWN, Ledger, State, Store
 from .state.factory import open_state
 
 if TYPE_CHECKING:
-    from .speech import Persona
+    from .persona import Persona
 
 
 @dataclass
@@ -82,17 +82,10 @@ def open_runtime(
 
 
 def load_configured_persona(settings: Settings) -> Persona:
-    """The persona pack KARAKURI_PERSONA_DIR names (else the bundled one), read once per Agent.
+    """The persona pack KARAKURI_PERSONA_DIR names (else the bundled one), read once per Agent."""
+    from .persona import load_configured
 
-    A broken pack stops the program before anything is read or sent, with
-    the first line `karakuri-agent persona check` prints for it.
-    """
-    from .persona import PERSONA_DIR_ENV, BrokenPack, load_persona
-
-    try:
-        return load_persona(settings.persona_dir)
-    except BrokenPack as exc:
-        raise ConfigError(f"{PERSONA_DIR_ENV}: {exc}") from None
+    return load_configured(settings.persona_dir)
 
 
 @dataclass

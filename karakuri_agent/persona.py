@@ -34,8 +34,10 @@ __all__ = [
     "Rules",
     "bundled_pack_dir",
     "iter_templates",
+    "load_configured",
     "load_persona",
     "problems",
+    "shipped",
 ]
 
 PACK_FILE = "persona.json"
@@ -163,12 +165,17 @@ def _labelled(label: str, pool: Pool) -> Iterator[tuple[str, str]]:
 # Loading
 # ---------------------------------------------------------------------------
 
-def bundled_pack_dir() -> Path:
-    """The pack shipped with the package: an installed wheel carries skill/
-    inside the package, a source checkout has it beside the package."""
+def shipped(*parts: str) -> Path:
+    """A file shipped beside the code (skill/, docs/persona.md): an installed
+    wheel carries it inside the package, a source checkout beside it."""
     here = Path(__file__).resolve().parent
-    installed = here / "skill" / "personas" / "nike"
-    return installed if installed.is_dir() else here.parent / "skill" / "personas" / "nike"
+    installed = here.joinpath(*parts)
+    return installed if installed.exists() else here.parent.joinpath(*parts)
+
+
+def bundled_pack_dir() -> Path:
+    """The pack used when KARAKURI_PERSONA_DIR is not set."""
+    return shipped("skill", "personas", "nike")
 
 
 def load_persona(directory: Path | str | None = None) -> Persona:
@@ -184,6 +191,20 @@ def load_persona(directory: Path | str | None = None) -> Persona:
     if found:
         raise BrokenPack(found)
     return _build(_merged(_defaults(), _read_json(directory / PACK_FILE)))
+
+
+def load_configured(directory: Path | None) -> Persona:
+    """The pack KARAKURI_PERSONA_DIR names (None: the bundled one), for a program starting.
+
+    A broken pack stops the program before anything is read or sent, with
+    the first line `karakuri-agent persona check` prints for it (exit 2).
+    """
+    from .errors import ConfigError
+
+    try:
+        return load_persona(directory)
+    except BrokenPack as exc:
+        raise ConfigError(f"{PERSONA_DIR_ENV}: {exc}") from None
 
 
 @functools.lru_cache(maxsize=1)
@@ -224,6 +245,9 @@ def _build(data: Mapping[str, Any]) -> Persona:
                   **{part: tuple(entry.get(part) or ()) for part in ("reasons", "details", "recent", "more")})
         for key, entry in data.get("facts", {}).items()
     }
+    # A like with no fact of its own still answers "…好き？" with a yes.
+    named = {word for fact in facts.values() for word in fact.words} | set(facts)
+    facts.update({like: Fact(words=(like,), likes=True) for like in data.get("likes", ()) if like not in named})
     return Persona(
         name=data["name"],
         short_name=data.get("short_name") or data["name"],
