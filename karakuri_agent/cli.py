@@ -97,7 +97,7 @@ class _WholeHelpCommand(click.Command):
         return " ".join((self.help or "").split("\n\n")[0].split())
 
 
-class _Programs(click.Group):
+class _Programs(click.Group, _WholeHelpCommand):
     command_class = _WholeHelpCommand
 
 
