@@ -295,7 +295,7 @@ class _Scene:
 def _tidy_unnamed(text: str) -> str:
     """'はじめまして、！' -> 'はじめまして！' when the partner has no usable name."""
     text = re.sub(r"、+(?=[。！？!?、]|$)", "", text)
-    text = re.sub(r"(?<=[。！？!?])、+", "", text)  # 'ニケ。、よろしく' -> 'ニケ。よろしく'
+    text = re.sub(r"(?<=[。！？!?])、+", "", text)  # 'メイ。、よろしく' -> 'メイ。よろしく'
     return re.sub(r"^[、。！!？?\s]+", "", text)
 
 

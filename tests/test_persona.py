@@ -8,17 +8,14 @@ compared with speech internals.
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from test_processes import home, run_agent  # noqa: F401  (home is a fixture)
 
 from karakuri_agent.persona import bundled_pack_dir, iter_templates, load_persona
 from karakuri_agent.speech import compose
 
-AGENT = [sys.executable, "-c", "import sys; from karakuri_agent.cli import agent; sys.exit(agent())"]
 NIKE = ("ニケ", "にけ")
 # Said only by タロウ's pack: seeing it proves the pack, not a default, spoke.
 TARO_GREETING = "僕はタロウ、将棋が好きなんだ"
@@ -43,25 +40,11 @@ def write_pack(directory: Path, data: object) -> Path:
     return directory
 
 
-@pytest.fixture
-def home(tmp_path):
-    """A user with no configuration: HOME inside tmp_path, no KARAKURI_* variables, no .env around."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("KARAKURI_", "DISCORD_", "XDG_"))}
-    env.update(HOME=str(tmp_path / "home"), XDG_DATA_HOME=str(tmp_path / "home" / "data"))
-    (tmp_path / "home").mkdir()
-    return env
-
-
-def run(env, *args, cwd):
-    proc = subprocess.run([*AGENT, *args], env=env, cwd=cwd, capture_output=True, text=True, timeout=300)
-    return proc.returncode, proc.stdout, proc.stderr
-
-
 # --- another character drives every program --------------------------------
 
 def test_another_characters_pack_drives_the_demo_without_a_word_of_nike(home, tmp_path):
     pack = write_pack(tmp_path / "taro", TARO)
-    code, out, err = run({**home, "KARAKURI_PERSONA_DIR": str(pack)}, "demo", cwd=tmp_path)
+    code, out, err = run_agent({**home, "KARAKURI_PERSONA_DIR": str(pack)}, "demo", cwd=tmp_path)
     assert code == 0, err
     whole = out + err
     assert not any(word in whole for word in NIKE), [line for line in whole.splitlines() if "ニケ" in line]
@@ -70,7 +53,7 @@ def test_another_characters_pack_drives_the_demo_without_a_word_of_nike(home, tm
 
 
 def test_the_bundled_demo_still_plays_the_bundled_character(home, tmp_path):
-    code, out, _ = run(home, "demo", cwd=tmp_path)
+    code, out, _ = run_agent(home, "demo", cwd=tmp_path)
     assert code == 0 and "ニケ" in out and TARO_GREETING not in out
 
 
@@ -95,12 +78,12 @@ def test_the_pack_honorific_is_how_partners_are_called(tmp_path):
 
 def test_a_broken_pack_stops_handle_with_the_line_check_prints(home, tmp_path):
     pack = write_pack(tmp_path / "broken", {"name": "タロウ", "farewells": []})
-    code, out, _ = run(home, "persona", "check", str(pack), cwd=tmp_path)
+    code, out, _ = run_agent(home, "persona", "check", str(pack), cwd=tmp_path)
     assert code == 1
     first_problem = out.splitlines()[0]
     env = {**home, "KARAKURI_PERSONA_DIR": str(pack), "KARAKURI_STATE_DIR": str(tmp_path / "state")}
     for args in (("handle", "--fixtures", "bundled", BODY), ("demo",)):
-        code, out, err = run(env, *args, cwd=tmp_path)
+        code, out, err = run_agent(env, *args, cwd=tmp_path)
         assert code == 2, (args, err)
         assert first_problem in err and "KARAKURI_PERSONA_DIR" in err, (args, err)
     assert not (tmp_path / "state").exists()  # refused before anything was opened
@@ -108,14 +91,14 @@ def test_a_broken_pack_stops_handle_with_the_line_check_prints(home, tmp_path):
 
 def test_the_skill_text_names_the_packs_character_and_the_agent_id(home, tmp_path):
     pack = write_pack(tmp_path / "taro", TARO)
-    code, out, err = run(home, "persona", "skill", str(pack), "--agent-id", "1234567890", cwd=tmp_path)
+    code, out, err = run_agent(home, "persona", "skill", str(pack), "--agent-id", "1234567890", cwd=tmp_path)
     assert code == 0, err
     assert "タロウ" in out and "1234567890" in out and "一人称「僕」" in out
     assert "{{" not in out and not any(word in out for word in NIKE)
 
 
 def test_the_skill_text_needs_an_agent_id(home, tmp_path):
-    code, _, err = run(home, "persona", "skill", str(write_pack(tmp_path / "taro", TARO)), cwd=tmp_path)
+    code, _, err = run_agent(home, "persona", "skill", str(write_pack(tmp_path / "taro", TARO)), cwd=tmp_path)
     assert code == 2 and "KARAKURI_SELF_AGENT_ID" in err
 
 
@@ -123,9 +106,9 @@ def test_the_skill_text_needs_an_agent_id(home, tmp_path):
 
 def test_the_scaffold_passes_its_own_check_and_explains_every_field_it_writes(home, tmp_path):
     pack = tmp_path / "new"
-    code, _, err = run(home, "persona", "init", str(pack), "--name", "タロウ", cwd=tmp_path)
+    code, _, err = run_agent(home, "persona", "init", str(pack), "--name", "タロウ", cwd=tmp_path)
     assert code == 0, err
-    code, out, _ = run(home, "persona", "check", str(pack), cwd=tmp_path)
+    code, out, _ = run_agent(home, "persona", "check", str(pack), cwd=tmp_path)
     assert code == 0, out
     written = json.loads((pack / "persona.json").read_text(encoding="utf-8"))
     assert written["name"] == "タロウ"
@@ -142,13 +125,13 @@ def test_the_scaffold_passes_its_own_check_and_explains_every_field_it_writes(ho
 
 def test_init_refuses_a_directory_that_is_not_empty(home, tmp_path):
     pack = write_pack(tmp_path / "taken", TARO)
-    code, _, err = run(home, "persona", "init", str(pack), "--name", "ジロウ", cwd=tmp_path)
+    code, _, err = run_agent(home, "persona", "init", str(pack), "--name", "ジロウ", cwd=tmp_path)
     assert code == 2 and "taken" in err
     assert json.loads((pack / "persona.json").read_text(encoding="utf-8"))["name"] == "タロウ"
 
 
 def test_the_bundled_pack_passes_check(home, tmp_path):
-    code, out, _ = run(home, "persona", "check", str(bundled_pack_dir()), cwd=tmp_path)
+    code, out, _ = run_agent(home, "persona", "check", str(bundled_pack_dir()), cwd=tmp_path)
     assert code == 0, out
 
 
@@ -172,7 +155,7 @@ LONG = "あ" * 190 + "{partner}"
 ])
 def test_check_names_the_file_the_field_and_what_is_expected(home, tmp_path, content, field, expected):
     pack = write_pack(tmp_path / "pack", content)
-    code, out, _ = run(home, "persona", "check", str(pack), cwd=tmp_path)
+    code, out, _ = run_agent(home, "persona", "check", str(pack), cwd=tmp_path)
     lines = out.splitlines()
     assert code == 1 and len(lines) == 1, out
     assert lines[0].startswith(str(pack / "persona.json") + ":")
@@ -181,7 +164,7 @@ def test_check_names_the_file_the_field_and_what_is_expected(home, tmp_path, con
 
 def test_check_lists_every_problem_one_per_line(home, tmp_path):
     pack = write_pack(tmp_path / "pack", {"name": "タロウ", "farewells": [], "colour": "blue", "tails": "ふふ"})
-    code, out, _ = run(home, "persona", "check", str(pack), cwd=tmp_path)
+    code, out, _ = run_agent(home, "persona", "check", str(pack), cwd=tmp_path)
     lines = out.splitlines()
     assert code == 1 and len(lines) == 3
     assert {"farewells", "colour", "tails"} == {line.split(": ")[1] for line in lines}
@@ -189,13 +172,13 @@ def test_check_lists_every_problem_one_per_line(home, tmp_path):
 
 def test_check_on_a_directory_without_a_pack_says_how_to_make_one(home, tmp_path):
     (tmp_path / "empty").mkdir()
-    code, out, _ = run(home, "persona", "check", str(tmp_path / "empty"), cwd=tmp_path)
+    code, out, _ = run_agent(home, "persona", "check", str(tmp_path / "empty"), cwd=tmp_path)
     assert code == 1 and "persona.json" in out and "persona init" in out
 
 
 def test_the_old_persona_file_variable_points_to_the_new_one(home, tmp_path):
     env = {**home, "KARAKURI_PERSONA_FILE": str(tmp_path / "persona.json")}
-    code, _, err = run(env, "handle", "--fixtures", "bundled", BODY, cwd=tmp_path)
+    code, _, err = run_agent(env, "handle", "--fixtures", "bundled", BODY, cwd=tmp_path)
     assert code == 2 and "KARAKURI_PERSONA_DIR" in err
 
 
@@ -221,9 +204,9 @@ def test_a_pack_can_shorten_conversations_and_never_start_one(tmp_path):
 
 
 def test_a_pack_that_takes_no_gifts_declines_even_a_friends(home, tmp_path):
-    code, out, _ = run(home, "demo", cwd=tmp_path)
+    code, out, _ = run_agent(home, "demo", cwd=tmp_path)
     assert code == 0 and "桜草メイさんからの贈り物を受け取りました" in out
     pack = write_pack(tmp_path / "taro", {**TARO, "rules": {"transfer_policy": "reject"}})
-    code, out, err = run({**home, "KARAKURI_PERSONA_DIR": str(pack)}, "demo", cwd=tmp_path)
+    code, out, err = run_agent({**home, "KARAKURI_PERSONA_DIR": str(pack)}, "demo", cwd=tmp_path)
     assert code == 0, err
     assert "受け取りました" not in out and "桜草メイ" in out
