@@ -210,3 +210,9 @@ def test_a_pack_that_takes_no_gifts_declines_even_a_friends(home, tmp_path):
     code, out, err = run_agent({**home, "KARAKURI_PERSONA_DIR": str(pack)}, "demo", cwd=tmp_path)
     assert code == 0, err
     assert "受け取りました" not in out and "桜草メイ" in out
+
+
+def test_a_like_without_a_fact_is_still_answered_with_a_yes(tmp_path):
+    pack = load_persona(write_pack(tmp_path / "taro", TARO))
+    line = compose("reply", persona=pack, partner_name="桜草メイ", last_line="タロウくんは将棋好き？", seed="s")
+    assert "将棋" in line and "好き" in line and "わからない" not in line, line
