@@ -51,7 +51,7 @@ from karakuri_agent.llm.decider import LLMDecider  # noqa: E402
 from karakuri_agent.llm.settings import LLMSettings  # noqa: E402
 from karakuri_agent.models import Notification  # noqa: E402
 from karakuri_agent.policy import Decision, RulePolicy, View  # noqa: E402
-from karakuri_agent.speech import load_persona  # noqa: E402
+from karakuri_agent.persona import load_persona  # noqa: E402
 from conftest import CONVERSATION_REQUEST, SELF_ID, SELF_NAME  # noqa: E402
 from llm_server import running_model  # noqa: E402
 

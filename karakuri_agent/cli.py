@@ -14,6 +14,7 @@ import functools
 import json
 import os
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
@@ -96,7 +97,7 @@ class _WholeHelpCommand(click.Command):
         return " ".join((self.help or "").split("\n\n")[0].split())
 
 
-class _Programs(click.Group):
+class _Programs(click.Group, _WholeHelpCommand):
     command_class = _WholeHelpCommand
 
 
@@ -254,6 +255,60 @@ def demo(fixtures_dir: str, state_dir: Path | None, as_json: bool) -> None:
         _print_result(result, as_json=as_json, explain=True)
         if not as_json:
             click.echo()
+
+
+@agent.group("persona", **_GROUP)
+def persona() -> None:
+    """Make, check and use a persona pack (a character of your own; see docs/persona.md)."""
+
+
+_PACK_DIR = click.Path(file_okay=False, path_type=Path)
+
+
+@persona.command("init")
+@click.argument("directory", type=_PACK_DIR)
+@click.option("--name", required=True, help="The character's name, as the world knows it.")
+@handles_errors
+def persona_init(directory: Path, name: str) -> None:
+    """Write a new pack for NAME into DIRECTORY: persona.json and a README.md explaining every field."""
+    from .persona_scaffold import init_pack
+
+    for path in init_pack(directory, name):
+        click.echo(f"wrote {path}")
+    click.echo(f"next: edit {directory / 'persona.json'}, then `karakuri-agent persona check {directory}`")
+
+
+@persona.command("check")
+@click.argument("directory", type=_PACK_DIR)
+def persona_check(directory: Path) -> None:
+    """Validate the pack in DIRECTORY: exit 0, or exit 1 with one line per problem."""
+    from .persona import problems
+
+    found = problems(directory)
+    for line in found:
+        click.echo(line)
+    if found:
+        sys.exit(EXIT_FAILURE)
+    click.echo(f"{directory}: ok")
+
+
+@persona.command("skill")
+@click.argument("directory", type=_PACK_DIR, required=False)
+@click.option("--agent-id", default="", help="The agent's id in the world [default: KARAKURI_SELF_AGENT_ID].")
+@handles_errors
+def persona_skill(directory: Path | None, agent_id: str) -> None:
+    """Print skill/SKILL.md for the pack in DIRECTORY (default: KARAKURI_PERSONA_DIR, else the bundled one)."""
+    from .config import load_settings
+    from .operations import load_configured_persona
+    from .persona_scaffold import skill_text
+
+    settings = load_settings(require_api=False)
+    if directory is not None:
+        settings = replace(settings, persona_dir=directory)
+    agent_id = agent_id.strip() or settings.self_agent_id
+    if not agent_id:
+        raise UsageError("the skill needs the agent's id: pass --agent-id ID or set KARAKURI_SELF_AGENT_ID")
+    click.echo(skill_text(load_configured_persona(settings), agent_id), nl=False)
 
 
 def _print_result(result: Any, *, as_json: bool, explain: bool) -> None:

@@ -102,13 +102,13 @@ class Settings:
     self_name: str = ""
     world_context_file: Path | None = None
     fixtures_dir: Path | None = None
-    persona_file: Path | None = None
+    persona_dir: Path | None = None
     http_timeout: float = 10.0
     get_retry_budget: float = 20.0
     webhook_budget: float = 10.0
     disabled: bool = False
     cooldown_seconds: float = 0.0
-    transfer_policy: str = "known"
+    transfer_policy: str = ""  # "" when unset: the persona pack's rule, else "known"
     decider: str = "rules"
     database_url: Secret | None = None
     # The model's endpoint, read only when KARAKURI_DECIDER=llm (None otherwise).
@@ -153,8 +153,8 @@ def load_settings(
 
     if webhook and not _secure_or_loopback(webhook):
         raise ConfigError("DISCORD_WEBHOOK_URL must start with https:// (http:// only to 127.0.0.1, localhost or [::1])")
-    transfer_policy = merged.get("KARAKURI_TRANSFER_POLICY", "known").strip() or "known"
-    if transfer_policy not in TRANSFER_POLICIES:
+    transfer_policy = merged.get("KARAKURI_TRANSFER_POLICY", "").strip()
+    if transfer_policy and transfer_policy not in TRANSFER_POLICIES:
         raise ConfigError(f"KARAKURI_TRANSFER_POLICY must be one of {', '.join(TRANSFER_POLICIES)}")
 
     decider = merged.get("KARAKURI_DECIDER", "").strip() or "rules"
@@ -172,6 +172,10 @@ def load_settings(
 
     backend_for(database_url)  # so is a database this version cannot open
 
+    if merged.get("KARAKURI_PERSONA_FILE", "").strip():
+        raise ConfigError("KARAKURI_PERSONA_FILE is no longer read: set KARAKURI_PERSONA_DIR to the pack's directory"
+                          " (the one holding persona.json) instead")
+
     def optional_path(name: str) -> Path | None:
         value = merged.get(name, "").strip()
         return Path(value).expanduser() if value else None
@@ -185,7 +189,7 @@ def load_settings(
         self_name=merged.get("KARAKURI_SELF_NAME", "").strip(),
         world_context_file=optional_path("KARAKURI_WORLD_CONTEXT_FILE"),
         fixtures_dir=fixtures_dir,
-        persona_file=optional_path("KARAKURI_PERSONA_FILE"),
+        persona_dir=optional_path("KARAKURI_PERSONA_DIR"),
         http_timeout=_number(merged, "KARAKURI_HTTP_TIMEOUT", 10.0, minimum=0.1),
         get_retry_budget=_number(merged, "KARAKURI_GET_RETRY_BUDGET", 20.0),
         webhook_budget=_number(merged, "KARAKURI_WEBHOOK_BUDGET", 10.0),

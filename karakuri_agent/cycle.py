@@ -217,7 +217,8 @@ class Agent:
             result.report = report.idle_report(kind, why=report.COOLING_DOWN)
             return result
 
-        view = view_of(rt.store, fetched, now, persona=self.persona, transfer_policy=rt.settings.transfer_policy)
+        transfer_policy = rt.settings.transfer_policy or self.persona.rules.transfer_policy or "known"
+        view = view_of(rt.store, fetched, now, persona=self.persona, transfer_policy=transfer_policy)
         decision, admitted, refused = first_admitted(notification, decider.propose(view), view.said_before)
         # A model decider keeps the trace of the call just made; other deciders have none.
         result.model = getattr(decider, "last_trace", None)

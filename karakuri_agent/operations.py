@@ -27,7 +27,7 @@ from .state.base import FAILED, SUCCEEDED, UNKNOWN, Ledger, State, Store
 from .state.factory import open_state
 
 if TYPE_CHECKING:
-    from .speech import Persona
+    from .persona import Persona
 
 
 @dataclass
@@ -82,13 +82,10 @@ def open_runtime(
 
 
 def load_configured_persona(settings: Settings) -> Persona:
-    """The persona pack KARAKURI_PERSONA_FILE names (else the bundled one), read once per Agent."""
-    from .speech import load_persona
+    """The persona pack KARAKURI_PERSONA_DIR names (else the bundled one), read once per Agent."""
+    from .persona import load_configured
 
-    try:
-        return load_persona(settings.persona_file)
-    except ValueError as exc:
-        raise ConfigError(f"KARAKURI_PERSONA_FILE: {exc}") from None
+    return load_configured(settings.persona_dir)
 
 
 @dataclass

@@ -29,8 +29,6 @@ from .models import TOKYO, Choice, Identity
 from .report import ReportFacts
 from .speech import Memory, Persona, compose
 
-# Own lines in one conversation before the agent says goodbye.
-CONVERSATION_TURNS = 8
 # How far ahead a meeting starts to steer the agent (time to walk there and wait).
 COMMITMENT_SOON = timedelta(minutes=90)
 # A partner who has not come this long after the time is not coming.
@@ -38,7 +36,6 @@ MEETING_GRACE = timedelta(minutes=10)
 COMMITMENT_URGENT = timedelta(minutes=15)
 WAIT_UNIT = timedelta(minutes=10)  # the contract's `wait` duration unit
 INFO_FRESH = timedelta(minutes=30)
-TALK_AGAIN_AFTER = 6  # commands before starting a conversation with the same person again
 # Fewer destinations than this (besides where the agent stands) is too few to live on:
 # the map is asked for once, then the agent goes.
 FEW_PLACES = 3
@@ -102,7 +99,7 @@ def _conversation_turn(view: View) -> list[Decision] | None:
     partner = _partner(view)
     closing = speak is not None and end is None and "別れ" in speak.description
     meeting = _meeting_elsewhere(view, partner.get("id"), within=COMMITMENT_URGENT)
-    long_enough = len(view.own_lines) >= CONVERSATION_TURNS or meeting is not None
+    long_enough = len(view.own_lines) >= view.persona.rules.conversation_turns or meeting is not None
     speak_decision = speak and Decision(
         speak.command,
         _speech_params(view, speak, "farewell" if closing else "reply", partner),
@@ -138,7 +135,7 @@ def _inactive_check(view: View) -> list[Decision] | None:
     leave = view.choice("conversation_leave")
     if stay is None and leave is None:
         return None
-    alive = bool(view.parsed.get("conversation_messages")) and len(view.own_lines) < CONVERSATION_TURNS
+    alive = bool(view.parsed.get("conversation_messages")) and len(view.own_lines) < view.persona.rules.conversation_turns
     stay_decision = stay and Decision(stay.command, {}, "会話がまだ続いているので残る")
     leave_decision = leave and Decision(
         leave.command, _speech_params(view, leave, "farewell", _partner(view)), "会話が止まっているので挨拶して抜ける"
@@ -250,7 +247,8 @@ def _look_around(view: View, *, essential: bool) -> list[Decision]:
     else:
         nearby = (view.parsed.get("location") or {}).get("nearby_agent_count")
         wanted = [("get_nearby_agents", "近くにいる人を確かめて話しかけたい")] if (
-            nearby and view.choice("conversation_start") and not view.nearby_agents) else []
+            nearby and view.choice("conversation_start") and view.persona.rules.start_conversations
+            and not view.nearby_agents) else []
     recent = {c.get("command") for c in view.recent_commands[:3]}
     for command, reason in wanted:
         age = view.knowledge_age.get(command)
@@ -276,9 +274,10 @@ def _act_here(view: View) -> list[Decision]:
 
 def _talk_to_someone(view: View) -> list[Decision]:
     choice = view.choice("conversation_start")
-    if choice is None:
+    if choice is None or not view.persona.rules.start_conversations:
         return []
-    recent_targets = {c.get("params", {}).get("target_agent_id") for c in view.recent_commands[:TALK_AGAIN_AFTER]}
+    recent = view.recent_commands[:view.persona.rules.talk_again_after]
+    recent_targets = {c.get("params", {}).get("target_agent_id") for c in recent}
     options = _enum(choice, "target_agent_id") or [a["id"] for a in view.nearby_agents if a.get("id")]
     options = [a for a in options if a not in recent_targets and not view.me.is_self(a, None)]
     if not options:

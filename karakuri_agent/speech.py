@@ -1,7 +1,7 @@
 """In-world lines for the agent, composed from a persona pack.
 
-The voice lives in data (``skill/persona.json``) so it can change without
-code. This module only picks, fills and fits templates, and it is pure: the
+The voice lives in data, a persona pack (see persona.py), so it can change
+without code. This module only picks, fills and fits templates, and it is pure: the
 same inputs and seed always give the same line, which keeps decisions
 reproducible in dry runs and testable in bulk.
 
@@ -27,45 +27,34 @@ from __future__ import annotations
 import functools
 import hashlib
 import itertools
-import json
 import re
-import string
 import unicodedata
-from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, replace
-from pathlib import Path
-from types import MappingProxyType
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, replace
 
+from .persona import LONGEST_LABEL, LONGEST_NAME, MESSAGE_UNITS, Fact, Persona, Pool
 from .questions import Question, read_question, sentences
 
 __all__ = [
     "DEFAULT_MAX_LENGTH",
-    "PERSONA_ENV",
     "PURPOSES",
-    "Fact",
     "Memory",
-    "Persona",
     "address_name",
     "clean_text",
     "compose",
-    "iter_templates",
-    "load_persona",
     "pick_topic",
 ]
 
-PERSONA_ENV = "KARAKURI_PERSONA_FILE"
 PURPOSES = frozenset({"accept", "reply", "farewell", "start", "promise_accept"})
 # The server's maxLength for a conversation message (CONTRACT §2 example).
-DEFAULT_MAX_LENGTH = 200
-PLACEHOLDERS = frozenset({"partner", "place", "topic", "time", "first_person"})
+DEFAULT_MAX_LENGTH = MESSAGE_UNITS
 
-_DEFAULT_TAILS = ("ふふっ。", "えへへ。", "うんうん。")
 # Used only when a tiny max_length leaves nothing else unused.
 _LAST_RESORT = ("…", "！", "♪", "うん", "ね", "あ", "え", "お", "ん", "？")
 # How many candidates a tiny max_length may cut shorter before giving up.
 _SHORTER_TRIES = 40
-_NAME_CAP = 16
-_LABEL_CAP = 20
+_NAME_CAP = LONGEST_NAME
+_LABEL_CAP = LONGEST_LABEL
 _HONORIFICS = (
     "ちゃん", "くん", "君", "さん", "様", "さま", "先生", "せんせい",
     "先輩", "センパイ", "氏", "たん", "っち", "殿",
@@ -75,29 +64,8 @@ _CLOSERS = "」』）)〜~ー"
 
 
 # ---------------------------------------------------------------------------
-# The persona pack
+# What the agent remembers
 # ---------------------------------------------------------------------------
-
-Pool = tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class Fact:
-    """Something the persona can say about itself on one subject.
-
-    ``likes`` answers a yes/no question on the subject (None: no opinion);
-    ``reasons`` follow a yes or a no, ``details`` answer "what/which",
-    ``recent`` answers "did you ... anything?", and ``more`` is something of
-    its own to add after answering.
-    """
-
-    words: Pool
-    likes: bool | None = None
-    reasons: Pool = ()
-    details: Pool = ()
-    recent: Pool = ()
-    more: Pool = ()
-
 
 @dataclass(frozen=True)
 class Memory:
@@ -107,243 +75,6 @@ class Memory:
     here: str = ""
     recent_places: tuple[str, ...] = ()
     known_places: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class Persona:
-    """One voice: every line the agent says is one of these templates, filled.
-
-    Mappings are read-only views so a loaded (and cached) pack cannot be
-    changed by one caller under another (which also makes it unhashable).
-    """
-
-    name: str
-    short_name: str
-    first_person: str
-    tone: str
-    greetings: Mapping[str, Pool]
-    accept: Pool
-    small_talk: Mapping[str, Mapping[str, Pool]]
-    reactions: Mapping[str, Pool]
-    farewells: Pool
-    conversation_start: Pool
-    promise_accept: Pool
-    place_aliases: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
-    topic_aliases: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
-    tails: Pool = _DEFAULT_TAILS
-    # How questions are answered: phrase sets per kind of answer, what the
-    # persona likes and knows, where it likes to go. All optional.
-    answers: Mapping[str, Pool] = field(default_factory=lambda: MappingProxyType({}))
-    facts: Mapping[str, Fact] = field(default_factory=lambda: MappingProxyType({}))
-    favourite_places: Pool = ()
-
-    @property
-    def by_place(self) -> Mapping[str, Pool]:
-        return self.small_talk["by_place"]
-
-    @property
-    def by_topic(self) -> Mapping[str, Pool]:
-        return self.small_talk["by_topic"]
-
-
-class _PackError(Exception):
-    """A reason the pack is unusable; turned into one ValueError line."""
-
-
-def iter_templates(persona: Persona) -> Iterator[tuple[str, str]]:
-    """Every template with a dotted path, so a pack can be checked as a whole."""
-    for kind, pool in persona.greetings.items():
-        yield from _labelled(f"greetings.{kind}", pool)
-    yield from _labelled("accept", persona.accept)
-    for section, table in persona.small_talk.items():
-        for key, pool in table.items():
-            yield from _labelled(f"small_talk.{section}.{key}", pool)
-    for kind, pool in persona.reactions.items():
-        yield from _labelled(f"reactions.{kind}", pool)
-    yield from _labelled("farewells", persona.farewells)
-    yield from _labelled("conversation_start", persona.conversation_start)
-    yield from _labelled("promise_accept", persona.promise_accept)
-    yield from _labelled("tails", persona.tails)
-    for kind, pool in persona.answers.items():
-        yield from _labelled(f"answers.{kind}", pool)
-    for key, fact in persona.facts.items():
-        for part in ("reasons", "details", "recent", "more"):
-            yield from _labelled(f"facts.{key}.{part}", getattr(fact, part))
-
-
-def _labelled(label: str, pool: Pool) -> Iterator[tuple[str, str]]:
-    return ((f"{label}[{i}]", t) for i, t in enumerate(pool))
-
-
-def _check_template(template: str, where: str) -> str:
-    """Reject templates that would fail (or leak fields) when filled."""
-    if not isinstance(template, str) or not template.strip():
-        raise _PackError(f"{where}: templates must be non-empty strings")
-    try:
-        fields = list(string.Formatter().parse(template))
-    except ValueError as exc:
-        raise _PackError(f"{where}: {exc}") from None
-    for _, placeholder, spec, conversion in fields:
-        if placeholder is None:
-            continue
-        if placeholder not in PLACEHOLDERS or spec or conversion:
-            raise _PackError(f"{where}: unknown placeholder {{{placeholder}}}")
-    return template
-
-
-def _pool(data: Mapping[str, object], key: str, where: str, *, required: bool = True) -> Pool:
-    value = data.get(key)
-    if value is None and not required:
-        return ()
-    if not isinstance(value, list) or not value:
-        raise _PackError(f"{where}{key}: expected a non-empty list of templates")
-    return tuple(_check_template(t, f"{where}{key}[{i}]") for i, t in enumerate(value))
-
-
-def _table(data: Mapping[str, object], key: str, where: str) -> Mapping[str, Pool]:
-    value = data.get(key, {})
-    if not isinstance(value, dict):
-        raise _PackError(f"{where}{key}: expected an object")
-    return MappingProxyType({k: _pool(value, k, f"{where}{key}.") for k in value})
-
-
-def _aliases(data: Mapping[str, object], key: str, targets: Mapping[str, Pool]) -> Mapping[str, str]:
-    value = data.get(key, {})
-    if not isinstance(value, dict):
-        raise _PackError(f"small_talk.{key}: expected an object")
-    for alias, target in value.items():
-        if not alias or target not in targets:
-            raise _PackError(f"small_talk.{key}.{alias}: unknown target {target!r}")
-    return MappingProxyType(dict(value))
-
-
-def _words(value: object, where: str) -> Pool:
-    if not isinstance(value, list) or not all(isinstance(w, str) and w.strip() for w in value):
-        raise _PackError(f"{where}: expected a list of non-empty strings")
-    return tuple(value)
-
-
-def _facts(data: Mapping[str, object]) -> Mapping[str, Fact]:
-    value = data.get("facts", {})
-    if not isinstance(value, dict):
-        raise _PackError("facts: expected an object")
-    facts = {}
-    for key, entry in value.items():
-        where = f"facts.{key}."
-        if not isinstance(entry, dict):
-            raise _PackError(f"facts.{key}: expected an object")
-        likes = entry.get("likes")
-        if likes is not None and not isinstance(likes, bool):
-            raise _PackError(f"{where}likes: expected true, false or null")
-        words = _words(entry.get("words"), f"{where}words")
-        if not words:
-            raise _PackError(f"{where}words: expected at least one word")
-        facts[key] = Fact(
-            words=words, likes=likes,
-            reasons=_pool(entry, "reasons", where, required=False),
-            details=_pool(entry, "details", where, required=False),
-            recent=_pool(entry, "recent", where, required=False),
-            more=_pool(entry, "more", where, required=False),
-        )
-    return MappingProxyType(facts)
-
-
-def _section(data: Mapping[str, object], key: str) -> Mapping[str, object]:
-    value = data.get(key)
-    if not isinstance(value, dict):
-        raise _PackError(f"{key}: expected an object")
-    return value
-
-
-def _text_field(data: Mapping[str, object], key: str, default: str | None) -> str:
-    value = data.get(key, default)
-    if not isinstance(value, str) or (default is None and not value.strip()):
-        raise _PackError(f"{key}: expected a string")
-    return value
-
-
-def _persona_from(data: object) -> Persona:
-    """Build a Persona from parsed JSON; optional sections get safe defaults."""
-    if not isinstance(data, dict):
-        raise _PackError("expected a JSON object")
-    greetings = _section(data, "greetings")
-    small = _section(data, "small_talk")
-    reactions = _section(data, "reactions")
-    by_place = _table(small, "by_place", "small_talk.")
-    by_topic = _table(small, "by_topic", "small_talk.")
-    if "_default" not in by_place:
-        raise _PackError("small_talk.by_place._default: missing")
-    name = _text_field(data, "name", None)
-    reaction_pools = {"default": _pool(reactions, "default", "reactions.")}
-    for kind in reactions:
-        reaction_pools[kind] = _pool(reactions, kind, "reactions.")
-    tails = _pool(data, "tails", "", required=False) or _DEFAULT_TAILS
-    return Persona(
-        name=name,
-        short_name=_text_field(data, "short_name", name),
-        first_person=_text_field(data, "first_person", "わたし"),
-        tone=_text_field(data, "tone", ""),
-        greetings=MappingProxyType({
-            "first_meeting": _pool(greetings, "first_meeting", "greetings."),
-            "known": _pool(greetings, "known", "greetings."),
-        }),
-        accept=_pool(data, "accept", ""),
-        small_talk=MappingProxyType({"by_place": by_place, "by_topic": by_topic}),
-        reactions=MappingProxyType(reaction_pools),
-        farewells=_pool(data, "farewells", ""),
-        conversation_start=_pool(data, "conversation_start", ""),
-        promise_accept=_pool(data, "promise_accept", ""),
-        place_aliases=_aliases(small, "place_aliases", by_place),
-        topic_aliases=_aliases(small, "topic_aliases", by_topic),
-        tails=tails,
-        answers=_table(data, "answers", ""),
-        facts=_facts(data),
-        favourite_places=_words(data.get("favourite_places", []), "favourite_places"),
-    )
-
-
-def _parse_pack(text: str, origin: str) -> Persona:
-    """One-line ValueError naming the file, whatever is wrong with it."""
-    try:
-        return _persona_from(json.loads(text))
-    except json.JSONDecodeError as exc:
-        reason = f"not valid JSON ({exc})"
-    except _PackError as exc:
-        reason = str(exc)
-    reason = " ".join(reason.split())
-    raise ValueError(f"invalid persona file {origin}: {reason}")
-
-
-def _read_file(path: Path) -> Persona:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = " ".join(str(getattr(exc, "strerror", None) or exc).split())
-        raise ValueError(f"cannot read persona file {path}: {reason}") from None
-    return _parse_pack(text, str(path))
-
-
-@functools.lru_cache(maxsize=1)
-def _load_bundled() -> Persona:
-    """The pack shipped with the package; read once per process.
-
-    An installed wheel carries skill/ inside the package; a source checkout has
-    it beside the package.
-    """
-    here = Path(__file__).resolve().parent
-    installed = here / "skill" / "persona.json"
-    return _read_file(installed if installed.is_file() else here.parent / "skill" / "persona.json")
-
-
-def load_persona(path: Path | str | None = None) -> Persona:
-    """The pack at ``path`` (settings read it from $KARAKURI_PERSONA_FILE), else the bundled one.
-
-    Only the bundled pack is cached: an explicit or configured file is read
-    as it is now, so editing it takes effect on the next run.
-    """
-    if path is not None:
-        return _read_file(Path(path).expanduser())
-    return _load_bundled()
 
 
 # ---------------------------------------------------------------------------
@@ -400,8 +131,10 @@ def _strip_decorations(name: str) -> str:
     return name
 
 
-def address_name(name: str | None) -> str:
+def address_name(name: str | None, honorific: str = "さん") -> str:
     """How the agent calls someone: 'メイさん', 'コウくん', 'Lunaさん'; '' if unusable.
+
+    ``honorific`` is the persona's (a pack may say 'くん', '様' or nothing).
 
     A kanji family name followed by a kana given name is shortened to the
     given name, the way the town's people call each other ('桜草メイ' ->
@@ -417,7 +150,7 @@ def address_name(name: str | None) -> str:
     given = _FAMILY_GIVEN.match(bare)
     if given:
         bare = given.group(1)
-    return _cut_units(bare, _NAME_CAP - 2) + "さん"
+    return _cut_units(bare, _NAME_CAP - len(honorific)) + honorific
 
 
 def _place_label(place_name: str | None) -> str:
@@ -562,7 +295,7 @@ class _Scene:
 def _tidy_unnamed(text: str) -> str:
     """'はじめまして、！' -> 'はじめまして！' when the partner has no usable name."""
     text = re.sub(r"、+(?=[。！？!?、]|$)", "", text)
-    text = re.sub(r"(?<=[。！？!?])、+", "", text)  # 'ニケ。、よろしく' -> 'ニケ。よろしく'
+    text = re.sub(r"(?<=[。！？!?])、+", "", text)  # 'メイ。、よろしく' -> 'メイ。よろしく'
     return re.sub(r"^[、。！!？?\s]+", "", text)
 
 
@@ -1089,7 +822,7 @@ def compose(
     limit = DEFAULT_MAX_LENGTH if max_length is None else max_length
     if limit < 1:
         raise ValueError(f"max_length must be at least 1, got {max_length}")
-    partner = address_name(partner_name)
+    partner = address_name(partner_name, persona.honorific)
     situation = _situation(
         purpose, persona, last_line=last_line, place_label=_place_label(place_name),
         time_label=_time_label(time_text), partner=partner, known=partner_known, seed=seed,

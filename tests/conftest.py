@@ -83,7 +83,8 @@ def env(monkeypatch: pytest.MonkeyPatch, state_dir: Path, tmp_path: Path) -> dic
     """A configured environment with no .env file around and no webhook."""
     monkeypatch.chdir(tmp_path)
     for name in ("KARAKURI_FIXTURES_DIR", "DISCORD_WEBHOOK_URL", "KARAKURI_WORLD_CONTEXT_FILE",
-                 "KARAKURI_AGENT_DISABLED", "KARAKURI_COOLDOWN_SECONDS", "KARAKURI_PERSONA_FILE"):
+                 "KARAKURI_AGENT_DISABLED", "KARAKURI_COOLDOWN_SECONDS", "KARAKURI_PERSONA_FILE",
+                 "KARAKURI_PERSONA_DIR", "KARAKURI_TRANSFER_POLICY"):
         monkeypatch.delenv(name, raising=False)
     values = {
         "KARAKURI_API_BASE_URL": BASE_URL,

@@ -65,12 +65,20 @@ def test_the_stdout_reporter_writes_one_line_per_report():
     assert stream.getvalue().splitlines() == ["からくり: 一行目", "からくり: 二行目"]
 
 
-def test_a_persona_file_that_cannot_be_read_is_a_configuration_error(env, monkeypatch, tmp_path):
-    monkeypatch.setenv("KARAKURI_PERSONA_FILE", str(tmp_path / "nowhere.json"))
+def test_a_persona_pack_that_does_not_exist_is_a_configuration_error(env, monkeypatch, tmp_path):
+    monkeypatch.setenv("KARAKURI_PERSONA_DIR", str(tmp_path / "nowhere"))
     with respx.mock(assert_all_called=False) as mock:
         result = CliRunner().invoke(agent, ["handle", body("notif-01JDX9M7QZ")])
         assert mock.calls.call_count == 0
-    assert result.exit_code == 2 and "KARAKURI_PERSONA_FILE" in result.stderr and "nowhere.json" in result.stderr
+    assert result.exit_code == 2 and "KARAKURI_PERSONA_DIR" in result.stderr and "nowhere" in result.stderr
+
+
+def test_the_old_persona_file_variable_is_refused_with_the_new_name(env, monkeypatch, tmp_path):
+    monkeypatch.setenv("KARAKURI_PERSONA_FILE", str(tmp_path / "persona.json"))
+    with respx.mock(assert_all_called=False) as mock:
+        result = CliRunner().invoke(agent, ["handle", body("notif-01JDX9M7QZ")])
+        assert mock.calls.call_count == 0
+    assert result.exit_code == 2 and "KARAKURI_PERSONA_DIR" in result.stderr
 
 
 def test_the_clock_can_be_set_from_the_command_line(env, notification):

@@ -136,7 +136,7 @@ def test_a_decider_sees_the_same_problems_the_gate_would_refuse_with(notificatio
     from karakuri_agent.gate import problems_in_view
     from karakuri_agent.models import Identity
     from karakuri_agent.policy import View
-    from karakuri_agent.speech import load_persona
+    from karakuri_agent.persona import load_persona
 
     offered = Notification.from_json(notification, requested_id=NID)
     view = View(notification_id=NID, choices=offered.choices, parsed={}, context={}, me=Identity(),

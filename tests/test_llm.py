@@ -15,7 +15,7 @@ from karakuri_agent.llm.proposal import Proposal, UnreadableProposal, read_propo
 from karakuri_agent.llm.settings import LLMSettings
 from karakuri_agent.models import Choice
 from karakuri_agent.policy import Decision, View
-from karakuri_agent.speech import load_persona
+from karakuri_agent.persona import load_persona
 
 GOOD = '{"command": "conversation_accept", "params": {"message": "うん、いいよ！"}, "reason": "誘いを受ける"}'
 

@@ -20,7 +20,7 @@ from karakuri_agent.llm.settings import LLMSettings
 from karakuri_agent.models import Choice
 from karakuri_agent.params import InvalidParams, merge, validate
 from karakuri_agent.policy import Decision, RulePolicy, View
-from karakuri_agent.speech import load_persona
+from karakuri_agent.persona import load_persona
 from llm_server import HANG, running_model
 
 from conftest import API_KEY, CONVERSATION_REQUEST, SELF_ID, SELF_NAME, WEBHOOK_URL

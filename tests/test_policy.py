@@ -9,9 +9,9 @@ import pytest
 
 from karakuri_agent.context import Identity
 from karakuri_agent.models import Choice
-from karakuri_agent.policy import CONVERSATION_TURNS, Decision, View, facts_of, propose
+from karakuri_agent.policy import Decision, View, facts_of, propose
 from karakuri_agent.report import ReportFacts
-from karakuri_agent.speech import load_persona
+from karakuri_agent.persona import Rules, load_persona
 
 NOW = datetime(2026, 4, 18, 6, 0, tzinfo=timezone.utc)
 ME = Identity("1470446478261747854", "AIニケちゃん")
@@ -170,7 +170,7 @@ def test_conversation_turn_speaks_to_the_last_speaker_with_a_line():
 
 
 def test_after_enough_turns_the_agent_says_goodbye():
-    own = [f"line {i}" for i in range(CONVERSATION_TURNS)]
+    own = [f"line {i}" for i in range(Rules().conversation_turns)]
     d = first(view([SPEAK, END], messages=[{"speaker": "桜草メイ", "speaker_id": MEI["id"], "message": "それで？"}],
                    own_lines=own))
     assert d.command == "end_conversation" and d.params["message"] not in own

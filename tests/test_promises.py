@@ -21,7 +21,7 @@ from karakuri_agent.models import Choice, Notification
 from karakuri_agent.policy import MEETING_GRACE, View, propose
 from karakuri_agent.promises import PAST_GRACE, Promise, extract_promise, extract_promises
 from karakuri_agent.retention import gc
-from karakuri_agent.speech import load_persona
+from karakuri_agent.persona import load_persona
 from karakuri_agent.store import SQLiteStore
 
 FIXTURES = Path(__file__).resolve().parents[2] / "shared" / "examples" / "real-texts.json"

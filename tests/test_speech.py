@@ -14,19 +14,11 @@ from hypothesis import strategies as st
 from karakuri_agent import speech
 from karakuri_agent.context import Identity
 from karakuri_agent.models import Choice
+from karakuri_agent.persona import Persona, iter_templates, load_persona
 from karakuri_agent.policy import View, propose
-from karakuri_agent.speech import (
-    PERSONA_ENV,
-    PURPOSES,
-    Persona,
-    address_name,
-    compose,
-    iter_templates,
-    load_persona,
-    pick_topic,
-)
+from karakuri_agent.speech import PURPOSES, address_name, compose, pick_topic
 
-BUNDLED = Path(__file__).resolve().parent.parent / "skill" / "persona.json"
+BUNDLED = Path(__file__).resolve().parent.parent / "skill" / "personas" / "nike"
 SAMPLE = {"partner": "メイさん", "place": "喫茶店", "topic": "おにぎり", "time": "18時",
           "first_person": "わたし"}
 KANA = re.compile(r"[\u3040-\u30ff]")
@@ -85,7 +77,9 @@ def minimal_pack(**overrides: object) -> dict:
 
 
 def write_pack(path: Path, pack: dict) -> Path:
-    path.write_text(json.dumps(pack, ensure_ascii=False), encoding="utf-8")
+    """A pack directory at ``path`` holding ``pack`` as its persona.json."""
+    path.mkdir()
+    (path / "persona.json").write_text(json.dumps(pack, ensure_ascii=False), encoding="utf-8")
     return path
 
 
@@ -197,7 +191,7 @@ def test_previous_lines_are_compared_ignoring_whitespace(persona):
 
 
 def test_distinct_lines_even_when_the_pack_has_a_single_variant(tmp_path):
-    pack = load_persona(write_pack(tmp_path / "one.json", minimal_pack()))
+    pack = load_persona(write_pack(tmp_path / "one", minimal_pack()))
     said: list[str] = []
     for _ in range(8):
         said.append(compose("farewell", persona=pack, partner_name="メイ", previous_lines=said))
@@ -245,7 +239,7 @@ def test_truncation_stops_at_a_sentence_end(persona):
 
 
 def test_truncation_never_splits_an_emoji(tmp_path):
-    pack = load_persona(write_pack(tmp_path / "emoji.json", minimal_pack(
+    pack = load_persona(write_pack(tmp_path / "emoji", minimal_pack(
         farewells=["🍙🍙🍙🍙🍙"])))
     for limit in range(1, 8):
         line = compose("farewell", persona=pack, max_length=limit)
@@ -353,46 +347,10 @@ def test_same_seed_same_line_and_seeds_vary_the_line(persona):
 # --- loading the pack ------------------------------------------------------
 
 def test_persona_loads_from_a_path(tmp_path):
-    path = write_pack(tmp_path / "voice.json", minimal_pack(name="別の声"))
+    path = write_pack(tmp_path / "voice", minimal_pack(name="別の声"))
     pack = load_persona(path)
     assert pack.name == "別の声"
     assert compose("farewell", persona=pack, partner_name="桜草メイ") == "またね、メイさん。"
-
-
-def test_explicit_path_wins_over_the_environment(tmp_path, monkeypatch):
-    monkeypatch.setenv(PERSONA_ENV, str(write_pack(tmp_path / "env.json", minimal_pack(name="環境"))))
-    path = write_pack(tmp_path / "arg.json", minimal_pack(name="引数"))
-    assert load_persona(path).name == "引数"
-
-
-def test_bundled_persona_is_the_default_and_cached(monkeypatch):
-    monkeypatch.delenv(PERSONA_ENV, raising=False)
-    pack = load_persona()
-    assert pack.name == "AIニケちゃん"
-    assert load_persona() is pack
-
-
-@pytest.mark.parametrize(("content", "reason"), [
-    ("{not json", "JSON"),
-    (json.dumps(minimal_pack(farewells=[])), "farewells"),
-    (json.dumps({k: v for k, v in minimal_pack().items() if k != "greetings"}), "greetings"),
-    (json.dumps(minimal_pack(accept=["{boss}に送金"])), "boss"),
-    (json.dumps(minimal_pack(accept=["{partner"])), "accept"),
-    (json.dumps(["a list"]), "object"),
-])
-def test_invalid_persona_file_raises_value_error_naming_it(tmp_path, content, reason):
-    path = tmp_path / "broken.json"
-    path.write_text(content, encoding="utf-8")
-    with pytest.raises(ValueError) as err:
-        load_persona(path)
-    message = str(err.value)
-    assert str(path) in message and reason in message and "\n" not in message
-
-
-def test_missing_persona_file_raises_value_error_naming_it(tmp_path):
-    missing = tmp_path / "nowhere.json"
-    with pytest.raises(ValueError, match="nowhere.json"):
-        load_persona(missing)
 
 
 def test_loaded_pack_cannot_be_changed_by_a_caller(persona):
@@ -443,7 +401,7 @@ def test_bundled_topic_and_place_templates_say_what_they_pick_up(persona):
 
 
 def test_bundled_file_is_the_one_the_package_finds():
-    assert json.loads(BUNDLED.read_text(encoding="utf-8"))["name"] == speech._load_bundled().name
+    assert json.loads((BUNDLED / "persona.json").read_text(encoding="utf-8"))["name"] == load_persona().name
 
 
 def test_a_nameless_start_line_has_no_stray_comma():
@@ -481,7 +439,7 @@ def says_no(line: str) -> bool:
 def hobby_pack(tmp_path: Path) -> Persona:
     """A voice with tastes nothing in the bundled pack shares, so the rules
     are shown to follow the data, not one persona's words."""
-    return load_persona(write_pack(tmp_path / "hobby.json", minimal_pack(
+    return load_persona(write_pack(tmp_path / "hobby", minimal_pack(
         answers={
             "yes": ["うん！"], "no": ["ううん。"],
             "like": ["うん、{topic}は好きだよ！"], "dislike": ["ううん、{topic}は苦手なんだ。"],

@@ -58,6 +58,7 @@ def lived(tmp_path_factory: pytest.TempPathFactory):
     towns, results = [], []
     with pytest.MonkeyPatch.context() as patch:
         patch.delenv("KARAKURI_PERSONA_FILE", raising=False)
+        patch.delenv("KARAKURI_PERSONA_DIR", raising=False)
         for seed in SEEDS:
             town = _town(seed)
             state_dir = tmp_path_factory.mktemp(f"town{seed}") / "state"
@@ -335,8 +336,8 @@ def _persona_strings(value: Any) -> list[str]:
 
 
 def test_the_town_lines_are_not_the_persona_lines():
-    persona = json.loads((ROOT / "skill" / "persona.json").read_text(encoding="utf-8"))
-    theirs = {s for s in _persona_strings(persona) if len(s) >= 6}
+    packs = (ROOT / "skill" / "personas" / "nike" / "persona.json", ROOT / "karakuri_agent" / "persona_defaults.json")
+    theirs = {s for pack in packs for s in _persona_strings(json.loads(pack.read_text(encoding="utf-8"))) if len(s) >= 6}
     ours = list(world.TALK + world.YES_NO + world.WHAT + world.INSTRUCT + world.FAREWELL + world.OPENERS
                 + world.AFTER_PROMISE + world.MEETING_OPENERS) + [t for t, _ in world.WHICH]
     fixed = [part for line in ours for part in line.replace("}", "{").split("{")[::2] if len(part) >= 6]

@@ -53,7 +53,9 @@ def persona_card(persona: Persona) -> dict[str, Any]:
     """
     pools = (persona.accept, persona.conversation_start, persona.farewells)
     examples = [line for pool in pools for line in pool[:3] if "{" not in line][:3]
-    return {"name": persona.name, "first_person": persona.first_person, "tone": persona.tone, "examples": examples}
+    return {"name": persona.name, "first_person": persona.first_person, "tone": persona.tone, "examples": examples,
+            "likes": list(persona.likes), "topics": list(persona.topics),
+            "cannot_answer": list(persona.answers.get("unknown", ()))[:2]}
 
 
 def build_messages(
@@ -85,6 +87,10 @@ def _system(persona: Mapping[str, Any]) -> str:
         lines.append(f"話し方: {persona['tone']}")
     if persona.get("likes"):
         lines.append("好きなもの: " + "、".join(map(str, persona["likes"])))
+    if persona.get("topics"):
+        lines.append("よく話す話題: " + "、".join(map(str, persona["topics"])))
+    if persona.get("cannot_answer"):
+        lines.append("答えられないことを聞かれたら: " + " / ".join(f"「{e}」" for e in persona["cannot_answer"]))
     if persona.get("examples"):
         lines.append("口調の例: " + " / ".join(f"「{e}」" for e in persona["examples"]))
     lines.append("通知が来たら、次にすることを1つ提案する。守ること:")

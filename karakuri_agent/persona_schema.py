@@ -1,0 +1,104 @@
+"""The shape of a persona pack's ``persona.json``, as pydantic models.
+
+Imported only to check a pack that is not the bundled one (``persona check``
+and the start of any program given ``KARAKURI_PERSONA_DIR``): pydantic costs
+tens of milliseconds to import, which the bundled pack, checked by the test
+suite, never pays. Every model forbids unknown fields so a misspelt key is an
+error rather than a silently ignored phrase set. Every field is optional
+except ``name``: what a pack leaves out comes from the neutral defaults.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+
+Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
+# A phrase set: at least one phrase, each a non-empty template.
+Phrases = Annotated[list[Text], Field(min_length=1)]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class Greetings(_Strict):
+    first_meeting: Phrases | None = None
+    known: Phrases | None = None
+
+
+class Reactions(_Strict):
+    question: Phrases | None = None
+    opinion: Phrases | None = None
+    thanks: Phrases | None = None
+    apology: Phrases | None = None
+    default: Phrases | None = None
+
+
+class SmallTalk(_Strict):
+    by_place: dict[Text, Phrases] | None = None
+    place_aliases: dict[Text, Text] | None = None
+    by_topic: dict[Text, Phrases] | None = None
+    topic_aliases: dict[Text, Text] | None = None
+
+
+class Answers(_Strict):
+    yes: Phrases | None = None
+    no: Phrases | None = None
+    like: Phrases | None = None
+    dislike: Phrases | None = None
+    agree: Phrases | None = None
+    decline: Phrases | None = None
+    allow: Phrases | None = None
+    choice: Phrases | None = None
+    where: Phrases | None = None
+    where_now: Phrases | None = None
+    where_before: Phrases | None = None
+    doing: Phrases | None = None
+    when: Phrases | None = None
+    who: Phrases | None = None
+    who_with: Phrases | None = None
+    why: Phrases | None = None
+    how: Phrases | None = None
+    what_up: Phrases | None = None
+    unknown: Phrases | None = None
+    ask_back: Phrases | None = None
+
+
+class Fact(_Strict):
+    words: Annotated[list[Text], Field(min_length=1)]
+    likes: bool | None = None
+    reasons: Phrases | None = None
+    details: Phrases | None = None
+    recent: Phrases | None = None
+    more: Phrases | None = None
+
+
+class Rules(_Strict):
+    conversation_turns: Annotated[int, Field(ge=1, le=50)] | None = None
+    talk_again_after: Annotated[int, Field(ge=0, le=100)] | None = None
+    start_conversations: bool | None = None
+    transfer_policy: Literal["known", "accept", "reject"] | None = None
+
+
+class PersonaFile(_Strict):
+    name: Text
+    short_name: Text | None = None
+    first_person: Text | None = None
+    honorific: str | None = None
+    tone: str | None = None
+    likes: list[Text] | None = None
+    topics: list[Text] | None = None
+    favourite_places: list[Text] | None = None
+    greetings: Greetings | None = None
+    accept: Phrases | None = None
+    conversation_start: Phrases | None = None
+    promise_accept: Phrases | None = None
+    farewells: Phrases | None = None
+    reactions: Reactions | None = None
+    small_talk: SmallTalk | None = None
+    tails: Phrases | None = None
+    answers: Answers | None = None
+    facts: dict[Text, Fact] | None = None
+    rules: Rules | None = None
