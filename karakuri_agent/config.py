@@ -108,6 +108,10 @@ class Settings:
     transfer_policy: str = "known"
     decider: str = "rules"
     database_url: Secret | None = None
+    # The resident mode (`listen`): the bot's token, the channels it reads, whose messages count.
+    discord_bot_token: Secret | None = None
+    channel_ids: frozenset[str] = frozenset()
+    world_author_ids: frozenset[str] = frozenset()
     secrets: tuple[str, ...] = field(default=(), repr=False)
 
 
@@ -133,7 +137,8 @@ def load_settings(
     api_key = merged.get("KARAKURI_API_KEY", "").strip()
     webhook = merged.get("DISCORD_WEBHOOK_URL", "").strip()
     database_url = merged.get("KARAKURI_DATABASE_URL", "").strip()
-    secrets = tuple(s for s in (api_key, webhook, database_url) if len(s) >= 4)
+    bot_token = merged.get("DISCORD_BOT_TOKEN", "").strip()
+    secrets = tuple(s for s in (api_key, webhook, database_url, bot_token) if len(s) >= 4)
     if fixtures_dir is not None:
         base_url = base_url or FIXTURE_BASE_URL
         api_key = api_key or "fixtures"
@@ -181,8 +186,20 @@ def load_settings(
         transfer_policy=transfer_policy,
         decider=decider,
         database_url=Secret(database_url) if database_url else None,
+        discord_bot_token=Secret(bot_token) if bot_token else None,
+        channel_ids=_discord_ids(merged, "KARAKURI_CHANNEL_IDS"),
+        world_author_ids=_discord_ids(merged, "KARAKURI_WORLD_AUTHOR_IDS"),
         secrets=secrets,
     )
+
+
+def _discord_ids(env: Mapping[str, str], name: str) -> frozenset[str]:
+    """Comma-separated Discord ids (digits); empty means "no filter". A channel *name* is a mistake worth stopping on."""
+    ids = frozenset(part.strip() for part in env.get(name, "").split(",") if part.strip())
+    wrong = sorted(i for i in ids if not i.isascii() or not i.isdigit())
+    if wrong:
+        raise ConfigError(f"{name} must be Discord ids (digits) separated by commas, got {wrong[0]!r}")
+    return ids
 
 
 def _secure_or_loopback(url: str) -> bool:
