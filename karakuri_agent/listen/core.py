@@ -131,7 +131,7 @@ class Listener:
         """Post the report; an expired notification met while catching up is recorded and logged, not posted."""
         reporter = self._reporter_for(message)
         if reporter is None:
-            return "none"
+            return "not_posted"
         if catching_up and expired(result):
             return "skipped"
         result.webhook = reporter.post(result.report)
