@@ -262,6 +262,15 @@ def listen(from_stdin: bool) -> None:
     from .reporters import configured_reporter
 
     settings = load_settings()
+    if not from_stdin:
+        try:
+            from .listen import bot
+        except ModuleNotFoundError as exc:
+            if not (exc.name or "").startswith("discord"):
+                raise
+            raise UsageError("listening on Discord needs discord.py: pip install 'karakuri-agent[discord]'"
+                             " (or use --stdin)") from None
+        bot.check_settings(settings)  # before anything starts: a missing token is exit 2, not a log line
     if not logging.getLogger("karakuri_agent").isEnabledFor(logging.INFO):
         # A resident process's log is its journal: one line per notification by default.
         _log_to_stderr("karakuri_agent.listen", logging.INFO)
@@ -272,13 +281,6 @@ def listen(from_stdin: bool) -> None:
         return stack.enter_context(Agent.open(settings))
 
     if not from_stdin:
-        try:
-            from .listen import bot
-        except ModuleNotFoundError as exc:
-            if not (exc.name or "").startswith("discord"):
-                raise
-            raise UsageError("listening on Discord needs discord.py: pip install 'karakuri-agent[discord]'"
-                             " (or use --stdin)") from None
         _log_to_stderr("discord", logging.WARNING)  # the gateway's own trouble (reconnects, refusals)
         bot.run(settings, open_agent)
         return

@@ -227,8 +227,8 @@ def line(nid: str | None, message_id: str, **extra: str) -> str:
                       ensure_ascii=False) + "\n"
 
 
-def listen(env, tmp_path):
-    return subprocess.Popen([*AGENT, "listen", "--stdin"], env=env, cwd=tmp_path, stdin=subprocess.PIPE,
+def listen(env, tmp_path, *flags: str):
+    return subprocess.Popen([*AGENT, *flags, "listen", "--stdin"], env=env, cwd=tmp_path, stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, bufsize=1)
 
 
@@ -248,6 +248,13 @@ def test_messages_are_handled_in_order_with_one_report_each(api, proc_env, tmp_p
     assert len(out) == 3 and all(o.startswith(report.PREFIX) for o in out)
     assert "line 3 skipped: not JSON" in err
     assert err.count(" decision=") == 3  # one log line per notification
+    assert "no notification id" not in err  # the chat line is silent unless -v
+
+
+def test_with_v_a_message_without_an_id_is_one_log_line_and_nothing_on_stdout(api, proc_env, tmp_path):
+    code, out, err = finish(listen(proc_env, tmp_path, "-v"), line(None, "11"))
+    assert code == 0 and out == [] and api.gets == []
+    assert "message 11: no notification id, nothing to do" in err
 
 
 def test_a_restart_after_kill_9_sends_no_second_command(api, proc_env, tmp_path):

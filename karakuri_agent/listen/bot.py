@@ -174,12 +174,17 @@ class ListenerBot(discord.Client):
         return DiscordChannelReporter(channel, self._loop, self.settings.webhook_budget)
 
 
-def run(settings: Settings, open_agent: Callable[[ExitStack], Any]) -> None:
-    """Run the bot until SIGTERM/SIGINT; a refused token or a missing intent is a ConfigError."""
+def check_settings(settings: Settings) -> None:
+    """What the bot cannot start without: ConfigError naming the variable."""
     if settings.discord_bot_token is None:
         raise ConfigError("DISCORD_BOT_TOKEN is not set (see docs/listen.md), or use --stdin")
     if not settings.channel_ids:
         raise ConfigError("KARAKURI_CHANNEL_IDS is not set: the ids of the channels the world posts in")
+
+
+def run(settings: Settings, open_agent: Callable[[ExitStack], Any]) -> None:
+    """Run the bot until SIGTERM/SIGINT; a refused token or a missing intent is a ConfigError."""
+    check_settings(settings)
     stack = ExitStack()
 
     def open_listener(reporter_for: Callable[[Message], Reporter | None]) -> Listener:
