@@ -28,6 +28,7 @@ import copy
 import json
 import os
 import platform
+import shutil
 import statistics
 import subprocess
 import sys
@@ -139,15 +140,19 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=30, help="timed processes per one-shot case (default 30)")
     parser.add_argument("--resident", type=int, default=200, help="timed notifications in resident mode (default 200)")
     parser.add_argument("--memory", type=int, default=1000, help="notifications for the memory run (default 1000)")
+    parser.add_argument("--state-root", type=Path,
+                        help="put the agents' state directories here (e.g. a tmpfs such as /dev/shm, to see how much"
+                             " of the time is the state's fsyncs); default: the run's temporary directory")
     args = parser.parse_args()
     if args.runs < 2 or args.resident < 2 or args.memory < 200:
         parser.error("--runs and --resident must be at least 2, --memory at least 200")
 
     with running_api() as api, tempfile.TemporaryDirectory(prefix="karakuri-bench-") as tmp:
         work = Path(tmp)
+        states = Path(tempfile.mkdtemp(prefix="karakuri-bench-state-", dir=args.state_root)) if args.state_root else work
         results = []
 
-        env = child_env(api.base_url, work, work / "state-resident")
+        env = child_env(api.base_url, work, states / "state-resident")
         ids = serve(api, "notif-resident", WARMUP + args.resident)
         resident = Resident(env, work)
         for nid in ids[:WARMUP]:
@@ -155,7 +160,7 @@ def main() -> None:
         results.append(summary("resident: listen --stdin", [resident.send(nid) for nid in ids[WARMUP:]]))
         resident.close()
 
-        env = child_env(api.base_url, work, work / "state-oneshot")
+        env = child_env(api.base_url, work, states / "state-oneshot")
         ids = serve(api, "notif-oneshot", WARMUP + args.runs)
         results.append(summary("one-shot: karakuri-agent handle",
                                measure(lambda i: [*agent_argv(), "handle", body(ids[i])], args.runs, env, work,
@@ -170,7 +175,7 @@ def main() -> None:
         if len(api.posts) != expected:
             sys.exit(f"benchmark aborted: expected {expected} commands, the loopback API saw {len(api.posts)}")
 
-        env = child_env(api.base_url, work, work / "state-memory")
+        env = child_env(api.base_url, work, states / "state-memory")
         ids = serve(api, "notif-memory", args.memory)
         resident = Resident(env, work)
         memory = {}
@@ -179,6 +184,8 @@ def main() -> None:
             if count in (100, args.memory):
                 memory[count] = memory_kb(resident.proc.pid)
         resident.close()
+        if args.state_root:
+            shutil.rmtree(states)
 
     by_name = {r["name"].split(":")[0]: r for r in results}
     ratio = by_name["resident"]["median_ms"] / by_name["shell wrapper"]["median_ms"]
@@ -198,7 +205,8 @@ def main() -> None:
     RESULTS_FILE.parent.mkdir(parents=True, exist_ok=True)
     RESULTS_FILE.write_text(json.dumps({
         "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-        "command": " ".join(["python", *sys.argv]),
+        "command": " ".join(["python", *map(str, sys.argv)]),
+        "state_root": str(args.state_root or "temporary directory"),
         "python": platform.python_version(),
         "platform": platform.platform(),
         "cpu_count": os.cpu_count(),

@@ -12,7 +12,6 @@ import copy
 import io
 import json
 import logging
-import os
 import signal
 import subprocess
 import sys
@@ -29,8 +28,9 @@ from karakuri_agent.listen.core import LAST_SEEN_KEY, Listener, Message
 from karakuri_agent.listen.stdin import BadLine, parse_line
 from karakuri_agent.state.memory import MemoryState
 
-from conftest import API_KEY, BASE_URL, CONVERSATION_REQUEST, SELF_ID
+from conftest import API_KEY, BASE_URL, CONVERSATION_REQUEST
 from loopback import running_api
+from test_processes import proc_env  # noqa: F401  (the same clean environment, on this module's api)
 
 POST_URL = f"{BASE_URL}/agents/command"
 WORLD, CHANNEL = "555000111", "777000222"
@@ -211,14 +211,6 @@ def api():
         for nid in IDS:
             server.notifications[nid] = notification(nid)
         yield server
-
-
-@pytest.fixture
-def proc_env(api, tmp_path):
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("KARAKURI_", "DISCORD_"))}
-    env.update(KARAKURI_API_BASE_URL=api.base_url, KARAKURI_API_KEY=API_KEY,
-               KARAKURI_STATE_DIR=str(tmp_path / "state"), KARAKURI_SELF_AGENT_ID=SELF_ID)
-    return env
 
 
 def line(nid: str | None, message_id: str, **extra: str) -> str:
