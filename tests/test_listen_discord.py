@@ -20,7 +20,8 @@ discord = pytest.importorskip("discord")
 
 from karakuri_agent.cli import agent  # noqa: E402
 from karakuri_agent.config import load_settings  # noqa: E402
-from karakuri_agent.listen.bot import FIRST_START_WINDOW, ListenerBot, is_own, message_of, webhook_id_of  # noqa: E402
+from karakuri_agent.listen.bot import (  # noqa: E402
+    FIRST_START_WINDOW, ListenerBot, history_after, is_own, message_of, webhook_id_of)
 from karakuri_agent.listen.core import Message  # noqa: E402
 from karakuri_agent.reporters import DiscordChannelReporter, WebhookReporter  # noqa: E402
 
@@ -127,6 +128,18 @@ def test_the_client_asks_for_message_content_and_mentions_nothing(settings):
 
 
 # -- catch-up and the queue ------------------------------------------------------------------
+def test_a_last_seen_id_that_is_no_snowflake_catches_up_on_the_recent_window_only():
+    channel = FakeChannel(10, [sent_by(WORLD, 7, 10)])
+
+    async def read() -> list[Any]:
+        return [m async for m in history_after(channel, "stdin-line-7")]
+
+    assert [m.id for m in asyncio.run(read())] == [7]
+    after = channel.history_calls[0]["after"]
+    assert not isinstance(after, discord.Object)
+    assert timedelta(0) <= discord.utils.utcnow() - after - FIRST_START_WINDOW < timedelta(minutes=1)
+
+
 def test_catch_up_reads_after_the_last_seen_oldest_first_then_live_messages_in_order(settings):
     ten = FakeChannel(10, [sent_by(WORLD, 103, 10, "c"), sent_by(WORLD, 99, 10, "old"), sent_by(WORLD, 101, 10, "a"),
                            sent_by(BOT, 102, 10, "own report")])

@@ -66,7 +66,9 @@ def is_own(message: Any, bot_user_id: int | None, report_webhook_id: int | None)
 
 async def history_after(channel: Any, last_seen: str | None) -> AsyncIterator[Any]:
     """The channel's messages after `last_seen` (or within FIRST_START_WINDOW), oldest first, all of them."""
-    after: Any = discord.Object(id=int(last_seen)) if last_seen else discord.utils.utcnow() - FIRST_START_WINDOW
+    # An id that is not a snowflake (written by a `--stdin` producer) cannot be a starting point.
+    known = last_seen is not None and last_seen.isascii() and last_seen.isdigit()
+    after: Any = discord.Object(id=int(last_seen)) if known else discord.utils.utcnow() - FIRST_START_WINDOW
     async for message in channel.history(after=after, oldest_first=True, limit=None):
         yield message
 
@@ -137,10 +139,13 @@ class ListenerBot(discord.Client):
             item = await self._queue.get()
             if self._stopping or item is _STOP:
                 return
-            if item is _CATCH_UP:
-                await self.catch_up()
-            else:
-                await self._in_worker(self.listener.handle, item)
+            try:
+                if item is _CATCH_UP:
+                    await self.catch_up()
+                else:
+                    await self._in_worker(self.listener.handle, item)
+            except Exception:  # a bug must not silently end the only consumer: log it, take the next item
+                log.exception("the message loop failed on one item; going on with the next")
 
     async def catch_up(self) -> None:
         """Each watched channel's missed messages, oldest first, through the worker; stops early on a stop."""
