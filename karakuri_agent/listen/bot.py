@@ -109,8 +109,7 @@ class ListenerBot(discord.Client):
             self._queue.put_nowait(_STOP)
             if self._consumer is not None:
                 await self._consumer
-            if self.listener is not None:
-                await self._in_worker(self._close_listener)
+            await self._in_worker(self._close_listener)  # whatever was opened, even if opening failed halfway
             self._worker.shutdown(wait=True)
         await super().close()
 
