@@ -304,3 +304,13 @@ def test_the_report_and_the_log_carry_no_api_key(api, proc_env, tmp_path):
     code, out, err = finish(listen(proc_env, tmp_path), line(IDS[0], "10") + line("notif-missing", "11"))
     assert code == 0 and len(out) == 2
     assert API_KEY not in "\n".join(out) + err
+
+
+def test_with_a_webhook_each_report_is_posted_there_too_with_mentions_disabled(api, proc_env, tmp_path):
+    proc_env["DISCORD_WEBHOOK_URL"] = f"{api.base_url.removesuffix('/api')}/api/webhooks/1/hook-token"
+    code, out, err = finish(listen(proc_env, tmp_path), line(IDS[0], "10") + line(None, "11") + line(IDS[0], "12"))
+    assert code == 0 and len(out) == 2, err
+    webhook = [p for p in api.posts if "notification_id" not in p]
+    assert [p["content"] for p in webhook] == out  # the same lines, in the same order; the chat line posts nothing
+    assert all(p["allowed_mentions"] == {"parse": []} for p in webhook)
+    assert "report=posted" in err and "hook-token" not in err

@@ -241,3 +241,21 @@ def test_listen_on_discord_without_its_settings_stops_with_exit_2(env, monkeypat
     result = CliRunner().invoke(agent, ["listen"])
     assert result.exit_code == 2 and problem in result.output
     assert "bot-token-do-not-leak" not in result.output
+
+
+@pytest.mark.parametrize("refusal, problem", [
+    (lambda: discord.LoginFailure("Improper token has been passed."), "Discord refused DISCORD_BOT_TOKEN"),
+    (lambda: discord.PrivilegedIntentsRequired(None), "Message Content intent"),
+])
+def test_a_refused_token_or_a_missing_intent_is_a_configuration_error(settings, monkeypatch, refusal, problem):
+    from karakuri_agent.errors import ConfigError
+    from karakuri_agent.listen import bot
+
+    async def refused(self, token: str, *, reconnect: bool = True) -> None:
+        raise refusal()
+
+    monkeypatch.setattr(ListenerBot, "start", refused)  # what discord.py's login or connect raises
+    monkeypatch.setenv("DISCORD_BOT_TOKEN", "bot-token-do-not-leak")
+    with pytest.raises(ConfigError, match=problem) as raised:
+        bot.run(load_settings(), lambda stack: None)
+    assert "bot-token-do-not-leak" not in str(raised.value)
