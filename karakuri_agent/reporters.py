@@ -8,12 +8,14 @@ is for `listen` on Discord without a webhook.
 
 from __future__ import annotations
 
-import asyncio
 import sys
-from typing import Any, Protocol, TextIO
+from typing import TYPE_CHECKING, Any, Protocol, TextIO
 
 from . import report
 from .config import Secret, Settings
+
+if TYPE_CHECKING:  # asyncio is imported where a bot runs, not by every one-shot run
+    from asyncio import AbstractEventLoop
 
 
 class Reporter(Protocol):
@@ -48,15 +50,17 @@ class DiscordChannelReporter:
     and waits for it, at most `budget` seconds.
     """
 
-    def __init__(self, channel: Any, loop: asyncio.AbstractEventLoop, budget: float) -> None:
+    def __init__(self, channel: Any, loop: AbstractEventLoop, budget: float) -> None:
         self._channel = channel
         self._loop = loop
         self._budget = budget
 
     def post(self, line: str) -> report.WebhookResult:
+        from asyncio import run_coroutine_threadsafe
+
         from discord import AllowedMentions  # only a bot process gets here, with discord.py loaded
 
-        sending = asyncio.run_coroutine_threadsafe(
+        sending = run_coroutine_threadsafe(
             self._channel.send(line, allowed_mentions=AllowedMentions.none()), self._loop)
         try:
             sending.result(timeout=self._budget)

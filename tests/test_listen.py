@@ -314,3 +314,11 @@ def test_with_a_webhook_each_report_is_posted_there_too_with_mentions_disabled(a
     assert [p["content"] for p in webhook] == out  # the same lines, in the same order; the chat line posts nothing
     assert all(p["allowed_mentions"] == {"parse": []} for p in webhook)
     assert "report=posted" in err and "hook-token" not in err
+
+
+def test_a_one_shot_run_loads_neither_discord_py_nor_the_listener():
+    code = ("import sys, karakuri_agent.cli, karakuri_agent.cycle;"
+            " print(sorted(m for m in sys.modules if m.split('.')[0] in {'discord', 'aiohttp'}"
+            " or m.startswith('karakuri_agent.listen')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
