@@ -82,6 +82,9 @@ class ListenerBot(discord.Client):
         intents.guilds = True  # the channel cache, to find the watched channels
         intents.guild_messages = True
         intents.message_content = True  # privileged: enabled on the Developer Portal (docs/listen.md)
+        for flag in ("warn_nacl", "warn_dave"):  # the agent never speaks in voice: no start-up warning about it
+            if hasattr(discord.VoiceClient, flag):
+                setattr(discord.VoiceClient, flag, False)
         super().__init__(intents=intents, allowed_mentions=discord.AllowedMentions.none())
         self.settings = settings
         self._open_listener = open_listener
