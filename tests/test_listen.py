@@ -156,6 +156,36 @@ def test_a_malformed_id_is_one_warning_and_the_loop_goes_on(listen_env, caplog):
     assert len(warning) == 1 and warning[0].getMessage().startswith("message 1 skipped: ")
 
 
+def test_an_internal_error_on_one_message_is_one_error_line_and_the_next_message_is_handled(listen_env, caplog):
+    from karakuri_agent.policy import RulePolicy
+
+    class FailsOnce:
+        """The rules, except that the first proposal is a bug."""
+
+        def __init__(self) -> None:
+            self.calls = 0
+
+        def propose(self, view):
+            self.calls += 1
+            if self.calls == 1:
+                raise RuntimeError("a bug")
+            return RulePolicy().propose(view)
+
+    caplog.set_level(logging.INFO, logger="karakuri_agent.listen")
+    with respx.mock(assert_all_called=False) as mock:
+        for nid in ("notif-a", "notif-b"):
+            mock.get(f"{BASE_URL}/agents/notifications/{nid}").respond(200, json=notification(nid))
+        post = mock.post(POST_URL).respond(200, json={"ok": True})
+        with Agent.open(load_settings(), state=MemoryState(), decider=FailsOnce()) as agent:
+            listener = Listener(agent)
+            results = [listener.handle(Message(body(nid), WORLD, CHANNEL, str(i)))
+                       for i, nid in enumerate(("notif-a", "notif-b"))]
+    assert results[0] is None and results[1].sent and post.call_count == 1
+    (error,) = [r for r in caplog.records if r.levelno == logging.ERROR]
+    assert error.getMessage() == "message 0: internal error (RuntimeError); set KARAKURI_DEBUG=1 for details"
+    assert listener.last_seen == {CHANNEL: "1"}  # the failed message is not marked seen: a redelivery retries it
+
+
 def test_an_expired_notification_met_while_catching_up_is_recorded_not_posted(listen_env, caplog):
     caplog.set_level(logging.INFO, logger="karakuri_agent.listen")
     reporter = Collects()
