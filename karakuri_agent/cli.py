@@ -149,11 +149,18 @@ def agent(verbose: bool) -> None:
     if verbose:
         import logging
 
-        handler = logging.StreamHandler()  # stderr: stdout stays the report and the records
-        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
-        package = logging.getLogger("karakuri_agent")
-        package.addHandler(handler)
-        package.setLevel(logging.INFO)
+        _log_to_stderr("karakuri_agent", logging.INFO)
+
+
+def _log_to_stderr(name: str, level: int) -> None:
+    """Log `name` at `level` to stderr: stdout stays the report and the records."""
+    import logging
+
+    handler = logging.StreamHandler()
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    logger = logging.getLogger(name)
+    logger.addHandler(handler)
+    logger.setLevel(level)
 
 
 @agent.command("log")
@@ -234,6 +241,56 @@ def _clock(start: str | None) -> Callable[[], datetime]:
         raise UsageError(f"--clock-start must be an ISO 8601 time, got {start!r}")
     offset = began - utc_now()
     return lambda: utc_now() + offset
+
+
+@agent.command("listen")
+@click.option("--stdin", "from_stdin", is_flag=True,
+              help='Read messages as JSON lines on stdin ({"content", "author_id", "channel_id", "id"}) instead'
+                   " of from Discord; print one report line per notification.")
+@handles_errors
+def listen(from_stdin: bool) -> None:
+    """Stay running: handle each Discord message as `handle` would, one at a time, in arrival order.
+
+    Logs one line per notification to stderr (-v adds skipped messages and the
+    cycle's own lines). Stops on end of input, SIGTERM or SIGINT after the
+    message in hand. Set-up: docs/listen.md.
+    """
+    import logging
+    from contextlib import ExitStack
+
+    from .config import load_settings
+    from .cycle import Agent
+    from .reporters import configured_reporter
+
+    settings = load_settings()
+    if not from_stdin:
+        try:
+            from .listen import bot
+        except ModuleNotFoundError as exc:
+            if not (exc.name or "").startswith("discord"):
+                raise
+            raise UsageError("listening on Discord needs discord.py: pip install 'karakuri-agent[discord]'"
+                             " (or use --stdin)") from None
+        bot.check_settings(settings)  # before anything starts: a missing token is exit 2, not a log line
+    if not logging.getLogger("karakuri_agent").isEnabledFor(logging.INFO):
+        # A resident process's log is its journal: one line per notification by default.
+        _log_to_stderr("karakuri_agent.listen", logging.INFO)
+    else:
+        logging.getLogger("karakuri_agent.listen").setLevel(logging.DEBUG)
+
+    def open_agent(stack: ExitStack) -> Agent:
+        return stack.enter_context(Agent.open(settings))
+
+    if not from_stdin:
+        _log_to_stderr("discord", logging.WARNING)  # the gateway's own trouble (reconnects, refusals)
+        bot.run(settings, open_agent)
+        return
+    from .listen import stdin
+    from .listen.core import Listener
+
+    webhook = configured_reporter(settings)
+    with ExitStack() as stack:
+        stdin.run(Listener(open_agent(stack), reporter_for=lambda message: webhook), sys.stdin, sys.stdout)
 
 
 @agent.command("demo")

@@ -113,6 +113,10 @@ class Settings:
     database_url: Secret | None = None
     # The model's endpoint, read only when KARAKURI_DECIDER=llm (None otherwise).
     llm: LLMSettings | None = None
+    # The resident mode (`listen`): the bot's token, the channels it reads, whose messages count.
+    discord_bot_token: Secret | None = None
+    channel_ids: frozenset[str] = frozenset()
+    world_author_ids: frozenset[str] = frozenset()
     secrets: tuple[str, ...] = field(default=(), repr=False)
 
 
@@ -138,8 +142,9 @@ def load_settings(
     api_key = merged.get("KARAKURI_API_KEY", "").strip()
     webhook = merged.get("DISCORD_WEBHOOK_URL", "").strip()
     database_url = merged.get("KARAKURI_DATABASE_URL", "").strip()
+    bot_token = merged.get("DISCORD_BOT_TOKEN", "").strip()
     model_key = merged.get("KARAKURI_LLM_API_KEY", "").strip()
-    secrets = tuple(s for s in (api_key, webhook, database_url, model_key) if len(s) >= 4)
+    secrets = tuple(s for s in (api_key, webhook, database_url, model_key, bot_token) if len(s) >= 4)
     if fixtures_dir is not None:
         base_url = base_url or FIXTURE_BASE_URL
         api_key = api_key or "fixtures"
@@ -199,8 +204,20 @@ def load_settings(
         decider=decider,
         database_url=Secret(database_url) if database_url else None,
         llm=llm,
+        discord_bot_token=Secret(bot_token) if bot_token else None,
+        channel_ids=_discord_ids(merged, "KARAKURI_CHANNEL_IDS"),
+        world_author_ids=_discord_ids(merged, "KARAKURI_WORLD_AUTHOR_IDS"),
         secrets=secrets,
     )
+
+
+def _discord_ids(env: Mapping[str, str], name: str) -> frozenset[str]:
+    """Comma-separated Discord ids (digits); empty means "no filter". A channel *name* is a mistake worth stopping on."""
+    ids = frozenset(part.strip() for part in env.get(name, "").split(",") if part.strip())
+    wrong = sorted(i for i in ids if not i.isascii() or not i.isdigit())
+    if wrong:
+        raise ConfigError(f"{name} must be Discord ids (digits) separated by commas, got {wrong[0]!r}")
+    return ids
 
 
 def _secure_or_loopback(url: str) -> bool:

@@ -1,7 +1,8 @@
 """A loopback Karakuri API for tests and benchmarks that need real processes.
 
 Serves the two contract endpoints from an in-memory dict, counts every
-request, and can hold a POST open (to kill a client mid-command). Bound to
+request, and can hold a POST open (to kill a client mid-command) or a GET
+until the test releases it (to signal a client mid-notification). Bound to
 127.0.0.1 on a free port; stopped by the context manager.
 """
 
@@ -24,6 +25,9 @@ class LoopbackAPI:
         self.gets: list[str] = []
         self.posts: list[dict[str, Any]] = []
         self.post_started = threading.Event()
+        self.get_started = threading.Event()
+        self.get_released = threading.Event()
+        self.get_released.set()  # clear it to hold every GET until it is set again
         self._lock = threading.Lock()
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
         self.server.daemon_threads = True
@@ -51,6 +55,8 @@ class LoopbackAPI:
                 notification_id = self.path.rsplit("/", 1)[-1]
                 with api._lock:
                     api.gets.append(notification_id)
+                api.get_started.set()
+                api.get_released.wait(timeout=60)  # bounded so a failed test cannot hang the server
                 body = api.notifications.get(notification_id)
                 if body is None:
                     self._send(404, {"error": "not_found", "message": "unknown notification"})
