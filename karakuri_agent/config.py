@@ -133,7 +133,10 @@ def load_settings(
     api_key = merged.get("KARAKURI_API_KEY", "").strip()
     webhook = merged.get("DISCORD_WEBHOOK_URL", "").strip()
     database_url = merged.get("KARAKURI_DATABASE_URL", "").strip()
-    secrets = tuple(s for s in (api_key, webhook, database_url) if len(s) >= 4)
+    from .state.factory import password_of
+
+    # The URL whole, and its password alone (a driver message may quote the password without the URL).
+    secrets = tuple(s for s in (api_key, webhook, database_url, password_of(database_url) or "") if len(s) >= 4)
     if fixtures_dir is not None:
         base_url = base_url or FIXTURE_BASE_URL
         api_key = api_key or "fixtures"
