@@ -12,7 +12,7 @@ import threading
 import time
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 
 class LoopbackAPI:
@@ -24,6 +24,7 @@ class LoopbackAPI:
         self.gets: list[str] = []
         self.posts: list[dict[str, Any]] = []
         self.post_started = threading.Event()
+        self.on_get: Callable[[str], None] | None = None  # called before a GET is answered
         self._lock = threading.Lock()
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
         self.server.daemon_threads = True
@@ -51,6 +52,8 @@ class LoopbackAPI:
                 notification_id = self.path.rsplit("/", 1)[-1]
                 with api._lock:
                     api.gets.append(notification_id)
+                if api.on_get is not None:
+                    api.on_get(notification_id)
                 body = api.notifications.get(notification_id)
                 if body is None:
                     self._send(404, {"error": "not_found", "message": "unknown notification"})
