@@ -86,7 +86,8 @@ def env(monkeypatch: pytest.MonkeyPatch, state_dir: Path, tmp_path: Path) -> dic
     """A configured environment with no .env file around and no webhook."""
     monkeypatch.chdir(tmp_path)
     for name in ("KARAKURI_FIXTURES_DIR", "DISCORD_WEBHOOK_URL", "KARAKURI_WORLD_CONTEXT_FILE",
-                 "KARAKURI_AGENT_DISABLED", "KARAKURI_COOLDOWN_SECONDS", "KARAKURI_PERSONA_FILE"):
+                 "KARAKURI_AGENT_DISABLED", "KARAKURI_COOLDOWN_SECONDS", "KARAKURI_PERSONA_FILE",
+                 "KARAKURI_DATABASE_URL"):
         monkeypatch.delenv(name, raising=False)
     values = {
         "KARAKURI_API_BASE_URL": BASE_URL,
@@ -153,3 +154,10 @@ def postgres_url() -> Iterator[str]:
 def database_url(request: pytest.FixtureRequest) -> str:
     """KARAKURI_DATABASE_URL for each durable backend: "" (the SQLite file), then the test PostgreSQL."""
     return request.getfixturevalue("postgres_url") if request.param == "postgres" else ""
+
+
+@pytest.fixture
+def any_backend(env: dict[str, str], database_url: str, monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
+    """`env` with the state on each durable backend in turn."""
+    monkeypatch.setenv("KARAKURI_DATABASE_URL", database_url)
+    return {**env, "KARAKURI_DATABASE_URL": database_url}
