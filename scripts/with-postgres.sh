@@ -49,7 +49,7 @@ trap stop EXIT
 "${RUN_AS[@]}" "$INITDB" -D "$DATA/db" -U karakuri --auth=trust --no-instructions > "$DATA/initdb.log" 2>&1 \
     || { cat "$DATA/initdb.log" >&2; exit 1; }
 "${RUN_AS[@]}" "$PG_CTL" -D "$DATA/db" -l "$DATA/server.log" -w \
-    -o "-c listen_addresses=127.0.0.1 -p $PORT -k $DATA -c fsync=off" start > /dev/null \
+    -o "-c listen_addresses=127.0.0.1 -p $PORT -k $DATA" start > /dev/null \
     || { cat "$DATA/server.log" >&2; exit 1; }
 "${RUN_AS[@]}" "$(find_bin createdb)" -h 127.0.0.1 -p "$PORT" -U karakuri karakuri_test
 
