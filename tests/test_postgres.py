@@ -285,11 +285,20 @@ def test_log_and_gc_read_the_shared_database(api, postgres_url, tmp_path):
     assert collected.returncode == 0 and '"activity": 0' in collected.stdout
 
 
-def test_a_driver_error_never_leaves_the_backend(postgres_url):
-    state = open_url(postgres_url, None, lambda: NOW)
-    state.conn.raw.close()  # the connection is gone under the store
-    with pytest.raises(StateUnavailable):
-        state.store.recent_activity()
-    with pytest.raises(StateUnavailable):
-        state.ledger.claim("n1", "wait", {})
-    state.close()
+def test_a_state_that_lost_its_database_fails_typed_and_carries_on_once_it_is_back(postgres_url):
+    target = urlsplit(postgres_url)
+    proxy = CuttableProxy(target.hostname, target.port)
+    try:
+        state = open_url(target._replace(netloc=f"{target.username}@127.0.0.1:{proxy.port}").geturl(), None,
+                         lambda: NOW)
+        proxy.cut()
+        with pytest.raises(StateUnavailable):
+            state.store.recent_activity()
+        with pytest.raises(StateUnavailable):  # reconnecting is refused while the database is away
+            state.ledger.claim("n1", "wait", {})
+        proxy.up = True
+        state.ledger.claim("n1", "wait", {})  # a resident process needs no restart
+        assert state.ledger.previous("n1")["command"] == "wait"
+        state.close()
+    finally:
+        proxy.close()

@@ -50,19 +50,32 @@ def unavailable(exc: psycopg.Error, url: str) -> StateUnavailable:
 
 
 class _Connection:
-    """The psycopg connection, with every driver error turned into StateUnavailable."""
+    """The psycopg connection, with every driver error turned into StateUnavailable.
+
+    A connection the server dropped is opened again at the next statement
+    (outside a transaction: one that breaks inside fails whole), so a
+    resident process carries on once the database is back.
+    """
 
     def __init__(self, url: str) -> None:
         self.url = url
+        self.raw = self._open()
+
+    def _open(self) -> psycopg.Connection[Any]:
         try:
-            self.raw = psycopg.connect(url, autocommit=True, connect_timeout=CONNECT_TIMEOUT_SECONDS,
-                                       application_name="karakuri-agent")
+            return psycopg.connect(self.url, autocommit=True, connect_timeout=CONNECT_TIMEOUT_SECONDS,
+                                   application_name="karakuri-agent")
         except psycopg.Error as exc:
-            raise unavailable(exc, url) from None
+            raise unavailable(exc, self.url) from None
+
+    def _live(self) -> psycopg.Connection[Any]:
+        if self.raw.closed:
+            self.raw = self._open()
+        return self.raw
 
     def execute(self, sql: str, params: Any = None) -> psycopg.Cursor[Any]:
         try:
-            return self.raw.execute(sql, params)
+            return self._live().execute(sql, params)
         except psycopg.Error as exc:
             raise unavailable(exc, self.url) from None
 
@@ -70,7 +83,7 @@ class _Connection:
         if not rows:
             return
         try:
-            with self.raw.cursor() as cursor:
+            with self._live().cursor() as cursor:
                 cursor.executemany(sql, rows)
         except psycopg.Error as exc:
             raise unavailable(exc, self.url) from None
@@ -79,7 +92,7 @@ class _Connection:
     def transaction(self) -> Iterator[None]:
         """All or nothing; the database going away inside it is StateUnavailable too."""
         try:
-            with self.raw.transaction():
+            with self._live().transaction():
                 yield
         except psycopg.Error as exc:
             raise unavailable(exc, self.url) from None
