@@ -21,7 +21,7 @@ from __future__ import annotations
 import os
 import re
 import socket
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from datetime import datetime, timedelta
 from typing import Any, Callable, Iterable, Iterator
 
@@ -470,7 +470,7 @@ class PostgresStore:
         return self._rows("SELECT conversation_key, message, created_at FROM utterances WHERE created_at >= %s"
                           " ORDER BY id DESC LIMIT %s", (utc_text(since), limit))
 
-    def batch(self) -> Any:
+    def batch(self) -> AbstractContextManager[None]:
         """Group several writes into one transaction (all or nothing)."""
         return self._conn.transaction()
 
