@@ -302,3 +302,12 @@ def test_a_state_that_lost_its_database_fails_typed_and_carries_on_once_it_is_ba
         state.close()
     finally:
         proxy.close()
+
+
+def test_without_the_driver_a_postgresql_url_says_what_to_install(monkeypatch, tmp_path):
+    from karakuri_agent.errors import ConfigError
+
+    monkeypatch.setitem(sys.modules, "psycopg", None)  # as if the extra were not installed
+    monkeypatch.delitem(sys.modules, "karakuri_agent.state.postgres", raising=False)
+    with pytest.raises(ConfigError, match=r"karakuri-agent\[postgres\]"):
+        open_url(f"postgresql://k:{PASSWORD}@127.0.0.1:{closed_port()}/k", tmp_path, lambda: NOW)
