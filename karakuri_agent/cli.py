@@ -303,7 +303,8 @@ def gc(keep_days: int, as_json: bool) -> None:
         click.echo(f"deleted rows older than {deleted['cutoff']}: {counts}")
 
 
-@agent.group("state", **_GROUP)
+@agent.group("state", short_help="Copy the state between the SQLite file and PostgreSQL: `state copy --to/--from URL`.",
+             **_GROUP)
 def state() -> None:
     """Where the agent's state lives: copy it between the SQLite file and PostgreSQL."""
 
