@@ -98,6 +98,7 @@ class _WholeHelpCommand(click.Command):
 
 class _Programs(click.Group):
     command_class = _WholeHelpCommand
+    get_short_help_str = _WholeHelpCommand.get_short_help_str  # a group listed in its parent's help, too
 
 
 _GROUP = {"cls": _Programs, "context_settings": {"help_option_names": ["-h", "--help"]}}
@@ -303,10 +304,9 @@ def gc(keep_days: int, as_json: bool) -> None:
         click.echo(f"deleted rows older than {deleted['cutoff']}: {counts}")
 
 
-@agent.group("state", short_help="Copy the state between the SQLite file and PostgreSQL: `state copy --to/--from URL`.",
-             **_GROUP)
+@agent.group("state", **_GROUP)
 def state() -> None:
-    """Where the agent's state lives: copy it between the SQLite file and PostgreSQL."""
+    """Copy the agent's state between the SQLite file and PostgreSQL (`state copy --to/--from URL`)."""
 
 
 @state.command("copy")
