@@ -270,14 +270,14 @@ def plans(state_dir: Path, statements: list[str]) -> list[dict[str, Any]]:
 # -- retention ------------------------------------------------------------------------------------
 def run_gc(state_dir: Path, keep_days: int = 30) -> dict[str, Any]:
     """gc on the big store (a year of history: about 11/12 of it goes), then VACUUM."""
-    from karakuri_agent.retention import _STATEMENTS, gc
+    from karakuri_agent.retention import STATEMENTS, gc
 
     conn = connect(state_dir)
     before = store_bytes(state_dir)
     cutoff = utc_text(NOW - timedelta(days=keep_days))
     plans_ = {" ".join(sql.split()): [r[3] for r in conn.execute(
         "EXPLAIN QUERY PLAN " + sql, {"cutoff": cutoff, "keep_activity": 6, "keep_commands": 6, "keep_memory": 12})]
-        for sql in _STATEMENTS.values()}
+        for sql in STATEMENTS.values()}
     start = time.perf_counter()
     deleted = gc(conn, keep_days=keep_days, now=NOW)
     gc_s = time.perf_counter() - start

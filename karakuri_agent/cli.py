@@ -99,6 +99,7 @@ class _WholeHelpCommand(click.Command):
 
 class _Programs(click.Group, _WholeHelpCommand):
     command_class = _WholeHelpCommand
+    get_short_help_str = _WholeHelpCommand.get_short_help_str  # a group listed in its parent's help, too
 
 
 _GROUP = {"cls": _Programs, "context_settings": {"help_option_names": ["-h", "--help"]}}
@@ -415,3 +416,31 @@ def gc(keep_days: int, as_json: bool) -> None:
     else:
         counts = ", ".join(f"{table} {count}" for table, count in deleted.items() if table != "cutoff")
         click.echo(f"deleted rows older than {deleted['cutoff']}: {counts}")
+
+
+@agent.group("state", **_GROUP)
+def state() -> None:
+    """Copy the agent's state between the SQLite file and PostgreSQL (`state copy --to/--from URL`)."""
+
+
+@state.command("copy")
+@click.option("--to", "to_url", metavar="URL", help="Copy the configured state into URL (postgresql://… or sqlite:DIR).")
+@click.option("--from", "from_url", metavar="URL", help="Copy URL's state into the configured state.")
+@click.option("--json", "as_json", is_flag=True, help="Print the rows copied per table as JSON.")
+@handles_errors
+def copy(to_url: str | None, from_url: str | None, as_json: bool) -> None:
+    """Copy every table (memory, promises, people, places, the ledger…); rows already there are skipped, so it can be re-run."""
+    from .config import load_settings
+    from .db import utc_now
+    from .state.copy import copy_between
+    from .state.factory import masked
+
+    if (to_url is None) == (from_url is None):
+        raise UsageError("state copy needs exactly one of --to URL or --from URL")
+    other = to_url or from_url or ""
+    copied = copy_between(load_settings(require_api=False), other, to_other=to_url is not None, clock=utc_now)
+    if as_json:
+        _print_json(copied)
+        return
+    counts = ", ".join(f"{table} {count}" for table, count in copied.items())
+    click.echo(f"copied {'to' if to_url else 'from'} {masked(other)}: {counts}")

@@ -21,7 +21,7 @@ import httpx
 
 from . import report
 from .config import Settings
-from .errors import AlreadyAttempted, OutcomeUnknown, ServerRejected, Unreachable, describe, explain
+from .errors import AlreadyAttempted, OutcomeUnknown, ServerRejected, StateUnavailable, Unreachable, describe, explain
 from .db import utc_now
 from .operations import Fetched, Outcome, Runtime, act, fetch, load_configured_persona, open_runtime
 from .commands import RESPONSE
@@ -104,9 +104,16 @@ def handle(
     early = answer_without_opening(find_notification_id(body), settings, dry_run=dry_run)
     if early is not None:
         return early
-    with Agent.open(settings, transport=transport, record_dir=record_dir, decider=decider, clock=clock,
-                    reporter=configured_reporter(settings) if post else None) as agent:
-        return agent.handle(body, dry_run=dry_run)
+    reporter = configured_reporter(settings) if post else None
+    try:
+        with Agent.open(settings, transport=transport, record_dir=record_dir, decider=decider, clock=clock,
+                        reporter=reporter) as agent:
+            return agent.handle(body, dry_run=dry_run)
+    except StateUnavailable as exc:  # the database could not be opened: nothing read, nothing sent
+        result = _state_unavailable(exc, find_notification_id(body), dry_run)
+        if reporter is not None and not dry_run:
+            result.webhook = reporter.post(result.report)
+        return result
 
 
 def answer_without_opening(notification_id: str | None, settings: Settings, *,
@@ -159,11 +166,14 @@ class Agent:
         notification_id = find_notification_id(body)
         result = answer_without_opening(notification_id, self.runtime.settings, dry_run=dry_run)
         if result is None and notification_id is not None:
-            result = self._notification(notification_id, dry_run=dry_run)
-            result.dry_run = dry_run  # every path, early returns included
-            if result.model is not None:
-                result.model.sent, result.model.dry_run = result.sent, dry_run
-            self._remember(result, notification_id)
+            try:
+                result = self._notification(notification_id, dry_run=dry_run)
+                result.dry_run = dry_run  # every path, early returns included
+                if result.model is not None:
+                    result.model.sent, result.model.dry_run = result.sent, dry_run
+                self._remember(result, notification_id)
+            except StateUnavailable as exc:  # the ledger cannot be asked: nothing more is sent
+                result = _state_unavailable(exc, notification_id, dry_run)
             if self.reporter is not None and not dry_run:
                 result.webhook = self.reporter.post(result.report)
         result = result or HandleResult(report.NO_ID, dry_run=dry_run)
@@ -253,6 +263,11 @@ class Agent:
         if outcome.error is not None:
             result.error = explain(outcome.error)
         return result
+
+
+def _state_unavailable(exc: StateUnavailable, notification_id: str | None, dry_run: bool) -> HandleResult:
+    """The state went away: the failure report, why on stderr; the notification stays for the next run."""
+    return HandleResult(report.FAILED, notification_id, dry_run=dry_run, error=explain(exc))
 
 
 def _expired(expires_at: datetime | None, now: datetime) -> dict[str, str]:

@@ -82,6 +82,15 @@ class OutcomeUnknown(KarakuriError):
     code = "outcome_unknown"
 
 
+class StateUnavailable(KarakuriError):
+    """The state database cannot be reached or refused the work: nothing is sent without the ledger.
+
+    The message names the database with its password masked.
+    """
+
+    code = "state_unavailable"
+
+
 class AlreadyAttempted(KarakuriError):
     """The ledger already holds a claim for this notification."""
 
@@ -115,6 +124,8 @@ class NotActionable(KarakuriError):
 # code (the server may add some) gets the generic advice.
 WHAT_TO_DO = {
     "server_unreachable": "check KARAKURI_API_BASE_URL and the network; nothing was done",
+    "state_unavailable": ("check KARAKURI_DATABASE_URL and that the database is running; nothing was sent,"
+                          " and the same notification is handled as usual once the database is back"),
     "outcome_unknown": "the command may have reached the server; it will not be sent again",
     "not_found": "the server (or the fixtures directory) does not know this notification id; check the message it came from",
     "unauthorized": "check KARAKURI_API_KEY: it must be the key issued when the agent was registered",

@@ -34,7 +34,8 @@ MAX_KEEP_DAYS = 36_500
 if TYPE_CHECKING:
     from .config import Settings
 
-_STATEMENTS: dict[str, str] = {
+# Named parameters (:name) in SQLite's style; the PostgreSQL backend rewrites them to its own.
+STATEMENTS: dict[str, str] = {
     # Old entries, except the newest few overall and the newest few commands.
     "activity": (
         "DELETE FROM activity WHERE created_at < :cutoff"
@@ -72,21 +73,25 @@ def gc(conn: sqlite3.Connection, *, keep_days: int, now: datetime) -> dict[str, 
 
     `attempts`, `people`, `places` and `knowledge` are never touched.
     """
+    values = retention_values(keep_days, now)
+    deleted: dict[str, Any] = {}
+    with transaction(conn):
+        for table, sql in STATEMENTS.items():
+            deleted[table] = conn.execute(sql, values).rowcount
+    deleted["cutoff"] = values["cutoff"]
+    return deleted
+
+
+def retention_values(keep_days: int, now: datetime) -> dict[str, Any]:
+    """The statements' parameters (the cutoff and what is kept whatever its age); ValueError for a bad keep_days."""
     if isinstance(keep_days, bool) or not isinstance(keep_days, int) or not 0 <= keep_days <= MAX_KEEP_DAYS:
         raise ValueError(f"keep_days must be a whole number of days from 0 to {MAX_KEEP_DAYS}, got {keep_days!r}")
-    cutoff = utc_text(now - timedelta(days=keep_days))
-    values = {
-        "cutoff": cutoff,
+    return {
+        "cutoff": utc_text(now - timedelta(days=keep_days)),
         "keep_activity": KEEP_ACTIVITY,
         "keep_commands": KEEP_COMMANDS,
         "keep_memory": KEEP_MEMORY,
     }
-    deleted: dict[str, Any] = {}
-    with transaction(conn):
-        for table, sql in _STATEMENTS.items():
-            deleted[table] = conn.execute(sql, values).rowcount
-    deleted["cutoff"] = cutoff
-    return deleted
 
 
 def collect(settings: Settings, keep_days: int) -> dict[str, Any]:

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import copy
 import json
+import os
+import uuid
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
+from urllib.parse import parse_qsl, urlencode, urlsplit
 
 import pytest
 
@@ -84,7 +87,7 @@ def env(monkeypatch: pytest.MonkeyPatch, state_dir: Path, tmp_path: Path) -> dic
     monkeypatch.chdir(tmp_path)
     for name in ("KARAKURI_FIXTURES_DIR", "DISCORD_WEBHOOK_URL", "KARAKURI_WORLD_CONTEXT_FILE",
                  "KARAKURI_AGENT_DISABLED", "KARAKURI_COOLDOWN_SECONDS", "KARAKURI_PERSONA_FILE",
-                 "KARAKURI_PERSONA_DIR", "KARAKURI_TRANSFER_POLICY"):
+                 "KARAKURI_PERSONA_DIR", "KARAKURI_TRANSFER_POLICY", "KARAKURI_DATABASE_URL"):
         monkeypatch.delenv(name, raising=False)
     values = {
         "KARAKURI_API_BASE_URL": BASE_URL,
@@ -116,3 +119,45 @@ def real_texts() -> list[dict[str, Any]]:
     if not EXAMPLES.exists():
         pytest.skip(f"shared examples not found at {EXAMPLES}")
     return json.loads(EXAMPLES.read_text(encoding="utf-8"))
+
+
+# -- PostgreSQL: tests that need it run when KARAKURI_TEST_DATABASE_URL is set ------------
+TEST_DATABASE_URL = os.environ.get("KARAKURI_TEST_DATABASE_URL", "")
+NO_POSTGRES = ("PostgreSQL backend not tested: KARAKURI_TEST_DATABASE_URL is not set"
+               " (scripts/with-postgres.sh runs a command with a throwaway server)")
+needs_postgres = pytest.mark.skipif(not TEST_DATABASE_URL, reason=NO_POSTGRES)
+
+
+def in_schema(url: str, schema: str) -> str:
+    """The URL with its search_path set to `schema`: each test gets its own empty set of tables."""
+    parts = urlsplit(url)
+    query = [*parse_qsl(parts.query), ("options", f"-csearch_path={schema}")]
+    return parts._replace(query=urlencode(query)).geturl()
+
+
+@pytest.fixture
+def postgres_url() -> Iterator[str]:
+    """A URL to an empty schema in the test database (skipped loudly without one), dropped afterwards."""
+    if not TEST_DATABASE_URL:
+        pytest.skip(NO_POSTGRES)
+    import psycopg
+
+    schema = f"test_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(TEST_DATABASE_URL, autocommit=True) as conn:
+        conn.execute(f'CREATE SCHEMA "{schema}"')
+    yield in_schema(TEST_DATABASE_URL, schema)
+    with psycopg.connect(TEST_DATABASE_URL, autocommit=True) as conn:
+        conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def database_url(request: pytest.FixtureRequest) -> str:
+    """KARAKURI_DATABASE_URL for each durable backend: "" (the SQLite file), then the test PostgreSQL."""
+    return request.getfixturevalue("postgres_url") if request.param == "postgres" else ""
+
+
+@pytest.fixture
+def any_backend(env: dict[str, str], database_url: str, monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
+    """`env` with the state on each durable backend in turn."""
+    monkeypatch.setenv("KARAKURI_DATABASE_URL", database_url)
+    return {**env, "KARAKURI_DATABASE_URL": database_url}

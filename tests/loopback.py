@@ -13,7 +13,7 @@ import threading
 import time
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 
 class LoopbackAPI:
@@ -28,6 +28,7 @@ class LoopbackAPI:
         self.get_started = threading.Event()
         self.get_released = threading.Event()
         self.get_released.set()  # clear it to hold every GET until it is set again
+        self.on_get: Callable[[str], None] | None = None  # called before a GET is answered
         self._lock = threading.Lock()
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
         self.server.daemon_threads = True
@@ -57,6 +58,8 @@ class LoopbackAPI:
                     api.gets.append(notification_id)
                 api.get_started.set()
                 api.get_released.wait(timeout=60)  # bounded so a failed test cannot hang the server
+                if api.on_get is not None:
+                    api.on_get(notification_id)
                 body = api.notifications.get(notification_id)
                 if body is None:
                     self._send(404, {"error": "not_found", "message": "unknown notification"})

@@ -41,7 +41,7 @@ def run(body=BODY, **kwargs):
     return handle(body, load_settings(), **kwargs)
 
 
-def test_conversation_request_is_accepted_with_a_real_line(env, api):
+def test_conversation_request_is_accepted_with_a_real_line(any_backend, api):
     result = run()
     [sent] = posts(api)
     assert sent["command"] == "conversation_accept" and sent["notification_id"] == NID
@@ -118,7 +118,7 @@ def test_transfer_offer_from_a_stranger_is_rejected_and_from_a_friend_accepted(e
         ({"status": "processed"}, report.PROCESSED),
     ],
 )
-def test_expired_or_processed_gets_no_command(env, notification, change, expected):
+def test_expired_or_processed_gets_no_command(any_backend, notification, change, expected):
     notification.update(change)
     with respx.mock:
         respx.get(GET_URL).respond(200, json=notification)
@@ -142,7 +142,7 @@ def test_no_choices_gets_no_command(env, notification):
     (500, {"error": "internal"}),
     (400, {"error": "invalid_request", "field": "message"}),
 ])
-def test_command_error_is_recorded_and_reported_never_retried(env, notification, status, body):
+def test_command_error_is_recorded_and_reported_never_retried(any_backend, notification, status, body):
     with respx.mock:
         respx.get(GET_URL).respond(200, json=notification)
         post = respx.post(POST_URL).respond(status, json=body)
@@ -153,7 +153,7 @@ def test_command_error_is_recorded_and_reported_never_retried(env, notification,
     assert again.report == report.ALREADY_HANDLED
 
 
-def test_unknown_outcome_is_reported_and_never_resent(env, notification):
+def test_unknown_outcome_is_reported_and_never_resent(any_backend, notification):
     with respx.mock:
         respx.get(GET_URL).respond(200, json=notification)
         post = respx.post(POST_URL).mock(side_effect=httpx.ReadTimeout("no answer"))
@@ -308,13 +308,13 @@ def test_cli_bad_id_and_missing_configuration_exit_2(env, monkeypatch):
     assert result.exit_code == 2 and "KARAKURI_API_BASE_URL" in result.stderr
 
 
-def test_log_shows_what_was_done(env, api):
+def test_log_shows_what_was_done(any_backend, api):
     run()
     out = CliRunner().invoke(agent, ["log"]).stdout
     assert "conversation_accept" in out and "received conversation_requested" in out
 
 
-def test_reasons_are_stored_with_the_activity(env, api):
+def test_reasons_are_stored_with_the_activity(any_backend, api):
     run()
     entries = json.loads(CliRunner().invoke(agent, ["log", "--json"]).stdout)
     commands = [entry for entry in entries if entry["kind"] == "command"]

@@ -12,7 +12,7 @@ from karakuri_agent.cli import agent
 from karakuri_agent.errors import AlreadyAttempted
 from karakuri_agent.state.base import SUCCEEDED
 from karakuri_agent.state.memory import MemoryState
-from karakuri_agent.state.sqlite import SQLiteState
+from karakuri_agent.state.factory import open_url
 
 NOW = datetime(2026, 11, 29, 12, 0, tzinfo=timezone.utc)
 
@@ -33,9 +33,13 @@ def clock() -> Clock:
     return Clock()
 
 
-@pytest.fixture(params=["sqlite", "memory"])
+@pytest.fixture(params=["sqlite", "memory", "postgres"])
 def state(request, tmp_path, clock):
-    opened = SQLiteState(tmp_path / "state", clock) if request.param == "sqlite" else MemoryState(clock)
+    if request.param == "memory":
+        opened = MemoryState(clock)
+    else:
+        url = request.getfixturevalue("postgres_url") if request.param == "postgres" else ""
+        opened = open_url(url, tmp_path / "state", clock)
     yield opened
     opened.close()
 
@@ -118,14 +122,13 @@ def test_forgetting_keeps_the_ledger_and_the_newest_entries(state, clock):
     assert all(state.ledger.previous(f"n{i}") for i in range(10))
 
 
-@pytest.mark.parametrize("url, said", [("postgresql://karakuri:pw-do-not-leak@db/karakuri", "not supported yet"),
-                                       ("mysql://x", "sqlite:")])
-def test_a_database_this_version_cannot_open_is_a_configuration_error(env, monkeypatch, url, said):
-    monkeypatch.setenv("KARAKURI_DATABASE_URL", url)
+def test_a_database_this_version_cannot_open_is_a_configuration_error(env, monkeypatch):
+    monkeypatch.setenv("KARAKURI_DATABASE_URL", "mysql://karakuri:pw-do-not-leak@db/karakuri")
     with respx.mock(assert_all_called=False) as mock:
         result = CliRunner().invoke(agent, ["handle", "notification_id: notif-01JDX9M7QZ"])
         assert mock.calls.call_count == 0
-    assert result.exit_code == 2 and said in result.stderr and "pw-do-not-leak" not in result.output + result.stderr
+    assert result.exit_code == 2 and "postgresql://" in result.stderr
+    assert "pw-do-not-leak" not in result.output + result.stderr
 
 
 def test_sqlite_url_is_the_state_directory(env, monkeypatch, state_dir):

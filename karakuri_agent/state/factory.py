@@ -1,16 +1,19 @@
 """`open_state(settings)`: the configured backend, chosen by the scheme of KARAKURI_DATABASE_URL.
 
 Unset or `sqlite:` → the SQLite file in the state directory (the embedded
-default: no server to run). `postgresql://` is reserved for the server backend
-to come and is a configuration error until then. A new backend adds one
-branch here and one module beside sqlite.py, implementing state/base.py.
+default: no server to run). `postgresql://` (or `postgres://`) → that
+PostgreSQL database (state/postgres.py, needs the `postgres` extra), shared by
+every process and machine given the same URL. A new backend adds one branch
+here and one module beside sqlite.py, implementing state/base.py.
 """
 
 from __future__ import annotations
 
 from contextlib import contextmanager
 from datetime import datetime
+from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterator
+from urllib.parse import parse_qsl, urlsplit
 
 from ..errors import ConfigError
 from .base import State
@@ -19,26 +22,54 @@ if TYPE_CHECKING:
     from ..config import Settings
 
 SQLITE_SCHEMES = ("", "sqlite")
-PLANNED_SCHEMES = ("postgresql", "postgres")
+POSTGRES_SCHEMES = ("postgresql", "postgres")
 
 
 def backend_for(url: str) -> str:
-    """The backend a database URL names ("sqlite"), or ConfigError. The URL itself is never echoed."""
+    """The backend a database URL names ("sqlite" or "postgres"), or ConfigError. The URL itself is never echoed."""
     scheme = url.partition(":")[0].strip().lower() if url.strip() else ""
     if scheme in SQLITE_SCHEMES:
         return "sqlite"
-    if scheme in PLANNED_SCHEMES:
-        raise ConfigError("KARAKURI_DATABASE_URL: PostgreSQL is not supported yet; unset it to use SQLite")
-    raise ConfigError("KARAKURI_DATABASE_URL must be unset or start with sqlite:")
+    if scheme in POSTGRES_SCHEMES:
+        return "postgres"
+    raise ConfigError("KARAKURI_DATABASE_URL must be unset, start with sqlite: or with postgresql://")
+
+
+def password_of(url: str) -> str | None:
+    """The password in a postgresql:// URL, in its user part or its query (None without one)."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return None
+    if parts.password:
+        return parts.password
+    return next((value for key, value in parse_qsl(parts.query) if key == "password" and value), None)
+
+
+def masked(url: str) -> str:
+    """The URL with its password replaced by ***, for messages and logs."""
+    secret = password_of(url)
+    return url.replace(secret, "***") if secret else url
+
+
+def open_url(url: str, state_dir: Path, clock: Callable[[], datetime]) -> State:
+    """The state a URL names: SQLite in `state_dir`, or the PostgreSQL database (psycopg imported only here)."""
+    if backend_for(url) == "postgres":
+        try:
+            from .postgres import PostgresState
+        except ImportError:
+            raise ConfigError("KARAKURI_DATABASE_URL names PostgreSQL: install the driver with"
+                              " `pip install 'karakuri-agent[postgres]'`") from None
+        return PostgresState(url, clock)
+    from .sqlite import SQLiteState
+
+    return SQLiteState(state_dir, clock)
 
 
 @contextmanager
 def open_state(settings: Settings, clock: Callable[[], datetime]) -> Iterator[State]:
     """The configured store and ledger, opened once and closed on exit."""
-    backend_for(settings.database_url.get() if settings.database_url else "")
-    from .sqlite import SQLiteState
-
-    state = SQLiteState(settings.state_dir, clock)
+    state = open_url(settings.database_url.get() if settings.database_url else "", settings.state_dir, clock)
     try:
         yield state
     finally:
