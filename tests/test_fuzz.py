@@ -14,9 +14,9 @@ import copy
 import json
 import os
 import stat
-import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
@@ -381,25 +381,37 @@ def test_deeply_nested_server_bodies(where, depth):
         assert result.report == report.FAILED
 
 
-LONG_LINE_CHILD = """
-import sys, time, httpx
-sys.path.insert(0, {tests!r})
-from test_fuzz import BASE_URL, CONVERSATION_REQUEST, NID, BODY, API_KEY
-from karakuri_agent.config import Secret, Settings
-from karakuri_agent.cycle import handle
-body = CONVERSATION_REQUEST | {{"notification_id": NID}}
-body["notification"] = body["notification"] | {{"text": "あ" * {size}}}
-answer = lambda r: httpx.Response(200, json=body if r.method == "GET" else {{"ok": True}})
-settings = Settings(api_base_url=BASE_URL, api_key=Secret(API_KEY), state_dir=__import__("pathlib").Path({state!r}))
-print(handle(BODY, settings, transport=httpx.MockTransport(answer)).report)
-"""
+def handle_one_long_line(size: int) -> tuple[float, str]:
+    """(seconds spent in `handle`, report) for a notification whose text is one line of `size` characters."""
+    body = CONVERSATION_REQUEST | {"notification_id": NID}
+    body["notification"] = body["notification"] | {"text": "あ" * size}
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(200, json=body if request.method == "GET" else {"ok": True})
+
+    with tempfile.TemporaryDirectory() as tmp:
+        config = Settings(api_base_url=BASE_URL, api_key=Secret(API_KEY), state_dir=Path(tmp) / "state")
+        started = time.perf_counter()
+        result = handle(BODY, config, transport=httpx.MockTransport(answer))
+        return time.perf_counter() - started, result.report
 
 
-def test_one_very_long_line_is_parsed_in_linear_time(tmp_path):
-    code = LONG_LINE_CHILD.format(tests=str(Path(__file__).parent), size=20_000, state=str(tmp_path / "state"))
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=2.5)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.strip().startswith(report.PREFIX)
+def test_one_very_long_line_is_parsed_in_linear_time():
+    """Eight times the text costs about eight times the work, not sixty-four.
+
+    A comparison of two sizes in the same process, never a wall-clock bound: a
+    busy machine slows both sizes alike. Each size's best of three rounds is
+    kept (noise only adds time); the ratio allowed, 24, is three times the
+    linear 8 and far below the 64 of a quadratic parse.
+    """
+    small, large = 20_000, 160_000
+    best = {small: float("inf"), large: float("inf")}
+    for _ in range(3):
+        for size in best:
+            seconds, line = handle_one_long_line(size)
+            assert line.startswith(report.PREFIX) and "\n" not in line
+            best[size] = min(best[size], seconds)
+    assert best[large] / best[small] < 24, best
 
 
 # -- ids: path traversal, query strings, look-alikes ---------------------------------------
