@@ -239,7 +239,8 @@ def _act_here(view: View) -> list[Decision]:
     choice = view.choice("action")
     if choice is None or _acted_since_arrival(view):
         return []
-    own = [c.params["action_id"] for c in view.choices if c.command == "action" and "action_id" in c.params]
+    own = [c.params["action_id"] for c in view.choices
+           if c.command == "action" and isinstance(c.params.get("action_id"), str)]
     options = list(dict.fromkeys(own + _enum(choice, "action_id") + _actions_from_text(view)))
     done = {c.get("params", {}).get("action_id") for c in view.recent_commands[:6]}
     fresh = [a for a in options if a not in done]
