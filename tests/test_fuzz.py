@@ -3,7 +3,8 @@
 Every notification payload goes through `cycle.handle()` in process, with
 respx as the server. For any payload: no exception escapes, at most one POST
 is sent, its command is one of the payload's own choices and its params pass
-`params.validate` for that choice, and the report is one line starting with
+a strict server's reading of that choice (the town's referee in
+`benchmarks/town/schema.py`, which shares no code with the package), and the report is one line starting with
 `からくり: `. Ids, params JSON, instruction-like lines from other agents and
 secrets get their own properties below.
 """
@@ -28,14 +29,13 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 import faultserver as fs
+from benchmarks.town.schema import check_params  # the town's referee: shares no code with the package
 from conftest import API_KEY, BASE_URL, CONVERSATION_REQUEST, SELF_ID, SELF_NAME, WEBHOOK_URL
 from karakuri_agent import report
 from karakuri_agent.cli import agent, karakuri, parse_params
 from karakuri_agent.config import Secret, Settings
 from karakuri_agent.cycle import HandleResult, handle
 from karakuri_agent.errors import UsageError
-from karakuri_agent.models import Choice
-from karakuri_agent.params import InvalidParams, validate
 from karakuri_agent.trigger import ID_PATTERN, MAX_ID_LENGTH, find_notification_id
 
 NID = "notif-FUZZ0001"
@@ -268,24 +268,61 @@ def offered_choices(payload: Any) -> list[dict[str, Any]]:
     return [c for c in choices if isinstance(c, dict) and isinstance(c.get("command"), str)]
 
 
-def to_choice(raw: dict[str, Any]) -> Choice | None:
-    """The package's normalised choice for one raw entry (dataclass or pydantic model)."""
-    if hasattr(Choice, "from_json"):
-        return Choice.from_json(raw)
-    return Choice.model_validate(raw)  # type: ignore[attr-defined]
+def _names(value: Any) -> list[str]:
+    return [name for name in value if isinstance(name, str)] if isinstance(value, list) else []
+
+
+def _well_formed(spec: dict[str, Any]) -> dict[str, Any]:
+    """The keywords of one field spec that mean something; a malformed keyword constrains nothing."""
+    clean: dict[str, Any] = {}
+    if isinstance(spec.get("type"), str):
+        clean["type"] = spec["type"]
+    if isinstance(spec.get("enum"), list):
+        clean["enum"] = spec["enum"]
+    for word in ("minimum", "maximum"):
+        if isinstance(spec.get(word), (int, float)) and not isinstance(spec[word], bool):
+            clean[word] = spec[word]
+    for word in ("minLength", "maxLength", "minItems", "maxItems"):
+        if isinstance(spec.get(word), int) and not isinstance(spec[word], bool):
+            clean[word] = spec[word]
+    if isinstance(spec.get("items"), dict):
+        clean["items"] = _well_formed(spec["items"])
+    if isinstance(spec.get("properties"), dict):
+        clean["properties"] = {name: _well_formed(sub) for name, sub in spec["properties"].items()
+                               if isinstance(name, str) and isinstance(sub, dict)}
+        clean["required"] = _names(spec.get("required"))
+    return clean
+
+
+def as_a_server_reads_it(raw: dict[str, Any], sent: dict[str, Any]) -> dict[str, Any]:
+    """One offered choice as a strict server reads it, written without the package's models.
+
+    Either schema shape becomes a flat field map; a field named only in
+    `required_params` is declared with no constraint (the contract: params are
+    the choice's own params plus the values of `required_params` and
+    `param_schema` fields). A choice that declares no field at all says
+    nothing about names (the contract lets `param_schema` be missing), so the
+    names `sent` are taken as declared and only the choice's own params bind.
+    The result is what the town's referee judges.
+    """
+    schema = raw.get("param_schema") if isinstance(raw.get("param_schema"), dict) else {}
+    required = _names(raw.get("required_params"))
+    if schema.get("type") == "object" and isinstance(schema.get("properties"), dict):
+        fields = schema["properties"]
+        required += [name for name in _names(schema.get("required")) if name not in required]
+    else:
+        fields = schema
+    flat = {name: _well_formed(spec) for name, spec in fields.items() if isinstance(name, str) and isinstance(spec, dict)}
+    declared = flat or required
+    flat.update({name: {} for name in (required if declared else sent) if name not in flat})
+    return {"command": raw["command"], "params": raw["params"] if isinstance(raw.get("params"), dict) else {},
+            "required_params": required, "param_schema": flat}
 
 
 def fits_some_choice(payload: Any, command: str, params: dict[str, Any]) -> bool:
-    for raw in offered_choices(payload):
-        choice = to_choice(raw) if raw["command"] == command else None
-        if choice is None:
-            continue
-        try:
-            validate(choice, params)
-        except InvalidParams:
-            continue
-        return True
-    return False
+    """Whether a strict server would accept `params` for one of the offered `command` choices."""
+    return any(not check_params(as_a_server_reads_it(raw, params), params)
+               for raw in offered_choices(payload) if raw["command"] == command)
 
 
 def run_handle(payload: Any, *, get: httpx.Response | None = None,
