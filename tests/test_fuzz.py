@@ -4,9 +4,9 @@ Every notification payload goes through `cycle.handle()` in process, with
 respx as the server. For any payload: no exception escapes, at most one POST
 is sent, its command is one of the payload's own choices and its params pass
 a strict server's reading of that choice (the town's referee in
-`benchmarks/town/schema.py`, which shares no code with the package), and the report is one line starting with
-`からくり: `. Ids, params JSON, instruction-like lines from other agents and
-secrets get their own properties below.
+`benchmarks/town/schema.py`, which shares no code with the package), and the
+report is one line starting with `からくり: `. Ids, params JSON, instruction-like
+lines from other agents and secrets get their own properties below.
 """
 
 from __future__ import annotations
@@ -312,7 +312,8 @@ def as_a_server_reads_it(raw: dict[str, Any], sent: dict[str, Any]) -> dict[str,
         required += [name for name in _names(schema.get("required")) if name not in required]
     else:
         fields = schema
-    flat = {name: _well_formed(spec) for name, spec in fields.items() if isinstance(name, str) and isinstance(spec, dict)}
+    flat = {name: _well_formed(spec) for name, spec in fields.items()
+            if isinstance(name, str) and isinstance(spec, dict)}
     declared = flat or required
     flat.update({name: {} for name in (required if declared else sent) if name not in flat})
     return {"command": raw["command"], "params": raw["params"] if isinstance(raw.get("params"), dict) else {},
