@@ -275,9 +275,9 @@ def _names(value: Any) -> list[str]:
 def _well_formed(spec: dict[str, Any]) -> dict[str, Any]:
     """The keywords of one field spec that mean something; a malformed keyword constrains nothing."""
     clean: dict[str, Any] = {}
-    if isinstance(spec.get("type"), str):
+    if spec.get("type") in ("string", "integer", "number", "boolean", "array", "object"):
         clean["type"] = spec["type"]
-    if isinstance(spec.get("enum"), list):
+    if isinstance(spec.get("enum"), list) and spec["enum"]:  # JSON Schema: an enum lists at least one value
         clean["enum"] = spec["enum"]
     for word in ("minimum", "maximum"):
         if isinstance(spec.get(word), (int, float)) and not isinstance(spec[word], bool):
@@ -300,9 +300,10 @@ def as_a_server_reads_it(raw: dict[str, Any], sent: dict[str, Any]) -> dict[str,
     Either schema shape becomes a flat field map; a field named only in
     `required_params` is declared with no constraint (the contract: params are
     the choice's own params plus the values of `required_params` and
-    `param_schema` fields). A choice that declares no field at all says
-    nothing about names (the contract lets `param_schema` be missing), so the
-    names `sent` are taken as declared and only the choice's own params bind.
+    `param_schema` fields, merged over the own params: so an own param binds
+    only where the schema does not declare it). A choice whose `param_schema`
+    declares no field says nothing about optional names (the contract lets it
+    be missing), so the names `sent` are taken as declared.
     The result is what the town's referee judges.
     """
     schema = raw.get("param_schema") if isinstance(raw.get("param_schema"), dict) else {}
@@ -314,10 +315,10 @@ def as_a_server_reads_it(raw: dict[str, Any], sent: dict[str, Any]) -> dict[str,
         fields = schema
     flat = {name: _well_formed(spec) for name, spec in fields.items()
             if isinstance(name, str) and isinstance(spec, dict)}
-    declared = flat or required
-    flat.update({name: {} for name in (required if declared else sent) if name not in flat})
-    return {"command": raw["command"], "params": raw["params"] if isinstance(raw.get("params"), dict) else {},
-            "required_params": required, "param_schema": flat}
+    own = raw["params"] if isinstance(raw.get("params"), dict) else {}
+    pinned = {name: value for name, value in own.items() if name not in flat}  # schema fields are merged over
+    flat.update({name: {} for name in (required if flat else [*required, *sent]) if name not in flat})
+    return {"command": raw["command"], "params": pinned, "required_params": required, "param_schema": flat}
 
 
 def fits_some_choice(payload: Any, command: str, params: dict[str, Any]) -> bool:
