@@ -17,6 +17,8 @@ API_KEY = "sk-test-4f9a8b7c6d5e"
 WEBHOOK_URL = "https://discord.test/api/webhooks/123/hook-token-do-not-leak"
 SELF_ID = "1470446478261747854"
 SELF_NAME = "AIニケちゃん"
+# The 48 real server texts live beside the checkout, not in it; without them their
+# cases skip, and the summary says so (the project's own texts in tests/data still run).
 EXAMPLES = Path(__file__).resolve().parents[2] / "shared" / "examples" / "real-texts.json"
 
 CONVERSATION_REQUEST: dict[str, Any] = {
@@ -102,14 +104,6 @@ def env(monkeypatch: pytest.MonkeyPatch, state_dir: Path, tmp_path: Path) -> dic
     return values
 
 
-@pytest.fixture
-def no_sleep(monkeypatch: pytest.MonkeyPatch) -> list[float]:
-    """Record retry sleeps instead of sleeping."""
-    slept: list[float] = []
-    monkeypatch.setattr("karakuri_agent.client.time.sleep", slept.append)
-    return slept
-
-
 def state_files_text(state_dir: Path) -> str:
     """Everything in the state directory as text (for secret scans)."""
     return "".join(p.read_bytes().decode("utf-8", "replace") for p in state_dir.rglob("*") if p.is_file())
@@ -161,3 +155,12 @@ def any_backend(env: dict[str, str], database_url: str, monkeypatch: pytest.Monk
     """`env` with the state on each durable backend in turn."""
     monkeypatch.setenv("KARAKURI_DATABASE_URL", database_url)
     return {**env, "KARAKURI_DATABASE_URL": database_url}
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """Say loudly when the real-text cases could not run, so a green run is not mistaken for a full one."""
+    if not EXAMPLES.is_file():
+        terminalreporter.write_sep("!", "REAL SERVER TEXTS MISSING", red=True, bold=True)
+        terminalreporter.write_line(
+            f"{EXAMPLES} was not found: the 48 real-text parser cases were skipped. "
+            "Only the project's own texts in tests/data were checked.", red=True)

@@ -265,12 +265,23 @@ def test_dry_run_decides_but_sends_nothing(env, api):
 
 
 def test_webhook_gets_the_report_with_mentions_disabled(env, api, monkeypatch):
+    import requests  # discord-webhook sends with requests, which respx does not see
+
     monkeypatch.setenv("DISCORD_WEBHOOK_URL", WEBHOOK_URL)
-    sent = []
-    monkeypatch.setattr("karakuri_agent.report._send_with_discord_webhook",
-                        lambda url, line, timeout: sent.append((url, report.webhook_payload(line))) or (204, {}))
+    wire: list[requests.PreparedRequest] = []  # the request exactly as it would leave the machine
+
+    def answer_204(adapter, request, **kwargs):
+        wire.append(request)
+        response = requests.Response()
+        response.status_code, response._content, response.request, response.url = 204, b"", request, request.url
+        return response
+
+    monkeypatch.setattr("requests.adapters.HTTPAdapter.send", answer_204)
     result = run()
-    assert sent == [(WEBHOOK_URL, {"content": result.report, "allowed_mentions": {"parse": []}})]
+    [request] = wire
+    assert request.method == "POST" and request.url.split("?")[0] == WEBHOOK_URL
+    body = json.loads(request.body)  # the library adds fields of its own (embeds, wait...): not ours to pin
+    assert body["content"] == result.report and body["allowed_mentions"] == {"parse": []}
     assert result.webhook.delivered
 
 
@@ -315,10 +326,11 @@ def test_log_shows_what_was_done(any_backend, api):
 
 
 def test_reasons_are_stored_with_the_activity(any_backend, api):
-    run()
+    result = run()
     entries = json.loads(CliRunner().invoke(agent, ["log", "--json"]).stdout)
     commands = [entry for entry in entries if entry["kind"] == "command"]
-    assert commands[-1]["reason"] == "桜草メイの誘いを受ける"
+    # The reason the decision gave is the one kept, and it says who the agent answered.
+    assert commands[-1]["reason"] == result.decision.reason and "桜草メイ" in commands[-1]["reason"]
 
 
 def test_record_saves_fixtures_without_secrets(env, api, tmp_path, monkeypatch):

@@ -10,25 +10,26 @@ from karakuri_agent.cli import agent
 from karakuri_agent.demo import replay
 from karakuri_agent.fixtures import bundled_fixtures_dir
 
-# (command sent or None, report) per recorded message, in order.
+# Per recorded message, in order: the command it must lead to (None: nothing is sent), words
+# its report must carry (the kind of notification, then what was done), and why.
 EXPECTED = [
-    ("action", "からくり: ログイン通知を確認。コンビニでお茶を買う行動を始めました（完了予定 12:25）。"),
-    ("get_nearby_agents", "からくり: 行動完了通知を確認。近くにいる人を確かめました。"),
-    ("action", "からくり: 到着通知を確認。喫茶店でナポリタンを食べる行動を始めました（完了予定 13:30）。"),
-    ("conversation_accept", "からくり: 会話の誘いを確認。桜草メイさんに返事をして会話を始めました。"),
-    ("conversation_speak", "からくり: 会話の発言を確認。桜草メイさんに返事をしました。"),
-    ("conversation_speak", "からくり: 会話の発言を確認。桜草メイさんに返事をしました。"),
-    ("conversation_stay", "からくり: 会話の継続確認を受信。桜草メイさんとの会話を続けることにしました。"),
-    ("move", "からくり: 会話終了通知を確認。約束の公民館へ向かいます（到着予定 13:26）。"),
-    ("accept_transfer", "からくり: 譲渡の提案を確認。桜草メイさんからの贈り物を受け取りました。"),
-    ("reject_transfer", "からくり: 譲渡の提案を確認。Luna☆Botさんからの50,000円の申し出をお断りしました。"),
-    ("move", "からくり: 待機の催促を確認。本屋への移動を始めました（到着予定 13:55）。"),
-    (None, report.EXPIRED),
-    (None, "からくり: 譲渡成立の通知を確認。選択肢がないため、追加操作なし。"),
-    ("conversation_accept", "からくり: 新しい通知で会話の誘いを確認。時雨ソラさんに返事をして会話を始めました。"),
-    (None, report.PROCESSED),
-    (None, report.ALREADY_HANDLED),
-    (None, report.NO_ID),
+    ("action", ("ログイン", "行動"), "logged in where actions are offered, nothing done yet: act here"),
+    ("get_nearby_agents", ("行動完了", "近く"), "the action is done and nobody nearby is known: look around first"),
+    ("action", ("到着", "行動"), "arrived somewhere new with actions offered: do what the place offers"),
+    ("conversation_accept", ("会話の誘い", "桜草メイさんに返事"), "a known townsperson asks to talk: accept with a line"),
+    ("conversation_speak", ("会話の発言", "返事"), "the agent's turn in the conversation: answer"),
+    ("conversation_speak", ("会話の発言", "返事"), "a meeting is proposed: answer and agree to it"),
+    ("conversation_stay", ("継続確認", "続け"), "asked whether to stay while the talk is still going: stay"),
+    ("move", ("会話終了", "約束の公民館へ向かいます"), "the conversation ended with a meeting agreed: go to the meeting place"),
+    ("accept_transfer", ("譲渡の提案", "受け取"), "a small gift (one item) from a friend: accept"),
+    ("reject_transfer", ("譲渡の提案", "断"), "50,000 yen from a stranger: refuse"),
+    ("move", ("待機の催促", "移動"), "idle where it has already acted and talked: move on"),
+    (None, ("期限",), "the notification expired before it was read: nothing may be sent"),
+    (None, ("譲渡成立", "追加操作なし"), "a notice with no choices: there is nothing to send"),
+    ("conversation_accept", ("新しい通知", "会話の誘い"), "the server says a newer notification supersedes: act on it"),
+    (None, ("処理済み",), "the server marks it processed: nothing may be sent"),
+    (None, ("対応済み",), "the same notification delivered again: one notification, one action"),
+    (None, ("通知のない",), "a message without a notification id: nothing to act on"),
 ]
 
 
@@ -38,8 +39,10 @@ def session():
 
 
 def test_the_bundled_session_replays_to_the_expected_decisions(session):
-    got = [(r.outcome.command if r.outcome else None, r.report) for _, r in session]
-    assert got == EXPECTED
+    assert len(session) == len(EXPECTED)
+    for (_, result), (command, words, why) in zip(session, EXPECTED):
+        assert (result.outcome.command if result.outcome else None) == command, why
+        assert result.report.startswith(report.PREFIX) and all(w in result.report for w in words), (why, result.report)
 
 
 def test_every_decision_in_the_session_carries_a_reason(session):
@@ -78,13 +81,14 @@ def test_demo_command_prints_each_decision_with_reason_and_report():
     assert result.exit_code == 0
     out = result.stdout
     assert out.count("からくり: ") == len(EXPECTED)
-    assert out.count("  reason: ") >= 11
+    # Every message that led to a command shows why; the others have no decision to explain.
+    assert out.count("  reason: ") == sum(1 for command, _, _ in EXPECTED if command)
 
 
-def test_demo_json_is_one_record_per_message():
+def test_demo_json_is_one_record_per_message(session):
     result = CliRunner().invoke(agent, ["demo", "--json"])
     records = [json.loads(line) for line in result.stdout.splitlines()]
-    assert [r["report"] for r in records] == [e[1] for e in EXPECTED]
+    assert [r["report"] for r in records] == [r.report for _, r in session]
 
 
 def test_a_recorded_answer_is_served_only_to_the_command_it_answered():

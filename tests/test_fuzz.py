@@ -3,9 +3,10 @@
 Every notification payload goes through `cycle.handle()` in process, with
 respx as the server. For any payload: no exception escapes, at most one POST
 is sent, its command is one of the payload's own choices and its params pass
-`params.validate` for that choice, and the report is one line starting with
-`からくり: `. Ids, params JSON, instruction-like lines from other agents and
-secrets get their own properties below.
+a strict server's reading of that choice (the town's referee in
+`benchmarks/town/schema.py`, which shares no code with the package), and the
+report is one line starting with `からくり: `. Ids, params JSON, instruction-like
+lines from other agents and secrets get their own properties below.
 """
 
 from __future__ import annotations
@@ -14,9 +15,9 @@ import copy
 import json
 import os
 import stat
-import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
@@ -28,14 +29,13 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 import faultserver as fs
+from benchmarks.town.schema import check_params  # the town's referee: shares no code with the package
 from conftest import API_KEY, BASE_URL, CONVERSATION_REQUEST, SELF_ID, SELF_NAME, WEBHOOK_URL
 from karakuri_agent import report
 from karakuri_agent.cli import agent, karakuri, parse_params
 from karakuri_agent.config import Secret, Settings
 from karakuri_agent.cycle import HandleResult, handle
 from karakuri_agent.errors import UsageError
-from karakuri_agent.models import Choice
-from karakuri_agent.params import InvalidParams, validate
 from karakuri_agent.trigger import ID_PATTERN, MAX_ID_LENGTH, find_notification_id
 
 NID = "notif-FUZZ0001"
@@ -268,24 +268,63 @@ def offered_choices(payload: Any) -> list[dict[str, Any]]:
     return [c for c in choices if isinstance(c, dict) and isinstance(c.get("command"), str)]
 
 
-def to_choice(raw: dict[str, Any]) -> Choice | None:
-    """The package's normalised choice for one raw entry (dataclass or pydantic model)."""
-    if hasattr(Choice, "from_json"):
-        return Choice.from_json(raw)
-    return Choice.model_validate(raw)  # type: ignore[attr-defined]
+def _names(value: Any) -> list[str]:
+    return [name for name in value if isinstance(name, str)] if isinstance(value, list) else []
+
+
+def _well_formed(spec: dict[str, Any]) -> dict[str, Any]:
+    """The keywords of one field spec that mean something; a malformed keyword constrains nothing."""
+    clean: dict[str, Any] = {}
+    if spec.get("type") in ("string", "integer", "number", "boolean", "array", "object"):
+        clean["type"] = spec["type"]
+    if isinstance(spec.get("enum"), list) and spec["enum"]:  # JSON Schema: an enum lists at least one value
+        clean["enum"] = spec["enum"]
+    for word in ("minimum", "maximum"):
+        if isinstance(spec.get(word), (int, float)) and not isinstance(spec[word], bool):
+            clean[word] = spec[word]
+    for word in ("minLength", "maxLength", "minItems", "maxItems"):
+        if isinstance(spec.get(word), int) and not isinstance(spec[word], bool):
+            clean[word] = spec[word]
+    if isinstance(spec.get("items"), dict):
+        clean["items"] = _well_formed(spec["items"])
+    if isinstance(spec.get("properties"), dict):
+        clean["properties"] = {name: _well_formed(sub) for name, sub in spec["properties"].items()
+                               if isinstance(name, str) and isinstance(sub, dict)}
+        clean["required"] = _names(spec.get("required"))
+    return clean
+
+
+def as_a_server_reads_it(raw: dict[str, Any], sent: dict[str, Any]) -> dict[str, Any]:
+    """One offered choice as a strict server reads it, written without the package's models.
+
+    Either schema shape becomes a flat field map; a field named only in
+    `required_params` is declared with no constraint (the contract: params are
+    the choice's own params plus the values of `required_params` and
+    `param_schema` fields, merged over the own params: so an own param binds
+    only where the schema does not declare it). A choice whose `param_schema`
+    declares no field says nothing about optional names (the contract lets it
+    be missing), so the names `sent` are taken as declared.
+    The result is what the town's referee judges.
+    """
+    schema = raw.get("param_schema") if isinstance(raw.get("param_schema"), dict) else {}
+    required = _names(raw.get("required_params"))
+    if schema.get("type") == "object" and isinstance(schema.get("properties"), dict):
+        fields = schema["properties"]
+        required += [name for name in _names(schema.get("required")) if name not in required]
+    else:
+        fields = schema
+    flat = {name: _well_formed(spec) for name, spec in fields.items()
+            if isinstance(name, str) and isinstance(spec, dict)}
+    own = raw["params"] if isinstance(raw.get("params"), dict) else {}
+    pinned = {name: value for name, value in own.items() if name not in flat}  # schema fields are merged over
+    flat.update({name: {} for name in (required if flat else [*required, *sent]) if name not in flat})
+    return {"command": raw["command"], "params": pinned, "required_params": required, "param_schema": flat}
 
 
 def fits_some_choice(payload: Any, command: str, params: dict[str, Any]) -> bool:
-    for raw in offered_choices(payload):
-        choice = to_choice(raw) if raw["command"] == command else None
-        if choice is None:
-            continue
-        try:
-            validate(choice, params)
-        except InvalidParams:
-            continue
-        return True
-    return False
+    """Whether a strict server would accept `params` for one of the offered `command` choices."""
+    return any(not check_params(as_a_server_reads_it(raw, params), params)
+               for raw in offered_choices(payload) if raw["command"] == command)
 
 
 def run_handle(payload: Any, *, get: httpx.Response | None = None,
@@ -381,25 +420,37 @@ def test_deeply_nested_server_bodies(where, depth):
         assert result.report == report.FAILED
 
 
-LONG_LINE_CHILD = """
-import sys, time, httpx
-sys.path.insert(0, {tests!r})
-from test_fuzz import BASE_URL, CONVERSATION_REQUEST, NID, BODY, API_KEY
-from karakuri_agent.config import Secret, Settings
-from karakuri_agent.cycle import handle
-body = CONVERSATION_REQUEST | {{"notification_id": NID}}
-body["notification"] = body["notification"] | {{"text": "あ" * {size}}}
-answer = lambda r: httpx.Response(200, json=body if r.method == "GET" else {{"ok": True}})
-settings = Settings(api_base_url=BASE_URL, api_key=Secret(API_KEY), state_dir=__import__("pathlib").Path({state!r}))
-print(handle(BODY, settings, transport=httpx.MockTransport(answer)).report)
-"""
+def handle_one_long_line(size: int) -> tuple[float, str]:
+    """(seconds spent in `handle`, report) for a notification whose text is one line of `size` characters."""
+    body = CONVERSATION_REQUEST | {"notification_id": NID}
+    body["notification"] = body["notification"] | {"text": "あ" * size}
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(200, json=body if request.method == "GET" else {"ok": True})
+
+    with tempfile.TemporaryDirectory() as tmp:
+        config = Settings(api_base_url=BASE_URL, api_key=Secret(API_KEY), state_dir=Path(tmp) / "state")
+        started = time.perf_counter()
+        result = handle(BODY, config, transport=httpx.MockTransport(answer))
+        return time.perf_counter() - started, result.report
 
 
-def test_one_very_long_line_is_parsed_in_linear_time(tmp_path):
-    code = LONG_LINE_CHILD.format(tests=str(Path(__file__).parent), size=20_000, state=str(tmp_path / "state"))
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=2.5)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.strip().startswith(report.PREFIX)
+def test_one_very_long_line_is_parsed_in_linear_time():
+    """Eight times the text costs about eight times the work, not sixty-four.
+
+    A comparison of two sizes in the same process, never a wall-clock bound: a
+    busy machine slows both sizes alike. Each size's best of three rounds is
+    kept (noise only adds time); the ratio allowed, 24, is three times the
+    linear 8 and far below the 64 of a quadratic parse.
+    """
+    small, large = 20_000, 160_000
+    best = {small: float("inf"), large: float("inf")}
+    for _ in range(3):
+        for size in best:
+            seconds, line = handle_one_long_line(size)
+            assert line.startswith(report.PREFIX) and "\n" not in line
+            best[size] = min(best[size], seconds)
+    assert best[large] / best[small] < 24, best
 
 
 # -- ids: path traversal, query strings, look-alikes ---------------------------------------

@@ -99,7 +99,8 @@ def test_no_report_contains_a_forbidden_word(word):
 
 def test_no_report_is_a_bullet_list_or_mentions_a_second_try():
     for line in all_reports():
-        assert not line.lstrip("からくり: ").startswith(("-", "・", "*"))
+        assert line.startswith(report.PREFIX), line
+        assert not line.removeprefix(report.PREFIX).lstrip().startswith(("-", "・", "*")), line
         assert "再試行" not in line and "もう一度" not in line
 
 

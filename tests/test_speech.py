@@ -401,7 +401,11 @@ def test_bundled_topic_and_place_templates_say_what_they_pick_up(persona):
 
 
 def test_bundled_file_is_the_one_the_package_finds():
-    assert json.loads((BUNDLED / "persona.json").read_text(encoding="utf-8"))["name"] == load_persona().name
+    # Its lines, not only its name: another copy of the pack would carry the same name.
+    shipped = json.loads((BUNDLED / "persona.json").read_text(encoding="utf-8"))
+    found = load_persona()
+    assert found.name == shipped["name"]
+    assert list(found.accept) == shipped["accept"] and list(found.farewells) == shipped["farewells"]
 
 
 def test_a_nameless_start_line_has_no_stray_comma():

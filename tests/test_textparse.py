@@ -9,7 +9,7 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from karakuri_agent import textparse as tp
@@ -396,17 +396,29 @@ SAFE_MESSAGE_PART = st.one_of(
 
 @settings(max_examples=300, deadline=None)
 @given(ANY_TEXT)
-def test_no_parser_raises_on_arbitrary_text(text):
-    assert isinstance(tp.parse_participants(text, {"A": "1"}), list)
-    assert isinstance(tp.parse_lines(text), list)
-    assert isinstance(tp.parse_next_speakers(text), list)
-    assert isinstance(tp.parse_choice_commands(text), list)
-    assert isinstance(tp.parse_transfers(text, SELF_ID, SELF_NAME), list)
-    assert isinstance(tp.parse_places(text), list)
-    assert tp.parse_current_node(text) is None or isinstance(tp.parse_current_node(text), dict)
+@example(  # one text every parser finds something in, so each "written in it" check always runs
+    "参加者: 桜草メイ (id: 111)、時雨ソラ (id: 222)\n桜草メイ: 「お茶にしよう」\n次は 時雨ソラ の番です。\n"
+    "時雨ソラ から tea×1 の譲渡提案が届きました。\n現在時刻: 2026-04-18 15:02 (Asia/Tokyo)\n"
+    "現在地: 6-11 (喫茶店 店内)\n近くのエージェント: 2 人\n近くの建物: 本屋「栞」 [7-6]\n\n選択肢:\n- move: 移動する"
+)
+def test_no_parser_raises_or_makes_anything_up_on_arbitrary_text(text):
+    """Whatever the text, every name, id, message and node a parser returns is written in it."""
+    seen = text.replace("\r\n", "\n").replace("\r", "\n")
+    for person in tp.parse_participants(text, {"A": "1"}):
+        assert person["name"] and person["name"] in seen
+        assert person["id"] is None or person["id"] in seen or (person["name"], person["id"]) == ("A", "1")
+    for line in tp.parse_lines(text):
+        assert line["speaker"] in seen and line["message"] in seen
+    assert all(speaker["name"] in seen for speaker in tp.parse_next_speakers(text))
+    assert all(command in seen for command in tp.parse_choice_commands(text))
+    for transfer in tp.parse_transfers(text, SELF_ID, SELF_NAME):
+        other = transfer["to"] if transfer["from"]["id"] == SELF_ID else transfer["from"]
+        assert other["name"] in seen
+    for place in tp.parse_places(text) + [tp.parse_current_node(text) or {"node_id": "", "name": None}]:
+        assert place["node_id"] in seen and (place["name"] is None or place["name"] in seen)
     assert tp.parse_clock(text) is None or tp.parse_clock(text).tzinfo is not None
     count = tp.parse_nearby_agent_count(text)
-    assert count is None or isinstance(count, int)
+    assert count is None or count >= 0
 
 
 @settings(max_examples=300, deadline=None)
