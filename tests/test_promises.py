@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -13,11 +14,9 @@ from hypothesis import strategies as st
 
 from karakuri_agent import db
 from karakuri_agent import textparse as tp
-from karakuri_agent.context import Identity, observe
-from karakuri_agent.context import MEETING_LOOKBACK
-from karakuri_agent.policy import COMMITMENT_SOON
+from karakuri_agent.context import MEETING_LOOKBACK, Identity, observe
 from karakuri_agent.models import Choice, Notification
-from karakuri_agent.policy import MEETING_GRACE, View, propose
+from karakuri_agent.policy import COMMITMENT_SOON, MEETING_GRACE, View, propose
 from karakuri_agent.promises import PAST_GRACE, Promise, extract_promise, extract_promises
 from karakuri_agent.retention import gc
 from karakuri_agent.persona import load_persona
@@ -278,8 +277,10 @@ def test_extraction_never_raises_on_arbitrary_text(message):
     assert promise is None or (promise.place_name or promise.node_id or promise.due_at)
     lines = [{"speaker": "x", "speaker_id": None, "message": message}, {"message": None}, "not a dict"]
     alone = extract_promise(message, speaker_name="x", speaker_id=None, now=NOW)
-    # Entries that are not lines add nothing; the real line gives what it gives on its own.
-    assert extract_promises(lines, self_id=SELF_ID, self_name=SELF_NAME, now=NOW) == ([alone] if alone else [])
+    # Entries that are not lines add nothing; the real line gives what it gives on its own
+    # (plus the key of the line that made it and when it was said, which a lone text has no notion of).
+    got = extract_promises(lines, self_id=SELF_ID, self_name=SELF_NAME, now=NOW)
+    assert [dataclasses.replace(p, line_key="", said_at=None) for p in got] == ([alone] if alone else [])
 
 
 # --- a promise re-read later keeps its time and stays one promise -----------------------------
