@@ -24,6 +24,8 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from .params import utf16_units
+
 __all__ = [
     "PACK_FILE",
     "PERSONA_DIR_ENV",
@@ -352,10 +354,6 @@ def _alias_problems(persona: Persona) -> Iterator[str]:
                 yield f"small_talk.{section}.{alias}: points to {target!r}, expected a key of small_talk.{targets}"
 
 
-def _units(text: str) -> int:
-    return len(text.encode("utf-16-le")) // 2
-
-
 def _template_problems(persona: Persona) -> Iterator[str]:
     """Unknown placeholders, and phrases a message cannot carry once filled."""
     longest = {
@@ -375,6 +373,6 @@ def _template_problems(persona: Persona) -> Iterator[str]:
             yield f"{where}: unknown placeholder {{{bad[0]}}}, expected only {expected}"
             continue
         filled = template.format_map({f: longest[f] for f, _, _ in parsed})
-        if _units(filled) > MESSAGE_UNITS:
-            yield (f"{where}: {_units(filled)} characters (UTF-16 units) with the longest names filled in,"
+        if utf16_units(filled) > MESSAGE_UNITS:
+            yield (f"{where}: {utf16_units(filled)} characters (UTF-16 units) with the longest names filled in,"
                    f" expected at most {MESSAGE_UNITS}")

@@ -32,6 +32,7 @@ import unicodedata
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
+from .params import utf16_units
 from .persona import LONGEST_LABEL, LONGEST_NAME, MESSAGE_UNITS, Fact, Persona, Pool
 from .questions import Question, read_question, sentences
 
@@ -346,11 +347,6 @@ def _calls_by_name(seed: str, group: bool) -> bool:
 # Fitting a length
 # ---------------------------------------------------------------------------
 
-def _units(text: str) -> int:
-    """Length as the server counts it (UTF-16 code units), so an emoji is 2."""
-    return sum(2 if ord(ch) > 0xFFFF else 1 for ch in text)
-
-
 def _cut_units(text: str, limit: int) -> str:
     """The longest prefix within ``limit`` units, never splitting a character
     or leaving a dangling emoji joiner or variation selector."""
@@ -382,12 +378,12 @@ def _fit(text: str, max_length: int) -> tuple[str, bool]:
     """``text`` within ``max_length`` units, and whether it still reads as
     whole sentences: whole sentences if one fits, else up to a comma (shown
     as '…'), else a clean cut. Never empty."""
-    if _units(text) <= max_length:
+    if utf16_units(text) <= max_length:
         return text, True
-    whole = [i for i in _sentence_ends(text) if _units(text[:i]) <= max_length]
+    whole = [i for i in _sentence_ends(text) if utf16_units(text[:i]) <= max_length]
     if whole:
         return text[: whole[-1]], True
-    commas = [i for i, ch in enumerate(text) if ch == "、" and _units(text[: i + 1]) <= max_length]
+    commas = [i for i, ch in enumerate(text) if ch == "、" and utf16_units(text[: i + 1]) <= max_length]
     if commas and commas[-1] > 0:
         return text[: commas[-1]] + "…", False
     return _cut_units(text, max_length) or "…", False
@@ -462,12 +458,12 @@ def _choose(lines: Iterable[str], used: set[str], max_length: int) -> str:
     if first_cut:
         return first_cut
     for line in list(dict.fromkeys(seen))[:_SHORTER_TRIES]:
-        for limit in range(min(max_length, _units(line)) - 1, 0, -1):
+        for limit in range(min(max_length, utf16_units(line)) - 1, 0, -1):
             shorter = _cut_units(line, limit)
             if shorter and _normal(shorter) not in used:
                 return shorter
     for word in _LAST_RESORT:
-        if _units(word) <= max_length and _normal(word) not in used:
+        if utf16_units(word) <= max_length and _normal(word) not in used:
             return word
     return _fit(seen[0], max_length)[0] if seen else "…"
 
