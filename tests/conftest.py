@@ -72,10 +72,28 @@ IDLE_REMINDER: dict[str, Any] = {
 }
 
 
+# The example notification as the server serves it (respx), for in-process tests.
+NID = CONVERSATION_REQUEST["notification_id"]
+BODY = f"🔔 桜草メイ が話しかけています。「こんにちは！」\nnotification_id: {NID}"
+GET_URL = f"{BASE_URL}/agents/notifications/{NID}"
+POST_URL = f"{BASE_URL}/agents/command"
+
+
 @pytest.fixture
 def notification() -> dict[str, Any]:
     """A fresh copy of the contract's example notification (safe to mutate)."""
     return copy.deepcopy(CONVERSATION_REQUEST)
+
+
+@pytest.fixture
+def api(notification):
+    """A mocked API: the example notification and an accepting command endpoint."""
+    import respx
+
+    with respx.mock(assert_all_called=False) as mock:
+        mock.get(GET_URL).respond(200, json=notification)
+        mock.post(POST_URL).respond(200, json={"ok": True, "message": "会話を開始しました"})
+        yield mock
 
 
 @pytest.fixture

@@ -15,26 +15,14 @@ from karakuri_agent.cli import agent
 from karakuri_agent.config import load_settings
 from karakuri_agent.cycle import handle
 
-from conftest import API_KEY, BASE_URL, WEBHOOK_URL, state_files_text
+from conftest import API_KEY, BASE_URL, BODY, GET_URL, NID, POST_URL, WEBHOOK_URL, state_files_text
 
-NID = "notif-01JDX9M7QZ"
-BODY = f"🔔 桜草メイ が話しかけています。「こんにちは！」\nnotification_id: {NID}"
-GET_URL = f"{BASE_URL}/agents/notifications/{NID}"
-POST_URL = f"{BASE_URL}/agents/command"
 MEI = "1474403124906295517"
 
 
 def posts(mock: respx.MockRouter) -> list[dict]:
     return [json.loads(c.request.content) for c in mock.calls if c.request.method == "POST"
             and c.request.url.path.endswith("/agents/command")]
-
-
-@pytest.fixture
-def api(notification):
-    with respx.mock(assert_all_called=False) as mock:
-        mock.get(GET_URL).respond(200, json=notification)
-        mock.post(POST_URL).respond(200, json={"ok": True, "message": "会話を開始しました"})
-        yield mock
 
 
 def run(body=BODY, **kwargs):

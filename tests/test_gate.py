@@ -16,21 +16,9 @@ from karakuri_agent.deciders import Decision, FallbackDecider
 from karakuri_agent.gate import Admitted, Rejected, admit
 from karakuri_agent.models import Notification
 
-from conftest import BASE_URL
+from conftest import BASE_URL, BODY, GET_URL, NID, POST_URL
 
-NID = "notif-01JDX9M7QZ"
-BODY = f"🔔 桜草メイ が話しかけています。「こんにちは！」\nnotification_id: {NID}"
-GET_URL = f"{BASE_URL}/agents/notifications/{NID}"
-POST_URL = f"{BASE_URL}/agents/command"
 SPAM = "@everyone 見て！ https://evil.example/x <@1474403124906295517>"
-
-
-@pytest.fixture
-def api(notification):
-    with respx.mock(assert_all_called=False) as mock:
-        mock.get(GET_URL).respond(200, json=notification)
-        mock.post(POST_URL).respond(200, json={"ok": True, "message": "会話を開始しました"})
-        yield mock
 
 
 def claims(state_dir) -> int:

@@ -1,4 +1,4 @@
-"""The `karakuri` wrapper end to end, in process, with respx as the server."""
+"""The `karakuri` wrapper end to end, in process, with respx as the api."""
 
 from __future__ import annotations
 
@@ -17,11 +17,8 @@ from click.testing import CliRunner
 
 from karakuri_agent.cli import karakuri
 
-from conftest import API_KEY, BASE_URL, SELF_ID, state_files_text
+from conftest import API_KEY, BASE_URL, GET_URL, NID, POST_URL, SELF_ID, state_files_text
 
-GET_URL = f"{BASE_URL}/agents/notifications/notif-01JDX9M7QZ"
-POST_URL = f"{BASE_URL}/agents/command"
-NID = "notif-01JDX9M7QZ"
 
 
 def run(*args: str):
@@ -36,16 +33,7 @@ def rows(state_dir, sql):
         conn.close()
 
 
-@pytest.fixture
-def server(notification):
-    """A mocked API: the example notification and an accepting command endpoint."""
-    with respx.mock(assert_all_called=False) as mock:
-        mock.get(GET_URL).respond(200, json=notification)
-        mock.post(POST_URL).respond(200, json={"ok": True, "message": "会話を開始しました"})
-        yield mock
-
-
-def test_get_notification_prints_the_notification_with_its_context(env, server):
+def test_get_notification_prints_the_notification_with_its_context(env, api):
     result = run("get_notification", NID)
     assert result.exit_code == 0, result.output
     out = json.loads(result.stdout)
@@ -60,7 +48,7 @@ def test_get_notification_prints_the_notification_with_its_context(env, server):
     assert pre["decision_guidance"]
 
 
-def test_the_agent_itself_is_never_a_person_met(env, server):
+def test_the_agent_itself_is_never_a_person_met(env, api):
     pre = json.loads(run("get_notification", NID).stdout)["nikechan_preprocess"]
     assert [p["agent_id"] for p in pre["context"]["people"]] == ["1474403124906295517"]
     assert SELF_ID not in {r[0] for r in rows(env_state(env), "SELECT agent_id FROM people")}
@@ -72,12 +60,12 @@ def env_state(env):
     return Path(env["KARAKURI_STATE_DIR"])
 
 
-def test_fetching_twice_leaves_one_request_entry(env, server):
+def test_fetching_twice_leaves_one_request_entry(env, api):
     first = json.loads(run("get_notification", NID).stdout)["nikechan_preprocess"]["activity_log_id"]
     second = json.loads(run("get_notification", NID).stdout)["nikechan_preprocess"]["activity_log_id"]
     assert first == second
     assert rows(env_state(env), "SELECT COUNT(*) FROM activity WHERE kind = 'request'") == [(1,)]
-    assert server.routes[0].call_count == 2  # fetching is not an action: both reached the server
+    assert api.routes[0].call_count == 2  # fetching is not an action: both reached the api
 
 
 @pytest.mark.parametrize("bad", ["notif-../../x", "notif-a b", "../etc", "notif-ａ"])
@@ -105,11 +93,11 @@ def test_missing_configuration_names_the_variable(env, monkeypatch):
     assert result.exit_code == 2 and "KARAKURI_API_KEY" in result.stderr
 
 
-def test_command_sends_one_post_and_records_the_outcome(env, server):
+def test_command_sends_one_post_and_records_the_outcome(env, api):
     result = run("command", NID, "conversation_accept", '{"message": "こんにちは、メイさん！"}')
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout) == {"ok": True, "message": "会話を開始しました"}
-    post = server.routes[1]
+    post = api.routes[1]
     assert post.call_count == 1
     assert json.loads(post.calls.last.request.content) == {
         "notification_id": NID, "command": "conversation_accept", "params": {"message": "こんにちは、メイさん！"}
@@ -121,41 +109,41 @@ def test_command_sends_one_post_and_records_the_outcome(env, server):
     assert rows(state, "SELECT outcome FROM attempts") == [("succeeded",)]
 
 
-def test_command_uses_the_stored_copy_when_there_is_one(env, server):
+def test_command_uses_the_stored_copy_when_there_is_one(env, api):
     run("get_notification", NID)
     run("command", NID, "conversation_reject", "{}")
-    assert server.routes[0].call_count == 1
+    assert api.routes[0].call_count == 1
 
 
-def test_second_attempt_is_refused_with_zero_requests(env, server):
+def test_second_attempt_is_refused_with_zero_requests(env, api):
     assert run("command", NID, "conversation_reject", "{}").exit_code == 0
-    calls_before = server.calls.call_count
+    calls_before = api.calls.call_count
     again = run("command", NID, "conversation_accept", '{"message": "やっぱり話そう"}')
     assert again.exit_code == 1
     out = json.loads(again.stdout)
     assert out["error"] == "notification_already_attempted"
     assert out["previous"]["command"] == "conversation_reject"
-    assert server.calls.call_count == calls_before
+    assert api.calls.call_count == calls_before
 
 
-def test_command_not_in_the_choices_is_refused_without_post(env, server):
+def test_command_not_in_the_choices_is_refused_without_post(env, api):
     result = run("command", NID, "move", '{"target_node_id": "1-1"}')
     assert result.exit_code == 2 and "not one of this notification's choices" in result.stderr
-    assert server.routes[1].call_count == 0
+    assert api.routes[1].call_count == 0
     assert rows(env_state(env), "SELECT COUNT(*) FROM attempts") == [(0,)]
 
 
 @pytest.mark.parametrize("params", ["[1]", '"text"', "{bad json", "", "null", '{"a":1} {"b":2}'])
-def test_params_must_be_exactly_one_json_object(env, server, params):
+def test_params_must_be_exactly_one_json_object(env, api, params):
     result = run("command", NID, "conversation_reject", params)
     assert result.exit_code == 2 and "one JSON object" in result.stderr
-    assert server.calls.call_count == 0
+    assert api.calls.call_count == 0
 
 
-def test_params_breaking_the_schema_are_never_sent(env, server):
+def test_params_breaking_the_schema_are_never_sent(env, api):
     result = run("command", NID, "conversation_accept", json.dumps({"message": "あ" * 201}))
     assert result.exit_code == 2 and "at most 200" in result.stderr
-    assert server.routes[1].call_count == 0
+    assert api.routes[1].call_count == 0
 
 
 def test_server_refusal_is_recorded_and_never_retried(env, notification):
@@ -202,7 +190,7 @@ def test_anything_else_on_the_command_line_is_a_usage_error(env, argv):
     assert result.exit_code == 2
 
 
-def test_api_key_never_reaches_output_or_the_state_directory(env, server):
+def test_api_key_never_reaches_output_or_the_state_directory(env, api):
     outputs = [run("get_notification", NID), run("command", NID, "conversation_reject", "{}"),
                run("command", NID, "conversation_reject", "{}")]
     for result in outputs:
@@ -210,7 +198,7 @@ def test_api_key_never_reaches_output_or_the_state_directory(env, server):
     assert API_KEY not in state_files_text(env_state(env))
 
 
-def test_state_directory_is_private(env, server):
+def test_state_directory_is_private(env, api):
     run("get_notification", NID)
     state = env_state(env)
     assert stat.S_IMODE(state.stat().st_mode) == 0o700
@@ -247,7 +235,7 @@ def test_promise_in_a_line_becomes_a_pending_commitment(env, notification):
     assert rows(env_state(env), "SELECT COUNT(*) FROM commitments") == [(1,)]
 
 
-def test_world_context_is_read_from_the_configured_file_or_a_placeholder(env, server, tmp_path, monkeypatch):
+def test_world_context_is_read_from_the_configured_file_or_a_placeholder(env, api, tmp_path, monkeypatch):
     missing = json.loads(run("get_notification", NID).stdout)["nikechan_preprocess"]["context"]
     assert missing["unified_world_context"]["status"] == "missing"
     path = tmp_path / "world.json"
