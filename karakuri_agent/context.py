@@ -213,9 +213,25 @@ def view_of(store: Store, fetched: Fetched, now: datetime, *, persona: Persona, 
         own_lines=this_conversation(lines, now),
         said_before=[line["message"] for line in lines] + _said_this_week(store, fetched, now, also_to=candidates),
         acquaintances={p["agent_id"]: p for p in store.people(candidates)},
-        meetings=store.meetings(now - MEETING_LOOKBACK, now + COMMITMENT_SOON),
+        meetings=latest_plans(store.meetings(now - MEETING_LOOKBACK, now + COMMITMENT_SOON)),
         transfer_policy=transfer_policy,
     )
+
+
+def latest_plans(meetings: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One meeting per person and time: the last one agreed, since a later line moved it elsewhere.
+
+    A partner who says "やっぱり図書館にしない？" keeps the time and changes the
+    place; both lines are promises, and only the later one is where to be.
+    """
+    def plan(meeting: dict[str, Any]) -> tuple[str, str]:
+        return str(meeting.get("partner_id") or meeting.get("partner_name") or ""), str(meeting.get("due_at"))
+
+    latest: dict[tuple[str, str], dict[str, Any]] = {}
+    for meeting in meetings:
+        if plan(meeting) not in latest or meeting.get("id", 0) > latest[plan(meeting)].get("id", 0):
+            latest[plan(meeting)] = meeting
+    return [m for m in meetings if latest[plan(m)] is m]
 
 
 def said_before(store: Store, fetched: Fetched, now: datetime) -> list[str]:

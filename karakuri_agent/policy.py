@@ -26,6 +26,7 @@ from .commands import ACCEPT_TRANSFER, END, REJECT_TRANSFER, SPEAK
 from .commands import INFORMATION as INFORMATION_COMMANDS
 from .deciders import Decision
 from .models import TOKYO, Choice, Identity
+from .promises import known_place
 from .report import ReportFacts
 from .speech import Memory, Persona, compose
 
@@ -214,14 +215,13 @@ def _keep_commitment(view: View) -> list[Decision]:
     """Go to the promised place in time, and stay there until the partner is due."""
     meeting = _next_meeting(view)
     if meeting is None:
+        unplaced = _next_meeting(view, placed=False)
+        if unplaced is not None and unplaced.get("place_name") and view.choice("get_map") and not _map_asked(view):
+            return [Decision("get_map", {}, f"約束の{unplaced['place_name']}がどこか地図で確かめる")]
         return []
     place = meeting.get("place_name") or "約束の場所"
     node = _meeting_node(view, meeting)
-    if node is None:
-        recent = {c.get("command") for c in view.recent_commands[:3]}
-        if view.choice("get_map") and "get_map" not in recent:
-            return [Decision("get_map", {}, f"約束の{place}がどこか地図で確かめる")]
-        return []
+    assert node is not None  # _next_meeting only gives placed meetings
     if node == _current_node(view) or _place_group(view, node) == _place_group(view, _current_node(view)):
         wait = view.choice("wait")
         units = _wait_units_left(view, meeting)
@@ -510,11 +510,17 @@ def _due(commitment: dict[str, Any]) -> datetime | None:
         return None
 
 
-def _next_meeting(view: View) -> dict[str, Any] | None:
-    """The soonest promise still ahead (or only just past), whether or not the agent set off."""
+def _next_meeting(view: View, *, placed: bool = True) -> dict[str, Any] | None:
+    """The soonest promise still ahead (or only just past), whether or not the agent set off.
+
+    `placed`: only one whose place is a known node (one the agent can go to);
+    a promise at a place not on its map must not hold it back from the next
+    one it can keep. Else: only one whose place is not known yet.
+    """
     for meeting in view.meetings:
         due = _due(meeting)
-        if due is not None and -MEETING_GRACE <= due - view.now <= COMMITMENT_SOON:
+        if (due is not None and -MEETING_GRACE <= due - view.now <= COMMITMENT_SOON
+                and (_meeting_node(view, meeting) is not None) is placed):
             return meeting
     return None
 
@@ -601,9 +607,13 @@ def _recent_groups(view: View, recent_nodes: list[str | None]) -> set[str]:
 
 
 def _node_for_place(view: View, place_name: str | None) -> str | None:
+    """The known node a promised place names, read as promises read places (喫茶店「さくら」 → 喫茶店 店内)."""
     if not place_name:
         return None
     matches = [p for p in view.places if p.get("name") and place_name in p["name"]]
+    if not matches:
+        found = known_place(place_name, [p for p in view.places if p.get("name") and p.get("node_id")])
+        matches = [p for p in view.places if found and p.get("node_id") == found[1]]
     inside = [p for p in matches if "店内" in p["name"] or "入口" not in p["name"]]
     chosen = (inside or matches)[:1]
     return chosen[0]["node_id"] if chosen else None

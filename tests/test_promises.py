@@ -549,3 +549,54 @@ def test_a_relative_time_up_to_a_day_ahead_is_a_time(message, ahead):
 def test_a_relative_time_more_than_a_day_ahead_is_not_a_time_to_be_there(message):
     promise = _promise(message)
     assert promise is not None and promise.due_at is None and promise.place_name == "駅"
+
+
+# -- spans with hours and minutes, words of a place's name, a meeting moved -----------------
+@pytest.mark.parametrize("hours, minutes", [(1, 25), (2, 5), (1, 15), (3, 40)])
+def test_a_span_of_hours_and_minutes_counts_both(hours, minutes):
+    promise = _promise(f"行く行く。{hours}時間{minutes}分後に公民館な。", known_places=KNOWN_PLACES)
+    assert promise is not None and promise.due_at == NOW + timedelta(hours=hours, minutes=minutes)
+
+
+@pytest.mark.parametrize("name, said, node", [
+    ("学校 校庭", "1時間後に校庭で！", "9-1"), ("公園 広場", "17時に広場集合ね！", "9-2"),
+    ("病院 待合室", "30分後に待合室で待ち合わせしよう", "9-3"),
+])
+def test_a_later_word_of_a_place_name_names_that_place(name, said, node):
+    places = KNOWN_PLACES + [{"node_id": node, "name": name}]
+    promise = _promise(said, known_places=places)
+    assert promise is not None and (promise.place_name, promise.node_id) == (name, node)
+
+
+def test_a_word_naming_parts_of_several_buildings_names_none_of_them():
+    places = [{"node_id": "1-1", "name": "本屋 店内"}, {"node_id": "2-2", "name": "喫茶店 店内"}]
+    promise = _promise("15時に店内で待ち合わせしよう", known_places=places)
+    assert promise is not None and promise.node_id is None
+
+
+@pytest.mark.parametrize("first, moved_to, node, due", [
+    ("15時に喫茶店で待ち合わせしよう。", "やっぱり公民館にしない？時間はそのままで。", "10-17", _at(15)),
+    ("30分後に公民館で会おう！", "やっぱ喫茶店にしよう", "6-11", NOW + timedelta(minutes=30)),
+])
+def test_a_meeting_moved_by_its_proposer_keeps_its_time_at_the_new_place(first, moved_to, node, due):
+    lines = [{"speaker": "桜草メイ", "speaker_id": "1", "message": first},
+             {"speaker": "桜草メイ", "speaker_id": "1", "message": moved_to}]
+    found = extract_promises(lines, self_id=SELF_ID, self_name=SELF_NAME, now=NOW, known_places=KNOWN_PLACES)
+    assert [(p.node_id, p.due_at) for p in found][1:] == [(node, due)]
+
+
+def test_another_persons_place_change_moves_nobody_elses_meeting():
+    lines = [{"speaker": "桜草メイ", "speaker_id": "1", "message": "15時に喫茶店で待ち合わせしよう。"},
+             {"speaker": "黒瀬コウ", "speaker_id": "2", "message": "やっぱり公民館にしない？"}]
+    found = extract_promises(lines, self_id=SELF_ID, self_name=SELF_NAME, now=NOW, known_places=KNOWN_PLACES)
+    assert [p.partner_name for p in found] == ["桜草メイ"]
+
+
+def test_the_later_of_two_plans_with_one_person_for_one_time_is_where_to_be():
+    from karakuri_agent.context import latest_plans
+
+    due = _at(15).isoformat()
+    plans = [{"id": 3, "partner_id": "1", "due_at": due, "node_id": "6-11"},
+             {"id": 5, "partner_id": "1", "due_at": due, "node_id": "10-17"},
+             {"id": 4, "partner_id": "2", "due_at": due, "node_id": "7-6"}]
+    assert [p["id"] for p in latest_plans(plans)] == [5, 4]
