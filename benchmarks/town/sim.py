@@ -100,6 +100,17 @@ class Promise:
     node_at_first_free: str | None = None
     arrived_at: datetime | None = None
     met: bool = False
+    place_word: str = ""  # how the line named the place
+
+    def named_as_shown(self, world: World) -> bool:
+        """The line names the place by a word the town shows: in its node label or its building's name.
+
+        The contract lets an agent learn places only from those texts; a
+        synonym it was never shown (丘の上 for 展望台) names no node it can know.
+        """
+        place = world.place_by_id[self.node_id]
+        shown = ("".join(place.name.split()), place.building)
+        return bool(self.place_word) and any(self.place_word in text for text in shown)
 
     def resolve(self, shown_at: datetime) -> None:
         """The due time, counted from when the line was said (the notification that shows it)."""
@@ -741,7 +752,8 @@ class Town:
                 moved = rng.choice([p for p in self.world.places if p.node_id != promise.node_id])
                 promise.node_id, promise.moved = moved.node_id, True
                 promise.arrived_at = None
-                return Line(MOVED.format(place=rng.choice(moved.words)), "promise")
+                promise.place_word = rng.choice(moved.words)
+                return Line(MOVED.format(place=promise.place_word), "promise")
             if promise is not None and not promise.cancelled and roll < 0.27:
                 promise.cancelled = True
                 return Line(rng.choice(CANCELLED), "promise")
@@ -783,7 +795,7 @@ class Town:
             text, form, when = rng.choice(["あとで{p}で会おう！", "またあとで{p}に寄ってね。"]), "あとで", ("later",)
         text = text.replace("{n}", _duration_words(when[1]) if when[0] == "after" else "").replace("{p}", place)
         self._promise_seq += 1
-        promise = Promise(self._promise_seq, speaker.agent_id, node, text, form, when, conv.id)
+        promise = Promise(self._promise_seq, speaker.agent_id, node, text, form, when, conv.id, place_word=place)
         self.promises.append(promise)
         self.npcs[speaker.agent_id].promise = promise
         conv.promise = promise
