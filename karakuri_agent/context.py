@@ -48,6 +48,9 @@ SAID_BEFORE_LINES = 30
 SAID_BEFORE_SPAN = timedelta(days=7)
 # The same words from the same speaker, unseen this long, are said anew when they come back.
 LINE_REPEAT_AFTER = timedelta(hours=12)
+# Building names (本屋「栞」 [7-6]) are kept under this knowledge key, at most this many.
+BUILDINGS_KEY = "buildings"
+MAX_BUILDINGS = 200
 WORLD_CONTEXT_KEYS = ("status", "summary", "recent_events", "relationships", "updated_at")
 _SELF_HEADER = re.compile(r"^あなた \((?P<name>[^)\n]+)\) は", re.MULTILINE)
 
@@ -134,6 +137,7 @@ def observe(store: Store, notification: Notification, *, me: Identity, now: date
         here = parsed["location"]["current_node"]
         if here:
             store.note_presence(here["node_id"], here.get("name"))
+        buildings = remember_buildings(store, textparse.parse_buildings(notification.notification.text))
         # After learning: a promise may name a place this very text introduced.
         # Times are read against when each line was first seen, not this reading.
         seen_at = notification.created_at or now
@@ -142,13 +146,28 @@ def observe(store: Store, notification: Notification, *, me: Identity, now: date
             self_id=me.agent_id,
             self_name=me.name,
             now=seen_at,
-            known_places=store.known_places(),
+            known_places=store.known_places() + buildings,
             conversation_id=parsed["conversation_id"],
             said_at=lambda line_key: store.hear_line(line_key, seen_at, LINE_REPEAT_AFTER),
         )
         for promise in promises:
             store.add_commitment(notification.notification_id, _commitment_row(promise))
     return activity_id, parsed
+
+
+def remember_buildings(store: Store, seen: list[dict[str, str]]) -> list[dict[str, str]]:
+    """Every building name seen so far (本屋「栞」 at 7-6), with the ones this text shows.
+
+    A node keeps one name (its label, 本屋 店内); people meet at 栞, so the
+    building names are kept as other names of their nodes, newest last.
+    """
+    entry = store.knowledge(BUILDINGS_KEY)
+    known = [b for b in (entry or {}).get("value") or [] if isinstance(b, dict) and b.get("node_id") and b.get("name")]
+    merged = [b for b in known if b not in seen] + seen
+    merged = merged[-MAX_BUILDINGS:]
+    if merged != known:
+        store.set_knowledge(BUILDINGS_KEY, merged)
+    return merged
 
 
 def build_context(

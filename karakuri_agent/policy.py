@@ -46,6 +46,9 @@ FEW_PLACES = 3
 # The map does not change often: asked once, it is not asked again for this long
 # even if it revealed nothing new (a small town stays small).
 MAP_AGAIN_AFTER = timedelta(hours=24)
+# Commands without a move after which, once something was done here, going elsewhere comes before
+# looking for someone to talk to on the same spot.
+STAY_COMMANDS = 6
 # Waits in a row after which anything else offered is preferred to a third one.
 MAX_WAITS_IN_A_ROW = 2
 
@@ -171,14 +174,23 @@ def _idle(view: View) -> list[Decision]:
     candidates += commitment
     candidates += _look_around(view, essential=True)
     candidates += _act_here(view)
-    candidates += _look_around(view, essential=False)
-    candidates += _talk_to_someone(view)
-    candidates += _move_on(view)
+    social = _look_around(view, essential=False) + _talk_to_someone(view)
+    candidates += (_move_on(view) + social) if _stayed_long(view) else (social + _move_on(view))
     candidates += _wait(view)
     if _waited_enough(view):
         waiting_for_someone = any(d.command == "wait" for d in commitment)
         candidates = _instead_of_waiting(candidates, _anything_but_wait(view), stay=waiting_for_someone) or candidates
     return [d for d in candidates if not _repeats_last(view, d)] or candidates[-1:]
+
+
+def _stayed_long(view: View) -> bool:
+    """Done something here and moved in none of the recent commands: time to see another place.
+
+    Talk fills many commands; without this the agent who is often spoken to
+    would talk, act, talk again on the same spot all day.
+    """
+    return (len(view.recent_commands) >= STAY_COMMANDS and _acted_since_arrival(view)
+            and not any(c.get("command") == "move" for c in view.recent_commands[:STAY_COMMANDS]))
 
 
 def _waited_enough(view: View) -> bool:

@@ -243,8 +243,8 @@ def _place_keys(name: str) -> set[str]:
 
 
 def _building(name: str) -> str:
-    """The building a place name belongs to: its first word (喫茶店 of 喫茶店 店内)."""
-    return (name.split() or [name])[0]
+    """The building a place name belongs to: its first word (喫茶店 of 喫茶店 店内 and of 喫茶店「さくら」)."""
+    return re.split(r"[\s「]", name, maxsplit=1)[0]
 
 
 def _unambiguous_keys(known_places: Sequence[Mapping]) -> dict[str, set[str]]:

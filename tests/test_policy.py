@@ -381,3 +381,23 @@ def test_a_promised_place_said_by_its_building_or_a_word_of_its_name_is_gone_to(
                        {"node_id": "8-8", "name": "コンビニ 店内", "visits": 0, "last_visited": None}]
     d = first(view([*ACTIONS, MOVE, WAIT], places=places, commitments=[due_in(30, place_name=said, node_id=None)]))
     assert (d.command, d.params) == ("move", {"target_node_id": node})
+
+
+def _start_to(agent_id: str) -> Choice:
+    return choice("conversation_start", param_schema={"target_agent_id": {"type": "string", "enum": [agent_id]},
+                                                      "message": {"type": "string"}})
+
+
+@pytest.mark.parametrize("talk_lines", [5, 8])
+def test_after_acting_and_talking_long_on_one_spot_the_agent_goes_elsewhere(talk_lines):
+    """Often spoken to, it must still see the town: a move comes before yet another talk here."""
+    recent = [{"command": "conversation_speak", "params": {"message": f"line {i}"}} for i in range(talk_lines)]
+    recent.insert(1, {"command": "action", "params": {"action_id": "read-book"}})
+    d = first(view([_start_to("777"), MOVE, WAIT], recent=recent))
+    assert d.command == "move" and d.params["target_node_id"] != "1-1"
+
+
+def test_just_arrived_the_agent_still_talks_to_someone_here():
+    recent = [{"command": "action", "params": {"action_id": "read-book"}},
+              {"command": "move", "params": {"target_node_id": "1-1"}, "success": True}]
+    assert first(view([_start_to("777"), MOVE, WAIT], recent=recent)).command == "conversation_start"

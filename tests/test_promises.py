@@ -600,3 +600,19 @@ def test_the_later_of_two_plans_with_one_person_for_one_time_is_where_to_be():
              {"id": 5, "partner_id": "1", "due_at": due, "node_id": "10-17"},
              {"id": 4, "partner_id": "2", "due_at": due, "node_id": "7-6"}]
     assert [p["id"] for p in latest_plans(plans)] == [5, 4]
+
+
+@pytest.mark.parametrize("label, building, said", [
+    ("12-10 (本屋 店内)", "本屋「栞」", "今夜9時、栞で。遅れんなよ"),
+    ("6-2 (喫茶店 店内)", "喫茶店「さくら」", "1時間後にさくらで待ち合わせしよう！"),
+])
+def test_a_building_name_seen_earlier_places_a_later_promise_on_its_node(store, label, building, said):
+    """A node keeps its label as name; its building's name, seen once, is how people name it later."""
+    node = label.split()[0]
+    seen = _notification(1, NOW, [])
+    text = f"現在地: {label}\n近くの建物: {building} [{node}] / 公園 [1-1]"
+    seen = Notification.from_json({**seen.raw, "notification": {**seen.raw["notification"], "text": text}},
+                                  requested_id="notif-1")
+    observe(store, seen, me=ME, now=NOW)
+    _read(store, 2, NOW + timedelta(minutes=20), [("桜草メイ", "1474403124906295517", said)])
+    assert [row["node_id"] for row in store.pending_commitments(None, 50)] == [node]
