@@ -556,14 +556,17 @@ def _meeting_node(view: View, meeting: dict[str, Any]) -> str | None:
 
 
 def _meeting_elsewhere(view: View, partner_id: str | None, *, within: timedelta) -> dict[str, Any] | None:
-    """A promise with someone else, somewhere else, due within `within`: time to go."""
+    """A promise with someone else, somewhere else the agent can go to, due within `within`: time to go.
+
+    A promise at a place on no map is no reason to leave: the agent could not go there.
+    """
     here = _place_group(view, _current_node(view)) if _current_node(view) else None
     for meeting in view.meetings:
         due = _due(meeting)
         node = _meeting_node(view, meeting)
         if (due is not None and timedelta(0) <= due - view.now <= within
                 and meeting.get("partner_id") != partner_id
-                and (node is None or _place_group(view, node) != here)):
+                and node is not None and _place_group(view, node) != here):
             return meeting
     return None
 

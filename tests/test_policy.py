@@ -401,3 +401,12 @@ def test_just_arrived_the_agent_still_talks_to_someone_here():
     recent = [{"command": "action", "params": {"action_id": "read-book"}},
               {"command": "move", "params": {"target_node_id": "1-1"}, "success": True}]
     assert first(view([_start_to("777"), MOVE, WAIT], recent=recent)).command == "conversation_start"
+
+
+@pytest.mark.parametrize("place", [None, "丘の上", "いつもの場所"])
+def test_a_meeting_at_a_place_on_no_map_is_no_reason_to_cut_a_talk_short_or_decline_one(place):
+    other = due_in(10, partner_id="1462098815530061904", partner_name="黒瀬コウ", place_name=place, node_id=None)
+    lines = [{"speaker": "桜草メイ", "speaker_id": MEI["id"], "message": "それでね"}]
+    assert first(view([SPEAK, END], messages=lines, commitments=[other])).command == "conversation_speak"
+    accept, reject = choice("conversation_accept", required_params=["message"]), choice("conversation_reject")
+    assert first(view([accept, reject], commitments=[other])).command == "conversation_accept"
