@@ -51,6 +51,9 @@ LINE_REPEAT_AFTER = timedelta(hours=12)
 # Building names (本屋「栞」 [7-6]) are kept under this knowledge key, at most this many.
 BUILDINGS_KEY = "buildings"
 MAX_BUILDINGS = 200
+# Who was in each conversation the server gave an id to (the newest this many talks).
+PARTNERS_KEY = "conversation_partners"
+MAX_TALKS_REMEMBERED = 200
 WORLD_CONTEXT_KEYS = ("status", "summary", "recent_events", "relationships", "updated_at")
 _SELF_HEADER = re.compile(r"^あなた \((?P<name>[^)\n]+)\) は", re.MULTILINE)
 
@@ -137,6 +140,7 @@ def observe(store: Store, notification: Notification, *, me: Identity, now: date
         here = parsed["location"]["current_node"]
         if here:
             store.note_presence(here["node_id"], here.get("name"))
+        remember_partners(store, parsed, me)
         buildings = remember_buildings(store, textparse.parse_buildings(notification.notification.text))
         # After learning: a promise may name a place this very text introduced.
         # Times are read against when each line was first seen, not this reading.
@@ -260,8 +264,30 @@ def said_before(store: Store, fetched: Fetched, now: datetime) -> list[str]:
 
 
 def _said_this_week(store: Store, fetched: Fetched, now: datetime, *, also_to: Iterable[str] = ()) -> list[str]:
-    """Lines said in the last week to this conversation's others (or to `also_to`, whom it may start talking to)."""
-    return said_to_partners(store, partner_keys(fetched.parsed, fetched.me) | set(also_to), now - SAID_BEFORE_SPAN)
+    """Lines said in the last week to this conversation's others (or to `also_to`, whom it may start talking to).
+
+    Talks keyed by the server's conversation id name no partners; who was in
+    them is remembered apart (`remember_partners`), so their lines count too.
+    """
+    partners = partner_keys(fetched.parsed, fetched.me) | set(also_to)
+    since = now - SAID_BEFORE_SPAN
+    talks = (store.knowledge(PARTNERS_KEY) or {}).get("value") or {}
+    with_them = {key for key, people in talks.items() if isinstance(people, list) and partners & set(people)}
+    in_id_talks = [line["message"] for line in store.utterances_since(since) if line["conversation_key"] in with_them]
+    return said_to_partners(store, partners, since) + in_id_talks
+
+
+def remember_partners(store: Store, parsed: dict[str, Any], me: Identity) -> None:
+    """Who is in a conversation the server gave an id to, so lines said there are not said to them again."""
+    key = conversation_key(parsed, me)
+    people = sorted(partner_keys(parsed, me) - {""})
+    if not key.startswith("id:") or not people:
+        return
+    talks = (store.knowledge(PARTNERS_KEY) or {}).get("value") or {}
+    merged = sorted(set(talks.get(key) or []) | set(people))
+    if merged != talks.get(key):
+        kept = {k: v for k, v in list(talks.items())[-MAX_TALKS_REMEMBERED:] if k != key}
+        store.set_knowledge(PARTNERS_KEY, {**kept, key: merged})
 
 
 def _listed(value: object) -> list:

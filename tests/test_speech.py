@@ -857,3 +857,30 @@ def test_an_opening_line_said_to_that_person_this_week_is_not_said_again():
 
     first = opening_line()
     assert opening_line([first]) != first
+
+
+@pytest.mark.parametrize("first_id, later_id", [("conv-1", "conv-2"), ("c-77", "c-78")])
+def test_lines_said_in_a_talk_with_a_server_id_count_as_said_to_its_people(tmp_path, first_id, later_id):
+    """A talk keyed by its conversation id names no partners; who was in it is remembered apart."""
+    from types import SimpleNamespace
+
+    from karakuri_agent.context import _said_this_week, remember_partners
+    from karakuri_agent.db import connect
+    from karakuri_agent.record import conversation_key
+    from karakuri_agent.store import SQLiteStore
+
+    now = datetime(2026, 4, 18, 12, 0, tzinfo=timezone.utc)
+    store = SQLiteStore(connect(tmp_path), clock=lambda: now)
+
+    def parsed(people, conversation_id):
+        return {"participants": [*people, {"id": ME.agent_id, "name": ME.name}], "conversation_id": conversation_id}
+
+    earlier = parsed([YUU, MEI_P], first_id)
+    remember_partners(store, earlier, ME)
+    store.add_utterance(conversation_key(earlier, ME), "うんうん、そうなんだ！")
+
+    def said_in(people):
+        return _said_this_week(store, SimpleNamespace(parsed=parsed(people, later_id), me=ME), now)
+
+    assert said_in([YUU]) == said_in([MEI_P]) == ["うんうん、そうなんだ！"]
+    assert said_in([YUUKI]) == []
