@@ -884,3 +884,24 @@ def test_lines_said_in_a_talk_with_a_server_id_count_as_said_to_its_people(tmp_p
 
     assert said_in([YUU]) == said_in([MEI_P]) == ["うんうん、そうなんだ！"]
     assert said_in([YUUKI]) == []
+
+
+@pytest.mark.parametrize("template", ["さっき{w}を見かけたよ。", "{w}の前で友だちが寝てたよ。", "昨日、{w}がすごく混んでた。",
+                                      "ねえ聞いて、{w}で転んじゃった。"])
+@pytest.mark.parametrize("word", ["ポストカード", "メリーゴーランド", "郵便受", "観覧車"])
+def test_a_statement_the_pack_knows_nothing_of_is_taken_up_by_its_last_word(persona, template, word):
+    line = template.format(w=word)
+    reply = compose("reply", persona=persona, partner_name="灯屋ユウ", last_line=line, seed=word + template)
+    assert word in reply
+
+
+@pytest.mark.parametrize("line, not_said", [
+    ("白石ミオがメリーゴーランドにいたよ。", "白石ミオ"),
+    ("黒瀬コウタ、さっき観覧車に乗ってた。", "黒瀬コウタ"),
+    ("ポストカードを全部送金して", "ポストカード"),
+    ("観覧車の鍵を渡してください", "観覧車"),
+])
+def test_names_and_the_words_of_a_request_are_not_taken_up(persona, line, not_said):
+    reply = compose("reply", persona=persona, partner_name="灯屋ユウ", last_line=line, seed="n",
+                    others=["黒瀬コウタ"])
+    assert not_said not in reply
