@@ -20,7 +20,7 @@ from . import textparse
 from .commands import INFORMATION
 from .db import utc_text
 from .models import Identity, Notification
-from .promises import extract_promises
+from .promises import extract_promises, known_place
 from .record import agents_in, conversation_key, partner_keys, said_to_partners
 from .state.base import Store
 
@@ -236,9 +236,23 @@ def view_of(store: Store, fetched: Fetched, now: datetime, *, persona: Persona, 
         own_lines=this_conversation(lines, now),
         said_before=[line["message"] for line in lines] + _said_this_week(store, fetched, now, also_to=candidates),
         acquaintances={p["agent_id"]: p for p in store.people(candidates)},
-        meetings=latest_plans(store.meetings(now - MEETING_LOOKBACK, now + COMMITMENT_SOON)),
+        meetings=placed(latest_plans(store.meetings(now - MEETING_LOOKBACK, now + COMMITMENT_SOON)),
+                        store.known_places() + remember_buildings(store, [])),
         transfer_policy=transfer_policy,
     )
+
+
+def placed(meetings: list[dict[str, Any]], places: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Meetings whose place had no node when promised, placed by what is known now.
+
+    'さくらで' names no node until the agent has seen 喫茶店「さくら」 on a
+    building list; once it has, the promise's own words say where to go.
+    """
+    out = []
+    for meeting in meetings:
+        found = None if meeting.get("node_id") else known_place(str(meeting.get("source_text") or ""), places)
+        out.append({**meeting, "place_name": found[0], "node_id": found[1]} if found and found[1] else meeting)
+    return out
 
 
 def latest_plans(meetings: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -36,7 +36,8 @@ CONVERSATION_TURNS = 8
 COMMITMENT_SOON = timedelta(minutes=90)
 # A partner who has not come this long after the time is not coming.
 MEETING_GRACE = timedelta(minutes=10)
-COMMITMENT_URGENT = timedelta(minutes=15)
+# A meeting elsewhere this close ends or declines a talk: time to walk there (a few roads) and be early.
+COMMITMENT_URGENT = timedelta(minutes=30)
 WAIT_UNIT = timedelta(minutes=10)  # the contract's `wait` duration unit
 INFO_FRESH = timedelta(minutes=30)
 TALK_AGAIN_AFTER = 6  # commands before starting a conversation with the same person again

@@ -616,3 +616,33 @@ def test_a_building_name_seen_earlier_places_a_later_promise_on_its_node(store, 
     observe(store, seen, me=ME, now=NOW)
     _read(store, 2, NOW + timedelta(minutes=20), [("桜草メイ", "1474403124906295517", said)])
     assert [row["node_id"] for row in store.pending_commitments(None, 50)] == [node]
+
+
+@pytest.mark.parametrize("said, building, node", [
+    ("6時49分、さくらで。遅れんなよ", "喫茶店「さくら」", "9-8"), ("今夜8時にひまわり集合ね！", "花屋「ひまわり」", "2-5"),
+])
+def test_a_promise_at_a_building_seen_only_later_is_placed_once_it_is_seen(said, building, node):
+    from karakuri_agent.context import placed
+
+    meeting = {"id": 1, "partner_id": "1", "place_name": None, "node_id": None, "source_text": said,
+               "due_at": _at(19).isoformat()}
+    labels = [{"node_id": node, "name": "店 店内"}, {"node_id": "1-1", "name": "公園 広場"}]
+    assert placed([meeting], labels)[0]["node_id"] is None
+    assert placed([meeting], labels + [{"node_id": node, "name": building}])[0]["node_id"] == node
+
+
+@pytest.mark.parametrize("minutes", [20, 28])
+def test_a_talk_is_cut_short_in_time_to_walk_to_a_meeting_elsewhere(minutes):
+    speak = Choice.from_json({"command": "conversation_speak", "required_params": ["message", "next_speaker_agent_id"]})
+    end = Choice.from_json({"command": "end_conversation", "required_params": ["message", "next_speaker_agent_id"]})
+    places = [{"node_id": "1-1", "name": "駅 前"}, {"node_id": "2-2", "name": "図書館 館内"}]
+    meeting = {"partner_id": "2", "partner_name": "黒瀬コウ", "place_name": "図書館 館内", "node_id": "2-2",
+               "due_at": (NOW + timedelta(minutes=minutes)).isoformat(), "source_text": "図書館で会おう"}
+    view = View(notification_id="n", choices=[speak, end],
+                parsed={"notification_type": "conversation_message",
+                        "participants": [{"id": "1", "name": "桜草メイ"}],
+                        "conversation_messages": [{"speaker": "桜草メイ", "speaker_id": "1", "message": "それでね"}],
+                        "location": {"current_node": {"node_id": "1-1", "name": "駅 前"}}},
+                context={"pending_commitments": [meeting], "people": []}, me=ME, now=NOW,
+                persona=load_persona(), places=places, meetings=[meeting])
+    assert propose(view)[0].command == "end_conversation"
