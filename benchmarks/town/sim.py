@@ -37,7 +37,7 @@ import random
 import threading
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 from zoneinfo import ZoneInfo
 
 from . import texts
@@ -102,15 +102,20 @@ class Promise:
     met: bool = False
     place_word: str = ""  # how the line named the place
 
-    def named_as_shown(self, world: World) -> bool:
-        """The line names the place by a word the town shows: in its node label or its building's name.
+    def named_as_shown(self, world: World, buildings_shown: Mapping[str, datetime]) -> bool:
+        """The line names the place by a word the agent was shown: in its node label, or in its
+        building's name when a text had listed that building before the meeting's time.
 
         The contract lets an agent learn places only from those texts; a
         synonym it was never shown (丘の上 for 展望台) names no node it can know.
         """
         place = world.place_by_id[self.node_id]
-        shown = ("".join(place.name.split()), place.building)
-        return bool(self.place_word) and any(self.place_word in text for text in shown)
+        if not self.place_word:
+            return False
+        if self.place_word in "".join(place.name.split()):
+            return True
+        seen = buildings_shown.get(self.node_id)
+        return self.place_word in place.building and seen is not None and self.due is not None and seen <= self.due
 
     def resolve(self, shown_at: datetime) -> None:
         """The due time, counted from when the line was said (the notification that shows it)."""
@@ -286,6 +291,7 @@ class Town:
         self.departures: list[tuple[datetime, str]] = []
         self.named_in_text: dict[str, int] = {}
         self.named_in_info: dict[str, int] = {}
+        self.buildings_shown: dict[str, datetime] = {}  # node id → when a text first listed its building
         self.violations = {"not_in_choices": 0, "schema": 0, "second_command": 0, "unknown_notification": 0,
                            "unauthorized": 0, "on_dead_notification": 0, "request_without_id": 0}
         self.world_rejections: list[dict[str, Any]] = []
@@ -509,6 +515,9 @@ class Town:
         for node_id in texts.named_nodes(text):
             if node_id in self.world.place_by_id:
                 self.named_in_text.setdefault(node_id, step.index)
+        for place in self.world.places:
+            if place.building and f"{place.building} [{place.node_id}]" in text:
+                self.buildings_shown.setdefault(place.node_id, step.time)
 
     def _issue_free(self, ntype: str, event: str) -> Step:
         body, rng, world = self.body, self.rng, self.world
