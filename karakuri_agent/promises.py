@@ -104,6 +104,8 @@ _PLACE_PARTICLE = re.compile(
 )
 # A place changed for a meeting already agreed ("やっぱり図書館にしない？", "場所を駅に変更").
 _PLACE_CHANGE = re.compile(r"やっぱり|やっぱ|変更|変えよう|変えない|にしない[?？]|にしよう|にしましょう|の方がいい")
+# One script's run inside a name: katakana (ー included), kanji, or hiragana.
+_SCRIPT_RUN = re.compile(r"[ァ-ヴー]{2,}|[\u4e00-\u9fff々]{2,}|[ぁ-ゖ]{2,}")
 _SENTENCE_END = re.compile(r"(?<=[。！!？?\n])")
 
 _DIGITS = str.maketrans("０１２３４５６７８９：", "0123456789:")
@@ -229,10 +231,12 @@ def _place_keys(name: str) -> set[str]:
 
     Generic keys shorter than two characters are dropped (too ambiguous);
     the proper name inside 「」 is kept at any length. A later word
-    (校庭 of 学校 校庭) is a way to say the place too; when it names parts
-    of several buildings (店内, 入口) `_unambiguous_keys` drops it.
+    (校庭 of 学校 校庭) is a way to say the place too, and so is a run of one
+    script in a building's name (ベーカリー of ベーカリー麦, たぬき of 麺処たぬき);
+    when a key names parts of several buildings (店内, 入口, からくり of
+    からくり駅 and からくり神社) `_unambiguous_keys` drops it.
     """
-    keys = {name, *name.split()}
+    keys = {name, *name.split(), *_SCRIPT_RUN.findall(name)}
     if "「" in name:
         keys.add(name.partition("「")[0].strip())
     keys = {key for key in keys if len(key) >= 2}

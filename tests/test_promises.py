@@ -646,3 +646,20 @@ def test_a_talk_is_cut_short_in_time_to_walk_to_a_meeting_elsewhere(minutes):
                 context={"pending_commitments": [meeting], "people": []}, me=ME, now=NOW,
                 persona=load_persona(), places=places, meetings=[meeting])
     assert propose(view)[0].command == "end_conversation"
+
+
+@pytest.mark.parametrize("building, said", [
+    ("ベーカリー麦", "1時間後にベーカリーで待ち合わせしよう！"), ("麺処たぬき", "行く行く。50分後にたぬきな。"),
+    ("シネマ月見", "朝7時にシネマ集合ね！"), ("月見台ホール", "15時に月見台で待ち合わせしよう。"),
+])
+def test_a_word_of_one_script_in_a_building_name_names_its_node(building, said):
+    places = [{"node_id": "4-4", "name": "店 店内"}, {"node_id": "4-4", "name": building},
+              {"node_id": "5-5", "name": "公園 広場"}]
+    promise = _promise(said, known_places=places)
+    assert promise is not None and promise.node_id == "4-4"
+
+
+def test_a_word_shared_by_several_buildings_names_none_of_them():
+    places = [{"node_id": "1-1", "name": "からくり駅"}, {"node_id": "2-2", "name": "からくり神社"}]
+    promise = _promise("15時にからくりで待ち合わせしよう", known_places=places)
+    assert promise is not None and promise.node_id is None
