@@ -252,13 +252,30 @@ def _building(name: str) -> str:
 
 
 def _unambiguous_keys(known_places: Sequence[Mapping]) -> dict[str, set[str]]:
-    """Key → names of the known places it may mean, without keys that name several buildings."""
-    meanings: dict[str, set[str]] = {}
+    """Key → names of the known places it may mean, without keys that name several buildings.
+
+    Two names are one building when they share their first word (喫茶店 店内,
+    喫茶店 入口) or their node (郵便局 窓口 and からくり郵便局 listed at it).
+    """
+    meanings: dict[str, set[tuple[str, str]]] = {}
     for place in known_places:
         name = str(place.get("name") or "").strip() if isinstance(place, Mapping) else ""
         for key in _place_keys(name) if name else ():
-            meanings.setdefault(key, set()).add(name)
-    return {key: names for key, names in meanings.items() if len({_building(n) for n in names}) == 1}
+            meanings.setdefault(key, set()).add((name, str(place.get("node_id") or "")))
+    return {key: {name for name, _ in places} for key, places in meanings.items() if _one_building(places)}
+
+
+def _one_building(places: set[tuple[str, str]]) -> bool:
+    """The (name, node) pairs, linked by a shared first word or node, form one group."""
+    groups: list[tuple[set[str], set[str]]] = []
+    for name, node in places:
+        linked = [g for g in groups if _building(name) in g[0] or (node and node in g[1])]
+        merged = ({_building(name)}, {node} - {""})
+        for group in linked:
+            groups.remove(group)
+            merged = (merged[0] | group[0], merged[1] | group[1])
+        groups.append(merged)
+    return len(groups) == 1
 
 
 def known_place(text: str, known_places: Sequence[Mapping]) -> tuple[str, str | None] | None:

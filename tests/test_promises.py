@@ -663,3 +663,11 @@ def test_a_word_shared_by_several_buildings_names_none_of_them():
     places = [{"node_id": "1-1", "name": "からくり駅"}, {"node_id": "2-2", "name": "からくり神社"}]
     promise = _promise("15時にからくりで待ち合わせしよう", known_places=places)
     assert promise is not None and promise.node_id is None
+
+
+def test_a_place_word_in_its_label_and_its_building_listed_at_the_same_node_is_one_place():
+    """郵便局 is in 郵便局 窓口 and in からくり郵便局, both at 4-7: one building, not an ambiguous word."""
+    places = [{"node_id": "4-7", "name": "郵便局 窓口"}, {"node_id": "4-7", "name": "からくり郵便局"},
+              {"node_id": "1-1", "name": "公園 広場"}]
+    promise = _promise("朝9時4分に郵便局集合ね！", known_places=places)
+    assert promise is not None and promise.node_id == "4-7"
