@@ -20,7 +20,7 @@ from . import textparse
 from .commands import INFORMATION
 from .db import utc_text
 from .models import Identity, Notification
-from .promises import extract_promises
+from .promises import extract_promises, known_place
 from .record import agents_in, conversation_key, partner_keys, said_to_partners
 from .state.base import Store
 
@@ -48,6 +48,12 @@ SAID_BEFORE_LINES = 30
 SAID_BEFORE_SPAN = timedelta(days=7)
 # The same words from the same speaker, unseen this long, are said anew when they come back.
 LINE_REPEAT_AFTER = timedelta(hours=12)
+# Building names (本屋「栞」 [7-6]) are kept under this knowledge key, at most this many.
+BUILDINGS_KEY = "buildings"
+MAX_BUILDINGS = 200
+# Who was in each conversation the server gave an id to (the newest this many talks).
+PARTNERS_KEY = "conversation_partners"
+MAX_TALKS_REMEMBERED = 200
 WORLD_CONTEXT_KEYS = ("status", "summary", "recent_events", "relationships", "updated_at")
 _SELF_HEADER = re.compile(r"^あなた \((?P<name>[^)\n]+)\) は", re.MULTILINE)
 
@@ -134,6 +140,8 @@ def observe(store: Store, notification: Notification, *, me: Identity, now: date
         here = parsed["location"]["current_node"]
         if here:
             store.note_presence(here["node_id"], here.get("name"))
+        remember_partners(store, parsed, me)
+        buildings = remember_buildings(store, textparse.parse_buildings(notification.notification.text))
         # After learning: a promise may name a place this very text introduced.
         # Times are read against when each line was first seen, not this reading.
         seen_at = notification.created_at or now
@@ -142,13 +150,28 @@ def observe(store: Store, notification: Notification, *, me: Identity, now: date
             self_id=me.agent_id,
             self_name=me.name,
             now=seen_at,
-            known_places=store.known_places(),
+            known_places=store.known_places() + buildings,
             conversation_id=parsed["conversation_id"],
             said_at=lambda line_key: store.hear_line(line_key, seen_at, LINE_REPEAT_AFTER),
         )
         for promise in promises:
             store.add_commitment(notification.notification_id, _commitment_row(promise))
     return activity_id, parsed
+
+
+def remember_buildings(store: Store, seen: list[dict[str, str]]) -> list[dict[str, str]]:
+    """Every building name seen so far (本屋「栞」 at 7-6), with the ones this text shows.
+
+    A node keeps one name (its label, 本屋 店内); people meet at 栞, so the
+    building names are kept as other names of their nodes, newest last.
+    """
+    entry = store.knowledge(BUILDINGS_KEY)
+    known = [b for b in (entry or {}).get("value") or [] if isinstance(b, dict) and b.get("node_id") and b.get("name")]
+    merged = [b for b in known if b not in seen] + seen
+    merged = merged[-MAX_BUILDINGS:]
+    if merged != known:
+        store.set_knowledge(BUILDINGS_KEY, merged)
+    return merged
 
 
 def build_context(
@@ -215,9 +238,39 @@ def view_of(store: Store, fetched: Fetched, now: datetime, *, persona: Persona, 
         own_lines=this_conversation(lines, now),
         said_before=[line["message"] for line in lines] + _said_this_week(store, fetched, now, also_to=candidates),
         acquaintances={p["agent_id"]: p for p in store.people(candidates)},
-        meetings=store.meetings(now - MEETING_LOOKBACK, now + COMMITMENT_SOON),
+        meetings=placed(latest_plans(store.meetings(now - MEETING_LOOKBACK, now + COMMITMENT_SOON)),
+                        store.known_places() + remember_buildings(store, [])),
         transfer_policy=transfer_policy,
     )
+
+
+def placed(meetings: list[dict[str, Any]], places: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Meetings whose place had no node when promised, placed by what is known now.
+
+    'さくらで' names no node until the agent has seen 喫茶店「さくら」 on a
+    building list; once it has, the promise's own words say where to go.
+    """
+    out = []
+    for meeting in meetings:
+        found = None if meeting.get("node_id") else known_place(str(meeting.get("source_text") or ""), places)
+        out.append({**meeting, "place_name": found[0], "node_id": found[1]} if found and found[1] else meeting)
+    return out
+
+
+def latest_plans(meetings: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One meeting per person and time: the last one agreed, since a later line moved it elsewhere.
+
+    A partner who says "やっぱり図書館にしない？" keeps the time and changes the
+    place; both lines are promises, and only the later one is where to be.
+    """
+    def plan(meeting: dict[str, Any]) -> tuple[str, str]:
+        return str(meeting.get("partner_id") or meeting.get("partner_name") or ""), str(meeting.get("due_at"))
+
+    latest: dict[tuple[str, str], dict[str, Any]] = {}
+    for meeting in meetings:
+        if plan(meeting) not in latest or meeting.get("id", 0) > latest[plan(meeting)].get("id", 0):
+            latest[plan(meeting)] = meeting
+    return [m for m in meetings if latest[plan(m)] is m]
 
 
 def said_before(store: Store, fetched: Fetched, now: datetime) -> list[str]:
@@ -227,8 +280,30 @@ def said_before(store: Store, fetched: Fetched, now: datetime) -> list[str]:
 
 
 def _said_this_week(store: Store, fetched: Fetched, now: datetime, *, also_to: Iterable[str] = ()) -> list[str]:
-    """Lines said in the last week to this conversation's others (or to `also_to`, whom it may start talking to)."""
-    return said_to_partners(store, partner_keys(fetched.parsed, fetched.me) | set(also_to), now - SAID_BEFORE_SPAN)
+    """Lines said in the last week to this conversation's others (or to `also_to`, whom it may start talking to).
+
+    Talks keyed by the server's conversation id name no partners; who was in
+    them is remembered apart (`remember_partners`), so their lines count too.
+    """
+    partners = partner_keys(fetched.parsed, fetched.me) | set(also_to)
+    since = now - SAID_BEFORE_SPAN
+    talks = (store.knowledge(PARTNERS_KEY) or {}).get("value") or {}
+    with_them = {key for key, people in talks.items() if isinstance(people, list) and partners & set(people)}
+    in_id_talks = [line["message"] for line in store.utterances_since(since) if line["conversation_key"] in with_them]
+    return said_to_partners(store, partners, since) + in_id_talks
+
+
+def remember_partners(store: Store, parsed: dict[str, Any], me: Identity) -> None:
+    """Who is in a conversation the server gave an id to, so lines said there are not said to them again."""
+    key = conversation_key(parsed, me)
+    people = sorted(partner_keys(parsed, me) - {""})
+    if not key.startswith("id:") or not people:
+        return
+    talks = (store.knowledge(PARTNERS_KEY) or {}).get("value") or {}
+    merged = sorted(set(talks.get(key) or []) | set(people))
+    if merged != talks.get(key):
+        kept = {k: v for k, v in list(talks.items())[-MAX_TALKS_REMEMBERED:] if k != key}
+        store.set_knowledge(PARTNERS_KEY, {**kept, key: merged})
 
 
 def _listed(value: object) -> list:

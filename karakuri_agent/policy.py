@@ -26,6 +26,7 @@ from .commands import ACCEPT_TRANSFER, END, REJECT_TRANSFER, SPEAK
 from .commands import INFORMATION as INFORMATION_COMMANDS
 from .deciders import Decision
 from .models import TOKYO, Choice, Identity
+from .promises import known_place
 from .report import ReportFacts
 from .speech import Memory, Persona, compose
 
@@ -33,7 +34,8 @@ from .speech import Memory, Persona, compose
 COMMITMENT_SOON = timedelta(minutes=90)
 # A partner who has not come this long after the time is not coming.
 MEETING_GRACE = timedelta(minutes=10)
-COMMITMENT_URGENT = timedelta(minutes=15)
+# A meeting elsewhere this close ends or declines a talk: time to walk there (a few roads) and be early.
+COMMITMENT_URGENT = timedelta(minutes=30)
 WAIT_UNIT = timedelta(minutes=10)  # the contract's `wait` duration unit
 INFO_FRESH = timedelta(minutes=30)
 # Fewer destinations than this (besides where the agent stands) is too few to live on:
@@ -42,6 +44,9 @@ FEW_PLACES = 3
 # The map does not change often: asked once, it is not asked again for this long
 # even if it revealed nothing new (a small town stays small).
 MAP_AGAIN_AFTER = timedelta(hours=24)
+# Commands without a move after which, once something was done here, going elsewhere comes before
+# looking for someone to talk to on the same spot.
+STAY_COMMANDS = 6
 # Waits in a row after which anything else offered is preferred to a third one.
 MAX_WAITS_IN_A_ROW = 2
 
@@ -167,14 +172,23 @@ def _idle(view: View) -> list[Decision]:
     candidates += commitment
     candidates += _look_around(view, essential=True)
     candidates += _act_here(view)
-    candidates += _look_around(view, essential=False)
-    candidates += _talk_to_someone(view)
-    candidates += _move_on(view)
+    social = _look_around(view, essential=False) + _talk_to_someone(view)
+    candidates += (_move_on(view) + social) if _stayed_long(view) else (social + _move_on(view))
     candidates += _wait(view)
     if _waited_enough(view):
         waiting_for_someone = any(d.command == "wait" for d in commitment)
         candidates = _instead_of_waiting(candidates, _anything_but_wait(view), stay=waiting_for_someone) or candidates
     return [d for d in candidates if not _repeats_last(view, d)] or candidates[-1:]
+
+
+def _stayed_long(view: View) -> bool:
+    """Done something here and moved in none of the recent commands: time to see another place.
+
+    Talk fills many commands; without this the agent who is often spoken to
+    would talk, act, talk again on the same spot all day.
+    """
+    return (len(view.recent_commands) >= STAY_COMMANDS and _acted_since_arrival(view)
+            and not any(c.get("command") == "move" for c in view.recent_commands[:STAY_COMMANDS]))
 
 
 def _waited_enough(view: View) -> bool:
@@ -211,14 +225,13 @@ def _keep_commitment(view: View) -> list[Decision]:
     """Go to the promised place in time, and stay there until the partner is due."""
     meeting = _next_meeting(view)
     if meeting is None:
+        unplaced = _next_meeting(view, placed=False)
+        if unplaced is not None and unplaced.get("place_name") and view.choice("get_map") and not _map_asked(view):
+            return [Decision("get_map", {}, f"約束の{unplaced['place_name']}がどこか地図で確かめる")]
         return []
     place = meeting.get("place_name") or "約束の場所"
     node = _meeting_node(view, meeting)
-    if node is None:
-        recent = {c.get("command") for c in view.recent_commands[:3]}
-        if view.choice("get_map") and "get_map" not in recent:
-            return [Decision("get_map", {}, f"約束の{place}がどこか地図で確かめる")]
-        return []
+    assert node is not None  # _next_meeting only gives placed meetings
     if node == _current_node(view) or _place_group(view, node) == _place_group(view, _current_node(view)):
         wait = view.choice("wait")
         units = _wait_units_left(view, meeting)
@@ -509,11 +522,17 @@ def _due(commitment: dict[str, Any]) -> datetime | None:
         return None
 
 
-def _next_meeting(view: View) -> dict[str, Any] | None:
-    """The soonest promise still ahead (or only just past), whether or not the agent set off."""
+def _next_meeting(view: View, *, placed: bool = True) -> dict[str, Any] | None:
+    """The soonest promise still ahead (or only just past), whether or not the agent set off.
+
+    `placed`: only one whose place is a known node (one the agent can go to);
+    a promise at a place not on its map must not hold it back from the next
+    one it can keep. Else: only one whose place is not known yet.
+    """
     for meeting in view.meetings:
         due = _due(meeting)
-        if due is not None and -MEETING_GRACE <= due - view.now <= COMMITMENT_SOON:
+        if (due is not None and -MEETING_GRACE <= due - view.now <= COMMITMENT_SOON
+                and (_meeting_node(view, meeting) is not None) is placed):
             return meeting
     return None
 
@@ -537,14 +556,17 @@ def _meeting_node(view: View, meeting: dict[str, Any]) -> str | None:
 
 
 def _meeting_elsewhere(view: View, partner_id: str | None, *, within: timedelta) -> dict[str, Any] | None:
-    """A promise with someone else, somewhere else, due within `within`: time to go."""
+    """A promise with someone else, somewhere else the agent can go to, due within `within`: time to go.
+
+    A promise at a place on no map is no reason to leave: the agent could not go there.
+    """
     here = _place_group(view, _current_node(view)) if _current_node(view) else None
     for meeting in view.meetings:
         due = _due(meeting)
         node = _meeting_node(view, meeting)
         if (due is not None and timedelta(0) <= due - view.now <= within
                 and meeting.get("partner_id") != partner_id
-                and (node is None or _place_group(view, node) != here)):
+                and node is not None and _place_group(view, node) != here):
             return meeting
     return None
 
@@ -600,9 +622,13 @@ def _recent_groups(view: View, recent_nodes: list[str | None]) -> set[str]:
 
 
 def _node_for_place(view: View, place_name: str | None) -> str | None:
+    """The known node a promised place names, read as promises read places (喫茶店「さくら」 → 喫茶店 店内)."""
     if not place_name:
         return None
     matches = [p for p in view.places if p.get("name") and place_name in p["name"]]
+    if not matches:
+        found = known_place(place_name, [p for p in view.places if p.get("name") and p.get("node_id")])
+        matches = [p for p in view.places if found and p.get("node_id") == found[1]]
     inside = [p for p in matches if "店内" in p["name"] or "入口" not in p["name"]]
     chosen = (inside or matches)[:1]
     return chosen[0]["node_id"] if chosen else None

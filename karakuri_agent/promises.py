@@ -23,8 +23,8 @@ Documented choices:
   a sentence ending in た).
 - The addressee is not judged: in a group conversation a proposal to the
   group is a proposal to the agent; the caller may filter further.
-- Times (Arabic digits, full-width accepted): `N分後`, `N時間後` (`N時間半後`,
-  at most a day ahead),
+- Times (Arabic digits, full-width accepted): `N分後`, `N時間後`, `N時間半後`,
+  `N時間M分後` (at most a day ahead),
   `HH:MM`, `N時`, `N時半`, `N時M分`, with 今日 / 明日 / 明後日 and 午前 / 午後 /
   朝 / 夜 / 夕方. `あとで` / `後で` means now + 30 minutes (a typical "a bit
   later" in a town where actions take 10-60 minutes). A day word alone
@@ -41,9 +41,11 @@ Documented choices:
   line: "0時10分に" said at 23:50 is twenty minutes later. 0時 or 12時 with
   夜 / 今夜 / 晩 is the midnight that ends that day.
 - Places: a name from `known_places` (`[{node_id, name}]`) gives its node id;
-  it matches on the full name, its first word (喫茶店 for 喫茶店 店内), the
-  word before 「 (喫茶店 for 喫茶店「さくら」) or the name inside 「」; the
-  longest match wins, ties go to the first place in the list. Else a place
+  it matches on the full name, each of its words (喫茶店 for 喫茶店 店内,
+  校庭 for 学校 校庭), the word before 「 (喫茶店 for 喫茶店「さくら」) or
+  the name inside 「」; a word naming parts of several buildings (店内 of
+  喫茶店 店内 and 本屋 店内) names none; the longest match wins, ties go to
+  the first place in the list. Else a place
   word from a built-in list, extended by a following `「名前」` (本屋「栞」).
   A node id written in the line (6-11) is taken as node_id.
 - A naive `now` is taken as Asia/Tokyo; due times are aware, Asia/Tokyo.
@@ -100,10 +102,14 @@ _NOT_A_MEETING = re.compile(
 _PLACE_PARTICLE = re.compile(
     r"\s*(?:の)?(?:前|入口|入り口)?\s*(?:で|に|へ|前|集合|(?:な|ね)(?=[。！!、\s]|$))"
 )
+# A place changed for a meeting already agreed ("やっぱり図書館にしない？", "場所を駅に変更").
+_PLACE_CHANGE = re.compile(r"やっぱり|やっぱ|変更|変えよう|変えない|にしない[?？]|にしよう|にしましょう|の方がいい")
+# One script's run inside a name: katakana (ー included), kanji, or hiragana.
+_SCRIPT_RUN = re.compile(r"[ァ-ヴー]{2,}|[\u4e00-\u9fff々]{2,}|[ぁ-ゖ]{2,}")
 _SENTENCE_END = re.compile(r"(?<=[。！!？?\n])")
 
 _DIGITS = str.maketrans("０１２３４５６７８９：", "0123456789:")
-_RELATIVE = re.compile(r"(?<!\d)(?P<n>\d{1,4})(?P<unit>分|時間半?)後")
+_RELATIVE = re.compile(r"(?<!\d)(?:(?P<h>\d{1,3})時間(?P<half>半)?)?(?:(?P<m>\d{1,4})分)?後")
 _LATER_WORD = re.compile(r"あとで|後で")
 _CLOCK_HHMM = re.compile(r"(?<![\d:])(?P<h>\d{1,2}):(?P<m>\d{2})(?![\d:])")
 _CLOCK_JI = re.compile(r"(?<!\d)(?P<h>\d{1,2})時(?!間)(?:(?P<half>半)|(?P<m>\d{1,2})分)?")
@@ -146,15 +152,11 @@ def _sentences(message: str) -> list[str]:
 
 
 def _relative_due(text: str, now: datetime) -> datetime | None:
-    """now + N分 / N時間 for `N分後` / `N時間後` (up to a day ahead), now + 30 min for あとで."""
-    match = _RELATIVE.search(text)
+    """now + the span of `N分後` / `N時間後` / `N時間M分後` (up to a day ahead), now + 30 min for あとで."""
+    match = next((m for m in _RELATIVE.finditer(text) if m.group("h") or m.group("m")), None)
     if match:
-        amount = int(match.group("n"))
-        unit = match.group("unit")
-        if unit == "分":
-            ahead = timedelta(minutes=amount)
-        else:
-            ahead = timedelta(hours=amount, minutes=30 if unit.endswith("半") else 0)
+        hours, minutes = int(match.group("h") or 0), int(match.group("m") or 0)
+        ahead = timedelta(hours=hours, minutes=minutes + (30 if match.group("half") else 0))
         return now + ahead if ahead <= FURTHEST_RELATIVE else None
     if _LATER_WORD.search(text):
         return now + LATER
@@ -225,12 +227,16 @@ def _due_at(text: str, now: datetime) -> datetime | None:
 
 
 def _place_keys(name: str) -> set[str]:
-    """Ways a known place name may be said: full, first word, 「」 parts.
+    """Ways a known place name may be said: full, each word, 「」 parts.
 
     Generic keys shorter than two characters are dropped (too ambiguous);
-    the proper name inside 「」 is kept at any length.
+    the proper name inside 「」 is kept at any length. A later word
+    (校庭 of 学校 校庭) is a way to say the place too, and so is a run of one
+    script in a building's name (ベーカリー of ベーカリー麦, たぬき of 麺処たぬき);
+    when a key names parts of several buildings (店内, 入口, からくり of
+    からくり駅 and からくり神社) `_unambiguous_keys` drops it.
     """
-    keys = {name, name.split()[0]} if name.split() else {name}
+    keys = {name, *name.split(), *_SCRIPT_RUN.findall(name)}
     if "「" in name:
         keys.add(name.partition("「")[0].strip())
     keys = {key for key in keys if len(key) >= 2}
@@ -240,8 +246,45 @@ def _place_keys(name: str) -> set[str]:
     return {key for key in keys if key}
 
 
-def _known_place(text: str, known_places: Sequence[Mapping]) -> tuple[str, str | None] | None:
-    """(name, node_id) of the best-matching known place, if any."""
+def _building(name: str) -> str:
+    """The building a place name belongs to: its first word (喫茶店 of 喫茶店 店内 and of 喫茶店「さくら」)."""
+    return re.split(r"[\s「]", name, maxsplit=1)[0]
+
+
+def _unambiguous_keys(known_places: Sequence[Mapping]) -> dict[str, set[str]]:
+    """Key → names of the known places it may mean, without keys that name several buildings.
+
+    Two names are one building when they share their first word (喫茶店 店内,
+    喫茶店 入口) or their node (郵便局 窓口 and からくり郵便局 listed at it).
+    """
+    meanings: dict[str, set[tuple[str, str]]] = {}
+    for place in known_places:
+        name = str(place.get("name") or "").strip() if isinstance(place, Mapping) else ""
+        for key in _place_keys(name) if name else ():
+            meanings.setdefault(key, set()).add((name, str(place.get("node_id") or "")))
+    return {key: {name for name, _ in places} for key, places in meanings.items() if _one_building(places)}
+
+
+def _one_building(places: set[tuple[str, str]]) -> bool:
+    """The (name, node) pairs, linked by a shared first word or node, form one group."""
+    groups: list[tuple[set[str], set[str]]] = []
+    for name, node in places:
+        linked = [g for g in groups if _building(name) in g[0] or (node and node in g[1])]
+        merged = ({_building(name)}, {node} - {""})
+        for group in linked:
+            groups.remove(group)
+            merged = (merged[0] | group[0], merged[1] | group[1])
+        groups.append(merged)
+    return len(groups) == 1
+
+
+def known_place(text: str, known_places: Sequence[Mapping]) -> tuple[str, str | None] | None:
+    """(name, node_id) of the best-matching known place, if any.
+
+    The longest key found wins; ties go to the first place in the list. A
+    key naming parts of several buildings (店内) identifies none of them.
+    """
+    keys = _unambiguous_keys(known_places)
     best: tuple[int, str, str | None] | None = None
     for place in known_places:
         try:
@@ -252,7 +295,7 @@ def _known_place(text: str, known_places: Sequence[Mapping]) -> tuple[str, str |
         if not name:
             continue
         for key in _place_keys(name):
-            if key in text and (best is None or len(key) > best[0]):
+            if key in keys and key in text and (best is None or len(key) > best[0]):
                 best = (len(key), name, str(node_id) if node_id else None)
     return (best[1], best[2]) if best else None
 
@@ -266,7 +309,7 @@ def _place(text: str, known_places: Sequence[Mapping]) -> tuple[str | None, str 
             if isinstance(place, Mapping) and str(place.get("node_id")) == node_id:
                 return (str(place.get("name")) if place.get("name") else None), node_id
         return None, node_id
-    known = _known_place(text, known_places)
+    known = known_place(text, known_places)
     if known:
         return known
     word = _TOWN_PLACE.search(text)
@@ -293,7 +336,7 @@ class _PlaceWords:
 
     @classmethod
     def of(cls, known_places: Sequence[Mapping]) -> _PlaceWords:
-        keys = {key for place in known_places for key in _place_keys(str(place.get("name") or "").strip())}
+        keys = set(_unambiguous_keys(known_places))
         names = "|".join(sorted(map(re.escape, keys), key=len, reverse=True))
         place = "(?:" + "|".join([_NODE_ID.pattern, _TOWN_PLACE.pattern] + ([names] if names else [])) + ")"
         return cls(re.compile(place), re.compile(place + _PLACE_PARTICLE.pattern))
@@ -396,20 +439,41 @@ def extract_promises(
     Each promise carries its line's key and that time, so a caller can keep
     one promise per line said.
     """
-    promises = []
+    promises: list[Promise] = []
     for line in lines:
         if not isinstance(line, Mapping) or _is_self(line, self_id, self_name):
             continue
         key = line_key(line, conversation_id)
         when = said_at(key) if said_at else now
         speaker = line.get("speaker")
+        speaker_name = str(speaker) if speaker is not None else ""
         promise = extract_promise(
             line.get("message"),
-            speaker_name=str(speaker) if speaker is not None else "",
+            speaker_name=speaker_name,
             speaker_id=str(line["speaker_id"]) if line.get("speaker_id") is not None else None,
             now=when,
             known_places=known_places,
         )
+        earlier = next((p for p in reversed(promises) if p.partner_name == speaker_name), None)
+        if earlier is not None and (promise is None or promise.due_at is None):
+            promise = _moved(line.get("message"), earlier, known_places) or promise
         if promise:
             promises.append(dataclasses.replace(promise, line_key=key, said_at=when))
     return promises
+
+
+def _moved(message: object, earlier: Promise, known_places: Sequence[Mapping]) -> Promise | None:
+    """The same meeting at another place, when its proposer changes the place and says no new time.
+
+    "やっぱり図書館にしない？時間はそのままで。" after a meeting at 15時 means 15時
+    at the library: the earlier time stays, the place is the new one.
+    """
+    if not isinstance(message, str):
+        return None
+    text = message.translate(_DIGITS)
+    if not _PLACE_CHANGE.search(text) or _REFUSAL.search(text) or _due_at(text, earlier.said_at or datetime.now(TOKYO)):
+        return None
+    place_name, node_id = _place(text, [p for p in known_places if isinstance(p, Mapping)])
+    if (place_name, node_id) == (None, None) or (place_name, node_id) == (earlier.place_name, earlier.node_id):
+        return None
+    return dataclasses.replace(earlier, place_name=place_name, node_id=node_id, source_text=message)

@@ -512,6 +512,7 @@ class _Situation:
     here: _Scene  # {place} is where the agent is
     question: Question | None
     line: str  # the partner's line, cleaned
+    echo: str | None  # a word of the partner's line to take up when the pack knows none of its words
     memory: Memory
 
     def rot(self, pool: list[str], salt: str) -> list[str]:
@@ -520,6 +521,12 @@ class _Situation:
     @functools.cached_property
     def picked(self) -> list[str]:
         return _pickup_pool(self.pickup, self.persona, self.said)
+
+    @functools.cached_property
+    def echoed(self) -> list[str]:
+        if not self.echo:
+            return []
+        return _fill_pool(ECHOES, replace(self.said, topic=self.echo))
 
     @functools.cached_property
     def reaction(self) -> list[str]:
@@ -559,8 +566,50 @@ def _situation(purpose: str, persona: Persona, *, last_line: str | None, place_l
         kind=_line_kind(last_line),
         place_key=_place_key(place_label, persona) if place_label else None,
         said=said, here=here, question=question, line=line,
+        echo=None if pickup else echo_word(line, names=(partner, persona.name, persona.short_name, *others)),
         memory=replace(memory, here=memory.here or place_label),
     )
+
+
+# Taking up a word of the partner's line the pack has nothing for: neutral, whatever the word.
+ECHOES = ("{topic}の話、もっと聞かせて！", "えっ、{topic}？それでそれで？", "{topic}かあ、なるほどね。")
+# A run of kanji or katakana: the words a Japanese line carries its content in.
+_CONTENT_RUN = re.compile(r"[\u4e00-\u9fff々ァ-ヴー]{2,}")
+# What may follow a noun ending in kanji; anything else (がり, け, き) makes it part of another word.
+_AFTER_NOUN = frozenset("のをにでへはもとや、。！？!?しっ")
+# が marks a subject (帽子が), unless a verb goes on (雨上がり, 上がって).
+_SUBJECT = re.compile(r"^が(?![りるれろっ])")
+# Words saying when, not what: nothing to take up.
+_WHEN_WORDS = frozenset({"今日", "昨日", "明日", "最近", "今度", "今朝", "今夜", "毎日", "以前", "前回"})
+# A line ending as a request or an order (送金して, 見てください, 来い).
+_REQUEST = re.compile(r"(?:て|で|なさい|ください|下さい|しろ|せよ|くれ|ちょうだい|こい|来い)(?:よ|ね|な)?[。！!]*$")
+# 白石ミオ: a family name in kanji and a given name in katakana, a person, not a topic.
+_PERSON_NAME = re.compile(r"^[\u4e00-\u9fff]{1,3}[ァ-ヴー]{2,4}$")
+
+
+def echo_word(line: str, *, names: Iterable[str | None] = ()) -> str | None:
+    """The last content word of ``line`` (a kanji or katakana run), not a name, or None.
+
+    A Japanese line puts its point last ('コンビニの前で猫が昼寝してた' → 昼寝).
+    A line that asks the agent to do something gives none.
+    A kanji run must end where a noun ends (before の, を, し ...), so a verb
+    stem or half a word (夕焼 of 夕焼け) is never taken up.
+    """
+    if any(_REQUEST.search(part.strip()) for part in re.split(r"(?<=[。！!？?])", line)):
+        return None  # a request's words are not taken up: the agent repeats no one's instructions
+    known = [n for n in names if n and len(n) >= 2]
+    found = None
+    for match in _CONTENT_RUN.finditer(line):
+        word, after = match.group(), line[match.end():match.end() + 1]
+        next_two = line[match.end():match.end() + 2]
+        if _is_kanji(word[-1]) and after and after not in _AFTER_NOUN and not _SUBJECT.match(next_two):
+            continue
+        if word in _WHEN_WORDS:
+            continue
+        if _PERSON_NAME.match(word) or any(word in name or name in word for name in known):
+            continue
+        found = word
+    return found
 
 
 # ---------------------------------------------------------------------------
@@ -730,7 +779,7 @@ def _plan_reply(s: _Situation) -> _Plan:
     if s.answer:
         return _Plan((s.rot(s.answer.lines, "answer"), s.rot(["", *s.answer.own], "own")), [], s.tails)
     chat = _chat_pool(s.persona, s.here, s.place_key)
-    primary = s.picked or s.reaction or chat
+    primary = s.picked or s.echoed or s.reaction or chat
     rest = [pool for pool in (s.reaction, chat) if pool and pool is not primary] or [primary]
     extras = [line for i, pool in enumerate(rest) for line in s.rot(pool, f"extra{i}")]
     return _Plan((s.rot(primary, "main"),), extras, s.tails)

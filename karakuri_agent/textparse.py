@@ -506,6 +506,17 @@ def parse_places(text: str) -> list[dict]:
     return [{"node_id": node_id, "name": name} for node_id, name in places.items()]
 
 
+def parse_buildings(text: str) -> list[dict]:
+    """Building entries `本屋「栞」 [7-6]` as `[{"node_id", "name"}]`, every one (a node may have a label too).
+
+    `parse_places` keeps one name per node, the label first; a building's own
+    name (栞, さくら) is how people say where to meet, so it is kept apart.
+    """
+    found = [{"node_id": match.group("node"), "name": match.group("name").strip()}
+             for _, line in _scan(text).lines for match in _BUILDING.finditer(line)]
+    return [entry for entry in found if entry["name"]]
+
+
 def parse_current_node(text: str) -> dict | None:
     """`{"node_id", "name"}` from `現在地: 6-11 (喫茶店 店内)` (name may be None)."""
     for _, line in _scan(text).lines:

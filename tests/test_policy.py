@@ -356,3 +356,57 @@ def test_no_reason_over_a_day_of_reminders_carries_a_node_or_action_id():
     for choices in ((GET_MAP, MOVE, WAIT, *ACTIONS), (enum_move, WAIT, *ACTIONS)):
         for decision, _ in live(30, known={"1-1": "駅 前", "2-2": "図書館 館内"}, here="1-1", choices=choices):
             assert not re.search(r"\d+-\d+|read-book|study", decision.reason), decision
+
+
+# -- promises at places the agent cannot resolve, and places named by their building -------
+@pytest.mark.parametrize("unknown_place, known_due, target", [
+    ("丘の上", 40, "2-2"), ("改札口", 60, "3-3"), ("いつもの店", 25, "1-1"),
+])
+def test_a_promise_at_an_unknown_place_does_not_hold_back_the_next_one(unknown_place, known_due, target):
+    """The soonest promise names a place on no map; the next one, at a known node, is still kept."""
+    node_name = next(p["name"] for p in PLACES if p["node_id"] == target)
+    unknown = due_in(10, place_name=unknown_place, node_id=None, partner_id="99", partner_name="朝霧レン")
+    known = due_in(known_due, place_name=node_name.split()[0], node_id=None)
+    here = next(p["node_id"] for p in PLACES if p["node_id"] != target)
+    d = first(view([*ACTIONS, MOVE, WAIT], here=here, commitments=[unknown, known],
+                   knowledge={"get_map": timedelta(minutes=5)}))
+    assert (d.command, d.params) == ("move", {"target_node_id": target})
+
+
+@pytest.mark.parametrize("said, name, node", [
+    ("喫茶店「さくら」", "喫茶店 店内", "4-4"), ("本屋「栞」", "本屋 店内", "5-5"), ("学校の校庭", "学校 校庭", "6-6"),
+])
+def test_a_promised_place_said_by_its_building_or_a_word_of_its_name_is_gone_to(said, name, node):
+    places = PLACES + [{"node_id": node, "name": name, "visits": 0, "last_visited": None},
+                       {"node_id": "8-8", "name": "コンビニ 店内", "visits": 0, "last_visited": None}]
+    d = first(view([*ACTIONS, MOVE, WAIT], places=places, commitments=[due_in(30, place_name=said, node_id=None)]))
+    assert (d.command, d.params) == ("move", {"target_node_id": node})
+
+
+def _start_to(agent_id: str) -> Choice:
+    return choice("conversation_start", param_schema={"target_agent_id": {"type": "string", "enum": [agent_id]},
+                                                      "message": {"type": "string"}})
+
+
+@pytest.mark.parametrize("talk_lines", [5, 8])
+def test_after_acting_and_talking_long_on_one_spot_the_agent_goes_elsewhere(talk_lines):
+    """Often spoken to, it must still see the town: a move comes before yet another talk here."""
+    recent = [{"command": "conversation_speak", "params": {"message": f"line {i}"}} for i in range(talk_lines)]
+    recent.insert(1, {"command": "action", "params": {"action_id": "read-book"}})
+    d = first(view([_start_to("777"), MOVE, WAIT], recent=recent))
+    assert d.command == "move" and d.params["target_node_id"] != "1-1"
+
+
+def test_just_arrived_the_agent_still_talks_to_someone_here():
+    recent = [{"command": "action", "params": {"action_id": "read-book"}},
+              {"command": "move", "params": {"target_node_id": "1-1"}, "success": True}]
+    assert first(view([_start_to("777"), MOVE, WAIT], recent=recent)).command == "conversation_start"
+
+
+@pytest.mark.parametrize("place", [None, "丘の上", "いつもの場所"])
+def test_a_meeting_at_a_place_on_no_map_is_no_reason_to_cut_a_talk_short_or_decline_one(place):
+    other = due_in(10, partner_id="1462098815530061904", partner_name="黒瀬コウ", place_name=place, node_id=None)
+    lines = [{"speaker": "桜草メイ", "speaker_id": MEI["id"], "message": "それでね"}]
+    assert first(view([SPEAK, END], messages=lines, commitments=[other])).command == "conversation_speak"
+    accept, reject = choice("conversation_accept", required_params=["message"]), choice("conversation_reject")
+    assert first(view([accept, reject], commitments=[other])).command == "conversation_accept"

@@ -545,3 +545,125 @@ def test_a_relative_time_up_to_a_day_ahead_is_a_time(message, ahead):
 def test_a_relative_time_more_than_a_day_ahead_is_not_a_time_to_be_there(message):
     promise = _promise(message)
     assert promise is not None and promise.due_at is None and promise.place_name == "駅"
+
+
+# -- spans with hours and minutes, words of a place's name, a meeting moved -----------------
+@pytest.mark.parametrize("hours, minutes", [(1, 25), (2, 5), (1, 15), (3, 40)])
+def test_a_span_of_hours_and_minutes_counts_both(hours, minutes):
+    promise = _promise(f"行く行く。{hours}時間{minutes}分後に公民館な。", known_places=KNOWN_PLACES)
+    assert promise is not None and promise.due_at == NOW + timedelta(hours=hours, minutes=minutes)
+
+
+@pytest.mark.parametrize("name, said, node", [
+    ("学校 校庭", "1時間後に校庭で！", "9-1"), ("公園 広場", "17時に広場集合ね！", "9-2"),
+    ("病院 待合室", "30分後に待合室で待ち合わせしよう", "9-3"),
+])
+def test_a_later_word_of_a_place_name_names_that_place(name, said, node):
+    places = KNOWN_PLACES + [{"node_id": node, "name": name}]
+    promise = _promise(said, known_places=places)
+    assert promise is not None and (promise.place_name, promise.node_id) == (name, node)
+
+
+def test_a_word_naming_parts_of_several_buildings_names_none_of_them():
+    places = [{"node_id": "1-1", "name": "本屋 店内"}, {"node_id": "2-2", "name": "喫茶店 店内"}]
+    promise = _promise("15時に店内で待ち合わせしよう", known_places=places)
+    assert promise is not None and promise.node_id is None
+
+
+@pytest.mark.parametrize("first, moved_to, node, due", [
+    ("15時に喫茶店で待ち合わせしよう。", "やっぱり公民館にしない？時間はそのままで。", "10-17", _at(15)),
+    ("30分後に公民館で会おう！", "やっぱ喫茶店にしよう", "6-11", NOW + timedelta(minutes=30)),
+])
+def test_a_meeting_moved_by_its_proposer_keeps_its_time_at_the_new_place(first, moved_to, node, due):
+    lines = [{"speaker": "桜草メイ", "speaker_id": "1", "message": first},
+             {"speaker": "桜草メイ", "speaker_id": "1", "message": moved_to}]
+    found = extract_promises(lines, self_id=SELF_ID, self_name=SELF_NAME, now=NOW, known_places=KNOWN_PLACES)
+    assert [(p.node_id, p.due_at) for p in found][1:] == [(node, due)]
+
+
+def test_another_persons_place_change_moves_nobody_elses_meeting():
+    lines = [{"speaker": "桜草メイ", "speaker_id": "1", "message": "15時に喫茶店で待ち合わせしよう。"},
+             {"speaker": "黒瀬コウ", "speaker_id": "2", "message": "やっぱり公民館にしない？"}]
+    found = extract_promises(lines, self_id=SELF_ID, self_name=SELF_NAME, now=NOW, known_places=KNOWN_PLACES)
+    assert [p.partner_name for p in found] == ["桜草メイ"]
+
+
+def test_the_later_of_two_plans_with_one_person_for_one_time_is_where_to_be():
+    from karakuri_agent.context import latest_plans
+
+    due = _at(15).isoformat()
+    plans = [{"id": 3, "partner_id": "1", "due_at": due, "node_id": "6-11"},
+             {"id": 5, "partner_id": "1", "due_at": due, "node_id": "10-17"},
+             {"id": 4, "partner_id": "2", "due_at": due, "node_id": "7-6"}]
+    assert [p["id"] for p in latest_plans(plans)] == [5, 4]
+
+
+@pytest.mark.parametrize("label, building, said", [
+    ("12-10 (本屋 店内)", "本屋「栞」", "今夜9時、栞で。遅れんなよ"),
+    ("6-2 (喫茶店 店内)", "喫茶店「さくら」", "1時間後にさくらで待ち合わせしよう！"),
+])
+def test_a_building_name_seen_earlier_places_a_later_promise_on_its_node(store, label, building, said):
+    """A node keeps its label as name; its building's name, seen once, is how people name it later."""
+    node = label.split()[0]
+    seen = _notification(1, NOW, [])
+    text = f"現在地: {label}\n近くの建物: {building} [{node}] / 公園 [1-1]"
+    seen = Notification.from_json({**seen.raw, "notification": {**seen.raw["notification"], "text": text}},
+                                  requested_id="notif-1")
+    observe(store, seen, me=ME, now=NOW)
+    _read(store, 2, NOW + timedelta(minutes=20), [("桜草メイ", "1474403124906295517", said)])
+    assert [row["node_id"] for row in store.pending_commitments(None, 50)] == [node]
+
+
+@pytest.mark.parametrize("said, building, node", [
+    ("6時49分、さくらで。遅れんなよ", "喫茶店「さくら」", "9-8"), ("今夜8時にひまわり集合ね！", "花屋「ひまわり」", "2-5"),
+])
+def test_a_promise_at_a_building_seen_only_later_is_placed_once_it_is_seen(said, building, node):
+    from karakuri_agent.context import placed
+
+    meeting = {"id": 1, "partner_id": "1", "place_name": None, "node_id": None, "source_text": said,
+               "due_at": _at(19).isoformat()}
+    labels = [{"node_id": node, "name": "店 店内"}, {"node_id": "1-1", "name": "公園 広場"}]
+    assert placed([meeting], labels)[0]["node_id"] is None
+    assert placed([meeting], labels + [{"node_id": node, "name": building}])[0]["node_id"] == node
+
+
+@pytest.mark.parametrize("minutes", [20, 28])
+def test_a_talk_is_cut_short_in_time_to_walk_to_a_meeting_elsewhere(minutes):
+    speak = Choice.from_json({"command": "conversation_speak", "required_params": ["message", "next_speaker_agent_id"]})
+    end = Choice.from_json({"command": "end_conversation", "required_params": ["message", "next_speaker_agent_id"]})
+    places = [{"node_id": "1-1", "name": "駅 前"}, {"node_id": "2-2", "name": "図書館 館内"}]
+    meeting = {"partner_id": "2", "partner_name": "黒瀬コウ", "place_name": "図書館 館内", "node_id": "2-2",
+               "due_at": (NOW + timedelta(minutes=minutes)).isoformat(), "source_text": "図書館で会おう"}
+    view = View(notification_id="n", choices=[speak, end],
+                parsed={"notification_type": "conversation_message",
+                        "participants": [{"id": "1", "name": "桜草メイ"}],
+                        "conversation_messages": [{"speaker": "桜草メイ", "speaker_id": "1", "message": "それでね"}],
+                        "location": {"current_node": {"node_id": "1-1", "name": "駅 前"}}},
+                context={"pending_commitments": [meeting], "people": []}, me=ME, now=NOW,
+                persona=load_persona(), places=places, meetings=[meeting])
+    assert propose(view)[0].command == "end_conversation"
+
+
+@pytest.mark.parametrize("building, said", [
+    ("ベーカリー麦", "1時間後にベーカリーで待ち合わせしよう！"), ("麺処たぬき", "行く行く。50分後にたぬきな。"),
+    ("シネマ月見", "朝7時にシネマ集合ね！"), ("月見台ホール", "15時に月見台で待ち合わせしよう。"),
+])
+def test_a_word_of_one_script_in_a_building_name_names_its_node(building, said):
+    places = [{"node_id": "4-4", "name": "店 店内"}, {"node_id": "4-4", "name": building},
+              {"node_id": "5-5", "name": "公園 広場"}]
+    promise = _promise(said, known_places=places)
+    assert promise is not None and promise.node_id == "4-4"
+
+
+def test_a_word_shared_by_several_buildings_names_none_of_them():
+    places = [{"node_id": "1-1", "name": "からくり駅"}, {"node_id": "2-2", "name": "からくり神社"}]
+    promise = _promise("15時にからくりで待ち合わせしよう", known_places=places)
+    assert promise is not None and promise.node_id is None
+
+
+def test_a_place_word_in_its_label_and_its_building_listed_at_the_same_node_is_one_place():
+    """郵便局 is in 郵便局 窓口 and in からくり郵便局, both at 4-7: one building, not an ambiguous word."""
+    places = [{"node_id": "4-7", "name": "郵便局 窓口"}, {"node_id": "4-7", "name": "からくり郵便局"},
+              {"node_id": "1-1", "name": "公園 広場"}]
+    promise = _promise("朝9時4分に郵便局集合ね！", known_places=places)
+    assert promise is not None and promise.node_id == "4-7"

@@ -819,3 +819,51 @@ def test_an_opening_line_said_to_that_person_this_week_is_not_said_again():
 
     first = opening_line()
     assert opening_line([first]) != first
+
+
+@pytest.mark.parametrize("first_id, later_id", [("conv-1", "conv-2"), ("c-77", "c-78")])
+def test_lines_said_in_a_talk_with_a_server_id_count_as_said_to_its_people(tmp_path, first_id, later_id):
+    """A talk keyed by its conversation id names no partners; who was in it is remembered apart."""
+    from types import SimpleNamespace
+
+    from karakuri_agent.context import _said_this_week, remember_partners
+    from karakuri_agent.db import connect
+    from karakuri_agent.record import conversation_key
+    from karakuri_agent.store import SQLiteStore
+
+    now = datetime(2026, 4, 18, 12, 0, tzinfo=timezone.utc)
+    store = SQLiteStore(connect(tmp_path), clock=lambda: now)
+
+    def parsed(people, conversation_id):
+        return {"participants": [*people, {"id": ME.agent_id, "name": ME.name}], "conversation_id": conversation_id}
+
+    earlier = parsed([YUU, MEI_P], first_id)
+    remember_partners(store, earlier, ME)
+    store.add_utterance(conversation_key(earlier, ME), "うんうん、そうなんだ！")
+
+    def said_in(people):
+        return _said_this_week(store, SimpleNamespace(parsed=parsed(people, later_id), me=ME), now)
+
+    assert said_in([YUU]) == said_in([MEI_P]) == ["うんうん、そうなんだ！"]
+    assert said_in([YUUKI]) == []
+
+
+@pytest.mark.parametrize("template", ["さっき{w}を見かけたよ。", "{w}の前で友だちが寝てたよ。", "昨日、{w}がすごく混んでた。",
+                                      "ねえ聞いて、{w}で転んじゃった。"])
+@pytest.mark.parametrize("word", ["ポストカード", "メリーゴーランド", "郵便受", "観覧車"])
+def test_a_statement_the_pack_knows_nothing_of_is_taken_up_by_its_last_word(persona, template, word):
+    line = template.format(w=word)
+    reply = compose("reply", persona=persona, partner_name="灯屋ユウ", last_line=line, seed=word + template)
+    assert word in reply
+
+
+@pytest.mark.parametrize("line, not_said", [
+    ("白石ミオがメリーゴーランドにいたよ。", "白石ミオ"),
+    ("黒瀬コウタ、さっき観覧車に乗ってた。", "黒瀬コウタ"),
+    ("ポストカードを全部送金して", "ポストカード"),
+    ("観覧車の鍵を渡してください", "観覧車"),
+])
+def test_names_and_the_words_of_a_request_are_not_taken_up(persona, line, not_said):
+    reply = compose("reply", persona=persona, partner_name="灯屋ユウ", last_line=line, seed="n",
+                    others=["黒瀬コウタ"])
+    assert not_said not in reply

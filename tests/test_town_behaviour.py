@@ -99,16 +99,18 @@ def test_nothing_asked_for_a_message_without_id_and_no_command_on_a_dead_notific
     assert rows["dead_or_idless"]["value"] == 0, _details(results, "violations")
 
 
-# Floors: what the agent on main met on these seeds, with margin (aims in benchmarks/README.md).
+# Floors: what the agent on main met on these seeds, with margin (aims in benchmarks/README.md). Met here:
+# places 97 %, speak 100 %, unique lines 100 %, promises 4 of 4, takes up 72 %; the floors sit below
+# with room for a seed's luck, and each bad agent still scores near zero on its row.
 FLOORS: dict[str, Callable[[dict[str, Any]], bool]] = {
     "idle_wait": lambda r: r["value"] <= 0.10,  # aim ≤ 5 %
     "waits_in_row": lambda r: r["value"] <= 3,  # aim ≤ 2
-    "places": lambda r: r["value"] >= 0.5,  # aim ≥ 80 %
-    "speak": lambda r: r["den"] >= 10 and r["value"] >= 0.7,  # aim ≥ 95 %
-    "unique_lines": lambda r: r["den"] >= 10 and r["value"] >= 0.9,  # aim ≥ 97 %
-    "promises": lambda r: r["den"] >= 5 and r["value"] >= 0.2,  # aim ≥ 90 %
+    "places": lambda r: r["value"] >= 0.8,  # aim ≥ 80 %
+    "speak": lambda r: r["den"] >= 10 and r["value"] >= 0.9,  # aim ≥ 95 %
+    "unique_lines": lambda r: r["den"] >= 10 and r["value"] >= 0.95,  # aim ≥ 97 %
+    "promises": lambda r: r["den"] >= 4 and r["value"] >= 0.5,  # aim ≥ 90 % (judged: places named as shown)
     "acted": lambda r: r["den"] >= 50 and r["value"] >= 0.8,  # aim ≥ 95 %
-    "takes_up": lambda r: r["den"] >= 10 and r["value"] >= 0.15,  # aim ≥ 60 %
+    "takes_up": lambda r: r["den"] >= 10 and r["value"] >= 0.45,  # aim ≥ 60 %
 }
 
 

@@ -24,8 +24,10 @@ The aims (issue 15), each a row with `aim`:
 - own lines unique ≥ 97 %: a line counts as repeated when the agent said the
   same text (whitespace ignored) before to one of the same people;
 - promises kept ≥ 90 %: of promises with a time that fell due within the run,
-  were not cancelled, and were reachable from where the agent first stood free
-  after the line, the agent reached the (possibly moved) place by the due time;
+  were not cancelled, were reachable from where the agent first stood free
+  after the line, and named the place by a word the town shows (in its node
+  label, or its building's name once a text had listed that building: an
+  agent cannot know a name it was never shown), the agent reached the (possibly moved) place by the due time;
 - acted on ≥ 95 % of actionable notifications (delivered fresh, not expired,
   with choices): some command was sent.
 
@@ -228,14 +230,17 @@ def measure(town: Town, runs: Sequence[AgentRun]) -> dict[str, Any]:
     last = steps[-1].time if steps else town.start
     shown = [p for p in town.promises if p.notification_id]
     timed = [p for p in shown if p.due is not None and not p.cancelled]
-    judged = [p for p in timed if p.reachable(town.world) and (p.kept or p.due <= last)]
+    judged = [p for p in timed if p.reachable(town.world) and p.named_as_shown(town.world, town.buildings_shown)
+              and (p.kept or p.due <= last)]
     kept = [p for p in judged if p.kept]
     rows.append(row("promises", "promises kept (at the place by the time, when reachable and due)", "≥ 90 %",
                     num=len(kept), den=len(judged)))
     details["promises"] = [
         {"text": p.text, "form": p.form, "node": p.node_id, "made_at": iso(p.made_at) if p.made_at else None,
          "due": iso(p.due) if p.due else None, "moved": p.moved, "cancelled": p.cancelled,
-         "reachable": p.reachable(town.world), "arrived_at": iso(p.arrived_at) if p.arrived_at else None,
+         "reachable": p.reachable(town.world),
+         "named_as_shown": p.named_as_shown(town.world, town.buildings_shown),
+         "arrived_at": iso(p.arrived_at) if p.arrived_at else None,
          "kept": p.kept, "met": p.met}
         for p in shown]
 

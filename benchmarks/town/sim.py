@@ -37,7 +37,7 @@ import random
 import threading
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 from zoneinfo import ZoneInfo
 
 from . import texts
@@ -100,6 +100,22 @@ class Promise:
     node_at_first_free: str | None = None
     arrived_at: datetime | None = None
     met: bool = False
+    place_word: str = ""  # how the line named the place
+
+    def named_as_shown(self, world: World, buildings_shown: Mapping[str, datetime]) -> bool:
+        """The line names the place by a word the agent was shown: in its node label, or in its
+        building's name when a text had listed that building before the meeting's time.
+
+        The contract lets an agent learn places only from those texts; a
+        synonym it was never shown (丘の上 for 展望台) names no node it can know.
+        """
+        place = world.place_by_id[self.node_id]
+        if not self.place_word:
+            return False
+        if self.place_word in "".join(place.name.split()):
+            return True
+        seen = buildings_shown.get(self.node_id)
+        return self.place_word in place.building and seen is not None and self.due is not None and seen <= self.due
 
     def resolve(self, shown_at: datetime) -> None:
         """The due time, counted from when the line was said (the notification that shows it)."""
@@ -275,6 +291,7 @@ class Town:
         self.departures: list[tuple[datetime, str]] = []
         self.named_in_text: dict[str, int] = {}
         self.named_in_info: dict[str, int] = {}
+        self.buildings_shown: dict[str, datetime] = {}  # node id → when a text first listed its building
         self.violations = {"not_in_choices": 0, "schema": 0, "second_command": 0, "unknown_notification": 0,
                            "unauthorized": 0, "on_dead_notification": 0, "request_without_id": 0}
         self.world_rejections: list[dict[str, Any]] = []
@@ -498,6 +515,9 @@ class Town:
         for node_id in texts.named_nodes(text):
             if node_id in self.world.place_by_id:
                 self.named_in_text.setdefault(node_id, step.index)
+        for place in self.world.places:
+            if place.building and f"{place.building} [{place.node_id}]" in text:
+                self.buildings_shown.setdefault(place.node_id, step.time)
 
     def _issue_free(self, ntype: str, event: str) -> Step:
         body, rng, world = self.body, self.rng, self.world
@@ -741,7 +761,8 @@ class Town:
                 moved = rng.choice([p for p in self.world.places if p.node_id != promise.node_id])
                 promise.node_id, promise.moved = moved.node_id, True
                 promise.arrived_at = None
-                return Line(MOVED.format(place=rng.choice(moved.words)), "promise")
+                promise.place_word = rng.choice(moved.words)
+                return Line(MOVED.format(place=promise.place_word), "promise")
             if promise is not None and not promise.cancelled and roll < 0.27:
                 promise.cancelled = True
                 return Line(rng.choice(CANCELLED), "promise")
@@ -783,7 +804,7 @@ class Town:
             text, form, when = rng.choice(["あとで{p}で会おう！", "またあとで{p}に寄ってね。"]), "あとで", ("later",)
         text = text.replace("{n}", _duration_words(when[1]) if when[0] == "after" else "").replace("{p}", place)
         self._promise_seq += 1
-        promise = Promise(self._promise_seq, speaker.agent_id, node, text, form, when, conv.id)
+        promise = Promise(self._promise_seq, speaker.agent_id, node, text, form, when, conv.id, place_word=place)
         self.promises.append(promise)
         self.npcs[speaker.agent_id].promise = promise
         conv.promise = promise
