@@ -29,57 +29,34 @@ import shutil
 import subprocess
 import sys
 import tempfile
-from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
 from bench_listen import agent_argv, body, serve  # noqa: E402  (benchmarks/ is the script's directory)
-from loopback import running_api  # noqa: E402
+from loopback import LoopbackAPI, running_api  # noqa: E402
 from processes import child_env  # noqa: E402
+from sqltrace import Commits  # noqa: E402
 
-WRITES = ("INSERT", "UPDATE", "DELETE")
 
-
-def count_statements(base_url: str, work: Path, notifications: int, prefix: str, api) -> Counter[str]:
-    """Statements per kind over `notifications` messages through one in-process Listener."""
+def count_commits(base_url: str, work: Path, notifications: int, api: LoopbackAPI) -> Commits:
+    """The commits (and writing statements) of `notifications` messages through one in-process Listener."""
     from karakuri_agent.config import load_settings
     from karakuri_agent.cycle import Agent
     from karakuri_agent.listen.core import Listener, Message
 
     env = child_env(base_url, work, work / "state-in-process")
-    counts: Counter[str] = Counter()
-    synchronous, in_transaction = ["FULL"], [False]
-
-    def seen(statement: str) -> None:
-        words = statement.strip().upper().split()
-        if not words:
-            return
-        if words[0] == "PRAGMA" and "SYNCHRONOUS" in statement.upper() and "=" in statement:
-            synchronous[0] = statement.upper().rsplit("=", 1)[1].strip()
-        elif words[0] in WRITES:
-            counts["writing statements"] += 1
-            if not in_transaction[0]:  # a statement outside BEGIN … COMMIT is its own transaction
-                counts[f"commits under synchronous={synchronous[0]}"] += 1
-        elif words[0] == "BEGIN":
-            in_transaction[0] = True
-        elif words[0] in ("COMMIT", "ROLLBACK"):
-            in_transaction[0] = False
-            counts[f"{words[0].lower()}s under synchronous={synchronous[0]}"] += 1
-        elif words[0] in ("SAVEPOINT", "RELEASE"):
-            counts[f"{words[0].lower()}s (nested, no commit)"] += 1
-
-    ids = serve(api, prefix, notifications + 1)
+    ids = serve(api, "notif-counted", notifications + 1)
     with Agent.open(load_settings(env)) as agent:
         listener = Listener(agent)
         listener.handle(Message(body(ids[0]), message_id="warm-up"))  # migrations and first-use writes
-        agent.runtime.store._conn.set_trace_callback(seen)
+        commits = Commits(agent.runtime.store._conn)
         for i, nid in enumerate(ids[1:]):
             result = listener.handle(Message(body(nid), message_id=str(i)))
             if result is None or not result.sent:
                 sys.exit(f"benchmark aborted: {nid} was not answered ({result and result.report})")
-    return counts
+    return commits
 
 
 def count_fsyncs(base_url: str, work: Path, messages: list[str]) -> int | None:
@@ -106,19 +83,20 @@ def main() -> None:
     work = Path(tempfile.mkdtemp(prefix="bench-commits-"))
     try:
         with running_api() as api:
-            counts = count_statements(api.base_url, work, n, "notif-stmt", api)
-            warm = body(serve(api, "notif-warm", 1)[0])
-            with_messages = count_fsyncs(api.base_url, work, [warm] + [body(i) for i in serve(api, "notif-fs", n)])
-            without = count_fsyncs(api.base_url, work, [body(serve(api, "notif-warm0", 1)[0])])
+            commits = count_commits(api.base_url, work, n, api)
+            fed = count_fsyncs(api.base_url, work, [body(i) for i in serve(api, "notif-fed", n + 1)])
+            idle = count_fsyncs(api.base_url, work, [body(serve(api, "notif-alone", 1)[0])])
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    print(f"per notification (mean of {n}):")
-    for name, total in sorted(counts.items()):
-        print(f"  {name}: {total / n:.2f}")
-    if with_messages is None or without is None:
-        print("  fsyncs: strace not installed, not counted")
+    synced = len(commits.synced())
+    print(f"per notification (mean of {n}, each answered with a command):")
+    print(f"  writing statements: {commits.writes / n:.2f}")
+    print(f"  commits: {len(commits.seen) / n:.2f} ({synced / n:.2f} under synchronous=FULL,"
+          f" {(len(commits.seen) - synced) / n:.2f} under NORMAL)")
+    if fed is None or idle is None:
+        print("  fsync + fdatasync: strace not installed, not counted")
     else:
-        print(f"  fsync + fdatasync (strace, listen --stdin): {(with_messages - without) / n:.2f}")
+        print(f"  fsync + fdatasync (strace, listen --stdin): {(fed - idle) / n:.2f}")
 
 
 if __name__ == "__main__":

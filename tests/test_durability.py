@@ -22,44 +22,10 @@ from karakuri_agent.state.factory import open_url
 from karakuri_agent.state.sqlite import SQLiteState
 
 from conftest import BASE_URL
+from sqltrace import FULL, NORMAL, Commits
 
 NID = "notif-01JDX9M7QZ"
 BODY = f"🔔 桜草メイ が話しかけています。\nnotification_id: {NID}"
-FULL, NORMAL = 2, 1
-
-
-class Commits:
-    """Every commit on a connection, with the `synchronous` level it ran under, from the trace callback."""
-
-    def __init__(self, conn: sqlite3.Connection) -> None:
-        self.conn = conn
-        self.synchronous = conn.execute("PRAGMA synchronous").fetchone()[0]
-        self.open_since: str | None = None  # the first statement of the open transaction
-        self.seen: list[tuple[str, int]] = []  # (the transaction's first writing statement, synchronous)
-        conn.set_trace_callback(self._statement)
-
-    def _statement(self, sql: str) -> None:
-        words = sql.strip().upper().split()
-        if not words:
-            return
-        if words[0] == "PRAGMA" and "SYNCHRONOUS" in words[1] and "=" in sql:
-            self.synchronous = {"FULL": FULL, "NORMAL": NORMAL}[sql.rsplit("=", 1)[1].strip().upper()]
-        elif words[0] == "BEGIN":
-            self.open_since = ""
-        elif words[0] in ("INSERT", "UPDATE", "DELETE"):
-            if self.open_since is None:  # outside BEGIN … COMMIT: a transaction of its own
-                self.seen.append((sql.strip(), self.synchronous))
-            elif not self.open_since:
-                self.open_since = sql.strip()
-        elif words[0] == "COMMIT":
-            if self.open_since:
-                self.seen.append((self.open_since, self.synchronous))
-            self.open_since = None
-        elif words[0] == "ROLLBACK" and len(words) == 1:
-            self.open_since = None
-
-    def synced(self) -> list[str]:
-        return [first for first, level in self.seen if level == FULL]
 
 
 def test_a_notification_syncs_once_for_its_claim_which_is_on_disk_before_the_command(env, notification,
