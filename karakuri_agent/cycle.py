@@ -157,10 +157,14 @@ class Agent:
         with open_runtime(settings, transport=transport, record_dir=record_dir, clock=clock, state=state) as rt:
             yield cls(rt, decider=chosen, persona=persona, reporter=reporter)
 
-    def handle(self, body: str, *, dry_run: bool = False) -> HandleResult:
+    def handle(self, body: str, *, dry_run: bool = False, remember: Callable[[], None] | None = None) -> HandleResult:
         """One message: at most one command, one report line (posted unless dry-run).
 
-        Raises UsageError for a malformed id.
+        `remember` is the caller's own writes for this message (a listener's
+        last message id), committed in the transaction that keeps the run's
+        report entry, or alone when no entry is kept (no id, switched off);
+        not at all when the state is unavailable. Raises UsageError for a
+        malformed id.
         """
         started = time.perf_counter()
         notification_id = find_notification_id(body)
@@ -171,11 +175,17 @@ class Agent:
                 result.dry_run = dry_run  # every path, early returns included
                 if result.model is not None:
                     result.model.sent, result.model.dry_run = result.sent, dry_run
-                self._remember(result, notification_id)
+                with self.runtime.store.batch():
+                    self._remember(result, notification_id)
+                    if remember is not None:
+                        remember()
             except StateUnavailable as exc:  # the ledger cannot be asked: nothing more is sent
                 result = _state_unavailable(exc, notification_id, dry_run)
             if self.reporter is not None and not dry_run:
                 result.webhook = self.reporter.post(result.report)
+        elif remember is not None:
+            with self.runtime.store.batch():
+                remember()
         result = result or HandleResult(report.NO_ID, dry_run=dry_run)
         log.info("%s decision=%s outcome=%s %d ms", result.notification_id or "-",
                  result.decision.command if result.decision and result.decision.command else "none",

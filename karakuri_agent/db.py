@@ -5,7 +5,9 @@ a busy timeout, `BEGIN IMMEDIATE` for every write transaction, and
 migrations applied under that lock and recorded in `schema_migrations` (the
 simonw/llm way: each migration is a numbered function, applied once, in
 order). `synchronous=FULL` because a ledger claim must survive a power cut,
-not only a crash: a lost claim could mean a second command.
+not only a crash: a lost claim could mean a second command. The store's
+grouped writes opt out per transaction (`transaction(wait_for_disk=False)`):
+the claim's own sync carries them to disk with it.
 """
 
 from __future__ import annotations
@@ -267,12 +269,39 @@ def migrate(conn: sqlite3.Connection) -> list[int]:
 
 
 @contextmanager
-def transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
-    """A write transaction that takes the lock up front (no upgrade deadlocks)."""
-    conn.execute("BEGIN IMMEDIATE")
+def transaction(conn: sqlite3.Connection, *, wait_for_disk: bool = True) -> Iterator[sqlite3.Connection]:
+    """A write transaction that takes the lock up front (no upgrade deadlocks).
+
+    `wait_for_disk=False` commits under `synchronous = NORMAL`: in WAL mode
+    the commit survives the process being killed but is only on disk once
+    the log is next synced (the next claim's commit under FULL, or a
+    checkpoint), so a power cut may drop it, never half of it. For what the
+    agent can learn again, never for the ledger's claim. The setting is the
+    connection's, so it is switched for this commit only and set back after.
+
+    Inside another transaction it is a savepoint: all or nothing on its own,
+    committed (and synced or not) with the outer one.
+    """
+    if conn.in_transaction:
+        conn.execute("SAVEPOINT nested")
+        try:
+            yield conn
+        except BaseException:
+            conn.execute("ROLLBACK TO nested")
+            conn.execute("RELEASE nested")
+            raise
+        conn.execute("RELEASE nested")
+        return
+    if not wait_for_disk:
+        conn.execute("PRAGMA synchronous = NORMAL")
     try:
-        yield conn
-    except BaseException:
-        conn.execute("ROLLBACK")
-        raise
-    conn.execute("COMMIT")
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield conn
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        conn.execute("COMMIT")
+    finally:
+        if not wait_for_disk:
+            conn.execute("PRAGMA synchronous = FULL")

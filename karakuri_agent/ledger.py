@@ -32,7 +32,13 @@ class Ledger:
         return utc_text(self._clock())
 
     def claim(self, notification_id: str, command: str, params: dict[str, Any]) -> None:
-        """Take the notification, or raise AlreadyAttempted with the earlier claim."""
+        """Take the notification, or raise AlreadyAttempted with the earlier claim.
+
+        The claim is its own transaction, under `synchronous = FULL`: on disk
+        when this returns. Inside a batch it would be neither, so that is refused.
+        """
+        if self._conn.in_transaction:
+            raise RuntimeError("a claim is committed on its own, before the command: not inside a batch")
         try:
             self._conn.execute(
                 "INSERT INTO attempts (notification_id, command, params, claimed_at, pid)"

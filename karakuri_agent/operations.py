@@ -138,6 +138,10 @@ class Outcome:
 def act(rt: Runtime, fetched: Fetched, choice: Choice, params: dict[str, Any], *, reason: str = "") -> Outcome:
     """Claim the notification, send the one command, record what happened.
 
+    The claim is committed on its own and on disk before the command is sent
+    (the one write that must be); the ledger's outcome and the store's record
+    follow in one batch, which does not wait for the disk.
+
     Raises AlreadyAttempted (nothing sent) when the ledger already has a claim.
     Server errors and unknown outcomes are returned, not raised: they are
     results to record and report, and nothing is ever retried after them.
@@ -154,18 +158,19 @@ def act(rt: Runtime, fetched: Fetched, choice: Choice, params: dict[str, Any], *
         error, result, state = exc, exc.to_json(), FAILED
     except OutcomeUnknown as exc:
         error, result, state = exc, exc.to_json(), UNKNOWN
-    rt.ledger.finish(notification_id, state, result)
-    activity_id = record_outcome(
-        rt.store,
-        notification_id=notification_id,
-        parsed=fetched.parsed,
-        me=fetched.me,
-        command=choice.command,
-        description=choice.description,
-        params=params,
-        success=error is None,
-        result=result,
-        reason=reason,
-        now=rt.clock(),
-    )
+    with rt.store.batch():  # the outcome and what it teaches: one transaction, after the command
+        rt.ledger.finish(notification_id, state, result)
+        activity_id = record_outcome(
+            rt.store,
+            notification_id=notification_id,
+            parsed=fetched.parsed,
+            me=fetched.me,
+            command=choice.command,
+            description=choice.description,
+            params=params,
+            success=error is None,
+            result=result,
+            reason=reason,
+            now=rt.clock(),
+        )
     return Outcome(choice.command, params, error is None, result, error, activity_id)

@@ -323,8 +323,14 @@ class SQLiteStore:
         return [dict(row) for row in rows]
 
     def batch(self) -> AbstractContextManager[Any]:
-        """Group several writes into one transaction (one fsync, all or nothing)."""
-        return transaction(self._conn)
+        """Group several writes into one transaction, all or nothing, committed without an fsync.
+
+        Everything the store keeps can be learned again, so it does not wait
+        for the disk (db.transaction's `wait_for_disk=False`); the ledger's
+        claim does, and its sync carries these writes along. Nested, it joins
+        the outer batch.
+        """
+        return transaction(self._conn, wait_for_disk=False)
 
 
 def _activity_row(row: sqlite3.Row) -> dict[str, Any]:

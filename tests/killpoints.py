@@ -15,7 +15,8 @@ import os
 import signal
 from typing import Any, Callable
 
-POINTS = ("before_claim", "after_claim", "after_answer", "before_record", "mid_record", "in_webhook")
+POINTS = ("before_claim", "after_claim", "after_answer", "before_record", "mid_record", "before_report_entry",
+          "in_webhook")
 
 
 def die() -> None:
@@ -42,7 +43,7 @@ def _die_after(func: Callable[..., Any]) -> Callable[..., Any]:
 def arm(point: str | None = None) -> None:
     """Wrap the function for `point` (or the KILLPOINT environment variable)."""
     point = point or os.environ.get("KILLPOINT", "")
-    from karakuri_agent import client, ledger, operations, report, store
+    from karakuri_agent import client, cycle, ledger, operations, report, store
 
     if point == "before_claim":  # decided, nothing claimed yet
         ledger.Ledger.claim = _die_before(ledger.Ledger.claim)
@@ -50,10 +51,12 @@ def arm(point: str | None = None) -> None:
         ledger.Ledger.claim = _die_after(ledger.Ledger.claim)
     elif point == "after_answer":  # the server answered; neither the ledger outcome nor the record written
         client.KarakuriClient.send_command = _die_after(client.KarakuriClient.send_command)
-    elif point == "before_record":  # the ledger outcome written, the activity/memory record not yet
+    elif point == "before_record":  # the outcome transaction open, the ledger outcome written, the record not yet
         operations.record_outcome = _die_before(operations.record_outcome)
-    elif point == "mid_record":  # inside the record transaction, after its first write
+    elif point == "mid_record":  # inside the outcome transaction, after the record's first write
         store.SQLiteStore.record_command = _die_after(store.SQLiteStore.record_command)
+    elif point == "before_report_entry":  # the outcome committed; the run's report entry not yet written
+        cycle.Agent._remember = _die_before(cycle.Agent._remember)
     elif point == "in_webhook":  # everything done and recorded; the report is being posted
         report._send_with_discord_webhook = _die_before(report._send_with_discord_webhook)
     elif point:

@@ -176,15 +176,17 @@ def env(api, state) -> dict[str, str]:
 
 
 # -- SIGKILL at each step of the cycle ----------------------------------------------
-# point → (posts for NID once the killed process is gone, ledger outcome it left behind)
+# point → (posts for NID once the killed process is gone, ledger outcome it left behind,
+#          command entries recorded). The ledger's outcome and the record are one transaction.
 KILLS = {
-    "before_claim": (0, None),
-    "after_claim": (0, "claimed"),
-    "during_post": (1, "claimed"),
-    "after_answer": (1, "claimed"),
-    "before_record": (1, "succeeded"),
-    "mid_record": (1, "succeeded"),
-    "in_webhook": (1, "succeeded"),
+    "before_claim": (0, None, 0),
+    "after_claim": (0, "claimed", 0),
+    "during_post": (1, "claimed", 0),
+    "after_answer": (1, "claimed", 0),
+    "before_record": (1, "claimed", 0),
+    "mid_record": (1, "claimed", 0),
+    "before_report_entry": (1, "succeeded", 1),
+    "in_webhook": (1, "succeeded", 1),
 }
 
 
@@ -203,7 +205,7 @@ def _killed_run(point: str, api: fs.FaultServer, env: dict[str, str]) -> Run:
 
 @pytest.mark.parametrize("point", list(KILLS))
 def test_a_process_killed_at_any_step_never_leads_to_a_second_command(point, api, env, state):
-    posts_after_kill, outcome = KILLS[point]
+    posts_after_kill, outcome, recorded = KILLS[point]
 
     killed = _killed_run(point, api, env)
 
@@ -212,7 +214,7 @@ def test_a_process_killed_at_any_step_never_leads_to_a_second_command(point, api
     assert ledger(state, NID) == outcome
     assert_opens_cleanly(state)
     commands = rows(state, "SELECT COUNT(*) FROM activity WHERE kind = 'command'")[0][0]
-    assert commands == (1 if point == "in_webhook" else 0), "a record is all or nothing"
+    assert commands == recorded, "a record is all or nothing"
 
     # The same message again, and the next notification, at the same time.
     env.pop("DISCORD_WEBHOOK_URL", None)

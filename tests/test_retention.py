@@ -48,6 +48,7 @@ def live(store: SQLiteStore, clock: Clock, *, days_ago: float, notification_id: 
          node: str = "6-11", conversation: str | None = None) -> None:
     """One handled notification, as the cycle writes it, `days_ago` before NOW."""
     clock.now = NOW - timedelta(days=days_ago)
+    Ledger(store._conn, clock).claim(notification_id, command, {"target_node_id": node})  # on its own, as the cycle
     with store.batch():
         _live(store, clock, notification_id, command, node, conversation)
     clock.now = NOW
@@ -58,7 +59,6 @@ def _live(store: SQLiteStore, clock: Clock, notification_id: str, command: str, 
     ledger = Ledger(store._conn, clock)
     store.save_notification(notification_id, {"notification_id": notification_id, "notification": {"text": "x"}})
     store.record_request(notification_id, "idle_reminder_fired")
-    ledger.claim(notification_id, command, {"target_node_id": node})
     ledger.finish(notification_id, SUCCEEDED, {"ok": True})
     store.record_command(notification_id, "idle_reminder_fired", command, {"target_node_id": node}, True,
                          "ok", {"ok": True}, "理由")

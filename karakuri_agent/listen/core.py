@@ -91,10 +91,11 @@ class Listener:
             return None
         started = time.perf_counter()
         try:
-            result = self.agent.handle(message.content)
+            result = self.agent.handle(message.content, remember=lambda: self._remember(message))
         except UsageError as exc:
             log.warning("message %s skipped: %s", message.message_id or "-", exc.message)
-            self._remember(message)
+            with self._store.batch():
+                self._remember(message)
             return None
         except Exception as exc:  # a bug must not stop a resident process; the ledger keeps a retry safe
             if os.environ.get("KARAKURI_DEBUG") == "1":
@@ -103,7 +104,6 @@ class Listener:
                 log.error("message %s: internal error (%s); set KARAKURI_DEBUG=1 for details",
                           message.message_id or "-", type(exc).__name__)
             return None
-        self._remember(message)
         if result.notification_id is None:
             log.debug("message %s: no notification id, nothing to do", message.message_id or "-")
             return None
@@ -118,7 +118,11 @@ class Listener:
         return key in self._recent or self.last_seen.get(message.channel_id) == message.message_id
 
     def _remember(self, message: Message) -> None:
-        """Keep the id (in memory, and the channel's last one in the state, for the next catch-up)."""
+        """Keep the id (in memory, and the channel's last one in the state, for the next catch-up).
+
+        Called by `Agent.handle` inside the transaction of the run's own report
+        entry: one commit for both.
+        """
         if not message.message_id:
             return
         self._recent[(message.channel_id, message.message_id)] = None

@@ -58,7 +58,14 @@ class Store(Protocol):
     def utterances(self, conversation_key: str, limit: int = 50) -> list[dict[str, Any]]: ...
     def utterances_since(self, since: datetime, limit: int = 2000) -> list[dict[str, Any]]: ...
     def meetings(self, due_from: datetime, due_to: datetime, limit: int = 8) -> list[dict[str, Any]]: ...
-    def batch(self) -> AbstractContextManager[Any]: ...
+    def batch(self) -> AbstractContextManager[Any]:
+        """One transaction, all or nothing; nested, a part of the outer one.
+
+        It need not wait for the disk (everything the store keeps can be
+        learned again): only `Ledger.claim` must, and a backend refuses a
+        claim made inside a batch, where it would be neither committed nor
+        durable before the command.
+        """
 
 
 class Ledger(Protocol):

@@ -4,7 +4,8 @@
 connection per process (`connect` is the one place a connection is made). The
 connection is in autocommit mode, so every statement is committed when it
 returns: a ledger claim is durable before the command is sent, as on SQLite.
-`batch()` groups writes into one transaction.
+`batch()` groups the store's writes into one transaction that does not wait
+for the flush (`synchronous_commit` off for it alone).
 
 Timestamps are stored as the same sortable UTC ISO text the SQLite file holds
 (`db.utc_text`), in "C" collation so text order is time order: the rest of
@@ -88,11 +89,25 @@ class _Connection:
         except psycopg.Error as exc:
             raise unavailable(exc, self.url) from None
 
+    @property
+    def in_transaction(self) -> bool:
+        """Whether a transaction is open (a dropped connection has none: it is opened again outside one)."""
+        return not self.raw.closed and self.raw.info.transaction_status != psycopg.pq.TransactionStatus.IDLE
+
     @contextmanager
-    def transaction(self) -> Iterator[None]:
-        """All or nothing; the database going away inside it is StateUnavailable too."""
+    def transaction(self, *, wait_for_disk: bool = True) -> Iterator[None]:
+        """All or nothing; the database going away inside it is StateUnavailable too.
+
+        `wait_for_disk=False` commits with `synchronous_commit` off for this
+        transaction only: the server may lose it in a crash of its own (as if
+        it had rolled back), never half of it, and the next claim's commit
+        flushes it with its own. Nested, it is a savepoint of the outer one.
+        """
         try:
+            outermost = not self.in_transaction
             with self._live().transaction():
+                if outermost and not wait_for_disk:
+                    self.raw.execute("SET LOCAL synchronous_commit TO off")
                 yield
         except psycopg.Error as exc:
             raise unavailable(exc, self.url) from None
@@ -477,8 +492,12 @@ class PostgresStore:
                           " ORDER BY id DESC LIMIT %s", (utc_text(since), limit))
 
     def batch(self) -> AbstractContextManager[None]:
-        """Group several writes into one transaction (all or nothing)."""
-        return self._conn.transaction()
+        """Group several writes into one transaction (all or nothing) that does not wait for the disk.
+
+        As on SQLite: what the store keeps can be learned again; only the
+        ledger's claim waits for its commit to be flushed. Nested, it joins the outer batch.
+        """
+        return self._conn.transaction(wait_for_disk=False)
 
 
 def _present(row: dict[str, Any]) -> dict[str, Any]:
@@ -497,6 +516,8 @@ class PostgresLedger:
 
     def claim(self, notification_id: str, command: str, params: dict[str, Any]) -> None:
         """Take the notification (committed when this returns), or raise AlreadyAttempted with the earlier claim."""
+        if self._conn.in_transaction:
+            raise RuntimeError("a claim is committed on its own, before the command: not inside a batch")
         taken = self._conn.execute(
             "INSERT INTO ledger (notification_id, command, params, claimed_at, pid, host)"
             " VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT (notification_id) DO NOTHING RETURNING notification_id",
