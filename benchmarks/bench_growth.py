@@ -55,7 +55,8 @@ from conftest import API_KEY, BASE_URL, CONVERSATION_REQUEST, IDLE_REMINDER, SEL
 from karakuri_agent import cycle  # noqa: E402
 from karakuri_agent.state import sqlite as sqlite_backend  # noqa: E402
 from karakuri_agent.config import Secret, Settings  # noqa: E402
-from karakuri_agent.db import connect, utc_text  # noqa: E402
+from karakuri_agent.state.sqlite.db import connect  # noqa: E402
+from karakuri_agent.state.values import utc_text  # noqa: E402
 
 RESULTS_FILE = ROOT / "benchmarks" / "results" / "bench_growth.json"
 AIM_RATIO = 1.1

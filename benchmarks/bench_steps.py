@@ -77,7 +77,8 @@ class StepTimer:
 
 
 def instrument() -> StepTimer:
-    from karakuri_agent import client, cycle, ledger, operations, policy, report
+    from karakuri_agent import client, cycle, operations, policy, report
+    from karakuri_agent.state.sqlite import ledger
     from karakuri_agent.state import sqlite as sqlite_backend
     from karakuri_agent.models import Notification
 

@@ -232,7 +232,7 @@ def handle(body: str | None, dry_run: bool, fixtures_dir: str | None, at_text: s
 
 def _clock(start: str | None) -> Callable[[], datetime]:
     """The wall clock, or one that starts at `start` and then ticks in real time."""
-    from .db import utc_now
+    from .clock import utc_now
     from .models import parse_timestamp
 
     if start is None:
@@ -431,7 +431,7 @@ def state() -> None:
 def copy(to_url: str | None, from_url: str | None, as_json: bool) -> None:
     """Copy every table (memory, promises, people, places, the ledger…); rows already there are skipped, so it can be re-run."""
     from .config import load_settings
-    from .db import utc_now
+    from .clock import utc_now
     from .state.copy import copy_between
     from .state.factory import masked
 

@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import json
 import re
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable
 
 from . import textparse
 from .commands import INFORMATION
-from .db import utc_text
+from .state.values import utc_text
 from .models import Identity, Notification
 from .promises import extract_promises, known_place
 from .record import agents_in, conversation_key, partner_keys, said_to_partners

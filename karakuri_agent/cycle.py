@@ -22,7 +22,7 @@ import httpx
 from . import report
 from .config import Settings
 from .errors import AlreadyAttempted, OutcomeUnknown, ServerRejected, StateUnavailable, Unreachable, describe, explain
-from .db import utc_now
+from .clock import utc_now
 from .operations import Fetched, Outcome, Runtime, act, fetch, load_configured_persona, open_runtime
 from .commands import RESPONSE
 from .context import view_of

@@ -30,7 +30,7 @@ import httpx
 
 from .commands import INFORMATION as INFORMATION_COMMANDS
 from .config import Settings, default_state_dir, redact
-from .db import utc_now
+from .clock import utc_now
 from .errors import UsageError
 from .trigger import ID_PATTERN, find_notification_id
 

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from .config import Settings
-from .db import utc_now
+from .clock import utc_now
 from .state.factory import open_state
 
 

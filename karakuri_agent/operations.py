@@ -19,8 +19,8 @@ import httpx
 from .client import KarakuriClient
 from .config import Settings
 from .context import build_context, identity_for, observe
-from .db import utc_now
-from .errors import ConfigError, KarakuriError, OutcomeUnknown, ServerRejected, Unreachable
+from .clock import utc_now
+from .errors import KarakuriError, OutcomeUnknown, ServerRejected, Unreachable
 from .models import Choice, Identity, Notification
 from .record import record_outcome
 from .state.base import FAILED, SUCCEEDED, UNKNOWN, Ledger, State, Store

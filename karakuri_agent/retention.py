@@ -25,7 +25,8 @@ from typing import TYPE_CHECKING, Any
 from .context import ACTIVITY_LIMIT as KEEP_ACTIVITY
 from .context import MEMORY_LIMIT as KEEP_MEMORY
 from .context import RECENT_COMMANDS as KEEP_COMMANDS
-from .db import transaction, utc_text
+from .state.sqlite.db import transaction
+from .state.values import utc_text
 
 # Keeping a century is keeping everything; past ~2.7 million days the cutoff
 # would fall before year 1, which dates cannot express.
@@ -96,7 +97,7 @@ def retention_values(keep_days: int, now: datetime) -> dict[str, Any]:
 
 def collect(settings: Settings, keep_days: int) -> dict[str, Any]:
     """`karakuri-agent gc`: forget history in the configured state, now."""
-    from .db import utc_now
+    from .clock import utc_now
     from .state.factory import open_state
 
     with open_state(settings, utc_now) as state:

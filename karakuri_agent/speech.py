@@ -33,7 +33,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
 from .params import utf16_units
-from .persona import LONGEST_LABEL, LONGEST_NAME, MESSAGE_UNITS, Fact, Persona, Pool
+from .persona import LONGEST_LABEL, LONGEST_NAME, MESSAGE_UNITS, Fact, Persona
 from .questions import Question, read_question, sentences
 
 __all__ = [

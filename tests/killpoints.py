@@ -43,7 +43,8 @@ def _die_after(func: Callable[..., Any]) -> Callable[..., Any]:
 def arm(point: str | None = None) -> None:
     """Wrap the function for `point` (or the KILLPOINT environment variable)."""
     point = point or os.environ.get("KILLPOINT", "")
-    from karakuri_agent import client, cycle, ledger, operations, report, store
+    from karakuri_agent import client, cycle, operations, report
+    from karakuri_agent.state.sqlite import ledger, store
 
     if point == "before_claim":  # decided, nothing claimed yet
         ledger.Ledger.claim = _die_before(ledger.Ledger.claim)

@@ -89,8 +89,8 @@ def test_transfer_offer_from_a_stranger_is_rejected_and_from_a_friend_accepted(e
         post = respx.post(POST_URL).respond(200, json={"ok": True})
         assert run().report.endswith("桜草メイさんからの譲渡の申し出をお断りしました。")
         # after a conversation with her she is someone the agent has met
-        from karakuri_agent.db import connect
-        from karakuri_agent.store import SQLiteStore
+        from karakuri_agent.state.sqlite.db import connect
+        from karakuri_agent.state.sqlite.store import SQLiteStore
 
         conn = connect(load_settings().state_dir)
         SQLiteStore(conn).touch_person(MEI, "桜草メイ")
@@ -358,8 +358,8 @@ def test_refusing_a_strangers_gift_does_not_make_them_someone_met(env, notificat
         respx.get(GET_URL).respond(200, json=notification)
         respx.post(POST_URL).respond(200, json={"ok": True})
         assert run().report.endswith("Luna☆Botさんからの譲渡の申し出をお断りしました。")
-    from karakuri_agent.db import connect
-    from karakuri_agent.store import SQLiteStore
+    from karakuri_agent.state.sqlite.db import connect
+    from karakuri_agent.state.sqlite.store import SQLiteStore
 
     conn = connect(load_settings().state_dir)
     assert [p["interactions"] for p in SQLiteStore(conn).people(["1490011223344556677"])] == [0]
@@ -367,8 +367,8 @@ def test_refusing_a_strangers_gift_does_not_make_them_someone_met(env, notificat
 
 
 def test_old_unkept_promises_do_not_crowd_out_the_current_one(env, notification):
-    from karakuri_agent.db import connect
-    from karakuri_agent.store import SQLiteStore
+    from karakuri_agent.state.sqlite.db import connect
+    from karakuri_agent.state.sqlite.store import SQLiteStore
 
     now = datetime.now(timezone.utc)
     conn = connect(load_settings().state_dir)

@@ -4,7 +4,7 @@ import sqlite3
 
 import pytest
 
-from karakuri_agent import db
+from karakuri_agent.state.sqlite import db
 from karakuri_agent.errors import ConfigError
 
 

@@ -17,9 +17,10 @@ import respx
 
 from karakuri_agent.config import load_settings
 from karakuri_agent.cycle import Agent
-from karakuri_agent.db import DB_FILENAME, transaction, utc_now
+from karakuri_agent.clock import utc_now
+from karakuri_agent.state.sqlite.db import DB_FILENAME, transaction
 from karakuri_agent.state.factory import open_url
-from karakuri_agent.state.sqlite import SQLiteState
+from karakuri_agent.state.sqlite.state import SQLiteState
 
 from conftest import BASE_URL
 from sqltrace import FULL, NORMAL, Commits

@@ -35,7 +35,7 @@ import faultserver as fs
 from conftest import API_KEY, CONVERSATION_REQUEST, SELF_ID
 from karakuri_agent import cycle, report
 from karakuri_agent.config import Secret, Settings
-from karakuri_agent.db import connect
+from karakuri_agent.state.sqlite.db import connect
 
 TESTS = Path(__file__).resolve().parent
 NID = "notif-FAULT0001"

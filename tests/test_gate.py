@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import sqlite3
 
-import pytest
 import respx
 from click.testing import CliRunner
 
@@ -16,7 +15,7 @@ from karakuri_agent.deciders import Decision, FallbackDecider
 from karakuri_agent.gate import Admitted, Rejected, admit
 from karakuri_agent.models import Notification
 
-from conftest import BASE_URL, BODY, GET_URL, NID, POST_URL
+from conftest import BODY, GET_URL, NID, POST_URL
 
 SPAM = "@everyone 見て！ https://evil.example/x <@1474403124906295517>"
 

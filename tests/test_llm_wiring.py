@@ -14,7 +14,7 @@ from click.testing import CliRunner
 from karakuri_agent.cli import agent
 from karakuri_agent.config import load_settings, redact
 from karakuri_agent.cycle import Agent, handle
-from karakuri_agent.db import utc_now
+from karakuri_agent.clock import utc_now
 from karakuri_agent.deciders import build_decider
 from karakuri_agent.errors import ConfigError
 from karakuri_agent.gate import problems_in_view, spoken_problems
@@ -22,7 +22,7 @@ from karakuri_agent.llm.decider import LLMDecider
 from karakuri_agent.llm.trace import LLMTrace
 from karakuri_agent.state.memory import MemoryState
 
-from conftest import API_KEY, BASE_URL, CONVERSATION_REQUEST
+from conftest import BASE_URL, CONVERSATION_REQUEST
 
 MODEL_URL = "https://llm.test/v1"
 MODEL_KEY = "sk-model-key-55cc66dd"

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from karakuri_agent import db
+from karakuri_agent.state.sqlite import db
 from karakuri_agent import textparse as tp
 from karakuri_agent.context import MEETING_LOOKBACK, Identity, observe
 from karakuri_agent.models import Choice, Notification
@@ -20,7 +20,7 @@ from karakuri_agent.policy import COMMITMENT_SOON, MEETING_GRACE, View, propose
 from karakuri_agent.promises import PAST_GRACE, Promise, extract_promise, extract_promises
 from karakuri_agent.retention import gc
 from karakuri_agent.persona import load_persona
-from karakuri_agent.store import SQLiteStore
+from karakuri_agent.state.sqlite.store import SQLiteStore
 
 FIXTURES = Path(__file__).resolve().parents[2] / "shared" / "examples" / "real-texts.json"
 TOKYO = ZoneInfo("Asia/Tokyo")

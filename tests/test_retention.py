@@ -15,11 +15,11 @@ from hypothesis import strategies as st
 from karakuri_agent import report
 from karakuri_agent.config import load_settings
 from karakuri_agent.cycle import handle
-from karakuri_agent.db import connect
-from karakuri_agent.ledger import Ledger
+from karakuri_agent.state.sqlite.db import connect
+from karakuri_agent.state.sqlite.ledger import Ledger
 from karakuri_agent.retention import KEEP_ACTIVITY, KEEP_MEMORY, collect, gc
 from karakuri_agent.state.base import SUCCEEDED
-from karakuri_agent.store import SQLiteStore
+from karakuri_agent.state.sqlite.store import SQLiteStore
 
 NOW = datetime(2026, 11, 29, 12, 0, tzinfo=timezone.utc)
 MEI = {"id": "1474403124906295517", "name": "桜草メイ"}

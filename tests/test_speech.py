@@ -764,9 +764,9 @@ def test_lines_said_to_this_partner_before_are_not_said_again():
 # --- what was said to whom, over a week (the store's record) -----------------
 
 def test_said_before_spans_a_week_and_is_keyed_by_partner(tmp_path):
-    from karakuri_agent.db import connect
+    from karakuri_agent.state.sqlite.db import connect
     from karakuri_agent.record import conversation_key, partner_keys, said_to_partners
-    from karakuri_agent.store import SQLiteStore
+    from karakuri_agent.state.sqlite.store import SQLiteStore
 
     now = datetime(2026, 4, 18, 12, 0, tzinfo=timezone.utc)
     clock = {"at": now}
@@ -827,9 +827,9 @@ def test_lines_said_in_a_talk_with_a_server_id_count_as_said_to_its_people(tmp_p
     from types import SimpleNamespace
 
     from karakuri_agent.context import _said_this_week, remember_partners
-    from karakuri_agent.db import connect
+    from karakuri_agent.state.sqlite.db import connect
     from karakuri_agent.record import conversation_key
-    from karakuri_agent.store import SQLiteStore
+    from karakuri_agent.state.sqlite.store import SQLiteStore
 
     now = datetime(2026, 4, 18, 12, 0, tzinfo=timezone.utc)
     store = SQLiteStore(connect(tmp_path), clock=lambda: now)

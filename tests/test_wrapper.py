@@ -17,7 +17,7 @@ from click.testing import CliRunner
 
 from karakuri_agent.cli import karakuri
 
-from conftest import API_KEY, BASE_URL, GET_URL, NID, POST_URL, SELF_ID, state_files_text
+from conftest import API_KEY, GET_URL, NID, POST_URL, SELF_ID, state_files_text
 
 
 

@@ -10,7 +10,7 @@ Two protocols, as httpx has `BaseTransport` with `MockTransport` beside it:
 
 `State` bundles one backend's store and ledger with what only the backend can
 do efficiently (forgetting old history) and its lifetime. Backends:
-state/sqlite.py (the default, one file in the state directory) and
+state/sqlite/ (the default, one file in the state directory) and
 state/memory.py (tests, and anything that must not touch the disk);
 state/factory.py chooses one from the settings.
 """

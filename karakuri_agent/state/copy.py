@@ -22,7 +22,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
-from ..db import to_json, transaction
+from .sqlite.db import transaction
+from .values import to_json
 from ..errors import UsageError
 from .base import State
 from .factory import backend_for, open_state, open_url
@@ -183,7 +184,7 @@ class _PostgresSide:
 
 
 def _side(state: State) -> _SQLiteSide | _PostgresSide:
-    from .sqlite import SQLiteState
+    from .sqlite.state import SQLiteState
 
     if isinstance(state, SQLiteState):
         return _SQLiteSide(state.conn)

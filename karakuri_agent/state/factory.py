@@ -61,7 +61,7 @@ def open_url(url: str, state_dir: Path, clock: Callable[[], datetime]) -> State:
             raise ConfigError("KARAKURI_DATABASE_URL names PostgreSQL: install the driver with"
                               " `pip install 'karakuri-agent[postgres]'`") from None
         return PostgresState(url, clock)
-    from .sqlite import SQLiteState
+    from .sqlite.state import SQLiteState
 
     return SQLiteState(state_dir, clock)
 

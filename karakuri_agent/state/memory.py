@@ -16,9 +16,10 @@ from contextlib import contextmanager
 from datetime import datetime, timedelta
 from typing import Any, Callable, Iterable, Iterator
 
-from ..db import utc_now, utc_text
+from ..clock import utc_now
+from .values import utc_text
 from ..errors import AlreadyAttempted
-from ..store import relationship
+from .values import relationship
 
 _ACTIVITY_FIELDS = ("id", "created_at", "notification_id", "kind", "notification_type", "command", "params",
                     "success", "message", "reason", "model")

@@ -8,7 +8,7 @@ returns: a ledger claim is durable before the command is sent, as on SQLite.
 for the flush (`synchronous_commit` off for it alone).
 
 Timestamps are stored as the same sortable UTC ISO text the SQLite file holds
-(`db.utc_text`), in "C" collation so text order is time order: the rest of
+(`values.utc_text`), in "C" collation so text order is time order: the rest of
 the package compares and parses them as text, and `state copy` moves them
 unchanged. JSON the package builds (params, knowledge) is `jsonb`; a fetched
 notification is `json`, kept exactly as the server sent it.
@@ -29,10 +29,12 @@ from typing import Any, Callable, Iterable, Iterator
 import psycopg
 from psycopg.types.json import Json, Jsonb
 
-from ..db import truncated_json, utc_now, utc_text
+from ..clock import utc_now
+from .values import truncated_json, utc_text
 from ..errors import AlreadyAttempted, StateUnavailable
-from ..ledger import MAX_RESULT_CHARS as MAX_LEDGER_RESULT_CHARS
-from ..store import MAX_RESULT_CHARS, relationship
+from .sqlite.ledger import MAX_RESULT_CHARS as MAX_LEDGER_RESULT_CHARS
+from .sqlite.store import MAX_RESULT_CHARS
+from .values import relationship
 from .factory import masked, password_of
 
 CONNECT_TIMEOUT_SECONDS = 10
@@ -131,7 +133,7 @@ def connect(url: str) -> _Connection:
 
 
 # -- migrations ------------------------------------------------------------------
-# Numbered like db.MIGRATIONS and recorded in schema_migrations; the tables hold
+# Numbered like sqlite/db.py's MIGRATIONS and recorded in schema_migrations; the tables hold
 # what the SQLite file holds, under names that say what it is (the claims are
 # `ledger`), with the indexes the context's reads use.
 MIGRATIONS: list[tuple[int, str, str]] = [

@@ -12,39 +12,19 @@ the claim's own sync carries them to disk with it.
 
 from __future__ import annotations
 
-import json
 import os
 import sqlite3
 import time
 from contextlib import contextmanager
-from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Callable, Iterator
 
-from .errors import ConfigError
+from ...clock import utc_now
+from ...errors import ConfigError
+from ..values import utc_text
 
 DB_FILENAME = "karakuri.db"
 BUSY_TIMEOUT_MS = 15_000
-
-
-def utc_text(moment: datetime) -> str:
-    """Timestamps are stored as sortable ISO text in UTC (one format, so text order is time order)."""
-    return moment.astimezone(timezone.utc).isoformat(timespec="milliseconds")
-
-
-def to_json(value: Any) -> str:
-    """Compact JSON text as stored in the state file."""
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-
-
-def truncated_json(value: Any, limit: int) -> str:
-    """JSON text cut to `limit` characters (marked with …): results are kept for people, not parsed."""
-    text = to_json(value)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def utc_now() -> datetime:
-    return datetime.now(timezone.utc)
 
 
 def _run_script(conn: sqlite3.Connection, script: str) -> None:

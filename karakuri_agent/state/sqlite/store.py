@@ -14,18 +14,11 @@ from contextlib import AbstractContextManager
 from datetime import datetime, timedelta
 from typing import Any, Callable, Iterable
 
-from .db import to_json, transaction, truncated_json, utc_now, utc_text
+from ...clock import utc_now
+from .db import transaction
+from ..values import relationship, to_json, truncated_json, utc_text
 
 MAX_RESULT_CHARS = 1000
-
-
-def relationship(interactions: int) -> str:
-    """A coarse label the decision context and the speech can use."""
-    if interactions >= 5:
-        return "友達"
-    if interactions >= 1:
-        return "知り合い"
-    return "顔見知り"
 
 
 class SQLiteStore:

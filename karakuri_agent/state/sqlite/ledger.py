@@ -14,8 +14,9 @@ import sqlite3
 from datetime import datetime
 from typing import Any, Callable
 
-from .db import to_json, truncated_json, utc_now, utc_text
-from .errors import AlreadyAttempted
+from ...clock import utc_now
+from ..values import to_json, truncated_json, utc_text
+from ...errors import AlreadyAttempted
 
 MAX_RESULT_CHARS = 2000
 

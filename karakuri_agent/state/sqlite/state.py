@@ -9,9 +9,10 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Callable
 
-from ..db import connect, utc_now
-from ..ledger import Ledger
-from ..store import SQLiteStore
+from ...clock import utc_now
+from .db import connect
+from .ledger import Ledger
+from .store import SQLiteStore
 
 
 class SQLiteState:
@@ -23,7 +24,7 @@ class SQLiteState:
         self.ledger = Ledger(self.conn, clock)
 
     def forget_before(self, keep_days: int, now: datetime) -> dict[str, Any]:
-        from ..retention import gc
+        from ...retention import gc
 
         return gc(self.conn, keep_days=keep_days, now=now)
 

@@ -1,0 +1,36 @@
+"""How every backend writes times, JSON and relationships: one format, so the backends agree.
+
+Timestamps are ISO text in UTC with milliseconds, so text order is time order
+(the stores compare them as text); JSON is compact and keeps Japanese as is.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, timezone
+from typing import Any
+
+
+def utc_text(moment: datetime) -> str:
+    """Timestamps are stored as sortable ISO text in UTC (one format, so text order is time order)."""
+    return moment.astimezone(timezone.utc).isoformat(timespec="milliseconds")
+
+
+def to_json(value: Any) -> str:
+    """Compact JSON text as stored in the state."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def truncated_json(value: Any, limit: int) -> str:
+    """JSON text cut to `limit` characters (marked with …): results are kept for people, not parsed."""
+    text = to_json(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def relationship(interactions: int) -> str:
+    """A coarse label the decision context and the speech can use."""
+    if interactions >= 5:
+        return "友達"
+    if interactions >= 1:
+        return "知り合い"
+    return "顔見知り"
