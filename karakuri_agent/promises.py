@@ -230,13 +230,16 @@ def _place_keys(name: str) -> set[str]:
     """Ways a known place name may be said: full, each word, 「」 parts.
 
     Generic keys shorter than two characters are dropped (too ambiguous);
-    the proper name inside 「」 is kept at any length. A later word
+    the proper name inside 「」 is kept at any length. A label in several
+    words is also said run together (駅前 for 駅 前), and a kanji compound
+    by its end (役所 for 市役所). A later word
     (校庭 of 学校 校庭) is a way to say the place too, and so is a run of one
     script in a building's name (ベーカリー of ベーカリー麦, たぬき of 麺処たぬき);
     when a key names parts of several buildings (店内, 入口, からくり of
     からくり駅 and からくり神社) `_unambiguous_keys` drops it.
     """
-    keys = {name, *name.split(), *_SCRIPT_RUN.findall(name)}
+    runs = _SCRIPT_RUN.findall(name)
+    keys = {name, "".join(name.split()), *name.split(), *runs, *_kanji_tails(runs)}
     if "「" in name:
         keys.add(name.partition("「")[0].strip())
     keys = {key for key in keys if len(key) >= 2}
@@ -244,6 +247,17 @@ def _place_keys(name: str) -> set[str]:
     if proper:  # a proper name is distinctive even as a single kanji (栞)
         keys.add(proper.group(1).strip())
     return {key for key in keys if key}
+
+
+def _kanji_tails(runs: Sequence[str]) -> list[str]:
+    """The ends of a kanji compound, which people say for the whole (役所 for 市役所).
+
+    Only runs of three kanji or more give ends, each at least two kanji long,
+    so a single kanji (館, 前) never names a place; an end shared by two
+    buildings (役所 of 市役所 and 区役所) is dropped as ambiguous like any key.
+    """
+    return [run[start:] for run in runs if re.fullmatch(r"[\u4e00-\u9fff々]{3,}", run)
+            for start in range(1, len(run) - 1)]
 
 
 def _building(name: str) -> str:

@@ -667,3 +667,26 @@ def test_a_place_word_in_its_label_and_its_building_listed_at_the_same_node_is_o
               {"node_id": "1-1", "name": "公園 広場"}]
     promise = _promise("朝9時4分に郵便局集合ね！", known_places=places)
     assert promise is not None and promise.node_id == "4-7"
+
+
+# -- a place said by part of its label: a spaced label run together, the end of a kanji compound --------
+@pytest.mark.parametrize("label, said, node", [
+    ("市役所 ロビー", "15時に役所で待ち合わせしよう", "4-9"),
+    ("区民会館 ホール", "1時間後に会館な！", "12-3"),
+    ("駅 前", "30分後に駅前で会おう", "0-5"),
+    ("北口 広場", "17時に北口広場集合ね", "8-8"),
+])
+def test_a_place_said_by_part_of_its_label_names_its_node(label, said, node):
+    promise = _promise(said, known_places=KNOWN_PLACES + [{"node_id": node, "name": label}])
+    assert promise is not None and (promise.place_name, promise.node_id) == (label, node)
+
+
+def test_an_end_of_a_compound_shared_by_two_buildings_names_neither():
+    places = [{"node_id": "1-1", "name": "市役所 ロビー"}, {"node_id": "2-2", "name": "区役所 窓口"}]
+    promise = _promise("15時に役所で待ち合わせしよう", known_places=places)
+    assert promise is not None and promise.node_id is None
+
+
+def test_a_single_kanji_of_a_compound_names_no_place():
+    promise = _promise("15時に館で待ち合わせしよう", known_places=[{"node_id": "1-1", "name": "美術館 展示室"}])
+    assert promise is not None and promise.node_id is None
