@@ -93,7 +93,11 @@ _WEAK_CUE = re.compile(
     r"|賛成|もちろん|ぜひ|どう[?？]|どうかな|しよう(?!かな|と思)|しましょう",
     re.IGNORECASE,
 )
-_REFUSAL = re.compile(r"行けない|行けません|会えない|会えません|無理|やめよう|やめとく|キャンセル|断")
+_REFUSAL = re.compile(r"行けない|行けません|会えない|会えません|無理|やめよう|やめとく|キャンセル|断|中止|また今度")
+# A meeting called off by the one who made it ("さっきの約束、なしで", "待ち合わせはまた今度に").
+_CALL_OFF = re.compile(
+    r"キャンセル|取り消|中止|なしで|無しで|なしにし|また今度|またこんど|行けなくな|来られなくな|来れなくな|会えなくな"
+)
 # Casual meetings without a cue word: what rules a time + place sentence out.
 _NOT_A_MEETING = re.compile(
     r"[?？]|まで|らしい|そうだ|そうです|って(?:さ|よ|ね)?[。！!]?$|毎|いつも(?!の)"
@@ -444,8 +448,13 @@ def extract_promises(
     known_places: Sequence[dict] = (),
     conversation_id: str | None = None,
     said_at: Callable[[str], datetime] | None = None,
+    standing: Sequence[Promise] = (),
 ) -> list[Promise]:
     """Promises in parsed lines `{speaker, speaker_id, message}`, in order.
+
+    `standing` are promises made in earlier notifications: a line that moves
+    a meeting ("やっぱり図書館にしない？") moves the speaker's latest one even
+    when the line that made it is no longer in the history shown.
 
     The agent's own lines are skipped: a promise is what someone else asked
     of (or agreed with) the agent. `said_at(line_key)` tells when a line was
@@ -468,7 +477,10 @@ def extract_promises(
             now=when,
             known_places=known_places,
         )
-        earlier = next((p for p in reversed(promises) if p.partner_name == speaker_name), None)
+        if calls_off(line.get("message")):  # what the speaker proposed a moment ago is off
+            promises = [p for p in promises if not _made_by(p, line)]
+            continue
+        earlier = next((p for p in reversed([*standing, *promises]) if _made_by(p, line)), None)
         if earlier is not None and (promise is None or promise.due_at is None):
             promise = _moved(line.get("message"), earlier, known_places) or promise
         if promise:
@@ -491,3 +503,23 @@ def _moved(message: object, earlier: Promise, known_places: Sequence[Mapping]) -
     if (place_name, node_id) == (None, None) or (place_name, node_id) == (earlier.place_name, earlier.node_id):
         return None
     return dataclasses.replace(earlier, place_name=place_name, node_id=node_id, source_text=message)
+
+
+def _made_by(promise: Promise, line: Mapping) -> bool:
+    """The promise was made by the line's speaker: by id when both have one, else by name."""
+    speaker_id = line.get("speaker_id")
+    if promise.partner_id and speaker_id:
+        return str(promise.partner_id) == str(speaker_id)
+    return bool(promise.partner_name) and promise.partner_name == str(line.get("speaker") or "")
+
+
+def calls_off(message: object) -> bool:
+    """The line calls a meeting off ("ごめん、さっきの約束なしで！") and proposes no other."""
+    if not isinstance(message, str) or not _CALL_OFF.search(message):
+        return False
+    return extract_promise(message, speaker_name="", speaker_id=None, now=datetime.now(TOKYO)) is None
+
+
+def changes_plan(message: object) -> bool:
+    """The line changes a plan already made (やっぱり, 変更, にしない？): what it proposes replaces the old one."""
+    return isinstance(message, str) and _PLACE_CHANGE.search(message.translate(_DIGITS)) is not None

@@ -690,3 +690,69 @@ def test_an_end_of_a_compound_shared_by_two_buildings_names_neither():
 def test_a_single_kanji_of_a_compound_names_no_place():
     promise = _promise("15時に館で待ち合わせしよう", known_places=[{"node_id": "1-1", "name": "美術館 展示室"}])
     assert promise is not None and promise.node_id is None
+
+
+# -- a later notification moves or calls off a meeting made in an earlier one -----------------------
+def _where_to_be(store: SQLiteStore, at: datetime) -> list[tuple[str | None, datetime]]:
+    from karakuri_agent.context import meetings_ahead
+
+    return [(m["node_id"], datetime.fromisoformat(m["due_at"]).astimezone(TOKYO))
+            for m in meetings_ahead(store, at, at + timedelta(days=1))]
+
+
+MOVE_PLACES = [{"node_id": "3-3", "name": "喫茶店 店内"}, {"node_id": "8-1", "name": "公民館 ホール"},
+               {"node_id": "5-9", "name": "図書館 閲覧室"}]
+
+
+@pytest.fixture
+def town(conn):
+    store = SQLiteStore(conn)
+    with store.batch():
+        store.learn_places(MOVE_PLACES)
+    return store
+
+
+@pytest.mark.parametrize("speaker, sid, first, moved, node, due", [
+    ("桜草メイ", "111", "15時に喫茶店で待ち合わせしよう。", "やっぱり図書館にしない？時間はそのままで。", "5-9", _at(15)),
+    ("Luna☆Bot", "222", "1時間後に公民館で会おう！", "ごめん、場所を喫茶店に変更してもいい？", "3-3",
+     NOW + timedelta(hours=1)),
+])
+def test_a_place_moved_in_a_later_notification_moves_the_meeting(town, speaker, sid, first, moved, node, due):
+    _read(town, 1, NOW, [(speaker, sid, first)], conversation_id="c1")
+    _read(town, 2, NOW + timedelta(minutes=10), [(speaker, sid, moved)], conversation_id="c1")
+    assert _where_to_be(town, NOW + timedelta(minutes=10)) == [(node, due)]
+
+
+@pytest.mark.parametrize("first, changed, node, due", [
+    ("15時に喫茶店で待ち合わせしよう。", "やっぱり16時に公民館にしよう！", "8-1", _at(16)),
+    ("30分後に図書館で会おう！", "やっぱり1時間後に喫茶店で！", "3-3", NOW + timedelta(minutes=70)),
+])
+def test_a_later_line_changing_time_and_place_replaces_the_meeting(town, first, changed, node, due):
+    _read(town, 1, NOW, [("黒瀬コウ", "333", first)])
+    _read(town, 2, NOW + timedelta(minutes=10), [("黒瀬コウ", "333", changed)])
+    assert _where_to_be(town, NOW + timedelta(minutes=10)) == [(node, due)]
+
+
+@pytest.mark.parametrize("call_off", ["ごめん、さっきの約束はキャンセルで！", "用事ができたから、待ち合わせはまた今度にしよう。",
+                                      "ごめん、行けなくなっちゃった。"])
+@pytest.mark.parametrize("together", [False, True])
+def test_a_meeting_called_off_by_its_maker_is_no_longer_where_to_be(town, call_off, together):
+    first = ("桜草メイ", "111", "15時に喫茶店で待ち合わせしよう。")
+    other = ("黒瀬コウ", "333", "16時に公民館で会おう！")
+    off = ("桜草メイ", "111", call_off)
+    if together:
+        _read(town, 1, NOW, [first, other, off])
+    else:
+        _read(town, 1, NOW, [first, other])
+        _read(town, 2, NOW + timedelta(minutes=5), [off])
+    assert _where_to_be(town, NOW + timedelta(minutes=5)) == [("8-1", _at(16))]
+
+
+def test_a_call_off_re_read_later_leaves_a_meeting_made_after_it(town):
+    off = ("桜草メイ", "111", "ごめん、さっきの約束はキャンセルで！")
+    _read(town, 1, NOW, [("桜草メイ", "111", "15時に喫茶店で待ち合わせしよう。")], conversation_id="c1")
+    _read(town, 2, NOW + timedelta(minutes=5), [off], conversation_id="c1")
+    again = ("桜草メイ", "111", "じゃあ17時に図書館で待ち合わせしよう！")
+    _read(town, 3, NOW + timedelta(minutes=10), [off, again], conversation_id="c1")
+    _read(town, 4, NOW + timedelta(minutes=15), [off, again], conversation_id="c1")
+    assert _where_to_be(town, NOW + timedelta(minutes=15)) == [("5-9", _at(17))]
