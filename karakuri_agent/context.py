@@ -141,6 +141,7 @@ def observe(store: Store, notification: Notification, *, me: Identity, now: date
         store.save_notification(notification.notification_id, notification.raw)
         activity_id = store.record_request(notification.notification_id, parsed["notification_type"])
         store.see_people(others)
+        remember_met(store, parsed, others, me)
         store.learn_places(parsed["places"])
         here = parsed["location"]["current_node"]
         if here:
@@ -226,6 +227,27 @@ def _promise_of(row: dict[str, Any]) -> Promise:
     return Promise(partner_id=row.get("partner_id"), partner_name=str(row.get("partner_name") or ""),
                    place_name=row.get("place_name"), node_id=row.get("node_id"), due_at=due,
                    source_text=str(row.get("source_text") or ""))
+
+
+def remember_met(store: Store, parsed: dict[str, Any], others: list[dict[str, Any]], me: Identity) -> None:
+    """Everyone in a conversation whose history shows the agent's own line has talked with it.
+
+    The agent may have spoken before it knew their ids (a request that named
+    the speaker only, a group whose members the text listed later, someone
+    who left the group), or its next line may have failed; the history is the
+    proof it talked with them (participants, and speakers whose name resolves
+    to an id), so they are met, by id, once: re-reading adds nothing.
+    """
+    lines = parsed["conversation_messages"]
+    if not any(me.is_self(m.get("speaker_id"), m.get("speaker")) for m in lines):
+        return
+    speakers = [{"id": m.get("speaker_id"), "name": m.get("speaker")} for m in lines]
+    people = {str(p["id"]): str(p.get("name") or "") for p in [*others, *speakers]
+              if p.get("id") and not me.is_self(p.get("id"), p.get("name"))}
+    met = {p["agent_id"] for p in store.people(people) if p.get("interactions", 0) > 0}
+    for agent_id, name in people.items():
+        if agent_id not in met:
+            store.touch_person(agent_id, name)
 
 
 def remember_buildings(store: Store, seen: list[dict[str, str]]) -> list[dict[str, str]]:
