@@ -94,10 +94,11 @@ _WEAK_CUE = re.compile(
     re.IGNORECASE,
 )
 _REFUSAL = re.compile(r"行けない|行けません|会えない|会えません|無理|やめよう|やめとく|キャンセル|断|中止|また今度")
-# A meeting called off by the one who made it ("さっきの約束、なしで", "待ち合わせはまた今度に").
-_CALL_OFF = re.compile(
-    r"キャンセル|取り消|中止|なしで|無しで|なしにし|また今度|またこんど|行けなくな|来られなくな|来れなくな|会えなくな"
-)
+# A meeting called off by the one who made it: words that say so alone ("キャンセルで", "行けなくなった"),
+# and words that do only about a meeting ("約束はなしで", "待ち合わせはまた今度に"; "また今度！" alone is goodbye).
+_CALL_OFF = re.compile(r"キャンセル|取り消|中止|行けなくな|来られなくな|来れなくな|会えなくな|行けそうにない")
+_CALL_OFF_MEETING = re.compile(r"なしで|無しで|なしにし|また今度|またこんど|やめにしよう|やめよう|延期")
+_MEETING_WORD = re.compile(r"約束|待ち合わせ|待ちあわせ|待合せ|集合|会う|会おう|行く")
 # Casual meetings without a cue word: what rules a time + place sentence out.
 _NOT_A_MEETING = re.compile(
     r"[?？]|まで|らしい|そうだ|そうです|って(?:さ|よ|ね)?[。！!]?$|毎|いつも(?!の)"
@@ -131,6 +132,8 @@ _TOWN_PLACES = (
     "床屋", "美術館", "博物館", "病院", "交番", "広場", "市場", "スーパー", "パン屋",
     "花屋", "八百屋", "居酒屋", "レストラン", "食堂", "海岸", "河原", "港", "展望台",
     "バス停", "駐車場", "屋上", "校門", "会議室", "ホール",
+    "役所", "市役所", "区役所", "役場", "郵便局", "警察署", "消防署", "ホテル", "旅館", "動物園", "水族館",
+    "遊園地", "グラウンド", "競技場", "プール", "教会", "海辺", "砂浜", "遊歩道", "ロビー", "待合室",
 )
 _TOWN_PLACE = re.compile(
     "(?P<word>" + "|".join(sorted(map(re.escape, _TOWN_PLACES), key=len, reverse=True)) + ")"
@@ -515,7 +518,10 @@ def _made_by(promise: Promise, line: Mapping) -> bool:
 
 def calls_off(message: object) -> bool:
     """The line calls a meeting off ("ごめん、さっきの約束なしで！") and proposes no other."""
-    if not isinstance(message, str) or not _CALL_OFF.search(message):
+    if not isinstance(message, str):
+        return False
+    if not any(_CALL_OFF.search(sentence) or (_CALL_OFF_MEETING.search(sentence) and _MEETING_WORD.search(sentence))
+               for sentence in _sentences(message)):
         return False
     return extract_promise(message, speaker_name="", speaker_id=None, now=datetime.now(TOKYO)) is None
 

@@ -756,3 +756,17 @@ def test_a_call_off_re_read_later_leaves_a_meeting_made_after_it(town):
     _read(town, 3, NOW + timedelta(minutes=10), [off, again], conversation_id="c1")
     _read(town, 4, NOW + timedelta(minutes=15), [off, again], conversation_id="c1")
     assert _where_to_be(town, NOW + timedelta(minutes=15)) == [("5-9", _at(17))]
+
+
+@pytest.mark.parametrize("goodbye", ["あ、もうこんな時間。また今度！", "またね！", "楽しかった、また今度話そう！"])
+def test_a_goodbye_that_says_また今度_calls_no_meeting_off(town, goodbye):
+    _read(town, 1, NOW, [("桜草メイ", "111", "15時に喫茶店で待ち合わせしよう。")])
+    _read(town, 2, NOW + timedelta(minutes=5), [("桜草メイ", "111", goodbye)])
+    assert _where_to_be(town, NOW + timedelta(minutes=5)) == [("3-3", _at(15))]
+
+
+@pytest.mark.parametrize("said, word", [("行く行く。1時間50分後に役所な。", "役所"), ("じゃあ30分後、郵便局で会おうね。", "郵便局"),
+                                        ("17時に水族館集合ね！", "水族館")])
+def test_a_common_town_place_not_on_the_map_yet_still_makes_a_meeting(said, word):
+    promise = _promise(said)
+    assert promise is not None and promise.place_name == word and promise.node_id is None
