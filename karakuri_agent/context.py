@@ -23,6 +23,7 @@ from .models import Identity, Notification
 from .promises import Promise, calls_off, changes_plan, extract_promises, known_place, line_key
 from .record import agents_in, conversation_key, partner_keys, said_to_partners
 from .state.base import Store
+from .travel import trips
 
 if TYPE_CHECKING:
     from .operations import Fetched
@@ -331,6 +332,7 @@ def view_of(store: Store, fetched: Fetched, now: datetime, *, persona: Persona, 
         said_before=[line["message"] for line in lines] + _said_this_week(store, fetched, now, also_to=candidates),
         acquaintances={p["agent_id"]: p for p in store.people(candidates)},
         meetings=meetings_ahead(store, now, now + COMMITMENT_SOON),
+        trips=trips(store),
         transfer_policy=transfer_policy,
     )
 
