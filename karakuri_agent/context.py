@@ -43,6 +43,8 @@ NEARBY_FRESH = timedelta(minutes=10)
 # Own lines further apart than this belong to different conversations.
 CONVERSATION_GAP = timedelta(minutes=30)
 MEETING_LOOKBACK = timedelta(minutes=30)
+# Meetings a decider sees: far enough ahead that a long action is not started just before one.
+MEETINGS_AHEAD = timedelta(hours=3)
 # The agent's own recent lines to the same partners: none of them is said again.
 SAID_BEFORE_LINES = 30
 # A line is not said again to the same person within this span (a week of town life).
@@ -306,7 +308,7 @@ def build_context(
 
 def view_of(store: Store, fetched: Fetched, now: datetime, *, persona: Persona, transfer_policy: str) -> View:
     """What a decider may look at: the fetched context plus what the store adds, read once."""
-    from .policy import COMMITMENT_SOON, View  # the decide step's input type; imported when deciding only
+    from .policy import View  # the decide step's input type; imported when deciding only
 
     learned = {key: now - datetime.fromisoformat(at) for key, at in store.knowledge_times().items()}
     nearby_entry = store.knowledge("get_nearby_agents")
@@ -331,7 +333,7 @@ def view_of(store: Store, fetched: Fetched, now: datetime, *, persona: Persona, 
         own_lines=this_conversation(lines, now),
         said_before=[line["message"] for line in lines] + _said_this_week(store, fetched, now, also_to=candidates),
         acquaintances={p["agent_id"]: p for p in store.people(candidates)},
-        meetings=meetings_ahead(store, now, now + COMMITMENT_SOON),
+        meetings=meetings_ahead(store, now, now + MEETINGS_AHEAD),
         trips=trips(store),
         transfer_policy=transfer_policy,
     )

@@ -20,7 +20,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, Iterator, Sequence
 
 from .commands import ACCEPT_TRANSFER, END, REJECT_TRANSFER, SPEAK
 from .commands import INFORMATION as INFORMATION_COMMANDS
@@ -211,7 +211,7 @@ def _anything_but_wait(view: View) -> list[Decision]:
     """After two waits: something offered that the usual rules held back (a repeat is better than a third wait)."""
     found: list[Decision] = []
     choice = view.choice("action")
-    options = _action_options(view)
+    options = [a for a in _action_options(view) if _ends_in_time(view, a)]
     if choice is not None and options:
         action_id = _pick(options, view.notification_id)
         found.append(Decision(choice.command, {"action_id": action_id},
@@ -279,7 +279,7 @@ def _act_here(view: View) -> list[Decision]:
     if choice is None or _acted_since_arrival(view):
         return []
     done = {c.get("params", {}).get("action_id") for c in view.recent_commands[:6]}
-    fresh = [a for a in _action_options(view) if a not in done]
+    fresh = [a for a in _action_options(view) if a not in done and _ends_in_time(view, a)]
     if not fresh:
         return []
     action_id = _pick(fresh, view.notification_id)
@@ -559,19 +559,31 @@ def _meeting_node(view: View, meeting: dict[str, Any]) -> str | None:
 
 
 def _meeting_elsewhere(view: View, partner_id: str | None) -> dict[str, Any] | None:
-    """A promise with someone else, somewhere else the agent can go to, due before it could walk there late: time to go.
+    """A promise with someone else, somewhere else, due so soon that the agent must set off now."""
+    return next((meeting for meeting, set_off in _meetings_elsewhere(view)
+                 if meeting.get("partner_id") != partner_id and set_off <= view.now), None)
+
+
+def _ends_in_time(view: View, action_id: str) -> bool:
+    """The action (of known length) is over before the agent must set off for a meeting elsewhere."""
+    minutes = next((a.get("minutes") for a in view.parsed.get("actions") or [] if a.get("action_id") == action_id), None)
+    if not isinstance(minutes, (int, float)):
+        return True
+    ends = view.now + timedelta(minutes=minutes)
+    return all(ends <= set_off for _, set_off in _meetings_elsewhere(view))
+
+
+def _meetings_elsewhere(view: View) -> Iterator[tuple[dict[str, Any], datetime]]:
+    """Meetings still ahead somewhere else the agent can go to, with when it must set off for each.
 
     A promise at a place on no map is no reason to leave: the agent could not go there.
     """
     here = _current_node(view)
     for meeting in view.meetings:
-        due = _due(meeting)
-        node = _meeting_node(view, meeting)
-        if (due is not None and node is not None and meeting.get("partner_id") != partner_id
-                and (here is None or _place_group(view, node) != _place_group(view, here))
-                and timedelta(0) <= due - view.now <= _leave_before(view, here, node)):
-            return meeting
-    return None
+        due, node = _due(meeting), _meeting_node(view, meeting)
+        if (due is not None and node is not None and due >= view.now
+                and (here is None or _place_group(view, node) != _place_group(view, here))):
+            yield meeting, due - _leave_before(view, here, node)
 
 
 def _leave_before(view: View, here: str | None, there: str) -> timedelta:

@@ -96,3 +96,33 @@ def test_a_talk_ends_in_time_for_a_long_walk_learned_before(walk, due_in):
 def test_a_talk_goes_on_while_the_walk_leaves_time(walk, due_in):
     walked = [{"from": "4-1", "to": "12-7", "minutes": walk}]
     assert propose(_talk(due_in, walked))[0].command == "conversation_speak"
+
+
+def _idle(minutes_to_meeting: int, actions: list[tuple[str, float | None]], walked: list[dict]) -> View:
+    """Free time at 4-1, actions of the given lengths offered, a meeting at 12-7 ahead."""
+    action = Choice.from_json({"command": "action", "required_params": ["action_id"],
+                               "param_schema": {"action_id": {"type": "string", "enum": [a for a, _ in actions]}}})
+    meeting = {"partner_id": "2", "partner_name": "黒瀬コウ", "place_name": "展望台 デッキ", "node_id": "12-7",
+               "due_at": (NOW + timedelta(minutes=minutes_to_meeting)).isoformat(), "source_text": "展望台で会おう"}
+    return View(notification_id="n", choices=[action],
+                parsed={"notification_type": "idle_reminder_fired", "participants": [], "conversation_messages": [],
+                        "actions": [{"action_id": a, "name": f"{a}をする", "minutes": m} for a, m in actions],
+                        "location": {"current_node": {"node_id": "4-1", "name": "商店街 入口"}}},
+                context={"pending_commitments": [meeting], "people": []}, me=ME, now=NOW,
+                persona=load_persona(), places=[{"node_id": "4-1", "name": "商店街 入口"},
+                                                  {"node_id": "12-7", "name": "展望台 デッキ"}],
+                meetings=[meeting], trips=walked)
+
+
+@pytest.mark.parametrize("due_in, walk, long, short", [(150, 50, 120, 30), (120, 40, 75, 20), (100, 10, 80, 45)])
+def test_an_action_that_would_end_after_it_must_set_off_is_not_started(due_in, walk, long, short):
+    walked = [{"from": "4-1", "to": "12-7", "minutes": walk}]
+    chosen = {d.params.get("action_id") for d in propose(_idle(due_in, [("long", long), ("short", short)], walked))
+              if d.command == "action"}
+    assert chosen == {"short"}
+
+
+def test_an_action_that_ends_in_time_may_be_started():
+    walked = [{"from": "4-1", "to": "12-7", "minutes": 20}]
+    chosen = {d.params.get("action_id") for d in propose(_idle(170, [("long", 120)], walked)) if d.command == "action"}
+    assert chosen == {"long"}
