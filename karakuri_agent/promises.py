@@ -141,6 +141,16 @@ _TOWN_PLACE = re.compile(
 )
 
 
+# A place the agent was not shown yet, said as where to be: a name ending like a place does
+# (月見浜な, 桜ヶ丘公園で, 山田屋に), right after the time or a comma. Its node is found once a text shows it.
+_PLACE_END = (r"(?:浜|海岸|館|屋|店|園|場|所|駅|口|台|堂|院|局|署|寺|社|宮|橋|坂|通り|横丁|広場|ホール|センター"
+              r"|ハウス|カフェ|テラス|パーク|ビル|タワー|亭|荘|湯|池|川|丘|森|港|城)")
+_UNSEEN_SPOT = re.compile(
+    r"(?:に|、|,|\s)(?P<word>[\u4e00-\u9fff々ァ-ヴー][\u4e00-\u9fff々ァ-ヴーぁ-ゖ]{0,10}?" + _PLACE_END + r")"
+    r"(?:の)?(?:前|入口|入り口)?\s*(?:で|に|へ|集合|(?:な|ね)(?=[。！!、\s]|$))"
+)
+
+
 def _as_tokyo(now: datetime) -> datetime:
     """`now` in Asia/Tokyo; a naive value is taken to be Tokyo time already."""
     if now.tzinfo is None:
@@ -336,6 +346,9 @@ def _place(text: str, known_places: Sequence[Mapping]) -> tuple[str | None, str 
     word = _TOWN_PLACE.search(text)
     if word:
         return word.group("word") + (word.group("proper") or ""), None
+    unseen = _UNSEEN_SPOT.search(text)
+    if unseen:
+        return unseen.group("word"), None
     return None, None
 
 
@@ -367,7 +380,7 @@ def _casual_meeting(sentence: str, now: datetime, places: _PlaceWords) -> bool:
     """A time plus a place marked as where to be ("公民館で", "コンビニ前"), said as a plan."""
     if _NOT_A_MEETING.search(sentence.strip()) or _due_at(sentence, now) is None:
         return False
-    return places.spot.search(sentence) is not None
+    return places.spot.search(sentence) is not None or _UNSEEN_SPOT.search(sentence) is not None
 
 
 def _proposal_sentence(message: str, now: datetime, known_places: Sequence[Mapping]) -> str | None:

@@ -770,3 +770,20 @@ def test_a_goodbye_that_says_また今度_calls_no_meeting_off(town, goodbye):
 def test_a_common_town_place_not_on_the_map_yet_still_makes_a_meeting(said, word):
     promise = _promise(said)
     assert promise is not None and promise.place_name == word and promise.node_id is None
+
+
+@pytest.mark.parametrize("said, word", [("行く行く。1時間後に月見浜な。", "月見浜"), ("30分後に山田屋集合ね！", "山田屋"),
+                                        ("じゃあ明日14時、北ノ森テラスで。", "北ノ森テラス")])
+def test_a_time_and_a_place_not_shown_yet_make_a_meeting_placed_once_it_is_shown(said, word):
+    from karakuri_agent.context import placed
+
+    promise = _promise(said)
+    assert promise is not None and (promise.place_name, promise.node_id) == (word, None)
+    meeting = {"id": 1, "partner_id": "1", "place_name": word, "node_id": None, "source_text": said,
+               "due_at": promise.due_at.isoformat()}
+    assert placed([meeting], [{"node_id": "3-8", "name": word}, {"node_id": "1-1", "name": "公園 広場"}])[0]["node_id"] == "3-8"
+
+
+@pytest.mark.parametrize("said", ["5時に夕飯で", "明日10時にテストで", "1時間後に会議な", "3時に仕事で忙しい"])
+def test_a_time_and_a_word_that_is_no_place_make_no_meeting(said):
+    assert _promise(said) is None
