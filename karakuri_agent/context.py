@@ -247,7 +247,7 @@ def remember_met(store: Store, parsed: dict[str, Any], others: list[dict[str, An
     speakers = [{"id": m.get("speaker_id"), "name": m.get("speaker")} for m in lines]
     people = {str(p["id"]): str(p.get("name") or "") for p in [*others, *speakers]
               if p.get("id") and not me.is_self(p.get("id"), p.get("name"))}
-    met = {p["agent_id"] for p in store.people(people) if p.get("interactions", 0) > 0}
+    met = {p["agent_id"] for p in store.people(list(people)) if p.get("interactions", 0) > 0}
     for agent_id, name in people.items():
         if agent_id not in met:
             store.touch_person(agent_id, name)
