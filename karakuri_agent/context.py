@@ -20,9 +20,10 @@ from . import textparse
 from .commands import INFORMATION
 from .state.values import utc_text
 from .models import Identity, Notification
-from .promises import extract_promises, known_place
+from .promises import Promise, calls_off, changes_plan, extract_promises, known_place, line_key
 from .record import agents_in, conversation_key, partner_keys, said_to_partners
 from .state.base import Store
+from .travel import trips
 
 if TYPE_CHECKING:
     from .operations import Fetched
@@ -42,6 +43,8 @@ NEARBY_FRESH = timedelta(minutes=10)
 # Own lines further apart than this belong to different conversations.
 CONVERSATION_GAP = timedelta(minutes=30)
 MEETING_LOOKBACK = timedelta(minutes=30)
+# Meetings a decider sees: far enough ahead that a long action is not started just before one.
+MEETINGS_AHEAD = timedelta(hours=3)
 # The agent's own recent lines to the same partners: none of them is said again.
 SAID_BEFORE_LINES = 30
 # A line is not said again to the same person within this span (a week of town life).
@@ -54,6 +57,11 @@ MAX_BUILDINGS = 200
 # Who was in each conversation the server gave an id to (the newest this many talks).
 PARTNERS_KEY = "conversation_partners"
 MAX_TALKS_REMEMBERED = 200
+# Promises called off or replaced by a later line (their ids), under this knowledge key, at most this many.
+WITHDRAWN_KEY = "withdrawn_promises"
+MAX_WITHDRAWN = 200
+# How far ahead a standing promise may still be moved or called off by a later line.
+STANDING_AHEAD = timedelta(days=1)
 WORLD_CONTEXT_KEYS = ("status", "summary", "recent_events", "relationships", "updated_at")
 _SELF_HEADER = re.compile(r"^あなた \((?P<name>[^)\n]+)\) は", re.MULTILINE)
 
@@ -136,6 +144,7 @@ def observe(store: Store, notification: Notification, *, me: Identity, now: date
         store.save_notification(notification.notification_id, notification.raw)
         activity_id = store.record_request(notification.notification_id, parsed["notification_type"])
         store.see_people(others)
+        remember_met(store, parsed, others, me)
         store.learn_places(parsed["places"])
         here = parsed["location"]["current_node"]
         if here:
@@ -145,6 +154,13 @@ def observe(store: Store, notification: Notification, *, me: Identity, now: date
         # After learning: a promise may name a place this very text introduced.
         # Times are read against when each line was first seen, not this reading.
         seen_at = notification.created_at or now
+        standing = standing_plans(store, seen_at)
+        first_seen: dict[str, datetime] = {}
+
+        def said_at(key: str) -> datetime:
+            first_seen[key] = store.hear_line(key, seen_at, LINE_REPEAT_AFTER)
+            return first_seen[key]
+
         promises = extract_promises(
             parsed["conversation_messages"],
             self_id=me.agent_id,
@@ -152,11 +168,89 @@ def observe(store: Store, notification: Notification, *, me: Identity, now: date
             now=seen_at,
             known_places=store.known_places() + buildings,
             conversation_id=parsed["conversation_id"],
-            said_at=lambda line_key: store.hear_line(line_key, seen_at, LINE_REPEAT_AFTER),
+            said_at=said_at,
+            standing=[_promise_of(row) for row in standing],
         )
         for promise in promises:
             store.add_commitment(notification.notification_id, _commitment_row(promise))
+        new_lines = [line for line in parsed["conversation_messages"]
+                     if first_seen.get(line_key(line, parsed["conversation_id"])) == seen_at]
+        withdraw(store, withdrawn_by(new_lines, standing, promises, parsed["conversation_id"]))
     return activity_id, parsed
+
+
+def without_withdrawn(store: Store, promises: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The promises that no later line called off or replaced."""
+    gone = set((store.knowledge(WITHDRAWN_KEY) or {}).get("value") or [])
+    return [p for p in promises if p.get("id") not in gone]
+
+
+def withdraw(store: Store, ids: Iterable[int]) -> None:
+    known = list((store.knowledge(WITHDRAWN_KEY) or {}).get("value") or [])
+    added = [i for i in dict.fromkeys(ids) if i not in known]
+    if added:
+        store.set_knowledge(WITHDRAWN_KEY, (known + added)[-MAX_WITHDRAWN:])
+
+
+def standing_plans(store: Store, now: datetime) -> list[dict[str, Any]]:
+    """Meetings still ahead (or just past) and not withdrawn, oldest promise first: what a later line may change."""
+    rows = without_withdrawn(store, store.meetings(now - MEETING_LOOKBACK, now + STANDING_AHEAD, COMMITMENT_LIMIT))
+    return sorted(latest_plans(rows), key=lambda r: r.get("id", 0))
+
+
+def withdrawn_by(lines: list[dict[str, Any]], standing: list[dict[str, Any]], promises: list[Promise],
+                 conversation_id: str | None) -> list[int]:
+    """Standing promises that lines heard for the first time call off or replace.
+
+    Only the speaker's own promises: "また今度にしよう" from one person
+    leaves a meeting with another as it was. A line that changes the plan
+    ("やっぱり16時に図書館で") replaces what the speaker agreed before; a
+    line heard before changed nothing new, so re-reading it withdraws no
+    promise made since.
+    """
+    made_now = {p.line_key for p in promises}
+    ids: list[int] = []
+    for line in lines:
+        message = line.get("message")
+        replaces = changes_plan(message) and line_key(line, conversation_id) in made_now
+        if calls_off(message) or replaces:
+            ids += [row["id"] for row in standing if _same_speaker(row, line)]
+    return ids
+
+
+def _same_speaker(row: dict[str, Any], line: dict[str, Any]) -> bool:
+    if row.get("partner_id") and line.get("speaker_id"):
+        return str(row["partner_id"]) == str(line["speaker_id"])
+    return bool(row.get("partner_name")) and row.get("partner_name") == line.get("speaker")
+
+
+def _promise_of(row: dict[str, Any]) -> Promise:
+    """A stored promise as the parser's value, so a later line can move it."""
+    due = datetime.fromisoformat(row["due_at"]) if row.get("due_at") else None
+    return Promise(partner_id=row.get("partner_id"), partner_name=str(row.get("partner_name") or ""),
+                   place_name=row.get("place_name"), node_id=row.get("node_id"), due_at=due,
+                   source_text=str(row.get("source_text") or ""))
+
+
+def remember_met(store: Store, parsed: dict[str, Any], others: list[dict[str, Any]], me: Identity) -> None:
+    """Everyone in a conversation whose history shows the agent's own line has talked with it.
+
+    The agent may have spoken before it knew their ids (a request that named
+    the speaker only, a group whose members the text listed later, someone
+    who left the group), or its next line may have failed; the history is the
+    proof it talked with them (participants, and speakers whose name resolves
+    to an id), so they are met, by id, once: re-reading adds nothing.
+    """
+    lines = parsed["conversation_messages"]
+    if not any(me.is_self(m.get("speaker_id"), m.get("speaker")) for m in lines):
+        return
+    speakers = [{"id": m.get("speaker_id"), "name": m.get("speaker")} for m in lines]
+    people = {str(p["id"]): str(p.get("name") or "") for p in [*others, *speakers]
+              if p.get("id") and not me.is_self(p.get("id"), p.get("name"))}
+    met = {p["agent_id"] for p in store.people(list(people)) if p.get("interactions", 0) > 0}
+    for agent_id, name in people.items():
+        if agent_id not in met:
+            store.touch_person(agent_id, name)
 
 
 def remember_buildings(store: Store, seen: list[dict[str, str]]) -> list[dict[str, str]]:
@@ -198,7 +292,8 @@ def build_context(
         "parsed": parsed,
         "context": {
             "people": store.people(people_ids),
-            "pending_commitments": store.pending_commitments(now - COMMITMENT_GRACE, COMMITMENT_LIMIT),
+            "pending_commitments": without_withdrawn(
+                store, store.pending_commitments(now - COMMITMENT_GRACE, COMMITMENT_LIMIT)),
             "recent_memory_entries": store.recent_memory(now - timedelta(days=MEMORY_DAYS), MEMORY_LIMIT),
             # A model's trace (what it was asked, tokens) is for the operator's log, not for deciding.
             "recent_activity_logs": [{k: v for k, v in entry.items() if k != "model"}
@@ -213,7 +308,7 @@ def build_context(
 
 def view_of(store: Store, fetched: Fetched, now: datetime, *, persona: Persona, transfer_policy: str) -> View:
     """What a decider may look at: the fetched context plus what the store adds, read once."""
-    from .policy import COMMITMENT_SOON, View  # the decide step's input type; imported when deciding only
+    from .policy import View  # the decide step's input type; imported when deciding only
 
     learned = {key: now - datetime.fromisoformat(at) for key, at in store.knowledge_times().items()}
     nearby_entry = store.knowledge("get_nearby_agents")
@@ -238,10 +333,16 @@ def view_of(store: Store, fetched: Fetched, now: datetime, *, persona: Persona, 
         own_lines=this_conversation(lines, now),
         said_before=[line["message"] for line in lines] + _said_this_week(store, fetched, now, also_to=candidates),
         acquaintances={p["agent_id"]: p for p in store.people(candidates)},
-        meetings=placed(latest_plans(store.meetings(now - MEETING_LOOKBACK, now + COMMITMENT_SOON)),
-                        store.known_places() + remember_buildings(store, [])),
+        meetings=meetings_ahead(store, now, now + MEETINGS_AHEAD),
+        trips=trips(store),
         transfer_policy=transfer_policy,
     )
+
+
+def meetings_ahead(store: Store, now: datetime, until: datetime) -> list[dict[str, Any]]:
+    """Where to be and when until `until`: the latest plan with each person, placed, none called off."""
+    plans = latest_plans(without_withdrawn(store, store.meetings(now - MEETING_LOOKBACK, until)))
+    return placed(plans, store.known_places() + remember_buildings(store, []))
 
 
 def placed(meetings: list[dict[str, Any]], places: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -20,13 +20,14 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, Iterator, Sequence
 
 from .commands import ACCEPT_TRANSFER, END, REJECT_TRANSFER, SPEAK
 from .commands import INFORMATION as INFORMATION_COMMANDS
 from .deciders import Decision
 from .models import TOKYO, Choice, Identity
 from .promises import known_place
+from .travel import FLOOR, time_to_walk
 from .report import ReportFacts
 from .speech import Memory, Persona, compose
 
@@ -34,8 +35,9 @@ from .speech import Memory, Persona, compose
 COMMITMENT_SOON = timedelta(minutes=90)
 # A partner who has not come this long after the time is not coming.
 MEETING_GRACE = timedelta(minutes=10)
-# A meeting elsewhere this close ends or declines a talk: time to walk there (a few roads) and be early.
-COMMITMENT_URGENT = timedelta(minutes=30)
+# A meeting elsewhere ends or declines a talk when only the walk there (travel.time_to_walk) and
+# this much is left: the next notification may come this much later.
+LEAVE_SLACK = timedelta(minutes=15)
 WAIT_UNIT = timedelta(minutes=10)  # the contract's `wait` duration unit
 INFO_FRESH = timedelta(minutes=30)
 # Fewer destinations than this (besides where the agent stands) is too few to live on:
@@ -73,6 +75,7 @@ class View:
     said_before: Sequence[str] = ()  # lines said to these partners this week: never said twice
     acquaintances: dict[str, dict[str, Any]] = field(default_factory=dict)  # agent id → person record
     meetings: Sequence[dict[str, Any]] = ()  # promises due soon, already gone to or not
+    trips: Sequence[dict[str, Any]] = ()  # trips walked (from, to, minutes), newest last: how long walks take
     transfer_policy: str = "known"
 
     def choice(self, *commands: str) -> Choice | None:
@@ -103,7 +106,7 @@ def _conversation_turn(view: View) -> list[Decision] | None:
         return None
     partner = _partner(view)
     closing = speak is not None and end is None and "別れ" in speak.description
-    meeting = _meeting_elsewhere(view, partner.get("id"), within=COMMITMENT_URGENT)
+    meeting = _meeting_elsewhere(view, partner.get("id"))
     long_enough = len(view.own_lines) >= view.persona.rules.conversation_turns or meeting is not None
     speak_decision = speak and Decision(
         speak.command,
@@ -126,7 +129,7 @@ def _conversation_request(view: View) -> list[Decision] | None:
     if accept is None:
         return None
     partner = _partner(view)
-    urgent = _meeting_elsewhere(view, partner.get("id"), within=COMMITMENT_URGENT)
+    urgent = _meeting_elsewhere(view, partner.get("id"))
     if urgent is not None and reject is not None:
         place = urgent.get("place_name") or "約束の場所"
         return [Decision(reject.command, {}, f"{place}での約束が迫っているので断る")]
@@ -208,7 +211,7 @@ def _anything_but_wait(view: View) -> list[Decision]:
     """After two waits: something offered that the usual rules held back (a repeat is better than a third wait)."""
     found: list[Decision] = []
     choice = view.choice("action")
-    options = _action_options(view)
+    options = [a for a in _action_options(view) if _ends_in_time(view, a)]
     if choice is not None and options:
         action_id = _pick(options, view.notification_id)
         found.append(Decision(choice.command, {"action_id": action_id},
@@ -276,7 +279,7 @@ def _act_here(view: View) -> list[Decision]:
     if choice is None or _acted_since_arrival(view):
         return []
     done = {c.get("params", {}).get("action_id") for c in view.recent_commands[:6]}
-    fresh = [a for a in _action_options(view) if a not in done]
+    fresh = [a for a in _action_options(view) if a not in done and _ends_in_time(view, a)]
     if not fresh:
         return []
     action_id = _pick(fresh, view.notification_id)
@@ -555,20 +558,38 @@ def _meeting_node(view: View, meeting: dict[str, Any]) -> str | None:
     return meeting.get("node_id") or _node_for_place(view, meeting.get("place_name"))
 
 
-def _meeting_elsewhere(view: View, partner_id: str | None, *, within: timedelta) -> dict[str, Any] | None:
-    """A promise with someone else, somewhere else the agent can go to, due within `within`: time to go.
+def _meeting_elsewhere(view: View, partner_id: str | None) -> dict[str, Any] | None:
+    """A promise with someone else, somewhere else, due so soon that the agent must set off now."""
+    return next((meeting for meeting, set_off in _meetings_elsewhere(view)
+                 if meeting.get("partner_id") != partner_id and set_off <= view.now), None)
+
+
+def _ends_in_time(view: View, action_id: str) -> bool:
+    """The action (of known length) is over before the agent must set off for a meeting elsewhere."""
+    minutes = next((a.get("minutes") for a in view.parsed.get("actions") or [] if a.get("action_id") == action_id), None)
+    if not isinstance(minutes, (int, float)):
+        return True
+    ends = view.now + timedelta(minutes=minutes)
+    return all(ends <= set_off for _, set_off in _meetings_elsewhere(view))
+
+
+def _meetings_elsewhere(view: View) -> Iterator[tuple[dict[str, Any], datetime]]:
+    """Meetings still ahead somewhere else the agent can go to, with when it must set off for each.
 
     A promise at a place on no map is no reason to leave: the agent could not go there.
     """
-    here = _place_group(view, _current_node(view)) if _current_node(view) else None
+    here = _current_node(view)
     for meeting in view.meetings:
-        due = _due(meeting)
-        node = _meeting_node(view, meeting)
-        if (due is not None and timedelta(0) <= due - view.now <= within
-                and meeting.get("partner_id") != partner_id
-                and node is not None and _place_group(view, node) != here):
-            return meeting
-    return None
+        due, node = _due(meeting), _meeting_node(view, meeting)
+        if (due is not None and node is not None and due >= view.now
+                and (here is None or _place_group(view, node) != _place_group(view, here))):
+            yield meeting, due - _leave_before(view, here, node)
+
+
+def _leave_before(view: View, here: str | None, there: str) -> timedelta:
+    """How long before a meeting at `there` the agent must set off: the walk, and slack for the next notification."""
+    walk = time_to_walk(list(view.trips), here, there)
+    return walk + LEAVE_SLACK if walk > FLOOR else FLOOR
 
 
 def _current_node(view: View) -> str | None:

@@ -93,7 +93,12 @@ _WEAK_CUE = re.compile(
     r"|賛成|もちろん|ぜひ|どう[?？]|どうかな|しよう(?!かな|と思)|しましょう",
     re.IGNORECASE,
 )
-_REFUSAL = re.compile(r"行けない|行けません|会えない|会えません|無理|やめよう|やめとく|キャンセル|断")
+_REFUSAL = re.compile(r"行けない|行けません|会えない|会えません|無理|やめよう|やめとく|キャンセル|断|中止|また今度")
+# A meeting called off by the one who made it: words that say so alone ("キャンセルで", "行けなくなった"),
+# and words that do only about a meeting ("約束はなしで", "待ち合わせはまた今度に"; "また今度！" alone is goodbye).
+_CALL_OFF = re.compile(r"キャンセル|取り消|中止|行けなくな|来られなくな|来れなくな|会えなくな|行けそうにない")
+_CALL_OFF_MEETING = re.compile(r"なしで|無しで|なしにし|また今度|またこんど|やめにしよう|やめよう|延期")
+_MEETING_WORD = re.compile(r"約束|待ち合わせ|待ちあわせ|待合せ|集合|会う|会おう|行く")
 # Casual meetings without a cue word: what rules a time + place sentence out.
 _NOT_A_MEETING = re.compile(
     r"[?？]|まで|らしい|そうだ|そうです|って(?:さ|よ|ね)?[。！!]?$|毎|いつも(?!の)"
@@ -127,10 +132,22 @@ _TOWN_PLACES = (
     "床屋", "美術館", "博物館", "病院", "交番", "広場", "市場", "スーパー", "パン屋",
     "花屋", "八百屋", "居酒屋", "レストラン", "食堂", "海岸", "河原", "港", "展望台",
     "バス停", "駐車場", "屋上", "校門", "会議室", "ホール",
+    "役所", "市役所", "区役所", "役場", "郵便局", "警察署", "消防署", "ホテル", "旅館", "動物園", "水族館",
+    "遊園地", "グラウンド", "競技場", "プール", "教会", "海辺", "砂浜", "遊歩道", "ロビー", "待合室",
 )
 _TOWN_PLACE = re.compile(
     "(?P<word>" + "|".join(sorted(map(re.escape, _TOWN_PLACES), key=len, reverse=True)) + ")"
     r"(?P<proper>「[^「」\n]{1,30}」)?"
+)
+
+
+# A place the agent was not shown yet, said as where to be: a name ending like a place does
+# (月見浜な, 桜ヶ丘公園で, 山田屋に), right after the time or a comma. Its node is found once a text shows it.
+_PLACE_END = (r"(?:浜|海岸|館|屋|店|園|場|所|駅|口|台|堂|院|局|署|寺|社|宮|橋|坂|通り|横丁|広場|ホール|センター"
+              r"|ハウス|カフェ|テラス|パーク|ビル|タワー|亭|荘|湯|池|川|丘|森|港|城)")
+_UNSEEN_SPOT = re.compile(
+    r"(?:に|、|,|\s)(?P<word>[\u4e00-\u9fff々ァ-ヴー][\u4e00-\u9fff々ァ-ヴーぁ-ゖ]{0,10}?" + _PLACE_END + r")"
+    r"(?:の)?(?:前|入口|入り口)?\s*(?:で|に|へ|集合|(?:な|ね)(?=[。！!、\s]|$))"
 )
 
 
@@ -230,13 +247,16 @@ def _place_keys(name: str) -> set[str]:
     """Ways a known place name may be said: full, each word, 「」 parts.
 
     Generic keys shorter than two characters are dropped (too ambiguous);
-    the proper name inside 「」 is kept at any length. A later word
+    the proper name inside 「」 is kept at any length. A label in several
+    words is also said run together (駅前 for 駅 前), and a kanji compound
+    by its end (役所 for 市役所). A later word
     (校庭 of 学校 校庭) is a way to say the place too, and so is a run of one
     script in a building's name (ベーカリー of ベーカリー麦, たぬき of 麺処たぬき);
     when a key names parts of several buildings (店内, 入口, からくり of
     からくり駅 and からくり神社) `_unambiguous_keys` drops it.
     """
-    keys = {name, *name.split(), *_SCRIPT_RUN.findall(name)}
+    runs = _SCRIPT_RUN.findall(name)
+    keys = {name, "".join(name.split()), *name.split(), *runs, *_kanji_tails(runs)}
     if "「" in name:
         keys.add(name.partition("「")[0].strip())
     keys = {key for key in keys if len(key) >= 2}
@@ -244,6 +264,17 @@ def _place_keys(name: str) -> set[str]:
     if proper:  # a proper name is distinctive even as a single kanji (栞)
         keys.add(proper.group(1).strip())
     return {key for key in keys if key}
+
+
+def _kanji_tails(runs: Sequence[str]) -> list[str]:
+    """The ends of a kanji compound, which people say for the whole (役所 for 市役所).
+
+    Only runs of three kanji or more give ends, each at least two kanji long,
+    so a single kanji (館, 前) never names a place; an end shared by two
+    buildings (役所 of 市役所 and 区役所) is dropped as ambiguous like any key.
+    """
+    return [run[start:] for run in runs if re.fullmatch(r"[\u4e00-\u9fff々]{3,}", run)
+            for start in range(1, len(run) - 1)]
 
 
 def _building(name: str) -> str:
@@ -315,6 +346,9 @@ def _place(text: str, known_places: Sequence[Mapping]) -> tuple[str | None, str 
     word = _TOWN_PLACE.search(text)
     if word:
         return word.group("word") + (word.group("proper") or ""), None
+    unseen = _UNSEEN_SPOT.search(text)
+    if unseen:
+        return unseen.group("word"), None
     return None, None
 
 
@@ -346,7 +380,7 @@ def _casual_meeting(sentence: str, now: datetime, places: _PlaceWords) -> bool:
     """A time plus a place marked as where to be ("公民館で", "コンビニ前"), said as a plan."""
     if _NOT_A_MEETING.search(sentence.strip()) or _due_at(sentence, now) is None:
         return False
-    return places.spot.search(sentence) is not None
+    return places.spot.search(sentence) is not None or _UNSEEN_SPOT.search(sentence) is not None
 
 
 def _proposal_sentence(message: str, now: datetime, known_places: Sequence[Mapping]) -> str | None:
@@ -430,8 +464,13 @@ def extract_promises(
     known_places: Sequence[dict] = (),
     conversation_id: str | None = None,
     said_at: Callable[[str], datetime] | None = None,
+    standing: Sequence[Promise] = (),
 ) -> list[Promise]:
     """Promises in parsed lines `{speaker, speaker_id, message}`, in order.
+
+    `standing` are promises made in earlier notifications: a line that moves
+    a meeting ("やっぱり図書館にしない？") moves the speaker's latest one even
+    when the line that made it is no longer in the history shown.
 
     The agent's own lines are skipped: a promise is what someone else asked
     of (or agreed with) the agent. `said_at(line_key)` tells when a line was
@@ -454,7 +493,10 @@ def extract_promises(
             now=when,
             known_places=known_places,
         )
-        earlier = next((p for p in reversed(promises) if p.partner_name == speaker_name), None)
+        if calls_off(line.get("message")):  # what the speaker proposed a moment ago is off
+            promises = [p for p in promises if not _made_by(p, line)]
+            continue
+        earlier = next((p for p in reversed([*standing, *promises]) if _made_by(p, line)), None)
         if earlier is not None and (promise is None or promise.due_at is None):
             promise = _moved(line.get("message"), earlier, known_places) or promise
         if promise:
@@ -477,3 +519,26 @@ def _moved(message: object, earlier: Promise, known_places: Sequence[Mapping]) -
     if (place_name, node_id) == (None, None) or (place_name, node_id) == (earlier.place_name, earlier.node_id):
         return None
     return dataclasses.replace(earlier, place_name=place_name, node_id=node_id, source_text=message)
+
+
+def _made_by(promise: Promise, line: Mapping) -> bool:
+    """The promise was made by the line's speaker: by id when both have one, else by name."""
+    speaker_id = line.get("speaker_id")
+    if promise.partner_id and speaker_id:
+        return str(promise.partner_id) == str(speaker_id)
+    return bool(promise.partner_name) and promise.partner_name == str(line.get("speaker") or "")
+
+
+def calls_off(message: object) -> bool:
+    """The line calls a meeting off ("ごめん、さっきの約束なしで！") and proposes no other."""
+    if not isinstance(message, str):
+        return False
+    if not any(_CALL_OFF.search(sentence) or (_CALL_OFF_MEETING.search(sentence) and _MEETING_WORD.search(sentence))
+               for sentence in _sentences(message)):
+        return False
+    return extract_promise(message, speaker_name="", speaker_id=None, now=datetime.now(TOKYO)) is None
+
+
+def changes_plan(message: object) -> bool:
+    """The line changes a plan already made (やっぱり, 変更, にしない？): what it proposes replaces the old one."""
+    return isinstance(message, str) and _PLACE_CHANGE.search(message.translate(_DIGITS)) is not None

@@ -13,6 +13,7 @@ from typing import Any, Iterable
 
 from . import textparse
 from .commands import CONTACT as CONTACT_COMMANDS
+from .travel import learn_trip
 from .commands import CONVERSATION as CONVERSATION_COMMANDS
 from .commands import OPENING as OPENING_COMMANDS
 from .models import Identity
@@ -92,6 +93,7 @@ def record_outcome(
         if isinstance(params.get("message"), str) and command in CONVERSATION_COMMANDS:
             store.add_utterance(conversation_key(parsed, me), params["message"], opens=command in OPENING_COMMANDS)
         _fulfil(store, command, params, parsed, touched, now)
+        learn_trip(store, command, params, result, parsed, now)
         if isinstance(result.get("data"), (dict, list)):
             _learn(store, command, result["data"])
     return activity_id

@@ -386,13 +386,15 @@ _ACTION_OPTION = re.compile(
     r"^-\s*action\s*[:：]\s*(?P<name>[^(（\n]+?)\s*[(（]action_id:\s*(?P<id>[\w-]{1,64})(?P<rest>[^)）\n]*)"
 )
 _YEN = re.compile(r"(?P<yen>\d{1,3}(?:,\d{3})*|\d+)円")
+_SPAN = re.compile(r"(?<![\d,])(?P<n>\d+)\s*(?P<unit>秒|分)(?!後)")
 
 
 def parse_action_options(text: str) -> list[dict]:
-    """Actions offered in the `選択肢:` block: `[{"action_id", "name", "cost"}]`.
+    """Actions offered in the `選択肢:` block: `[{"action_id", "name", "cost", "minutes"}]`.
 
     The text form is how the agent learns action ids when the JSON choice
-    carries no enum. `cost` is the yen amount, or None when none is written.
+    carries no enum. `cost` is the yen amount, `minutes` how long it takes
+    (`1800秒`, `30分`), each None when none is written.
     """
     options: list[dict] = []
     in_block = False
@@ -405,7 +407,10 @@ def parse_action_options(text: str) -> list[dict]:
         elif in_block and (match := _ACTION_OPTION.match(stripped)):
             yen = _YEN.search(match.group("rest"))
             cost = int(yen.group("yen").replace(",", "")) if yen else None
-            options.append({"action_id": match.group("id"), "name": match.group("name").strip(), "cost": cost})
+            span = _SPAN.search(match.group("rest"))
+            minutes = (int(span.group("n")) / (60 if span.group("unit") == "秒" else 1)) if span else None
+            options.append({"action_id": match.group("id"), "name": match.group("name").strip(), "cost": cost,
+                            "minutes": minutes})
     return options
 
 

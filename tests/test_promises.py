@@ -667,3 +667,123 @@ def test_a_place_word_in_its_label_and_its_building_listed_at_the_same_node_is_o
               {"node_id": "1-1", "name": "公園 広場"}]
     promise = _promise("朝9時4分に郵便局集合ね！", known_places=places)
     assert promise is not None and promise.node_id == "4-7"
+
+
+# -- a place said by part of its label: a spaced label run together, the end of a kanji compound --------
+@pytest.mark.parametrize("label, said, node", [
+    ("市役所 ロビー", "15時に役所で待ち合わせしよう", "4-9"),
+    ("区民会館 ホール", "1時間後に会館な！", "12-3"),
+    ("駅 前", "30分後に駅前で会おう", "0-5"),
+    ("北口 広場", "17時に北口広場集合ね", "8-8"),
+])
+def test_a_place_said_by_part_of_its_label_names_its_node(label, said, node):
+    promise = _promise(said, known_places=KNOWN_PLACES + [{"node_id": node, "name": label}])
+    assert promise is not None and (promise.place_name, promise.node_id) == (label, node)
+
+
+def test_an_end_of_a_compound_shared_by_two_buildings_names_neither():
+    places = [{"node_id": "1-1", "name": "市役所 ロビー"}, {"node_id": "2-2", "name": "区役所 窓口"}]
+    promise = _promise("15時に役所で待ち合わせしよう", known_places=places)
+    assert promise is not None and promise.node_id is None
+
+
+def test_a_single_kanji_of_a_compound_names_no_place():
+    promise = _promise("15時に館で待ち合わせしよう", known_places=[{"node_id": "1-1", "name": "美術館 展示室"}])
+    assert promise is not None and promise.node_id is None
+
+
+# -- a later notification moves or calls off a meeting made in an earlier one -----------------------
+def _where_to_be(store: SQLiteStore, at: datetime) -> list[tuple[str | None, datetime]]:
+    from karakuri_agent.context import meetings_ahead
+
+    return [(m["node_id"], datetime.fromisoformat(m["due_at"]).astimezone(TOKYO))
+            for m in meetings_ahead(store, at, at + timedelta(days=1))]
+
+
+MOVE_PLACES = [{"node_id": "3-3", "name": "喫茶店 店内"}, {"node_id": "8-1", "name": "公民館 ホール"},
+               {"node_id": "5-9", "name": "図書館 閲覧室"}]
+
+
+@pytest.fixture
+def town(conn):
+    store = SQLiteStore(conn)
+    with store.batch():
+        store.learn_places(MOVE_PLACES)
+    return store
+
+
+@pytest.mark.parametrize("speaker, sid, first, moved, node, due", [
+    ("桜草メイ", "111", "15時に喫茶店で待ち合わせしよう。", "やっぱり図書館にしない？時間はそのままで。", "5-9", _at(15)),
+    ("Luna☆Bot", "222", "1時間後に公民館で会おう！", "ごめん、場所を喫茶店に変更してもいい？", "3-3",
+     NOW + timedelta(hours=1)),
+])
+def test_a_place_moved_in_a_later_notification_moves_the_meeting(town, speaker, sid, first, moved, node, due):
+    _read(town, 1, NOW, [(speaker, sid, first)], conversation_id="c1")
+    _read(town, 2, NOW + timedelta(minutes=10), [(speaker, sid, moved)], conversation_id="c1")
+    assert _where_to_be(town, NOW + timedelta(minutes=10)) == [(node, due)]
+
+
+@pytest.mark.parametrize("first, changed, node, due", [
+    ("15時に喫茶店で待ち合わせしよう。", "やっぱり16時に公民館にしよう！", "8-1", _at(16)),
+    ("30分後に図書館で会おう！", "やっぱり1時間後に喫茶店で！", "3-3", NOW + timedelta(minutes=70)),
+])
+def test_a_later_line_changing_time_and_place_replaces_the_meeting(town, first, changed, node, due):
+    _read(town, 1, NOW, [("黒瀬コウ", "333", first)])
+    _read(town, 2, NOW + timedelta(minutes=10), [("黒瀬コウ", "333", changed)])
+    assert _where_to_be(town, NOW + timedelta(minutes=10)) == [(node, due)]
+
+
+@pytest.mark.parametrize("call_off", ["ごめん、さっきの約束はキャンセルで！", "用事ができたから、待ち合わせはまた今度にしよう。",
+                                      "ごめん、行けなくなっちゃった。"])
+@pytest.mark.parametrize("together", [False, True])
+def test_a_meeting_called_off_by_its_maker_is_no_longer_where_to_be(town, call_off, together):
+    first = ("桜草メイ", "111", "15時に喫茶店で待ち合わせしよう。")
+    other = ("黒瀬コウ", "333", "16時に公民館で会おう！")
+    off = ("桜草メイ", "111", call_off)
+    if together:
+        _read(town, 1, NOW, [first, other, off])
+    else:
+        _read(town, 1, NOW, [first, other])
+        _read(town, 2, NOW + timedelta(minutes=5), [off])
+    assert _where_to_be(town, NOW + timedelta(minutes=5)) == [("8-1", _at(16))]
+
+
+def test_a_call_off_re_read_later_leaves_a_meeting_made_after_it(town):
+    off = ("桜草メイ", "111", "ごめん、さっきの約束はキャンセルで！")
+    _read(town, 1, NOW, [("桜草メイ", "111", "15時に喫茶店で待ち合わせしよう。")], conversation_id="c1")
+    _read(town, 2, NOW + timedelta(minutes=5), [off], conversation_id="c1")
+    again = ("桜草メイ", "111", "じゃあ17時に図書館で待ち合わせしよう！")
+    _read(town, 3, NOW + timedelta(minutes=10), [off, again], conversation_id="c1")
+    _read(town, 4, NOW + timedelta(minutes=15), [off, again], conversation_id="c1")
+    assert _where_to_be(town, NOW + timedelta(minutes=15)) == [("5-9", _at(17))]
+
+
+@pytest.mark.parametrize("goodbye", ["あ、もうこんな時間。また今度！", "またね！", "楽しかった、また今度話そう！"])
+def test_a_goodbye_that_says_また今度_calls_no_meeting_off(town, goodbye):
+    _read(town, 1, NOW, [("桜草メイ", "111", "15時に喫茶店で待ち合わせしよう。")])
+    _read(town, 2, NOW + timedelta(minutes=5), [("桜草メイ", "111", goodbye)])
+    assert _where_to_be(town, NOW + timedelta(minutes=5)) == [("3-3", _at(15))]
+
+
+@pytest.mark.parametrize("said, word", [("行く行く。1時間50分後に役所な。", "役所"), ("じゃあ30分後、郵便局で会おうね。", "郵便局"),
+                                        ("17時に水族館集合ね！", "水族館")])
+def test_a_common_town_place_not_on_the_map_yet_still_makes_a_meeting(said, word):
+    promise = _promise(said)
+    assert promise is not None and promise.place_name == word and promise.node_id is None
+
+
+@pytest.mark.parametrize("said, word", [("行く行く。1時間後に月見浜な。", "月見浜"), ("30分後に山田屋集合ね！", "山田屋"),
+                                        ("じゃあ明日14時、北ノ森テラスで。", "北ノ森テラス")])
+def test_a_time_and_a_place_not_shown_yet_make_a_meeting_placed_once_it_is_shown(said, word):
+    from karakuri_agent.context import placed
+
+    promise = _promise(said)
+    assert promise is not None and (promise.place_name, promise.node_id) == (word, None)
+    meeting = {"id": 1, "partner_id": "1", "place_name": word, "node_id": None, "source_text": said,
+               "due_at": promise.due_at.isoformat()}
+    assert placed([meeting], [{"node_id": "3-8", "name": word}, {"node_id": "1-1", "name": "公園 広場"}])[0]["node_id"] == "3-8"
+
+
+@pytest.mark.parametrize("said", ["5時に夕飯で", "明日10時にテストで", "1時間後に会議な", "3時に仕事で忙しい"])
+def test_a_time_and_a_word_that_is_no_place_make_no_meeting(said):
+    assert _promise(said) is None

@@ -494,3 +494,14 @@ def test_formatter_shaped_texts_give_their_participants_lines_next_speakers_and_
         (x["speaker"], x["message"]) for x in truth["lines"]]
     assert [p["name"] for p in tp.parse_next_speakers(text)] == [p["name"] for p in truth["next_speakers"]]
     assert tp.parse_places(text) == truth["places"]
+
+
+@pytest.mark.parametrize("line, minutes", [
+    ("- action: ラーメンを食べる (action_id: eat-ramen, 1800秒, 900円) - 麺処たぬき", 30),
+    ("- action: 本を読む (action_id: read, 45分)", 45),
+    ("- action: 花を買う (action_id: buy-flowers, 300秒, 1,200円)", 5),
+    ("- action: 休む (action_id: rest)", None),
+])
+def test_an_offered_actions_length_is_read_in_minutes(line, minutes):
+    options = tp.parse_action_options(f"選択肢:\n{line}\n")
+    assert [o["minutes"] for o in options] == [minutes]
