@@ -150,7 +150,6 @@ def measure(town: Town, runs: Sequence[AgentRun]) -> dict[str, Any]:
 
     # hard invariants ---------------------------------------------------------------------
     v = town.violations
-    commands = sum(len(s.posts) for s in steps)
     rows.append(row("violations", "commands not in the choices, or params breaking the schema", "0",
                     num=v["not_in_choices"] + v["schema"], pooled_by="sum"))
     rows.append(row("second_commands", "second commands for one notification", "0", num=v["second_command"],
