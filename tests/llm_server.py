@@ -15,8 +15,10 @@ from __future__ import annotations
 import json
 import threading
 from contextlib import contextmanager
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any, Callable, Iterator, Union
+
+from loopback import QuietServer
 
 HANG = object()
 Answer = Union[str, tuple[int, dict[str, Any]], object]
@@ -31,8 +33,7 @@ class ScriptedModel:
         self.headers: list[dict[str, str]] = []
         self.released = threading.Event()
         self._lock = threading.Lock()
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
-        self.server.daemon_threads = True
+        self.server = QuietServer(("127.0.0.1", 0), self._handler())
 
     @property
     def base_url(self) -> str:

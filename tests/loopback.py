@@ -16,6 +16,19 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Callable, Iterator
 
 
+class QuietServer(ThreadingHTTPServer):
+    """A loopback server that keeps quiet when a client goes away mid-request.
+
+    Tests kill clients on purpose (SIGKILL mid-command, a model past its budget);
+    the stock server would print each broken connection's traceback to stderr.
+    """
+
+    daemon_threads = True
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        pass
+
+
 class LoopbackAPI:
     def __init__(self) -> None:
         self.notifications: dict[str, dict[str, Any]] = {}
@@ -30,8 +43,7 @@ class LoopbackAPI:
         self.get_released.set()  # clear it to hold every GET until it is set again
         self.on_get: Callable[[str], None] | None = None  # called before a GET is answered
         self._lock = threading.Lock()
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
-        self.server.daemon_threads = True
+        self.server = QuietServer(("127.0.0.1", 0), self._handler())
 
     @property
     def base_url(self) -> str:
