@@ -18,7 +18,7 @@ from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler
 from typing import Any, Callable, Iterator, Union
 
-from loopback import QuietServer
+from loopback import JSONHandler, QuietServer
 
 HANG = object()
 Answer = Union[str, tuple[int, dict[str, Any]], object]
@@ -48,21 +48,7 @@ class ScriptedModel:
     def _handler(self) -> type[BaseHTTPRequestHandler]:
         model = self
 
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *args: Any) -> None:  # keep test output clean
-                pass
-
-            def _send(self, status: int, body: Any) -> None:
-                data = json.dumps(body, ensure_ascii=False).encode()
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                try:
-                    self.wfile.write(data)
-                except (BrokenPipeError, ConnectionResetError):
-                    pass  # the client gave up waiting (a model past the budget): nothing to tell it
-
+        class Handler(JSONHandler):
             def do_POST(self) -> None:
                 length = int(self.headers.get("Content-Length", 0))
                 request = json.loads(self.rfile.read(length) or b"{}")

@@ -29,6 +29,24 @@ class QuietServer(ThreadingHTTPServer):
         pass
 
 
+class JSONHandler(BaseHTTPRequestHandler):
+    """Answers JSON and stays silent: no access log, no traceback for a client that went away."""
+
+    def log_message(self, *args: Any) -> None:  # keep test output clean
+        pass
+
+    def _send(self, status: int, body: Any) -> None:
+        data = json.dumps(body, ensure_ascii=False).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        try:
+            self.wfile.write(data)
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the client gave up waiting (killed, or past its budget): nothing to tell it
+
+
 class LoopbackAPI:
     def __init__(self) -> None:
         self.notifications: dict[str, dict[str, Any]] = {}
@@ -52,18 +70,7 @@ class LoopbackAPI:
     def _handler(self) -> type[BaseHTTPRequestHandler]:
         api = self
 
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *args: Any) -> None:  # keep test output clean
-                pass
-
-            def _send(self, status: int, body: Any) -> None:
-                data = json.dumps(body, ensure_ascii=False).encode()
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
+        class Handler(JSONHandler):
             def do_GET(self) -> None:
                 notification_id = self.path.rsplit("/", 1)[-1]
                 with api._lock:
