@@ -21,6 +21,7 @@ from .commands import INFORMATION
 from .state.values import utc_text
 from .models import Identity, Notification
 from .promises import Promise, calls_off, changes_plan, extract_promises, known_place, line_key
+from .records import Parsed
 from .record import agents_in, conversation_key, partner_keys, said_to_partners
 from .state.base import Store
 from .travel import trips
@@ -98,7 +99,7 @@ class StoredNames:
         return self._seen[name]
 
 
-def parse(notification: Notification, *, roster: textparse.NameLookup, me: Identity) -> dict[str, Any]:
+def parse(notification: Notification, *, roster: textparse.NameLookup, me: Identity) -> Parsed:
     """The `parsed` block: JSON fields first, the text's patterns when they are absent."""
     body = notification.notification
     text = body.text
@@ -136,7 +137,7 @@ def parse(notification: Notification, *, roster: textparse.NameLookup, me: Ident
     }
 
 
-def observe(store: Store, notification: Notification, *, me: Identity, now: datetime) -> tuple[int, dict[str, Any]]:
+def observe(store: Store, notification: Notification, *, me: Identity, now: datetime) -> tuple[int, Parsed]:
     """Record the fetch and learn from it; returns (request activity id, parsed block)."""
     parsed = parse(notification, roster=StoredNames(store), me=me)
     others = [p for p in parsed["participants"] if not me.is_self(p.get("id"), p.get("name"))]
@@ -232,7 +233,7 @@ def _promise_of(row: dict[str, Any]) -> Promise:
                    source_text=str(row.get("source_text") or ""))
 
 
-def remember_met(store: Store, parsed: dict[str, Any], others: list[dict[str, Any]], me: Identity) -> None:
+def remember_met(store: Store, parsed: Parsed, others: list[dict[str, Any]], me: Identity) -> None:
     """Everyone in a conversation whose history shows the agent's own line has talked with it.
 
     The agent may have spoken before it knew their ids (a request that named
@@ -273,7 +274,7 @@ def build_context(
     notification: Notification,
     *,
     activity_id: int,
-    parsed: dict[str, Any],
+    parsed: Parsed,
     me: Identity,
     now: datetime,
     world_context_file: Path | None,
@@ -394,7 +395,7 @@ def _said_this_week(store: Store, fetched: Fetched, now: datetime, *, also_to: I
     return said_to_partners(store, partners, since) + in_id_talks
 
 
-def remember_partners(store: Store, parsed: dict[str, Any], me: Identity) -> None:
+def remember_partners(store: Store, parsed: Parsed, me: Identity) -> None:
     """Who is in a conversation the server gave an id to, so lines said there are not said to them again."""
     key = conversation_key(parsed, me)
     people = sorted(partner_keys(parsed, me) - {""})

@@ -25,6 +25,7 @@ from .models import Choice, Identity, Notification
 from .record import record_outcome
 from .state.base import FAILED, SUCCEEDED, UNKNOWN, Ledger, State, Store
 from .state.factory import open_state
+from .records import Parsed
 
 if TYPE_CHECKING:
     from .persona import Persona
@@ -94,7 +95,7 @@ class Fetched:
 
     notification: Notification
     me: Identity
-    parsed: dict[str, Any]
+    parsed: Parsed
     preprocess: dict[str, Any]
 
     def output(self) -> dict[str, Any]:

@@ -28,6 +28,7 @@ from .deciders import Decision
 from .models import TOKYO, Choice, Identity
 from .promises import known_place
 from .travel import FLOOR, time_to_walk
+from .records import Activity, Meeting, Parsed, Participant, Person, Place
 from .report import ReportFacts
 from .speech import Memory, Persona, compose
 
@@ -62,19 +63,19 @@ class View:
 
     notification_id: str
     choices: Sequence[Choice]
-    parsed: dict[str, Any]
+    parsed: Parsed
     context: dict[str, Any]
     me: Identity
     now: datetime
     persona: Persona
-    recent_commands: Sequence[dict[str, Any]] = ()  # newest first
+    recent_commands: Sequence[Activity] = ()  # newest first
     knowledge_age: dict[str, timedelta] = field(default_factory=dict)
-    places: Sequence[dict[str, Any]] = ()  # known places with visits / last_visited
-    nearby_agents: Sequence[dict[str, Any]] = ()
+    places: Sequence[Place] = ()  # known places with visits / last_visited
+    nearby_agents: Sequence[Participant] = ()
     own_lines: Sequence[str] = ()  # the agent's lines in this conversation, newest first
     said_before: Sequence[str] = ()  # lines said to these partners this week: never said twice
-    acquaintances: dict[str, dict[str, Any]] = field(default_factory=dict)  # agent id → person record
-    meetings: Sequence[dict[str, Any]] = ()  # promises due soon, already gone to or not
+    acquaintances: dict[str, Person] = field(default_factory=dict)  # agent id → person record
+    meetings: Sequence[Meeting] = ()  # promises due soon, already gone to or not
     trips: Sequence[dict[str, Any]] = ()  # trips walked (from, to, minutes), newest last: how long walks take
     transfer_policy: str = "known"
 
@@ -465,7 +466,7 @@ def _promise_in(view: View, line: str | None) -> dict[str, Any] | None:
                  or line in (c.get("source_text") or "")), None)
 
 
-def _clock_text(commitment: dict[str, Any] | None) -> str | None:
+def _clock_text(commitment: Meeting | None) -> str | None:
     due = _due(commitment) if commitment else None
     return due.astimezone(TOKYO).strftime("%H:%M") if due else None
 
@@ -518,14 +519,14 @@ def _knows(view: View, agent_id: str | None) -> bool:
     return any(p.get("agent_id") == agent_id and p.get("interactions", 0) > 0 for p in view.context.get("people", []))
 
 
-def _due(commitment: dict[str, Any]) -> datetime | None:
+def _due(commitment: Meeting) -> datetime | None:
     try:
         return datetime.fromisoformat(commitment["due_at"]) if commitment.get("due_at") else None
     except ValueError:
         return None
 
 
-def _next_meeting(view: View, *, placed: bool = True) -> dict[str, Any] | None:
+def _next_meeting(view: View, *, placed: bool = True) -> Meeting | None:
     """The soonest promise still ahead (or only just past), whether or not the agent set off.
 
     `placed`: only one whose place is a known node (one the agent can go to);
@@ -540,7 +541,7 @@ def _next_meeting(view: View, *, placed: bool = True) -> dict[str, Any] | None:
     return None
 
 
-def _wait_units_left(view: View, meeting: dict[str, Any]) -> int:
+def _wait_units_left(view: View, meeting: Meeting) -> int:
     """Whole wait units (10 minutes) to wait for a partner: until the time, else within the grace.
 
     Early, the agent waits until the meeting's time, no longer; at the time,
@@ -554,11 +555,11 @@ def _wait_units_left(view: View, meeting: dict[str, Any]) -> int:
     return until_due if until_due >= 1 else int((due + MEETING_GRACE - view.now) // WAIT_UNIT)
 
 
-def _meeting_node(view: View, meeting: dict[str, Any]) -> str | None:
+def _meeting_node(view: View, meeting: Meeting) -> str | None:
     return meeting.get("node_id") or _node_for_place(view, meeting.get("place_name"))
 
 
-def _meeting_elsewhere(view: View, partner_id: str | None) -> dict[str, Any] | None:
+def _meeting_elsewhere(view: View, partner_id: str | None) -> Meeting | None:
     """A promise with someone else, somewhere else, due so soon that the agent must set off now."""
     return next((meeting for meeting, set_off in _meetings_elsewhere(view)
                  if meeting.get("partner_id") != partner_id and set_off <= view.now), None)
@@ -573,7 +574,7 @@ def _ends_in_time(view: View, action_id: str) -> bool:
     return all(ends <= set_off for _, set_off in _meetings_elsewhere(view))
 
 
-def _meetings_elsewhere(view: View) -> Iterator[tuple[dict[str, Any], datetime]]:
+def _meetings_elsewhere(view: View) -> Iterator[tuple[Meeting, datetime]]:
     """Meetings still ahead somewhere else the agent can go to, with when it must set off for each.
 
     A promise at a place on no map is no reason to leave: the agent could not go there.
@@ -675,7 +676,7 @@ def _action_options(view: View) -> list[str]:
     return list(dict.fromkeys(str(a) for a in ids if isinstance(a, (str, int)) and a != ""))
 
 
-def action_label(choices: Sequence[Choice], parsed: dict[str, Any], action_id: str | None) -> str | None:
+def action_label(choices: Sequence[Choice], parsed: Parsed, action_id: str | None) -> str | None:
     """What an action is called for people (`コーヒーを飲む`), never its id; None when unknown."""
     for option in parsed.get("actions") or []:
         if option.get("action_id") == action_id and option.get("name"):

@@ -18,20 +18,21 @@ from .commands import CONVERSATION as CONVERSATION_COMMANDS
 from .commands import OPENING as OPENING_COMMANDS
 from .models import Identity
 from .state.base import Store
+from .records import Parsed
 
 NODE_ID = re.compile(r"^\d+-\d+$")
 MAX_KNOWLEDGE_ITEMS = 200
 KEEPABLE_AFTER_DUE = timedelta(hours=3)
 
 
-def conversation_key(parsed: dict[str, Any], me: Identity) -> str:
+def conversation_key(parsed: Parsed, me: Identity) -> str:
     """Stable key for "this conversation": its id, or who is in it."""
     if parsed.get("conversation_id"):
         return f"id:{parsed['conversation_id']}"
     return "with:" + ",".join(sorted(partner_keys(parsed, me)))
 
 
-def partner_keys(parsed: dict[str, Any], me: Identity) -> set[str]:
+def partner_keys(parsed: Parsed, me: Identity) -> set[str]:
     """How the conversation's other participants appear in conversation keys."""
     return {
         p.get("id") or p.get("name", "")
@@ -55,7 +56,7 @@ def said_to_partners(store: Store, partners: Iterable[str], since: datetime) -> 
     ]
 
 
-def partners(parsed: dict[str, Any], params: dict[str, Any], me: Identity) -> list[dict[str, Any]]:
+def partners(parsed: Parsed, params: dict[str, Any], me: Identity) -> list[dict[str, Any]]:
     """The other agents a command touched: a named target, else the conversation's others."""
     people = {p["id"]: p for p in parsed.get("participants", []) if p.get("id")}
     target = params.get("target_agent_id")
@@ -68,7 +69,7 @@ def record_outcome(
     store: Store,
     *,
     notification_id: str,
-    parsed: dict[str, Any],
+    parsed: Parsed,
     me: Identity,
     command: str,
     description: str,
@@ -108,7 +109,7 @@ def _thought(command: str, description: str, params: dict[str, Any], reason: str
     return line + (f"理由: {reason}" if reason else "")
 
 
-def _fulfil(store: Store, command: str, params: dict[str, Any], parsed: dict[str, Any],
+def _fulfil(store: Store, command: str, params: dict[str, Any], parsed: Parsed,
             touched: Iterable[dict[str, Any]], now: datetime) -> None:
     """A move to the promised place, or talking with the partner at that place, keeps a promise."""
     # Promises whose time is long gone cannot be kept any more (and would crowd out current ones).

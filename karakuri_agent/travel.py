@@ -17,6 +17,7 @@ from typing import Any
 
 from .models import parse_timestamp
 from .state.base import Store
+from .records import Parsed
 
 TRIPS_KEY = "trips"
 MAX_TRIPS = 30
@@ -29,7 +30,7 @@ LONGEST_WALK = timedelta(hours=6)
 
 
 def learn_trip(store: Store, command: str, params: dict[str, Any], result: dict[str, Any],
-               parsed: dict[str, Any], now: datetime) -> None:
+               parsed: Parsed, now: datetime) -> None:
     """Remember an accepted move's trip: from, to, minutes (newest last, at most MAX_TRIPS).
 
     It starts where the text says the agent stands, else where the last

@@ -1,0 +1,110 @@
+"""The records that travel through the middle of the pipeline, typed.
+
+The store hands the context and the deciders plain dicts (rows); these
+TypedDicts name their fields, so a reader of `policy.View` or of the
+`Store` protocol sees what a person, a place or a meeting carries, and a
+type checker catches a misspelt key. They cost nothing at run time: a row
+is still a dict.
+"""
+
+from __future__ import annotations
+
+from typing import Any, TypedDict
+
+
+class Participant(TypedDict):
+    """Someone named in a notification: `名前 (id: 123)` or the JSON `participants`."""
+
+    id: str
+    name: str
+
+
+class Line(TypedDict, total=False):
+    """One conversation line: who said it (id when known) and what."""
+
+    speaker: str
+    speaker_id: str | None
+    message: str
+
+
+class Node(TypedDict):
+    """A place as a text names it: `6-11 (喫茶店 店内)` or `7-11(喫茶店 入口)`."""
+
+    node_id: str
+    name: str | None
+
+
+class Location(TypedDict):
+    """Where and when the notification finds the agent, as its text says."""
+
+    current_node: Node | None
+    clock: str | None  # ISO text
+    nearby_agent_count: int | None
+
+
+class Parsed(TypedDict):
+    """The `parsed` block of the decision context: the JSON fields first, the text's patterns when absent."""
+
+    notification_id: str
+    has_choices: bool
+    notification_type: str
+    conversation_id: str | None
+    participants: list[Participant]
+    conversation_messages: list[Line]
+    next_speakers: list[dict[str, Any]]
+    choices: list[dict[str, Any]]
+    self: dict[str, str | None]  # the agent itself: {id, name}
+    location: Location
+    places: list[Node]
+    actions: list[dict[str, Any]]
+    transfers: list[dict[str, Any]]
+
+
+class Person(TypedDict):
+    """Someone the agent has met, as the store remembers them."""
+
+    agent_id: str
+    display_name: str
+    nickname: str | None
+    relationship: str  # 顔見知り / 知り合い / 友達, from the number of interactions
+    interactions: int
+    last_contact: str | None  # ISO text in UTC
+
+
+class Place(TypedDict):
+    """A node the agent knows by name, and how often it has been there."""
+
+    node_id: str
+    name: str
+    visits: int
+    last_visited: str | None
+
+
+class Meeting(TypedDict, total=False):
+    """A promise to be somewhere at a time (a row of `commitments`)."""
+
+    id: int
+    notification_id: str
+    partner_id: str | None
+    partner_name: str
+    place_name: str | None
+    node_id: str | None
+    due_at: str | None  # ISO text in UTC; None: no time was said
+    source_text: str
+    status: str  # pending / fulfilled (meetings() only)
+
+
+class Activity(TypedDict, total=False):
+    """One entry of the activity log; commands carry command, params and success."""
+
+    id: int
+    created_at: str
+    notification_id: str
+    kind: str  # request / command / report / dry_run
+    notification_type: str
+    command: str
+    params: dict[str, Any]
+    success: bool
+    message: str
+    reason: str
+    model: dict[str, Any]
