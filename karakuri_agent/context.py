@@ -317,7 +317,7 @@ def view_of(store: Store, fetched: Fetched, now: datetime, *, persona: Persona, 
     lines = store.utterances(conversation_key(fetched.parsed, fetched.me), SAID_BEFORE_LINES)
     candidates = [a["id"] for a in nearby] + [
         str(v) for c in fetched.notification.choices if c.command == "conversation_start"
-        for v in _listed(c.param_schema.get("target_agent_id", {}).get("enum"))
+        for v in c.enum("target_agent_id")
     ]
     return View(
         notification_id=fetched.notification.notification_id,
@@ -406,11 +406,6 @@ def remember_partners(store: Store, parsed: Parsed, me: Identity) -> None:
     if merged != talks.get(key):
         kept = {k: v for k, v in list(talks.items())[-MAX_TALKS_REMEMBERED:] if k != key}
         store.set_knowledge(PARTNERS_KEY, {**kept, key: merged})
-
-
-def _listed(value: object) -> list:
-    """A schema's `enum` when it is a list; anything else (a malformed schema) lists nothing."""
-    return value if isinstance(value, list) else []
 
 
 def this_conversation(lines: list[dict[str, Any]], now: datetime) -> list[str]:

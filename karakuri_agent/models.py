@@ -115,6 +115,17 @@ class Choice:
             param_schema=flat,
         )
 
+    def enum(self, name: str) -> list[Any]:
+        """The values `name` may take, when its schema lists them as text or numbers; [] otherwise.
+
+        The one tolerant reading of an `enum`: a server may send anything there
+        (a number, an object), and no reader should crash on it.
+        """
+        values = self.param_schema.get(name, {}).get("enum")
+        if not isinstance(values, list):
+            return []
+        return [v for v in values if isinstance(v, (str, int)) and not isinstance(v, bool)]
+
     def summary(self) -> dict[str, Any]:
         """The normalised view put in the decision context."""
         return {

@@ -703,10 +703,7 @@ def _repeats_last(view: View, decision: Decision) -> bool:
 
 
 def _enum(choice: Choice | None, name: str) -> list[Any]:
-    if choice is None:
-        return []
-    enum = choice.param_schema.get(name, {}).get("enum")
-    return [v for v in enum if isinstance(v, (str, int))] if isinstance(enum, list) else []
+    return choice.enum(name) if choice is not None else []
 
 
 def _max_length(choice: Choice, name: str) -> int | None:

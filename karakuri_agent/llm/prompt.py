@@ -153,7 +153,7 @@ def _field(spec: Mapping[str, Any]) -> dict[str, Any]:
 
 def _places(view: View) -> list[dict[str, Any]]:
     """Names for the node ids a move may name first, then other known places."""
-    offered = {str(v) for c in view.choices for v in c.param_schema.get("target_node_id", {}).get("enum") or []}
+    offered = {str(v) for c in view.choices for v in c.enum("target_node_id")}
     ranked = sorted(view.places, key=lambda p: (p.get("node_id") not in offered, p.get("visits") or 0))
     return [_drop_empty({"node_id": p.get("node_id"), "name": _cut(p.get("name")), "visits": p.get("visits") or None})
             for p in ranked[:PLACES]]
