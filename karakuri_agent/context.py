@@ -21,6 +21,7 @@ from .commands import INFORMATION
 from .state.values import utc_text
 from .models import Identity, Notification
 from .promises import Promise, calls_off, changes_plan, extract_promises, known_place, line_key
+from .limits import ACTIVITY_LIMIT, MEMORY_DAYS, MEMORY_LIMIT, RECENT_COMMANDS
 from .records import Parsed
 from .record import agents_in, conversation_key, partner_keys, said_to_partners
 from .state.base import Store
@@ -31,11 +32,6 @@ if TYPE_CHECKING:
     from .policy import View
     from .speech import Persona
 
-ACTIVITY_LIMIT = 6
-# The newest commands a decider sees (variety, cooldown); retention keeps at least these.
-RECENT_COMMANDS = 6
-MEMORY_DAYS = 3
-MEMORY_LIMIT = 12
 COMMITMENT_LIMIT = 8
 # A promise stays on the list for a while after its time: being late still counts.
 COMMITMENT_GRACE = timedelta(hours=1)

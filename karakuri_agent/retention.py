@@ -22,9 +22,9 @@ import sqlite3
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-from .context import ACTIVITY_LIMIT as KEEP_ACTIVITY
-from .context import MEMORY_LIMIT as KEEP_MEMORY
-from .context import RECENT_COMMANDS as KEEP_COMMANDS
+from .limits import ACTIVITY_LIMIT as KEEP_ACTIVITY
+from .limits import MEMORY_LIMIT as KEEP_MEMORY
+from .limits import RECENT_COMMANDS as KEEP_COMMANDS
 from .state.sqlite.db import transaction
 from .state.values import utc_text
 

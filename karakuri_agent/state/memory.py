@@ -249,7 +249,7 @@ class MemoryState:
 
     def forget_before(self, keep_days: int, now: datetime) -> dict[str, Any]:
         """Old activity and memory go; the ledger, people, places and knowledge stay (as retention.py)."""
-        from ..context import ACTIVITY_LIMIT, MEMORY_LIMIT, RECENT_COMMANDS
+        from ..limits import ACTIVITY_LIMIT, MEMORY_LIMIT, RECENT_COMMANDS
 
         cutoff = utc_text(now - timedelta(days=keep_days))
         tables = self.store._tables

@@ -1,0 +1,14 @@
+"""How much of the past one run reads: the context's bounds, and so what `gc` must keep.
+
+In a module of their own, with no imports, so that retention (which the CLI
+loads for the `gc` bound) can know them without loading the context's
+parsers into every command's start-up.
+"""
+
+# The newest activity entries the decision context shows.
+ACTIVITY_LIMIT = 6
+# The newest commands a decider sees (variety, cooldown).
+RECENT_COMMANDS = 6
+# Short memory: entries of the last few days, at most this many.
+MEMORY_DAYS = 3
+MEMORY_LIMIT = 12
