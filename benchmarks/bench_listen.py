@@ -43,7 +43,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 from conftest import CONVERSATION_REQUEST  # noqa: E402
 from loopback import LoopbackAPI, running_api  # noqa: E402
 from bench_wrapper import p90  # noqa: E402  (benchmarks/ is on sys.path: it is the script's directory)
-from processes import child_env, measure  # noqa: E402
+from processes import child_env, console_script, measure  # noqa: E402
 
 AIM_RATIO = 0.15  # the resident median per notification, as a share of the shell wrapper's
 MEMORY_AIM = 0.10  # growth of the resident set from the 100th notification to the last
@@ -53,10 +53,7 @@ WARMUP = 3
 
 
 def agent_argv() -> list[str]:
-    script = Path(sys.executable).parent / "karakuri-agent"
-    if script.exists():
-        return [str(script)]
-    return [sys.executable, "-c", "import sys; from karakuri_agent.cli import agent; sys.exit(agent())"]
+    return console_script("karakuri-agent", "agent")
 
 
 def body(notification_id: str) -> str:

@@ -41,7 +41,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from conftest import API_KEY, CONVERSATION_REQUEST, IDLE_REMINDER, SELF_ID, SELF_NAME  # noqa: E402
 from loopback import running_api  # noqa: E402
-from processes import child_env, import_costs, measure  # noqa: E402
+from processes import child_env, console_script, import_costs, measure  # noqa: E402
 
 RESULTS_FILE = ROOT / "benchmarks" / "results" / "bench_steps.json"
 DECIDE_AIM_MS = 5.0
@@ -155,9 +155,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=30)
     args = parser.parse_args()
-    agent = Path(sys.executable).parent / "karakuri-agent"
-    agent_argv = [str(agent)] if agent.exists() else [
-        sys.executable, "-c", "import sys; from karakuri_agent.cli import agent; sys.exit(agent())"]
+    agent_argv = console_script("karakuri-agent", "agent")
 
     with running_api() as api, tempfile.TemporaryDirectory(prefix="karakuri-steps-") as tmp:
         work = Path(tmp)

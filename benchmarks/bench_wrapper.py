@@ -29,7 +29,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from conftest import CONVERSATION_REQUEST  # noqa: E402
 from loopback import running_api  # noqa: E402
-from processes import child_env, import_costs, measure  # noqa: E402
+from processes import child_env, console_script, import_costs, measure  # noqa: E402
 
 AIM_MS = 120.0
 AIM_TEXT = f"aim: each invocation ≤ {AIM_MS:.0f} ms median on a 2-core machine"
@@ -38,11 +38,7 @@ WARMUP_RUNS = 2  # untimed runs per case: fill the bytecode cache and the OS pag
 
 
 def karakuri_argv() -> list[str]:
-    """The installed console script, or the same entry point through `python -c`."""
-    script = Path(sys.executable).parent / "karakuri"
-    if script.exists():
-        return [str(script)]
-    return [sys.executable, "-c", "import sys; from karakuri_agent.cli import karakuri; sys.exit(karakuri())"]
+    return console_script("karakuri", "karakuri")
 
 
 def shown_path(path: Path) -> str:

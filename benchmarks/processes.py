@@ -17,6 +17,14 @@ from typing import Any, Callable
 from conftest import API_KEY, SELF_ID  # noqa: E402  (tests/ is on sys.path in every benchmark)
 
 
+def console_script(name: str, entry: str) -> list[str]:
+    """The installed console script `name`, or the same entry point (`karakuri_agent.cli:<entry>`) through python -c."""
+    script = Path(sys.executable).parent / name
+    if script.exists():
+        return [str(script)]
+    return [sys.executable, "-c", f"import sys; from karakuri_agent.cli import {entry}; sys.exit({entry}())"]
+
+
 def child_env(base_url: str, work_dir: Path, state_dir: Path) -> dict[str, str]:
     """A clean environment for the child processes.
 
