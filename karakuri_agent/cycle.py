@@ -141,6 +141,8 @@ class Agent:
         self.decider = decider
         self.persona = persona
         self.reporter = reporter
+        # Transfer offers: the operator's setting wins, then the persona pack's rule, then "known".
+        self.transfer_policy = runtime.settings.transfer_policy or persona.rules.transfer_policy or "known"
 
     @classmethod
     @contextmanager
@@ -218,8 +220,7 @@ class Agent:
         except ServerRejected as exc:
             if exc.latest_notification_id and not newer:
                 return self._notification(exc.latest_notification_id, dry_run=dry_run, newer=True)
-            return HandleResult(report.STALE if exc.code == "notification_stale" else report.FAILED, notification_id,
-                                error=explain(exc))
+            return HandleResult(_refused_report(exc), notification_id, error=explain(exc))
         except Unreachable as exc:
             return HandleResult(report.FAILED, notification_id, error=explain(exc))
 
@@ -237,8 +238,7 @@ class Agent:
             result.report = report.idle_report(kind, why=report.COOLING_DOWN)
             return result
 
-        transfer_policy = rt.settings.transfer_policy or self.persona.rules.transfer_policy or "known"
-        view = view_of(rt.store, fetched, now, persona=self.persona, transfer_policy=transfer_policy)
+        view = view_of(rt.store, fetched, now, persona=self.persona, transfer_policy=self.transfer_policy)
         decision, admitted, refused = first_admitted(notification, decider.propose(view), view.said_before)
         # A model decider keeps the trace of the call just made; other deciders have none.
         result.model = getattr(decider, "last_trace", None)
@@ -269,10 +269,15 @@ class Agent:
         elif isinstance(outcome.error, OutcomeUnknown):
             result.report = report.UNKNOWN_OUTCOME
         else:
-            result.report = report.STALE if outcome.error and outcome.error.code == "notification_stale" else report.FAILED
+            result.report = _refused_report(outcome.error)
         if outcome.error is not None:
             result.error = explain(outcome.error)
         return result
+
+
+def _refused_report(error: Exception | None) -> str:
+    """A newer notification superseded this one (nothing more to do), or the run failed."""
+    return report.STALE if getattr(error, "code", None) == "notification_stale" else report.FAILED
 
 
 def _state_unavailable(exc: StateUnavailable, notification_id: str | None, dry_run: bool) -> HandleResult:
