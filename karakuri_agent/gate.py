@@ -100,14 +100,14 @@ def spoken_problems(params: dict[str, Any], said_before: Sequence[str]) -> list[
     spoken = {name: params[name] for name in SPOKEN_FIELDS if isinstance(params.get(name), str)}
     if not spoken:
         return []
-    from .speech import clean_text  # the speech module's own cleaning, loaded only when something is said
+    from .speech import clean_text, said_key  # loaded only when something is said
 
-    said = {_normal(line) for line in said_before}
+    said = {said_key(line) for line in said_before}
     problems = []
     for name, line in spoken.items():
         if _normal(clean_text(line)) != _normal(line) or _BARE_IDS.search(line):
             problems.append(f"{name} contains a mention, link, Discord id or chat markup: say it in plain words")
-        elif _normal(line) in said:
+        elif said_key(line) in said:
             problems.append(f"{name} was already said in this conversation: say something new")
     return problems
 
@@ -132,5 +132,5 @@ def first_admitted(notification: Notification, candidates: Iterable[Decision],
 
 
 def _normal(line: str) -> str:
-    """Lines compared without whitespace: spacing changes nothing in Japanese."""
+    """A line without whitespace, which clean_text folds: what is left to differ is what it removes."""
     return "".join(line.split())

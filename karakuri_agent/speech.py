@@ -44,6 +44,7 @@ __all__ = [
     "clean_text",
     "compose",
     "pick_topic",
+    "said_key",
 ]
 
 PURPOSES = frozenset({"accept", "reply", "farewell", "start", "promise_accept"})
@@ -436,9 +437,10 @@ def _candidates(plan: _Plan) -> Iterator[tuple[str, ...]]:
 _ADDRESS = re.compile(r"^[^、。！？!?]{1,16}?(?:" + "|".join(_HONORIFICS) + r")、")
 
 
-def _normal(line: str) -> str:
-    """Lines compared without whitespace or an opening name: spacing changes
-    nothing in Japanese, and 'メイさん、またね' says what 'またね' says."""
+def said_key(line: str) -> str:
+    """What two lines are compared by to tell whether one was already said: no
+    whitespace and no opening name. Spacing changes nothing in Japanese, and
+    'メイさん、またね' says what 'またね' says. The gate compares by it too."""
     return _ADDRESS.sub("", "".join(line.split()), count=1)
 
 
@@ -450,7 +452,7 @@ def _choose(lines: Iterable[str], used: set[str], max_length: int) -> str:
     first_cut: str | None = None
     for line in lines:
         fitted, whole = _fit(line, max_length)
-        if _normal(fitted) not in used:
+        if said_key(fitted) not in used:
             if whole:
                 return fitted
             first_cut = first_cut or fitted
@@ -460,10 +462,10 @@ def _choose(lines: Iterable[str], used: set[str], max_length: int) -> str:
     for line in list(dict.fromkeys(seen))[:_SHORTER_TRIES]:
         for limit in range(min(max_length, utf16_units(line)) - 1, 0, -1):
             shorter = _cut_units(line, limit)
-            if shorter and _normal(shorter) not in used:
+            if shorter and said_key(shorter) not in used:
                 return shorter
     for word in _LAST_RESORT:
-        if utf16_units(word) <= max_length and _normal(word) not in used:
+        if utf16_units(word) <= max_length and said_key(word) not in used:
             return word
     return _fit(seen[0], max_length)[0] if seen else "…"
 
@@ -878,6 +880,6 @@ def compose(
     stated = _statement_words(situation.line, persona)
     avoid = situation.answer.avoid if situation.answer else ()
     lines = (clean_text(_named(_join(parts), partner, call)) for parts in _candidates(plan))
-    used = {_normal(line) for line in previous_lines}
+    used = {said_key(line) for line in previous_lines}
     return _choose((line for line in lines if line and not _asks_back(line, stated)
                     and not any(word in line for word in avoid)), used, limit)
