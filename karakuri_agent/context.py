@@ -16,7 +16,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable
 
-from . import textparse
+from . import journal, textparse
 from .commands import INFORMATION
 from .state.values import utc_text
 from .models import Identity, Notification
@@ -173,6 +173,7 @@ def observe(store: Store, notification: Notification, *, me: Identity, now: date
         new_lines = [line for line in parsed["conversation_messages"]
                      if first_seen.get(line_key(line, parsed["conversation_id"])) == seen_at]
         withdraw(store, withdrawn_by(new_lines, standing, promises, parsed["conversation_id"]))
+        journal.observed(store, parsed, me, conversation=conversation_key(parsed, me), at=now, heard_at=seen_at)
     return activity_id, parsed
 
 
