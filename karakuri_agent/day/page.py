@@ -111,8 +111,7 @@ _KINDS = {"place": "到着", "talk": "会話", "promise": "約束", "gift": "譲
 def _map(day: Day) -> str:
     visited = [v.node_id for v in day.places]
     nodes = dict(day.known_places)
-    for visit in day.places:
-        nodes.setdefault(visit.node_id, visit.label)
+    nodes.update((visit.node_id, visit.label) for visit in day.places)  # named as the day saw them
     placed = {node: (int(m.group(2)), int(m.group(1))) for node in nodes if (m := GRID.match(node))}
     unplaced = [node for node in nodes if node not in placed and node in visited]
     if not placed:
