@@ -40,14 +40,17 @@ def observed(store: Store, parsed: Parsed, me: Identity, *, conversation: str, a
              heard_at: datetime) -> None:
     """What a fetched notification shows: where the agent is, and the conversation's lines.
 
-    Facts are stamped `at` (the run's clock, as every activity entry is); a
-    line is told from an earlier sighting by `heard_at`, the server's time
-    that promises read lines against (`hear_line`).
+    `heard_at` is the notification's own time (its `created_at`, else the
+    run's clock): where its text says the agent stands is true as of then,
+    even when the message arrives late, and a line is told from an earlier
+    sighting by it (`hear_line`, as promises do). Lines are stamped `at`, the
+    run's clock, as the agent's own lines and every activity entry are, so a
+    conversation's lines stay in the order they were said.
     """
     notification_id = parsed["notification_id"]
     here = parsed["location"]["current_node"]
     if here:
-        store.add_to_journal(notification_id, HERE, notification_id, at,
+        store.add_to_journal(notification_id, HERE, notification_id, heard_at,
                              {"node_id": here["node_id"], "label": here.get("name")})
     partners = _partner_names(parsed, me)
     for line in parsed["conversation_messages"]:
@@ -77,8 +80,13 @@ def acted(store: Store, *, notification_id: str, parsed: Parsed, me: Identity, c
 
 def _line(store: Store, notification_id: str, conversation_id: str | None, conversation: str, partners: list[str],
           at: datetime, heard_at: datetime, *, speaker: str, speaker_id: str | None, text: str, own: bool) -> None:
-    """One line, once per saying: seen again in a later history, it keeps its key and adds nothing."""
-    key = line_key({"speaker": speaker, "speaker_id": speaker_id, "message": text}, conversation_id)
+    """One line, once per saying: seen again in a later history, it keeps its key and adds nothing.
+
+    The agent's own lines are keyed without the conversation id: the line
+    that starts a talk is said from a notification that has none yet, and
+    the gate never lets the agent say a line twice to the same people.
+    """
+    key = line_key({"speaker": speaker, "speaker_id": speaker_id, "message": text}, None if own else conversation_id)
     first = store.hear_line(key, heard_at, LINE_REPEAT_AFTER)
     store.add_to_journal(notification_id, LINE, f"{key}@{utc_text(first)}", at, {
         "conversation": conversation, "partners": partners, "speaker": speaker, "speaker_id": speaker_id,
