@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable
 
 from . import journal, textparse
+from .journal import LINE_REPEAT_AFTER  # when the same words are said anew (the day's lines use it too)
 from .commands import INFORMATION
 from .state.values import utc_text
 from .models import Identity, Notification
@@ -46,8 +47,6 @@ MEETINGS_AHEAD = timedelta(hours=3)
 SAID_BEFORE_LINES = 30
 # A line is not said again to the same person within this span (a week of town life).
 SAID_BEFORE_SPAN = timedelta(days=7)
-# The same words from the same speaker, unseen this long, are said anew when they come back.
-LINE_REPEAT_AFTER = timedelta(hours=12)
 # Building names (本屋「栞」 [7-6]) are kept under this knowledge key, at most this many.
 BUILDINGS_KEY = "buildings"
 MAX_BUILDINGS = 200

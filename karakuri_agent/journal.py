@@ -32,7 +32,8 @@ from .state.values import utc_text
 
 HERE, ARRIVAL, LINE, TRANSFER, RULE, VARIABLE = "here", "arrival", "line", "transfer", "rule", "variable"
 RECEIVED, GIVEN, DECLINED = "received", "given", "declined"
-# A line unseen for this long and said again is said anew (as context.LINE_REPEAT_AFTER, for promises).
+# The same words from the same speaker, unseen this long, are said anew when they come back
+# (for promises, context.py, and for the day's lines alike).
 LINE_REPEAT_AFTER = timedelta(hours=12)
 
 

@@ -15,19 +15,18 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta
+from datetime import date, datetime
 from typing import Any, Iterable
 
+# Lines further apart than CONVERSATION_GAP, without a conversation id, belong to different talks.
+from ..context import CONVERSATION_GAP
 from ..journal import ARRIVAL, HERE, LINE, RULE, TRANSFER, VARIABLE
+# The day is a date on the world's clock (Asia/Tokyo), as its texts and the reports show it.
 from ..models import TOKYO as ZONE
+# A promise still pending this long after its time can no longer be kept: it was missed.
+from ..record import KEEPABLE_AFTER_DUE as MISSED_AFTER
 from ..records import Activity, JournalEntry, Meeting
 
-# The world's zone: the day is a date on the world's clock, as its texts and the reports show it.
-__all__ = ["ZONE", "Day", "Records", "build"]
-# Lines further apart than this, without a conversation id, belong to different talks (as context.py).
-CONVERSATION_GAP = timedelta(minutes=30)
-# A promise still pending this long after its time can no longer be kept (as record.KEEPABLE_AFTER_DUE).
-MISSED_AFTER = timedelta(hours=3)
 MADE, KEPT, MISSED, PENDING, CANCELLED = "made", "kept", "missed", "pending", "cancelled"
 
 
