@@ -184,6 +184,23 @@ def log(limit: int, as_json: bool) -> None:
             click.echo(line)
 
 
+@agent.command("day")
+@click.option("--date", "date_text", metavar="YYYY-MM-DD",
+              help="The in-world date (Asia/Tokyo); default: the latest day with activity.")
+@click.option("--json", "as_json", is_flag=True, help="Print the day as one JSON object.")
+@click.option("--html", "html_file", type=click.Path(dir_okay=False, writable=True, path_type=Path),
+              help="Also write the day as one self-contained HTML page to FILE.")
+@handles_errors
+def day(date_text: str | None, as_json: bool, html_file: Path | None) -> None:
+    """Show one day of the agent's life: places, conversations, promises, gifts, commands, failures."""
+    from .config import load_settings
+    from .day.show import show
+
+    settings = load_settings(require_api=False)
+    for line in show(settings, date_text, as_json=as_json, html_file=html_file):
+        click.echo(line)
+
+
 @agent.command("handle")
 @click.argument("body", required=False)
 @click.option("--dry-run", is_flag=True, help="Decide and print the command that would be sent; send nothing, post nothing.")

@@ -16,7 +16,8 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable
 
-from . import textparse
+from . import journal, textparse
+from .journal import LINE_REPEAT_AFTER  # when the same words are said anew (the day's lines use it too)
 from .commands import INFORMATION
 from .state.values import utc_text
 from .models import Identity, Notification
@@ -46,8 +47,6 @@ MEETINGS_AHEAD = timedelta(hours=3)
 SAID_BEFORE_LINES = 30
 # A line is not said again to the same person within this span (a week of town life).
 SAID_BEFORE_SPAN = timedelta(days=7)
-# The same words from the same speaker, unseen this long, are said anew when they come back.
-LINE_REPEAT_AFTER = timedelta(hours=12)
 # Building names (本屋「栞」 [7-6]) are kept under this knowledge key, at most this many.
 BUILDINGS_KEY = "buildings"
 MAX_BUILDINGS = 200
@@ -173,6 +172,7 @@ def observe(store: Store, notification: Notification, *, me: Identity, now: date
         new_lines = [line for line in parsed["conversation_messages"]
                      if first_seen.get(line_key(line, parsed["conversation_id"])) == seen_at]
         withdraw(store, withdrawn_by(new_lines, standing, promises, parsed["conversation_id"]))
+        journal.observed(store, parsed, me, conversation=conversation_key(parsed, me), at=now, heard_at=seen_at)
     return activity_id, parsed
 
 

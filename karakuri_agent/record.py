@@ -11,7 +11,7 @@ import re
 from datetime import datetime, timedelta
 from typing import Any, Iterable
 
-from . import textparse
+from . import journal, textparse
 from .commands import CONTACT as CONTACT_COMMANDS
 from .travel import learn_trip
 from .commands import CONVERSATION as CONVERSATION_COMMANDS
@@ -95,6 +95,9 @@ def record_outcome(
             store.add_utterance(conversation_key(parsed, me), params["message"], opens=command in OPENING_COMMANDS)
         _fulfil(store, command, params, parsed, touched, now)
         learn_trip(store, command, params, result, parsed, now)
+        journal.acted(store, notification_id=notification_id, parsed=parsed, me=me,
+                      conversation=conversation_key(parsed, me), command=command, params=params, result=result,
+                      now=now)
         if isinstance(result.get("data"), (dict, list)):
             _learn(store, command, result["data"])
     return activity_id

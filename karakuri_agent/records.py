@@ -91,7 +91,22 @@ class Meeting(TypedDict, total=False):
     node_id: str | None
     due_at: str | None  # ISO text in UTC; None: no time was said
     source_text: str
-    status: str  # pending / fulfilled (meetings() only)
+    status: str  # pending / fulfilled (meetings() and commitments_between() only)
+    created_at: str  # commitments_between() only: when the promise was heard (UTC ISO text)
+    fulfilled_at: str | None  # commitments_between() only: when it was kept
+
+
+class JournalEntry(TypedDict):
+    """One fact of the agent's day (the `journal` table): where it stood, a line said, a gift.
+
+    `kind` says what `data` holds (day/read.py and journal.py name the kinds);
+    `at` is UTC ISO text, as every stored time.
+    """
+
+    at: str
+    notification_id: str
+    kind: str
+    data: dict[str, Any]
 
 
 class Activity(TypedDict, total=False):

@@ -61,6 +61,8 @@ STATEMENTS: dict[str, str] = {
         "DELETE FROM heard_lines WHERE last_seen < :cutoff AND line_key NOT IN"
         " (SELECT line_key FROM commitments WHERE status = 'pending' AND line_key IS NOT NULL)"
     ),
+    # The day view's facts (places stood at, lines, gifts): only `day` reads them, for a past day.
+    "journal": "DELETE FROM journal WHERE at < :cutoff",
     # Kept or otherwise closed promises; every pending one stays, however old.
     "commitments": (
         "DELETE FROM commitments WHERE status != 'pending'"

@@ -29,8 +29,18 @@ def test_an_older_file_is_brought_up_to_date_keeping_its_data(tmp_path):
     old.close()
 
     conn = db.connect(tmp_path)
-    assert versions(conn) == [1, 2, 3, 4, 5]
+    assert versions(conn) == [1, 2, 3, 4, 5, 8]
     assert [tuple(row) for row in conn.execute("SELECT message, opens FROM utterances")] == [("やあ", 0)]
+
+
+def test_a_migration_numbered_below_the_newest_applied_one_is_still_applied(tmp_path, monkeypatch):
+    """Numbers are not contiguous: a file that has 8 and not a 6 added since still gets the 6."""
+    db.connect(tmp_path).close()
+    added = []
+    monkeypatch.setattr(db, "MIGRATIONS", sorted(db.MIGRATIONS + [(6, "added_since", lambda c: added.append(6))]))
+    conn = db.connect(tmp_path)
+    assert added == [6] and 6 in versions(conn)
+    assert db.migrate(conn) == []
 
 
 def test_migrating_again_applies_nothing(tmp_path):

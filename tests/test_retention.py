@@ -168,7 +168,7 @@ def test_gc_twice_deletes_nothing_the_second_time(conn, history):
     gc(conn, keep_days=30, now=NOW)
     again = gc(conn, keep_days=30, now=NOW)
     assert {k: v for k, v in again.items() if k != "cutoff"} == dict.fromkeys(
-        ("activity", "memory", "notifications", "utterances", "heard_lines", "commitments"), 0)
+        ("activity", "memory", "notifications", "utterances", "heard_lines", "journal", "commitments"), 0)
 
 
 @pytest.mark.parametrize("bad", [-1, 1.5, "30", True, None, 36_501, 99_999_999_999])

@@ -135,3 +135,49 @@ def test_sqlite_url_is_the_state_directory(env, monkeypatch, state_dir):
     monkeypatch.setenv("KARAKURI_DATABASE_URL", "sqlite:")
     result = CliRunner().invoke(agent, ["log"])
     assert result.exit_code == 0 and (state_dir / "karakuri.db").exists()
+
+
+def test_the_journal_keeps_one_fact_per_kind_and_key_and_reads_a_window_in_time_order(state, clock):
+    later, earlier = NOW + timedelta(minutes=5), NOW
+    state.store.add_to_journal("n2", "here", "n2", later, {"node_id": "2-1"})
+    state.store.add_to_journal("n1", "here", "n1", earlier, {"node_id": "1-1", "label": "公園"})
+    state.store.add_to_journal("n1", "here", "n1", later, {"node_id": "9-9"})  # the same fact again: ignored
+    state.store.add_to_journal("n1", "line", "n1", earlier, {"text": "やあ"})  # same key, other kind: kept
+    state.store.add_to_journal("n3", "here", "n3", NOW + timedelta(days=1), {"node_id": "3-3"})
+    found = state.store.journal_between(NOW, NOW + timedelta(hours=1))
+    assert [(e["kind"], e["data"]) for e in found] == [
+        ("here", {"node_id": "1-1", "label": "公園"}), ("line", {"text": "やあ"}), ("here", {"node_id": "2-1"})]
+    assert found[0]["notification_id"] == "n1" and datetime.fromisoformat(found[0]["at"]) == earlier
+    assert state.store.journal_between(NOW + timedelta(minutes=5), NOW + timedelta(minutes=6))[0]["data"] == {
+        "node_id": "2-1"}  # the start is in the window, the end is not
+    assert state.store.journal_between(NOW - timedelta(hours=1), NOW) == []
+
+
+def test_activity_and_promises_of_a_window(state, clock):
+    state.store.record_request("before", "idle")
+    clock.tick(hours=1)
+    state.store.record_request("n1", "idle")
+    state.store.record_command("n1", "idle", "move", {"target_node_id": "1-1"}, False, "no", {"error": "x"}, "why")
+    state.store.record_report("n1", "idle", "からくり: 失敗。", dry_run=False, command=None, params=None,
+                              reason="invalid_request: bad", failed=True)
+    start, end = NOW + timedelta(minutes=30), NOW + timedelta(hours=2)
+    entries = state.store.activity_between(start, end)
+    assert [(e["notification_id"], e["kind"]) for e in entries] == [("n1", "request"), ("n1", "command"),
+                                                                    ("n1", "report")]
+    assert entries[1]["success"] is False and entries[1]["params"] == {"target_node_id": "1-1"}
+    assert entries[2]["success"] is False and entries[2]["reason"] == "invalid_request: bad"
+    due_in = (NOW + timedelta(hours=1, minutes=30)).isoformat(timespec="milliseconds")
+    due_later = (NOW + timedelta(days=2)).isoformat(timespec="milliseconds")
+    clock.now = NOW - timedelta(days=1)  # heard the day before, due in the window
+    state.store.add_commitment("old", {"partner_name": "メイ", "source_text": "明日駅で", "due_at": due_in})
+    clock.now = NOW - timedelta(days=1)  # heard and due outside the window
+    state.store.add_commitment("older", {"partner_name": "ソラ", "source_text": "いつか", "due_at": due_later})
+    clock.now = NOW + timedelta(hours=1)  # heard in the window, due later
+    state.store.add_commitment("n1", {"partner_name": "ルナ", "source_text": "あさって", "due_at": due_later,
+                                      "node_id": "2-1", "place_name": "駅"})
+    found = state.store.commitments_between(start, end)
+    assert [p["partner_name"] for p in found] == ["メイ", "ルナ"]
+    state.store.fulfil_commitments([found[0]["id"]])
+    kept = state.store.commitments_between(start, end)[0]
+    assert kept["status"] == "fulfilled" and kept["fulfilled_at"] == clock.now.isoformat(timespec="milliseconds")
+    assert found[1]["created_at"] == clock.now.isoformat(timespec="milliseconds") and found[1]["node_id"] == "2-1"

@@ -21,7 +21,10 @@ from contextlib import AbstractContextManager
 from datetime import datetime, timedelta
 from typing import Any, Iterable, Protocol
 
-from ..records import Activity, Meeting, Person, Place
+from ..records import Activity, JournalEntry, Meeting, Person, Place
+
+# What one day's reads return at most: far above a day of notifications (one every few minutes).
+DAY_LIMIT = 20_000
 
 # Outcomes recorded after a claim.
 SUCCEEDED, FAILED, UNKNOWN = "succeeded", "failed", "unknown"
@@ -60,6 +63,16 @@ class Store(Protocol):
     def utterances(self, conversation_key: str, limit: int = 50) -> list[dict[str, Any]]: ...
     def utterances_since(self, since: datetime, limit: int = 2000) -> list[dict[str, Any]]: ...
     def meetings(self, due_from: datetime, due_to: datetime, limit: int = 8) -> list[Meeting]: ...
+    # -- the day view (`karakuri-agent day`): one window of time, start included, end not ----------
+    def add_to_journal(self, notification_id: str, kind: str, key: str, at: datetime,
+                       data: dict[str, Any]) -> None:
+        """One fact of the day; a second one of the same kind and key is ignored (re-reading adds nothing)."""
+    def journal_between(self, start: datetime, end: datetime, limit: int = DAY_LIMIT) -> list[JournalEntry]:
+        """The journal's facts in the window, in time order (then in the order written)."""
+    def activity_between(self, start: datetime, end: datetime, limit: int = DAY_LIMIT) -> list[Activity]:
+        """Activity entries stamped in the window, oldest first."""
+    def commitments_between(self, start: datetime, end: datetime, limit: int = DAY_LIMIT) -> list[Meeting]:
+        """Promises heard in the window or falling due in it, with status, created_at and fulfilled_at; by id."""
     def batch(self) -> AbstractContextManager[Any]:
         """One transaction, all or nothing; nested, a part of the outer one.
 

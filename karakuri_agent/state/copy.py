@@ -62,6 +62,7 @@ TABLES: tuple[Table, ...] = (
     Table("knowledge", ("key", "value", "updated_at"), ("key",), json=("value",), ordered_by="key"),
     Table("utterances", ("conversation_key", "message", "created_at", "opens"),
           ("conversation_key", "message", "created_at", "opens"), flags=("opens",)),
+    Table("journal", ("at", "notification_id", "kind", "key", "data"), ("kind", "key"), json=("data",)),
 )
 # The PostgreSQL schema names the claims for what they are.
 POSTGRES_NAMES = {"attempts": "ledger"}

@@ -20,6 +20,7 @@ from ..clock import utc_now
 from .values import utc_text
 from ..errors import AlreadyAttempted
 from .values import relationship
+from .base import DAY_LIMIT
 
 _ACTIVITY_FIELDS = ("id", "created_at", "notification_id", "kind", "notification_type", "command", "params",
                     "success", "message", "reason", "model")
@@ -32,7 +33,7 @@ class MemoryStore:
         self._clock = clock
         self._tables: dict[str, Any] = {
             "notifications": {}, "activity": [], "memory": [], "commitments": [], "people": {}, "places": {},
-            "knowledge": {}, "utterances": [], "heard_lines": {},
+            "knowledge": {}, "utterances": [], "heard_lines": {}, "journal": [],
         }
 
     def _stamp(self) -> str:
@@ -205,6 +206,32 @@ class MemoryStore:
         lines = [u for u in reversed(self._tables["utterances"]) if u["created_at"] >= utc_text(since)]
         return [{k: u[k] for k in ("conversation_key", "message", "created_at")} for u in lines[:limit]]
 
+    # -- the day view ----------------------------------------------------------
+    def add_to_journal(self, notification_id: str, kind: str, key: str, at: datetime,
+                       data: dict[str, Any]) -> None:
+        journal = self._tables["journal"]
+        if any(e["kind"] == kind and e["key"] == key for e in journal):
+            return
+        journal.append({"id": len(journal) + 1, "at": utc_text(at), "notification_id": notification_id,
+                        "kind": kind, "key": key, "data": copy.deepcopy(data)})
+
+    def journal_between(self, start: datetime, end: datetime, limit: int = DAY_LIMIT) -> list[dict[str, Any]]:
+        low, high = utc_text(start), utc_text(end)
+        found = sorted((e for e in self._tables["journal"] if low <= e["at"] < high), key=lambda e: (e["at"], e["id"]))
+        return [{k: copy.deepcopy(e[k]) for k in ("at", "notification_id", "kind", "data")} for e in found[:limit]]
+
+    def activity_between(self, start: datetime, end: datetime, limit: int = DAY_LIMIT) -> list[dict[str, Any]]:
+        low, high = utc_text(start), utc_text(end)
+        found = [e for e in self._tables["activity"] if low <= e["created_at"] < high]
+        return [{k: v for k, v in _present(e, _ACTIVITY_FIELDS).items() if k != "model"} for e in found[:limit]]
+
+    def commitments_between(self, start: datetime, end: datetime, limit: int = DAY_LIMIT) -> list[dict[str, Any]]:
+        low, high = utc_text(start), utc_text(end)
+        found = [c for c in self._tables["commitments"]
+                 if low <= c["created_at"] < high or (c["due_at"] is not None and low <= c["due_at"] < high)]
+        fields = (*_COMMITMENT_FIELDS, "status", "created_at", "fulfilled_at")
+        return [{k: c[k] for k in fields} for c in found[:limit]]
+
     @contextmanager
     def batch(self) -> Iterator[None]:
         """All or nothing, as a transaction: a failure restores what was there before."""
@@ -248,7 +275,7 @@ class MemoryState:
         self.ledger = MemoryLedger(clock)
 
     def forget_before(self, keep_days: int, now: datetime) -> dict[str, Any]:
-        """Old activity and memory go; the ledger, people, places and knowledge stay (as retention.py)."""
+        """Old activity, memory and day journal go; the ledger, people, places and knowledge stay (as retention.py)."""
         from ..limits import ACTIVITY_LIMIT, MEMORY_LIMIT, RECENT_COMMANDS
 
         cutoff = utc_text(now - timedelta(days=keep_days))
@@ -259,6 +286,8 @@ class MemoryState:
         before = {name: len(tables[name]) for name in ("activity", "memory")}
         tables["activity"] = [e for e in tables["activity"] if e["created_at"] >= cutoff or e["id"] in newest]
         tables["memory"] = [m for m in tables["memory"] if m["created_at"] >= cutoff or m in kept_memory]
+        before["journal"] = len(tables["journal"])
+        tables["journal"] = [e for e in tables["journal"] if e["at"] >= cutoff]
         return {**{name: before[name] - len(tables[name]) for name in before}, "cutoff": cutoff}
 
     def close(self) -> None:

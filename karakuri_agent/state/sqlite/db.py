@@ -160,12 +160,41 @@ def _m005_activity_model(conn: sqlite3.Connection) -> None:
     conn.execute("ALTER TABLE activity ADD COLUMN model TEXT")
 
 
+def _m008_journal(conn: sqlite3.Connection) -> None:
+    """What the day view needs and nothing else kept: where the agent stood and when, every line of its
+    conversations, the gifts given, received and declined (`karakuri-agent day`, day/).
+
+    One row per fact, keyed so that re-reading a notification adds nothing;
+    with the indexes that read one in-world day out of a year of history.
+    Numbered 8: 6 and 7 belong to other changes of this round.
+    """
+    _run_script(
+        conn,
+        """
+        CREATE TABLE journal (
+            id INTEGER PRIMARY KEY,
+            at TEXT NOT NULL,
+            notification_id TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            key TEXT NOT NULL,
+            data TEXT NOT NULL,
+            UNIQUE (kind, key)
+        );
+        CREATE INDEX journal_by_time ON journal(at);
+        CREATE INDEX activity_by_time ON activity(created_at);
+        CREATE INDEX commitments_by_time ON commitments(created_at);
+        CREATE INDEX commitments_by_due ON commitments(due_at)
+        """,
+    )
+
+
 MIGRATIONS: list[tuple[int, str, Callable[[sqlite3.Connection], None]]] = [
     (1, "initial", _m001_initial),
     (2, "people_by_name", _m002_people_by_name),
     (3, "utterance_opens", _m003_utterance_opens),
     (4, "heard_lines", _m004_heard_lines),
     (5, "activity_model", _m005_activity_model),
+    (8, "journal", _m008_journal),
 ]
 
 
@@ -227,11 +256,12 @@ def _applied(conn: sqlite3.Connection) -> set[int]:
 
 def migrate(conn: sqlite3.Connection) -> list[int]:
     """Apply missing migrations in order; returns the versions applied now."""
-    latest = MIGRATIONS[-1][0]
     has_table = conn.execute(
         "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'"
     ).fetchone()
-    if has_table and conn.execute("SELECT MAX(version) FROM schema_migrations").fetchone()[0] == latest:
+    # Every version, not only the newest: numbers are not contiguous (changes made side by side take
+    # their own), so a file may hold a later one and miss an earlier one added since.
+    if has_table and _all_applied(conn):
         return []  # the common case: no lock taken
     applied_now = []
     with transaction(conn):
@@ -246,6 +276,13 @@ def migrate(conn: sqlite3.Connection) -> list[int]:
             )
             applied_now.append(version)
     return applied_now
+
+
+def _all_applied(conn: sqlite3.Connection) -> bool:
+    wanted = [version for version, _, _ in MIGRATIONS]
+    marks = ",".join("?" * len(wanted))
+    found = conn.execute(f"SELECT COUNT(*) FROM schema_migrations WHERE version IN ({marks})", wanted).fetchone()[0]
+    return bool(found == len(wanted))
 
 
 @contextmanager

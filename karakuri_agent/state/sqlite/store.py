@@ -15,6 +15,7 @@ from datetime import datetime, timedelta
 from typing import Any, Callable, Iterable
 
 from ...clock import utc_now
+from ..base import DAY_LIMIT
 from .db import transaction
 from ..values import relationship, to_json, truncated_json, utc_text
 
@@ -312,6 +313,41 @@ class SQLiteStore:
             "SELECT conversation_key, message, created_at FROM utterances WHERE created_at >= ?"
             " ORDER BY id DESC LIMIT ?",
             (utc_text(since), limit),
+        ).fetchall()
+        return [dict(row) for row in rows]
+
+    # -- the day view ----------------------------------------------------------
+    def add_to_journal(self, notification_id: str, kind: str, key: str, at: datetime,
+                       data: dict[str, Any]) -> None:
+        self._conn.execute(
+            "INSERT INTO journal (at, notification_id, kind, key, data) VALUES (?, ?, ?, ?, ?)"
+            " ON CONFLICT(kind, key) DO NOTHING",
+            (utc_text(at), notification_id, kind, key, to_json(data)),
+        )
+
+    def journal_between(self, start: datetime, end: datetime, limit: int = DAY_LIMIT) -> list[dict[str, Any]]:
+        rows = self._conn.execute(
+            "SELECT at, notification_id, kind, data FROM journal WHERE at >= ? AND at < ? ORDER BY at, id LIMIT ?",
+            (utc_text(start), utc_text(end), limit),
+        ).fetchall()
+        return [{**dict(row), "data": json.loads(row["data"])} for row in rows]
+
+    def activity_between(self, start: datetime, end: datetime, limit: int = DAY_LIMIT) -> list[dict[str, Any]]:
+        rows = self._conn.execute(
+            "SELECT id, created_at, notification_id, kind, notification_type, command, params,"
+            " success, message, reason FROM activity WHERE created_at >= ? AND created_at < ? ORDER BY id LIMIT ?",
+            (utc_text(start), utc_text(end), limit),
+        ).fetchall()
+        return [_activity_row(row) for row in rows]
+
+    def commitments_between(self, start: datetime, end: datetime, limit: int = DAY_LIMIT) -> list[dict[str, Any]]:
+        low, high = utc_text(start), utc_text(end)
+        rows = self._conn.execute(
+            "SELECT id, notification_id, partner_id, partner_name, place_name, node_id, due_at, source_text,"
+            " status, created_at, fulfilled_at FROM commitments WHERE id IN"
+            " (SELECT id FROM commitments WHERE created_at >= ? AND created_at < ?"
+            "  UNION SELECT id FROM commitments WHERE due_at >= ? AND due_at < ?) ORDER BY id LIMIT ?",
+            (low, high, low, high, limit),
         ).fetchall()
         return [dict(row) for row in rows]
 
