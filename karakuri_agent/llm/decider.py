@@ -1,9 +1,11 @@
 """A language model as the decider: it proposes, the engine decides.
 
-`LLMDecider.propose(view)` asks the model once for one proposal, reads it
-forgivingly, holds it to the agent's own limits and to the gate the caller
-passes in, asks once more with the problems listed when it fails, and
-otherwise hands the decision back to the rules. A model that is down,
+`LLMDecider.propose(view)` asks the model once for one proposal (a bounded
+request for the JSON Schema of the offered choices, llm/chat.py and
+llm/schema.py), reads it forgivingly, holds it to the agent's own limits
+and to the gate the caller passes in, asks once more with its answer and
+the problems shown when it fails, and otherwise hands the decision back to
+the rules. A model that is down,
 slow, rude or wrong never costs the notification: every failure, and an
 exhausted budget, ends in the rules' own proposals. An admitted proposal
 comes first, the rules' proposals after it, so whatever later refuses it

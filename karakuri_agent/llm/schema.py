@@ -28,8 +28,12 @@ _DEPTH = 4
 
 
 def proposal_schema(choices: Sequence[Choice]) -> dict[str, Any]:
-    """One object: `command`, `params` and `reason`, as one of the offered choices allows."""
-    return {"anyOf": [_alternative(choice) for choice in choices]}
+    """One object: `command`, `params` and `reason`, as one of the offered choices allows.
+
+    The root says `"type": "object"` as well, since some servers (OpenAI)
+    want a root object before they look at the alternatives.
+    """
+    return {"type": "object", "anyOf": [_alternative(choice) for choice in choices]}
 
 
 def offered_commands(schema: Mapping[str, Any]) -> list[str]:
