@@ -5,9 +5,9 @@ request for the JSON Schema of the offered choices, llm/chat.py and
 llm/schema.py), reads it forgivingly, holds it to the agent's own limits
 and to the gate the caller passes in, asks once more with its answer and
 the problems shown when it fails, and otherwise hands the decision back to
-the rules. A model that is down,
-slow, rude or wrong never costs the notification: every failure, and an
-exhausted budget, ends in the rules' own proposals. An admitted proposal
+the rules. A model that is down, slow, rude or wrong never costs the
+notification: every failure, and an exhausted budget, ends in the rules'
+own proposals. An admitted proposal
 comes first, the rules' proposals after it, so whatever later refuses it
 still finds a sendable candidate.
 
