@@ -17,9 +17,10 @@ from ..config import Secret, _number
 from ..errors import ConfigError
 
 DEFAULT_TIMEOUT = 20.0
-# One proposal: a line of at most 200 characters, a short reason and the JSON around them
-# is some 150-350 tokens in the tokenizers measured (docs/llm.md); 400 leaves room without
-# letting a model that loops run on until its context is full.
+# One proposal: a line of at most 200 characters, a reason of at most 80 and the JSON around
+# them. Measured at most 125 tokens (gemma-3's tokenizer, benchmarks/README.md); a tokenizer
+# weak at Japanese may spend one or two a character. 400 leaves that room without letting a
+# model that loops run on until its context is full.
 DEFAULT_MAX_TOKENS = 400
 MAX_TOKENS_LIMIT = 8192
 # Greedy decoding: the same notification gets the same proposal from the same model.
