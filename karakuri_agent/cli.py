@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 import click
 
+from .deciders import DECIDERS
 from .errors import EXIT_FAILURE, EXIT_USAGE, KarakuriError, ServerRejected, UsageError
 from .retention import MAX_KEEP_DAYS
 
@@ -318,16 +319,19 @@ def listen(from_stdin: bool) -> None:
               help="Keep the replay's state in DIR (for `KARAKURI_STATE_DIR=DIR karakuri-agent log`)"
                    " instead of a throwaway directory.")
 @click.option("--json", "as_json", is_flag=True, help="Print each decision record as JSON.")
+@click.option("--decider", type=click.Choice(sorted(DECIDERS)),
+              help="Who decides [default: KARAKURI_DECIDER, else rules]. `llm` asks the model set by"
+                   " KARAKURI_LLM_* (environment or .env): only the model is reached, nothing is sent.")
 @handles_errors
-def demo(fixtures_dir: str, state_dir: Path | None, as_json: bool) -> None:
+def demo(fixtures_dir: str, state_dir: Path | None, as_json: bool, decider: str | None) -> None:
     """Replay a recorded session offline and show each decision, its reason and its report."""
     from .demo import replay
     from .fixtures import resolve_fixtures_dir
 
-    for message, result in replay(resolve_fixtures_dir(fixtures_dir), state_dir):
+    for message, result in replay(resolve_fixtures_dir(fixtures_dir), state_dir, decider=decider):
         if not as_json:
             click.echo(f"▶ {message.splitlines()[0][:70]}")
-        _print_result(result, as_json=as_json, explain=True)
+        _print_result(result, as_json=as_json, explain=not as_json)
         if not as_json:
             click.echo()
 
@@ -387,22 +391,22 @@ def persona_skill(directory: Path | None, agent_id: str) -> None:
 
 
 def _print_result(result: Any, *, as_json: bool, explain: bool) -> None:
-    """The report is always the last line of stdout; why a run failed goes to stderr."""
+    """The report (or, with --json, the record) is always the last line of stdout; why a run failed goes to stderr.
+
+    --explain with --json prints the explanation first, then the record.
+    """
     _print_problems(result)
-    if as_json:
-        click.echo(json.dumps(result.record(), ensure_ascii=False))
-        return
     decision = result.decision
-    if decision is not None and decision.command and (explain or result.dry_run):
+    if decision is not None and decision.command and (explain or (result.dry_run and not as_json)):
         params = json.dumps(decision.params, ensure_ascii=False)
         click.echo(f"  {'would send' if result.dry_run else 'decision'}: {decision.command} {params}")
-    if result.model is not None and (explain or result.dry_run):
+    if result.model is not None and (explain or (result.dry_run and not as_json)):
         click.echo(f"  {result.model.line()}")  # what the model proposed and what the gate said
     if explain and decision is not None:
         click.echo(f"  reason: {decision.reason}")
         for rejected in result.rejected:
             click.echo(f"  skipped: {rejected['command']} ({rejected['problem']})")
-    click.echo(result.report)
+    click.echo(json.dumps(result.record(), ensure_ascii=False) if as_json else result.report)
 
 
 def _print_problems(result: Any) -> None:

@@ -23,6 +23,10 @@ from .cycle import HandleResult, handle
 from .fixtures import bundled_fixtures_dir, load_session
 from .persona import PERSONA_DIR_ENV, Persona, load_configured, load_persona
 
+# What `demo` takes from the user's configuration: who decides and how to reach the model.
+DECIDER_SETTINGS = frozenset({"KARAKURI_DECIDER", "KARAKURI_LLM_BASE_URL", "KARAKURI_LLM_API_KEY", "KARAKURI_LLM_MODEL",
+                              "KARAKURI_LLM_TIMEOUT", "KARAKURI_LLM_MAX_TOKENS", "KARAKURI_LLM_TEMPERATURE"})
+
 
 def _recast(recording: Path, persona: Persona, into: Path) -> Path:
     """The bundled recording (made by the bundled character) with that
@@ -41,11 +45,29 @@ def _recast(recording: Path, persona: Persona, into: Path) -> Path:
     return into
 
 
-def replay(fixtures_dir: Path | None = None, state_dir: Path | None = None) -> Iterator[tuple[str, HandleResult]]:
+def decider_settings(decider: str | None = None) -> dict[str, str]:
+    """Who decides, and the model's settings: from the environment, then `.env`, and nothing else.
+
+    The demo never reads the rest of the user's configuration (no Karakuri
+    key, no webhook), but a model configured for `handle` is the one the
+    user wants to watch; `decider` (the --decider option) wins.
+    """
+    from .config import read_env_file
+
+    env = {**read_env_file(Path(os.environ.get("KARAKURI_ENV_FILE") or ".env")), **os.environ}
+    chosen = {name: value for name, value in env.items() if name in DECIDER_SETTINGS and value.strip()}
+    if decider:
+        chosen["KARAKURI_DECIDER"] = decider
+    return chosen
+
+
+def replay(fixtures_dir: Path | None = None, state_dir: Path | None = None,
+           decider: str | None = None) -> Iterator[tuple[str, HandleResult]]:
     """Yield (message, result) for each message of the session, in order.
 
     KARAKURI_PERSONA_DIR picks the voice, as for `handle`; the bundled
     recording is then replayed as if made by that pack's character.
+    KARAKURI_DECIDER (or `decider`) picks who decides (decider_settings).
     """
     pack = os.environ.get(PERSONA_DIR_ENV, "").strip()
     with ExitStack() as stack:
@@ -61,6 +83,7 @@ def replay(fixtures_dir: Path | None = None, state_dir: Path | None = None) -> I
                 "KARAKURI_SELF_AGENT_ID": session.me.get("id", ""),
                 "KARAKURI_SELF_NAME": session.me.get("name", ""),
                 PERSONA_DIR_ENV: pack,
+                **decider_settings(decider),
             },
             env_file=state / ".env",  # never read the user's .env
             fixtures_dir=directory,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import json
 import os
+import sys
 import uuid
 from pathlib import Path
 from typing import Any, Iterator
@@ -77,6 +78,15 @@ NID = CONVERSATION_REQUEST["notification_id"]
 BODY = f"🔔 桜草メイ が話しかけています。「こんにちは！」\nnotification_id: {NID}"
 GET_URL = f"{BASE_URL}/agents/notifications/{NID}"
 POST_URL = f"{BASE_URL}/agents/command"
+
+
+@pytest.fixture(autouse=True)
+def fresh_model_servers() -> Iterator[None]:
+    """What a model server was found to refuse is remembered for the process: not from test to test."""
+    yield
+    chat = sys.modules.get("karakuri_agent.llm.chat")
+    if chat is not None:
+        chat.forget_servers()
 
 
 @pytest.fixture

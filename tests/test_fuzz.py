@@ -570,7 +570,9 @@ def test_secrets_reach_no_output_fixture_or_state_file(live_api, env, tmp_path, 
     texts = [r.stdout + r.stderr for r in runs] + [_all_text(record), _all_text(state)]
     for secret in (API_KEY, webhook, "hook-token-do-not-leak"):
         assert all(secret not in text for text in texts)
-    assert json.loads(runs[0].stdout)["report"].startswith(report.PREFIX)
+    # --explain with --json: the explanation first, the record as the last line.
+    assert json.loads(runs[0].stdout.splitlines()[-1])["report"].startswith(report.PREFIX)
+    assert "  reason: " in runs[0].stdout
     assert list(record.rglob("*.json")), "the run was recorded"
     assert stat.S_IMODE(state.stat().st_mode) == 0o700
     files = [p for p in state.rglob("*") if p.is_file()]

@@ -1,11 +1,13 @@
 """A language model as the decider: it proposes, the engine decides.
 
-`LLMDecider.propose(view)` asks the model once for one proposal, reads it
-forgivingly, holds it to the agent's own limits and to the gate the caller
-passes in, asks once more with the problems listed when it fails, and
-otherwise hands the decision back to the rules. A model that is down,
-slow, rude or wrong never costs the notification: every failure, and an
-exhausted budget, ends in the rules' own proposals. An admitted proposal
+`LLMDecider.propose(view)` asks the model once for one proposal (a bounded
+request for the JSON Schema of the offered choices, llm/chat.py and
+llm/schema.py), reads it forgivingly, holds it to the agent's own limits
+and to the gate the caller passes in, asks once more with its answer and
+the problems shown when it fails, and otherwise hands the decision back to
+the rules. A model that is down, slow, rude or wrong never costs the
+notification: every failure, and an exhausted budget, ends in the rules'
+own proposals. An admitted proposal
 comes first, the rules' proposals after it, so whatever later refuses it
 still finds a sendable candidate.
 
@@ -22,6 +24,8 @@ and stores `trace.to_json()` with the run's report entry, which `log`,
 
 from __future__ import annotations
 
+import json
+import logging
 import time
 from collections.abc import Callable
 from importlib.util import find_spec
@@ -32,8 +36,10 @@ from ..commands import ACCEPT_TRANSFER
 from ..deciders import LLM_EXTRA, Decider, Decision
 from ..models import offered_choice
 from ..policy import View
+from .chat import Chat, describe_failure
 from .prompt import build_messages, persona_card
 from .proposal import UnreadableProposal, read_proposal
+from .schema import proposal_schema
 from .settings import LLMSettings
 from .trace import MODEL, REPAIRED, LLMTrace
 
@@ -45,6 +51,7 @@ GIVE_COMMANDS = ("transfer",)
 MONEY_PARAMS = ("transfer", "transfer_response")
 ATTEMPTS = 2  # the first answer, and one repair
 _EXCERPT = 120
+log = logging.getLogger(__name__)
 
 
 class LLMDecider:
@@ -64,7 +71,7 @@ class LLMDecider:
         self._rules = rules
         self._gate = gate
         self._clock = clock
-        self._client: Any = None
+        self._chat = Chat(settings, clock=clock)
         self.last_trace: LLMTrace | None = None
 
     def propose(self, view: View) -> list[Decision]:
@@ -72,32 +79,40 @@ class LLMDecider:
         self.last_trace = None
         if not view.choices:
             return rules  # nothing to decide: no tokens spent
-        trace = self.last_trace = LLMTrace(self._settings.model)
+        trace = self.last_trace = LLMTrace(self._settings.model, budget=self._settings.timeout)
         started = self._clock()
         try:
             chosen = self._ask(view, rules, trace, deadline=started + self._settings.timeout)
         except Exception as exc:  # noqa: BLE001 - whatever fails on the model's side, the rules act
-            trace.error = _describe(exc)
+            trace.error = describe_failure(exc)
             chosen = None
         trace.ms = round((self._clock() - started) * 1000)
+        if trace.out_of_time:
+            log.warning("model %s: no usable answer within KARAKURI_LLM_TIMEOUT=%g s; the rules decided",
+                        self._settings.model, self._settings.timeout)
         return rules if chosen is None else [chosen, *rules]
 
     def _ask(self, view: View, rules: list[Decision], trace: LLMTrace, *, deadline: float) -> Decision | None:
         """The first admitted proposal within the budget, or None."""
         persona = persona_card(view.persona)
         default = next((d for d in rules if d.acts), None)
-        repair: tuple[str, list[str]] | None = None
+        schema = proposal_schema(view.choices)  # the same schema for the repair
+        repair: tuple[str | None, list[str]] | None = None
         for attempt in range(ATTEMPTS):
-            remaining = deadline - self._clock()
-            if remaining <= 0:
+            if deadline - self._clock() <= 0:
                 trace.error = "budget spent"
                 return None
-            answer = self._complete(build_messages(persona, view, default, repair=repair), remaining, trace)
+            answer = self._chat.complete(build_messages(persona, view, default, repair=repair), schema,
+                                         deadline=deadline)
+            trace.response_format = answer.format
+            trace.prompt_tokens += answer.prompt_tokens
+            trace.completion_tokens += answer.completion_tokens
             try:
-                proposal = read_proposal(answer)
+                proposal = read_proposal(answer.text)
             except UnreadableProposal as exc:
-                trace.proposals.append({"unreadable": answer[:_EXCERPT]})
+                trace.proposals.append({"unreadable": answer.text[:_EXCERPT]})
                 problems = [exc.problem]
+                repair = (None, problems)  # nothing to show back: ask for the JSON alone
             else:
                 decision = Decision(proposal.command, proposal.params, proposal.reason)
                 trace.proposals.append(proposal.model_dump())
@@ -105,28 +120,9 @@ class LLMDecider:
                 if not problems:
                     trace.outcome = REPAIRED if attempt else MODEL
                     return decision
+                repair = (json.dumps(proposal.model_dump(), ensure_ascii=False), problems)
             trace.problems.append(problems)
-            repair = (answer, problems)
         return None
-
-    def _complete(self, messages: list[dict[str, str]], timeout: float, trace: LLMTrace) -> str:
-        """One chat completion, bounded by what is left of the budget; no retries of its own.
-
-        The timeout bounds connecting, sending and each wait for the answer,
-        which is what a slow or hung model does (a non-streamed answer comes
-        all at once, when the model is done).
-        """
-        if self._client is None:
-            from openai import OpenAI
-
-            key = self._settings.api_key.get() if self._settings.api_key else "not-needed"
-            self._client = OpenAI(base_url=self._settings.base_url, api_key=key, max_retries=0)
-        response = self._client.chat.completions.create(
-            model=self._settings.model, messages=messages, timeout=timeout)
-        if response.usage is not None:
-            trace.prompt_tokens += response.usage.prompt_tokens or 0
-            trace.completion_tokens += response.usage.completion_tokens or 0
-        return (response.choices[0].message.content or "") if response.choices else ""
 
 
 def own_limits(decision: Decision, rules: list[Decision]) -> list[str]:
@@ -165,12 +161,3 @@ def _money(decision: Decision) -> dict[str, Any]:
     if decision.command in GIVE_COMMANDS:
         return decision.params
     return {k: decision.params.get(k) for k in MONEY_PARAMS if decision.params.get(k) not in (None, "", {})}
-
-
-def _describe(exc: Exception) -> str:
-    """A short, secret-free name for a failure (the exception's text may quote a URL)."""
-    status = getattr(exc, "status_code", None)
-    if isinstance(status, int):
-        return f"http {status}"
-    name = type(exc).__name__
-    return {"APITimeoutError": "timeout", "APIConnectionError": "unreachable"}.get(name, name)

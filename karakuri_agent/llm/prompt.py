@@ -63,18 +63,31 @@ def build_messages(
     view: View,
     default: Decision | None,
     *,
-    repair: tuple[str, Sequence[str]] | None = None,
+    repair: tuple[str | None, Sequence[str]] | None = None,
 ) -> list[dict[str, str]]:
-    """System and user messages; on repair, the previous answer and the problems found in it."""
+    """System and user messages; on repair, the previous answer and the problems found in it.
+
+    A repair shows the model its own answer (as read) and the gate's
+    problems, and names the offered commands again. An answer that could not
+    be read (`repair[0]` None) is not shown back, since a small model only
+    repeats it; the model is asked for the JSON object alone, in the
+    shape of the rules' own proposal.
+    """
     messages = [
         {"role": "system", "content": _system(persona)},
         {"role": "user", "content": _situation(view, default)},
     ]
     if repair is not None:
         answer, problems = repair
-        messages.append({"role": "assistant", "content": answer[:1000]})
-        messages.append({"role": "user", "content": "この案は使えない:\n" + "\n".join(f"- {p}" for p in problems)
-                         + "\n直した案を JSON オブジェクト1つだけで返す。"})
+        offered = "command は次のどれか: " + ", ".join(dict.fromkeys(c.command for c in view.choices))
+        if answer is None:
+            example = _json(_decision(default)) if default is not None and default.acts else ANSWER_SHAPE
+            messages.append({"role": "user", "content": "前の答えは読めなかった（" + "; ".join(problems) + "）。\n"
+                             + offered + "\n説明や前置きは書かず、次の形の JSON オブジェクト1つだけを返す:\n" + example})
+        else:
+            messages.append({"role": "assistant", "content": answer[:1000]})
+            messages.append({"role": "user", "content": "この案は使えない:\n" + "\n".join(f"- {p}" for p in problems)
+                             + "\n" + offered + "\n直した案を JSON オブジェクト1つだけで返す。"})
     return messages
 
 

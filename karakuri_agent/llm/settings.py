@@ -8,6 +8,7 @@ that could carry a credential, the base URL included.
 from __future__ import annotations
 
 import ipaddress
+import math
 from dataclasses import dataclass
 from typing import Mapping
 from urllib.parse import urlsplit
@@ -16,6 +17,14 @@ from ..config import Secret, _number
 from ..errors import ConfigError
 
 DEFAULT_TIMEOUT = 20.0
+# One proposal: a line of at most 200 characters, a reason of at most 80 and the JSON around
+# them. Measured at most 125 tokens (gemma-3's tokenizer, benchmarks/README.md); a tokenizer
+# weak at Japanese may spend one or two a character. 400 leaves that room without letting a
+# model that loops run on until its context is full.
+DEFAULT_MAX_TOKENS = 400
+MAX_TOKENS_LIMIT = 8192
+# Greedy decoding: the same notification gets the same proposal from the same model.
+DEFAULT_TEMPERATURE = 0.0
 _EXAMPLE = "e.g. http://localhost:11434/v1"
 
 
@@ -27,6 +36,8 @@ class LLMSettings:
     model: str
     api_key: Secret | None = None
     timeout: float = DEFAULT_TIMEOUT
+    max_tokens: int = DEFAULT_MAX_TOKENS  # the bound on each answer, sent with every request
+    temperature: float = DEFAULT_TEMPERATURE
 
     @classmethod
     def from_env(cls, env: Mapping[str, str]) -> LLMSettings:
@@ -40,7 +51,34 @@ class LLMSettings:
             model=model,
             api_key=Secret(key) if key else None,
             timeout=_number(env, "KARAKURI_LLM_TIMEOUT", DEFAULT_TIMEOUT, minimum=1),
+            max_tokens=_max_tokens(env),
+            temperature=_temperature(env),
         )
+
+
+def _max_tokens(env: Mapping[str, str]) -> int:
+    """A whole number of tokens, 16 to 8192: below that no proposal fits, above it nothing is bounded."""
+    raw = env.get("KARAKURI_LLM_MAX_TOKENS", "").strip()
+    if not raw:
+        return DEFAULT_MAX_TOKENS
+    if not raw.isdigit() or not 16 <= int(raw) <= MAX_TOKENS_LIMIT:
+        raise ConfigError(f"KARAKURI_LLM_MAX_TOKENS must be a whole number from 16 to {MAX_TOKENS_LIMIT},"
+                          f" got {raw!r}")
+    return int(raw)
+
+
+def _temperature(env: Mapping[str, str]) -> float:
+    """0 (the same answer every time) to 2, the range OpenAI-compatible servers take."""
+    raw = env.get("KARAKURI_LLM_TEMPERATURE", "").strip()
+    if not raw:
+        return DEFAULT_TEMPERATURE
+    try:
+        value = float(raw)
+    except ValueError:
+        value = math.nan
+    if not 0 <= value <= 2:  # NaN fails too
+        raise ConfigError(f"KARAKURI_LLM_TEMPERATURE must be a number from 0 to 2, got {raw!r}")
+    return value
 
 
 def normalise_base_url(raw: str) -> str:

@@ -27,6 +27,9 @@ class LLMTrace:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     ms: int = 0
+    budget: float = 0  # KARAKURI_LLM_TIMEOUT, seconds
+    # What the server was asked for: json_schema, json_object, or text (it refused both; llm/chat.py).
+    response_format: str | None = None
     # Set by the cycle once the notification is done: whether a command reached the
     # server (the model's, or the rules' when they decided; None: not known yet), and
     # whether it was a dry run.
@@ -40,6 +43,11 @@ class LLMTrace:
     @property
     def replaced_by_rules(self) -> bool:
         return self.outcome == RULES
+
+    @property
+    def out_of_time(self) -> bool:
+        """The rules decided because the budget ran out before a usable answer came."""
+        return self.outcome == RULES and self.error in ("timeout", "budget spent")
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -58,7 +66,9 @@ class LLMTrace:
             if index < len(self.problems):
                 step += f" ({'; '.join(self.problems[index])})"
             steps.append(step)
-        if self.error:
+        if self.out_of_time and self.budget:
+            steps.append(f"{self.error}: no usable answer within {self.budget:g} s (KARAKURI_LLM_TIMEOUT)")
+        elif self.error:
             steps.append(self.error)
         return (f"model {self.model}: {' → '.join(steps) or 'no answer'} → {self.verdict()}"
                 f" ({self.prompt_tokens}+{self.completion_tokens} tokens, {self.ms} ms)")
