@@ -11,6 +11,7 @@ from __future__ import annotations
 import email.utils
 import json
 import time
+from datetime import datetime, timezone
 from typing import Any, Callable
 
 import httpx
@@ -56,16 +57,35 @@ def _error_body(response: httpx.Response, secret: str) -> dict[str, Any]:
     return {"error": f"http_{response.status_code}", "message": snippet or response.reason_phrase}
 
 
+def _http_date(value: str | None) -> datetime | None:
+    """An HTTP date (`Date`, `Retry-After`) as an aware datetime, or None."""
+    if not value:
+        return None
+    try:
+        parsed = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError, IndexError, OverflowError):
+        return None
+    return parsed if parsed.tzinfo is not None else parsed.replace(tzinfo=timezone.utc)
+
+
+def server_date(response: httpx.Response) -> datetime | None:
+    """The server's clock when it answered (the `Date` header), if it said."""
+    return _http_date(response.headers.get("Date"))
+
+
 def _retry_after(response: httpx.Response) -> float | None:
-    """Seconds from a Retry-After header (delta or HTTP date), if any."""
+    """Seconds from a Retry-After header (delta, or an HTTP date read against the server's own Date)."""
     value = response.headers.get("Retry-After")
     if not value:
         return None
     try:
         return max(0.0, float(value))
     except ValueError:
-        parsed = email.utils.parsedate_to_datetime(value) if value else None
-        return max(0.0, parsed.timestamp() - time.time()) if parsed else None
+        until = _http_date(value)
+        if until is None:
+            return None
+        now = server_date(response) or datetime.now(timezone.utc)  # the machine's clock only as a last resort
+        return max(0.0, (until - now).total_seconds())
 
 
 class _Busy(ServerRejected):
@@ -109,6 +129,8 @@ class KarakuriClient:
         self._get_attempts = get_attempts
         self._connect_attempts = connect_attempts
         self._sleep = sleep or time.sleep
+        # The `Date` of the last answer to a GET: the world's clock when nothing better is known.
+        self.last_server_date: datetime | None = None
 
     def __enter__(self) -> KarakuriClient:
         return self
@@ -150,6 +172,7 @@ class KarakuriClient:
 
     def _get_once(self, notification_id: str) -> dict[str, Any]:
         response = self._http.get(f"agents/notifications/{notification_id}")
+        self.last_server_date = server_date(response)
         if response.status_code == 429 or response.status_code >= 500:
             raise _Busy(response.status_code, _error_body(response, self._secret), _retry_after(response))
         if response.is_error:

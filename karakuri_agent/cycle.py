@@ -286,9 +286,10 @@ def _state_unavailable(exc: StateUnavailable, notification_id: str | None, dry_r
 
 
 def _expired(expires_at: datetime | None, now: datetime) -> dict[str, str]:
-    """Expiry is decided here, not by the server: say when, against which clock."""
+    """Expiry is decided here, on the world's clock (the server's, CONTRACT §9): say when, and that clock's now."""
     when = f"at {expires_at.isoformat()}" if expires_at else "(the server marked it expired)"
-    return describe("notification_expired", f"the notification expired {when}; the run's clock said {now.isoformat()}")
+    said = now.isoformat(timespec="seconds")
+    return describe("notification_expired", f"the notification expired {when}; the server's clock said {said}")
 
 
 def outcome_word(result: HandleResult) -> str:
@@ -303,11 +304,20 @@ def outcome_word(result: HandleResult) -> str:
 
 
 def _cooling_down(rt: Runtime, fetched: Fetched, now: datetime) -> bool:
-    """Skip an idle-type notification inside the cooldown window (off by default)."""
+    """Skip an idle-type notification inside the cooldown window (off by default).
+
+    A last command stamped ahead of now (a clock stepped back) counts as just
+    now: it cools down at most one window ahead, and a stamp further ahead
+    than that blocks nothing (CONTRACT §9).
+    """
     window = rt.settings.cooldown_seconds
     if window <= 0 or any(c.command in RESPONSE for c in fetched.notification.choices):
         return False
     last = rt.store.recent_commands(1)
     if not last:
         return False
-    return now - datetime.fromisoformat(last[0]["created_at"]) < timedelta(seconds=window)
+    try:
+        stamped = datetime.fromisoformat(last[0]["created_at"])
+    except (TypeError, ValueError):  # a stamp that cannot be read cannot hold the agent back
+        return False
+    return abs(now - stamped) < timedelta(seconds=window)

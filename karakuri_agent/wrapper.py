@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .clock import Clock, utc_now
 from .config import Settings
 from .context import said_before
 from .deciders import Decision
@@ -19,14 +20,15 @@ from .operations import act, fetch, open_runtime
 from .trigger import validate_notification_id
 
 
-def get_notification(settings: Settings, notification_id: str) -> dict[str, Any]:
-    """The stored notification with `nikechan_preprocess` added."""
+def get_notification(settings: Settings, notification_id: str, *, clock: Clock = utc_now) -> dict[str, Any]:
+    """The stored notification with `nikechan_preprocess` added (`clock`: the machine's)."""
     notification_id = validate_notification_id(notification_id)
-    with open_runtime(settings) as rt:
+    with open_runtime(settings, clock=clock) as rt:
         return fetch(rt, notification_id).output()
 
 
-def run_command(settings: Settings, notification_id: str, command: str, params: dict[str, Any]) -> dict[str, Any]:
+def run_command(settings: Settings, notification_id: str, command: str, params: dict[str, Any], *,
+                clock: Clock = utc_now) -> dict[str, Any]:
     """Send one offered command with validated params; the server's answer.
 
     Checked against the copy stored when the notification was fetched (fetched
@@ -37,7 +39,7 @@ def run_command(settings: Settings, notification_id: str, command: str, params: 
     notification_id = validate_notification_id(notification_id)
     if settings.disabled:
         raise AgentDisabled("KARAKURI_AGENT_DISABLED is set: nothing was sent (unset it to let the agent act)")
-    with open_runtime(settings) as rt:
+    with open_runtime(settings, clock=clock) as rt:
         previous = rt.ledger.previous(notification_id)
         if previous is not None:  # answer at once, before even reading the notification
             raise AlreadyAttempted(notification_id, previous)

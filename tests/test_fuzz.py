@@ -12,12 +12,14 @@ lines from other agents and secrets get their own properties below.
 from __future__ import annotations
 
 import copy
+import email.utils
 import json
 import os
 import stat
 import sys
 import tempfile
 import time
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
@@ -327,8 +329,8 @@ def fits_some_choice(payload: Any, command: str, params: dict[str, Any]) -> bool
                for raw in offered_choices(payload) if raw["command"] == command)
 
 
-def run_handle(payload: Any, *, get: httpx.Response | None = None,
-               answer: httpx.Response | None = None) -> tuple[HandleResult, list[dict[str, Any]]]:
+def run_handle(payload: Any, *, get: httpx.Response | None = None, answer: httpx.Response | None = None,
+               clock: Any = None) -> tuple[HandleResult, list[dict[str, Any]]]:
     """`handle()` in process against respx, in a fresh state directory."""
     posted: list[dict[str, Any]] = []
 
@@ -342,7 +344,7 @@ def run_handle(payload: Any, *, get: httpx.Response | None = None,
         with respx.mock(assert_all_called=False) as mock:
             mock.get(GET_URL).mock(return_value=get or httpx.Response(200, json=payload))
             mock.post(POST_URL).mock(side_effect=command)
-            result = handle(BODY, config)
+            result = handle(BODY, config, **({"clock": clock} if clock else {}))
     return result, posted
 
 
@@ -399,6 +401,42 @@ def test_any_json_body_is_handled(payload):
 def test_any_answer_to_the_command_is_recorded_and_reported_in_one_line(payload, answer):
     result, posted = run_handle(payload, answer=answer)
     check_rules(payload, result, posted)
+
+
+# -- the world's clock is the server's (CONTRACT §9) --------------------------------------------
+SERVER_NOW = datetime(2026, 11, 29, 12, 0, tzinfo=timezone.utc)
+
+
+def _at_server(template: dict[str, Any], as_ms: bool) -> dict[str, Any]:
+    payload = copy.deepcopy(template) | {"notification_id": NID}
+    created, expires = SERVER_NOW, SERVER_NOW + timedelta(minutes=10)
+    payload["created_at"] = int(created.timestamp() * 1000) if as_ms else created.isoformat()
+    payload["expires_at"] = int(expires.timestamp() * 1000) if as_ms else expires.isoformat()
+    return payload
+
+
+@given(template=st.sampled_from(TEMPLATES), as_ms=st.booleans(),
+       skew=st.integers(min_value=-48 * 60, max_value=48 * 60).map(lambda m: timedelta(minutes=m)),
+       served=st.integers(min_value=-120, max_value=30 * 60).map(lambda s: timedelta(seconds=s)),
+       date=st.sampled_from(["http", "none", "garbage"]))
+@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_a_machine_clock_off_the_servers_changes_no_decision(template, as_ms, skew, served, date):
+    """Whatever the machine's clock says, the decision is the one made on the server's clock."""
+    payload = _at_server(template, as_ms)
+    moment = SERVER_NOW + served
+    headers = {"http": {"Date": email.utils.format_datetime(moment, usegmt=True)}, "none": {},
+               "garbage": {"Date": "yesterday, around noon"}}[date]
+
+    def decided(machine: datetime) -> tuple[HandleResult, list[dict[str, Any]]]:
+        return run_handle(payload, get=httpx.Response(200, json=payload, headers=headers), clock=lambda: machine)
+
+    on_time, posted = decided(moment)
+    skewed, posted_skewed = decided(moment + skew)
+    check_rules(payload, skewed, posted_skewed)
+    assert (skewed.report, skewed.sent) == (on_time.report, on_time.sent)
+    assert [p["command"] for p in posted_skewed] == [p["command"] for p in posted]
+    if date == "http":  # the server said when it is: past expires_at is expired, before it is live
+        assert (skewed.report == report.EXPIRED) is (served >= timedelta(minutes=10))
 
 
 @pytest.mark.parametrize("where", ["get", "post"])
