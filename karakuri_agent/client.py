@@ -23,6 +23,7 @@ from tenacity import (
     wait_exponential,
 )
 
+from . import outside
 from .config import Secret, redact
 from .errors import OutcomeUnknown, ServerRejected, Unreachable
 
@@ -43,7 +44,7 @@ def _json(response: httpx.Response, secret: str) -> Any:
     """
     text = redact(response.text, (secret,))
     try:
-        return json.loads(text)
+        return outside.loads(text)
     except (ValueError, RecursionError):
         return _NOT_JSON
 

@@ -120,6 +120,11 @@ class Settings:
     secrets: tuple[str, ...] = field(default=(), repr=False)
 
 
+def _header_safe(value: str) -> bool:
+    """Visible ASCII only: what an HTTP header can carry without a line break or an encoding error."""
+    return all("!" <= ch <= "~" for ch in value)
+
+
 def load_settings(
     environ: Mapping[str, str] | None = None,
     *,
@@ -159,6 +164,9 @@ def load_settings(
             raise ConfigError("KARAKURI_API_BASE_URL must start with http:// or https://")
         if not api_key:
             raise ConfigError("KARAKURI_API_KEY is not set (see .env.example)")
+    if api_key and not _header_safe(api_key):
+        raise ConfigError("KARAKURI_API_KEY must be printable ASCII with no spaces or line breaks"
+                          " (it travels in an HTTP header); copy it again from the registration")
 
     if webhook and not _secure_or_loopback(webhook):
         raise ConfigError("DISCORD_WEBHOOK_URL must start with https:// (http:// only to 127.0.0.1, localhost or [::1])")

@@ -23,7 +23,7 @@ import json
 import tempfile
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
@@ -59,9 +59,12 @@ def parse_time(text: str) -> datetime:
     """ISO 8601; a time without an offset is UTC (as the recorded sessions are)."""
     try:
         moment = datetime.fromisoformat(text.strip())
-    except ValueError:
-        raise UsageError(f"{text!r} is not an ISO 8601 time (e.g. 2026-04-18T03:10:05Z)") from None
-    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+        moment = moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+        moment.astimezone(timezone.utc) + timedelta(days=1)  # a time at the calendar's edge cannot be run at
+    except (ValueError, OverflowError):
+        raise UsageError(f"{text!r} is not an ISO 8601 time between years 1 and 9999"
+                         " (e.g. 2026-04-18T03:10:05Z)") from None
+    return moment
 
 
 @dataclass

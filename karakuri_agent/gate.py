@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 from .deciders import Decision
 from .models import Choice, Notification, offered_choice
+from .outside import clean
 from .params import InvalidParams, merge, validate
 
 if TYPE_CHECKING:
@@ -87,8 +88,8 @@ def admit_among(choices: Sequence[Choice], decision: Decision, said_before: Sequ
     if choice is None:
         offered = ", ".join(dict.fromkeys(c.command for c in choices)) or "none"
         return Rejected((f"{command} is not one of this notification's choices ({offered})",))
-    try:
-        params = validate(choice, merge(choice, decision.params))
+    try:  # a lone surrogate cannot travel as UTF-8: it is sent as U+FFFD, whoever proposed it
+        params = validate(choice, merge(choice, clean(decision.params)))
     except InvalidParams as exc:
         return Rejected(tuple(exc.problems))
     problems = spoken_problems(params, said_before)

@@ -12,3 +12,5 @@ RECENT_COMMANDS = 6
 # Short memory: entries of the last few days, at most this many.
 MEMORY_DAYS = 3
 MEMORY_LIMIT = 12
+# Files a setting names (persona.json, KARAKURI_WORLD_CONTEXT_FILE): regular files up to this size.
+MAX_CONFIGURED_FILE_BYTES = 1_000_000

@@ -143,6 +143,8 @@ class Outcome:
     result: dict[str, Any]
     error: KarakuriError | None = None
     activity_id: int = 0
+    # Why the outcome could not be written to the state (None: it was). The command was sent all the same.
+    unrecorded: str | None = None
 
 
 def act(rt: Runtime, fetched: Fetched, choice: Choice, params: dict[str, Any], *, reason: str = "") -> Outcome:
@@ -168,19 +170,38 @@ def act(rt: Runtime, fetched: Fetched, choice: Choice, params: dict[str, Any], *
         error, result, state = exc, exc.to_json(), FAILED
     except OutcomeUnknown as exc:
         error, result, state = exc, exc.to_json(), UNKNOWN
-    with rt.store.batch():  # the outcome and what it teaches: one transaction, after the command
-        rt.ledger.finish(notification_id, state, result)
-        activity_id = record_outcome(
-            rt.store,
-            notification_id=notification_id,
-            parsed=fetched.parsed,
-            me=fetched.me,
-            command=choice.command,
-            description=choice.description,
-            params=params,
-            success=error is None,
-            result=result,
-            reason=reason,
-            now=rt.clock(),
-        )
-    return Outcome(choice.command, params, error is None, result, error, activity_id)
+    outcome = Outcome(choice.command, params, error is None, result, error)
+    try:
+        with rt.store.batch():  # the outcome and what it teaches: one transaction, after the command
+            rt.ledger.finish(notification_id, state, result)
+            outcome.activity_id = record_outcome(
+                rt.store,
+                notification_id=notification_id,
+                parsed=fetched.parsed,
+                me=fetched.me,
+                command=choice.command,
+                description=choice.description,
+                params=params,
+                success=error is None,
+                result=result,
+                reason=reason,
+                now=rt.clock(),
+            )
+    except Exception as exc:  # a full disk, a lost database, a bug: the command was sent all the same
+        outcome.unrecorded = _finish_alone(rt, notification_id, state, result, exc)
+    return outcome
+
+
+def _finish_alone(rt: Runtime, notification_id: str, state: str, result: dict[str, Any], exc: Exception) -> str:
+    """After the outcome's batch failed: try the ledger's outcome on its own; why the outcome is not recorded.
+
+    The claim stays whatever happens, so the notification is never sent again
+    and `log` shows it as sent (its outcome not recorded).
+    """
+    why = getattr(exc, "message", None) or type(exc).__name__
+    try:
+        with rt.store.batch():
+            rt.ledger.finish(notification_id, state, result)
+    except Exception:
+        return f"{why}; only the claim was kept"
+    return f"{why}; the ledger has the outcome, the rest of what it taught was not kept"

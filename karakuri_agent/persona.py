@@ -192,7 +192,15 @@ def load_persona(directory: Path | str | None = None) -> Persona:
     found = problems(directory)
     if found:
         raise BrokenPack(found)
-    return _build(_merged(_defaults(), _read_json(directory / PACK_FILE)))
+    return _build(_merged(_defaults(), _read_pack_json(directory / PACK_FILE)))
+
+
+def _read_pack_json(path: Path) -> Any:
+    """A pack's file: a regular file of bounded size (not /dev/zero, not a FIFO), its JSON cleaned."""
+    from .limits import MAX_CONFIGURED_FILE_BYTES
+    from .outside import loads, read_regular_file
+
+    return loads(read_regular_file(path, MAX_CONFIGURED_FILE_BYTES))
 
 
 def load_configured(directory: Path | None) -> Persona:
@@ -289,7 +297,7 @@ def problems(directory: Path) -> list[str]:
     if not directory.is_dir():
         return [f"{directory}: not a directory (a persona pack is a directory holding {PACK_FILE})"]
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = _read_pack_json(path)
     except FileNotFoundError:
         return [f"{path}: missing (create it with `karakuri-agent persona init {directory} --name NAME`)"]
     except (OSError, UnicodeDecodeError) as exc:

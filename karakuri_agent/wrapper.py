@@ -16,7 +16,7 @@ from .context import said_before
 from .deciders import Decision
 from .errors import AgentDisabled, AlreadyAttempted, KarakuriError, NotActionable, UsageError
 from .gate import NOT_ACTIONABLE, Rejected, admit, not_actionable
-from .operations import act, fetch, open_runtime
+from .operations import Outcome, act, fetch, open_runtime
 from .trigger import validate_notification_id
 
 
@@ -28,8 +28,8 @@ def get_notification(settings: Settings, notification_id: str, *, clock: Clock =
 
 
 def run_command(settings: Settings, notification_id: str, command: str, params: dict[str, Any], *,
-                clock: Clock = utc_now) -> dict[str, Any]:
-    """Send one offered command with validated params; the server's answer.
+                clock: Clock = utc_now) -> Outcome:
+    """Send one offered command with validated params; its outcome (`.result`: the server's answer).
 
     Checked against the copy stored when the notification was fetched (fetched
     now if there is none). A refused or failed command raises; nothing is
@@ -53,4 +53,4 @@ def run_command(settings: Settings, notification_id: str, command: str, params: 
         outcome = act(rt, fetched, verdict.choice, verdict.params, reason="LLMランタイムの選択")
         if isinstance(outcome.error, KarakuriError):
             raise outcome.error
-        return outcome.result
+        return outcome

@@ -491,6 +491,73 @@ def test_one_very_long_line_is_parsed_in_linear_time():
     assert best[large] / best[small] < 24, best
 
 
+# -- values a schema allows, and text no UTF-8 store can take ----------------------------------------
+SURROGATE_TEXT = st.text(alphabet=st.characters(min_codepoint=0xD800, max_codepoint=0xDFFF), min_size=1, max_size=3) | \
+    st.tuples(st.text(max_size=5), st.sampled_from(["\ud800", "\udfff", "\udc80"]), st.text(max_size=5)).map("".join)
+
+
+def _fresh_settings(tmp: str) -> Settings:
+    return Settings(api_base_url=BASE_URL, api_key=Secret(API_KEY), state_dir=Path(tmp) / "state",
+                    self_agent_id=SELF_ID, self_name=SELF_NAME, get_retry_budget=0.0)
+
+
+@given(command=st.sampled_from(["move", "conversation_start", "transfer", "action", "wait"]),
+       field=st.sampled_from(["target_node_id", "target_agent_id", "item", "message", "duration"]),
+       value=JSON | SURROGATE_TEXT)
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_any_value_an_untyped_schema_allows_is_sent_once_recorded_and_shown(command, field, value):
+    """After the server accepted, recording never raises, and `log` has the command."""
+    from karakuri_agent import history
+    from karakuri_agent.errors import KarakuriError
+    from karakuri_agent.wrapper import run_command
+
+    payload = copy.deepcopy(IDLE) | {"notification_id": NID}
+    payload["notification"]["choices"] = [{"command": command, "param_schema": {field: {}}}]
+    with tempfile.TemporaryDirectory() as tmp, respx.mock(assert_all_called=False) as mock:
+        mock.get(GET_URL).respond(200, json=payload)
+        post = mock.post(POST_URL).respond(200, json={"ok": True})
+        config = _fresh_settings(tmp)
+        try:
+            outcome = run_command(config, NID, command, {field: value})
+        except KarakuriError:  # the gate refused it (a line with markup…): nothing was sent
+            assert post.call_count == 0
+            return
+        assert post.call_count == 1 and outcome.unrecorded is None
+        lines = list(history.format_entries(history.recent(config, 10)))
+        assert any(f"ok  {command}" in line for line in lines) and not any("SENT" in line for line in lines)
+
+
+@given(text=SURROGATE_TEXT, where=st.sampled_from(["text", "name", "line", "choice"]))
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_lone_surrogates_anywhere_in_a_notification_still_give_a_report(text, where):
+    payload = copy.deepcopy(CONVERSATION_MESSAGE)
+    note = payload["notification"]
+    if where == "text":
+        note["text"] += text
+    elif where == "name":
+        note["participants"][0]["name"] = text
+    elif where == "line":
+        note["conversation_messages"][0]["message"] = text
+    else:
+        note["choices"][0]["description"] = text
+    raw = json.dumps(payload).encode()  # escapes the surrogates, as a server's JSON would spell them
+    result, posted = run_handle(payload, get=httpx.Response(200, content=raw))
+    check_rules(payload, result, posted)
+    result.report.encode("utf-8")
+    json.dumps(posted, ensure_ascii=False).encode("utf-8")
+
+
+@given(value=st.text(max_size=12) | st.integers().map(str) | st.sampled_from(["--5", "²", "٣", "1" * 5000, "+3", " 4 "]))
+@settings(max_examples=80, deadline=None)
+def test_any_text_for_an_integer_field_is_coerced_or_refused_never_a_crash(value):
+    from karakuri_agent.params import check_value
+
+    problems: list[str] = []
+    checked = check_value(value, {"type": "integer", "minimum": 1}, "duration", problems)
+    if not problems:
+        assert isinstance(checked, int) and checked >= 1
+
+
 # -- ids: path traversal, query strings, look-alikes ---------------------------------------
 ID_TAILS = st.one_of(
     st.text(max_size=40),

@@ -135,3 +135,14 @@ def test_sqlite_url_is_the_state_directory(env, monkeypatch, state_dir):
     monkeypatch.setenv("KARAKURI_DATABASE_URL", "sqlite:")
     result = CliRunner().invoke(agent, ["log"])
     assert result.exit_code == 0 and (state_dir / "karakuri.db").exists()
+
+
+def test_recent_claims_are_newest_first_with_their_outcome(state, clock):
+    state.ledger.claim("notif-a", "move", {"target_node_id": "1-1"})
+    clock.tick(seconds=1)
+    state.ledger.claim("notif-b", "wait", {"duration": 1})
+    state.ledger.finish("notif-a", SUCCEEDED, {"ok": True})
+    claims = state.ledger.recent_claims(5)
+    assert [(c["notification_id"], c["command"], c["params"], c["outcome"]) for c in claims] == [
+        ("notif-b", "wait", {"duration": 1}, "claimed"), ("notif-a", "move", {"target_node_id": "1-1"}, SUCCEEDED)]
+    assert [c["notification_id"] for c in state.ledger.recent_claims(1)] == ["notif-b"]

@@ -129,7 +129,7 @@ def test_the_wrapper_judges_expiry_on_the_servers_clock(env, skew):
                                                                        headers=date_header(date))
             post = mock.post(POST_URL).respond(200, json={"ok": True})
             if date is LIVE:
-                assert run_command(load_settings(), nid, "conversation_reject", {}, clock=machine(skew)) == {"ok": True}
+                assert run_command(load_settings(), nid, "conversation_reject", {}, clock=machine(skew)).result == {"ok": True}
             else:
                 with pytest.raises(NotActionable):
                     run_command(load_settings(), nid, "conversation_reject", {}, clock=machine(skew))

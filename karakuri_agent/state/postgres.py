@@ -534,6 +534,11 @@ class PostgresLedger:
             (outcome, utc_text(self._clock()), truncated_json(result, MAX_LEDGER_RESULT_CHARS), notification_id),
         )
 
+    def recent_claims(self, limit: int) -> list[dict[str, Any]]:
+        rows = self._conn.execute("SELECT notification_id, command, params, claimed_at, outcome FROM ledger"
+                                  " ORDER BY claimed_at DESC LIMIT %s", (limit,)).fetchall()
+        return [dict(zip(("notification_id", "command", "params", "claimed_at", "outcome"), row)) for row in rows]
+
     def previous(self, notification_id: str) -> dict[str, Any] | None:
         row = self._conn.execute("SELECT command, params, claimed_at, outcome, finished_at FROM ledger"
                                  " WHERE notification_id = %s", (notification_id,)).fetchone()
