@@ -26,6 +26,7 @@ from tenacity import (
 from . import outside
 from .config import Secret, redact
 from .errors import OutcomeUnknown, ServerRejected, Unreachable
+from .trigger import validate_notification_id
 
 USER_AGENT = "karakuri-agent/0.1"
 MAX_RETRY_AFTER = 30.0
@@ -89,6 +90,24 @@ def _retry_after(response: httpx.Response) -> float | None:
         return max(0.0, (until - now).total_seconds())
 
 
+def _redirect_target(response: httpx.Response) -> str:
+    """Where a redirect pointed, without what may carry a secret (user info, query, fragment)."""
+    location = response.headers.get("Location", "")
+    try:
+        url = response.url.join(location) if location else None
+    except (httpx.InvalidURL, ValueError, TypeError):
+        url = None
+    if url is None:
+        return "nowhere given"
+    return f"{url.scheme}://{url.host}{f':{url.port}' if url.port else ''}{url.path}"[:200]
+
+
+def _redirected(response: httpx.Response) -> dict[str, Any]:
+    return {"error": "redirected",
+            "message": f"the server redirected the request (HTTP {response.status_code} to"
+                       f" {_redirect_target(response)}); redirects are not followed: check KARAKURI_API_BASE_URL"}
+
+
 class _Busy(ServerRejected):
     """A 5xx or 429 answer to a GET: retried, and raised as ServerRejected at the end."""
 
@@ -117,6 +136,7 @@ class KarakuriClient:
         sleep: Callable[[float], None] | None = None,
     ) -> None:
         self._http = httpx.Client(
+            follow_redirects=False,  # no API call follows a redirect: it would carry the key elsewhere
             base_url=base_url.rstrip("/") + "/",
             headers={"Authorization": f"Bearer {api_key.get()}", "User-Agent": USER_AGENT},
             transport=transport,
@@ -172,10 +192,13 @@ class KarakuriClient:
         raise AssertionError("unreachable")  # pragma: no cover - Retrying always returns or raises
 
     def _get_once(self, notification_id: str) -> dict[str, Any]:
+        validate_notification_id(notification_id)  # whoever handed it over, only a well-formed id reaches a path
         response = self._http.get(f"agents/notifications/{notification_id}")
         self.last_server_date = server_date(response)
         if response.status_code == 429 or response.status_code >= 500:
             raise _Busy(response.status_code, _error_body(response, self._secret), _retry_after(response))
+        if response.is_redirect or 300 <= response.status_code < 400:
+            raise ServerRejected(response.status_code, _redirected(response))
         if response.is_error:
             raise ServerRejected(response.status_code, _error_body(response, self._secret))
         body = _json(response, self._secret)
@@ -206,9 +229,13 @@ class KarakuriClient:
                 raise OutcomeUnknown(
                     f"no answer to the command ({type(exc).__name__}); it may have been received"
                 ) from None
+        if 300 <= response.status_code < 400:  # not followed: whether the command was taken is not known
+            raise OutcomeUnknown(f"the command was answered with a redirect (HTTP {response.status_code} to"
+                                 f" {_redirect_target(response)}); it may have been received")
         if response.is_error:
             raise ServerRejected(response.status_code, _error_body(response, self._secret))
         body = _json(response, self._secret)
-        if body is _NOT_JSON:
-            return {"ok": True, "message": " ".join(redact(response.text, (self._secret,)).split())[:160]}
+        if body is _NOT_JSON:  # a proxy's page, a cut answer: nothing says the command was taken
+            raise OutcomeUnknown(f"the answer to the command (HTTP {response.status_code}) was not JSON;"
+                                 " it may have been received")
         return body if isinstance(body, dict) else {"ok": True, "data": body}

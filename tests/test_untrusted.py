@@ -1,0 +1,103 @@
+"""Nothing from outside is trusted: redirects are not followed, ids from the server are checked like Discord's.
+
+Built from what broke: a 307 to the command recorded as success, a 301 to
+the GET reported as "not a JSON object", and a `notification_stale` pointer
+of `../../../webhook/999/x` fetched with the bearer key.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import respx
+from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from karakuri_agent import report
+from karakuri_agent.cli import agent
+from karakuri_agent.config import load_settings
+from karakuri_agent.cycle import handle
+
+from conftest import API_KEY, BASE_URL, BODY, CONVERSATION_REQUEST, GET_URL, POST_URL
+from karakuri_agent.trigger import ID_PATTERN, MAX_ID_LENGTH
+
+
+@pytest.mark.parametrize("status", [301, 302, 303, 307, 308])
+def test_a_redirect_answered_to_the_command_is_an_unknown_outcome_never_sent_again(env, status):
+    with respx.mock(assert_all_called=False) as mock:
+        mock.get(GET_URL).respond(200, json=CONVERSATION_REQUEST)
+        post = mock.post(POST_URL).respond(status, json={"ok": True},
+                                           headers={"Location": "https://elsewhere.test/api/agents/command"})
+        other = mock.post("https://elsewhere.test/api/agents/command").respond(200, json={"ok": True})
+        first = handle(BODY, load_settings(), post=False)
+        again = handle(BODY, load_settings(), post=False)
+        assert post.call_count == 1 and other.call_count == 0
+    assert first.report == report.UNKNOWN_OUTCOME and first.error["error"] == "outcome_unknown"
+    assert f"HTTP {status} to https://elsewhere.test/api/agents/command" in first.error["message"]
+    assert again.report == report.ALREADY_HANDLED
+
+
+@pytest.mark.parametrize("body", [b"<html>ok</html>", b"accepted", b'{"ok": tr'])
+def test_a_2xx_answer_to_the_command_that_is_not_json_is_an_unknown_outcome(env, body):
+    with respx.mock(assert_all_called=False) as mock:
+        mock.get(GET_URL).respond(200, json=CONVERSATION_REQUEST)
+        mock.post(POST_URL).respond(200, content=body)
+        result = handle(BODY, load_settings(), post=False)
+    assert result.report == report.UNKNOWN_OUTCOME and result.error["error"] == "outcome_unknown"
+
+
+def test_a_redirect_answered_to_the_get_says_redirect_and_where_without_secrets(env):
+    with respx.mock(assert_all_called=False) as mock:
+        mock.get(GET_URL).respond(301, headers={"Location": f"https://user:pw-secret@other.test/x/y?key={API_KEY}#f"})
+        followed = mock.get("https://other.test/x/y").respond(200, json=CONVERSATION_REQUEST)
+        run = CliRunner().invoke(agent, ["handle", BODY])
+        assert followed.call_count == 0 and mock.calls.call_count == 1
+    assert run.exit_code == 0 and run.stdout.splitlines()[-1] == report.FAILED
+    assert "redirected" in run.stderr and "HTTP 301 to https://other.test/x/y" in run.stderr
+    assert "pw-secret" not in run.stderr and API_KEY not in run.stderr and "not a JSON object" not in run.stderr
+
+
+BAD_POINTERS = ["../../../webhook/999/x", "notif-a?x=1#f", "notif-" + "a" * 5000, "notif-a/../b", "notif-ａ",
+                "notif-a\n", " notif-a", "notif-", 12345, None, ["notif-a"]]
+
+
+@pytest.mark.parametrize("latest", BAD_POINTERS)
+@pytest.mark.parametrize("where", ["get", "post"])
+def test_a_stale_pointer_that_is_no_well_formed_id_is_no_newer_notification(env, latest, where):
+    stale = {"error": "notification_stale", "message": "A newer notification supersedes this one.",
+             "details": {"latest_notification_id": latest}}
+    with respx.mock(assert_all_called=False) as mock:
+        get = mock.get(GET_URL)
+        get.respond(409, json=stale) if where == "get" else get.respond(200, json=CONVERSATION_REQUEST)
+        post = mock.post(POST_URL).respond(409, json=stale)
+        result = handle(BODY, load_settings(), post=False)
+        urls = [str(call.request.url) for call in mock.calls]
+    assert result.report == report.STALE
+    assert urls == [GET_URL] + ([POST_URL] if where == "post" else [])
+    assert post.call_count == (1 if where == "post" else 0)
+
+
+@given(latest=st.text(max_size=60) | st.from_regex(r"notif-[A-Za-z0-9_-]{1,20}", fullmatch=True))
+@settings(max_examples=60, deadline=None)
+def test_no_id_from_the_server_reaches_a_url_unless_it_is_well_formed(latest):
+    """Whatever the server names as the newer notification, only notif-[A-Za-z0-9_-]+ is fetched."""
+    import tempfile
+    from pathlib import Path
+
+    from conftest import SELF_ID, SELF_NAME
+    from karakuri_agent.config import Secret, Settings
+
+    stale = {"error": "notification_stale", "details": {"latest_notification_id": latest}}
+    with tempfile.TemporaryDirectory() as tmp, respx.mock(assert_all_called=False) as mock:
+        mock.get(GET_URL).respond(409, json=stale)
+        newer = mock.get(url__startswith=f"{BASE_URL}/agents/notifications/").respond(200, json=CONVERSATION_REQUEST)
+        mock.post(POST_URL).respond(200, json={"ok": True})
+        config = Settings(api_base_url=BASE_URL, api_key=Secret(API_KEY), state_dir=Path(tmp) / "state",
+                          self_agent_id=SELF_ID, self_name=SELF_NAME, get_retry_budget=0.0)
+        result = handle(BODY, config, post=False)
+        fetched = [call.request.url.path.rsplit("/", 1)[-1] for call in mock.calls if call.request.method == "GET"]
+    assert result.report.startswith(report.PREFIX)
+    assert all(ID_PATTERN.fullmatch(i) and len(i) <= MAX_ID_LENGTH for i in fetched[1:]), fetched
+    assert newer.call_count <= 2
