@@ -256,7 +256,8 @@ class Agent:
             return result
 
         view = view_of(rt.store, fetched, now, persona=self.persona, transfer_policy=self.transfer_policy)
-        decision, admitted, refused = first_admitted(notification, decider.propose(view), view.said_before)
+        decision, admitted, refused = first_admitted(notification, decider.propose(view), view.said_before,
+                                                     rt.settings.secrets)
         # A model decider keeps the trace of the call just made; other deciders have none.
         result.model = getattr(decider, "last_trace", None)
         result.decision = decision

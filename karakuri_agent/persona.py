@@ -362,6 +362,13 @@ def _alias_problems(persona: Persona) -> Iterator[str]:
                 yield f"small_talk.{section}.{alias}: points to {target!r}, expected a key of small_talk.{targets}"
 
 
+def _not_plain(line: str) -> bool:
+    """What the gate refuses and the speech would strip: the line differs once cleaned (whitespace aside)."""
+    from .speech import clean_text  # the speech's own cleaning, so the check and the send agree
+
+    return "".join(clean_text(line).split()) != "".join(line.split())
+
+
 def _template_problems(persona: Persona) -> Iterator[str]:
     """Unknown placeholders, and phrases a message cannot carry once filled."""
     longest = {
@@ -381,6 +388,10 @@ def _template_problems(persona: Persona) -> Iterator[str]:
             yield f"{where}: unknown placeholder {{{bad[0]}}}, expected only {expected}"
             continue
         filled = template.format_map({f: longest[f] for f, _, _ in parsed})
+        if _not_plain(filled):
+            yield (f"{where}: contains a mention, link or chat markup (@everyone, a URL, **…**), which would be"
+                   " cut out when said, leaving a broken line; write it in plain words")
+            continue
         if utf16_units(filled) > MESSAGE_UNITS:
             yield (f"{where}: {utf16_units(filled)} characters (UTF-16 units) with the longest names filled in,"
                    f" expected at most {MESSAGE_UNITS}")

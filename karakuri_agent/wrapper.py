@@ -47,7 +47,8 @@ def run_command(settings: Settings, notification_id: str, command: str, params: 
         blocked = not_actionable(fetched.notification, rt.clock())
         if blocked is not None:
             raise NotActionable(blocked, NOT_ACTIONABLE[blocked])
-        verdict = admit(fetched.notification, Decision(command, params), said_before(rt.store, fetched, rt.clock()))
+        verdict = admit(fetched.notification, Decision(command, params), said_before(rt.store, fetched, rt.clock()),
+                        settings.secrets)
         if isinstance(verdict, Rejected):
             raise UsageError(f"{command} cannot be sent: " + "; ".join(verdict.problems))
         outcome = act(rt, fetched, verdict.choice, verdict.params, reason="LLMランタイムの選択")

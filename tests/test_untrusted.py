@@ -101,3 +101,44 @@ def test_no_id_from_the_server_reaches_a_url_unless_it_is_well_formed(latest):
     assert result.report.startswith(report.PREFIX)
     assert all(ID_PATTERN.fullmatch(i) and len(i) <= MAX_ID_LENGTH for i in fetched[1:]), fetched
     assert newer.call_count <= 2
+
+
+# -- secrets and markup in what the agent would say ----------------------------------------------
+@pytest.mark.parametrize("line", [f"私の鍵は{API_KEY}です", f"鍵: {' '.join(API_KEY)}", "https://discord.test/api/webhooks/123/hook-token-do-not-leak"])
+def test_the_gate_refuses_a_line_carrying_a_configured_secret(env, monkeypatch, line):
+    from conftest import WEBHOOK_URL
+    from karakuri_agent.cli import karakuri
+
+    monkeypatch.setenv("DISCORD_WEBHOOK_URL", WEBHOOK_URL)
+    with respx.mock(assert_all_called=False) as mock:
+        mock.get(GET_URL).respond(200, json=CONVERSATION_REQUEST)
+        post = mock.post(POST_URL).respond(200, json={"ok": True})
+        webhook = mock.post(WEBHOOK_URL).respond(204)
+        run = CliRunner().invoke(karakuri, ["command", CONVERSATION_REQUEST["notification_id"], "conversation_accept",
+                                            json.dumps({"message": line}, ensure_ascii=False)])
+        assert post.call_count == 0 and webhook.call_count == 0
+    assert run.exit_code == 2 and "secret" in run.stderr and API_KEY not in run.stderr
+
+
+@pytest.mark.parametrize("phrase", ["{partner}、@everyone 。", "{partner}、https://example.com/x を見て。", "**{partner}**！"])
+def test_persona_check_flags_a_phrase_that_would_be_cut_when_said(tmp_path, phrase):
+    pack = tmp_path / "pack"
+    assert CliRunner().invoke(agent, ["persona", "init", str(pack), "--name", "タロウ"]).exit_code == 0
+    data = json.loads((pack / "persona.json").read_text(encoding="utf-8"))
+    data["accept"] = [phrase]
+    (pack / "persona.json").write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    checked = CliRunner().invoke(agent, ["persona", "check", str(pack)])
+    assert checked.exit_code != 0 and "mention, link or chat markup" in checked.stdout + checked.stderr
+
+
+@given(before=st.text(max_size=15), after=st.text(max_size=15), spaced=st.booleans())
+@settings(max_examples=60, deadline=None)
+def test_no_line_carrying_the_api_key_passes_the_gate(before, after, spaced):
+    from karakuri_agent.deciders import Decision
+    from karakuri_agent.gate import Admitted, admit
+    from karakuri_agent.models import Notification
+
+    key = " ".join(API_KEY) if spaced else API_KEY
+    notification = Notification.from_json(CONVERSATION_REQUEST, requested_id=CONVERSATION_REQUEST["notification_id"])
+    verdict = admit(notification, Decision("conversation_accept", {"message": before + key + after}), (), (API_KEY,))
+    assert not isinstance(verdict, Admitted)
