@@ -149,10 +149,10 @@ def load_settings(
     database_url = merged.get("KARAKURI_DATABASE_URL", "").strip()
     bot_token = merged.get("DISCORD_BOT_TOKEN", "").strip()
     model_key = merged.get("KARAKURI_LLM_API_KEY", "").strip()
-    from .state.factory import password_of
+    from .state.factory import password_pieces
 
-    # The database URL whole, and its password alone (a driver message may quote the password without the URL).
-    secrets = tuple(s for s in (api_key, webhook, database_url, password_of(database_url) or "", model_key, bot_token)
+    # The database URL whole, and its password and its pieces (a driver message may quote them without the URL).
+    secrets = tuple(s for s in (api_key, webhook, database_url, *password_pieces(database_url), model_key, bot_token)
                     if len(s) >= 4)
     if fixtures_dir is not None:
         base_url = base_url or FIXTURE_BASE_URL

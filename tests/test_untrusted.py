@@ -142,3 +142,35 @@ def test_no_line_carrying_the_api_key_passes_the_gate(before, after, spaced):
     notification = Notification.from_json(CONVERSATION_REQUEST, requested_id=CONVERSATION_REQUEST["notification_id"])
     verdict = admit(notification, Decision("conversation_accept", {"message": before + key + after}), (), (API_KEY,))
     assert not isinstance(verdict, Admitted)
+
+
+# -- the database password, whatever the URL looks like ----------------------------------------
+PASSWORD_URLS = {
+    "malformed": ("postgresql://agent:dbpassw0rd@[::1/k", ["dbpassw0rd"]),
+    "with @ and a space": ("postgresql://agent:p@ss word1@127.0.0.1:1/db", ["p@ss word1", "word1", '"ss ']),
+    "with a space": ("postgresql://agent:dbpa ssw0rd@127.0.0.1:1/db", ["dbpa", "ssw0rd"]),
+    "in the query": ("postgresql://agent@127.0.0.1:1/db?password=s3cr%40tpw&connect_timeout=1", ["s3cr", "tpw"]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(PASSWORD_URLS))
+def test_the_database_password_is_masked_before_parsing_and_in_what_the_driver_says(env, monkeypatch, tmp_path, name):
+    pytest.importorskip("psycopg")
+    url, leaks = PASSWORD_URLS[name]
+    monkeypatch.setenv("KARAKURI_DATABASE_URL", url)
+    outputs = [CliRunner().invoke(agent, ["log"]), CliRunner().invoke(agent, ["handle", BODY]),
+               CliRunner().invoke(agent, ["state", "copy", "--to", f"sqlite:{tmp_path / 'copy'}"])]
+    for run in outputs:
+        text = run.stdout + run.stderr
+        assert "***" in text or "KARAKURI_DATABASE_URL" in text, text
+        assert not any(leak in text for leak in leaks), text
+
+
+@given(password=st.text(alphabet=st.characters(min_codepoint=33, max_codepoint=126), min_size=4, max_size=20))
+@settings(max_examples=100, deadline=None)
+def test_masking_leaves_no_password_in_any_url_shape(password):
+    from karakuri_agent.state.factory import masked
+
+    for url in (f"postgresql://agent:{password}@host:5432/db", f"postgresql://agent:{password}@[::1/k",
+                f"postgres://u:{password}@h/db?sslmode=require"):
+        assert password not in masked(url)

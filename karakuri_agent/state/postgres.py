@@ -35,7 +35,7 @@ from ..errors import AlreadyAttempted, StateUnavailable
 from .sqlite.ledger import MAX_RESULT_CHARS as MAX_LEDGER_RESULT_CHARS
 from .sqlite.store import MAX_RESULT_CHARS
 from .values import relationship
-from .factory import masked, password_of
+from .factory import masked
 
 CONNECT_TIMEOUT_SECONDS = 10
 # Any fixed 64-bit number: every process migrating this schema takes the same lock.
@@ -45,10 +45,7 @@ _TIME = 'text COLLATE "C"'
 
 def unavailable(exc: psycopg.Error, url: str) -> StateUnavailable:
     """A driver error as the package's one state error: its first line, the password masked."""
-    reason = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
-    secret = password_of(url)
-    if secret:
-        reason = reason.replace(secret, "***")
+    reason = masked(url, (str(exc).strip().splitlines() or [type(exc).__name__])[0])  # the driver may quote a piece
     return StateUnavailable(f"the state database {masked(url)} is unavailable: {reason}")
 
 
