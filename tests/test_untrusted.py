@@ -7,6 +7,7 @@ of `../../../webhook/999/x` fetched with the bearer key.
 
 from __future__ import annotations
 
+import copy
 import json
 
 import pytest
@@ -174,3 +175,34 @@ def test_masking_leaves_no_password_in_any_url_shape(password):
     for url in (f"postgresql://agent:{password}@host:5432/db", f"postgresql://agent:{password}@[::1/k",
                 f"postgres://u:{password}@h/db?sslmode=require"):
         assert password not in masked(url)
+
+
+# -- reading limits before any pattern -----------------------------------------------------------
+def test_a_10_mb_text_is_cut_to_its_head_and_tail_before_any_pattern_reads_it():
+    from karakuri_agent.limits import MAX_TEXT_CHARS
+    from karakuri_agent.models import Notification
+
+    payload = copy.deepcopy(CONVERSATION_REQUEST)
+    payload["notification"]["text"] = ("桜草メイ が話しかけています。\n" + "雑談の行です。\n" * 1_200_000
+                                       + "次は AIニケちゃん の番です。")
+    text = Notification.from_json(payload, requested_id=payload["notification_id"]).notification.text
+    assert len(text) <= MAX_TEXT_CHARS
+    assert text.startswith("桜草メイ が話しかけています。\n") and text.endswith("次は AIニケちゃん の番です。")
+    assert "\n雑談の行です。\n" in text  # cut at line ends, not inside a line
+
+
+@given(size=st.integers(min_value=0, max_value=300_000), newline_every=st.integers(min_value=0, max_value=5000))
+@settings(max_examples=30, deadline=None)
+def test_no_text_reaches_the_patterns_longer_than_the_limit(size, newline_every):
+    from karakuri_agent.limits import MAX_FIELD_CHARS, MAX_TEXT_CHARS
+    from karakuri_agent.models import Notification
+
+    unit = ("あ" * newline_every + "\n") if newline_every else "あ"
+    text = (unit * (size // len(unit) + 1))[:size]
+    payload = {"notification_id": "notif-big", "notification": {
+        "type": text, "text": text, "conversation_messages": [{"speaker": text, "message": text}]}}
+    body = Notification.from_json(payload, requested_id="notif-big").notification
+    assert len(body.text) <= MAX_TEXT_CHARS and len(body.type) <= MAX_FIELD_CHARS
+    assert all(len(m.message) <= MAX_FIELD_CHARS and len(m.speaker) <= MAX_FIELD_CHARS
+               for m in body.conversation_messages or [])
+    assert body.text == text or len(text) > MAX_TEXT_CHARS
