@@ -146,6 +146,9 @@ class KarakuriClient:
             verify=not base_url.startswith("http://"),
         )
         self._secret = api_key.get()
+        # Each call's whole answer (connection, headers, body) within this many seconds, however the
+        # server drips it: httpx's own timeouts are per network operation.
+        self._deadline = timeout + min(timeout, 5.0)
         self._budget = get_retry_budget
         self._get_attempts = get_attempts
         self._connect_attempts = connect_attempts
@@ -161,6 +164,24 @@ class KarakuriClient:
 
     def close(self) -> None:
         self._http.close()
+
+    def _within_deadline(self, method: str, url: str, **kwargs: Any) -> httpx.Response:
+        """The request, its whole answer read within the call's deadline, else httpx.ReadTimeout.
+
+        The body is read chunk by chunk against the clock, so a server that
+        sends one byte a second cannot hold the run past the deadline.
+        """
+        started = time.monotonic()
+        with self._http.stream(method, url, **kwargs) as streamed:
+            if streamed.is_stream_consumed:  # an answer already in memory (a recorded or mock transport)
+                return streamed
+            chunks = []
+            for chunk in streamed.iter_raw():
+                chunks.append(chunk)
+                if time.monotonic() - started > self._deadline:
+                    raise httpx.ReadTimeout(f"the answer took longer than {self._deadline:g} s", request=streamed.request)
+        return httpx.Response(streamed.status_code, headers=streamed.headers, content=b"".join(chunks),
+                              request=streamed.request, extensions=streamed.extensions)
 
     # -- reading ---------------------------------------------------------
     def get_notification(self, notification_id: str) -> dict[str, Any]:
@@ -193,7 +214,7 @@ class KarakuriClient:
 
     def _get_once(self, notification_id: str) -> dict[str, Any]:
         validate_notification_id(notification_id)  # whoever handed it over, only a well-formed id reaches a path
-        response = self._http.get(f"agents/notifications/{notification_id}")
+        response = self._within_deadline("GET", f"agents/notifications/{notification_id}")
         self.last_server_date = server_date(response)
         if response.status_code == 429 or response.status_code >= 500:
             raise _Busy(response.status_code, _error_body(response, self._secret), _retry_after(response))
@@ -219,7 +240,7 @@ class KarakuriClient:
         payload = {"notification_id": notification_id, "command": command, "params": params}
         for attempt in range(1, self._connect_attempts + 1):
             try:
-                response = self._http.post("agents/command", json=payload)
+                response = self._within_deadline("POST", "agents/command", json=payload)
                 break
             except NEVER_SENT as exc:
                 if attempt == self._connect_attempts:

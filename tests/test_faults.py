@@ -566,3 +566,24 @@ def test_a_failing_webhook_leaves_the_ledger_row_exactly_as_it_was(answer, tmp_p
     assert seen_by_webhook and all(seen == seen_by_webhook[0] for seen in seen_by_webhook)
     assert rows(state_dir, "SELECT * FROM attempts") == seen_by_webhook[0]
     assert ledger(state_dir, NID) == "succeeded" and len(posted) == 1
+
+
+# -- a server that drips its answer: every call has a total deadline ---------------------------
+@pytest.mark.parametrize("where", ["get", "post"])
+def test_a_server_dripping_one_byte_at_a_time_cannot_hold_a_run_past_the_deadline(where, api, env, state):
+    """KARAKURI_HTTP_TIMEOUT=1: each call's whole answer within 2 s (1 s + the connection's 1 s)."""
+    import time
+
+    dripped = json.dumps(notification(NID) if where == "get" else {"ok": True}).encode()
+    api.script["GET" if where == "get" else "POST"].append(fs.drip(dripped, 0.2))  # each read 0.2 s: never a timeout
+    env.update(KARAKURI_GET_RETRY_BUDGET="0")
+    started = time.monotonic()
+    run = handle(env, message(NID))
+    took = time.monotonic() - started
+    assert run.code == 0
+    assert took < 12, took  # the drip alone would take len(dripped) * 0.2 s, far longer
+    if where == "get":
+        assert run.report == report.FAILED and len(api.posts_for(NID)) == 0
+    else:
+        assert run.report == report.UNKNOWN_OUTCOME and len(api.posts_for(NID)) == 1
+        assert ledger(state, NID) == "unknown"
