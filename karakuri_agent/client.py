@@ -179,7 +179,8 @@ class KarakuriClient:
             for chunk in streamed.iter_raw():
                 chunks.append(chunk)
                 if time.monotonic() - started > self._deadline:
-                    raise httpx.ReadTimeout(f"the answer took longer than {self._deadline:g} s", request=streamed.request)
+                    raise httpx.ReadTimeout(f"the answer took longer than {self._deadline:g} s",
+                                            request=streamed.request)
         return httpx.Response(streamed.status_code, headers=streamed.headers, content=b"".join(chunks),
                               request=streamed.request, extensions=streamed.extensions)
 

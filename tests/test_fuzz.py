@@ -393,7 +393,7 @@ def test_any_json_body_is_handled(payload):
 
 @given(payload=mutated_payloads(),
        answer=st.one_of(JSON.map(lambda b: httpx.Response(200, json=b)),
-                        st.tuples(st.sampled_from([400, 409, 429, 500, 503]), JSON).map(
+                        st.tuples(st.sampled_from([301, 302, 307, 308, 400, 409, 429, 500, 503]), JSON).map(
                             lambda a: httpx.Response(a[0], json=a[1])),
                         st.binary(max_size=50).map(lambda b: httpx.Response(200, content=b)),
                         ODD_TEXT.map(lambda t: httpx.Response(502, text=t))))
