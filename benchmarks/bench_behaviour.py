@@ -29,7 +29,7 @@ import shutil
 import sys
 import tempfile
 import time
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -54,6 +54,9 @@ def main(argv: list[str] | None = None) -> int:
                              "1 shows the rest of the behaviour apart from reading ids in markup)")
     parser.add_argument("--in-process", action="store_true",
                         help="call handle() in this process with the town's clock instead of real processes")
+    parser.add_argument("--machine-skew", type=float, default=0.0, metavar="HOURS",
+                        help="run the agent's machine clock this many hours off the town's (e.g. 1 or -5); the agent"
+                             " takes the world's time from the town's answers, so nothing should change")
     parser.add_argument("--output", type=Path, default=RESULTS_FILE, help="where to save the JSON results")
     parser.add_argument("--keep-state", action="store_true", help="keep the temporary state directories")
     parser.add_argument("-v", "--verbose", action="store_true", help="print each decision as it is made")
@@ -68,7 +71,8 @@ def main(argv: list[str] | None = None) -> int:
     runs_out = []
     for seed in seeds:
         result, runs, elapsed = run_town(seed, args.messages, args.plain_ids, in_process=args.in_process,
-                                         verbose=args.verbose, keep_state=args.keep_state)
+                                         verbose=args.verbose, keep_state=args.keep_state,
+                                         machine_skew=timedelta(hours=args.machine_skew))
         runs_out.append({"seed": seed, "elapsed_seconds": round(elapsed, 2),
                          "seconds_per_message": round(sum(r.seconds for r in runs) / len(runs), 3),
                          **result, "decisions": _decisions(runs)})
@@ -77,7 +81,7 @@ def main(argv: list[str] | None = None) -> int:
     rows, extras = pool(runs_out, "rows"), pool(runs_out, "extras")
     row_spread, extra_spread = spread(runs_out, seeds, "rows"), spread(runs_out, seeds, "extras")
     print(f"\n{len(seeds)} towns (seeds {seeds[0]}..{seeds[-1]}), {args.messages} messages each, {mode}, "
-          f"{args.plain_ids:.0%} of ids without markup")
+          f"{args.plain_ids:.0%} of ids without markup, machine clock {args.machine_skew:+g} h off the town's")
     print("pooled value over all towns; min / median / max over towns; seeds whose town misses the aim\n")
     print(table(rows, row_spread))
     print()
@@ -94,6 +98,7 @@ def main(argv: list[str] | None = None) -> int:
         "messages": args.messages,
         "plain_ids": args.plain_ids,
         "mode": mode,
+        "machine_skew_hours": args.machine_skew,
         "rows": rows,
         "extras": extras,
         "spread": {"rows": row_spread, "extras": extra_spread},
@@ -105,7 +110,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def run_town(seed: int, messages: int, plain_ids: float, *, in_process: bool, verbose: bool = False,
-             keep_state: bool = False) -> tuple[dict, list, float]:
+             keep_state: bool = False, machine_skew: timedelta = timedelta(0)) -> tuple[dict, list, float]:
     """One town, one agent state directory, `messages` Discord messages; the measured result."""
     town = Town(seed=seed, plain_ids=plain_ids)
     work = Path(tempfile.mkdtemp(prefix="karakuri-town-"))
@@ -114,9 +119,9 @@ def run_town(seed: int, messages: int, plain_ids: float, *, in_process: bool, ve
     try:
         with serving(town) as server:
             if in_process:
-                agent = InProcessAgent(server.base_url, town.api_key, state_dir)
+                agent = InProcessAgent(server.base_url, town.api_key, state_dir, machine_skew=machine_skew)
             else:
-                agent = ProcessAgent(server.base_url, town.api_key, state_dir, work)
+                agent = ProcessAgent(server.base_url, town.api_key, state_dir, work, machine_skew=machine_skew)
             runs = live(town, agent, messages, progress=_progress(verbose, messages))
     finally:
         if keep_state:

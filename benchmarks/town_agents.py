@@ -22,6 +22,11 @@ different time from the town. So:
   notification, `handle "<body>" --json --clock-start <town time>`: the
   agent's clock starts at the town's time and then ticks in real time (as
   with libfaketime's `@` mode). Nothing of the agent is patched.
+
+`machine_skew` sets the agent's machine clock that far off the town's (an
+hour ahead, five hours behind): the agent is to take the world's time from
+the server (`created_at`, the `Date` of the town's answers), so no decision
+may change.
 """
 
 from __future__ import annotations
@@ -31,6 +36,7 @@ import os
 import subprocess
 import sys
 import time
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -56,17 +62,18 @@ class ProcessAgent:
     """One real `karakuri-agent handle <body> --json` process per notification, one state directory."""
 
     def __init__(self, base_url: str, api_key: str, state_dir: Path, work_dir: Path, *,
-                 python: str = sys.executable, timeout: float = 60.0) -> None:
+                 python: str = sys.executable, timeout: float = 60.0, machine_skew: timedelta = timedelta(0)) -> None:
         env = {k: v for k, v in os.environ.items() if not k.startswith(("KARAKURI_", "DISCORD_"))}
         env.pop("PYTHONDONTWRITEBYTECODE", None)
         env["PYTHONPYCACHEPREFIX"] = str(work_dir / "pycache")
         env.update(agent_environment(base_url, api_key, state_dir))
         self.env, self.work_dir, self.python, self.timeout = env, work_dir, python, timeout
+        self.machine_skew = machine_skew
 
     def __call__(self, delivery: Delivery) -> AgentRun:
         started = time.perf_counter()
         done = subprocess.run([self.python, "-c", AGENT_CODE, "handle", delivery.discord, "--json",
-                               "--clock-start", iso(delivery.time)], env=self.env,
+                               "--clock-start", iso(delivery.time + self.machine_skew)], env=self.env,
                               cwd=self.work_dir, capture_output=True, text=True, timeout=self.timeout)
         seconds = time.perf_counter() - started
         return AgentRun(delivery, _last_json(done.stdout), done.returncode, done.stderr[-2000:], seconds)
@@ -75,9 +82,11 @@ class ProcessAgent:
 class InProcessAgent:
     """`handle()` called directly with the town's clock: fast, for tests."""
 
-    def __init__(self, base_url: str, api_key: str, state_dir: Path, *, extra_env: dict[str, str] | None = None) -> None:
+    def __init__(self, base_url: str, api_key: str, state_dir: Path, *, extra_env: dict[str, str] | None = None,
+                 machine_skew: timedelta = timedelta(0)) -> None:
         from karakuri_agent.config import load_settings
 
+        self.machine_skew = machine_skew
         self.settings = load_settings({**agent_environment(base_url, api_key, state_dir), **(extra_env or {})},
                                       env_file=state_dir.parent / "town-no-such.env")
 
@@ -86,7 +95,7 @@ class InProcessAgent:
 
         started = time.perf_counter()
         try:
-            result = handle(delivery.discord, self.settings, clock=lambda: delivery.time)
+            result = handle(delivery.discord, self.settings, clock=lambda: delivery.time + self.machine_skew)
         except Exception as exc:  # a crash or a refusal is a finding, not the end of the run
             code = getattr(exc, "exit_code", 1)  # the exit code the CLI would give it
             return AgentRun(delivery, None, code if isinstance(code, int) else 1, f"{type(exc).__name__}: {exc}",

@@ -16,6 +16,7 @@ import os
 import sys
 from dataclasses import replace
 from pathlib import Path
+from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any, Callable
 
 import click
@@ -80,10 +81,16 @@ def handles_errors(func: Callable[..., Any]) -> Callable[..., Any]:
 
 def parse_params(text: str) -> dict[str, Any]:
     """Exactly one JSON object, or UsageError."""
+    from .outside import loads
+
     try:
-        value = json.loads(text)
-    except ValueError as exc:
+        value = loads(text)
+    except json.JSONDecodeError as exc:
         raise UsageError(f"params must be one JSON object: {exc.msg} at position {exc.pos}") from None
+    except ValueError:  # an integer longer than Python reads (thousands of digits)
+        raise UsageError("params must be one JSON object with numbers of a sane size") from None
+    except RecursionError:
+        raise UsageError("params must be one JSON object nested less deeply") from None
     if not isinstance(value, dict):
         raise UsageError(f"params must be one JSON object, not {type(value).__name__}")
     return value
@@ -138,7 +145,10 @@ def command(notification_id: str, command: str, params_json: str) -> None:
     from . import wrapper
     from .config import load_settings
 
-    _print_json(wrapper.run_command(load_settings(), notification_id, command, parse_params(params_json)))
+    outcome = wrapper.run_command(load_settings(), notification_id, command, parse_params(params_json))
+    _print_json(outcome.result)
+    if outcome.unrecorded:
+        _print_problems(SimpleNamespace(error=None, unrecorded=outcome.unrecorded, webhook=None))
 
 
 # -- karakuri-agent: the autonomous agent ------------------------------------------
@@ -249,15 +259,16 @@ def handle(body: str | None, dry_run: bool, fixtures_dir: str | None, at_text: s
 
 
 def _clock(start: str | None) -> Callable[[], datetime]:
-    """The wall clock, or one that starts at `start` and then ticks in real time."""
+    """The machine's clock, or one that starts at `start` and then ticks in real time."""
     from .clock import utc_now
-    from .models import parse_timestamp
+    from .fixtures import parse_time
 
     if start is None:
         return utc_now
-    began = parse_timestamp(start)
-    if began is None:
-        raise UsageError(f"--clock-start must be an ISO 8601 time, got {start!r}")
+    try:
+        began = parse_time(start)
+    except UsageError:
+        raise UsageError(f"--clock-start must be an ISO 8601 time, got {start!r}") from None
     offset = began - utc_now()
     return lambda: utc_now() + offset
 
@@ -414,6 +425,10 @@ def _print_problems(result: Any) -> None:
     if result.error:
         error = result.error
         click.echo(f"{_program()}: {error['error']}: {error['message'].rstrip('.')}. {error['what_to_do'][:1].upper()}{error['what_to_do'][1:]}.", err=True)
+    if getattr(result, "unrecorded", None):
+        click.echo(f"{_program()}: outcome_not_recorded: the command was sent, but what came of it could not be"
+                   f" written to the state ({result.unrecorded}); `log` shows it as sent. Check the disk or"
+                   " the database", err=True)
     if result.webhook is not None and not result.webhook.delivered:
         status = f"HTTP {result.webhook.status}" if result.webhook.status else "no answer"
         click.echo(f"{_program()}: webhook_failed: the report was not posted to Discord ({status},"

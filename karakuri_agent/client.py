@@ -11,6 +11,7 @@ from __future__ import annotations
 import email.utils
 import json
 import time
+from datetime import datetime, timezone
 from typing import Any, Callable
 
 import httpx
@@ -22,8 +23,10 @@ from tenacity import (
     wait_exponential,
 )
 
+from . import outside
 from .config import Secret, redact
 from .errors import OutcomeUnknown, ServerRejected, Unreachable
+from .trigger import validate_notification_id
 
 USER_AGENT = "karakuri-agent/0.1"
 MAX_RETRY_AFTER = 30.0
@@ -42,7 +45,7 @@ def _json(response: httpx.Response, secret: str) -> Any:
     """
     text = redact(response.text, (secret,))
     try:
-        return json.loads(text)
+        return outside.loads(text)
     except (ValueError, RecursionError):
         return _NOT_JSON
 
@@ -56,16 +59,53 @@ def _error_body(response: httpx.Response, secret: str) -> dict[str, Any]:
     return {"error": f"http_{response.status_code}", "message": snippet or response.reason_phrase}
 
 
+def _http_date(value: str | None) -> datetime | None:
+    """An HTTP date (`Date`, `Retry-After`) as an aware datetime, or None."""
+    if not value:
+        return None
+    try:
+        parsed = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError, IndexError, OverflowError):
+        return None
+    return parsed if parsed.tzinfo is not None else parsed.replace(tzinfo=timezone.utc)
+
+
+def server_date(response: httpx.Response) -> datetime | None:
+    """The server's clock when it answered (the `Date` header), if it said."""
+    return _http_date(response.headers.get("Date"))
+
+
 def _retry_after(response: httpx.Response) -> float | None:
-    """Seconds from a Retry-After header (delta or HTTP date), if any."""
+    """Seconds from a Retry-After header (delta, or an HTTP date read against the server's own Date)."""
     value = response.headers.get("Retry-After")
     if not value:
         return None
     try:
         return max(0.0, float(value))
     except ValueError:
-        parsed = email.utils.parsedate_to_datetime(value) if value else None
-        return max(0.0, parsed.timestamp() - time.time()) if parsed else None
+        until = _http_date(value)
+        if until is None:
+            return None
+        now = server_date(response) or datetime.now(timezone.utc)  # the machine's clock only as a last resort
+        return max(0.0, (until - now).total_seconds())
+
+
+def _redirect_target(response: httpx.Response) -> str:
+    """Where a redirect pointed, without what may carry a secret (user info, query, fragment)."""
+    location = response.headers.get("Location", "")
+    try:
+        url = response.url.join(location) if location else None
+    except (httpx.InvalidURL, ValueError, TypeError):
+        url = None
+    if url is None:
+        return "nowhere given"
+    return f"{url.scheme}://{url.host}{f':{url.port}' if url.port else ''}{url.path}"[:200]
+
+
+def _redirected(response: httpx.Response) -> dict[str, Any]:
+    return {"error": "redirected",
+            "message": f"the server redirected the request (HTTP {response.status_code} to"
+                       f" {_redirect_target(response)}); redirects are not followed: check KARAKURI_API_BASE_URL"}
 
 
 class _Busy(ServerRejected):
@@ -96,6 +136,7 @@ class KarakuriClient:
         sleep: Callable[[float], None] | None = None,
     ) -> None:
         self._http = httpx.Client(
+            follow_redirects=False,  # no API call follows a redirect: it would carry the key elsewhere
             base_url=base_url.rstrip("/") + "/",
             headers={"Authorization": f"Bearer {api_key.get()}", "User-Agent": USER_AGENT},
             transport=transport,
@@ -105,10 +146,15 @@ class KarakuriClient:
             verify=not base_url.startswith("http://"),
         )
         self._secret = api_key.get()
+        # Each call's whole answer (connection, headers, body) within this many seconds, however the
+        # server drips it: httpx's own timeouts are per network operation.
+        self._deadline = timeout + min(timeout, 5.0)
         self._budget = get_retry_budget
         self._get_attempts = get_attempts
         self._connect_attempts = connect_attempts
         self._sleep = sleep or time.sleep
+        # The `Date` of the last answer to a GET: the world's clock when nothing better is known.
+        self.last_server_date: datetime | None = None
 
     def __enter__(self) -> KarakuriClient:
         return self
@@ -118,6 +164,25 @@ class KarakuriClient:
 
     def close(self) -> None:
         self._http.close()
+
+    def _within_deadline(self, method: str, url: str, **kwargs: Any) -> httpx.Response:
+        """The request, its whole answer read within the call's deadline, else httpx.ReadTimeout.
+
+        The body is read chunk by chunk against the clock, so a server that
+        sends one byte a second cannot hold the run past the deadline.
+        """
+        started = time.monotonic()
+        with self._http.stream(method, url, **kwargs) as streamed:
+            if streamed.is_stream_consumed:  # an answer already in memory (a recorded or mock transport)
+                return streamed
+            chunks = []
+            for chunk in streamed.iter_raw():
+                chunks.append(chunk)
+                if time.monotonic() - started > self._deadline:
+                    raise httpx.ReadTimeout(f"the answer took longer than {self._deadline:g} s",
+                                            request=streamed.request)
+        return httpx.Response(streamed.status_code, headers=streamed.headers, content=b"".join(chunks),
+                              request=streamed.request, extensions=streamed.extensions)
 
     # -- reading ---------------------------------------------------------
     def get_notification(self, notification_id: str) -> dict[str, Any]:
@@ -149,9 +214,13 @@ class KarakuriClient:
         raise AssertionError("unreachable")  # pragma: no cover - Retrying always returns or raises
 
     def _get_once(self, notification_id: str) -> dict[str, Any]:
-        response = self._http.get(f"agents/notifications/{notification_id}")
+        validate_notification_id(notification_id)  # whoever handed it over, only a well-formed id reaches a path
+        response = self._within_deadline("GET", f"agents/notifications/{notification_id}")
+        self.last_server_date = server_date(response)
         if response.status_code == 429 or response.status_code >= 500:
             raise _Busy(response.status_code, _error_body(response, self._secret), _retry_after(response))
+        if response.is_redirect or 300 <= response.status_code < 400:
+            raise ServerRejected(response.status_code, _redirected(response))
         if response.is_error:
             raise ServerRejected(response.status_code, _error_body(response, self._secret))
         body = _json(response, self._secret)
@@ -172,7 +241,7 @@ class KarakuriClient:
         payload = {"notification_id": notification_id, "command": command, "params": params}
         for attempt in range(1, self._connect_attempts + 1):
             try:
-                response = self._http.post("agents/command", json=payload)
+                response = self._within_deadline("POST", "agents/command", json=payload)
                 break
             except NEVER_SENT as exc:
                 if attempt == self._connect_attempts:
@@ -182,9 +251,13 @@ class KarakuriClient:
                 raise OutcomeUnknown(
                     f"no answer to the command ({type(exc).__name__}); it may have been received"
                 ) from None
+        if 300 <= response.status_code < 400:  # not followed: whether the command was taken is not known
+            raise OutcomeUnknown(f"the command was answered with a redirect (HTTP {response.status_code} to"
+                                 f" {_redirect_target(response)}); it may have been received")
         if response.is_error:
             raise ServerRejected(response.status_code, _error_body(response, self._secret))
         body = _json(response, self._secret)
-        if body is _NOT_JSON:
-            return {"ok": True, "message": " ".join(redact(response.text, (self._secret,)).split())[:160]}
+        if body is _NOT_JSON:  # a proxy's page, a cut answer: nothing says the command was taken
+            raise OutcomeUnknown(f"the answer to the command (HTTP {response.status_code}) was not JSON;"
+                                 " it may have been received")
         return body if isinstance(body, dict) else {"ok": True, "data": body}

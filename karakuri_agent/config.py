@@ -120,6 +120,11 @@ class Settings:
     secrets: tuple[str, ...] = field(default=(), repr=False)
 
 
+def _header_safe(value: str) -> bool:
+    """Visible ASCII only: what an HTTP header can carry without a line break or an encoding error."""
+    return all("!" <= ch <= "~" for ch in value)
+
+
 def load_settings(
     environ: Mapping[str, str] | None = None,
     *,
@@ -144,10 +149,10 @@ def load_settings(
     database_url = merged.get("KARAKURI_DATABASE_URL", "").strip()
     bot_token = merged.get("DISCORD_BOT_TOKEN", "").strip()
     model_key = merged.get("KARAKURI_LLM_API_KEY", "").strip()
-    from .state.factory import password_of
+    from .state.factory import password_pieces
 
-    # The database URL whole, and its password alone (a driver message may quote the password without the URL).
-    secrets = tuple(s for s in (api_key, webhook, database_url, password_of(database_url) or "", model_key, bot_token)
+    # The database URL whole, and its password and its pieces (a driver message may quote them without the URL).
+    secrets = tuple(s for s in (api_key, webhook, database_url, *password_pieces(database_url), model_key, bot_token)
                     if len(s) >= 4)
     if fixtures_dir is not None:
         base_url = base_url or FIXTURE_BASE_URL
@@ -159,6 +164,9 @@ def load_settings(
             raise ConfigError("KARAKURI_API_BASE_URL must start with http:// or https://")
         if not api_key:
             raise ConfigError("KARAKURI_API_KEY is not set (see .env.example)")
+    if api_key and not _header_safe(api_key):
+        raise ConfigError("KARAKURI_API_KEY must be printable ASCII with no spaces or line breaks"
+                          " (it travels in an HTTP header); copy it again from the registration")
 
     if webhook and not _secure_or_loopback(webhook):
         raise ConfigError("DISCORD_WEBHOOK_URL must start with https:// (http:// only to 127.0.0.1, localhost or [::1])")

@@ -10,7 +10,6 @@ Two steps, kept apart on purpose:
 
 from __future__ import annotations
 
-import json
 import re
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -22,7 +21,8 @@ from .commands import INFORMATION
 from .state.values import utc_text
 from .models import Identity, Notification
 from .promises import Promise, calls_off, changes_plan, extract_promises, known_place, line_key
-from .limits import ACTIVITY_LIMIT, MEMORY_DAYS, MEMORY_LIMIT, RECENT_COMMANDS
+from .limits import ACTIVITY_LIMIT, MAX_CONFIGURED_FILE_BYTES, MEMORY_DAYS, MEMORY_LIMIT, RECENT_COMMANDS
+from .outside import loads, read_regular_file
 from .records import Parsed
 from .record import agents_in, conversation_key, partner_keys, said_to_partners
 from .state.base import Store
@@ -428,11 +428,11 @@ def load_world_context(path: Path | None) -> dict[str, Any]:
     placeholder: dict[str, Any] = {key: None for key in WORLD_CONTEXT_KEYS}
     if path is None:
         return {**placeholder, "status": "missing"}
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+    try:  # a regular file of bounded size only: not /dev/zero, not a FIFO that never ends
+        data = loads(read_regular_file(path, MAX_CONFIGURED_FILE_BYTES))
     except FileNotFoundError:
         return {**placeholder, "status": "missing"}
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):
         return {**placeholder, "status": "invalid"}
     if not isinstance(data, dict):
         return {**placeholder, "status": "invalid"}

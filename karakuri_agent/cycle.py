@@ -66,6 +66,8 @@ class HandleResult:
     error: dict[str, str] | None = None
     # What a model decider was asked and what came of it (None: no model was asked).
     model: LLMTrace | None = None
+    # Why what the run did could not all be written to the state (None: it was); the report still goes out.
+    unrecorded: str | None = None
 
     @property
     def sent(self) -> bool:
@@ -84,6 +86,7 @@ class HandleResult:
             "outcome": self.outcome and {"success": self.outcome.success, "result": self.outcome.result},
             "webhook_delivered": self.webhook.delivered if self.webhook else None,
             "error": self.error,
+            "outcome_recorded": self.unrecorded is None,
             "model": self.model and self.model.to_json(),
             "report": self.report,
         }
@@ -177,10 +180,7 @@ class Agent:
                 result.dry_run = dry_run  # every path, early returns included
                 if result.model is not None:
                     result.model.sent, result.model.dry_run = result.sent, dry_run
-                with self.runtime.store.batch():
-                    self._remember(result, notification_id)
-                    if remember is not None:
-                        remember()
+                self._keep(result, notification_id, remember)
             except StateUnavailable as exc:  # the ledger cannot be asked: nothing more is sent
                 result = _state_unavailable(exc, notification_id, dry_run)
             if self.reporter is not None and not dry_run:
@@ -193,6 +193,23 @@ class Agent:
                  result.decision.command if result.decision and result.decision.command else "none",
                  outcome_word(result), (time.perf_counter() - started) * 1000)
         return result
+
+    def _keep(self, result: HandleResult, notification_id: str, remember: Callable[[], None] | None) -> None:
+        """The run's report entry and the caller's writes, in one batch.
+
+        Once a command was sent, nothing here may stop the report: a write
+        that fails is said on stderr (`unrecorded`), not raised.
+        """
+        try:
+            with self.runtime.store.batch():
+                self._remember(result, notification_id)
+                if remember is not None:
+                    remember()
+        except Exception as exc:
+            if not result.sent:
+                raise
+            why = getattr(exc, "message", None) or type(exc).__name__
+            result.unrecorded = result.unrecorded or f"{why}; the report entry was not kept"
 
     def _remember(self, result: HandleResult, notification_id: str) -> None:
         """Keep the run's report line (and a dry run's plan, and why a run failed) for `log`."""
@@ -239,7 +256,8 @@ class Agent:
             return result
 
         view = view_of(rt.store, fetched, now, persona=self.persona, transfer_policy=self.transfer_policy)
-        decision, admitted, refused = first_admitted(notification, decider.propose(view), view.said_before)
+        decision, admitted, refused = first_admitted(notification, decider.propose(view), view.said_before,
+                                                     rt.settings.secrets)
         # A model decider keeps the trace of the call just made; other deciders have none.
         result.model = getattr(decider, "last_trace", None)
         result.decision = decision
@@ -258,6 +276,7 @@ class Agent:
             result.report = report.ALREADY_HANDLED
             return result
         result.outcome = outcome
+        result.unrecorded = outcome.unrecorded
         if outcome.success:
             sent = Decision(admitted.choice.command, admitted.params)
             result.report = report.action_report(kind, admitted.choice.command, outcome.result,
@@ -286,9 +305,10 @@ def _state_unavailable(exc: StateUnavailable, notification_id: str | None, dry_r
 
 
 def _expired(expires_at: datetime | None, now: datetime) -> dict[str, str]:
-    """Expiry is decided here, not by the server: say when, against which clock."""
+    """Expiry is decided here, on the world's clock (the server's, CONTRACT §9): say when, and that clock's now."""
     when = f"at {expires_at.isoformat()}" if expires_at else "(the server marked it expired)"
-    return describe("notification_expired", f"the notification expired {when}; the run's clock said {now.isoformat()}")
+    said = now.isoformat(timespec="seconds")
+    return describe("notification_expired", f"the notification expired {when}; the server's clock said {said}")
 
 
 def outcome_word(result: HandleResult) -> str:
@@ -303,11 +323,20 @@ def outcome_word(result: HandleResult) -> str:
 
 
 def _cooling_down(rt: Runtime, fetched: Fetched, now: datetime) -> bool:
-    """Skip an idle-type notification inside the cooldown window (off by default)."""
+    """Skip an idle-type notification inside the cooldown window (off by default).
+
+    A last command stamped ahead of now (a clock stepped back) counts as just
+    now: it cools down at most one window ahead, and a stamp further ahead
+    than that blocks nothing (CONTRACT §9).
+    """
     window = rt.settings.cooldown_seconds
     if window <= 0 or any(c.command in RESPONSE for c in fetched.notification.choices):
         return False
     last = rt.store.recent_commands(1)
     if not last:
         return False
-    return now - datetime.fromisoformat(last[0]["created_at"]) < timedelta(seconds=window)
+    try:
+        stamped = datetime.fromisoformat(last[0]["created_at"])
+    except (TypeError, ValueError):  # a stamp that cannot be read cannot hold the agent back
+        return False
+    return abs(now - stamped) < timedelta(seconds=window)

@@ -18,11 +18,12 @@ message with the time it was handled to `session.json`.
 
 from __future__ import annotations
 
+import email.utils
 import json
 import tempfile
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
@@ -58,9 +59,12 @@ def parse_time(text: str) -> datetime:
     """ISO 8601; a time without an offset is UTC (as the recorded sessions are)."""
     try:
         moment = datetime.fromisoformat(text.strip())
-    except ValueError:
-        raise UsageError(f"{text!r} is not an ISO 8601 time (e.g. 2026-04-18T03:10:05Z)") from None
-    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+        moment = moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+        moment.astimezone(timezone.utc) + timedelta(days=1)  # a time at the calendar's edge cannot be run at
+    except (ValueError, OverflowError):
+        raise UsageError(f"{text!r} is not an ISO 8601 time between years 1 and 9999"
+                         " (e.g. 2026-04-18T03:10:05Z)") from None
+    return moment
 
 
 @dataclass
@@ -154,12 +158,24 @@ def _read_exchange(path: Path, *, command: str | None = None) -> httpx.Response 
 
 
 class FixtureTransport(httpx.BaseTransport):
-    """Serves the two contract endpoints from a fixtures directory."""
+    """Serves the two contract endpoints from a fixtures directory.
 
-    def __init__(self, directory: Path) -> None:
+    With a `clock`, each answer's `Date` is its time: the recorded server
+    answers when the replay says it does (the session's time, or `--at`), and
+    the agent takes the world's time from that, as from a live server.
+    """
+
+    def __init__(self, directory: Path, clock: Callable[[], datetime] | None = None) -> None:
         self.directory = resolve_fixtures_dir(directory)
+        self.clock = clock
 
     def handle_request(self, request: httpx.Request) -> httpx.Response:
+        response = self._answer(request)
+        if self.clock is not None:
+            response.headers["Date"] = email.utils.format_datetime(self.clock().astimezone(timezone.utc), usegmt=True)
+        return response
+
+    def _answer(self, request: httpx.Request) -> httpx.Response:
         path = request.url.path
         if request.method == "GET" and "/agents/notifications/" in path:
             notification_id = _notification_id_from(request)

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 from .deciders import Decision
 from .models import Choice, Notification, offered_choice
+from .outside import clean
 from .params import InvalidParams, merge, validate
 
 if TYPE_CHECKING:
@@ -66,9 +67,10 @@ def not_actionable(notification: Notification, now: datetime) -> str | None:
     return None
 
 
-def admit(notification: Notification, decision: Decision, said_before: Sequence[str] = ()) -> Admitted | Rejected:
-    """Admit one acting decision, or say every reason it cannot be sent."""
-    return admit_among(notification.choices, decision, said_before)
+def admit(notification: Notification, decision: Decision, said_before: Sequence[str] = (),
+          secrets: Sequence[str] = ()) -> Admitted | Rejected:
+    """Admit one acting decision, or say every reason it cannot be sent (`secrets`: what no param may carry)."""
+    return admit_among(notification.choices, decision, said_before, secrets)
 
 
 def problems_in_view(view: View, decision: Decision) -> list[str]:
@@ -81,18 +83,35 @@ def problems_in_view(view: View, decision: Decision) -> list[str]:
     return list(verdict.problems) if isinstance(verdict, Rejected) else []
 
 
-def admit_among(choices: Sequence[Choice], decision: Decision, said_before: Sequence[str]) -> Admitted | Rejected:
+def admit_among(choices: Sequence[Choice], decision: Decision, said_before: Sequence[str],
+                secrets: Sequence[str] = ()) -> Admitted | Rejected:
     command = decision.command or ""
     choice = offered_choice(choices, command, decision.params)
     if choice is None:
         offered = ", ".join(dict.fromkeys(c.command for c in choices)) or "none"
         return Rejected((f"{command} is not one of this notification's choices ({offered})",))
-    try:
-        params = validate(choice, merge(choice, decision.params))
+    try:  # a lone surrogate cannot travel as UTF-8: it is sent as U+FFFD, whoever proposed it
+        params = validate(choice, merge(choice, clean(decision.params)))
     except InvalidParams as exc:
         return Rejected(tuple(exc.problems))
-    problems = spoken_problems(params, said_before)
+    problems = secret_problems(params, secrets) or spoken_problems(params, said_before)
     return Rejected(tuple(problems)) if problems else Admitted(choice, params)
+
+
+def secret_problems(params: dict[str, Any], secrets: Sequence[str]) -> list[str]:
+    """A param that carries a configured secret (the API key, a token, the database password) is never sent.
+
+    Compared with whitespace removed too, so a key spelled out with spaces is still found.
+    """
+    if not secrets:
+        return []
+    import json
+
+    text = json.dumps(params, ensure_ascii=False)
+    squeezed = _normal(text)
+    if any(secret in text or _normal(secret) in squeezed for secret in secrets if secret):
+        return ["the params carry a configured secret (an API key, token or password): never say or send it"]
+    return []
 
 
 def spoken_problems(params: dict[str, Any], said_before: Sequence[str]) -> list[str]:
@@ -112,8 +131,8 @@ def spoken_problems(params: dict[str, Any], said_before: Sequence[str]) -> list[
     return problems
 
 
-def first_admitted(notification: Notification, candidates: Iterable[Decision],
-                   said_before: Sequence[str]) -> tuple[Decision, Admitted | None, list[dict[str, Any]]]:
+def first_admitted(notification: Notification, candidates: Iterable[Decision], said_before: Sequence[str],
+                   secrets: Sequence[str] = ()) -> tuple[Decision, Admitted | None, list[dict[str, Any]]]:
     """The first candidate the gate admits (or the first that chooses to do nothing).
 
     Returns the decision, what was admitted (None: send nothing), and the
@@ -123,7 +142,7 @@ def first_admitted(notification: Notification, candidates: Iterable[Decision],
     for decision in candidates:
         if not decision.acts:
             return decision, None, refused
-        verdict = admit(notification, decision, said_before)
+        verdict = admit(notification, decision, said_before, secrets)
         if isinstance(verdict, Admitted):
             return decision, verdict, refused
         refused.append({"command": decision.command, "problem": "; ".join(verdict.problems)})

@@ -12,9 +12,28 @@ from .state.factory import open_state
 
 
 def recent(settings: Settings, limit: int) -> list[dict[str, Any]]:
-    """The newest `limit` activity entries, oldest first."""
+    """The newest `limit` activity entries, oldest first, with the claims whose outcome was never written."""
     with open_state(settings, utc_now) as state:
-        return list(reversed(state.store.recent_activity(limit)))
+        entries = list(reversed(state.store.recent_activity(limit)))
+        claims = state.ledger.recent_claims(limit)
+    return with_unrecorded_claims(entries, claims)
+
+
+def with_unrecorded_claims(entries: list[dict[str, Any]], claims: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Add a `claimed` entry for each claim in the entries' window that has no command entry.
+
+    The claim is written before the command is sent; what came of it is
+    written after. When that second write failed (a full disk, a lost
+    database), the claim is all that shows the notification was sent.
+    """
+    if not entries:
+        return entries
+    since = str(entries[0]["created_at"])
+    commanded = {e["notification_id"] for e in entries if e["kind"] == "command"}
+    extra = [{"created_at": str(c["claimed_at"]), "notification_id": c["notification_id"], "kind": "claimed",
+              "command": c["command"], "params": c["params"], "outcome": c.get("outcome")}
+             for c in claims if str(c["claimed_at"]) >= since and c["notification_id"] not in commanded]
+    return sorted(entries + extra, key=lambda e: str(e["created_at"])) if extra else entries
 
 
 def why_empty(state_dir: Path) -> str:
@@ -44,6 +63,9 @@ def _entry_lines(entries: Iterable[dict[str, Any]]) -> Iterable[str]:
             yield f"{head}  received {entry.get('notification_type') or 'notification'}"
             continue
         params = json.dumps(entry.get("params") or {}, ensure_ascii=False)
+        if kind == "claimed":
+            yield f"{head}  SENT {entry['command']} {params}  (outcome not recorded)"
+            continue
         if kind == "report":
             line = f"{head}  report {entry['message']}"
             if entry.get("success") is False:

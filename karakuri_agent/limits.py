@@ -12,3 +12,9 @@ RECENT_COMMANDS = 6
 # Short memory: entries of the last few days, at most this many.
 MEMORY_DAYS = 3
 MEMORY_LIMIT = 12
+# Files a setting names (persona.json, KARAKURI_WORLD_CONTEXT_FILE): regular files up to this size.
+MAX_CONFIGURED_FILE_BYTES = 1_000_000
+# What of a notification the text patterns read: its text (head and tail, at line ends) and any
+# other text field. Real texts are a few kB; past this, a pattern's cost would grow with the sender.
+MAX_TEXT_CHARS = 64_000
+MAX_FIELD_CHARS = 4_000

@@ -18,6 +18,8 @@ from datetime import datetime, timezone
 from typing import Any, Sequence
 from zoneinfo import ZoneInfo
 
+from .limits import MAX_FIELD_CHARS, MAX_TEXT_CHARS
+
 # Statuses meaning "someone already acted on this notification".
 PROCESSED_STATUSES = frozenset(
     {"processed", "handled", "completed", "done", "responded", "answered", "acted", "executed", "consumed"}
@@ -76,7 +78,26 @@ def normalise_schema(schema: Any) -> tuple[dict[str, dict[str, Any]], list[str]]
 
 
 def _text(value: Any) -> str:
-    return value if isinstance(value, str) else ""
+    """A text field, cut to MAX_FIELD_CHARS before any pattern reads it (a name, a line, a type)."""
+    return value[:MAX_FIELD_CHARS] if isinstance(value, str) else ""
+
+
+def _long_text(value: Any) -> str:
+    """The notification's text, bounded before any pattern reads it: its head and its tail, at line ends.
+
+    Real texts are a few kB; a server may send megabytes. What the parsers
+    look for sits at the start (who calls, where the agent is) and at the end
+    (the newest line, whose turn it is), so the middle goes.
+    """
+    if not isinstance(value, str):
+        return ""
+    if len(value) <= MAX_TEXT_CHARS:
+        return value
+    half = MAX_TEXT_CHARS // 2
+    head, tail = value[:half], value[-half:]
+    head = head[: head.rfind("\n") + 1] or head
+    tail = tail[tail.find("\n") + 1:] or tail
+    return head + tail
 
 
 def _optional_id(value: Any) -> str | None:
@@ -187,7 +208,7 @@ class NotificationBody:
         conversation_id = data.get("conversation_id") or conversation.get("id") or conversation.get("conversation_id")
         return cls(
             type=_text(data.get("type")),
-            text=_text(data.get("text")),
+            text=_long_text(data.get("text")),
             conversation_id=_optional_id(conversation_id),
             participants=_items(data.get("participants"), Participant.from_json),
             conversation_messages=_items(data.get("conversation_messages"), ConversationMessage.from_json),

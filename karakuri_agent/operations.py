@@ -9,17 +9,16 @@ ledger, so "at most one command per notification" holds whichever front end
 from __future__ import annotations
 
 from contextlib import contextmanager
-from dataclasses import dataclass
-from datetime import datetime
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
 import httpx
 
 from .client import KarakuriClient
 from .config import Settings
 from .context import build_context, identity_for, observe
-from .clock import utc_now
+from .clock import Clock, WorldClock, utc_now, world_clock
 from .errors import KarakuriError, OutcomeUnknown, ServerRejected, Unreachable
 from .models import Choice, Identity, Notification
 from .record import record_outcome
@@ -39,15 +38,17 @@ class Runtime:
     client: KarakuriClient
     store: Store
     ledger: Ledger
-    clock: Callable[[], datetime] = utc_now
+    # The world's clock (CONTRACT §9): follows the server from the first notification read.
+    clock: WorldClock = field(default_factory=WorldClock)
 
 
-def choose_transport(settings: Settings, record_dir: Path | None = None) -> httpx.BaseTransport | None:
-    """Recorded fixtures when configured, the network otherwise (optionally recorded)."""
+def choose_transport(settings: Settings, record_dir: Path | None = None,
+                     clock: Clock | None = None) -> httpx.BaseTransport | None:
+    """Recorded fixtures when configured (answering at `clock`'s time), the network otherwise (optionally recorded)."""
     if settings.fixtures_dir is not None:
         from .fixtures import FixtureTransport
 
-        return FixtureTransport(settings.fixtures_dir)
+        return FixtureTransport(settings.fixtures_dir, clock)
     if record_dir is not None:
         from .fixtures import RecordingTransport
 
@@ -61,23 +62,28 @@ def open_runtime(
     *,
     transport: httpx.BaseTransport | None = None,
     record_dir: Path | None = None,
-    clock: Callable[[], datetime] = utc_now,
+    clock: Clock = utc_now,
     state: State | None = None,
 ) -> Iterator[Runtime]:
-    """The HTTP client and the state (the configured backend unless one is handed in), closed on exit."""
+    """The HTTP client and the state (the configured backend unless one is handed in), closed on exit.
+
+    `clock` is the machine's; the runtime's is the world's clock over it, and
+    the state opened here stamps with the world's clock too.
+    """
+    world = world_clock(clock)
     client = KarakuriClient(
         settings.api_base_url,
         settings.api_key,
-        transport=transport or choose_transport(settings, record_dir),
+        transport=transport or choose_transport(settings, record_dir, clock),
         timeout=settings.http_timeout,
         get_retry_budget=settings.get_retry_budget,
     )
     try:
         if state is not None:
-            yield Runtime(settings, client, state.store, state.ledger, clock)
+            yield Runtime(settings, client, state.store, state.ledger, world)
         else:
-            with open_state(settings, clock) as opened:
-                yield Runtime(settings, client, opened.store, opened.ledger, clock)
+            with open_state(settings, world) as opened:
+                yield Runtime(settings, client, opened.store, opened.ledger, world)
     finally:
         client.close()
 
@@ -106,9 +112,12 @@ class Fetched:
 def fetch(rt: Runtime, notification_id: str, *, prefer_stored: bool = False) -> Fetched:
     """GET the notification (or use the stored copy), record the fetch, build the context."""
     raw = rt.store.load_notification(notification_id) if prefer_stored else None
+    date = None
     if raw is None:
         raw = rt.client.get_notification(notification_id)
+        date = rt.client.last_server_date
     notification = Notification.from_json(raw, requested_id=notification_id)
+    rt.clock.read_server(notification.created_at, date)  # the world's now is the server's (CONTRACT §9)
     now = rt.clock()
     me = identity_for(notification, rt.settings.self_agent_id, rt.settings.self_name)
     activity_id, parsed = observe(rt.store, notification, me=me, now=now)
@@ -134,6 +143,8 @@ class Outcome:
     result: dict[str, Any]
     error: KarakuriError | None = None
     activity_id: int = 0
+    # Why the outcome could not be written to the state (None: it was). The command was sent all the same.
+    unrecorded: str | None = None
 
 
 def act(rt: Runtime, fetched: Fetched, choice: Choice, params: dict[str, Any], *, reason: str = "") -> Outcome:
@@ -159,19 +170,38 @@ def act(rt: Runtime, fetched: Fetched, choice: Choice, params: dict[str, Any], *
         error, result, state = exc, exc.to_json(), FAILED
     except OutcomeUnknown as exc:
         error, result, state = exc, exc.to_json(), UNKNOWN
-    with rt.store.batch():  # the outcome and what it teaches: one transaction, after the command
-        rt.ledger.finish(notification_id, state, result)
-        activity_id = record_outcome(
-            rt.store,
-            notification_id=notification_id,
-            parsed=fetched.parsed,
-            me=fetched.me,
-            command=choice.command,
-            description=choice.description,
-            params=params,
-            success=error is None,
-            result=result,
-            reason=reason,
-            now=rt.clock(),
-        )
-    return Outcome(choice.command, params, error is None, result, error, activity_id)
+    outcome = Outcome(choice.command, params, error is None, result, error)
+    try:
+        with rt.store.batch():  # the outcome and what it teaches: one transaction, after the command
+            rt.ledger.finish(notification_id, state, result)
+            outcome.activity_id = record_outcome(
+                rt.store,
+                notification_id=notification_id,
+                parsed=fetched.parsed,
+                me=fetched.me,
+                command=choice.command,
+                description=choice.description,
+                params=params,
+                success=error is None,
+                result=result,
+                reason=reason,
+                now=rt.clock(),
+            )
+    except Exception as exc:  # a full disk, a lost database, a bug: the command was sent all the same
+        outcome.unrecorded = _finish_alone(rt, notification_id, state, result, exc)
+    return outcome
+
+
+def _finish_alone(rt: Runtime, notification_id: str, state: str, result: dict[str, Any], exc: Exception) -> str:
+    """After the outcome's batch failed: try the ledger's outcome on its own; why the outcome is not recorded.
+
+    The claim stays whatever happens, so the notification is never sent again
+    and `log` shows it as sent (its outcome not recorded).
+    """
+    why = getattr(exc, "message", None) or type(exc).__name__
+    try:
+        with rt.store.batch():
+            rt.ledger.finish(notification_id, state, result)
+    except Exception:
+        return f"{why}; only the claim was kept"
+    return f"{why}; the ledger has the outcome, the rest of what it taught was not kept"

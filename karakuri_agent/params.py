@@ -10,6 +10,7 @@ everything else is reported, field by field, in one line.
 from __future__ import annotations
 
 import math
+import re
 from typing import Any
 
 from .errors import UsageError
@@ -108,6 +109,9 @@ def _check_object(value: dict[str, Any], spec: dict[str, Any], path: str, proble
     return checked
 
 
+_INTEGER_TEXT = re.compile(r"-?[0-9]{1,300}")
+
+
 def utf16_units(text: str) -> int:
     """Length as the server counts it (JavaScript strings): an emoji outside the BMP is two."""
     return len(text.encode("utf-16-le")) // 2
@@ -116,7 +120,8 @@ def utf16_units(text: str) -> int:
 def _coerce(value: Any, expected: str) -> Any:
     """Only the unambiguous cases: numeric text for numbers, integral floats for integers."""
     if expected == "integer":
-        if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+        # ASCII digits only ("²" and "٣" are digits to str.isdigit, not to int), one sign, a sane length.
+        if isinstance(value, str) and _INTEGER_TEXT.fullmatch(value.strip()):
             return int(value.strip())
         if isinstance(value, float) and value.is_integer():
             return int(value)

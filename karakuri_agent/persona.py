@@ -192,7 +192,15 @@ def load_persona(directory: Path | str | None = None) -> Persona:
     found = problems(directory)
     if found:
         raise BrokenPack(found)
-    return _build(_merged(_defaults(), _read_json(directory / PACK_FILE)))
+    return _build(_merged(_defaults(), _read_pack_json(directory / PACK_FILE)))
+
+
+def _read_pack_json(path: Path) -> Any:
+    """A pack's file: a regular file of bounded size (not /dev/zero, not a FIFO), its JSON cleaned."""
+    from .limits import MAX_CONFIGURED_FILE_BYTES
+    from .outside import loads, read_regular_file
+
+    return loads(read_regular_file(path, MAX_CONFIGURED_FILE_BYTES))
 
 
 def load_configured(directory: Path | None) -> Persona:
@@ -289,7 +297,7 @@ def problems(directory: Path) -> list[str]:
     if not directory.is_dir():
         return [f"{directory}: not a directory (a persona pack is a directory holding {PACK_FILE})"]
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = _read_pack_json(path)
     except FileNotFoundError:
         return [f"{path}: missing (create it with `karakuri-agent persona init {directory} --name NAME`)"]
     except (OSError, UnicodeDecodeError) as exc:
@@ -354,6 +362,13 @@ def _alias_problems(persona: Persona) -> Iterator[str]:
                 yield f"small_talk.{section}.{alias}: points to {target!r}, expected a key of small_talk.{targets}"
 
 
+def _not_plain(line: str) -> bool:
+    """What the gate refuses and the speech would strip: the line differs once cleaned (whitespace aside)."""
+    from .speech import clean_text  # the speech's own cleaning, so the check and the send agree
+
+    return "".join(clean_text(line).split()) != "".join(line.split())
+
+
 def _template_problems(persona: Persona) -> Iterator[str]:
     """Unknown placeholders, and phrases a message cannot carry once filled."""
     longest = {
@@ -373,6 +388,10 @@ def _template_problems(persona: Persona) -> Iterator[str]:
             yield f"{where}: unknown placeholder {{{bad[0]}}}, expected only {expected}"
             continue
         filled = template.format_map({f: longest[f] for f, _, _ in parsed})
+        if _not_plain(filled):
+            yield (f"{where}: contains a mention, link or chat markup (@everyone, a URL, **…**), which would be"
+                   " cut out when said, leaving a broken line; write it in plain words")
+            continue
         if utf16_units(filled) > MESSAGE_UNITS:
             yield (f"{where}: {utf16_units(filled)} characters (UTF-16 units) with the longest names filled in,"
                    f" expected at most {MESSAGE_UNITS}")

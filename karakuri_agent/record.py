@@ -60,8 +60,11 @@ def partners(parsed: Parsed, params: dict[str, Any], me: Identity) -> list[dict[
     """The other agents a command touched: a named target, else the conversation's others."""
     people = {p["id"]: p for p in parsed.get("participants", []) if p.get("id")}
     target = params.get("target_agent_id")
+    if isinstance(target, (str, int)) and not isinstance(target, bool) and str(target):
+        # A schema without a type allows any value; only a plain id names a person.
+        return [people.get(str(target), {"id": str(target), "name": ""})]
     if target:
-        return [people.get(target, {"id": target, "name": ""})]
+        return []
     return [p for p in people.values() if not me.is_self(p.get("id"), p.get("name"))]
 
 
@@ -119,8 +122,9 @@ def _fulfil(store: Store, command: str, params: dict[str, Any], parsed: Parsed,
     pending = store.pending_commitments(now - KEEPABLE_AFTER_DUE, 50)
     if command == "move":
         node = params.get("target_node_id")
-        if isinstance(node, str):
-            store.visit_place(node)
+        if not isinstance(node, str):  # a schema without a type allows a list or an object: no place to keep
+            return
+        store.visit_place(node)
         place_names = {p["node_id"]: p["name"] for p in store.known_places()}
         target_name = place_names.get(node, "")
         store.fulfil_commitments(

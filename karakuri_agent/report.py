@@ -244,7 +244,13 @@ def post_to_discord(
     sleep: Callable[[float], None] = time.sleep,
     send: Callable[[str, str, float], tuple[int, dict[str, Any]]] | None = None,
 ) -> WebhookResult:
-    """Post the line with mentions disabled; bounded retry on 429 and 5xx.
+    """Post the line with mentions disabled; sent again only when it surely did not arrive.
+
+    That is a 429 (Discord said "not now") or an error raised before the
+    request left the machine (`send` raises `MaybeArrived` for any failure
+    after that: a timeout, a dropped answer). A 5xx, a redirect or any other
+    answer ends it: the line may already be in the channel, and a report
+    posted twice reads as two actions.
 
     Never raises: a webhook failure must not change what was done or recorded.
     `send` is the seam tests use; by default discord-webhook does the POST.
@@ -256,11 +262,13 @@ def post_to_discord(
         remaining = budget - (time.monotonic() - started)
         try:
             status, body = send(url, line, max(0.5, min(remaining, 5.0)))
-        except Exception:  # unreachable, TLS, DNS: the network library's own errors
+        except MaybeArrived:
+            return WebhookResult(False, attempt, None)
+        except Exception:  # refused, DNS, TLS before sending: the request never left
             status, body = None, {}
         if status is not None and 200 <= status < 300:
             return WebhookResult(True, attempt, status)
-        if status is not None and status != 429 and status < 500:
+        if status is not None and status != 429:
             return WebhookResult(False, attempt, status)
         delay = _retry_delay(status, body, attempt)
         if attempt == max_attempts or time.monotonic() - started + delay > budget:
@@ -281,18 +289,42 @@ def webhook_payload(line: str) -> dict[str, Any]:
     return {"content": line[:2000], "allowed_mentions": {"parse": []}}
 
 
+class MaybeArrived(Exception):
+    """The webhook request failed after it may have reached Discord: it is not sent again."""
+
+
 def _send_with_discord_webhook(url: str, line: str, timeout: float) -> tuple[int, dict[str, Any]]:
+    import requests  # discord-webhook's own HTTP library, loaded with it
     from discord_webhook import DiscordWebhook  # imported here: it costs ~100 ms and is rarely needed
 
     payload = webhook_payload(line)
     hook = DiscordWebhook(url=url, content=payload["content"], allowed_mentions=payload["allowed_mentions"],
                           timeout=timeout, rate_limit_retry=False)
-    # api_post_request(), not execute(): execute() parses every answer as JSON and
-    # raises on Discord's empty 204, which would make the report look undelivered
-    # and be posted again.
-    response = hook.api_post_request()
+    # Not execute() (it parses every answer as JSON and raises on Discord's empty
+    # 204, so the report would look undelivered and be posted again) and not
+    # api_post_request() (requests follows a redirect, which would carry the
+    # report to another host): the same POST, with redirects refused.
+    try:
+        response = requests.post(hook.url, json=hook.json, params=getattr(hook, "_query_params", None),
+                                 timeout=timeout, allow_redirects=False)
+    except requests.exceptions.RequestException as exc:
+        if _never_sent(exc):
+            raise ConnectionError("the webhook could not be reached") from None
+        raise MaybeArrived(type(exc).__name__) from None
     try:
         body = response.json()
     except (ValueError, RecursionError):
         body = {}
     return response.status_code, body if isinstance(body, dict) else {}
+
+
+def _never_sent(exc: Exception) -> bool:
+    """requests' error for a connection that was never opened (refused, DNS, connect timeout)."""
+    import requests
+    from urllib3.exceptions import ConnectTimeoutError, MaxRetryError, NewConnectionError
+
+    if isinstance(exc, requests.exceptions.ConnectTimeout):
+        return True
+    reason = exc.args[0] if exc.args else None
+    reason = reason.reason if isinstance(reason, MaxRetryError) else reason
+    return isinstance(reason, (NewConnectionError, ConnectTimeoutError))

@@ -39,9 +39,14 @@ _OPENERS = re.compile(r"[\s*_~|`(\[{<「『（【〈《\"'“‘]*")
 _CLOSERS = frozenset(_MARKUP + ")]}>」』）】〉》\"'”’" + ".,!?:;" + "。、，．！？：；")
 
 
+def is_well_formed_id(value: str) -> bool:
+    """`notif-[A-Za-z0-9_-]+`, at most MAX_ID_LENGTH: the only ids that may reach a URL path."""
+    return len(value) <= MAX_ID_LENGTH and ID_PATTERN.fullmatch(value) is not None
+
+
 def validate_notification_id(value: str) -> str:
     """Return `value` if it is a well-formed id, else raise UsageError."""
-    if len(value) <= MAX_ID_LENGTH and ID_PATTERN.fullmatch(value):
+    if is_well_formed_id(value):
         return value
     raise UsageError(f"invalid notification id {_printable(value)}: expected notif-[A-Za-z0-9_-]+")
 

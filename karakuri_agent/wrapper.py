@@ -10,24 +10,26 @@ from __future__ import annotations
 
 from typing import Any
 
+from .clock import Clock, utc_now
 from .config import Settings
 from .context import said_before
 from .deciders import Decision
 from .errors import AgentDisabled, AlreadyAttempted, KarakuriError, NotActionable, UsageError
 from .gate import NOT_ACTIONABLE, Rejected, admit, not_actionable
-from .operations import act, fetch, open_runtime
+from .operations import Outcome, act, fetch, open_runtime
 from .trigger import validate_notification_id
 
 
-def get_notification(settings: Settings, notification_id: str) -> dict[str, Any]:
-    """The stored notification with `nikechan_preprocess` added."""
+def get_notification(settings: Settings, notification_id: str, *, clock: Clock = utc_now) -> dict[str, Any]:
+    """The stored notification with `nikechan_preprocess` added (`clock`: the machine's)."""
     notification_id = validate_notification_id(notification_id)
-    with open_runtime(settings) as rt:
+    with open_runtime(settings, clock=clock) as rt:
         return fetch(rt, notification_id).output()
 
 
-def run_command(settings: Settings, notification_id: str, command: str, params: dict[str, Any]) -> dict[str, Any]:
-    """Send one offered command with validated params; the server's answer.
+def run_command(settings: Settings, notification_id: str, command: str, params: dict[str, Any], *,
+                clock: Clock = utc_now) -> Outcome:
+    """Send one offered command with validated params; its outcome (`.result`: the server's answer).
 
     Checked against the copy stored when the notification was fetched (fetched
     now if there is none). A refused or failed command raises; nothing is
@@ -37,7 +39,7 @@ def run_command(settings: Settings, notification_id: str, command: str, params: 
     notification_id = validate_notification_id(notification_id)
     if settings.disabled:
         raise AgentDisabled("KARAKURI_AGENT_DISABLED is set: nothing was sent (unset it to let the agent act)")
-    with open_runtime(settings) as rt:
+    with open_runtime(settings, clock=clock) as rt:
         previous = rt.ledger.previous(notification_id)
         if previous is not None:  # answer at once, before even reading the notification
             raise AlreadyAttempted(notification_id, previous)
@@ -45,10 +47,11 @@ def run_command(settings: Settings, notification_id: str, command: str, params: 
         blocked = not_actionable(fetched.notification, rt.clock())
         if blocked is not None:
             raise NotActionable(blocked, NOT_ACTIONABLE[blocked])
-        verdict = admit(fetched.notification, Decision(command, params), said_before(rt.store, fetched, rt.clock()))
+        verdict = admit(fetched.notification, Decision(command, params), said_before(rt.store, fetched, rt.clock()),
+                        settings.secrets)
         if isinstance(verdict, Rejected):
             raise UsageError(f"{command} cannot be sent: " + "; ".join(verdict.problems))
         outcome = act(rt, fetched, verdict.choice, verdict.params, reason="LLMランタイムの選択")
         if isinstance(outcome.error, KarakuriError):
             raise outcome.error
-        return outcome.result
+        return outcome

@@ -75,6 +75,11 @@ def delay(seconds: float, then: Fault | None = None) -> Fault:
     return Fault("delay", then=then, seconds=seconds)
 
 
+def drip(body: bytes, seconds_per_byte: float, code: int = 200) -> Fault:
+    """Headers at once, then the body one byte every `seconds_per_byte` (each read alone is quick)."""
+    return Fault("drip", code, body, {"Content-Type": "application/json"}, seconds=seconds_per_byte)
+
+
 def hold(then: Fault | None = None) -> Fault:
     """Signal `entered`, wait for `release` (or the server stopping), then answer."""
     return Fault("hold", then=then)
@@ -160,6 +165,23 @@ class FaultServer:
                 elif fault.kind == "delay":
                     srv._stopping.wait(fault.seconds)
                     self._play(fault.then) if fault.then is not None else self._normal()
+                elif fault.kind == "drip":
+                    self.send_response(fault.status)
+                    for name, value in fault.headers.items():
+                        self.send_header(name, value)
+                    self.send_header("Content-Length", str(len(fault.body)))
+                    self.send_header("Connection", "close")
+                    self.end_headers()
+                    self.wfile.flush()
+                    for byte in fault.body:
+                        if srv._stopping.wait(fault.seconds):
+                            break
+                        try:
+                            self.wfile.write(bytes([byte]))
+                            self.wfile.flush()
+                        except OSError:  # the client gave up: what it should do
+                            break
+                    self.close_connection = True
                 elif fault.kind == "hold":
                     srv.entered.set()
                     srv.release.wait(60)

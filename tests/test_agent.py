@@ -82,13 +82,37 @@ def test_the_old_persona_file_variable_is_refused_with_the_new_name(env, monkeyp
 
 
 def test_the_clock_can_be_set_from_the_command_line(env, notification):
+    """--clock-start sets the machine's clock; the server's (`created_at`, `Date`) still has the last word."""
+    no_time = {k: v for k, v in notification.items() if k != "created_at"}
     with respx.mock(assert_all_called=False) as mock:
-        mock.get(f"{BASE_URL}/agents/notifications/notif-01JDX9M7QZ").respond(200, json=notification)
+        mock.get(f"{BASE_URL}/agents/notifications/notif-01JDX9M7QZ").respond(200, json=no_time)
         post = mock.post(POST_URL).respond(200, json={"ok": True})
         late = CliRunner().invoke(agent, ["handle", body("notif-01JDX9M7QZ"), "--json",
                                           "--clock-start", "2099-11-29T12:20:00Z"])  # after expires_at
         assert post.call_count == 0
     assert late.exit_code == 0 and json.loads(late.stdout)["report"] == report.EXPIRED
+
+
+def test_a_machine_clock_past_expiry_does_not_expire_what_the_server_says_is_live(env, notification):
+    with respx.mock(assert_all_called=False) as mock:
+        mock.get(f"{BASE_URL}/agents/notifications/notif-01JDX9M7QZ").respond(
+            200, json=notification, headers={"Date": "Sun, 29 Nov 2099 12:01:00 GMT"})
+        post = mock.post(POST_URL).respond(200, json={"ok": True})
+        run = CliRunner().invoke(agent, ["handle", body("notif-01JDX9M7QZ"), "--json",
+                                         "--clock-start", "2099-11-29T13:20:00Z"])  # an hour past expires_at
+        assert post.call_count == 1
+    assert run.exit_code == 0 and json.loads(run.stdout)["sent"] is True
+
+
+def test_the_servers_date_expires_what_a_machine_clock_behind_would_keep_live(env, notification):
+    with respx.mock(assert_all_called=False) as mock:
+        mock.get(f"{BASE_URL}/agents/notifications/notif-01JDX9M7QZ").respond(
+            200, json=notification, headers={"Date": "Sun, 29 Nov 2099 12:15:00 GMT"})  # 5 min past expires_at
+        post = mock.post(POST_URL).respond(200, json={"ok": True})
+        run = CliRunner().invoke(agent, ["handle", body("notif-01JDX9M7QZ"), "--json",
+                                         "--clock-start", "2099-11-29T07:15:00Z"])  # five hours behind
+        assert post.call_count == 0
+    assert run.exit_code == 0 and json.loads(run.stdout)["report"] == report.EXPIRED
 
 
 def test_a_clock_that_is_not_a_time_is_refused(env):

@@ -291,6 +291,8 @@ FAULTS = {
     "get connection reset": ServerFault(get=(fs.reset(),) * 5, report=report.FAILED, posts=0, outcome=None,
                                         min_gets=2),
     "get never answers": ServerFault(get=(fs.hang(),) * 5, report=report.FAILED, posts=0, outcome=None),
+    "get 301 redirect": ServerFault(get=(fs.status(301, {}, {"Location": "https://user:pw@other.test/x?key=1"}),),
+                                    report=report.FAILED, posts=0, outcome=None),
     "get 404": ServerFault(get=(fs.status(404, {"error": "not_found"}),), report=report.FAILED, posts=0,
                            outcome=None),
     # Acting: one POST, never repeated; the outcome is recorded and reported.
@@ -303,7 +305,13 @@ FAULTS = {
                                            report=report.FAILED, outcome="failed"),
     "post 409 stale without a pointer": ServerFault(post=(fs.status(409, {"error": "notification_stale"}),),
                                                     report=report.STALE, outcome="failed"),
-    "post 200 with a text body": ServerFault(post=(fs.raw(200, "accepted", "text/plain"),)),
+    # A 2xx that is not JSON, or a redirect: nothing says the command was taken, nor that it was not.
+    "post 200 with a text body": ServerFault(post=(fs.raw(200, "accepted", "text/plain"),),
+                                             report=report.UNKNOWN_OUTCOME, outcome="unknown"),
+    "post 307 redirect": ServerFault(post=(fs.status(307, {}, {"Location": "http://127.0.0.1:9/api/agents/command"}),),
+                                     report=report.UNKNOWN_OUTCOME, outcome="unknown"),
+    "post 301 redirect": ServerFault(post=(fs.status(301, {"ok": True}, {"Location": "/elsewhere"}),),
+                                     report=report.UNKNOWN_OUTCOME, outcome="unknown"),
     "post 200 with a JSON array": ServerFault(post=(fs.raw(200, "[]", "application/json"),)),
     "post body cut short": ServerFault(post=(fs.cut_short(),), report=report.UNKNOWN_OUTCOME, outcome="unknown"),
     "post connection reset": ServerFault(post=(fs.reset(),), report=report.UNKNOWN_OUTCOME, outcome="unknown"),
@@ -372,12 +380,16 @@ WEBHOOK_BUDGET = 30  # seconds: under the 60 s retry_after below, far over a slo
     [
         ((fs.status(429, {"message": "You are being rate limited.", "retry_after": 0.1, "global": False}),
           OK_WITH_BODY), 2, True),
-        ((fs.status(502, {"message": "bad gateway"}), OK_WITH_BODY), 2, True),
-        ((fs.raw(503, HTML),) * 5, 3, False),  # three attempts at most, however much budget is left
+        # A 5xx may come after the line was posted (a proxy timing out): it is never posted again.
+        ((fs.status(502, {"message": "bad gateway"}), OK_WITH_BODY), 1, False),
+        ((fs.raw(503, HTML),) * 5, 1, False),
         ((fs.status(429, {"retry_after": 60}),), 1, False),  # never waits past the budget
         ((fs.status(404, {"message": "Unknown Webhook", "code": 10015}),), 1, False),  # not retried
+        # A redirect is not followed (it would carry the report, around the https rule, to another host).
+        ((fs.status(307, {}, {"Location": "http://127.0.0.1:9/api/webhooks/1/elsewhere"}), OK_WITH_BODY), 1, False),
+        ((fs.cut_short(200, b'{"id": "1"'),), 1, False),  # the answer lost after the body was sent
     ],
-    ids=["429-retry_after", "5xx-then-ok", "5xx-always", "429-beyond-budget", "404"],
+    ids=["429-retry_after", "5xx-not-again", "5xx-always", "429-beyond-budget", "404", "307", "answer-lost"],
 )
 def test_webhook_faults_are_retried_within_the_budget_and_never_touch_the_record(
         script, posts, delivered, api, env, state, tls):
@@ -476,14 +488,14 @@ def scripted_send(answers: list[Any], clock: FakeTime | None = None, took: list[
         ([(429, {"retry_after": 0.25}), (204, {})], 10, True, [0.25]),
         ([(429, {"retry_after": 30})], 10, False, []),
         ([(429, {"retry_after": "soon"}), (200, {})], 10, True, [0.5]),  # unreadable retry_after: backoff
-        ([(500, {})], 10, False, [0.5, 1.0]),
-        ([(502, {}), (503, {}), (204, {})], 10, True, [0.5, 1.0]),
-        ([(503, {})], 1, False, [0.5]),
+        ([(500, {})], 10, False, []),  # a 5xx may come after the line was posted: never sent again
+        ([(502, {}), (204, {})], 10, False, []),
+        ([(503, {})], 1, False, []),
         ([ConnectionError("refused")], 10, False, [0.5, 1.0]),
         ([OSError("unreachable"), (204, {})], 10, True, [0.5]),
         ([(401, {"message": "401: Unauthorized"})], 10, False, []),
     ],
-    ids=["429-then-ok", "429-beyond-budget", "429-bad-retry_after", "5xx-always", "5xx-then-ok",
+    ids=["429-then-ok", "429-beyond-budget", "429-bad-retry_after", "5xx-always", "5xx-not-retried",
          "5xx-small-budget", "unreachable", "unreachable-then-ok", "401"],
 )
 def test_post_to_discord_retries_only_within_its_budget(answers, budget, delivered, slept, monkeypatch):
@@ -554,3 +566,24 @@ def test_a_failing_webhook_leaves_the_ledger_row_exactly_as_it_was(answer, tmp_p
     assert seen_by_webhook and all(seen == seen_by_webhook[0] for seen in seen_by_webhook)
     assert rows(state_dir, "SELECT * FROM attempts") == seen_by_webhook[0]
     assert ledger(state_dir, NID) == "succeeded" and len(posted) == 1
+
+
+# -- a server that drips its answer: every call has a total deadline ---------------------------
+@pytest.mark.parametrize("where", ["get", "post"])
+def test_a_server_dripping_one_byte_at_a_time_cannot_hold_a_run_past_the_deadline(where, api, env, state):
+    """KARAKURI_HTTP_TIMEOUT=1: each call's whole answer within 2 s (1 s + the connection's 1 s)."""
+    import time
+
+    dripped = json.dumps(notification(NID) if where == "get" else {"ok": True}).encode()
+    api.script["GET" if where == "get" else "POST"].append(fs.drip(dripped, 0.2))  # each read 0.2 s: never a timeout
+    env.update(KARAKURI_GET_RETRY_BUDGET="0")
+    started = time.monotonic()
+    run = handle(env, message(NID))
+    took = time.monotonic() - started
+    assert run.code == 0
+    assert took < 12, took  # the drip alone would take len(dripped) * 0.2 s, far longer
+    if where == "get":
+        assert run.report == report.FAILED and len(api.posts_for(NID)) == 0
+    else:
+        assert run.report == report.UNKNOWN_OUTCOME and len(api.posts_for(NID)) == 1
+        assert ledger(state, NID) == "unknown"

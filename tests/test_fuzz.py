@@ -12,12 +12,14 @@ lines from other agents and secrets get their own properties below.
 from __future__ import annotations
 
 import copy
+import email.utils
 import json
 import os
 import stat
 import sys
 import tempfile
 import time
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
@@ -327,8 +329,8 @@ def fits_some_choice(payload: Any, command: str, params: dict[str, Any]) -> bool
                for raw in offered_choices(payload) if raw["command"] == command)
 
 
-def run_handle(payload: Any, *, get: httpx.Response | None = None,
-               answer: httpx.Response | None = None) -> tuple[HandleResult, list[dict[str, Any]]]:
+def run_handle(payload: Any, *, get: httpx.Response | None = None, answer: httpx.Response | None = None,
+               clock: Any = None) -> tuple[HandleResult, list[dict[str, Any]]]:
     """`handle()` in process against respx, in a fresh state directory."""
     posted: list[dict[str, Any]] = []
 
@@ -342,7 +344,7 @@ def run_handle(payload: Any, *, get: httpx.Response | None = None,
         with respx.mock(assert_all_called=False) as mock:
             mock.get(GET_URL).mock(return_value=get or httpx.Response(200, json=payload))
             mock.post(POST_URL).mock(side_effect=command)
-            result = handle(BODY, config)
+            result = handle(BODY, config, **({"clock": clock} if clock else {}))
     return result, posted
 
 
@@ -391,7 +393,7 @@ def test_any_json_body_is_handled(payload):
 
 @given(payload=mutated_payloads(),
        answer=st.one_of(JSON.map(lambda b: httpx.Response(200, json=b)),
-                        st.tuples(st.sampled_from([400, 409, 429, 500, 503]), JSON).map(
+                        st.tuples(st.sampled_from([301, 302, 307, 308, 400, 409, 429, 500, 503]), JSON).map(
                             lambda a: httpx.Response(a[0], json=a[1])),
                         st.binary(max_size=50).map(lambda b: httpx.Response(200, content=b)),
                         ODD_TEXT.map(lambda t: httpx.Response(502, text=t))))
@@ -399,6 +401,42 @@ def test_any_json_body_is_handled(payload):
 def test_any_answer_to_the_command_is_recorded_and_reported_in_one_line(payload, answer):
     result, posted = run_handle(payload, answer=answer)
     check_rules(payload, result, posted)
+
+
+# -- the world's clock is the server's (CONTRACT §9) --------------------------------------------
+SERVER_NOW = datetime(2026, 11, 29, 12, 0, tzinfo=timezone.utc)
+
+
+def _at_server(template: dict[str, Any], as_ms: bool) -> dict[str, Any]:
+    payload = copy.deepcopy(template) | {"notification_id": NID}
+    created, expires = SERVER_NOW, SERVER_NOW + timedelta(minutes=10)
+    payload["created_at"] = int(created.timestamp() * 1000) if as_ms else created.isoformat()
+    payload["expires_at"] = int(expires.timestamp() * 1000) if as_ms else expires.isoformat()
+    return payload
+
+
+@given(template=st.sampled_from(TEMPLATES), as_ms=st.booleans(),
+       skew=st.integers(min_value=-48 * 60, max_value=48 * 60).map(lambda m: timedelta(minutes=m)),
+       served=st.integers(min_value=-120, max_value=30 * 60).map(lambda s: timedelta(seconds=s)),
+       date=st.sampled_from(["http", "none", "garbage"]))
+@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_a_machine_clock_off_the_servers_changes_no_decision(template, as_ms, skew, served, date):
+    """Whatever the machine's clock says, the decision is the one made on the server's clock."""
+    payload = _at_server(template, as_ms)
+    moment = SERVER_NOW + served
+    headers = {"http": {"Date": email.utils.format_datetime(moment, usegmt=True)}, "none": {},
+               "garbage": {"Date": "yesterday, around noon"}}[date]
+
+    def decided(machine: datetime) -> tuple[HandleResult, list[dict[str, Any]]]:
+        return run_handle(payload, get=httpx.Response(200, json=payload, headers=headers), clock=lambda: machine)
+
+    on_time, posted = decided(moment)
+    skewed, posted_skewed = decided(moment + skew)
+    check_rules(payload, skewed, posted_skewed)
+    assert (skewed.report, skewed.sent) == (on_time.report, on_time.sent)
+    assert [p["command"] for p in posted_skewed] == [p["command"] for p in posted]
+    if date == "http":  # the server said when it is: past expires_at is expired, before it is live
+        assert (skewed.report == report.EXPIRED) is (served >= timedelta(minutes=10))
 
 
 @pytest.mark.parametrize("where", ["get", "post"])
@@ -451,6 +489,73 @@ def test_one_very_long_line_is_parsed_in_linear_time():
             assert line.startswith(report.PREFIX) and "\n" not in line
             best[size] = min(best[size], seconds)
     assert best[large] / best[small] < 24, best
+
+
+# -- values a schema allows, and text no UTF-8 store can take ----------------------------------------
+SURROGATE_TEXT = st.text(alphabet=st.characters(min_codepoint=0xD800, max_codepoint=0xDFFF), min_size=1, max_size=3) | \
+    st.tuples(st.text(max_size=5), st.sampled_from(["\ud800", "\udfff", "\udc80"]), st.text(max_size=5)).map("".join)
+
+
+def _fresh_settings(tmp: str) -> Settings:
+    return Settings(api_base_url=BASE_URL, api_key=Secret(API_KEY), state_dir=Path(tmp) / "state",
+                    self_agent_id=SELF_ID, self_name=SELF_NAME, get_retry_budget=0.0)
+
+
+@given(command=st.sampled_from(["move", "conversation_start", "transfer", "action", "wait"]),
+       field=st.sampled_from(["target_node_id", "target_agent_id", "item", "message", "duration"]),
+       value=JSON | SURROGATE_TEXT)
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_any_value_an_untyped_schema_allows_is_sent_once_recorded_and_shown(command, field, value):
+    """After the server accepted, recording never raises, and `log` has the command."""
+    from karakuri_agent import history
+    from karakuri_agent.errors import KarakuriError
+    from karakuri_agent.wrapper import run_command
+
+    payload = copy.deepcopy(IDLE) | {"notification_id": NID}
+    payload["notification"]["choices"] = [{"command": command, "param_schema": {field: {}}}]
+    with tempfile.TemporaryDirectory() as tmp, respx.mock(assert_all_called=False) as mock:
+        mock.get(GET_URL).respond(200, json=payload)
+        post = mock.post(POST_URL).respond(200, json={"ok": True})
+        config = _fresh_settings(tmp)
+        try:
+            outcome = run_command(config, NID, command, {field: value})
+        except KarakuriError:  # the gate refused it (a line with markup…): nothing was sent
+            assert post.call_count == 0
+            return
+        assert post.call_count == 1 and outcome.unrecorded is None
+        lines = list(history.format_entries(history.recent(config, 10)))
+        assert any(f"ok  {command}" in line for line in lines) and not any("SENT" in line for line in lines)
+
+
+@given(text=SURROGATE_TEXT, where=st.sampled_from(["text", "name", "line", "choice"]))
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_lone_surrogates_anywhere_in_a_notification_still_give_a_report(text, where):
+    payload = copy.deepcopy(CONVERSATION_MESSAGE)
+    note = payload["notification"]
+    if where == "text":
+        note["text"] += text
+    elif where == "name":
+        note["participants"][0]["name"] = text
+    elif where == "line":
+        note["conversation_messages"][0]["message"] = text
+    else:
+        note["choices"][0]["description"] = text
+    raw = json.dumps(payload).encode()  # escapes the surrogates, as a server's JSON would spell them
+    result, posted = run_handle(payload, get=httpx.Response(200, content=raw))
+    check_rules(payload, result, posted)
+    result.report.encode("utf-8")
+    json.dumps(posted, ensure_ascii=False).encode("utf-8")
+
+
+@given(value=st.text(max_size=12) | st.integers().map(str) | st.sampled_from(["--5", "²", "٣", "1" * 5000, "+3", " 4 "]))
+@settings(max_examples=80, deadline=None)
+def test_any_text_for_an_integer_field_is_coerced_or_refused_never_a_crash(value):
+    from karakuri_agent.params import check_value
+
+    problems: list[str] = []
+    checked = check_value(value, {"type": "integer", "minimum": 1}, "duration", problems)
+    if not problems:
+        assert isinstance(checked, int) and checked >= 1
 
 
 # -- ids: path traversal, query strings, look-alikes ---------------------------------------

@@ -181,3 +181,14 @@ def test_activity_and_promises_of_a_window(state, clock):
     kept = state.store.commitments_between(start, end)[0]
     assert kept["status"] == "fulfilled" and kept["fulfilled_at"] == clock.now.isoformat(timespec="milliseconds")
     assert found[1]["created_at"] == clock.now.isoformat(timespec="milliseconds") and found[1]["node_id"] == "2-1"
+
+
+def test_recent_claims_are_newest_first_with_their_outcome(state, clock):
+    state.ledger.claim("notif-a", "move", {"target_node_id": "1-1"})
+    clock.tick(seconds=1)
+    state.ledger.claim("notif-b", "wait", {"duration": 1})
+    state.ledger.finish("notif-a", SUCCEEDED, {"ok": True})
+    claims = state.ledger.recent_claims(5)
+    assert [(c["notification_id"], c["command"], c["params"], c["outcome"]) for c in claims] == [
+        ("notif-b", "wait", {"duration": 1}, "claimed"), ("notif-a", "move", {"target_node_id": "1-1"}, SUCCEEDED)]
+    assert [c["notification_id"] for c in state.ledger.recent_claims(1)] == ["notif-b"]

@@ -22,7 +22,7 @@ from __future__ import annotations
 import ast
 import json
 import sys
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any, Callable
 
@@ -37,6 +37,7 @@ from benchmarks.town.metrics import measure, pool, takes_up  # noqa: E402
 from benchmarks.town.sim import TOKYO, Promise, Step  # noqa: E402
 from benchmarks.town import world  # noqa: E402
 from benchmarks.town_agents import InProcessAgent  # noqa: E402
+from karakuri_agent import report  # noqa: E402
 
 SEEDS = (1, 2, 3)
 MESSAGES = 80
@@ -118,6 +119,42 @@ FLOORS: dict[str, Callable[[dict[str, Any]], bool]] = {
 def test_the_agent_meets_the_floor(lived, key):
     _, results, rows = lived
     assert FLOORS[key](rows[key]), (rows[key], [r["details"].get(key) for r in results])
+
+
+# ---------------------------------------------------------------------------- the world's clock is the server's
+SKEWS = {"an hour ahead": timedelta(hours=1), "five hours behind": timedelta(hours=-5)}
+
+
+def _life(seed: int, state_dir: Path, skew: timedelta) -> tuple[Town, list[AgentRun]]:
+    town = _town(seed)
+    with serving(town) as server:
+        return town, live(town, InProcessAgent(server.base_url, town.api_key, state_dir, machine_skew=skew), MESSAGES)
+
+
+@pytest.fixture(scope="module")
+def skewed(tmp_path_factory: pytest.TempPathFactory):
+    """One town lived three times: the machine's clock on the town's, an hour ahead, five hours behind."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.delenv("KARAKURI_PERSONA_FILE", raising=False)
+        patch.delenv("KARAKURI_PERSONA_DIR", raising=False)
+        return {name: _life(SEEDS[0], tmp_path_factory.mktemp(f"skew{i}") / "state", skew)
+                for i, (name, skew) in enumerate({"on time": timedelta(0), **SKEWS}.items())}
+
+
+def _what_was_done(runs: list[AgentRun]) -> list[tuple[Any, ...]]:
+    return [(r.exit_code, r.record and r.record["report"], r.record and r.record["sent"],
+             r.record and json.dumps(r.record["decision"], ensure_ascii=False, sort_keys=True)) for r in runs]
+
+
+@pytest.mark.parametrize("name", sorted(SKEWS))
+def test_a_machine_clock_off_the_towns_changes_no_decision(skewed, name):
+    _, on_time = skewed["on time"]
+    town, runs = skewed[name]
+    assert _what_was_done(runs) == _what_was_done(on_time)
+    rows = {r["key"]: r for r in measure(town, runs)["rows"]}
+    assert rows["dead_or_idless"]["value"] == 0  # nothing expired looked live
+    assert not any(r.record and r.record["report"] == report.EXPIRED and r.delivery.form != "expired"
+                   for r in runs)  # nothing live looked expired
 
 
 # ---------------------------------------------------------------------------- bad agents fail the floors

@@ -2,14 +2,17 @@
 
 `GET  /api/agents/notifications/{id}` and `POST /api/agents/command`, JSON in
 and out (a 429 carries `Retry-After`); everything else is a 404 JSON error.
-A wrong or missing key gets a 401 JSON body. The town does the rest (`Town.handle_get` / `handle_post`).
+A wrong or missing key gets a 401 JSON body. Every answer's `Date` is the
+town's clock, which may run ahead of or behind the machine's. The town does the rest (`Town.handle_get` / `handle_post`).
 """
 
 from __future__ import annotations
 
+import email.utils
 import json
 import threading
 from contextlib import contextmanager
+from datetime import timezone
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Iterator
 
@@ -44,6 +47,10 @@ class TownServer:
         class Handler(BaseHTTPRequestHandler):
             def log_message(self, *args: Any) -> None:
                 pass
+
+            def date_time_string(self, timestamp: float | None = None) -> str:
+                """The `Date` header is the town's clock (CONTRACT §9), not the machine's."""
+                return email.utils.format_datetime(town.now.astimezone(timezone.utc), usegmt=True)
 
             def _send(self, status: int, body: Any, headers: dict[str, str] | None = None) -> None:
                 data = json.dumps(body, ensure_ascii=False).encode()

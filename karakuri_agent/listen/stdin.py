@@ -8,13 +8,13 @@ message in hand is finished, nothing new is started, and the loop returns.
 
 from __future__ import annotations
 
-import json
 import logging
 import signal
 from contextlib import contextmanager
 from types import FrameType
 from typing import Iterator, TextIO
 
+from ..outside import loads
 from .core import Listener, Message
 
 log = logging.getLogger(__name__)
@@ -28,9 +28,11 @@ class BadLine(ValueError):
 def parse_line(line: str) -> Message:
     """One JSON object with a string `content`; ids may be strings or integers (Discord snowflakes)."""
     try:
-        value = json.loads(line)
+        value = loads(line)
     except ValueError as exc:
         raise BadLine(f"not JSON ({exc.msg} at position {exc.pos})") from None
+    except RecursionError:
+        raise BadLine("nested too deeply to be a message") from None
     if not isinstance(value, dict):
         raise BadLine(f"a JSON object is expected, not {type(value).__name__}")
     if not isinstance(value.get("content"), str):

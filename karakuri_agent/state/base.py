@@ -93,6 +93,9 @@ class Ledger(Protocol):
     def previous(self, notification_id: str) -> dict[str, Any] | None:
         """The claim on this notification (command, params, claimed_at, outcome, finished_at), or None."""
 
+    def recent_claims(self, limit: int) -> list[dict[str, Any]]:
+        """The newest claims first (notification_id, command, params, claimed_at, outcome: `claimed` until finished)."""
+
 
 class State(Protocol):
     store: Store

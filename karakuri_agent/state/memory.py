@@ -260,6 +260,11 @@ class MemoryLedger:
         if claim is not None:
             claim.update(outcome=outcome, finished_at=utc_text(self._clock()))
 
+    def recent_claims(self, limit: int) -> list[dict[str, Any]]:
+        newest = sorted(self._claims.items(), key=lambda item: item[1]["claimed_at"], reverse=True)[:limit]
+        return [{"notification_id": nid, **{k: copy.deepcopy(c[k]) for k in ("command", "params", "claimed_at")},
+                 "outcome": c["outcome"] or "claimed"} for nid, c in newest]  # as the databases' default says
+
     def previous(self, notification_id: str) -> dict[str, Any] | None:
         claim = self._claims.get(notification_id)
         if claim is None:

@@ -36,7 +36,7 @@ from .sqlite.ledger import MAX_RESULT_CHARS as MAX_LEDGER_RESULT_CHARS
 from .sqlite.store import MAX_RESULT_CHARS
 from .values import relationship
 from .base import DAY_LIMIT
-from .factory import masked, password_of
+from .factory import masked
 
 CONNECT_TIMEOUT_SECONDS = 10
 # Any fixed 64-bit number: every process migrating this schema takes the same lock.
@@ -46,10 +46,7 @@ _TIME = 'text COLLATE "C"'
 
 def unavailable(exc: psycopg.Error, url: str) -> StateUnavailable:
     """A driver error as the package's one state error: its first line, the password masked."""
-    reason = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
-    secret = password_of(url)
-    if secret:
-        reason = reason.replace(secret, "***")
+    reason = masked(url, (str(exc).strip().splitlines() or [type(exc).__name__])[0])  # the driver may quote a piece
     return StateUnavailable(f"the state database {masked(url)} is unavailable: {reason}")
 
 
@@ -580,6 +577,11 @@ class PostgresLedger:
             "UPDATE ledger SET outcome = %s, finished_at = %s, result = %s WHERE notification_id = %s",
             (outcome, utc_text(self._clock()), truncated_json(result, MAX_LEDGER_RESULT_CHARS), notification_id),
         )
+
+    def recent_claims(self, limit: int) -> list[dict[str, Any]]:
+        rows = self._conn.execute("SELECT notification_id, command, params, claimed_at, outcome FROM ledger"
+                                  " ORDER BY claimed_at DESC LIMIT %s", (limit,)).fetchall()
+        return [dict(zip(("notification_id", "command", "params", "claimed_at", "outcome"), row)) for row in rows]
 
     def previous(self, notification_id: str) -> dict[str, Any] | None:
         row = self._conn.execute("SELECT command, params, claimed_at, outcome, finished_at FROM ledger"

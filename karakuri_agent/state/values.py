@@ -17,8 +17,17 @@ def utc_text(moment: datetime) -> str:
 
 
 def to_json(value: Any) -> str:
-    """Compact JSON text as stored in the state."""
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    """Compact JSON text as stored in the state; one a UTF-8 store can always take.
+
+    Text from outside is cleaned where it comes in (outside.py); a lone
+    surrogate that got past that is stored escaped rather than failing the write.
+    """
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return json.dumps(value, ensure_ascii=True, separators=(",", ":"))
+    return text
 
 
 def truncated_json(value: Any, limit: int) -> str:

@@ -57,6 +57,13 @@ class Ledger:
             (outcome, self._stamp(), text, notification_id),
         )
 
+    def recent_claims(self, limit: int) -> list[dict[str, Any]]:
+        rows = self._conn.execute(
+            "SELECT notification_id, command, params, claimed_at, outcome FROM attempts"
+            " ORDER BY claimed_at DESC LIMIT ?", (limit,)).fetchall()
+        return [{"notification_id": r["notification_id"], "command": r["command"], "params": json.loads(r["params"]),
+                 "claimed_at": r["claimed_at"], "outcome": r["outcome"]} for r in rows]
+
     def previous(self, notification_id: str) -> dict[str, Any] | None:
         row = self._conn.execute(
             "SELECT command, params, claimed_at, outcome, finished_at FROM attempts WHERE notification_id = ?",
