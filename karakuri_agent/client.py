@@ -23,7 +23,7 @@ from tenacity import (
 )
 
 from .config import Secret, redact
-from .errors import OutcomeUnknown, ServerRejected, Unreachable
+from .errors import OutcomeUnknown, ServerRejected, ServerSlow, Unreachable
 
 USER_AGENT = "karakuri-agent/0.1"
 MAX_RETRY_AFTER = 30.0
@@ -105,6 +105,7 @@ class KarakuriClient:
             verify=not base_url.startswith("http://"),
         )
         self._secret = api_key.get()
+        self._timeout = timeout
         self._budget = get_retry_budget
         self._get_attempts = get_attempts
         self._connect_attempts = connect_attempts
@@ -144,6 +145,8 @@ class KarakuriClient:
             for attempt in retrying:
                 with attempt:
                     return self._get_once(notification_id)
+        except httpx.ReadTimeout:
+            raise ServerSlow(f"the server answered too slowly: no answer within {self._timeout:g} s") from None
         except httpx.TransportError as exc:
             raise Unreachable(f"could not fetch the notification: {type(exc).__name__}") from None
         raise AssertionError("unreachable")  # pragma: no cover - Retrying always returns or raises

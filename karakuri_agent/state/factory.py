@@ -25,14 +25,18 @@ SQLITE_SCHEMES = ("", "sqlite")
 POSTGRES_SCHEMES = ("postgresql", "postgres")
 
 
-def backend_for(url: str) -> str:
-    """The backend a database URL names ("sqlite" or "postgres"), or ConfigError. The URL itself is never echoed."""
+def backend_for(url: str, name: str = "KARAKURI_DATABASE_URL") -> str:
+    """The backend a database URL names ("sqlite" or "postgres"), or ConfigError naming `name` (the
+    variable or the argument the URL came from). The URL itself is never echoed."""
     scheme = url.partition(":")[0].strip().lower() if url.strip() else ""
     if scheme in SQLITE_SCHEMES:
         return "sqlite"
     if scheme in POSTGRES_SCHEMES:
         return "postgres"
-    raise ConfigError("KARAKURI_DATABASE_URL must be unset, start with sqlite: or with postgresql://")
+    if name == "KARAKURI_DATABASE_URL":
+        raise ConfigError(f"{name} must be unset, start with sqlite: or with postgresql://")
+    raise ConfigError(f"{name} must be sqlite:DIR or a postgresql:// URL ({scheme or 'no scheme'}: is not a state"
+                      " this version can open)")
 
 
 def password_of(url: str) -> str | None:
