@@ -171,6 +171,7 @@ _GROUP = {"cls": _VerboseEverywhere, "context_settings": {"help_option_names": [
 @_VERBOSE
 def karakuri() -> None:
     """Read a Karakuri World notification with its decision context, or act on it once."""
+    _show_waits_on_a_terminal()
 
 
 @karakuri.command("get_notification")
@@ -205,6 +206,24 @@ def command(notification_id: str, command: str, params_json: str) -> None:
 @_VERBOSE
 def agent() -> None:
     """The autonomous Karakuri World agent: one notification in, at most one action out."""
+    _show_waits_on_a_terminal()
+
+
+def _show_waits_on_a_terminal() -> None:
+    """A person at a terminal sees a line while the client retries or backs off, not a silent minute.
+
+    A bot (stderr not a terminal) gets none of it unless -v; stdout is never touched.
+    """
+    if sys.stderr is None or not sys.stderr.isatty():
+        return
+    import logging
+
+    handler = logging.StreamHandler()
+    handler.setFormatter(logging.Formatter(f"{_program()}: %(message)s"))
+    waits = logging.getLogger("karakuri_agent.client")
+    waits.addHandler(handler)
+    waits.setLevel(logging.WARNING)
+    waits.propagate = False  # once, even with -v
 
 
 def _log_to_stderr(name: str, level: int) -> None:
@@ -323,17 +342,28 @@ def handle(body: str | None, dry_run: bool, fixtures_dir: str | None, at_text: s
     run = _fixture_settings(fixtures_dir, at_text, state_dir, clock_start)
     if body is None:
         body = _read_stdin()
-    with run as (settings, clock):
+    from . import interrupt
+
+    with interrupt.handled() as interruption, run as (settings, clock):
         if hasattr(clock, "follow"):
             clock.follow(body)
-        # A fixture run is offline: its report is printed, never posted.
-        result = run_cycle(body, settings, dry_run=dry_run, record_dir=record_dir, clock=clock,
-                           post=settings.fixtures_dir is None)
+        try:
+            # A fixture run is offline: its report is printed, never posted.
+            result = run_cycle(body, settings, dry_run=dry_run, record_dir=record_dir, clock=clock,
+                               post=settings.fixtures_dir is None)
+        except KeyboardInterrupt:  # Ctrl-C before the command: nothing was claimed or sent
+            from .report import INTERRUPTED
+
+            click.echo(f"{_program()}: {interrupt.ABANDONED}", err=True)
+            click.echo(INTERRUPTED)
+            sys.exit(interrupt.EXIT_INTERRUPTED)
     if record_dir is not None and result.notification_id is not None:
         from .fixtures import add_to_session
 
         add_to_session(record_dir, body, clock(), {"id": settings.self_agent_id, "name": settings.self_name})
     _print_result(result, as_json=as_json, explain=explain)
+    if interruption.received:  # the command in flight was finished and recorded, then the run stops
+        sys.exit(interrupt.EXIT_INTERRUPTED)
 
 
 def _read_stdin() -> str:

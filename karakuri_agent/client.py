@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import email.utils
 import json
+import logging
 import time
 from typing import Any, Callable
 
@@ -25,6 +26,7 @@ from tenacity import (
 from .config import Secret, redact
 from .errors import OutcomeUnknown, ServerRejected, ServerSlow, Unreachable
 
+log = logging.getLogger(__name__)
 USER_AGENT = "karakuri-agent/0.1"
 MAX_RETRY_AFTER = 30.0
 # Raised before a single byte of the request was written: safe to send again.
@@ -134,11 +136,16 @@ class KarakuriClient:
                 return min(exc.retry_after, MAX_RETRY_AFTER)
             return wait_exponential(multiplier=0.5, max=8)(state)
 
+        def waiting(state: Any) -> None:  # a person at a terminal sees it (cli.py), a log file keeps it
+            log.warning("still waiting for the server, try %d of %d in %.1f s…", state.attempt_number + 1,
+                        self._get_attempts, state.next_action.sleep if state.next_action else 0.0)
+
         retrying = Retrying(
             retry=retry_if_exception(_is_retryable_get_error),
             stop=stop_after_attempt(self._get_attempts) | stop_before_delay(self._budget),
             wait=wait,
             sleep=self._sleep,
+            before_sleep=waiting,
             reraise=True,
         )
         try:
@@ -180,6 +187,8 @@ class KarakuriClient:
             except NEVER_SENT as exc:
                 if attempt == self._connect_attempts:
                     raise Unreachable(f"could not connect to the server: {type(exc).__name__}") from None
+                log.warning("still waiting for the server, connection try %d of %d…", attempt + 1,
+                            self._connect_attempts)
                 self._sleep(0.5 * attempt)
             except httpx.TransportError as exc:
                 raise OutcomeUnknown(
