@@ -424,7 +424,7 @@ def _listen(settings: Settings, clock: Callable[[], datetime], from_stdin: bool)
         except ModuleNotFoundError as exc:
             if not (exc.name or "").startswith("discord"):
                 raise
-            raise UsageError("listening on Discord needs discord.py: pip install 'karakuri-agent[discord]'"
+            raise UsageError("listening on Discord needs discord.py: in the clone, pip install '.[discord]'"
                              " (or use --stdin)") from None
         bot.check_settings(settings)  # before anything starts: a missing token is exit 2, not a log line
     if not logging.getLogger("karakuri_agent").isEnabledFor(logging.INFO):
@@ -486,9 +486,15 @@ def demo(fixtures_dir: str, state_dir: Path | None, as_json: bool) -> None:
     from .demo import replay
     from .fixtures import resolve_fixtures_dir
 
+    from .trigger import find_notification_id
+
     for message, result in replay(resolve_fixtures_dir(fixtures_dir), state_dir):
         if not as_json:
             click.echo(f"▶ {message.splitlines()[0][:70]}")
+            carried = find_notification_id(message)
+            if carried and result.notification_id and result.notification_id != carried:
+                # The server named a newer notification: what follows is that one's decision.
+                click.echo(f"  redirected to {result.notification_id}: {carried} was superseded by it")
         _print_result(result, as_json=as_json, explain=True)
         if not as_json:
             click.echo()

@@ -63,7 +63,7 @@ def open_url(url: str, state_dir: Path, clock: Callable[[], datetime]) -> State:
             from .postgres import PostgresState
         except ImportError:
             raise ConfigError("KARAKURI_DATABASE_URL names PostgreSQL: install the driver with"
-                              " `pip install 'karakuri-agent[postgres]'`") from None
+                              " in the clone, `pip install '.[postgres]'`") from None
         return PostgresState(url, clock)
     from .sqlite.state import SQLiteState
 
