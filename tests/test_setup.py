@@ -330,3 +330,13 @@ def test_a_reader_that_takes_two_lines_and_leaves_gets_exit_0_and_no_traceback(t
         done = subprocess.run(["bash", "-c", shell], env=env, cwd=tmp_path, capture_output=True, text=True, timeout=120)
         assert done.returncode == 0, (args, done.stderr)
         assert len(done.stdout.splitlines()) == 2 and "Traceback" not in done.stderr and done.stderr == ""
+
+
+def test_the_known_names_are_exactly_the_ones_env_example_lists():
+    """So a name added to the program without .env.example (or the other way round) is caught."""
+    import re
+
+    from karakuri_agent.config import KNOWN_VARIABLES
+
+    listed = set(re.findall(r"^(KARAKURI_[A-Z_]+)=", (Path(__file__).parents[1] / ".env.example").read_text(), re.M))
+    assert listed | {"KARAKURI_PERSONA_FILE"} == set(KNOWN_VARIABLES)  # the old name, still refused by name
