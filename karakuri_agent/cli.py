@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import functools
 import json
+from contextlib import contextmanager
 import os
 import sys
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 import click
 
@@ -138,9 +139,6 @@ class _Programs(click.Group, _WholeHelpCommand):
     get_short_help_str = _WholeHelpCommand.get_short_help_str  # a group listed in its parent's help, too
 
 
-_GROUP = {"cls": _Programs, "context_settings": {"help_option_names": ["-h", "--help"]}}
-
-
 def _be_verbose(ctx: click.Context, param: click.Parameter, value: bool) -> None:
     if value:
         import logging
@@ -181,7 +179,8 @@ def get_notification(notification_id: str) -> None:
     """Print the notification with `nikechan_preprocess` added."""
     from . import wrapper
 
-    _print_json(wrapper.get_notification(_settings(), notification_id))
+    with _interruptible():
+        _print_json(wrapper.get_notification(_settings(), notification_id))
 
 
 @karakuri.command("command")
@@ -197,7 +196,22 @@ def command(notification_id: str, command: str, params_json: str) -> None:
     """
     from . import wrapper
 
-    _print_json(wrapper.run_command(_settings(), notification_id, command, parse_params(params_json)))
+    with _interruptible():
+        _print_json(wrapper.run_command(_settings(), notification_id, command, parse_params(params_json)))
+
+
+@contextmanager
+def _interruptible() -> Iterator[None]:
+    """Ctrl-C for the wrapper: before the command, one line and exit 130; during it, finish and record it first."""
+    from . import interrupt
+
+    with interrupt.handled() as interruption:
+        try:
+            yield
+        except KeyboardInterrupt:
+            _fail(interrupt.ABANDONED, interrupt.EXIT_INTERRUPTED)
+    if interruption.received:
+        sys.exit(interrupt.EXIT_INTERRUPTED)
 
 
 # -- karakuri-agent: the autonomous agent ------------------------------------------
@@ -340,14 +354,14 @@ def handle(body: str | None, dry_run: bool, fixtures_dir: str | None, at_text: s
     if record_dir is not None and fixtures_dir is not None:
         raise UsageError("--record and --fixtures cannot be combined")
     run = _fixture_settings(fixtures_dir, at_text, state_dir, clock_start)
-    if body is None:
-        body = _read_stdin()
     from . import interrupt
 
     with interrupt.handled() as interruption, run as (settings, clock):
-        if hasattr(clock, "follow"):
-            clock.follow(body)
         try:
+            if body is None:
+                body = _read_stdin()
+            if hasattr(clock, "follow"):
+                clock.follow(body)
             # A fixture run is offline: its report is printed, never posted.
             result = run_cycle(body, settings, dry_run=dry_run, record_dir=record_dir, clock=clock,
                                post=settings.fixtures_dir is None)

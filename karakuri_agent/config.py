@@ -69,7 +69,6 @@ class EnvSource:
 
     path: Path
     found: bool
-    named: bool  # chosen by KARAKURI_ENV_FILE rather than the working directory's .env
 
     def describe(self) -> str:
         if self.found:
@@ -85,9 +84,9 @@ def find_env_file(env: Mapping[str, str], override: Path | None = None) -> EnvSo
         path = named.absolute()
         if override is None and not path.is_file():
             raise ConfigError(f"KARAKURI_ENV_FILE names {path}, which does not exist")
-        return EnvSource(path, path.is_file(), named=True)
+        return EnvSource(path, path.is_file())
     path = Path.cwd() / ".env"
-    return EnvSource(path, path.is_file(), named=False)
+    return EnvSource(path, path.is_file())
 
 
 def read_env_file(path: Path) -> dict[str, str]:
@@ -190,8 +189,6 @@ class Settings:
     warnings: tuple[str, ...] = ()
     # With `lenient=True`: each bad variable and its message (its default was used instead).
     problems: tuple[tuple[str, str], ...] = ()
-    # The state dir was chosen (KARAKURI_STATE_DIR), not the platform default.
-    state_dir_chosen: bool = False
 
 
 class _Checks:
@@ -352,7 +349,6 @@ def load_settings(
         env_source=source,
         warnings=tuple(warnings),
         problems=tuple(check.problems),
-        state_dir_chosen=state_dir is not None,
     )
 
 

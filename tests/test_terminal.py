@@ -169,3 +169,27 @@ def test_ctrl_c_during_the_command_finishes_and_records_it_then_exits_130(home, 
         assert report.startswith("からくり: ") and "失敗" not in report and "止めました" not in report
         db = sqlite3.connect(tmp_path / "state" / "karakuri.db")
         assert db.execute("SELECT outcome FROM attempts").fetchall() == [("succeeded",)]
+
+
+def test_ctrl_c_during_the_wrappers_command_finishes_and_records_it_then_exits_130(home, tmp_path):
+    import json
+    import signal
+    import sqlite3
+
+    from loopback import running_api
+
+    wrapper = [sys.executable, "-c", "import sys; from karakuri_agent.cli import karakuri; sys.exit(karakuri())"]
+    with running_api() as api:
+        api.notifications[NID] = CONVERSATION_REQUEST
+        api.hold_post_seconds = 1.5
+        home.update(KARAKURI_API_BASE_URL=api.base_url, KARAKURI_API_KEY=API_KEY)
+        proc = subprocess.Popen([*wrapper, "command", NID, "conversation_reject", "{}"], stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True, env=home, cwd=tmp_path)
+        assert api.post_started.wait(timeout=60)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130 and len(api.posts) == 1
+    assert json.loads(out)  # the server's answer, printed as usual
+    assert "interrupted: the command already on its way is finished and recorded first" in err
+    db = sqlite3.connect(tmp_path / "state" / "karakuri.db")
+    assert db.execute("SELECT outcome FROM attempts").fetchall() == [("succeeded",)]
