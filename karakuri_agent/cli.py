@@ -12,23 +12,26 @@ from __future__ import annotations
 
 import functools
 import json
+from contextlib import contextmanager
 import os
 import sys
 from dataclasses import replace
 from pathlib import Path
 from types import SimpleNamespace
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 import click
 
 from .deciders import DECIDERS
-from .errors import EXIT_FAILURE, EXIT_USAGE, KarakuriError, ServerRejected, UsageError
+from .errors import EXIT_FAILURE, EXIT_USAGE, ConfigError, KarakuriError, ServerRejected, UsageError
 from .retention import MAX_KEEP_DAYS
 
 PACKAGE = "karakuri-agent"
 
 if TYPE_CHECKING:
     from datetime import datetime
+
+    from .config import Settings
 
 
 def _print_json(data: Any) -> None:
@@ -46,10 +49,44 @@ def _fail(message: str, code: int) -> None:
 
 
 def _reader_left() -> None:
-    """The reader closed the pipe: stop writing, and keep the exit flush from complaining."""
+    """The reader closed the pipe (`demo | head -2`): it has what it wanted, so stop writing and exit 0,
+    keeping the exit flush from complaining."""
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, sys.stdout.fileno())
-    sys.exit(EXIT_FAILURE)
+    sys.exit(0)
+
+
+def _warn(line: str) -> None:
+    click.echo(f"{_program()}: warning: {line}", err=True)
+
+
+def _settings(**kwargs: Any) -> Settings:
+    """The settings for a command that may act: the first bad variable stops it (exit 2); warnings on stderr."""
+    from .config import load_settings
+
+    settings = load_settings(**kwargs)
+    for line in settings.warnings:
+        _warn(line)
+    return settings
+
+
+def _reading_settings() -> Settings:
+    """The settings for a command that only reads or tidies the state (`log`, `gc`, `state copy`).
+
+    A bad setting that does not say where the state is (`KARAKURI_HTTP_TIMEOUT=ten`) is a
+    warning, so `log` can still show the history that would explain it.
+    """
+    from .config import STATE_VARIABLES, load_settings
+
+    settings = load_settings(require_api=False, lenient=True)
+    for name, message in settings.problems:
+        if name in STATE_VARIABLES:
+            raise ConfigError(message)
+    for line in settings.warnings:
+        _warn(line)
+    for _, message in settings.problems:
+        _warn(f"{message} (ignored by this command; every other command stops on it)")
+    return settings
 
 
 def handles_errors(func: Callable[..., Any]) -> Callable[..., Any]:
@@ -110,14 +147,37 @@ class _Programs(click.Group, _WholeHelpCommand):
     get_short_help_str = _WholeHelpCommand.get_short_help_str  # a group listed in its parent's help, too
 
 
-_GROUP = {"cls": _Programs, "context_settings": {"help_option_names": ["-h", "--help"]}}
+def _be_verbose(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+    if value:
+        import logging
+
+        _log_to_stderr("karakuri_agent", logging.INFO)
+
+
+_VERBOSE = click.option("-v", "--verbose", is_flag=True, expose_value=False, callback=_be_verbose,
+                        help="Log one line per notification (id, decision, outcome, ms) to stderr.")
+
+
+class _VerboseEverywhere(_Programs):
+    """`-v` is accepted before the subcommand and after it (`karakuri-agent handle -v`)."""
+
+    def add_command(self, cmd: click.Command, name: str | None = None) -> None:
+        if not isinstance(cmd, click.Group) and not any(p.name == "verbose" for p in cmd.params):
+            cmd = _VERBOSE(cmd)
+        super().add_command(cmd, name)
+
+
+_Programs.group_class = _VerboseEverywhere
+_GROUP = {"cls": _VerboseEverywhere, "context_settings": {"help_option_names": ["-h", "--help"]}}
 
 
 # -- karakuri: the wrapper for LLM runtimes ---------------------------------------
 @click.group("karakuri", **_GROUP)
 @click.version_option(package_name=PACKAGE)
+@_VERBOSE
 def karakuri() -> None:
     """Read a Karakuri World notification with its decision context, or act on it once."""
+    _show_waits_on_a_terminal()
 
 
 @karakuri.command("get_notification")
@@ -126,9 +186,9 @@ def karakuri() -> None:
 def get_notification(notification_id: str) -> None:
     """Print the notification with `nikechan_preprocess` added."""
     from . import wrapper
-    from .config import load_settings
 
-    _print_json(wrapper.get_notification(load_settings(), notification_id))
+    with _interruptible():
+        _print_json(wrapper.get_notification(_settings(), notification_id))
 
 
 @karakuri.command("command")
@@ -143,51 +203,97 @@ def command(notification_id: str, command: str, params_json: str) -> None:
     still reads, since reading is not an action.
     """
     from . import wrapper
-    from .config import load_settings
 
-    outcome = wrapper.run_command(load_settings(), notification_id, command, parse_params(params_json))
-    _print_json(outcome.result)
-    if outcome.unrecorded:
-        _print_problems(SimpleNamespace(error=None, unrecorded=outcome.unrecorded, webhook=None))
+    with _interruptible():
+        outcome = wrapper.run_command(_settings(), notification_id, command, parse_params(params_json))
+        _print_json(outcome.result)
+        if outcome.unrecorded:
+            _print_problems(SimpleNamespace(error=None, unrecorded=outcome.unrecorded, webhook=None))
+
+
+@contextmanager
+def _interruptible() -> Iterator[None]:
+    """Ctrl-C for the wrapper: before the command, one line and exit 130; during it, finish and record it first."""
+    from . import interrupt
+
+    with interrupt.handled() as interruption:
+        try:
+            yield
+        except KeyboardInterrupt:
+            _fail(interrupt.ABANDONED, interrupt.EXIT_INTERRUPTED)
+    if interruption.received:
+        sys.exit(interrupt.EXIT_INTERRUPTED)
 
 
 # -- karakuri-agent: the autonomous agent ------------------------------------------
 @click.group(PACKAGE, **_GROUP)
 @click.version_option(package_name=PACKAGE)
-@click.option("-v", "--verbose", is_flag=True,
-              help="Log one line per notification (id, decision, outcome, ms) to stderr.")
-def agent(verbose: bool) -> None:
+@_VERBOSE
+def agent() -> None:
     """The autonomous Karakuri World agent: one notification in, at most one action out."""
-    if verbose:
-        import logging
-
-        _log_to_stderr("karakuri_agent", logging.INFO)
+    _show_waits_on_a_terminal()
 
 
-def _log_to_stderr(name: str, level: int) -> None:
-    """Log `name` at `level` to stderr: stdout stays the report and the records."""
+def _show_waits_on_a_terminal() -> None:
+    """A person at a terminal sees a line while the client retries or backs off, not a silent minute.
+
+    A bot (stderr not a terminal) gets none of it unless -v; stdout is never touched.
+    """
+    if sys.stderr is None or not sys.stderr.isatty():
+        return
     import logging
 
     handler = logging.StreamHandler()
-    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    handler.setFormatter(logging.Formatter(f"{_program()}: %(message)s"))
+    waits = logging.getLogger("karakuri_agent.client")
+    waits.addHandler(handler)
+    waits.setLevel(logging.WARNING)
+    waits.propagate = False  # once, even with -v
+
+
+def _log_to_stderr(name: str, level: int) -> None:
+    """Log `name` at `level` to stderr: stdout stays the report and the records (once per name)."""
+    import logging
+
     logger = logging.getLogger(name)
+    if any(getattr(h, "karakuri", False) for h in logger.handlers):
+        logger.setLevel(min(logger.level or level, level))
+        return
+    handler = logging.StreamHandler()
+    handler.karakuri = True  # type: ignore[attr-defined]
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     logger.addHandler(handler)
     logger.setLevel(level)
 
 
 @agent.command("log")
 @click.option("-n", "--limit", default=20, show_default=True, type=click.IntRange(1, 1000))
+@click.option("--since", "since_text", metavar="TIME",
+              help="Only entries from TIME on (ISO 8601, e.g. 2026-04-18 or 2026-04-18T12:00+09:00; no zone: the world's).")
+@click.option("--notification", "notification_id", metavar="ID", help="Only the entries of one notification.")
+@click.option("--type", "notification_type", metavar="TYPE", help="Only one notification type (e.g. conversation_message).")
+@click.option("--errors", is_flag=True, help="Only the runs and commands that failed.")
 @click.option("--json", "as_json", is_flag=True, help="Print the entries as JSON.")
 @handles_errors
-def log(limit: int, as_json: bool) -> None:
-    """Show the recent activity, newest last: notifications, commands, dry runs and report lines."""
-    from . import history
-    from .config import load_settings
+def log(limit: int, since_text: str | None, notification_id: str | None, notification_type: str | None,
+        errors: bool, as_json: bool) -> None:
+    """Show the recent activity, newest last: notifications, commands, dry runs and report lines.
 
-    settings = load_settings(require_api=False)
-    entries = history.recent(settings, limit)
+    Times are in the world's zone (Asia/Tokyo), as the report lines say them.
+    """
+    from . import history
+
+    filters = history.Filters(_since(since_text), notification_id, notification_type, errors)
+    settings = _reading_settings()
+    nothing = history.no_state_yet(settings)
+    if nothing is not None:
+        click.echo(nothing, err=True)
+        if as_json:
+            _print_json([])
+        return
+    entries = history.recent(settings, limit, filters)
     if not entries:
-        click.echo(history.why_empty(settings.state_dir), err=True)
+        click.echo(history.why_empty(settings.state_dir, filters), err=True)
     if as_json:
         _print_json(entries)
     else:
@@ -212,50 +318,104 @@ def day(date_text: str | None, as_json: bool, html_file: Path | None) -> None:
         click.echo(line)
 
 
+def _since(text: str | None) -> datetime | None:
+    """`--since`: ISO 8601; a date or time without a zone is the world's (Asia/Tokyo)."""
+    if text is None:
+        return None
+    from datetime import datetime as moment
+
+    from .models import TOKYO
+
+    try:
+        value = moment.fromisoformat(text.strip())
+    except ValueError:
+        raise UsageError(f"--since must be an ISO 8601 date or time (e.g. 2026-04-18T12:00), got {text!r}") from None
+    return value if value.tzinfo else value.replace(tzinfo=TOKYO)
+
+
+_FIXTURES = click.option(
+    "--fixtures", "fixtures_dir", metavar="DIR|bundled",
+    help="Serve the API from recorded fixtures in DIR (`bundled`: the session shipped with the package);"
+         " nothing leaves the machine, and the state is throwaway unless --state-dir is given.")
+_AT = click.option("--at", "at_text", metavar="TIME",
+                   help="With --fixtures: the time of the run (ISO 8601; default: when the message was recorded).")
+_FIXTURE_STATE = click.option(
+    "--state-dir", type=click.Path(file_okay=False, path_type=Path),
+    help="With --fixtures: keep the run's state in DIR (for `KARAKURI_STATE_DIR=DIR karakuri-agent log`)."
+         " KARAKURI_STATE_DIR and KARAKURI_DATABASE_URL are never used by a fixture run.")
+
+
+def _fixture_settings(fixtures_dir: str | None, at_text: str | None, state_dir: Path | None,
+                      clock_start: str | None = None) -> Any:
+    """The settings and clock of a run: the real ones, or a fixture run's (`--fixtures`, `--at`, `--state-dir`)."""
+    from contextlib import nullcontext
+
+    settings = _settings(fixtures_dir=Path(fixtures_dir) if fixtures_dir else None)
+    if settings.fixtures_dir is None:
+        if at_text is not None:
+            raise UsageError("--at only applies to a run on --fixtures (a real run happens now)")
+        if state_dir is not None:
+            raise UsageError("--state-dir only applies to a run on --fixtures (a real run uses KARAKURI_STATE_DIR)")
+        return nullcontext((settings, _clock(clock_start)))
+    from .fixtures import fixture_run, parse_time
+
+    return fixture_run(settings, parse_time(at_text) if at_text else None, state_dir)
+
+
 @agent.command("handle")
 @click.argument("body", required=False)
 @click.option("--dry-run", is_flag=True, help="Decide and print the command that would be sent; send nothing, post nothing.")
-@click.option("--fixtures", "fixtures_dir", metavar="DIR|bundled",
-              help="Serve the API from recorded fixtures in DIR (`bundled`: the session shipped with the"
-                   " package); nothing leaves the machine, the state is throwaway unless KARAKURI_STATE_DIR is set.")
-@click.option("--at", "at_text", metavar="TIME",
-              help="With --fixtures: the time of the run (ISO 8601; default: when the message was recorded).")
+@_FIXTURES
+@_AT
+@_FIXTURE_STATE
 @click.option("--record", "record_dir", type=click.Path(file_okay=False, path_type=Path),
               help="Save this run's exchanges with the server and the message as fixtures in DIR (secrets removed).")
 @click.option("--json", "as_json", is_flag=True, help="Print the full decision record as JSON.")
 @click.option("--explain", is_flag=True, help="Print the reason for the decision.")
 @click.option("--clock-start", hidden=True, help="Run the agent's clock from this ISO 8601 time (simulations).")
 @handles_errors
-def handle(body: str | None, dry_run: bool, fixtures_dir: str | None, at_text: str | None,
+def handle(body: str | None, dry_run: bool, fixtures_dir: str | None, at_text: str | None, state_dir: Path | None,
            record_dir: Path | None, as_json: bool, explain: bool, clock_start: str | None) -> None:
     """Handle one Discord message (BODY, or stdin): at most one command, one report line."""
-    from contextlib import nullcontext
-
-    from .config import load_settings
     from .cycle import handle as run_cycle
 
-    if body is None:
-        body = "" if sys.stdin is None or sys.stdin.isatty() else sys.stdin.read()
     if record_dir is not None and fixtures_dir is not None:
         raise UsageError("--record and --fixtures cannot be combined")
-    settings = load_settings(fixtures_dir=Path(fixtures_dir) if fixtures_dir else None)
-    if settings.fixtures_dir is None:
-        if at_text is not None:
-            raise UsageError("--at only applies to a run on --fixtures (a real run happens now)")
-        run = nullcontext((settings, _clock(clock_start)))
-    else:
-        from .fixtures import fixture_run, parse_time
+    run = _fixture_settings(fixtures_dir, at_text, state_dir, clock_start)
+    from . import interrupt
 
-        run = fixture_run(settings, body, parse_time(at_text) if at_text else None)
-    with run as (settings, clock):
-        # A fixture run is offline: its report is printed, never posted.
-        result = run_cycle(body, settings, dry_run=dry_run, record_dir=record_dir, clock=clock,
-                           post=settings.fixtures_dir is None)
+    with interrupt.handled() as interruption, run as (settings, clock):
+        try:
+            if body is None:
+                body = _read_stdin()
+            if hasattr(clock, "follow"):
+                clock.follow(body)
+            # A fixture run is offline: its report is printed, never posted.
+            result = run_cycle(body, settings, dry_run=dry_run, record_dir=record_dir, clock=clock,
+                               post=settings.fixtures_dir is None)
+        except KeyboardInterrupt:  # Ctrl-C before the command: nothing was claimed or sent
+            from .report import INTERRUPTED
+
+            click.echo(f"{_program()}: {interrupt.ABANDONED}", err=True)
+            click.echo(INTERRUPTED)
+            sys.exit(interrupt.EXIT_INTERRUPTED)
     if record_dir is not None and result.notification_id is not None:
         from .fixtures import add_to_session
 
         add_to_session(record_dir, body, clock(), {"id": settings.self_agent_id, "name": settings.self_name})
     _print_result(result, as_json=as_json, explain=explain)
+    if interruption.received:  # the command in flight was finished and recorded, then the run stops
+        sys.exit(interrupt.EXIT_INTERRUPTED)
+
+
+def _read_stdin() -> str:
+    """The message on standard input; on a terminal, say so first (a person typing, not a bot piping)."""
+    if sys.stdin is None:
+        return ""
+    if sys.stdin.isatty():
+        click.echo(f"{_program()}: reading the message from standard input; end it with Ctrl-D"
+                   " (or pass it as an argument)", err=True)
+    return sys.stdin.read()
 
 
 def _clock(start: str | None) -> Callable[[], datetime]:
@@ -277,29 +437,37 @@ def _clock(start: str | None) -> Callable[[], datetime]:
 @click.option("--stdin", "from_stdin", is_flag=True,
               help='Read messages as JSON lines on stdin ({"content", "author_id", "channel_id", "id"}) instead'
                    " of from Discord; print one report line per notification.")
+@_FIXTURES
+@_AT
+@_FIXTURE_STATE
 @handles_errors
-def listen(from_stdin: bool) -> None:
+def listen(from_stdin: bool, fixtures_dir: str | None, at_text: str | None, state_dir: Path | None) -> None:
     """Stay running: handle each Discord message as `handle` would, one at a time, in arrival order.
 
     Logs one line per notification to stderr (-v adds skipped messages and the
     cycle's own lines). Stops on end of input, SIGTERM or SIGINT after the
     message in hand. Set-up: docs/listen.md.
     """
+    if (fixtures_dir or at_text or state_dir) and not from_stdin:
+        raise UsageError("--fixtures, --at and --state-dir apply to `listen --stdin` only")
+    with _fixture_settings(fixtures_dir, at_text, state_dir) as (settings, clock):
+        _listen(settings, clock, from_stdin)
+
+
+def _listen(settings: Settings, clock: Callable[[], datetime], from_stdin: bool) -> None:
     import logging
     from contextlib import ExitStack
 
-    from .config import load_settings
     from .cycle import Agent
     from .reporters import configured_reporter
 
-    settings = load_settings()
     if not from_stdin:
         try:
             from .listen import bot
         except ModuleNotFoundError as exc:
             if not (exc.name or "").startswith("discord"):
                 raise
-            raise UsageError("listening on Discord needs discord.py: pip install 'karakuri-agent[discord]'"
+            raise UsageError("listening on Discord needs discord.py: in the clone, pip install '.[discord]'"
                              " (or use --stdin)") from None
         bot.check_settings(settings)  # before anything starts: a missing token is exit 2, not a log line
     if not logging.getLogger("karakuri_agent").isEnabledFor(logging.INFO):
@@ -309,7 +477,7 @@ def listen(from_stdin: bool) -> None:
         logging.getLogger("karakuri_agent.listen").setLevel(logging.DEBUG)
 
     def open_agent(stack: ExitStack) -> Agent:
-        return stack.enter_context(Agent.open(settings))
+        return stack.enter_context(Agent.open(settings, clock=clock))
 
     if not from_stdin:
         _log_to_stderr("discord", logging.WARNING)  # the gateway's own trouble (reconnects, refusals)
@@ -318,9 +486,34 @@ def listen(from_stdin: bool) -> None:
     from .listen import stdin
     from .listen.core import Listener
 
-    webhook = configured_reporter(settings)
+    # A fixture run is offline: its reports are printed, never posted; each message is seen at its own time.
+    webhook = configured_reporter(settings) if settings.fixtures_dir is None else None
+    follow = getattr(clock, "follow", None)
     with ExitStack() as stack:
-        stdin.run(Listener(open_agent(stack), reporter_for=lambda message: webhook), sys.stdin, sys.stdout)
+        stdin.run(Listener(open_agent(stack), reporter_for=lambda message: webhook), sys.stdin, sys.stdout,
+                  before=(lambda message: follow(message.content)) if follow else None)
+
+
+@agent.command("doctor")
+@handles_errors
+def doctor() -> None:
+    """Check the set-up without acting: .env, every setting, the state, the persona, one read from the server.
+
+    One line per finding (ok, warning, problem); exit 0 only when a real run would work, 1 otherwise.
+    The server is asked once for a made-up notification id: a read, never an action.
+    """
+    from .config import load_settings
+    from .doctor import PROBLEM, diagnose
+
+    findings = diagnose(load_settings(lenient=True))
+    for finding in findings:
+        click.echo(finding.line())
+    problems = sum(finding.level == PROBLEM for finding in findings)
+    if problems:
+        click.echo(f"{problems} problem{'s' if problems > 1 else ''}: a real run would not work until"
+                   f" {'they are' if problems > 1 else 'it is'} fixed")
+        sys.exit(EXIT_FAILURE)
+    click.echo("a real run would work")
 
 
 @agent.command("demo")
@@ -339,9 +532,15 @@ def demo(fixtures_dir: str, state_dir: Path | None, as_json: bool, decider: str 
     from .demo import replay
     from .fixtures import resolve_fixtures_dir
 
+    from .trigger import find_notification_id
+
     for message, result in replay(resolve_fixtures_dir(fixtures_dir), state_dir, decider=decider):
         if not as_json:
             click.echo(f"▶ {message.splitlines()[0][:70]}")
+            carried = find_notification_id(message)
+            if carried and result.notification_id and result.notification_id != carried:
+                # The server named a newer notification: what follows is that one's decision.
+                click.echo(f"  redirected to {result.notification_id}: {carried} was superseded by it")
         _print_result(result, as_json=as_json, explain=not as_json)
         if not as_json:
             click.echo()
@@ -388,16 +587,18 @@ def persona_check(directory: Path) -> None:
 @handles_errors
 def persona_skill(directory: Path | None, agent_id: str) -> None:
     """Print skill/SKILL.md for the pack in DIRECTORY (default: KARAKURI_PERSONA_DIR, else the bundled one)."""
-    from .config import load_settings
     from .operations import load_configured_persona
     from .persona_scaffold import skill_text
 
-    settings = load_settings(require_api=False)
+    settings = _reading_settings()
     if directory is not None:
         settings = replace(settings, persona_dir=directory)
     agent_id = agent_id.strip() or settings.self_agent_id
     if not agent_id:
         raise UsageError("the skill needs the agent's id: pass --agent-id ID or set KARAKURI_SELF_AGENT_ID")
+    if not (agent_id.isascii() and agent_id.isdigit()):
+        raise UsageError(f"the agent's id is digits (as in `(id: 1470446478261747854)` in a notification),"
+                         f" got {agent_id!r}")
     click.echo(skill_text(load_configured_persona(settings), agent_id), nl=False)
 
 
@@ -439,19 +640,28 @@ def _print_problems(result: Any) -> None:
 @click.option("--keep-days", type=click.IntRange(min=0, max=MAX_KEEP_DAYS), required=True,
               help=f"Delete history older than this many days, 0 to {MAX_KEEP_DAYS} (0: all history but what"
                    " the next run reads; the ledger, people and places are always kept).")
+@click.option("--dry-run", is_flag=True, help="Show how many rows would be deleted; delete nothing.")
 @click.option("--json", "as_json", is_flag=True, help="Print the counts as JSON.")
 @handles_errors
-def gc(keep_days: int, as_json: bool) -> None:
+def gc(keep_days: int, dry_run: bool, as_json: bool) -> None:
     """Forget old history; keep the ledger, people, places and what the next run needs."""
-    from .config import load_settings
+    from .history import no_state_yet
     from .retention import collect
 
-    deleted = collect(load_settings(require_api=False), keep_days)
+    settings = _reading_settings()
+    nothing = no_state_yet(settings)
+    if nothing is not None:
+        click.echo(f"{nothing}; nothing to delete", err=True)
+        if as_json:
+            _print_json({})
+        return
+    deleted = collect(settings, keep_days, dry_run=dry_run)
     if as_json:
-        _print_json(deleted)
+        _print_json({**deleted, "dry_run": dry_run})
     else:
         counts = ", ".join(f"{table} {count}" for table, count in deleted.items() if table != "cutoff")
-        click.echo(f"deleted rows older than {deleted['cutoff']}: {counts}")
+        verb = "would delete" if dry_run else "deleted"
+        click.echo(f"{verb} rows older than {deleted['cutoff']}: {counts}")
 
 
 @agent.group("state", **_GROUP)
@@ -466,7 +676,6 @@ def state() -> None:
 @handles_errors
 def copy(to_url: str | None, from_url: str | None, as_json: bool) -> None:
     """Copy every table (memory, promises, people, places, the ledger…); rows already there are skipped, so it can be re-run."""
-    from .config import load_settings
     from .clock import utc_now
     from .state.copy import copy_between
     from .state.factory import masked
@@ -474,7 +683,11 @@ def copy(to_url: str | None, from_url: str | None, as_json: bool) -> None:
     if (to_url is None) == (from_url is None):
         raise UsageError("state copy needs exactly one of --to URL or --from URL")
     other = to_url or from_url or ""
-    copied = copy_between(load_settings(require_api=False), other, to_other=to_url is not None, clock=utc_now)
+    try:
+        copied = copy_between(_reading_settings(), other, to_other=to_url is not None, clock=utc_now,
+                              argument="--to" if to_url else "--from")
+    except KarakuriError as exc:  # every failure the same way: one line, exit 2 (nothing half-copied)
+        _fail(exc.message, EXIT_USAGE)
     if as_json:
         _print_json(copied)
         return

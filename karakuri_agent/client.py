@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import email.utils
 import json
+import logging
 import time
 from datetime import datetime, timezone
 from typing import Any, Callable
@@ -25,9 +26,10 @@ from tenacity import (
 
 from . import outside
 from .config import Secret, redact
-from .errors import OutcomeUnknown, ServerRejected, Unreachable
+from .errors import OutcomeUnknown, ServerRejected, ServerSlow, Unreachable
 from .trigger import validate_notification_id
 
+log = logging.getLogger(__name__)
 USER_AGENT = "karakuri-agent/0.1"
 MAX_RETRY_AFTER = 30.0
 # Raised before a single byte of the request was written: safe to send again.
@@ -149,6 +151,7 @@ class KarakuriClient:
         # Each call's whole answer (connection, headers, body) within this many seconds, however the
         # server drips it: httpx's own timeouts are per network operation.
         self._deadline = timeout + min(timeout, 5.0)
+        self._timeout = timeout
         self._budget = get_retry_budget
         self._get_attempts = get_attempts
         self._connect_attempts = connect_attempts
@@ -198,17 +201,24 @@ class KarakuriClient:
                 return min(exc.retry_after, MAX_RETRY_AFTER)
             return wait_exponential(multiplier=0.5, max=8)(state)
 
+        def waiting(state: Any) -> None:  # a person at a terminal sees it (cli.py), a log file keeps it
+            log.warning("still waiting for the server, try %d of %d in %.1f s…", state.attempt_number + 1,
+                        self._get_attempts, state.next_action.sleep if state.next_action else 0.0)
+
         retrying = Retrying(
             retry=retry_if_exception(_is_retryable_get_error),
             stop=stop_after_attempt(self._get_attempts) | stop_before_delay(self._budget),
             wait=wait,
             sleep=self._sleep,
+            before_sleep=waiting,
             reraise=True,
         )
         try:
             for attempt in retrying:
                 with attempt:
                     return self._get_once(notification_id)
+        except httpx.ReadTimeout:
+            raise ServerSlow(f"the server answered too slowly: no answer within {self._timeout:g} s") from None
         except httpx.TransportError as exc:
             raise Unreachable(f"could not fetch the notification: {type(exc).__name__}") from None
         raise AssertionError("unreachable")  # pragma: no cover - Retrying always returns or raises
@@ -246,6 +256,8 @@ class KarakuriClient:
             except NEVER_SENT as exc:
                 if attempt == self._connect_attempts:
                     raise Unreachable(f"could not connect to the server: {type(exc).__name__}") from None
+                log.warning("still waiting for the server, connection try %d of %d…", attempt + 1,
+                            self._connect_attempts)
                 self._sleep(0.5 * attempt)
             except httpx.TransportError as exc:
                 raise OutcomeUnknown(

@@ -62,7 +62,7 @@ class FallbackDecider:
         yield from self.fallback.propose(view)
 
 
-LLM_EXTRA = "KARAKURI_DECIDER=llm needs the llm extra: pip install 'karakuri-agent[llm]'"
+LLM_EXTRA = "KARAKURI_DECIDER=llm needs the llm extra: in the clone, pip install '.[llm]'"
 
 
 def _rules(settings: Settings) -> Decider:

@@ -76,6 +76,16 @@ class Unreachable(KarakuriError):
     code = "server_unreachable"
 
 
+class ServerSlow(Unreachable):
+    """The server took the connection but did not answer a read in time: slow, not unreachable.
+
+    Raised only for reads (a GET may be asked again); a command without an
+    answer is `OutcomeUnknown`.
+    """
+
+    code = "server_slow"
+
+
 class OutcomeUnknown(KarakuriError):
     """A command may have reached the server (timeout, dropped answer).
 
@@ -127,6 +137,8 @@ class NotActionable(KarakuriError):
 # code (the server may add some) gets the generic advice.
 WHAT_TO_DO = {
     "server_unreachable": "check KARAKURI_API_BASE_URL and the network; nothing was done",
+    "server_slow": ("the server took the connection but answered too slowly; raise KARAKURI_HTTP_TIMEOUT"
+                    " or try again later; nothing was done"),
     "state_unavailable": ("check KARAKURI_DATABASE_URL and that the database is running; nothing was sent,"
                           " and the same notification is handled as usual once the database is back"),
     "outcome_unknown": "the command may have reached the server; it will not be sent again",

@@ -30,7 +30,7 @@ from typing import Any, Callable, Iterator
 import httpx
 
 from .commands import INFORMATION as INFORMATION_COMMANDS
-from .config import Settings, default_state_dir, redact
+from .config import Settings, redact
 from .clock import utc_now
 from .errors import UsageError
 from .trigger import ID_PATTERN, find_notification_id
@@ -110,25 +110,45 @@ def add_to_session(directory: Path, message: str, at: datetime, me: dict[str, st
     path.write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
 
 
+class FixtureClock:
+    """The time of a fixture run: `--at`, else when the session recorded the message, else now.
+
+    `follow(body)` moves it to the message in hand, so a resident run on
+    fixtures (`listen --stdin --fixtures`) sees each message at its own time.
+    """
+
+    def __init__(self, session: Session, at: datetime | None) -> None:
+        self._session = session
+        self._at = at
+        self._moment: datetime | None = at
+
+    def follow(self, body: str) -> None:
+        self._moment = self._at or self._session.time_of(find_notification_id(body))
+
+    def __call__(self) -> datetime:
+        return self._moment or utc_now()
+
+
 @contextmanager
-def fixture_run(settings: Settings, body: str, at: datetime | None) -> Iterator[tuple[Settings, Callable[[], datetime]]]:
-    """Settings and clock for `handle` on fixtures: decide as the recorded agent did, when it did.
+def fixture_run(settings: Settings, at: datetime | None,
+                state_dir: Path | None = None) -> Iterator[tuple[Settings, FixtureClock]]:
+    """Settings and clock for a run on fixtures: decide as the recorded agent did, when it did.
 
     The recorded session names the agent and the time of each message (`at`
     overrides it). The state is a throwaway directory, removed afterwards,
-    unless KARAKURI_STATE_DIR chose one: fixture places and people must not
-    leak into the agent's real memory.
+    unless `state_dir` (`--state-dir`) names one: KARAKURI_STATE_DIR and
+    KARAKURI_DATABASE_URL are the real agent's, and fixture places, people
+    and claims must never leak into them.
     """
     assert settings.fixtures_dir is not None
     directory = resolve_fixtures_dir(settings.fixtures_dir)
     session = load_session(directory, required=False)
-    settings = replace(settings, fixtures_dir=directory)
+    settings = replace(settings, fixtures_dir=directory, database_url=None)
     if session.me.get("id") or session.me.get("name"):
         settings = replace(settings, self_agent_id=session.me["id"], self_name=session.me["name"])
-    moment = at or session.time_of(find_notification_id(body))
-    clock = (lambda: moment) if moment is not None else utc_now
-    if settings.state_dir != default_state_dir():
-        yield settings, clock
+    clock = FixtureClock(session, at)
+    if state_dir is not None:
+        yield replace(settings, state_dir=state_dir), clock
         return
     with tempfile.TemporaryDirectory(prefix="karakuri-fixtures-") as state:
         yield replace(settings, state_dir=Path(state)), clock

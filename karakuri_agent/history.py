@@ -3,20 +3,67 @@
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 from typing import Any, Iterable
 
 from .config import Settings
 from .clock import utc_now
+from .models import TOKYO
 from .state.factory import open_state
 
+# How far back a filtered `log` looks (a person's question, not a run's: read once, filtered here).
+FILTER_SCAN = 100_000
 
-def recent(settings: Settings, limit: int) -> list[dict[str, Any]]:
-    """The newest `limit` activity entries, oldest first, with the claims whose outcome was never written."""
+
+@dataclass(frozen=True)
+class Filters:
+    """What `log` keeps: entries since a time, of one notification, of one type, failures only."""
+
+    since: datetime | None = None
+    notification_id: str | None = None
+    notification_type: str | None = None
+    errors: bool = False
+
+    @property
+    def any(self) -> bool:
+        return bool(self.since or self.notification_id or self.notification_type or self.errors)
+
+    def keeps(self, entry: dict[str, Any]) -> bool:
+        if self.since is not None and datetime.fromisoformat(entry["created_at"]) < self.since:
+            return False
+        if self.notification_id and entry.get("notification_id") != self.notification_id:
+            return False
+        if self.notification_type and entry.get("notification_type") != self.notification_type:
+            return False
+        return not self.errors or entry.get("success") is False
+
+
+def no_state_yet(settings: Settings) -> str | None:
+    """Why there is nothing to read, when the SQLite state was never created (None: there is a state to open).
+
+    Reading commands must not create one: a typo in KARAKURI_STATE_DIR would
+    otherwise leave a fresh empty database behind and say nothing useful.
+    """
+    if settings.database_url is not None:
+        return None  # a database server: opening it is how to know
+    from .state.sqlite.db import DB_FILENAME
+
+    if (settings.state_dir / DB_FILENAME).is_file():
+        return None
+    return (f"no state yet in {settings.state_dir}: nothing was handled with this KARAKURI_STATE_DIR"
+            f" (a real run creates it). {_THROWAWAY}")
+
+
+def recent(settings: Settings, limit: int, filters: Filters = Filters()) -> list[dict[str, Any]]:
+    """The newest `limit` activity entries that pass `filters`, oldest first, with the claims whose outcome
+    was never written."""
     with open_state(settings, utc_now) as state:
-        entries = list(reversed(state.store.recent_activity(limit)))
+        entries = state.store.recent_activity(FILTER_SCAN if filters.any else limit)
         claims = state.ledger.recent_claims(limit)
-    return with_unrecorded_claims(entries, claims)
+    kept = list(reversed([entry for entry in entries if filters.keeps(entry)][:limit]))
+    return [e for e in with_unrecorded_claims(kept, claims) if e["kind"] != "claimed" or filters.keeps(e)]
 
 
 def with_unrecorded_claims(entries: list[dict[str, Any]], claims: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -36,11 +83,20 @@ def with_unrecorded_claims(entries: list[dict[str, Any]], claims: list[dict[str,
     return sorted(entries + extra, key=lambda e: str(e["created_at"])) if extra else entries
 
 
-def why_empty(state_dir: Path) -> str:
+def why_empty(state_dir: Path, filters: Filters = Filters()) -> str:
     """What a newcomer needs after `demo`: its runs were kept in a throwaway state."""
-    return (f"no activity recorded in {state_dir} yet. `karakuri-agent demo` and fixture runs use a"
-            " throwaway state; to keep one, run `karakuri-agent demo --state-dir DIR` and then"
-            " `KARAKURI_STATE_DIR=DIR karakuri-agent log`.")
+    if filters.any:
+        return f"no activity in {state_dir} matches the filters"
+    return f"no activity recorded in {state_dir} yet. {_THROWAWAY}"
+
+
+_THROWAWAY = ("`karakuri-agent demo` and fixture runs use a throwaway state; to keep one, run"
+              " `karakuri-agent demo --state-dir DIR` and then `KARAKURI_STATE_DIR=DIR karakuri-agent log`.")
+
+
+def world_time(stamp: str) -> str:
+    """A stored UTC time in the world's zone, with the zone said (as the report lines' times are)."""
+    return datetime.fromisoformat(stamp).astimezone(TOKYO).strftime("%Y-%m-%d %H:%M:%S %Z")
 
 
 def format_entries(entries: Iterable[dict[str, Any]]) -> Iterable[str]:
@@ -50,13 +106,13 @@ def format_entries(entries: Iterable[dict[str, Any]]) -> Iterable[str]:
         if entry.get("model"):
             from .llm.trace import LLMTrace  # plain data: reading a trace needs no model client
 
-            yield f"{' ' * 22}{LLMTrace.from_json(entry['model']).line()}"
+            yield f"{' ' * 25}{LLMTrace.from_json(entry['model']).line()}"
 
 
 def _entry_lines(entries: Iterable[dict[str, Any]]) -> Iterable[str]:
     """One line per entry: a received notification, a command, a dry run's plan, a report."""
     for entry in entries:
-        stamp = entry["created_at"][:19].replace("T", " ")
+        stamp = world_time(entry["created_at"])
         head = f"{stamp}  {entry['notification_id']}"
         kind = entry["kind"]
         if kind == "request":

@@ -20,6 +20,7 @@ from .config import Settings
 from .context import build_context, identity_for, observe
 from .clock import Clock, WorldClock, utc_now, world_clock
 from .errors import KarakuriError, OutcomeUnknown, ServerRejected, Unreachable
+from .interrupt import must_finish
 from .models import Choice, Identity, Notification
 from .record import record_outcome
 from .state.base import FAILED, SUCCEEDED, UNKNOWN, Ledger, State, Store
@@ -158,6 +159,11 @@ def act(rt: Runtime, fetched: Fetched, choice: Choice, params: dict[str, Any], *
     Server errors and unknown outcomes are returned, not raised: they are
     results to record and report, and nothing is ever retried after them.
     """
+    with must_finish():  # Ctrl-C waits for the end of this step: never a command without its record
+        return _claim_send_record(rt, fetched, choice, params, reason)
+
+
+def _claim_send_record(rt: Runtime, fetched: Fetched, choice: Choice, params: dict[str, Any], reason: str) -> Outcome:
     notification_id = fetched.notification.notification_id
     rt.ledger.claim(notification_id, choice.command, params)
     error: KarakuriError | None = None

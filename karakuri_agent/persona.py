@@ -306,14 +306,19 @@ def problems(directory: Path) -> list[str]:
         return [f"{path}: not valid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}"]
     if not isinstance(data, dict):
         return [f"{path}: expected a JSON object {{...}} at the top"]
-    shape = _shape_problems(data)
-    if shape:
+    shape, bad_fields = _shape_problems(data)
+    # The rest of the pack is checked too (without the fields already found wrong),
+    # so one run lists every problem rather than one kind per round.
+    usable = {key: value for key, value in data.items() if key not in bad_fields}
+    try:
+        persona = _build(_merged(_defaults(), usable))
+    except Exception:  # what is left cannot be built: its shape problems say why
         return [f"{path}: {line}" for line in shape]
-    persona = _build(_merged(_defaults(), data))
-    return [f"{path}: {line}" for line in (*_alias_problems(persona), *_template_problems(persona))]
+    return [f"{path}: {line}" for line in (*shape, *_alias_problems(persona), *_template_problems(persona))]
 
 
-def _shape_problems(data: dict[str, Any]) -> list[str]:
+def _shape_problems(data: dict[str, Any]) -> tuple[list[str], set[str]]:
+    """One line per field of the wrong shape, and the top-level fields they are in."""
     from pydantic import ValidationError
 
     from .persona_schema import PersonaFile
@@ -321,8 +326,10 @@ def _shape_problems(data: dict[str, Any]) -> list[str]:
     try:
         PersonaFile.model_validate(data)
     except ValidationError as exc:
-        return [f"{_where(error['loc'])}: {_expected(error)}" for error in exc.errors()]
-    return []
+        errors = exc.errors()
+        return ([f"{_where(error['loc'])}: {_expected(error)}" for error in errors],
+                {str(error["loc"][0]) for error in errors if error["loc"]})
+    return [], set()
 
 
 def _where(loc: tuple[int | str, ...]) -> str:

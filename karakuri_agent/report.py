@@ -82,6 +82,7 @@ PROCESSED = PREFIX + f"通知は処理済みでした。{WAITING}。"
 EXPIRED = PREFIX + f"通知の期限が切れていました。{WAITING}。"
 ALREADY_HANDLED = PREFIX + f"この通知には対応済みです。{WAITING}。"
 FAILED = PREFIX + f"通知の処理に失敗しました。{WAITING}。"
+INTERRUPTED = PREFIX + "通知の処理を途中で止めました。何も送っていません。"
 UNKNOWN_OUTCOME = PREFIX + f"行動の結果を確認できませんでした。{WAITING}。"
 STALE = PREFIX + f"新しい通知が届いていたため、この通知では動きませんでした。{WAITING}。"
 

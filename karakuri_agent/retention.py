@@ -71,16 +71,26 @@ STATEMENTS: dict[str, str] = {
 }
 
 
-def gc(conn: sqlite3.Connection, *, keep_days: int, now: datetime) -> dict[str, Any]:
+class DryRun(Exception):
+    """Raised inside the deleting transaction of a dry run, so every backend rolls it back."""
+
+
+def gc(conn: sqlite3.Connection, *, keep_days: int, now: datetime, dry_run: bool = False) -> dict[str, Any]:
     """Delete history older than `keep_days` before `now`; returns rows deleted per table.
 
-    `attempts`, `people`, `places` and `knowledge` are never touched.
+    `attempts`, `people`, `places` and `knowledge` are never touched. A dry
+    run counts the same rows in the same transaction, then rolls it back.
     """
     values = retention_values(keep_days, now)
     deleted: dict[str, Any] = {}
-    with transaction(conn):
-        for table, sql in STATEMENTS.items():
-            deleted[table] = conn.execute(sql, values).rowcount
+    try:
+        with transaction(conn):
+            for table, sql in STATEMENTS.items():
+                deleted[table] = conn.execute(sql, values).rowcount
+            if dry_run:
+                raise DryRun
+    except DryRun:
+        pass
     deleted["cutoff"] = values["cutoff"]
     return deleted
 
@@ -97,10 +107,10 @@ def retention_values(keep_days: int, now: datetime) -> dict[str, Any]:
     }
 
 
-def collect(settings: Settings, keep_days: int) -> dict[str, Any]:
-    """`karakuri-agent gc`: forget history in the configured state, now."""
+def collect(settings: Settings, keep_days: int, *, dry_run: bool = False) -> dict[str, Any]:
+    """`karakuri-agent gc`: forget history in the configured state, now (or only count it)."""
     from .clock import utc_now
     from .state.factory import open_state
 
     with open_state(settings, utc_now) as state:
-        return state.forget_before(keep_days, utc_now())
+        return state.forget_before(keep_days, utc_now(), dry_run=dry_run)

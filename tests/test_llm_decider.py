@@ -207,7 +207,7 @@ def test_a_model_that_hangs_past_the_budget_leaves_the_decision_to_the_rules():
 
 def test_without_the_llm_extra_the_decider_says_how_to_install_it(monkeypatch):
     monkeypatch.setattr("karakuri_agent.llm.decider.find_spec", lambda name: None)
-    with pytest.raises(ConfigError, match=r"pip install 'karakuri-agent\[llm\]'"):
+    with pytest.raises(ConfigError, match=r"in the clone, pip install '\.\[llm\]'"):
         decider()
 
 

@@ -166,7 +166,7 @@ def test_without_the_llm_extra_handle_exits_2_with_one_line_and_sends_nothing(ap
                           timeout=120)
     assert done.returncode == 2
     assert done.stderr.strip().splitlines() == [
-        "karakuri-agent: error: KARAKURI_DECIDER=llm needs the llm extra: pip install 'karakuri-agent[llm]'"]
+        "karakuri-agent: error: KARAKURI_DECIDER=llm needs the llm extra: in the clone, pip install '.[llm]'"]
     assert api.gets == [] and api.posts == []
 
 

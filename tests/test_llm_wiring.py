@@ -108,7 +108,7 @@ def test_without_pydantic_the_registry_says_how_to_install_the_extra(llm_env, mo
     monkeypatch.delitem(sys.modules, "karakuri_agent.llm.decider", raising=False)
     monkeypatch.delitem(sys.modules, "karakuri_agent.llm.proposal", raising=False)
     monkeypatch.setitem(sys.modules, "pydantic", None)  # an import of it fails as if not installed
-    with pytest.raises(ConfigError, match=r"pip install 'karakuri-agent\[llm\]'"):
+    with pytest.raises(ConfigError, match=r"in the clone, pip install '\.\[llm\]'"):
         build_decider(load_settings())
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
 from karakuri_agent.fixtures import bundled_fixtures_dir
 
 AGENT = [sys.executable, "-c", "import sys; from karakuri_agent.cli import agent; sys.exit(agent())"]
@@ -12,15 +14,17 @@ MESSAGE = "AIニケちゃん への通知があります。notification_id: noti
 
 
 def run_agent(tmp_path, *flags: str) -> subprocess.CompletedProcess[str]:
-    env = {"PATH": "/usr/bin:/bin", "KARAKURI_STATE_DIR": str(tmp_path / "state"),
-           "KARAKURI_ENV_FILE": str(tmp_path / "no.env"), "KARAKURI_SELF_NAME": "AIニケちゃん"}
-    return subprocess.run([*AGENT, *flags, "handle", "--fixtures", str(bundled_fixtures_dir()),
+    # No .env in the working directory (tmp_path): the environment only.
+    env = {"PATH": "/usr/bin:/bin", "KARAKURI_STATE_DIR": str(tmp_path / "state"), "KARAKURI_SELF_NAME": "AIニケちゃん"}
+    before, after = (flags, ()) if "--after" not in flags else ((), tuple(f for f in flags if f != "--after"))
+    return subprocess.run([*AGENT, *before, "handle", *after, "--fixtures", str(bundled_fixtures_dir()),
                            "--clock-start", "2026-04-18T03:10:05Z", MESSAGE],
-                          env=env, capture_output=True, text=True, timeout=120)  # a slow, shared machine
+                          env=env, capture_output=True, text=True, timeout=120, cwd=tmp_path)  # a slow, shared machine
 
 
-def test_verbose_logs_one_line_with_id_decision_outcome_and_time(tmp_path):
-    done = run_agent(tmp_path, "-v")
+@pytest.mark.parametrize("flags", [("-v",), ("--after", "-v")], ids=["before", "after the subcommand"])
+def test_verbose_logs_one_line_with_id_decision_outcome_and_time(tmp_path, flags):
+    done = run_agent(tmp_path, *flags)
     assert done.returncode == 0, done.stderr
     [line] = done.stderr.splitlines()
     assert "notif-demo01" in line and "decision=" in line and "decision=none" not in line

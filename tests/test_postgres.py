@@ -309,5 +309,5 @@ def test_without_the_driver_a_postgresql_url_says_what_to_install(monkeypatch, t
 
     monkeypatch.setitem(sys.modules, "psycopg", None)  # as if the extra were not installed
     monkeypatch.delitem(sys.modules, "karakuri_agent.state.postgres", raising=False)
-    with pytest.raises(ConfigError, match=r"karakuri-agent\[postgres\]"):
+    with pytest.raises(ConfigError, match=r"pip install '\.\[postgres\]'"):
         open_url(f"postgresql://k:{PASSWORD}@127.0.0.1:{closed_port()}/k", tmp_path, lambda: NOW)

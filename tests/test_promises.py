@@ -9,6 +9,8 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pytest
+
+from conftest import NO_REAL_TEXTS
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -64,7 +66,7 @@ def _at(hour: int, minute: int = 0, days: int = 0) -> datetime:
 @pytest.mark.parametrize("example", _example_params())
 def test_no_real_text_yields_a_promise(example):
     if example is None:
-        pytest.skip(f"fixture file {FIXTURES} is missing")
+        pytest.skip(NO_REAL_TEXTS)
     lines = tp.parse_lines(example["text"])
     places = tp.parse_places(example["text"])
     got = extract_promises(lines, self_id=SELF_ID, self_name=SELF_NAME, now=NOW, known_places=places)

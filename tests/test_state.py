@@ -122,6 +122,17 @@ def test_forgetting_keeps_the_ledger_and_the_newest_entries(state, clock):
     assert all(state.ledger.previous(f"n{i}") for i in range(10))
 
 
+def test_a_dry_run_of_forgetting_counts_the_same_rows_and_deletes_none(state, clock):
+    for i in range(10):
+        state.store.record_command(f"n{i}", "idle", "wait", {}, True, "", {})
+    clock.tick(days=40)
+    planned = state.forget_before(30, clock(), dry_run=True)
+    assert planned["activity"] == 4
+    assert len(state.store.recent_activity(100)) == 10
+    assert state.forget_before(30, clock()) == planned
+    assert len(state.store.recent_activity(100)) == 6
+
+
 def test_a_database_this_version_cannot_open_is_a_configuration_error(env, monkeypatch):
     monkeypatch.setenv("KARAKURI_DATABASE_URL", "mysql://karakuri:pw-do-not-leak@db/karakuri")
     with respx.mock(assert_all_called=False) as mock:

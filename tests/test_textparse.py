@@ -9,6 +9,8 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pytest
+
+from conftest import NO_REAL_TEXTS
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
@@ -32,7 +34,7 @@ def _load() -> list[dict]:
 
 EXAMPLES = _load()
 needs_fixtures = pytest.mark.skipif(
-    not EXAMPLES, reason=f"fixture file {FIXTURES} is missing (CI copies shared/ beside the checkout)"
+    not EXAMPLES, reason=NO_REAL_TEXTS
 )
 
 
@@ -54,7 +56,7 @@ def roster() -> dict[str, str]:
 
 def _example(example):
     if example is None:
-        pytest.skip(f"fixture file {FIXTURES} is missing")
+        pytest.skip(NO_REAL_TEXTS)
     return example
 
 

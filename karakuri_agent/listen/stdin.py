@@ -12,7 +12,7 @@ import logging
 import signal
 from contextlib import contextmanager
 from types import FrameType
-from typing import Iterator, TextIO
+from typing import Callable, Iterator, TextIO
 
 from ..outside import loads
 from .core import Listener, Message
@@ -84,8 +84,11 @@ class _Stopper:
             self._busy = False
 
 
-def run(listener: Listener, lines: TextIO, out: TextIO) -> None:
-    """Read messages until end of input or a stop signal; print and flush one report line per notification."""
+def run(listener: Listener, lines: TextIO, out: TextIO, *, before: Callable[[Message], None] | None = None) -> None:
+    """Read messages until end of input or a stop signal; print and flush one report line per notification.
+
+    `before` sees each message first (a fixture run sets its clock to the message's recorded time).
+    """
     stopper = _Stopper()
     with stopper.installed():
         number = 0
@@ -102,6 +105,8 @@ def run(listener: Listener, lines: TextIO, out: TextIO) -> None:
                 except BadLine as exc:
                     log.warning("line %d skipped: %s", number, exc)
                     continue
+                if before is not None:
+                    before(message)
                 result = listener.handle(message)
                 if result is not None:
                     print(result.report, file=out, flush=True)

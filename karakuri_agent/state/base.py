@@ -101,7 +101,10 @@ class State(Protocol):
     store: Store
     ledger: Ledger
 
-    def forget_before(self, keep_days: int, now: datetime) -> dict[str, Any]:
-        """Delete history older than `keep_days` (never the ledger); rows deleted per table and the cutoff."""
+    def forget_before(self, keep_days: int, now: datetime, *, dry_run: bool = False) -> dict[str, Any]:
+        """Delete history older than `keep_days` (never the ledger); rows deleted per table and the cutoff.
+
+        `dry_run`: the same counts, with nothing deleted (the deletes are rolled back).
+        """
 
     def close(self) -> None: ...

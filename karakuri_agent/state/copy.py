@@ -94,8 +94,13 @@ def copy_state(source: State, target: State) -> dict[str, int]:
     return copied
 
 
-def copy_between(settings: Settings, other_url: str, *, to_other: bool, clock: Callable[[], datetime]) -> dict[str, int]:
-    """`state copy --to URL` (to_other) or `--from URL`: the configured state is the other side."""
+def copy_between(settings: Settings, other_url: str, *, to_other: bool, clock: Callable[[], datetime],
+                 argument: str = "the other URL") -> dict[str, int]:
+    """`state copy --to URL` (to_other) or `--from URL`: the configured state is the other side.
+
+    `argument` names where `other_url` came from, so a wrong one is blamed on it, not on the settings.
+    """
+    backend_for(other_url, argument)
     configured = settings.database_url.get() if settings.database_url else ""
     if _endpoint(configured, settings.state_dir) == _endpoint(other_url, settings.state_dir):
         raise UsageError("state copy: that is the configured state itself; name the other one"

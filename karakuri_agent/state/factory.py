@@ -26,14 +26,18 @@ SQLITE_SCHEMES = ("", "sqlite")
 POSTGRES_SCHEMES = ("postgresql", "postgres")
 
 
-def backend_for(url: str) -> str:
-    """The backend a database URL names ("sqlite" or "postgres"), or ConfigError. The URL itself is never echoed."""
+def backend_for(url: str, name: str = "KARAKURI_DATABASE_URL") -> str:
+    """The backend a database URL names ("sqlite" or "postgres"), or ConfigError naming `name` (the
+    variable or the argument the URL came from). The URL itself is never echoed."""
     scheme = url.partition(":")[0].strip().lower() if url.strip() else ""
     if scheme in SQLITE_SCHEMES:
         return "sqlite"
     if scheme in POSTGRES_SCHEMES:
         return "postgres"
-    raise ConfigError("KARAKURI_DATABASE_URL must be unset, start with sqlite: or with postgresql://")
+    if name == "KARAKURI_DATABASE_URL":
+        raise ConfigError(f"{name} must be unset, start with sqlite: or with postgresql://")
+    raise ConfigError(f"{name} must be sqlite:DIR or a postgresql:// URL ({scheme or 'no scheme'}: is not a state"
+                      " this version can open)")
 
 
 # Read from the text itself, before any parsing: a malformed URL (`…@[::1/k`) must not
@@ -98,7 +102,7 @@ def open_url(url: str, state_dir: Path, clock: Callable[[], datetime]) -> State:
             from .postgres import PostgresState
         except ImportError:
             raise ConfigError("KARAKURI_DATABASE_URL names PostgreSQL: install the driver with"
-                              " `pip install 'karakuri-agent[postgres]'`") from None
+                              " in the clone, `pip install '.[postgres]'`") from None
         return PostgresState(url, clock)
     from .sqlite.state import SQLiteState
 

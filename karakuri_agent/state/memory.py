@@ -279,7 +279,7 @@ class MemoryState:
         self.store = MemoryStore(clock)
         self.ledger = MemoryLedger(clock)
 
-    def forget_before(self, keep_days: int, now: datetime) -> dict[str, Any]:
+    def forget_before(self, keep_days: int, now: datetime, *, dry_run: bool = False) -> dict[str, Any]:
         """Old activity, memory and day journal go; the ledger, people, places and knowledge stay (as retention.py)."""
         from ..limits import ACTIVITY_LIMIT, MEMORY_LIMIT, RECENT_COMMANDS
 
@@ -289,11 +289,13 @@ class MemoryState:
         newest |= {e["id"] for e in [e for e in tables["activity"] if e["kind"] == "command"][-RECENT_COMMANDS:]}
         kept_memory = sorted(tables["memory"], key=lambda m: m["created_at"])[-MEMORY_LIMIT:]
         before = {name: len(tables[name]) for name in ("activity", "memory")}
-        tables["activity"] = [e for e in tables["activity"] if e["created_at"] >= cutoff or e["id"] in newest]
-        tables["memory"] = [m for m in tables["memory"] if m["created_at"] >= cutoff or m in kept_memory]
         before["journal"] = len(tables["journal"])
-        tables["journal"] = [e for e in tables["journal"] if e["at"] >= cutoff]
-        return {**{name: before[name] - len(tables[name]) for name in before}, "cutoff": cutoff}
+        kept = {"activity": [e for e in tables["activity"] if e["created_at"] >= cutoff or e["id"] in newest],
+                "memory": [m for m in tables["memory"] if m["created_at"] >= cutoff or m in kept_memory],
+                "journal": [e for e in tables["journal"] if e["at"] >= cutoff]}
+        if not dry_run:
+            tables.update(kept)
+        return {**{name: before[name] - len(kept[name]) for name in before}, "cutoff": cutoff}
 
     def close(self) -> None:
         """Nothing to release."""

@@ -599,15 +599,20 @@ class PostgresState:
         self.store = PostgresStore(self.conn, clock)
         self.ledger = PostgresLedger(self.conn, clock)
 
-    def forget_before(self, keep_days: int, now: datetime) -> dict[str, Any]:
-        """retention.py's statements, in psycopg's parameter style, in one transaction."""
-        from ..retention import STATEMENTS, retention_values
+    def forget_before(self, keep_days: int, now: datetime, *, dry_run: bool = False) -> dict[str, Any]:
+        """retention.py's statements, in psycopg's parameter style, in one transaction (rolled back on a dry run)."""
+        from ..retention import STATEMENTS, DryRun, retention_values
 
         values = retention_values(keep_days, now)
         deleted: dict[str, Any] = {}
-        with self.conn.transaction():
-            for table, sql in STATEMENTS.items():
-                deleted[table] = self.conn.execute(re.sub(r":(\w+)", r"%(\1)s", sql), values).rowcount
+        try:
+            with self.conn.transaction():
+                for table, sql in STATEMENTS.items():
+                    deleted[table] = self.conn.execute(re.sub(r":(\w+)", r"%(\1)s", sql), values).rowcount
+                if dry_run:
+                    raise DryRun
+        except DryRun:
+            pass
         deleted["cutoff"] = values["cutoff"]
         return deleted
 

@@ -23,10 +23,10 @@ class SQLiteState:
         self.store = SQLiteStore(self.conn, clock)
         self.ledger = Ledger(self.conn, clock)
 
-    def forget_before(self, keep_days: int, now: datetime) -> dict[str, Any]:
+    def forget_before(self, keep_days: int, now: datetime, *, dry_run: bool = False) -> dict[str, Any]:
         from ...retention import gc
 
-        return gc(self.conn, keep_days=keep_days, now=now)
+        return gc(self.conn, keep_days=keep_days, now=now, dry_run=dry_run)
 
     def close(self) -> None:
         self.conn.close()
