@@ -310,11 +310,17 @@ def log(limit: int, since_text: str | None, notification_id: str | None, notific
 @handles_errors
 def day(date_text: str | None, as_json: bool, html_file: Path | None) -> None:
     """Show one day of the agent's life: places, conversations, promises, gifts, commands, failures."""
-    from .config import load_settings
+    from .day.read import parse_date
     from .day.show import show
+    from .history import no_state_yet
 
-    settings = load_settings(require_api=False)
-    for line in show(settings, date_text, as_json=as_json, html_file=html_file):
+    if date_text is not None:
+        parse_date(date_text)  # a wrong date is exit 2 before anything else is said
+    settings = _reading_settings()
+    nothing = no_state_yet(settings)
+    if nothing is not None:  # reading creates no state: the day is shown empty, and why on stderr
+        click.echo(nothing, err=True)
+    for line in show(settings, date_text, as_json=as_json, html_file=html_file, empty=nothing is not None):
         click.echo(line)
 
 

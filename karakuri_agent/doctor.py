@@ -5,8 +5,9 @@ read, every setting, the state, the persona pack, and the server, asked once
 for a made-up notification (a read, never an action: no claim, no command,
 no report). A real run would work exactly when there is no `problem`.
 
-Each check is a small function returning its findings, so another one (a
-probe of the language model, say) is one more function in `CHECKS`.
+Each check is a small function returning its findings; with
+`KARAKURI_DECIDER=llm` the last one asks the model once with a tiny prompt
+and reports its latency.
 """
 
 from __future__ import annotations
@@ -147,8 +148,28 @@ def _judge(exc: ServerRejected, asked: str) -> Finding:
                             " KARAKURI_API_BASE_URL is the world's REST base, e.g. https://karakuri.example.com/api")
 
 
+def check_model(settings: Settings, transport: httpx.BaseTransport | None = None) -> list[Finding]:
+    """With KARAKURI_DECIDER=llm: ask the model once with a tiny prompt, and say how long it took.
+
+    A model that does not answer is a warning, not a problem: the rules decide
+    whenever the model fails, so a real run still works.
+    """
+    if settings.decider != "llm" or settings.llm is None:
+        return [Finding(OK, f"decider: {settings.decider} (no model is asked)")]
+    from .llm.chat import probe
+
+    answered, seconds, message = probe(settings.llm)
+    if not answered:
+        return [Finding(WARNING, f"{message}; the rules will decide until it answers")]
+    budget = settings.llm.timeout
+    if seconds > budget / 2:
+        return [Finding(WARNING, f"{message}: more than half of KARAKURI_LLM_TIMEOUT={budget:g} s for one"
+                                 " tiny request; a notification's ask may run out of time")]
+    return [Finding(OK, message)]
+
+
 Check = Callable[[Settings, "httpx.BaseTransport | None"], list[Finding]]
-CHECKS: tuple[Check, ...] = (check_env_file, check_settings, check_state, check_persona, check_server)
+CHECKS: tuple[Check, ...] = (check_env_file, check_settings, check_state, check_persona, check_server, check_model)
 
 
 def diagnose(settings: Settings, transport: httpx.BaseTransport | None = None) -> list[Finding]:

@@ -254,6 +254,13 @@ def test_a_date_in_a_wrong_format_is_exit_2_with_one_line(text, env, state_dir):
     assert not (state_dir / "karakuri.db").exists()  # rejected before the state is opened
 
 
+def test_day_on_a_state_directory_that_does_not_exist_creates_nothing_and_says_so(env, state_dir):
+    result = CliRunner().invoke(agent, ["day", "--json"])
+    assert result.exit_code == 0 and json.loads(result.stdout)["empty"] is True
+    assert result.stderr.startswith(f"no state yet in {state_dir}")
+    assert not state_dir.exists()  # reading is not a run: no database left behind
+
+
 def test_the_html_page_is_written_whole(demo_state, tmp_path):
     target = tmp_path / "day.html"
     result = CliRunner().invoke(agent, ["day", "--html", str(target)])

@@ -43,6 +43,8 @@ NOT_RUN = {
     "export KARAKURI_DATABASE_URL=": "sets a variable for the commands after it",
     "sudo systemctl": "needs systemd and root (the unit runs `listen`, tested in tests/test_listen*.py)",
     "journalctl": "needs systemd",
+    "KARAKURI_LLM_BASE_URL=http://localhost:8080/v1": "needs a model server on localhost:8080 (demo --decider llm is"
+                                                      " run against a scripted model in tests/test_llm_requests.py)",
     "cd /home/karakuri/agent && sudo -u karakuri": "needs the systemd set-up's user (`log` itself is run above)",
 }
 
@@ -107,6 +109,12 @@ RUN: dict[str, tuple[int, str, str]] = {
     "echo '{\"content\": \"notification_id: notif-demo01\", \"id\": \"1\"}' | karakuri-agent listen --stdin"
     " --fixtures bundled": (0, "からくり: ログイン通知を確認。", "outcome=succeeded"),
     "karakuri-agent listen --stdin < messages.jsonl": (0, "からくり: 会話の誘いを確認。", "outcome=succeeded"),
+    # A fresh user has handled nothing yet: the day is shown empty, and why (nothing is created).
+    "karakuri-agent day --html ~/today.html": (0, "(Asia/Tokyo)", "no state yet"),
+    "karakuri-agent day": (0, "(Asia/Tokyo)", "no state yet"),
+    "karakuri-agent day --date 2026-11-29": (0, "2026-11-29 (Asia/Tokyo)", "no state yet"),
+    "karakuri-agent day --json": (0, '"date": ', "no state yet"),
+    "karakuri-agent day --html today.html": (0, "(Asia/Tokyo)", "no state yet"),
     "karakuri-agent persona init mypack --name タロウ": (0, "wrote mypack/persona.json", ""),
     "karakuri-agent persona check mypack": (0, "mypack: ok", ""),
     "karakuri-agent persona skill mypack --agent-id 123": (0, "タロウ", ""),

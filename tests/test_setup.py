@@ -340,3 +340,33 @@ def test_the_known_names_are_exactly_the_ones_env_example_lists():
 
     listed = set(re.findall(r"^(KARAKURI_[A-Z_]+)=", (Path(__file__).parents[1] / ".env.example").read_text(), re.M))
     assert listed | {"KARAKURI_PERSONA_FILE"} == set(KNOWN_VARIABLES)  # the old name, still refused by name
+
+
+@pytest.mark.parametrize("answer, level", [('{"ok": true}', "ok"), ("hang", "warning")],
+                         ids=["answers", "does not answer"])
+def test_doctor_with_the_model_deciding_asks_it_once_and_reports_its_latency(env, monkeypatch, answer, level):
+    from llm_server import HANG, running_model
+
+    with running_model([HANG if answer == "hang" else answer]) as model:
+        for name, value in {"KARAKURI_DECIDER": "llm", "KARAKURI_LLM_BASE_URL": model.base_url,
+                            "KARAKURI_LLM_MODEL": "tiny", "KARAKURI_LLM_API_KEY": "model-secret-key",
+                            "KARAKURI_LLM_TIMEOUT": "5" if level == "ok" else "1"}.items():
+            monkeypatch.setenv(name, value)
+        with respx.mock(assert_all_called=False) as mock:
+            mock.route(url__startswith=model.base_url).pass_through()
+            mock.get(PROBE_URL).respond(404, json={"error": "not_found", "message": "none"})
+            code, lines = doctor_lines()
+    if level == "ok":  # (a hanging server never finishes reading the request it was sent)
+        assert len(model.requests) == 1 and model.requests[0]["max_tokens"] == 16
+    found = [line for line in lines if line.startswith(f"{level}: model tiny:")]
+    assert found, lines
+    assert code == 0  # a model that fails is not a broken set-up: the rules decide then
+    assert "model-secret-key" not in "\n".join(lines)
+
+
+def test_doctor_with_the_rules_deciding_asks_no_model(env):
+    with respx.mock(assert_all_called=False) as mock:
+        mock.get(PROBE_URL).respond(404, json={"error": "not_found", "message": "none"})
+        code, lines = doctor_lines()
+        assert [str(c.request.url) for c in mock.calls] == [PROBE_URL]
+    assert code == 0 and "ok: decider: rules (no model is asked)" in lines
