@@ -145,9 +145,14 @@ def _with_line(view: View, decision: Decision, phrases: Sequence[str]) -> Decisi
     return replace(decision, params={**decision.params, "message": _line(view, phrases, partner=None)})
 
 
-def finish(view: View, decision: Decision | None, sent: str | None, success: bool | None,
-           model_state: Mapping[str, Any] | None = None) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
-    """After the outcome: the reactions, the model's deltas; (memory to save, trace), (None, trace) without a pack."""
+def finish(view: View, decision: Decision | None, sent: str | None,
+           success: bool | None) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+    """After the outcome: the reactions, a model's deltas; (memory to save, trace), (None, trace) without a pack.
+
+    A model's proposal carries its `"state": {...}` deltas as `Decision.trace`
+    ({"state": ...}); they are clamped as a rule's changes are.
+    """
+    model_state = decision.trace.get("state") if decision is not None and isinstance(decision.trace, dict) else None
     selection: Selection[Decision] | None = decision.trace if decision is not None and isinstance(
         decision.trace, Selection) else None
     trace: dict[str, Any] | None = selection.trace() if selection is not None else None
@@ -156,7 +161,7 @@ def finish(view: View, decision: Decision | None, sent: str | None, success: boo
         return None, trace
     turn = selection.turn if selection is not None and selection.turn is not None else begin(view)
     assert turn is not None
-    for path, delta in (model_state or {}).items():
+    for path, delta in (model_state if isinstance(model_state, dict) else {}).items():
         turn.variables.change("set" if isinstance(delta, bool) else "add", str(path), delta, "model")
     turn.react(events(turn.facts, sent, success), {})
     trace = {**(trace or {"rule": None, "gave_way": []}), "fired": list(turn.fired),

@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 import time
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator
@@ -25,6 +25,7 @@ from .errors import AlreadyAttempted, OutcomeUnknown, ServerRejected, StateUnava
 from .clock import utc_now
 from .operations import Fetched, Outcome, Runtime, act, fetch, load_configured_persona, open_runtime
 from .commands import RESPONSE
+from .behaving import finish
 from .context import view_of
 from .deciders import Decider, Decision, build_decider
 from .gate import first_admitted, not_actionable
@@ -66,6 +67,8 @@ class HandleResult:
     error: dict[str, str] | None = None
     # What a model decider was asked and what came of it (None: no model was asked).
     model: LLMTrace | None = None
+    # The rule that decided, the rules that gave way and every variable change (None: nothing was decided).
+    behaviour: dict[str, Any] | None = None
 
     @property
     def sent(self) -> bool:
@@ -85,6 +88,7 @@ class HandleResult:
             "webhook_delivered": self.webhook.delivered if self.webhook else None,
             "error": self.error,
             "model": self.model and self.model.to_json(),
+            "behaviour": self.behaviour,
             "report": self.report,
         }
 
@@ -208,6 +212,7 @@ class Agent:
             reason=why or (planned and planned.reason) or "",
             failed=result.error is not None,
             model=result.model and result.model.to_json(),
+            behaviour=result.behaviour,
         )
 
     def _notification(self, notification_id: str, *, dry_run: bool, newer: bool = False) -> HandleResult:
@@ -239,16 +244,21 @@ class Agent:
             return result
 
         view = view_of(rt.store, fetched, now, persona=self.persona, transfer_policy=self.transfer_policy)
-        decision, admitted, refused = first_admitted(notification, decider.propose(view), view.said_before)
+        proposed = _FirstTrace(decider.propose(view))
+        decision, admitted, refused = first_admitted(notification, proposed, view.said_before)
+        if decision.trace is None and proposed.first is not None:
+            decision = replace(decision, rule=proposed.first.rule, trace=proposed.first.trace)
         # A model decider keeps the trace of the call just made; other deciders have none.
         result.model = getattr(decider, "last_trace", None)
         result.decision = decision
         result.rejected.extend(refused)
         if admitted is None:
+            self._behave(result, view, decision, None, None, dry_run)
             result.report = report.idle_report(kind)
             return result
         if dry_run:
-            result.decision = Decision(admitted.choice.command, admitted.params, decision.reason)
+            self._behave(result, view, decision, admitted.choice.command, None, dry_run)
+            result.decision = Decision(admitted.choice.command, admitted.params, decision.reason, rule=decision.rule)
             result.report = report.planned_report(kind, admitted.choice.command, facts_of(view, result.decision))
             return result
 
@@ -258,6 +268,7 @@ class Agent:
             result.report = report.ALREADY_HANDLED
             return result
         result.outcome = outcome
+        self._behave(result, view, decision, admitted.choice.command, outcome.success, dry_run)
         if outcome.success:
             sent = Decision(admitted.choice.command, admitted.params)
             result.report = report.action_report(kind, admitted.choice.command, outcome.result,
@@ -273,6 +284,32 @@ class Agent:
         if outcome.error is not None:
             result.error = explain(outcome.error)
         return result
+
+
+    def _behave(self, result: HandleResult, view: Any, decision: Decision, sent: str | None,
+                success: bool | None, dry_run: bool) -> None:
+        """The pack's reactions to what happened, and its remembered behaviour saved (not for a dry run)."""
+        memory, result.behaviour = finish(view, decision, sent, success)
+        if memory is not None and not dry_run:
+            self.runtime.store.save_behaviour_state(memory)
+
+
+class _FirstTrace:
+    """The candidates as proposed, remembering the first: whose rule and selection the trace names
+    when the gate refuses them all."""
+
+    def __init__(self, candidates: Any) -> None:
+        self._candidates = iter(candidates)
+        self.first: Decision | None = None
+
+    def __iter__(self) -> _FirstTrace:
+        return self
+
+    def __next__(self) -> Decision:
+        decision: Decision = next(self._candidates)
+        if self.first is None and decision.trace is not None:
+            self.first = decision
+        return decision
 
 
 def _refused_report(error: Exception | None) -> str:

@@ -52,13 +52,25 @@ def _pooled(results: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     return {r["key"]: r for r in pool(results, "rows") + pool(results, "extras")}
 
 
+def plain_pack(directory: Path) -> Path:
+    """The bundled character without its behaviour.json: the agent's default behaviour, measured.
+
+    (The bundled pack's `night-rest` changes her nights by design; it is measured on its own below.)
+    """
+    from karakuri_agent.persona import PACK_FILE, bundled_pack_dir
+
+    directory.mkdir(parents=True, exist_ok=True)
+    (directory / PACK_FILE).write_bytes((bundled_pack_dir() / PACK_FILE).read_bytes())
+    return directory
+
+
 @pytest.fixture(scope="module")
 def lived(tmp_path_factory: pytest.TempPathFactory):
     """Short lives in three towns: (towns, measured results, pooled rows by key)."""
     towns, results = [], []
     with pytest.MonkeyPatch.context() as patch:
         patch.delenv("KARAKURI_PERSONA_FILE", raising=False)
-        patch.delenv("KARAKURI_PERSONA_DIR", raising=False)
+        patch.setenv("KARAKURI_PERSONA_DIR", str(plain_pack(tmp_path_factory.mktemp("pack") / "nike")))
         for seed in SEEDS:
             town = _town(seed)
             state_dir = tmp_path_factory.mktemp(f"town{seed}") / "state"

@@ -138,7 +138,9 @@ class Turn:
 
     def _crossed(self, when: Trigger) -> bool:
         path, threshold = when.variable or "", when.threshold
-        before, now = self.previous.get(path, self.variables.get(path)), self.variables.get(path)
+        spec = self.variables.spec_of(path)
+        before = self.previous[path] if path in self.previous else (spec.initial if spec else None)
+        now = self.variables.get(path)
         if not _number(before) or not _number(now) or threshold is None:
             return False
         if when.direction == "rises_above":

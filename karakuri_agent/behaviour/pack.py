@@ -139,6 +139,9 @@ def parse_behaviour(data: Any, source: str = BEHAVIOUR_FILE, *, builtin_ids: Seq
              if r is not None]
     reactions = [r for r in (_reaction(raw, i, source, problems)
                              for i, raw in enumerate(_list(data, "reactions", source, problems))) if r is not None]
+    raw_ids = [r.get("id") for r in _list(data, "rules", [], []) if isinstance(r, dict)]
+    problems += [f"{source}: rules[{rid}].id: duplicate id (rule ids are unique, built-in ones included)"
+                 for i, rid in enumerate(raw_ids) if isinstance(rid, str) and (rid in raw_ids[:i] or rid in builtin_ids)]
     disable = _list(data, "disable", source, problems)
     if not all(isinstance(d, str) for d in disable):
         problems.append(f"{source}: disable: expected a list of rule ids [\"...\", ...]")
@@ -149,7 +152,7 @@ def parse_behaviour(data: Any, source: str = BEHAVIOUR_FILE, *, builtin_ids: Seq
     return behaviour, problems
 
 
-def _list(data: Mapping[str, Any], key: str, source: str, problems: list[str]) -> list[Any]:
+def _list(data: Mapping[str, Any], key: str, source: Any, problems: list[str]) -> list[Any]:
     value = data.get(key, [])
     if not isinstance(value, list):
         problems.append(f"{source}: {key}: expected a list [...]")
@@ -268,11 +271,7 @@ def _number(value: Any) -> bool:
 def _meaning_problems(b: Behaviour, source: str, builtin_ids: Sequence[str],
                       phrase_problem: Callable[[str], str | None] | None) -> list[str]:
     out: list[str] = []
-    seen: set[str] = set()
-    for rule in b.rules:
-        if rule.id in seen or rule.id in builtin_ids:
-            out.append(f"{source}: rules[{rule.id}].id: duplicate id (rule ids are unique, built-in ones included)")
-        seen.add(rule.id)
+    seen = {rule.id for rule in b.rules}
     reaction_ids = [r.id for r in b.reactions]
     out += [f"{source}: reactions[{rid}].id: duplicate id" for i, rid in enumerate(reaction_ids)
             if rid in reaction_ids[:i]]
