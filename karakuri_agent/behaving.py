@@ -175,7 +175,8 @@ def events(facts: Facts, sent: str | None, success: bool | None) -> list[str]:
     if sent is not None and success is False:
         out.append("command_failed")
     elif sent is not None and success:
-        out += {"conversation_start": ["conversation_started"], "transfer": ["transfer_given"]}.get(sent, [])
+        out += {"conversation_start": ["conversation_started"], "conversation_accept": ["conversation_started"],
+                "transfer": ["transfer_given"]}.get(sent, [])
         if sent in END or sent == "conversation_leave":
             out.append("conversation_ended")
         if sent in ACCEPT_TRANSFER:

@@ -314,3 +314,49 @@ def test_a_models_state_deltas_are_clamped_the_same_way():
                            "wait", True)
     assert memory["variables"] == {"energy": 100}
     assert [c["status"] for c in trace["changes"]] == ["clamped", "ignored"]
+
+
+# -- the trace: --explain, --json, log ------------------------------------------------------------
+WELCOME = {
+    "variables": {"affection": {"per": "person", "min": 0, "max": 100, "max_delta": 10}},
+    "rules": [
+        {"id": "rest-first", "when": {"type": "notification", "types": ["*"]},
+         "then": [{"type": "choose", "command": "wait", "params": {"duration": 1}}], "priority": 500},
+        {"id": "warm-welcome", "description": "誘いにはいつも明るく応える",
+         "when": {"type": "notification", "types": ["conversation_requested"]},
+         "then": [{"type": "choose", "command": "conversation_accept"},
+                  {"type": "say", "phrases": ["{partner}、声をかけてくれてうれしい！"]}],
+         "priority": 400, "max_fires": 1},
+    ],
+    "reactions": [{"id": "met", "on": "conversation_started",
+                   "then": [{"type": "add", "path": "affection.{partner}", "value": 25}]}],
+}
+
+
+def test_explain_json_and_log_name_the_rule_the_rules_that_gave_way_and_every_change(env, api, tmp_path,
+                                                                                     monkeypatch):
+    import json as _json
+
+    from click.testing import CliRunner
+
+    from conftest import BODY
+    from karakuri_agent.cli import agent
+    from karakuri_agent.persona import PACK_FILE, bundled_pack_dir
+
+    pack = tmp_path / "pack"
+    pack.mkdir()
+    (pack / PACK_FILE).write_bytes((bundled_pack_dir() / PACK_FILE).read_bytes())
+    (pack / "behaviour.json").write_text(_json.dumps(WELCOME, ensure_ascii=False), encoding="utf-8")
+    monkeypatch.setenv("KARAKURI_PERSONA_DIR", str(pack))
+    result = CliRunner().invoke(agent, ["handle", "--explain", BODY])
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "  rule: warm-welcome" in out
+    assert "  gave way: rest-first (not offered: wait)" in out
+    assert "affection.桜草メイ 0 → 10 (met: add 25, clamped, at most 10 per notification)" in out
+    sent = [c for c in api.calls if c.request.method == "POST" and "notifications" not in str(c.request.url)]
+    assert _json.loads(sent[-1].request.content)["params"]["message"] == "桜草メイさん、声をかけてくれてうれしい！"
+    log = CliRunner().invoke(agent, ["log"]).stdout
+    assert "rule: warm-welcome" in log and "affection.桜草メイ 0 → 10" in log
+    entries = _json.loads(CliRunner().invoke(agent, ["log", "--json"]).stdout)
+    assert entries[-1]["behaviour"]["rule"] == "warm-welcome"
