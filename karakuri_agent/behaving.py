@@ -164,9 +164,11 @@ def finish(view: View, decision: Decision | None, sent: str | None,
     for path, delta in (model_state if isinstance(model_state, dict) else {}).items():
         turn.variables.change("set" if isinstance(delta, bool) else "add", str(path), delta, "model")
     turn.react(events(turn.facts, sent, success), {})
-    trace = {**(trace or {"rule": None, "gave_way": []}), "fired": list(turn.fired),
-             "reactions": list(turn.reacted), "changes": [c.to_json() for c in turn.variables.changes]}
-    return turn.memory(), trace
+    done = {"fired": list(turn.fired), "reactions": list(turn.reacted),
+            "changes": [c.to_json() for c in turn.variables.changes]}
+    if trace is None and any(done.values()):
+        trace = {"rule": None, "gave_way": [], "by": "another decider"}  # the model decided; the pack still acted
+    return turn.memory(), trace and {**trace, **done}
 
 
 def events(facts: Facts, sent: str | None, success: bool | None) -> list[str]:

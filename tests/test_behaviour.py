@@ -360,3 +360,45 @@ def test_explain_json_and_log_name_the_rule_the_rules_that_gave_way_and_every_ch
     assert "rule: warm-welcome" in log and "affection.桜草メイ 0 → 10" in log
     entries = _json.loads(CliRunner().invoke(agent, ["log", "--json"]).stdout)
     assert entries[-1]["behaviour"]["rule"] == "warm-welcome"
+
+
+# -- the model ------------------------------------------------------------------------------------
+MOODY = {"variables": {"energy": {"min": 0, "max": 100, "initial": 50, "max_delta": 10,
+                                  "bands": [[0, 30, "くたくた"], [30, 70, "ふつう"], [70, 100, "元気いっぱい"]]}},
+         "rules": [{"id": "calm", "when": {"type": "day_start"},
+                    "then": [{"type": "directive", "text": "今日は静かに過ごす", "persistent": True}]}]}
+
+
+def test_the_prompt_shows_the_variables_with_their_band_words_and_the_active_directives():
+    from karakuri_agent.llm.prompt import build_messages, persona_card
+
+    v = with_pack(view([MOVE, WAIT]), MOODY, now=TOKYO_NOON)
+    memory, _ = finish(v, propose(v)[0], "move", True)  # the day starts: the directive is on from now
+    later = with_pack(view([MOVE, WAIT]), MOODY, now=TOKYO_NOON + timedelta(minutes=5), memory=memory)
+    user = build_messages(persona_card(later.persona), later, None)[1]["content"]
+    assert '{"name":"energy","value":50,"band":"ふつう"}' in user and "今日は静かに過ごす" in user
+    assert 'state' in user
+    plain = build_messages(persona_card(load_plain()), view([MOVE, WAIT]), None)[1]["content"]
+    assert "energy" not in plain and "心がけ" not in plain
+
+
+def load_plain():
+    from karakuri_agent.persona import load_persona
+
+    return replace(load_persona(), behaviour=None)
+
+
+def test_a_models_proposal_carries_its_state_deltas_to_the_engine():
+    import respx
+
+    from test_llm_decider import BASE, answer, decider
+
+    v = with_pack(view([MOVE, WAIT]), MOODY, now=TOKYO_NOON)
+    with respx.mock(assert_all_called=False) as router:
+        router.post(f"{BASE}/chat/completions").side_effect = [answer(json.dumps(
+            {"command": "wait", "params": {"duration": 1}, "reason": "疲れた", "state": {"energy": -40}}))]
+        chosen = decider().propose(v)[0]
+    assert chosen.command == "wait" and chosen.trace == {"state": {"energy": -40}}
+    memory, trace = finish(v, chosen, "wait", True)
+    assert memory["variables"]["energy"] == 40 and trace["changes"][0]["status"] == "clamped"
+    assert trace["changes"][0]["by"] == "model"

@@ -17,9 +17,8 @@ from typing import Any, Callable, Iterable, Literal, Mapping, Sequence
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from . import build
-from .spec import ACTIONS, CHANGES, EVENTS, FACTS, OPERATORS, PATH_SLOTS, TRIGGERS, Behaviour, Rule, Variable
+from .spec import ACTIONS, BEHAVIOUR_FILE, CHANGES, EVENTS, FACTS, OPERATORS, PATH_SLOTS, TRIGGERS, Behaviour, Rule, Variable
 
-BEHAVIOUR_FILE = "behaviour.json"
 _CLOCK = re.compile(r"^([01]\d|2[0-3]):[0-5]\d$")
 _SLOT = re.compile(r"\{([^{}]*)\}")
 
