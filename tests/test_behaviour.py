@@ -402,3 +402,22 @@ def test_a_models_proposal_carries_its_state_deltas_to_the_engine():
     memory, trace = finish(v, chosen, "wait", True)
     assert memory["variables"]["energy"] == 40 and trace["changes"][0]["status"] == "clamped"
     assert trace["changes"][0]["by"] == "model"
+
+
+def test_the_bundled_night_rest_is_switched_off_by_disable(tmp_path, home):
+    from karakuri_agent.persona import bundled_pack_dir, load_persona
+
+    pack = tmp_path / "nike"
+    pack.mkdir()
+    for name in ("persona.json", "behaviour.json"):
+        (pack / name).write_bytes((bundled_pack_dir() / name).read_bytes())
+    data = json.loads((pack / "behaviour.json").read_text(encoding="utf-8"))
+    (pack / "behaviour.json").write_text(json.dumps({**data, "disable": ["night-rest"]}), encoding="utf-8")
+    assert run_agent(home, "persona", "check", str(pack), cwd=tmp_path)[0] == 0
+    v = view([MOVE, WAIT])
+    night = replace(v, persona=load_persona(pack), now=TOKYO_NIGHT)
+    assert propose(night)[0].rule == "daily-life"
+    bundled = replace(v, persona=load_persona(), now=TOKYO_NIGHT)
+    assert propose(bundled)[0].rule == "night-rest"
+    code, out, _ = run_agent(home, "rules", "--pack", str(pack), cwd=tmp_path)
+    assert "night-rest" in out and "(off)" in out.splitlines()[-1]

@@ -275,8 +275,8 @@ def _meaning_problems(b: Behaviour, source: str, builtin_ids: Sequence[str],
     out += [f"{source}: reactions[{rid}].id: duplicate id" for i, rid in enumerate(reaction_ids)
             if rid in reaction_ids[:i]]
     known = set(builtin_ids) | seen
-    out += [f"{source}: disable: {rid!r} names no built-in rule (see `karakuri-agent rules`)"
-            for rid in b.disable if rid not in builtin_ids]
+    out += [f"{source}: disable: {rid!r} names no rule (see `karakuri-agent rules`)"
+            for rid in b.disable if rid not in known]
     for kind, entries in (("rules", b.rules), ("reactions", b.reactions)):
         for entry in entries:
             where = f"{source}: {kind}[{entry.id}]"
