@@ -145,6 +145,19 @@ def _with_line(view: View, decision: Decision, phrases: Sequence[str]) -> Decisi
     return replace(decision, params={**decision.params, "message": _line(view, phrases, partner=None)})
 
 
+def fired_before_sending(decision: Decision) -> dict[str, Any] | None:
+    """What to save before the command goes out when pack rules fired for it (None: nothing).
+
+    Saved first, as the ledger claims first: a crash after the POST must not
+    leave a `max_fires` or a cooldown uncounted, so a rule never fires more
+    often than it says, whatever happens to the process.
+    """
+    selection = decision.trace if isinstance(decision.trace, Selection) else None
+    if selection is None or selection.turn is None or not selection.turn.fired:
+        return None
+    return selection.turn.memory()
+
+
 def finish(view: View, decision: Decision | None, sent: str | None,
            success: bool | None) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
     """After the outcome: the reactions, a model's deltas; (memory to save, trace), (None, trace) without a pack.

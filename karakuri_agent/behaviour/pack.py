@@ -202,13 +202,23 @@ def _variables(raw: Any, source: str, problems: list[str]) -> dict[str, Variable
     return out
 
 
-def _rule(raw: Any, index: int, source: str, problems: list[str]) -> Rule | None:
-    rid = raw.get("id") if isinstance(raw, dict) and isinstance(raw.get("id"), str) else f"#{index}"
-    where = f"{source}: rules[{rid}]"
+def _validated(model: type[BaseModel], raw: Any, where: str, problems: list[str]) -> Any:
+    """The entry as its model, or None with every shape problem added."""
     try:
-        model = RuleModel.model_validate(raw)
+        return model.model_validate(raw)
     except ValidationError as exc:
         problems += _errors(exc, where)
+        return None
+
+
+def _entry_id(raw: Any, index: int) -> str:
+    return raw["id"] if isinstance(raw, dict) and isinstance(raw.get("id"), str) else f"#{index}"
+
+
+def _rule(raw: Any, index: int, source: str, problems: list[str]) -> Rule | None:
+    where = f"{source}: rules[{_entry_id(raw, index)}]"
+    model = _validated(RuleModel, raw, where, problems)
+    if model is None:
         return None
     problems += _trigger_problems(model.when, where)
     problems += _action_problems(model.then, where)
@@ -218,12 +228,9 @@ def _rule(raw: Any, index: int, source: str, problems: list[str]) -> Rule | None
 
 
 def _reaction(raw: Any, index: int, source: str, problems: list[str]) -> Any:
-    rid = raw.get("id") if isinstance(raw, dict) and isinstance(raw.get("id"), str) else f"#{index}"
-    where = f"{source}: reactions[{rid}]"
-    try:
-        model = ReactionModel.model_validate(raw)
-    except ValidationError as exc:
-        problems += _errors(exc, where)
+    where = f"{source}: reactions[{_entry_id(raw, index)}]"
+    model = _validated(ReactionModel, raw, where, problems)
+    if model is None:
         return None
     problems += _action_problems(model.then, where)
     if any(a.type == "choose" for a in model.then):
