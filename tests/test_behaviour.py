@@ -421,3 +421,34 @@ def test_the_bundled_night_rest_is_switched_off_by_disable(tmp_path, home):
     assert propose(bundled)[0].rule == "night-rest"
     code, out, _ = run_agent(home, "rules", "--pack", str(pack), cwd=tmp_path)
     assert "night-rest" in out and "(off)" in out.splitlines()[-1]
+
+
+# -- the example pack: a second character whose day differs because of its rules ---------------------
+def test_the_example_pack_walks_in_the_morning_and_seeks_out_the_one_it_grew_fond_of(tmp_path, home):
+    from pathlib import Path
+
+    from karakuri_agent.persona import load_persona
+
+    pack = Path(__file__).resolve().parents[1] / "docs" / "examples" / "behaviour-pack"
+    assert run_agent(home, "persona", "check", str(pack), cwd=tmp_path)[0] == 0
+    sora = load_persona(pack)
+    places = [{"node_id": "1-1", "name": "駅 前", "visits": 0, "last_visited": None},
+              {"node_id": "4-4", "name": "公園 広場", "visits": 0, "last_visited": None}]
+    morning = datetime(2026, 4, 17, 22, 30, tzinfo=timezone.utc)  # 07:30 in Tokyo
+    v = replace(view([MOVE, WAIT]), persona=sora, now=morning, places=places)
+    walk = propose(v)[0]
+    assert (walk.rule, walk.params) == ("morning-walk", {"target_node_id": "4-4"})
+    memory, _ = finish(v, walk, "move", True)
+    assert propose(replace(v, behaviour_memory=memory))[0].rule != "morning-walk"  # once a day
+    start = choice("conversation_start", param_schema={"target_agent_id": {"type": "string"},
+                                                       "message": {"type": "string", "maxLength": 200}})
+    noon = replace(v, choices=[start, MOVE, WAIT], now=TOKYO_NOON, nearby_agents=[MEI], behaviour_memory=memory)
+    assert propose(noon)[0].rule != "seek-mei"  # not fond of her yet
+    talk = replace(view([SPEAK, END], kind="conversation_message"), persona=sora, now=TOKYO_NOON)
+    for n in range(30):  # time together: every turn of talk adds affection, at most 5 per notification
+        talk = replace(talk, notification_id=f"notif-talk-{n}", behaviour_memory=memory)
+        memory, _ = finish(talk, propose(talk)[0], "conversation_speak", True)
+    assert memory["variables"]["affection.桜草メイ"] == 60
+    seek = propose(replace(noon, behaviour_memory=memory))[0]
+    assert seek.rule == "seek-mei" and seek.params["target_agent_id"] == MEI["id"]
+    assert seek.params["message"].startswith("桜草メイさん、")
