@@ -60,7 +60,7 @@ def facts(view: View) -> Facts:
         weather=extra.get("weather") if isinstance(extra.get("weather"), str) else None,
         met=tuple(str(p.get("display_name")) for p in view.context.get("people", [])
                   if p.get("interactions", 0) > 0 and p.get("display_name")),
-        text=str(lines[-1].get("message") or "") if lines else str(view.context.get("text") or ""),
+        text=str(lines[-1].get("message") or "") if lines else view.text,
         offered=tuple(dict.fromkeys(c.command for c in view.choices)),
         previous_command=view.recent_commands[0].get("command") if view.recent_commands else None,
     )

@@ -334,6 +334,7 @@ def view_of(store: Store, fetched: Fetched, now: datetime, *, persona: Persona, 
         trips=trips(store),
         transfer_policy=transfer_policy,
         behaviour_memory=store.behaviour_state() if getattr(persona, "behaviour", None) else {},
+        text=fetched.notification.notification.text or "",
     )
 
 

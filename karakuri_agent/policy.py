@@ -81,6 +81,7 @@ class View:
     transfer_policy: str = "known"
     # What the pack's behaviour remembers (variables, fire counts, cooldowns): the state's, as saved.
     behaviour_memory: dict[str, Any] = field(default_factory=dict)
+    text: str = ""  # the notification's text, as the server wrote it (what a `keyword` rule reads)
 
     def choice(self, *commands: str) -> Choice | None:
         return next((c for c in self.choices if c.command in commands), None)

@@ -452,3 +452,12 @@ def test_the_example_pack_walks_in_the_morning_and_seeks_out_the_one_it_grew_fon
     seek = propose(replace(noon, behaviour_memory=memory))[0]
     assert seek.rule == "seek-mei" and seek.params["target_agent_id"] == MEI["id"]
     assert seek.params["message"].startswith("桜草メイさん、")
+
+
+def test_a_keyword_rule_reads_the_newest_line_else_the_notifications_text():
+    festival = {"id": "festival", "when": {"type": "keyword", "keywords": ["お祭り"]},
+                "then": [{"type": "choose", "command": "wait", "params": {"duration": 2}}], "priority": 60}
+    idle = replace(with_pack(view([MOVE, WAIT]), {"rules": [festival]}, now=TOKYO_NOON),
+                   text="広場でお祭りが始まりました。")
+    assert propose(idle)[0].rule == "festival"
+    assert propose(replace(idle, text="静かな午後です。"))[0].rule == "daily-life"
