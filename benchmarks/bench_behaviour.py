@@ -60,7 +60,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--output", type=Path, default=RESULTS_FILE, help="where to save the JSON results")
     parser.add_argument("--keep-state", action="store_true", help="keep the temporary state directories")
     parser.add_argument("-v", "--verbose", action="store_true", help="print each decision as it is made")
+    parser.add_argument("--pack", type=Path, metavar="DIR",
+                        help="the persona pack the agent uses (KARAKURI_PERSONA_DIR; default: the bundled one)")
+    parser.add_argument("--no-behaviour", action="store_true",
+                        help="the bundled pack without its behaviour.json: the default behaviour, unchanged")
     args = parser.parse_args(argv)
+    pack_dir = args.pack
+    if args.no_behaviour:
+        from karakuri_agent.persona import PACK_FILE, bundled_pack_dir
+
+        pack_dir = Path(tempfile.mkdtemp(prefix="karakuri-pack-"))
+        (pack_dir / PACK_FILE).write_bytes((bundled_pack_dir() / PACK_FILE).read_bytes())
     if args.messages < 1 or args.seeds < 1:
         parser.error("--messages and --seeds must be at least 1")
     if not 0 <= args.plain_ids <= 1:
@@ -71,7 +81,7 @@ def main(argv: list[str] | None = None) -> int:
     runs_out = []
     for seed in seeds:
         result, runs, elapsed = run_town(seed, args.messages, args.plain_ids, in_process=args.in_process,
-                                         verbose=args.verbose, keep_state=args.keep_state,
+                                         verbose=args.verbose, keep_state=args.keep_state, pack_dir=pack_dir,
                                          machine_skew=timedelta(hours=args.machine_skew))
         runs_out.append({"seed": seed, "elapsed_seconds": round(elapsed, 2),
                          "seconds_per_message": round(sum(r.seconds for r in runs) / len(runs), 3),
@@ -110,7 +120,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def run_town(seed: int, messages: int, plain_ids: float, *, in_process: bool, verbose: bool = False,
-             keep_state: bool = False, machine_skew: timedelta = timedelta(0)) -> tuple[dict, list, float]:
+             keep_state: bool = False, pack_dir: Path | None = None,
+             machine_skew: timedelta = timedelta(0)) -> tuple[dict, list, float]:
     """One town, one agent state directory, `messages` Discord messages; the measured result."""
     town = Town(seed=seed, plain_ids=plain_ids)
     work = Path(tempfile.mkdtemp(prefix="karakuri-town-"))
@@ -118,10 +129,13 @@ def run_town(seed: int, messages: int, plain_ids: float, *, in_process: bool, ve
     started = time.perf_counter()
     try:
         with serving(town) as server:
+            pack = {"KARAKURI_PERSONA_DIR": str(pack_dir)} if pack_dir else {}
             if in_process:
-                agent = InProcessAgent(server.base_url, town.api_key, state_dir, machine_skew=machine_skew)
+                agent = InProcessAgent(server.base_url, town.api_key, state_dir, machine_skew=machine_skew,
+                                       extra_env=pack)
             else:
                 agent = ProcessAgent(server.base_url, town.api_key, state_dir, work, machine_skew=machine_skew)
+                agent.env.update(pack)
             runs = live(town, agent, messages, progress=_progress(verbose, messages))
     finally:
         if keep_state:

@@ -587,6 +587,29 @@ def persona_check(directory: Path) -> None:
     click.echo(f"{directory}: ok")
 
 
+@agent.command("rules")
+@click.option("--pack", type=_PACK_DIR, default=None,
+              help="The persona pack whose behaviour.json to merge [default: KARAKURI_PERSONA_DIR, else the bundled one].")
+@click.option("--json", "as_json", is_flag=True, help="Print the rules as JSON.")
+@handles_errors
+def rules(pack: Path | None, as_json: bool) -> None:
+    """List the rules in the order they are tried: the built-in ones merged with the pack's (docs/behaviour.md)."""
+    from .behaviour.selector import Selector
+    from .behaviour.spec import EMPTY
+    from .config import load_settings
+    from .persona import load_configured
+    from .policy import BUILTIN_RULES
+
+    directory = pack if pack is not None else load_settings(require_api=False).persona_dir
+    entries = Selector(BUILTIN_RULES, load_configured(directory).behaviour or EMPTY).entries()
+    if as_json:
+        _print_json([vars(e) for e in entries])
+        return
+    for e in entries:
+        state = "" if e.enabled else "(off) "
+        click.echo(f"{e.priority:>5}  {e.id:<24} {e.source if e.source == 'built-in' else 'pack':<8}  {state}{e.description}")
+
+
 @persona.command("skill")
 @click.argument("directory", type=_PACK_DIR, required=False)
 @click.option("--agent-id", default="", help="The agent's id in the world [default: KARAKURI_SELF_AGENT_ID].")
@@ -624,6 +647,11 @@ def _print_result(result: Any, *, as_json: bool, explain: bool) -> None:
         click.echo(f"  reason: {decision.reason}")
         for rejected in result.rejected:
             click.echo(f"  skipped: {rejected['command']} ({rejected['problem']})")
+    if explain and result.behaviour:
+        from .history import behaviour_lines
+
+        for line in behaviour_lines(result.behaviour):
+            click.echo(f"  {line}")
     click.echo(json.dumps(result.record(), ensure_ascii=False) if as_json else result.report)
 
 

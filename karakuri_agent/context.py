@@ -333,6 +333,8 @@ def view_of(store: Store, fetched: Fetched, now: datetime, *, persona: Persona, 
         meetings=meetings_ahead(store, now, now + MEETINGS_AHEAD),
         trips=trips(store),
         transfer_policy=transfer_policy,
+        behaviour_memory=store.behaviour_state() if getattr(persona, "behaviour", None) else {},
+        text=fetched.notification.notification.text or "",
     )
 
 

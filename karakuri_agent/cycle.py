@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 import time
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator
@@ -25,10 +25,11 @@ from .errors import AlreadyAttempted, OutcomeUnknown, ServerRejected, StateUnava
 from .clock import utc_now
 from .operations import Fetched, Outcome, Runtime, act, fetch, load_configured_persona, open_runtime
 from .commands import RESPONSE
+from .behaving import finish, fired_before_sending
 from .context import view_of
 from .deciders import Decider, Decision, build_decider
 from .gate import first_admitted, not_actionable
-from .policy import facts_of
+from .policy import View, facts_of
 from .reporters import Reporter, configured_reporter
 from .speech import Persona
 from .state.base import State
@@ -68,6 +69,10 @@ class HandleResult:
     model: LLMTrace | None = None
     # Why what the run did could not all be written to the state (None: it was); the report still goes out.
     unrecorded: str | None = None
+    # The rule that decided, the rules that gave way and every variable change (None: nothing was decided).
+    behaviour: dict[str, Any] | None = None
+    # What the pack's behaviour remembers after this notification: saved with the report entry.
+    behaviour_memory: dict[str, Any] | None = field(default=None, repr=False)
 
     @property
     def sent(self) -> bool:
@@ -88,6 +93,7 @@ class HandleResult:
             "error": self.error,
             "outcome_recorded": self.unrecorded is None,
             "model": self.model and self.model.to_json(),
+            "behaviour": self.behaviour,
             "report": self.report,
         }
 
@@ -203,6 +209,8 @@ class Agent:
         try:
             with self.runtime.store.batch():
                 self._remember(result, notification_id)
+                if result.behaviour_memory is not None and not result.dry_run:
+                    self.runtime.store.save_behaviour_state(result.behaviour_memory)
                 if remember is not None:
                     remember()
         except Exception as exc:
@@ -225,6 +233,7 @@ class Agent:
             reason=why or (planned and planned.reason) or "",
             failed=result.error is not None,
             model=result.model and result.model.to_json(),
+            behaviour=result.behaviour,
         )
 
     def _notification(self, notification_id: str, *, dry_run: bool, newer: bool = False) -> HandleResult:
@@ -256,20 +265,29 @@ class Agent:
             return result
 
         view = view_of(rt.store, fetched, now, persona=self.persona, transfer_policy=self.transfer_policy)
-        decision, admitted, refused = first_admitted(notification, decider.propose(view), view.said_before,
+        proposed = _FirstTrace(decider.propose(view))
+        decision, admitted, refused = first_admitted(notification, proposed, view.said_before,
                                                      rt.settings.secrets)
+        if decision.trace is None and proposed.first is not None:
+            decision = replace(decision, rule=proposed.first.rule, trace=proposed.first.trace)
         # A model decider keeps the trace of the call just made; other deciders have none.
         result.model = getattr(decider, "last_trace", None)
         result.decision = decision
         result.rejected.extend(refused)
         if admitted is None:
+            self._behave(result, view, decision, None, None)
             result.report = report.idle_report(kind)
             return result
         if dry_run:
-            result.decision = Decision(admitted.choice.command, admitted.params, decision.reason)
+            self._behave(result, view, decision, admitted.choice.command, None)
+            result.decision = Decision(admitted.choice.command, admitted.params, decision.reason, rule=decision.rule)
             result.report = report.planned_report(kind, admitted.choice.command, facts_of(view, result.decision))
             return result
 
+        fired = fired_before_sending(decision)
+        if fired is not None:  # a pack rule's firing counts before its command may reach the server
+            with rt.store.batch():
+                rt.store.save_behaviour_state(fired)
         try:
             outcome = act(rt, fetched, admitted.choice, admitted.params, reason=decision.reason)
         except AlreadyAttempted:
@@ -277,6 +295,7 @@ class Agent:
             return result
         result.outcome = outcome
         result.unrecorded = outcome.unrecorded
+        self._behave(result, view, decision, admitted.choice.command, outcome.success)
         if outcome.success:
             sent = Decision(admitted.choice.command, admitted.params)
             result.report = report.action_report(kind, admitted.choice.command, outcome.result,
@@ -292,6 +311,29 @@ class Agent:
         if outcome.error is not None:
             result.error = explain(outcome.error)
         return result
+
+    def _behave(self, result: HandleResult, view: View, decision: Decision, sent: str | None,
+                success: bool | None) -> None:
+        """The pack's reactions to what happened; what it remembers is saved with the report entry."""
+        result.behaviour_memory, result.behaviour = finish(view, decision, sent, success)
+
+
+class _FirstTrace:
+    """The candidates as proposed, remembering the first: whose rule and selection the trace names
+    when the gate refuses them all."""
+
+    def __init__(self, candidates: Any) -> None:
+        self._candidates = iter(candidates)
+        self.first: Decision | None = None
+
+    def __iter__(self) -> _FirstTrace:
+        return self
+
+    def __next__(self) -> Decision:
+        decision: Decision = next(self._candidates)
+        if self.first is None and decision.trace is not None:
+            self.first = decision
+        return decision
 
 
 def _refused_report(error: Exception | None) -> str:

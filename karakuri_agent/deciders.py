@@ -23,11 +23,18 @@ log = logging.getLogger(__name__)
 
 @dataclass(frozen=True)
 class Decision:
-    """One command to send (or none), with params and the reason for it."""
+    """One command to send (or none), with params and the reason for it.
+
+    `rule` names the rule that proposed it (a built-in one or a pack's) and
+    `trace` carries that selection (behaviour/selector.py) to the cycle; neither
+    takes part in comparing two decisions.
+    """
 
     command: str | None
     params: dict[str, Any] = field(default_factory=dict)
     reason: str = ""
+    rule: str = field(default="", compare=False)
+    trace: Any = field(default=None, compare=False, repr=False)
 
     @property
     def acts(self) -> bool:

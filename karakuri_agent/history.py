@@ -107,6 +107,26 @@ def format_entries(entries: Iterable[dict[str, Any]]) -> Iterable[str]:
             from .llm.trace import LLMTrace  # plain data: reading a trace needs no model client
 
             yield f"{' ' * 25}{LLMTrace.from_json(entry['model']).line()}"
+        if entry.get("behaviour"):
+            yield from (f"{' ' * 25}{line}" for line in behaviour_lines(entry["behaviour"]))
+
+
+def behaviour_lines(trace: dict[str, Any]) -> Iterable[str]:
+    """The rule that decided, the rules that gave way and why, every variable change: one line each."""
+    from .behaviour.variables import Change
+
+    rule = trace.get("rule") or (f"none ({trace['by']} decided)" if trace.get("by") else "none answered")
+    yield f"rule: {rule}"
+    for entry in trace.get("gave_way") or ():
+        yield f"gave way: {entry.get('rule')} ({entry.get('why')})"
+    fired = [r for r in trace.get("fired") or () if r != trace.get("rule")]
+    if fired:
+        yield f"also fired: {', '.join(fired)}"
+    if trace.get("reactions"):
+        yield f"reactions: {', '.join(trace['reactions'])}"
+    for change in trace.get("changes") or ():
+        known = {k: change.get(k) for k in ("path", "by", "op", "asked", "before", "after", "status")}
+        yield f"change: {Change(**known, why=change.get('why', '')).line()}"
 
 
 def _entry_lines(entries: Iterable[dict[str, Any]]) -> Iterable[str]:

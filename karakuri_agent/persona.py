@@ -119,6 +119,8 @@ class Persona:
     likes: Pool = ()
     topics: Pool = ()
     rules: Rules = Rules()
+    # The pack's behaviour.json (behaviour/spec.py Behaviour); None: the pack has none.
+    behaviour: Any = None
 
     @property
     def by_place(self) -> Mapping[str, Pool]:
@@ -192,7 +194,7 @@ def load_persona(directory: Path | str | None = None) -> Persona:
     found = problems(directory)
     if found:
         raise BrokenPack(found)
-    return _build(_merged(_defaults(), _read_pack_json(directory / PACK_FILE)))
+    return _with_behaviour(_build(_merged(_defaults(), _read_pack_json(directory / PACK_FILE))), directory)
 
 
 def _read_pack_json(path: Path) -> Any:
@@ -219,7 +221,21 @@ def load_configured(directory: Path | None) -> Persona:
 
 @functools.lru_cache(maxsize=1)
 def _load_bundled() -> Persona:
-    return _build(_merged(_defaults(), _read_json(bundled_pack_dir() / PACK_FILE)))
+    return _with_behaviour(_build(_merged(_defaults(), _read_json(bundled_pack_dir() / PACK_FILE))),
+                           bundled_pack_dir())
+
+
+def _with_behaviour(persona: Persona, directory: Path) -> Persona:
+    """The persona with its pack's behaviour.json (already checked), read without pydantic."""
+    from dataclasses import replace
+
+    from .behaviour.build import build_behaviour
+    from .behaviour.spec import BEHAVIOUR_FILE
+
+    path = directory / BEHAVIOUR_FILE
+    if not path.exists():
+        return persona
+    return replace(persona, behaviour=build_behaviour(_read_pack_json(path), str(path)))
 
 
 @functools.lru_cache(maxsize=1)
@@ -314,7 +330,21 @@ def problems(directory: Path) -> list[str]:
         persona = _build(_merged(_defaults(), usable))
     except Exception:  # what is left cannot be built: its shape problems say why
         return [f"{path}: {line}" for line in shape]
-    return [f"{path}: {line}" for line in (*shape, *_alias_problems(persona), *_template_problems(persona))]
+    return [f"{path}: {line}" for line in (*shape, *_alias_problems(persona), *_template_problems(persona))] + \
+        _behaviour_problems(directory, persona)
+
+
+def _behaviour_problems(directory: Path, persona: Persona) -> list[str]:
+    """behaviour.json beside persona.json: every problem, its `say` phrases held to the phrase rules."""
+    from .behaviour.pack import read_behaviour
+    from .behaviour.spec import BEHAVIOUR_FILE
+    from .policy import BUILTIN_RULE_IDS
+
+    if not (directory / BEHAVIOUR_FILE).exists():
+        return []
+    _, found = read_behaviour(directory, builtin_ids=BUILTIN_RULE_IDS,
+                              phrase_problem=lambda phrase: phrase_problem(persona, phrase))
+    return found
 
 
 def _shape_problems(data: dict[str, Any]) -> tuple[list[str], set[str]]:
@@ -378,27 +408,32 @@ def _not_plain(line: str) -> bool:
 
 def _template_problems(persona: Persona) -> Iterator[str]:
     """Unknown placeholders, and phrases a message cannot carry once filled."""
+    for where, template in iter_templates(persona):
+        problem = phrase_problem(persona, template)
+        if problem:
+            yield f"{where}: {problem}"
+
+
+def phrase_problem(persona: Persona, template: str) -> str | None:
+    """What breaks the pack's phrase rules in one template (placeholders, length once filled); None if fine."""
     longest = {
         "partner": "ア" * (LONGEST_NAME - len(persona.honorific)) + persona.honorific,
         "place": "ア" * LONGEST_LABEL, "topic": "ア" * LONGEST_LABEL, "time": "ア" * LONGEST_LABEL,
         "first_person": persona.first_person,
     }
     expected = ", ".join(f"{{{p}}}" for p in PLACEHOLDERS)
-    for where, template in iter_templates(persona):
-        try:
-            parsed = [(f, spec, conv) for _, f, spec, conv in string.Formatter().parse(template) if f is not None]
-        except ValueError as exc:
-            yield f"{where}: {exc} (write a literal brace as {{{{ or }}}})"
-            continue
-        bad = [f for f, spec, conv in parsed if f not in PLACEHOLDERS or spec or conv]
-        if bad:
-            yield f"{where}: unknown placeholder {{{bad[0]}}}, expected only {expected}"
-            continue
-        filled = template.format_map({f: longest[f] for f, _, _ in parsed})
-        if _not_plain(filled):
-            yield (f"{where}: contains a mention, link or chat markup (@everyone, a URL, **…**), which would be"
-                   " cut out when said, leaving a broken line; write it in plain words")
-            continue
-        if utf16_units(filled) > MESSAGE_UNITS:
-            yield (f"{where}: {utf16_units(filled)} characters (UTF-16 units) with the longest names filled in,"
-                   f" expected at most {MESSAGE_UNITS}")
+    try:
+        parsed = [(f, spec, conv) for _, f, spec, conv in string.Formatter().parse(template) if f is not None]
+    except ValueError as exc:
+        return f"{exc} (write a literal brace as {{{{ or }}}})"
+    bad = [f for f, spec, conv in parsed if f not in PLACEHOLDERS or spec or conv]
+    if bad:
+        return f"unknown placeholder {{{bad[0]}}}, expected only {expected}"
+    filled = template.format_map({f: longest[f] for f, _, _ in parsed})
+    if _not_plain(filled):
+        return ("contains a mention, link or chat markup (@everyone, a URL, **…**), which would be"
+                " cut out when said, leaving a broken line; write it in plain words")
+    if utf16_units(filled) > MESSAGE_UNITS:
+        return (f"{utf16_units(filled)} characters (UTF-16 units) with the longest names filled in,"
+                f" expected at most {MESSAGE_UNITS}")
+    return None

@@ -2,7 +2,7 @@
 
 ``init`` writes the smallest pack that passes ``persona check`` (the name,
 the identity fields spelled out so they are easy to change, the rules at
-their defaults) and, since JSON has no comments, the field reference
+their defaults, an empty behaviour.json) and, since JSON has no comments, the field reference
 (docs/persona.md) beside it as README.md. ``skill_text`` fills skill/SKILL.md
 (a template: ``{{name}}``, ``{{agent_id}}``, ...) for a pack, so the skill
 never names a character of its own.
@@ -15,7 +15,11 @@ from pathlib import Path
 from typing import Any
 
 from .errors import UsageError
+from .behaviour.spec import BEHAVIOUR_FILE
 from .persona import PACK_FILE, Persona, Rules, shipped
+
+# An empty behaviour.json: every key there to fill, nothing changed until it is.
+EMPTY_BEHAVIOUR: dict[str, Any] = {"variables": {}, "rules": [], "reactions": [], "disable": []}
 
 __all__ = ["init_pack", "skill_text"]
 
@@ -50,9 +54,12 @@ def init_pack(directory: Path, name: str) -> list[Path]:
     directory.mkdir(parents=True, exist_ok=True)
     pack = directory / PACK_FILE
     pack.write_text(json.dumps(_starter(name.strip()), ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+    behaviour = directory / BEHAVIOUR_FILE
+    behaviour.write_text(json.dumps(EMPTY_BEHAVIOUR, indent=2) + "\n", encoding="utf-8")
     readme = directory / "README.md"
-    readme.write_text(shipped("docs", "persona.md").read_text(encoding="utf-8"), encoding="utf-8")
-    return [pack, readme]
+    readme.write_text(shipped("docs", "persona.md").read_text(encoding="utf-8") + "\n"
+                      + shipped("docs", "behaviour.md").read_text(encoding="utf-8"), encoding="utf-8")
+    return [pack, behaviour, readme]
 
 
 def skill_text(persona: Persona, agent_id: str) -> str:

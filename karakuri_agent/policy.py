@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, Iterable, Iterator, Sequence
 
+from .behaviour.selector import BuiltinRule
 from .commands import ACCEPT_TRANSFER, END, REJECT_TRANSFER, SPEAK
 from .commands import INFORMATION as INFORMATION_COMMANDS
 from .deciders import Decision
@@ -78,6 +79,9 @@ class View:
     meetings: Sequence[Meeting] = ()  # promises due soon, already gone to or not
     trips: Sequence[dict[str, Any]] = ()  # trips walked (from, to, minutes), newest last: how long walks take
     transfer_policy: str = "known"
+    # What the pack's behaviour remembers (variables, fire counts, cooldowns): the state's, as saved.
+    behaviour_memory: dict[str, Any] = field(default_factory=dict)
+    text: str = ""  # the notification's text, as the server wrote it (what a `keyword` rule reads)
 
     def choice(self, *commands: str) -> Choice | None:
         return next((c for c in self.choices if c.command in commands), None)
@@ -91,12 +95,14 @@ class RulePolicy:
 
 
 def propose(view: View) -> list[Decision]:
-    """Candidates, best first; the cycle sends the first whose params validate."""
-    for rule in (_conversation_turn, _conversation_request, _inactive_check, _transfer_offer):
-        answer = rule(view)
-        if answer is not None:
-            return answer
-    return _idle(view)
+    """Candidates, best first; the cycle sends the first whose params validate.
+
+    The first rule (by priority, the pack's among them) that answers gives
+    them; each carries the rule's id and the selection (`Decision.trace`).
+    """
+    from .behaving import select
+
+    return select(view, BUILTIN_RULES, _node_for_place)
 
 
 # -- answering what the notification asks ---------------------------------------
@@ -170,6 +176,16 @@ def _transfer_offer(view: View) -> list[Decision] | None:
 
 
 # -- idle: the agent lives its own day ----------------------------------------------
+def _commitment_first(view: View) -> list[Decision] | None:
+    """A promise steers the agent now: the day's candidates, which start with keeping it.
+
+    A promise due soon at a place not found yet counts too: the day's candidates
+    are how the agent finds it (a rule such as night rest must not hold it back).
+    """
+    steered = _keep_commitment(view) or _next_meeting(view, placed=False) is not None
+    return _idle(view) if steered else None
+
+
 def _idle(view: View) -> list[Decision]:
     commitment = _keep_commitment(view)
     candidates: list[Decision] = []
@@ -725,3 +741,22 @@ def _stable(seed: str, value: str) -> str:
 def _pick(options: Iterable[Any], seed: str) -> Any:
     """A deterministic choice that still varies from notification to notification."""
     return min(options, key=lambda o: _stable(seed, str(o)))
+
+
+# The built-in behaviour as named rules, tried highest priority first (behaviour/selector.py):
+# ids and priorities are documented (docs/behaviour.md) and stay, since packs name them.
+BUILTIN_RULES: tuple[BuiltinRule[View, Decision], ...] = (
+    BuiltinRule("conversation-turn", 300, "answer a conversation turn; say goodbye when it has gone on long enough",
+                _conversation_turn),
+    BuiltinRule("conversation-request", 290, "accept an invitation to talk, unless a promise elsewhere is due",
+                _conversation_request),
+    BuiltinRule("inactive-check", 280, "stay in a conversation that is still going, leave one that has stopped",
+                _inactive_check),
+    BuiltinRule("transfer-offer", 270, "take a gift from someone known (the transfer policy), else decline it",
+                _transfer_offer),
+    BuiltinRule("keep-commitment", 150, "a promise due soon: find its place, go there in time, wait for the partner",
+                _commitment_first),
+    BuiltinRule("daily-life", 10, "look around when lost, act here, talk to someone, move on; wait last",
+                _idle),
+)
+BUILTIN_RULE_IDS = tuple(rule.id for rule in BUILTIN_RULES)

@@ -53,6 +53,18 @@ def _pooled(results: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     return {r["key"]: r for r in pool(results, "rows") + pool(results, "extras")}
 
 
+def plain_pack(directory: Path) -> Path:
+    """The bundled character without its behaviour.json: the agent's default behaviour, measured.
+
+    (The bundled pack's `night-rest` changes her nights by design; it is measured on its own below.)
+    """
+    from karakuri_agent.persona import PACK_FILE, bundled_pack_dir
+
+    directory.mkdir(parents=True, exist_ok=True)
+    (directory / PACK_FILE).write_bytes((bundled_pack_dir() / PACK_FILE).read_bytes())
+    return directory
+
+
 @pytest.fixture(scope="module")
 def lived(tmp_path_factory: pytest.TempPathFactory):
     """Short lives in three towns: (towns, measured results, pooled rows by key)."""
@@ -60,11 +72,12 @@ def lived(tmp_path_factory: pytest.TempPathFactory):
     with pytest.MonkeyPatch.context() as patch:
         patch.delenv("KARAKURI_PERSONA_FILE", raising=False)
         patch.delenv("KARAKURI_PERSONA_DIR", raising=False)
+        pack = {"KARAKURI_PERSONA_DIR": str(plain_pack(tmp_path_factory.mktemp("pack") / "nike"))}
         for seed in SEEDS:
             town = _town(seed)
             state_dir = tmp_path_factory.mktemp(f"town{seed}") / "state"
             with serving(town) as server:
-                runs = live(town, InProcessAgent(server.base_url, town.api_key, state_dir), MESSAGES)
+                runs = live(town, InProcessAgent(server.base_url, town.api_key, state_dir, extra_env=pack), MESSAGES)
             towns.append(town)
             results.append(measure(town, runs))
     return towns, results, _pooled(results)
@@ -394,3 +407,82 @@ def test_a_promise_is_due_from_when_its_line_was_said(said_local, when, due_loca
     promise = Promise(1, "p", "1-1", "", "", when, "c")
     promise.resolve(said.astimezone(timezone.utc))
     assert promise.due.astimezone(TOKYO).strftime("%Y-%m-%d %H:%M") == due_local
+
+
+# ---------------------------------------------------------------------------- behaviour.json in town
+def _tokyo_clock(moment: datetime) -> str:
+    return moment.astimezone(TOKYO).strftime("%H:%M")
+
+
+def _live_with(tmp_path_factory, seed: int, pack: Path | None, messages: int = MESSAGES, parts: int = 1):
+    """One town lived by the agent with `pack` (None: the bundled one); a new Agent per message, and
+    the life split in `parts` handed to new agents over the same state (restarts)."""
+    town = _town(seed)
+    state_dir = tmp_path_factory.mktemp(f"rules{seed}") / "state"
+    extra = {"KARAKURI_PERSONA_DIR": str(pack)} if pack else {}
+    runs = []
+    with pytest.MonkeyPatch.context() as patch:
+        patch.delenv("KARAKURI_PERSONA_DIR", raising=False)
+        with serving(town) as server:
+            for _ in range(parts):
+                runs += live(town, InProcessAgent(server.base_url, town.api_key, state_dir, extra_env=extra),
+                             messages // parts)
+    return town, runs
+
+
+def _decided(run) -> tuple[str | None, str | None]:
+    record = run.record or {}
+    decision, trace = record.get("decision") or {}, record.get("behaviour") or {}
+    return decision.get("command") if record.get("sent") else None, trace.get("rule")
+
+
+ANSWERING = ("conversation-turn", "conversation-request", "inactive-check", "transfer-offer")
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_the_bundled_night_rest_waits_on_every_free_night_notification_and_never_on_a_turn(tmp_path_factory, seed):
+    _, runs = _live_with(tmp_path_factory, seed, None)
+    night = [r for r in runs if r.delivery.form == "fresh" and r.delivery.step is not None
+             and (_tokyo_clock(r.delivery.time) >= "23:00" or _tokyo_clock(r.delivery.time) < "06:00")]
+    eligible = [r for r in night if r.delivery.step.kind == "free" and "wait" in r.delivery.step.commands
+                and _decided(r)[1] != "keep-commitment"]
+    for run in eligible:
+        assert _decided(run) == ("wait", "night-rest"), (run.delivery.time, run.record)
+    for run in runs:
+        step = run.delivery.step
+        if step is not None and step.kind != "free":
+            assert _decided(run)[1] != "night-rest", (step.kind, run.record)
+    answered = [r for r in night if r.delivery.step.kind in ("turn", "request", "transfer")]
+    assert all(_decided(r)[1] in ANSWERING for r in answered if (r.record or {}).get("sent"))
+
+
+def test_night_rest_is_met_at_all(tmp_path_factory):
+    """The night test above is not vacuous: these towns hold free night notifications that offer a wait."""
+    counted = 0
+    for seed in SEEDS:
+        _, runs = _live_with(tmp_path_factory, seed, None, messages=40)
+        counted += sum(1 for r in runs if _decided(r)[1] == "night-rest")
+    assert counted > 0
+
+
+TWICE_AND_NEVER = {
+    "rules": [
+        {"id": "twice", "description": "二回だけ待ってみる", "when": {"type": "notification", "types": ["*"]},
+         "then": [{"type": "choose", "command": "wait", "params": {"duration": 1}}], "priority": 260, "max_fires": 2},
+        {"id": "never-offered", "when": {"type": "notification", "types": ["*"]},
+         "then": [{"type": "choose", "command": "get_event"}], "priority": 999},
+    ],
+}
+
+
+def test_a_max_fires_2_rule_fires_twice_across_restarts_and_an_unoffered_command_is_never_sent(tmp_path_factory):
+    pack = plain_pack(tmp_path_factory.mktemp("twice") / "pack")
+    (pack / "behaviour.json").write_text(json.dumps(TWICE_AND_NEVER, ensure_ascii=False), encoding="utf-8")
+    town, runs = _live_with(tmp_path_factory, 1, pack, parts=4)
+    fired = [r for r in runs if _decided(r)[1] == "twice"]
+    assert len(fired) == 2 and all(_decided(r)[0] == "wait" for r in fired)
+    posted = [post for step in town.steps for post in step.posts]
+    assert posted and all(post.get("command") != "get_event" for post in posted)
+    gave_way = [w for r in runs for w in ((r.record or {}).get("behaviour") or {}).get("gave_way", [])
+                if w["rule"] == "never-offered"]
+    assert gave_way and all(w["why"] == "not offered: get_event" for w in gave_way)

@@ -96,7 +96,7 @@ class LLMDecider:
         """The first admitted proposal within the budget, or None."""
         persona = persona_card(view.persona)
         default = next((d for d in rules if d.acts), None)
-        schema = proposal_schema(view.choices)  # the same schema for the repair
+        schema = proposal_schema(view.choices, variables=_variables(view))  # the same schema for the repair
         repair: tuple[str | None, list[str]] | None = None
         for attempt in range(ATTEMPTS):
             if deadline - self._clock() <= 0:
@@ -114,13 +114,15 @@ class LLMDecider:
                 problems = [exc.problem]
                 repair = (None, problems)  # nothing to show back: ask for the JSON alone
             else:
-                decision = Decision(proposal.command, proposal.params, proposal.reason)
-                trace.proposals.append(proposal.model_dump())
+                decision = Decision(proposal.command, proposal.params, proposal.reason,
+                                    trace={"state": proposal.state} if proposal.state else None)
+                shown = proposal.model_dump(exclude=None if proposal.state else {"state"})  # as the model gave it
+                trace.proposals.append(shown)
                 problems = own_limits(decision, rules) or unknown_params(view, decision) or self._gate(view, decision)
                 if not problems:
                     trace.outcome = REPAIRED if attempt else MODEL
                     return decision
-                repair = (json.dumps(proposal.model_dump(), ensure_ascii=False), problems)
+                repair = (json.dumps(shown, ensure_ascii=False), problems)
             trace.problems.append(problems)
         return None
 
@@ -161,3 +163,11 @@ def _money(decision: Decision) -> dict[str, Any]:
     if decision.command in GIVE_COMMANDS:
         return decision.params
     return {k: decision.params.get(k) for k in MONEY_PARAMS if decision.params.get(k) not in (None, "", {})}
+
+
+def _variables(view: View) -> list[str]:
+    """The names a proposal's `state` may change: the pack's variables as the prompt shows them."""
+    from ..behaving import begin  # only a pack with behaviour.json has any
+
+    turn = begin(view)
+    return [str(v["path"]) for v in turn.variables.shown()] if turn is not None else []

@@ -27,13 +27,17 @@ _KEYWORDS = ("type", "enum", "minimum", "maximum", "minLength", "maxLength", "mi
 _DEPTH = 4
 
 
-def proposal_schema(choices: Sequence[Choice]) -> dict[str, Any]:
+def proposal_schema(choices: Sequence[Choice], *, variables: Sequence[str] = ()) -> dict[str, Any]:
     """One object: `command`, `params` and `reason`, as one of the offered choices allows.
 
     The root says `"type": "object"` as well, since some servers (OpenAI)
-    want a root object before they look at the alternatives.
+    want a root object before they look at the alternatives. `variables`
+    are the character pack's own (behaviour.json): with any, an optional
+    `state` of changes to them is allowed too (a number to add, or a flag),
+    which the engine clamps like any other change.
     """
-    return {"type": "object", "anyOf": [_alternative(choice) for choice in choices]}
+    state = _state(variables) if variables else None
+    return {"type": "object", "anyOf": [_alternative(choice, state) for choice in choices]}
 
 
 def offered_commands(schema: Mapping[str, Any]) -> list[str]:
@@ -42,17 +46,22 @@ def offered_commands(schema: Mapping[str, Any]) -> list[str]:
             for value in alternative["properties"]["command"]["enum"]]
 
 
-def _alternative(choice: Choice) -> dict[str, Any]:
-    return {
-        "type": "object",
-        "properties": {
-            "command": {"type": "string", "enum": [choice.command]},
-            "params": _params(choice),
-            "reason": {"type": "string", "maxLength": REASON_CHARS},
-        },
-        "required": ["command", "params", "reason"],
-        "additionalProperties": False,
+def _alternative(choice: Choice, state: dict[str, Any] | None) -> dict[str, Any]:
+    properties: dict[str, Any] = {
+        "command": {"type": "string", "enum": [choice.command]},
+        "params": _params(choice),
+        "reason": {"type": "string", "maxLength": REASON_CHARS},
     }
+    if state is not None:
+        properties["state"] = state
+    return {"type": "object", "properties": properties, "required": ["command", "params", "reason"],
+            "additionalProperties": False}
+
+
+def _state(variables: Sequence[str]) -> dict[str, Any]:
+    """Changes to the pack's variables by name: a number (added) or a flag (set)."""
+    change = {"type": ["number", "boolean"]}
+    return {"type": "object", "properties": {name: change for name in variables}, "additionalProperties": False}
 
 
 def _params(choice: Choice) -> dict[str, Any]:

@@ -39,7 +39,7 @@ class Store(Protocol):
                        reason: str = "") -> int: ...
     def record_report(self, notification_id: str, notification_type: str, report: str, *, dry_run: bool,
                       command: str | None, params: dict[str, Any] | None, reason: str, failed: bool,
-                      model: dict[str, Any] | None = None) -> None: ...
+                      model: dict[str, Any] | None = None, behaviour: dict[str, Any] | None = None) -> None: ...
     def recent_activity(self, limit: int = 6) -> list[Activity]: ...
     def recent_commands(self, limit: int = 6) -> list[Activity]: ...
     def add_memory(self, notification_id: str | None, kind: str, content: str) -> None: ...
@@ -73,6 +73,10 @@ class Store(Protocol):
         """Activity entries stamped in the window, oldest first."""
     def commitments_between(self, start: datetime, end: datetime, limit: int = DAY_LIMIT) -> list[Meeting]:
         """Promises heard in the window or falling due in it, with status, created_at and fulfilled_at; by id."""
+    def behaviour_state(self) -> dict[str, Any]:
+        """What a pack's behaviour remembers (variables, fire counts, cooldowns, directives), by key."""
+    def save_behaviour_state(self, values: dict[str, Any]) -> None:
+        """Keep these keys' values (each replaced whole); keys not named stay as they are."""
     def batch(self) -> AbstractContextManager[Any]:
         """One transaction, all or nothing; nested, a part of the outer one.
 

@@ -43,7 +43,7 @@ class Table:
 
 
 _ACTIVITY = ("created_at", "notification_id", "kind", "notification_type", "command", "params", "success",
-             "message", "result", "reason", "model")
+             "message", "result", "reason", "model", "behaviour")
 _COMMITMENT = ("created_at", "notification_id", "partner_id", "partner_name", "place_name", "node_id", "due_at",
                "source_text", "status", "fulfilled_at", "line_key", "said_at")
 TABLES: tuple[Table, ...] = (
@@ -51,7 +51,7 @@ TABLES: tuple[Table, ...] = (
                        "result"), ("notification_id",), json=("params",), ordered_by="claimed_at"),
     Table("notifications", ("notification_id", "fetched_at", "body"), ("notification_id",), json=("body",),
           ordered_by="fetched_at"),
-    Table("activity", _ACTIVITY, _ACTIVITY, json=("params", "model"), flags=("success",)),
+    Table("activity", _ACTIVITY, _ACTIVITY, json=("params", "model", "behaviour"), flags=("success",)),
     Table("memory", ("created_at", "notification_id", "kind", "content"),
           ("created_at", "notification_id", "kind", "content")),
     Table("commitments", _COMMITMENT, ("notification_id", "source_text")),
@@ -60,6 +60,7 @@ TABLES: tuple[Table, ...] = (
           ("agent_id",), ordered_by="agent_id"),
     Table("places", ("node_id", "name", "learned_at", "visits", "last_visited"), ("node_id",), ordered_by="node_id"),
     Table("knowledge", ("key", "value", "updated_at"), ("key",), json=("value",), ordered_by="key"),
+    Table("behaviour_state", ("key", "value", "updated_at"), ("key",), json=("value",), ordered_by="key"),
     Table("utterances", ("conversation_key", "message", "created_at", "opens"),
           ("conversation_key", "message", "created_at", "opens"), flags=("opens",)),
     Table("journal", ("at", "notification_id", "kind", "key", "data"), ("kind", "key"), json=("data",)),

@@ -23,7 +23,7 @@ from .values import relationship
 from .base import DAY_LIMIT
 
 _ACTIVITY_FIELDS = ("id", "created_at", "notification_id", "kind", "notification_type", "command", "params",
-                    "success", "message", "reason", "model")
+                    "success", "message", "reason", "model", "behaviour")
 _COMMITMENT_FIELDS = ("id", "notification_id", "partner_id", "partner_name", "place_name", "node_id", "due_at",
                       "source_text")
 
@@ -33,7 +33,7 @@ class MemoryStore:
         self._clock = clock
         self._tables: dict[str, Any] = {
             "notifications": {}, "activity": [], "memory": [], "commitments": [], "people": {}, "places": {},
-            "knowledge": {}, "utterances": [], "heard_lines": {}, "journal": [],
+            "knowledge": {}, "utterances": [], "heard_lines": {}, "journal": [], "behaviour_state": {},
         }
 
     def _stamp(self) -> str:
@@ -69,8 +69,8 @@ class MemoryStore:
 
     def record_report(self, notification_id: str, notification_type: str, report: str, *, dry_run: bool,
                       command: str | None, params: dict[str, Any] | None, reason: str, failed: bool,
-                      model: dict[str, Any] | None = None) -> None:
-        self._add_activity({"notification_id": notification_id, "kind": "dry_run" if dry_run else "report",
+                      model: dict[str, Any] | None = None, behaviour: dict[str, Any] | None = None) -> None:
+        self._add_activity({"behaviour": copy.deepcopy(behaviour),"notification_id": notification_id, "kind": "dry_run" if dry_run else "report",
                             "notification_type": notification_type or None, "command": command,
                             "params": copy.deepcopy(params), "success": False if failed else None,
                             "message": report, "reason": reason or None, "model": copy.deepcopy(model)})
@@ -185,6 +185,12 @@ class MemoryStore:
 
     def set_knowledge(self, key: str, value: Any) -> None:
         self._tables["knowledge"][key] = {"value": copy.deepcopy(value), "updated_at": self._stamp()}
+
+    def behaviour_state(self) -> dict[str, Any]:
+        return copy.deepcopy(dict(sorted(self._tables["behaviour_state"].items())))
+
+    def save_behaviour_state(self, values: dict[str, Any]) -> None:
+        self._tables["behaviour_state"].update(copy.deepcopy(values))
 
     def knowledge(self, key: str) -> dict[str, Any] | None:
         entry = self._tables["knowledge"].get(key)

@@ -235,6 +235,15 @@ MIGRATIONS: list[tuple[int, str, str]] = [
     """),
     # What a language model proposed and what came of it (a JSON trace), on the run's report entry.
     (2, "activity_model", "ALTER TABLE activity ADD COLUMN model jsonb"),
+    # What a pack's behaviour.json remembers, and each run's rule trace (SQLite's migration 7).
+    (4, "behaviour_state", f"""
+        CREATE TABLE behaviour_state (
+            key text PRIMARY KEY,
+            value jsonb NOT NULL,
+            updated_at {_TIME} NOT NULL
+        );
+        ALTER TABLE activity ADD COLUMN behaviour jsonb;
+    """),
     # The day view's facts (sqlite/db.py's migration 8): places stood at, conversation lines, gifts;
     # with the indexes that read one day out of a year. Numbered 5: 3 and 4 belong to other changes.
     (5, "journal", f"""
@@ -284,7 +293,7 @@ def migrate(conn: _Connection) -> list[int]:
 # -- the store ---------------------------------------------------------------------
 _ACTIVITY_COLUMNS = "id, created_at, notification_id, kind, notification_type, command, params, success, message, reason"
 # Commands carry no model trace; a run's report entry may.
-_REPORT_COLUMNS = f"{_ACTIVITY_COLUMNS}, model"
+_REPORT_COLUMNS = f"{_ACTIVITY_COLUMNS}, model, behaviour"
 
 
 class PostgresStore:
@@ -339,13 +348,13 @@ class PostgresStore:
 
     def record_report(self, notification_id: str, notification_type: str, report: str, *, dry_run: bool,
                       command: str | None, params: dict[str, Any] | None, reason: str, failed: bool,
-                      model: dict[str, Any] | None = None) -> None:
+                      model: dict[str, Any] | None = None, behaviour: dict[str, Any] | None = None) -> None:
         self._conn.execute(
             "INSERT INTO activity (created_at, notification_id, kind, notification_type, command, params,"
-            " success, message, reason, model) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+            " success, message, reason, model, behaviour) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
             (self._stamp(), notification_id, "dry_run" if dry_run else "report", notification_type or None,
              command, None if params is None else Jsonb(params), False if failed else None, report, reason or None,
-             None if model is None else Jsonb(model)),
+             None if model is None else Jsonb(model), None if behaviour is None else Jsonb(behaviour)),
         )
 
     def recent_activity(self, limit: int = 6) -> list[dict[str, Any]]:
@@ -487,6 +496,18 @@ class PostgresStore:
             " ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at",
             (key, Jsonb(value), self._stamp()),
         )
+
+    def behaviour_state(self) -> dict[str, Any]:
+        rows = self._conn.execute("SELECT key, value FROM behaviour_state ORDER BY key").fetchall()
+        return {row[0]: row[1] for row in rows}
+
+    def save_behaviour_state(self, values: dict[str, Any]) -> None:
+        for key, value in values.items():
+            self._conn.execute(
+                "INSERT INTO behaviour_state (key, value, updated_at) VALUES (%s, %s, %s)"
+                " ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at",
+                (key, Jsonb(value), self._stamp()),
+            )
 
     def knowledge(self, key: str) -> dict[str, Any] | None:
         row = self._conn.execute("SELECT value, updated_at FROM knowledge WHERE key = %s", (key,)).fetchone()

@@ -160,6 +160,21 @@ def _m005_activity_model(conn: sqlite3.Connection) -> None:
     conn.execute("ALTER TABLE activity ADD COLUMN model TEXT")
 
 
+def _m007_behaviour_state(conn: sqlite3.Connection) -> None:
+    """What a pack's behaviour.json remembers (variables, fire counts, cooldowns), and each run's rule trace."""
+    _run_script(
+        conn,
+        """
+        CREATE TABLE behaviour_state (
+            key TEXT PRIMARY KEY,
+            value TEXT NOT NULL,
+            updated_at TEXT NOT NULL
+        );
+        ALTER TABLE activity ADD COLUMN behaviour TEXT
+        """,
+    )
+
+
 def _m008_journal(conn: sqlite3.Connection) -> None:
     """What the day view needs and nothing else kept: where the agent stood and when, every line of its
     conversations, the gifts given, received and declined (`karakuri-agent day`, day/).
@@ -194,6 +209,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[sqlite3.Connection], None]]] = [
     (3, "utterance_opens", _m003_utterance_opens),
     (4, "heard_lines", _m004_heard_lines),
     (5, "activity_model", _m005_activity_model),
+    (7, "behaviour_state", _m007_behaviour_state),
     (8, "journal", _m008_journal),
 ]
 

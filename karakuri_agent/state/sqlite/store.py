@@ -72,20 +72,21 @@ class SQLiteStore:
 
     def record_report(self, notification_id: str, notification_type: str, report: str, *, dry_run: bool,
                       command: str | None, params: dict[str, Any] | None, reason: str, failed: bool,
-                      model: dict[str, Any] | None = None) -> None:
-        """One entry per run: the report line, a dry run's planned command, why a run failed, the model's trace."""
+                      model: dict[str, Any] | None = None, behaviour: dict[str, Any] | None = None) -> None:
+        """One entry per run: the report line, a dry run's planned command, why a run failed, the model's
+        trace, the rule that decided and the variables changed."""
         self._conn.execute(
             "INSERT INTO activity (created_at, notification_id, kind, notification_type, command,"
-            " params, success, message, reason, model) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " params, success, message, reason, model, behaviour) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (self._stamp(), notification_id, "dry_run" if dry_run else "report", notification_type or None,
              command, None if params is None else to_json(params), 0 if failed else None, report, reason or None,
-             None if model is None else to_json(model)),
+             None if model is None else to_json(model), None if behaviour is None else to_json(behaviour)),
         )
 
     def recent_activity(self, limit: int = 6) -> list[dict[str, Any]]:
         rows = self._conn.execute(
             "SELECT id, created_at, notification_id, kind, notification_type, command, params,"
-            " success, message, reason, model FROM activity ORDER BY id DESC LIMIT ?",
+            " success, message, reason, model, behaviour FROM activity ORDER BY id DESC LIMIT ?",
             (limit,),
         ).fetchall()
         return [_activity_row(row) for row in rows]
@@ -280,6 +281,17 @@ class SQLiteStore:
             (key, to_json(value), self._stamp()),
         )
 
+    def behaviour_state(self) -> dict[str, Any]:
+        rows = self._conn.execute("SELECT key, value FROM behaviour_state ORDER BY key").fetchall()
+        return {row[0]: json.loads(row[1]) for row in rows}
+
+    def save_behaviour_state(self, values: dict[str, Any]) -> None:
+        self._conn.executemany(
+            "INSERT INTO behaviour_state (key, value, updated_at) VALUES (?, ?, ?)"
+            " ON CONFLICT(key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at",
+            [(key, to_json(value), self._stamp()) for key, value in values.items()],
+        )
+
     def knowledge(self, key: str) -> dict[str, Any] | None:
         row = self._conn.execute("SELECT value, updated_at FROM knowledge WHERE key = ?", (key,)).fetchone()
         return {"value": json.loads(row[0]), "updated_at": row[1]} if row else None
@@ -364,7 +376,7 @@ class SQLiteStore:
 
 def _activity_row(row: sqlite3.Row) -> dict[str, Any]:
     entry = dict(row)
-    for key in ("params", "model"):
+    for key in ("params", "model", "behaviour"):
         if entry.get(key):
             entry[key] = json.loads(entry[key])
     if entry.get("success") is not None:

@@ -1,0 +1,338 @@
+"""Reading `behaviour.json` into the records of spec.py, naming every problem at once.
+
+The file is read with pydantic (unknown keys are errors), rule by rule, so a
+problem names the file, the rule or variable id, the field and what is
+expected. Then what the shape cannot say: duplicate ids, a `disable` or
+`enable_rule` naming no rule, a path to an undefined variable, an impossible
+time, a `say` phrase that breaks the pack's phrase rules (the caller's check).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any, Callable, Iterable, Literal, Mapping, Sequence
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from . import build
+from .spec import ACTIONS, BEHAVIOUR_FILE, CHANGES, EVENTS, FACTS, OPERATORS, PATH_SLOTS, TRIGGERS, Behaviour, Rule, Variable
+
+_CLOCK = re.compile(r"^([01]\d|2[0-3]):[0-5]\d$")
+_SLOT = re.compile(r"\{([^{}]*)\}")
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class VariableModel(_Strict):
+    type: Literal["number", "flag"] = "number"
+    per: Literal["person"] | None = None
+    min: float | None = None
+    max: float | None = None
+    initial: float | bool | None = None
+    max_delta: float | None = Field(default=None, gt=0)
+    bands: list[tuple[float, float, str]] = Field(default_factory=list)
+
+
+class TriggerModel(_Strict):
+    type: Literal[TRIGGERS]  # type: ignore[valid-type]
+    types: list[str] | None = None
+    between: tuple[str, str] | None = None
+    keywords: list[str] | None = None
+    notifications: int | None = Field(default=None, ge=1)
+    variable: str | None = None
+    direction: Literal["rises_above", "drops_below"] | None = None
+    threshold: float | None = None
+    command: str | None = None
+
+
+class ConditionModel(_Strict):
+    fact: Literal[FACTS] | None = None  # type: ignore[valid-type]
+    variable: str | None = None
+    operator: Literal[OPERATORS]  # type: ignore[valid-type]
+    value: Any = None
+
+
+class ActionModel(_Strict):
+    type: Literal[ACTIONS]  # type: ignore[valid-type]
+    command: str | None = None
+    params: dict[str, Any] | None = None
+    commands: list[str] | None = None
+    phrases: list[str] | None = None
+    path: str | None = None
+    value: Any = None
+    rule: str | None = None
+    text: str | None = None
+    persistent: bool | None = None
+    duration: int | None = Field(default=None, ge=1)
+
+
+class CooldownModel(_Strict):
+    notifications: int | None = Field(default=None, ge=1)
+    minutes: float | None = Field(default=None, gt=0)
+
+
+class RuleModel(_Strict):
+    id: str = Field(min_length=1)
+    description: str = ""
+    when: TriggerModel
+    conditions: list[ConditionModel] = Field(default_factory=list)
+    condition_logic: Literal["all", "any"] = "all"
+    then: list[ActionModel] = Field(default_factory=list)
+    priority: int = 50
+    cooldown: CooldownModel | None = None
+    max_fires: int | None = Field(default=None, ge=1)
+    enabled: bool = True
+
+
+class ReactionModel(_Strict):
+    id: str = Field(min_length=1)
+    on: str = Field(min_length=1)
+    conditions: list[ConditionModel] = Field(default_factory=list)
+    condition_logic: Literal["all", "any"] = "all"
+    then: list[ActionModel] = Field(default_factory=list)
+
+
+_TOP = ("variables", "rules", "reactions", "disable")
+# Per trigger: the fields it needs (and may have) beyond `type`.
+_TRIGGER_NEEDS: dict[str, tuple[str, ...]] = {
+    "notification": ("types",), "time": ("between",), "keyword": ("keywords",), "every": ("notifications",),
+    "day_start": (), "variable_crossed": ("variable", "direction", "threshold"), "after_command": ("command",),
+    "manual": (),
+}
+_ACTION_NEEDS: dict[str, tuple[str, ...]] = {
+    "choose": ("command",), "avoid": ("commands",), "say": ("phrases",), "set": ("path", "value"),
+    "add": ("path", "value"), "subtract": ("path", "value"), "toggle": ("path",), "enable_rule": ("rule",),
+    "disable_rule": ("rule",), "directive": ("text",), "context": ("text",),
+}
+_ACTION_MAY: dict[str, tuple[str, ...]] = {"choose": ("params",), "directive": ("persistent", "duration")}
+
+
+def read_behaviour(directory: Path, *, builtin_ids: Sequence[str] = (),
+                   phrase_problem: Callable[[str], str | None] | None = None) -> tuple[Behaviour, list[str]]:
+    """The pack's behaviour (empty without a file) and every problem, one line each."""
+    path = directory / BEHAVIOUR_FILE
+    if not path.exists():
+        return Behaviour(), []
+    from ..limits import MAX_CONFIGURED_FILE_BYTES
+    from ..outside import loads, read_regular_file
+
+    try:  # a regular file of bounded size only: not /dev/zero, not a FIFO
+        data = loads(read_regular_file(path, MAX_CONFIGURED_FILE_BYTES))
+    except (OSError, UnicodeDecodeError) as exc:
+        return Behaviour(), [f"{path}: cannot be read ({' '.join(str(exc).split())})"]
+    except json.JSONDecodeError as exc:
+        return Behaviour(), [f"{path}: not valid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}"]
+    return parse_behaviour(data, str(path), builtin_ids=builtin_ids, phrase_problem=phrase_problem)
+
+
+def parse_behaviour(data: Any, source: str = BEHAVIOUR_FILE, *, builtin_ids: Sequence[str] = (),
+                    phrase_problem: Callable[[str], str | None] | None = None) -> tuple[Behaviour, list[str]]:
+    """`data` (a decoded behaviour.json) as a Behaviour, and every problem with it."""
+    if not isinstance(data, dict):
+        return Behaviour(), [f"{source}: expected a JSON object {{...}} at the top"]
+    problems: list[str] = [f"{source}: {key}: unknown key, expected one of {', '.join(_TOP)}"
+                           for key in data if key not in _TOP]
+    variables = _variables(data.get("variables", {}), source, problems)
+    rules = [r for r in (_rule(raw, i, source, problems) for i, raw in enumerate(_list(data, "rules", source, problems)))
+             if r is not None]
+    reactions = [r for r in (_reaction(raw, i, source, problems)
+                             for i, raw in enumerate(_list(data, "reactions", source, problems))) if r is not None]
+    raw_ids = [r.get("id") for r in _list(data, "rules", [], []) if isinstance(r, dict)]
+    problems += [f"{source}: rules[{rid}].id: duplicate id (rule ids are unique, built-in ones included)"
+                 for i, rid in enumerate(raw_ids) if isinstance(rid, str) and (rid in raw_ids[:i] or rid in builtin_ids)]
+    disable = _list(data, "disable", source, problems)
+    if not all(isinstance(d, str) for d in disable):
+        problems.append(f"{source}: disable: expected a list of rule ids [\"...\", ...]")
+        disable = []
+    behaviour = Behaviour(variables=variables, rules=tuple(rules), reactions=tuple(reactions),
+                          disable=tuple(disable), source=source)
+    problems += _meaning_problems(behaviour, source, builtin_ids, phrase_problem)
+    return behaviour, problems
+
+
+def _list(data: Mapping[str, Any], key: str, source: Any, problems: list[str]) -> list[Any]:
+    value = data.get(key, [])
+    if not isinstance(value, list):
+        problems.append(f"{source}: {key}: expected a list [...]")
+        return []
+    return value
+
+
+def _errors(exc: ValidationError, where: str) -> list[str]:
+    lines = []
+    for error in exc.errors():
+        field = ".".join(str(p) for p in error["loc"]) or "(whole entry)"
+        if error["type"] == "extra_forbidden":
+            what = "unknown key"
+        elif error["type"] == "literal_error":
+            what = f"got {error['input']!r}, {str(error['msg']).replace('Input should be', 'expected')}"
+        else:
+            what = str(error["msg"]).replace("Input should be", "expected")
+        lines.append(f"{where}.{field}: {what}")
+    return lines
+
+
+def _variables(raw: Any, source: str, problems: list[str]) -> dict[str, Variable]:
+    if not isinstance(raw, dict):
+        problems.append(f"{source}: variables: expected an object {{\"name\": {{...}}}}")
+        return {}
+    out: dict[str, Variable] = {}
+    for name, spec in raw.items():
+        where = f"{source}: variables.{name}"
+        if "." in name or "{" in name or not name:
+            problems.append(f"{where}: a variable's name may not be empty or hold '.' or braces")
+            continue
+        try:
+            model = VariableModel.model_validate(spec)
+        except ValidationError as exc:
+            problems += _errors(exc, where)
+            continue
+        if model.min is not None and model.max is not None and model.min > model.max:
+            problems.append(f"{where}.min: {model.min:g} is above max {model.max:g}")
+        if model.type == "flag" and (model.min is not None or model.max is not None or model.bands):
+            problems.append(f"{where}: a flag has no min, max or bands")
+        for index, (low, high, _label) in enumerate(model.bands):
+            if low >= high:
+                problems.append(f"{where}.bands[{index}]: expected low below high, got [{low:g}, {high:g}]")
+        if model.type == "number" and isinstance(model.initial, bool):
+            problems.append(f"{where}.initial: expected a number")
+            continue
+        out[name] = build.variable(name, spec)
+    return out
+
+
+def _validated(model: type[BaseModel], raw: Any, where: str, problems: list[str]) -> Any:
+    """The entry as its model, or None with every shape problem added."""
+    try:
+        return model.model_validate(raw)
+    except ValidationError as exc:
+        problems += _errors(exc, where)
+        return None
+
+
+def _entry_id(raw: Any, index: int) -> str:
+    return raw["id"] if isinstance(raw, dict) and isinstance(raw.get("id"), str) else f"#{index}"
+
+
+def _rule(raw: Any, index: int, source: str, problems: list[str]) -> Rule | None:
+    where = f"{source}: rules[{_entry_id(raw, index)}]"
+    model = _validated(RuleModel, raw, where, problems)
+    if model is None:
+        return None
+    problems += _trigger_problems(model.when, where)
+    problems += _action_problems(model.then, where)
+    if model.cooldown is not None and (model.cooldown.notifications is None) == (model.cooldown.minutes is None):
+        problems.append(f"{where}.cooldown: expected exactly one of notifications or minutes")
+    return build.rule(raw)
+
+
+def _reaction(raw: Any, index: int, source: str, problems: list[str]) -> Any:
+    where = f"{source}: reactions[{_entry_id(raw, index)}]"
+    model = _validated(ReactionModel, raw, where, problems)
+    if model is None:
+        return None
+    problems += _action_problems(model.then, where)
+    if any(a.type == "choose" for a in model.then):
+        problems.append(f"{where}.then: a reaction comes after the command: choose belongs in a rule")
+    return build.reaction(raw)
+
+
+def _trigger_problems(when: TriggerModel, where: str) -> list[str]:
+    needs = _TRIGGER_NEEDS[when.type]
+    given = {k for k, v in when if v is not None and k != "type"}
+    out = [f"{where}.when.{k}: required for a {when.type} trigger" for k in needs if k not in given]
+    out += [f"{where}.when.{k}: not a field of a {when.type} trigger (it takes {', '.join(needs) or 'nothing more'})"
+            for k in sorted(given - set(needs))]
+    if when.between is not None:
+        out += [f"{where}.when.between: {t!r} is not a time, expected HH:MM from 00:00 to 23:59"
+                for t in when.between if not _CLOCK.match(t)]
+    return out
+
+
+def _action_problems(actions: Iterable[ActionModel], where: str) -> list[str]:
+    out: list[str] = []
+    choose = 0
+    for index, action in enumerate(actions):
+        at = f"{where}.then[{index}]"
+        needs, may = _ACTION_NEEDS[action.type], _ACTION_MAY.get(action.type, ())
+        given = {k for k, v in action if v is not None and k != "type"}
+        if action.type in ("set", "add", "subtract") and "value" not in action.model_fields_set:
+            given.discard("value")
+        out += [f"{at}.{k}: required for {action.type}" for k in needs if k not in given]
+        out += [f"{at}.{k}: not a field of {action.type} (it takes {', '.join(needs + may)})"
+                for k in sorted(given - set(needs) - set(may))]
+        if action.type in ("add", "subtract") and not _number(action.value) and "value" in given:
+            out.append(f"{at}.value: expected a number, got {action.value!r}")
+        choose += action.type == "choose"
+    if choose > 1:
+        out.append(f"{where}.then: more than one choose (a rule chooses at most one command)")
+    return out
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _meaning_problems(b: Behaviour, source: str, builtin_ids: Sequence[str],
+                      phrase_problem: Callable[[str], str | None] | None) -> list[str]:
+    out: list[str] = []
+    seen = {rule.id for rule in b.rules}
+    reaction_ids = [r.id for r in b.reactions]
+    out += [f"{source}: reactions[{rid}].id: duplicate id" for i, rid in enumerate(reaction_ids)
+            if rid in reaction_ids[:i]]
+    known = set(builtin_ids) | seen
+    out += [f"{source}: disable: {rid!r} names no rule (see `karakuri-agent rules`)"
+            for rid in b.disable if rid not in known]
+    for kind, entries in (("rules", b.rules), ("reactions", b.reactions)):
+        for entry in entries:
+            where = f"{source}: {kind}[{entry.id}]"
+            for index, cond in enumerate(entry.conditions):
+                if (cond.fact is None) == (cond.variable is None):
+                    out.append(f"{where}.conditions[{index}]: expected exactly one of fact or variable")
+                elif cond.variable is not None and not _defined(b, cond.variable):
+                    out.append(f"{where}.conditions[{index}].variable: {cond.variable!r} is no defined variable")
+                elif cond.fact == "time" and not (isinstance(cond.value, str) and _CLOCK.match(cond.value)):
+                    out.append(f"{where}.conditions[{index}].value: {cond.value!r} is not a time, expected HH:MM")
+            for index, action in enumerate(entry.then):
+                at = f"{where}.then[{index}]"
+                if action.type in CHANGES and action.path and not _defined(b, action.path):
+                    out.append(f"{at}.path: {action.path!r} is no defined variable (see variables)")
+                if action.type == "toggle" and action.path and _defined(b, action.path) and \
+                        b.variables[action.path.split(".")[0]].kind != "flag":
+                    out.append(f"{at}.path: toggle needs a flag, {action.path!r} is a number")
+                if action.type in ("enable_rule", "disable_rule") and action.rule and action.rule not in known:
+                    out.append(f"{at}.rule: {action.rule!r} names no rule")
+                if action.type == "say" and phrase_problem is not None:
+                    for n, phrase in enumerate(action.phrases):
+                        problem = phrase_problem(phrase)
+                        if problem:
+                            out.append(f"{at}.phrases[{n}]: {problem}")
+            if isinstance(entry, Rule):
+                when = entry.when
+                if when.type == "variable_crossed" and when.variable and not _defined(b, when.variable):
+                    out.append(f"{where}.when.variable: {when.variable!r} is no defined variable")
+            elif entry.on not in EVENTS and not _looks_like_type(entry.on):
+                out.append(f"{where}.on: {entry.on!r} is no event, expected one of {', '.join(EVENTS)}"
+                           " or a notification type")
+    return out
+
+
+def _looks_like_type(name: str) -> bool:
+    """A notification type is snake_case words (`idle_reminder_fired`), possibly a glob."""
+    return bool(re.fullmatch(r"[a-z*][a-z0-9_*]*", name))
+
+
+def _defined(b: Behaviour, path: str) -> bool:
+    """A path names a variable: `energy`, or `affection.NAME` / `affection.{partner}` for one per person."""
+    name, _, key = path.partition(".")
+    spec = b.variables.get(name)
+    if spec is None:
+        return False
+    if not spec.per_person:
+        return key == ""
+    slot = _SLOT.fullmatch(key)
+    return bool(key) and (slot is None or slot.group(1) in PATH_SLOTS)

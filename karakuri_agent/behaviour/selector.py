@@ -1,0 +1,146 @@
+"""The order of named rules, and which one decided: built-in and a pack's, tried by priority.
+
+As py_trees' `Selector` ticks its prioritised children until one succeeds,
+`select` tries rules highest priority first. A built-in rule (a small named
+unit of the package's own decisions) answers with its candidates or passes
+(None). A pack rule that wants to fire chooses its command through the
+caller's `choose` (which resolves names and asks the one gate) or gives way,
+and is recorded: not offered, refused by the gate, on cooldown, spent. A pack
+rule without a `choose` fires (changes variables, adds directives, avoids
+commands) and the selection goes on.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Generic, Sequence, TypeVar
+
+from .engine import Turn
+from .spec import Action, Behaviour, Rule
+
+V = TypeVar("V")  # what the built-in rules read (the decider's view)
+C = TypeVar("C")  # a candidate decision
+
+BUILT_IN = "built-in"
+
+
+@dataclass(frozen=True)
+class BuiltinRule(Generic[V, C]):
+    """One of the package's own decisions: an id that stays, a priority, a line saying what it does."""
+
+    id: str
+    priority: int
+    description: str
+    propose: Callable[[V], Sequence[C] | None]
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A rule as `karakuri-agent rules` lists it, in the order tried."""
+
+    id: str
+    priority: int
+    source: str
+    description: str
+    enabled: bool
+    trigger: str = ""
+
+
+@dataclass
+class Selection(Generic[C]):
+    candidates: list[C]
+    rule: str | None  # the rule whose candidates these are (None: none answered)
+    gave_way: list[dict[str, str]] = field(default_factory=list)  # rules that wanted to fire and could not
+    turn: Turn | None = None
+
+    def trace(self) -> dict[str, object]:
+        out: dict[str, object] = {"rule": self.rule, "gave_way": self.gave_way}
+        if self.turn is not None:
+            out["fired"] = list(self.turn.fired)
+            out["reactions"] = list(self.turn.reacted)
+            out["changes"] = [c.to_json() for c in self.turn.variables.changes]
+        return out
+
+
+
+
+class Selector(Generic[V, C]):
+    """Built-in rules and a pack's behaviour, in the order they are tried."""
+
+    def __init__(self, builtins: Sequence[BuiltinRule[V, C]], behaviour: Behaviour) -> None:
+        self.builtins = list(builtins)
+        self.behaviour = behaviour
+        disabled = set(behaviour.disable)
+        ordered: list[tuple[tuple[int, int, int], BuiltinRule[V, C] | Rule]] = []
+        ordered += [((-r.priority, 0, i), r) for i, r in enumerate(behaviour.rules) if r.id not in disabled]
+        ordered += [((-r.priority, 1, i), r) for i, r in enumerate(self.builtins) if r.id not in disabled]
+        self.ordered = [rule for _, rule in sorted(ordered, key=lambda pair: pair[0])]
+
+    def entries(self) -> list[Entry]:
+        out = []
+        disabled = set(self.behaviour.disable)
+        source = self.behaviour.source or "behaviour.json"
+        switched_off = [r for r in [*self.builtins, *self.behaviour.rules] if r.id in disabled]
+        for rule in sorted([*self.ordered, *switched_off],
+                           key=lambda r: (r.id in disabled, -r.priority)):
+            if isinstance(rule, BuiltinRule):
+                out.append(Entry(rule.id, rule.priority, BUILT_IN, rule.description, rule.id not in disabled))
+            else:
+                out.append(Entry(rule.id, rule.priority, source, rule.description or _summary(rule),
+                                 rule.enabled and rule.id not in disabled, rule.when.type))
+        return out
+
+    def select(self, view: V, turn: Turn | None,
+               choose: Callable[[Rule, Action, tuple[str, ...]], C | str],
+               command_of: Callable[[C], str | None]) -> Selection[C]:
+        """The first rule that answers, with its candidates; every pack rule that could not, and why.
+
+        `choose` makes a pack rule's command a candidate, or says why it
+        cannot be one (not offered, unknown place, refused by the gate).
+        """
+        gave_way: list[dict[str, str]] = []
+        for rule in self.ordered:
+            if isinstance(rule, BuiltinRule):
+                candidates = rule.propose(view)
+                if candidates is None:
+                    continue
+                if turn is not None and turn.avoid:
+                    kept = [c for c in candidates if command_of(c) not in turn.avoid]
+                    if candidates and not kept:
+                        gave_way.append({"rule": rule.id, "why": f"avoided: {', '.join(sorted(turn.avoid))}"})
+                        continue
+                    candidates = kept
+                return Selection(list(candidates), rule.id, gave_way, turn)
+            if turn is None or not turn.wants(rule):
+                continue
+            why = turn.blocked(rule)
+            if why is not None:
+                gave_way.append({"rule": rule.id, "why": why})
+                continue
+            action = rule.choice
+            if action is None:
+                turn.fire(rule)  # changes things, decides nothing: the next rule is tried
+                continue
+            if action.command in turn.avoid:
+                gave_way.append({"rule": rule.id, "why": f"avoided: {action.command}"})
+                continue
+            phrases = next((a.phrases for a in rule.then if a.type == "say"), ()) or turn.phrases
+            made = choose(rule, action, phrases)
+            if isinstance(made, str):
+                gave_way.append({"rule": rule.id, "why": made})
+                continue
+            turn.fire(rule)
+            return Selection([made], rule.id, gave_way, turn)
+        return Selection([], None, gave_way, turn)
+
+
+def _summary(rule: Rule) -> str:
+    """What a pack rule without a description does, in a few words: `time 23:00-06:00 → wait`."""
+    when = rule.when
+    detail = {
+        "notification": ",".join(when.types), "time": "-".join(when.between or ()), "keyword": ",".join(when.keywords),
+        "every": f"{when.notifications} notifications", "variable_crossed": f"{when.variable} {when.direction} "
+        f"{when.threshold:g}" if when.threshold is not None else "", "after_command": when.command or "",
+    }.get(when.type, "")
+    does = [a.command if a.type == "choose" else a.type for a in rule.then]
+    return f"{when.type} {detail}".strip() + (f" → {', '.join(str(d) for d in does)}" if does else "")

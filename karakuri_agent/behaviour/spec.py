@@ -1,0 +1,151 @@
+"""The records of a behaviour pack: frozen, checked once when the pack is read (pack.py).
+
+Nothing here reads a file or a clock; the engine takes these and the facts of
+one notification and says what the agent's own rules want.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Mapping
+
+BEHAVIOUR_FILE = "behaviour.json"  # beside persona.json in a pack
+TRIGGERS = ("notification", "time", "keyword", "every", "day_start", "variable_crossed", "after_command",
+            "manual")
+OPERATORS = ("eq", "neq", "gt", "lt", "gte", "lte", "contains")
+FACTS = ("notification", "time", "place", "nearby", "partner", "money", "items", "weather", "met")
+ACTIONS = ("choose", "avoid", "say", "set", "add", "subtract", "toggle", "enable_rule", "disable_rule",
+           "directive", "context")
+CHANGES = ("set", "add", "subtract", "toggle")
+EVENTS = ("conversation_ended", "conversation_started", "transfer_received", "transfer_given",
+          "movement_completed", "action_completed", "command_failed", "day_start")
+# What fills `{partner}`, `{place}` and `{item}` in a variable's path.
+PATH_SLOTS = ("partner", "place", "item")
+
+
+@dataclass(frozen=True)
+class Band:
+    low: float
+    high: float
+    label: str
+
+
+@dataclass(frozen=True)
+class Variable:
+    """One of the agent's own values: a number within bounds, or a flag; one value, or one per person."""
+
+    name: str
+    kind: str = "number"  # "number" | "flag"
+    per_person: bool = False
+    minimum: float | None = None
+    maximum: float | None = None
+    initial: Any = 0
+    max_delta: float | None = None
+    bands: tuple[Band, ...] = ()
+
+    def band(self, value: Any) -> str | None:
+        """The words for a value: the band it falls in (the last band includes its top)."""
+        if self.kind == "flag" or not isinstance(value, (int, float)):
+            return None
+        for index, band in enumerate(self.bands):
+            top = index == len(self.bands) - 1
+            if band.low <= value < band.high or (top and value == band.high):
+                return band.label
+        return None
+
+
+@dataclass(frozen=True)
+class Trigger:
+    type: str
+    types: tuple[str, ...] = ()
+    between: tuple[str, str] | None = None
+    keywords: tuple[str, ...] = ()
+    notifications: int | None = None
+    variable: str | None = None
+    direction: str | None = None
+    threshold: float | None = None
+    command: str | None = None
+
+
+@dataclass(frozen=True)
+class Condition:
+    operator: str
+    value: Any
+    fact: str | None = None
+    variable: str | None = None
+
+
+@dataclass(frozen=True)
+class Action:
+    type: str
+    command: str | None = None
+    params: Mapping[str, Any] = field(default_factory=dict)
+    commands: tuple[str, ...] = ()
+    phrases: tuple[str, ...] = ()
+    path: str | None = None
+    value: Any = None
+    rule: str | None = None
+    text: str | None = None
+    persistent: bool = False
+    duration: int | None = None
+
+
+@dataclass(frozen=True)
+class Cooldown:
+    notifications: int | None = None
+    minutes: float | None = None
+
+
+@dataclass(frozen=True)
+class Rule:
+    id: str
+    when: Trigger
+    then: tuple[Action, ...] = ()
+    conditions: tuple[Condition, ...] = ()
+    condition_logic: str = "all"
+    priority: int = 50
+    cooldown: Cooldown | None = None
+    max_fires: int | None = None
+    enabled: bool = True
+    description: str = ""
+
+    @property
+    def choice(self) -> Action | None:
+        """The rule's `choose`, if it chooses a command (a rule without one only changes things)."""
+        return next((a for a in self.then if a.type == "choose"), None)
+
+
+@dataclass(frozen=True)
+class Reaction:
+    id: str
+    on: str
+    then: tuple[Action, ...] = ()
+    conditions: tuple[Condition, ...] = ()
+    condition_logic: str = "all"
+
+
+@dataclass(frozen=True)
+class Behaviour:
+    """A pack's behaviour.json, read and checked. Empty (the default) changes nothing."""
+
+    variables: Mapping[str, Variable] = field(default_factory=dict)
+    rules: tuple[Rule, ...] = ()
+    reactions: tuple[Reaction, ...] = ()
+    disable: tuple[str, ...] = ()
+    source: str = ""  # the file it was read from, for `rules` and the trace
+
+    @property
+    def empty(self) -> bool:
+        return not (self.variables or self.rules or self.reactions or self.disable)
+
+    def rule(self, rule_id: str) -> Rule | None:
+        return next((r for r in self.rules if r.id == rule_id), None)
+
+
+EMPTY = Behaviour()
+
+
+def matches_type(patterns: Iterable[str], notification_type: str) -> bool:
+    """A notification type (or an event) against `types` (`*` globs such as `*_completed`)."""
+    return any(fnmatch.fnmatchcase(notification_type, p) for p in patterns)

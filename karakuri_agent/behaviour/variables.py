@@ -1,0 +1,130 @@
+"""The agent's own variables, changed only here: whoever proposes a change, the engine clamps it.
+
+A change (from a rule, a reaction or a model) is applied, clamped to `min` /
+`max` and to `max_delta` away from the value the notification started with,
+or ignored (an unknown path, a flag asked to add). Every change is recorded
+with what was asked and what came of it, for the trace.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any, Mapping
+
+from .spec import Variable
+
+APPLIED, CLAMPED, IGNORED = "applied", "clamped", "ignored"
+
+
+@dataclass(frozen=True)
+class Change:
+    path: str
+    by: str  # the rule, reaction or "model" that asked
+    op: str
+    asked: Any
+    before: Any
+    after: Any
+    status: str
+    why: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {k: v for k, v in asdict(self).items() if v != ""}
+
+    def line(self) -> str:
+        """One line for `--explain` and `log`: `energy 80 → 60 (night-rest: add -30, clamped)`."""
+        what = f"{self.op} {self.asked!r}" if self.op != "toggle" else "toggle"
+        if self.status == IGNORED:
+            return f"{self.path}: ignored ({self.by}: {what}; {self.why})"
+        note = f", {self.why}" if self.why else ""
+        return f"{self.path} {_show(self.before)} → {_show(self.after)} ({self.by}: {what}, {self.status}{note})"
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+class Variables:
+    """The values during one notification: read, changed through `change`, then saved whole.
+
+    `values` maps a path (`energy`, `affection.桜草メイ`) to its stored value;
+    a path never set has its variable's `initial`.
+    """
+
+    def __init__(self, specs: Mapping[str, Variable], values: Mapping[str, Any]) -> None:
+        self.specs = specs
+        self.values: dict[str, Any] = {p: v for p, v in values.items() if self.spec_of(p) is not None}
+        self.start = dict(self.values)
+        self.changes: list[Change] = []
+
+    def spec_of(self, path: str) -> Variable | None:
+        name, _, key = path.partition(".")
+        spec = self.specs.get(name)
+        if spec is None or bool(key) != spec.per_person:
+            return None
+        return spec
+
+    def get(self, path: str) -> Any:
+        """The value at `path` (its initial when never set); None for no variable."""
+        spec = self.spec_of(path)
+        if spec is None:
+            return None
+        return self.values.get(path, spec.initial)
+
+    def change(self, op: str, path: str, value: Any, by: str) -> Change:
+        """Apply one change, clamped; the record of it."""
+        spec = self.spec_of(path)
+        before = self.get(path)
+        if spec is None:
+            return self._keep(Change(path, by, op, value, None, None, IGNORED, "no such variable"))
+        if spec.kind == "flag":
+            if op == "toggle":
+                target: Any = not before
+            elif op == "set" and isinstance(value, bool):
+                target = value
+            else:
+                return self._keep(Change(path, by, op, value, before, before, IGNORED,
+                                         "a flag takes set true/false or toggle"))
+            self.values[path] = target
+            return self._keep(Change(path, by, op, value, before, target, APPLIED))
+        if not isinstance(value, (int, float)) or isinstance(value, bool) or op == "toggle":
+            return self._keep(Change(path, by, op, value, before, before, IGNORED, "expected a number"))
+        wanted = {"set": value, "add": before + value, "subtract": before - value}.get(op)
+        if wanted is None:
+            return self._keep(Change(path, by, op, value, before, before, IGNORED, f"unknown change {op!r}"))
+        after, why = clamp(spec, wanted, self.start.get(path, spec.initial))
+        after = _whole(after)
+        self.values[path] = after
+        return self._keep(Change(path, by, op, value, before, after, CLAMPED if why else APPLIED, why))
+
+    def _keep(self, change: Change) -> Change:
+        self.changes.append(change)
+        return change
+
+    def shown(self) -> list[dict[str, Any]]:
+        """Every variable with its value and band words, for a prompt (per person: those known)."""
+        out: list[dict[str, Any]] = []
+        for name, spec in self.specs.items():
+            paths = sorted(p for p in self.values if p.startswith(name + ".")) if spec.per_person else [name]
+            for path in paths:
+                value = self.get(path)
+                out.append({"path": path, "value": value, **({"band": spec.band(value)} if spec.band(value) else {})})
+        return out
+
+
+def clamp(spec: Variable, wanted: float, start: float) -> tuple[float, str]:
+    """`wanted` within max_delta of `start` and within min/max; why it moved ("" when it did not)."""
+    value, why = wanted, ""
+    if spec.max_delta is not None and abs(value - start) > spec.max_delta:
+        value = start + spec.max_delta if value > start else start - spec.max_delta
+        why = f"at most {spec.max_delta:g} per notification"
+    if spec.maximum is not None and value > spec.maximum:
+        value, why = spec.maximum, f"max {spec.maximum:g}"
+    if spec.minimum is not None and value < spec.minimum:
+        value, why = spec.minimum, f"min {spec.minimum:g}"
+    return value, why
+
+
+def _whole(value: float) -> float | int:
+    return int(value) if isinstance(value, float) and value.is_integer() else value
