@@ -270,6 +270,7 @@ class Agent:
         result.outcome = outcome
         self._behave(result, view, decision, admitted.choice.command, outcome.success, dry_run)
         if outcome.success:
+            _mentioned(rt.store, decision, admitted.params, view.now)
             sent = Decision(admitted.choice.command, admitted.params)
             result.report = report.action_report(kind, admitted.choice.command, outcome.result,
                                                  facts=facts_of(view, sent), newer=newer)
@@ -292,6 +293,13 @@ class Agent:
         memory, result.behaviour = finish(view, decision, sent, success)
         if memory is not None and not dry_run:
             self.runtime.store.save_behaviour_state(memory)
+
+
+def _mentioned(store: Any, decision: Decision, sent: dict[str, Any], now: Any) -> None:
+    """A memory the sent line brought up is marked mentioned (in world time): not again within a week."""
+    memory = decision.recalled
+    if memory is not None and memory.line in str(sent.get("message") or ""):
+        store.mention_fact(memory.fact_key, memory.listener, now)
 
 
 class _FirstTrace:

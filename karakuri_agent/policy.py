@@ -18,10 +18,11 @@ The rules follow `skill/SKILL.md`:
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any, Iterable, Iterator, Sequence
 
+from . import recall
 from .behaviour.selector import BuiltinRule
 from .commands import ACCEPT_TRANSFER, END, REJECT_TRANSFER, SPEAK
 from .commands import INFORMATION as INFORMATION_COMMANDS
@@ -81,6 +82,8 @@ class View:
     transfer_policy: str = "known"
     # What the pack's behaviour remembers (variables, fire counts, cooldowns): the state's, as saved.
     behaviour_memory: dict[str, Any] = field(default_factory=dict)
+    # What each person the agent may talk to (by id) told about themselves, and town news (told.py's rows).
+    told: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
 
     def choice(self, *commands: str) -> Choice | None:
         return next((c for c in self.choices if c.command in commands), None)
@@ -125,6 +128,8 @@ def _conversation_turn(view: View) -> list[Decision] | None:
         f"{meeting.get('place_name') or '約束の場所'}での約束が近いので会話を切り上げる" if meeting
         else "十分に話したので挨拶して会話を終える",
     )
+    if speak_decision and not closing:
+        speak_decision = _recalling(view, speak_decision, speak, partner)
     ordered = [end_decision, speak_decision] if long_enough else [speak_decision, end_decision]
     return [d for d in ordered if d]
 
@@ -139,8 +144,8 @@ def _conversation_request(view: View) -> list[Decision] | None:
     if urgent is not None and reject is not None:
         place = urgent.get("place_name") or "約束の場所"
         return [Decision(reject.command, {}, f"{place}での約束が迫っているので断る")]
-    accepted = Decision(accept.command, _speech_params(view, accept, "accept", partner),
-                        f"{partner.get('name') or '相手'}の誘いを受ける")
+    accepted = _recalling(view, Decision(accept.command, _speech_params(view, accept, "accept", partner),
+                                         f"{partner.get('name') or '相手'}の誘いを受ける"), accept, partner)
     return [accepted] + ([Decision(reject.command, {}, "返事の内容が用意できないので断る")] if reject else [])
 
 
@@ -315,8 +320,8 @@ def _talk_to_someone(view: View) -> list[Decision]:
     message = compose("start", persona=view.persona, partner_name=name, partner_known=known,
                       place_name=_place_name(view), seed=view.notification_id,
                       previous_lines=view.said_before, max_length=_max_length(choice, "message"))
-    return [Decision(choice.command, {"target_agent_id": target, "message": message},
-                     f"近くにいる{name or '人'}に話しかける")]
+    return [_recalling(view, Decision(choice.command, {"target_agent_id": target, "message": message},
+                                      f"近くにいる{name or '人'}に話しかける"), choice, {"id": target, "name": name})]
 
 
 def _move_on(view: View) -> list[Decision]:
@@ -415,6 +420,18 @@ def _name_of_agent(view: View, agent_id: Any) -> str | None:
 
 
 # -- helpers -------------------------------------------------------------------------
+def _recalling(view: View, decision: Decision, choice: Choice, partner: dict[str, Any]) -> Decision:
+    """A spoken decision that also brings up something `partner` told on an earlier day, if there is one."""
+    if "message" not in decision.params:
+        return decision
+    memory = recall.for_partner(view, partner)
+    if memory is None:
+        return decision
+    message = recall.with_recall(decision.params["message"], memory, _max_length(choice, "message"))
+    return replace(decision, params={**decision.params, "message": message},
+                   reason=f"{decision.reason}（{memory.explained()}）", recalled=memory)
+
+
 def _speech_params(view: View, choice: Choice, purpose: str, partner: dict[str, Any]) -> dict[str, Any]:
     """Params for a speaking command: the line, and the next speaker when asked for."""
     params: dict[str, Any] = {}

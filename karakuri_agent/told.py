@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from datetime import date, datetime, timedelta
+from datetime import date, datetime, timedelta, timezone
 from typing import Any, Iterable, Mapping
 
 from .models import TOKYO
@@ -98,7 +98,8 @@ class Fact:
     def to_row(self) -> dict[str, Any]:
         return {"fact_key": self.key, "kind": self.kind, "topic": self.topic, "detail": self.detail,
                 "speaker_id": self.speaker_id, "speaker_name": self.speaker_name, "about_id": self.about_id,
-                "about_name": self.about_name, "said_at": self.said_at.isoformat(),
+                "about_name": self.about_name,
+                "said_at": self.said_at.astimezone(timezone.utc).isoformat(timespec="milliseconds"),
                 "due_on": self.due_on.isoformat() if self.due_on else None, "source": self.source,
                 "conversation_id": self.conversation_id}
 

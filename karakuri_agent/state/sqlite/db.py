@@ -175,6 +175,13 @@ def _m007_behaviour_state(conn: sqlite3.Connection) -> None:
     )
 
 
+def _m009_told_facts(conn: sqlite3.Connection) -> None:
+    """What people told the agent about themselves (told.py), and to whom each fact was brought up when."""
+    from ..told_store import SCHEMA
+
+    _run_script(conn, SCHEMA.format(id="INTEGER PRIMARY KEY", time="TEXT"))
+
+
 MIGRATIONS: list[tuple[int, str, Callable[[sqlite3.Connection], None]]] = [
     (1, "initial", _m001_initial),
     (2, "people_by_name", _m002_people_by_name),
@@ -182,6 +189,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[sqlite3.Connection], None]]] = [
     (4, "heard_lines", _m004_heard_lines),
     (5, "activity_model", _m005_activity_model),
     (7, "behaviour_state", _m007_behaviour_state),
+    (9, "told_facts", _m009_told_facts),
 ]
 
 
