@@ -314,14 +314,51 @@ def _talk_to_someone(view: View) -> list[Decision]:
     options = [a for a in options if a not in recent_targets and not view.me.is_self(a, None)]
     if not options:
         return []
-    target = _pick(options, view.notification_id)
+    target = _closest_first(view, options)
     name = _name_of_agent(view, target)
     known = view.acquaintances.get(target, {}).get("interactions", 0) > 0
     message = compose("start", persona=view.persona, partner_name=name, partner_known=known,
+                      partner_close=_is_close(view, target),
                       place_name=_place_name(view), seed=view.notification_id,
                       previous_lines=view.said_before, max_length=_max_length(choice, "message"))
     return [_recalling(view, Decision(choice.command, {"target_agent_id": target, "message": message},
                                       f"近くにいる{name or '人'}に話しかける"), choice, {"id": target, "name": name})]
+
+
+# How often the closest of several people nearby is the one sought out (the rest: any of them).
+CLOSEST_FIRST = 0.7
+# The pack's per-person variable that says how close the agent is to someone.
+CLOSENESS = "closeness"
+
+
+def _closeness(view: View, agent_id: str) -> float:
+    """How close the agent is to someone: the pack's `closeness` variable, else how often they talked."""
+    spec = view.persona.behaviour.variables.get(CLOSENESS) if getattr(view.persona, "behaviour", None) else None
+    if spec is not None:
+        name = _name_of_agent(view, agent_id)
+        value = (view.behaviour_memory.get("variables") or {}).get(f"{CLOSENESS}.{name}", spec.initial)
+        return float(value) if isinstance(value, (int, float)) else 0.0
+    return float(view.acquaintances.get(agent_id, {}).get("interactions", 0) or 0)
+
+
+def _is_close(view: View, agent_id: str) -> bool:
+    """A friend or closer: past the first band of the pack's `closeness`, else five talks or more."""
+    spec = view.persona.behaviour.variables.get(CLOSENESS) if getattr(view.persona, "behaviour", None) else None
+    if spec is not None:
+        return len(spec.bands) > 1 and _closeness(view, agent_id) >= spec.bands[1].low
+    return _closeness(view, agent_id) >= CLOSE_AFTER_TALKS
+
+
+# Without a pack's closeness: this many talks make someone close.
+CLOSE_AFTER_TALKS = 5
+
+
+def _closest_first(view: View, options: list[str]) -> str:
+    """Usually the closest of the people one could talk to, not always: variety stays."""
+    scores = {option: _closeness(view, option) for option in options}
+    top = [o for o in options if scores[o] == max(scores.values())]
+    share = int(_stable(view.notification_id, "closest")[:8], 16) / 0xFFFFFFFF
+    return _pick(top if len(top) < len(options) and share < CLOSEST_FIRST else options, view.notification_id)
 
 
 def _move_on(view: View) -> list[Decision]:
@@ -446,6 +483,7 @@ def _speech_params(view: View, choice: Choice, purpose: str, partner: dict[str, 
             persona=view.persona,
             partner_name=partner.get("name"),
             partner_known=_knows(view, partner.get("id")),
+            partner_close=bool(partner.get("id")) and _is_close(view, str(partner.get("id"))),
             last_line=last,
             place_name=(promise or {}).get("place_name") or _place_name(view),
             previous_lines=[*view.own_lines, *view.said_before],
