@@ -114,3 +114,29 @@ def with_recall(message: str, recall: Recall, max_length: int | None) -> str:
     """The message with the memory's line after it; the memory's line alone when both do not fit."""
     joined = f"{message}{recall.line}"
     return joined if utf16_units(joined) <= (MESSAGE_UNITS if max_length is None else max_length) else recall.line
+
+
+# How many of a person's facts the model's prompt carries.
+PROMPT_FACTS = 5
+# A fact's line as the prompt quotes it (said by someone else: data, cut short).
+SOURCE_CHARS = 60
+
+
+def about(view: View, person: Mapping[str, Any]) -> dict[str, Any]:
+    """What the agent remembers of someone, for the model's prompt: their facts (not taken back)
+    with when they were told, and the band of the pack's closeness variable."""
+    out: dict[str, Any] = {}
+    behaviour = getattr(view.persona, "behaviour", None)
+    spec = behaviour.variables.get("closeness") if behaviour is not None else None
+    if spec is not None and person.get("name"):
+        value = (view.behaviour_memory.get("variables") or {}).get(f"closeness.{person['name']}", spec.initial)
+        band = spec.band(value)
+        if band:
+            out["closeness"] = band
+    rows = [r for r in view.told.get(str(person.get("id") or ""), ())
+            if not r.get("withdrawn_at") and (r.get("kind") == told.NEWS or _about(r, person))]
+    facts = [f"{_day(r.get('said_at')) or ''} {r.get('speaker_name') or ''}「{str(r.get('source') or '')[:SOURCE_CHARS]}」".strip()
+             for r in rows[:PROMPT_FACTS]]
+    if facts:
+        out["facts"] = facts
+    return out
