@@ -461,7 +461,7 @@ def _recalling(view: View, decision: Decision, choice: Choice, partner: dict[str
     """A spoken decision that also brings up something `partner` told on an earlier day, if there is one."""
     if "message" not in decision.params:
         return decision
-    memory = recall.for_partner(view, partner)
+    memory = recall.for_partner(view, partner, opening=choice.command in ("conversation_start", "conversation_accept"))
     if memory is None:
         return decision
     message = recall.with_recall(decision.params["message"], memory, _max_length(choice, "message"))

@@ -29,6 +29,8 @@ if TYPE_CHECKING:
 RECALL_WITHIN_LINES = 3
 # A fact brought up to someone is not brought up to them again within this.
 RECALL_AGAIN_AFTER = timedelta(days=7)
+# One memory per talk: none while another was brought up to the same person this recently.
+ONE_PER_TALK = timedelta(hours=1)
 # What comes first when several could: their plans near the day, then the rest of theirs, then news.
 _ORDER = {told.PLAN: 0, told.PET: 1, told.FAMILY: 2, told.EVENT: 3, told.WORK: 4, told.LIKE: 5,
           told.DISLIKE: 6, told.NEWS: 7}
@@ -73,11 +75,24 @@ def _day(text: Any) -> date | None:
         return None
 
 
+def _since(mentioned_at: Any, now: datetime) -> timedelta:
+    """How long ago a fact was last brought up (never: forever); a time ahead (the clock stepped back) is now."""
+    if not mentioned_at:
+        return timedelta.max
+    try:
+        return max(now - datetime.fromisoformat(str(mentioned_at)), timedelta(0))
+    except ValueError:
+        return timedelta.max
+
+
 def choose(rows: Iterable[Mapping[str, Any]], person: Mapping[str, Any], now: datetime,
            said: Iterable[str] = ()) -> Recall | None:
     """The fact to bring up to `person` now, or None."""
     today = now.astimezone(TOKYO).date()
     used = {said_key(line) for line in said}
+    rows = list(rows)
+    if any(_since(row.get("mentioned_at"), now) < ONE_PER_TALK for row in rows if not row.get("withdrawn_at")):
+        return None
     found: list[tuple[tuple[int, str], Recall]] = []
     for row in rows:
         news = row.get("kind") == told.NEWS
@@ -86,10 +101,8 @@ def choose(rows: Iterable[Mapping[str, Any]], person: Mapping[str, Any], now: da
         told_on = _day(row.get("said_at"))
         if told_on is None or told_on >= today:
             continue
-        if row.get("mentioned_at"):
-            last = datetime.fromisoformat(str(row["mentioned_at"]))
-            if now - last < RECALL_AGAIN_AFTER:  # a time ahead (the clock stepped back) counts as just now
-                continue
+        if _since(row.get("mentioned_at"), now) < RECALL_AGAIN_AFTER:
+            continue
         line = told.recall_line(row, today)
         if line is None or said_key(line) in used:
             continue
@@ -103,9 +116,13 @@ def choose(rows: Iterable[Mapping[str, Any]], person: Mapping[str, Any], now: da
     return max(same, key=lambda kr: kr[0][1])[1]  # the newest of the best kind
 
 
-def for_partner(view: View, person: Mapping[str, Any]) -> Recall | None:
-    """A memory to bring up to `person` in this conversation, within the agent's first lines."""
-    if len(view.own_lines) >= RECALL_WITHIN_LINES or not person.get("id"):
+def for_partner(view: View, person: Mapping[str, Any], *, opening: bool = False) -> Recall | None:
+    """A memory to bring up to `person` in this conversation, within the agent's first lines.
+
+    `opening`: the line starts the conversation (a start or an accept), the first whatever the lines
+    kept from an earlier talk with the same people say.
+    """
+    if (not opening and len(view.own_lines) >= RECALL_WITHIN_LINES) or not person.get("id"):
         return None
     return choose(view.told.get(str(person["id"]), ()), person, view.now, view.said_before)
 

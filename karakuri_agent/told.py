@@ -28,8 +28,9 @@ LIKE, DISLIKE, PET, FAMILY, WORK, PLAN, EVENT, NEWS = (
     "like", "dislike", "pet", "family", "work", "plan", "event", "news")
 KINDS = frozenset({LIKE, DISLIKE, PET, FAMILY, WORK, PLAN, EVENT, NEWS})
 
-# A noun as a topic: kanji, katakana (with ー and ・), Latin letters; 1-12 of them.
-_NOUN = r"[\u4e00-\u9fff々〆ァ-ヴーa-zA-Zａ-ｚＡ-Ｚ・]{1,12}"
+# A noun as a topic: kanji, katakana (with ー and ・), Latin letters; 1-12 of them, or kanji with one
+# kana between (編み物, 落し物); never a run that ends in kana, which may be a verb.
+_NOUN = r"(?:[\u4e00-\u9fff々][ぁ-ん][\u4e00-\u9fff々]|[\u4e00-\u9fff々〆ァ-ヴーa-zA-Zａ-ｚＡ-Ｚ・]{1,12})"
 _NAME = r"[ァ-ヴー]{2,8}|[ぁ-ん]{2,6}"
 _PETS = {"猫": "猫", "ねこ": "猫", "ネコ": "猫", "犬": "犬", "いぬ": "犬", "イヌ": "犬", "うさぎ": "うさぎ",
          "ウサギ": "うさぎ", "ハムスター": "ハムスター", "インコ": "インコ", "金魚": "金魚", "カメ": "カメ"}

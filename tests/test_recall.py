@@ -50,6 +50,14 @@ def test_never_to_someone_else_nor_taken_back_nor_twice_in_a_week():
     assert recall.choose([cat], MEI_P, later, said=["ミケちゃん、元気？"]) is None
 
 
+def test_one_memory_per_talk():
+    cat, move = fact("猫を飼ってるの、名前はミケ。"), fact("妹がいるんだ。", id=2)
+    later = DAY1 + timedelta(days=1)
+    just = {**cat, "mentioned_at": (later - timedelta(minutes=10)).isoformat()}
+    assert recall.choose([just, move], MEI_P, later) is None
+    assert recall.choose([just, move], MEI_P, later + timedelta(hours=2)).line == "妹さんは元気？"
+
+
 def test_town_news_travels_to_others_but_not_back_to_its_teller():
     news = fact("駅前に新しいパン屋ができたんだって！")
     later = DAY1 + timedelta(days=1)

@@ -25,6 +25,7 @@ def test_a_pet_with_its_name_is_about_the_speaker():
 @pytest.mark.parametrize("line, kind, topic", [
     ("私はコーヒーが好きなんだ。", told.LIKE, "コーヒー"),
     ("ピーマンが苦手なの。", told.DISLIKE, "ピーマン"),
+    ("編み物が好きなんだ。", told.LIKE, "編み物"),
     ("妹がいるんだ。", told.FAMILY, "妹さん"),
     ("パン屋で働いてるよ。", told.WORK, "パン屋"),
     ("昨日、骨折しちゃった。", told.EVENT, "骨折"),
