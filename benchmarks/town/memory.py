@@ -30,6 +30,12 @@ def _lines(town: Town) -> list[tuple[Any, dict[str, Any], Any]]:
                   key=lambda t: t[1]["step"])
 
 
+def _recalls(line: dict[str, Any], fact: Planted) -> bool:
+    """The agent's line names the fact, not only taking up a word of the line it answers."""
+    heard = getattr(line.get("partner_line"), "text", "") or ""
+    return any(k in line["message"] and k not in heard for k in fact.keywords)
+
+
 def memory_rows(town: Town, details: dict[str, Any]) -> list[dict[str, Any]]:
     later = town.day_starts[1] if len(town.day_starts) > 1 else None
     said = _said(town)
@@ -44,7 +50,7 @@ def memory_rows(town: Town, details: dict[str, Any]) -> list[dict[str, Any]]:
             continue
         began = town.steps[own[0]["step"]].time
         facts = [f for f in kept if f.owner in conv.everyone and f.text not in used and f.said_at < began]
-        hit = next((f for f in facts for line in own if any(k in line["message"] for k in f.keywords)), None)
+        hit = next((f for f in facts for line in own if _recalls(line, f)), None)
         if hit is not None:
             used.add(hit.text)  # on day 1 too: past midnight in Tokyo, day 1 is already a later world day
         if later is None or began < later or not facts:
@@ -56,7 +62,7 @@ def memory_rows(town: Town, details: dict[str, Any]) -> list[dict[str, Any]]:
     for fact in said:
         times = []
         for conv, line, at in lines:
-            if at <= fact.said_at or not any(k in line["message"] for k in fact.keywords):
+            if at <= fact.said_at or not _recalls(line, fact):
                 continue
             if fact.owner not in line["participants"] and fact.owner not in conv.everyone:
                 wrong.append({"step": line["step"], "fact": fact.text, "line": line["message"]})
@@ -68,6 +74,7 @@ def memory_rows(town: Town, details: dict[str, Any]) -> list[dict[str, Any]]:
         if len(conversations) > 1:
             twice.append({"fact": fact.text, "conversations": conversations})
     closest = chosen = 0
+    starts: list[dict[str, Any]] = []
     for step in town.steps:
         sent = step.posts[0] if step.posts else None
         if not sent or sent.get("command") != "conversation_start" or len(step.nearby) < 2:
@@ -78,8 +85,10 @@ def memory_rows(town: Town, details: dict[str, Any]) -> list[dict[str, Any]]:
         if list(exchanged.values()).count(best) != 1 or best == 0:
             continue  # nobody closer than the rest
         chosen += 1
-        closest += (sent.get("params") or {}).get("target_agent_id") == max(exchanged, key=exchanged.get)
-    details["memory"] = {"brought_up": brought_up, "wrong_person": wrong, "retracted": retracted, "twice": twice,
+        target = (sent.get("params") or {}).get("target_agent_id")
+        closest += target == max(exchanged, key=exchanged.get)
+        starts.append({"step": step.index, "exchanged": exchanged, "target": target})
+    details["memory"] = {"brought_up": brought_up, "wrong_person": wrong, "retracted": retracted, "twice": twice, "closest_first": starts,
                          "planted": [{"owner": f.owner, "text": f.text, "retracted": f.retracted_at is not None}
                                      for f in said]}
     return [
