@@ -61,7 +61,7 @@ def facts(view: View) -> Facts:
         weather=extra.get("weather") if isinstance(extra.get("weather"), str) else None,
         met=tuple(str(p.get("display_name")) for p in view.context.get("people", [])
                   if p.get("interactions", 0) > 0 and p.get("display_name")),
-        text=str(lines[-1].get("message") or "") if lines else str(view.context.get("text") or ""),
+        text=str(lines[-1].get("message") or "") if lines else view.text,
         offered=tuple(dict.fromkeys(c.command for c in view.choices)),
         previous_command=view.recent_commands[0].get("command") if view.recent_commands else None,
     )
@@ -146,6 +146,19 @@ def _with_line(view: View, decision: Decision, phrases: Sequence[str]) -> Decisi
     return replace(decision, params={**decision.params, "message": _line(view, phrases, partner=None)})
 
 
+def fired_before_sending(decision: Decision) -> dict[str, Any] | None:
+    """What to save before the command goes out when pack rules fired for it (None: nothing).
+
+    Saved first, as the ledger claims first: a crash after the POST must not
+    leave a `max_fires` or a cooldown uncounted, so a rule never fires more
+    often than it says, whatever happens to the process.
+    """
+    selection = decision.trace if isinstance(decision.trace, Selection) else None
+    if selection is None or selection.turn is None or not selection.turn.fired:
+        return None
+    return selection.turn.memory()
+
+
 def finish(view: View, decision: Decision | None, sent: str | None,
            success: bool | None) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
     """After the outcome: the reactions, a model's deltas; (memory to save, trace), (None, trace) without a pack.
@@ -165,9 +178,11 @@ def finish(view: View, decision: Decision | None, sent: str | None,
     for path, delta in (model_state if isinstance(model_state, dict) else {}).items():
         turn.variables.change("set" if isinstance(delta, bool) else "add", str(path), delta, "model")
     turn.react(events(turn.facts, sent, success) + promise_kept(view, decision, sent, success), {})
-    trace = {**(trace or {"rule": None, "gave_way": []}), "fired": list(turn.fired),
-             "reactions": list(turn.reacted), "changes": [c.to_json() for c in turn.variables.changes]}
-    return turn.memory(), trace
+    done = {"fired": list(turn.fired), "reactions": list(turn.reacted),
+            "changes": [c.to_json() for c in turn.variables.changes]}
+    if trace is None and any(done.values()):
+        trace = {"rule": None, "gave_way": [], "by": "another decider"}  # the model decided; the pack still acted
+    return turn.memory(), trace and {**trace, **done}
 
 
 # How near its time a talk with a promise's partner counts as the promise kept.
@@ -197,7 +212,8 @@ def events(facts: Facts, sent: str | None, success: bool | None) -> list[str]:
     if sent is not None and success is False:
         out.append("command_failed")
     elif sent is not None and success:
-        out += {"conversation_start": ["conversation_started"], "transfer": ["transfer_given"]}.get(sent, [])
+        out += {"conversation_start": ["conversation_started"], "conversation_accept": ["conversation_started"],
+                "transfer": ["transfer_given"]}.get(sent, [])
         if sent in END or sent == "conversation_leave":
             out.append("conversation_ended")
         if sent in ACCEPT_TRANSFER:

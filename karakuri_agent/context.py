@@ -360,6 +360,7 @@ def view_of(store: Store, fetched: Fetched, now: datetime, *, persona: Persona, 
         trips=trips(store),
         transfer_policy=transfer_policy,
         behaviour_memory=store.behaviour_state() if getattr(persona, "behaviour", None) else {},
+        text=fetched.notification.notification.text or "",
         told=told_to(store, [*[p for p in fetched.parsed.get("participants") or []
                                if not fetched.me.is_self(p.get("id"), p.get("name"))],
                              *nearby, *({"id": c} for c in candidates)]),

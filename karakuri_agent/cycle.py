@@ -25,11 +25,11 @@ from .errors import AlreadyAttempted, OutcomeUnknown, ServerRejected, StateUnava
 from .clock import utc_now
 from .operations import Fetched, Outcome, Runtime, act, fetch, load_configured_persona, open_runtime
 from .commands import RESPONSE
-from .behaving import finish
+from .behaving import finish, fired_before_sending
 from .context import view_of
 from .deciders import Decider, Decision, build_decider
 from .gate import first_admitted, not_actionable
-from .policy import facts_of
+from .policy import View, facts_of
 from .reporters import Reporter, configured_reporter
 from .speech import Persona
 from .state.base import State
@@ -69,6 +69,8 @@ class HandleResult:
     model: LLMTrace | None = None
     # The rule that decided, the rules that gave way and every variable change (None: nothing was decided).
     behaviour: dict[str, Any] | None = None
+    # What the pack's behaviour remembers after this notification: saved with the report entry.
+    behaviour_memory: dict[str, Any] | None = field(default=None, repr=False)
 
     @property
     def sent(self) -> bool:
@@ -183,6 +185,8 @@ class Agent:
                     result.model.sent, result.model.dry_run = result.sent, dry_run
                 with self.runtime.store.batch():
                     self._remember(result, notification_id)
+                    if result.behaviour_memory is not None and not dry_run:
+                        self.runtime.store.save_behaviour_state(result.behaviour_memory)
                     if remember is not None:
                         remember()
             except StateUnavailable as exc:  # the ledger cannot be asked: nothing more is sent
@@ -253,22 +257,26 @@ class Agent:
         result.decision = decision
         result.rejected.extend(refused)
         if admitted is None:
-            self._behave(result, view, decision, None, None, dry_run)
+            self._behave(result, view, decision, None, None)
             result.report = report.idle_report(kind)
             return result
         if dry_run:
-            self._behave(result, view, decision, admitted.choice.command, None, dry_run)
+            self._behave(result, view, decision, admitted.choice.command, None)
             result.decision = Decision(admitted.choice.command, admitted.params, decision.reason, rule=decision.rule)
             result.report = report.planned_report(kind, admitted.choice.command, facts_of(view, result.decision))
             return result
 
+        fired = fired_before_sending(decision)
+        if fired is not None:  # a pack rule's firing counts before its command may reach the server
+            with rt.store.batch():
+                rt.store.save_behaviour_state(fired)
         try:
             outcome = act(rt, fetched, admitted.choice, admitted.params, reason=decision.reason)
         except AlreadyAttempted:
             result.report = report.ALREADY_HANDLED
             return result
         result.outcome = outcome
-        self._behave(result, view, decision, admitted.choice.command, outcome.success, dry_run)
+        self._behave(result, view, decision, admitted.choice.command, outcome.success)
         if outcome.success:
             _mentioned(rt.store, decision, admitted.params, view.now)
             sent = Decision(admitted.choice.command, admitted.params)
@@ -286,13 +294,10 @@ class Agent:
             result.error = explain(outcome.error)
         return result
 
-
-    def _behave(self, result: HandleResult, view: Any, decision: Decision, sent: str | None,
-                success: bool | None, dry_run: bool) -> None:
-        """The pack's reactions to what happened, and its remembered behaviour saved (not for a dry run)."""
-        memory, result.behaviour = finish(view, decision, sent, success)
-        if memory is not None and not dry_run:
-            self.runtime.store.save_behaviour_state(memory)
+    def _behave(self, result: HandleResult, view: View, decision: Decision, sent: str | None,
+                success: bool | None) -> None:
+        """The pack's reactions to what happened; what it remembers is saved with the report entry."""
+        result.behaviour_memory, result.behaviour = finish(view, decision, sent, success)
 
 
 def _mentioned(store: Any, decision: Decision, sent: dict[str, Any], now: Any) -> None:

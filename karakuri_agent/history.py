@@ -40,7 +40,8 @@ def behaviour_lines(trace: dict[str, Any]) -> Iterable[str]:
     """The rule that decided, the rules that gave way and why, every variable change: one line each."""
     from .behaviour.variables import Change
 
-    yield f"rule: {trace.get('rule') or 'none answered'}"
+    rule = trace.get("rule") or (f"none ({trace['by']} decided)" if trace.get("by") else "none answered")
+    yield f"rule: {rule}"
     for entry in trace.get("gave_way") or ():
         yield f"gave way: {entry.get('rule')} ({entry.get('why')})"
     fired = [r for r in trace.get("fired") or () if r != trace.get("rule")]

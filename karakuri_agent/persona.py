@@ -222,7 +222,7 @@ def _with_behaviour(persona: Persona, directory: Path) -> Persona:
     from dataclasses import replace
 
     from .behaviour.build import build_behaviour
-    from .behaviour.pack import BEHAVIOUR_FILE
+    from .behaviour.spec import BEHAVIOUR_FILE
 
     path = directory / BEHAVIOUR_FILE
     if not path.exists():
@@ -324,7 +324,8 @@ def problems(directory: Path) -> list[str]:
 
 def _behaviour_problems(directory: Path, persona: Persona) -> list[str]:
     """behaviour.json beside persona.json: every problem, its `say` phrases held to the phrase rules."""
-    from .behaviour.pack import BEHAVIOUR_FILE, read_behaviour
+    from .behaviour.pack import read_behaviour
+    from .behaviour.spec import BEHAVIOUR_FILE
     from .policy import BUILTIN_RULE_IDS
 
     if not (directory / BEHAVIOUR_FILE).exists():

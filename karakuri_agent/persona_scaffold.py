@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import Any
 
 from .errors import UsageError
+from .behaviour.spec import BEHAVIOUR_FILE
 from .persona import PACK_FILE, Persona, Rules, shipped
 
-BEHAVIOUR_FILE = "behaviour.json"  # as behaviour/pack.py reads it
 # An empty behaviour.json: every key there to fill, nothing changed until it is.
 EMPTY_BEHAVIOUR: dict[str, Any] = {"variables": {}, "rules": [], "reactions": [], "disable": []}
 

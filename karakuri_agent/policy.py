@@ -82,6 +82,7 @@ class View:
     transfer_policy: str = "known"
     # What the pack's behaviour remembers (variables, fire counts, cooldowns): the state's, as saved.
     behaviour_memory: dict[str, Any] = field(default_factory=dict)
+    text: str = ""  # the notification's text, as the server wrote it (what a `keyword` rule reads)
     # What each person the agent may talk to (by id) told about themselves, and town news (told.py's rows).
     told: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
 
@@ -181,8 +182,13 @@ def _transfer_offer(view: View) -> list[Decision] | None:
 
 # -- idle: the agent lives its own day ----------------------------------------------
 def _commitment_first(view: View) -> list[Decision] | None:
-    """A promise steers the agent now: the day's candidates, which start with keeping it."""
-    return _idle(view) if _keep_commitment(view) else None
+    """A promise steers the agent now: the day's candidates, which start with keeping it.
+
+    A promise due soon at a place not found yet counts too: the day's candidates
+    are how the agent finds it (a rule such as night rest must not hold it back).
+    """
+    steered = _keep_commitment(view) or _next_meeting(view, placed=False) is not None
+    return _idle(view) if steered else None
 
 
 def _idle(view: View) -> list[Decision]:
@@ -803,7 +809,7 @@ BUILTIN_RULES: tuple[BuiltinRule[View, Decision], ...] = (
                 _inactive_check),
     BuiltinRule("transfer-offer", 270, "take a gift from someone known (the transfer policy), else decline it",
                 _transfer_offer),
-    BuiltinRule("keep-commitment", 150, "a promise due soon: go to its place in time and wait for the partner",
+    BuiltinRule("keep-commitment", 150, "a promise due soon: find its place, go there in time, wait for the partner",
                 _commitment_first),
     BuiltinRule("daily-life", 10, "look around when lost, act here, talk to someone, move on; wait last",
                 _idle),

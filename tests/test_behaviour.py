@@ -314,3 +314,150 @@ def test_a_models_state_deltas_are_clamped_the_same_way():
                            "wait", True)
     assert memory["variables"] == {"energy": 100}
     assert [c["status"] for c in trace["changes"]] == ["clamped", "ignored"]
+
+
+# -- the trace: --explain, --json, log ------------------------------------------------------------
+WELCOME = {
+    "variables": {"affection": {"per": "person", "min": 0, "max": 100, "max_delta": 10}},
+    "rules": [
+        {"id": "rest-first", "when": {"type": "notification", "types": ["*"]},
+         "then": [{"type": "choose", "command": "wait", "params": {"duration": 1}}], "priority": 500},
+        {"id": "warm-welcome", "description": "誘いにはいつも明るく応える",
+         "when": {"type": "notification", "types": ["conversation_requested"]},
+         "then": [{"type": "choose", "command": "conversation_accept"},
+                  {"type": "say", "phrases": ["{partner}、声をかけてくれてうれしい！"]}],
+         "priority": 400, "max_fires": 1},
+    ],
+    "reactions": [{"id": "met", "on": "conversation_started",
+                   "then": [{"type": "add", "path": "affection.{partner}", "value": 25}]}],
+}
+
+
+def test_explain_json_and_log_name_the_rule_the_rules_that_gave_way_and_every_change(env, api, tmp_path,
+                                                                                     monkeypatch):
+    import json as _json
+
+    from click.testing import CliRunner
+
+    from conftest import BODY
+    from karakuri_agent.cli import agent
+    from karakuri_agent.persona import PACK_FILE, bundled_pack_dir
+
+    pack = tmp_path / "pack"
+    pack.mkdir()
+    (pack / PACK_FILE).write_bytes((bundled_pack_dir() / PACK_FILE).read_bytes())
+    (pack / "behaviour.json").write_text(_json.dumps(WELCOME, ensure_ascii=False), encoding="utf-8")
+    monkeypatch.setenv("KARAKURI_PERSONA_DIR", str(pack))
+    result = CliRunner().invoke(agent, ["handle", "--explain", BODY])
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "  rule: warm-welcome" in out
+    assert "  gave way: rest-first (not offered: wait)" in out
+    assert "affection.桜草メイ 0 → 10 (met: add 25, clamped, at most 10 per notification)" in out
+    sent = [c for c in api.calls if c.request.method == "POST" and "notifications" not in str(c.request.url)]
+    assert _json.loads(sent[-1].request.content)["params"]["message"] == "桜草メイさん、声をかけてくれてうれしい！"
+    log = CliRunner().invoke(agent, ["log"]).stdout
+    assert "rule: warm-welcome" in log and "affection.桜草メイ 0 → 10" in log
+    entries = _json.loads(CliRunner().invoke(agent, ["log", "--json"]).stdout)
+    assert entries[-1]["behaviour"]["rule"] == "warm-welcome"
+
+
+# -- the model ------------------------------------------------------------------------------------
+MOODY = {"variables": {"energy": {"min": 0, "max": 100, "initial": 50, "max_delta": 10,
+                                  "bands": [[0, 30, "くたくた"], [30, 70, "ふつう"], [70, 100, "元気いっぱい"]]}},
+         "rules": [{"id": "calm", "when": {"type": "day_start"},
+                    "then": [{"type": "directive", "text": "今日は静かに過ごす", "persistent": True}]}]}
+
+
+def test_the_prompt_shows_the_variables_with_their_band_words_and_the_active_directives():
+    from karakuri_agent.llm.prompt import build_messages, persona_card
+
+    v = with_pack(view([MOVE, WAIT]), MOODY, now=TOKYO_NOON)
+    memory, _ = finish(v, propose(v)[0], "move", True)  # the day starts: the directive is on from now
+    later = with_pack(view([MOVE, WAIT]), MOODY, now=TOKYO_NOON + timedelta(minutes=5), memory=memory)
+    user = build_messages(persona_card(later.persona), later, None)[1]["content"]
+    assert '{"name":"energy","value":50,"band":"ふつう"}' in user and "今日は静かに過ごす" in user
+    assert 'state' in user
+    plain = build_messages(persona_card(load_plain()), view([MOVE, WAIT]), None)[1]["content"]
+    assert "energy" not in plain and "心がけ" not in plain
+
+
+def load_plain():
+    from karakuri_agent.persona import load_persona
+
+    return replace(load_persona(), behaviour=None)
+
+
+def test_a_models_proposal_carries_its_state_deltas_to_the_engine():
+    import respx
+
+    from test_llm_decider import BASE, answer, decider
+
+    v = with_pack(view([MOVE, WAIT]), MOODY, now=TOKYO_NOON)
+    with respx.mock(assert_all_called=False) as router:
+        router.post(f"{BASE}/chat/completions").side_effect = [answer(json.dumps(
+            {"command": "wait", "params": {"duration": 1}, "reason": "疲れた", "state": {"energy": -40}}))]
+        chosen = decider().propose(v)[0]
+    assert chosen.command == "wait" and chosen.trace == {"state": {"energy": -40}}
+    memory, trace = finish(v, chosen, "wait", True)
+    assert memory["variables"]["energy"] == 40 and trace["changes"][0]["status"] == "clamped"
+    assert trace["changes"][0]["by"] == "model"
+
+
+def test_the_bundled_night_rest_is_switched_off_by_disable(tmp_path, home):
+    from karakuri_agent.persona import bundled_pack_dir, load_persona
+
+    pack = tmp_path / "nike"
+    pack.mkdir()
+    for name in ("persona.json", "behaviour.json"):
+        (pack / name).write_bytes((bundled_pack_dir() / name).read_bytes())
+    data = json.loads((pack / "behaviour.json").read_text(encoding="utf-8"))
+    (pack / "behaviour.json").write_text(json.dumps({**data, "disable": ["night-rest"]}), encoding="utf-8")
+    assert run_agent(home, "persona", "check", str(pack), cwd=tmp_path)[0] == 0
+    v = view([MOVE, WAIT])
+    night = replace(v, persona=load_persona(pack), now=TOKYO_NIGHT)
+    assert propose(night)[0].rule == "daily-life"
+    bundled = replace(v, persona=load_persona(), now=TOKYO_NIGHT)
+    assert propose(bundled)[0].rule == "night-rest"
+    code, out, _ = run_agent(home, "rules", "--pack", str(pack), cwd=tmp_path)
+    assert "night-rest" in out and "(off)" in out.splitlines()[-1]
+
+
+# -- the example pack: a second character whose day differs because of its rules ---------------------
+def test_the_example_pack_walks_in_the_morning_and_seeks_out_the_one_it_grew_fond_of(tmp_path, home):
+    from pathlib import Path
+
+    from karakuri_agent.persona import load_persona
+
+    pack = Path(__file__).resolve().parents[1] / "docs" / "examples" / "behaviour-pack"
+    assert run_agent(home, "persona", "check", str(pack), cwd=tmp_path)[0] == 0
+    sora = load_persona(pack)
+    places = [{"node_id": "1-1", "name": "駅 前", "visits": 0, "last_visited": None},
+              {"node_id": "4-4", "name": "公園 広場", "visits": 0, "last_visited": None}]
+    morning = datetime(2026, 4, 17, 22, 30, tzinfo=timezone.utc)  # 07:30 in Tokyo
+    v = replace(view([MOVE, WAIT]), persona=sora, now=morning, places=places)
+    walk = propose(v)[0]
+    assert (walk.rule, walk.params) == ("morning-walk", {"target_node_id": "4-4"})
+    memory, _ = finish(v, walk, "move", True)
+    assert propose(replace(v, behaviour_memory=memory))[0].rule != "morning-walk"  # once a day
+    start = choice("conversation_start", param_schema={"target_agent_id": {"type": "string"},
+                                                       "message": {"type": "string", "maxLength": 200}})
+    noon = replace(v, choices=[start, MOVE, WAIT], now=TOKYO_NOON, nearby_agents=[MEI], behaviour_memory=memory)
+    assert propose(noon)[0].rule != "seek-mei"  # not fond of her yet
+    talk = replace(view([SPEAK, END], kind="conversation_message"), persona=sora, now=TOKYO_NOON)
+    for n in range(30):  # time together: every turn of talk adds affection, at most 5 per notification
+        talk = replace(talk, notification_id=f"notif-talk-{n}", behaviour_memory=memory)
+        memory, _ = finish(talk, propose(talk)[0], "conversation_speak", True)
+    assert memory["variables"]["affection.桜草メイ"] == 60
+    seek = propose(replace(noon, behaviour_memory=memory))[0]
+    assert seek.rule == "seek-mei" and seek.params["target_agent_id"] == MEI["id"]
+    assert seek.params["message"].startswith("桜草メイさん、")
+
+
+def test_a_keyword_rule_reads_the_newest_line_else_the_notifications_text():
+    festival = {"id": "festival", "when": {"type": "keyword", "keywords": ["お祭り"]},
+                "then": [{"type": "choose", "command": "wait", "params": {"duration": 2}}], "priority": 60}
+    idle = replace(with_pack(view([MOVE, WAIT]), {"rules": [festival]}, now=TOKYO_NOON),
+                   text="広場でお祭りが始まりました。")
+    assert propose(idle)[0].rule == "festival"
+    assert propose(replace(idle, text="静かな午後です。"))[0].rule == "daily-life"

@@ -124,6 +124,9 @@ def fill(state) -> None:
     store.set_knowledge("get_map", {"nodes": [1, 2]})
     store.add_utterance("with:7", "またね", opens=True)
     store.hear_line("line-1", NOW, timedelta(hours=1))
+    store.save_behaviour_state({"variables": {"affection.メイ": 5}, "rules": {"twice": {"fires": 2}}})
+    store.record_report("n1", "idle_reminder_fired", "駅へ向かいます", dry_run=False, command=None, params=None,
+                        reason="", failed=False, behaviour={"rule": "walk", "gave_way": []})
     store.learn_facts([{"fact_key": "7|pet|ミケ|", "kind": "pet", "topic": "ミケ", "about_id": "7", "about_name": "メイ",
                         "speaker_id": "7", "speaker_name": "メイ", "said_at": NOW.isoformat(), "source": "ミケ飼ってる"}])
     store.mention_fact("7|pet|ミケ|", "7", NOW)
@@ -136,7 +139,7 @@ def what_it_knows(state) -> tuple:
             store.recent_memory(NOW - timedelta(days=1)),
             [{k: v for k, v in c.items() if k != "id"} for c in store.pending_commitments()],
             store.people(["7"]), store.known_places(), store.knowledge("get_map"), store.utterances("with:7"),
-            store.hear_line("line-1", NOW, timedelta(hours=1)),
+            store.hear_line("line-1", NOW, timedelta(hours=1)), store.behaviour_state(),
             [{k: v for k, v in f.items() if k != "id"} for f in store.told_facts(["7"], listener="7")])
 
 
@@ -146,7 +149,8 @@ def test_copy_to_postgresql_and_back_keeps_everything_and_copies_nothing_twice(p
     fill(sqlite)
     postgres.ledger.claim("n2", "action", {"action_id": "sit"})  # another machine already took n2
     copied = copy_state(sqlite, postgres)
-    assert copied["attempts"] == 1 and copied["activity"] == 2 and copied["utterances"] == 1
+    assert copied["attempts"] == 1 and copied["activity"] == 3 and copied["utterances"] == 1
+    assert copied["behaviour_state"] == 2
     assert copy_state(sqlite, postgres) == dict.fromkeys(copied, 0)
     assert postgres.ledger.previous("n2")["command"] == "action"  # a claim in the target always stands
 

@@ -397,7 +397,8 @@ def _idle_view(store: SQLiteStore, now: datetime, here: dict) -> View:
         context={"pending_commitments": store.pending_commitments(None, 8), "people": []},
         me=ME,
         now=now,
-        persona=load_persona(),
+        # The built-in rules at night: without the bundled pack's night-rest (behaviour.json), which rests by design.
+        persona=dataclasses.replace(load_persona(), behaviour=None),
         places=store.known_places(),
         meetings=store.meetings(now - MEETING_LOOKBACK, now + COMMITMENT_SOON),
     )

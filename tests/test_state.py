@@ -137,6 +137,31 @@ def test_sqlite_url_is_the_state_directory(env, monkeypatch, state_dir):
     assert result.exit_code == 0 and (state_dir / "karakuri.db").exists()
 
 
+def test_behaviour_state_is_kept_by_key_and_survives_a_restart(state, tmp_path, clock, request):
+    store = state.store
+    assert store.behaviour_state() == {}
+    store.save_behaviour_state({"variables": {"energy": 40, "affection.桜草メイ": 5},
+                                "rules": {"night-rest": {"fires": 1, "last_seq": 3}}, "clock": {"seq": 3}})
+    with store.batch():
+        store.save_behaviour_state({"clock": {"seq": 4, "day": "2026-11-29"}})  # one key replaced whole
+    expected = {"clock": {"day": "2026-11-29", "seq": 4}, "rules": {"night-rest": {"fires": 1, "last_seq": 3}},
+                "variables": {"affection.桜草メイ": 5, "energy": 40}}
+    assert store.behaviour_state() == expected
+    store.record_report("n1", "idle_reminder_fired", "待ちます", dry_run=False, command=None, params=None, reason="",
+                        failed=False, behaviour={"rule": "night-rest", "gave_way": [{"rule": "x", "why": "spent"}]})
+    assert store.recent_activity(1)[0]["behaviour"]["rule"] == "night-rest"
+    if isinstance(state, MemoryState):
+        return  # nothing outlives the process
+    url = request.getfixturevalue("postgres_url") if "postgres" in request.node.name else ""
+    state.close()
+    reopened = open_url(url, tmp_path / "state", clock)
+    try:
+        assert reopened.store.behaviour_state() == expected
+    finally:
+        reopened.close()
+    state.close = lambda: None  # already closed above
+
+
 def _fact(key: str, **extra) -> dict:
     return {"fact_key": key, "kind": "pet", "topic": "ミケ", "detail": "猫", "speaker_id": "7", "speaker_name": "メイ",
             "about_id": "7", "about_name": "メイ", "said_at": NOW.isoformat(timespec="milliseconds"),

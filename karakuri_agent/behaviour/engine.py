@@ -10,8 +10,9 @@ the memory to save. "Now" is the facts' in-world time, never the machine's.
 
 from __future__ import annotations
 
-import copy
+import json
 from dataclasses import dataclass, field
+from functools import cached_property
 from datetime import datetime, timedelta
 from typing import Any, Iterable, Mapping, Sequence
 
@@ -39,11 +40,11 @@ class Facts:
     offered: tuple[str, ...] = ()
     previous_command: str | None = None
 
-    @property
+    @cached_property
     def clock(self) -> str:
         return self.now.strftime("%H:%M")
 
-    @property
+    @cached_property
     def day(self) -> str:
         return self.now.strftime("%Y-%m-%d")
 
@@ -69,7 +70,7 @@ class Turn:
     @classmethod
     def begin(cls, behaviour: Behaviour, facts: Facts, memory: Mapping[str, Any]) -> Turn:
         """Count this notification, note a new day (running `day_start` reactions), age directives."""
-        state = copy.deepcopy(dict(memory))
+        state = _copy(dict(memory))
         clock = state.setdefault("clock", {})
         state.setdefault("rules", {})
         state.setdefault("switches", {})
@@ -220,7 +221,7 @@ class Turn:
 
     def memory(self) -> dict[str, Any]:
         """What to save after the notification: directives aged, one-prompt context used up."""
-        state = copy.deepcopy(self.state)
+        state = _copy(self.state)
         state["variables"] = dict(self.variables.values)
         state["previous_variables"] = dict(self.variables.start)
         for directive in state.get("directives", []):
@@ -229,6 +230,12 @@ class Turn:
         state["directives"] = [d for d in state.get("directives", []) if d.get("left") is None or d["left"] > 0]
         state["context"] = []
         return state
+
+
+def _copy(value: dict[str, Any]) -> dict[str, Any]:
+    """A deep copy of the remembered behaviour, which is JSON (the state keeps it as JSON)."""
+    copied: dict[str, Any] = json.loads(json.dumps(value, ensure_ascii=False))
+    return copied
 
 
 def within(clock: str, start: str, end: str) -> bool:

@@ -17,9 +17,8 @@ from typing import Any, Callable, Iterable, Literal, Mapping, Sequence
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from . import build
-from .spec import ACTIONS, CHANGES, EVENTS, FACTS, OPERATORS, PATH_SLOTS, TRIGGERS, Behaviour, Rule, Variable
+from .spec import ACTIONS, BEHAVIOUR_FILE, CHANGES, EVENTS, FACTS, OPERATORS, PATH_SLOTS, TRIGGERS, Behaviour, Rule, Variable
 
-BEHAVIOUR_FILE = "behaviour.json"
 _CLOCK = re.compile(r"^([01]\d|2[0-3]):[0-5]\d$")
 _SLOT = re.compile(r"\{([^{}]*)\}")
 
@@ -203,13 +202,23 @@ def _variables(raw: Any, source: str, problems: list[str]) -> dict[str, Variable
     return out
 
 
-def _rule(raw: Any, index: int, source: str, problems: list[str]) -> Rule | None:
-    rid = raw.get("id") if isinstance(raw, dict) and isinstance(raw.get("id"), str) else f"#{index}"
-    where = f"{source}: rules[{rid}]"
+def _validated(model: type[BaseModel], raw: Any, where: str, problems: list[str]) -> Any:
+    """The entry as its model, or None with every shape problem added."""
     try:
-        model = RuleModel.model_validate(raw)
+        return model.model_validate(raw)
     except ValidationError as exc:
         problems += _errors(exc, where)
+        return None
+
+
+def _entry_id(raw: Any, index: int) -> str:
+    return raw["id"] if isinstance(raw, dict) and isinstance(raw.get("id"), str) else f"#{index}"
+
+
+def _rule(raw: Any, index: int, source: str, problems: list[str]) -> Rule | None:
+    where = f"{source}: rules[{_entry_id(raw, index)}]"
+    model = _validated(RuleModel, raw, where, problems)
+    if model is None:
         return None
     problems += _trigger_problems(model.when, where)
     problems += _action_problems(model.then, where)
@@ -219,12 +228,9 @@ def _rule(raw: Any, index: int, source: str, problems: list[str]) -> Rule | None
 
 
 def _reaction(raw: Any, index: int, source: str, problems: list[str]) -> Any:
-    rid = raw.get("id") if isinstance(raw, dict) and isinstance(raw.get("id"), str) else f"#{index}"
-    where = f"{source}: reactions[{rid}]"
-    try:
-        model = ReactionModel.model_validate(raw)
-    except ValidationError as exc:
-        problems += _errors(exc, where)
+    where = f"{source}: reactions[{_entry_id(raw, index)}]"
+    model = _validated(ReactionModel, raw, where, problems)
+    if model is None:
         return None
     problems += _action_problems(model.then, where)
     if any(a.type == "choose" for a in model.then):
@@ -276,8 +282,8 @@ def _meaning_problems(b: Behaviour, source: str, builtin_ids: Sequence[str],
     out += [f"{source}: reactions[{rid}].id: duplicate id" for i, rid in enumerate(reaction_ids)
             if rid in reaction_ids[:i]]
     known = set(builtin_ids) | seen
-    out += [f"{source}: disable: {rid!r} names no built-in rule (see `karakuri-agent rules`)"
-            for rid in b.disable if rid not in builtin_ids]
+    out += [f"{source}: disable: {rid!r} names no rule (see `karakuri-agent rules`)"
+            for rid in b.disable if rid not in known]
     for kind, entries in (("rules", b.rules), ("reactions", b.reactions)):
         for entry in entries:
             where = f"{source}: {kind}[{entry.id}]"

@@ -72,7 +72,7 @@ class Selector(Generic[V, C]):
         self.behaviour = behaviour
         disabled = set(behaviour.disable)
         ordered: list[tuple[tuple[int, int, int], BuiltinRule[V, C] | Rule]] = []
-        ordered += [((-r.priority, 0, i), r) for i, r in enumerate(behaviour.rules)]
+        ordered += [((-r.priority, 0, i), r) for i, r in enumerate(behaviour.rules) if r.id not in disabled]
         ordered += [((-r.priority, 1, i), r) for i, r in enumerate(self.builtins) if r.id not in disabled]
         self.ordered = [rule for _, rule in sorted(ordered, key=lambda pair: pair[0])]
 
@@ -80,13 +80,14 @@ class Selector(Generic[V, C]):
         out = []
         disabled = set(self.behaviour.disable)
         source = self.behaviour.source or "behaviour.json"
-        for rule in sorted([*self.ordered, *(b for b in self.builtins if b.id in disabled)],
+        switched_off = [r for r in [*self.builtins, *self.behaviour.rules] if r.id in disabled]
+        for rule in sorted([*self.ordered, *switched_off],
                            key=lambda r: (r.id in disabled, -r.priority)):
             if isinstance(rule, BuiltinRule):
                 out.append(Entry(rule.id, rule.priority, BUILT_IN, rule.description, rule.id not in disabled))
             else:
-                out.append(Entry(rule.id, rule.priority, source, rule.description or _summary(rule), rule.enabled,
-                                 rule.when.type))
+                out.append(Entry(rule.id, rule.priority, source, rule.description or _summary(rule),
+                                 rule.enabled and rule.id not in disabled, rule.when.type))
         return out
 
     def select(self, view: V, turn: Turn | None,

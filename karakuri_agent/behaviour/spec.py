@@ -10,6 +10,7 @@ import fnmatch
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
 
+BEHAVIOUR_FILE = "behaviour.json"  # beside persona.json in a pack
 TRIGGERS = ("notification", "time", "keyword", "every", "day_start", "variable_crossed", "after_command",
             "manual")
 OPERATORS = ("eq", "neq", "gt", "lt", "gte", "lte", "contains")

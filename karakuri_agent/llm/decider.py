@@ -99,8 +99,9 @@ class LLMDecider:
                 trace.proposals.append({"unreadable": answer[:_EXCERPT]})
                 problems = [exc.problem]
             else:
-                decision = Decision(proposal.command, proposal.params, proposal.reason)
-                trace.proposals.append(proposal.model_dump())
+                decision = Decision(proposal.command, proposal.params, proposal.reason,
+                                    trace={"state": proposal.state} if proposal.state else None)
+                trace.proposals.append(proposal.model_dump(exclude=None if proposal.state else {"state"}))
                 problems = own_limits(decision, rules) or unknown_params(view, decision) or self._gate(view, decision)
                 if not problems:
                     trace.outcome = REPAIRED if attempt else MODEL

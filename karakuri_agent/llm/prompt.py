@@ -128,8 +128,22 @@ def _situation(view: View, default: Decision | None) -> str:
         ("知っている場所", _places(view)),
         ("選択肢", [_choice(c) for c in view.choices]),
         ("おすすめ（規則による案）", [_decision(default)] if default is not None and default.acts else []),
+        *_behaviour(view),
     ]
     return "\n".join(f"## {title}\n" + "\n".join(map(_json, items)) for title, items in sections if items)
+
+
+def _behaviour(view: View) -> list[tuple[str, list[Any]]]:
+    """The pack's variables with their band words, its active directives and one-prompt context."""
+    from ..behaving import begin  # only a pack with behaviour.json has anything to show
+
+    turn = begin(view)
+    if turn is None:
+        return []
+    shown = [_drop_empty({"name": v["path"], "value": v["value"], "band": v.get("band")})
+             for v in turn.variables.shown()]
+    hint = ['変えたいときは答えに "state": {"<name>": <増減の数、または true/false>} を加える（範囲は町が守る）']
+    return [("自分の状態", shown + hint if shown else []), ("心がけ", turn.directives()), ("いまの手がかり", turn.contexts())]
 
 
 def _choice(choice: Choice) -> dict[str, Any]:

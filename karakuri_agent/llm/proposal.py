@@ -41,13 +41,15 @@ class Proposal(BaseModel):
     command: str = Field(min_length=1)
     params: dict[str, Any] = Field(default_factory=dict)
     reason: str = ""
+    # Changes to the agent's own variables (behaviour.json), `{"energy": -10}`: clamped by the engine.
+    state: dict[str, Any] = Field(default_factory=dict)
 
     @field_validator("command", mode="before")
     @classmethod
     def _trimmed(cls, value: Any) -> Any:
         return value.strip() if isinstance(value, str) else value
 
-    @field_validator("params", mode="before")
+    @field_validator("params", "state", mode="before")
     @classmethod
     def _none_is_empty(cls, value: Any) -> Any:
         return {} if value is None else value
