@@ -333,30 +333,22 @@ def _talk_to_someone(view: View) -> list[Decision]:
 
 # How often the closest of several people nearby is the one sought out (the rest: any of them).
 CLOSEST_FIRST = 0.7
-# The pack's per-person variable that says how close the agent is to someone.
-CLOSENESS = "closeness"
+# Without a pack's closeness: this many talks make someone close.
+CLOSE_AFTER_TALKS = 5
 
 
 def _closeness(view: View, agent_id: str) -> float:
     """How close the agent is to someone: the pack's `closeness` variable, else how often they talked."""
-    spec = view.persona.behaviour.variables.get(CLOSENESS) if getattr(view.persona, "behaviour", None) else None
-    if spec is not None:
-        name = _name_of_agent(view, agent_id)
-        value = (view.behaviour_memory.get("variables") or {}).get(f"{CLOSENESS}.{name}", spec.initial)
-        return float(value) if isinstance(value, (int, float)) else 0.0
-    return float(view.acquaintances.get(agent_id, {}).get("interactions", 0) or 0)
+    value = recall.closeness(view, _name_of_agent(view, agent_id))
+    return value if value is not None else float(view.acquaintances.get(agent_id, {}).get("interactions", 0) or 0)
 
 
 def _is_close(view: View, agent_id: str) -> bool:
     """A friend or closer: past the first band of the pack's `closeness`, else five talks or more."""
-    spec = view.persona.behaviour.variables.get(CLOSENESS) if getattr(view.persona, "behaviour", None) else None
+    spec = recall.closeness_spec(view)
     if spec is not None:
         return len(spec.bands) > 1 and _closeness(view, agent_id) >= spec.bands[1].low
     return _closeness(view, agent_id) >= CLOSE_AFTER_TALKS
-
-
-# Without a pack's closeness: this many talks make someone close.
-CLOSE_AFTER_TALKS = 5
 
 
 def _closest_first(view: View, options: list[str]) -> str:

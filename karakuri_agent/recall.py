@@ -139,17 +139,33 @@ PROMPT_FACTS = 5
 SOURCE_CHARS = 60
 
 
+# The pack's per-person variable that says how close the agent is to someone.
+CLOSENESS = "closeness"
+
+
+def closeness_spec(view: View) -> Any:
+    """The pack's `closeness` variable (behaviour.spec.Variable), or None when the pack has none."""
+    behaviour = getattr(view.persona, "behaviour", None)
+    return behaviour.variables.get(CLOSENESS) if behaviour is not None else None
+
+
+def closeness(view: View, name: str | None) -> float | None:
+    """How close the agent is to `name` by the pack's variable; None without one."""
+    spec = closeness_spec(view)
+    if spec is None:
+        return None
+    value = (view.behaviour_memory.get("variables") or {}).get(f"{CLOSENESS}.{name}", spec.initial)
+    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else 0.0
+
+
 def about(view: View, person: Mapping[str, Any]) -> dict[str, Any]:
     """What the agent remembers of someone, for the model's prompt: their facts (not taken back)
     with when they were told, and the band of the pack's closeness variable."""
     out: dict[str, Any] = {}
-    behaviour = getattr(view.persona, "behaviour", None)
-    spec = behaviour.variables.get("closeness") if behaviour is not None else None
-    if spec is not None and person.get("name"):
-        value = (view.behaviour_memory.get("variables") or {}).get(f"closeness.{person['name']}", spec.initial)
-        band = spec.band(value)
-        if band:
-            out["closeness"] = band
+    spec, value = closeness_spec(view), closeness(view, person.get("name"))
+    band = spec.band(value) if spec is not None and value is not None and person.get("name") else None
+    if band:
+        out["closeness"] = band
     rows = [r for r in view.told.get(str(person.get("id") or ""), ())
             if not r.get("withdrawn_at") and (r.get("kind") == told.NEWS or _about(r, person))]
     facts = [f"{_day(r.get('said_at')) or ''} {r.get('speaker_name') or ''}「{str(r.get('source') or '')[:SOURCE_CHARS]}」".strip()
