@@ -48,7 +48,8 @@ def run_town(seed: int, messages: int, *, in_process: bool) -> tuple[dict, float
     finally:
         shutil.rmtree(work, ignore_errors=True)
     result = measure(town, runs)
-    result["memory"] = memory_rows(town, result["details"])
+    result["memory"] = memory_rows(town, result["details"]) + [
+        r for r in result["extras"] if r["key"] == "first_meeting_to_known"]  # はじめまして to someone met before
     return result, time.perf_counter() - started
 
 

@@ -158,15 +158,23 @@ def resolve_date(sentence: str, said_at: datetime) -> date | None:
     return when
 
 
+_SOMEONE_ELSE = re.compile(r"(?<!私)(?<!わたし)(?<!僕)(?<!ぼく)(?<!俺)(?<!おれ)(?<!あたし)(?<!うち)[がは]")
+
+
+def _own(plain: str, start: int) -> bool:
+    """Nobody else is the subject before `start` ('弟が猫を飼ってる' is the brother's cat, not the speaker's)."""
+    return _SOMEONE_ELSE.search(plain[:start]) is None
+
+
 def _personal(sentence: str) -> list[tuple[str, str, str, bool]]:
     """(kind, topic, detail, needs a date) read from one of the speaker's sentences about themselves."""
     plain = _plain(sentence)
     found: list[tuple[str, str, str, bool]] = []
     pet = re.search(rf"(?P<pet>{_PET})を飼って(?:る|いる|います|て)", plain)
     named = re.search(rf"(?P<name>{_NAME})(?:っていう|という|って)(?P<pet>{_PET})を飼って", plain)
-    if named:
+    if named and _own(plain, named.start()):
         found.append((PET, named["name"], _PETS[named["pet"]], False))
-    elif pet:
+    elif pet and not named and _own(plain, pet.start()):
         name = re.search(rf"名前は(?P<name>{_NAME})", plain)
         found.append((PET, name["name"] if name else _PETS[pet["pet"]], _PETS[pet["pet"]], False))
     if _NEGATED.search(plain):
@@ -179,11 +187,13 @@ def _personal(sentence: str) -> list[tuple[str, str, str, bool]]:
         found.append((FAMILY, _FAMILY[family["who"]], family["who"], False))
     work = re.search(rf"(?P<topic>{_NOUN})で(?:働いて|バイトして|勤めて)|(?P<at>{_NOUN})に勤めて|仕事は(?P<job>{_NOUN}){_IS}$",
                      plain)
-    if work:
+    if work and _own(plain, work.start()):
         found.append((WORK, work["topic"] or work["at"] or work["job"], "", False))
     for pattern, topic in _PLAN_WORDS:
-        if pattern.search(plain):
-            found.append((PLAN, topic, "", True))
+        plan = pattern.search(plain)
+        if plan:
+            if _own(plain, plan.start()):
+                found.append((PLAN, topic, "", True))
             break
     event = _EVENT.search(plain)
     if event and not any(kind == PLAN for kind, *_ in found):

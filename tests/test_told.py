@@ -54,6 +54,7 @@ def test_a_plan_without_a_day_is_not_kept():
 @pytest.mark.parametrize("line", [
     "コーヒーが好き？", "コーヒーが好きじゃないんだ。", "猫って好き？", "妹がいるの？",
     "明日は雨らしいね。", "いいね、それ。", "", "図書館で待ってるね。",
+    "弟が猫を飼ってるんだ。", "父はパン屋で働いてるよ。", "弟が来週の土曜に引っ越すんだ。", "猫を飼ってないんだ。",
 ])
 def test_questions_negations_and_small_talk_tell_nothing(line):
     assert read(line) == ([], [])
