@@ -222,8 +222,9 @@ def read_line(line: Mapping[str, Any], said_at: datetime,
             continue
         news = _NEWS.search(plain)
         if news:
-            facts.append(Fact(NEWS, f"{news['where']}の{news['what']}", speaker_id, speaker, None, "",
-                              said_at, message, detail=f"{news['where']}に新しい{news['what']}", conversation_id=conversation_id))
+            facts.append(Fact(NEWS, f"{news['where']}の{news['what']}", speaker_id, speaker, None, "", said_at,
+                              message, detail=f"{news['where']}に新しい{news['what']}",
+                              conversation_id=conversation_id))
             continue
         for kind, topic, detail, dated in _personal(sentence):
             due = resolve_date(sentence, said_at) if dated else None
