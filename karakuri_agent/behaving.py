@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import replace
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 from .behaviour.engine import Facts, Turn
@@ -176,12 +177,33 @@ def finish(view: View, decision: Decision | None, sent: str | None,
     assert turn is not None
     for path, delta in (model_state if isinstance(model_state, dict) else {}).items():
         turn.variables.change("set" if isinstance(delta, bool) else "add", str(path), delta, "model")
-    turn.react(events(turn.facts, sent, success), {})
+    turn.react(events(turn.facts, sent, success) + promise_kept(view, decision, sent, success), {})
     done = {"fired": list(turn.fired), "reactions": list(turn.reacted),
             "changes": [c.to_json() for c in turn.variables.changes]}
     if trace is None and any(done.values()):
         trace = {"rule": None, "gave_way": [], "by": "another decider"}  # the model decided; the pack still acted
     return turn.memory(), trace and {**trace, **done}
+
+
+# How near its time a talk with a promise's partner counts as the promise kept.
+KEPT_WITHIN = timedelta(minutes=30)
+
+
+def promise_kept(view: View, decision: Decision | None, sent: str | None, success: bool | None) -> list[str]:
+    """`promise_kept` when the agent starts or accepts a talk with someone it promised to meet about now."""
+    if not success or sent not in ("conversation_start", "conversation_accept") or decision is None:
+        return []
+    names = set(facts(view).partner)
+    target = decision.params.get("target_agent_id")
+    for meeting in view.meetings:
+        try:
+            due = datetime.fromisoformat(str(meeting.get("due_at")))
+        except ValueError:
+            continue
+        same = (target and meeting.get("partner_id") == target) or meeting.get("partner_name") in names
+        if same and abs(due - view.now) <= KEPT_WITHIN:
+            return ["promise_kept"]
+    return []
 
 
 def events(facts: Facts, sent: str | None, success: bool | None) -> list[str]:

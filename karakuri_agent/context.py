@@ -15,7 +15,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable
 
-from . import journal, textparse
+from . import journal, textparse, told
 from .journal import LINE_REPEAT_AFTER  # when the same words are said anew (the day's lines use it too)
 from .commands import INFORMATION
 from .state.values import utc_text
@@ -27,6 +27,9 @@ from .records import Parsed
 from .record import agents_in, conversation_key, partner_keys, said_to_partners
 from .state.base import Store
 from .travel import trips
+
+# Facts read per person the agent may talk to: the newest, enough to find one to bring up.
+TOLD_PER_PERSON = 12
 
 if TYPE_CHECKING:
     from .operations import Fetched
@@ -173,7 +176,30 @@ def observe(store: Store, notification: Notification, *, me: Identity, now: date
                      if first_seen.get(line_key(line, parsed["conversation_id"])) == seen_at]
         withdraw(store, withdrawn_by(new_lines, standing, promises, parsed["conversation_id"]))
         journal.observed(store, parsed, me, conversation=conversation_key(parsed, me), at=now, heard_at=seen_at)
+        remember_told(store, new_lines, lambda line: first_seen[line_key(line, parsed["conversation_id"])],
+                      me, parsed["conversation_id"])
     return activity_id, parsed
+
+
+def remember_told(store: Store, lines: list[dict[str, Any]], said_at: Any, me: Identity,
+                  conversation_id: str | None) -> None:
+    """What people told about themselves in lines heard for the first time; a plan taken back, withdrawn."""
+    facts, retractions = told.read_lines(lines, said_at, is_self=me.is_self, conversation_id=conversation_id)
+    store.learn_facts(fact.to_row() for fact in facts)
+    for retraction in retractions:
+        rows = store.told_facts([retraction.speaker_id or retraction.speaker_name], limit=50)
+        store.withdraw_facts(told.retracted(rows, retraction), retraction.said_at)
+
+
+def told_to(store: Store, people: Iterable[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+    """For each person the agent may talk to (by id): what they told about themselves, and town news,
+    with when each was last brought up to them."""
+    out: dict[str, list[dict[str, Any]]] = {}
+    for person in people:
+        if person.get("id") and person["id"] not in out:
+            out[str(person["id"])] = store.told_facts([str(person["id"]), str(person.get("name") or "")],
+                                                      listener=str(person["id"]), news=True, limit=TOLD_PER_PERSON)
+    return out
 
 
 def without_withdrawn(store: Store, promises: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -335,6 +361,9 @@ def view_of(store: Store, fetched: Fetched, now: datetime, *, persona: Persona, 
         transfer_policy=transfer_policy,
         behaviour_memory=store.behaviour_state() if getattr(persona, "behaviour", None) else {},
         text=fetched.notification.notification.text or "",
+        told=told_to(store, [*[p for p in fetched.parsed.get("participants") or []
+                               if not fetched.me.is_self(p.get("id"), p.get("name"))],
+                             *nearby, *({"id": c} for c in candidates)]),
     )
 
 

@@ -297,6 +297,7 @@ class Agent:
         result.unrecorded = outcome.unrecorded
         self._behave(result, view, decision, admitted.choice.command, outcome.success)
         if outcome.success:
+            _mentioned(rt.store, decision, admitted.params, view.now)
             sent = Decision(admitted.choice.command, admitted.params)
             result.report = report.action_report(kind, admitted.choice.command, outcome.result,
                                                  facts=facts_of(view, sent), newer=newer)
@@ -316,6 +317,13 @@ class Agent:
                 success: bool | None) -> None:
         """The pack's reactions to what happened; what it remembers is saved with the report entry."""
         result.behaviour_memory, result.behaviour = finish(view, decision, sent, success)
+
+
+def _mentioned(store: Any, decision: Decision, sent: dict[str, Any], now: Any) -> None:
+    """A memory the sent line brought up is marked mentioned (in world time): not again within a week."""
+    memory = decision.recalled
+    if memory is not None and memory.line in str(sent.get("message") or ""):
+        store.mention_fact(memory.fact_key, memory.listener, now)
 
 
 class _FirstTrace:

@@ -35,6 +35,8 @@ class Decision:
     reason: str = ""
     rule: str = field(default="", compare=False)
     trace: Any = field(default=None, compare=False, repr=False)
+    # The memory its line brings up (recall.Recall), marked as mentioned once the command succeeded.
+    recalled: Any = field(default=None, compare=False, repr=False)
 
     @property
     def acts(self) -> bool:

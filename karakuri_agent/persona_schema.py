@@ -26,6 +26,7 @@ class _Strict(BaseModel):
 class Greetings(_Strict):
     first_meeting: Phrases | None = None
     known: Phrases | None = None
+    close: Phrases | None = None
 
 
 class Reactions(_Strict):

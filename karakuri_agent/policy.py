@@ -18,10 +18,11 @@ The rules follow `skill/SKILL.md`:
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any, Iterable, Iterator, Sequence
 
+from . import recall
 from .behaviour.selector import BuiltinRule
 from .commands import ACCEPT_TRANSFER, END, REJECT_TRANSFER, SPEAK
 from .commands import INFORMATION as INFORMATION_COMMANDS
@@ -82,6 +83,8 @@ class View:
     # What the pack's behaviour remembers (variables, fire counts, cooldowns): the state's, as saved.
     behaviour_memory: dict[str, Any] = field(default_factory=dict)
     text: str = ""  # the notification's text, as the server wrote it (what a `keyword` rule reads)
+    # What each person the agent may talk to (by id) told about themselves, and town news (told.py's rows).
+    told: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
 
     def choice(self, *commands: str) -> Choice | None:
         return next((c for c in self.choices if c.command in commands), None)
@@ -126,6 +129,8 @@ def _conversation_turn(view: View) -> list[Decision] | None:
         f"{meeting.get('place_name') or '約束の場所'}での約束が近いので会話を切り上げる" if meeting
         else "十分に話したので挨拶して会話を終える",
     )
+    if speak_decision and not closing:
+        speak_decision = _recalling(view, speak_decision, speak, partner)
     ordered = [end_decision, speak_decision] if long_enough else [speak_decision, end_decision]
     return [d for d in ordered if d]
 
@@ -140,8 +145,8 @@ def _conversation_request(view: View) -> list[Decision] | None:
     if urgent is not None and reject is not None:
         place = urgent.get("place_name") or "約束の場所"
         return [Decision(reject.command, {}, f"{place}での約束が迫っているので断る")]
-    accepted = Decision(accept.command, _speech_params(view, accept, "accept", partner),
-                        f"{partner.get('name') or '相手'}の誘いを受ける")
+    accepted = _recalling(view, Decision(accept.command, _speech_params(view, accept, "accept", partner),
+                                         f"{partner.get('name') or '相手'}の誘いを受ける"), accept, partner)
     return [accepted] + ([Decision(reject.command, {}, "返事の内容が用意できないので断る")] if reject else [])
 
 
@@ -315,14 +320,43 @@ def _talk_to_someone(view: View) -> list[Decision]:
     options = [a for a in options if a not in recent_targets and not view.me.is_self(a, None)]
     if not options:
         return []
-    target = _pick(options, view.notification_id)
+    target = _closest_first(view, options)
     name = _name_of_agent(view, target)
     known = view.acquaintances.get(target, {}).get("interactions", 0) > 0
     message = compose("start", persona=view.persona, partner_name=name, partner_known=known,
+                      partner_close=_is_close(view, target),
                       place_name=_place_name(view), seed=view.notification_id,
                       previous_lines=view.said_before, max_length=_max_length(choice, "message"))
-    return [Decision(choice.command, {"target_agent_id": target, "message": message},
-                     f"近くにいる{name or '人'}に話しかける")]
+    return [_recalling(view, Decision(choice.command, {"target_agent_id": target, "message": message},
+                                      f"近くにいる{name or '人'}に話しかける"), choice, {"id": target, "name": name})]
+
+
+# How often the closest of several people nearby is the one sought out (the rest: any of them).
+CLOSEST_FIRST = 0.7
+# Without a pack's closeness: this many talks make someone close.
+CLOSE_AFTER_TALKS = 5
+
+
+def _closeness(view: View, agent_id: str) -> float:
+    """How close the agent is to someone: the pack's `closeness` variable, else how often they talked."""
+    value = recall.closeness(view, _name_of_agent(view, agent_id))
+    return value if value is not None else float(view.acquaintances.get(agent_id, {}).get("interactions", 0) or 0)
+
+
+def _is_close(view: View, agent_id: str) -> bool:
+    """A friend or closer: past the first band of the pack's `closeness`, else five talks or more."""
+    spec = recall.closeness_spec(view)
+    if spec is not None:
+        return len(spec.bands) > 1 and _closeness(view, agent_id) >= spec.bands[1].low
+    return _closeness(view, agent_id) >= CLOSE_AFTER_TALKS
+
+
+def _closest_first(view: View, options: list[str]) -> str:
+    """Usually the closest of the people one could talk to, not always: variety stays."""
+    scores = {option: _closeness(view, option) for option in options}
+    top = [o for o in options if scores[o] == max(scores.values())]
+    share = int(_stable(view.notification_id, "closest")[:8], 16) / 0xFFFFFFFF
+    return _pick(top if len(top) < len(options) and share < CLOSEST_FIRST else options, view.notification_id)
 
 
 def _move_on(view: View) -> list[Decision]:
@@ -421,6 +455,18 @@ def _name_of_agent(view: View, agent_id: Any) -> str | None:
 
 
 # -- helpers -------------------------------------------------------------------------
+def _recalling(view: View, decision: Decision, choice: Choice, partner: dict[str, Any]) -> Decision:
+    """A spoken decision that also brings up something `partner` told on an earlier day, if there is one."""
+    if "message" not in decision.params:
+        return decision
+    memory = recall.for_partner(view, partner, opening=choice.command in ("conversation_start", "conversation_accept"))
+    if memory is None:
+        return decision
+    message = recall.with_recall(decision.params["message"], memory, _max_length(choice, "message"))
+    return replace(decision, params={**decision.params, "message": message},
+                   reason=f"{decision.reason}（{memory.explained()}）", recalled=memory)
+
+
 def _speech_params(view: View, choice: Choice, purpose: str, partner: dict[str, Any]) -> dict[str, Any]:
     """Params for a speaking command: the line, and the next speaker when asked for."""
     params: dict[str, Any] = {}
@@ -435,6 +481,7 @@ def _speech_params(view: View, choice: Choice, purpose: str, partner: dict[str, 
             persona=view.persona,
             partner_name=partner.get("name"),
             partner_known=_knows(view, partner.get("id")),
+            partner_close=bool(partner.get("id")) and _is_close(view, str(partner.get("id"))),
             last_line=last,
             place_name=(promise or {}).get("place_name") or _place_name(view),
             previous_lines=[*view.own_lines, *view.said_before],

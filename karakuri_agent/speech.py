@@ -495,7 +495,10 @@ def _chat_pool(persona: Persona, scene: _Scene, place_key: str | None) -> list[s
     return _fill_pool(pool, scene)
 
 
-def _greetings(persona: Persona, scene: _Scene, known: bool) -> list[str]:
+def _greetings(persona: Persona, scene: _Scene, known: bool, close: bool = False) -> list[str]:
+    """Greetings by how well the agent knows the partner: never はじめまして to someone known."""
+    if close and persona.greetings.get("close"):
+        return _fill_pool(persona.greetings["close"], scene)
     return _fill_pool(persona.greetings["known" if known else "first_meeting"], scene)
 
 
@@ -507,6 +510,7 @@ class _Situation:
     purpose: str
     seed: str
     known: bool
+    close: bool
     pickup: _Pickup | None
     kind: str | None
     place_key: str | None  # where the agent is, as a by_place key
@@ -545,7 +549,7 @@ class _Situation:
 
 def _situation(purpose: str, persona: Persona, *, last_line: str | None, place_label: str,
                time_label: str, partner: str, known: bool, seed: str, others: Sequence[str],
-               memory: Memory) -> _Situation:
+               memory: Memory, close: bool = False) -> _Situation:
     pickup = _find_pickup(last_line, persona)
     here_place = place_label or ("そこ" if purpose == "promise_accept" else "ここ")
     if purpose == "promise_accept" and not place_label and pickup and pickup.kind == "place":
@@ -564,7 +568,7 @@ def _situation(purpose: str, persona: Persona, *, last_line: str | None, place_l
         other_names=tuple(filter(None, (_given_name(o) for o in others))),
     ) if purpose != "promise_accept" else None
     return _Situation(
-        persona=persona, purpose=purpose, seed=seed, known=known, pickup=pickup,
+        persona=persona, purpose=purpose, seed=seed, known=known, close=close and known, pickup=pickup,
         kind=_line_kind(last_line),
         place_key=_place_key(place_label, persona) if place_label else None,
         said=said, here=here, question=question, line=line,
@@ -798,7 +802,7 @@ def _plan_accept(s: _Situation) -> _Plan:
         middle = [] if s.kind == "greeting" else s.picked or (s.reaction if apology else [])
         agree = _fill_pool(s.persona.accept, s.said)
     return _Plan(
-        (s.rot(_greetings(s.persona, s.said, s.known), "greet"), s.rot(middle, "pick"),
+        (s.rot(_greetings(s.persona, s.said, s.known, s.close), "greet"), s.rot(middle, "pick"),
          s.rot(agree, "accept")),
         s.rot(_fill_pool(s.persona.reactions["default"], s.said), "extra"),
         s.tails,
@@ -817,7 +821,7 @@ def _plan_start(s: _Situation) -> _Plan:
     if not s.picked and s.place_key:
         body += _fill_pool(s.persona.by_place[s.place_key], s.here)
     return _Plan(
-        (s.rot(_greetings(s.persona, s.here, s.known), "greet"), s.rot(body, "body")),
+        (s.rot(_greetings(s.persona, s.here, s.known, s.close), "greet"), s.rot(body, "body")),
         s.rot(_fill_pool(s.persona.by_place["_default"], s.here), "extra"),
         s.tails,
     )
@@ -843,6 +847,7 @@ def compose(
     persona: Persona,
     partner_name: str | None = None,
     partner_known: bool = False,
+    partner_close: bool = False,
     last_line: str | None = None,
     place_name: str | None = None,
     previous_lines: Sequence[str] = (),
@@ -873,7 +878,7 @@ def compose(
     situation = _situation(
         purpose, persona, last_line=last_line, place_label=_place_label(place_name),
         time_label=_time_label(time_text), partner=partner, known=partner_known, seed=seed,
-        others=others, memory=memory,
+        others=others, memory=memory, close=partner_close,
     )
     plan = _PLANS[purpose](situation)
     call = _calls_by_name(seed, group=bool(others))

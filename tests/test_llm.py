@@ -181,3 +181,22 @@ def test_importing_the_cli_loads_neither_openai_nor_pydantic():
     code = "import sys, karakuri_agent.cli; print(sorted({'openai', 'pydantic'} & set(sys.modules)))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_the_prompt_carries_each_participants_facts_and_closeness_band():
+    from dataclasses import replace
+    from pathlib import Path
+
+    pack = load_persona(Path(__file__).resolve().parents[1] / "skill" / "personas" / "nike")
+    told = {MEI["id"]: [
+        {"kind": "pet", "topic": "ミケ", "about_id": MEI["id"], "about_name": "桜草メイ", "speaker_name": "桜草メイ",
+         "said_at": "2026-04-17T01:00:00.000+00:00", "source": "猫を飼ってるの、名前はミケ。", "withdrawn_at": None},
+        {"kind": "plan", "topic": "引っ越し", "about_id": MEI["id"], "about_name": "桜草メイ", "speaker_name": "桜草メイ",
+         "said_at": "2026-04-17T02:00:00.000+00:00", "source": "来週の土曜に引っ越すんだ。",
+         "withdrawn_at": "2026-04-17T03:00:00.000+00:00"}]}
+    view = replace(request_view(told=told, behaviour_memory={"variables": {"closeness.桜草メイ": 30}}), persona=pack)
+    user = build_messages(persona_card(pack), view, None)[1]["content"]
+    participant = next(line for line in user.splitlines() if '"name":"桜草メイ"' in line and "closeness" in line)
+    assert '"closeness":"友達"' in participant
+    assert "2026-04-17 桜草メイ「猫を飼ってるの、名前はミケ。」" in participant
+    assert "引っ越" not in participant  # taken back: not carried

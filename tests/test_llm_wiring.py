@@ -144,7 +144,9 @@ def test_the_model_s_line_is_sent_as_proposed_and_its_trace_recorded_and_shown(l
     logged = runner.invoke(agent, ["log"]).stdout.splitlines()
     model_lines = [line for line in logged if "model m:" in line]
     assert len(model_lines) == 1 and "conversation_accept → sent as proposed" in model_lines[0]
-    assert logged.index(model_lines[0]) == len(logged) - 1  # right under the run's report entry
+    report_at = max(i for i, line in enumerate(logged) if NID in line)
+    # under the run's report entry, among its detail lines (the pack's reactions may follow)
+    assert logged.index(model_lines[0]) > report_at and all(line.startswith(" ") for line in logged[report_at + 1:])
     entries = json.loads(runner.invoke(agent, ["log", "--json"]).stdout)
     traced = [e for e in entries if e.get("model")]
     assert [e["kind"] for e in traced] == ["report"]

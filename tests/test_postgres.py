@@ -127,6 +127,9 @@ def fill(state) -> None:
     store.save_behaviour_state({"variables": {"affection.メイ": 5}, "rules": {"twice": {"fires": 2}}})
     store.record_report("n1", "idle_reminder_fired", "駅へ向かいます", dry_run=False, command=None, params=None,
                         reason="", failed=False, behaviour={"rule": "walk", "gave_way": []})
+    store.learn_facts([{"fact_key": "7|pet|ミケ|", "kind": "pet", "topic": "ミケ", "about_id": "7", "about_name": "メイ",
+                        "speaker_id": "7", "speaker_name": "メイ", "said_at": NOW.isoformat(), "source": "ミケ飼ってる"}])
+    store.mention_fact("7|pet|ミケ|", "7", NOW)
 
 
 def what_it_knows(state) -> tuple:
@@ -136,7 +139,8 @@ def what_it_knows(state) -> tuple:
             store.recent_memory(NOW - timedelta(days=1)),
             [{k: v for k, v in c.items() if k != "id"} for c in store.pending_commitments()],
             store.people(["7"]), store.known_places(), store.knowledge("get_map"), store.utterances("with:7"),
-            store.hear_line("line-1", NOW, timedelta(hours=1)), store.behaviour_state())
+            store.hear_line("line-1", NOW, timedelta(hours=1)), store.behaviour_state(),
+            [{k: v for k, v in f.items() if k != "id"} for f in store.told_facts(["7"], listener="7")])
 
 
 def test_copy_to_postgresql_and_back_keeps_everything_and_copies_nothing_twice(postgres_url, tmp_path):

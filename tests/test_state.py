@@ -228,3 +228,49 @@ def test_behaviour_state_is_kept_by_key_and_survives_a_restart(state, tmp_path, 
     finally:
         reopened.close()
     state.close = lambda: None  # already closed above
+
+
+def _fact(key: str, **extra) -> dict:
+    return {"fact_key": key, "kind": "pet", "topic": "ミケ", "detail": "猫", "speaker_id": "7", "speaker_name": "メイ",
+            "about_id": "7", "about_name": "メイ", "said_at": NOW.isoformat(timespec="milliseconds"),
+            "due_on": None, "source": "猫を飼ってるの、名前はミケ。", "conversation_id": "c1", **extra}
+
+
+def test_what_people_told_is_kept_per_person_with_when_it_was_brought_up(state, clock):
+    store = state.store
+    store.learn_facts([_fact("7|pet|ミケ|"), _fact("7|pet|ミケ|", topic="タマ"),
+                       _fact("town|news|駅前のパン屋|", kind="news", about_id=None, about_name="", topic="駅前のパン屋"),
+                       _fact("8|like|紅茶|", about_id="8", about_name="ルナ", topic="紅茶")])
+    about_mei = store.told_facts(["7"], listener="7")
+    assert [(f["topic"], f["mentioned_at"], f["withdrawn_at"]) for f in about_mei] == [("ミケ", None, None)]
+    assert {f["topic"] for f in store.told_facts(["メイ"], listener="7", news=True)} == {"ミケ", "駅前のパン屋"}
+    clock.tick(days=1)
+    store.mention_fact("7|pet|ミケ|", "7", clock())
+    [mei] = store.told_facts(["7"], listener="7")
+    assert mei["mentioned_at"] == clock().isoformat(timespec="milliseconds")
+    assert store.told_facts(["7"], listener="8")[0]["mentioned_at"] is None  # per listener
+    store.withdraw_facts([mei["id"]], clock())
+    assert store.told_facts(["7"])[0]["withdrawn_at"] is not None
+    learned = store.facts_learned(NOW, NOW + timedelta(days=1))
+    assert [f["fact_key"] for f in learned] == ["7|pet|ミケ|", "town|news|駅前のパン屋|", "8|like|紅茶|"]
+    assert store.facts_learned(NOW + timedelta(days=1), NOW + timedelta(days=2)) == []
+    clock.tick(days=400)
+    state.forget_before(0, clock())  # memory, not history: gc keeps it
+    assert len(store.told_facts(["7", "8"], news=True)) == 3
+
+
+def test_what_people_told_survives_a_restart_and_a_copy(tmp_path, clock):
+    from karakuri_agent.state.copy import copy_state
+
+    first = open_url("", tmp_path / "a", clock)
+    first.store.learn_facts([_fact("7|pet|ミケ|")])
+    first.store.mention_fact("7|pet|ミケ|", "7", NOW)
+    first.close()
+    again = open_url("", tmp_path / "a", clock)
+    target = open_url("", tmp_path / "b", clock)
+    copied = copy_state(again, target)
+    assert copied["told_facts"] == 1 and copied["fact_mentions"] == 1
+    for opened in (again, target):
+        [fact] = opened.store.told_facts(["7"], listener="7")
+        assert fact["topic"] == "ミケ" and fact["mentioned_at"] is not None
+        opened.close()

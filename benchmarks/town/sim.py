@@ -44,7 +44,7 @@ from . import texts
 from .schema import check_params
 from .world import (
     AFTER_PROMISE, CANCELLED, FAREWELL, INSTRUCT, LEAVES, MEETING_OPENERS, MOVED, OPENERS, SELF_ID, SELF_NAME, TALK,
-    TRAVEL_MINUTES, WHAT, WHICH, YES_NO, YES_NO_ANSWERS, Action, Line, Person, World, generate,
+    TRAVEL_MINUTES, WHAT, WHICH, YES_NO, YES_NO_ANSWERS, Action, Line, Person, Planted, World, generate, plant_facts,
 )
 
 TOKYO = ZoneInfo("Asia/Tokyo")
@@ -215,6 +215,7 @@ class Step:
     transfer: dict[str, Any] | None = None  # {"from", "known", "what"}
     get_faults: list[int] = field(default_factory=list)  # statuses the first GETs answer with
     post_fault: int | None = None
+    nearby: list[str] = field(default_factory=list)  # people at the agent's place (free notifications)
     expired_on_delivery: bool = False
     expires: datetime | None = None  # as the body states it (None when it states none)
     posts: list[dict[str, Any]] = field(default_factory=list)
@@ -266,7 +267,7 @@ class Town:
     """A town for one agent, generated from `seed`; thread-safe (the HTTP server calls in from threads)."""
 
     def __init__(self, seed: int = 0, *, api_key: str = "town-key", promise_chance: float = 0.45,
-                 faults: bool = True, plain_ids: float = 0.2) -> None:
+                 faults: bool = True, plain_ids: float = 0.2, days: int = 1, per_day: int = 0) -> None:
         self.seed = seed
         self.plain_ids = plain_ids  # the share of messages with no markup around the id
         self.promise_chance = promise_chance
@@ -297,6 +298,11 @@ class Town:
         self.world_rejections: list[dict[str, Any]] = []
         self._conversation_seq = 0
         self._promise_seq = 0
+        # Several days (bench_memory.py): after `per_day` notifications the clock jumps to the next morning;
+        # on day 1 people tell about themselves (`planted`), on the later days they meet the agent again.
+        self.days, self.per_day, self.day = days, per_day, 0
+        self.day_starts: list[datetime] = [self.start]
+        self.planted: dict[str, list[Planted]] = plant_facts(self.rng, self.world.people) if days > 1 else {}
 
     # ------------------------------------------------------------------ delivering
     def next_delivery(self) -> Delivery:
@@ -342,12 +348,45 @@ class Town:
         """Advance the world to the next thing the agent hears about, and issue it."""
         with self.lock:
             self._settle_unanswered()
+            self._next_day_when_due()
             for _ in range(500):
                 self._advance(timedelta(minutes=self.rng.choice(GAPS)))
                 step = self._pick_event()
                 if step is not None:
                     return step
             raise RuntimeError("the town found nothing to tell the agent for 500 ticks")
+
+    def _next_day_when_due(self) -> None:
+        """With several days: after a day's notifications, the next morning (10:00 in Tokyo), the body at rest."""
+        if self.day >= self.days - 1 or not self.per_day or len(self.steps) < self.per_day * (self.day + 1):
+            return
+        if self.body.conversation is not None:
+            self._close(self.body.conversation, "day_ended")
+            self.body.conversation = None
+        local = self.now.astimezone(TOKYO)
+        morning = datetime(local.year, local.month, local.day, 10, 0, tzinfo=TOKYO) + timedelta(days=1)
+        self.body.moving = self.body.acting = None
+        self.body.waiting_until = None
+        self.now = morning.astimezone(timezone.utc)
+        self.day += 1
+        self.day_starts.append(self.now)
+        for npc in self.npcs.values():
+            npc.cooldown_until = self.now
+
+    def _told_line(self, speaker: Person) -> Line | None:
+        """On day 1, now and then, something the speaker tells about themselves, or takes back."""
+        if self.day != 0 or not self.planted or self.rng.random() > 0.45:
+            return None
+        facts = self.planted.get(speaker.agent_id, [])
+        for fact in facts:
+            if fact.said_at is not None and fact.retraction and fact.retracted_at is None and self.rng.random() < 0.5:
+                fact.retracted_at = self.now
+                return Line(fact.retraction, "told")
+        for fact in facts:
+            if fact.said_at is None:
+                fact.said_at = self.now
+                return Line(fact.text, "told")
+        return None
 
     def _advance(self, delta: timedelta) -> None:
         self.now += delta
@@ -557,6 +596,7 @@ class Town:
                                items=sum(body.items.values()), weather=rng.choice(texts.WEATHERS),
                                choices=choices, actions=affordable, location=location)
         step = self._new_step("free", ntype, text, choices, variant=variant, event=event.split("\n")[0])
+        step.nearby = [n.person.agent_id for n in nearby]
         step.justified_wait = any(
             p.node_id == body.node and not p.met and not p.cancelled and p.due is not None
             and p.made_at is not None and p.made_at < self.now <= p.due + MEETING_PATIENCE
@@ -710,6 +750,9 @@ class Town:
     def _talk_line(self, conv: Conversation, speaker: Person) -> Line:
         """Something to say: news, a question (yes/no, which, what), or a line that tries to instruct."""
         rng, world = self.rng, self.world
+        told = self._told_line(speaker)
+        if told is not None:
+            return told
         first, second = rng.sample(world.places, 2) if len(world.places) > 1 else (world.places[0],) * 2
         words = {"place": rng.choice(first.words), "place2": rng.choice(second.words),
                  "other": rng.choice([p.name for p in world.people if p is not speaker] or [speaker.name])}

@@ -297,3 +297,51 @@ def address_forms(name: str) -> tuple[str, ...]:
     if len(kana) >= 2:
         forms.add(kana)
     return tuple(forms)
+
+
+# -- a life across days: what people tell about themselves (bench_memory.py) ----------------------------
+@dataclass
+class Planted:
+    """Something a person tells about themselves on day 1; `keywords`: what a line bringing it back contains."""
+
+    owner: str  # a person id
+    kind: str  # pet | plan | family | like
+    text: str
+    keywords: tuple[str, ...]
+    retraction: str = ""  # a line taking it back (plans only), said later on day 1 when set
+    said_at: object = None  # the town time it was said (None: not yet)
+    retracted_at: object = None
+
+
+PET_NAMES = ("ミケ", "タマ", "ポチ", "クロ", "シロ", "モモ", "コタロウ", "チャチャ", "ハナ", "ソラ", "マロン", "レオ")
+PET_KINDS = ("猫", "犬", "うさぎ", "ハムスター")
+PET_LINES = ("{kind}を飼ってるの、名前は{name}。", "{name}っていう{kind}を飼ってるんだ。", "うちで{kind}を飼っててね、名前は{name}なの。")
+PLANS = (("引っ越し", "週末に引っ越すんだ。", "やっぱり引っ越しはやめた。"),
+         ("旅行", "明後日、旅行に行くんだ。", "やっぱり旅行は中止になった。"),
+         ("発表", "明後日、発表があるんだ。", "やっぱり発表はなくなった。"))
+FAMILY = (("妹", "妹がいるんだ。"), ("弟", "弟がいるんだよ。"), ("おばあちゃん", "おばあちゃんがいるの。"))
+HOBBIES = ("将棋", "ボルダリング", "盆栽", "ダーツ", "ジャズ", "天体観測", "編み物", "釣り")
+
+
+def plant_facts(rng: random.Random, people: tuple[Person, ...] | list[Person],
+                retract_chance: float = 0.35) -> dict[str, list[Planted]]:
+    """Each person's own facts, every keyword unique in the town (so a fact told to the wrong person shows)."""
+    names = "".join(p.name for p in people)
+    pets, plans, family, hobbies = (rng.sample([n for n in PET_NAMES if n not in names], 8), rng.sample(PLANS, len(PLANS)),
+                                    rng.sample(FAMILY, len(FAMILY)), rng.sample(HOBBIES, len(HOBBIES)))
+    out: dict[str, list[Planted]] = {}
+    for i, person in enumerate(people):
+        name, kind = pets[i % len(pets)], rng.choice(PET_KINDS)
+        facts = [Planted(person.agent_id, "pet", rng.choice(PET_LINES).format(kind=kind, name=name), (name,)),
+                 Planted(person.agent_id, "like", f"{hobbies[i % len(hobbies)]}が好きなんだ。",
+                         (hobbies[i % len(hobbies)],))]
+        if i < len(plans):
+            topic, line, back = plans[i]
+            facts.append(Planted(person.agent_id, "plan", line, (topic,),
+                                 back if rng.random() < retract_chance else ""))
+        if i < len(family):
+            who, line = family[i]
+            facts.append(Planted(person.agent_id, "family", line, (who,)))
+        rng.shuffle(facts)
+        out[person.agent_id] = facts
+    return out

@@ -73,6 +73,16 @@ class Store(Protocol):
         """Activity entries stamped in the window, oldest first."""
     def commitments_between(self, start: datetime, end: datetime, limit: int = DAY_LIMIT) -> list[Meeting]:
         """Promises heard in the window or falling due in it, with status, created_at and fulfilled_at; by id."""
+    def learn_facts(self, facts: Iterable[dict[str, Any]]) -> None:
+        """Keep what people told (told.Fact.to_row()); a fact already kept (same fact_key) stays as it was."""
+    def told_facts(self, about: Iterable[str], *, listener: str = "", news: bool = False,
+                   limit: int = 20) -> list[dict[str, Any]]:
+        """Facts about these people (ids or names), town news too with `news`, newest first, each with
+        `mentioned_at`: when it was last brought up to `listener` (None if never)."""
+    def withdraw_facts(self, ids: Iterable[int], at: datetime) -> None: ...
+    def mention_fact(self, fact_key: str, listener: str, at: datetime) -> None: ...
+    def facts_learned(self, since: datetime, until: datetime, limit: int = 200) -> list[dict[str, Any]]:
+        """Facts told from `since` to before `until`, oldest first (a day's view of what was learned)."""
     def behaviour_state(self) -> dict[str, Any]:
         """What a pack's behaviour remembers (variables, fire counts, cooldowns, directives), by key."""
     def save_behaviour_state(self, values: dict[str, Any]) -> None:

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
 from .sqlite.db import transaction
+from .told_store import FACT_COLUMNS
 from .values import to_json
 from ..errors import UsageError
 from .base import State
@@ -61,6 +62,9 @@ TABLES: tuple[Table, ...] = (
     Table("places", ("node_id", "name", "learned_at", "visits", "last_visited"), ("node_id",), ordered_by="node_id"),
     Table("knowledge", ("key", "value", "updated_at"), ("key",), json=("value",), ordered_by="key"),
     Table("behaviour_state", ("key", "value", "updated_at"), ("key",), json=("value",), ordered_by="key"),
+    Table("told_facts", (*FACT_COLUMNS, "withdrawn_at"), ("fact_key",), ordered_by="id"),
+    Table("fact_mentions", ("fact_key", "listener", "mentioned_at"), ("fact_key", "listener"),
+          ordered_by="fact_key"),
     Table("utterances", ("conversation_key", "message", "created_at", "opens"),
           ("conversation_key", "message", "created_at", "opens"), flags=("opens",)),
     Table("journal", ("at", "notification_id", "kind", "key", "data"), ("kind", "key"), json=("data",)),

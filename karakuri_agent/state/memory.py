@@ -17,6 +17,7 @@ from datetime import datetime, timedelta
 from typing import Any, Callable, Iterable, Iterator
 
 from ..clock import utc_now
+from .told_store import FACT_COLUMNS, fact_values
 from .values import utc_text
 from ..errors import AlreadyAttempted
 from .values import relationship
@@ -34,6 +35,7 @@ class MemoryStore:
         self._tables: dict[str, Any] = {
             "notifications": {}, "activity": [], "memory": [], "commitments": [], "people": {}, "places": {},
             "knowledge": {}, "utterances": [], "heard_lines": {}, "journal": [], "behaviour_state": {},
+            "told_facts": [], "fact_mentions": {},
         }
 
     def _stamp(self) -> str:
@@ -185,6 +187,37 @@ class MemoryStore:
 
     def set_knowledge(self, key: str, value: Any) -> None:
         self._tables["knowledge"][key] = {"value": copy.deepcopy(value), "updated_at": self._stamp()}
+
+    # -- what people told the agent (the SQL backends' told_store.py, kept alike) --
+    def learn_facts(self, facts: Iterable[dict[str, Any]]) -> None:
+        rows = self._tables["told_facts"]
+        for fact in facts:
+            if all(r["fact_key"] != fact["fact_key"] for r in rows):
+                rows.append({"id": len(rows) + 1, **dict(zip(FACT_COLUMNS, fact_values(fact))), "withdrawn_at": None})
+
+    def _with_mention(self, row: dict[str, Any], listener: str) -> dict[str, Any]:
+        return {**copy.deepcopy(row), "mentioned_at": self._tables["fact_mentions"].get((row["fact_key"], listener))}
+
+    def told_facts(self, about: Iterable[str], *, listener: str = "", news: bool = False,
+                   limit: int = 20) -> list[dict[str, Any]]:
+        names = {a for a in about if a}
+        rows = [r for r in self._tables["told_facts"] if r["about_id"] in names or r["about_name"] in names
+                or (news and r["about_name"] == "")]
+        rows.sort(key=lambda r: (r["said_at"], r["id"]), reverse=True)
+        return [self._with_mention(r, listener) for r in rows[:limit]]
+
+    def withdraw_facts(self, ids: Iterable[int], at: datetime) -> None:
+        for row in self._tables["told_facts"]:
+            if row["id"] in set(ids) and row["withdrawn_at"] is None:
+                row["withdrawn_at"] = utc_text(at)
+
+    def mention_fact(self, fact_key: str, listener: str, at: datetime) -> None:
+        self._tables["fact_mentions"][(fact_key, listener)] = utc_text(at)
+
+    def facts_learned(self, since: datetime, until: datetime, limit: int = 200) -> list[dict[str, Any]]:
+        rows = sorted((r for r in self._tables["told_facts"] if utc_text(since) <= r["said_at"] < utc_text(until)),
+                      key=lambda r: (r["said_at"], r["id"]))
+        return [{**copy.deepcopy(r), "mentioned_at": None} for r in rows[:limit]]
 
     def behaviour_state(self) -> dict[str, Any]:
         return copy.deepcopy(dict(sorted(self._tables["behaviour_state"].items())))

@@ -181,7 +181,7 @@ def _m008_journal(conn: sqlite3.Connection) -> None:
 
     One row per fact, keyed so that re-reading a notification adds nothing;
     with the indexes that read one in-world day out of a year of history.
-    Numbered 8: 6 and 7 belong to other changes of this round.
+    (Number 6 was never used: migrations apply by number, so a gap is harmless.)
     """
     _run_script(
         conn,
@@ -203,6 +203,13 @@ def _m008_journal(conn: sqlite3.Connection) -> None:
     )
 
 
+def _m009_told_facts(conn: sqlite3.Connection) -> None:
+    """What people told the agent about themselves (told.py), and to whom each fact was brought up when."""
+    from ..told_store import SCHEMA
+
+    _run_script(conn, SCHEMA.format(id="INTEGER PRIMARY KEY", time="TEXT"))
+
+
 MIGRATIONS: list[tuple[int, str, Callable[[sqlite3.Connection], None]]] = [
     (1, "initial", _m001_initial),
     (2, "people_by_name", _m002_people_by_name),
@@ -211,6 +218,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[sqlite3.Connection], None]]] = [
     (5, "activity_model", _m005_activity_model),
     (7, "behaviour_state", _m007_behaviour_state),
     (8, "journal", _m008_journal),
+    (9, "told_facts", _m009_told_facts),
 ]
 
 

@@ -17,12 +17,13 @@ from typing import Any, Callable, Iterable
 from ...clock import utc_now
 from ..base import DAY_LIMIT
 from .db import transaction
+from ..told_store import ToldFactsSQL
 from ..values import relationship, to_json, truncated_json, utc_text
 
 MAX_RESULT_CHARS = 1000
 
 
-class SQLiteStore:
+class SQLiteStore(ToldFactsSQL):
     """The Store protocol on the state directory's SQLite file."""
 
     def __init__(self, conn: sqlite3.Connection, clock: Callable[[], datetime] = utc_now) -> None:
@@ -280,6 +281,12 @@ class SQLiteStore:
             " ON CONFLICT(key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at",
             (key, to_json(value), self._stamp()),
         )
+
+    def _told_rows(self, sql: str, params: list[Any]) -> list[dict[str, Any]]:
+        return [dict(row) for row in self._conn.execute(sql, params).fetchall()]
+
+    def _told_run(self, sql: str, params: list[Any]) -> None:
+        self._conn.execute(sql, params)
 
     def behaviour_state(self) -> dict[str, Any]:
         rows = self._conn.execute("SELECT key, value FROM behaviour_state ORDER BY key").fetchall()

@@ -1,0 +1,137 @@
+"""A later day brings back what someone told (recall.py): to them only, not again within a week."""
+
+from __future__ import annotations
+
+import copy
+import json
+from datetime import datetime, timedelta, timezone
+
+import respx
+
+from karakuri_agent import recall, told
+from karakuri_agent.config import load_settings
+from karakuri_agent.cycle import handle
+from karakuri_agent.state.factory import open_url
+
+from conftest import BASE_URL, CONVERSATION_REQUEST
+
+MEI, LUNA = "1474403124906295517", "1474403124906295999"
+DAY1 = datetime(2026, 12, 1, 1, 0, tzinfo=timezone.utc)  # 10:00 in Tokyo
+
+
+def fact(line: str, *, at=DAY1, speaker="桜草メイ", speaker_id=MEI, **row) -> dict:
+    [found], _ = told.read_line({"speaker": speaker, "speaker_id": speaker_id, "message": line}, at)
+    return {"id": 1, "withdrawn_at": None, "mentioned_at": None, **found.to_row(), **row}
+
+
+MEI_P = {"id": MEI, "name": "桜草メイ"}
+LUNA_P = {"id": LUNA, "name": "白石ルナ"}
+
+
+def test_a_fact_comes_back_on_a_later_day_only():
+    cat = fact("猫を飼ってるの、名前はミケ。")
+    assert recall.choose([cat], MEI_P, DAY1 + timedelta(hours=5)) is None  # the same day
+    back = recall.choose([cat], MEI_P, DAY1 + timedelta(days=1))
+    assert back.line == "ミケちゃん、元気？" and back.listener == MEI
+    assert "12/1に桜草メイから聞いた「猫を飼ってるの、名前はミケ。」" in back.explained()
+    # 23:30 in Tokyo is still the same day there, though 14:30 UTC: not yet.
+    assert recall.choose([cat], MEI_P, datetime(2026, 12, 1, 14, 30, tzinfo=timezone.utc)) is None
+
+
+def test_never_to_someone_else_nor_taken_back_nor_twice_in_a_week():
+    cat = fact("猫を飼ってるの、名前はミケ。")
+    later = DAY1 + timedelta(days=2)
+    assert recall.choose([cat], LUNA_P, later) is None
+    assert recall.choose([{**cat, "withdrawn_at": DAY1.isoformat()}], MEI_P, later) is None
+    assert recall.choose([{**cat, "mentioned_at": (later - timedelta(days=6)).isoformat()}], MEI_P, later) is None
+    assert recall.choose([{**cat, "mentioned_at": (later - timedelta(days=8)).isoformat()}], MEI_P, later)
+    ahead = {**cat, "mentioned_at": (later + timedelta(days=3)).isoformat()}  # the clock stepped back
+    assert recall.choose([ahead], MEI_P, later) is None
+    assert recall.choose([cat], MEI_P, later, said=["ミケちゃん、元気？"]) is None
+
+
+def test_one_memory_per_talk():
+    cat, move = fact("猫を飼ってるの、名前はミケ。"), fact("妹がいるんだ。", id=2)
+    later = DAY1 + timedelta(days=1)
+    just = {**cat, "mentioned_at": (later - timedelta(minutes=10)).isoformat()}
+    assert recall.choose([just, move], MEI_P, later) is None
+    assert recall.choose([just, move], MEI_P, later + timedelta(hours=2)).line == "妹さんは元気？"
+
+
+def test_town_news_travels_to_others_but_not_back_to_its_teller():
+    news = fact("駅前に新しいパン屋ができたんだって！")
+    later = DAY1 + timedelta(days=1)
+    assert recall.choose([news], LUNA_P, later).line == "駅前に新しいパン屋ができたんだって！"
+    assert recall.choose([news], MEI_P, later) is None
+
+
+def test_their_own_plan_near_its_day_comes_first():
+    cat = fact("猫を飼ってるの、名前はミケ。")
+    move = fact("来週の土曜に引っ越すんだ。", id=2)  # Saturday 12/12
+    assert recall.choose([cat, move], MEI_P, DAY1 + timedelta(days=1)).line == "ミケちゃん、元気？"
+    assert recall.choose([cat, move], MEI_P, DAY1 + timedelta(days=7)).line == "引っ越しの準備、進んでる？"
+
+
+def _conversation(nid: str, at: datetime, speaker: str, speaker_id: str, line: str, kind="conversation_message"):
+    body = copy.deepcopy(CONVERSATION_REQUEST)
+    body["notification_id"] = nid
+    body["created_at"] = at.isoformat()
+    n = body["notification"]
+    n["participants"] = [{"id": speaker_id, "name": speaker}, {"id": "1470446478261747854", "name": "AIニケちゃん"}]
+    n["conversation_messages"] = [{"speaker": speaker, "speaker_id": speaker_id, "message": line}]
+    n["text"] = f"{speaker}: 「{line}」"
+    n["conversation_id"] = f"conv-{nid}"
+    if kind == "conversation_message":
+        n["type"] = kind
+        n["choices"] = [{"command": "conversation_speak", "required_params": ["message"],
+                         "param_schema": {"message": {"type": "string", "maxLength": 200}}}]
+    return body
+
+
+def _run(env, body, at):
+    nid = body["notification_id"]
+    with respx.mock:
+        respx.get(f"{BASE_URL}/agents/notifications/{nid}").respond(200, json=body)
+        post = respx.post(f"{BASE_URL}/agents/command").respond(200, json={"ok": True})
+        result = handle(f"🔔 notification_id: {nid}", load_settings(), clock=lambda: at)
+    return json.loads(post.calls.last.request.content)["params"]["message"], result
+
+
+def test_told_on_monday_asked_on_tuesday_by_the_whole_cycle(env, state_dir):
+    _run(env, _conversation("notif-d1", DAY1, "桜草メイ", MEI, "猫を飼ってるの、名前はミケ。"), DAY1)
+    _run(env, _conversation("notif-d1b", DAY1, "白石ルナ", LUNA, "やっぱり引っ越しはやめた。"), DAY1)
+    day2 = DAY1 + timedelta(days=1)
+    to_luna, _ = _run(env, _conversation("notif-d2a", day2, "白石ルナ", LUNA, "こんにちは！",
+                                         kind="conversation_requested"), day2)
+    assert "ミケ" not in to_luna  # never a fact to someone it is not about
+    to_mei, result = _run(env, _conversation("notif-d2", day2, "桜草メイ", MEI, "こんにちは！",
+                                             kind="conversation_requested"), day2)
+    assert to_mei.endswith("ミケちゃん、元気？")
+    assert "「猫を飼ってるの、名前はミケ。」を覚えていた" in result.decision.reason
+    again, _ = _run(env, _conversation("notif-d3", day2 + timedelta(days=1), "桜草メイ", MEI, "こんにちは！",
+                                       kind="conversation_requested"), day2 + timedelta(days=1))
+    assert "ミケ" not in again  # once a week
+    state = open_url("", state_dir, lambda: day2)
+    try:
+        [cat] = state.store.told_facts([MEI], listener=MEI)
+        # The world's clock: the notification's time, advanced by what the run itself took (CONTRACT §9).
+        assert timedelta(0) <= datetime.fromisoformat(cat["mentioned_at"]) - day2 < timedelta(seconds=5)
+        assert [f["topic"] for f in state.store.facts_learned(DAY1, day2)] == ["ミケ"]
+    finally:
+        state.close()
+
+
+def test_a_plan_taken_back_is_never_brought_up(env, state_dir):
+    _run(env, _conversation("notif-p1", DAY1, "桜草メイ", MEI, "来週の土曜に引っ越すんだ。"), DAY1)
+    _run(env, _conversation("notif-p2", DAY1 + timedelta(hours=1), "桜草メイ", MEI, "やっぱり引っ越しはやめた。"),
+         DAY1 + timedelta(hours=1))
+    near = DAY1 + timedelta(days=8)
+    line, _ = _run(env, _conversation("notif-p3", near, "桜草メイ", MEI, "こんにちは！",
+                                      kind="conversation_requested"), near)
+    assert "引っ越し" not in line
+    state = open_url("", state_dir, lambda: near)
+    try:
+        [plan] = state.store.told_facts([MEI])
+        assert plan["topic"] == "引っ越し" and plan["withdrawn_at"] is not None
+    finally:
+        state.close()
