@@ -12,10 +12,8 @@ seeing a line again in a later notification's history, adds nothing:
   (a saying is told apart by the sighting `hear_line` keeps for promises);
 - `transfer`: a gift received, given or declined, with whom and what.
 
-Kinds reserved for a character pack's rules (CONTRACT §10), which the day
-view already shows when they are written: `rule` (`{"rule": id, "command":
-…}` when a rule decides) and `variable` (`{"path": …, "value": …}` after a
-change). Writing them belongs to the rules engine.
+Which rule decided and how the variables changed are not written here: each
+run's report entry keeps its rule trace already, and the day reads it there.
 """
 
 from __future__ import annotations
@@ -30,7 +28,7 @@ from .records import Parsed
 from .state.base import Store
 from .state.values import utc_text
 
-HERE, ARRIVAL, LINE, TRANSFER, RULE, VARIABLE = "here", "arrival", "line", "transfer", "rule", "variable"
+HERE, ARRIVAL, LINE, TRANSFER = "here", "arrival", "line", "transfer"
 RECEIVED, GIVEN, DECLINED = "received", "given", "declined"
 # The same words from the same speaker, unseen this long, are said anew when they come back
 # (for promises, context.py, and for the day's lines alike).

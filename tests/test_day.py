@@ -102,23 +102,25 @@ def test_gifts_commands_failures_and_the_rules_extension():
     day = build(_records(
         journal=[_entry(1, "transfer", {"direction": "received", "partner": "メイ",
                                          "item": {"item_id": "お茶", "quantity": 2}, "money": None}),
-                 _entry(2, "transfer", {"direction": "declined", "partner": "ルナ", "item": None, "money": 50000}),
-                 _entry(3, "rule", {"rule": "night-rest", "command": "wait"}),
-                 _entry(3, "variable", {"path": "energy", "value": 70})],
+                 _entry(2, "transfer", {"direction": "declined", "partner": "ルナ", "item": None, "money": 50000})],
         activity=[{"kind": "request", "created_at": _at(0), "notification_id": "n1"},
                   {"kind": "command", "command": "move", "created_at": _at(0), "notification_id": "n1"},
                   {"kind": "command", "command": "move", "created_at": _at(9), "notification_id": "n2"},
                   {"kind": "command", "command": "wait", "created_at": _at(9), "notification_id": "n3"},
                   {"kind": "report", "success": False, "reason": "not_logged_in: log in first",
-                   "created_at": _at(10), "notification_id": "n3"},
+                   "created_at": _at(10), "notification_id": "n3", "behaviour": {
+                       "rule": "night-rest", "gave_way": [],
+                       "changes": [{"path": "energy", "before": 90, "after": 70, "status": "clamped"},
+                                   {"path": "nothing", "status": "ignored"}]}},
                   {"kind": "report", "created_at": _at(10), "notification_id": "n2", "message": "ok"}]))
     assert [(t.direction, t.partner, t.item, t.money) for t in day.transfers] == [
         ("received", "メイ", {"item_id": "お茶", "quantity": 2}, None), ("declined", "ルナ", None, 50000)]
     assert day.commands == {"move": 2, "wait": 1} and day.notifications == 1
     assert [(f.notification_id, f.error, f.message) for f in day.failures] == [("n3", "not_logged_in", "log in first")]
     shown = to_json(day)
-    assert shown["rules_fired"] == [{"rule": "night-rest", "command": "wait", "at": "2026-11-29T10:03:00+09:00"}]
-    assert shown["variables"][0]["value"] == 70
+    # The rule that decided n3, the command it went out as; a change the engine ignored changed nothing.
+    assert shown["rules_fired"] == [{"rule": "night-rest", "command": "wait", "at": "2026-11-29T10:10:00+09:00"}]
+    assert shown["variables"] == [{"path": "energy", "value": 70, "at": "2026-11-29T10:10:00+09:00"}]
     assert shown["transfers"][1] == {"direction": "declined", "partner": "ルナ", "money": 50000,
                                      "at": "2026-11-29T10:02:00+09:00"}
     text = "\n".join(lines(day))
@@ -259,6 +261,29 @@ def test_day_on_a_state_directory_that_does_not_exist_creates_nothing_and_says_s
     assert result.exit_code == 0 and json.loads(result.stdout)["empty"] is True
     assert result.stderr.startswith(f"no state yet in {state_dir}")
     assert not state_dir.exists()  # reading is not a run: no database left behind
+
+
+def test_what_people_told_that_day_is_listed_with_whom_it_is_about(env, state_dir):
+    from karakuri_agent.state.factory import open_url
+
+    state = open_url("", state_dir, lambda: START)
+    try:
+        state.store.record_request("n1", "conversation_message")
+        state.store.learn_facts([
+            {"fact_key": "k1", "kind": "pet", "topic": "ミケ", "detail": "猫", "speaker_id": "1", "speaker_name": "桜草メイ",
+             "about_id": "1", "about_name": "桜草メイ", "said_at": _at(5), "due_on": None,
+             "source": "猫を飼ってるの、名前はミケ。", "conversation_id": None},
+            {"fact_key": "k0", "kind": "pet", "topic": "ポチ", "detail": "犬", "speaker_id": "2", "speaker_name": "ルナ",
+             "about_id": "2", "about_name": "ルナ", "said_at": (START - timedelta(hours=1)).astimezone(timezone.utc).isoformat(timespec="milliseconds"),
+             "due_on": None, "source": "犬のポチがいるよ。", "conversation_id": None}])
+    finally:
+        state.close()
+    result = CliRunner().invoke(agent, ["day", "--json", "--date", DAY.isoformat()])
+    [fact] = json.loads(result.stdout)["learned"]  # the day before is not this day's
+    assert fact["teller"] == "桜草メイ" and fact["topic"] == "ミケ" and fact["line"] == "猫を飼ってるの、名前はミケ。"
+    assert not fact["withdrawn"]
+    text = CliRunner().invoke(agent, ["day", "--date", DAY.isoformat()]).stdout
+    assert "from 桜草メイ: pet ミケ「猫を飼ってるの、名前はミケ。」" in text
 
 
 def test_the_html_page_is_written_whole(demo_state, tmp_path):

@@ -33,6 +33,8 @@ def to_json(day: Day) -> dict[str, Any]:
                       "at": _iso(f.at)} for f in day.failures],
         "rules_fired": [{"rule": r.rule, "command": r.command, "at": _iso(r.at)} for r in day.rules_fired],
         "variables": [{"path": v.path, "value": v.value, "at": _iso(v.at)} for v in day.variables],
+        "learned": [{"teller": f.teller, "about": f.about, "kind": f.kind, "topic": f.topic, "line": f.line,
+                     "withdrawn": f.withdrawn, "at": _iso(f.at)} for f in day.learned],
     }
 
 

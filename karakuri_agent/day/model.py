@@ -14,13 +14,13 @@ walk not yet over) is left as it is.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any, Iterable
 
 # Lines further apart than CONVERSATION_GAP, without a conversation id, belong to different talks.
 from ..context import CONVERSATION_GAP
-from ..journal import ARRIVAL, HERE, LINE, RULE, TRANSFER, VARIABLE
+from ..journal import ARRIVAL, HERE, LINE, TRANSFER
 # The day is a date on the world's clock (Asia/Tokyo), as its texts and the reports show it.
 from ..models import TOKYO as ZONE
 # A promise still pending this long after its time can no longer be kept: it was missed.
@@ -43,6 +43,7 @@ class Records:
     withdrawn: frozenset[int]  # promise ids called off or replaced by a later plan
     place_names: dict[str, str]  # node id → label, every known place
     state_now: datetime | None  # the newest time the state has recorded: "now" as far as it knows
+    learned: list[dict[str, Any]] = field(default_factory=list)  # facts people told that day (told_facts rows)
 
 
 @dataclass(frozen=True)
@@ -102,7 +103,7 @@ class Failure:
 
 @dataclass(frozen=True)
 class RuleFired:
-    """A character pack's rule that decided (CONTRACT §10): written to the journal by the rules engine."""
+    """The rule that decided a notification (built-in or the pack's, CONTRACT §10), from the run's trace."""
 
     at: datetime
     rule: str
@@ -111,11 +112,24 @@ class RuleFired:
 
 @dataclass(frozen=True)
 class VariableValue:
-    """A pack variable's value after a change (CONTRACT §10): written to the journal by the rules engine."""
+    """A pack variable's value after a change the engine applied or clamped, from the run's trace."""
 
     at: datetime
     path: str
     value: Any
+
+
+@dataclass(frozen=True)
+class Learned:
+    """Something a person told the agent about themselves (or news of the town), with the line it came from."""
+
+    at: datetime
+    teller: str
+    about: str
+    kind: str
+    topic: str
+    line: str
+    withdrawn: bool
 
 
 @dataclass(frozen=True)
@@ -130,6 +144,7 @@ class Day:
     known_places: dict[str, str]  # node id → label: the drawing's map
     rules_fired: tuple[RuleFired, ...] = ()
     variables: tuple[VariableValue, ...] = ()
+    learned: tuple[Learned, ...] = ()
     notifications: int = 0
 
     @property
@@ -163,16 +178,45 @@ def build(records: Records) -> Day:
         commands=dict(Counter(str(a.get("command")) for a in records.activity if a.get("kind") == "command")),
         failures=tuple(_failures(records.activity)),
         known_places=dict(records.place_names),
-        rules_fired=tuple(RuleFired(_time(e["at"]), str(e["data"].get("rule") or ""), e["data"].get("command"))
-                          for e in entries if e["kind"] == RULE),
-        variables=tuple(VariableValue(_time(e["at"]), str(e["data"].get("path") or ""), e["data"].get("value"))
-                        for e in entries if e["kind"] == VARIABLE),
+        rules_fired=tuple(_rules_fired(records.activity)),
+        variables=tuple(_variables(records.activity)),
+        learned=tuple(_learned(row) for row in records.learned),
         notifications=sum(1 for a in records.activity if a.get("kind") == "request"),
     )
 
 
 def _time(text: str) -> datetime:
     return datetime.fromisoformat(text)
+
+
+def _traced(activity: list[Activity]) -> Iterable[tuple[Activity, dict[str, Any]]]:
+    """Each run's report entry with its rule trace (what `handle --explain` showed), oldest first."""
+    for entry in activity:
+        trace = entry.get("behaviour")
+        if entry.get("kind") in ("report", "dry_run") and isinstance(trace, dict):
+            yield entry, trace
+
+
+def _rules_fired(activity: list[Activity]) -> Iterable[RuleFired]:
+    """The rule that decided each notification, and the command it was sent as (None: nothing was sent)."""
+    sent = {a.get("notification_id"): a.get("command") for a in activity if a.get("kind") == "command"}
+    for entry, trace in _traced(activity):
+        if trace.get("rule"):
+            yield RuleFired(_time(entry["created_at"]), str(trace["rule"]), sent.get(entry.get("notification_id")))
+
+
+def _variables(activity: list[Activity]) -> Iterable[VariableValue]:
+    """Each variable's value after every change the engine applied or clamped (ignored ones changed nothing)."""
+    for entry, trace in _traced(activity):
+        for change in trace.get("changes") or ():
+            if isinstance(change, dict) and change.get("status") in ("applied", "clamped"):
+                yield VariableValue(_time(entry["created_at"]), str(change.get("path") or ""), change.get("after"))
+
+
+def _learned(row: dict[str, Any]) -> Learned:
+    return Learned(_time(row["said_at"]), str(row.get("speaker_name") or ""), str(row.get("about_name") or ""),
+                   str(row.get("kind") or ""), str(row.get("topic") or ""), str(row.get("source") or ""),
+                   bool(row.get("withdrawn_at")))
 
 
 def _visits(entries: Iterable[JournalEntry], names: dict[str, str], now: datetime | None) -> Iterable[Visit]:

@@ -158,7 +158,7 @@ def _gift(t: Transfer) -> str:
 
 
 def _rules(day: Day) -> list[str]:
-    """Rules that fired and variables through the day: shown once a character pack's rules write them."""
+    """Rules that decided, the pack's variables through the day, and what people told the agent."""
     out = []
     if day.rules_fired:
         out += ['<section id="rules"><h2>発火したルール</h2>', _list(
@@ -166,6 +166,10 @@ def _rules(day: Day) -> list[str]:
     if day.variables:
         out += ['<section id="variables"><h2>変数</h2>', _list(
             f"{_time(v.at)}<code>{_e(v.path)}</code> = {_e(str(v.value))}" for v in day.variables), "</section>"]
+    if day.learned:
+        out += ['<section id="learned"><h2>聞いたこと</h2>', _list(
+            f'{_time(f.at)}<span class="partner">{_e(f.teller)}</span>「{_e(f.line)}」'
+            + ("（取り消し）" if f.withdrawn else "") for f in day.learned), "</section>"]
     return out
 
 

@@ -58,6 +58,7 @@ def records_for(store: Store, day: date | None) -> Records:
         withdrawn=frozenset(withdrawn | _replaced(promises)),
         place_names={p["node_id"]: p["name"] for p in store.known_places(ALL_PLACES)},
         state_now=state_now,
+        learned=store.facts_learned(start, end),
     )
 
 

@@ -33,6 +33,11 @@ def lines(day: Day) -> Iterable[str]:
     yield from _section("Rules that fired", (f"  {_hm(r.at)}  {r.rule} → {r.command or 'no command'}"
                                              for r in day.rules_fired))
     yield from _section("Variables", (f"  {_hm(v.at)}  {v.path} = {v.value}" for v in day.variables))
+    yield from _section("Learned", (
+        f"  {_hm(f.at)}  from {f.teller or 'someone'}" + (f" about {f.about}" if f.about and f.about != f.teller
+                                                         else "")
+        + f": {f.kind} {f.topic}「{_short(f.line)}」" + ("  (taken back)" if f.withdrawn else "")
+        for f in day.learned))
 
 
 def _conversations(day: Day) -> Iterable[str]:
