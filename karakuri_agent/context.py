@@ -15,7 +15,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable
 
-from . import journal, textparse, told
+from . import journal, textparse
 from .journal import LINE_REPEAT_AFTER  # when the same words are said anew (the day's lines use it too)
 from .commands import INFORMATION
 from .state.values import utc_text
@@ -184,6 +184,10 @@ def observe(store: Store, notification: Notification, *, me: Identity, now: date
 def remember_told(store: Store, lines: list[dict[str, Any]], said_at: Any, me: Identity,
                   conversation_id: str | None) -> None:
     """What people told about themselves in lines heard for the first time; a plan taken back, withdrawn."""
+    if not lines:
+        return
+    from . import told  # its patterns cost start-up time: imported only when there are lines to read
+
     facts, retractions = told.read_lines(lines, said_at, is_self=me.is_self, conversation_id=conversation_id)
     store.learn_facts(fact.to_row() for fact in facts)
     for retraction in retractions:

@@ -25,7 +25,6 @@ from .errors import AlreadyAttempted, OutcomeUnknown, ServerRejected, StateUnava
 from .clock import utc_now
 from .operations import Fetched, Outcome, Runtime, act, fetch, load_configured_persona, open_runtime
 from .commands import RESPONSE
-from .behaving import finish, fired_before_sending
 from .context import view_of
 from .deciders import Decider, Decision, build_decider
 from .gate import first_admitted, not_actionable
@@ -284,6 +283,8 @@ class Agent:
             result.report = report.planned_report(kind, admitted.choice.command, facts_of(view, result.decision))
             return result
 
+        from .behaving import fired_before_sending
+
         fired = fired_before_sending(decision)
         if fired is not None:  # a pack rule's firing counts before its command may reach the server
             with rt.store.batch():
@@ -316,6 +317,8 @@ class Agent:
     def _behave(self, result: HandleResult, view: View, decision: Decision, sent: str | None,
                 success: bool | None) -> None:
         """The pack's reactions to what happened; what it remembers is saved with the report entry."""
+        from .behaving import finish  # the rules engine: imported once a decision is made
+
         result.behaviour_memory, result.behaviour = finish(view, decision, sent, success)
 
 

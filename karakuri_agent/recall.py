@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
-from . import told
 from .models import TOKYO
 from .params import utf16_units
 from .persona import MESSAGE_UNITS
@@ -31,9 +30,14 @@ RECALL_WITHIN_LINES = 3
 RECALL_AGAIN_AFTER = timedelta(days=7)
 # One memory per talk: none while another was brought up to the same person this recently.
 ONE_PER_TALK = timedelta(hours=1)
-# What comes first when several could: their plans near the day, then the rest of theirs, then news.
-_ORDER = {told.PLAN: 0, told.PET: 1, told.FAMILY: 2, told.EVENT: 3, told.WORK: 4, told.LIKE: 5,
-          told.DISLIKE: 6, told.NEWS: 7}
+
+
+def _order(kind: str) -> int:
+    """What comes first when several could: their plans near the day, then the rest of theirs, then news."""
+    from . import told  # imported where a memory may come back: its patterns cost start-up time
+
+    return {told.PLAN: 0, told.PET: 1, told.FAMILY: 2, told.EVENT: 3, told.WORK: 4, told.LIKE: 5,
+            told.DISLIKE: 6, told.NEWS: 7}.get(kind, 9)
 
 
 @dataclass(frozen=True)
@@ -88,6 +92,8 @@ def _since(mentioned_at: Any, now: datetime) -> timedelta:
 def choose(rows: Iterable[Mapping[str, Any]], person: Mapping[str, Any], now: datetime,
            said: Iterable[str] = ()) -> Recall | None:
     """The fact to bring up to `person` now, or None."""
+    from . import told
+
     today = now.astimezone(TOKYO).date()
     used = {said_key(line) for line in said}
     rows = list(rows)
@@ -108,7 +114,7 @@ def choose(rows: Iterable[Mapping[str, Any]], person: Mapping[str, Any], now: da
             continue
         recall = Recall(str(row["fact_key"]), str(person.get("id") or person.get("name") or ""), line,
                         str(row.get("source") or ""), str(row.get("speaker_name") or ""), str(row.get("said_at")))
-        found.append(((_ORDER.get(str(row.get("kind")), 9), str(row.get("said_at"))), recall))
+        found.append(((_order(str(row.get("kind"))), str(row.get("said_at"))), recall))
     if not found:
         return None
     best = min(k[0] for k, _ in found)
@@ -161,6 +167,8 @@ def closeness(view: View, name: str | None) -> float | None:
 def about(view: View, person: Mapping[str, Any]) -> dict[str, Any]:
     """What the agent remembers of someone, for the model's prompt: their facts (not taken back)
     with when they were told, and the band of the pack's closeness variable."""
+    from . import told
+
     out: dict[str, Any] = {}
     spec, value = closeness_spec(view), closeness(view, person.get("name"))
     band = spec.band(value) if spec is not None and value is not None and person.get("name") else None
