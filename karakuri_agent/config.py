@@ -9,6 +9,7 @@ settings object can be logged or put in an error without leaking anything.
 from __future__ import annotations
 
 import ipaddress
+import math
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -143,6 +144,8 @@ def _number(env: Mapping[str, str], name: str, default: float, *, minimum: float
         value = float(raw)
     except ValueError:
         raise ConfigError(f"{name} must be a number, got {raw!r}") from None
+    if not math.isfinite(value):  # nan or inf: no timeout or budget can be that (and httpx cannot take it)
+        raise ConfigError(f"{name} must be a finite number of seconds, got {raw!r}")
     if value < minimum:
         raise ConfigError(f"{name} must be at least {minimum:g}, got {raw!r}")
     return value

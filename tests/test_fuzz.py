@@ -558,6 +558,22 @@ def test_any_text_for_an_integer_field_is_coerced_or_refused_never_a_crash(value
         assert isinstance(checked, int) and checked >= 1
 
 
+
+@given(value=st.text(max_size=12) | st.floats().map(str) | st.sampled_from(["nan", "inf", "-inf", "1e999", "NaN", "Infinity", "0x10", "1_0"]))
+@settings(max_examples=80, deadline=None)
+def test_any_text_for_a_seconds_setting_is_a_finite_number_or_a_setting_error(value):
+    from karakuri_agent.config import load_settings
+    from karakuri_agent.errors import ConfigError
+
+    environ = {"KARAKURI_API_BASE_URL": BASE_URL, "KARAKURI_API_KEY": API_KEY, "KARAKURI_HTTP_TIMEOUT": value,
+               "KARAKURI_COOLDOWN_SECONDS": value}
+    try:
+        settings_ = load_settings(environ, env_file=Path(os.devnull))
+    except ConfigError as exc:
+        assert "KARAKURI_HTTP_TIMEOUT" in exc.message or "KARAKURI_COOLDOWN_SECONDS" in exc.message
+    else:
+        assert 0.1 <= settings_.http_timeout < float("inf") and 0 <= settings_.cooldown_seconds < float("inf")
+
 # -- ids: path traversal, query strings, look-alikes ---------------------------------------
 ID_TAILS = st.one_of(
     st.text(max_size=40),

@@ -126,6 +126,26 @@ def test_log_warns_about_an_unrelated_bad_setting_and_shows_the_history(env, api
     assert "warning: KARAKURI_HTTP_TIMEOUT must be a number, got 'ten'" in result.stderr
 
 
+
+@pytest.mark.parametrize("name", ["KARAKURI_HTTP_TIMEOUT", "KARAKURI_GET_RETRY_BUDGET", "KARAKURI_WEBHOOK_BUDGET",
+                                  "KARAKURI_COOLDOWN_SECONDS", "KARAKURI_LLM_TIMEOUT"])
+@pytest.mark.parametrize("value", ["nan", "inf", "-inf", "1e999"])
+def test_a_non_finite_number_of_seconds_is_a_setting_error_not_an_internal_one(env, api, monkeypatch, name, value):
+    monkeypatch.setenv(name, value)
+    if name == "KARAKURI_LLM_TIMEOUT":
+        monkeypatch.setenv("KARAKURI_DECIDER", "llm")
+        monkeypatch.setenv("KARAKURI_LLM_BASE_URL", "http://127.0.0.1:9/v1")
+        monkeypatch.setenv("KARAKURI_LLM_MODEL", "m")
+    result = run(agent, "handle", BODY)
+    assert result.exit_code == 2 and "internal error" not in result.stderr
+    assert f"{name} must be" in result.stderr and len(result.stderr.strip().splitlines()) == 1
+    assert not api.calls
+    api.get(PROBE_URL).respond(404, json={"error": "not_found", "message": "no such notification"})
+    doctor = run(agent, "doctor")
+    assert doctor.exit_code == 1 and "internal error" not in doctor.stderr + doctor.stdout
+    assert f"problem: {name} must be" in doctor.stdout
+
+
 def test_log_still_stops_on_a_bad_setting_that_says_where_the_state_is(env, monkeypatch):
     monkeypatch.setenv("KARAKURI_DATABASE_URL", "mysql://x")
     result = run(agent, "log")
