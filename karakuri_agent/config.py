@@ -258,7 +258,8 @@ def load_settings(
     from .state.factory import password_pieces
 
     # The database URL whole, and its password and its pieces (a driver message may quote them without the URL).
-    secrets = tuple(s for s in (api_key, webhook, database_url, *password_pieces(database_url), model_key, bot_token)
+    secrets = tuple(s for s in (api_key, webhook, *webhook_token(webhook), database_url,
+                                *password_pieces(database_url), model_key, bot_token)
                     if len(s) >= 4)
     if fixtures_dir is not None:
         base_url = base_url or FIXTURE_BASE_URL
@@ -394,6 +395,21 @@ def _secure_or_loopback(url: str) -> bool:
         return host is not None and ipaddress.ip_address(host).is_loopback
     except ValueError:
         return False
+
+
+def webhook_token(url: str) -> list[str]:
+    """The part of a webhook URL that is its password: the last path segment (Discord's token), and a query.
+
+    Only pieces long enough to be a token count (16 characters and more): a relay's
+    short path (`/hook`) is no secret, and as one the gate would refuse every
+    spoken line that says the word.
+    """
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return []
+    segments = [segment for segment in parts.path.split("/") if segment]
+    return [piece for piece in (segments[-1] if segments else "", parts.query) if len(piece) >= 16]
 
 
 def redact(text: str, secrets: tuple[str, ...]) -> str:

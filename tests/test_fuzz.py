@@ -713,6 +713,32 @@ def test_a_server_echoing_the_key_does_not_get_it_stored_or_printed(live_api, en
     assert API_KEY not in run.stdout
 
 
+MODEL_KEY = "sk-model-key-do-not-leak-77"
+
+
+@pytest.mark.parametrize("secret", ["hook-token-do-not-leak", WEBHOOK_URL, MODEL_KEY])
+@pytest.mark.parametrize("answer", ["refused", "accepted"])
+def test_a_server_echoing_any_configured_secret_does_not_get_it_printed_or_stored(live_api, env, monkeypatch,
+                                                                                   secret, answer):
+    """Not only the API key: the webhook token, the model key and the database password are masked too."""
+    monkeypatch.setenv("DISCORD_WEBHOOK_URL", WEBHOOK_URL)
+    monkeypatch.setenv("KARAKURI_WEBHOOK_BUDGET", "0.1")
+    monkeypatch.setenv("KARAKURI_LLM_API_KEY", MODEL_KEY)  # read into the secrets even with the rules deciding
+    live_api.notifications[NID] = CONVERSATION_REQUEST | {"notification_id": NID, "debug": f"seen {secret}"}
+    if answer == "refused":
+        live_api.script["POST"].append(fs.status(400, {"error": "invalid_request", "message": f"bad {secret}"}))
+    else:
+        live_api.command_answer = {"ok": True, "message": f"accepted {secret}"}
+    with respx.mock(assert_all_called=False) as discord:  # the webhook: answered here, never posted for real
+        discord.route(host="127.0.0.1").pass_through()
+        discord.post(WEBHOOK_URL).respond(204)
+        run = CliRunner().invoke(agent, ["handle", BODY, "--json"])
+        log = CliRunner().invoke(agent, ["log", "--json"])
+    assert run.exit_code == 0 and log.exit_code == 0, run.output
+    assert len(live_api.posts_for(NID)) == 1
+    for text in (run.stdout, run.stderr, log.stdout, log.stderr, _all_text(Path(env["KARAKURI_STATE_DIR"]))):
+        assert secret not in text
+
 def test_the_recorder_scrubs_an_echoed_key_from_fixtures(live_api, env, tmp_path):
     live_api.notifications[NID] = CONVERSATION_REQUEST | {"notification_id": NID, "echo": API_KEY}
     live_api.command_answer = {"ok": True, "message": f"key={API_KEY}"}
