@@ -270,6 +270,19 @@ def load_settings(
                 raise missing("KARAKURI_API_BASE_URL")
             if not base_url.startswith(("http://", "https://")):
                 raise ConfigError("KARAKURI_API_BASE_URL must start with http:// or https://")
+            # The URL itself is never quoted: it may hold a password.
+            try:
+                parts = urlsplit(base_url)
+                host = parts.hostname
+            except ValueError:
+                host = None
+            if not host:
+                raise ConfigError("KARAKURI_API_BASE_URL is not a URL with a host name,"
+                                  " e.g. https://karakuri.example.com/api")
+            if parts.username is not None or parts.password is not None:
+                # httpx would send them as Basic auth in place of the key's Bearer header.
+                raise ConfigError("KARAKURI_API_BASE_URL must not carry a user name or password (user:password@):"
+                                  " the key goes in KARAKURI_API_KEY")
             return base_url
 
         def key() -> str:

@@ -146,6 +146,25 @@ def test_a_non_finite_number_of_seconds_is_a_setting_error_not_an_internal_one(e
     assert f"problem: {name} must be" in doctor.stdout
 
 
+
+@pytest.mark.parametrize("url, said", [
+    ("https://agent:hunter2-base-url-pw@karakuri.test/api", "must not carry a user name or password"),
+    ("https://hunter2-base-url-pw@karakuri.test/api", "must not carry a user name or password"),
+    ("http://[hunter2-base-url-pw/api", "is not a URL with a host name"),
+    ("https://:443/api", "is not a URL with a host name"),
+])
+def test_a_base_url_with_user_info_or_no_host_is_refused_without_printing_it(env, api, monkeypatch, url, said):
+    """A password in the base URL would be printed by doctor and sent as Basic auth instead of the key."""
+    monkeypatch.setenv("KARAKURI_API_BASE_URL", url)
+    for program, args in ((agent, ["handle", BODY]), (karakuri, ["get_notification", NID])):
+        result = run(program, *args)
+        assert result.exit_code == 2 and f"KARAKURI_API_BASE_URL {said}" in result.stderr
+        assert "hunter2" not in result.stdout + result.stderr
+    doctor = run(agent, "doctor")
+    assert doctor.exit_code == 1 and f"problem: KARAKURI_API_BASE_URL {said}" in doctor.stdout
+    assert "hunter2" not in doctor.stdout + doctor.stderr
+    assert not api.calls
+
 def test_log_still_stops_on_a_bad_setting_that_says_where_the_state_is(env, monkeypatch):
     monkeypatch.setenv("KARAKURI_DATABASE_URL", "mysql://x")
     result = run(agent, "log")
