@@ -574,6 +574,18 @@ def test_any_text_for_a_seconds_setting_is_a_finite_number_or_a_setting_error(va
     else:
         assert 0.1 <= settings_.http_timeout < float("inf") and 0 <= settings_.cooldown_seconds < float("inf")
 
+
+@given(status=st.integers(400, 599), error=JSON | st.text(), message=JSON | st.text(), extra=JSON)
+@settings(max_examples=150, deadline=None)
+def test_any_error_body_is_shown_as_one_short_line_with_a_word_for_its_code(status, error, message, extra):
+    from karakuri_agent.errors import ServerRejected, explain
+
+    shown = explain(ServerRejected(status, {"error": error, "message": message, "details": extra}))
+    line = f"{shown['error']}: {shown['message']}"
+    assert shown["error"] and len(line.splitlines()) == 1 and len(line) <= 400
+    if not isinstance(error, str) or not error.strip():
+        assert shown["error"] == f"http_{status}"
+
 # -- ids: path traversal, query strings, look-alikes ---------------------------------------
 ID_TAILS = st.one_of(
     st.text(max_size=40),
