@@ -586,6 +586,17 @@ def test_any_error_body_is_shown_as_one_short_line_with_a_word_for_its_code(stat
     if not isinstance(error, str) or not error.strip():
         assert shown["error"] == f"http_{status}"
 
+
+@given(value=st.recursive(SCALARS | st.text().map(lambda t: t + API_KEY + t), lambda kids: st.lists(kids, max_size=4)
+                          | st.dictionaries(st.text(max_size=6).map(lambda k: k + API_KEY), kids, max_size=3),
+                          max_leaves=12))
+@settings(max_examples=100, deadline=None)
+def test_a_model_s_proposal_keeps_no_secret_anywhere_once_masked(value):
+    pytest.importorskip("openai")
+    from karakuri_agent.llm.decider import masked
+
+    assert API_KEY not in json.dumps(masked(value, (API_KEY,)), ensure_ascii=False)
+
 # -- ids: path traversal, query strings, look-alikes ---------------------------------------
 ID_TAILS = st.one_of(
     st.text(max_size=40),
