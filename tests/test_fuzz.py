@@ -597,6 +597,19 @@ def test_a_model_s_proposal_keeps_no_secret_anywhere_once_masked(value):
 
     assert API_KEY not in json.dumps(masked(value, (API_KEY,)), ensure_ascii=False)
 
+
+KANA = st.text(alphabet=st.characters(min_codepoint=0x3041, max_codepoint=0x3096), min_size=1, max_size=6)
+
+
+@given(head=KANA, inner=KANA, tail=st.sampled_from(["", " 店内", " 入口"]), wrap=st.sampled_from(["", "「」", "『』"]))
+@settings(max_examples=100, deadline=None)
+def test_a_place_name_with_its_own_brackets_is_reported_with_them_balanced(head, inner, tail, wrap):
+    name = f"{head}「{inner}」"
+    given_name = f"{wrap[:1]}{name}{tail}{wrap[1:]}"
+    line = report.action_report("idle_reminder_fired", "move", {}, facts=report.ReportFacts(place=given_name))
+    assert f"{name}への移動を始めました" in line
+    assert line.count("「") == line.count("」") and line.count("『") == line.count("』")
+
 # -- ids: path traversal, query strings, look-alikes ---------------------------------------
 ID_TAILS = st.one_of(
     st.text(max_size=40),
