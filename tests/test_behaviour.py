@@ -50,6 +50,17 @@ def test_the_contracts_example_reads_without_a_problem():
     assert behaviour.variables["energy"].band(80) == "元気いっぱい" and behaviour.variables["energy"].band(100) == "元気いっぱい"
 
 
+@pytest.mark.parametrize("spec, problem", [
+    ({"min": 0, "max": 10, "initial": 50}, "behaviour.json: variables.energy.initial: 50 is outside min 0 to max 10"),
+    ({"min": 0, "initial": -5}, "behaviour.json: variables.energy.initial: -5 is outside min 0 to max none"),
+    ({"max": 1, "initial": 2}, "behaviour.json: variables.energy.initial: 2 is outside min none to max 1"),
+])
+def test_an_initial_value_outside_the_variables_range_is_named_not_clamped_silently(spec, problem):
+    _, problems = parse_behaviour({"variables": {"energy": spec}}, builtin_ids=BUILTIN_RULE_IDS)
+    assert problems == [problem]
+    assert parse_behaviour({"variables": {"energy": {**spec, "initial": spec.get("min", spec.get("max"))}}},
+                           builtin_ids=BUILTIN_RULE_IDS)[1] == []
+
 def test_every_problem_is_named_in_one_run_one_line_each(tmp_path, home):
     from karakuri_agent.persona import PACK_FILE, bundled_pack_dir
 
