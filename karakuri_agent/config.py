@@ -303,7 +303,7 @@ def load_settings(
 
     def webhook_url() -> Secret | None:
         if webhook and not _secure_or_loopback(webhook):
-            raise ConfigError("DISCORD_WEBHOOK_URL must start with https://"
+            raise ConfigError("DISCORD_WEBHOOK_URL must be an https:// URL with a host"
                               " (http:// only to 127.0.0.1, localhost or [::1])")
         return Secret(webhook) if webhook else None
 
@@ -393,15 +393,20 @@ def _discord_ids(env: Mapping[str, str], name: str) -> frozenset[str]:
 
 
 def _secure_or_loopback(url: str) -> bool:
-    """https anywhere; plain http only where it never leaves the machine (a local relay, a test server)."""
-    if url.startswith("https://"):
-        return True
-    if not url.startswith("http://"):
+    """https anywhere; plain http only where it never leaves the machine (a local relay, a test server).
+
+    Either way the URL must name a host: `https://` alone posts nowhere.
+    """
+    if not url.startswith(("https://", "http://")):
         return False
     try:
         host = urlsplit(url).hostname
     except ValueError:
         return False
+    if not host:
+        return False
+    if url.startswith("https://"):
+        return True
     if host == "localhost":
         return True
     try:

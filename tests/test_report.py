@@ -183,6 +183,10 @@ def test_webhook_url_https_or_loopback_http_is_accepted(env, monkeypatch, url):
     "http://[::1/hook",
     "ftp://127.0.0.1/hook",
     "127.0.0.1:8080/hook",
+    # https, but no host to post to
+    "https://:443/api/webhooks/1/token",
+    "https:///api/webhooks/1/token",
+    "https://[discord.com/api/webhooks/1/token",
 ])
 def test_webhook_url_plain_http_elsewhere_is_a_configuration_error(env, monkeypatch, url):
     monkeypatch.setenv("DISCORD_WEBHOOK_URL", url)
