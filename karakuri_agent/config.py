@@ -275,8 +275,8 @@ def load_settings(
                 parts = urlsplit(base_url)
                 host = parts.hostname
             except ValueError:
-                host = None
-            if not host:
+                parts, host = None, None
+            if parts is None or not host:
                 raise ConfigError("KARAKURI_API_BASE_URL is not a URL with a host name,"
                                   " e.g. https://karakuri.example.com/api")
             if parts.username is not None or parts.password is not None:
