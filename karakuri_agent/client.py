@@ -32,6 +32,7 @@ from .trigger import validate_notification_id
 log = logging.getLogger(__name__)
 USER_AGENT = "karakuri-agent/0.1"
 MAX_RETRY_AFTER = 30.0
+MIN_MASKED_SECRET = 8
 # Raised before a single byte of the request was written: safe to send again.
 NEVER_SENT = (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout)
 
@@ -39,25 +40,26 @@ NEVER_SENT = (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout)
 _NOT_JSON = object()
 
 
-def _json(response: httpx.Response, secret: str) -> Any:
-    """The answer's JSON with the API key scrubbed out, or _NOT_JSON.
+def _json(response: httpx.Response, secrets: tuple[str, ...]) -> Any:
+    """The answer's JSON with the API key and the other secrets scrubbed out, or _NOT_JSON.
 
-    A server that echoes the key must not get it stored or printed by us; a
-    body nested too deeply to parse counts as not JSON.
+    A server that echoes a secret (the key, a webhook token, the model key,
+    the database password) must not get it stored or printed by us; a body
+    nested too deeply to parse counts as not JSON.
     """
-    text = redact(response.text, (secret,))
+    text = redact(response.text, secrets)
     try:
         return outside.loads(text)
     except (ValueError, RecursionError):
         return _NOT_JSON
 
 
-def _error_body(response: httpx.Response, secret: str) -> dict[str, Any]:
+def _error_body(response: httpx.Response, secrets: tuple[str, ...]) -> dict[str, Any]:
     """The server's JSON error body, or a stand-in built from a non-JSON one."""
-    body = _json(response, secret)
+    body = _json(response, secrets)
     if isinstance(body, dict):
         return body
-    snippet = " ".join(redact(response.text, (secret,)).split())[:160]
+    snippet = " ".join(redact(response.text, secrets).split())[:160]
     return {"error": f"http_{response.status_code}", "message": snippet or response.reason_phrase}
 
 
@@ -136,6 +138,7 @@ class KarakuriClient:
         get_attempts: int = 4,
         connect_attempts: int = 3,
         sleep: Callable[[float], None] | None = None,
+        secrets: tuple[str, ...] = (),
     ) -> None:
         self._http = httpx.Client(
             follow_redirects=False,  # no API call follows a redirect: it would carry the key elsewhere
@@ -147,7 +150,9 @@ class KarakuriClient:
             # CA bundle, which costs ~20 ms per process. https keeps full verification.
             verify=not base_url.startswith("http://"),
         )
-        self._secret = api_key.get()
+        # Masked in every answer before it is read. Besides the key, only secrets long enough not to
+        # match the JSON's own words: masking a short one could turn a valid body into an invalid one.
+        self._secrets = (api_key.get(), *(s for s in secrets if len(s) >= MIN_MASKED_SECRET))
         # Each call's whole answer (connection, headers, body) within this many seconds, however the
         # server drips it: httpx's own timeouts are per network operation.
         self._deadline = timeout + min(timeout, 5.0)
@@ -228,12 +233,12 @@ class KarakuriClient:
         response = self._within_deadline("GET", f"agents/notifications/{notification_id}")
         self.last_server_date = server_date(response)
         if response.status_code == 429 or response.status_code >= 500:
-            raise _Busy(response.status_code, _error_body(response, self._secret), _retry_after(response))
+            raise _Busy(response.status_code, _error_body(response, self._secrets), _retry_after(response))
         if response.is_redirect or 300 <= response.status_code < 400:
             raise ServerRejected(response.status_code, _redirected(response))
         if response.is_error:
-            raise ServerRejected(response.status_code, _error_body(response, self._secret))
-        body = _json(response, self._secret)
+            raise ServerRejected(response.status_code, _error_body(response, self._secrets))
+        body = _json(response, self._secrets)
         if not isinstance(body, dict):
             raise ServerRejected(
                 response.status_code,
@@ -267,8 +272,8 @@ class KarakuriClient:
             raise OutcomeUnknown(f"the command was answered with a redirect (HTTP {response.status_code} to"
                                  f" {_redirect_target(response)}); it may have been received")
         if response.is_error:
-            raise ServerRejected(response.status_code, _error_body(response, self._secret))
-        body = _json(response, self._secret)
+            raise ServerRejected(response.status_code, _error_body(response, self._secrets))
+        body = _json(response, self._secrets)
         if body is _NOT_JSON:  # a proxy's page, a cut answer: nothing says the command was taken
             raise OutcomeUnknown(f"the answer to the command (HTTP {response.status_code}) was not JSON;"
                                  " it may have been received")

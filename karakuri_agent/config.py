@@ -9,6 +9,7 @@ settings object can be logged or put in an error without leaking anything.
 from __future__ import annotations
 
 import ipaddress
+import math
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -143,6 +144,8 @@ def _number(env: Mapping[str, str], name: str, default: float, *, minimum: float
         value = float(raw)
     except ValueError:
         raise ConfigError(f"{name} must be a number, got {raw!r}") from None
+    if not math.isfinite(value):  # nan or inf: no timeout or budget can be that (and httpx cannot take it)
+        raise ConfigError(f"{name} must be a finite number of seconds, got {raw!r}")
     if value < minimum:
         raise ConfigError(f"{name} must be at least {minimum:g}, got {raw!r}")
     return value
@@ -255,7 +258,8 @@ def load_settings(
     from .state.factory import password_pieces
 
     # The database URL whole, and its password and its pieces (a driver message may quote them without the URL).
-    secrets = tuple(s for s in (api_key, webhook, database_url, *password_pieces(database_url), model_key, bot_token)
+    secrets = tuple(s for s in (api_key, webhook, *webhook_token(webhook), database_url,
+                                *password_pieces(database_url), model_key, bot_token)
                     if len(s) >= 4)
     if fixtures_dir is not None:
         base_url = base_url or FIXTURE_BASE_URL
@@ -266,6 +270,19 @@ def load_settings(
                 raise missing("KARAKURI_API_BASE_URL")
             if not base_url.startswith(("http://", "https://")):
                 raise ConfigError("KARAKURI_API_BASE_URL must start with http:// or https://")
+            # The URL itself is never quoted: it may hold a password.
+            try:
+                parts = urlsplit(base_url)
+                host = parts.hostname
+            except ValueError:
+                parts, host = None, None
+            if parts is None or not host:
+                raise ConfigError("KARAKURI_API_BASE_URL is not a URL with a host name,"
+                                  " e.g. https://karakuri.example.com/api")
+            if parts.username is not None or parts.password is not None:
+                # httpx would send them as Basic auth in place of the key's Bearer header.
+                raise ConfigError("KARAKURI_API_BASE_URL must not carry a user name or password (user:password@):"
+                                  " the key goes in KARAKURI_API_KEY")
             return base_url
 
         def key() -> str:
@@ -286,7 +303,7 @@ def load_settings(
 
     def webhook_url() -> Secret | None:
         if webhook and not _secure_or_loopback(webhook):
-            raise ConfigError("DISCORD_WEBHOOK_URL must start with https://"
+            raise ConfigError("DISCORD_WEBHOOK_URL must be an https:// URL with a host"
                               " (http:// only to 127.0.0.1, localhost or [::1])")
         return Secret(webhook) if webhook else None
 
@@ -376,21 +393,41 @@ def _discord_ids(env: Mapping[str, str], name: str) -> frozenset[str]:
 
 
 def _secure_or_loopback(url: str) -> bool:
-    """https anywhere; plain http only where it never leaves the machine (a local relay, a test server)."""
-    if url.startswith("https://"):
-        return True
-    if not url.startswith("http://"):
+    """https anywhere; plain http only where it never leaves the machine (a local relay, a test server).
+
+    Either way the URL must name a host: `https://` alone posts nowhere.
+    """
+    if not url.startswith(("https://", "http://")):
         return False
     try:
         host = urlsplit(url).hostname
     except ValueError:
         return False
+    if not host:
+        return False
+    if url.startswith("https://"):
+        return True
     if host == "localhost":
         return True
     try:
         return host is not None and ipaddress.ip_address(host).is_loopback
     except ValueError:
         return False
+
+
+def webhook_token(url: str) -> list[str]:
+    """The part of a webhook URL that is its password: the last path segment (Discord's token), and a query.
+
+    Only pieces long enough to be a token count (16 characters and more): a relay's
+    short path (`/hook`) is no secret, and as one the gate would refuse every
+    spoken line that says the word.
+    """
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return []
+    segments = [segment for segment in parts.path.split("/") if segment]
+    return [piece for piece in (segments[-1] if segments else "", parts.query) if len(piece) >= 16]
 
 
 def redact(text: str, secrets: tuple[str, ...]) -> str:

@@ -98,7 +98,7 @@ def _llm(settings: Settings) -> Decider:
         if exc.name not in ("openai", "pydantic", "pydantic_core"):
             raise
         raise ConfigError(LLM_EXTRA) from None
-    return LLMDecider(settings.llm, RulePolicy(), gate=problems_in_view)
+    return LLMDecider(settings.llm, RulePolicy(), gate=problems_in_view, secrets=settings.secrets)
 
 
 # Name → builder. A new decider adds one entry here; one that can fail (a model)

@@ -119,7 +119,8 @@ def check_server(settings: Settings, transport: httpx.BaseTransport | None = Non
     url = f"{settings.api_base_url}/agents/notifications/{PROBE_ID}"
     asked = f"GET {url}"
     client = KarakuriClient(settings.api_base_url, settings.api_key, transport=transport,
-                            timeout=settings.http_timeout, get_retry_budget=0, get_attempts=1)
+                            timeout=settings.http_timeout, get_retry_budget=0, get_attempts=1,
+                            secrets=settings.secrets)
     try:
         with client:
             client.get_notification(PROBE_ID)

@@ -45,14 +45,33 @@ class ConfigError(KarakuriError):
     code = "invalid_configuration"
 
 
+# What of a server's error is shown: stderr gets one line, whatever the body held.
+MAX_CODE, MAX_MESSAGE = 64, 300
+
+
+def one_line(text: str, limit: int) -> str:
+    """`text` with its line breaks and runs of spaces made single spaces, cut to `limit` characters."""
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[:limit - 1] + "…"
+
+
 class ServerRejected(KarakuriError):
     """The server answered with a non-2xx status: its answer is known and final."""
 
     def __init__(self, status: int, body: dict[str, Any]) -> None:
         self.status = status
         self.body = body
-        self.code = str(body.get("error") or f"http_{status}")
-        super().__init__(f"server answered {status} {self.code}: {body.get('message', '')}".rstrip(": "))
+        error = body.get("error")
+        # The code is a word the CLI prints and maps to advice: anything else the server put there
+        # (an object, a number, a paragraph with line breaks) stands for the bare status.
+        self.code = one_line(error, MAX_CODE) if isinstance(error, str) and error.strip() else f"http_{status}"
+        super().__init__(f"server answered {status} {self.code}: {self.server_message}".rstrip(": "))
+
+    @property
+    def server_message(self) -> str:
+        """The server's own message on one line of bounded length ("" when it sent none, or not as text)."""
+        message = self.body.get("message")
+        return one_line(message, MAX_MESSAGE) if isinstance(message, str) else ""
 
     @property
     def latest_notification_id(self) -> str | None:
@@ -165,5 +184,5 @@ def describe(code: str, message: str) -> dict[str, str]:
 def explain(exc: KarakuriError) -> dict[str, str]:
     """`describe` for a raised error; a server's own message is used when it sent one."""
     if isinstance(exc, ServerRejected):
-        return describe(exc.code, str(exc.body.get("message") or f"HTTP {exc.status}"))
+        return describe(exc.code, exc.server_message or f"HTTP {exc.status}")
     return describe(exc.code, exc.message)

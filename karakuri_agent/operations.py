@@ -78,6 +78,7 @@ def open_runtime(
         transport=transport or choose_transport(settings, record_dir, clock),
         timeout=settings.http_timeout,
         get_retry_budget=settings.get_retry_budget,
+        secrets=settings.secrets,
     )
     try:
         if state is not None:

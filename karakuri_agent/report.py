@@ -112,6 +112,25 @@ _UNSAFE = re.compile(r"[@<>#`\n\r。]|https?:|[・*-]\s")
 _HONORIFICS = ("さん", "ちゃん", "くん", "君", "様", "先生")
 
 
+_QUOTE_PAIRS = {"「": "」", "『": "』", '"': '"', "'": "'"}
+
+
+def _unquoted(text: str) -> str:
+    """`text` without the quotes around it, keeping those inside: 「栞」 is 栞, 本屋「栞」 stays whole.
+
+    A stray quote at an edge, with no partner in the name, goes too (a name cut short).
+    """
+    text = text.strip(" ")
+    while len(text) >= 2 and _QUOTE_PAIRS.get(text[0]) == text[-1]:
+        text = text[1:-1].strip(" ")
+    if text and text[0] in _QUOTE_PAIRS and _QUOTE_PAIRS[text[0]] not in text[1:]:
+        text = text[1:].strip(" ")
+    openers = {closer: opener for opener, closer in _QUOTE_PAIRS.items()}
+    if text and text[-1] in openers and openers[text[-1]] not in text[:-1]:
+        text = text[:-1].strip(" ")
+    return text
+
+
 def _plain(name: str | None, *, person: bool = False, limit: int = 24) -> str | None:
     """The name if it is one a person would say, else None (the phrase goes generic).
 
@@ -120,7 +139,7 @@ def _plain(name: str | None, *, person: bool = False, limit: int = 24) -> str | 
     """
     if not name:
         return None
-    text = " ".join(str(name).split()).strip("「」『』\"' ")
+    text = _unquoted(" ".join(str(name).split()))
     if not text or len(text) > limit or _UNSAFE.search(text) or _ID_LIKE.search(text):
         return None
     if not person and _ASCII_WORD.fullmatch(text):

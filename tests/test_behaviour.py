@@ -50,6 +50,17 @@ def test_the_contracts_example_reads_without_a_problem():
     assert behaviour.variables["energy"].band(80) == "元気いっぱい" and behaviour.variables["energy"].band(100) == "元気いっぱい"
 
 
+@pytest.mark.parametrize("spec, problem", [
+    ({"min": 0, "max": 10, "initial": 50}, "behaviour.json: variables.energy.initial: 50 is outside min 0 to max 10"),
+    ({"min": 0, "initial": -5}, "behaviour.json: variables.energy.initial: -5 is outside min 0 to max none"),
+    ({"max": 1, "initial": 2}, "behaviour.json: variables.energy.initial: 2 is outside min none to max 1"),
+])
+def test_an_initial_value_outside_the_variables_range_is_named_not_clamped_silently(spec, problem):
+    _, problems = parse_behaviour({"variables": {"energy": spec}}, builtin_ids=BUILTIN_RULE_IDS)
+    assert problems == [problem]
+    assert parse_behaviour({"variables": {"energy": {**spec, "initial": spec.get("min", spec.get("max"))}}},
+                           builtin_ids=BUILTIN_RULE_IDS)[1] == []
+
 def test_every_problem_is_named_in_one_run_one_line_each(tmp_path, home):
     from karakuri_agent.persona import PACK_FILE, bundled_pack_dir
 
@@ -183,6 +194,43 @@ def test_every_n_day_start_and_crossing_follow_the_remembered_state():
     later = _turn([crossed], turn.memory())
     assert later.wants(later.behaviour.rules[0])
     assert not _turn([crossed], later.memory()).wants(later.behaviour.rules[0])  # crossed once, not again
+
+
+CROSSED = {"id": "x", "when": {"type": "variable_crossed", "variable": "energy", "direction": "drops_below",
+                               "threshold": 30}, "then": []}
+
+
+def test_a_crossing_made_by_a_rule_in_the_same_notification_fires_once_not_again_in_the_next():
+    # A rule of higher priority drains energy (50 -> 20) before the crossing rule is asked.
+    turn = _turn([CROSSED])
+    turn.variables.change("set", "energy", 20, "drain")
+    assert turn.wants(turn.behaviour.rules[0])
+    later = _turn([CROSSED], turn.memory())
+    later.variables.change("set", "energy", 0, "drain")  # still below: no new crossing
+    assert not later.wants(later.behaviour.rules[0])
+
+
+@settings(max_examples=200, deadline=None)
+@given(steps=st.lists(st.tuples(st.sampled_from(["before", "after"]), st.integers(0, 100)), min_size=1, max_size=12))
+def test_a_crossing_fires_once_per_crossing_between_two_looks(steps):
+    """Whether the value moves before the check (a rule) or after it (a reaction), a crossing is counted once.
+
+    The rule looks once per notification; what it sees is compared with what
+    it saw the time before (a dip and a return in between is no crossing).
+    """
+    memory: dict = {}
+    seen, fired, crossings = [50], 0, 0
+    for when, target in steps + [("before", None)]:
+        turn = _turn([CROSSED], memory)
+        if when == "before" and target is not None:
+            turn.variables.change("set", "energy", target, "rule")
+        fired += turn.wants(turn.behaviour.rules[0])
+        seen.append(turn.variables.get("energy"))
+        crossings += seen[-2] >= 30 > seen[-1]
+        if when == "after":
+            turn.variables.change("set", "energy", target, "reaction")
+        memory = turn.memory()
+    assert fired == crossings
 
 
 def test_cooldowns_count_notifications_or_world_minutes_and_max_fires_spends_a_rule():

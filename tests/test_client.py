@@ -127,3 +127,31 @@ def test_stale_error_exposes_the_latest_id():
     error = ServerRejected(409, {"error": "notification_stale", "details": {"latest_notification_id": "notif-2"}})
     assert error.latest_notification_id == "notif-2"
     assert ServerRejected(409, {"error": "state_conflict"}).latest_notification_id is None
+
+
+@respx.mock
+def test_every_configured_secret_is_masked_in_the_servers_answers_not_only_the_key(tmp_path, monkeypatch):
+    from karakuri_agent.config import load_settings
+
+    monkeypatch.chdir(tmp_path)  # no .env around
+
+    settings = load_settings({"KARAKURI_API_BASE_URL": BASE_URL, "KARAKURI_API_KEY": API_KEY,
+                              "DISCORD_WEBHOOK_URL": "https://discord.test/api/webhooks/123/hook-token-0123456789",
+                              "KARAKURI_DATABASE_URL": "postgresql://agent:db-pass-0123456789@db.test/karakuri"},
+                             )
+    assert {"hook-token-0123456789", "db-pass-0123456789"} <= set(settings.secrets)
+    echo = "hook-token-0123456789 db-pass-0123456789"
+    respx.get(GET_URL).respond(200, json={"notification_id": "notif-1", "echo": echo, "flag": True})
+    respx.post(POST_URL).respond(400, json={"error": "invalid_request", "message": echo})
+    with KarakuriClient(BASE_URL, Secret(API_KEY), secrets=settings.secrets) as client:
+        assert client.get_notification("notif-1") == {"notification_id": "notif-1", "echo": "*** ***", "flag": True}
+        with pytest.raises(ServerRejected) as refused:
+            client.send_command("notif-1", "conversation_reject", {})
+    assert refused.value.body["message"] == "*** ***"
+
+
+@respx.mock
+def test_a_short_secret_is_not_masked_inside_the_json_where_it_could_break_the_body():
+    respx.get(GET_URL).respond(200, json={"notification_id": "notif-1", "ok": True})
+    with KarakuriClient(BASE_URL, Secret(API_KEY), secrets=("true",)) as client:
+        assert client.get_notification("notif-1") == {"notification_id": "notif-1", "ok": True}

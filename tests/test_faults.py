@@ -305,6 +305,15 @@ FAULTS = {
                                            report=report.FAILED, outcome="failed"),
     "post 409 stale without a pointer": ServerFault(post=(fs.status(409, {"error": "notification_stale"}),),
                                                     report=report.STALE, outcome="failed"),
+    # An error body the contract does not describe still gives one short stderr line.
+    "post 400 with line breaks in the code and message": ServerFault(
+        post=(fs.status(400, {"error": "bad\ncode", "message": "line one\nline two\n"}),), report=report.FAILED,
+        outcome="failed"),
+    "post 400 with an object for the code": ServerFault(
+        post=(fs.status(400, {"error": {"code": 1}, "message": ["x"]}),), report=report.FAILED, outcome="failed"),
+    "post 400 with a 20,000-character message": ServerFault(
+        post=(fs.status(400, {"error": "x" * 5000, "message": "m" * 20000}),), report=report.FAILED,
+        outcome="failed"),
     # A 2xx that is not JSON, or a redirect: nothing says the command was taken, nor that it was not.
     "post 200 with a text body": ServerFault(post=(fs.raw(200, "accepted", "text/plain"),),
                                              report=report.UNKNOWN_OUTCOME, outcome="unknown"),
@@ -353,6 +362,7 @@ def test_server_fault_gives_the_documented_outcome_and_exit_0(name, fault_runs):
         assert run.err == ""
     else:
         assert len(run.err.splitlines()) == 1 and run.err.startswith("karakuri-agent: "), run.err
+        assert len(run.err) < 600 and "{'" not in run.err and "['" not in run.err, run.err
     assert len(server.posts_for(NID)) == fault.posts
     assert fault.min_gets <= server.count("GET") <= 4 + (again is not None)
     assert ledger(state_dir, NID) == fault.outcome

@@ -558,6 +558,58 @@ def test_any_text_for_an_integer_field_is_coerced_or_refused_never_a_crash(value
         assert isinstance(checked, int) and checked >= 1
 
 
+
+@given(value=st.text(max_size=12) | st.floats().map(str) | st.sampled_from(["nan", "inf", "-inf", "1e999", "NaN", "Infinity", "0x10", "1_0"]))
+@settings(max_examples=80, deadline=None)
+def test_any_text_for_a_seconds_setting_is_a_finite_number_or_a_setting_error(value):
+    from karakuri_agent.config import load_settings
+    from karakuri_agent.errors import ConfigError
+
+    environ = {"KARAKURI_API_BASE_URL": BASE_URL, "KARAKURI_API_KEY": API_KEY, "KARAKURI_HTTP_TIMEOUT": value,
+               "KARAKURI_COOLDOWN_SECONDS": value}
+    try:
+        settings_ = load_settings(environ, env_file=Path(os.devnull))
+    except ConfigError as exc:
+        assert "KARAKURI_HTTP_TIMEOUT" in exc.message or "KARAKURI_COOLDOWN_SECONDS" in exc.message
+    else:
+        assert 0.1 <= settings_.http_timeout < float("inf") and 0 <= settings_.cooldown_seconds < float("inf")
+
+
+@given(status=st.integers(400, 599), error=JSON | st.text(), message=JSON | st.text(), extra=JSON)
+@settings(max_examples=150, deadline=None)
+def test_any_error_body_is_shown_as_one_short_line_with_a_word_for_its_code(status, error, message, extra):
+    from karakuri_agent.errors import ServerRejected, explain
+
+    shown = explain(ServerRejected(status, {"error": error, "message": message, "details": extra}))
+    line = f"{shown['error']}: {shown['message']}"
+    assert shown["error"] and len(line.splitlines()) == 1 and len(line) <= 400
+    if not isinstance(error, str) or not error.strip():
+        assert shown["error"] == f"http_{status}"
+
+
+@given(value=st.recursive(SCALARS | st.text().map(lambda t: t + API_KEY + t), lambda kids: st.lists(kids, max_size=4)
+                          | st.dictionaries(st.text(max_size=6).map(lambda k: k + API_KEY), kids, max_size=3),
+                          max_leaves=12))
+@settings(max_examples=100, deadline=None)
+def test_a_model_s_proposal_keeps_no_secret_anywhere_once_masked(value):
+    pytest.importorskip("openai")
+    from karakuri_agent.llm.decider import masked
+
+    assert API_KEY not in json.dumps(masked(value, (API_KEY,)), ensure_ascii=False)
+
+
+KANA = st.text(alphabet=st.characters(min_codepoint=0x3041, max_codepoint=0x3096), min_size=1, max_size=6)
+
+
+@given(head=KANA, inner=KANA, tail=st.sampled_from(["", " 店内", " 入口"]), wrap=st.sampled_from(["", "「」", "『』"]))
+@settings(max_examples=100, deadline=None)
+def test_a_place_name_with_its_own_brackets_is_reported_with_them_balanced(head, inner, tail, wrap):
+    name = f"{head}「{inner}」"
+    given_name = f"{wrap[:1]}{name}{tail}{wrap[1:]}"
+    line = report.action_report("idle_reminder_fired", "move", {}, facts=report.ReportFacts(place=given_name))
+    assert f"{name}への移動を始めました" in line
+    assert line.count("「") == line.count("」") and line.count("『") == line.count("』")
+
 # -- ids: path traversal, query strings, look-alikes ---------------------------------------
 ID_TAILS = st.one_of(
     st.text(max_size=40),
@@ -696,6 +748,32 @@ def test_a_server_echoing_the_key_does_not_get_it_stored_or_printed(live_api, en
     assert API_KEY not in _all_text(Path(env["KARAKURI_STATE_DIR"]))
     assert API_KEY not in run.stdout
 
+
+MODEL_KEY = "sk-model-key-do-not-leak-77"
+
+
+@pytest.mark.parametrize("secret", ["hook-token-do-not-leak", WEBHOOK_URL, MODEL_KEY])
+@pytest.mark.parametrize("answer", ["refused", "accepted"])
+def test_a_server_echoing_any_configured_secret_does_not_get_it_printed_or_stored(live_api, env, monkeypatch,
+                                                                                   secret, answer):
+    """Not only the API key: the webhook token, the model key and the database password are masked too."""
+    monkeypatch.setenv("DISCORD_WEBHOOK_URL", WEBHOOK_URL)
+    monkeypatch.setenv("KARAKURI_WEBHOOK_BUDGET", "0.1")
+    monkeypatch.setenv("KARAKURI_LLM_API_KEY", MODEL_KEY)  # read into the secrets even with the rules deciding
+    live_api.notifications[NID] = CONVERSATION_REQUEST | {"notification_id": NID, "debug": f"seen {secret}"}
+    if answer == "refused":
+        live_api.script["POST"].append(fs.status(400, {"error": "invalid_request", "message": f"bad {secret}"}))
+    else:
+        live_api.command_answer = {"ok": True, "message": f"accepted {secret}"}
+    with respx.mock(assert_all_called=False) as discord:  # the webhook: answered here, never posted for real
+        discord.route(host="127.0.0.1").pass_through()
+        discord.post(WEBHOOK_URL).respond(204)
+        run = CliRunner().invoke(agent, ["handle", BODY, "--json"])
+        log = CliRunner().invoke(agent, ["log", "--json"])
+    assert run.exit_code == 0 and log.exit_code == 0, run.output
+    assert len(live_api.posts_for(NID)) == 1
+    for text in (run.stdout, run.stderr, log.stdout, log.stderr, _all_text(Path(env["KARAKURI_STATE_DIR"]))):
+        assert secret not in text
 
 def test_the_recorder_scrubs_an_echoed_key_from_fixtures(live_api, env, tmp_path):
     live_api.notifications[NID] = CONVERSATION_REQUEST | {"notification_id": NID, "echo": API_KEY}

@@ -209,3 +209,25 @@ def conversation_turn(notification_id: str, line: str, *, transfer: bool = False
                                 "required_params": ["target_agent_id"],
                                 "param_schema": {"target_agent_id": {"type": "string"}, "money": {"type": "integer"}}})
     return turn
+
+
+# -- a model repeating a secret --------------------------------------------------------------------
+def _state_text(env) -> str:
+    from pathlib import Path
+
+    files = [p for p in Path(env["KARAKURI_STATE_DIR"]).rglob("*") if p.is_file()]
+    return "".join(p.read_bytes().decode("utf-8", "replace") for p in files)
+
+
+@pytest.mark.parametrize("secret", [MODEL_KEY, API_KEY])
+@pytest.mark.parametrize("where", ["reason", "message", "unreadable"])
+def test_a_secret_the_model_repeats_reaches_no_output_and_no_state_file(api, base_env, secret, where):
+    answers = {"reason": [proposal("conversation_reject", reason=f"鍵は {secret} だから")],
+               "message": [accept(f"鍵は {secret} だよ"), accept(f"鍵は {secret} だよ")],
+               "unreadable": [f"鍵は {secret} です"] * 2}[where]
+    with running_model(answers) as model:
+        done = handle(base_env, model, "--explain")
+    assert done.returncode == 0 and len(api.posts) == 1, done.stderr
+    assert secret not in json.dumps(api.posts, ensure_ascii=False)  # the gate refuses a line carrying it
+    for text in (done.stdout, done.stderr, _state_text(base_env)):
+        assert secret not in text

@@ -61,6 +61,13 @@ def test_every_report_with_hostile_names_still_keeps_the_contract():
      "約束の図書館で桜草メイさんを待つことにしました"),
     ("reject_transfer", report.ReportFacts(partner="Luna☆Bot", item="50,000円"), {},
      "Luna☆Botさんからの50,000円の申し出をお断りしました"),
+    # A name with its own brackets keeps them whole; brackets around a name go.
+    ("move", report.ReportFacts(place="本屋「栞」"), {}, "本屋「栞」への移動を始めました"),
+    ("move", report.ReportFacts(place="喫茶店「さくら」 店内"), {}, "喫茶店「さくら」への移動を始めました"),
+    ("move", report.ReportFacts(place="「栞」"), {}, "栞への移動を始めました"),
+    ("move", report.ReportFacts(place="栞」"), {}, "栞への移動を始めました"),
+    ("accept_transfer", report.ReportFacts(partner="『桜草メイ』", item="「特製」パン"), {},
+     "桜草メイさんから「特製」パンを受け取りました"),
 ])
 def test_reports_name_the_place_action_partner_item_and_promise(command, facts, result, expected):
     assert report.action_report("idle_reminder_fired", command, result, facts=facts) == (
@@ -176,6 +183,10 @@ def test_webhook_url_https_or_loopback_http_is_accepted(env, monkeypatch, url):
     "http://[::1/hook",
     "ftp://127.0.0.1/hook",
     "127.0.0.1:8080/hook",
+    # https, but no host to post to
+    "https://:443/api/webhooks/1/token",
+    "https:///api/webhooks/1/token",
+    "https://[discord.com/api/webhooks/1/token",
 ])
 def test_webhook_url_plain_http_elsewhere_is_a_configuration_error(env, monkeypatch, url):
     monkeypatch.setenv("DISCORD_WEBHOOK_URL", url)

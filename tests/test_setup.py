@@ -126,6 +126,45 @@ def test_log_warns_about_an_unrelated_bad_setting_and_shows_the_history(env, api
     assert "warning: KARAKURI_HTTP_TIMEOUT must be a number, got 'ten'" in result.stderr
 
 
+
+@pytest.mark.parametrize("name", ["KARAKURI_HTTP_TIMEOUT", "KARAKURI_GET_RETRY_BUDGET", "KARAKURI_WEBHOOK_BUDGET",
+                                  "KARAKURI_COOLDOWN_SECONDS", "KARAKURI_LLM_TIMEOUT"])
+@pytest.mark.parametrize("value", ["nan", "inf", "-inf", "1e999"])
+def test_a_non_finite_number_of_seconds_is_a_setting_error_not_an_internal_one(env, api, monkeypatch, name, value):
+    monkeypatch.setenv(name, value)
+    if name == "KARAKURI_LLM_TIMEOUT":
+        monkeypatch.setenv("KARAKURI_DECIDER", "llm")
+        monkeypatch.setenv("KARAKURI_LLM_BASE_URL", "http://127.0.0.1:9/v1")
+        monkeypatch.setenv("KARAKURI_LLM_MODEL", "m")
+    result = run(agent, "handle", BODY)
+    assert result.exit_code == 2 and "internal error" not in result.stderr
+    assert f"{name} must be" in result.stderr and len(result.stderr.strip().splitlines()) == 1
+    assert not api.calls
+    api.get(PROBE_URL).respond(404, json={"error": "not_found", "message": "no such notification"})
+    doctor = run(agent, "doctor")
+    assert doctor.exit_code == 1 and "internal error" not in doctor.stderr + doctor.stdout
+    assert f"problem: {name} must be" in doctor.stdout
+
+
+
+@pytest.mark.parametrize("url, said", [
+    ("https://agent:hunter2-base-url-pw@karakuri.test/api", "must not carry a user name or password"),
+    ("https://hunter2-base-url-pw@karakuri.test/api", "must not carry a user name or password"),
+    ("http://[hunter2-base-url-pw/api", "is not a URL with a host name"),
+    ("https://:443/api", "is not a URL with a host name"),
+])
+def test_a_base_url_with_user_info_or_no_host_is_refused_without_printing_it(env, api, monkeypatch, url, said):
+    """A password in the base URL would be printed by doctor and sent as Basic auth instead of the key."""
+    monkeypatch.setenv("KARAKURI_API_BASE_URL", url)
+    for program, args in ((agent, ["handle", BODY]), (karakuri, ["get_notification", NID])):
+        result = run(program, *args)
+        assert result.exit_code == 2 and f"KARAKURI_API_BASE_URL {said}" in result.stderr
+        assert "hunter2" not in result.stdout + result.stderr
+    doctor = run(agent, "doctor")
+    assert doctor.exit_code == 1 and f"problem: KARAKURI_API_BASE_URL {said}" in doctor.stdout
+    assert "hunter2" not in doctor.stdout + doctor.stderr
+    assert not api.calls
+
 def test_log_still_stops_on_a_bad_setting_that_says_where_the_state_is(env, monkeypatch):
     monkeypatch.setenv("KARAKURI_DATABASE_URL", "mysql://x")
     result = run(agent, "log")

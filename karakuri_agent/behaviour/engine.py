@@ -66,6 +66,7 @@ class Turn:
     avoid: set[str] = field(default_factory=set)
     phrases: tuple[str, ...] = ()
     previous: dict[str, Any] = field(default_factory=dict)  # the variables a notification ago: for crossings
+    seen: dict[str, Any] = field(default_factory=dict)  # what this turn's crossing checks saw: the next one's "before"
 
     @classmethod
     def begin(cls, behaviour: Behaviour, facts: Facts, memory: Mapping[str, Any]) -> Turn:
@@ -144,6 +145,7 @@ class Turn:
         now = self.variables.get(path)
         if not _number(before) or not _number(now) or threshold is None:
             return False
+        self.seen[path] = now  # a crossing is seen once: the next notification starts from here
         if when.direction == "rises_above":
             return before <= threshold < now
         return before >= threshold > now
@@ -223,7 +225,7 @@ class Turn:
         """What to save after the notification: directives aged, one-prompt context used up."""
         state = _copy(self.state)
         state["variables"] = dict(self.variables.values)
-        state["previous_variables"] = dict(self.variables.start)
+        state["previous_variables"] = {**self.variables.start, **self.seen}
         for directive in state.get("directives", []):
             if directive.get("left") is not None:
                 directive["left"] -= 1

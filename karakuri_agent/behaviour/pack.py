@@ -201,8 +201,17 @@ def _variables(raw: Any, source: str, problems: list[str]) -> dict[str, Variable
         if model.type == "number" and isinstance(model.initial, bool):
             problems.append(f"{where}.initial: expected a number")
             continue
+        if isinstance(model.initial, (int, float)) and not isinstance(model.initial, bool) and (
+                model.min is not None and model.initial < model.min or model.max is not None and model.initial > model.max):
+            # The engine would clamp it silently on the first notification: the author meant something else.
+            problems.append(f"{where}.initial: {model.initial:g} is outside min {_bound(model.min)} to max"
+                            f" {_bound(model.max)}")
         out[name] = build.variable(name, spec)
     return out
+
+
+def _bound(value: float | None) -> str:
+    return "none" if value is None else f"{value:g}"
 
 
 def _validated(model: type[BaseModel], raw: Any, where: str, problems: list[str]) -> Any:

@@ -31,6 +31,7 @@ from collections.abc import Callable
 from importlib.util import find_spec
 from typing import Any
 
+from ..config import redact
 from ..errors import ConfigError
 from ..commands import ACCEPT_TRANSFER
 from ..deciders import LLM_EXTRA, Decider, Decision
@@ -64,6 +65,7 @@ class LLMDecider:
         *,
         gate: Gate,
         clock: Callable[[], float] = time.monotonic,
+        secrets: tuple[str, ...] = (),
     ) -> None:
         if find_spec("openai") is None:
             raise ConfigError(LLM_EXTRA)
@@ -71,6 +73,9 @@ class LLMDecider:
         self._rules = rules
         self._gate = gate
         self._clock = clock
+        # A model that repeats a secret (its own key, one an agent in the world told it) must not
+        # get it into the trace, `--explain` or the state.
+        self._secrets = tuple(s for s in (*secrets, settings.api_key.get() if settings.api_key else "") if s)
         self._chat = Chat(settings, clock=clock)
         self.last_trace: LLMTrace | None = None
 
@@ -110,21 +115,35 @@ class LLMDecider:
             try:
                 proposal = read_proposal(answer.text)
             except UnreadableProposal as exc:
-                trace.proposals.append({"unreadable": answer.text[:_EXCERPT]})
+                trace.proposals.append({"unreadable": redact(answer.text[:_EXCERPT], self._secrets)})
                 problems = [exc.problem]
                 repair = (None, problems)  # nothing to show back: ask for the JSON alone
             else:
-                decision = Decision(proposal.command, proposal.params, proposal.reason,
+                # The params go to the gate as given (it refuses one carrying a secret); what is
+                # shown or kept (the reason, the proposal in the trace, the problems) is masked.
+                decision = Decision(proposal.command, proposal.params, masked(proposal.reason, self._secrets),
                                     trace={"state": proposal.state} if proposal.state else None)
-                shown = proposal.model_dump(exclude=None if proposal.state else {"state"})  # as the model gave it
+                shown = masked(proposal.model_dump(exclude=None if proposal.state else {"state"}), self._secrets)
                 trace.proposals.append(shown)
-                problems = own_limits(decision, rules) or unknown_params(view, decision) or self._gate(view, decision)
+                problems = masked(own_limits(decision, rules) or unknown_params(view, decision)
+                                  or self._gate(view, decision), self._secrets)
                 if not problems:
                     trace.outcome = REPAIRED if attempt else MODEL
                     return decision
                 repair = (json.dumps(shown, ensure_ascii=False), problems)
             trace.problems.append(problems)
         return None
+
+
+def masked(value: Any, secrets: tuple[str, ...]) -> Any:
+    """`value` (a model's JSON: texts, lists, objects) with every secret in its texts replaced by ***."""
+    if isinstance(value, str):
+        return redact(value, secrets)
+    if isinstance(value, list):
+        return [masked(v, secrets) for v in value]
+    if isinstance(value, dict):
+        return {redact(str(k), secrets): masked(v, secrets) for k, v in value.items()}
+    return value
 
 
 def own_limits(decision: Decision, rules: list[Decision]) -> list[str]:
