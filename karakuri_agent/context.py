@@ -61,9 +61,10 @@ WITHDRAWN_KEY = "withdrawn_promises"
 MAX_WITHDRAWN = 200
 # How far ahead a standing promise may still be moved or called off by a later line.
 STANDING_AHEAD = timedelta(days=1)
-# Broken promises are looked for this far back before they became past keeping (older ones are forgotten).
-BROKEN_LOOKBACK = timedelta(days=7)
-BROKEN_LIMIT = 50
+# Broken promises are looked for this far back before they became past keeping: one broken while the
+# agent handled nothing for longer is not counted. At most this many promises (kept ones too) are read.
+BROKEN_LOOKBACK = timedelta(days=2)
+BROKEN_LIMIT = 100
 WORLD_CONTEXT_KEYS = ("status", "summary", "recent_events", "relationships", "updated_at")
 _SELF_HEADER = re.compile(r"^あなた \((?P<name>[^)\n]+)\) は", re.MULTILINE)
 

@@ -106,11 +106,12 @@ def test_two_broken_promises_at_once_lower_each_partner():
     assert trace["reactions"].count("promise-broken-farther") == 2
 
 
-def test_a_counted_promise_is_forgotten_only_once_no_read_can_bring_it_back():
-    kept_a_week = {"promises_broken": {"7": (NOW - timedelta(days=7, hours=4)).isoformat(),
-                                       "9": (NOW - timedelta(days=8)).isoformat()}}
-    memory, _ = finish(_idle([_broken(7, KOU_NAME, 24 * 7 + 4)], {}, kept_a_week), None, None, None)
-    assert memory["promises_broken"] == {"7": kept_a_week["promises_broken"]["7"]}
+def test_a_counted_promise_is_forgotten_only_once_no_read_can_bring_it_back_again():
+    counted = {"promises_broken": {"7": (NOW - timedelta(days=2, hours=2)).isoformat(),
+                                   "9": (NOW - timedelta(days=3)).isoformat()}}
+    memory, trace = finish(_idle([_broken(7, KOU_NAME, 24 * 2 + 2)], {KOU_NAME: 30}, counted), None, None, None)
+    assert memory["promises_broken"] == {"7": counted["promises_broken"]["7"]}  # 9 is past any read
+    assert "promise-broken-farther" not in (trace or {}).get("reactions", [])  # 7 is still counted
 
 
 def _seed(state_dir, at, promises, closeness):
