@@ -22,6 +22,8 @@ from .commands import ACCEPT_TRANSFER, END
 from .deciders import Decision
 from .gate import problems_in_view
 from .models import TOKYO
+from .context import BROKEN_LOOKBACK
+from .record import KEEPABLE_AFTER_DUE
 
 if TYPE_CHECKING:
     from .policy import View
@@ -178,6 +180,8 @@ def finish(view: View, decision: Decision | None, sent: str | None,
     for path, delta in (model_state if isinstance(model_state, dict) else {}).items():
         turn.variables.change("set" if isinstance(delta, bool) else "add", str(path), delta, "model")
     turn.react(events(turn.facts, sent, success) + promise_kept(view, decision, sent, success), {})
+    for partner in promises_broken(view, turn.state):
+        turn.react(["promise_broken"], {"partner": partner})
     done = {"fired": list(turn.fired), "reactions": list(turn.reacted),
             "changes": [c.to_json() for c in turn.variables.changes]}
     if trace is None and any(done.values()):
@@ -204,6 +208,40 @@ def promise_kept(view: View, decision: Decision | None, sent: str | None, succes
         if same and abs(due - view.now) <= KEPT_WITHIN:
             return ["promise_kept"]
     return []
+
+
+# Under this key the behaviour memory keeps the broken promises already counted (id → due time).
+BROKEN_KEY = "promises_broken"
+
+
+def promises_broken(view: View, memory: dict[str, Any]) -> list[str]:
+    """The partner of each promise broken and not counted yet, one per promise; counts them in `memory`.
+
+    Kept in the behaviour memory, saved with the reactions' changes, so a
+    promise is counted once across notifications and restarts. A counted
+    promise older than any `broken_promises` can hold again is forgotten.
+    """
+    counted: dict[str, str] = memory.setdefault(BROKEN_KEY, {})
+    oldest = view.now - KEEPABLE_AFTER_DUE - BROKEN_LOOKBACK
+    for key in [k for k, due in counted.items() if _before(due, oldest)]:
+        del counted[key]
+    partners = []
+    for promise in view.broken_promises:
+        key = str(promise.get("id"))
+        known = view.acquaintances.get(str(promise.get("partner_id")))
+        name = promise.get("partner_name") or (known.get("display_name") if known else None)
+        if key in counted or not name:
+            continue
+        counted[key] = str(promise.get("due_at"))
+        partners.append(str(name))
+    return partners
+
+
+def _before(moment: str, limit: datetime) -> bool:
+    try:
+        return datetime.fromisoformat(moment) < limit
+    except ValueError:
+        return True
 
 
 def events(facts: Facts, sent: str | None, success: bool | None) -> list[str]:

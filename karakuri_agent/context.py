@@ -24,7 +24,7 @@ from .promises import Promise, calls_off, changes_plan, extract_promises, known_
 from .limits import ACTIVITY_LIMIT, MAX_CONFIGURED_FILE_BYTES, MEMORY_DAYS, MEMORY_LIMIT, RECENT_COMMANDS
 from .outside import loads, read_regular_file
 from .records import Parsed
-from .record import agents_in, conversation_key, partner_keys, said_to_partners
+from .record import KEEPABLE_AFTER_DUE, agents_in, conversation_key, partner_keys, said_to_partners
 from .state.base import Store
 from .travel import trips
 
@@ -61,6 +61,10 @@ WITHDRAWN_KEY = "withdrawn_promises"
 MAX_WITHDRAWN = 200
 # How far ahead a standing promise may still be moved or called off by a later line.
 STANDING_AHEAD = timedelta(days=1)
+# Broken promises are looked for this far back before they became past keeping: one broken while the
+# agent handled nothing for longer is not counted. At most this many promises (kept ones too) are read.
+BROKEN_LOOKBACK = timedelta(days=2)
+BROKEN_LIMIT = 100
 WORLD_CONTEXT_KEYS = ("status", "summary", "recent_events", "relationships", "updated_at")
 _SELF_HEADER = re.compile(r"^あなた \((?P<name>[^)\n]+)\) は", re.MULTILINE)
 
@@ -341,6 +345,8 @@ def view_of(store: Store, fetched: Fetched, now: datetime, *, persona: Persona, 
     nearby_entry = store.knowledge("get_nearby_agents")
     nearby = agents_in(nearby_entry["value"]) if nearby_entry and learned["get_nearby_agents"] < NEARBY_FRESH else []
     lines = store.utterances(conversation_key(fetched.parsed, fetched.me), SAID_BEFORE_LINES)
+    pack = bool(getattr(persona, "behaviour", None))  # what only a pack's behaviour reads
+    broken: list[dict[str, Any]] = broken_promises(store, now) if pack else []
     candidates = [a["id"] for a in nearby] + [
         str(v) for c in fetched.notification.choices if c.command == "conversation_start"
         for v in c.enum("target_agent_id")
@@ -363,7 +369,8 @@ def view_of(store: Store, fetched: Fetched, now: datetime, *, persona: Persona, 
         meetings=meetings_ahead(store, now, now + MEETINGS_AHEAD),
         trips=trips(store),
         transfer_policy=transfer_policy,
-        behaviour_memory=store.behaviour_state() if getattr(persona, "behaviour", None) else {},
+        behaviour_memory=store.behaviour_state() if pack else {},
+        broken_promises=broken,
         text=fetched.notification.notification.text or "",
         told=told_to(store, [*[p for p in fetched.parsed.get("participants") or []
                                if not fetched.me.is_self(p.get("id"), p.get("name"))],
@@ -375,6 +382,19 @@ def meetings_ahead(store: Store, now: datetime, until: datetime) -> list[dict[st
     """Where to be and when until `until`: the latest plan with each person, placed, none called off."""
     plans = latest_plans(without_withdrawn(store, store.meetings(now - MEETING_LOOKBACK, until)))
     return placed(plans, store.known_places() + remember_buildings(store, []))
+
+
+def broken_promises(store: Store, now: datetime) -> list[dict[str, Any]]:
+    """Promises with someone, not kept, whose time is more than `KEEPABLE_AFTER_DUE` past: broken.
+
+    The same allowance as keeping (record.py) and the day view's "missed":
+    a promise still pending that long after its time can no longer be kept.
+    One per person and time (the latest plan), none called off or replaced.
+    """
+    cutoff = now - KEEPABLE_AFTER_DUE
+    rows = latest_plans(without_withdrawn(store, store.meetings(cutoff - BROKEN_LOOKBACK, cutoff, BROKEN_LIMIT)))
+    return [r for r in rows if r.get("status") == "pending" and (r.get("partner_name") or r.get("partner_id"))
+            and datetime.fromisoformat(str(r["due_at"])) < cutoff]
 
 
 def placed(meetings: list[dict[str, Any]], places: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -78,6 +78,7 @@ class View:
     said_before: Sequence[str] = ()  # lines said to these partners this week: never said twice
     acquaintances: dict[str, Person] = field(default_factory=dict)  # agent id → person record
     meetings: Sequence[Meeting] = ()  # promises due soon, already gone to or not
+    broken_promises: Sequence[Meeting] = ()  # promises past keeping and not kept (read with a pack only)
     trips: Sequence[dict[str, Any]] = ()  # trips walked (from, to, minutes), newest last: how long walks take
     transfer_policy: str = "known"
     # What the pack's behaviour remembers (variables, fire counts, cooldowns): the state's, as saved.

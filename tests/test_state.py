@@ -89,6 +89,23 @@ def test_promises_sort_undated_last_and_a_kept_one_stays_a_meeting(state, clock)
     assert meeting["status"] == "fulfilled"
 
 
+def test_every_backend_finds_the_same_broken_promises(state, clock):
+    from karakuri_agent.context import broken_promises, withdraw
+
+    def promise(name: str, hours_ago: float) -> None:
+        due = (NOW - timedelta(hours=hours_ago)).isoformat(timespec="milliseconds")
+        state.store.add_commitment("n1", {"partner_name": name, "source_text": f"{name}と駅で", "due_at": due,
+                                          "line_key": name})
+
+    for name, hours_ago in [("コウ", 4), ("リン", 3.5), ("メイ", 4), ("ルナ", 4), ("ソラ", 2), ("昔", 24 * 3)]:
+        promise(name, hours_ago)
+    ids = {m["partner_name"]: m["id"] for m in state.store.meetings(NOW - timedelta(days=4), NOW, 50)}
+    state.store.fulfil_commitments([ids["メイ"]])
+    withdraw(state.store, [ids["ルナ"]])
+    # Three hours past its time, unkept and not called off; one older than the lookback is forgotten.
+    assert [p["partner_name"] for p in broken_promises(state.store, NOW)] == ["コウ", "リン"]
+
+
 def test_places_lines_and_knowledge(state, clock):
     state.store.learn_places([{"node_id": "2-1", "name": "駅"}, {"node_id": "1-1", "name": "公園"}])
     state.store.visit_place("9-9")  # visited, never named: not a known place

@@ -19,7 +19,8 @@ ACTIONS = ("choose", "avoid", "say", "set", "add", "subtract", "toggle", "enable
            "directive", "context")
 CHANGES = ("set", "add", "subtract", "toggle")
 EVENTS = ("conversation_ended", "conversation_started", "transfer_received", "transfer_given",
-          "movement_completed", "action_completed", "command_failed", "day_start", "promise_kept")
+          "movement_completed", "action_completed", "command_failed", "day_start", "promise_kept",
+          "promise_broken")
 # What fills `{partner}`, `{place}` and `{item}` in a variable's path.
 PATH_SLOTS = ("partner", "place", "item")
 
