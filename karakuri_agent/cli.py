@@ -314,13 +314,12 @@ def day(date_text: str | None, as_json: bool, html_file: Path | None) -> None:
     from .day.show import show
     from .history import no_state_yet
 
-    if date_text is not None:
-        parse_date(date_text)  # a wrong date is exit 2 before anything else is said
+    wanted = parse_date(date_text) if date_text is not None else None  # a wrong date: exit 2 before anything
     settings = _reading_settings()
     nothing = no_state_yet(settings)
     if nothing is not None:  # reading creates no state: the day is shown empty, and why on stderr
         click.echo(nothing, err=True)
-    for line in show(settings, date_text, as_json=as_json, html_file=html_file, empty=nothing is not None):
+    for line in show(settings, wanted, as_json=as_json, html_file=html_file, empty=nothing is not None):
         click.echo(line)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable
 
@@ -10,19 +11,18 @@ from ..clock import utc_now
 from ..errors import ConfigError
 from ..state.factory import open_state
 from .model import Day, build
-from .read import parse_date, records_for
+from .read import records_for
 
 if TYPE_CHECKING:
     from ..config import Settings
 
 
-def read_day(settings: Settings, date_text: str | None, *, empty: bool = False) -> Day:
-    """The day named (a wrong format is a usage error before the state is opened), or the latest one.
+def read_day(settings: Settings, day: date | None, *, empty: bool = False) -> Day:
+    """The day named (`read.parse_date`, checked before anything is opened), or the latest one.
 
     `empty`: there is no state yet, and reading must not create one: the day
     is built from an empty in-memory state, so every view keeps its shape.
     """
-    day = parse_date(date_text) if date_text is not None else None
     if empty:
         from ..state.memory import MemoryState
 
@@ -31,10 +31,10 @@ def read_day(settings: Settings, date_text: str | None, *, empty: bool = False) 
         return build(records_for(state.store, day))
 
 
-def show(settings: Settings, date_text: str | None, *, as_json: bool, html_file: Path | None,
+def show(settings: Settings, wanted: date | None, *, as_json: bool, html_file: Path | None,
          empty: bool = False) -> Iterable[str]:
     """The lines to print; with `html_file`, the page is written there first."""
-    day = read_day(settings, date_text, empty=empty)
+    day = read_day(settings, wanted, empty=empty)
     if html_file is not None:
         from .page import render
 
