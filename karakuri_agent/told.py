@@ -266,6 +266,18 @@ def retracted(rows: Iterable[Mapping[str, Any]], retraction: Retraction) -> list
     return [int(latest["id"])] if latest else []
 
 
+# How a fact of each kind is brought back ({topic}: its word; {detail}: what the news was).
+_RECALL_LINES = {
+    PET: "{topic}ちゃん、元気？",
+    LIKE: "最近も{topic}、楽しんでる？",
+    DISLIKE: "そういえば{topic}、苦手って言ってたよね。",
+    FAMILY: "{topic}は元気？",
+    WORK: "{topic}のお仕事、忙しい？",
+    EVENT: "この前の{topic}、その後どう？",
+    NEWS: "{detail}ができたんだって！",
+}
+
+
 def recall_line(row: Mapping[str, Any], today: date) -> str | None:
     """The line that brings a stored fact back on `today` (world's day), or None when it is not the time.
 
@@ -274,20 +286,10 @@ def recall_line(row: Mapping[str, Any], today: date) -> str | None:
     kind, topic, detail = row.get("kind"), str(row.get("topic") or ""), str(row.get("detail") or "")
     if not topic:
         return None
-    if kind == PET:
-        return f"{topic}ちゃん、元気？" if topic not in _PETS.values() else f"{topic}ちゃん、元気にしてる？"
-    if kind == LIKE:
-        return f"最近も{topic}、楽しんでる？"
-    if kind == DISLIKE:
-        return f"そういえば{topic}、苦手って言ってたよね。"
-    if kind == FAMILY:
-        return f"{topic}は元気？"
-    if kind == WORK:
-        return f"{topic}のお仕事、忙しい？"
-    if kind == EVENT:
-        return f"この前の{topic}、その後どう？"
-    if kind == NEWS:
-        return f"{detail}ができたんだって！"
+    if kind == PET and topic in _PETS.values():  # a pet known only by its kind (猫ちゃん) is asked after so
+        return f"{topic}ちゃん、元気にしてる？"
+    if kind in _RECALL_LINES:
+        return _RECALL_LINES[kind].format(topic=topic, detail=detail)
     if kind == PLAN:
         try:
             due = date.fromisoformat(str(row.get("due_on")))
