@@ -28,22 +28,14 @@ from .record import KEEPABLE_AFTER_DUE
 if TYPE_CHECKING:
     from .policy import View
 
-_SELECTORS: dict[int, tuple[Behaviour, Selector[Any, Decision]]] = {}
-
 
 def behaviour_of(view: View) -> Behaviour:
     return getattr(view.persona, "behaviour", None) or EMPTY
 
 
 def selector_for(builtins: Sequence[BuiltinRule[Any, Decision]], behaviour: Behaviour) -> Selector[Any, Decision]:
-    """One selector per loaded behaviour (a pack is read once per Agent): the order is sorted once."""
-    key = id(behaviour) ^ id(builtins)
-    cached = _SELECTORS.get(key)
-    if cached is None or cached[0] is not behaviour:
-        if len(_SELECTORS) > 16:
-            _SELECTORS.clear()
-        cached = _SELECTORS[key] = (behaviour, Selector(builtins, behaviour))
-    return cached[1]
+    """The rules in the order they are tried: sorted afresh per notification (200 rules sort in microseconds)."""
+    return Selector(builtins, behaviour)
 
 
 def facts(view: View) -> Facts:
