@@ -33,11 +33,6 @@ def behaviour_of(view: View) -> Behaviour:
     return getattr(view.persona, "behaviour", None) or EMPTY
 
 
-def selector_for(builtins: Sequence[BuiltinRule[Any, Decision]], behaviour: Behaviour) -> Selector[Any, Decision]:
-    """The rules in the order they are tried: sorted afresh per notification (200 rules sort in microseconds)."""
-    return Selector(builtins, behaviour)
-
-
 def facts(view: View) -> Facts:
     parsed = view.parsed
     node = (parsed.get("location") or {}).get("current_node") or {}
@@ -78,7 +73,8 @@ def select(view: View, builtins: Sequence[BuiltinRule[Any, Decision]],
     def choose(rule: Rule, action: Action, phrases: tuple[str, ...]) -> Decision | str:
         return rule_decision(view, rule, action, phrases, resolve_place)
 
-    selection = selector_for(builtins, behaviour).select(view, turn, choose, lambda d: d.command)
+    # The order is sorted afresh per notification: 200 rules sort in microseconds (benchmarks/bench_rules.py).
+    selection = Selector(builtins, behaviour).select(view, turn, choose, lambda d: d.command)
     candidates = selection.candidates
     if turn is not None and turn.phrases and selection.rule and behaviour.rule(selection.rule) is None:
         candidates = [_with_line(view, d, turn.phrases) for d in candidates]
