@@ -35,9 +35,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.town import Town, live, serving  # noqa: E402
-from benchmarks.town_agents import InProcessAgent, ProcessAgent  # noqa: E402
-from benchmarks.town.metrics import measure, pool, spread, table  # noqa: E402
+from testing.town import Town, live, serving  # noqa: E402
+from testing.town_agents import InProcessAgent, ProcessAgent  # noqa: E402
+from testing.town.metrics import measure, pool, spread, table  # noqa: E402
 
 RESULTS_FILE = ROOT / "benchmarks" / "results" / "behaviour.json"
 PLAIN_IDS = 0.2  # the rest of the messages spread over the eleven markup forms the contract names
@@ -67,7 +67,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     pack_dir = args.pack
     if args.no_behaviour:
-        from karakuri_agent.persona import PACK_FILE, bundled_pack_dir
+        from karakuri_agent.voice.persona import PACK_FILE, bundled_pack_dir
 
         pack_dir = Path(tempfile.mkdtemp(prefix="karakuri-pack-"))
         (pack_dir / PACK_FILE).write_bytes((bundled_pack_dir() / PACK_FILE).read_bytes())

@@ -24,11 +24,11 @@ from pathlib import Path
 import httpx
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT))
 
-from conftest import API_KEY, BASE_URL, CONVERSATION_REQUEST, SELF_ID, SELF_NAME  # noqa: E402
-from karakuri_agent.config import Secret, Settings  # noqa: E402
-from karakuri_agent.cycle import handle  # noqa: E402
+from testing.samples import API_KEY, BASE_URL, CONVERSATION_REQUEST, SELF_ID, SELF_NAME  # noqa: E402
+from karakuri_agent.app.config import Secret, Settings  # noqa: E402
+from karakuri_agent.app.cycle import handle  # noqa: E402
 
 SHAPES = {
     "many lines": "桜草メイ: 「こんにちは、今日はいい天気ですね」\n",

@@ -31,19 +31,19 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT))
 
 from bench_listen import agent_argv, body, serve  # noqa: E402  (benchmarks/ is the script's directory)
-from loopback import LoopbackAPI, running_api  # noqa: E402
-from processes import child_env  # noqa: E402
-from sqltrace import Commits  # noqa: E402
+from testing.loopback import LoopbackAPI, running_api  # noqa: E402
+from testing.processes import child_env  # noqa: E402
+from testing.sqltrace import Commits  # noqa: E402
 
 
 def count_commits(base_url: str, work: Path, notifications: int, api: LoopbackAPI) -> Commits:
     """The commits (and writing statements) of `notifications` messages through one in-process Listener."""
-    from karakuri_agent.config import load_settings
-    from karakuri_agent.cycle import Agent
-    from karakuri_agent.listen.core import Listener, Message
+    from karakuri_agent.app.config import load_settings
+    from karakuri_agent.app.cycle import Agent
+    from karakuri_agent.app.listen.core import Listener, Message
 
     env = child_env(base_url, work, work / "state-in-process")
     ids = serve(api, "notif-counted", notifications + 1)

@@ -37,14 +37,14 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from bench_growth import NOW, _stamp, generate  # noqa: E402
-from browser import FLAGS  # noqa: E402
-from processes import console_script  # noqa: E402
+from testing.browser import FLAGS  # noqa: E402
+from testing.processes import console_script  # noqa: E402
 
-from karakuri_agent.day.read import ZONE  # noqa: E402
+from karakuri_agent.app.day.read import ZONE  # noqa: E402
 from karakuri_agent.state.sqlite.db import connect  # noqa: E402
 
 RESULTS_FILE = ROOT / "benchmarks" / "results" / "bench_day.json"
@@ -100,7 +100,7 @@ def time_day(state_dir: Path, date_text: str, extra: list[str], runs: int) -> tu
 
 def query_plans(state_dir: Path, date_text: str) -> list[tuple[str, str]]:
     """EXPLAIN QUERY PLAN of the day's reads, with the day's window."""
-    from karakuri_agent.day.read import parse_date, window
+    from karakuri_agent.app.day.read import parse_date, window
     from karakuri_agent.state.values import utc_text
 
     start, end = (utc_text(t) for t in window(parse_date(date_text)))

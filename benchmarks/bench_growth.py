@@ -48,13 +48,13 @@ from typing import Any, Iterator
 import httpx
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT))
 
-from conftest import API_KEY, BASE_URL, CONVERSATION_REQUEST, IDLE_REMINDER, SELF_ID, SELF_NAME  # noqa: E402
+from testing.samples import API_KEY, BASE_URL, CONVERSATION_REQUEST, IDLE_REMINDER, SELF_ID, SELF_NAME  # noqa: E402
 
-from karakuri_agent import cycle  # noqa: E402
+from karakuri_agent.app import cycle  # noqa: E402
 from karakuri_agent.state import sqlite as sqlite_backend  # noqa: E402
-from karakuri_agent.config import Secret, Settings  # noqa: E402
+from karakuri_agent.app.config import Secret, Settings  # noqa: E402
 from karakuri_agent.state.sqlite.db import connect  # noqa: E402
 from karakuri_agent.state.values import utc_text  # noqa: E402
 
@@ -271,7 +271,7 @@ def plans(state_dir: Path, statements: list[str]) -> list[dict[str, Any]]:
 # -- retention ------------------------------------------------------------------------------------
 def run_gc(state_dir: Path, keep_days: int = 30) -> dict[str, Any]:
     """gc on the big store (a year of history: about 11/12 of it goes), then VACUUM."""
-    from karakuri_agent.retention import STATEMENTS, gc
+    from karakuri_agent.state.retention import STATEMENTS, gc
 
     conn = connect(state_dir)
     before = store_bytes(state_dir)

@@ -38,12 +38,12 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT))
 
-from conftest import CONVERSATION_REQUEST  # noqa: E402
-from loopback import LoopbackAPI, running_api  # noqa: E402
+from testing.samples import CONVERSATION_REQUEST  # noqa: E402
+from testing.loopback import LoopbackAPI, running_api  # noqa: E402
 from bench_wrapper import p90  # noqa: E402  (benchmarks/ is on sys.path: it is the script's directory)
-from processes import child_env, console_script, measure  # noqa: E402
+from testing.processes import child_env, console_script, measure  # noqa: E402
 
 AIM_RATIO = 0.15  # the resident median per notification, as a share of the shell wrapper's
 MEMORY_AIM = 0.10  # growth of the resident set from the 100th notification to the last

@@ -39,21 +39,20 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests"))
 
-from karakuri_agent.config import load_settings  # noqa: E402
-from karakuri_agent.cycle import handle  # noqa: E402
-from karakuri_agent.fixtures import bundled_fixtures_dir  # noqa: E402
+from karakuri_agent.app.config import load_settings  # noqa: E402
+from karakuri_agent.app.cycle import handle  # noqa: E402
+from karakuri_agent.app.fixtures import bundled_fixtures_dir  # noqa: E402
 from karakuri_agent.llm.prompt import build_messages, persona_card  # noqa: E402
-from karakuri_agent.config import Secret  # noqa: E402
-from karakuri_agent.context import Identity  # noqa: E402
+from karakuri_agent.app.config import Secret  # noqa: E402
+from karakuri_agent.memory.context import Identity  # noqa: E402
 from karakuri_agent.llm.decider import LLMDecider  # noqa: E402
 from karakuri_agent.llm.settings import LLMSettings  # noqa: E402
-from karakuri_agent.models import Notification  # noqa: E402
-from karakuri_agent.policy import Decision, RulePolicy, View  # noqa: E402
-from karakuri_agent.persona import load_persona  # noqa: E402
-from conftest import CONVERSATION_REQUEST, SELF_ID, SELF_NAME  # noqa: E402
-from llm_server import running_model  # noqa: E402
+from karakuri_agent.domain.notification import Notification  # noqa: E402
+from karakuri_agent.decide.policy import Decision, RulePolicy, View  # noqa: E402
+from karakuri_agent.voice.persona import load_persona  # noqa: E402
+from testing.samples import CONVERSATION_REQUEST, SELF_ID, SELF_NAME  # noqa: E402
+from testing.llm_server import running_model  # noqa: E402
 
 RESULTS_FILE = ROOT / "benchmarks" / "results" / "bench_llm_prompt.json"
 TYPICAL_ANSWER = '{"command": "move", "params": {"target_node_id": "7-11"}, "reason": "気分転換に外へ出る"}'

@@ -49,18 +49,18 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.town import Town, serving  # noqa: E402
-from benchmarks.town.metrics import measure  # noqa: E402
-from benchmarks.town_agents import agent_environment  # noqa: E402
-from karakuri_agent.config import load_settings  # noqa: E402
-from karakuri_agent.cycle import handle  # noqa: E402
-from karakuri_agent.fixtures import bundled_fixtures_dir, load_session  # noqa: E402
+from testing.town import Town, serving  # noqa: E402
+from testing.town.metrics import measure  # noqa: E402
+from testing.town_agents import agent_environment  # noqa: E402
+from karakuri_agent.app.config import load_settings  # noqa: E402
+from karakuri_agent.app.cycle import handle  # noqa: E402
+from karakuri_agent.app.fixtures import bundled_fixtures_dir, load_session  # noqa: E402
 from karakuri_agent.gate import problems_in_view  # noqa: E402
 from karakuri_agent.llm import chat  # noqa: E402
 from karakuri_agent.llm.decider import LLMDecider  # noqa: E402
-from karakuri_agent.models import offered_choice  # noqa: E402
+from karakuri_agent.domain.notification import offered_choice  # noqa: E402
 from karakuri_agent.params import InvalidParams, merge, validate  # noqa: E402
-from karakuri_agent.policy import Decision, RulePolicy, View  # noqa: E402
+from karakuri_agent.decide.policy import Decision, RulePolicy, View  # noqa: E402
 
 RESULTS_FILE = ROOT / "benchmarks" / "results" / "bench_llm_real.json"
 MODEL_NAME = "gemma-3-270m-q4_k_m"
@@ -239,7 +239,7 @@ def town_notifications(base_url: str, args: argparse.Namespace, work: Path) -> t
                                   **llm_env(base_url, args)}, env_file=work / "none.env")
         recorder = decider_for(settings, "town")
         runs = []
-        from benchmarks.town.sim import AgentRun
+        from testing.town.sim import AgentRun
 
         for _ in range(args.town):
             delivery = town.next_delivery()

@@ -42,12 +42,11 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests"))
 
-from benchmarks.town import Town, live, serving  # noqa: E402
-from benchmarks.town.metrics import measure  # noqa: E402
-from benchmarks.town_agents import InProcessAgent  # noqa: E402
-from llm_server import running_model  # noqa: E402
+from testing.town import Town, live, serving  # noqa: E402
+from testing.town.metrics import measure  # noqa: E402
+from testing.town_agents import InProcessAgent  # noqa: E402
+from testing.llm_server import running_model  # noqa: E402
 
 RESULTS_FILE = ROOT / "benchmarks" / "results" / "bench_llm_town.json"
 BUDGET = 2.0  # KARAKURI_LLM_TIMEOUT for the adversarial run: a "slow" answer comes after it

@@ -27,10 +27,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.town import Town, live, serving  # noqa: E402
-from benchmarks.town.memory import memory_rows  # noqa: E402
-from benchmarks.town.metrics import measure, pool, spread, table  # noqa: E402
-from benchmarks.town_agents import InProcessAgent, ProcessAgent  # noqa: E402
+from testing.town import Town, live, serving  # noqa: E402
+from testing.town.memory import memory_rows  # noqa: E402
+from testing.town.metrics import measure, pool, spread, table  # noqa: E402
+from testing.town_agents import InProcessAgent, ProcessAgent  # noqa: E402
 
 RESULTS_FILE = ROOT / "benchmarks" / "results" / "memory.json"
 DAYS = 3

@@ -31,7 +31,7 @@ ENV_FILE = (
     "KARAKURI_SELF_NAME=AIニケちゃん\n"
     "export KARAKURI_COOLDOWN_SECONDS=0\n"
 )
-AGENT = "import sys; from karakuri_agent.cli import agent; sys.exit(agent())"
+AGENT = "import sys; from karakuri_agent.app.cli import agent; sys.exit(agent())"
 
 
 def run_once(env: dict[str, str], cwd: Path) -> float:

@@ -41,14 +41,14 @@ from typing import Any
 import httpx
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from bench_growth import KINDS, Server, generate  # noqa: E402
-from conftest import API_KEY, BASE_URL, SELF_ID, SELF_NAME, in_schema  # noqa: E402
+from testing.samples import API_KEY, BASE_URL, SELF_ID, SELF_NAME, in_schema  # noqa: E402
 
-from karakuri_agent import cycle  # noqa: E402
-from karakuri_agent.config import Secret, Settings  # noqa: E402
+from karakuri_agent.app import cycle  # noqa: E402
+from karakuri_agent.app.config import Secret, Settings  # noqa: E402
 from karakuri_agent.state.copy import copy_state  # noqa: E402
 from karakuri_agent.state.factory import open_url  # noqa: E402
 

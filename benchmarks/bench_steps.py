@@ -7,7 +7,7 @@ Run from the repository root:
 Three measurements, all against the loopback API of tests/loopback.py:
 
 1. import time: whole processes `python -c pass`, `python -c "import
-   karakuri_agent.cli"` and `python -c "import karakuri_agent.cycle"` (the
+   karakuri_agent.app.cli"` and `python -c "import karakuri_agent.app.cycle"` (the
    modules a `handle` run needs), median of --runs each;
 2. the steps of `cycle.handle()` in process: the real `handle()` runs
    unchanged while this script wraps the functions each step calls with a
@@ -37,11 +37,11 @@ from pathlib import Path
 from typing import Any, Callable
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT))
 
-from conftest import API_KEY, CONVERSATION_REQUEST, IDLE_REMINDER, SELF_ID, SELF_NAME  # noqa: E402
-from loopback import running_api  # noqa: E402
-from processes import child_env, console_script, import_costs, measure  # noqa: E402
+from testing.samples import API_KEY, CONVERSATION_REQUEST, IDLE_REMINDER, SELF_ID, SELF_NAME  # noqa: E402
+from testing.loopback import running_api  # noqa: E402
+from testing.processes import child_env, console_script, import_costs, measure  # noqa: E402
 
 RESULTS_FILE = ROOT / "benchmarks" / "results" / "bench_steps.json"
 DECIDE_AIM_MS = 5.0
@@ -77,10 +77,14 @@ class StepTimer:
 
 
 def instrument() -> StepTimer:
-    from karakuri_agent import client, cycle, operations, policy, report
+    from karakuri_agent.app import client
+    from karakuri_agent.app import cycle
+    from karakuri_agent.app import operations
+    from karakuri_agent.decide import policy
+    from karakuri_agent.report import line as report
     from karakuri_agent.state.sqlite import ledger
     from karakuri_agent.state import sqlite as sqlite_backend
-    from karakuri_agent.models import Notification
+    from karakuri_agent.domain.notification import Notification
 
     timer = StepTimer()
     timer.wrap(sqlite_backend, "connect", "open")  # SQLite open (+ migration check)
@@ -115,8 +119,8 @@ def _timed(func: Callable[..., Any], timer: StepTimer, step: str) -> Callable[..
 
 
 def steps_in_process(api: Any, runs: int, work: Path) -> dict[str, dict[str, float]]:
-    from karakuri_agent import cycle
-    from karakuri_agent.config import Secret, Settings
+    from karakuri_agent.app import cycle
+    from karakuri_agent.app.config import Secret, Settings
 
     timer = instrument()
     settings = Settings(api_base_url=api.base_url, api_key=Secret(API_KEY), state_dir=work / "state-steps",
@@ -166,12 +170,12 @@ def main() -> None:
 
         imports = {
             "python -c pass": measure(lambda i: [sys.executable, "-c", "pass"], args.runs, env, work),
-            "import karakuri_agent.cli": measure(
-                lambda i: [sys.executable, "-c", "import karakuri_agent.cli"], args.runs, env, work),
-            "import karakuri_agent.cycle": measure(
-                lambda i: [sys.executable, "-c", "import karakuri_agent.cycle"], args.runs, env, work),
-            "import karakuri_agent.cli, .cycle": measure(
-                lambda i: [sys.executable, "-c", "import karakuri_agent.cli, karakuri_agent.cycle"], args.runs, env,
+            "import karakuri_agent.app.cli": measure(
+                lambda i: [sys.executable, "-c", "import karakuri_agent.app.cli"], args.runs, env, work),
+            "import karakuri_agent.app.cycle": measure(
+                lambda i: [sys.executable, "-c", "import karakuri_agent.app.cycle"], args.runs, env, work),
+            "import karakuri_agent.app.cli, .cycle": measure(
+                lambda i: [sys.executable, "-c", "import karakuri_agent.app.cli, karakuri_agent.app.cycle"], args.runs, env,
                 work),
         }
         whole = {
@@ -179,7 +183,7 @@ def main() -> None:
                           args.runs, env, work, WARMUP)
             for kind in KINDS
         }
-        top_imports = import_costs("import karakuri_agent.cli, karakuri_agent.cycle", env, work, top=12)
+        top_imports = import_costs("import karakuri_agent.app.cli, karakuri_agent.app.cycle", env, work, top=12)
         steps = steps_in_process(api, args.runs, work)
         expected_posts = len(KINDS) * (2 * args.runs + 2 * WARMUP)
         if len(api.posts) != expected_posts:
@@ -189,7 +193,7 @@ def main() -> None:
     for name, samples in imports.items():
         print(f"{name:36} {statistics.median(samples):9.1f}")
 
-    print("\ntop cumulative import costs (python -X importtime -c 'import karakuri_agent.cli, karakuri_agent.cycle')")
+    print("\ntop cumulative import costs (python -X importtime -c 'import karakuri_agent.app.cli, karakuri_agent.app.cycle')")
     for row in top_imports:
         print(f"  {row['module']:34} self {row['self_ms']:6.1f}  cumulative {row['cumulative_ms']:6.1f} ms")
 

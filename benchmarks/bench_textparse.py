@@ -38,9 +38,9 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
-from karakuri_agent import textparse
-from karakuri_agent.models import TOKYO
-from karakuri_agent.promises import extract_promises
+from karakuri_agent.reading import textparse
+from karakuri_agent.domain.notification import TOKYO
+from karakuri_agent.reading.promises import extract_promises
 
 ROOT = Path(__file__).resolve().parents[1]
 OWN_TEXTS = ROOT / "tests" / "data" / "formatter-texts.json"

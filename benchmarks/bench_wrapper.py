@@ -25,11 +25,11 @@ from pathlib import Path
 from typing import Callable
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT))
 
-from conftest import CONVERSATION_REQUEST  # noqa: E402
-from loopback import running_api  # noqa: E402
-from processes import child_env, console_script, import_costs, measure  # noqa: E402
+from testing.samples import CONVERSATION_REQUEST  # noqa: E402
+from testing.loopback import running_api  # noqa: E402
+from testing.processes import child_env, console_script, import_costs, measure  # noqa: E402
 
 AIM_MS = 120.0
 AIM_TEXT = f"aim: each invocation ≤ {AIM_MS:.0f} ms median on a 2-core machine"
@@ -75,7 +75,7 @@ def main() -> None:
 
         cases: list[tuple[str, Callable[[int], list[str]]]] = [
             ("python -c pass", lambda i: [*python, "-c", "pass"]),
-            ("python -c 'import karakuri_agent.cli'", lambda i: [*python, "-c", "import karakuri_agent.cli"]),
+            ("python -c 'import karakuri_agent.app.cli'", lambda i: [*python, "-c", "import karakuri_agent.app.cli"]),
             ("karakuri --help", lambda i: [*karakuri, "--help"]),
             ("karakuri get_notification", lambda i: [*karakuri, "get_notification", f"notif-bench-get-{i}"]),
             ("karakuri command conversation_reject",
@@ -90,7 +90,7 @@ def main() -> None:
         # Sanity check: every command process sent exactly one POST.
         if len(api.posts) != total:
             sys.exit(f"benchmark aborted: expected {total} POSTs, the loopback API saw {len(api.posts)}")
-        imports = import_costs("import karakuri_agent.cli; import karakuri_agent.wrapper", env, work_dir)
+        imports = import_costs("import karakuri_agent.app.cli; import karakuri_agent.app.wrapper", env, work_dir)
 
     # -- report ----------------------------------------------------------------
     width = max(len(r["name"]) for r in results)
@@ -105,7 +105,7 @@ def main() -> None:
     print(f"\n{AIM_TEXT}: {verdict} (slowest median: {slowest['name']} {slowest['median_ms']:.1f} ms)")
 
     print("\ntop 10 cumulative import costs (python -X importtime, "
-          "import karakuri_agent.cli; import karakuri_agent.wrapper)")
+          "import karakuri_agent.app.cli; import karakuri_agent.app.wrapper)")
     width = max(len(row["module"]) for row in imports)
     print(f"{'module':<{width}}  {'self_ms':>7}  {'cumulative_ms':>13}")
     for row in imports:

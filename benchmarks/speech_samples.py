@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import sys
 
-from karakuri_agent.speech import Memory, compose, load_persona
+from karakuri_agent.voice.speech import Memory, compose, load_persona
 
 PARTNER_LINES = [
     # yes/no

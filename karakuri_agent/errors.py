@@ -79,7 +79,7 @@ class ServerRejected(KarakuriError):
         details = self.body.get("details")
         if self.code == "notification_stale" and isinstance(details, dict):
             latest = details.get("latest_notification_id")
-            from .trigger import is_well_formed_id  # trigger imports this module
+            from karakuri_agent.reading.trigger import is_well_formed_id  # trigger imports this module
 
             # The same check as an id read from Discord: one that fails is "no newer notification".
             return latest if isinstance(latest, str) and is_well_formed_id(latest) else None

@@ -24,13 +24,13 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
-from .deciders import Decision
-from .models import Choice, Notification, offered_choice
-from .outside import clean
-from .params import InvalidParams, merge, validate
+from karakuri_agent.decide.deciders import Decision
+from karakuri_agent.domain.notification import Choice, Notification, offered_choice
+from karakuri_agent.outside import clean
+from karakuri_agent.params import InvalidParams, merge, validate
 
 if TYPE_CHECKING:
-    from .policy import View
+    from karakuri_agent.decide.policy import View
 
 # Params whose value is said aloud in town.
 SPOKEN_FIELDS = ("message",)
@@ -119,7 +119,7 @@ def spoken_problems(params: dict[str, Any], said_before: Sequence[str]) -> list[
     spoken = {name: params[name] for name in SPOKEN_FIELDS if isinstance(params.get(name), str)}
     if not spoken:
         return []
-    from .speech import clean_text, said_key  # loaded only when something is said
+    from karakuri_agent.voice.speech import clean_text, said_key  # loaded only when something is said
 
     said = {said_key(line) for line in said_before}
     problems = []

@@ -13,8 +13,8 @@ import math
 import re
 from typing import Any
 
-from .errors import UsageError
-from .models import Choice
+from karakuri_agent.errors import UsageError
+from karakuri_agent.domain.notification import Choice
 
 _TYPES: dict[str, tuple[type, ...]] = {
     "string": (str,),

@@ -13,72 +13,13 @@ from urllib.parse import parse_qsl, urlencode, urlsplit
 
 import pytest
 
-BASE_URL = "https://karakuri.test/api"
-API_KEY = "sk-test-4f9a8b7c6d5e"
-WEBHOOK_URL = "https://discord.test/api/webhooks/123/hook-token-do-not-leak"
-SELF_ID = "1470446478261747854"
-SELF_NAME = "AIニケちゃん"
+from testing.samples import (  # noqa: F401  (re-exported for the tests)
+    BASE_URL, API_KEY, WEBHOOK_URL, SELF_ID, SELF_NAME, CONVERSATION_REQUEST, IDLE_REMINDER, NID, BODY, GET_URL, POST_URL, in_schema,
+)
+
 # The 48 real server texts live beside the checkout, not in it; without them their
 # cases skip, and the summary says so (the project's own texts in tests/data still run).
 EXAMPLES = Path(__file__).resolve().parents[2] / "shared" / "examples" / "real-texts.json"
-
-CONVERSATION_REQUEST: dict[str, Any] = {
-    "notification_id": "notif-01JDX9M7QZ",
-    "created_at": "2026-11-29T12:00:00.000Z",
-    "expires_at": "2099-11-29T12:10:00.000Z",
-    "status": "pending",
-    "notification": {
-        "type": "conversation_requested",
-        "text": "桜草メイ が話しかけています。\n「こんにちは！」\n"
-        "参加者: 桜草メイ (id: 1474403124906295517)、AIニケちゃん (id: 1470446478261747854)",
-        "participants": [
-            {"id": "1474403124906295517", "name": "桜草メイ"},
-            {"id": "1470446478261747854", "name": "AIニケちゃん"},
-        ],
-        "conversation_messages": [{"speaker": "桜草メイ", "message": "こんにちは！"}],
-        "choices": [
-            {
-                "command": "conversation_accept",
-                "description": "会話を受諾して返答する",
-                "params": {},
-                "required_params": ["message"],
-                "param_schema": {
-                    "message": {"type": "string", "description": "返答の発言内容", "maxLength": 200}
-                },
-            },
-            {"command": "conversation_reject", "description": "会話を断る", "params": {}},
-        ],
-    },
-}
-
-
-# An idle reminder with an enum move, an action and a wait (used by the benchmarks).
-IDLE_REMINDER: dict[str, Any] = {
-    "notification_id": "notif-x",
-    "created_at": "2026-11-29T12:00:00.000Z",
-    "expires_at": "2099-11-29T12:10:00.000Z",
-    "status": "pending",
-    "notification": {
-        "type": "idle_reminder_fired",
-        "text": "あなた (AIニケちゃん) は待機中です。\n現在地: 6-11 (喫茶店 店内)\n近くのエージェント: 0人\n"
-                "移動先: 7-11(喫茶店 入口)、8-3 (図書館 閲覧室)、9-2 (公園 噴水前)",
-        "choices": [
-            {"command": "move", "description": "移動する", "required_params": ["target_node_id"],
-             "param_schema": {"target_node_id": {"type": "string", "enum": ["7-11", "8-3", "9-2"]}}},
-            {"command": "action", "description": "コーヒーを飲む", "params": {"action_id": "drink-coffee"}},
-            {"command": "wait", "description": "待つ", "required_params": ["duration"],
-             "param_schema": {"duration": {"type": "integer", "minimum": 1, "maximum": 6}}},
-        ],
-    },
-}
-
-
-# The example notification as the server serves it (respx), for in-process tests.
-NID = CONVERSATION_REQUEST["notification_id"]
-BODY = f"🔔 桜草メイ が話しかけています。「こんにちは！」\nnotification_id: {NID}"
-GET_URL = f"{BASE_URL}/agents/notifications/{NID}"
-POST_URL = f"{BASE_URL}/agents/command"
-
 
 @pytest.fixture(autouse=True)
 def fresh_model_servers() -> Iterator[None]:
@@ -149,12 +90,6 @@ NO_POSTGRES = ("PostgreSQL backend not tested: KARAKURI_TEST_DATABASE_URL is not
                " (scripts/with-postgres.sh runs a command with a throwaway server)")
 needs_postgres = pytest.mark.skipif(not TEST_DATABASE_URL, reason=NO_POSTGRES)
 
-
-def in_schema(url: str, schema: str) -> str:
-    """The URL with its search_path set to `schema`: each test gets its own empty set of tables."""
-    parts = urlsplit(url)
-    query = [*parse_qsl(parts.query), ("options", f"-csearch_path={schema}")]
-    return parts._replace(query=urlencode(query)).geturl()
 
 
 @pytest.fixture

@@ -9,11 +9,11 @@ import json
 import respx
 from click.testing import CliRunner
 
-from karakuri_agent import report
-from karakuri_agent.cli import agent
-from karakuri_agent.config import load_settings
-from karakuri_agent.cycle import Agent
-from karakuri_agent.reporters import StdoutReporter
+from karakuri_agent.report import line as report
+from karakuri_agent.app.cli import agent
+from karakuri_agent.app.config import load_settings
+from karakuri_agent.app.cycle import Agent
+from karakuri_agent.report.reporters import StdoutReporter
 from karakuri_agent.state.memory import MemoryState
 
 from conftest import BASE_URL

@@ -15,8 +15,8 @@ from karakuri_agent.behaviour.pack import parse_behaviour
 from karakuri_agent.behaviour.spec import Variable
 from karakuri_agent.behaviour.variables import CLAMPED, IGNORED, Variables
 from karakuri_agent.behaviour.selector import Selector
-from karakuri_agent.behaving import finish
-from karakuri_agent.policy import BUILTIN_RULE_IDS, BUILTIN_RULES, propose
+from karakuri_agent.decide.behaving import finish
+from karakuri_agent.decide.policy import BUILTIN_RULE_IDS, BUILTIN_RULES, propose
 
 from test_policy import END, MEI, MOVE, SPEAK, WAIT, choice, view
 from test_processes import home, run_agent  # noqa: F401  (home is a fixture)
@@ -62,7 +62,7 @@ def test_an_initial_value_outside_the_variables_range_is_named_not_clamped_silen
                            builtin_ids=BUILTIN_RULE_IDS)[1] == []
 
 def test_every_problem_is_named_in_one_run_one_line_each(tmp_path, home):
-    from karakuri_agent.persona import PACK_FILE, bundled_pack_dir
+    from karakuri_agent.voice.persona import PACK_FILE, bundled_pack_dir
 
     pack = tmp_path / "pack"
     pack.mkdir()
@@ -354,7 +354,7 @@ def test_reactions_run_after_the_outcome_and_fill_the_partner():
 
 
 def test_a_models_state_deltas_are_clamped_the_same_way():
-    from karakuri_agent.deciders import Decision
+    from karakuri_agent.decide.deciders import Decision
 
     data = {"variables": {"energy": {"min": 0, "max": 100, "initial": 90, "max_delta": 10}}}
     v = with_pack(view([MOVE, WAIT]), data, now=TOKYO_NOON)
@@ -388,8 +388,8 @@ def test_explain_json_and_log_name_the_rule_the_rules_that_gave_way_and_every_ch
     from click.testing import CliRunner
 
     from conftest import BODY
-    from karakuri_agent.cli import agent
-    from karakuri_agent.persona import PACK_FILE, bundled_pack_dir
+    from karakuri_agent.app.cli import agent
+    from karakuri_agent.voice.persona import PACK_FILE, bundled_pack_dir
 
     pack = tmp_path / "pack"
     pack.mkdir()
@@ -431,7 +431,7 @@ def test_the_prompt_shows_the_variables_with_their_band_words_and_the_active_dir
 
 
 def load_plain():
-    from karakuri_agent.persona import load_persona
+    from karakuri_agent.voice.persona import load_persona
 
     return replace(load_persona(), behaviour=None)
 
@@ -453,7 +453,7 @@ def test_a_models_proposal_carries_its_state_deltas_to_the_engine():
 
 
 def test_the_bundled_night_rest_is_switched_off_by_disable(tmp_path, home):
-    from karakuri_agent.persona import bundled_pack_dir, load_persona
+    from karakuri_agent.voice.persona import bundled_pack_dir, load_persona
 
     pack = tmp_path / "nike"
     pack.mkdir()
@@ -475,7 +475,7 @@ def test_the_bundled_night_rest_is_switched_off_by_disable(tmp_path, home):
 def test_the_example_pack_walks_in_the_morning_and_seeks_out_the_one_it_grew_fond_of(tmp_path, home):
     from pathlib import Path
 
-    from karakuri_agent.persona import load_persona
+    from karakuri_agent.voice.persona import load_persona
 
     pack = Path(__file__).resolve().parents[1] / "docs" / "examples" / "behaviour-pack"
     assert run_agent(home, "persona", "check", str(pack), cwd=tmp_path)[0] == 0
@@ -515,7 +515,7 @@ def test_a_keyword_rule_reads_the_newest_line_else_the_notifications_text():
 def test_the_schema_the_model_is_asked_for_lets_it_change_the_packs_variables_only():
     import respx
 
-    from karakuri_agent.behaving import begin
+    from karakuri_agent.decide.behaving import begin
     from test_llm_decider import BASE, answer, decider
 
     def variables(v):

@@ -4,8 +4,8 @@ import httpx
 import pytest
 import respx
 
-from karakuri_agent.client import KarakuriClient
-from karakuri_agent.config import Secret
+from karakuri_agent.app.client import KarakuriClient
+from karakuri_agent.app.config import Secret
 from karakuri_agent.errors import OutcomeUnknown, ServerRejected, Unreachable
 
 from conftest import API_KEY, BASE_URL
@@ -131,7 +131,7 @@ def test_stale_error_exposes_the_latest_id():
 
 @respx.mock
 def test_every_configured_secret_is_masked_in_the_servers_answers_not_only_the_key(tmp_path, monkeypatch):
-    from karakuri_agent.config import load_settings
+    from karakuri_agent.app.config import load_settings
 
     monkeypatch.chdir(tmp_path)  # no .env around
 

@@ -6,11 +6,11 @@ from dataclasses import replace
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
-from karakuri_agent.behaving import finish, promise_kept
-from karakuri_agent.deciders import Decision
-from karakuri_agent.persona import load_persona
-from karakuri_agent.policy import View, propose
-from karakuri_agent.speech import compose
+from karakuri_agent.decide.behaving import finish, promise_kept
+from karakuri_agent.decide.deciders import Decision
+from karakuri_agent.voice.persona import load_persona
+from karakuri_agent.decide.policy import View, propose
+from karakuri_agent.voice.speech import compose
 
 from test_policy import MOVE, NOW, choice, view
 
@@ -116,7 +116,7 @@ def test_a_counted_promise_is_forgotten_only_once_no_read_can_bring_it_back_agai
 
 def _seed(state_dir, at, promises, closeness):
     """Promises in a real state (SQLite), some kept or called off, and the pack's remembered closeness."""
-    from karakuri_agent.context import withdraw
+    from karakuri_agent.memory.context import withdraw
     from karakuri_agent.state.factory import open_url
     from karakuri_agent.state.values import utc_text
 
@@ -155,8 +155,8 @@ def _idle_run(nid, at):
 
     import respx
 
-    from karakuri_agent.config import load_settings
-    from karakuri_agent.cycle import handle
+    from karakuri_agent.app.config import load_settings
+    from karakuri_agent.app.cycle import handle
 
     from conftest import BASE_URL, IDLE_REMINDER
 
@@ -187,7 +187,7 @@ def test_handle_explain_shows_a_broken_promise_lowering_closeness(env, api, stat
     from click.testing import CliRunner
 
     from conftest import BODY
-    from karakuri_agent.cli import agent
+    from karakuri_agent.app.cli import agent
 
     at = datetime(2026, 11, 29, 12, 0, tzinfo=timezone.utc)  # the example notification's time
     _seed(state_dir, at, [("黒瀬コウ", 4, "broken")], {"黒瀬コウ": 30})

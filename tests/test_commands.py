@@ -1,8 +1,9 @@
 """The command vocabulary is the one list the other modules agree on."""
 
-from karakuri_agent import commands, report
-from karakuri_agent.context import ACTIVITY_LIMIT, MEMORY_LIMIT, RECENT_COMMANDS
-from karakuri_agent.retention import KEEP_ACTIVITY, KEEP_COMMANDS, KEEP_MEMORY
+from karakuri_agent.domain import commands
+from karakuri_agent.report import line as report
+from karakuri_agent.memory.context import ACTIVITY_LIMIT, MEMORY_LIMIT, RECENT_COMMANDS
+from karakuri_agent.state.retention import KEEP_ACTIVITY, KEEP_COMMANDS, KEEP_MEMORY
 
 
 def test_every_known_command_has_a_report_phrase_and_no_phrase_names_an_unknown_command():

@@ -10,10 +10,10 @@ import pytest
 import respx
 from click.testing import CliRunner
 
-from karakuri_agent import report
-from karakuri_agent.cli import agent
-from karakuri_agent.config import load_settings
-from karakuri_agent.cycle import handle
+from karakuri_agent.report import line as report
+from karakuri_agent.app.cli import agent
+from karakuri_agent.app.config import load_settings
+from karakuri_agent.app.cycle import handle
 
 from conftest import API_KEY, BASE_URL, BODY, GET_URL, NID, POST_URL, WEBHOOK_URL, state_files_text
 
@@ -279,7 +279,7 @@ def test_webhook_failure_does_not_change_the_action_record(env, api, monkeypatch
     def boom(url, line, timeout):
         raise OSError("unreachable")
 
-    monkeypatch.setattr("karakuri_agent.report._send_with_discord_webhook", boom)
+    monkeypatch.setattr("karakuri_agent.report.line._send_with_discord_webhook", boom)
     monkeypatch.setenv("KARAKURI_WEBHOOK_BUDGET", "0")
     result = run()
     assert result.sent and result.outcome.success and not result.webhook.delivered
@@ -323,7 +323,7 @@ def test_reasons_are_stored_with_the_activity(any_backend, api):
 
 def test_record_saves_fixtures_without_secrets(env, api, tmp_path, monkeypatch):
     monkeypatch.setenv("DISCORD_WEBHOOK_URL", WEBHOOK_URL)
-    monkeypatch.setattr("karakuri_agent.report._send_with_discord_webhook", lambda *a: (204, {}))
+    monkeypatch.setattr("karakuri_agent.report.line._send_with_discord_webhook", lambda *a: (204, {}))
     recorded = tmp_path / "recorded"
     result = run(record_dir=recorded)
     assert result.sent
@@ -335,7 +335,7 @@ def test_record_saves_fixtures_without_secrets(env, api, tmp_path, monkeypatch):
 
 
 def test_only_this_conversations_lines_count_as_turns():
-    from karakuri_agent.context import this_conversation
+    from karakuri_agent.memory.context import this_conversation
 
     now = datetime(2026, 4, 18, 12, 0, tzinfo=timezone.utc)
 
@@ -431,7 +431,7 @@ def test_the_off_switch_is_a_dry_run_too(env, monkeypatch):
 
 def test_a_webhook_that_fails_says_so_on_stderr(env, api, monkeypatch):
     monkeypatch.setenv("DISCORD_WEBHOOK_URL", WEBHOOK_URL)
-    monkeypatch.setattr("karakuri_agent.report._send_with_discord_webhook", lambda *a: (404, {}))
+    monkeypatch.setattr("karakuri_agent.report.line._send_with_discord_webhook", lambda *a: (404, {}))
     result = CliRunner().invoke(agent, ["handle", BODY])
     # The command was sent and reported although the post failed.
     assert result.exit_code == 0 and "桜草メイさんに返事をして" in result.stdout.strip().splitlines()[-1]
@@ -450,7 +450,7 @@ def test_at_is_refused_outside_a_fixture_run(env):
 def test_a_fixture_run_posts_nothing_even_with_a_webhook_configured(env, monkeypatch):
     monkeypatch.setenv("DISCORD_WEBHOOK_URL", WEBHOOK_URL)
     posted = []
-    monkeypatch.setattr("karakuri_agent.report._send_with_discord_webhook", lambda *a: posted.append(a) or (204, {}))
+    monkeypatch.setattr("karakuri_agent.report.line._send_with_discord_webhook", lambda *a: posted.append(a) or (204, {}))
     result = CliRunner().invoke(agent, ["handle", "--fixtures", "bundled", "notification_id: notif-demo01"])
     assert result.exit_code == 0 and result.stdout.startswith("からくり: ログイン通知を確認。")
     assert posted == []

@@ -10,18 +10,18 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from karakuri_agent.cli import agent
-from karakuri_agent.context import observe, withdraw
-from karakuri_agent.day import page
-from karakuri_agent.day.as_json import to_json
-from karakuri_agent.day.model import Records, build
-from karakuri_agent.day.read import records_for, window
-from karakuri_agent.day.text import lines
-from karakuri_agent.models import Identity, Notification
-from karakuri_agent.record import record_outcome
+from karakuri_agent.app.cli import agent
+from karakuri_agent.memory.context import observe, withdraw
+from karakuri_agent.app.day import page
+from karakuri_agent.app.day.as_json import to_json
+from karakuri_agent.app.day.model import Records, build
+from karakuri_agent.app.day.read import records_for, window
+from karakuri_agent.app.day.text import lines
+from karakuri_agent.domain.notification import Identity, Notification
+from karakuri_agent.memory.record import record_outcome
 from karakuri_agent.state.factory import open_url
 
-from browser import Dom, dump_dom
+from testing.browser import Dom, dump_dom
 from conftest import CONVERSATION_REQUEST, IDLE_REMINDER, SELF_ID, SELF_NAME
 
 ME = Identity(SELF_ID, SELF_NAME)
@@ -314,7 +314,7 @@ def test_chromium_renders_places_names_lines_and_statuses(lived, tmp_path):
 
 @pytest.mark.parametrize("width", [390, 1280])
 def test_chromium_draws_the_page_at_phone_and_desktop_width(lived, tmp_path, width):
-    from browser import run
+    from testing.browser import run
 
     target = tmp_path / "day.html"
     target.write_text(page.render(build(records_for(lived.store, DAY))), encoding="utf-8")

@@ -28,12 +28,12 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.town import Town, live, serving  # noqa: E402
-from benchmarks.town.sim import TOKYO  # noqa: E402
-from benchmarks.town_agents import InProcessAgent  # noqa: E402
+from testing.town import Town, live, serving  # noqa: E402
+from testing.town.sim import TOKYO  # noqa: E402
+from testing.town_agents import InProcessAgent  # noqa: E402
 
-from karakuri_agent.day.model import build  # noqa: E402
-from karakuri_agent.day.read import records_for  # noqa: E402
+from karakuri_agent.app.day.model import build  # noqa: E402
+from karakuri_agent.app.day.read import records_for  # noqa: E402
 from karakuri_agent.state.factory import open_url  # noqa: E402
 
 SEEDS = (5, 11)

@@ -5,10 +5,10 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from karakuri_agent import report
-from karakuri_agent.cli import agent
-from karakuri_agent.demo import replay
-from karakuri_agent.fixtures import bundled_fixtures_dir
+from karakuri_agent.report import line as report
+from karakuri_agent.app.cli import agent
+from karakuri_agent.app.demo import replay
+from karakuri_agent.app.fixtures import bundled_fixtures_dir
 
 # Per recorded message, in order: the command it must lead to (None: nothing is sent), words
 # its report must carry (the kind of notification, then what was done), and why.
@@ -95,7 +95,7 @@ def test_a_recorded_answer_is_served_only_to_the_command_it_answered():
     """A move's recorded arrival time must not become the answer to a conversation_start."""
     import httpx
 
-    from karakuri_agent.fixtures import GENERIC_ACCEPTANCE, FixtureTransport
+    from karakuri_agent.app.fixtures import GENERIC_ACCEPTANCE, FixtureTransport
 
     directory = bundled_fixtures_dir()
     recorded = json.loads((directory / "commands" / "notif-demo08.json").read_text(encoding="utf-8"))

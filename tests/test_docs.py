@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-import faultserver as fs
+from testing import faultserver as fs
 from conftest import API_KEY, CONVERSATION_REQUEST, SELF_ID
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -179,8 +179,9 @@ def test_a_clone_without_the_ci_only_texts_runs_quietly_and_says_why_in_the_summ
     """No banner, no failure: the cases that need the real server texts skip with one reason."""
     clone = tmp_path / "clone"
     (clone / "tests").mkdir(parents=True)
-    for name in ("conftest.py", "test_trigger.py", "loopback.py"):
+    for name in ("conftest.py", "test_trigger.py"):
         (clone / "tests" / name).write_text((ROOT / "tests" / name).read_text(encoding="utf-8"), encoding="utf-8")
+    (clone / "testing").symlink_to(ROOT / "testing")
     (clone / "tests" / "data").symlink_to(ROOT / "tests" / "data")
     done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-ra", "-p", "no:cacheprovider",
                            "tests/test_trigger.py"], cwd=clone, capture_output=True, text=True, timeout=300)

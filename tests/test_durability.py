@@ -15,15 +15,15 @@ import httpx
 import pytest
 import respx
 
-from karakuri_agent.config import load_settings
-from karakuri_agent.cycle import Agent
-from karakuri_agent.clock import utc_now
+from karakuri_agent.app.config import load_settings
+from karakuri_agent.app.cycle import Agent
+from karakuri_agent.domain.clock import utc_now
 from karakuri_agent.state.sqlite.db import DB_FILENAME, transaction
 from karakuri_agent.state.factory import open_url
 from karakuri_agent.state.sqlite.state import SQLiteState
 
 from conftest import BASE_URL
-from sqltrace import FULL, NORMAL, Commits
+from testing.sqltrace import FULL, NORMAL, Commits
 
 NID = "notif-01JDX9M7QZ"
 BODY = f"🔔 桜草メイ が話しかけています。\nnotification_id: {NID}"

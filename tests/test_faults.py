@@ -31,19 +31,20 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import faultserver as fs
+from testing import faultserver as fs
 from conftest import API_KEY, CONVERSATION_REQUEST, SELF_ID
-from karakuri_agent import cycle, report
-from karakuri_agent.config import Secret, Settings
+from karakuri_agent.app import cycle
+from karakuri_agent.report import line as report
+from karakuri_agent.app.config import Secret, Settings
 from karakuri_agent.state.sqlite.db import connect
 
-TESTS = Path(__file__).resolve().parent
+ROOT = Path(__file__).resolve().parents[1]
 NID = "notif-FAULT0001"
 NEXT = "notif-FAULT0002"
-AGENT_CODE = "import sys; from karakuri_agent.cli import agent; sys.exit(agent())"
+AGENT_CODE = "import sys; from karakuri_agent.app.cli import agent; sys.exit(agent())"
 KILLPOINT_CODE = (
-    f"import sys; sys.path.insert(0, {str(TESTS)!r}); import killpoints; killpoints.arm(); "
-    "from karakuri_agent.cli import agent; sys.exit(agent())"
+    f"import sys; sys.path.insert(0, {str(ROOT)!r}); from testing import killpoints; killpoints.arm(); "
+    "from karakuri_agent.app.cli import agent; sys.exit(agent())"
 )
 ACCEPTED = report.action_report("conversation_requested", "conversation_accept", {"ok": True},
                                 facts=report.ReportFacts(partner="桜草メイ"))

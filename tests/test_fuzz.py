@@ -30,15 +30,15 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-import faultserver as fs
-from benchmarks.town.schema import check_params  # the town's referee: shares no code with the package
+from testing import faultserver as fs
+from testing.town.schema import check_params  # the town's referee: shares no code with the package
 from conftest import API_KEY, BASE_URL, CONVERSATION_REQUEST, SELF_ID, SELF_NAME, WEBHOOK_URL
-from karakuri_agent import report
-from karakuri_agent.cli import agent, karakuri, parse_params
-from karakuri_agent.config import Secret, Settings
-from karakuri_agent.cycle import HandleResult, handle
+from karakuri_agent.report import line as report
+from karakuri_agent.app.cli import agent, karakuri, parse_params
+from karakuri_agent.app.config import Secret, Settings
+from karakuri_agent.app.cycle import HandleResult, handle
 from karakuri_agent.errors import UsageError
-from karakuri_agent.trigger import ID_PATTERN, MAX_ID_LENGTH, find_notification_id
+from karakuri_agent.reading.trigger import ID_PATTERN, MAX_ID_LENGTH, find_notification_id
 
 NID = "notif-FUZZ0001"
 GET_URL = f"{BASE_URL}/agents/notifications/{NID}"
@@ -507,9 +507,9 @@ def _fresh_settings(tmp: str) -> Settings:
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_any_value_an_untyped_schema_allows_is_sent_once_recorded_and_shown(command, field, value):
     """After the server accepted, recording never raises, and `log` has the command."""
-    from karakuri_agent import history
+    from karakuri_agent.app import history
     from karakuri_agent.errors import KarakuriError
-    from karakuri_agent.wrapper import run_command
+    from karakuri_agent.app.wrapper import run_command
 
     payload = copy.deepcopy(IDLE) | {"notification_id": NID}
     payload["notification"]["choices"] = [{"command": command, "param_schema": {field: {}}}]
@@ -562,7 +562,7 @@ def test_any_text_for_an_integer_field_is_coerced_or_refused_never_a_crash(value
 @given(value=st.text(max_size=12) | st.floats().map(str) | st.sampled_from(["nan", "inf", "-inf", "1e999", "NaN", "Infinity", "0x10", "1_0"]))
 @settings(max_examples=80, deadline=None)
 def test_any_text_for_a_seconds_setting_is_a_finite_number_or_a_setting_error(value):
-    from karakuri_agent.config import load_settings
+    from karakuri_agent.app.config import load_settings
     from karakuri_agent.errors import ConfigError
 
     environ = {"KARAKURI_API_BASE_URL": BASE_URL, "KARAKURI_API_KEY": API_KEY, "KARAKURI_HTTP_TIMEOUT": value,

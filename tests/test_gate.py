@@ -8,12 +8,12 @@ import sqlite3
 import respx
 from click.testing import CliRunner
 
-from karakuri_agent.cli import agent, karakuri
-from karakuri_agent.config import load_settings
-from karakuri_agent.cycle import handle
-from karakuri_agent.deciders import Decision, FallbackDecider
+from karakuri_agent.app.cli import agent, karakuri
+from karakuri_agent.app.config import load_settings
+from karakuri_agent.app.cycle import handle
+from karakuri_agent.decide.deciders import Decision, FallbackDecider
 from karakuri_agent.gate import Admitted, Rejected, admit
-from karakuri_agent.models import Notification
+from karakuri_agent.domain.notification import Notification
 
 from conftest import BODY, GET_URL, NID, POST_URL
 
@@ -121,9 +121,9 @@ def test_a_decider_sees_the_same_problems_the_gate_would_refuse_with(notificatio
     from datetime import datetime, timezone
 
     from karakuri_agent.gate import problems_in_view
-    from karakuri_agent.models import Identity
-    from karakuri_agent.policy import View
-    from karakuri_agent.persona import load_persona
+    from karakuri_agent.domain.notification import Identity
+    from karakuri_agent.decide.policy import View
+    from karakuri_agent.voice.persona import load_persona
 
     offered = Notification.from_json(notification, requested_id=NID)
     view = View(notification_id=NID, choices=offered.choices, parsed={}, context={}, me=Identity(),

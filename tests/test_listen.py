@@ -19,17 +19,17 @@ import sys
 import pytest
 import respx
 
-from karakuri_agent import report
-from karakuri_agent.config import load_settings
-from karakuri_agent.cycle import Agent
+from karakuri_agent.report import line as report
+from karakuri_agent.app.config import load_settings
+from karakuri_agent.app.cycle import Agent
 from karakuri_agent.errors import ConfigError
-from karakuri_agent.listen import stdin
-from karakuri_agent.listen.core import LAST_SEEN_KEY, Listener, Message
-from karakuri_agent.listen.stdin import BadLine, parse_line
+from karakuri_agent.app.listen import stdin
+from karakuri_agent.app.listen.core import LAST_SEEN_KEY, Listener, Message
+from karakuri_agent.app.listen.stdin import BadLine, parse_line
 from karakuri_agent.state.memory import MemoryState
 
 from conftest import API_KEY, BASE_URL, CONVERSATION_REQUEST
-from loopback import running_api
+from testing.loopback import running_api
 from test_processes import proc_env  # noqa: F401  (the same clean environment, on this module's api)
 
 POST_URL = f"{BASE_URL}/agents/command"
@@ -145,7 +145,7 @@ def test_a_message_without_an_id_is_remembered_and_reports_nothing(listen_env):
 
 
 def test_a_malformed_id_is_one_warning_and_the_loop_goes_on(listen_env, caplog):
-    caplog.set_level(logging.INFO, logger="karakuri_agent.listen")
+    caplog.set_level(logging.INFO, logger="karakuri_agent.app.listen")
     with respx.mock(assert_all_called=False) as mock:
         mock.get(f"{BASE_URL}/agents/notifications/notif-a").respond(200, json=notification("notif-a"))
         mock.post(POST_URL).respond(200, json={"ok": True})
@@ -157,7 +157,7 @@ def test_a_malformed_id_is_one_warning_and_the_loop_goes_on(listen_env, caplog):
 
 
 def test_an_internal_error_on_one_message_is_one_error_line_and_the_next_message_is_handled(listen_env, caplog):
-    from karakuri_agent.policy import RulePolicy
+    from karakuri_agent.decide.policy import RulePolicy
 
     class FailsOnce:
         """The rules, except that the first proposal is a bug."""
@@ -171,7 +171,7 @@ def test_an_internal_error_on_one_message_is_one_error_line_and_the_next_message
                 raise RuntimeError("a bug")
             return RulePolicy().propose(view)
 
-    caplog.set_level(logging.INFO, logger="karakuri_agent.listen")
+    caplog.set_level(logging.INFO, logger="karakuri_agent.app.listen")
     with respx.mock(assert_all_called=False) as mock:
         for nid in ("notif-a", "notif-b"):
             mock.get(f"{BASE_URL}/agents/notifications/{nid}").respond(200, json=notification(nid))
@@ -187,7 +187,7 @@ def test_an_internal_error_on_one_message_is_one_error_line_and_the_next_message
 
 
 def test_an_expired_notification_met_while_catching_up_is_recorded_not_posted(listen_env, caplog):
-    caplog.set_level(logging.INFO, logger="karakuri_agent.listen")
+    caplog.set_level(logging.INFO, logger="karakuri_agent.app.listen")
     reporter = Collects()
     old = notification("notif-old", expires_at="2020-01-01T00:00:00.000Z")
     with respx.mock(assert_all_called=False) as mock:
@@ -198,7 +198,7 @@ def test_an_expired_notification_met_while_catching_up_is_recorded_not_posted(li
     assert post.call_count == 0 and reporter.lines == []
     assert result.report == report.EXPIRED
     assert [e["message"] for e in state.store.recent_activity() if e["kind"] == "report"] == [report.EXPIRED]
-    (line,) = [r for r in caplog.records if r.name == "karakuri_agent.listen.core"]
+    (line,) = [r for r in caplog.records if r.name == "karakuri_agent.app.listen.core"]
     assert line.levelno == logging.INFO  # not a failure
     assert "notif-old" in line.getMessage() and "outcome=notification_expired report=skipped" in line.getMessage()
 
@@ -213,7 +213,7 @@ def test_an_expired_notification_delivered_live_is_reported(listen_env):
 
 
 def test_the_stdin_loop_prints_one_flushed_line_per_notification_and_skips_bad_lines(listen_env, caplog):
-    caplog.set_level(logging.INFO, logger="karakuri_agent.listen")
+    caplog.set_level(logging.INFO, logger="karakuri_agent.app.listen")
     lines = "\n".join([json.dumps({"content": body("notif-a"), "id": "1"}), "{oops", "",
                        json.dumps({"content": "こんにちは", "id": "2"}),
                        json.dumps({"content": body("notif-a"), "id": "3"})]) + "\n"
@@ -231,7 +231,7 @@ def test_the_stdin_loop_prints_one_flushed_line_per_notification_and_skips_bad_l
 
 
 # -- real processes ------------------------------------------------------------------------
-AGENT = [sys.executable, "-c", "import sys; from karakuri_agent.cli import agent; sys.exit(agent())"]
+AGENT = [sys.executable, "-c", "import sys; from karakuri_agent.app.cli import agent; sys.exit(agent())"]
 IDS = [f"notif-listen-{i}" for i in range(5)]
 
 
@@ -347,8 +347,8 @@ def test_with_a_webhook_each_report_is_posted_there_too_with_mentions_disabled(a
 
 
 def test_a_one_shot_run_loads_neither_discord_py_nor_the_listener():
-    code = ("import sys, karakuri_agent.cli, karakuri_agent.cycle;"
+    code = ("import sys, karakuri_agent.app.cli, karakuri_agent.app.cycle;"
             " print(sorted(m for m in sys.modules if m.split('.')[0] in {'discord', 'aiohttp'}"
-            " or m.startswith('karakuri_agent.listen')))")
+            " or m.startswith('karakuri_agent.app.listen')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"

@@ -18,12 +18,12 @@ from click.testing import CliRunner
 
 discord = pytest.importorskip("discord")
 
-from karakuri_agent.cli import agent  # noqa: E402
-from karakuri_agent.config import load_settings  # noqa: E402
-from karakuri_agent.listen.bot import (  # noqa: E402
+from karakuri_agent.app.cli import agent  # noqa: E402
+from karakuri_agent.app.config import load_settings  # noqa: E402
+from karakuri_agent.app.listen.bot import (  # noqa: E402
     FIRST_START_WINDOW, ListenerBot, history_after, is_own, message_of, webhook_id_of)
-from karakuri_agent.listen.core import Message  # noqa: E402
-from karakuri_agent.reporters import DiscordChannelReporter, WebhookReporter  # noqa: E402
+from karakuri_agent.app.listen.core import Message  # noqa: E402
+from karakuri_agent.report.reporters import DiscordChannelReporter, WebhookReporter  # noqa: E402
 
 WORLD, BOT, HOOK = 555000111, 666000333, 888000444
 WEBHOOK_URL = f"https://discord.test/api/webhooks/{HOOK}/hook-token-do-not-leak"
@@ -249,7 +249,7 @@ def test_listen_on_discord_without_its_settings_stops_with_exit_2(env, monkeypat
 ])
 def test_a_refused_token_or_a_missing_intent_is_a_configuration_error(settings, monkeypatch, refusal, problem):
     from karakuri_agent.errors import ConfigError
-    from karakuri_agent.listen import bot
+    from karakuri_agent.app.listen import bot
 
     async def refused(self, token: str, *, reconnect: bool = True) -> None:
         raise refusal()

@@ -8,14 +8,14 @@ from datetime import datetime, timezone
 
 import pytest
 
-from karakuri_agent.context import Identity
+from karakuri_agent.memory.context import Identity
 from karakuri_agent.errors import ConfigError
 from karakuri_agent.llm.prompt import build_messages, persona_card
 from karakuri_agent.llm.proposal import Proposal, UnreadableProposal, read_proposal
 from karakuri_agent.llm.settings import LLMSettings
-from karakuri_agent.models import Choice
-from karakuri_agent.policy import Decision, View
-from karakuri_agent.persona import load_persona
+from karakuri_agent.domain.notification import Choice
+from karakuri_agent.decide.policy import Decision, View
+from karakuri_agent.voice.persona import load_persona
 
 GOOD = '{"command": "conversation_accept", "params": {"message": "うん、いいよ！"}, "reason": "誘いを受ける"}'
 
@@ -178,7 +178,7 @@ def test_long_conversations_are_cut_to_the_last_lines():
 
 
 def test_importing_the_cli_loads_neither_openai_nor_pydantic():
-    code = "import sys, karakuri_agent.cli; print(sorted({'openai', 'pydantic'} & set(sys.modules)))"
+    code = "import sys, karakuri_agent.app.cli; print(sorted({'openai', 'pydantic'} & set(sys.modules)))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
 

@@ -10,18 +10,18 @@ import httpx
 import pytest
 import respx
 
-from karakuri_agent.config import Secret, load_settings
-from karakuri_agent.context import Identity
-from karakuri_agent.cycle import handle
+from karakuri_agent.app.config import Secret, load_settings
+from karakuri_agent.memory.context import Identity
+from karakuri_agent.app.cycle import handle
 from karakuri_agent.errors import ConfigError
-from karakuri_agent.fixtures import bundled_fixtures_dir
+from karakuri_agent.app.fixtures import bundled_fixtures_dir
 from karakuri_agent.llm.decider import LLMDecider
 from karakuri_agent.llm.settings import LLMSettings
-from karakuri_agent.models import Choice
+from karakuri_agent.domain.notification import Choice
 from karakuri_agent.params import InvalidParams, merge, validate
-from karakuri_agent.policy import Decision, RulePolicy, View
-from karakuri_agent.persona import load_persona
-from llm_server import HANG, running_model
+from karakuri_agent.decide.policy import Decision, RulePolicy, View
+from karakuri_agent.voice.persona import load_persona
+from testing.llm_server import HANG, running_model
 
 from conftest import API_KEY, CONVERSATION_REQUEST, SELF_ID, SELF_NAME, WEBHOOK_URL
 

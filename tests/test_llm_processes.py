@@ -15,7 +15,7 @@ import sys
 import pytest
 
 from conftest import API_KEY, CONVERSATION_REQUEST, SELF_ID, SELF_NAME
-from llm_server import HANG, running_model
+from testing.llm_server import HANG, running_model
 from test_processes import AGENT, api, proc_env  # noqa: F401 - the loopback Karakuri server and its environment
 MODEL_KEY = "sk-model-key-99ee00ff"
 MEI_ID = "1474403124906295517"
@@ -160,7 +160,7 @@ def test_a_dry_run_asks_the_model_shows_its_proposal_and_verdict_and_sends_nothi
 
 
 def test_without_the_llm_extra_handle_exits_2_with_one_line_and_sends_nothing(api, base_env):
-    code = "import sys; sys.modules['openai'] = None; from karakuri_agent.cli import agent; sys.exit(agent())"
+    code = "import sys; sys.modules['openai'] = None; from karakuri_agent.app.cli import agent; sys.exit(agent())"
     env = {**base_env, "KARAKURI_LLM_BASE_URL": "http://127.0.0.1:9/v1"}
     done = subprocess.run([sys.executable, "-c", code, "handle", BODY], env=env, capture_output=True, text=True,
                           timeout=120)

@@ -11,11 +11,11 @@ import pytest
 import respx
 from click.testing import CliRunner
 
-from karakuri_agent.cli import agent
-from karakuri_agent.config import load_settings, redact
-from karakuri_agent.cycle import Agent, handle
-from karakuri_agent.clock import utc_now
-from karakuri_agent.deciders import build_decider
+from karakuri_agent.app.cli import agent
+from karakuri_agent.app.config import load_settings, redact
+from karakuri_agent.app.cycle import Agent, handle
+from karakuri_agent.domain.clock import utc_now
+from karakuri_agent.decide.deciders import build_decider
 from karakuri_agent.errors import ConfigError
 from karakuri_agent.gate import problems_in_view, spoken_problems
 from karakuri_agent.llm.decider import LLMDecider
@@ -203,7 +203,7 @@ def test_the_trace_is_kept_by_the_in_memory_store_too(llm_env, world):
 
 def test_the_decision_context_for_a_runtime_carries_no_model_trace(llm_env, world):
     handle(BODY, load_settings(), post=False)
-    from karakuri_agent.wrapper import get_notification
+    from karakuri_agent.app.wrapper import get_notification
 
     world.notification = copy.deepcopy(world.notification) | {"notification_id": "notif-next"}
     world.get(f"{BASE_URL}/agents/notifications/notif-next").respond(200, json=world.notification)
@@ -229,7 +229,7 @@ def test_a_bare_id_in_a_line_is_refused(line):
 
 
 def test_a_rules_path_handle_imports_neither_openai_nor_pydantic(env, tmp_path):
-    code = ("import sys, respx; from karakuri_agent.cli import agent\n"
+    code = ("import sys, respx; from karakuri_agent.app.cli import agent\n"
             f"with respx.mock() as m:\n"
             f"    m.get({GET_URL!r}).respond(200, json={CONVERSATION_REQUEST!r})\n"
             f"    m.post({POST_URL!r}).respond(200, json={{'ok': True}})\n"

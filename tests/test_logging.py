@@ -7,9 +7,9 @@ import sys
 
 import pytest
 
-from karakuri_agent.fixtures import bundled_fixtures_dir
+from karakuri_agent.app.fixtures import bundled_fixtures_dir
 
-AGENT = [sys.executable, "-c", "import sys; from karakuri_agent.cli import agent; sys.exit(agent())"]
+AGENT = [sys.executable, "-c", "import sys; from karakuri_agent.app.cli import agent; sys.exit(agent())"]
 MESSAGE = "AIニケちゃん への通知があります。notification_id: notif-demo01"
 
 

@@ -4,7 +4,7 @@ from datetime import datetime, timezone
 
 import pytest
 
-from karakuri_agent.models import Choice, Notification, parse_timestamp
+from karakuri_agent.domain.notification import Choice, Notification, parse_timestamp
 
 
 def test_times_as_iso_text_or_unix_milliseconds_mean_the_same_instant():

@@ -17,10 +17,10 @@ import pytest
 import respx
 from click.testing import CliRunner
 
-from karakuri_agent import report
-from karakuri_agent.cli import agent, karakuri
-from karakuri_agent.config import load_settings
-from karakuri_agent.cycle import handle
+from karakuri_agent.report import line as report
+from karakuri_agent.app.cli import agent, karakuri
+from karakuri_agent.app.config import load_settings
+from karakuri_agent.app.cycle import handle
 from karakuri_agent.state.sqlite.ledger import Ledger
 from karakuri_agent.state.sqlite.store import SQLiteStore
 
@@ -97,7 +97,7 @@ def test_the_report_is_posted_even_when_the_outcome_cannot_be_written(env, monke
         def post(self, line):
             posted.append(line)
 
-    from karakuri_agent.cycle import Agent
+    from karakuri_agent.app.cycle import Agent
 
     with respx.mock(assert_all_called=False) as mock, monkeypatch.context() as patch:
         mock.get(GET_URL).respond(200, json=CONVERSATION_REQUEST)

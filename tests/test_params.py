@@ -1,6 +1,6 @@
 import pytest
 
-from karakuri_agent.models import Choice
+from karakuri_agent.domain.notification import Choice
 from karakuri_agent.params import InvalidParams, merge, validate
 
 

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 from test_processes import home, run_agent  # noqa: F401  (home is a fixture)
 
-from karakuri_agent.persona import bundled_pack_dir, iter_templates, load_persona
-from karakuri_agent.speech import compose
+from karakuri_agent.voice.persona import bundled_pack_dir, iter_templates, load_persona
+from karakuri_agent.voice.speech import compose
 
 NIKE = ("ニケ", "にけ")
 # Said only by タロウ's pack: seeing it proves the pack, not a default, spoke.

@@ -7,11 +7,11 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from karakuri_agent.context import Identity
-from karakuri_agent.models import Choice
-from karakuri_agent.policy import Decision, View, facts_of, propose
-from karakuri_agent.report import ReportFacts
-from karakuri_agent.persona import Rules, load_persona
+from karakuri_agent.memory.context import Identity
+from karakuri_agent.domain.notification import Choice
+from karakuri_agent.decide.policy import Decision, View, facts_of, propose
+from karakuri_agent.report.line import ReportFacts
+from karakuri_agent.voice.persona import Rules, load_persona
 
 NOW = datetime(2026, 4, 18, 6, 0, tzinfo=timezone.utc)
 ME = Identity("1470446478261747854", "AIニケちゃん")

@@ -18,17 +18,17 @@ from urllib.parse import urlsplit
 import pytest
 
 from conftest import API_KEY, CONVERSATION_REQUEST, SELF_ID
-from karakuri_agent import report
-from karakuri_agent.config import load_settings, redact
+from karakuri_agent.report import line as report
+from karakuri_agent.app.config import load_settings, redact
 from karakuri_agent.errors import AlreadyAttempted, StateUnavailable
 from karakuri_agent.state.copy import copy_state
 from karakuri_agent.state.factory import open_url
-from loopback import running_api
+from testing.loopback import running_api
 
 NID = CONVERSATION_REQUEST["notification_id"]
 NOW = datetime(2026, 11, 29, 12, 0, tzinfo=timezone.utc)
-AGENT = [sys.executable, "-c", "import sys; from karakuri_agent.cli import agent; sys.exit(agent())"]
-KARAKURI = [sys.executable, "-c", "import sys; from karakuri_agent.cli import karakuri; sys.exit(karakuri())"]
+AGENT = [sys.executable, "-c", "import sys; from karakuri_agent.app.cli import agent; sys.exit(agent())"]
+KARAKURI = [sys.executable, "-c", "import sys; from karakuri_agent.app.cli import karakuri; sys.exit(karakuri())"]
 PASSWORD = "pw-never-shown-8c1f"
 
 

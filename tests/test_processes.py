@@ -12,10 +12,10 @@ import sys
 import pytest
 
 from conftest import API_KEY, CONVERSATION_REQUEST, SELF_ID
-from loopback import running_api
+from testing.loopback import running_api
 
 NID = CONVERSATION_REQUEST["notification_id"]
-KARAKURI = [sys.executable, "-c", "import sys; from karakuri_agent.cli import karakuri; sys.exit(karakuri())"]
+KARAKURI = [sys.executable, "-c", "import sys; from karakuri_agent.app.cli import karakuri; sys.exit(karakuri())"]
 
 
 @pytest.fixture
@@ -82,7 +82,7 @@ def test_first_runs_racing_on_a_new_state_directory_all_open_it(api, proc_env):
 
 
 # -- a newcomer's commands, run as a user runs them ------------------------------------
-AGENT = [sys.executable, "-c", "import sys; from karakuri_agent.cli import agent; sys.exit(agent())"]
+AGENT = [sys.executable, "-c", "import sys; from karakuri_agent.app.cli import agent; sys.exit(agent())"]
 DEMO01 = "AIニケちゃん への通知があります。notification_id: notif-demo01"
 
 
@@ -102,7 +102,7 @@ def run_agent(env, *args, cwd, stdin=None, stdout=subprocess.PIPE):
 
 
 def test_a_dry_run_on_the_bundled_fixtures_decides_as_the_demo_and_touches_no_state(home, tmp_path):
-    from karakuri_agent.demo import replay
+    from karakuri_agent.app.demo import replay
 
     code, out, err = run_agent(home, "handle", "--dry-run", "--fixtures", "bundled", cwd=tmp_path, stdin=DEMO01)
     assert code == 0 and err == ""
@@ -118,7 +118,7 @@ def test_a_dry_run_on_the_bundled_fixtures_decides_as_the_demo_and_touches_no_st
 
 
 def test_a_fixture_run_at_a_later_time_says_the_notification_expired(home, tmp_path):
-    from karakuri_agent.report import EXPIRED
+    from karakuri_agent.report.line import EXPIRED
 
     code, out, err = run_agent(home, "handle", "--fixtures", "bundled", "--at", "2026-04-18T05:00:00Z", "--json",
                                DEMO01, cwd=tmp_path)
@@ -151,7 +151,7 @@ def test_handle_on_a_missing_fixtures_dir_refuses_in_one_line(home, tmp_path):
 
 
 def test_a_failure_says_why_on_stderr_in_json_and_in_the_log(api, proc_env, tmp_path):
-    from karakuri_agent.report import FAILED
+    from karakuri_agent.report.line import FAILED
 
     body = "notification_id: notif-unknown1"
     code, out, err = run_agent(proc_env, "handle", body, cwd=tmp_path)
@@ -227,7 +227,7 @@ def test_both_programs_say_their_version(home, tmp_path):
 
 
 def test_top_level_help_shows_each_commands_whole_description(home, tmp_path):
-    from karakuri_agent.cli import agent, karakuri as wrapper_group
+    from karakuri_agent.app.cli import agent, karakuri as wrapper_group
 
     for program, group in ((AGENT, agent), (KARAKURI, wrapper_group)):
         proc = subprocess.run([*program, "--help"], env=home, capture_output=True, text=True, timeout=60)

@@ -8,9 +8,10 @@ from datetime import datetime, timedelta, timezone
 
 import respx
 
-from karakuri_agent import recall, told
-from karakuri_agent.config import load_settings
-from karakuri_agent.cycle import handle
+from karakuri_agent.memory import recall
+from karakuri_agent.reading import told
+from karakuri_agent.app.config import load_settings
+from karakuri_agent.app.cycle import handle
 from karakuri_agent.state.factory import open_url
 
 from conftest import BASE_URL, CONVERSATION_REQUEST

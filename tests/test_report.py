@@ -5,10 +5,10 @@ import re
 import pytest
 
 from conftest import CONVERSATION_REQUEST
-from loopback import running_api
+from testing.loopback import running_api
 from test_trigger import agent_env, run_handle
-from karakuri_agent import report
-from karakuri_agent.config import load_settings
+from karakuri_agent.report import line as report
+from karakuri_agent.app.config import load_settings
 from karakuri_agent.errors import ConfigError
 
 NID = CONVERSATION_REQUEST["notification_id"]

@@ -12,12 +12,12 @@ import respx
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from karakuri_agent import report
-from karakuri_agent.config import load_settings
-from karakuri_agent.cycle import handle
+from karakuri_agent.report import line as report
+from karakuri_agent.app.config import load_settings
+from karakuri_agent.app.cycle import handle
 from karakuri_agent.state.sqlite.db import connect
 from karakuri_agent.state.sqlite.ledger import Ledger
-from karakuri_agent.retention import KEEP_ACTIVITY, KEEP_MEMORY, collect, gc
+from karakuri_agent.state.retention import KEEP_ACTIVITY, KEEP_MEMORY, collect, gc
 from karakuri_agent.state.base import SUCCEEDED
 from karakuri_agent.state.sqlite.store import SQLiteStore
 

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from karakuri_agent import textparse as tp
+from karakuri_agent.reading import textparse as tp
 
 DATA = json.loads((Path(__file__).parent / "data" / "server-texts.json").read_text(encoding="utf-8"))
 ME: dict[str, str] = DATA["self"]

@@ -13,13 +13,13 @@ import respx
 from click.testing import CliRunner
 
 from conftest import API_KEY, BASE_URL, BODY, GET_URL, NID, POST_URL
-from karakuri_agent.cli import agent, karakuri
-from karakuri_agent.doctor import PROBE_ID
-from karakuri_agent.report import EXPIRED
+from karakuri_agent.app.cli import agent, karakuri
+from karakuri_agent.app.doctor import PROBE_ID
+from karakuri_agent.report.line import EXPIRED
 
 DEMO01 = "AIニケちゃん への通知があります。notification_id: notif-demo01"
 PROBE_URL = f"{BASE_URL}/agents/notifications/{PROBE_ID}"
-AGENT = "import sys; from karakuri_agent.cli import agent; sys.exit(agent())"
+AGENT = "import sys; from karakuri_agent.app.cli import agent; sys.exit(agent())"
 
 
 def run(program, *args: str, stdin: str | None = None):
@@ -377,7 +377,7 @@ def test_the_known_names_are_exactly_the_ones_env_example_lists():
     """So a name added to the program without .env.example (or the other way round) is caught."""
     import re
 
-    from karakuri_agent.config import KNOWN_VARIABLES
+    from karakuri_agent.app.config import KNOWN_VARIABLES
 
     listed = set(re.findall(r"^(KARAKURI_[A-Z_]+)=", (Path(__file__).parents[1] / ".env.example").read_text(), re.M))
     assert listed | {"KARAKURI_PERSONA_FILE"} == set(KNOWN_VARIABLES)  # the old name, still refused by name
@@ -386,7 +386,7 @@ def test_the_known_names_are_exactly_the_ones_env_example_lists():
 @pytest.mark.parametrize("answer, level", [('{"ok": true}', "ok"), ("hang", "warning")],
                          ids=["answers", "does not answer"])
 def test_doctor_with_the_model_deciding_asks_it_once_and_reports_its_latency(env, monkeypatch, answer, level):
-    from llm_server import HANG, running_model
+    from testing.llm_server import HANG, running_model
 
     with running_model([HANG if answer == "hang" else answer]) as model:
         for name, value in {"KARAKURI_DECIDER": "llm", "KARAKURI_LLM_BASE_URL": model.base_url,

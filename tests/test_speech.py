@@ -1,4 +1,4 @@
-"""Behaviour of the agent's in-world speech (karakuri_agent.speech)."""
+"""Behaviour of the agent's in-world speech (karakuri_agent.voice.speech)."""
 
 from __future__ import annotations
 
@@ -11,12 +11,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from karakuri_agent import speech
-from karakuri_agent.context import Identity
-from karakuri_agent.models import Choice
-from karakuri_agent.persona import Persona, iter_templates, load_persona
-from karakuri_agent.policy import View, propose
-from karakuri_agent.speech import PURPOSES, address_name, compose, pick_topic
+from karakuri_agent.voice import speech
+from karakuri_agent.memory.context import Identity
+from karakuri_agent.domain.notification import Choice
+from karakuri_agent.voice.persona import Persona, iter_templates, load_persona
+from karakuri_agent.decide.policy import View, propose
+from karakuri_agent.voice.speech import PURPOSES, address_name, compose, pick_topic
 
 BUNDLED = Path(__file__).resolve().parent.parent / "skill" / "personas" / "nike"
 SAMPLE = {"partner": "メイさん", "place": "喫茶店", "topic": "おにぎり", "time": "18時",
@@ -765,7 +765,7 @@ def test_lines_said_to_this_partner_before_are_not_said_again():
 
 def test_said_before_spans_a_week_and_is_keyed_by_partner(tmp_path):
     from karakuri_agent.state.sqlite.db import connect
-    from karakuri_agent.record import conversation_key, partner_keys, said_to_partners
+    from karakuri_agent.memory.record import conversation_key, partner_keys, said_to_partners
     from karakuri_agent.state.sqlite.store import SQLiteStore
 
     now = datetime(2026, 4, 18, 12, 0, tzinfo=timezone.utc)
@@ -826,9 +826,9 @@ def test_lines_said_in_a_talk_with_a_server_id_count_as_said_to_its_people(tmp_p
     """A talk keyed by its conversation id names no partners; who was in it is remembered apart."""
     from types import SimpleNamespace
 
-    from karakuri_agent.context import _said_this_week, remember_partners
+    from karakuri_agent.memory.context import _said_this_week, remember_partners
     from karakuri_agent.state.sqlite.db import connect
-    from karakuri_agent.record import conversation_key
+    from karakuri_agent.memory.record import conversation_key
     from karakuri_agent.state.sqlite.store import SQLiteStore
 
     now = datetime(2026, 4, 18, 12, 0, tzinfo=timezone.utc)

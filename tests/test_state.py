@@ -8,7 +8,7 @@ import pytest
 import respx
 from click.testing import CliRunner
 
-from karakuri_agent.cli import agent
+from karakuri_agent.app.cli import agent
 from karakuri_agent.errors import AlreadyAttempted
 from karakuri_agent.state.base import SUCCEEDED
 from karakuri_agent.state.memory import MemoryState
@@ -90,7 +90,7 @@ def test_promises_sort_undated_last_and_a_kept_one_stays_a_meeting(state, clock)
 
 
 def test_every_backend_finds_the_same_broken_promises(state, clock):
-    from karakuri_agent.context import broken_promises, withdraw
+    from karakuri_agent.memory.context import broken_promises, withdraw
 
     def promise(name: str, hours_ago: float) -> None:
         due = (NOW - timedelta(hours=hours_ago)).isoformat(timespec="milliseconds")

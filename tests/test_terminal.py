@@ -11,10 +11,10 @@ import time
 
 import pytest
 
-import faultserver as fs
+from testing import faultserver as fs
 from conftest import API_KEY, CONVERSATION_REQUEST, SELF_ID
 
-AGENT = [sys.executable, "-c", "import sys; from karakuri_agent.cli import agent; sys.exit(agent())"]
+AGENT = [sys.executable, "-c", "import sys; from karakuri_agent.app.cli import agent; sys.exit(agent())"]
 NID = CONVERSATION_REQUEST["notification_id"]
 DEMO01 = "AIニケちゃん への通知があります。notification_id: notif-demo01"
 
@@ -127,8 +127,8 @@ def interrupted_run(home, tmp_path, api, wait_for):
 def test_ctrl_c_while_fetching_abandons_the_run_with_a_report_a_line_and_exit_130(home, tmp_path):
     import sqlite3
 
-    from karakuri_agent.report import INTERRUPTED
-    from loopback import running_api
+    from karakuri_agent.report.line import INTERRUPTED
+    from testing.loopback import running_api
 
     with running_api() as api:
         api.notifications[NID] = CONVERSATION_REQUEST
@@ -155,7 +155,7 @@ def test_ctrl_c_while_fetching_abandons_the_run_with_a_report_a_line_and_exit_13
 def test_ctrl_c_during_the_command_finishes_and_records_it_then_exits_130(home, tmp_path):
     import sqlite3
 
-    from loopback import running_api
+    from testing.loopback import running_api
 
     with running_api() as api:
         api.notifications[NID] = CONVERSATION_REQUEST
@@ -176,9 +176,9 @@ def test_ctrl_c_during_the_wrappers_command_finishes_and_records_it_then_exits_1
     import signal
     import sqlite3
 
-    from loopback import running_api
+    from testing.loopback import running_api
 
-    wrapper = [sys.executable, "-c", "import sys; from karakuri_agent.cli import karakuri; sys.exit(karakuri())"]
+    wrapper = [sys.executable, "-c", "import sys; from karakuri_agent.app.cli import karakuri; sys.exit(karakuri())"]
     with running_api() as api:
         api.notifications[NID] = CONVERSATION_REQUEST
         api.hold_post_seconds = 1.5

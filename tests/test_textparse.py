@@ -14,7 +14,7 @@ from conftest import NO_REAL_TEXTS
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from karakuri_agent import textparse as tp
+from karakuri_agent.reading import textparse as tp
 
 FIXTURES = Path(__file__).resolve().parents[2] / "shared" / "examples" / "real-texts.json"
 SELF_ID = "1470446478261747854"

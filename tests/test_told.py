@@ -4,7 +4,7 @@ from datetime import date, datetime, timezone
 
 import pytest
 
-from karakuri_agent import told
+from karakuri_agent.reading import told
 
 # Tuesday 2026-12-01, 10:00 in Tokyo (01:00 UTC).
 SAID = datetime(2026, 12, 1, 1, 0, tzinfo=timezone.utc)

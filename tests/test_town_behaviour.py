@@ -32,12 +32,12 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.town import AgentRun, Delivery, Town, live, serving  # noqa: E402
-from benchmarks.town.metrics import measure, pool, takes_up  # noqa: E402
-from benchmarks.town.sim import TOKYO, Promise, Step  # noqa: E402
-from benchmarks.town import world  # noqa: E402
-from benchmarks.town_agents import InProcessAgent  # noqa: E402
-from karakuri_agent import report  # noqa: E402
+from testing.town import AgentRun, Delivery, Town, live, serving  # noqa: E402
+from testing.town.metrics import measure, pool, takes_up  # noqa: E402
+from testing.town.sim import TOKYO, Promise, Step  # noqa: E402
+from testing.town import world  # noqa: E402
+from testing.town_agents import InProcessAgent  # noqa: E402
+from karakuri_agent.report import line as report  # noqa: E402
 
 SEEDS = (1, 2, 3)
 MESSAGES = 80
@@ -58,7 +58,7 @@ def plain_pack(directory: Path) -> Path:
 
     (The bundled pack's `night-rest` changes her nights by design; it is measured on its own below.)
     """
-    from karakuri_agent.persona import PACK_FILE, bundled_pack_dir
+    from karakuri_agent.voice.persona import PACK_FILE, bundled_pack_dir
 
     directory.mkdir(parents=True, exist_ok=True)
     (directory / PACK_FILE).write_bytes((bundled_pack_dir() / PACK_FILE).read_bytes())
@@ -388,7 +388,7 @@ def _persona_strings(value: Any) -> list[str]:
 
 
 def test_the_town_lines_are_not_the_persona_lines():
-    packs = (ROOT / "skill" / "personas" / "nike" / "persona.json", ROOT / "karakuri_agent" / "persona_defaults.json")
+    packs = (ROOT / "skill" / "personas" / "nike" / "persona.json", ROOT / "karakuri_agent" / "voice" / "persona_defaults.json")
     theirs = {s for pack in packs for s in _persona_strings(json.loads(pack.read_text(encoding="utf-8"))) if len(s) >= 6}
     ours = list(world.TALK + world.YES_NO + world.WHAT + world.INSTRUCT + world.FAREWELL + world.OPENERS
                 + world.AFTER_PROMISE + world.MEETING_OPENERS) + [t for t, _ in world.WHICH]

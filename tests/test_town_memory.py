@@ -10,10 +10,10 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.town import Town, live, serving  # noqa: E402
-from benchmarks.town.memory import memory_rows  # noqa: E402
-from benchmarks.town.metrics import pool  # noqa: E402
-from benchmarks.town_agents import InProcessAgent  # noqa: E402
+from testing.town import Town, live, serving  # noqa: E402
+from testing.town.memory import memory_rows  # noqa: E402
+from testing.town.metrics import pool  # noqa: E402
+from testing.town_agents import InProcessAgent  # noqa: E402
 
 SEEDS = (1, 2)
 MESSAGES = 150
@@ -58,7 +58,7 @@ def test_the_metrics_see_a_fact_told_to_someone_else():
     fact = town.planted[owner.agent_id][0]
     town.steps.append(type("S", (), {"time": town.start, "index": 0, "posts": [], "nearby": []})())
     fact.said_at = town.start.replace(year=2000)
-    from benchmarks.town.sim import Conversation
+    from testing.town.sim import Conversation
 
     conv = Conversation(id="c", partners=[other.agent_id], initiator="x", show_id=False, turns_left=1,
                         known_before=True, everyone=[other.agent_id])

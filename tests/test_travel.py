@@ -11,11 +11,11 @@ from datetime import datetime, timedelta
 
 import pytest
 
-from karakuri_agent.models import Choice, Identity, TOKYO
-from karakuri_agent.persona import load_persona
-from karakuri_agent.policy import View, propose
+from karakuri_agent.domain.notification import Choice, Identity, TOKYO
+from karakuri_agent.voice.persona import load_persona
+from karakuri_agent.decide.policy import View, propose
 from karakuri_agent.state.memory import MemoryState
-from karakuri_agent.travel import CEILING, FLOOR, learn_trip, time_to_walk, trips
+from karakuri_agent.memory.travel import CEILING, FLOOR, learn_trip, time_to_walk, trips
 
 NOW = datetime(2026, 5, 2, 10, 0, tzinfo=TOKYO)
 ME = Identity("1470446478261747854", "AIニケちゃん")

@@ -11,9 +11,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from conftest import API_KEY, CONVERSATION_REQUEST, SELF_ID, real_texts
-from loopback import running_api
+from testing.loopback import running_api
 from karakuri_agent.errors import UsageError
-from karakuri_agent.trigger import MAX_ID_LENGTH, find_notification_id, validate_notification_id
+from karakuri_agent.reading.trigger import MAX_ID_LENGTH, find_notification_id, validate_notification_id
 
 MARKER = "notification_id: "
 # Every way Discord markup or punctuation was seen (or may be written) around the id:
@@ -250,7 +250,7 @@ def test_own_texts_with_an_id_in_every_markup_read_the_id(text):
 
 
 # -- as a real process ------------------------------------------------------------------
-AGENT = [sys.executable, "-c", "import sys; from karakuri_agent.cli import agent; sys.exit(agent())"]
+AGENT = [sys.executable, "-c", "import sys; from karakuri_agent.app.cli import agent; sys.exit(agent())"]
 NID = CONVERSATION_REQUEST["notification_id"]
 
 

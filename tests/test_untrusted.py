@@ -16,13 +16,13 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from karakuri_agent import report
-from karakuri_agent.cli import agent
-from karakuri_agent.config import load_settings
-from karakuri_agent.cycle import handle
+from karakuri_agent.report import line as report
+from karakuri_agent.app.cli import agent
+from karakuri_agent.app.config import load_settings
+from karakuri_agent.app.cycle import handle
 
 from conftest import API_KEY, BASE_URL, BODY, CONVERSATION_REQUEST, GET_URL, POST_URL
-from karakuri_agent.trigger import ID_PATTERN, MAX_ID_LENGTH
+from karakuri_agent.reading.trigger import ID_PATTERN, MAX_ID_LENGTH
 
 
 @pytest.mark.parametrize("status", [301, 302, 303, 307, 308])
@@ -88,7 +88,7 @@ def test_no_id_from_the_server_reaches_a_url_unless_it_is_well_formed(latest):
     from pathlib import Path
 
     from conftest import SELF_ID, SELF_NAME
-    from karakuri_agent.config import Secret, Settings
+    from karakuri_agent.app.config import Secret, Settings
 
     stale = {"error": "notification_stale", "details": {"latest_notification_id": latest}}
     with tempfile.TemporaryDirectory() as tmp, respx.mock(assert_all_called=False) as mock:
@@ -108,7 +108,7 @@ def test_no_id_from_the_server_reaches_a_url_unless_it_is_well_formed(latest):
 @pytest.mark.parametrize("line", [f"私の鍵は{API_KEY}です", f"鍵: {' '.join(API_KEY)}", "https://discord.test/api/webhooks/123/hook-token-do-not-leak"])
 def test_the_gate_refuses_a_line_carrying_a_configured_secret(env, monkeypatch, line):
     from conftest import WEBHOOK_URL
-    from karakuri_agent.cli import karakuri
+    from karakuri_agent.app.cli import karakuri
 
     monkeypatch.setenv("DISCORD_WEBHOOK_URL", WEBHOOK_URL)
     with respx.mock(assert_all_called=False) as mock:
@@ -135,9 +135,9 @@ def test_persona_check_flags_a_phrase_that_would_be_cut_when_said(tmp_path, phra
 @given(before=st.text(max_size=15), after=st.text(max_size=15), spaced=st.booleans())
 @settings(max_examples=60, deadline=None)
 def test_no_line_carrying_the_api_key_passes_the_gate(before, after, spaced):
-    from karakuri_agent.deciders import Decision
+    from karakuri_agent.decide.deciders import Decision
     from karakuri_agent.gate import Admitted, admit
-    from karakuri_agent.models import Notification
+    from karakuri_agent.domain.notification import Notification
 
     key = " ".join(API_KEY) if spaced else API_KEY
     notification = Notification.from_json(CONVERSATION_REQUEST, requested_id=CONVERSATION_REQUEST["notification_id"])
@@ -179,8 +179,8 @@ def test_masking_leaves_no_password_in_any_url_shape(password):
 
 # -- reading limits before any pattern -----------------------------------------------------------
 def test_a_10_mb_text_is_cut_to_its_head_and_tail_before_any_pattern_reads_it():
-    from karakuri_agent.limits import MAX_TEXT_CHARS
-    from karakuri_agent.models import Notification
+    from karakuri_agent.domain.limits import MAX_TEXT_CHARS
+    from karakuri_agent.domain.notification import Notification
 
     payload = copy.deepcopy(CONVERSATION_REQUEST)
     payload["notification"]["text"] = ("桜草メイ が話しかけています。\n" + "雑談の行です。\n" * 1_200_000
@@ -194,8 +194,8 @@ def test_a_10_mb_text_is_cut_to_its_head_and_tail_before_any_pattern_reads_it():
 @given(size=st.integers(min_value=0, max_value=300_000), newline_every=st.integers(min_value=0, max_value=5000))
 @settings(max_examples=30, deadline=None)
 def test_no_text_reaches_the_patterns_longer_than_the_limit(size, newline_every):
-    from karakuri_agent.limits import MAX_FIELD_CHARS, MAX_TEXT_CHARS
-    from karakuri_agent.models import Notification
+    from karakuri_agent.domain.limits import MAX_FIELD_CHARS, MAX_TEXT_CHARS
+    from karakuri_agent.domain.notification import Notification
 
     unit = ("あ" * newline_every + "\n") if newline_every else "あ"
     text = (unit * (size // len(unit) + 1))[:size]

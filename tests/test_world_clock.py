@@ -18,14 +18,14 @@ from datetime import datetime, timedelta, timezone
 import pytest
 import respx
 
-from karakuri_agent import report
-from karakuri_agent.clock import WorldClock
-from karakuri_agent.config import load_settings
-from karakuri_agent.cycle import Agent, handle
+from karakuri_agent.report import line as report
+from karakuri_agent.domain.clock import WorldClock
+from karakuri_agent.app.config import load_settings
+from karakuri_agent.app.cycle import Agent, handle
 from karakuri_agent.errors import NotActionable
-from karakuri_agent.listen import stdin
-from karakuri_agent.listen.core import Listener
-from karakuri_agent.wrapper import run_command
+from karakuri_agent.app.listen import stdin
+from karakuri_agent.app.listen.core import Listener
+from karakuri_agent.app.wrapper import run_command
 
 from conftest import BASE_URL, BODY, CONVERSATION_REQUEST, GET_URL, IDLE_REMINDER, NID, POST_URL
 

@@ -15,7 +15,7 @@ import pytest
 import respx
 from click.testing import CliRunner
 
-from karakuri_agent.cli import karakuri
+from karakuri_agent.app.cli import karakuri
 
 from conftest import API_KEY, GET_URL, NID, POST_URL, SELF_ID, state_files_text
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from .spec import Action, Band, Behaviour, Condition, Cooldown, Reaction, Rule, Trigger, Variable
+from karakuri_agent.behaviour.spec import Action, Band, Behaviour, Condition, Cooldown, Reaction, Rule, Trigger, Variable
 
 
 def build_behaviour(data: Mapping[str, Any], source: str = "") -> Behaviour:

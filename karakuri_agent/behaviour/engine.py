@@ -16,8 +16,8 @@ from functools import cached_property
 from datetime import datetime, timedelta
 from typing import Any, Iterable, Mapping, Sequence
 
-from .spec import PATH_SLOTS, Action, Behaviour, Condition, Reaction, Rule, Trigger, matches_type
-from .variables import Change, Variables
+from karakuri_agent.behaviour.spec import PATH_SLOTS, Action, Behaviour, Condition, Reaction, Rule, Trigger, matches_type
+from karakuri_agent.behaviour.variables import Change, Variables
 
 # Reasons a rule that wanted to fire could not (the trace's words).
 COOLDOWN, SPENT = "on cooldown", "spent"

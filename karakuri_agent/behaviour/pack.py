@@ -16,8 +16,8 @@ from typing import Any, Callable, Iterable, Literal, Mapping, Sequence
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from . import build
-from .spec import ACTIONS, BEHAVIOUR_FILE, CHANGES, EVENTS, FACTS, OPERATORS, PATH_SLOTS, TRIGGERS, Behaviour, Rule, Variable
+from karakuri_agent.behaviour import build
+from karakuri_agent.behaviour.spec import ACTIONS, BEHAVIOUR_FILE, CHANGES, EVENTS, FACTS, OPERATORS, PATH_SLOTS, TRIGGERS, Behaviour, Rule, Variable
 
 _CLOCK = re.compile(r"^([01]\d|2[0-3]):[0-5]\d$")
 _SLOT = re.compile(r"\{([^{}]*)\}")
@@ -117,8 +117,8 @@ def read_behaviour(directory: Path, *, builtin_ids: Sequence[str] = (),
     path = directory / BEHAVIOUR_FILE
     if not path.exists():
         return Behaviour(), []
-    from ..limits import MAX_CONFIGURED_FILE_BYTES
-    from ..outside import loads, read_regular_file
+    from karakuri_agent.domain.limits import MAX_CONFIGURED_FILE_BYTES
+    from karakuri_agent.outside import loads, read_regular_file
 
     try:  # a regular file of bounded size only: not /dev/zero, not a FIFO
         data = loads(read_regular_file(path, MAX_CONFIGURED_FILE_BYTES))

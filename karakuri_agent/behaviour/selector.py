@@ -15,8 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable, Generic, Sequence, TypeVar
 
-from .engine import Turn
-from .spec import Action, Behaviour, Rule
+from karakuri_agent.behaviour.engine import Turn
+from karakuri_agent.behaviour.spec import Action, Behaviour, Rule
 
 V = TypeVar("V")  # what the built-in rules read (the decider's view)
 C = TypeVar("C")  # a candidate decision

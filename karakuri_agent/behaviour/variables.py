@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any, Mapping
 
-from .spec import Variable
+from karakuri_agent.behaviour.spec import Variable
 
 APPLIED, CLAMPED, IGNORED = "applied", "clamped", "ignored"
 

@@ -27,8 +27,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .schema import NAME
-from .settings import LLMSettings
+from karakuri_agent.llm.schema import NAME
+from karakuri_agent.llm.settings import LLMSettings
 
 SCHEMA, OBJECT, TEXT = "json_schema", "json_object", "text"
 FORMATS = (SCHEMA, OBJECT, TEXT)
@@ -164,7 +164,7 @@ def probe(settings: LLMSettings, *, clock: Callable[[], float] = time.monotonic)
     """
     from importlib.util import find_spec
 
-    from ..deciders import LLM_EXTRA
+    from karakuri_agent.decide.deciders import LLM_EXTRA
 
     if find_spec("openai") is None:
         return False, 0.0, LLM_EXTRA

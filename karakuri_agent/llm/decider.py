@@ -31,18 +31,18 @@ from collections.abc import Callable
 from importlib.util import find_spec
 from typing import Any
 
-from ..config import redact
-from ..errors import ConfigError
-from ..commands import ACCEPT_TRANSFER
-from ..deciders import LLM_EXTRA, Decider, Decision
-from ..models import offered_choice
-from ..policy import View
-from .chat import Chat, describe_failure
-from .prompt import build_messages, persona_card
-from .proposal import UnreadableProposal, read_proposal
-from .schema import proposal_schema
-from .settings import LLMSettings
-from .trace import MODEL, REPAIRED, LLMTrace
+from karakuri_agent.app.config import redact
+from karakuri_agent.errors import ConfigError
+from karakuri_agent.domain.commands import ACCEPT_TRANSFER
+from karakuri_agent.decide.deciders import LLM_EXTRA, Decider, Decision
+from karakuri_agent.domain.notification import offered_choice
+from karakuri_agent.decide.policy import View
+from karakuri_agent.llm.chat import Chat, describe_failure
+from karakuri_agent.llm.prompt import build_messages, persona_card
+from karakuri_agent.llm.proposal import UnreadableProposal, read_proposal
+from karakuri_agent.llm.schema import proposal_schema
+from karakuri_agent.llm.settings import LLMSettings
+from karakuri_agent.llm.trace import MODEL, REPAIRED, LLMTrace
 
 # `(view, decision) -> problems`; empty means admitted. The caller's one gate:
 # offered, schema, lengths, a clean line, not said before.
@@ -186,7 +186,7 @@ def _money(decision: Decision) -> dict[str, Any]:
 
 def _variables(view: View) -> list[str]:
     """The names a proposal's `state` may change: the pack's variables as the prompt shows them."""
-    from ..behaving import begin  # only a pack with behaviour.json has any
+    from karakuri_agent.decide.behaving import begin  # only a pack with behaviour.json has any
 
     turn = begin(view)
     return [str(v["path"]) for v in turn.variables.shown()] if turn is not None else []

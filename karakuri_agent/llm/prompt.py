@@ -19,10 +19,10 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from ..models import TOKYO, Choice
-from .. import recall
-from ..policy import Decision, View
-from ..speech import Persona
+from karakuri_agent.domain.notification import TOKYO, Choice
+from karakuri_agent.memory import recall
+from karakuri_agent.decide.policy import Decision, View
+from karakuri_agent.voice.speech import Persona
 
 # Bounds that keep a prompt small whatever the store holds.
 LINES = 8  # conversation messages, newest last
@@ -148,7 +148,7 @@ def _situation(view: View, default: Decision | None) -> str:
 
 def _behaviour(view: View) -> list[tuple[str, list[Any]]]:
     """The pack's variables with their band words, its active directives and one-prompt context."""
-    from ..behaving import begin  # only a pack with behaviour.json has anything to show
+    from karakuri_agent.decide.behaving import begin  # only a pack with behaviour.json has anything to show
 
     turn = begin(view)
     if turn is None:

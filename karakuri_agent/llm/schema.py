@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..models import Choice
+from karakuri_agent.domain.notification import Choice
 
 NAME = "karakuri_proposal"
 # The reason is a note for the log (proposal.REASON_LIMIT keeps 120 characters); asking for

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from typing import Mapping
 from urllib.parse import urlsplit
 
-from ..config import Secret, _number
-from ..errors import ConfigError
+from karakuri_agent.app.config import Secret, _number
+from karakuri_agent.errors import ConfigError
 
 DEFAULT_TIMEOUT = 20.0
 # One proposal: a line of at most 200 characters, a reason of at most 80 and the JSON around

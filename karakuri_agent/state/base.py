@@ -21,7 +21,7 @@ from contextlib import AbstractContextManager
 from datetime import datetime, timedelta
 from typing import Any, Iterable, Protocol
 
-from ..records import Activity, JournalEntry, Meeting, Person, Place
+from karakuri_agent.domain.records import Activity, JournalEntry, Meeting, Person, Place
 
 # What one day's reads return at most: far above a day of notifications (one every few minutes).
 DAY_LIMIT = 20_000

@@ -22,15 +22,15 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
-from .sqlite.db import transaction
-from .told_store import FACT_COLUMNS
-from .values import to_json
-from ..errors import UsageError
-from .base import State
-from .factory import backend_for, open_state, open_url
+from karakuri_agent.state.sqlite.db import transaction
+from karakuri_agent.state.told_store import FACT_COLUMNS
+from karakuri_agent.state.values import to_json
+from karakuri_agent.errors import UsageError
+from karakuri_agent.state.base import State
+from karakuri_agent.state.factory import backend_for, open_state, open_url
 
 if TYPE_CHECKING:
-    from ..config import Settings
+    from karakuri_agent.app.config import Settings
 
 
 @dataclass(frozen=True)
@@ -195,11 +195,11 @@ class _PostgresSide:
 
 
 def _side(state: State) -> _SQLiteSide | _PostgresSide:
-    from .sqlite.state import SQLiteState
+    from karakuri_agent.state.sqlite.state import SQLiteState
 
     if isinstance(state, SQLiteState):
         return _SQLiteSide(state.conn)
-    from .postgres import PostgresState  # only reached with a PostgreSQL state, so psycopg is there
+    from karakuri_agent.state.postgres import PostgresState  # only reached with a PostgreSQL state, so psycopg is there
 
     if isinstance(state, PostgresState):
         return _PostgresSide(state.conn)

@@ -16,11 +16,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterator
 from urllib.parse import parse_qsl, unquote, urlsplit
 
-from ..errors import ConfigError
-from .base import State
+from karakuri_agent.errors import ConfigError
+from karakuri_agent.state.base import State
 
 if TYPE_CHECKING:
-    from ..config import Settings
+    from karakuri_agent.app.config import Settings
 
 SQLITE_SCHEMES = ("", "sqlite")
 POSTGRES_SCHEMES = ("postgresql", "postgres")
@@ -99,12 +99,12 @@ def open_url(url: str, state_dir: Path, clock: Callable[[], datetime]) -> State:
     """The state a URL names: SQLite in `state_dir`, or the PostgreSQL database (psycopg imported only here)."""
     if backend_for(url) == "postgres":
         try:
-            from .postgres import PostgresState
+            from karakuri_agent.state.postgres import PostgresState
         except ImportError:
             raise ConfigError("KARAKURI_DATABASE_URL names PostgreSQL: install the driver with"
                               " in the clone, `pip install '.[postgres]'`") from None
         return PostgresState(url, clock)
-    from .sqlite.state import SQLiteState
+    from karakuri_agent.state.sqlite.state import SQLiteState
 
     return SQLiteState(state_dir, clock)
 

@@ -16,12 +16,12 @@ from contextlib import contextmanager
 from datetime import datetime, timedelta
 from typing import Any, Callable, Iterable, Iterator
 
-from ..clock import utc_now
-from .told_store import FACT_COLUMNS, fact_values
-from .values import utc_text
-from ..errors import AlreadyAttempted
-from .values import relationship
-from .base import DAY_LIMIT
+from karakuri_agent.domain.clock import utc_now
+from karakuri_agent.state.told_store import FACT_COLUMNS, fact_values
+from karakuri_agent.state.values import utc_text
+from karakuri_agent.errors import AlreadyAttempted
+from karakuri_agent.state.values import relationship
+from karakuri_agent.state.base import DAY_LIMIT
 
 _ACTIVITY_FIELDS = ("id", "created_at", "notification_id", "kind", "notification_type", "command", "params",
                     "success", "message", "reason", "model", "behaviour")
@@ -320,7 +320,7 @@ class MemoryState:
 
     def forget_before(self, keep_days: int, now: datetime, *, dry_run: bool = False) -> dict[str, Any]:
         """Old activity, memory and day journal go; the ledger, people, places and knowledge stay (as retention.py)."""
-        from ..limits import ACTIVITY_LIMIT, MEMORY_LIMIT, RECENT_COMMANDS
+        from karakuri_agent.domain.limits import ACTIVITY_LIMIT, MEMORY_LIMIT, RECENT_COMMANDS
 
         cutoff = utc_text(now - timedelta(days=keep_days))
         tables = self.store._tables

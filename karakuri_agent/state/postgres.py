@@ -29,15 +29,15 @@ from typing import Any, Callable, Iterable, Iterator
 import psycopg
 from psycopg.types.json import Json, Jsonb
 
-from ..clock import utc_now
-from .values import truncated_json, utc_text
-from ..errors import AlreadyAttempted, StateUnavailable
-from .sqlite.ledger import MAX_RESULT_CHARS as MAX_LEDGER_RESULT_CHARS
-from .sqlite.store import MAX_RESULT_CHARS
-from .told_store import SCHEMA as TOLD_SCHEMA, ToldFactsSQL
-from .values import relationship
-from .base import DAY_LIMIT
-from .factory import masked
+from karakuri_agent.domain.clock import utc_now
+from karakuri_agent.state.values import truncated_json, utc_text
+from karakuri_agent.errors import AlreadyAttempted, StateUnavailable
+from karakuri_agent.state.sqlite.ledger import MAX_RESULT_CHARS as MAX_LEDGER_RESULT_CHARS
+from karakuri_agent.state.sqlite.store import MAX_RESULT_CHARS
+from karakuri_agent.state.told_store import SCHEMA as TOLD_SCHEMA, ToldFactsSQL
+from karakuri_agent.state.values import relationship
+from karakuri_agent.state.base import DAY_LIMIT
+from karakuri_agent.state.factory import masked
 
 CONNECT_TIMEOUT_SECONDS = 10
 # Any fixed 64-bit number: every process migrating this schema takes the same lock.
@@ -631,7 +631,7 @@ class PostgresState:
 
     def forget_before(self, keep_days: int, now: datetime, *, dry_run: bool = False) -> dict[str, Any]:
         """retention.py's statements, in psycopg's parameter style, in one transaction (rolled back on a dry run)."""
-        from ..retention import STATEMENTS, DryRun, retention_values
+        from karakuri_agent.state.retention import STATEMENTS, DryRun, retention_values
 
         values = retention_values(keep_days, now)
         deleted: dict[str, Any] = {}

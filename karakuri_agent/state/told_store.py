@@ -13,7 +13,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Iterable
 
-from .values import utc_text
+from karakuri_agent.state.values import utc_text
 
 SCHEMA = """
     CREATE TABLE told_facts (

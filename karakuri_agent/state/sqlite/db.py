@@ -19,9 +19,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable, Iterator
 
-from ...clock import utc_now
-from ...errors import ConfigError
-from ..values import utc_text
+from karakuri_agent.domain.clock import utc_now
+from karakuri_agent.errors import ConfigError
+from karakuri_agent.state.values import utc_text
 
 DB_FILENAME = "karakuri.db"
 BUSY_TIMEOUT_MS = 15_000
@@ -205,7 +205,7 @@ def _m008_journal(conn: sqlite3.Connection) -> None:
 
 def _m009_told_facts(conn: sqlite3.Connection) -> None:
     """What people told the agent about themselves (told.py), and to whom each fact was brought up when."""
-    from ..told_store import SCHEMA
+    from karakuri_agent.state.told_store import SCHEMA
 
     _run_script(conn, SCHEMA.format(id="INTEGER PRIMARY KEY", time="TEXT"))
 

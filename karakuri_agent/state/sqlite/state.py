@@ -9,10 +9,10 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Callable
 
-from ...clock import utc_now
-from .db import connect
-from .ledger import Ledger
-from .store import SQLiteStore
+from karakuri_agent.domain.clock import utc_now
+from karakuri_agent.state.sqlite.db import connect
+from karakuri_agent.state.sqlite.ledger import Ledger
+from karakuri_agent.state.sqlite.store import SQLiteStore
 
 
 class SQLiteState:
@@ -24,7 +24,7 @@ class SQLiteState:
         self.ledger = Ledger(self.conn, clock)
 
     def forget_before(self, keep_days: int, now: datetime, *, dry_run: bool = False) -> dict[str, Any]:
-        from ...retention import gc
+        from karakuri_agent.state.retention import gc
 
         return gc(self.conn, keep_days=keep_days, now=now, dry_run=dry_run)
 

@@ -1,0 +1,395 @@
+"""One Discord message in, at most one command out, one report line.
+
+`Agent` is opened once (state, HTTP client, decider, persona, reporter) and
+handles any number of messages; `handle()` is the CLI's one-shot run of it.
+`Agent._notification` reads top to bottom as the pipeline:
+text → id → notification → context → decision → gate → claim → command →
+record → report. Each step is one call into the module that owns it.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable, Iterator
+
+import httpx
+
+from karakuri_agent.report import line as report
+from karakuri_agent.app.config import Settings
+from karakuri_agent.errors import AlreadyAttempted, OutcomeUnknown, ServerRejected, StateUnavailable, Unreachable, describe, explain
+from karakuri_agent.domain.clock import utc_now
+from karakuri_agent.app.operations import Fetched, Outcome, Runtime, act, fetch, load_configured_persona, open_runtime
+from karakuri_agent.domain.commands import RESPONSE
+from karakuri_agent.memory.context import view_of
+from karakuri_agent.decide.deciders import Decider, Decision, build_decider
+from karakuri_agent.gate import first_admitted, not_actionable
+from karakuri_agent.decide.policy import View, facts_of
+from karakuri_agent.report.reporters import Reporter, configured_reporter
+from karakuri_agent.voice.speech import Persona
+from karakuri_agent.state.base import State
+from karakuri_agent.reading.trigger import find_notification_id
+
+if TYPE_CHECKING:
+    from karakuri_agent.llm.trace import LLMTrace
+
+Clock = Callable[[], datetime]
+log = logging.getLogger(__name__)
+# A library stays silent unless its user asks (`karakuri-agent -v`): no "last resort" output.
+logging.getLogger("karakuri_agent").addHandler(logging.NullHandler())
+
+# Why nothing can be sent → the report line for it.
+_NOT_ACTIONABLE_REPORTS = {
+    "notification_processed": lambda kind: report.PROCESSED,
+    "notification_expired": lambda kind: report.EXPIRED,
+    "no_choices": lambda kind: report.idle_report(kind, why=report.NO_CHOICES),
+}
+
+
+@dataclass
+class HandleResult:
+    """What one invocation did; `record()` is the `--json` decision record."""
+
+    report: str
+    notification_id: str | None = None
+    notification_type: str = ""
+    decision: Decision | None = None
+    outcome: Outcome | None = None
+    dry_run: bool = False
+    webhook: report.WebhookResult | None = None
+    rejected: list[dict[str, Any]] = field(default_factory=list)
+    # Why nothing (or not what was meant) was done: `errors.describe()`'s shape.
+    error: dict[str, str] | None = None
+    # What a model decider was asked and what came of it (None: no model was asked).
+    model: LLMTrace | None = None
+    # Why what the run did could not all be written to the state (None: it was); the report still goes out.
+    unrecorded: str | None = None
+    # The rule that decided, the rules that gave way and every variable change (None: nothing was decided).
+    behaviour: dict[str, Any] | None = None
+    # What the pack's behaviour remembers after this notification: saved with the report entry.
+    behaviour_memory: dict[str, Any] | None = field(default=None, repr=False)
+
+    @property
+    def sent(self) -> bool:
+        return self.outcome is not None
+
+    def record(self) -> dict[str, Any]:
+        decision = self.decision
+        return {
+            "notification_id": self.notification_id,
+            "notification_type": self.notification_type,
+            "decision": decision and {"command": decision.command, "params": decision.params,
+                                      "reason": decision.reason},
+            "rejected_candidates": self.rejected,
+            "dry_run": self.dry_run,
+            "sent": self.sent,
+            "outcome": self.outcome and {"success": self.outcome.success, "result": self.outcome.result},
+            "webhook_delivered": self.webhook.delivered if self.webhook else None,
+            "error": self.error,
+            "outcome_recorded": self.unrecorded is None,
+            "model": self.model and self.model.to_json(),
+            "behaviour": self.behaviour,
+            "report": self.report,
+        }
+
+
+def handle(
+    body: str,
+    settings: Settings,
+    *,
+    dry_run: bool = False,
+    transport: httpx.BaseTransport | None = None,
+    record_dir: Path | None = None,
+    decider: Decider | None = None,
+    clock: Clock = utc_now,
+    post: bool = True,
+) -> HandleResult:
+    """Run the whole cycle for one message (the CLI's one-shot run): open, handle, close."""
+    early = answer_without_opening(find_notification_id(body), settings, dry_run=dry_run)
+    if early is not None:
+        return early
+    reporter = configured_reporter(settings) if post else None
+    try:
+        with Agent.open(settings, transport=transport, record_dir=record_dir, decider=decider, clock=clock,
+                        reporter=reporter) as agent:
+            return agent.handle(body, dry_run=dry_run)
+    except StateUnavailable as exc:  # the database could not be opened: nothing read, nothing sent
+        result = _state_unavailable(exc, find_notification_id(body), dry_run)
+        if reporter is not None and not dry_run:
+            result.webhook = reporter.post(result.report)
+        return result
+
+
+def answer_without_opening(notification_id: str | None, settings: Settings, *,
+                           dry_run: bool = False) -> HandleResult | None:
+    """The answers that need no state, no server and no report: no id, or switched off."""
+    if notification_id is None:
+        return HandleResult(report.NO_ID, dry_run=dry_run)
+    if settings.disabled:
+        return HandleResult(report.DISABLED, notification_id, dry_run=dry_run)
+    return None
+
+
+class Agent:
+    """Everything a notification needs, opened once, handling any number of messages.
+
+    A one-shot run opens it for one message (`handle`); a resident process
+    opens it at start-up and calls `handle` for each message it receives.
+    Not thread-safe: one message at a time per Agent (the ledger, not the
+    Agent, keeps several processes from acting twice).
+    """
+
+    def __init__(self, runtime: Runtime, *, decider: Decider, persona: Persona,
+                 reporter: Reporter | None = None) -> None:
+        self.runtime = runtime
+        self.decider = decider
+        self.persona = persona
+        self.reporter = reporter
+        # Transfer offers: the operator's setting wins, then the persona pack's rule, then "known".
+        self.transfer_policy = runtime.settings.transfer_policy or persona.rules.transfer_policy or "known"
+
+    @classmethod
+    @contextmanager
+    def open(cls, settings: Settings, *, transport: httpx.BaseTransport | None = None,
+             record_dir: Path | None = None, decider: Decider | None = None, reporter: Reporter | None = None,
+             clock: Clock = utc_now, state: State | None = None) -> Iterator[Agent]:
+        """Load the persona, build the decider, open the state and the HTTP client.
+
+        `state` is for callers that hold their own (an in-memory one in tests);
+        otherwise the configured backend is opened and closed here.
+        """
+        persona = load_configured_persona(settings)
+        chosen = decider or build_decider(settings)
+        with open_runtime(settings, transport=transport, record_dir=record_dir, clock=clock, state=state) as rt:
+            yield cls(rt, decider=chosen, persona=persona, reporter=reporter)
+
+    def handle(self, body: str, *, dry_run: bool = False, remember: Callable[[], None] | None = None) -> HandleResult:
+        """One message: at most one command, one report line (posted unless dry-run).
+
+        `remember` is the caller's own writes for this message (a listener's
+        last message id), committed in the transaction that keeps the run's
+        report entry, or alone when no entry is kept (no id, switched off);
+        not at all when the state is unavailable. Raises UsageError for a
+        malformed id.
+        """
+        started = time.perf_counter()
+        notification_id = find_notification_id(body)
+        result = answer_without_opening(notification_id, self.runtime.settings, dry_run=dry_run)
+        if result is None and notification_id is not None:
+            try:
+                result = self._notification(notification_id, dry_run=dry_run)
+                result.dry_run = dry_run  # every path, early returns included
+                if result.model is not None:
+                    result.model.sent, result.model.dry_run = result.sent, dry_run
+                self._keep(result, notification_id, remember)
+            except StateUnavailable as exc:  # the ledger cannot be asked: nothing more is sent
+                result = _state_unavailable(exc, notification_id, dry_run)
+            if self.reporter is not None and not dry_run:
+                result.webhook = self.reporter.post(result.report)
+        elif remember is not None:
+            with self.runtime.store.batch():
+                remember()
+        result = result or HandleResult(report.NO_ID, dry_run=dry_run)
+        log.info("%s decision=%s outcome=%s %d ms", result.notification_id or "-",
+                 result.decision.command if result.decision and result.decision.command else "none",
+                 outcome_word(result), (time.perf_counter() - started) * 1000)
+        return result
+
+    def _keep(self, result: HandleResult, notification_id: str, remember: Callable[[], None] | None) -> None:
+        """The run's report entry and the caller's writes, in one batch.
+
+        Once a command was sent, nothing here may stop the report: a write
+        that fails is said on stderr (`unrecorded`), not raised.
+        """
+        try:
+            with self.runtime.store.batch():
+                self._remember(result, notification_id)
+                if result.behaviour_memory is not None and not result.dry_run:
+                    self.runtime.store.save_behaviour_state(result.behaviour_memory)
+                if remember is not None:
+                    remember()
+        except Exception as exc:
+            if not result.sent:
+                raise
+            why = getattr(exc, "message", None) or type(exc).__name__
+            result.unrecorded = result.unrecorded or f"{why}; the report entry was not kept"
+
+    def _remember(self, result: HandleResult, notification_id: str) -> None:
+        """Keep the run's report line (and a dry run's plan, and why a run failed) for `log`."""
+        planned = result.decision if result.dry_run and result.decision and result.decision.command else None
+        why = result.error and f"{result.error['error']}: {result.error['message']}"
+        self.runtime.store.record_report(
+            result.notification_id or notification_id,
+            result.notification_type,
+            result.report,
+            dry_run=result.dry_run,
+            command=planned and planned.command,
+            params=planned and planned.params,
+            reason=why or (planned and planned.reason) or "",
+            failed=result.error is not None,
+            model=result.model and result.model.to_json(),
+            behaviour=result.behaviour,
+        )
+
+    def _notification(self, notification_id: str, *, dry_run: bool, newer: bool = False) -> HandleResult:
+        """Steps 2-7 for one id; follows a `notification_stale` pointer once."""
+        rt, decider = self.runtime, self.decider
+        if not dry_run and rt.ledger.previous(notification_id) is not None:
+            return HandleResult(report.ALREADY_HANDLED, notification_id)
+        try:
+            fetched = fetch(rt, notification_id)
+        except ServerRejected as exc:
+            if exc.latest_notification_id and not newer:
+                return self._notification(exc.latest_notification_id, dry_run=dry_run, newer=True)
+            return HandleResult(_refused_report(exc), notification_id, error=explain(exc))
+        except Unreachable as exc:
+            return HandleResult(report.FAILED, notification_id, error=explain(exc))
+
+        notification = fetched.notification
+        kind = notification.notification.type
+        result = HandleResult("", notification_id, kind, dry_run=dry_run)
+        now = rt.clock()
+        blocked = not_actionable(notification, now)
+        if blocked is not None:
+            result.report = _NOT_ACTIONABLE_REPORTS[blocked](kind)
+            if blocked == "notification_expired":
+                result.error = _expired(notification.expires_at, now)
+            return result
+        if _cooling_down(rt, fetched, now):
+            result.report = report.idle_report(kind, why=report.COOLING_DOWN)
+            return result
+
+        view = view_of(rt.store, fetched, now, persona=self.persona, transfer_policy=self.transfer_policy)
+        proposed = _FirstTrace(decider.propose(view))
+        decision, admitted, refused = first_admitted(notification, proposed, view.said_before,
+                                                     rt.settings.secrets)
+        if decision.trace is None and proposed.first is not None:
+            decision = replace(decision, rule=proposed.first.rule, trace=proposed.first.trace)
+        # A model decider keeps the trace of the call just made; other deciders have none.
+        result.model = getattr(decider, "last_trace", None)
+        result.decision = decision
+        result.rejected.extend(refused)
+        if admitted is None:
+            self._behave(result, view, decision, None, None)
+            result.report = report.idle_report(kind)
+            return result
+        if dry_run:
+            self._behave(result, view, decision, admitted.choice.command, None)
+            result.decision = Decision(admitted.choice.command, admitted.params, decision.reason, rule=decision.rule)
+            result.report = report.planned_report(kind, admitted.choice.command, facts_of(view, result.decision))
+            return result
+
+        from karakuri_agent.decide.behaving import fired_before_sending
+
+        fired = fired_before_sending(decision)
+        if fired is not None:  # a pack rule's firing counts before its command may reach the server
+            with rt.store.batch():
+                rt.store.save_behaviour_state(fired)
+        try:
+            outcome = act(rt, fetched, admitted.choice, admitted.params, reason=decision.reason)
+        except AlreadyAttempted:
+            result.report = report.ALREADY_HANDLED
+            return result
+        result.outcome = outcome
+        result.unrecorded = outcome.unrecorded
+        self._behave(result, view, decision, admitted.choice.command, outcome.success)
+        if outcome.success:
+            _mentioned(rt.store, decision, admitted.params, view.now)
+            sent = Decision(admitted.choice.command, admitted.params)
+            result.report = report.action_report(kind, admitted.choice.command, outcome.result,
+                                                 facts=facts_of(view, sent), newer=newer)
+        elif isinstance(outcome.error, ServerRejected) and outcome.error.latest_notification_id and not newer:
+            latest = self._notification(outcome.error.latest_notification_id, dry_run=dry_run, newer=True)
+            latest.rejected = result.rejected + latest.rejected
+            return latest
+        elif isinstance(outcome.error, OutcomeUnknown):
+            result.report = report.UNKNOWN_OUTCOME
+        else:
+            result.report = _refused_report(outcome.error)
+        if outcome.error is not None:
+            result.error = explain(outcome.error)
+        return result
+
+    def _behave(self, result: HandleResult, view: View, decision: Decision, sent: str | None,
+                success: bool | None) -> None:
+        """The pack's reactions to what happened; what it remembers is saved with the report entry."""
+        from karakuri_agent.decide.behaving import finish  # the rules engine: imported once a decision is made
+
+        result.behaviour_memory, result.behaviour = finish(view, decision, sent, success)
+
+
+def _mentioned(store: Any, decision: Decision, sent: dict[str, Any], now: Any) -> None:
+    """A memory the sent line brought up is marked mentioned (in world time): not again within a week."""
+    memory = decision.recalled
+    if memory is not None and memory.line in str(sent.get("message") or ""):
+        store.mention_fact(memory.fact_key, memory.listener, now)
+
+
+class _FirstTrace:
+    """The candidates as proposed, remembering the first: whose rule and selection the trace names
+    when the gate refuses them all."""
+
+    def __init__(self, candidates: Any) -> None:
+        self._candidates = iter(candidates)
+        self.first: Decision | None = None
+
+    def __iter__(self) -> _FirstTrace:
+        return self
+
+    def __next__(self) -> Decision:
+        decision: Decision = next(self._candidates)
+        if self.first is None and decision.trace is not None:
+            self.first = decision
+        return decision
+
+
+def _refused_report(error: Exception | None) -> str:
+    """A newer notification superseded this one (nothing more to do), or the run failed."""
+    return report.STALE if getattr(error, "code", None) == "notification_stale" else report.FAILED
+
+
+def _state_unavailable(exc: StateUnavailable, notification_id: str | None, dry_run: bool) -> HandleResult:
+    """The state went away: the failure report, why on stderr; the notification stays for the next run."""
+    return HandleResult(report.FAILED, notification_id, dry_run=dry_run, error=explain(exc))
+
+
+def _expired(expires_at: datetime | None, now: datetime) -> dict[str, str]:
+    """Expiry is decided here, on the world's clock (the server's, CONTRACT §9): say when, and that clock's now."""
+    when = f"at {expires_at.isoformat()}" if expires_at else "(the server marked it expired)"
+    said = now.isoformat(timespec="seconds")
+    return describe("notification_expired", f"the notification expired {when}; the server's clock said {said}")
+
+
+def outcome_word(result: HandleResult) -> str:
+    """One word for the log line: what became of the notification."""
+    if result.outcome is not None and result.outcome.success:
+        return "succeeded"
+    if result.outcome is not None:
+        return result.outcome.error.code if result.outcome.error else "failed"
+    if result.dry_run and result.decision is not None and result.decision.command:
+        return "planned"
+    return "not_sent"
+
+
+def _cooling_down(rt: Runtime, fetched: Fetched, now: datetime) -> bool:
+    """Skip an idle-type notification inside the cooldown window (off by default).
+
+    A last command stamped ahead of now (a clock stepped back) counts as just
+    now: it cools down at most one window ahead, and a stamp further ahead
+    than that blocks nothing (CONTRACT §9).
+    """
+    window = rt.settings.cooldown_seconds
+    if window <= 0 or any(c.command in RESPONSE for c in fetched.notification.choices):
+        return False
+    last = rt.store.recent_commands(1)
+    if not last:
+        return False
+    try:
+        stamped = datetime.fromisoformat(last[0]["created_at"])
+    except (TypeError, ValueError):  # a stamp that cannot be read cannot hold the agent back
+        return False
+    return abs(now - stamped) < timedelta(seconds=window)

@@ -1,0 +1,309 @@
+"""One in-world day of the agent's life as a typed value, built from the state's records (pure).
+
+`build(records)` is the one place that decides what the day *says*: where
+the agent stood and since when, which conversations it had and their lines,
+what became of each promise, what it was given, gave or declined, which
+commands it sent and what failed. The renderers (text.py, as_json.py,
+page.py) only lay a `Day` out; reading the records is read.py's job.
+
+Nothing is invented: every place, person, line, promise and gift comes from
+one stored record, and what the state cannot tell (a promise not yet due, a
+walk not yet over) is left as it is.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from typing import Any, Iterable
+
+# Lines further apart than CONVERSATION_GAP, without a conversation id, belong to different talks.
+from karakuri_agent.memory.context import CONVERSATION_GAP
+from karakuri_agent.memory.journal import ARRIVAL, HERE, LINE, TRANSFER
+# The day is a date on the world's clock (Asia/Tokyo), as its texts and the reports show it.
+from karakuri_agent.domain.notification import TOKYO as ZONE
+# A promise still pending this long after its time can no longer be kept: it was missed.
+from karakuri_agent.memory.record import KEEPABLE_AFTER_DUE as MISSED_AFTER
+from karakuri_agent.domain.records import Activity, JournalEntry, Meeting
+
+MADE, KEPT, MISSED, PENDING, CANCELLED = "made", "kept", "missed", "pending", "cancelled"
+
+
+@dataclass(frozen=True)
+class Records:
+    """What read.py hands the builder: one day's rows, and what the state knows around them."""
+
+    date: date
+    start: datetime  # the day's first instant (aware)
+    end: datetime  # the next day's first instant
+    journal: list[JournalEntry]
+    activity: list[Activity]
+    promises: list[Meeting]
+    withdrawn: frozenset[int]  # promise ids called off or replaced by a later plan
+    place_names: dict[str, str]  # node id → label, every known place
+    state_now: datetime | None  # the newest time the state has recorded: "now" as far as it knows
+    learned: list[dict[str, Any]] = field(default_factory=list)  # facts people told that day (told_facts rows)
+
+
+@dataclass(frozen=True)
+class Visit:
+    node_id: str
+    label: str
+    arrived_at: datetime
+
+
+@dataclass(frozen=True)
+class SaidLine:
+    at: datetime
+    speaker: str
+    text: str
+    own: bool
+
+
+@dataclass(frozen=True)
+class Conversation:
+    partners: tuple[str, ...]
+    started_at: datetime
+    ended_at: datetime
+    lines: tuple[SaidLine, ...]
+
+    def lines_by_speaker(self) -> dict[str, int]:
+        return dict(Counter(line.speaker for line in self.lines))
+
+
+@dataclass(frozen=True)
+class Promise:
+    partner: str
+    place: str
+    node_id: str | None
+    due_at: datetime | None
+    made_at: datetime
+    status: str  # made, kept, missed, pending or cancelled
+    kept_at: datetime | None
+    text: str
+
+
+@dataclass(frozen=True)
+class Transfer:
+    at: datetime
+    direction: str  # received, given or declined
+    partner: str
+    item: dict[str, Any] | None  # {"item_id", "quantity"}
+    money: int | None
+
+
+@dataclass(frozen=True)
+class Failure:
+    at: datetime
+    notification_id: str
+    error: str  # the contract's error code
+    message: str
+
+
+@dataclass(frozen=True)
+class RuleFired:
+    """The rule that decided a notification (built-in or the pack's, CONTRACT §10), from the run's trace."""
+
+    at: datetime
+    rule: str
+    command: str | None
+
+
+@dataclass(frozen=True)
+class VariableValue:
+    """A pack variable's value after a change the engine applied or clamped, from the run's trace."""
+
+    at: datetime
+    path: str
+    value: Any
+
+
+@dataclass(frozen=True)
+class Learned:
+    """Something a person told the agent about themselves (or news of the town), with the line it came from."""
+
+    at: datetime
+    teller: str
+    about: str
+    kind: str
+    topic: str
+    line: str
+    withdrawn: bool
+
+
+@dataclass(frozen=True)
+class Day:
+    date: date
+    places: tuple[Visit, ...]
+    conversations: tuple[Conversation, ...]
+    promises: tuple[Promise, ...]
+    transfers: tuple[Transfer, ...]
+    commands: dict[str, int]
+    failures: tuple[Failure, ...]
+    known_places: dict[str, str]  # node id → label: the drawing's map
+    rules_fired: tuple[RuleFired, ...] = ()
+    variables: tuple[VariableValue, ...] = ()
+    learned: tuple[Learned, ...] = ()
+    notifications: int = 0
+
+    @property
+    def empty(self) -> bool:
+        return not (self.notifications or self.places or self.conversations or self.promises or self.transfers
+                    or self.commands or self.failures)
+
+    def timeline(self) -> list[tuple[datetime, str, str]]:
+        """Everything that happened, in time order: (when, kind, what) with kind place, talk, promise, gift, failure."""
+        events = [(v.arrived_at, "place", v.label) for v in self.places]
+        events += [(c.started_at, "talk", "、".join(c.partners)) for c in self.conversations]
+        events += [(p.made_at, "promise", f"{p.partner} / {p.place}") for p in self.promises
+                   if self._today(p.made_at)]
+        events += [(t.at, "gift", f"{t.direction} {t.partner}") for t in self.transfers]
+        events += [(f.at, "failure", f.error) for f in self.failures]
+        return sorted(events, key=lambda e: e[0])
+
+    def _today(self, moment: datetime) -> bool:
+        return moment.astimezone(ZONE).date() == self.date
+
+
+def build(records: Records) -> Day:
+    """The day the records tell, and nothing they do not."""
+    entries = records.journal
+    return Day(
+        date=records.date,
+        places=tuple(_visits(entries, records.place_names, records.state_now)),
+        conversations=tuple(_conversations([e for e in entries if e["kind"] == LINE])),
+        promises=tuple(_promise(row, records) for row in records.promises),
+        transfers=tuple(_transfer(e) for e in entries if e["kind"] == TRANSFER),
+        commands=dict(Counter(str(a.get("command")) for a in records.activity if a.get("kind") == "command")),
+        failures=tuple(_failures(records.activity)),
+        known_places=dict(records.place_names),
+        rules_fired=tuple(_rules_fired(records.activity)),
+        variables=tuple(_variables(records.activity)),
+        learned=tuple(_learned(row) for row in records.learned),
+        notifications=sum(1 for a in records.activity if a.get("kind") == "request"),
+    )
+
+
+def _time(text: str) -> datetime:
+    return datetime.fromisoformat(text)
+
+
+def _traced(activity: list[Activity]) -> Iterable[tuple[Activity, dict[str, Any]]]:
+    """Each run's report entry with its rule trace (what `handle --explain` showed), oldest first."""
+    for entry in activity:
+        trace = entry.get("behaviour")
+        if entry.get("kind") in ("report", "dry_run") and isinstance(trace, dict):
+            yield entry, trace
+
+
+def _rules_fired(activity: list[Activity]) -> Iterable[RuleFired]:
+    """The rule that decided each notification, and the command it was sent as (None: nothing was sent)."""
+    sent = {a.get("notification_id"): a.get("command") for a in activity if a.get("kind") == "command"}
+    for entry, trace in _traced(activity):
+        if trace.get("rule"):
+            yield RuleFired(_time(entry["created_at"]), str(trace["rule"]), sent.get(entry.get("notification_id")))
+
+
+def _variables(activity: list[Activity]) -> Iterable[VariableValue]:
+    """Each variable's value after every change the engine applied or clamped (ignored ones changed nothing)."""
+    for entry, trace in _traced(activity):
+        for change in trace.get("changes") or ():
+            if isinstance(change, dict) and change.get("status") in ("applied", "clamped"):
+                yield VariableValue(_time(entry["created_at"]), str(change.get("path") or ""), change.get("after"))
+
+
+def _learned(row: dict[str, Any]) -> Learned:
+    return Learned(_time(row["said_at"]), str(row.get("speaker_name") or ""), str(row.get("about_name") or ""),
+                   str(row.get("kind") or ""), str(row.get("topic") or ""), str(row.get("source") or ""),
+                   bool(row.get("withdrawn_at")))
+
+
+def _visits(entries: Iterable[JournalEntry], names: dict[str, str], now: datetime | None) -> Iterable[Visit]:
+    """Places in the order stood at, each with when the agent got there; a walk not over yet is left out."""
+    last: str | None = None
+    for entry in entries:
+        if entry["kind"] not in (HERE, ARRIVAL):
+            continue
+        at = _time(entry["at"])
+        if entry["kind"] == ARRIVAL and now is not None and at > now:
+            continue
+        node = str(entry["data"].get("node_id") or "")
+        if not node or node == last:
+            continue
+        last = node
+        yield Visit(node, str(entry["data"].get("label") or names.get(node) or node), at)
+
+
+def _conversations(lines: list[JournalEntry]) -> Iterable[Conversation]:
+    """Lines grouped by conversation (its key), a long silence starting a new one; in order of their start."""
+    talks: list[list[JournalEntry]] = []
+    for entry in lines:
+        talk = next((t for t in reversed(talks) if _same_talk(t, entry)), None)
+        if talk is None:
+            talk = []
+            talks.append(talk)
+        talk.append(entry)
+    for talk in talks:
+        partners: list[str] = []
+        for entry in talk:
+            partners += [str(p) for p in entry["data"].get("partners") or []]
+            if not entry["data"].get("own"):
+                partners.append(str(entry["data"].get("speaker") or ""))
+        said = tuple(SaidLine(_time(e["at"]), str(e["data"].get("speaker") or ""), str(e["data"].get("text") or ""),
+                              bool(e["data"].get("own"))) for e in talk)
+        yield Conversation(tuple(dict.fromkeys(p for p in partners if p)), said[0].at, said[-1].at, said)
+
+
+def _same_talk(talk: list[JournalEntry], entry: JournalEntry) -> bool:
+    """The line goes on this talk: not after a long silence, and in the same conversation.
+
+    The same conversation is the same key, or, where one of the two is keyed
+    by who is in it (a text that showed no conversation id), the same people.
+    """
+    last = talk[-1]
+    if _time(entry["at"]) - _time(last["at"]) > CONVERSATION_GAP:
+        return False
+    key, other = str(entry["data"].get("conversation") or ""), str(last["data"].get("conversation") or "")
+    if key == other:
+        return True
+    return (key.startswith("with:") or other.startswith("with:")) and bool(
+        set(entry["data"].get("partners") or []) & set(last["data"].get("partners") or []))
+
+
+def _promise(row: Meeting, records: Records) -> Promise:
+    due = _time(row["due_at"]) if row.get("due_at") else None
+    node = row.get("node_id")
+    place = row.get("place_name") or (records.place_names.get(node) if node else None) or node or ""
+    return Promise(partner=str(row.get("partner_name") or ""), place=str(place), node_id=node, due_at=due,
+                   made_at=_time(row["created_at"]), status=_status(row, due, records),
+                   kept_at=_time(row["fulfilled_at"]) if row.get("fulfilled_at") else None,
+                   text=str(row.get("source_text") or ""))
+
+
+def _status(row: Meeting, due: datetime | None, records: Records) -> str:
+    """What became of a promise as far as the state knows: kept, called off, missed, still open, or made for later."""
+    if row.get("status") == "fulfilled":
+        return KEPT
+    if row.get("id") in records.withdrawn:
+        return CANCELLED
+    if due is not None and records.state_now is not None and due + MISSED_AFTER < records.state_now:
+        return MISSED
+    if due is not None and due >= records.end:
+        return MADE
+    return PENDING
+
+
+def _transfer(entry: JournalEntry) -> Transfer:
+    data = entry["data"]
+    item = data.get("item") if isinstance(data.get("item"), dict) else None
+    money = data.get("money") if isinstance(data.get("money"), int) else None
+    return Transfer(_time(entry["at"]), str(data.get("direction") or ""), str(data.get("partner") or ""), item, money)
+
+
+def _failures(activity: Iterable[Activity]) -> Iterable[Failure]:
+    """Runs that failed, from their report entries: the error code and the message (`code: message`)."""
+    for entry in activity:
+        if entry.get("kind") == "report" and entry.get("success") is False:
+            code, _, message = str(entry.get("reason") or "failed").partition(": ")
+            yield Failure(_time(entry["created_at"]), entry["notification_id"], code, message)

@@ -1,0 +1,187 @@
+"""The day as one self-contained HTML page (`karakuri-agent day --html FILE`).
+
+Opens on a machine with no network: no script at all, the style inline,
+no font or image fetched, and a Content-Security-Policy that forbids
+fetching anything, should a later change slip. Everything shown comes from
+other agents (names, lines) or the server (place labels), so every value is
+escaped, in text and in attributes alike, inside the SVG drawing too.
+
+The drawing places each known place by its node id (`8-14`: row 8,
+column 14 of the world's grid) and draws the path walked through the
+places visited, in order. A node id of another shape cannot be placed and
+is only listed.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from html import escape
+from typing import Iterable
+
+from karakuri_agent.app.day.model import ZONE, Day, Promise, Transfer
+
+GRID = re.compile(r"^(\d{1,4})-(\d{1,4})$")
+CELL = 40  # SVG units between two grid columns or rows
+STYLE = """
+*{box-sizing:border-box}
+body{margin:0;font:16px/1.5 system-ui,sans-serif;color:#222;background:#faf8f4}
+main{max-width:60rem;margin:0 auto;padding:1rem}
+h1{font-size:1.4rem;margin:.2rem 0 1rem}
+h2{font-size:1.1rem;margin:1.6rem 0 .5rem;border-bottom:1px solid #ddd}
+.summary{color:#555}
+ol.timeline{list-style:none;padding:0;margin:0;border-left:3px solid #c9b79c}
+ol.timeline li{margin:0 0 .4rem;padding-left:.8rem;position:relative;overflow-wrap:anywhere}
+ol.timeline li::before{content:"";position:absolute;left:-.45rem;top:.55rem;width:.6rem;height:.6rem;
+ border-radius:50%;background:#c9b79c}
+time{font-variant-numeric:tabular-nums;color:#666;margin-right:.5rem}
+.kind{display:inline-block;min-width:4.5rem;font-size:.8rem;color:#fff;background:#8a7a63;border-radius:.3rem;
+ padding:0 .3rem;margin-right:.4rem;text-align:center}
+.kind-talk{background:#4f7cac}.kind-promise{background:#7a5ea8}.kind-gift{background:#3f8f5a}
+.kind-failure{background:#b8443a}
+figure{margin:0}
+svg.map{width:100%;height:auto;max-height:70vh;background:#fff;border:1px solid #ddd;border-radius:.4rem}
+svg .place circle{fill:#d9d2c5}
+svg .place.visited circle{fill:#e39a3b}
+svg .place text{font-size:11px;fill:#333}
+svg polyline.path{fill:none;stroke:#e3603b;stroke-width:3;stroke-linejoin:round;stroke-dasharray:6 4}
+.talk{background:#fff;border:1px solid #ddd;border-radius:.4rem;padding:.5rem .8rem;margin:.6rem 0}
+.talk h3{font-size:1rem;margin:0 0 .3rem}
+.talk ol{margin:0;padding-left:1.2rem}
+.talk li{overflow-wrap:anywhere}
+.talk li.own{color:#2c5a8a}
+.speaker{font-weight:600;margin-right:.3rem}
+ul.plain{padding-left:1.2rem}
+ul.plain li{overflow-wrap:anywhere}
+.status{display:inline-block;min-width:5rem;text-align:center;border-radius:.3rem;padding:0 .3rem;
+ font-size:.85rem;margin-right:.4rem;color:#fff}
+.status-kept{background:#3f8f5a}.status-missed{background:#b8443a}.status-pending{background:#c08a1e}
+.status-made{background:#4f7cac}.status-cancelled{background:#888}
+@media (max-width:40rem){body{font-size:15px}main{padding:.6rem}.kind{min-width:0}}
+"""
+
+
+def render(day: Day) -> str:
+    """The whole page."""
+    title = f"{day.date.isoformat()} の一日"
+    body = "\n".join([
+        f"<h1>{_e(title)}</h1>",
+        f'<p class="summary">{_e(_summary(day))}</p>',
+        *(_sections(day) if not day.empty else ['<p class="empty">この日の記録はありません。</p>']),
+    ])
+    return (
+        "<!DOCTYPE html>\n<html lang=\"ja\">\n<head>\n<meta charset=\"utf-8\">\n"
+        "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\n"
+        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+        f"<title>{_e(title)}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n<main>\n{body}\n</main>\n</body>\n</html>\n"
+    )
+
+
+def _sections(day: Day) -> list[str]:
+    return [
+        '<section id="timeline"><h2>タイムライン</h2>', _timeline(day), "</section>",
+        '<section id="map"><h2>歩いた道</h2>', _map(day), "</section>",
+        '<section id="conversations"><h2>会話</h2>', *_talks(day), "</section>",
+        '<section id="promises"><h2>約束</h2>', _list(_promise(p) for p in day.promises), "</section>",
+        '<section id="gifts"><h2>譲渡</h2>', _list(_gift(t) for t in day.transfers), "</section>",
+        '<section id="commands"><h2>コマンド</h2>', _list(
+            f'<span class="command">{_e(name)}</span> × {count}'
+            for name, count in sorted(day.commands.items(), key=lambda c: -c[1])), "</section>",
+        '<section id="failures"><h2>失敗</h2>', _list(
+            f"{_time(f.at)}<code>{_e(f.notification_id)}</code> <strong>{_e(f.error)}</strong> {_e(f.message)}"
+            for f in day.failures), "</section>",
+        *_rules(day),
+    ]
+
+
+def _summary(day: Day) -> str:
+    return (f"通知 {day.notifications} 件・コマンド {sum(day.commands.values())} 件・場所 {len(day.places)} か所・"
+            f"会話 {len(day.conversations)} 件・約束 {len(day.promises)} 件（{ZONE}）")
+
+
+def _timeline(day: Day) -> str:
+    items = [f'<li class="event-{_e(kind)}">{_time(at)}<span class="kind kind-{_e(kind)}">{_e(_KINDS[kind])}</span>'
+             f"{_e(what)}</li>" for at, kind, what in day.timeline()]
+    return f'<ol class="timeline">{"".join(items)}</ol>' if items else "<p>なし</p>"
+
+
+_KINDS = {"place": "到着", "talk": "会話", "promise": "約束", "gift": "譲渡", "failure": "失敗"}
+
+
+def _map(day: Day) -> str:
+    visited = [v.node_id for v in day.places]
+    nodes = dict(day.known_places)
+    nodes.update((visit.node_id, visit.label) for visit in day.places)  # named as the day saw them
+    placed = {node: (int(m.group(2)), int(m.group(1))) for node in nodes if (m := GRID.match(node))}
+    unplaced = [node for node in nodes if node not in placed and node in visited]
+    if not placed:
+        return "<p>場所の記録はありません。</p>"
+    cols = [c for c, _ in placed.values()]
+    rows = [r for _, r in placed.values()]
+    left, top = (min(cols) - 1) * CELL, (min(rows) - 1) * CELL
+    width, height = (max(cols) - min(cols) + 3) * CELL, (max(rows) - min(rows) + 2) * CELL
+    marks = []
+    for node, (col, row) in sorted(placed.items()):
+        x, y = col * CELL, row * CELL
+        kind = "place visited" if node in visited else "place"
+        marks.append(f'<g class="{kind}" data-node="{_e(node)}"><title>{_e(nodes[node])} [{_e(node)}]</title>'
+                     f'<circle cx="{x}" cy="{y}" r="7"/><text x="{x + 10}" y="{y + 4}">{_e(nodes[node])}</text></g>')
+    walk = " ".join(f"{placed[n][0] * CELL},{placed[n][1] * CELL}" for n in visited if n in placed)
+    path = f'<polyline class="path" points="{walk}"/>' if len(visited) > 1 else ""
+    svg = (f'<svg class="map" xmlns="http://www.w3.org/2000/svg" viewBox="{left} {top} {width} {height}"'
+           f' role="img" aria-label="知っている場所と歩いた道">{path}{"".join(marks)}</svg>')
+    rest = f"<p>地図に置けない場所: {_e('、'.join(unplaced))}</p>" if unplaced else ""
+    return f"<figure>{svg}</figure>{rest}"
+
+
+def _talks(day: Day) -> Iterable[str]:
+    if not day.conversations:
+        yield "<p>なし</p>"
+    for talk in day.conversations:
+        lines = "".join(f'<li class="{"own" if line.own else "other"}">{_time(line.at)}'
+                        f'<span class="speaker">{_e(line.speaker)}</span>{_e(line.text)}</li>' for line in talk.lines)
+        yield (f'<article class="talk"><h3>{_time(talk.started_at)}–{_time(talk.ended_at)}'
+               f'<span class="partners">{_e("、".join(talk.partners) or "誰か")}</span></h3><ol>{lines}</ol></article>')
+
+
+def _promise(p: Promise) -> str:
+    due = _time(p.due_at) if p.due_at else "<time>時刻なし</time>"
+    return (f'<span class="status status-{_e(p.status)}" data-status="{_e(p.status)}">{_e(p.status)}</span>'
+            f'{due}<span class="partner">{_e(p.partner)}</span> / <span class="place">{_e(p.place or "場所なし")}</span>'
+            f"<br><small>「{_e(p.text)}」</small>")
+
+
+def _gift(t: Transfer) -> str:
+    what = f"{t.item['item_id']}×{t.item['quantity']}" if t.item else f"{t.money:,}円" if t.money else ""
+    return (f'{_time(t.at)}<span class="direction" data-direction="{_e(t.direction)}">{_e(t.direction)}</span> '
+            f'<span class="partner">{_e(t.partner)}</span> {_e(what)}')
+
+
+def _rules(day: Day) -> list[str]:
+    """Rules that decided, the pack's variables through the day, and what people told the agent."""
+    out = []
+    if day.rules_fired:
+        out += ['<section id="rules"><h2>発火したルール</h2>', _list(
+            f"{_time(r.at)}<code>{_e(r.rule)}</code> {_e(r.command or '')}" for r in day.rules_fired), "</section>"]
+    if day.variables:
+        out += ['<section id="variables"><h2>変数</h2>', _list(
+            f"{_time(v.at)}<code>{_e(v.path)}</code> = {_e(str(v.value))}" for v in day.variables), "</section>"]
+    if day.learned:
+        out += ['<section id="learned"><h2>聞いたこと</h2>', _list(
+            f'{_time(f.at)}<span class="partner">{_e(f.teller)}</span>「{_e(f.line)}」'
+            + ("（取り消し）" if f.withdrawn else "") for f in day.learned), "</section>"]
+    return out
+
+
+def _list(items: Iterable[str]) -> str:
+    rows = "".join(f"<li>{item}</li>" for item in items)
+    return f'<ul class="plain">{rows}</ul>' if rows else "<p>なし</p>"
+
+
+def _time(moment: datetime) -> str:
+    local = moment.astimezone(ZONE)
+    return f'<time datetime="{_e(local.isoformat(timespec="seconds"))}">{local:%H:%M}</time>'
+
+
+def _e(text: str) -> str:
+    return escape(str(text), quote=True)

@@ -1,0 +1,69 @@
+"""Reading one in-world day out of the state: the records `model.build` turns into a `Day`.
+
+Only reads, each bounded by the day's window and served by an index
+(journal, activity and promises by time), so a year of history costs what a
+day costs. The day is a date in the world's zone (Asia/Tokyo); by default
+the latest one with any activity.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date, datetime, time, timedelta
+
+from karakuri_agent.memory.context import WITHDRAWN_KEY, latest_plans
+from karakuri_agent.errors import UsageError
+from karakuri_agent.state.base import Store
+from karakuri_agent.app.day.model import ZONE, Records
+
+DATE_FORMAT = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+ALL_PLACES = 10_000
+
+
+def parse_date(text: str) -> date:
+    """`YYYY-MM-DD`, a real date; anything else is a usage error (exit 2)."""
+    try:
+        if DATE_FORMAT.match(text):
+            return date.fromisoformat(text)
+    except ValueError:
+        pass
+    raise UsageError(f"--date must be a date as YYYY-MM-DD (the world's calendar, Asia/Tokyo), got {text!r}")
+
+
+def window(day: date) -> tuple[datetime, datetime]:
+    """The day's first instant and the next day's, in the world's zone."""
+    start = datetime.combine(day, time(0), ZONE)
+    return start, datetime.combine(day + timedelta(days=1), time(0), ZONE)
+
+
+def latest_activity(store: Store) -> datetime | None:
+    """When the state last recorded anything: "now" as far as the state knows."""
+    newest = store.recent_activity(1)
+    return datetime.fromisoformat(newest[0]["created_at"]) if newest else None
+
+
+def records_for(store: Store, day: date | None) -> Records:
+    """The day's records (`day` None: the latest day with activity, else today in the world's zone)."""
+    state_now = latest_activity(store)
+    if day is None:
+        day = (state_now or datetime.now(ZONE)).astimezone(ZONE).date()
+    start, end = window(day)
+    promises = store.commitments_between(start, end)
+    withdrawn = set((store.knowledge(WITHDRAWN_KEY) or {}).get("value") or [])
+    return Records(
+        date=day, start=start, end=end,
+        journal=store.journal_between(start, end),
+        activity=store.activity_between(start, end),
+        promises=promises,
+        withdrawn=frozenset(withdrawn | _replaced(promises)),
+        place_names={p["node_id"]: p["name"] for p in store.known_places(ALL_PLACES)},
+        state_now=state_now,
+        learned=store.facts_learned(start, end),
+    )
+
+
+def _replaced(promises: list[dict]) -> set[int]:
+    """Promises a later line moved (same person, same time, a newer promise): only the newest plan stands."""
+    dated = [p for p in promises if p.get("due_at") and p.get("status") == "pending"]
+    standing = {p.get("id") for p in latest_plans(dated)}
+    return {int(p["id"]) for p in dated if p.get("id") not in standing}

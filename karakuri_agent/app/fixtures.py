@@ -1,0 +1,259 @@
+"""Recorded fixtures: an httpx transport that answers from files, and the recorder.
+
+With this transport the client runs unchanged and nothing leaves the machine
+(no `if dry_run:` anywhere else). A fixtures directory holds:
+
+    notifications/<notification_id>.json   {"status": 200, "body": {...}}  answers to GETs
+    commands/<notification_id>.json        {"status": 200, "body": {...}}  answers to POSTs
+    commands/<notification_id>.json        {"status": 200, "command": "move", "body": {...}}  answers to POSTs
+    session.json                           {"self": {"id", "name"}, "messages": [{"at", "message"}, ...]}
+
+A recorded answer to a POST is served only to the command it answered; any
+other command (or one with no recording) gets a generic acceptance for that
+command (information commands get an empty `data`), so any recorded
+notification can be replayed with any of its choices. The recorder writes the
+same layout from a real run, with secrets removed, and adds each handled
+message with the time it was handled to `session.json`.
+"""
+
+from __future__ import annotations
+
+import email.utils
+import json
+import tempfile
+from contextlib import contextmanager
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+import httpx
+
+from karakuri_agent.shipped import PACKAGE_DIR
+from karakuri_agent.domain.commands import INFORMATION as INFORMATION_COMMANDS
+from karakuri_agent.app.config import Settings, redact
+from karakuri_agent.domain.clock import utc_now
+from karakuri_agent.errors import UsageError
+from karakuri_agent.reading.trigger import ID_PATTERN, find_notification_id
+
+GENERIC_ACCEPTANCE = {"ok": True, "message": "コマンドを受け付けました"}
+# `--fixtures bundled` names the recorded session shipped with the package.
+BUNDLED = "bundled"
+SESSION_FILE = "session.json"
+
+
+def bundled_fixtures_dir() -> Path:
+    """The recorded session shipped with the package (used by `karakuri-agent demo`)."""
+    return PACKAGE_DIR / "recorded"
+
+
+def resolve_fixtures_dir(value: Path | str) -> Path:
+    """`bundled` or a directory that exists; UsageError otherwise (nothing is run)."""
+    directory = bundled_fixtures_dir() if str(value) == BUNDLED else Path(value).expanduser()
+    if not directory.is_dir():
+        raise UsageError(f"fixtures directory {directory} does not exist"
+                         f" (`--fixtures {BUNDLED}` replays the session shipped with the package)")
+    return directory
+
+
+def parse_time(text: str) -> datetime:
+    """ISO 8601; a time without an offset is UTC (as the recorded sessions are)."""
+    try:
+        moment = datetime.fromisoformat(text.strip())
+        moment = moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+        moment.astimezone(timezone.utc) + timedelta(days=1)  # a time at the calendar's edge cannot be run at
+    except (ValueError, OverflowError):
+        raise UsageError(f"{text!r} is not an ISO 8601 time between years 1 and 9999"
+                         " (e.g. 2026-04-18T03:10:05Z)") from None
+    return moment
+
+
+@dataclass
+class Session:
+    """Who the recorded agent is and which messages it got when."""
+
+    me: dict[str, str] = field(default_factory=dict)
+    messages: list[tuple[datetime, str]] = field(default_factory=list)
+
+    def time_of(self, notification_id: str | None) -> datetime | None:
+        """When the message carrying `notification_id` was first handled."""
+        for at, message in self.messages:
+            if notification_id and find_notification_id(message) == notification_id:
+                return at
+        return None
+
+
+def load_session(directory: Path, *, required: bool) -> Session:
+    """The directory's `session.json`; an empty session when it has none and none is required."""
+    path = directory / SESSION_FILE
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        me = data.get("self") or {}
+        messages = [(parse_time(entry["at"]), entry["message"]) for entry in data["messages"]]
+    except FileNotFoundError:
+        if required:
+            raise UsageError(f"{path} does not exist: not a recorded session") from None
+        return Session()
+    except (OSError, ValueError, KeyError, TypeError, AttributeError, UsageError) as exc:
+        raise UsageError(f"{path} is not a readable recorded session ({exc})") from None
+    return Session({"id": str(me.get("id", "")), "name": str(me.get("name", ""))}, messages)
+
+
+def add_to_session(directory: Path, message: str, at: datetime, me: dict[str, str]) -> None:
+    """The recorder's half of `session.json`: the message, when it came, whose it was."""
+    path = directory / SESSION_FILE
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        data = {"self": me, "messages": []}
+    data["messages"].append({"at": at.isoformat().replace("+00:00", "Z"), "message": message})
+    directory.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+
+
+class FixtureClock:
+    """The time of a fixture run: `--at`, else when the session recorded the message, else now.
+
+    `follow(body)` moves it to the message in hand, so a resident run on
+    fixtures (`listen --stdin --fixtures`) sees each message at its own time.
+    """
+
+    def __init__(self, session: Session, at: datetime | None) -> None:
+        self._session = session
+        self._at = at
+        self._moment: datetime | None = at
+
+    def follow(self, body: str) -> None:
+        self._moment = self._at or self._session.time_of(find_notification_id(body))
+
+    def __call__(self) -> datetime:
+        return self._moment or utc_now()
+
+
+@contextmanager
+def fixture_run(settings: Settings, at: datetime | None,
+                state_dir: Path | None = None) -> Iterator[tuple[Settings, FixtureClock]]:
+    """Settings and clock for a run on fixtures: decide as the recorded agent did, when it did.
+
+    The recorded session names the agent and the time of each message (`at`
+    overrides it). The state is a throwaway directory, removed afterwards,
+    unless `state_dir` (`--state-dir`) names one: KARAKURI_STATE_DIR and
+    KARAKURI_DATABASE_URL are the real agent's, and fixture places, people
+    and claims must never leak into them.
+    """
+    assert settings.fixtures_dir is not None
+    directory = resolve_fixtures_dir(settings.fixtures_dir)
+    session = load_session(directory, required=False)
+    settings = replace(settings, fixtures_dir=directory, database_url=None)
+    if session.me.get("id") or session.me.get("name"):
+        settings = replace(settings, self_agent_id=session.me["id"], self_name=session.me["name"])
+    clock = FixtureClock(session, at)
+    if state_dir is not None:
+        yield replace(settings, state_dir=state_dir), clock
+        return
+    with tempfile.TemporaryDirectory(prefix="karakuri-fixtures-") as state:
+        yield replace(settings, state_dir=Path(state)), clock
+
+
+def _json_response(status: int, body: Any) -> httpx.Response:
+    return httpx.Response(status, json=body)
+
+
+def _notification_id_from(request: httpx.Request) -> str | None:
+    name = request.url.path.rstrip("/").rsplit("/", 1)[-1]
+    return name if ID_PATTERN.fullmatch(name) else None
+
+
+def _read_exchange(path: Path, *, command: str | None = None) -> httpx.Response | None:
+    """The recorded answer; for a POST only if it answered `command` (None: not recorded)."""
+    try:
+        exchange = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError) as exc:
+        return _json_response(500, {"error": "fixture_unreadable", "message": f"{path.name}: {exc}"})
+    if command is not None and exchange.get("command") != command:
+        return None
+    headers = exchange.get("headers") or {}
+    return httpx.Response(int(exchange.get("status", 200)), json=exchange.get("body"), headers=headers)
+
+
+class FixtureTransport(httpx.BaseTransport):
+    """Serves the two contract endpoints from a fixtures directory.
+
+    With a `clock`, each answer's `Date` is its time: the recorded server
+    answers when the replay says it does (the session's time, or `--at`), and
+    the agent takes the world's time from that, as from a live server.
+    """
+
+    def __init__(self, directory: Path, clock: Callable[[], datetime] | None = None) -> None:
+        self.directory = resolve_fixtures_dir(directory)
+        self.clock = clock
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        response = self._answer(request)
+        if self.clock is not None:
+            response.headers["Date"] = email.utils.format_datetime(self.clock().astimezone(timezone.utc), usegmt=True)
+        return response
+
+    def _answer(self, request: httpx.Request) -> httpx.Response:
+        path = request.url.path
+        if request.method == "GET" and "/agents/notifications/" in path:
+            notification_id = _notification_id_from(request)
+            recorded = notification_id and _read_exchange(
+                self.directory / "notifications" / f"{notification_id}.json"
+            )
+            return recorded or _json_response(
+                404, {"error": "not_found", "message": f"no recorded notification {notification_id}"}
+            )
+        if request.method == "POST" and path.endswith("/agents/command"):
+            payload = json.loads(request.content or b"{}")
+            notification_id = str(payload.get("notification_id", ""))
+            command = payload.get("command")
+            recorded = ID_PATTERN.fullmatch(notification_id) and _read_exchange(
+                self.directory / "commands" / f"{notification_id}.json", command=command
+            )
+            if recorded:
+                return recorded
+            if command in INFORMATION_COMMANDS:
+                return _json_response(200, {"command": command, "data": {}})
+            return _json_response(200, GENERIC_ACCEPTANCE)
+        return _json_response(404, {"error": "not_found", "message": f"no fixture for {request.method} {path}"})
+
+
+class RecordingTransport(httpx.BaseTransport):
+    """Forwards to a real transport and saves each exchange as a fixture file.
+
+    The API key only travels in the Authorization header, which is never
+    written; bodies are scrubbed of every configured secret all the same.
+    """
+
+    def __init__(self, inner: httpx.BaseTransport, directory: Path, secrets: tuple[str, ...]) -> None:
+        self.inner = inner
+        self.directory = Path(directory)
+        self.secrets = secrets
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        response = self.inner.handle_request(request)
+        response.read()
+        try:
+            body = response.json()
+        except ValueError:
+            body = {"error": f"http_{response.status_code}", "message": response.text[:160]}
+        exchange: dict[str, Any] = {"status": response.status_code}
+        if request.method == "GET":
+            notification_id = _notification_id_from(request)
+            folder = "notifications"
+        else:
+            payload = json.loads(request.content or b"{}")
+            notification_id = str(payload.get("notification_id", ""))
+            exchange["command"] = payload.get("command")
+            folder = "commands"
+        if notification_id and ID_PATTERN.fullmatch(notification_id):
+            self._save(self.directory / folder / f"{notification_id}.json", {**exchange, "body": body})
+        return response
+
+    def _save(self, path: Path, exchange: dict[str, Any]) -> None:
+        text = redact(json.dumps(exchange, ensure_ascii=False, indent=1), self.secrets)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text + "\n", encoding="utf-8")

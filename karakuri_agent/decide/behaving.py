@@ -1,0 +1,247 @@
+"""The behaviour engine (behaviour/) wired to a decider's view, the one gate and the state.
+
+behaviour/ is pure and knows nothing of views or commands; this module reads
+a view into the engine's facts, turns a pack rule's `choose` into a decision
+(a place by its label, a person by name, resolved against what the agent
+knows; else the rule gives way), asks the one gate, and after the outcome
+runs the reactions and says what to save. "Now" is the view's, in the
+world's zone (CONTRACT §9), never the machine's clock.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import replace
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
+
+from karakuri_agent.behaviour.engine import Facts, Turn
+from karakuri_agent.behaviour.selector import BuiltinRule, Selection, Selector
+from karakuri_agent.behaviour.spec import EMPTY, Action, Behaviour, Rule
+from karakuri_agent.domain.commands import ACCEPT_TRANSFER, END
+from karakuri_agent.decide.deciders import Decision
+from karakuri_agent.gate import problems_in_view
+from karakuri_agent.domain.notification import TOKYO
+from karakuri_agent.memory.context import BROKEN_LOOKBACK
+from karakuri_agent.memory.record import KEEPABLE_AFTER_DUE
+
+if TYPE_CHECKING:
+    from karakuri_agent.decide.policy import View
+
+
+def behaviour_of(view: View) -> Behaviour:
+    return getattr(view.persona, "behaviour", None) or EMPTY
+
+
+def facts(view: View) -> Facts:
+    parsed = view.parsed
+    node = (parsed.get("location") or {}).get("current_node") or {}
+    others = [p for p in parsed.get("participants") or [] if not view.me.is_self(p.get("id"), p.get("name"))]
+    lines = parsed.get("conversation_messages") or []
+    extra: Mapping[str, Any] = parsed  # type: ignore[assignment]
+    return Facts(
+        notification=str(parsed.get("notification_type") or ""),
+        now=view.now.astimezone(TOKYO),
+        place=node.get("name"),
+        nearby=tuple(str(a["name"]) for a in view.nearby_agents if a.get("name")),
+        partner=tuple(str(p["name"]) for p in others if p.get("name")),
+        money=extra.get("money") if isinstance(extra.get("money"), int) else None,
+        items=tuple(str(i) for i in extra.get("items") or ()),
+        weather=extra.get("weather") if isinstance(extra.get("weather"), str) else None,
+        met=tuple(str(p.get("display_name")) for p in view.context.get("people", [])
+                  if p.get("interactions", 0) > 0 and p.get("display_name")),
+        text=str(lines[-1].get("message") or "") if lines else view.text,
+        offered=tuple(dict.fromkeys(c.command for c in view.choices)),
+        previous_command=view.recent_commands[0].get("command") if view.recent_commands else None,
+    )
+
+
+def begin(view: View) -> Turn | None:
+    """This notification's turn of the pack's behaviour; None when the pack has none (nothing changes)."""
+    behaviour = behaviour_of(view)
+    if behaviour.empty:
+        return None
+    return Turn.begin(behaviour, facts(view), view.behaviour_memory)
+
+
+def select(view: View, builtins: Sequence[BuiltinRule[Any, Decision]],
+           resolve_place: Callable[[View, str], str | None]) -> list[Decision]:
+    """The candidates of the first rule that answers, each carrying the selection (`Decision.trace`)."""
+    behaviour = behaviour_of(view)
+    turn = begin(view)
+
+    def choose(rule: Rule, action: Action, phrases: tuple[str, ...]) -> Decision | str:
+        return rule_decision(view, rule, action, phrases, resolve_place)
+
+    # The order is sorted afresh per notification: 200 rules sort in microseconds (benchmarks/bench_rules.py).
+    selection = Selector(builtins, behaviour).select(view, turn, choose, lambda d: d.command)
+    candidates = selection.candidates
+    if turn is not None and turn.phrases and selection.rule and behaviour.rule(selection.rule) is None:
+        candidates = [_with_line(view, d, turn.phrases) for d in candidates]
+    return [replace(d, rule=selection.rule or "", trace=selection) for d in candidates]
+
+
+def rule_decision(view: View, rule: Rule, action: Action, phrases: Sequence[str],
+                  resolve_place: Callable[[View, str], str | None]) -> Decision | str:
+    """A pack rule's `choose` as a decision the gate admits, or why the rule gives way."""
+    command = action.command or ""
+    if view.choice(command) is None:
+        return f"not offered: {command}"
+    params = dict(action.params)
+    target = params.pop("target", None) if command in ("move", "conversation_start") else None
+    if command == "move" and target is not None:
+        node = resolve_place(view, str(target))
+        if node is None:
+            return f"no known place called {target}"
+        params["target_node_id"] = node
+    if command == "conversation_start" and target is not None:
+        agent = person_id(view, str(target))
+        if agent is None:
+            return f"{target} is not someone the agent knows here"
+        params["target_agent_id"] = agent
+    if phrases:
+        params["message"] = _line(view, phrases, partner=str(target) if command == "conversation_start" else None)
+    decision = Decision(command, params, rule.description or f"「{rule.id}」のルールに従う", rule=rule.id)
+    problems = problems_in_view(view, decision)
+    return f"refused by the gate: {'; '.join(problems)}" if problems else decision
+
+
+def person_id(view: View, name: str) -> str | None:
+    """The id of someone by name: nearby now, in this conversation, or offered as a target."""
+    for person in [*view.nearby_agents, *(view.parsed.get("participants") or [])]:
+        if person.get("name") == name and person.get("id"):
+            return str(person["id"])
+    for agent_id, person in view.acquaintances.items():
+        if person.get("display_name") == name:
+            return agent_id
+    return None
+
+
+def _line(view: View, phrases: Sequence[str], *, partner: str | None) -> str:
+    """One of a `say`'s phrases, chosen stably per notification, its placeholders filled."""
+    phrase = min(phrases, key=lambda p: hashlib.sha256(f"{view.notification_id}:{p}".encode()).hexdigest())
+    names = [p.get("name") for p in view.parsed.get("participants") or []
+             if p.get("name") and not view.me.is_self(p.get("id"), p.get("name"))]
+    who = partner or (names[0] if names else "")
+    node = (view.parsed.get("location") or {}).get("current_node") or {}
+    fill = {"partner": f"{who}{view.persona.honorific}" if who else "", "place": node.get("name") or "",
+            "first_person": view.persona.first_person, "topic": "", "time": view.now.astimezone(TOKYO).strftime("%H:%M")}
+    return phrase.format_map(fill)
+
+
+def _with_line(view: View, decision: Decision, phrases: Sequence[str]) -> Decision:
+    """A built-in rule's spoken command with the pack's `say` line instead of its own."""
+    if "message" not in decision.params:
+        return decision
+    return replace(decision, params={**decision.params, "message": _line(view, phrases, partner=None)})
+
+
+def fired_before_sending(decision: Decision) -> dict[str, Any] | None:
+    """What to save before the command goes out when pack rules fired for it (None: nothing).
+
+    Saved first, as the ledger claims first: a crash after the POST must not
+    leave a `max_fires` or a cooldown uncounted, so a rule never fires more
+    often than it says, whatever happens to the process.
+    """
+    selection = decision.trace if isinstance(decision.trace, Selection) else None
+    if selection is None or selection.turn is None or not selection.turn.fired:
+        return None
+    return selection.turn.memory()
+
+
+def finish(view: View, decision: Decision | None, sent: str | None,
+           success: bool | None) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+    """After the outcome: the reactions, a model's deltas; (memory to save, trace), (None, trace) without a pack.
+
+    A model's proposal carries its `"state": {...}` deltas as `Decision.trace`
+    ({"state": ...}); they are clamped as a rule's changes are.
+    """
+    model_state = decision.trace.get("state") if decision is not None and isinstance(decision.trace, dict) else None
+    selection: Selection[Decision] | None = decision.trace if decision is not None and isinstance(
+        decision.trace, Selection) else None
+    trace: dict[str, Any] | None = selection.trace() if selection is not None else None
+    behaviour = behaviour_of(view)
+    if behaviour.empty:
+        return None, trace
+    turn = selection.turn if selection is not None and selection.turn is not None else begin(view)
+    assert turn is not None
+    for path, delta in (model_state if isinstance(model_state, dict) else {}).items():
+        turn.variables.change("set" if isinstance(delta, bool) else "add", str(path), delta, "model")
+    turn.react(events(turn.facts, sent, success) + promise_kept(view, decision, sent, success), {})
+    for partner in promises_broken(view, turn.state):
+        turn.react(["promise_broken"], {"partner": partner})
+    done = {"fired": list(turn.fired), "reactions": list(turn.reacted),
+            "changes": [c.to_json() for c in turn.variables.changes]}
+    if trace is None and any(done.values()):
+        trace = {"rule": None, "gave_way": [], "by": "another decider"}  # the model decided; the pack still acted
+    return turn.memory(), trace and {**trace, **done}
+
+
+# How near its time a talk with a promise's partner counts as the promise kept.
+KEPT_WITHIN = timedelta(minutes=30)
+
+
+def promise_kept(view: View, decision: Decision | None, sent: str | None, success: bool | None) -> list[str]:
+    """`promise_kept` when the agent starts or accepts a talk with someone it promised to meet about now."""
+    if not success or sent not in ("conversation_start", "conversation_accept") or decision is None:
+        return []
+    names = set(facts(view).partner)
+    target = decision.params.get("target_agent_id")
+    for meeting in view.meetings:
+        try:
+            due = datetime.fromisoformat(str(meeting.get("due_at")))
+        except ValueError:
+            continue
+        same = (target and meeting.get("partner_id") == target) or meeting.get("partner_name") in names
+        if same and abs(due - view.now) <= KEPT_WITHIN:
+            return ["promise_kept"]
+    return []
+
+
+# Under this key the behaviour memory keeps the broken promises already counted (id → due time).
+BROKEN_KEY = "promises_broken"
+
+
+def promises_broken(view: View, memory: dict[str, Any]) -> list[str]:
+    """The partner of each promise broken and not counted yet, one per promise; counts them in `memory`.
+
+    Kept in the behaviour memory, saved with the reactions' changes, so a
+    promise is counted once across notifications and restarts. A counted
+    promise older than any `broken_promises` can hold again is forgotten.
+    """
+    counted: dict[str, str] = memory.setdefault(BROKEN_KEY, {})
+    oldest = view.now - KEEPABLE_AFTER_DUE - BROKEN_LOOKBACK
+    for key in [k for k, due in counted.items() if _before(due, oldest)]:
+        del counted[key]
+    partners = []
+    for promise in view.broken_promises:
+        key = str(promise.get("id"))
+        known = view.acquaintances.get(str(promise.get("partner_id")))
+        name = promise.get("partner_name") or (known.get("display_name") if known else None)
+        if key in counted or not name:
+            continue
+        counted[key] = str(promise.get("due_at"))
+        partners.append(str(name))
+    return partners
+
+
+def _before(moment: str, limit: datetime) -> bool:
+    try:
+        return datetime.fromisoformat(moment) < limit
+    except ValueError:
+        return True
+
+
+def events(facts: Facts, sent: str | None, success: bool | None) -> list[str]:
+    """What happened, as reactions name it: the notification's type, and what the command did."""
+    out = [facts.notification] if facts.notification else []
+    if sent is not None and success is False:
+        out.append("command_failed")
+    elif sent is not None and success:
+        out += {"conversation_start": ["conversation_started"], "conversation_accept": ["conversation_started"],
+                "transfer": ["transfer_given"]}.get(sent, [])
+        if sent in END or sent == "conversation_leave":
+            out.append("conversation_ended")
+        if sent in ACCEPT_TRANSFER:
+            out.append("transfer_received")
+    return out

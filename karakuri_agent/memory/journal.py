@@ -1,0 +1,132 @@
+"""What the day view needs that no other table keeps: the journal's facts, written as the agent lives.
+
+`karakuri-agent day` (day/) reads one in-world day back. Three kinds of
+fact are written here, each keyed so that reading a notification again, or
+seeing a line again in a later notification's history, adds nothing:
+
+- `here`: where a notification found the agent (its text's location), one
+  per notification; `arrival`: where an accepted move takes it and when
+  (the server's `arrives_at`);
+- `line`: one line of a conversation, the agent's own or someone else's,
+  stamped when it was first seen, with who else was in the conversation
+  (a saying is told apart by the sighting `hear_line` keeps for promises);
+- `transfer`: a gift received, given or declined, with whom and what.
+
+Which rule decided and how the variables changed are not written here: each
+run's report entry keeps its rule trace already, and the day reads it there.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any, Iterable
+
+from karakuri_agent.domain.commands import ACCEPT_TRANSFER, CONVERSATION, REJECT_TRANSFER
+from karakuri_agent.domain.notification import Identity, parse_timestamp
+from karakuri_agent.reading.promises import line_key
+from karakuri_agent.domain.records import Parsed
+from karakuri_agent.state.base import Store
+from karakuri_agent.state.values import utc_text
+
+HERE, ARRIVAL, LINE, TRANSFER = "here", "arrival", "line", "transfer"
+RECEIVED, GIVEN, DECLINED = "received", "given", "declined"
+# The same words from the same speaker, unseen this long, are said anew when they come back
+# (for promises, context.py, and for the day's lines alike).
+LINE_REPEAT_AFTER = timedelta(hours=12)
+
+
+def observed(store: Store, parsed: Parsed, me: Identity, *, conversation: str, at: datetime,
+             heard_at: datetime) -> None:
+    """What a fetched notification shows: where the agent is, and the conversation's lines.
+
+    `heard_at` is the notification's own time (its `created_at`, else the
+    run's clock): where its text says the agent stands is true as of then,
+    even when the message arrives late, and a line is told from an earlier
+    sighting by it (`hear_line`, as promises do). Lines are stamped `at`, the
+    run's clock, as the agent's own lines and every activity entry are, so a
+    conversation's lines stay in the order they were said.
+    """
+    notification_id = parsed["notification_id"]
+    here = parsed["location"]["current_node"]
+    if here:
+        store.add_to_journal(notification_id, HERE, notification_id, heard_at,
+                             {"node_id": here["node_id"], "label": here.get("name")})
+    partners = _partner_names(parsed, me)
+    for line in parsed["conversation_messages"]:
+        text = line.get("message")
+        if not text:
+            continue
+        own = me.is_self(line.get("speaker_id"), line.get("speaker"))
+        _line(store, notification_id, parsed.get("conversation_id"), conversation, partners, at, heard_at,
+              speaker=str(line.get("speaker") or line.get("speaker_id") or ""), speaker_id=line.get("speaker_id"),
+              text=text, own=own)
+
+
+def acted(store: Store, *, notification_id: str, parsed: Parsed, me: Identity, conversation: str, command: str,
+          params: dict[str, Any], result: dict[str, Any], now: datetime) -> None:
+    """What an accepted command adds to the day: the walk's arrival, the agent's own line, a gift."""
+    if command == "move" and isinstance(params.get("target_node_id"), str):
+        arrives = parse_timestamp(result.get("arrives_at")) or now
+        store.add_to_journal(notification_id, ARRIVAL, notification_id, arrives,
+                             {"node_id": params["target_node_id"]})
+    message = params.get("message")
+    if command in CONVERSATION and isinstance(message, str) and message:
+        _line(store, notification_id, parsed.get("conversation_id"), conversation, _partner_names(parsed, me), now,
+              now, speaker=me.name or me.agent_id, speaker_id=me.agent_id or None, text=message, own=True)
+    for index, gift in enumerate(_transfers(command, params, parsed, me)):
+        store.add_to_journal(notification_id, TRANSFER, f"{notification_id}:{index}", now, gift)
+
+
+def _line(store: Store, notification_id: str, conversation_id: str | None, conversation: str, partners: list[str],
+          at: datetime, heard_at: datetime, *, speaker: str, speaker_id: str | None, text: str, own: bool) -> None:
+    """One line, once per saying: seen again in a later history, it keeps its key and adds nothing.
+
+    The agent's own lines are keyed without the conversation id: the line
+    that starts a talk is said from a notification that has none yet, and
+    the gate never lets the agent say a line twice to the same people.
+    """
+    key = line_key({"speaker": speaker, "speaker_id": speaker_id, "message": text}, None if own else conversation_id)
+    first = store.hear_line(key, heard_at, LINE_REPEAT_AFTER)
+    store.add_to_journal(notification_id, LINE, f"{key}@{utc_text(first)}", at, {
+        "conversation": conversation, "partners": partners, "speaker": speaker, "speaker_id": speaker_id,
+        "text": text, "own": own})
+
+
+def _partner_names(parsed: Parsed, me: Identity) -> list[str]:
+    """The conversation's others by name: its participants, else the speakers of its lines."""
+    people = [{"id": p.get("id"), "name": p.get("name")} for p in parsed["participants"]]
+    people += [{"id": m.get("speaker_id"), "name": m.get("speaker")} for m in parsed["conversation_messages"]]
+    names = [str(p["name"]) for p in people if p.get("name") and not me.is_self(p.get("id"), p.get("name"))]
+    return list(dict.fromkeys(names))
+
+
+def _transfers(command: str, params: dict[str, Any], parsed: Parsed, me: Identity) -> Iterable[dict[str, Any]]:
+    """The gifts an accepted command settles: an offer accepted or refused, or one the agent made."""
+    response = str(params.get("transfer_response") or "")
+    if command in ACCEPT_TRANSFER or "accept" in response:
+        yield from _answered(parsed, RECEIVED)
+    elif command in REJECT_TRANSFER or "reject" in response:
+        yield from _answered(parsed, DECLINED)
+    offer = params if command == "transfer" else params.get("transfer")
+    if isinstance(offer, dict) and (offer.get("item") or offer.get("money")):
+        target = str(offer.get("target_agent_id") or params.get("target_agent_id")
+                     or params.get("next_speaker_agent_id") or "")
+        names = {str(p.get("id")): p.get("name") for p in parsed["participants"]}
+        yield _gift(GIVEN, names.get(target) or target, target or None, offer.get("item"), offer.get("money"))
+
+
+def _answered(parsed: Parsed, direction: str) -> Iterable[dict[str, Any]]:
+    for offer in parsed["transfers"]:
+        if offer.get("status") == "offered" and offer.get("response_required"):
+            sender = offer.get("from") or {}
+            yield _gift(direction, str(sender.get("name") or ""), sender.get("id"), offer.get("item"),
+                        offer.get("money"))
+
+
+def _gift(direction: str, partner: str, partner_id: str | None, item: Any, money: Any) -> dict[str, Any]:
+    if isinstance(item, dict):
+        item = {"item_id": str(item.get("item_id") or ""), "quantity": item.get("quantity") or 1}
+    else:
+        item = None
+    return {"direction": direction, "partner": partner, "partner_id": partner_id, "item": item,
+            "money": money if isinstance(money, int) and not isinstance(money, bool) else None}

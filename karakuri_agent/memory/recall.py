@@ -1,0 +1,183 @@
+"""Which remembered fact to bring up to someone, and the line: a pure decision over the view.
+
+On a later in-world day than the one a fact was told (the world's day, from
+the view's `now` in Asia/Tokyo, never the machine's clock), within the
+agent's first three lines of a conversation with that person, one of their
+facts comes back ("ミケちゃん、元気？"). Never a fact about someone else,
+except town news, and never news back to the one who told it; never a fact
+taken back; never one brought up to this person in the last week; never a
+line already said to them this week. The line passes the one gate with the
+rest of the message.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+from typing import TYPE_CHECKING, Any, Iterable, Mapping
+
+from karakuri_agent.domain.notification import TOKYO
+from karakuri_agent.params import utf16_units
+from karakuri_agent.voice.persona import MESSAGE_UNITS
+from karakuri_agent.voice.speech import said_key
+
+if TYPE_CHECKING:
+    from karakuri_agent.decide.policy import View
+
+# The agent's first lines of a conversation, when a memory may come back.
+RECALL_WITHIN_LINES = 3
+# A fact brought up to someone is not brought up to them again within this.
+RECALL_AGAIN_AFTER = timedelta(days=7)
+# One memory per talk: none while another was brought up to the same person this recently.
+ONE_PER_TALK = timedelta(hours=1)
+
+
+def _order(kind: str) -> int:
+    """What comes first when several could: their plans near the day, then the rest of theirs, then news."""
+    from karakuri_agent.reading import told  # imported where a memory may come back: its patterns cost start-up time
+
+    return {told.PLAN: 0, told.PET: 1, told.FAMILY: 2, told.EVENT: 3, told.WORK: 4, told.LIKE: 5,
+            told.DISLIKE: 6, told.NEWS: 7}.get(kind, 9)
+
+
+@dataclass(frozen=True)
+class Recall:
+    """A fact to bring up to `listener` (an agent id), the line that does, and where it came from."""
+
+    fact_key: str
+    listener: str
+    line: str
+    source: str
+    speaker: str
+    said_at: str
+
+    def explained(self) -> str:
+        """For the decision's reason (`handle --explain`): which memory the line came from."""
+        try:
+            when = datetime.fromisoformat(self.said_at).astimezone(TOKYO).strftime("%-m/%-d")
+        except ValueError:
+            when = "前"
+        return f"{when}に{self.speaker}から聞いた「{self.source}」を覚えていた"
+
+
+def _about(row: Mapping[str, Any], person: Mapping[str, Any]) -> bool:
+    if row.get("about_id") and person.get("id"):
+        return str(row["about_id"]) == str(person["id"])
+    return bool(row.get("about_name")) and row.get("about_name") == person.get("name")
+
+
+def _told_by(row: Mapping[str, Any], person: Mapping[str, Any]) -> bool:
+    if row.get("speaker_id") and person.get("id"):
+        return str(row["speaker_id"]) == str(person["id"])
+    return bool(row.get("speaker_name")) and row.get("speaker_name") == person.get("name")
+
+
+def _day(text: Any) -> date | None:
+    try:
+        return datetime.fromisoformat(str(text)).astimezone(TOKYO).date()
+    except ValueError:
+        return None
+
+
+def _since(mentioned_at: Any, now: datetime) -> timedelta:
+    """How long ago a fact was last brought up (never: forever); a time ahead (the clock stepped back) is now."""
+    if not mentioned_at:
+        return timedelta.max
+    try:
+        return max(now - datetime.fromisoformat(str(mentioned_at)), timedelta(0))
+    except ValueError:
+        return timedelta.max
+
+
+def choose(rows: Iterable[Mapping[str, Any]], person: Mapping[str, Any], now: datetime,
+           said: Iterable[str] = ()) -> Recall | None:
+    """The fact to bring up to `person` now, or None."""
+    from karakuri_agent.reading import told
+
+    today = now.astimezone(TOKYO).date()
+    used = {said_key(line) for line in said}
+    rows = list(rows)
+    if any(_since(row.get("mentioned_at"), now) < ONE_PER_TALK for row in rows if not row.get("withdrawn_at")):
+        return None
+    found: list[tuple[tuple[int, str], Recall]] = []
+    for row in rows:
+        news = row.get("kind") == told.NEWS
+        if row.get("withdrawn_at") or (news and _told_by(row, person)) or not (news or _about(row, person)):
+            continue
+        told_on = _day(row.get("said_at"))
+        if told_on is None or told_on >= today:
+            continue
+        if _since(row.get("mentioned_at"), now) < RECALL_AGAIN_AFTER:
+            continue
+        line = told.recall_line(row, today)
+        if line is None or said_key(line) in used:
+            continue
+        recall = Recall(str(row["fact_key"]), str(person.get("id") or person.get("name") or ""), line,
+                        str(row.get("source") or ""), str(row.get("speaker_name") or ""), str(row.get("said_at")))
+        found.append(((_order(str(row.get("kind"))), str(row.get("said_at"))), recall))
+    if not found:
+        return None
+    best = min(k[0] for k, _ in found)
+    same = [(k, r) for k, r in found if k[0] == best]
+    return max(same, key=lambda kr: kr[0][1])[1]  # the newest of the best kind
+
+
+def for_partner(view: View, person: Mapping[str, Any], *, opening: bool = False) -> Recall | None:
+    """A memory to bring up to `person` in this conversation, within the agent's first lines.
+
+    `opening`: the line starts the conversation (a start or an accept), the first whatever the lines
+    kept from an earlier talk with the same people say.
+    """
+    if (not opening and len(view.own_lines) >= RECALL_WITHIN_LINES) or not person.get("id"):
+        return None
+    return choose(view.told.get(str(person["id"]), ()), person, view.now, view.said_before)
+
+
+def with_recall(message: str, recall: Recall, max_length: int | None) -> str:
+    """The message with the memory's line after it; the memory's line alone when both do not fit."""
+    joined = f"{message}{recall.line}"
+    return joined if utf16_units(joined) <= (MESSAGE_UNITS if max_length is None else max_length) else recall.line
+
+
+# How many of a person's facts the model's prompt carries.
+PROMPT_FACTS = 5
+# A fact's line as the prompt quotes it (said by someone else: data, cut short).
+SOURCE_CHARS = 60
+
+
+# The pack's per-person variable that says how close the agent is to someone.
+CLOSENESS = "closeness"
+
+
+def closeness_spec(view: View) -> Any:
+    """The pack's `closeness` variable (behaviour.spec.Variable), or None when the pack has none."""
+    behaviour = getattr(view.persona, "behaviour", None)
+    return behaviour.variables.get(CLOSENESS) if behaviour is not None else None
+
+
+def closeness(view: View, name: str | None) -> float | None:
+    """How close the agent is to `name` by the pack's variable; None without one."""
+    spec = closeness_spec(view)
+    if spec is None:
+        return None
+    value = (view.behaviour_memory.get("variables") or {}).get(f"{CLOSENESS}.{name}", spec.initial)
+    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else 0.0
+
+
+def about(view: View, person: Mapping[str, Any]) -> dict[str, Any]:
+    """What the agent remembers of someone, for the model's prompt: their facts (not taken back)
+    with when they were told, and the band of the pack's closeness variable."""
+    from karakuri_agent.reading import told
+
+    out: dict[str, Any] = {}
+    spec, value = closeness_spec(view), closeness(view, person.get("name"))
+    band = spec.band(value) if spec is not None and value is not None and person.get("name") else None
+    if band:
+        out["closeness"] = band
+    rows = [r for r in view.told.get(str(person.get("id") or ""), ())
+            if not r.get("withdrawn_at") and (r.get("kind") == told.NEWS or _about(r, person))]
+    facts = [f"{_day(r.get('said_at')) or ''} {r.get('speaker_name') or ''}「{str(r.get('source') or '')[:SOURCE_CHARS]}」".strip()
+             for r in rows[:PROMPT_FACTS]]
+    if facts:
+        out["facts"] = facts
+    return out

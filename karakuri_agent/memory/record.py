@@ -1,0 +1,199 @@
+"""Recording the outcome of a command: what the next turns should remember.
+
+Runs after the answer, success or failure, in one transaction. Failures are
+recorded too (the activity log is the history a person reads with `log`), but
+only a success teaches memory, fulfils promises or counts as contact.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timedelta
+from typing import Any, Iterable
+
+from karakuri_agent.memory import journal
+from karakuri_agent.reading import textparse
+from karakuri_agent.domain.commands import CONTACT as CONTACT_COMMANDS
+from karakuri_agent.memory.travel import learn_trip
+from karakuri_agent.domain.commands import CONVERSATION as CONVERSATION_COMMANDS
+from karakuri_agent.domain.commands import OPENING as OPENING_COMMANDS
+from karakuri_agent.domain.notification import Identity
+from karakuri_agent.state.base import Store
+from karakuri_agent.domain.records import Parsed
+
+NODE_ID = re.compile(r"^\d+-\d+$")
+MAX_KNOWLEDGE_ITEMS = 200
+KEEPABLE_AFTER_DUE = timedelta(hours=3)
+
+
+def conversation_key(parsed: Parsed, me: Identity) -> str:
+    """Stable key for "this conversation": its id, or who is in it."""
+    if parsed.get("conversation_id"):
+        return f"id:{parsed['conversation_id']}"
+    return "with:" + ",".join(sorted(partner_keys(parsed, me)))
+
+
+def partner_keys(parsed: Parsed, me: Identity) -> set[str]:
+    """How the conversation's other participants appear in conversation keys."""
+    return {
+        p.get("id") or p.get("name", "")
+        for p in parsed.get("participants", [])
+        if not me.is_self(p.get("id"), p.get("name"))
+    }
+
+
+def said_to_partners(store: Store, partners: Iterable[str], since: datetime) -> list[str]:
+    """The agent's lines since ``since`` in any talk keyed by who was in it
+    that had one of ``partners`` (ids, else names) in it (a group talk counts
+    for each of its members), newest first. A talk keyed by a server
+    conversation id names no partners, so only its own lines (read by the
+    caller) cover it."""
+    partners = set(partners) - {""}
+    return [
+        line["message"]
+        for line in store.utterances_since(since)
+        if line["conversation_key"].startswith("with:")
+        and partners & set(line["conversation_key"][len("with:"):].split(","))
+    ]
+
+
+def partners(parsed: Parsed, params: dict[str, Any], me: Identity) -> list[dict[str, Any]]:
+    """The other agents a command touched: a named target, else the conversation's others."""
+    people = {p["id"]: p for p in parsed.get("participants", []) if p.get("id")}
+    target = params.get("target_agent_id")
+    if isinstance(target, (str, int)) and not isinstance(target, bool) and str(target):
+        # A schema without a type allows any value; only a plain id names a person.
+        return [people.get(str(target), {"id": str(target), "name": ""})]
+    if target:
+        return []
+    return [p for p in people.values() if not me.is_self(p.get("id"), p.get("name"))]
+
+
+def record_outcome(
+    store: Store,
+    *,
+    notification_id: str,
+    parsed: Parsed,
+    me: Identity,
+    command: str,
+    description: str,
+    params: dict[str, Any],
+    success: bool,
+    result: dict[str, Any],
+    reason: str,
+    now: datetime,
+) -> int:
+    """Write everything the outcome teaches; returns the activity entry id."""
+    message = str(result.get("message") or result.get("error") or "")
+    with store.batch():
+        activity_id = store.record_command(
+            notification_id, parsed.get("notification_type", ""), command, params, success, message, result, reason
+        )
+        if not success:
+            return activity_id
+        store.add_memory(notification_id, "action", _thought(command, description, params, reason))
+        touched = partners(parsed, params, me) if command in CONTACT_COMMANDS else []
+        for person in touched:
+            store.touch_person(person["id"], person.get("name", ""))
+        if isinstance(params.get("message"), str) and command in CONVERSATION_COMMANDS:
+            store.add_utterance(conversation_key(parsed, me), params["message"], opens=command in OPENING_COMMANDS)
+        _fulfil(store, command, params, parsed, touched, now)
+        learn_trip(store, command, params, result, parsed, now)
+        journal.acted(store, notification_id=notification_id, parsed=parsed, me=me,
+                      conversation=conversation_key(parsed, me), command=command, params=params, result=result,
+                      now=now)
+        if isinstance(result.get("data"), (dict, list)):
+            _learn(store, command, result["data"])
+    return activity_id
+
+
+def _thought(command: str, description: str, params: dict[str, Any], reason: str) -> str:
+    what = description or command
+    said = params.get("message")
+    line = f"「{what}」を実行した。"
+    if isinstance(said, str) and said:
+        line += f"「{said[:60]}」と話した。"
+    return line + (f"理由: {reason}" if reason else "")
+
+
+def _fulfil(store: Store, command: str, params: dict[str, Any], parsed: Parsed,
+            touched: Iterable[dict[str, Any]], now: datetime) -> None:
+    """A move to the promised place, or talking with the partner at that place, keeps a promise."""
+    # Promises whose time is long gone cannot be kept any more (and would crowd out current ones).
+    pending = store.pending_commitments(now - KEEPABLE_AFTER_DUE, 50)
+    if command == "move":
+        node = params.get("target_node_id")
+        if not isinstance(node, str):  # a schema without a type allows a list or an object: no place to keep
+            return
+        store.visit_place(node)
+        place_names = {p["node_id"]: p["name"] for p in store.known_places()}
+        target_name = place_names.get(node, "")
+        store.fulfil_commitments(
+            c["id"]
+            for c in pending
+            if (c.get("node_id") and c["node_id"] == node)
+            or (c.get("place_name") and target_name and c["place_name"] in target_name)
+        )
+    elif command in CONVERSATION_COMMANDS:
+        partner_ids = {p.get("id") for p in touched}
+        here = (parsed.get("location") or {}).get("current_node") or {}
+        store.fulfil_commitments(
+            c["id"]
+            for c in pending
+            if c.get("partner_id") in partner_ids
+            and c.get("notification_id") != parsed.get("notification_id")
+            and (not c.get("place_name") or c.get("node_id") == here.get("node_id")
+                 or c["place_name"] in (here.get("name") or ""))
+        )
+
+
+def _learn(store: Store, command: str, data: Any) -> None:
+    """Keep what an information command taught: places, agents, the raw answer."""
+    store.learn_places(places_in(data)[:MAX_KNOWLEDGE_ITEMS])
+    store.see_people(agents_in(data)[:MAX_KNOWLEDGE_ITEMS])
+    store.set_knowledge(command, data)
+
+
+def places_in(data: Any) -> list[dict[str, str]]:
+    """Node ids with names anywhere in an answer: `{node_id, name}` objects or place texts."""
+    places: list[dict[str, str]] = []
+    for item in _walk(data):
+        if isinstance(item, str):
+            places.extend(textparse.parse_places(item))
+            continue
+        if "agent_id" in item:
+            continue  # an agent's position ({agent_id, name, node_id}) names a person, not a place
+        node = item.get("node_id") or item.get("id")
+        name = item.get("name") or item.get("label")
+        if node is not None and NODE_ID.match(str(node)) and isinstance(name, str):
+            places.append({"node_id": str(node), "name": name})
+    return places
+
+
+def agents_in(data: Any) -> list[dict[str, str]]:
+    """Agents (numeric ids with names) anywhere in an answer."""
+    agents = []
+    for item in _walk(data):
+        if not isinstance(item, dict):
+            continue
+        agent = item.get("agent_id") or item.get("id")
+        name = item.get("name") or item.get("display_name")
+        if agent is not None and str(agent).isdigit() and isinstance(name, str):
+            agents.append({"id": str(agent), "name": name})
+    return agents
+
+
+def _walk(data: Any, depth: int = 0) -> Iterable[Any]:
+    """Every dict and string inside an answer, bounded in depth and count."""
+    stack, seen = [(data, 0)], 0
+    while stack and seen < 5000:
+        item, level = stack.pop()
+        seen += 1
+        if isinstance(item, dict):
+            yield item
+            if level < 6:
+                stack.extend((v, level + 1) for v in item.values())
+        elif isinstance(item, list) and level < 6:
+            stack.extend((v, level + 1) for v in item)
+        elif isinstance(item, str) and len(item) < 20_000:
+            yield item

@@ -1,0 +1,544 @@
+"""Extract promises (meeting or going somewhere together) from conversation lines.
+
+A promise is a line from ANOTHER agent that proposes or accepts meeting or
+going together AND names a place and/or a time. It is a heuristic on
+Japanese chat text, deliberately conservative: a missed promise costs less
+than an invented one, because the agent would act on it (move, wait).
+
+Documented choices:
+
+- Proposal cues: strong cues (約束, 待ち合わせ, 合流, 集合, 落ち合う, 会いましょう,
+  会おう, 行きましょう, 行こう, 一緒に, 来てね, 待ってる, 行かない？ ...) count
+  anywhere in a sentence; weak cues (いいよ, OK, 了解, わかった, もちろん, どう？,
+  しよう ...) count only when the same sentence names the place or time, so
+  "いいよいいよ。会場は公民館に変更" is not a promise. A bare question such as
+  "コンビニ行く？" is an idea, not a proposal: no cue. "行こうかな" and
+  "行こうと思う" state the speaker's own plan: not a cue. A cue sentence with
+  a refusal (行けない, 会えない, 無理, やめよう, キャンセル) does not count.
+- Casual speech needs no cue word: a sentence that names a time AND a place
+  followed by で / に / へ / 前 / 集合, or ending on it with な / ね
+  ("5分後にコンビニ前な", "じゃあ明日14時、公民館で", "1時間後に喫茶店な！")
+  is a meeting, unless it is a question, a deadline (18時まで),
+  hearsay (らしい, って), a habit (毎朝, いつも) or about the past (昨日, さっき,
+  a sentence ending in た).
+- The addressee is not judged: in a group conversation a proposal to the
+  group is a proposal to the agent; the caller may filter further.
+- Times (Arabic digits, full-width accepted): `N分後`, `N時間後`, `N時間半後`,
+  `N時間M分後` (at most a day ahead),
+  `HH:MM`, `N時`, `N時半`, `N時M分`, with 今日 / 明日 / 明後日 and 午前 / 午後 /
+  朝 / 夜 / 夕方. `あとで` / `後で` means now + 30 minutes (a typical "a bit
+  later" in a town where actions take 10-60 minutes). A day word alone
+  (明日 without an hour) is not a time.
+- Every time is resolved against `now`, the moment the line was SAID (the
+  caller passes the time it first saw the line), never the moment it is
+  re-read: a line re-read in a later history keeps its due time.
+- Clock times without a day word mean the next occurrence, read on a
+  12-hour clock when no 午前/午後 is given: today at that hour if it is not
+  more than 15 minutes past; else, for hours below 12, the same hour in the
+  evening (9時 said at 21:00 means 21:00); else tomorrow. 今日 pins the day
+  (a past time stays today, overdue), and so do 今夜 / 今晩; 明日 / 明後日 pin
+  the day as said. So a bare clock time is never more than a day after the
+  line: "0時10分に" said at 23:50 is twenty minutes later. 0時 or 12時 with
+  夜 / 今夜 / 晩 is the midnight that ends that day.
+- Places: a name from `known_places` (`[{node_id, name}]`) gives its node id;
+  it matches on the full name, each of its words (喫茶店 for 喫茶店 店内,
+  校庭 for 学校 校庭), the word before 「 (喫茶店 for 喫茶店「さくら」) or
+  the name inside 「」; a word naming parts of several buildings (店内 of
+  喫茶店 店内 and 本屋 店内) names none; the longest match wins, ties go to
+  the first place in the list. Else a place
+  word from a built-in list, extended by a following `「名前」` (本屋「栞」).
+  A node id written in the line (6-11) is taken as node_id.
+- A naive `now` is taken as Asia/Tokyo; due times are aware, Asia/Tokyo.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import re
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Callable, Mapping, Sequence
+
+from karakuri_agent.domain.notification import TOKYO
+
+LATER = timedelta(minutes=30)  # what あとで / 後で means
+PAST_GRACE = timedelta(minutes=15)  # "15時に" said at 15:10 still means today 15:00
+FURTHEST_RELATIVE = timedelta(days=1)  # "100時間後" is talk, not a time to be somewhere
+
+
+@dataclass(frozen=True)
+class Promise:
+    """A meeting someone proposed to (or accepted with) the agent."""
+
+    partner_id: str | None
+    partner_name: str
+    place_name: str | None
+    node_id: str | None
+    due_at: datetime | None
+    source_text: str
+    line_key: str = ""  # the same line (speaker, text, conversation) re-read later has the same key
+    said_at: datetime | None = None  # when the line was said: what its times were read against
+
+
+_STRONG_CUE = re.compile(
+    r"約束|待ち合わせ|待ちあわせ|待合せ|合流|集合|落ち合"
+    r"|会いましょ|会おう|会お[！!〜ー]|会いに(?:行|い)|会わない[?？]|会える[?？]"
+    r"|行きましょ|行こう(?!かな|と思|とおも)|いこう(?!かな|と思|とおも)|行こ[！!っ]"
+    r"|行かない[?？]|行かん[?？]|向かいましょ"
+    r"|一緒に|いっしょに|来てね|来てくれ|来てください|待ってる|待ってて|待ってます"
+)
+_WEAK_CUE = re.compile(
+    r"いいよ|いいね|(?<![A-Za-z])OK(?![A-Za-z])|ＯＫ|オッケー|おっけー|了解|りょうかい|わかった|分かった"
+    r"|賛成|もちろん|ぜひ|どう[?？]|どうかな|しよう(?!かな|と思)|しましょう",
+    re.IGNORECASE,
+)
+_REFUSAL = re.compile(r"行けない|行けません|会えない|会えません|無理|やめよう|やめとく|キャンセル|断|中止|また今度")
+# A meeting called off by the one who made it: words that say so alone ("キャンセルで", "行けなくなった"),
+# and words that do only about a meeting ("約束はなしで", "待ち合わせはまた今度に"; "また今度！" alone is goodbye).
+_CALL_OFF = re.compile(r"キャンセル|取り消|中止|行けなくな|来られなくな|来れなくな|会えなくな|行けそうにない")
+_CALL_OFF_MEETING = re.compile(r"なしで|無しで|なしにし|また今度|またこんど|やめにしよう|やめよう|延期")
+_MEETING_WORD = re.compile(r"約束|待ち合わせ|待ちあわせ|待合せ|集合|会う|会おう|行く")
+# Casual meetings without a cue word: what rules a time + place sentence out.
+_NOT_A_MEETING = re.compile(
+    r"[?？]|まで|らしい|そうだ|そうです|って(?:さ|よ|ね)?[。！!]?$|毎|いつも(?!の)"
+    r"|昨日|きのう|おととい|さっき|先週|去年|前回|(?:た|だった|でした)(?:よ|ね|な|わ|けど)?[。！!…]*$"
+)
+_PLACE_PARTICLE = re.compile(
+    r"\s*(?:の)?(?:前|入口|入り口)?\s*(?:で|に|へ|前|集合|(?:な|ね)(?=[。！!、\s]|$))"
+)
+# A place changed for a meeting already agreed ("やっぱり図書館にしない？", "場所を駅に変更").
+_PLACE_CHANGE = re.compile(r"やっぱり|やっぱ|変更|変えよう|変えない|にしない[?？]|にしよう|にしましょう|の方がいい")
+# One script's run inside a name: katakana (ー included), kanji, or hiragana.
+_SCRIPT_RUN = re.compile(r"[ァ-ヴー]{2,}|[\u4e00-\u9fff々]{2,}|[ぁ-ゖ]{2,}")
+_SENTENCE_END = re.compile(r"(?<=[。！!？?\n])")
+
+_DIGITS = str.maketrans("０１２３４５６７８９：", "0123456789:")
+_RELATIVE = re.compile(r"(?<!\d)(?:(?P<h>\d{1,3})時間(?P<half>半)?)?(?:(?P<m>\d{1,4})分)?後")
+_LATER_WORD = re.compile(r"あとで|後で")
+_CLOCK_HHMM = re.compile(r"(?<![\d:])(?P<h>\d{1,2}):(?P<m>\d{2})(?![\d:])")
+_CLOCK_JI = re.compile(r"(?<!\d)(?P<h>\d{1,2})時(?!間)(?:(?P<half>半)|(?P<m>\d{1,2})分)?")
+_DAY_AFTER = re.compile(r"明後日|あさって")
+_TOMORROW = re.compile(r"明日|あした")
+_TODAY = re.compile(r"今日|きょう|今夜|今晩")
+_PM = re.compile(r"午後|夜|夕方|晩")
+_NIGHT = re.compile(r"夜|晩")
+_AM = re.compile(r"午前|朝")
+
+_NODE_ID = re.compile(r"(?<![\d-])(?P<node>\d{1,4}-\d{1,4})(?![\d-])")
+_TOWN_PLACES = (
+    "図書館", "公園", "駅前", "駅", "神社", "お寺", "喫茶店", "カフェ", "本屋", "書店",
+    "学校", "体育館", "映画館", "銭湯", "コンビニ", "公民館", "商店街", "ラーメン屋",
+    "床屋", "美術館", "博物館", "病院", "交番", "広場", "市場", "スーパー", "パン屋",
+    "花屋", "八百屋", "居酒屋", "レストラン", "食堂", "海岸", "河原", "港", "展望台",
+    "バス停", "駐車場", "屋上", "校門", "会議室", "ホール",
+    "役所", "市役所", "区役所", "役場", "郵便局", "警察署", "消防署", "ホテル", "旅館", "動物園", "水族館",
+    "遊園地", "グラウンド", "競技場", "プール", "教会", "海辺", "砂浜", "遊歩道", "ロビー", "待合室",
+)
+_TOWN_PLACE = re.compile(
+    "(?P<word>" + "|".join(sorted(map(re.escape, _TOWN_PLACES), key=len, reverse=True)) + ")"
+    r"(?P<proper>「[^「」\n]{1,30}」)?"
+)
+
+
+# A place the agent was not shown yet, said as where to be: a name ending like a place does
+# (月見浜な, 桜ヶ丘公園で, 山田屋に), right after the time or a comma. Its node is found once a text shows it.
+_PLACE_END = (r"(?:浜|海岸|館|屋|店|園|場|所|駅|口|台|堂|院|局|署|寺|社|宮|橋|坂|通り|横丁|広場|ホール|センター"
+              r"|ハウス|カフェ|テラス|パーク|ビル|タワー|亭|荘|湯|池|川|丘|森|港|城)")
+_UNSEEN_SPOT = re.compile(
+    r"(?:に|、|,|\s)(?P<word>[\u4e00-\u9fff々ァ-ヴー][\u4e00-\u9fff々ァ-ヴーぁ-ゖ]{0,10}?" + _PLACE_END + r")"
+    r"(?:の)?(?:前|入口|入り口)?\s*(?:で|に|へ|集合|(?:な|ね)(?=[。！!、\s]|$))"
+)
+
+
+def _as_tokyo(now: datetime) -> datetime:
+    """`now` in Asia/Tokyo; a naive value is taken to be Tokyo time already."""
+    if now.tzinfo is None:
+        return now.replace(tzinfo=TOKYO)
+    return now.astimezone(TOKYO)
+
+
+def _sentences(message: str) -> list[str]:
+    """Split on Japanese and ASCII sentence ends, keeping non-empty parts."""
+    return [part for part in _SENTENCE_END.split(message) if part.strip()]
+
+
+# ---------------------------------------------------------------------------
+# Time.
+# ---------------------------------------------------------------------------
+
+
+def _relative_due(text: str, now: datetime) -> datetime | None:
+    """now + the span of `N分後` / `N時間後` / `N時間M分後` (up to a day ahead), now + 30 min for あとで."""
+    match = next((m for m in _RELATIVE.finditer(text) if m.group("h") or m.group("m")), None)
+    if match:
+        hours, minutes = int(match.group("h") or 0), int(match.group("m") or 0)
+        ahead = timedelta(hours=hours, minutes=minutes + (30 if match.group("half") else 0))
+        return now + ahead if ahead <= FURTHEST_RELATIVE else None
+    if _LATER_WORD.search(text):
+        return now + LATER
+    return None
+
+
+def _clock_parts(text: str) -> tuple[int, int] | None:
+    """(hour, minute) of the first `HH:MM` or `N時[半|M分]`, if valid."""
+    found = []
+    for match in (_CLOCK_HHMM.search(text), _CLOCK_JI.search(text)):
+        if match:
+            found.append(match)
+    if not found:
+        return None
+    match = min(found, key=lambda m: m.start())
+    hour = int(match.group("h"))
+    if "half" in match.re.groupindex and match.group("half"):
+        minute = 30
+    else:
+        minute = int(match.group("m") or 0)
+    if hour > 23 or minute > 59:
+        return None
+    return hour, minute
+
+
+def _at(day: datetime, hour: int, minute: int) -> datetime:
+    """`day`'s date at hour:minute, Tokyo time."""
+    return day.replace(hour=hour, minute=minute, second=0, microsecond=0)
+
+
+def _clock_due(text: str, now: datetime) -> datetime | None:
+    """Due time of a clock expression, following the module's day rules."""
+    parts = _clock_parts(text)
+    if parts is None:
+        return None
+    hour, minute = parts
+    midnight = hour in (0, 12) and _NIGHT.search(text) is not None
+    if midnight:
+        hour, now = 0, now + timedelta(days=1)  # the midnight ending the day meant
+    elif _PM.search(text) and hour < 12:
+        hour += 12
+    twelve_hour = hour < 12 and not midnight and not _AM.search(text)
+    if _DAY_AFTER.search(text):
+        return _at(now + timedelta(days=2), hour, minute)
+    if _TOMORROW.search(text):
+        return _at(now + timedelta(days=1), hour, minute)
+    today = _at(now, hour, minute)
+    if midnight:
+        return today
+    if _TODAY.search(text):
+        evening = _at(now, hour + 12, minute) if twelve_hour else today
+        return evening if today < now - PAST_GRACE and evening >= now - PAST_GRACE else today
+    if today >= now - PAST_GRACE:
+        return today
+    if twelve_hour and _at(now, hour + 12, minute) >= now - PAST_GRACE:
+        return _at(now, hour + 12, minute)
+    return _at(now + timedelta(days=1), hour, minute)
+
+
+def _due_at(text: str, now: datetime) -> datetime | None:
+    """First time expression in `text`: relative forms, then clock times."""
+    return _relative_due(text, now) or _clock_due(text, now)
+
+
+# ---------------------------------------------------------------------------
+# Place.
+# ---------------------------------------------------------------------------
+
+
+def _place_keys(name: str) -> set[str]:
+    """Ways a known place name may be said: full, each word, 「」 parts.
+
+    Generic keys shorter than two characters are dropped (too ambiguous);
+    the proper name inside 「」 is kept at any length. A label in several
+    words is also said run together (駅前 for 駅 前), and a kanji compound
+    by its end (役所 for 市役所). A later word
+    (校庭 of 学校 校庭) is a way to say the place too, and so is a run of one
+    script in a building's name (ベーカリー of ベーカリー麦, たぬき of 麺処たぬき);
+    when a key names parts of several buildings (店内, 入口, からくり of
+    からくり駅 and からくり神社) `_unambiguous_keys` drops it.
+    """
+    runs = _SCRIPT_RUN.findall(name)
+    keys = {name, "".join(name.split()), *name.split(), *runs, *_kanji_tails(runs)}
+    if "「" in name:
+        keys.add(name.partition("「")[0].strip())
+    keys = {key for key in keys if len(key) >= 2}
+    proper = re.search(r"「([^「」]+)」", name)
+    if proper:  # a proper name is distinctive even as a single kanji (栞)
+        keys.add(proper.group(1).strip())
+    return {key for key in keys if key}
+
+
+def _kanji_tails(runs: Sequence[str]) -> list[str]:
+    """The ends of a kanji compound, which people say for the whole (役所 for 市役所).
+
+    Only runs of three kanji or more give ends, each at least two kanji long,
+    so a single kanji (館, 前) never names a place; an end shared by two
+    buildings (役所 of 市役所 and 区役所) is dropped as ambiguous like any key.
+    """
+    return [run[start:] for run in runs if re.fullmatch(r"[\u4e00-\u9fff々]{3,}", run)
+            for start in range(1, len(run) - 1)]
+
+
+def _building(name: str) -> str:
+    """The building a place name belongs to: its first word (喫茶店 of 喫茶店 店内 and of 喫茶店「さくら」)."""
+    return re.split(r"[\s「]", name, maxsplit=1)[0]
+
+
+def _unambiguous_keys(known_places: Sequence[Mapping]) -> dict[str, set[str]]:
+    """Key → names of the known places it may mean, without keys that name several buildings.
+
+    Two names are one building when they share their first word (喫茶店 店内,
+    喫茶店 入口) or their node (郵便局 窓口 and からくり郵便局 listed at it).
+    """
+    meanings: dict[str, set[tuple[str, str]]] = {}
+    for place in known_places:
+        name = str(place.get("name") or "").strip() if isinstance(place, Mapping) else ""
+        for key in _place_keys(name) if name else ():
+            meanings.setdefault(key, set()).add((name, str(place.get("node_id") or "")))
+    return {key: {name for name, _ in places} for key, places in meanings.items() if _one_building(places)}
+
+
+def _one_building(places: set[tuple[str, str]]) -> bool:
+    """The (name, node) pairs, linked by a shared first word or node, form one group."""
+    groups: list[tuple[set[str], set[str]]] = []
+    for name, node in places:
+        linked = [g for g in groups if _building(name) in g[0] or (node and node in g[1])]
+        merged = ({_building(name)}, {node} - {""})
+        for group in linked:
+            groups.remove(group)
+            merged = (merged[0] | group[0], merged[1] | group[1])
+        groups.append(merged)
+    return len(groups) == 1
+
+
+def known_place(text: str, known_places: Sequence[Mapping]) -> tuple[str, str | None] | None:
+    """(name, node_id) of the best-matching known place, if any.
+
+    The longest key found wins; ties go to the first place in the list. A
+    key naming parts of several buildings (店内) identifies none of them.
+    """
+    keys = _unambiguous_keys(known_places)
+    best: tuple[int, str, str | None] | None = None
+    for place in known_places:
+        try:
+            name = str(place.get("name") or "").strip()
+            node_id = place.get("node_id")
+        except AttributeError:
+            continue
+        if not name:
+            continue
+        for key in _place_keys(name):
+            if key in keys and key in text and (best is None or len(key) > best[0]):
+                best = (len(key), name, str(node_id) if node_id else None)
+    return (best[1], best[2]) if best else None
+
+
+def _place(text: str, known_places: Sequence[Mapping]) -> tuple[str | None, str | None]:
+    """(place_name, node_id) named in the text; (None, None) if none."""
+    node = _NODE_ID.search(text)
+    if node:
+        node_id = node.group("node")
+        for place in known_places:
+            if isinstance(place, Mapping) and str(place.get("node_id")) == node_id:
+                return (str(place.get("name")) if place.get("name") else None), node_id
+        return None, node_id
+    known = known_place(text, known_places)
+    if known:
+        return known
+    word = _TOWN_PLACE.search(text)
+    if word:
+        return word.group("word") + (word.group("proper") or ""), None
+    unseen = _UNSEEN_SPOT.search(text)
+    if unseen:
+        return unseen.group("word"), None
+    return None, None
+
+
+# ---------------------------------------------------------------------------
+# Proposal detection and the public API.
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _PlaceWords:
+    """Every way a place may be named (node ids, known names, place words), as two patterns.
+
+    Built once per message, so a long message costs one scan per sentence
+    whatever the number of known places.
+    """
+
+    named: re.Pattern[str]  # a place named anywhere
+    spot: re.Pattern[str]  # a place named as where to be: 公民館で, コンビニ前, 神社に
+
+    @classmethod
+    def of(cls, known_places: Sequence[Mapping]) -> _PlaceWords:
+        keys = set(_unambiguous_keys(known_places))
+        names = "|".join(sorted(map(re.escape, keys), key=len, reverse=True))
+        place = "(?:" + "|".join([_NODE_ID.pattern, _TOWN_PLACE.pattern] + ([names] if names else [])) + ")"
+        return cls(re.compile(place), re.compile(place + _PLACE_PARTICLE.pattern))
+
+
+def _casual_meeting(sentence: str, now: datetime, places: _PlaceWords) -> bool:
+    """A time plus a place marked as where to be ("公民館で", "コンビニ前"), said as a plan."""
+    if _NOT_A_MEETING.search(sentence.strip()) or _due_at(sentence, now) is None:
+        return False
+    return places.spot.search(sentence) is not None or _UNSEEN_SPOT.search(sentence) is not None
+
+
+def _proposal_sentence(message: str, now: datetime, known_places: Sequence[Mapping]) -> str | None:
+    """The sentence that proposes or accepts meeting, or None."""
+    places = _PlaceWords.of(known_places)
+    for sentence in _sentences(message):
+        if _REFUSAL.search(sentence):
+            continue
+        if _STRONG_CUE.search(sentence) or _casual_meeting(sentence, now, places):
+            return sentence
+        if _WEAK_CUE.search(sentence) and (_due_at(sentence, now) or places.named.search(sentence)):
+            return sentence
+    return None
+
+
+def extract_promise(
+    message: str,
+    *,
+    speaker_name: str,
+    speaker_id: str | None,
+    now: datetime,
+    known_places: Sequence[dict] = (),
+) -> Promise | None:
+    """A Promise when `message` proposes/accepts meeting and names a place or time.
+
+    Place and time are read from the proposing sentence first, then from the
+    whole message (so "明日15時はどう？喫茶店で会おう！" keeps both). Never
+    raises on odd input: anything that is not text gives None.
+    """
+    if not isinstance(message, str) or not isinstance(now, datetime):
+        return None
+    text = message.translate(_DIGITS)
+    tokyo_now = _as_tokyo(now)
+    places = [place for place in known_places if isinstance(place, Mapping)]
+    sentence = _proposal_sentence(text, tokyo_now, places)
+    if sentence is None:
+        return None
+    due_at = _due_at(sentence, tokyo_now) or _due_at(text, tokyo_now)
+    place_name, node_id = _place(sentence, places)
+    if (place_name, node_id) == (None, None):
+        place_name, node_id = _place(text, places)
+    if due_at is None and place_name is None and node_id is None:
+        return None
+    return Promise(
+        partner_id=speaker_id,
+        partner_name=speaker_name,
+        place_name=place_name,
+        node_id=node_id,
+        due_at=due_at,
+        source_text=message,
+    )
+
+
+def _is_self(line: Mapping, self_id: str | None, self_name: str | None) -> bool:
+    """True when the line was said by the agent itself (by id, else name)."""
+    speaker_id = line.get("speaker_id")
+    if self_id and speaker_id:
+        return str(speaker_id) == str(self_id)
+    return bool(self_name) and line.get("speaker") == self_name
+
+
+def line_key(line: Mapping, conversation_id: str | None) -> str:
+    """One key per line said: same speaker, same text, same conversation.
+
+    The speaker is their name, which every reading carries (an id may be
+    missing from one text and resolved in the next, and must not make the
+    same line look new); without a conversation id the key is speaker and
+    text only (the caller bounds how long such a key stands for one saying).
+    """
+    speaker = line.get("speaker") or line.get("speaker_id") or ""
+    raw = "\x1f".join((str(conversation_id or ""), str(speaker), str(line.get("message") or "")))
+    return hashlib.sha256(raw.encode("utf-8")).hexdigest()
+
+
+def extract_promises(
+    lines: Sequence[dict],
+    *,
+    self_id: str | None,
+    self_name: str | None,
+    now: datetime,
+    known_places: Sequence[dict] = (),
+    conversation_id: str | None = None,
+    said_at: Callable[[str], datetime] | None = None,
+    standing: Sequence[Promise] = (),
+) -> list[Promise]:
+    """Promises in parsed lines `{speaker, speaker_id, message}`, in order.
+
+    `standing` are promises made in earlier notifications: a line that moves
+    a meeting ("やっぱり図書館にしない？") moves the speaker's latest one even
+    when the line that made it is no longer in the history shown.
+
+    The agent's own lines are skipped: a promise is what someone else asked
+    of (or agreed with) the agent. `said_at(line_key)` tells when a line was
+    said (the first time it was seen); without it every line was said `now`.
+    Each promise carries its line's key and that time, so a caller can keep
+    one promise per line said.
+    """
+    promises: list[Promise] = []
+    for line in lines:
+        if not isinstance(line, Mapping) or _is_self(line, self_id, self_name):
+            continue
+        key = line_key(line, conversation_id)
+        when = said_at(key) if said_at else now
+        speaker = line.get("speaker")
+        speaker_name = str(speaker) if speaker is not None else ""
+        promise = extract_promise(
+            line.get("message"),
+            speaker_name=speaker_name,
+            speaker_id=str(line["speaker_id"]) if line.get("speaker_id") is not None else None,
+            now=when,
+            known_places=known_places,
+        )
+        if calls_off(line.get("message")):  # what the speaker proposed a moment ago is off
+            promises = [p for p in promises if not _made_by(p, line)]
+            continue
+        earlier = next((p for p in reversed([*standing, *promises]) if _made_by(p, line)), None)
+        if earlier is not None and (promise is None or promise.due_at is None):
+            promise = _moved(line.get("message"), earlier, known_places) or promise
+        if promise:
+            promises.append(dataclasses.replace(promise, line_key=key, said_at=when))
+    return promises
+
+
+def _moved(message: object, earlier: Promise, known_places: Sequence[Mapping]) -> Promise | None:
+    """The same meeting at another place, when its proposer changes the place and says no new time.
+
+    "やっぱり図書館にしない？時間はそのままで。" after a meeting at 15時 means 15時
+    at the library: the earlier time stays, the place is the new one.
+    """
+    if not isinstance(message, str):
+        return None
+    text = message.translate(_DIGITS)
+    if not _PLACE_CHANGE.search(text) or _REFUSAL.search(text) or _due_at(text, earlier.said_at or datetime.now(TOKYO)):
+        return None
+    place_name, node_id = _place(text, [p for p in known_places if isinstance(p, Mapping)])
+    if (place_name, node_id) == (None, None) or (place_name, node_id) == (earlier.place_name, earlier.node_id):
+        return None
+    return dataclasses.replace(earlier, place_name=place_name, node_id=node_id, source_text=message)
+
+
+def _made_by(promise: Promise, line: Mapping) -> bool:
+    """The promise was made by the line's speaker: by id when both have one, else by name."""
+    speaker_id = line.get("speaker_id")
+    if promise.partner_id and speaker_id:
+        return str(promise.partner_id) == str(speaker_id)
+    return bool(promise.partner_name) and promise.partner_name == str(line.get("speaker") or "")
+
+
+def calls_off(message: object) -> bool:
+    """The line calls a meeting off ("ごめん、さっきの約束なしで！") and proposes no other."""
+    if not isinstance(message, str):
+        return False
+    if not any(_CALL_OFF.search(sentence) or (_CALL_OFF_MEETING.search(sentence) and _MEETING_WORD.search(sentence))
+               for sentence in _sentences(message)):
+        return False
+    return extract_promise(message, speaker_name="", speaker_id=None, now=datetime.now(TOKYO)) is None
+
+
+def changes_plan(message: object) -> bool:
+    """The line changes a plan already made (やっぱり, 変更, にしない？): what it proposes replaces the old one."""
+    return isinstance(message, str) and _PLACE_CHANGE.search(message.translate(_DIGITS)) is not None

@@ -1,0 +1,573 @@
+"""Parse the Karakuri World server's notification text.
+
+This is the fallback of CONTRACT section 2: when the JSON fields
+(`participants`, `conversation_messages`, ...) are absent, the same facts are
+read from `notification.text`, which the server formats for people.
+
+Security rule: quoted speech is DATA. Everything between a speaker's opening
+「 and its closing 」 (possibly several physical lines, possibly with nested
+「」) was written by another agent, so it never yields a participant, a next
+speaker, a choice, a transfer or a place. Only the server's own lines count.
+The text is therefore split once into structural lines and quoted messages
+(`_scan`), and every parser except `parse_lines` reads structural lines only.
+
+Limitation, by construction of the format: the server does not escape speech,
+so a message that closes its own quote with an unbalanced 」 at the end of a
+physical line cannot be told apart from the server's closing bracket. Prefer
+the JSON fields whenever they are present.
+
+Every public function is pure and never raises: non-text input or text it
+does not understand gives an empty result (or None).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Protocol
+from zoneinfo import ZoneInfo
+
+from karakuri_agent.domain.notification import TOKYO
+
+
+# A name as the server writes it: anything on one line but the brackets and
+# separators that delimit it. Kept lazy so the sentence after it anchors it.
+_NAME = r"[^\s「」\n][^「」\n]*?"
+
+# `名前: 「` opens a conversation line (the colon may be full-width).
+_SPEAKER_LINE = re.compile(rf"^(?P<name>{_NAME})\s*[:：][ \t\u3000]*「")
+# Server sentences that introduce the bare `「…」` line after them as that
+# agent's line: a talk request, and the notices of someone joining or leaving
+# a conversation (their first or last line), which the server marks with 🔔.
+# The Discord body variant puts the quote on the same line.
+_INTRO_LINE = re.compile(
+    rf"^(?:🔔[ \t\u3000]*)?(?P<name>{_NAME}) (?:が話しかけています|が会話から離れました|が会話に参加しました)。"
+    r"[ \t\u3000]*(?P<quote>「)?"
+)
+_EOL = re.compile(r"[ \t\u3000]*(?:\n|\Z)")
+_BRACKET = re.compile(r"[「」]")
+
+# Labels of the server's own `ラベル: 値` lines: never a speaker, even when the
+# value starts with 「 (for example a building named 「森の家」).
+_STRUCTURAL_LABELS = frozenset(
+    {
+        "参加者", "選択肢", "現在時刻", "天気", "現在地", "近くのノード",
+        "近くのエージェント", "近くのNPC", "近くの建物", "近くの会話",
+        "サーバーイベント", "所持金", "所持品", "transfer_id", "応答期限",
+        "notification_id", "server_event_id",
+    }
+)
+
+# `名前 (id: 123)`, as in `参加者: A (id: 1)、B (id: 2)`.
+# Names are bounded ({0,63}): an unbounded lazy name made finditer quadratic on one long line.
+_ID_ENTRY = re.compile(
+    r"(?P<name>[^\s、,，:：「」()（）\[\]/][^、,，:：「」()（）\[\]/\n]{0,63}?)\s{0,8}[(（]id:\s*(?P<id>[\w-]{1,64})[)）]"
+)
+
+_NEXT_SPEAKER = re.compile(rf"^次は (?P<name>{_NAME}) の番です。")
+
+# Server sentences that start with an agent's name.
+_NAME_SENTENCES = tuple(
+    re.compile(rf"^(?P<name>{_NAME}) {tail}")
+    for tail in (
+        r"が話しかけています。",
+        r"が会話(?:から離れ|に参加し)ました。",
+        r"から \S.*? の譲渡提案が届きました。",
+        r"に \S.*? の譲渡を提案しました。",
+        r"が \S.*?を受け取りました。",
+        r"から \S.*? を受け取りました。",
+        r"からの譲渡",
+        r"への譲渡",
+        r"との(?:会話開始|譲渡)",
+        r"が世界からログアウトし",
+        r"が会話を(?:拒否|受諾)しました。",
+        r"が応答しませんでした。",
+    )
+) + (_NEXT_SPEAKER,)
+
+_CHOICES_HEADER = re.compile(r"^選択肢[:：]\s*$")
+_CHOICE_LINE = re.compile(r"^-\s*(?P<command>[A-Za-z_][\w-]{0,63})\s*[:：]")
+
+_NODE = r"\d{1,4}-\d{1,4}"
+_NODE_WITH_LABEL = re.compile(rf"(?<![\d-])(?P<node>{_NODE})(?![\d-])[ \t]?[(（](?P<name>[^()（）\n]+)[)）]")
+_BUILDING = re.compile(
+    rf"(?P<name>[^\s/:：,，、\[\]][^/\n:：,，、\[\]]{{0,63}}?)\s{{0,8}}\[(?P<node>{_NODE})\]"
+)
+_CURRENT_NODE = re.compile(rf"^現在地[:：]\s*(?P<node>{_NODE})(?![\d-])(?:\s*[(（](?P<name>[^()（）\n]+)[)）])?")
+_CLOCK = re.compile(
+    r"^現在時刻[:：]\s*(?P<y>\d{4})-(?P<mo>\d{1,2})-(?P<d>\d{1,2})[ T](?P<h>\d{1,2}):(?P<mi>\d{2})"
+    r"(?:\s*\((?P<tz>[A-Za-z_]{1,32}(?:/[A-Za-z_+-]{1,32}){0,2})\))?"
+)
+_NEARBY_AGENTS = re.compile(r"^近くのエージェント[:：]\s*(?P<count>\d{1,6})\s*人")
+
+# Transfers. The summary is `item×N`, `12,000円` or `(空)`.
+_SUMMARY = r"(?P<summary>\S.*?)"
+_TRANSFER_PATTERNS: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
+    (re.compile(rf"^(?P<name>{_NAME}) {tail}"), direction, status)
+    for tail, direction, status in (
+        (rf"から {_SUMMARY} の譲渡提案が届きました。", "in", "offered"),
+        (rf"に {_SUMMARY} の譲渡を提案しました。", "out", "offered"),
+        (rf"から {_SUMMARY} を受け取りました。", "in", "accepted"),
+        (rf"が {_SUMMARY} ?の譲渡を受け取りました。", "out", "accepted"),
+        (rf"が {_SUMMARY} ?を受け取りました。", "out", "accepted"),
+        (r"からの譲渡を処理できませんでした。(?P<reason>.*)", "in", "rejected"),
+        (r"への譲渡は成立しませんでした。(?P<reason>.*)", "out", "rejected"),
+        (r"からの譲渡は取り消されました。(?P<reason>.*)", "in", "cancelled"),
+        (r"への譲渡は取り消されました。(?P<reason>.*)", "out", "cancelled"),
+        (r"からの譲渡は応答期限切れになりました。(?P<reason>.*)", "in", "expired"),
+        (r"への譲渡は応答期限切れになりました。(?P<reason>.*)", "out", "expired"),
+    )
+)
+_ITEM_SUMMARY = re.compile(r"^(?P<item>[^\s×]{1,64})\s*×\s*(?P<qty>\d{1,9})$")
+_MONEY_SUMMARY = re.compile(r"^(?P<amount>\d{1,3}(?:,\d{3}){0,5}|\d{1,15})円$")
+
+# Reason sentences (both server wordings: サーバーアナウンス / サーバーイベント).
+_REASON_CODES: tuple[tuple[str, str], ...] = (
+    ("インベントリが満杯", "inventory_full"),
+    ("受け取り側が拒否", "rejected_by_receiver"),
+    ("発話で応答しなかった", "unanswered_speak"),
+    ("サーバーアナウンス", "server_announcement"),
+    ("サーバーイベント", "server_event"),
+    ("送信側がログアウト", "sender_logged_out"),
+    ("受信側がログアウト", "receiver_logged_out"),
+    ("会話終了処理", "conversation_closing"),
+    ("不応答", "participant_inactive"),
+    ("エラー", "error"),
+)
+
+
+@dataclass(frozen=True)
+class _Quote:
+    """One conversation line: who said it, what, and where its line starts."""
+
+    speaker: str
+    message: str
+    offset: int
+
+
+@dataclass(frozen=True)
+class _Scan:
+    """The text split into server lines (with offsets) and quoted speech."""
+
+    lines: tuple[tuple[int, str], ...]
+    quotes: tuple[_Quote, ...]
+
+
+# ---------------------------------------------------------------------------
+# Scanning: separate the server's structure from quoted speech.
+# ---------------------------------------------------------------------------
+
+
+def _normalize(text: object) -> str:
+    """Return text with `\\n` line ends; anything that is not a str is empty."""
+    if not isinstance(text, str):
+        return ""
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def _clean_name(name: str) -> str | None:
+    """Strip a captured name; reject empty or implausible captures."""
+    name = name.strip().lstrip("-•・*🔔").strip()
+    if not name or len(name) > 64 or "「" in name or "」" in name:
+        return None
+    return name
+
+
+def _find_close(text: str, open_at: int) -> int | None:
+    """Index of the 」 closing the quote opened at `open_at`, or None.
+
+    Nested 「」 are balanced; the closing bracket is the first one that brings
+    the depth back to zero (or below, for a stray 」) AND ends its physical
+    line, which is where the server puts it. Unclosed means "data until the
+    end of the text": the safe reading.
+    """
+    depth = 0
+    for match in _BRACKET.finditer(text, open_at):
+        depth += 1 if match.group() == "「" else -1
+        if depth <= 0 and _EOL.match(text, match.end()):
+            return match.start()
+    return None
+
+
+def _quote_opening(line: str, initiator: str | None) -> tuple[str, int] | None:
+    """(speaker, index of 「 in line) when this line opens quoted speech."""
+    match = _SPEAKER_LINE.match(line)
+    if match and not line.startswith("-"):
+        name = _clean_name(match.group("name"))
+        if name and name not in _STRUCTURAL_LABELS:
+            return name, match.end() - 1
+    match = _INTRO_LINE.match(line)
+    if match and match.group("quote"):
+        name = _clean_name(match.group("name"))
+        if name:
+            return name, match.start("quote")
+    stripped = line.lstrip(" \t\u3000")
+    if initiator and stripped.startswith("「"):
+        return initiator, len(line) - len(stripped)
+    return None
+
+
+def _initiator(line: str) -> str | None:
+    """Name from a bare introducing line (`名前 が話しかけています。`, a join or leave notice), else None."""
+    match = _INTRO_LINE.match(line)
+    if match and not match.group("quote") and _EOL.match(line, match.end()):
+        return _clean_name(match.group("name"))
+    return None
+
+
+def _scan(text: object) -> _Scan:
+    """Split text into structural lines and quoted messages, in order.
+
+    Every parser starts here, and a notification's text goes through about
+    ten of them, so the split of the same text is computed once.
+    """
+    return _scan_text(_normalize(text))
+
+
+@functools.lru_cache(maxsize=8)
+def _scan_text(source: str) -> _Scan:
+    lines: list[tuple[int, str]] = []
+    quotes: list[_Quote] = []
+    initiator: str | None = None
+    pos, size = 0, len(source)
+    while pos <= size:
+        end = source.find("\n", pos)
+        end = size if end == -1 else end
+        line = source[pos:end]
+        opening = _quote_opening(line, initiator)
+        if opening is None:
+            lines.append((pos, line))
+            if line.strip():
+                initiator = _initiator(line)
+            pos = end + 1
+            continue
+        speaker, index = opening
+        open_at = pos + index
+        close = _find_close(source, open_at)
+        stop = size if close is None else close
+        quotes.append(_Quote(speaker, source[open_at + 1 : stop], pos))
+        if close is None:
+            break
+        after = source.find("\n", close)
+        pos = size + 1 if after == -1 else after + 1
+        initiator = None
+    return _Scan(tuple(lines), tuple(quotes))
+
+
+# ---------------------------------------------------------------------------
+# Names and ids.
+# ---------------------------------------------------------------------------
+
+
+@functools.lru_cache(maxsize=8)
+def _id_entries(scan: _Scan) -> tuple[tuple[int, str, str], ...]:
+    """(offset, name, id) for every `名前 (id: N)` on a server line (cached: most parsers need them)."""
+    found = []
+    for offset, line in scan.lines:
+        for match in _ID_ENTRY.finditer(line):
+            name = _clean_name(match.group("name"))
+            if name:
+                found.append((offset + match.start("name"), name, match.group("id")))
+    return tuple(found)
+
+
+class NameLookup(Protocol):
+    """Anything that answers name -> id: a dict, or the store looking names up one by one."""
+
+    def get(self, name: str, /) -> str | None: ...
+
+
+def _id_resolver(scan: _Scan, roster: NameLookup | None):
+    """name -> id: ids written in the text first, then the roster."""
+    written: dict[str, str] = {}
+    for _, name, agent_id in _id_entries(scan):
+        written.setdefault(name, agent_id)
+
+    def resolve(name: str) -> str | None:
+        if name in written:
+            return written[name]
+        try:
+            value = roster.get(name) if roster is not None else None
+        except Exception:  # a broken mapping must not break parsing
+            return None
+        return str(value) if value is not None else None
+
+    return resolve
+
+
+def _sentence_names(scan: _Scan) -> list[tuple[int, str]]:
+    """(offset, name) of agents named by the server's own sentences."""
+    found = []
+    for offset, line in scan.lines:
+        for pattern in _NAME_SENTENCES:
+            match = pattern.match(line)
+            if match:
+                name = _clean_name(match.group("name"))
+                if name:
+                    found.append((offset + match.start("name"), name))
+                break
+    return found
+
+
+def parse_participants(text: str, roster: NameLookup | None = None) -> list[dict]:
+    """Agents named in the text, `[{"id", "name"}]`, in order of first appearance.
+
+    Sources: `名前 (id: N)` entries, speakers of conversation lines, and the
+    server sentences that start with an agent's name (next speaker, talk
+    request, transfer and logout sentences). Ids missing from the text come
+    from `roster` (name -> id), else None. The header `あなた (名前) は…` is
+    not a participant, and nothing inside quoted speech is.
+    """
+    scan = _scan(text)
+    resolve = _id_resolver(scan, roster)
+    mentions = [(offset, name) for offset, name, _ in _id_entries(scan)]
+    mentions += [(quote.offset, quote.speaker) for quote in scan.quotes]
+    mentions += _sentence_names(scan)
+    seen: set[str] = set()
+    result = []
+    for _, name in sorted(mentions, key=lambda item: item[0]):
+        if name not in seen:
+            seen.add(name)
+            result.append({"id": resolve(name), "name": name})
+    return result
+
+
+def parse_lines(text: str, roster: NameLookup | None = None) -> list[dict]:
+    """Conversation lines `[{"speaker", "speaker_id", "message"}]`, in order.
+
+    A line is `名前: 「発言」`, or a bare `「発言」` after `名前 が話しかけています。`
+    or after the notice that someone joined or left the conversation.
+    The message keeps any nested 「」 and inner line breaks.
+    """
+    scan = _scan(text)
+    resolve = _id_resolver(scan, roster)
+    return [
+        {"speaker": quote.speaker, "speaker_id": resolve(quote.speaker), "message": quote.message}
+        for quote in scan.quotes
+    ]
+
+
+def parse_next_speakers(text: str, roster: NameLookup | None = None) -> list[dict]:
+    """Names from the server's `次は 名前 の番です。` lines, `[{"id", "name"}]`."""
+    scan = _scan(text)
+    resolve = _id_resolver(scan, roster)
+    result: list[dict] = []
+    for _, line in scan.lines:
+        match = _NEXT_SPEAKER.match(line)
+        name = _clean_name(match.group("name")) if match else None
+        if name and all(entry["name"] != name for entry in result):
+            result.append({"id": resolve(name), "name": name})
+    return result
+
+
+def parse_choice_commands(text: str) -> list[str]:
+    """Commands of the `選択肢:` block(s), in order, duplicates kept.
+
+    Only `- command: …` lines after a `選択肢:` header and before the next
+    blank line count; a `- transfer:` line inside quoted speech does not.
+    """
+    commands: list[str] = []
+    in_block = False
+    for _, line in _scan(text).lines:
+        if _CHOICES_HEADER.match(line.strip()):
+            in_block = True
+        elif not line.strip():
+            in_block = False
+        elif in_block:
+            match = _CHOICE_LINE.match(line.strip())
+            if match:
+                commands.append(match.group("command"))
+    return commands
+
+
+_ACTION_OPTION = re.compile(
+    r"^-\s*action\s*[:：]\s*(?P<name>[^(（\n]+?)\s*[(（]action_id:\s*(?P<id>[\w-]{1,64})(?P<rest>[^)）\n]*)"
+)
+_YEN = re.compile(r"(?P<yen>\d{1,3}(?:,\d{3})*|\d+)円")
+_SPAN = re.compile(r"(?<![\d,])(?P<n>\d+)\s*(?P<unit>秒|分)(?!後)")
+
+
+def parse_action_options(text: str) -> list[dict]:
+    """Actions offered in the `選択肢:` block: `[{"action_id", "name", "cost", "minutes"}]`.
+
+    The text form is how the agent learns action ids when the JSON choice
+    carries no enum. `cost` is the yen amount, `minutes` how long it takes
+    (`1800秒`, `30分`), each None when none is written.
+    """
+    options: list[dict] = []
+    in_block = False
+    for _, line in _scan(text).lines:
+        stripped = line.strip()
+        if _CHOICES_HEADER.match(stripped):
+            in_block = True
+        elif not stripped:
+            in_block = False
+        elif in_block and (match := _ACTION_OPTION.match(stripped)):
+            yen = _YEN.search(match.group("rest"))
+            cost = int(yen.group("yen").replace(",", "")) if yen else None
+            span = _SPAN.search(match.group("rest"))
+            minutes = (int(span.group("n")) / (60 if span.group("unit") == "秒" else 1)) if span else None
+            options.append({"action_id": match.group("id"), "name": match.group("name").strip(), "cost": cost,
+                            "minutes": minutes})
+    return options
+
+
+# ---------------------------------------------------------------------------
+# Transfers.
+# ---------------------------------------------------------------------------
+
+
+def _parse_summary(summary: str) -> tuple[dict | None, int | None]:
+    """(item, money) from `tea×2` or `12,000円`; (None, None) otherwise."""
+    summary = summary.strip()
+    match = _ITEM_SUMMARY.match(summary)
+    if match:
+        return {"item_id": match.group("item"), "quantity": int(match.group("qty"))}, None
+    match = _MONEY_SUMMARY.match(summary)
+    if match:
+        return None, int(match.group("amount").replace(",", ""))
+    return None, None
+
+
+def _reason_code(sentence: str) -> str:
+    """Map the server's reason sentence to a stable code."""
+    for needle, code in _REASON_CODES:
+        if needle in sentence:
+            return code
+    return "unknown"
+
+
+def _transfer_from_line(line: str, me: dict, resolve) -> dict | None:
+    """One transfer dict from a server transfer sentence, else None."""
+    for pattern, direction, status in _TRANSFER_PATTERNS:
+        match = pattern.match(line)
+        if not match:
+            continue
+        name = _clean_name(match.group("name"))
+        if not name:
+            return None
+        other = {"id": resolve(name), "name": name}
+        sender, receiver = (other, me) if direction == "in" else (me, other)
+        transfer: dict = {"from": sender, "to": receiver}
+        if status in ("offered", "accepted"):
+            item, money = _parse_summary(match.group("summary"))
+            transfer.update({"item": item, "money": money, "status": status})
+            if status == "offered" and direction == "in":
+                transfer["response_required"] = True
+        else:
+            reason = "timeout" if status == "expired" else _reason_code(match.group("reason"))
+            transfer.update({"status": status, "reason": reason})
+        return transfer
+    return None
+
+
+def parse_transfers(
+    text: str, self_id: str, self_name: str, roster: NameLookup | None = None
+) -> list[dict]:
+    """Item or money transfers the server reports, in order.
+
+    Shapes: offered `{from, to, item, money, status}` (plus
+    `response_required: True` when the agent must answer), accepted (same
+    keys), and rejected / cancelled / expired `{from, to, status, reason}`
+    where reason is a code such as `inventory_full`, `server_announcement`,
+    `receiver_logged_out`, `error` (`timeout` for expired). The agent itself
+    is `{"id": self_id, "name": self_name}`.
+    """
+    scan = _scan(text)
+    resolve = _id_resolver(scan, roster)
+    me = {"id": self_id, "name": self_name}
+    transfers = []
+    for _, line in scan.lines:
+        transfer = _transfer_from_line(line, me, resolve)
+        if transfer:
+            transfers.append(transfer)
+    return transfers
+
+
+# ---------------------------------------------------------------------------
+# Places, position, clock.
+# ---------------------------------------------------------------------------
+
+
+def parse_places(text: str) -> list[dict]:
+    """Named nodes `[{"node_id", "name"}]`, deduplicated by node id.
+
+    Sources: `6-11 (喫茶店 店内)`, `7-11(喫茶店 入口)` and building entries
+    `本屋「栞」 [7-6]`. The first name seen for a node wins; node ids written
+    without a name teach nothing and are skipped.
+    """
+    found: list[tuple[int, str, str]] = []
+    for offset, line in _scan(text).lines:
+        for pattern in (_NODE_WITH_LABEL, _BUILDING):
+            for match in pattern.finditer(line):
+                name = match.group("name").strip()
+                if name:
+                    found.append((offset + match.start(), match.group("node"), name))
+    places: dict[str, str] = {}
+    for _, node_id, name in sorted(found, key=lambda item: item[0]):
+        places.setdefault(node_id, name)
+    return [{"node_id": node_id, "name": name} for node_id, name in places.items()]
+
+
+def parse_buildings(text: str) -> list[dict]:
+    """Building entries `本屋「栞」 [7-6]` as `[{"node_id", "name"}]`, every one (a node may have a label too).
+
+    `parse_places` keeps one name per node, the label first; a building's own
+    name (栞, さくら) is how people say where to meet, so it is kept apart.
+    """
+    found = [{"node_id": match.group("node"), "name": match.group("name").strip()}
+             for _, line in _scan(text).lines for match in _BUILDING.finditer(line)]
+    return [entry for entry in found if entry["name"]]
+
+
+def parse_current_node(text: str) -> dict | None:
+    """`{"node_id", "name"}` from `現在地: 6-11 (喫茶店 店内)` (name may be None)."""
+    for _, line in _scan(text).lines:
+        match = _CURRENT_NODE.match(line.strip())
+        if match:
+            name = (match.group("name") or "").strip() or None
+            return {"node_id": match.group("node"), "name": name}
+    return None
+
+
+def _zone(name: str | None) -> ZoneInfo:
+    """The named time zone if it is a real one, else Asia/Tokyo."""
+    if not name:
+        return TOKYO
+    try:
+        return ZoneInfo(name)
+    except Exception:  # unknown or malformed zone keys raise several types
+        return TOKYO
+
+
+def parse_clock(text: str) -> datetime | None:
+    """World time from `現在時刻: 2026-04-18 15:02 (Asia/Tokyo)`.
+
+    Returned aware, in Asia/Tokyo (read in the zone the text names, which is
+    Asia/Tokyo on today's server). None when absent or not a real date.
+    """
+    for _, line in _scan(text).lines:
+        match = _CLOCK.match(line.strip())
+        if not match:
+            continue
+        try:
+            moment = datetime(
+                int(match.group("y")), int(match.group("mo")), int(match.group("d")),
+                int(match.group("h")), int(match.group("mi")),
+                tzinfo=_zone(match.group("tz")),
+            )
+        except ValueError:
+            return None
+        return moment.astimezone(TOKYO)
+    return None
+
+
+def parse_nearby_agent_count(text: str) -> int | None:
+    """The number in `近くのエージェント: 3 人`, or None."""
+    for _, line in _scan(text).lines:
+        match = _NEARBY_AGENTS.match(line.strip())
+        if match:
+            return int(match.group("count"))
+    return None

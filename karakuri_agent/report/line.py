@@ -1,0 +1,350 @@
+"""The one-line Discord report (CONTRACT §5), and posting it.
+
+A person reading the channel should be able to follow the agent's day: the
+line names the place, the action, the partner, the item or amount, and the
+promise being kept (`本屋への移動を始めました（到着予定 21:40）`). It is
+assembled from the fixed Japanese phrases below, clock times, and the names
+in `ReportFacts`, which pass `_plain` first: anything that looks like an id,
+a forbidden word (internal terms, `マスター`), a mention, a link or a second
+line is dropped and the phrase falls back to its generic form. Speech and
+server messages are never inserted.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import dataclass, replace
+from typing import Any, Callable
+
+from karakuri_agent.domain.notification import TOKYO, parse_timestamp
+
+PREFIX = "からくり: "
+
+# Notification type → what was received.
+SUMMARIES = {
+    "conversation_requested": "会話の誘いを確認",
+    "conversation_message": "会話の発言を確認",
+    "conversation_inactive_check": "会話の継続確認を受信",
+    "conversation_closing": "会話終了の案内を確認",
+    "conversation_ended": "会話終了通知を確認",
+    "conversation_rejected": "会話拒否通知を確認",
+    "conversation_accepted": "会話開始通知を確認",
+    "conversation_pending_join_cancelled": "会話参加の取り消し通知を確認",
+    "idle_reminder_fired": "待機の催促を確認",
+    "movement_completed": "到着通知を確認",
+    "action_completed": "行動完了通知を確認",
+    "transfer_requested": "譲渡の提案を確認",
+    "transfer_accepted": "譲渡成立の通知を確認",
+    "transfer_rejected": "譲渡不成立の通知を確認",
+    "transfer_cancelled": "譲渡取り消しの通知を確認",
+    "agent_logged_in": "ログイン通知を確認",
+    "agent_logged_out": "ログアウト通知を確認",
+    "server_event": "町のイベント通知を確認",
+}
+DEFAULT_SUMMARY = "通知を確認"
+
+# Command → what is done: (as planned, as done). No 。 at the end.
+ACTIONS = {
+    "move": ("移動を始める", "移動を始めました"),
+    "action": ("その場の行動を始める", "その場の行動を始めました"),
+    "use_item": ("持ち物を使う", "持ち物を使いました"),
+    "wait": ("その場で少し待つことにする", "その場で少し待つことにしました"),
+    "transfer": ("譲渡を申し出る", "譲渡を申し出ました"),
+    "transfer_accept": ("譲渡を受け取る", "譲渡を受け取りました"),
+    "accept_transfer": ("譲渡を受け取る", "譲渡を受け取りました"),
+    "transfer_reject": ("譲渡をお断りする", "譲渡をお断りしました"),
+    "reject_transfer": ("譲渡をお断りする", "譲渡をお断りしました"),
+    "conversation_start": ("近くの人に話しかける", "近くの人に話しかけました"),
+    "conversation_accept": ("会話を受けて返事をする", "会話を受けて返事をしました"),
+    "conversation_reject": ("会話をお断りする", "会話をお断りしました"),
+    "conversation_join": ("会話に加わる", "会話に加わりました"),
+    "conversation_stay": ("会話を続けることにする", "会話を続けることにしました"),
+    "conversation_leave": ("挨拶をして会話を抜ける", "挨拶をして会話を抜けました"),
+    "conversation_speak": ("会話で返事をする", "会話で返事をしました"),
+    "conversation_end": ("挨拶をして会話を終える", "挨拶をして会話を終えました"),
+    "end_conversation": ("挨拶をして会話を終える", "挨拶をして会話を終えました"),
+    "get_perception": ("周りの様子を確かめる", "周りの様子を確かめました"),
+    "get_available_actions": ("ここでできることを確かめる", "ここでできることを確かめました"),
+    "get_map": ("町の地図を確かめる", "町の地図を確かめました"),
+    "get_world_agents": ("町のみんなの居場所を確かめる", "町のみんなの居場所を確かめました"),
+    "get_status": ("自分の持ち物と所持金を確かめる", "自分の持ち物と所持金を確かめました"),
+    "get_nearby_agents": ("近くにいる人を確かめる", "近くにいる人を確かめました"),
+    "get_active_conversations": ("近くの会話を確かめる", "近くの会話を確かめました"),
+    "get_event": ("町のイベントを確かめる", "町のイベントを確かめました"),
+}
+DEFAULT_ACTION = ("選んだ行動を実行する", "選んだ行動を実行しました")
+WAITING = "追加操作はせず、次の通知を待ちます"
+
+NO_ID = PREFIX + "通知のないメッセージを確認。追加操作なし。"
+DISABLED = PREFIX + "通知を確認。自動応答は停止中のため、追加操作なし。"
+PROCESSED = PREFIX + f"通知は処理済みでした。{WAITING}。"
+EXPIRED = PREFIX + f"通知の期限が切れていました。{WAITING}。"
+ALREADY_HANDLED = PREFIX + f"この通知には対応済みです。{WAITING}。"
+FAILED = PREFIX + f"通知の処理に失敗しました。{WAITING}。"
+INTERRUPTED = PREFIX + "通知の処理を途中で止めました。何も送っていません。"
+UNKNOWN_OUTCOME = PREFIX + f"行動の結果を確認できませんでした。{WAITING}。"
+STALE = PREFIX + f"新しい通知が届いていたため、この通知では動きませんでした。{WAITING}。"
+
+
+@dataclass(frozen=True)
+class ReportFacts:
+    """What the report may name, in the words people use; None when unknown.
+
+    Filled by whoever knows the notification (the policy's view of it), read
+    only here. Names only, never ids: an id-like value is dropped when the
+    line is written.
+    """
+
+    place: str | None = None  # where the action happens, or where the move goes
+    action: str | None = None  # what is done there: "お茶を買う"
+    partner: str | None = None  # who is answered, met, given to or received from
+    item: str | None = None  # what changes hands: "ポップコーン", "300円"
+    promise: bool = False  # the move or the wait keeps a promise made for `place`
+
+
+NO_FACTS = ReportFacts()
+# Internal words and shapes that must never reach a report, whatever a name says.
+_FORBIDDEN = ("WorkflowReport", "MCP", "hook", "DB", "Supabase", "activity log", "API", "マスター", "notif-")
+_ID_LIKE = re.compile(r"\d{5,}|\d+-\d+|[A-Za-z0-9]+[_-][A-Za-z0-9]+")
+_ASCII_WORD = re.compile(r"[\x21-\x7e]+")  # `tea`, `book`: an item or action id, not its name
+_UNSAFE = re.compile(r"[@<>#`\n\r。]|https?:|[・*-]\s")
+_HONORIFICS = ("さん", "ちゃん", "くん", "君", "様", "先生")
+
+
+_QUOTE_PAIRS = {"「": "」", "『": "』", '"': '"', "'": "'"}
+
+
+def _unquoted(text: str) -> str:
+    """`text` without the quotes around it, keeping those inside: 「栞」 is 栞, 本屋「栞」 stays whole.
+
+    A stray quote at an edge, with no partner in the name, goes too (a name cut short).
+    """
+    text = text.strip(" ")
+    while len(text) >= 2 and _QUOTE_PAIRS.get(text[0]) == text[-1]:
+        text = text[1:-1].strip(" ")
+    if text and text[0] in _QUOTE_PAIRS and _QUOTE_PAIRS[text[0]] not in text[1:]:
+        text = text[1:].strip(" ")
+    openers = {closer: opener for opener, closer in _QUOTE_PAIRS.items()}
+    if text and text[-1] in openers and openers[text[-1]] not in text[:-1]:
+        text = text[:-1].strip(" ")
+    return text
+
+
+def _plain(name: str | None, *, person: bool = False, limit: int = 24) -> str | None:
+    """The name if it is one a person would say, else None (the phrase goes generic).
+
+    People may have plain ASCII names (`Bob`); things and places named only by
+    an ASCII word are named by their id.
+    """
+    if not name:
+        return None
+    text = _unquoted(" ".join(str(name).split()))
+    if not text or len(text) > limit or _UNSAFE.search(text) or _ID_LIKE.search(text):
+        return None
+    if not person and _ASCII_WORD.fullmatch(text):
+        return None
+    if any(word.lower() in text.lower() for word in _FORBIDDEN):
+        return None
+    return text
+
+
+def _cleaned(facts: ReportFacts) -> ReportFacts:
+    place = _plain(facts.place)
+    return replace(
+        facts,
+        place=place.split()[0] if place else None,  # "喫茶店 店内" is the 喫茶店
+        action=_plain(facts.action),
+        partner=_plain(facts.partner, person=True),
+        item=_plain(facts.item),
+    )
+
+
+def _person(name: str) -> str:
+    return name if name.endswith(_HONORIFICS) else f"{name}さん"
+
+
+def _phrases(command: str, facts: ReportFacts) -> tuple[str, str] | None:
+    """(as planned, as done) naming what the facts know; None for the generic table entry."""
+    place, action, item = facts.place, facts.action, facts.item
+    who = _person(facts.partner) if facts.partner else None
+    if command == "move" and facts.promise:
+        where = f"約束の{place}" if place else "約束の場所"
+        return f"{where}へ向かう", f"{where}へ向かいます"
+    if command == "move" and place:
+        return f"{place}へ移動する", f"{place}への移動を始めました"
+    if command == "action" and (place or action):
+        doing = f"{place}で{action}" if place and action else action or f"{place}で過ごす"
+        return doing, f"{doing}行動を始めました"
+    if command == "wait" and facts.promise:
+        whom = f"{who}を" if who else ""
+        where = f"約束の{place}" if place else "約束の場所"
+        return f"{where}で{whom}待つ", f"{where}で{whom}待つことにしました"
+    if command == "use_item" and item:
+        return f"{item}を使う", f"{item}を使いました"
+    if command == "transfer" and who:
+        what = item or "贈り物"
+        return f"{who}に{what}を渡す", f"{who}に{what}を渡す申し出をしました"
+    if command in ("transfer_accept", "accept_transfer") and (who or item):
+        given = f"{who}から{item}" if who and item else f"{who}からの贈り物" if who else item
+        return f"{given}を受け取る", f"{given}を受け取りました"
+    if command in ("transfer_reject", "reject_transfer") and who:
+        offer = f"{who}からの{item}の申し出" if item else f"{who}からの譲渡の申し出"
+        return f"{offer}をお断りする", f"{offer}をお断りしました"
+    if who is None:
+        return None
+    return {
+        "conversation_start": (f"{who}に話しかける", f"{who}に話しかけました"),
+        "conversation_accept": (f"{who}に返事をして会話を始める", f"{who}に返事をして会話を始めました"),
+        "conversation_reject": (f"{who}との会話をお断りする", f"{who}との会話をお断りしました"),
+        "conversation_join": (f"{who}たちの会話に加わる", f"{who}たちの会話に加わりました"),
+        "conversation_stay": (f"{who}との会話を続けることにする", f"{who}との会話を続けることにしました"),
+        "conversation_leave": (f"{who}に挨拶をして会話を抜ける", f"{who}に挨拶をして会話を抜けました"),
+        "conversation_speak": (f"{who}に返事をする", f"{who}に返事をしました"),
+        "conversation_end": (f"{who}に挨拶をして会話を終える", f"{who}に挨拶をして会話を終えました"),
+        "end_conversation": (f"{who}に挨拶をして会話を終える", f"{who}に挨拶をして会話を終えました"),
+    }.get(command)
+
+
+def described(command: str, facts: ReportFacts = NO_FACTS) -> tuple[str, str]:
+    """(as planned, as done) for a command, as specific as the facts allow. No 。 at the end."""
+    return _phrases(command, _cleaned(facts)) or ACTIONS.get(command, DEFAULT_ACTION)
+
+
+def summary_of(notification_type: str) -> str:
+    return SUMMARIES.get(notification_type, DEFAULT_SUMMARY)
+
+
+def clock(value: Any) -> str | None:
+    """HH:MM in Asia/Tokyo from Unix ms or ISO text, None if unreadable."""
+    moment = parse_timestamp(value)
+    return moment.astimezone(TOKYO).strftime("%H:%M") if moment else None
+
+
+def action_report(notification_type: str, command: str, result: dict[str, Any], *,
+                  facts: ReportFacts = NO_FACTS, newer: bool = False) -> str:
+    """The report for a command the server accepted."""
+    done = described(command, facts)[1]
+    if (arrives := clock(result.get("arrives_at"))) is not None:
+        done += f"（到着予定 {arrives}）"
+    elif (completes := clock(result.get("completes_at"))) is not None:
+        done += f"（完了予定 {completes}）"
+    lead = "新しい通知で" if newer else ""
+    return f"{PREFIX}{lead}{summary_of(notification_type)}。{done}。"
+
+
+def planned_report(notification_type: str, command: str, facts: ReportFacts = NO_FACTS) -> str:
+    """The report of a dry run: what would be sent."""
+    planned = described(command, facts)[0]
+    return f"{PREFIX}{summary_of(notification_type)}。{planned}予定です（ドライラン）。"
+
+
+def idle_report(notification_type: str, *, why: str = "") -> str:
+    """Seen, nothing done: `why` is one of the fixed phrases below."""
+    return f"{PREFIX}{summary_of(notification_type)}。{why}追加操作なし。"
+
+
+NO_CHOICES = "選択肢がないため、"
+COOLING_DOWN = "少し間を置くため、"
+
+
+@dataclass
+class WebhookResult:
+    delivered: bool
+    attempts: int
+    status: int | None = None
+
+
+def post_to_discord(
+    url: str,
+    line: str,
+    *,
+    budget: float = 10.0,
+    max_attempts: int = 3,
+    sleep: Callable[[float], None] = time.sleep,
+    send: Callable[[str, str, float], tuple[int, dict[str, Any]]] | None = None,
+) -> WebhookResult:
+    """Post the line with mentions disabled; sent again only when it surely did not arrive.
+
+    That is a 429 (Discord said "not now") or an error raised before the
+    request left the machine (`send` raises `MaybeArrived` for any failure
+    after that: a timeout, a dropped answer). A 5xx, a redirect or any other
+    answer ends it: the line may already be in the channel, and a report
+    posted twice reads as two actions.
+
+    Never raises: a webhook failure must not change what was done or recorded.
+    `send` is the seam tests use; by default discord-webhook does the POST.
+    """
+    send = send or _send_with_discord_webhook
+    started = time.monotonic()
+    status: int | None = None
+    for attempt in range(1, max_attempts + 1):
+        remaining = budget - (time.monotonic() - started)
+        try:
+            status, body = send(url, line, max(0.5, min(remaining, 5.0)))
+        except MaybeArrived:
+            return WebhookResult(False, attempt, None)
+        except Exception:  # refused, DNS, TLS before sending: the request never left
+            status, body = None, {}
+        if status is not None and 200 <= status < 300:
+            return WebhookResult(True, attempt, status)
+        if status is not None and status != 429:
+            return WebhookResult(False, attempt, status)
+        delay = _retry_delay(status, body, attempt)
+        if attempt == max_attempts or time.monotonic() - started + delay > budget:
+            return WebhookResult(False, attempt, status)
+        sleep(delay)
+    return WebhookResult(False, max_attempts, status)
+
+
+def _retry_delay(status: int | None, body: dict[str, Any], attempt: int) -> float:
+    retry_after = body.get("retry_after") if isinstance(body, dict) else None
+    if status == 429 and isinstance(retry_after, (int, float)) and retry_after >= 0:
+        return float(retry_after)
+    return 0.5 * 2 ** (attempt - 1)
+
+
+def webhook_payload(line: str) -> dict[str, Any]:
+    """What is posted: the line, and no pings whatever it says."""
+    return {"content": line[:2000], "allowed_mentions": {"parse": []}}
+
+
+class MaybeArrived(Exception):
+    """The webhook request failed after it may have reached Discord: it is not sent again."""
+
+
+def _send_with_discord_webhook(url: str, line: str, timeout: float) -> tuple[int, dict[str, Any]]:
+    import requests  # discord-webhook's own HTTP library, loaded with it
+    from discord_webhook import DiscordWebhook  # imported here: it costs ~100 ms and is rarely needed
+
+    payload = webhook_payload(line)
+    hook = DiscordWebhook(url=url, content=payload["content"], allowed_mentions=payload["allowed_mentions"],
+                          timeout=timeout, rate_limit_retry=False)
+    # Not execute() (it parses every answer as JSON and raises on Discord's empty
+    # 204, so the report would look undelivered and be posted again) and not
+    # api_post_request() (requests follows a redirect, which would carry the
+    # report to another host): the same POST, with redirects refused.
+    try:
+        response = requests.post(hook.url, json=hook.json, params=getattr(hook, "_query_params", None),
+                                 timeout=timeout, allow_redirects=False)
+    except requests.exceptions.RequestException as exc:
+        if _never_sent(exc):
+            raise ConnectionError("the webhook could not be reached") from None
+        raise MaybeArrived(type(exc).__name__) from None
+    try:
+        body = response.json()
+    except (ValueError, RecursionError):
+        body = {}
+    return response.status_code, body if isinstance(body, dict) else {}
+
+
+def _never_sent(exc: Exception) -> bool:
+    """requests' error for a connection that was never opened (refused, DNS, connect timeout)."""
+    import requests
+    from urllib3.exceptions import ConnectTimeoutError, MaxRetryError, NewConnectionError
+
+    if isinstance(exc, requests.exceptions.ConnectTimeout):
+        return True
+    reason = exc.args[0] if exc.args else None
+    reason = reason.reason if isinstance(reason, MaxRetryError) else reason
+    return isinstance(reason, (NewConnectionError, ConnectTimeoutError))

@@ -1,0 +1,75 @@
+"""Where the one-line report goes after a notification is handled.
+
+A `Reporter` takes the finished line; it never raises and never changes
+what was done or recorded. The webhook is the one-shot default; printing is
+for a process that reports on its own output; a bot message in the channel
+is for `listen` on Discord without a webhook.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import TYPE_CHECKING, Any, Protocol, TextIO
+
+from karakuri_agent.report import line as report
+from karakuri_agent.app.config import Secret, Settings
+
+if TYPE_CHECKING:  # asyncio is imported where a bot runs, not by every one-shot run
+    from asyncio import AbstractEventLoop
+
+
+class Reporter(Protocol):
+    def post(self, line: str) -> report.WebhookResult | None:
+        """Deliver the line; a webhook answers whether it was delivered, others None."""
+
+
+class WebhookReporter:
+    def __init__(self, url: Secret, budget: float) -> None:
+        self._url = url
+        self._budget = budget
+
+    def post(self, line: str) -> report.WebhookResult:
+        return report.post_to_discord(self._url.get(), line, budget=self._budget)
+
+
+class StdoutReporter:
+    """One flushed line per report, for a resident process whose output is read live."""
+
+    def __init__(self, stream: TextIO | None = None) -> None:
+        self._stream = stream
+
+    def post(self, line: str) -> None:
+        print(line, file=self._stream or sys.stdout, flush=True)
+
+
+class DiscordChannelReporter:
+    """A bot message in a Discord channel, mentions disabled, posted from a thread off the bot's event loop.
+
+    `channel` is a discord.py channel (anything with an async `send`); the
+    listener's worker thread calls `post`, which hands the send to the loop
+    and waits for it, at most `budget` seconds.
+    """
+
+    def __init__(self, channel: Any, loop: AbstractEventLoop, budget: float) -> None:
+        self._channel = channel
+        self._loop = loop
+        self._budget = budget
+
+    def post(self, line: str) -> report.WebhookResult:
+        from asyncio import run_coroutine_threadsafe
+
+        from discord import AllowedMentions  # only a bot process gets here, with discord.py loaded
+
+        sending = run_coroutine_threadsafe(
+            self._channel.send(line, allowed_mentions=AllowedMentions.none()), self._loop)
+        try:
+            sending.result(timeout=self._budget)
+        except Exception as exc:  # Discord's refusal, a timeout, a closed loop: the report is lost, nothing else
+            sending.cancel()
+            return report.WebhookResult(False, 1, getattr(exc, "status", None))
+        return report.WebhookResult(True, 1, 200)
+
+
+def configured_reporter(settings: Settings) -> Reporter | None:
+    """The webhook when one is configured; otherwise the report is only printed by the CLI."""
+    return WebhookReporter(settings.webhook_url, settings.webhook_budget) if settings.webhook_url else None

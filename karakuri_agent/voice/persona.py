@@ -1,0 +1,432 @@
+"""Persona packs: who the agent is, how it talks, and the knobs of its rules.
+
+A pack is a directory holding ``persona.json``. Only ``name`` is required:
+every field a pack leaves out comes from the neutral defaults
+(``persona_defaults.json``, which name no character), tables merge key by key
+and a phrase set given replaces the default one. ``KARAKURI_PERSONA_DIR``
+selects a pack for every program; without it the bundled pack
+(``skill/personas/nike``) is used.
+
+Checking is one function, ``problems``, shared by ``karakuri-agent persona
+check`` and by every program at start, so both say the same thing about a
+broken pack. The bundled pack is not re-checked at run time (the test suite
+checks it): loading it never imports pydantic.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import string
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from karakuri_agent.params import utf16_units
+from karakuri_agent.shipped import shipped
+
+__all__ = [
+    "PACK_FILE",
+    "PERSONA_DIR_ENV",
+    "PLACEHOLDERS",
+    "BrokenPack",
+    "Fact",
+    "Persona",
+    "Rules",
+    "bundled_pack_dir",
+    "iter_templates",
+    "load_configured",
+    "load_persona",
+    "problems",
+    "shipped",
+]
+
+PACK_FILE = "persona.json"
+PERSONA_DIR_ENV = "KARAKURI_PERSONA_DIR"
+PLACEHOLDERS = ("partner", "place", "topic", "time", "first_person")
+# The server's maxLength for a conversation message.
+MESSAGE_UNITS = 200
+# What a template is filled with when its length is checked: as long as speech
+# ever makes a partner's name (honorific included) and a place, time or topic.
+LONGEST_NAME = 16
+LONGEST_LABEL = 20
+
+Pool = tuple[str, ...]
+_DEFAULTS_FILE = Path(__file__).with_name("persona_defaults.json")
+
+
+@dataclass(frozen=True)
+class Fact:
+    """Something the persona can say about itself on one subject.
+
+    ``likes`` answers a yes/no question on the subject (None: no opinion);
+    ``reasons`` follow a yes or a no, ``details`` answer "what/which",
+    ``recent`` answers "did you ... anything?", and ``more`` is something of
+    its own to add after answering.
+    """
+
+    words: Pool
+    likes: bool | None = None
+    reasons: Pool = ()
+    details: Pool = ()
+    recent: Pool = ()
+    more: Pool = ()
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The decision rules' knobs a character may turn.
+
+    ``transfer_policy`` None leaves it to KARAKURI_TRANSFER_POLICY (default
+    "known"); an operator's explicit setting wins over the pack's.
+    """
+
+    conversation_turns: int = 8  # own lines in a conversation before saying goodbye
+    talk_again_after: int = 6  # commands before starting a conversation with the same person again
+    start_conversations: bool = True  # whether to speak to someone first when idle
+    transfer_policy: str | None = None
+
+
+@dataclass(frozen=True)
+class Persona:
+    """One voice: every line the agent says is one of these templates, filled.
+
+    Mappings are read-only views so a loaded (and cached) pack cannot be
+    changed by one caller under another (which also makes it unhashable).
+    """
+
+    name: str
+    short_name: str
+    first_person: str
+    tone: str
+    greetings: Mapping[str, Pool]
+    accept: Pool
+    small_talk: Mapping[str, Mapping[str, Pool]]
+    reactions: Mapping[str, Pool]
+    farewells: Pool
+    conversation_start: Pool
+    promise_accept: Pool
+    place_aliases: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    topic_aliases: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    tails: Pool = ()
+    # How questions are answered: phrase sets per kind of answer, what the
+    # persona likes and knows, where it likes to go.
+    answers: Mapping[str, Pool] = field(default_factory=lambda: MappingProxyType({}))
+    facts: Mapping[str, Fact] = field(default_factory=lambda: MappingProxyType({}))
+    favourite_places: Pool = ()
+    honorific: str = "さん"  # added to the names of the people it talks to
+    likes: Pool = ()
+    topics: Pool = ()
+    rules: Rules = Rules()
+    # The pack's behaviour.json (behaviour/spec.py Behaviour); None: the pack has none.
+    behaviour: Any = None
+
+    @property
+    def by_place(self) -> Mapping[str, Pool]:
+        return self.small_talk["by_place"]
+
+    @property
+    def by_topic(self) -> Mapping[str, Pool]:
+        return self.small_talk["by_topic"]
+
+
+class BrokenPack(ValueError):
+    """A pack that cannot be used; ``lines`` are the problems, one per line."""
+
+    def __init__(self, lines: list[str]) -> None:
+        self.lines = lines
+        more = f" (and {len(lines) - 1} more problem(s): run `karakuri-agent persona check`)" if len(lines) > 1 else ""
+        super().__init__(lines[0] + more)
+
+
+def iter_templates(persona: Persona) -> Iterator[tuple[str, str]]:
+    """Every template with a dotted path, so a pack can be checked as a whole."""
+    for kind, pool in persona.greetings.items():
+        yield from _labelled(f"greetings.{kind}", pool)
+    yield from _labelled("accept", persona.accept)
+    for section, table in persona.small_talk.items():
+        for key, pool in table.items():
+            yield from _labelled(f"small_talk.{section}.{key}", pool)
+    for kind, pool in persona.reactions.items():
+        yield from _labelled(f"reactions.{kind}", pool)
+    yield from _labelled("farewells", persona.farewells)
+    yield from _labelled("conversation_start", persona.conversation_start)
+    yield from _labelled("promise_accept", persona.promise_accept)
+    yield from _labelled("tails", persona.tails)
+    for kind, pool in persona.answers.items():
+        yield from _labelled(f"answers.{kind}", pool)
+    for key, fact in persona.facts.items():
+        for part in ("reasons", "details", "recent", "more"):
+            yield from _labelled(f"facts.{key}.{part}", getattr(fact, part))
+
+
+def _labelled(label: str, pool: Pool) -> Iterator[tuple[str, str]]:
+    return ((f"{label}[{i}]", t) for i, t in enumerate(pool))
+
+
+# ---------------------------------------------------------------------------
+# Loading
+# ---------------------------------------------------------------------------
+
+def bundled_pack_dir() -> Path:
+    """The pack used when KARAKURI_PERSONA_DIR is not set."""
+    return shipped("skill", "personas", "nike")
+
+
+def load_persona(directory: Path | str | None = None) -> Persona:
+    """The pack in ``directory``, checked; else the bundled one (cached).
+
+    A configured pack is read as it is now, so editing it takes effect on the
+    next run. Raises BrokenPack naming every problem.
+    """
+    if directory is None:
+        return _load_bundled()
+    directory = Path(directory).expanduser()
+    found = problems(directory)
+    if found:
+        raise BrokenPack(found)
+    return _with_behaviour(_build(_merged(_defaults(), _read_pack_json(directory / PACK_FILE))), directory)
+
+
+def _read_pack_json(path: Path) -> Any:
+    """A pack's file: a regular file of bounded size (not /dev/zero, not a FIFO), its JSON cleaned."""
+    from karakuri_agent.domain.limits import MAX_CONFIGURED_FILE_BYTES
+    from karakuri_agent.outside import loads, read_regular_file
+
+    return loads(read_regular_file(path, MAX_CONFIGURED_FILE_BYTES))
+
+
+def load_configured(directory: Path | None) -> Persona:
+    """The pack KARAKURI_PERSONA_DIR names (None: the bundled one), for a program starting.
+
+    A broken pack stops the program before anything is read or sent, with
+    the first line `karakuri-agent persona check` prints for it (exit 2).
+    """
+    from karakuri_agent.errors import ConfigError
+
+    try:
+        return load_persona(directory)
+    except BrokenPack as exc:
+        raise ConfigError(f"{PERSONA_DIR_ENV}: {exc}") from None
+
+
+@functools.lru_cache(maxsize=1)
+def _load_bundled() -> Persona:
+    return _with_behaviour(_build(_merged(_defaults(), _read_json(bundled_pack_dir() / PACK_FILE))),
+                           bundled_pack_dir())
+
+
+def _with_behaviour(persona: Persona, directory: Path) -> Persona:
+    """The persona with its pack's behaviour.json (already checked), read without pydantic."""
+    from dataclasses import replace
+
+    from karakuri_agent.behaviour.build import build_behaviour
+    from karakuri_agent.behaviour.spec import BEHAVIOUR_FILE
+
+    path = directory / BEHAVIOUR_FILE
+    if not path.exists():
+        return persona
+    return replace(persona, behaviour=build_behaviour(_read_pack_json(path), str(path)))
+
+
+@functools.lru_cache(maxsize=1)
+def _defaults() -> dict[str, Any]:
+    return _read_json(_DEFAULTS_FILE)
+
+
+def _read_json(path: Path) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return data
+
+
+def _merged(base: Mapping[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
+    """Tables merge key by key; anything else the pack gives replaces the default."""
+    out = dict(base)
+    for key, value in over.items():
+        if isinstance(value, dict) and isinstance(out.get(key), dict):
+            out[key] = _merged(out[key], value)
+        else:
+            out[key] = value
+    return out
+
+
+def _pools(table: Mapping[str, list[str]]) -> Mapping[str, Pool]:
+    return MappingProxyType({k: tuple(v) for k, v in table.items()})
+
+
+def _build(data: Mapping[str, Any]) -> Persona:
+    """A Persona from merged, already checked data."""
+    small = data["small_talk"]
+    facts = {
+        key: Fact(words=tuple(entry["words"]), likes=entry.get("likes"),
+                  **{part: tuple(entry.get(part) or ()) for part in ("reasons", "details", "recent", "more")})
+        for key, entry in data.get("facts", {}).items()
+    }
+    # A like with no fact of its own still answers "…好き？" with a yes.
+    named = {word for fact in facts.values() for word in fact.words} | set(facts)
+    facts.update({like: Fact(words=(like,), likes=True) for like in data.get("likes", ()) if like not in named})
+    return Persona(
+        name=data["name"],
+        short_name=data.get("short_name") or data["name"],
+        first_person=data["first_person"],
+        tone=data.get("tone", ""),
+        greetings=_pools(data["greetings"]),
+        accept=tuple(data["accept"]),
+        small_talk=MappingProxyType({
+            "by_place": _pools(small["by_place"]),
+            "by_topic": _pools(small.get("by_topic", {})),
+        }),
+        reactions=_pools(data["reactions"]),
+        farewells=tuple(data["farewells"]),
+        conversation_start=tuple(data["conversation_start"]),
+        promise_accept=tuple(data["promise_accept"]),
+        place_aliases=MappingProxyType(dict(small.get("place_aliases", {}))),
+        topic_aliases=MappingProxyType(dict(small.get("topic_aliases", {}))),
+        tails=tuple(data["tails"]),
+        answers=_pools(data["answers"]),
+        facts=MappingProxyType(facts),
+        favourite_places=tuple(data.get("favourite_places", ())),
+        honorific=data.get("honorific", "さん"),
+        likes=tuple(data.get("likes", ())),
+        topics=tuple(data.get("topics", ())),
+        rules=Rules(**{k: v for k, v in data.get("rules", {}).items() if v is not None}),
+    )
+
+
+# ---------------------------------------------------------------------------
+# Checking
+# ---------------------------------------------------------------------------
+
+def problems(directory: Path) -> list[str]:
+    """Every problem of the pack in ``directory``, one line each naming the
+    file, the field and what is expected; [] when the pack is usable."""
+    path = directory / PACK_FILE
+    if not directory.is_dir():
+        return [f"{directory}: not a directory (a persona pack is a directory holding {PACK_FILE})"]
+    try:
+        data = _read_pack_json(path)
+    except FileNotFoundError:
+        return [f"{path}: missing (create it with `karakuri-agent persona init {directory} --name NAME`)"]
+    except (OSError, UnicodeDecodeError) as exc:
+        return [f"{path}: cannot be read ({' '.join(str(exc).split())})"]
+    except json.JSONDecodeError as exc:
+        return [f"{path}: not valid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}"]
+    if not isinstance(data, dict):
+        return [f"{path}: expected a JSON object {{...}} at the top"]
+    shape, bad_fields = _shape_problems(data)
+    # The rest of the pack is checked too (without the fields already found wrong),
+    # so one run lists every problem rather than one kind per round.
+    usable = {key: value for key, value in data.items() if key not in bad_fields}
+    try:
+        persona = _build(_merged(_defaults(), usable))
+    except Exception:  # what is left cannot be built: its shape problems say why
+        return [f"{path}: {line}" for line in shape]
+    return [f"{path}: {line}" for line in (*shape, *_alias_problems(persona), *_template_problems(persona))] + \
+        _behaviour_problems(directory, persona)
+
+
+def _behaviour_problems(directory: Path, persona: Persona) -> list[str]:
+    """behaviour.json beside persona.json: every problem, its `say` phrases held to the phrase rules."""
+    from karakuri_agent.behaviour.pack import read_behaviour
+    from karakuri_agent.behaviour.spec import BEHAVIOUR_FILE
+    from karakuri_agent.decide.policy import BUILTIN_RULE_IDS
+
+    if not (directory / BEHAVIOUR_FILE).exists():
+        return []
+    _, found = read_behaviour(directory, builtin_ids=BUILTIN_RULE_IDS,
+                              phrase_problem=lambda phrase: phrase_problem(persona, phrase))
+    return found
+
+
+def _shape_problems(data: dict[str, Any]) -> tuple[list[str], set[str]]:
+    """One line per field of the wrong shape, and the top-level fields they are in."""
+    from pydantic import ValidationError
+
+    from karakuri_agent.voice.persona_schema import PersonaFile
+
+    try:
+        PersonaFile.model_validate(data)
+    except ValidationError as exc:
+        errors = exc.errors()
+        return ([f"{_where(error['loc'])}: {_expected(error)}" for error in errors],
+                {str(error["loc"][0]) for error in errors if error["loc"]})
+    return [], set()
+
+
+def _where(loc: tuple[int | str, ...]) -> str:
+    out = ""
+    for part in loc:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out or "(top)"
+
+
+_EXPECTED = {
+    "extra_forbidden": "unknown field (see the list of fields in the pack's README.md)",
+    "missing": "required, expected a text",
+    "too_short": "expected at least one entry (an empty phrase set leaves nothing to say)",
+    "string_too_short": "expected a non-empty text",
+    "string_type": "expected a text in double quotes",
+    "list_type": "expected a list [\"...\", ...]",
+    "dict_type": "expected an object {...}",
+    "model_type": "expected an object {...}",
+    "model_attributes_type": "expected an object {...}",
+    "bool_type": "expected true or false",
+    "int_type": "expected a whole number",
+}
+
+
+def _expected(error: Mapping[str, Any]) -> str:
+    kind = str(error["type"])
+    if kind in _EXPECTED:
+        return _EXPECTED[kind]
+    return str(error["msg"]).replace("Input should be", "expected")
+
+
+def _alias_problems(persona: Persona) -> Iterator[str]:
+    for section, targets, table in (("place_aliases", "by_place", persona.place_aliases),
+                                    ("topic_aliases", "by_topic", persona.topic_aliases)):
+        for alias, target in table.items():
+            if target not in persona.small_talk[targets]:
+                yield f"small_talk.{section}.{alias}: points to {target!r}, expected a key of small_talk.{targets}"
+
+
+def _not_plain(line: str) -> bool:
+    """What the gate refuses and the speech would strip: the line differs once cleaned (whitespace aside)."""
+    from karakuri_agent.voice.speech import clean_text  # the speech's own cleaning, so the check and the send agree
+
+    return "".join(clean_text(line).split()) != "".join(line.split())
+
+
+def _template_problems(persona: Persona) -> Iterator[str]:
+    """Unknown placeholders, and phrases a message cannot carry once filled."""
+    for where, template in iter_templates(persona):
+        problem = phrase_problem(persona, template)
+        if problem:
+            yield f"{where}: {problem}"
+
+
+def phrase_problem(persona: Persona, template: str) -> str | None:
+    """What breaks the pack's phrase rules in one template (placeholders, length once filled); None if fine."""
+    longest = {
+        "partner": "ア" * (LONGEST_NAME - len(persona.honorific)) + persona.honorific,
+        "place": "ア" * LONGEST_LABEL, "topic": "ア" * LONGEST_LABEL, "time": "ア" * LONGEST_LABEL,
+        "first_person": persona.first_person,
+    }
+    expected = ", ".join(f"{{{p}}}" for p in PLACEHOLDERS)
+    try:
+        parsed = [(f, spec, conv) for _, f, spec, conv in string.Formatter().parse(template) if f is not None]
+    except ValueError as exc:
+        return f"{exc} (write a literal brace as {{{{ or }}}})"
+    bad = [f for f, spec, conv in parsed if f not in PLACEHOLDERS or spec or conv]
+    if bad:
+        return f"unknown placeholder {{{bad[0]}}}, expected only {expected}"
+    filled = template.format_map({f: longest[f] for f, _, _ in parsed})
+    if _not_plain(filled):
+        return ("contains a mention, link or chat markup (@everyone, a URL, **…**), which would be"
+                " cut out when said, leaving a broken line; write it in plain words")
+    if utf16_units(filled) > MESSAGE_UNITS:
+        return (f"{utf16_units(filled)} characters (UTF-16 units) with the longest names filled in,"
+                f" expected at most {MESSAGE_UNITS}")
+    return None
