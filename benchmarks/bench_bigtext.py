@@ -27,7 +27,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from testing.samples import API_KEY, BASE_URL, CONVERSATION_REQUEST, SELF_ID, SELF_NAME  # noqa: E402
-from karakuri_agent.app.config import Secret, Settings  # noqa: E402
+from karakuri_agent.app.config import Settings  # noqa: E402
+from karakuri_agent.secret import Secret
 from karakuri_agent.app.cycle import handle  # noqa: E402
 
 SHAPES = {

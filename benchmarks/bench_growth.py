@@ -54,7 +54,8 @@ from testing.samples import API_KEY, BASE_URL, CONVERSATION_REQUEST, IDLE_REMIND
 
 from karakuri_agent.app import cycle  # noqa: E402
 from karakuri_agent.state import sqlite as sqlite_backend  # noqa: E402
-from karakuri_agent.app.config import Secret, Settings  # noqa: E402
+from karakuri_agent.app.config import Settings  # noqa: E402
+from karakuri_agent.secret import Secret
 from karakuri_agent.state.sqlite.db import connect  # noqa: E402
 from karakuri_agent.state.values import utc_text  # noqa: E402
 

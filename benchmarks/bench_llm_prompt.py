@@ -44,12 +44,14 @@ from karakuri_agent.app.config import load_settings  # noqa: E402
 from karakuri_agent.app.cycle import handle  # noqa: E402
 from karakuri_agent.app.fixtures import bundled_fixtures_dir  # noqa: E402
 from karakuri_agent.llm.prompt import build_messages, persona_card  # noqa: E402
-from karakuri_agent.app.config import Secret  # noqa: E402
+from karakuri_agent.secret import Secret  # noqa: E402
 from karakuri_agent.memory.context import Identity  # noqa: E402
 from karakuri_agent.llm.decider import LLMDecider  # noqa: E402
 from karakuri_agent.llm.settings import LLMSettings  # noqa: E402
 from karakuri_agent.domain.notification import Notification  # noqa: E402
-from karakuri_agent.decide.policy import Decision, RulePolicy, View  # noqa: E402
+from karakuri_agent.decide.rules import RulePolicy  # noqa: E402
+from karakuri_agent.domain.decision import Decision
+from karakuri_agent.domain.view import View
 from karakuri_agent.voice.persona import load_persona  # noqa: E402
 from testing.samples import CONVERSATION_REQUEST, SELF_ID, SELF_NAME  # noqa: E402
 from testing.llm_server import running_model  # noqa: E402

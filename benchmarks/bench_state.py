@@ -48,7 +48,8 @@ from bench_growth import KINDS, Server, generate  # noqa: E402
 from testing.samples import API_KEY, BASE_URL, SELF_ID, SELF_NAME, in_schema  # noqa: E402
 
 from karakuri_agent.app import cycle  # noqa: E402
-from karakuri_agent.app.config import Secret, Settings  # noqa: E402
+from karakuri_agent.app.config import Settings  # noqa: E402
+from karakuri_agent.secret import Secret
 from karakuri_agent.state.copy import copy_state  # noqa: E402
 from karakuri_agent.state.factory import open_url  # noqa: E402
 

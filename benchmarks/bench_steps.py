@@ -80,7 +80,7 @@ def instrument() -> StepTimer:
     from karakuri_agent.app import client
     from karakuri_agent.app import cycle
     from karakuri_agent.app import operations
-    from karakuri_agent.decide import policy
+    from karakuri_agent.decide import rules as policy
     from karakuri_agent.report import line as report
     from karakuri_agent.state.sqlite import ledger
     from karakuri_agent.state import sqlite as sqlite_backend
@@ -120,7 +120,8 @@ def _timed(func: Callable[..., Any], timer: StepTimer, step: str) -> Callable[..
 
 def steps_in_process(api: Any, runs: int, work: Path) -> dict[str, dict[str, float]]:
     from karakuri_agent.app import cycle
-    from karakuri_agent.app.config import Secret, Settings
+    from karakuri_agent.app.config import Settings
+    from karakuri_agent.secret import Secret
 
     timer = instrument()
     settings = Settings(api_base_url=api.base_url, api_key=Secret(API_KEY), state_dir=work / "state-steps",

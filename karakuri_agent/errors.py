@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from karakuri_agent.domain.ids import is_well_formed_id
+
 EXIT_FAILURE = 1  # the server said no, or the outcome is unknown
 EXIT_USAGE = 2  # bad input or configuration: nothing was sent
 
@@ -79,8 +81,6 @@ class ServerRejected(KarakuriError):
         details = self.body.get("details")
         if self.code == "notification_stale" and isinstance(details, dict):
             latest = details.get("latest_notification_id")
-            from karakuri_agent.reading.trigger import is_well_formed_id  # trigger imports this module
-
             # The same check as an id read from Discord: one that fails is "no newer notification".
             return latest if isinstance(latest, str) and is_well_formed_id(latest) else None
         return None

@@ -24,13 +24,13 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
-from karakuri_agent.decide.deciders import Decision
+from karakuri_agent.domain.decision import Decision
 from karakuri_agent.domain.notification import Choice, Notification, offered_choice
 from karakuri_agent.outside import clean
 from karakuri_agent.params import InvalidParams, merge, validate
 
 if TYPE_CHECKING:
-    from karakuri_agent.decide.policy import View
+    from karakuri_agent.domain.view import View
 
 # Params whose value is said aloud in town.
 SPOKEN_FIELDS = ("message",)

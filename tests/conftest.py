@@ -9,7 +9,6 @@ import sys
 import uuid
 from pathlib import Path
 from typing import Any, Iterator
-from urllib.parse import parse_qsl, urlencode, urlsplit
 
 import pytest
 

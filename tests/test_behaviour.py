@@ -16,7 +16,8 @@ from karakuri_agent.behaviour.spec import Variable
 from karakuri_agent.behaviour.variables import CLAMPED, IGNORED, Variables
 from karakuri_agent.behaviour.selector import Selector
 from karakuri_agent.decide.behaving import finish
-from karakuri_agent.decide.policy import BUILTIN_RULE_IDS, BUILTIN_RULES, propose
+from karakuri_agent.behaviour.builtin import BUILTIN_RULE_IDS
+from karakuri_agent.decide.rules import BUILTIN_RULES, propose
 
 from test_policy import END, MEI, MOVE, SPEAK, WAIT, choice, view
 from test_processes import home, run_agent  # noqa: F401  (home is a fixture)
@@ -354,7 +355,7 @@ def test_reactions_run_after_the_outcome_and_fill_the_partner():
 
 
 def test_a_models_state_deltas_are_clamped_the_same_way():
-    from karakuri_agent.decide.deciders import Decision
+    from karakuri_agent.domain.decision import Decision
 
     data = {"variables": {"energy": {"min": 0, "max": 100, "initial": 90, "max_delta": 10}}}
     v = with_pack(view([MOVE, WAIT]), data, now=TOKYO_NOON)

@@ -5,7 +5,7 @@ import pytest
 import respx
 
 from karakuri_agent.app.client import KarakuriClient
-from karakuri_agent.app.config import Secret
+from karakuri_agent.secret import Secret
 from karakuri_agent.errors import OutcomeUnknown, ServerRejected, Unreachable
 
 from conftest import API_KEY, BASE_URL

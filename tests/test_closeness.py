@@ -7,9 +7,10 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 from karakuri_agent.decide.behaving import finish, promise_kept
-from karakuri_agent.decide.deciders import Decision
+from karakuri_agent.domain.decision import Decision
 from karakuri_agent.voice.persona import load_persona
-from karakuri_agent.decide.policy import View, propose
+from karakuri_agent.decide.rules import propose
+from karakuri_agent.domain.view import View
 from karakuri_agent.voice.speech import compose
 
 from test_policy import MOVE, NOW, choice, view

@@ -35,7 +35,8 @@ from testing import faultserver as fs
 from conftest import API_KEY, CONVERSATION_REQUEST, SELF_ID
 from karakuri_agent.app import cycle
 from karakuri_agent.report import line as report
-from karakuri_agent.app.config import Secret, Settings
+from karakuri_agent.app.config import Settings
+from karakuri_agent.secret import Secret
 from karakuri_agent.state.sqlite.db import connect
 
 ROOT = Path(__file__).resolve().parents[1]

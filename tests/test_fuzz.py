@@ -35,10 +35,12 @@ from testing.town.schema import check_params  # the town's referee: shares no co
 from conftest import API_KEY, BASE_URL, CONVERSATION_REQUEST, SELF_ID, SELF_NAME, WEBHOOK_URL
 from karakuri_agent.report import line as report
 from karakuri_agent.app.cli import agent, karakuri, parse_params
-from karakuri_agent.app.config import Secret, Settings
+from karakuri_agent.app.config import Settings
+from karakuri_agent.secret import Secret
 from karakuri_agent.app.cycle import HandleResult, handle
 from karakuri_agent.errors import UsageError
-from karakuri_agent.reading.trigger import ID_PATTERN, MAX_ID_LENGTH, find_notification_id
+from karakuri_agent.reading.trigger import find_notification_id
+from karakuri_agent.domain.ids import ID_PATTERN, MAX_ID_LENGTH
 
 NID = "notif-FUZZ0001"
 GET_URL = f"{BASE_URL}/agents/notifications/{NID}"

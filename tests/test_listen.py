@@ -157,7 +157,7 @@ def test_a_malformed_id_is_one_warning_and_the_loop_goes_on(listen_env, caplog):
 
 
 def test_an_internal_error_on_one_message_is_one_error_line_and_the_next_message_is_handled(listen_env, caplog):
-    from karakuri_agent.decide.policy import RulePolicy
+    from karakuri_agent.decide.rules import RulePolicy
 
     class FailsOnce:
         """The rules, except that the first proposal is a bug."""

@@ -14,7 +14,8 @@ from karakuri_agent.llm.prompt import build_messages, persona_card
 from karakuri_agent.llm.proposal import Proposal, UnreadableProposal, read_proposal
 from karakuri_agent.llm.settings import LLMSettings
 from karakuri_agent.domain.notification import Choice
-from karakuri_agent.decide.policy import Decision, View
+from karakuri_agent.domain.decision import Decision
+from karakuri_agent.domain.view import View
 from karakuri_agent.voice.persona import load_persona
 
 GOOD = '{"command": "conversation_accept", "params": {"message": "うん、いいよ！"}, "reason": "誘いを受ける"}'

@@ -10,7 +10,8 @@ import httpx
 import pytest
 import respx
 
-from karakuri_agent.app.config import Secret, load_settings
+from karakuri_agent.app.config import load_settings
+from karakuri_agent.secret import Secret
 from karakuri_agent.memory.context import Identity
 from karakuri_agent.app.cycle import handle
 from karakuri_agent.errors import ConfigError
@@ -19,7 +20,9 @@ from karakuri_agent.llm.decider import LLMDecider
 from karakuri_agent.llm.settings import LLMSettings
 from karakuri_agent.domain.notification import Choice
 from karakuri_agent.params import InvalidParams, merge, validate
-from karakuri_agent.decide.policy import Decision, RulePolicy, View
+from karakuri_agent.decide.rules import RulePolicy
+from karakuri_agent.domain.decision import Decision
+from karakuri_agent.domain.view import View
 from karakuri_agent.voice.persona import load_persona
 from testing.llm_server import HANG, running_model
 

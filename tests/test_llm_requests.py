@@ -14,13 +14,13 @@ import pytest
 from click.testing import CliRunner
 
 from karakuri_agent.app.cli import agent
-from karakuri_agent.app.config import Secret
+from karakuri_agent.secret import Secret
 from karakuri_agent.errors import ConfigError
 from karakuri_agent.llm.chat import probe
 from karakuri_agent.llm.decider import LLMDecider
 from karakuri_agent.llm.schema import offered_commands, proposal_schema
 from karakuri_agent.llm.settings import DEFAULT_MAX_TOKENS, LLMSettings
-from karakuri_agent.decide.policy import RulePolicy
+from karakuri_agent.decide.rules import RulePolicy
 from testing.llm_server import HANG, running_model
 from test_llm_decider import ACCEPT, END, MODEL_KEY, REJECT, SPEAK, choice, gate, make_view, proposal
 

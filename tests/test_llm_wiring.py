@@ -12,10 +12,11 @@ import respx
 from click.testing import CliRunner
 
 from karakuri_agent.app.cli import agent
-from karakuri_agent.app.config import load_settings, redact
+from karakuri_agent.app.config import load_settings
+from karakuri_agent.secret import redact
 from karakuri_agent.app.cycle import Agent, handle
 from karakuri_agent.domain.clock import utc_now
-from karakuri_agent.decide.deciders import build_decider
+from karakuri_agent.app.registry import build_decider
 from karakuri_agent.errors import ConfigError
 from karakuri_agent.gate import problems_in_view, spoken_problems
 from karakuri_agent.llm.decider import LLMDecider

@@ -9,7 +9,10 @@ import pytest
 
 from karakuri_agent.memory.context import Identity
 from karakuri_agent.domain.notification import Choice
-from karakuri_agent.decide.policy import Decision, View, facts_of, propose
+from karakuri_agent.decide.facts import facts_of
+from karakuri_agent.decide.rules import propose
+from karakuri_agent.domain.decision import Decision
+from karakuri_agent.domain.view import View
 from karakuri_agent.report.line import ReportFacts
 from karakuri_agent.voice.persona import Rules, load_persona
 

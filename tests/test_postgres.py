@@ -19,7 +19,8 @@ import pytest
 
 from conftest import API_KEY, CONVERSATION_REQUEST, SELF_ID
 from karakuri_agent.report import line as report
-from karakuri_agent.app.config import load_settings, redact
+from karakuri_agent.app.config import load_settings
+from karakuri_agent.secret import redact
 from karakuri_agent.errors import AlreadyAttempted, StateUnavailable
 from karakuri_agent.state.copy import copy_state
 from karakuri_agent.state.factory import open_url

@@ -18,7 +18,9 @@ from karakuri_agent.state.sqlite import db
 from karakuri_agent.reading import textparse as tp
 from karakuri_agent.memory.context import MEETING_LOOKBACK, Identity, observe
 from karakuri_agent.domain.notification import Choice, Notification
-from karakuri_agent.decide.policy import COMMITMENT_SOON, MEETING_GRACE, View, propose
+from karakuri_agent.decide.queries import COMMITMENT_SOON, MEETING_GRACE
+from karakuri_agent.decide.rules import propose
+from karakuri_agent.domain.view import View
 from karakuri_agent.reading.promises import PAST_GRACE, Promise, extract_promise, extract_promises
 from karakuri_agent.state.retention import gc
 from karakuri_agent.voice.persona import load_persona

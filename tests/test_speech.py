@@ -15,7 +15,8 @@ from karakuri_agent.voice import speech
 from karakuri_agent.memory.context import Identity
 from karakuri_agent.domain.notification import Choice
 from karakuri_agent.voice.persona import Persona, iter_templates, load_persona
-from karakuri_agent.decide.policy import View, propose
+from karakuri_agent.decide.rules import propose
+from karakuri_agent.domain.view import View
 from karakuri_agent.voice.speech import PURPOSES, address_name, compose, pick_topic
 
 BUNDLED = Path(__file__).resolve().parent.parent / "skill" / "personas" / "nike"

@@ -13,7 +13,8 @@ import pytest
 
 from karakuri_agent.domain.notification import Choice, Identity, TOKYO
 from karakuri_agent.voice.persona import load_persona
-from karakuri_agent.decide.policy import View, propose
+from karakuri_agent.decide.rules import propose
+from karakuri_agent.domain.view import View
 from karakuri_agent.state.memory import MemoryState
 from karakuri_agent.memory.travel import CEILING, FLOOR, learn_trip, time_to_walk, trips
 

@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 from conftest import API_KEY, CONVERSATION_REQUEST, SELF_ID, real_texts
 from testing.loopback import running_api
 from karakuri_agent.errors import UsageError
-from karakuri_agent.reading.trigger import MAX_ID_LENGTH, find_notification_id, validate_notification_id
+from karakuri_agent.reading.trigger import find_notification_id, validate_notification_id
+from karakuri_agent.domain.ids import MAX_ID_LENGTH
 
 MARKER = "notification_id: "
 # Every way Discord markup or punctuation was seen (or may be written) around the id:

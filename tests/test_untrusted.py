@@ -22,7 +22,7 @@ from karakuri_agent.app.config import load_settings
 from karakuri_agent.app.cycle import handle
 
 from conftest import API_KEY, BASE_URL, BODY, CONVERSATION_REQUEST, GET_URL, POST_URL
-from karakuri_agent.reading.trigger import ID_PATTERN, MAX_ID_LENGTH
+from karakuri_agent.domain.ids import ID_PATTERN, MAX_ID_LENGTH
 
 
 @pytest.mark.parametrize("status", [301, 302, 303, 307, 308])
@@ -88,7 +88,8 @@ def test_no_id_from_the_server_reaches_a_url_unless_it_is_well_formed(latest):
     from pathlib import Path
 
     from conftest import SELF_ID, SELF_NAME
-    from karakuri_agent.app.config import Secret, Settings
+    from karakuri_agent.app.config import Settings
+    from karakuri_agent.secret import Secret
 
     stale = {"error": "notification_stale", "details": {"latest_notification_id": latest}}
     with tempfile.TemporaryDirectory() as tmp, respx.mock(assert_all_called=False) as mock:
@@ -135,7 +136,7 @@ def test_persona_check_flags_a_phrase_that_would_be_cut_when_said(tmp_path, phra
 @given(before=st.text(max_size=15), after=st.text(max_size=15), spaced=st.booleans())
 @settings(max_examples=60, deadline=None)
 def test_no_line_carrying_the_api_key_passes_the_gate(before, after, spaced):
-    from karakuri_agent.decide.deciders import Decision
+    from karakuri_agent.domain.decision import Decision
     from karakuri_agent.gate import Admitted, admit
     from karakuri_agent.domain.notification import Notification
 

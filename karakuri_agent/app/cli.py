@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 import click
 
-from karakuri_agent.decide.deciders import DECIDERS
+from karakuri_agent.app.registry import DECIDERS
 from karakuri_agent.errors import EXIT_FAILURE, EXIT_USAGE, ConfigError, KarakuriError, ServerRejected, UsageError
 from karakuri_agent.state.retention import MAX_KEEP_DAYS
 
@@ -464,7 +464,7 @@ def _listen(settings: Settings, clock: Callable[[], datetime], from_stdin: bool)
     from contextlib import ExitStack
 
     from karakuri_agent.app.cycle import Agent
-    from karakuri_agent.report.reporters import configured_reporter
+    from karakuri_agent.app.cycle import configured_reporter
 
     if not from_stdin:
         try:
@@ -597,7 +597,7 @@ def rules(pack: Path | None, as_json: bool) -> None:
     from karakuri_agent.behaviour.spec import EMPTY
     from karakuri_agent.app.config import load_settings
     from karakuri_agent.voice.persona import load_configured
-    from karakuri_agent.decide.policy import BUILTIN_RULES
+    from karakuri_agent.decide.rules import BUILTIN_RULES
 
     directory = pack if pack is not None else load_settings(require_api=False).persona_dir
     entries = Selector(BUILTIN_RULES, load_configured(directory).behaviour or EMPTY).entries()

@@ -9,7 +9,6 @@ and a POST never is, once it may have left the machine (CONTRACT §4).
 from __future__ import annotations
 
 import email.utils
-import json
 import logging
 import time
 from datetime import datetime, timezone
@@ -25,7 +24,7 @@ from tenacity import (
 )
 
 from karakuri_agent import outside
-from karakuri_agent.app.config import Secret, redact
+from karakuri_agent.secret import Secret, redact
 from karakuri_agent.errors import OutcomeUnknown, ServerRejected, ServerSlow, Unreachable
 from karakuri_agent.reading.trigger import validate_notification_id
 

@@ -9,13 +9,14 @@ settings object can be logged or put in an error without leaking anything.
 from __future__ import annotations
 
 import ipaddress
-import math
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Mapping, TypeVar
 from urllib.parse import urlsplit
 
+from karakuri_agent.env_values import parse_flag, parse_number
+from karakuri_agent.secret import Secret, webhook_token
 from karakuri_agent.errors import ConfigError
 
 if TYPE_CHECKING:
@@ -23,26 +24,6 @@ if TYPE_CHECKING:
 
 # Base URL used when the API is served from recorded fixtures: never resolvable.
 FIXTURE_BASE_URL = "http://fixtures.invalid/api"
-
-
-class Secret:
-    """A string that does not print itself."""
-
-    __slots__ = ("_value",)
-
-    def __init__(self, value: str) -> None:
-        self._value = value
-
-    def get(self) -> str:
-        return self._value
-
-    def __repr__(self) -> str:
-        return "Secret('***')"
-
-    __str__ = __repr__
-
-    def __bool__(self) -> bool:
-        return bool(self._value)
 
 
 # Every variable the program reads (the test suite's own KARAKURI_TEST_* aside):
@@ -60,9 +41,6 @@ KNOWN_VARIABLES = (
 _NOT_CHECKED_PREFIX = "KARAKURI_TEST_"
 # Where the state is: a command that only reads the state (`log`, `gc`) cannot go on without them.
 STATE_VARIABLES = ("KARAKURI_ENV_FILE", "KARAKURI_STATE_DIR", "KARAKURI_DATABASE_URL")
-
-_TRUE = frozenset({"1", "true", "yes", "on"})
-_FALSE = frozenset({"0", "false", "no", "off"})
 
 
 @dataclass(frozen=True)
@@ -108,18 +86,6 @@ def read_env_file(path: Path) -> dict[str, str]:
     return {key: value for key, value in values.items() if value is not None}
 
 
-def parse_flag(env: Mapping[str, str], name: str, default: bool = False) -> bool:
-    """A switch: 1/0, true/false, yes/no, on/off (any case); anything else is a ConfigError naming it."""
-    raw = env.get(name, "").strip()
-    if not raw:
-        return default
-    if raw.lower() in _TRUE:
-        return True
-    if raw.lower() in _FALSE:
-        return False
-    raise ConfigError(f"{name} must be 1/0, true/false, yes/no or on/off, got {raw!r}")
-
-
 def unknown_names(values: Mapping[str, str], where: str) -> list[str]:
     """One warning per KARAKURI_* name nothing reads, with the closest known one (difflib, imported only then)."""
     unknown = sorted(name for name in values if name.startswith("KARAKURI_") and name not in KNOWN_VARIABLES
@@ -134,21 +100,6 @@ def unknown_names(values: Mapping[str, str], where: str) -> list[str]:
         hint = f"did you mean {close[0]}?" if close else "see .env.example for the names that are read"
         lines.append(f"{name} ({where}) is not a setting karakuri-agent reads; {hint}")
     return lines
-
-
-def _number(env: Mapping[str, str], name: str, default: float, *, minimum: float = 0) -> float:
-    raw = env.get(name, "").strip()
-    if not raw:
-        return default
-    try:
-        value = float(raw)
-    except ValueError:
-        raise ConfigError(f"{name} must be a number, got {raw!r}") from None
-    if not math.isfinite(value):  # nan or inf: no timeout or budget can be that (and httpx cannot take it)
-        raise ConfigError(f"{name} must be a finite number of seconds, got {raw!r}")
-    if value < minimum:
-        raise ConfigError(f"{name} must be at least {minimum:g}, got {raw!r}")
-    return value
 
 
 def default_state_dir() -> Path:
@@ -314,7 +265,7 @@ def load_settings(
         return value
 
     def decider() -> str:
-        from karakuri_agent.decide.deciders import decider_builder
+        from karakuri_agent.app.registry import decider_builder
 
         name = merged.get("KARAKURI_DECIDER", "").strip() or "rules"
         decider_builder(name)  # an unknown name is a configuration error before anything is read
@@ -336,7 +287,7 @@ def load_settings(
         return Path(value).expanduser() if value else None
 
     def number(name: str, default: float, minimum: float = 0) -> float:
-        return check(name, lambda: _number(merged, name, default, minimum=minimum), default)
+        return check(name, lambda: parse_number(merged, name, default, minimum=minimum), default)
 
     chosen_decider = check("KARAKURI_DECIDER", decider, "rules")
     llm = None
@@ -415,24 +366,3 @@ def _secure_or_loopback(url: str) -> bool:
         return False
 
 
-def webhook_token(url: str) -> list[str]:
-    """The part of a webhook URL that is its password: the last path segment (Discord's token), and a query.
-
-    Only pieces long enough to be a token count (16 characters and more): a relay's
-    short path (`/hook`) is no secret, and as one the gate would refuse every
-    spoken line that says the word.
-    """
-    try:
-        parts = urlsplit(url)
-    except ValueError:
-        return []
-    segments = [segment for segment in parts.path.split("/") if segment]
-    return [piece for piece in (segments[-1] if segments else "", parts.query) if len(piece) >= 16]
-
-
-def redact(text: str, secrets: tuple[str, ...]) -> str:
-    """Text from outside (server answers, recorded fixtures) with every secret masked."""
-    for secret in secrets:
-        if secret:
-            text = text.replace(secret, "***")
-    return text

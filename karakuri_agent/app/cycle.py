@@ -26,10 +26,12 @@ from karakuri_agent.domain.clock import utc_now
 from karakuri_agent.app.operations import Fetched, Outcome, Runtime, act, fetch, load_configured_persona, open_runtime
 from karakuri_agent.domain.commands import RESPONSE
 from karakuri_agent.memory.context import view_of
-from karakuri_agent.decide.deciders import Decider, Decision, build_decider
+from karakuri_agent.domain.decision import Decider, Decision
+from karakuri_agent.app.registry import build_decider
 from karakuri_agent.gate import first_admitted, not_actionable
-from karakuri_agent.decide.policy import View, facts_of
-from karakuri_agent.report.reporters import Reporter, configured_reporter
+from karakuri_agent.decide.facts import facts_of
+from karakuri_agent.domain.view import View
+from karakuri_agent.report.reporters import Reporter, WebhookReporter
 from karakuri_agent.voice.speech import Persona
 from karakuri_agent.state.base import State
 from karakuri_agent.reading.trigger import find_notification_id
@@ -48,6 +50,11 @@ _NOT_ACTIONABLE_REPORTS = {
     "notification_expired": lambda kind: report.EXPIRED,
     "no_choices": lambda kind: report.idle_report(kind, why=report.NO_CHOICES),
 }
+
+
+def configured_reporter(settings: Settings) -> Reporter | None:
+    """The webhook when one is configured; otherwise the report is only printed by the CLI."""
+    return WebhookReporter(settings.webhook_url, settings.webhook_budget) if settings.webhook_url else None
 
 
 @dataclass
@@ -264,13 +271,14 @@ class Agent:
             return result
 
         view = view_of(rt.store, fetched, now, persona=self.persona, transfer_policy=self.transfer_policy)
-        proposed = _FirstTrace(decider.propose(view))
+        proposal = decider.propose(view)
+        proposed = _FirstTrace(proposal)
         decision, admitted, refused = first_admitted(notification, proposed, view.said_before,
                                                      rt.settings.secrets)
         if decision.trace is None and proposed.first is not None:
             decision = replace(decision, rule=proposed.first.rule, trace=proposed.first.trace)
-        # A model decider keeps the trace of the call just made; other deciders have none.
-        result.model = getattr(decider, "last_trace", None)
+        # A model decider's proposal carries the trace of the call just made; other deciders' have none.
+        result.model = getattr(proposal, "trace", None)
         result.decision = decision
         result.rejected.extend(refused)
         if admitted is None:

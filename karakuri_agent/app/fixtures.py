@@ -31,10 +31,12 @@ import httpx
 
 from karakuri_agent.shipped import PACKAGE_DIR
 from karakuri_agent.domain.commands import INFORMATION as INFORMATION_COMMANDS
-from karakuri_agent.app.config import Settings, redact
+from karakuri_agent.app.config import Settings
+from karakuri_agent.secret import redact
 from karakuri_agent.domain.clock import utc_now
 from karakuri_agent.errors import UsageError
-from karakuri_agent.reading.trigger import ID_PATTERN, find_notification_id
+from karakuri_agent.reading.trigger import find_notification_id
+from karakuri_agent.domain.ids import ID_PATTERN
 
 GENERIC_ACCEPTANCE = {"ok": True, "message": "コマンドを受け付けました"}
 # `--fixtures bundled` names the recorded session shipped with the package.

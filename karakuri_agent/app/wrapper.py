@@ -13,7 +13,7 @@ from typing import Any
 from karakuri_agent.domain.clock import Clock, utc_now
 from karakuri_agent.app.config import Settings
 from karakuri_agent.memory.context import said_before
-from karakuri_agent.decide.deciders import Decision
+from karakuri_agent.domain.decision import Decision
 from karakuri_agent.errors import AgentDisabled, AlreadyAttempted, KarakuriError, NotActionable, UsageError
 from karakuri_agent.gate import NOT_ACTIONABLE, Rejected, admit, not_actionable
 from karakuri_agent.app.operations import Outcome, act, fetch, open_runtime

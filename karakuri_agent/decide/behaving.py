@@ -19,14 +19,14 @@ from karakuri_agent.behaviour.engine import Facts, Turn
 from karakuri_agent.behaviour.selector import BuiltinRule, Selection, Selector
 from karakuri_agent.behaviour.spec import EMPTY, Action, Behaviour, Rule
 from karakuri_agent.domain.commands import ACCEPT_TRANSFER, END
-from karakuri_agent.decide.deciders import Decision
-from karakuri_agent.gate import problems_in_view
+from karakuri_agent.domain.decision import Decision
 from karakuri_agent.domain.notification import TOKYO
+from karakuri_agent.gate import problems_in_view
 from karakuri_agent.memory.context import BROKEN_LOOKBACK
 from karakuri_agent.memory.record import KEEPABLE_AFTER_DUE
 
 if TYPE_CHECKING:
-    from karakuri_agent.decide.policy import View
+    from karakuri_agent.domain.view import View
 
 
 def behaviour_of(view: View) -> Behaviour:

@@ -164,7 +164,7 @@ def probe(settings: LLMSettings, *, clock: Callable[[], float] = time.monotonic)
     """
     from importlib.util import find_spec
 
-    from karakuri_agent.decide.deciders import LLM_EXTRA
+    from karakuri_agent.llm import LLM_EXTRA
 
     if find_spec("openai") is None:
         return False, 0.0, LLM_EXTRA

@@ -14,12 +14,13 @@ still finds a sendable candidate.
 The `openai` package (the `llm` extra) is imported only when a model is
 actually asked, so the rules path starts as fast as without it.
 
-Built by `deciders.DECIDERS["llm"]` (KARAKURI_DECIDER=llm) with the rules
-and `gate.problems_in_view`. Right after `propose`, `decider.last_trace`
-holds the `LLMTrace` (llm/trace.py) of that call, None when nothing was
-asked; the cycle reads it there and then, notes whether a command was sent,
-and stores `trace.to_json()` with the run's report entry, which `log`,
-`--explain` and `--dry-run` print as `trace.line()`.
+Built by `app/registry.py` (KARAKURI_DECIDER=llm) with the rules and
+`gate.problems_in_view`. `propose` returns a `Proposal` whose `trace` is the
+`LLMTrace` (llm/trace.py) of that call, None when nothing was asked; the
+cycle notes whether a command was sent and stores `trace.to_json()` with the
+run's report entry, which `log`, `--explain` and `--dry-run` print as
+`trace.line()`. `last_trace` keeps the last one for a caller that holds only
+the decider.
 """
 
 from __future__ import annotations
@@ -31,12 +32,13 @@ from collections.abc import Callable
 from importlib.util import find_spec
 from typing import Any
 
-from karakuri_agent.app.config import redact
+from karakuri_agent.secret import redact
 from karakuri_agent.errors import ConfigError
 from karakuri_agent.domain.commands import ACCEPT_TRANSFER
-from karakuri_agent.decide.deciders import LLM_EXTRA, Decider, Decision
+from karakuri_agent.domain.decision import Decider, Decision, Proposal
+from karakuri_agent.llm import LLM_EXTRA
 from karakuri_agent.domain.notification import offered_choice
-from karakuri_agent.decide.policy import View
+from karakuri_agent.domain.view import View
 from karakuri_agent.llm.chat import Chat, describe_failure
 from karakuri_agent.llm.prompt import build_messages, persona_card
 from karakuri_agent.llm.proposal import UnreadableProposal, read_proposal
@@ -79,11 +81,11 @@ class LLMDecider:
         self._chat = Chat(settings, clock=clock)
         self.last_trace: LLMTrace | None = None
 
-    def propose(self, view: View) -> list[Decision]:
-        rules = self._rules.propose(view)
+    def propose(self, view: View) -> Proposal:
+        rules = list(self._rules.propose(view))
         self.last_trace = None
         if not view.choices:
-            return rules  # nothing to decide: no tokens spent
+            return Proposal(rules)  # nothing to decide: no tokens spent
         trace = self.last_trace = LLMTrace(self._settings.model, budget=self._settings.timeout)
         started = self._clock()
         try:
@@ -95,7 +97,7 @@ class LLMDecider:
         if trace.out_of_time:
             log.warning("model %s: no usable answer within KARAKURI_LLM_TIMEOUT=%g s; the rules decided",
                         self._settings.model, self._settings.timeout)
-        return rules if chosen is None else [chosen, *rules]
+        return Proposal(rules if chosen is None else [chosen, *rules], trace=trace)
 
     def _ask(self, view: View, rules: list[Decision], trace: LLMTrace, *, deadline: float) -> Decision | None:
         """The first admitted proposal within the budget, or None."""

@@ -21,7 +21,8 @@ from typing import Any
 
 from karakuri_agent.domain.notification import TOKYO, Choice
 from karakuri_agent.memory import recall
-from karakuri_agent.decide.policy import Decision, View
+from karakuri_agent.domain.decision import Decision
+from karakuri_agent.domain.view import View
 from karakuri_agent.voice.speech import Persona
 
 # Bounds that keep a prompt small whatever the store holds.

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from typing import Mapping
 from urllib.parse import urlsplit
 
-from karakuri_agent.app.config import Secret, _number
+from karakuri_agent.env_values import parse_number
+from karakuri_agent.secret import Secret
 from karakuri_agent.errors import ConfigError
 
 DEFAULT_TIMEOUT = 20.0
@@ -50,7 +51,7 @@ class LLMSettings:
             base_url=normalise_base_url(env.get("KARAKURI_LLM_BASE_URL", "")),
             model=model,
             api_key=Secret(key) if key else None,
-            timeout=_number(env, "KARAKURI_LLM_TIMEOUT", DEFAULT_TIMEOUT, minimum=1),
+            timeout=parse_number(env, "KARAKURI_LLM_TIMEOUT", DEFAULT_TIMEOUT, minimum=1),
             max_tokens=_max_tokens(env),
             temperature=_temperature(env),
         )

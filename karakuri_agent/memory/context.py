@@ -34,7 +34,7 @@ TOLD_PER_PERSON = 12
 
 if TYPE_CHECKING:
     from karakuri_agent.app.operations import Fetched
-    from karakuri_agent.decide.policy import View
+    from karakuri_agent.domain.view import View
     from karakuri_agent.voice.speech import Persona
 
 COMMITMENT_LIMIT = 8
@@ -340,7 +340,7 @@ def build_context(
 
 def view_of(store: Store, fetched: Fetched, now: datetime, *, persona: Persona, transfer_policy: str) -> View:
     """What a decider may look at: the fetched context plus what the store adds, read once."""
-    from karakuri_agent.decide.policy import View  # the decide step's input type; imported when deciding only
+    from karakuri_agent.domain.view import View  # the decide step's input type; imported when deciding only
 
     learned = {key: now - datetime.fromisoformat(at) for key, at in store.knowledge_times().items()}
     nearby_entry = store.knowledge("get_nearby_agents")

@@ -22,7 +22,7 @@ from karakuri_agent.voice.persona import MESSAGE_UNITS
 from karakuri_agent.voice.speech import said_key
 
 if TYPE_CHECKING:
-    from karakuri_agent.decide.policy import View
+    from karakuri_agent.domain.view import View
 
 # The agent's first lines of a conversation, when a memory may come back.
 RECALL_WITHIN_LINES = 3

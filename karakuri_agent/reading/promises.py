@@ -60,6 +60,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Callable, Mapping, Sequence
 
+from karakuri_agent.ja.places import building_kind
 from karakuri_agent.domain.notification import TOKYO
 
 LATER = timedelta(minutes=30)  # what あとで / 後で means
@@ -277,11 +278,6 @@ def _kanji_tails(runs: Sequence[str]) -> list[str]:
             for start in range(1, len(run) - 1)]
 
 
-def _building(name: str) -> str:
-    """The building a place name belongs to: its first word (喫茶店 of 喫茶店 店内 and of 喫茶店「さくら」)."""
-    return re.split(r"[\s「]", name, maxsplit=1)[0]
-
-
 def _unambiguous_keys(known_places: Sequence[Mapping]) -> dict[str, set[str]]:
     """Key → names of the known places it may mean, without keys that name several buildings.
 
@@ -293,15 +289,15 @@ def _unambiguous_keys(known_places: Sequence[Mapping]) -> dict[str, set[str]]:
         name = str(place.get("name") or "").strip() if isinstance(place, Mapping) else ""
         for key in _place_keys(name) if name else ():
             meanings.setdefault(key, set()).add((name, str(place.get("node_id") or "")))
-    return {key: {name for name, _ in places} for key, places in meanings.items() if _one_building(places)}
+    return {key: {name for name, _ in places} for key, places in meanings.items() if _onebuilding_kind(places)}
 
 
-def _one_building(places: set[tuple[str, str]]) -> bool:
+def _onebuilding_kind(places: set[tuple[str, str]]) -> bool:
     """The (name, node) pairs, linked by a shared first word or node, form one group."""
     groups: list[tuple[set[str], set[str]]] = []
     for name, node in places:
-        linked = [g for g in groups if _building(name) in g[0] or (node and node in g[1])]
-        merged = ({_building(name)}, {node} - {""})
+        linked = [g for g in groups if building_kind(name) in g[0] or (node and node in g[1])]
+        merged = ({building_kind(name)}, {node} - {""})
         for group in linked:
             groups.remove(group)
             merged = (merged[0] | group[0], merged[1] | group[1])

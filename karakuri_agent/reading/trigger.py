@@ -24,10 +24,9 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from karakuri_agent.domain.ids import ID_PATTERN, is_well_formed_id
 from karakuri_agent.errors import UsageError
 
-MAX_ID_LENGTH = 128
-ID_PATTERN = re.compile(r"notif-[A-Za-z0-9_-]+")
 _MARKUP = "*_~|`"
 # The marker, possibly inside markup itself: `**notification_id:**`, `` `notification_id: ``.
 # It starts where a word does: `my_notification_id` is another word, and `pre` is
@@ -37,11 +36,6 @@ _MARKER = re.compile(r"(?<![A-Za-z0-9*_~|`])(?P<pre>[*_~|`]*)notification_id[*_~
 _OPENERS = re.compile(r"[\s*_~|`(\[{<「『（【〈《\"'“‘]*")
 # Right after the id: closing markup, brackets, quotes and sentence punctuation.
 _CLOSERS = frozenset(_MARKUP + ")]}>」』）】〉》\"'”’" + ".,!?:;" + "。、，．！？：；")
-
-
-def is_well_formed_id(value: str) -> bool:
-    """`notif-[A-Za-z0-9_-]+`, at most MAX_ID_LENGTH: the only ids that may reach a URL path."""
-    return len(value) <= MAX_ID_LENGTH and ID_PATTERN.fullmatch(value) is not None
 
 
 def validate_notification_id(value: str) -> str:

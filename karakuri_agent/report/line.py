@@ -17,6 +17,7 @@ import time
 from dataclasses import dataclass, replace
 from typing import Any, Callable
 
+from karakuri_agent.ja import places
 from karakuri_agent.domain.notification import TOKYO, parse_timestamp
 
 PREFIX = "からくり: "
@@ -153,7 +154,7 @@ def _cleaned(facts: ReportFacts) -> ReportFacts:
     place = _plain(facts.place)
     return replace(
         facts,
-        place=place.split()[0] if place else None,  # "喫茶店 店内" is the 喫茶店
+        place=places.building(place) if place else None,
         action=_plain(facts.action),
         partner=_plain(facts.partner, person=True),
         item=_plain(facts.item),

@@ -12,7 +12,7 @@ import sys
 from typing import TYPE_CHECKING, Any, Protocol, TextIO
 
 from karakuri_agent.report import line as report
-from karakuri_agent.app.config import Secret, Settings
+from karakuri_agent.secret import Secret
 
 if TYPE_CHECKING:  # asyncio is imported where a bot runs, not by every one-shot run
     from asyncio import AbstractEventLoop
@@ -70,6 +70,3 @@ class DiscordChannelReporter:
         return report.WebhookResult(True, 1, 200)
 
 
-def configured_reporter(settings: Settings) -> Reporter | None:
-    """The webhook when one is configured; otherwise the report is only printed by the CLI."""
-    return WebhookReporter(settings.webhook_url, settings.webhook_budget) if settings.webhook_url else None

@@ -331,7 +331,7 @@ def _behaviour_problems(directory: Path, persona: Persona) -> list[str]:
     """behaviour.json beside persona.json: every problem, its `say` phrases held to the phrase rules."""
     from karakuri_agent.behaviour.pack import read_behaviour
     from karakuri_agent.behaviour.spec import BEHAVIOUR_FILE
-    from karakuri_agent.decide.policy import BUILTIN_RULE_IDS
+    from karakuri_agent.behaviour.builtin import BUILTIN_RULE_IDS
 
     if not (directory / BEHAVIOUR_FILE).exists():
         return []

@@ -32,6 +32,7 @@ import unicodedata
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
+from karakuri_agent.ja import places
 from karakuri_agent.params import utf16_units
 from karakuri_agent.voice.persona import LONGEST_LABEL, LONGEST_NAME, MESSAGE_UNITS, Fact, Persona
 from karakuri_agent.reading.questions import Question, read_question, sentences
@@ -672,7 +673,7 @@ def _combined(openers: list[str], follows: Sequence[str]) -> list[str]:
 def _place_word(name: str) -> str:
     """'本屋 店内' -> '本屋': the building, as people say it."""
     label = _place_label(name)
-    return label.split()[0] if label else ""
+    return places.building(label) if label else ""
 
 
 def _favourite_place(s: _Situation) -> str:

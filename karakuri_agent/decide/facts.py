@@ -1,0 +1,78 @@
+"""What a decision is about, for the report: the place, action, partner, item and promise it names.
+
+Read from the same View the decision came from, so the report says what
+the agent chose and why it matters to a person.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from karakuri_agent.decide.queries import (
+    _action_label,
+    _current_node,
+    _meeting_node,
+    _name_of,
+    _name_of_agent,
+    _next_meeting,
+    _partner,
+    _place_group,
+    _place_name,
+    _transfer_sender,
+)
+from karakuri_agent.domain.commands import ACCEPT_TRANSFER, END, REJECT_TRANSFER
+from karakuri_agent.domain.decision import Decision
+from karakuri_agent.domain.view import View
+from karakuri_agent.ja import phrases
+from karakuri_agent.report.line import ReportFacts
+
+
+# -- what a decision is about, for the report -----------------------------------------
+def facts_of(view: View, decision: Decision) -> ReportFacts:
+    """The names a report can use for this decision: place, action, partner, item, promise.
+
+    Read from the same view the decision came from, so the report says what the
+    agent chose and why it matters to a person (`約束の公民館へ向かいます`).
+    """
+    command, params = decision.command, decision.params
+    if command == "move":
+        target = str(params.get("target_node_id") or "")
+        meeting = next((m for m in view.meetings if target and _meeting_node(view, m) == target), None)
+        if meeting is not None:
+            return ReportFacts(place=meeting.get("place_name") or _name_of(view, target), promise=True)
+        return ReportFacts(place=_name_of(view, target))
+    here = _current_node(view)
+    place = _place_name(view) or (_name_of(view, here) if here else None)
+    if command == "action":
+        return ReportFacts(place=place, action=_action_label(view, str(params.get("action_id") or "")))
+    if command == "wait":
+        meeting = _next_meeting(view)
+        node = _meeting_node(view, meeting) if meeting is not None else None
+        if meeting is not None and node is not None and _place_group(view, node) == _place_group(view, here):
+            return ReportFacts(place=meeting.get("place_name"), partner=meeting.get("partner_name"), promise=True)
+        return ReportFacts(place=place)
+    if command in ACCEPT_TRANSFER + REJECT_TRANSFER:
+        return ReportFacts(partner=_transfer_sender(view).get("name"), item=_transfer_item(view))
+    if command == "transfer":
+        return ReportFacts(partner=_name_of_agent(view, params.get("target_agent_id")),
+                           item=_amount(params.get("money")))
+    if command == "conversation_start":
+        return ReportFacts(partner=_name_of_agent(view, params.get("target_agent_id")), place=place)
+    if command is not None and (command.startswith("conversation_") or command in END):
+        return ReportFacts(partner=_partner(view).get("name"), place=place)
+    return ReportFacts(place=place)
+
+
+def _transfer_item(view: View) -> str | None:
+    """What is offered: an amount of money, or the item's name when it has one (ids are dropped later)."""
+    for transfer in view.parsed.get("transfers") or []:
+        if _amount(transfer.get("money")):
+            return _amount(transfer.get("money"))
+        item = transfer.get("item") or {}
+        if item.get("name") or item.get("item_id"):
+            return str(item.get("name") or item.get("item_id"))
+    return None
+
+
+def _amount(money: Any) -> str | None:
+    return phrases.yen(money) if isinstance(money, int) and not isinstance(money, bool) and money > 0 else None

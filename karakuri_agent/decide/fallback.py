@@ -1,0 +1,41 @@
+"""Falling back: a primary decider's candidates, then another's when it fails."""
+
+from __future__ import annotations
+
+import logging
+
+from karakuri_agent.domain.decision import Decider, Proposal
+from karakuri_agent.domain.view import View
+
+log = logging.getLogger(__name__)
+
+
+class FallbackDecider:
+    """The primary's candidates, then the fallback's.
+
+    The fallback is asked only when it is needed: when the primary raises, or
+    when none of the primary's candidates passed the gate (the caller stops
+    reading at the first admitted one). A primary that explicitly proposes
+    doing nothing is obeyed.
+    """
+
+    def __init__(self, primary: Decider, fallback: Decider, *,
+                 falls_back_on: tuple[type[Exception], ...] = (Exception,)) -> None:
+        self.primary = primary
+        self.fallback = fallback
+        # The failures of the primary the fallback stands in for; any other propagates.
+        self.falls_back_on = falls_back_on
+
+    def propose(self, view: View) -> Proposal:
+        trace = None
+        errors: list[BaseException] = []
+        try:
+            primary = self.primary.propose(view)
+            candidates = list(primary)
+            trace = getattr(primary, "trace", None)
+        except self.falls_back_on as exc:
+            log.warning("decider %s failed (%s); falling back to %s",
+                        type(self.primary).__name__, type(exc).__name__, type(self.fallback).__name__)
+            candidates = []
+            errors.append(exc)
+        return Proposal(candidates, trace=trace, errors=errors, then=lambda: self.fallback.propose(view))

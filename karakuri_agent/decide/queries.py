@@ -1,0 +1,316 @@
+"""Questions the rules ask of the View: who the partner is, where a meeting is, what is offered.
+
+Shared by every rule (decide/rules/), the speaking params and the report's
+facts, so each question has one answer.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import datetime, timedelta
+from typing import Any, Iterable, Iterator, Sequence
+
+from karakuri_agent.domain.decision import Decision
+from karakuri_agent.domain.notification import Choice
+from karakuri_agent.domain.records import Meeting, Parsed
+from karakuri_agent.domain.view import View
+from karakuri_agent.ja import places, reasons
+from karakuri_agent.memory import recall
+from karakuri_agent.memory.travel import FLOOR, time_to_walk
+from karakuri_agent.reading.promises import known_place
+
+# How far ahead a meeting starts to steer the agent (time to walk there and wait).
+COMMITMENT_SOON = timedelta(minutes=90)
+
+# A partner who has not come this long after the time is not coming.
+MEETING_GRACE = timedelta(minutes=10)
+
+# A meeting elsewhere ends or declines a talk when only the walk there (travel.time_to_walk) and
+# this much is left: the next notification may come this much later.
+LEAVE_SLACK = timedelta(minutes=15)
+
+WAIT_UNIT = timedelta(minutes=10)  # the contract's `wait` duration unit
+
+# Fewer destinations than this (besides where the agent stands) is too few to live on:
+# the map is asked for once, then the agent goes.
+FEW_PLACES = 3
+
+# The map does not change often: asked once, it is not asked again for this long
+# even if it revealed nothing new (a small town stays small).
+MAP_AGAIN_AFTER = timedelta(hours=24)
+
+NO_ACTION = Decision(None, reason=reasons.NOTHING_TO_CHOOSE)
+
+# Without a pack's closeness: this many talks make someone close.
+CLOSE_AFTER_TALKS = 5
+
+
+def _closeness(view: View, agent_id: str) -> float:
+    """How close the agent is to someone: the pack's `closeness` variable, else how often they talked."""
+    value = recall.closeness(view, _name_of_agent(view, agent_id))
+    return value if value is not None else float(view.acquaintances.get(agent_id, {}).get("interactions", 0) or 0)
+
+
+def _is_close(view: View, agent_id: str) -> bool:
+    """A friend or closer: past the first band of the pack's `closeness`, else five talks or more."""
+    spec = recall.closeness_spec(view)
+    if spec is not None:
+        return len(spec.bands) > 1 and _closeness(view, agent_id) >= spec.bands[1].low
+    return _closeness(view, agent_id) >= CLOSE_AFTER_TALKS
+
+
+def _name_of_agent(view: View, agent_id: Any) -> str | None:
+    """A person's name from whatever the view knows about them."""
+    person = view.acquaintances.get(str(agent_id), {}) if agent_id else {}
+    if person.get("display_name"):
+        return str(person["display_name"])
+    everyone = [*view.nearby_agents, *(view.parsed.get("participants") or [])]
+    return next((str(a["name"]) for a in everyone if a.get("id") == agent_id and a.get("name")), None)
+
+
+def _others(view: View) -> list[dict[str, Any]]:
+    """The participants of this conversation other than the agent."""
+    return [p for p in view.parsed.get("participants") or [] if not view.me.is_self(p.get("id"), p.get("name"))]
+
+
+def _same_person(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    """Ids decide when both have one; otherwise the exact name ('灯屋ユウ' is not '灯屋ユウキ')."""
+    if a.get("id") and b.get("id"):
+        return a["id"] == b["id"]
+    return bool(a.get("name")) and a.get("name") == b.get("name")
+
+
+def _partner(view: View) -> dict[str, Any]:
+    """Who the agent answers: a participant of this conversation other than
+    itself, the last of them who spoke by preference. A speaker who is not a
+    participant (who left, or a line from another talk) is never addressed;
+    only when the participants are unknown is the last speaker the best guess."""
+    others = _others(view)
+    for line in reversed(view.parsed.get("conversation_messages") or []):
+        speaker = {"id": line.get("speaker_id"), "name": line.get("speaker")}
+        if view.me.is_self(speaker["id"], speaker["name"]):
+            continue
+        member = next((p for p in others if _same_person(p, speaker)), None)
+        if member or not others:
+            return member or speaker
+    return others[0] if others else {}
+
+
+def _transfer_sender(view: View) -> dict[str, Any]:
+    for transfer in view.parsed.get("transfers") or []:
+        sender = transfer.get("from") or {}
+        if not view.me.is_self(sender.get("id"), sender.get("name")):
+            return sender
+    return _partner(view)
+
+
+def _knows(view: View, agent_id: str | None) -> bool:
+    return any(p.get("agent_id") == agent_id and p.get("interactions", 0) > 0 for p in view.context.get("people", []))
+
+
+def _due(commitment: Meeting) -> datetime | None:
+    try:
+        return datetime.fromisoformat(commitment["due_at"]) if commitment.get("due_at") else None
+    except ValueError:
+        return None
+
+
+def _next_meeting(view: View, *, placed: bool = True) -> Meeting | None:
+    """The soonest promise still ahead (or only just past), whether or not the agent set off.
+
+    `placed`: only one whose place is a known node (one the agent can go to);
+    a promise at a place not on its map must not hold it back from the next
+    one it can keep. Else: only one whose place is not known yet.
+    """
+    for meeting in view.meetings:
+        due = _due(meeting)
+        if (due is not None and -MEETING_GRACE <= due - view.now <= COMMITMENT_SOON
+                and (_meeting_node(view, meeting) is not None) is placed):
+            return meeting
+    return None
+
+
+def _wait_units_left(view: View, meeting: Meeting) -> int:
+    """Whole wait units (10 minutes) to wait for a partner: until the time, else within the grace.
+
+    Early, the agent waits until the meeting's time, no longer; at the time,
+    only what fits before time + grace. Zero means waiting would hold the
+    agent past the grace.
+    """
+    due = _due(meeting)
+    if due is None:
+        return 0
+    until_due = int((due - view.now) // WAIT_UNIT)
+    return until_due if until_due >= 1 else int((due + MEETING_GRACE - view.now) // WAIT_UNIT)
+
+
+def _meeting_node(view: View, meeting: Meeting) -> str | None:
+    return meeting.get("node_id") or _node_for_place(view, meeting.get("place_name"))
+
+
+def _meeting_elsewhere(view: View, partner_id: str | None) -> Meeting | None:
+    """A promise with someone else, somewhere else, due so soon that the agent must set off now."""
+    return next((meeting for meeting, set_off in _meetings_elsewhere(view)
+                 if meeting.get("partner_id") != partner_id and set_off <= view.now), None)
+
+
+def _ends_in_time(view: View, action_id: str) -> bool:
+    """The action (of known length) is over before the agent must set off for a meeting elsewhere."""
+    minutes = next((a.get("minutes") for a in view.parsed.get("actions") or [] if a.get("action_id") == action_id), None)
+    if not isinstance(minutes, (int, float)):
+        return True
+    ends = view.now + timedelta(minutes=minutes)
+    return all(ends <= set_off for _, set_off in _meetings_elsewhere(view))
+
+
+def _meetings_elsewhere(view: View) -> Iterator[tuple[Meeting, datetime]]:
+    """Meetings still ahead somewhere else the agent can go to, with when it must set off for each.
+
+    A promise at a place on no map is no reason to leave: the agent could not go there.
+    """
+    here = _current_node(view)
+    for meeting in view.meetings:
+        due, node = _due(meeting), _meeting_node(view, meeting)
+        if (due is not None and node is not None and due >= view.now
+                and (here is None or _place_group(view, node) != _place_group(view, here))):
+            yield meeting, due - _leave_before(view, here, node)
+
+
+def _leave_before(view: View, here: str | None, there: str) -> timedelta:
+    """How long before a meeting at `there` the agent must set off: the walk, and slack for the next notification."""
+    walk = time_to_walk(list(view.trips), here, there)
+    return walk + LEAVE_SLACK if walk > FLOOR else FLOOR
+
+
+def _current_node(view: View) -> str | None:
+    """Where the agent stands: the text's `現在地`, else where its last accepted move took it."""
+    node = (view.parsed.get("location") or {}).get("current_node") or {}
+    if node.get("node_id"):
+        return node["node_id"]
+    for command in view.recent_commands:
+        if command.get("command") == "move" and command.get("success"):
+            return (command.get("params") or {}).get("target_node_id")
+    return None
+
+
+def _few_destinations(view: View) -> bool:
+    """Too few places to go to besides this one: the move's own list if it has one, else what is known."""
+    move = view.choice("move")
+    if move is None:
+        return False
+    here = _current_node(view)
+    known = _enum(move, "target_node_id") or [p["node_id"] for p in view.places if p.get("name")]
+    return len({str(n) for n in known} - {here}) < FEW_PLACES
+
+
+def _map_asked(view: View) -> bool:
+    """The map was asked for recently (sent, or learned from), whatever it revealed."""
+    if any(c.get("command") == "get_map" for c in view.recent_commands):
+        return True
+    age = view.knowledge_age.get("get_map")
+    return age is not None and age < MAP_AGAIN_AFTER
+
+
+def _place_name(view: View) -> str | None:
+    node = (view.parsed.get("location") or {}).get("current_node") or {}
+    return node.get("name")
+
+
+def _name_of(view: View, node_id: str) -> str | None:
+    return next((p.get("name") for p in view.places if p.get("node_id") == node_id), None)
+
+
+def _place_group(view: View, node_id: str | None) -> str:
+    """The building a node belongs to ("喫茶店 店内" and "喫茶店 入口" are one place)."""
+    name = _name_of(view, node_id) if node_id else None
+    return places.building(name) if name else (node_id or "")
+
+
+def _recent_groups(view: View, recent_nodes: list[str | None]) -> set[str]:
+    groups = {_place_group(view, n) for n in recent_nodes[:3]}
+    here = _current_node(view)
+    return groups | ({_place_group(view, here)} if here else set())
+
+
+def _node_for_place(view: View, place_name: str | None) -> str | None:
+    """The known node a promised place names, read as promises read places (喫茶店「さくら」 → 喫茶店 店内)."""
+    if not place_name:
+        return None
+    matches = [p for p in view.places if p.get("name") and place_name in p["name"]]
+    if not matches:
+        found = known_place(place_name, [p for p in view.places if p.get("name") and p.get("node_id")])
+        matches = [p for p in view.places if found and p.get("node_id") == found[1]]
+    inside = [p for p in matches if places.is_inside(p["name"])]
+    chosen = (inside or matches)[:1]
+    return chosen[0]["node_id"] if chosen else None
+
+
+def _acted_since_arrival(view: View) -> bool:
+    if view.parsed.get("notification_type") == "movement_completed":
+        return False  # just arrived
+    for command in view.recent_commands:
+        if command.get("command") == "move":
+            return False
+        if command.get("command") == "action":
+            return True
+    return False
+
+
+def _action_options(view: View) -> list[str]:
+    """Every action id offered here: the choices' own, their enum, and the text's list."""
+    choice = view.choice("action")
+    own = [c.params.get("action_id") for c in view.choices if c.command == "action"]
+    from_text = [a.get("action_id") for a in view.parsed.get("actions") or []]
+    ids = own + _enum(choice, "action_id") + from_text
+    return list(dict.fromkeys(str(a) for a in ids if isinstance(a, (str, int)) and a != ""))
+
+
+def action_label(choices: Sequence[Choice], parsed: Parsed, action_id: str | None) -> str | None:
+    """What an action is called for people (`コーヒーを飲む`), never its id; None when unknown."""
+    for option in parsed.get("actions") or []:
+        if option.get("action_id") == action_id and option.get("name"):
+            return str(option["name"])
+    for choice in choices:
+        if choice.command == "action" and choice.params.get("action_id") == action_id and choice.description:
+            return choice.description
+    return None
+
+
+def _action_label(view: View, action_id: str) -> str | None:
+    return action_label(view.choices, view.parsed, action_id)
+
+
+def _repeats_last(view: View, decision: Decision) -> bool:
+    """Same command with the same target as the previous command: skip for variety."""
+    if not view.recent_commands or decision.command in ("wait",):
+        return False
+    last = view.recent_commands[0]
+    if last.get("command") != decision.command:
+        return False
+    keys = ("target_node_id", "action_id", "target_agent_id")
+    return all(last.get("params", {}).get(k) == decision.params.get(k) for k in keys)
+
+
+def _enum(choice: Choice | None, name: str) -> list[Any]:
+    return choice.enum(name) if choice is not None else []
+
+
+def _max_length(choice: Choice, name: str) -> int | None:
+    value = choice.param_schema.get(name, {}).get("maxLength")
+    return value if isinstance(value, int) and value > 0 else None
+
+
+def _duration(choice: Choice, preferred: int) -> int:
+    spec = choice.param_schema.get("duration", {})
+    low = spec.get("minimum") if isinstance(spec.get("minimum"), int) else 1
+    high = spec.get("maximum") if isinstance(spec.get("maximum"), int) else 6
+    return max(low, min(high, preferred))
+
+
+def _stable(seed: str, value: str) -> str:
+    return hashlib.sha256(f"{seed}:{value}".encode()).hexdigest()
+
+
+def _pick(options: Iterable[Any], seed: str) -> Any:
+    """A deterministic choice that still varies from notification to notification."""
+    return min(options, key=lambda o: _stable(seed, str(o)))

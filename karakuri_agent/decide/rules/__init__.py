@@ -1,0 +1,64 @@
+"""The built-in decisions as named rules, tried in order by one selector.
+
+Each rule is a small function of the View that answers with its candidates
+(best first) or passes (None); `BUILTIN_RULES` gives each an id, a priority
+and a line saying what it does. `propose` hands them, with a pack's rules,
+to the selector (decide/behaving.py), which records which rule decided.
+Nothing here does I/O, so the whole behaviour is tested in bulk, and another
+decider (a language model) can replace it: it may only propose.
+
+The rules follow `skill/SKILL.md`:
+1. answer what the notification asks (a turn, a request, a check, an offer);
+2. a commitment due soon takes precedence when a choice advances it;
+3. an idle reminder is not a request to wait: look around only when the
+   context lacks it, engage with what is here, otherwise move somewhere not
+   visited recently; wait only with a reason;
+4. variety: not the same action or place twice in a row.
+"""
+
+from __future__ import annotations
+
+from karakuri_agent.behaviour import builtin
+from karakuri_agent.behaviour.selector import BuiltinRule
+from karakuri_agent.decide.queries import _node_for_place
+from karakuri_agent.decide.rules.conversation import _conversation_request, _conversation_turn, _inactive_check
+from karakuri_agent.decide.rules.daily import _commitment_first, _idle
+from karakuri_agent.decide.rules.transfer import _transfer_offer
+from karakuri_agent.domain.decision import Decision
+from karakuri_agent.domain.view import View
+
+
+class RulePolicy:
+    """The built-in decider: rules, no tokens."""
+
+    def propose(self, view: View) -> list[Decision]:
+        return propose(view)
+
+
+def propose(view: View) -> list[Decision]:
+    """Candidates, best first; the cycle sends the first whose params validate.
+
+    The first rule (by priority, the pack's among them) that answers gives
+    them; each carries the rule's id and the selection (`Decision.trace`).
+    """
+    from karakuri_agent.decide.behaving import select
+
+    return select(view, BUILTIN_RULES, _node_for_place)
+
+
+# The built-in behaviour as named rules, tried highest priority first (behaviour/selector.py):
+# ids and priorities are documented (docs/behaviour.md) and stay, since packs name them.
+BUILTIN_RULES: tuple[BuiltinRule[View, Decision], ...] = (
+    BuiltinRule(builtin.CONVERSATION_TURN, 300, "answer a conversation turn; say goodbye when it has gone on long enough",
+                _conversation_turn),
+    BuiltinRule(builtin.CONVERSATION_REQUEST, 290, "accept an invitation to talk, unless a promise elsewhere is due",
+                _conversation_request),
+    BuiltinRule(builtin.INACTIVE_CHECK, 280, "stay in a conversation that is still going, leave one that has stopped",
+                _inactive_check),
+    BuiltinRule(builtin.TRANSFER_OFFER, 270, "take a gift from someone known (the transfer policy), else decline it",
+                _transfer_offer),
+    BuiltinRule(builtin.KEEP_COMMITMENT, 150, "a promise due soon: find its place, go there in time, wait for the partner",
+                _commitment_first),
+    BuiltinRule(builtin.DAILY_LIFE, 10, "look around when lost, act here, talk to someone, move on; wait last",
+                _idle),
+)

@@ -1,0 +1,245 @@
+"""The agent's own day: keep a promise, look around when lost, act here, talk, move on, wait last."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from karakuri_agent.decide.queries import (
+    _acted_since_arrival,
+    _action_label,
+    _action_options,
+    _closeness,
+    _current_node,
+    _duration,
+    _ends_in_time,
+    _enum,
+    _few_destinations,
+    _is_close,
+    _map_asked,
+    _max_length,
+    _meeting_node,
+    _name_of,
+    _name_of_agent,
+    _next_meeting,
+    _pick,
+    _place_group,
+    _place_name,
+    _recent_groups,
+    _repeats_last,
+    _stable,
+    _wait_units_left,
+)
+from karakuri_agent.decide.speaking import _recalling
+from karakuri_agent.domain.commands import INFORMATION as INFORMATION_COMMANDS
+from karakuri_agent.domain.decision import Decision
+from karakuri_agent.domain.view import View
+from karakuri_agent.ja import places, reasons
+from karakuri_agent.voice.speech import compose
+
+INFO_FRESH = timedelta(minutes=30)
+
+# Commands without a move after which, once something was done here, going elsewhere comes before
+# looking for someone to talk to on the same spot.
+STAY_COMMANDS = 6
+
+# Waits in a row after which anything else offered is preferred to a third one.
+MAX_WAITS_IN_A_ROW = 2
+
+
+# -- idle: the agent lives its own day ----------------------------------------------
+def _commitment_first(view: View) -> list[Decision] | None:
+    """A promise steers the agent now: the day's candidates, which start with keeping it.
+
+    A promise due soon at a place not found yet counts too: the day's candidates
+    are how the agent finds it (a rule such as night rest must not hold it back).
+    """
+    steered = _keep_commitment(view) or _next_meeting(view, placed=False) is not None
+    return _idle(view) if steered else None
+
+
+def _idle(view: View) -> list[Decision]:
+    commitment = _keep_commitment(view)
+    candidates: list[Decision] = []
+    candidates += commitment
+    candidates += _look_around(view, essential=True)
+    candidates += _act_here(view)
+    social = _look_around(view, essential=False) + _talk_to_someone(view)
+    candidates += (_move_on(view) + social) if _stayed_long(view) else (social + _move_on(view))
+    candidates += _wait(view)
+    if _waited_enough(view):
+        waiting_for_someone = any(d.command == "wait" for d in commitment)
+        candidates = _instead_of_waiting(candidates, _anything_but_wait(view), stay=waiting_for_someone) or candidates
+    return [d for d in candidates if not _repeats_last(view, d)] or candidates[-1:]
+
+
+def _stayed_long(view: View) -> bool:
+    """Done something here and moved in none of the recent commands: time to see another place.
+
+    Talk fills many commands; without this the agent who is often spoken to
+    would talk, act, talk again on the same spot all day.
+    """
+    return (len(view.recent_commands) >= STAY_COMMANDS and _acted_since_arrival(view)
+            and not any(c.get("command") == "move" for c in view.recent_commands[:STAY_COMMANDS]))
+
+
+def _waited_enough(view: View) -> bool:
+    recent = view.recent_commands[:MAX_WAITS_IN_A_ROW]
+    return len(recent) == MAX_WAITS_IN_A_ROW and all(c.get("command") == "wait" for c in recent)
+
+
+def _instead_of_waiting(candidates: list[Decision], extra: list[Decision], *, stay: bool) -> list[Decision]:
+    """The candidates without a wait; staying near a meeting place comes before leaving it."""
+    others = [d for d in candidates + extra if d.command != "wait"]
+    if stay:
+        others = [d for d in others if d.command != "move"] + [d for d in others if d.command == "move"]
+    return others
+
+
+def _anything_but_wait(view: View) -> list[Decision]:
+    """After two waits: something offered that the usual rules held back (a repeat is better than a third wait)."""
+    found: list[Decision] = []
+    choice = view.choice("action")
+    options = [a for a in _action_options(view) if _ends_in_time(view, a)]
+    if choice is not None and options:
+        action_id = _pick(options, view.notification_id)
+        found.append(Decision(choice.command, {"action_id": action_id},
+                              reasons.waited_too_much_act(_action_label(view, action_id))))
+    recent = {c.get("command") for c in view.recent_commands[:3]}
+    for command in INFORMATION_COMMANDS:
+        if view.choice(command) is not None and command not in recent:
+            found.append(Decision(command, {}, reasons.WAITED_TOO_MUCH_LOOK))
+            break
+    return found
+
+
+def _keep_commitment(view: View) -> list[Decision]:
+    """Go to the promised place in time, and stay there until the partner is due."""
+    meeting = _next_meeting(view)
+    if meeting is None:
+        unplaced = _next_meeting(view, placed=False)
+        if unplaced is not None and unplaced.get("place_name") and view.choice("get_map") and not _map_asked(view):
+            return [Decision("get_map", {}, reasons.find_meeting_place(unplaced["place_name"]))]
+        return []
+    place = meeting.get("place_name")
+    node = _meeting_node(view, meeting)
+    assert node is not None  # _next_meeting only gives placed meetings
+    if node == _current_node(view) or _place_group(view, node) == _place_group(view, _current_node(view)):
+        wait = view.choice("wait")
+        units = _wait_units_left(view, meeting)
+        if wait is None or units < 1 or _duration(wait, units) > units:
+            return []  # no wait that ends by the grace: the meeting stops holding the agent here
+        return [Decision(wait.command, {"duration": _duration(wait, units)},
+                         reasons.wait_for(place, meeting.get("partner_name")))]
+    move = view.choice("move")
+    if move is None or node not in (_enum(move, "target_node_id") or [node]):
+        return []
+    return [Decision(move.command, {"target_node_id": node}, reasons.go_to_meeting(place))]
+
+
+def _look_around(view: View, *, essential: bool) -> list[Decision]:
+    """Information only when it is missing: never repeated, never while fresh.
+
+    Essential: where am I, where can I go. Otherwise: who is here to talk to,
+    asked only when the text says someone is near.
+    """
+    if essential:
+        wanted = []
+        if _few_destinations(view) and not _map_asked(view):
+            wanted.append(("get_map", reasons.FEW_DESTINATIONS))
+        if _current_node(view) is None:
+            wanted.append(("get_perception", reasons.SURROUNDINGS_UNKNOWN))
+    else:
+        nearby = (view.parsed.get("location") or {}).get("nearby_agent_count")
+        wanted = [("get_nearby_agents", reasons.FIND_SOMEONE)] if (
+            nearby and view.choice("conversation_start") and view.persona.rules.start_conversations
+            and not view.nearby_agents) else []
+    recent = {c.get("command") for c in view.recent_commands[:3]}
+    for command, reason in wanted:
+        age = view.knowledge_age.get(command)
+        if view.choice(command) and command not in recent and (age is None or age > INFO_FRESH):
+            return [Decision(command, {}, reason)]
+    return []
+
+
+def _act_here(view: View) -> list[Decision]:
+    """An action offered here, unless one was already done since arriving."""
+    choice = view.choice("action")
+    if choice is None or _acted_since_arrival(view):
+        return []
+    done = {c.get("params", {}).get("action_id") for c in view.recent_commands[:6]}
+    fresh = [a for a in _action_options(view) if a not in done and _ends_in_time(view, a)]
+    if not fresh:
+        return []
+    action_id = _pick(fresh, view.notification_id)
+    label = _action_label(view, action_id)
+    return [Decision(choice.command, {"action_id": action_id},
+                     reasons.act_here(label))]
+
+
+def _talk_to_someone(view: View) -> list[Decision]:
+    choice = view.choice("conversation_start")
+    if choice is None or not view.persona.rules.start_conversations:
+        return []
+    recent = view.recent_commands[:view.persona.rules.talk_again_after]
+    recent_targets = {c.get("params", {}).get("target_agent_id") for c in recent}
+    options = _enum(choice, "target_agent_id") or [a["id"] for a in view.nearby_agents if a.get("id")]
+    options = [a for a in options if a not in recent_targets and not view.me.is_self(a, None)]
+    if not options:
+        return []
+    target = _closest_first(view, options)
+    name = _name_of_agent(view, target)
+    known = view.acquaintances.get(target, {}).get("interactions", 0) > 0
+    message = compose("start", persona=view.persona, partner_name=name, partner_known=known,
+                      partner_close=_is_close(view, target),
+                      place_name=_place_name(view), seed=view.notification_id,
+                      previous_lines=view.said_before, max_length=_max_length(choice, "message"))
+    return [_recalling(view, Decision(choice.command, {"target_agent_id": target, "message": message},
+                                      reasons.talk_to(name)), choice, {"id": target, "name": name})]
+
+
+# How often the closest of several people nearby is the one sought out (the rest: any of them).
+CLOSEST_FIRST = 0.7
+
+
+def _closest_first(view: View, options: list[str]) -> str:
+    """Usually the closest of the people one could talk to, not always: variety stays."""
+    scores = {option: _closeness(view, option) for option in options}
+    top = [o for o in options if scores[o] == max(scores.values())]
+    share = int(_stable(view.notification_id, "closest")[:8], 16) / 0xFFFFFFFF
+    return _pick(top if len(top) < len(options) and share < CLOSEST_FIRST else options, view.notification_id)
+
+
+def _move_on(view: View) -> list[Decision]:
+    choice = view.choice("move")
+    if choice is None:
+        return []
+    here = _current_node(view)
+    recent_nodes = [c.get("params", {}).get("target_node_id") for c in view.recent_commands if c.get("command") == "move"]
+    options = _enum(choice, "target_node_id") or [p["node_id"] for p in view.places if p.get("name")]
+    options = [n for n in options if n and n != here]
+    if not options:
+        return []
+    visits = {p["node_id"]: (p.get("visits") or 0, p.get("last_visited") or "") for p in view.places}
+    recent_set = set(recent_nodes[:5])
+    groups = _recent_groups(view, recent_nodes)
+
+    def rank(node: str) -> tuple[Any, ...]:
+        count, last = visits.get(node, (0, ""))
+        name = _name_of(view, node) or ""
+        doorway = places.is_doorway(name)
+        return (node in recent_set, _place_group(view, node) in groups, last, count, doorway,
+                _stable(view.notification_id, node))
+
+    ranked = sorted(options, key=rank)
+    target = ranked[0]
+    name = _name_of(view, target)
+    return [Decision(choice.command, {"target_node_id": target},
+                     reasons.go_to(name))]
+
+
+def _wait(view: View) -> list[Decision]:
+    choice = view.choice("wait")
+    if choice is None:
+        return []
+    return [Decision(choice.command, {"duration": _duration(choice, 1)}, reasons.NOTHING_ELSE_WAIT)]

@@ -1,0 +1,114 @@
+"""What a spoken decision says: its line (voice/), the next speaker, a memory brought up."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from karakuri_agent.decide.queries import (
+    _current_node,
+    _due,
+    _enum,
+    _is_close,
+    _knows,
+    _max_length,
+    _others,
+    _place_name,
+    _same_person,
+)
+from karakuri_agent.domain.commands import END, SPEAK
+from karakuri_agent.domain.decision import Decision
+from karakuri_agent.domain.notification import TOKYO, Choice
+from karakuri_agent.domain.records import Meeting
+from karakuri_agent.domain.view import View
+from karakuri_agent.ja import reasons
+from karakuri_agent.memory import recall
+from karakuri_agent.voice.speech import Memory, compose
+
+
+# -- helpers -------------------------------------------------------------------------
+def _recalling(view: View, decision: Decision, choice: Choice, partner: dict[str, Any]) -> Decision:
+    """A spoken decision that also brings up something `partner` told on an earlier day, if there is one."""
+    if "message" not in decision.params:
+        return decision
+    memory = recall.for_partner(view, partner, opening=choice.command in ("conversation_start", "conversation_accept"))
+    if memory is None:
+        return decision
+    message = recall.with_recall(decision.params["message"], memory, _max_length(choice, "message"))
+    return replace(decision, params={**decision.params, "message": message},
+                   reason=reasons.with_memory(decision.reason, memory.explained()), recalled=memory)
+
+
+def _speech_params(view: View, choice: Choice, purpose: str, partner: dict[str, Any]) -> dict[str, Any]:
+    """Params for a speaking command: the line, and the next speaker when asked for."""
+    params: dict[str, Any] = {}
+    wants = set(choice.param_schema) | set(choice.required_params)
+    if not choice.param_schema and choice.command in SPEAK + END:
+        wants |= {"message", "next_speaker_agent_id"}  # the contract's params, when the server omits a schema
+    if "message" in wants or not choice.param_schema:
+        last = _last_line(view, partner)
+        promise = _promise_in(view, last) if purpose == "reply" else None
+        params["message"] = compose(
+            "promise_accept" if promise else purpose,
+            persona=view.persona,
+            partner_name=partner.get("name"),
+            partner_known=_knows(view, partner.get("id")),
+            partner_close=bool(partner.get("id")) and _is_close(view, str(partner.get("id"))),
+            last_line=last,
+            place_name=(promise or {}).get("place_name") or _place_name(view),
+            previous_lines=[*view.own_lines, *view.said_before],
+            max_length=_max_length(choice, "message"),
+            seed=view.notification_id,
+            time_text=_clock_text(promise),
+            others=[p.get("name") or "" for p in _others(view) if not _same_person(p, partner)],
+            memory=_memory(view),
+        )
+    if "next_speaker_agent_id" in wants:
+        speaker = _next_speaker(view, choice, partner)
+        if speaker:
+            params["next_speaker_agent_id"] = speaker
+    return params
+
+
+def _next_speaker(view: View, choice: Choice, partner: dict[str, Any]) -> str | None:
+    """The partner, else another participant of this conversation; never the
+    agent itself, and never someone outside the conversation when it is known."""
+    options = _enum(choice, "next_speaker_agent_id")
+    members = [p.get("id") for p in _others(view) if p.get("id")]
+    preferred = [i for i in (partner.get("id"), *members) if i and not view.me.is_self(i, None)]
+    fitting = [i for i in preferred if not options or i in options]
+    if fitting:
+        return fitting[0]
+    offered = [o for o in options if not view.me.is_self(str(o), None)]
+    return next((o for o in offered if not members or o in members), None)
+
+
+def _memory(view: View) -> Memory:
+    """Places the agent can talk about: where it is, where it went lately."""
+    here = _current_node(view)
+    visited = sorted((p for p in view.places if p.get("last_visited") and p.get("node_id") != here),
+                     key=lambda p: p["last_visited"], reverse=True)
+    return Memory(here=_place_name(view) or "",
+                  recent_places=tuple(p["name"] for p in visited if p.get("name")),
+                  known_places=tuple(p["name"] for p in view.places if p.get("name")))
+
+
+def _promise_in(view: View, line: str | None) -> dict[str, Any] | None:
+    """The pending commitment made by this very line, if it made one."""
+    if not line:
+        return None
+    return next((c for c in view.context.get("pending_commitments", []) if c.get("source_text") in line
+                 or line in (c.get("source_text") or "")), None)
+
+
+def _clock_text(commitment: Meeting | None) -> str | None:
+    due = _due(commitment) if commitment else None
+    return due.astimezone(TOKYO).strftime("%H:%M") if due else None
+
+
+def _last_line(view: View, partner: dict[str, Any]) -> str | None:
+    """The partner's latest line: what the agent answers when it speaks to them."""
+    for line in reversed(view.parsed.get("conversation_messages") or []):
+        if _same_person({"id": line.get("speaker_id"), "name": line.get("speaker")}, partner):
+            return line.get("message")
+    return None

@@ -1,0 +1,49 @@
+"""The View: everything a decider may look at for one notification, already read from the store.
+
+Built once per notification (memory/context.py `view_of`) from typed records;
+deciders, the gate and the pack's rules read it and never the store.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any, Sequence
+
+from karakuri_agent.domain.notification import Choice, Identity
+from karakuri_agent.domain.records import Activity, Meeting, Parsed, Participant, Person, Place
+
+if TYPE_CHECKING:
+    from karakuri_agent.voice.speech import Persona
+
+
+@dataclass(frozen=True)
+class View:
+    """Everything the policy may look at, already read from the store."""
+
+    notification_id: str
+    choices: Sequence[Choice]
+    parsed: Parsed
+    context: dict[str, Any]
+    me: Identity
+    now: datetime
+    persona: Persona
+    recent_commands: Sequence[Activity] = ()  # newest first
+    knowledge_age: dict[str, timedelta] = field(default_factory=dict)
+    places: Sequence[Place] = ()  # known places with visits / last_visited
+    nearby_agents: Sequence[Participant] = ()
+    own_lines: Sequence[str] = ()  # the agent's lines in this conversation, newest first
+    said_before: Sequence[str] = ()  # lines said to these partners this week: never said twice
+    acquaintances: dict[str, Person] = field(default_factory=dict)  # agent id → person record
+    meetings: Sequence[Meeting] = ()  # promises due soon, already gone to or not
+    broken_promises: Sequence[Meeting] = ()  # promises past keeping and not kept (read with a pack only)
+    trips: Sequence[dict[str, Any]] = ()  # trips walked (from, to, minutes), newest last: how long walks take
+    transfer_policy: str = "known"
+    # What the pack's behaviour remembers (variables, fire counts, cooldowns): the state's, as saved.
+    behaviour_memory: dict[str, Any] = field(default_factory=dict)
+    text: str = ""  # the notification's text, as the server wrote it (what a `keyword` rule reads)
+    # What each person the agent may talk to (by id) told about themselves, and town news (told.py's rows).
+    told: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+
+    def choice(self, *commands: str) -> Choice | None:
+        return next((c for c in self.choices if c.command in commands), None)

@@ -1,0 +1,46 @@
+"""Reading one setting's value from the environment: switches and numbers, strictly.
+
+Shared by the settings (app/config.py) and the model's settings
+(llm/settings.py), which must not depend on each other's loader.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Mapping
+
+from karakuri_agent.errors import ConfigError
+
+
+_TRUE = frozenset({"1", "true", "yes", "on"})
+
+
+_FALSE = frozenset({"0", "false", "no", "off"})
+
+
+def parse_flag(env: Mapping[str, str], name: str, default: bool = False) -> bool:
+    """A switch: 1/0, true/false, yes/no, on/off (any case); anything else is a ConfigError naming it."""
+    raw = env.get(name, "").strip()
+    if not raw:
+        return default
+    if raw.lower() in _TRUE:
+        return True
+    if raw.lower() in _FALSE:
+        return False
+    raise ConfigError(f"{name} must be 1/0, true/false, yes/no or on/off, got {raw!r}")
+
+
+def parse_number(env: Mapping[str, str], name: str, default: float, *, minimum: float = 0) -> float:
+    """A finite number of at least ``minimum``; ConfigError naming the variable otherwise."""
+    raw = env.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        raise ConfigError(f"{name} must be a number, got {raw!r}") from None
+    if not math.isfinite(value):  # nan or inf: no timeout or budget can be that (and httpx cannot take it)
+        raise ConfigError(f"{name} must be a finite number of seconds, got {raw!r}")
+    if value < minimum:
+        raise ConfigError(f"{name} must be at least {minimum:g}, got {raw!r}")
+    return value
