@@ -14,8 +14,8 @@ public output only:
 - promises: `nikechan_preprocess.context.pending_commitments` after the
   case's last notification (promises still standing, none withdrawn).
 
-A case may name people the agent met before (`roster`: read first from a
-`参加者: 名前 (id: N)` notification, as the server lists them) and earlier
+A case may name people the agent met before (`roster`: given first in a
+notification's JSON `participants`, not read from text) and earlier
 notifications of the same conversation (`before`), read in order in the same
 state directory. Promises are compared from the agent's side: each pending
 promise names one partner (the other person), a place and a time. An
@@ -36,6 +36,7 @@ the program cannot be run.
 from __future__ import annotations
 
 import argparse
+import email.utils
 import json
 import os
 import shutil
@@ -85,6 +86,19 @@ class _Handler(BaseHTTPRequestHandler):
     def log_message(self, *args: Any) -> None:
         pass
 
+    server_time: datetime | None = None
+
+    def date_time_string(self, timestamp: float | None = None) -> str:
+        """The HTTP `Date` of a real server answering at the notification's time, not this machine's.
+
+        The program takes the world's "now" from the server (the latest of
+        `created_at` and `Date`), so a `Date` of today would put every
+        case's promises in the past.
+        """
+        if self.server_time is None:
+            return super().date_time_string(timestamp)
+        return email.utils.format_datetime(self.server_time.astimezone(timezone.utc), usegmt=True)
+
     def _send(self, status: int, body: Any) -> None:
         data = json.dumps(body, ensure_ascii=False).encode()
         self.send_response(status)
@@ -101,6 +115,8 @@ class _Handler(BaseHTTPRequestHandler):
         if body is None:
             self._send(404, {"error": "not_found", "message": "no such notification"})
         else:
+            created = datetime.fromisoformat(body["created_at"].replace("Z", "+00:00"))
+            self.server_time = created + timedelta(seconds=1)
             self._send(200, body)
 
     def do_POST(self) -> None:  # noqa: N802
@@ -118,20 +134,24 @@ def _utc_text(at: datetime) -> str:
     return at.astimezone(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
-def _notification(notification_id: str, event_type: str, text: str, created_at: str) -> dict[str, Any]:
-    """The server's JSON for one text: no participants or conversation_messages, so the text is read."""
-    created = datetime.fromisoformat(created_at)
+def _notification(notification_id: str, step: dict[str, Any]) -> dict[str, Any]:
+    """The server's JSON for one text: no participants or conversation_messages, so the text is read.
+
+    Only the roster step carries `participants`, as JSON: who the agent met is
+    given, not read, so a name the text reader trips on does not spoil the
+    roster of the case after it.
+    """
+    created = datetime.fromisoformat(step["created_at"])
+    body: dict[str, Any] = {"type": step.get("event_type", "conversation_message"), "text": step["text"], "choices": []}
+    if "participants" in step:
+        body["participants"] = step["participants"]
     return {
         "notification_id": notification_id,
         "created_at": _utc_text(created),
         "expires_at": _utc_text(created + timedelta(minutes=10)),
         "status": "pending",
-        "notification": {"type": event_type, "text": text, "choices": []},
+        "notification": body,
     }
-
-
-def _roster_text(people: dict[str, str], names: list[str]) -> str:
-    return "参加者: " + "、".join(f"{name} (id: {people[name]})" for name in names)
 
 
 def _child_env(base_url: str, state_dir: Path, me: dict[str, str]) -> dict[str, str]:
@@ -177,16 +197,16 @@ def _read_case(case: Case, server: _Server, base_url: str, karakuri: str, workdi
     first_at = (data.get("before") or [data])[0]["created_at"]
     if data.get("roster"):
         seed_at = (datetime.fromisoformat(first_at) - timedelta(hours=1)).isoformat()
-        steps.append({"event_type": "conversation_message", "created_at": seed_at,
-                      "text": _roster_text(case.people, list(data["roster"]))})
+        roster = [{"id": case.people[name], "name": name} for name in data["roster"]]
+        steps.append({"event_type": "conversation_message", "created_at": seed_at, "participants": roster,
+                      "text": "参加者: " + "、".join(f"{p['name']} (id: {p['id']})" for p in roster)})
     steps += list(data.get("before") or [])
     steps.append(data)
     output: dict[str, Any] = {}
     for index, step in enumerate(steps):
         notification_id = f"notif-bench-{case.corpus}-{case.id}-{index}".replace("_", "-")
         with server.lock:
-            server.notifications[notification_id] = _notification(
-                notification_id, step.get("event_type", "conversation_message"), step["text"], step["created_at"])
+            server.notifications[notification_id] = _notification(notification_id, step)
         run = subprocess.run([karakuri, "get_notification", notification_id], env=env, cwd=workdir / case.id,
                              capture_output=True, text=True, timeout=60)
         if run.returncode != 0:
@@ -289,9 +309,19 @@ def _names_only(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [{"name": e["name"], "id": None} for e in entries]
 
 
-def _load_corpus(only: set[str]) -> list[Case]:
+def _named_holds(category: str, problems: dict[str, Any]) -> bool:
+    """The named case holds when its category was read right; next speakers by name (whose turn, not the id)."""
+    problem = problems.get(category)
+    if problem is None:
+        return True
+    if category == "next_speakers":
+        return sorted(e["name"] for e in problem["expected"]) == sorted(r["name"] for r in problem["read"])
+    return False
+
+
+def _load_corpus(only: set[str], folder: Path = CORPUS_DIR) -> list[Case]:
     cases = []
-    for path in sorted(CORPUS_DIR.glob("*.json")):
+    for path in sorted(folder.glob("*.json")):
         corpus = json.loads(path.read_text(encoding="utf-8"))
         for data in corpus["cases"]:
             if not only or data["id"] in only:
@@ -318,6 +348,8 @@ def _short(value: Any) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--program-dir", help="directory holding the `karakuri` program (default: next to python)")
+    parser.add_argument("--corpus", type=Path, default=CORPUS_DIR,
+                        help="folder of labelled corpus files (default: benchmarks/reading)")
     parser.add_argument("--case", action="append", default=[], help="run only this case id (repeatable)")
     parser.add_argument("--show", action="store_true", help="print every case's reading, not only failures")
     parser.add_argument("--jobs", type=int, default=2, help="cases read at once (default 2)")
@@ -325,7 +357,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     karakuri = _program(args.program_dir)
-    cases = _load_corpus(set(args.case))
+    cases = _load_corpus(set(args.case), args.corpus)
     if not cases:
         print("bench_reading: no case selected", file=sys.stderr)
         return 2
@@ -348,6 +380,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
 
     scores = {c: Score() for c in CATEGORIES}
+    per_corpus: dict[str, dict[str, Score]] = {}
     names_only = {c: Score() for c in ("participants", "next_speakers")}
     tagged: dict[str, list[tuple[str, bool]]] = {}
     failures: list[dict[str, Any]] = []
@@ -366,13 +399,14 @@ def main(argv: list[str] | None = None) -> int:
                 names_only[category].add(tp_n, len(extra_n), len(missed_n))
             tp, missed, extra = _match(category, expected, reading.read[category], case)
             scores[category].add(tp, len(extra), len(missed))
+            per_corpus.setdefault(case.corpus, {c: Score() for c in CATEGORIES})[category].add(
+                tp, len(extra), len(missed))
             if missed or extra:
                 problems[category] = {"expected": expected, "read": reading.read[category],
                                       "missed": missed, "extra": extra}
-        for tag in case.data.get("tags", []):
-            for title, (category, wanted) in NAMED.items():
-                if tag == wanted:
-                    tagged.setdefault(title, []).append((case.id, category not in problems))
+        for title, (category, wanted) in NAMED.items():
+            if wanted in case.data.get("tags", []):
+                tagged.setdefault(title, []).append((case.id, _named_holds(category, problems)))
         if problems:
             failures.append({"case": case.id, "corpus": case.corpus, "source": case.data.get("source"),
                              "note": case.data.get("note"), "problems": problems})
@@ -392,6 +426,9 @@ def main(argv: list[str] | None = None) -> int:
     for category, score in names_only.items():
         p, r, f1 = score.prf()
         print(f"  ({category} by name only, ids not compared: precision {p:.3f} recall {r:.3f} F1 {f1:.3f})")
+    for corpus, corpus_scores in per_corpus.items():
+        print(f"  (F1 on {corpus}.json alone: " + ", ".join(
+            f"{c} {corpus_scores[c].prf()[2]:.3f}" for c in CATEGORIES) + ")")
     print()
     for title in NAMED:
         results = tagged.get(title, [])
