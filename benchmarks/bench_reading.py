@@ -28,6 +28,7 @@ Run from the repository root with the venv whose program is to be measured:
     .venv/bin/python benchmarks/bench_reading.py
     python3 benchmarks/bench_reading.py --program-dir /path/to/venv/bin
     .venv/bin/python benchmarks/bench_reading.py --case own-quoted-next-1 --show
+    .venv/bin/python benchmarks/bench_reading.py --corpus benchmarks/reading/minimal
 
 Exit code 0 whatever the scores (this measures, it does not judge); 2 when
 the program cannot be run.
@@ -207,8 +208,11 @@ def _read_case(case: Case, server: _Server, base_url: str, karakuri: str, workdi
         notification_id = f"notif-bench-{case.corpus}-{case.id}-{index}".replace("_", "-")
         with server.lock:
             server.notifications[notification_id] = _notification(notification_id, step)
-        run = subprocess.run([karakuri, "get_notification", notification_id], env=env, cwd=workdir / case.id,
-                             capture_output=True, text=True, timeout=60)
+        try:
+            run = subprocess.run([karakuri, "get_notification", notification_id], env=env, cwd=workdir / case.id,
+                                 capture_output=True, text=True, timeout=60)
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            return Reading(case, error=f"could not run the program on step {index}: {exc}")
         if run.returncode != 0:
             return Reading(case, error=f"exit {run.returncode} on step {index}: {run.stderr.strip()[-400:]}")
         try:
@@ -330,13 +334,14 @@ def _load_corpus(only: set[str], folder: Path = CORPUS_DIR) -> list[Case]:
 
 
 def _program(program_dir: str | None) -> str:
-    folder = Path(program_dir) if program_dir else Path(sys.executable).parent
+    folder = (Path(program_dir) if program_dir else Path(sys.executable).parent).resolve()
     exe = folder / "karakuri"
     if not exe.exists():
         found = shutil.which("karakuri", path=str(folder))
         if not found:
-            sys.exit(f"bench_reading: no `karakuri` program in {folder}; install the project there "
-                     "(pip install -e .) or pass --program-dir")
+            print(f"bench_reading: no `karakuri` program in {folder}; install the project there "
+                  "(pip install -e .) or pass --program-dir", file=sys.stderr)
+            raise SystemExit(2)
         return found
     return str(exe)
 
@@ -460,4 +465,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except BrokenPipeError:  # a reader that stops early (| head) is not a failure
+        sys.stderr.close()
+        sys.exit(0)
