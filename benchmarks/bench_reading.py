@@ -14,6 +14,10 @@ public output only:
 - promises: `nikechan_preprocess.context.pending_commitments` after the
   case's last notification (promises still standing, none withdrawn).
 
+These are the fields `skill/SKILL.md` tells an LLM runtime to read. The
+loopback answers with an HTTP `Date` at the notification's `created_at`, as
+the real server does, so the world's "now" is the text's time.
+
 A case may name people the agent met before (`roster`: given first in a
 notification's JSON `participants`, not read from text) and earlier
 notifications of the same conversation (`before`), read in order in the same
