@@ -60,8 +60,33 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Callable, Mapping, Sequence
 
-from karakuri_agent.ja.places import building_kind
 from karakuri_agent.domain.notification import TOKYO
+from karakuri_agent.ja.places import building_kind
+from karakuri_agent.ja.promises import (
+    AM,
+    CALL_OFF,
+    CALL_OFF_MEETING,
+    CLOCK_JI,
+    DAY_AFTER,
+    DIGITS,
+    LATER_WORD,
+    MEETING_WORD,
+    NIGHT,
+    NOT_A_MEETING,
+    PLACE_CHANGE,
+    PLACE_PARTICLE,
+    PM,
+    REFUSAL,
+    RELATIVE,
+    SCRIPT_RUN,
+    SENTENCE_END,
+    STRONG_CUE,
+    TODAY,
+    TOMORROW,
+    TOWN_PLACE,
+    UNSEEN_SPOT,
+    WEAK_CUE,
+)
 
 LATER = timedelta(minutes=30)  # what あとで / 後で means
 PAST_GRACE = timedelta(minutes=15)  # "15時に" said at 15:10 still means today 15:00
@@ -82,74 +107,9 @@ class Promise:
     said_at: datetime | None = None  # when the line was said: what its times were read against
 
 
-_STRONG_CUE = re.compile(
-    r"約束|待ち合わせ|待ちあわせ|待合せ|合流|集合|落ち合"
-    r"|会いましょ|会おう|会お[！!〜ー]|会いに(?:行|い)|会わない[?？]|会える[?？]"
-    r"|行きましょ|行こう(?!かな|と思|とおも)|いこう(?!かな|と思|とおも)|行こ[！!っ]"
-    r"|行かない[?？]|行かん[?？]|向かいましょ"
-    r"|一緒に|いっしょに|来てね|来てくれ|来てください|待ってる|待ってて|待ってます"
-)
-_WEAK_CUE = re.compile(
-    r"いいよ|いいね|(?<![A-Za-z])OK(?![A-Za-z])|ＯＫ|オッケー|おっけー|了解|りょうかい|わかった|分かった"
-    r"|賛成|もちろん|ぜひ|どう[?？]|どうかな|しよう(?!かな|と思)|しましょう",
-    re.IGNORECASE,
-)
-_REFUSAL = re.compile(r"行けない|行けません|会えない|会えません|無理|やめよう|やめとく|キャンセル|断|中止|また今度")
-# A meeting called off by the one who made it: words that say so alone ("キャンセルで", "行けなくなった"),
-# and words that do only about a meeting ("約束はなしで", "待ち合わせはまた今度に"; "また今度！" alone is goodbye).
-_CALL_OFF = re.compile(r"キャンセル|取り消|中止|行けなくな|来られなくな|来れなくな|会えなくな|行けそうにない")
-_CALL_OFF_MEETING = re.compile(r"なしで|無しで|なしにし|また今度|またこんど|やめにしよう|やめよう|延期")
-_MEETING_WORD = re.compile(r"約束|待ち合わせ|待ちあわせ|待合せ|集合|会う|会おう|行く")
-# Casual meetings without a cue word: what rules a time + place sentence out.
-_NOT_A_MEETING = re.compile(
-    r"[?？]|まで|らしい|そうだ|そうです|って(?:さ|よ|ね)?[。！!]?$|毎|いつも(?!の)"
-    r"|昨日|きのう|おととい|さっき|先週|去年|前回|(?:た|だった|でした)(?:よ|ね|な|わ|けど)?[。！!…]*$"
-)
-_PLACE_PARTICLE = re.compile(
-    r"\s*(?:の)?(?:前|入口|入り口)?\s*(?:で|に|へ|前|集合|(?:な|ね)(?=[。！!、\s]|$))"
-)
-# A place changed for a meeting already agreed ("やっぱり図書館にしない？", "場所を駅に変更").
-_PLACE_CHANGE = re.compile(r"やっぱり|やっぱ|変更|変えよう|変えない|にしない[?？]|にしよう|にしましょう|の方がいい")
-# One script's run inside a name: katakana (ー included), kanji, or hiragana.
-_SCRIPT_RUN = re.compile(r"[ァ-ヴー]{2,}|[\u4e00-\u9fff々]{2,}|[ぁ-ゖ]{2,}")
-_SENTENCE_END = re.compile(r"(?<=[。！!？?\n])")
-
-_DIGITS = str.maketrans("０１２３４５６７８９：", "0123456789:")
-_RELATIVE = re.compile(r"(?<!\d)(?:(?P<h>\d{1,3})時間(?P<half>半)?)?(?:(?P<m>\d{1,4})分)?後")
-_LATER_WORD = re.compile(r"あとで|後で")
 _CLOCK_HHMM = re.compile(r"(?<![\d:])(?P<h>\d{1,2}):(?P<m>\d{2})(?![\d:])")
-_CLOCK_JI = re.compile(r"(?<!\d)(?P<h>\d{1,2})時(?!間)(?:(?P<half>半)|(?P<m>\d{1,2})分)?")
-_DAY_AFTER = re.compile(r"明後日|あさって")
-_TOMORROW = re.compile(r"明日|あした")
-_TODAY = re.compile(r"今日|きょう|今夜|今晩")
-_PM = re.compile(r"午後|夜|夕方|晩")
-_NIGHT = re.compile(r"夜|晩")
-_AM = re.compile(r"午前|朝")
 
 _NODE_ID = re.compile(r"(?<![\d-])(?P<node>\d{1,4}-\d{1,4})(?![\d-])")
-_TOWN_PLACES = (
-    "図書館", "公園", "駅前", "駅", "神社", "お寺", "喫茶店", "カフェ", "本屋", "書店",
-    "学校", "体育館", "映画館", "銭湯", "コンビニ", "公民館", "商店街", "ラーメン屋",
-    "床屋", "美術館", "博物館", "病院", "交番", "広場", "市場", "スーパー", "パン屋",
-    "花屋", "八百屋", "居酒屋", "レストラン", "食堂", "海岸", "河原", "港", "展望台",
-    "バス停", "駐車場", "屋上", "校門", "会議室", "ホール",
-    "役所", "市役所", "区役所", "役場", "郵便局", "警察署", "消防署", "ホテル", "旅館", "動物園", "水族館",
-    "遊園地", "グラウンド", "競技場", "プール", "教会", "海辺", "砂浜", "遊歩道", "ロビー", "待合室",
-)
-_TOWN_PLACE = re.compile(
-    "(?P<word>" + "|".join(sorted(map(re.escape, _TOWN_PLACES), key=len, reverse=True)) + ")"
-    r"(?P<proper>「[^「」\n]{1,30}」)?"
-)
-
-
-# A place the agent was not shown yet, said as where to be: a name ending like a place does
-# (月見浜な, 桜ヶ丘公園で, 山田屋に), right after the time or a comma. Its node is found once a text shows it.
-_PLACE_END = (r"(?:浜|海岸|館|屋|店|園|場|所|駅|口|台|堂|院|局|署|寺|社|宮|橋|坂|通り|横丁|広場|ホール|センター"
-              r"|ハウス|カフェ|テラス|パーク|ビル|タワー|亭|荘|湯|池|川|丘|森|港|城)")
-_UNSEEN_SPOT = re.compile(
-    r"(?:に|、|,|\s)(?P<word>[\u4e00-\u9fff々ァ-ヴー][\u4e00-\u9fff々ァ-ヴーぁ-ゖ]{0,10}?" + _PLACE_END + r")"
-    r"(?:の)?(?:前|入口|入り口)?\s*(?:で|に|へ|集合|(?:な|ね)(?=[。！!、\s]|$))"
-)
 
 
 def _as_tokyo(now: datetime) -> datetime:
@@ -161,7 +121,7 @@ def _as_tokyo(now: datetime) -> datetime:
 
 def _sentences(message: str) -> list[str]:
     """Split on Japanese and ASCII sentence ends, keeping non-empty parts."""
-    return [part for part in _SENTENCE_END.split(message) if part.strip()]
+    return [part for part in SENTENCE_END.split(message) if part.strip()]
 
 
 # ---------------------------------------------------------------------------
@@ -171,12 +131,12 @@ def _sentences(message: str) -> list[str]:
 
 def _relative_due(text: str, now: datetime) -> datetime | None:
     """now + the span of `N分後` / `N時間後` / `N時間M分後` (up to a day ahead), now + 30 min for あとで."""
-    match = next((m for m in _RELATIVE.finditer(text) if m.group("h") or m.group("m")), None)
+    match = next((m for m in RELATIVE.finditer(text) if m.group("h") or m.group("m")), None)
     if match:
         hours, minutes = int(match.group("h") or 0), int(match.group("m") or 0)
         ahead = timedelta(hours=hours, minutes=minutes + (30 if match.group("half") else 0))
         return now + ahead if ahead <= FURTHEST_RELATIVE else None
-    if _LATER_WORD.search(text):
+    if LATER_WORD.search(text):
         return now + LATER
     return None
 
@@ -184,7 +144,7 @@ def _relative_due(text: str, now: datetime) -> datetime | None:
 def _clock_parts(text: str) -> tuple[int, int] | None:
     """(hour, minute) of the first `HH:MM` or `N時[半|M分]`, if valid."""
     found = []
-    for match in (_CLOCK_HHMM.search(text), _CLOCK_JI.search(text)):
+    for match in (_CLOCK_HHMM.search(text), CLOCK_JI.search(text)):
         if match:
             found.append(match)
     if not found:
@@ -211,20 +171,20 @@ def _clock_due(text: str, now: datetime) -> datetime | None:
     if parts is None:
         return None
     hour, minute = parts
-    midnight = hour in (0, 12) and _NIGHT.search(text) is not None
+    midnight = hour in (0, 12) and NIGHT.search(text) is not None
     if midnight:
         hour, now = 0, now + timedelta(days=1)  # the midnight ending the day meant
-    elif _PM.search(text) and hour < 12:
+    elif PM.search(text) and hour < 12:
         hour += 12
-    twelve_hour = hour < 12 and not midnight and not _AM.search(text)
-    if _DAY_AFTER.search(text):
+    twelve_hour = hour < 12 and not midnight and not AM.search(text)
+    if DAY_AFTER.search(text):
         return _at(now + timedelta(days=2), hour, minute)
-    if _TOMORROW.search(text):
+    if TOMORROW.search(text):
         return _at(now + timedelta(days=1), hour, minute)
     today = _at(now, hour, minute)
     if midnight:
         return today
-    if _TODAY.search(text):
+    if TODAY.search(text):
         evening = _at(now, hour + 12, minute) if twelve_hour else today
         return evening if today < now - PAST_GRACE and evening >= now - PAST_GRACE else today
     if today >= now - PAST_GRACE:
@@ -256,7 +216,7 @@ def _place_keys(name: str) -> set[str]:
     when a key names parts of several buildings (店内, 入口, からくり of
     からくり駅 and からくり神社) `_unambiguous_keys` drops it.
     """
-    runs = _SCRIPT_RUN.findall(name)
+    runs = SCRIPT_RUN.findall(name)
     keys = {name, "".join(name.split()), *name.split(), *runs, *_kanji_tails(runs)}
     if "「" in name:
         keys.add(name.partition("「")[0].strip())
@@ -339,10 +299,10 @@ def _place(text: str, known_places: Sequence[Mapping]) -> tuple[str | None, str 
     known = known_place(text, known_places)
     if known:
         return known
-    word = _TOWN_PLACE.search(text)
+    word = TOWN_PLACE.search(text)
     if word:
         return word.group("word") + (word.group("proper") or ""), None
-    unseen = _UNSEEN_SPOT.search(text)
+    unseen = UNSEEN_SPOT.search(text)
     if unseen:
         return unseen.group("word"), None
     return None, None
@@ -368,26 +328,26 @@ class _PlaceWords:
     def of(cls, known_places: Sequence[Mapping]) -> _PlaceWords:
         keys = set(_unambiguous_keys(known_places))
         names = "|".join(sorted(map(re.escape, keys), key=len, reverse=True))
-        place = "(?:" + "|".join([_NODE_ID.pattern, _TOWN_PLACE.pattern] + ([names] if names else [])) + ")"
-        return cls(re.compile(place), re.compile(place + _PLACE_PARTICLE.pattern))
+        place = "(?:" + "|".join([_NODE_ID.pattern, TOWN_PLACE.pattern] + ([names] if names else [])) + ")"
+        return cls(re.compile(place), re.compile(place + PLACE_PARTICLE.pattern))
 
 
 def _casual_meeting(sentence: str, now: datetime, places: _PlaceWords) -> bool:
     """A time plus a place marked as where to be ("公民館で", "コンビニ前"), said as a plan."""
-    if _NOT_A_MEETING.search(sentence.strip()) or _due_at(sentence, now) is None:
+    if NOT_A_MEETING.search(sentence.strip()) or _due_at(sentence, now) is None:
         return False
-    return places.spot.search(sentence) is not None or _UNSEEN_SPOT.search(sentence) is not None
+    return places.spot.search(sentence) is not None or UNSEEN_SPOT.search(sentence) is not None
 
 
 def _proposal_sentence(message: str, now: datetime, known_places: Sequence[Mapping]) -> str | None:
     """The sentence that proposes or accepts meeting, or None."""
     places = _PlaceWords.of(known_places)
     for sentence in _sentences(message):
-        if _REFUSAL.search(sentence):
+        if REFUSAL.search(sentence):
             continue
-        if _STRONG_CUE.search(sentence) or _casual_meeting(sentence, now, places):
+        if STRONG_CUE.search(sentence) or _casual_meeting(sentence, now, places):
             return sentence
-        if _WEAK_CUE.search(sentence) and (_due_at(sentence, now) or places.named.search(sentence)):
+        if WEAK_CUE.search(sentence) and (_due_at(sentence, now) or places.named.search(sentence)):
             return sentence
     return None
 
@@ -408,7 +368,7 @@ def extract_promise(
     """
     if not isinstance(message, str) or not isinstance(now, datetime):
         return None
-    text = message.translate(_DIGITS)
+    text = message.translate(DIGITS)
     tokyo_now = _as_tokyo(now)
     places = [place for place in known_places if isinstance(place, Mapping)]
     sentence = _proposal_sentence(text, tokyo_now, places)
@@ -508,8 +468,8 @@ def _moved(message: object, earlier: Promise, known_places: Sequence[Mapping]) -
     """
     if not isinstance(message, str):
         return None
-    text = message.translate(_DIGITS)
-    if not _PLACE_CHANGE.search(text) or _REFUSAL.search(text) or _due_at(text, earlier.said_at or datetime.now(TOKYO)):
+    text = message.translate(DIGITS)
+    if not PLACE_CHANGE.search(text) or REFUSAL.search(text) or _due_at(text, earlier.said_at or datetime.now(TOKYO)):
         return None
     place_name, node_id = _place(text, [p for p in known_places if isinstance(p, Mapping)])
     if (place_name, node_id) == (None, None) or (place_name, node_id) == (earlier.place_name, earlier.node_id):
@@ -529,7 +489,7 @@ def calls_off(message: object) -> bool:
     """The line calls a meeting off ("ごめん、さっきの約束なしで！") and proposes no other."""
     if not isinstance(message, str):
         return False
-    if not any(_CALL_OFF.search(sentence) or (_CALL_OFF_MEETING.search(sentence) and _MEETING_WORD.search(sentence))
+    if not any(CALL_OFF.search(sentence) or (CALL_OFF_MEETING.search(sentence) and MEETING_WORD.search(sentence))
                for sentence in _sentences(message)):
         return False
     return extract_promise(message, speaker_name="", speaker_id=None, now=datetime.now(TOKYO)) is None
@@ -537,4 +497,4 @@ def calls_off(message: object) -> bool:
 
 def changes_plan(message: object) -> bool:
     """The line changes a plan already made (やっぱり, 変更, にしない？): what it proposes replaces the old one."""
-    return isinstance(message, str) and _PLACE_CHANGE.search(message.translate(_DIGITS)) is not None
+    return isinstance(message, str) and PLACE_CHANGE.search(message.translate(DIGITS)) is not None

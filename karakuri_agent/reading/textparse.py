@@ -30,112 +30,32 @@ from typing import Protocol
 from zoneinfo import ZoneInfo
 
 from karakuri_agent.domain.notification import TOKYO
-
-
-# A name as the server writes it: anything on one line but the brackets and
-# separators that delimit it. Kept lazy so the sentence after it anchors it.
-_NAME = r"[^\s「」\n][^「」\n]*?"
-
-# `名前: 「` opens a conversation line (the colon may be full-width).
-_SPEAKER_LINE = re.compile(rf"^(?P<name>{_NAME})\s*[:：][ \t\u3000]*「")
-# Server sentences that introduce the bare `「…」` line after them as that
-# agent's line: a talk request, and the notices of someone joining or leaving
-# a conversation (their first or last line), which the server marks with 🔔.
-# The Discord body variant puts the quote on the same line.
-_INTRO_LINE = re.compile(
-    rf"^(?:🔔[ \t\u3000]*)?(?P<name>{_NAME}) (?:が話しかけています|が会話から離れました|が会話に参加しました)。"
-    r"[ \t\u3000]*(?P<quote>「)?"
+from karakuri_agent.ja.notification_text import (
+    ACTION_OPTION,
+    BRACKET,
+    BUILDING,
+    CHOICES_HEADER,
+    CHOICE_LINE,
+    CLOCK,
+    CURRENT_NODE,
+    ID_ENTRY,
+    INTRO_LINE,
+    MONEY_SUMMARY,
+    NAME_SENTENCES,
+    NEARBY_AGENTS,
+    NEXT_SPEAKER,
+    NODE_WITH_LABEL,
+    REASON_CODES,
+    SPAN,
+    SPEAKER_LINE,
+    STRUCTURAL_LABELS,
+    TRANSFER_PATTERNS,
+    YEN,
 )
+
 _EOL = re.compile(r"[ \t\u3000]*(?:\n|\Z)")
-_BRACKET = re.compile(r"[「」]")
 
-# Labels of the server's own `ラベル: 値` lines: never a speaker, even when the
-# value starts with 「 (for example a building named 「森の家」).
-_STRUCTURAL_LABELS = frozenset(
-    {
-        "参加者", "選択肢", "現在時刻", "天気", "現在地", "近くのノード",
-        "近くのエージェント", "近くのNPC", "近くの建物", "近くの会話",
-        "サーバーイベント", "所持金", "所持品", "transfer_id", "応答期限",
-        "notification_id", "server_event_id",
-    }
-)
-
-# `名前 (id: 123)`, as in `参加者: A (id: 1)、B (id: 2)`.
-# Names are bounded ({0,63}): an unbounded lazy name made finditer quadratic on one long line.
-_ID_ENTRY = re.compile(
-    r"(?P<name>[^\s、,，:：「」()（）\[\]/][^、,，:：「」()（）\[\]/\n]{0,63}?)\s{0,8}[(（]id:\s*(?P<id>[\w-]{1,64})[)）]"
-)
-
-_NEXT_SPEAKER = re.compile(rf"^次は (?P<name>{_NAME}) の番です。")
-
-# Server sentences that start with an agent's name.
-_NAME_SENTENCES = tuple(
-    re.compile(rf"^(?P<name>{_NAME}) {tail}")
-    for tail in (
-        r"が話しかけています。",
-        r"が会話(?:から離れ|に参加し)ました。",
-        r"から \S.*? の譲渡提案が届きました。",
-        r"に \S.*? の譲渡を提案しました。",
-        r"が \S.*?を受け取りました。",
-        r"から \S.*? を受け取りました。",
-        r"からの譲渡",
-        r"への譲渡",
-        r"との(?:会話開始|譲渡)",
-        r"が世界からログアウトし",
-        r"が会話を(?:拒否|受諾)しました。",
-        r"が応答しませんでした。",
-    )
-) + (_NEXT_SPEAKER,)
-
-_CHOICES_HEADER = re.compile(r"^選択肢[:：]\s*$")
-_CHOICE_LINE = re.compile(r"^-\s*(?P<command>[A-Za-z_][\w-]{0,63})\s*[:：]")
-
-_NODE = r"\d{1,4}-\d{1,4}"
-_NODE_WITH_LABEL = re.compile(rf"(?<![\d-])(?P<node>{_NODE})(?![\d-])[ \t]?[(（](?P<name>[^()（）\n]+)[)）]")
-_BUILDING = re.compile(
-    rf"(?P<name>[^\s/:：,，、\[\]][^/\n:：,，、\[\]]{{0,63}}?)\s{{0,8}}\[(?P<node>{_NODE})\]"
-)
-_CURRENT_NODE = re.compile(rf"^現在地[:：]\s*(?P<node>{_NODE})(?![\d-])(?:\s*[(（](?P<name>[^()（）\n]+)[)）])?")
-_CLOCK = re.compile(
-    r"^現在時刻[:：]\s*(?P<y>\d{4})-(?P<mo>\d{1,2})-(?P<d>\d{1,2})[ T](?P<h>\d{1,2}):(?P<mi>\d{2})"
-    r"(?:\s*\((?P<tz>[A-Za-z_]{1,32}(?:/[A-Za-z_+-]{1,32}){0,2})\))?"
-)
-_NEARBY_AGENTS = re.compile(r"^近くのエージェント[:：]\s*(?P<count>\d{1,6})\s*人")
-
-# Transfers. The summary is `item×N`, `12,000円` or `(空)`.
-_SUMMARY = r"(?P<summary>\S.*?)"
-_TRANSFER_PATTERNS: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
-    (re.compile(rf"^(?P<name>{_NAME}) {tail}"), direction, status)
-    for tail, direction, status in (
-        (rf"から {_SUMMARY} の譲渡提案が届きました。", "in", "offered"),
-        (rf"に {_SUMMARY} の譲渡を提案しました。", "out", "offered"),
-        (rf"から {_SUMMARY} を受け取りました。", "in", "accepted"),
-        (rf"が {_SUMMARY} ?の譲渡を受け取りました。", "out", "accepted"),
-        (rf"が {_SUMMARY} ?を受け取りました。", "out", "accepted"),
-        (r"からの譲渡を処理できませんでした。(?P<reason>.*)", "in", "rejected"),
-        (r"への譲渡は成立しませんでした。(?P<reason>.*)", "out", "rejected"),
-        (r"からの譲渡は取り消されました。(?P<reason>.*)", "in", "cancelled"),
-        (r"への譲渡は取り消されました。(?P<reason>.*)", "out", "cancelled"),
-        (r"からの譲渡は応答期限切れになりました。(?P<reason>.*)", "in", "expired"),
-        (r"への譲渡は応答期限切れになりました。(?P<reason>.*)", "out", "expired"),
-    )
-)
 _ITEM_SUMMARY = re.compile(r"^(?P<item>[^\s×]{1,64})\s*×\s*(?P<qty>\d{1,9})$")
-_MONEY_SUMMARY = re.compile(r"^(?P<amount>\d{1,3}(?:,\d{3}){0,5}|\d{1,15})円$")
-
-# Reason sentences (both server wordings: サーバーアナウンス / サーバーイベント).
-_REASON_CODES: tuple[tuple[str, str], ...] = (
-    ("インベントリが満杯", "inventory_full"),
-    ("受け取り側が拒否", "rejected_by_receiver"),
-    ("発話で応答しなかった", "unanswered_speak"),
-    ("サーバーアナウンス", "server_announcement"),
-    ("サーバーイベント", "server_event"),
-    ("送信側がログアウト", "sender_logged_out"),
-    ("受信側がログアウト", "receiver_logged_out"),
-    ("会話終了処理", "conversation_closing"),
-    ("不応答", "participant_inactive"),
-    ("エラー", "error"),
-)
 
 
 @dataclass(frozen=True)
@@ -184,7 +104,7 @@ def _find_close(text: str, open_at: int) -> int | None:
     end of the text": the safe reading.
     """
     depth = 0
-    for match in _BRACKET.finditer(text, open_at):
+    for match in BRACKET.finditer(text, open_at):
         depth += 1 if match.group() == "「" else -1
         if depth <= 0 and _EOL.match(text, match.end()):
             return match.start()
@@ -193,12 +113,12 @@ def _find_close(text: str, open_at: int) -> int | None:
 
 def _quote_opening(line: str, initiator: str | None) -> tuple[str, int] | None:
     """(speaker, index of 「 in line) when this line opens quoted speech."""
-    match = _SPEAKER_LINE.match(line)
+    match = SPEAKER_LINE.match(line)
     if match and not line.startswith("-"):
         name = _clean_name(match.group("name"))
-        if name and name not in _STRUCTURAL_LABELS:
+        if name and name not in STRUCTURAL_LABELS:
             return name, match.end() - 1
-    match = _INTRO_LINE.match(line)
+    match = INTRO_LINE.match(line)
     if match and match.group("quote"):
         name = _clean_name(match.group("name"))
         if name:
@@ -211,7 +131,7 @@ def _quote_opening(line: str, initiator: str | None) -> tuple[str, int] | None:
 
 def _initiator(line: str) -> str | None:
     """Name from a bare introducing line (`名前 が話しかけています。`, a join or leave notice), else None."""
-    match = _INTRO_LINE.match(line)
+    match = INTRO_LINE.match(line)
     if match and not match.group("quote") and _EOL.match(line, match.end()):
         return _clean_name(match.group("name"))
     return None
@@ -266,7 +186,7 @@ def _id_entries(scan: _Scan) -> tuple[tuple[int, str, str], ...]:
     """(offset, name, id) for every `名前 (id: N)` on a server line (cached: most parsers need them)."""
     found = []
     for offset, line in scan.lines:
-        for match in _ID_ENTRY.finditer(line):
+        for match in ID_ENTRY.finditer(line):
             name = _clean_name(match.group("name"))
             if name:
                 found.append((offset + match.start("name"), name, match.group("id")))
@@ -301,7 +221,7 @@ def _sentence_names(scan: _Scan) -> list[tuple[int, str]]:
     """(offset, name) of agents named by the server's own sentences."""
     found = []
     for offset, line in scan.lines:
-        for pattern in _NAME_SENTENCES:
+        for pattern in NAME_SENTENCES:
             match = pattern.match(line)
             if match:
                 name = _clean_name(match.group("name"))
@@ -355,7 +275,7 @@ def parse_next_speakers(text: str, roster: NameLookup | None = None) -> list[dic
     resolve = _id_resolver(scan, roster)
     result: list[dict] = []
     for _, line in scan.lines:
-        match = _NEXT_SPEAKER.match(line)
+        match = NEXT_SPEAKER.match(line)
         name = _clean_name(match.group("name")) if match else None
         if name and all(entry["name"] != name for entry in result):
             result.append({"id": resolve(name), "name": name})
@@ -371,22 +291,15 @@ def parse_choice_commands(text: str) -> list[str]:
     commands: list[str] = []
     in_block = False
     for _, line in _scan(text).lines:
-        if _CHOICES_HEADER.match(line.strip()):
+        if CHOICES_HEADER.match(line.strip()):
             in_block = True
         elif not line.strip():
             in_block = False
         elif in_block:
-            match = _CHOICE_LINE.match(line.strip())
+            match = CHOICE_LINE.match(line.strip())
             if match:
                 commands.append(match.group("command"))
     return commands
-
-
-_ACTION_OPTION = re.compile(
-    r"^-\s*action\s*[:：]\s*(?P<name>[^(（\n]+?)\s*[(（]action_id:\s*(?P<id>[\w-]{1,64})(?P<rest>[^)）\n]*)"
-)
-_YEN = re.compile(r"(?P<yen>\d{1,3}(?:,\d{3})*|\d+)円")
-_SPAN = re.compile(r"(?<![\d,])(?P<n>\d+)\s*(?P<unit>秒|分)(?!後)")
 
 
 def parse_action_options(text: str) -> list[dict]:
@@ -400,14 +313,14 @@ def parse_action_options(text: str) -> list[dict]:
     in_block = False
     for _, line in _scan(text).lines:
         stripped = line.strip()
-        if _CHOICES_HEADER.match(stripped):
+        if CHOICES_HEADER.match(stripped):
             in_block = True
         elif not stripped:
             in_block = False
-        elif in_block and (match := _ACTION_OPTION.match(stripped)):
-            yen = _YEN.search(match.group("rest"))
+        elif in_block and (match := ACTION_OPTION.match(stripped)):
+            yen = YEN.search(match.group("rest"))
             cost = int(yen.group("yen").replace(",", "")) if yen else None
-            span = _SPAN.search(match.group("rest"))
+            span = SPAN.search(match.group("rest"))
             minutes = (int(span.group("n")) / (60 if span.group("unit") == "秒" else 1)) if span else None
             options.append({"action_id": match.group("id"), "name": match.group("name").strip(), "cost": cost,
                             "minutes": minutes})
@@ -425,7 +338,7 @@ def _parse_summary(summary: str) -> tuple[dict | None, int | None]:
     match = _ITEM_SUMMARY.match(summary)
     if match:
         return {"item_id": match.group("item"), "quantity": int(match.group("qty"))}, None
-    match = _MONEY_SUMMARY.match(summary)
+    match = MONEY_SUMMARY.match(summary)
     if match:
         return None, int(match.group("amount").replace(",", ""))
     return None, None
@@ -433,7 +346,7 @@ def _parse_summary(summary: str) -> tuple[dict | None, int | None]:
 
 def _reason_code(sentence: str) -> str:
     """Map the server's reason sentence to a stable code."""
-    for needle, code in _REASON_CODES:
+    for needle, code in REASON_CODES:
         if needle in sentence:
             return code
     return "unknown"
@@ -441,7 +354,7 @@ def _reason_code(sentence: str) -> str:
 
 def _transfer_from_line(line: str, me: dict, resolve) -> dict | None:
     """One transfer dict from a server transfer sentence, else None."""
-    for pattern, direction, status in _TRANSFER_PATTERNS:
+    for pattern, direction, status in TRANSFER_PATTERNS:
         match = pattern.match(line)
         if not match:
             continue
@@ -500,7 +413,7 @@ def parse_places(text: str) -> list[dict]:
     """
     found: list[tuple[int, str, str]] = []
     for offset, line in _scan(text).lines:
-        for pattern in (_NODE_WITH_LABEL, _BUILDING):
+        for pattern in (NODE_WITH_LABEL, BUILDING):
             for match in pattern.finditer(line):
                 name = match.group("name").strip()
                 if name:
@@ -518,14 +431,14 @@ def parse_buildings(text: str) -> list[dict]:
     name (栞, さくら) is how people say where to meet, so it is kept apart.
     """
     found = [{"node_id": match.group("node"), "name": match.group("name").strip()}
-             for _, line in _scan(text).lines for match in _BUILDING.finditer(line)]
+             for _, line in _scan(text).lines for match in BUILDING.finditer(line)]
     return [entry for entry in found if entry["name"]]
 
 
 def parse_current_node(text: str) -> dict | None:
     """`{"node_id", "name"}` from `現在地: 6-11 (喫茶店 店内)` (name may be None)."""
     for _, line in _scan(text).lines:
-        match = _CURRENT_NODE.match(line.strip())
+        match = CURRENT_NODE.match(line.strip())
         if match:
             name = (match.group("name") or "").strip() or None
             return {"node_id": match.group("node"), "name": name}
@@ -549,7 +462,7 @@ def parse_clock(text: str) -> datetime | None:
     Asia/Tokyo on today's server). None when absent or not a real date.
     """
     for _, line in _scan(text).lines:
-        match = _CLOCK.match(line.strip())
+        match = CLOCK.match(line.strip())
         if not match:
             continue
         try:
@@ -567,7 +480,7 @@ def parse_clock(text: str) -> datetime | None:
 def parse_nearby_agent_count(text: str) -> int | None:
     """The number in `近くのエージェント: 3 人`, or None."""
     for _, line in _scan(text).lines:
-        match = _NEARBY_AGENTS.match(line.strip())
+        match = NEARBY_AGENTS.match(line.strip())
         if match:
             return int(match.group("count"))
     return None

@@ -21,57 +21,29 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta, timezone
 from typing import Any, Iterable, Mapping
 
+from karakuri_agent.domain.facts import DISLIKE, EVENT, FAMILY, LIKE, NEWS, PET, PLAN, WORK
 from karakuri_agent.domain.notification import TOKYO
+from karakuri_agent.ja.told import (
+    DATE,
+    IS,
+    NAME,
+    NEGATED,
+    NOUN,
+    OWN,
+    PETS,
+    PLAN_WORDS,
+    QUESTION,
+    RECALL_LINES,
+    RETRACT,
+    SOMEONE_ELSE,
+    WEEKDAYS,
+    _EVENT,
+    _FAMILY,
+    _NEWS,
+)
 
-# Kinds of fact, as the state stores them.
-LIKE, DISLIKE, PET, FAMILY, WORK, PLAN, EVENT, NEWS = (
-    "like", "dislike", "pet", "family", "work", "plan", "event", "news")
-KINDS = frozenset({LIKE, DISLIKE, PET, FAMILY, WORK, PLAN, EVENT, NEWS})
-
-# A noun as a topic: kanji, katakana (with ー and ・), Latin letters; 1-12 of them, or kanji with one
-# kana between (編み物, 落し物); never a run that ends in kana, which may be a verb.
-_NOUN = r"(?:[\u4e00-\u9fff々][ぁ-ん][\u4e00-\u9fff々]|[\u4e00-\u9fff々〆ァ-ヴーa-zA-Zａ-ｚＡ-Ｚ・]{1,12})"
-_NAME = r"[ァ-ヴー]{2,8}|[ぁ-ん]{2,6}"
-_PETS = {"猫": "猫", "ねこ": "猫", "ネコ": "猫", "犬": "犬", "いぬ": "犬", "イヌ": "犬", "うさぎ": "うさぎ",
-         "ウサギ": "うさぎ", "ハムスター": "ハムスター", "インコ": "インコ", "金魚": "金魚", "カメ": "カメ"}
-_PET = "|".join(sorted(_PETS, key=len, reverse=True))
-_FAMILY = {"妹": "妹さん", "弟": "弟さん", "姉": "お姉さん", "兄": "お兄さん", "娘": "娘さん",
-           "息子": "息子さん", "母": "お母さん", "父": "お父さん", "おばあちゃん": "おばあちゃん",
-           "おじいちゃん": "おじいちゃん", "祖母": "おばあさん", "祖父": "おじいさん"}
+_PET = "|".join(sorted(PETS, key=len, reverse=True))
 _FAM = "|".join(sorted(_FAMILY, key=len, reverse=True))
-_IS = r"(?:なんだ|なの|です|だよ|だな|だ|なんです|んだ)?"
-_OWN = r"(?:^|(?:私|わたし|僕|ぼく|俺|おれ|あたし|うち)(?:は|、)?)"
-
-# Plans: the words of a dated plan and the topic they are remembered by.
-_PLAN_WORDS = (
-    (re.compile(r"引っ越(?:す|しする|しします|します|しなんだ|しをする)"), "引っ越し"),
-    (re.compile(r"旅行に行|旅行(?:する|します)"), "旅行"),
-    (re.compile(r"結婚(?:する|します|式)"), "結婚"),
-    (re.compile(r"(?:試験|テスト)が(?:ある|あります)"), "試験"),
-    (re.compile(r"発表が(?:ある|あります)"), "発表"),
-    (re.compile(r"面接が(?:ある|あります)"), "面接"),
-    (re.compile(r"試合が(?:ある|あります)"), "試合"),
-    (re.compile(r"誕生日"), "誕生日"),
-)
-_WEEKDAYS = "月火水木金土日"
-_DATE = re.compile(
-    r"(?P<rel>今日|明日|あした|明後日|あさって)"
-    r"|(?P<week>今週|来週|再来週)の?(?P<wd>[月火水木金土日])曜(?:日)?"
-    r"|(?P<weekend>今週末|週末|来週末)"
-    r"|(?P<next>来週|来月)"
-    r"|(?:(?P<m>\d{1,2})月)?(?P<d>\d{1,2})日"
-)
-
-# Things that happened to them: a time behind them, then something done.
-_EVENT = re.compile(r"(?:昨日|きのう|この前|先週|おととい|一昨日)、?(?P<topic>" + _NOUN + r")(?:を|に|で|が)?"
-                    r"(?:しちゃった|しちゃって|したんだ|してきた|しました|行ってきた|になった|があった)")
-# Town news: a new place opened, somewhere named.
-_NEWS = re.compile(r"(?P<where>" + _NOUN + r")に新しい(?P<what>" + _NOUN + r")が(?:できた|オープンした|開いた)")
-# A retraction of a plan: "やっぱり引っ越しはやめた", "旅行、中止になった".
-_RETRACT = re.compile(r"(?:やっぱり|やっぱ)?、?(?P<topic>" + _NOUN + r")?(?:は|、|も)?"
-                      r"(?:やめた|やめる|やめにした|中止になった|中止した|なしになった|なくなった|取りやめ)")
-_QUESTION = re.compile(r"[？?]|か$")
-_NEGATED = re.compile(r"じゃない|ではない|じゃなく|なかった|ません|ないよ|ないんだ|ない$")
 
 
 @dataclass(frozen=True)
@@ -126,7 +98,7 @@ def _plain(sentence: str) -> str:
 
 def resolve_date(sentence: str, said_at: datetime) -> date | None:
     """The day a date word means, counted from when the line was said (in the world's zone)."""
-    found = _DATE.search(sentence)
+    found = DATE.search(sentence)
     if found is None:
         return None
     today = said_at.astimezone(TOKYO).date()
@@ -135,7 +107,7 @@ def resolve_date(sentence: str, said_at: datetime) -> date | None:
     if found["wd"]:
         monday = today - timedelta(days=today.weekday())
         weeks = {"今週": 0, "来週": 1, "再来週": 2}[found["week"]]
-        return monday + timedelta(weeks=weeks, days=_WEEKDAYS.index(found["wd"]))
+        return monday + timedelta(weeks=weeks, days=WEEKDAYS.index(found["wd"]))
     if found["weekend"]:
         saturday = today + timedelta(days=(5 - today.weekday()) % 7)
         return saturday + timedelta(weeks=1) if found["weekend"] == "来週末" else saturday
@@ -158,12 +130,9 @@ def resolve_date(sentence: str, said_at: datetime) -> date | None:
     return when
 
 
-_SOMEONE_ELSE = re.compile(r"(?<!私)(?<!わたし)(?<!僕)(?<!ぼく)(?<!俺)(?<!おれ)(?<!あたし)(?<!うち)[がは]")
-
-
 def _own(plain: str, start: int) -> bool:
     """Nobody else is the subject before `start` ('弟が猫を飼ってる' is the brother's cat, not the speaker's)."""
-    return _SOMEONE_ELSE.search(plain[:start]) is None
+    return SOMEONE_ELSE.search(plain[:start]) is None
 
 
 def _personal(sentence: str) -> list[tuple[str, str, str, bool]]:
@@ -171,25 +140,25 @@ def _personal(sentence: str) -> list[tuple[str, str, str, bool]]:
     plain = _plain(sentence)
     found: list[tuple[str, str, str, bool]] = []
     pet = re.search(rf"(?P<pet>{_PET})を飼って(?:る|いる|います|て)", plain)
-    named = re.search(rf"(?P<name>{_NAME})(?:っていう|という|って)(?P<pet>{_PET})を飼って", plain)
+    named = re.search(rf"(?P<name>{NAME})(?:っていう|という|って)(?P<pet>{_PET})を飼って", plain)
     if named and _own(plain, named.start()):
-        found.append((PET, named["name"], _PETS[named["pet"]], False))
+        found.append((PET, named["name"], PETS[named["pet"]], False))
     elif pet and not named and _own(plain, pet.start()):
-        name = re.search(rf"名前は(?P<name>{_NAME})", plain)
-        found.append((PET, name["name"] if name else _PETS[pet["pet"]], _PETS[pet["pet"]], False))
-    if _NEGATED.search(plain):
+        name = re.search(rf"名前は(?P<name>{NAME})", plain)
+        found.append((PET, name["name"] if name else PETS[pet["pet"]], PETS[pet["pet"]], False))
+    if NEGATED.search(plain):
         return found
-    like = re.search(rf"{_OWN}(?P<topic>{_NOUN})が(?P<how>大好き|好き|苦手|嫌い){_IS}$", plain)
+    like = re.search(rf"{OWN}(?P<topic>{NOUN})が(?P<how>大好き|好き|苦手|嫌い){IS}$", plain)
     if like:
         found.append((DISLIKE if like["how"] in ("苦手", "嫌い") else LIKE, like["topic"], "", False))
-    family = re.search(rf"{_OWN}(?P<who>{_FAM})が(?:いる|います|いて|いるんだ)", plain)
+    family = re.search(rf"{OWN}(?P<who>{_FAM})が(?:いる|います|いて|いるんだ)", plain)
     if family:
         found.append((FAMILY, _FAMILY[family["who"]], family["who"], False))
-    work = re.search(rf"(?P<topic>{_NOUN})で(?:働いて|バイトして|勤めて)|(?P<at>{_NOUN})に勤めて|仕事は(?P<job>{_NOUN}){_IS}$",
+    work = re.search(rf"(?P<topic>{NOUN})で(?:働いて|バイトして|勤めて)|(?P<at>{NOUN})に勤めて|仕事は(?P<job>{NOUN}){IS}$",
                      plain)
     if work and _own(plain, work.start()):
         found.append((WORK, work["topic"] or work["at"] or work["job"], "", False))
-    for pattern, topic in _PLAN_WORDS:
+    for pattern, topic in PLAN_WORDS:
         plan = pattern.search(plain)
         if plan:
             if _own(plain, plan.start()):
@@ -213,10 +182,10 @@ def read_line(line: Mapping[str, Any], said_at: datetime,
     retractions: list[Retraction] = []
     for sentence in _sentences(message):
         plain = _plain(sentence)
-        if _QUESTION.search(plain) or "？" in sentence or "?" in sentence:
+        if QUESTION.search(plain) or "？" in sentence or "?" in sentence:
             continue  # a question tells nothing
-        retract = _RETRACT.search(plain)
-        topic = next((t for _, t in _PLAN_WORDS if t in plain), None) or (retract["topic"] if retract else None)
+        retract = RETRACT.search(plain)
+        topic = next((t for _, t in PLAN_WORDS if t in plain), None) or (retract["topic"] if retract else None)
         if retract and (topic or "やっぱ" in plain):
             retractions.append(Retraction(speaker_id, speaker, topic, said_at, message))
             continue
@@ -266,18 +235,6 @@ def retracted(rows: Iterable[Mapping[str, Any]], retraction: Retraction) -> list
     return [int(latest["id"])] if latest else []
 
 
-# How a fact of each kind is brought back ({topic}: its word; {detail}: what the news was).
-_RECALL_LINES = {
-    PET: "{topic}ちゃん、元気？",
-    LIKE: "最近も{topic}、楽しんでる？",
-    DISLIKE: "そういえば{topic}、苦手って言ってたよね。",
-    FAMILY: "{topic}は元気？",
-    WORK: "{topic}のお仕事、忙しい？",
-    EVENT: "この前の{topic}、その後どう？",
-    NEWS: "{detail}ができたんだって！",
-}
-
-
 def recall_line(row: Mapping[str, Any], today: date) -> str | None:
     """The line that brings a stored fact back on `today` (world's day), or None when it is not the time.
 
@@ -286,10 +243,10 @@ def recall_line(row: Mapping[str, Any], today: date) -> str | None:
     kind, topic, detail = row.get("kind"), str(row.get("topic") or ""), str(row.get("detail") or "")
     if not topic:
         return None
-    if kind == PET and topic in _PETS.values():  # a pet known only by its kind (猫ちゃん) is asked after so
+    if kind == PET and topic in PETS.values():  # a pet known only by its kind (猫ちゃん) is asked after so
         return f"{topic}ちゃん、元気にしてる？"
-    if kind in _RECALL_LINES:
-        return _RECALL_LINES[kind].format(topic=topic, detail=detail)
+    if kind in RECALL_LINES:
+        return RECALL_LINES[kind].format(topic=topic, detail=detail)
     if kind == PLAN:
         try:
             due = date.fromisoformat(str(row.get("due_on")))

@@ -21,21 +21,15 @@ on a message that is not what it seems.
 
 from __future__ import annotations
 
-import re
 import unicodedata
 
 from karakuri_agent.domain.ids import ID_PATTERN, is_well_formed_id
 from karakuri_agent.errors import UsageError
-
-_MARKUP = "*_~|`"
-# The marker, possibly inside markup itself: `**notification_id:**`, `` `notification_id: ``.
-# It starts where a word does: `my_notification_id` is another word, and `pre` is
-# the whole markup run before it.
-_MARKER = re.compile(r"(?<![A-Za-z0-9*_~|`])(?P<pre>[*_~|`]*)notification_id[*_~|`]*\s*[:：]")
-# Between the marker and the id: whitespace, markup, opening brackets and quotes.
-_OPENERS = re.compile(r"[\s*_~|`(\[{<「『（【〈《\"'“‘]*")
-# Right after the id: closing markup, brackets, quotes and sentence punctuation.
-_CLOSERS = frozenset(_MARKUP + ")]}>」』）】〉》\"'”’" + ".,!?:;" + "。、，．！？：；")
+from karakuri_agent.ja.markup import (
+    CLOSERS,
+    MARKER,
+    OPENERS,
+)
 
 
 def validate_notification_id(value: str) -> str:
@@ -51,8 +45,8 @@ def find_notification_id(body: str) -> str | None:
     A message that names a notification id which is not well formed raises
     UsageError: it is neither "nothing to do" nor something to fetch.
     """
-    for marker in _MARKER.finditer(body):
-        start = _OPENERS.match(body, marker.end())
+    for marker in MARKER.finditer(body):
+        start = OPENERS.match(body, marker.end())
         underscores = marker.group("pre").count("_") + start.group().count("_")
         rest = body[start.end():]
         if not _looks_like_an_id(rest):
@@ -83,7 +77,7 @@ def _read_id(rest: str, underscores: int) -> str:
 def _ends_cleanly(after: str) -> bool:
     """Whether what follows the id closes it instead of continuing it."""
     closing = 0
-    while closing < len(after) and after[closing] in _CLOSERS:
+    while closing < len(after) and after[closing] in CLOSERS:
         closing += 1
     if ".." in after[:closing]:
         return False  # a path step, not a full stop

@@ -17,75 +17,32 @@ import time
 from dataclasses import dataclass, replace
 from typing import Any, Callable
 
-from karakuri_agent.ja import places
 from karakuri_agent.domain.notification import TOKYO, parse_timestamp
-
-PREFIX = "からくり: "
-
-# Notification type → what was received.
-SUMMARIES = {
-    "conversation_requested": "会話の誘いを確認",
-    "conversation_message": "会話の発言を確認",
-    "conversation_inactive_check": "会話の継続確認を受信",
-    "conversation_closing": "会話終了の案内を確認",
-    "conversation_ended": "会話終了通知を確認",
-    "conversation_rejected": "会話拒否通知を確認",
-    "conversation_accepted": "会話開始通知を確認",
-    "conversation_pending_join_cancelled": "会話参加の取り消し通知を確認",
-    "idle_reminder_fired": "待機の催促を確認",
-    "movement_completed": "到着通知を確認",
-    "action_completed": "行動完了通知を確認",
-    "transfer_requested": "譲渡の提案を確認",
-    "transfer_accepted": "譲渡成立の通知を確認",
-    "transfer_rejected": "譲渡不成立の通知を確認",
-    "transfer_cancelled": "譲渡取り消しの通知を確認",
-    "agent_logged_in": "ログイン通知を確認",
-    "agent_logged_out": "ログアウト通知を確認",
-    "server_event": "町のイベント通知を確認",
-}
-DEFAULT_SUMMARY = "通知を確認"
-
-# Command → what is done: (as planned, as done). No 。 at the end.
-ACTIONS = {
-    "move": ("移動を始める", "移動を始めました"),
-    "action": ("その場の行動を始める", "その場の行動を始めました"),
-    "use_item": ("持ち物を使う", "持ち物を使いました"),
-    "wait": ("その場で少し待つことにする", "その場で少し待つことにしました"),
-    "transfer": ("譲渡を申し出る", "譲渡を申し出ました"),
-    "transfer_accept": ("譲渡を受け取る", "譲渡を受け取りました"),
-    "accept_transfer": ("譲渡を受け取る", "譲渡を受け取りました"),
-    "transfer_reject": ("譲渡をお断りする", "譲渡をお断りしました"),
-    "reject_transfer": ("譲渡をお断りする", "譲渡をお断りしました"),
-    "conversation_start": ("近くの人に話しかける", "近くの人に話しかけました"),
-    "conversation_accept": ("会話を受けて返事をする", "会話を受けて返事をしました"),
-    "conversation_reject": ("会話をお断りする", "会話をお断りしました"),
-    "conversation_join": ("会話に加わる", "会話に加わりました"),
-    "conversation_stay": ("会話を続けることにする", "会話を続けることにしました"),
-    "conversation_leave": ("挨拶をして会話を抜ける", "挨拶をして会話を抜けました"),
-    "conversation_speak": ("会話で返事をする", "会話で返事をしました"),
-    "conversation_end": ("挨拶をして会話を終える", "挨拶をして会話を終えました"),
-    "end_conversation": ("挨拶をして会話を終える", "挨拶をして会話を終えました"),
-    "get_perception": ("周りの様子を確かめる", "周りの様子を確かめました"),
-    "get_available_actions": ("ここでできることを確かめる", "ここでできることを確かめました"),
-    "get_map": ("町の地図を確かめる", "町の地図を確かめました"),
-    "get_world_agents": ("町のみんなの居場所を確かめる", "町のみんなの居場所を確かめました"),
-    "get_status": ("自分の持ち物と所持金を確かめる", "自分の持ち物と所持金を確かめました"),
-    "get_nearby_agents": ("近くにいる人を確かめる", "近くにいる人を確かめました"),
-    "get_active_conversations": ("近くの会話を確かめる", "近くの会話を確かめました"),
-    "get_event": ("町のイベントを確かめる", "町のイベントを確かめました"),
-}
-DEFAULT_ACTION = ("選んだ行動を実行する", "選んだ行動を実行しました")
-WAITING = "追加操作はせず、次の通知を待ちます"
-
-NO_ID = PREFIX + "通知のないメッセージを確認。追加操作なし。"
-DISABLED = PREFIX + "通知を確認。自動応答は停止中のため、追加操作なし。"
-PROCESSED = PREFIX + f"通知は処理済みでした。{WAITING}。"
-EXPIRED = PREFIX + f"通知の期限が切れていました。{WAITING}。"
-ALREADY_HANDLED = PREFIX + f"この通知には対応済みです。{WAITING}。"
-FAILED = PREFIX + f"通知の処理に失敗しました。{WAITING}。"
-INTERRUPTED = PREFIX + "通知の処理を途中で止めました。何も送っていません。"
-UNKNOWN_OUTCOME = PREFIX + f"行動の結果を確認できませんでした。{WAITING}。"
-STALE = PREFIX + f"新しい通知が届いていたため、この通知では動きませんでした。{WAITING}。"
+from karakuri_agent.ja import places
+from karakuri_agent.ja.report import (
+    ACTIONS,
+    DEFAULT_ACTION,
+    DEFAULT_SUMMARY,
+    FORBIDDEN,
+    HONORIFICS,
+    PREFIX,
+    QUOTE_PAIRS,
+    SUMMARIES,
+    UNSAFE,
+)
+from karakuri_agent.ja.report import (  # noqa: F401  (named as line.X by its callers)
+    ALREADY_HANDLED,
+    COOLING_DOWN,
+    DISABLED,
+    EXPIRED,
+    FAILED,
+    INTERRUPTED,
+    NO_CHOICES,
+    NO_ID,
+    PROCESSED,
+    STALE,
+    UNKNOWN_OUTCOME,
+)
 
 
 @dataclass(frozen=True)
@@ -105,15 +62,8 @@ class ReportFacts:
 
 
 NO_FACTS = ReportFacts()
-# Internal words and shapes that must never reach a report, whatever a name says.
-_FORBIDDEN = ("WorkflowReport", "MCP", "hook", "DB", "Supabase", "activity log", "API", "マスター", "notif-")
 _ID_LIKE = re.compile(r"\d{5,}|\d+-\d+|[A-Za-z0-9]+[_-][A-Za-z0-9]+")
 _ASCII_WORD = re.compile(r"[\x21-\x7e]+")  # `tea`, `book`: an item or action id, not its name
-_UNSAFE = re.compile(r"[@<>#`\n\r。]|https?:|[・*-]\s")
-_HONORIFICS = ("さん", "ちゃん", "くん", "君", "様", "先生")
-
-
-_QUOTE_PAIRS = {"「": "」", "『": "』", '"': '"', "'": "'"}
 
 
 def _unquoted(text: str) -> str:
@@ -122,11 +72,11 @@ def _unquoted(text: str) -> str:
     A stray quote at an edge, with no partner in the name, goes too (a name cut short).
     """
     text = text.strip(" ")
-    while len(text) >= 2 and _QUOTE_PAIRS.get(text[0]) == text[-1]:
+    while len(text) >= 2 and QUOTE_PAIRS.get(text[0]) == text[-1]:
         text = text[1:-1].strip(" ")
-    if text and text[0] in _QUOTE_PAIRS and _QUOTE_PAIRS[text[0]] not in text[1:]:
+    if text and text[0] in QUOTE_PAIRS and QUOTE_PAIRS[text[0]] not in text[1:]:
         text = text[1:].strip(" ")
-    openers = {closer: opener for opener, closer in _QUOTE_PAIRS.items()}
+    openers = {closer: opener for opener, closer in QUOTE_PAIRS.items()}
     if text and text[-1] in openers and openers[text[-1]] not in text[:-1]:
         text = text[:-1].strip(" ")
     return text
@@ -141,11 +91,11 @@ def _plain(name: str | None, *, person: bool = False, limit: int = 24) -> str | 
     if not name:
         return None
     text = _unquoted(" ".join(str(name).split()))
-    if not text or len(text) > limit or _UNSAFE.search(text) or _ID_LIKE.search(text):
+    if not text or len(text) > limit or UNSAFE.search(text) or _ID_LIKE.search(text):
         return None
     if not person and _ASCII_WORD.fullmatch(text):
         return None
-    if any(word.lower() in text.lower() for word in _FORBIDDEN):
+    if any(word.lower() in text.lower() for word in FORBIDDEN):
         return None
     return text
 
@@ -162,7 +112,7 @@ def _cleaned(facts: ReportFacts) -> ReportFacts:
 
 
 def _person(name: str) -> str:
-    return name if name.endswith(_HONORIFICS) else f"{name}さん"
+    return name if name.endswith(HONORIFICS) else f"{name}さん"
 
 
 def _phrases(command: str, facts: ReportFacts) -> tuple[str, str] | None:
@@ -243,10 +193,6 @@ def planned_report(notification_type: str, command: str, facts: ReportFacts = NO
 def idle_report(notification_type: str, *, why: str = "") -> str:
     """Seen, nothing done: `why` is one of the fixed phrases below."""
     return f"{PREFIX}{summary_of(notification_type)}。{why}追加操作なし。"
-
-
-NO_CHOICES = "選択肢がないため、"
-COOLING_DOWN = "少し間を置くため、"
 
 
 @dataclass

@@ -33,9 +33,32 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
 from karakuri_agent.ja import places
+from karakuri_agent.ja.speech import (
+    ADDRESS,
+    AFTER_NOUN,
+    APOLOGY,
+    BRACKET_TAG,
+    CLOSERS,
+    CONTENT_RUN,
+    ECHOES,
+    FAMILY_GIVEN,
+    GREETING,
+    HONORIFICS,
+    LAST_RESORT,
+    MENTION,
+    OPINION,
+    PERSON_NAME,
+    QUESTION,
+    REQUEST,
+    SUBJECT,
+    SUBJECT_FOLLOWERS,
+    TERMINATORS,
+    THANKS,
+    WHEN_WORDS,
+)
 from karakuri_agent.params import utf16_units
-from karakuri_agent.voice.persona import LONGEST_LABEL, LONGEST_NAME, MESSAGE_UNITS, Fact, Persona
 from karakuri_agent.reading.questions import Question, read_question, sentences
+from karakuri_agent.voice.persona import LONGEST_LABEL, LONGEST_NAME, MESSAGE_UNITS, Fact, Persona
 
 __all__ = [
     "DEFAULT_MAX_LENGTH",
@@ -52,18 +75,10 @@ PURPOSES = frozenset({"accept", "reply", "farewell", "start", "promise_accept"})
 # The server's maxLength for a conversation message (CONTRACT §2 example).
 DEFAULT_MAX_LENGTH = MESSAGE_UNITS
 
-# Used only when a tiny max_length leaves nothing else unused.
-_LAST_RESORT = ("…", "！", "♪", "うん", "ね", "あ", "え", "お", "ん", "？")
 # How many candidates a tiny max_length may cut shorter before giving up.
 _SHORTER_TRIES = 40
 _NAME_CAP = LONGEST_NAME
 _LABEL_CAP = LONGEST_LABEL
-_HONORIFICS = (
-    "ちゃん", "くん", "君", "さん", "様", "さま", "先生", "せんせい",
-    "先輩", "センパイ", "氏", "たん", "っち", "殿",
-)
-_TERMINATORS = "。！？!?♪…"
-_CLOSERS = "」』）)〜~ー"
 
 
 # ---------------------------------------------------------------------------
@@ -89,8 +104,6 @@ _URL = re.compile(
     r"(?i)(?:\b(?:https?|ftp)://|\bwww\.|\bdiscord(?:app)?\.(?:gg|com)/)\S*"
 )
 _DISCORD_TOKEN = re.compile(r"<(?:a?:\w+:\d+|[@#][!&]?\d+|t:\d+(?::\w)?|id:\w+)>")
-# A lone '@' goes too: nothing in town is addressed that way.
-_MENTION = re.compile(r"[@＠]\s*(?:everyone|here)\b|[@＠][\w.\-]*", re.IGNORECASE)
 _LINE_MARKUP = re.compile(r"(?m)^\s*(?:>+|-#|#+)\s*")
 _MARKUP_CHARS = re.compile(r"[*_~`|<>]")
 _KEEP_FORMAT = {"\u200d"}  # ZWJ joins emoji; other format chars can hide text
@@ -110,20 +123,18 @@ def clean_text(text: str) -> str:
     kept = _MASKED_LINK.sub(r"\1", kept)
     kept = _URL.sub(" ", kept)
     kept = _DISCORD_TOKEN.sub(" ", kept)
-    kept = _MENTION.sub(" ", kept)
+    kept = MENTION.sub(" ", kept)
     kept = _LINE_MARKUP.sub("", kept)
     kept = _MARKUP_CHARS.sub("", kept)
     return " ".join(kept.split())
 
 
 _BOT_TAG = re.compile(r"[\W_]*(?:(?<![A-Za-z])[Bb][Oo][Tt]|(?<=[a-z])B[Oo][Tt])$")
-_BRACKET_TAG = re.compile(r"^[【\[（(][^】\]）)]*[】\]）)]|[【\[（(][^】\]）)]*[】\]）)]$")
-_FAMILY_GIVEN = re.compile(r"^[\u4e00-\u9fff々]{2,3}([\u3040-\u30ffー]{2,6})$")
 
 
 def _strip_decorations(name: str) -> str:
     """'Luna☆Bot' -> 'Luna', '【公式】メイ♪' -> 'メイ'."""
-    name = _BRACKET_TAG.sub("", name).strip()
+    name = BRACKET_TAG.sub("", name).strip()
     name = _BOT_TAG.sub("", name).strip() or name
     name = "".join(ch for ch in name if unicodedata.category(ch) not in ("So", "Sk", "Sm"))
     name = name.replace("\u200d", "").replace("\ufe0f", "")
@@ -148,9 +159,9 @@ def address_name(name: str | None, honorific: str = "さん") -> str:
     bare = _strip_decorations(clean_text(name))
     if not bare:
         return ""
-    if bare.endswith(_HONORIFICS):
+    if bare.endswith(HONORIFICS):
         return _cut_units(bare, _NAME_CAP)
-    given = _FAMILY_GIVEN.match(bare)
+    given = FAMILY_GIVEN.match(bare)
     if given:
         bare = given.group(1)
     return _cut_units(bare, _NAME_CAP - len(honorific)) + honorific
@@ -255,21 +266,14 @@ def pick_topic(line: str | None, persona: Persona) -> str | None:
     return found.text if found else None
 
 
-_THANKS = re.compile(r"ありがと|助か|サンキュ|感謝|thanks|thx", re.IGNORECASE)
-_APOLOGY = re.compile(r"ごめん|すみません|すまん|悪かった|申し訳")
-_OPINION = re.compile(r"どう思う|どうかな|どうだろ|どう[？?]")
-_QUESTION = re.compile(r"[？?]")
-_GREETING = re.compile(r"こんにちは|おはよう|こんばんは|やっほー|はじめまして")
-
-
 def _line_kind(line: str | None) -> str | None:
     """What sort of line it is, to choose a fitting reaction."""
     if not line:
         return None
     text = clean_text(line)
     for kind, pattern in (
-        ("apology", _APOLOGY), ("thanks", _THANKS),
-        ("opinion", _OPINION), ("question", _QUESTION), ("greeting", _GREETING),
+        ("apology", APOLOGY), ("thanks", THANKS),
+        ("opinion", OPINION), ("question", QUESTION), ("greeting", GREETING),
     ):
         if pattern.search(text):
             return kind
@@ -325,7 +329,7 @@ def _join(parts: Iterable[str]) -> str:
     """Sentences run together the Japanese way, each closed by punctuation."""
     out = ""
     for part in filter(None, parts):
-        if out and out[-1] not in _TERMINATORS + _CLOSERS:
+        if out and out[-1] not in TERMINATORS + CLOSERS:
             out += "。"
         out += part
     return out
@@ -369,10 +373,10 @@ def _sentence_ends(text: str) -> Iterator[int]:
     """Indices just after a sentence ends ('！？' and a closing '」' stay with it)."""
     for i, ch in enumerate(text):
         nxt = text[i + 1] if i + 1 < len(text) else ""
-        if ch in _TERMINATORS and nxt not in _TERMINATORS + _CLOSERS:
+        if ch in TERMINATORS and nxt not in TERMINATORS + CLOSERS:
             yield i + 1
-        elif (ch in _CLOSERS and i > 0 and text[i - 1] in _TERMINATORS + _CLOSERS
-              and nxt not in _TERMINATORS + _CLOSERS):
+        elif (ch in CLOSERS and i > 0 and text[i - 1] in TERMINATORS + CLOSERS
+              and nxt not in TERMINATORS + CLOSERS):
             yield i + 1
 
 
@@ -435,14 +439,11 @@ def _candidates(plan: _Plan) -> Iterator[tuple[str, ...]]:
             yield (*combo, tail)
 
 
-_ADDRESS = re.compile(r"^[^、。！？!?]{1,16}?(?:" + "|".join(_HONORIFICS) + r")、")
-
-
 def said_key(line: str) -> str:
     """What two lines are compared by to tell whether one was already said: no
     whitespace and no opening name. Spacing changes nothing in Japanese, and
     'メイさん、またね' says what 'またね' says. The gate compares by it too."""
-    return _ADDRESS.sub("", "".join(line.split()), count=1)
+    return ADDRESS.sub("", "".join(line.split()), count=1)
 
 
 def _choose(lines: Iterable[str], used: set[str], max_length: int) -> str:
@@ -465,7 +466,7 @@ def _choose(lines: Iterable[str], used: set[str], max_length: int) -> str:
             shorter = _cut_units(line, limit)
             if shorter and said_key(shorter) not in used:
                 return shorter
-    for word in _LAST_RESORT:
+    for word in LAST_RESORT:
         if utf16_units(word) <= max_length and said_key(word) not in used:
             return word
     return _fit(seen[0], max_length)[0] if seen else "…"
@@ -578,22 +579,6 @@ def _situation(purpose: str, persona: Persona, *, last_line: str | None, place_l
     )
 
 
-# Taking up a word of the partner's line the pack has nothing for: neutral, whatever the word.
-ECHOES = ("{topic}の話、もっと聞かせて！", "えっ、{topic}？それでそれで？", "{topic}かあ、なるほどね。")
-# A run of kanji or katakana: the words a Japanese line carries its content in.
-_CONTENT_RUN = re.compile(r"[\u4e00-\u9fff々ァ-ヴー]{2,}")
-# What may follow a noun ending in kanji; anything else (がり, け, き) makes it part of another word.
-_AFTER_NOUN = frozenset("のをにでへはもとや、。！？!?しっ")
-# が marks a subject (帽子が), unless a verb goes on (雨上がり, 上がって).
-_SUBJECT = re.compile(r"^が(?![りるれろっ])")
-# Words saying when, not what: nothing to take up.
-_WHEN_WORDS = frozenset({"今日", "昨日", "明日", "最近", "今度", "今朝", "今夜", "毎日", "以前", "前回"})
-# A line ending as a request or an order (送金して, 見てください, 来い).
-_REQUEST = re.compile(r"(?:て|で|なさい|ください|下さい|しろ|せよ|くれ|ちょうだい|こい|来い)(?:よ|ね|な)?[。！!]*$")
-# 白石ミオ: a family name in kanji and a given name in katakana, a person, not a topic.
-_PERSON_NAME = re.compile(r"^[\u4e00-\u9fff]{1,3}[ァ-ヴー]{2,4}$")
-
-
 def echo_word(line: str, *, names: Iterable[str | None] = ()) -> str | None:
     """The last content word of ``line`` (a kanji or katakana run), not a name, or None.
 
@@ -602,18 +587,18 @@ def echo_word(line: str, *, names: Iterable[str | None] = ()) -> str | None:
     A kanji run must end where a noun ends (before の, を, し ...), so a verb
     stem or half a word (夕焼 of 夕焼け) is never taken up.
     """
-    if any(_REQUEST.search(part.strip()) for part in re.split(r"(?<=[。！!？?])", line)):
+    if any(REQUEST.search(part.strip()) for part in re.split(r"(?<=[。！!？?])", line)):
         return None  # a request's words are not taken up: the agent repeats no one's instructions
     known = [n for n in names if n and len(n) >= 2]
     found = None
-    for match in _CONTENT_RUN.finditer(line):
+    for match in CONTENT_RUN.finditer(line):
         word, after = match.group(), line[match.end():match.end() + 1]
         next_two = line[match.end():match.end() + 2]
-        if _is_kanji(word[-1]) and after and after not in _AFTER_NOUN and not _SUBJECT.match(next_two):
+        if _is_kanji(word[-1]) and after and after not in AFTER_NOUN and not SUBJECT.match(next_two):
             continue
-        if word in _WHEN_WORDS:
+        if word in WHEN_WORDS:
             continue
-        if _PERSON_NAME.match(word) or any(word in name or name in word for name in known):
+        if PERSON_NAME.match(word) or any(word in name or name in word for name in known):
             continue
         found = word
     return found
@@ -636,14 +621,10 @@ class _Answer:
 def _given_name(name: str) -> str:
     """'黒瀬コウ' -> 'コウ', 'コウくん' -> 'コウ': how a line names someone."""
     called = address_name(name)
-    for honorific in sorted(_HONORIFICS, key=len, reverse=True):
+    for honorific in sorted(HONORIFICS, key=len, reverse=True):
         if called.endswith(honorific):
             return called[: -len(honorific)]
     return called
-
-
-# Kanji that may follow a one-kanji subject without making a longer word ('本好き').
-_SUBJECT_FOLLOWERS = "好嫌苦読買借"
 
 
 def _find_fact(text: str, persona: Persona) -> tuple[str, Fact] | None:
@@ -657,7 +638,7 @@ def _find_fact(text: str, persona: Persona) -> tuple[str, Fact] | None:
                 end = start + len(word)
                 followed = text[end:end + 1]
                 if _stands_alone(text, start, word) or (
-                        followed in _SUBJECT_FOLLOWERS and _stands_alone(text[:end], start, word)):
+                        followed in SUBJECT_FOLLOWERS and _stands_alone(text[:end], start, word)):
                     rank = (fact.likes is False, len(word), start)
                     if best is None or rank > best[0]:
                         best = (rank, key, fact)

@@ -20,6 +20,9 @@ from html import escape
 from typing import Iterable
 
 from karakuri_agent.app.day.model import ZONE, Day, Promise, Transfer
+from karakuri_agent.ja.day import (
+    KINDS,
+)
 
 GRID = re.compile(r"^(\d{1,4})-(\d{1,4})$")
 CELL = 40  # SVG units between two grid columns or rows
@@ -100,12 +103,9 @@ def _summary(day: Day) -> str:
 
 
 def _timeline(day: Day) -> str:
-    items = [f'<li class="event-{_e(kind)}">{_time(at)}<span class="kind kind-{_e(kind)}">{_e(_KINDS[kind])}</span>'
+    items = [f'<li class="event-{_e(kind)}">{_time(at)}<span class="kind kind-{_e(kind)}">{_e(KINDS[kind])}</span>'
              f"{_e(what)}</li>" for at, kind, what in day.timeline()]
     return f'<ol class="timeline">{"".join(items)}</ol>' if items else "<p>なし</p>"
-
-
-_KINDS = {"place": "到着", "talk": "会話", "promise": "約束", "gift": "譲渡", "failure": "失敗"}
 
 
 def _map(day: Day) -> str:

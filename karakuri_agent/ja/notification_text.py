@@ -1,0 +1,126 @@
+"""How the server writes a notification's text in Japanese: the headers, the lines of speech, the lists of people and places."""
+
+from __future__ import annotations
+
+import re
+
+# A name as the server writes it: anything on one line but the brackets and
+# separators that delimit it. Kept lazy so the sentence after it anchors it.
+NAME = r"[^\s「」\n][^「」\n]*?"
+
+# `名前: 「` opens a conversation line (the colon may be full-width).
+SPEAKER_LINE = re.compile(rf"^(?P<name>{NAME})\s*[:：][ \t\u3000]*「")
+
+# Server sentences that introduce the bare `「…」` line after them as that
+# agent's line: a talk request, and the notices of someone joining or leaving
+# a conversation (their first or last line), which the server marks with 🔔.
+# The Discord body variant puts the quote on the same line.
+INTRO_LINE = re.compile(
+    rf"^(?:🔔[ \t\u3000]*)?(?P<name>{NAME}) (?:が話しかけています|が会話から離れました|が会話に参加しました)。"
+    r"[ \t\u3000]*(?P<quote>「)?"
+)
+
+BRACKET = re.compile(r"[「」]")
+
+# Labels of the server's own `ラベル: 値` lines: never a speaker, even when the
+# value starts with 「 (for example a building named 「森の家」).
+STRUCTURAL_LABELS = frozenset(
+    {
+        "参加者", "選択肢", "現在時刻", "天気", "現在地", "近くのノード",
+        "近くのエージェント", "近くのNPC", "近くの建物", "近くの会話",
+        "サーバーイベント", "所持金", "所持品", "transfer_id", "応答期限",
+        "notification_id", "server_event_id",
+    }
+)
+
+# `名前 (id: 123)`, as in `参加者: A (id: 1)、B (id: 2)`.
+# Names are bounded ({0,63}): an unbounded lazy name made finditer quadratic on one long line.
+ID_ENTRY = re.compile(
+    r"(?P<name>[^\s、,，:：「」()（）\[\]/][^、,，:：「」()（）\[\]/\n]{0,63}?)\s{0,8}[(（]id:\s*(?P<id>[\w-]{1,64})[)）]"
+)
+
+NEXT_SPEAKER = re.compile(rf"^次は (?P<name>{NAME}) の番です。")
+
+# Server sentences that start with an agent's name.
+NAME_SENTENCES = tuple(
+    re.compile(rf"^(?P<name>{NAME}) {tail}")
+    for tail in (
+        r"が話しかけています。",
+        r"が会話(?:から離れ|に参加し)ました。",
+        r"から \S.*? の譲渡提案が届きました。",
+        r"に \S.*? の譲渡を提案しました。",
+        r"が \S.*?を受け取りました。",
+        r"から \S.*? を受け取りました。",
+        r"からの譲渡",
+        r"への譲渡",
+        r"との(?:会話開始|譲渡)",
+        r"が世界からログアウトし",
+        r"が会話を(?:拒否|受諾)しました。",
+        r"が応答しませんでした。",
+    )
+) + (NEXT_SPEAKER,)
+
+CHOICES_HEADER = re.compile(r"^選択肢[:：]\s*$")
+
+CHOICE_LINE = re.compile(r"^-\s*(?P<command>[A-Za-z_][\w-]{0,63})\s*[:：]")
+
+NODE = r"\d{1,4}-\d{1,4}"
+
+NODE_WITH_LABEL = re.compile(rf"(?<![\d-])(?P<node>{NODE})(?![\d-])[ \t]?[(（](?P<name>[^()（）\n]+)[)）]")
+
+BUILDING = re.compile(
+    rf"(?P<name>[^\s/:：,，、\[\]][^/\n:：,，、\[\]]{{0,63}}?)\s{{0,8}}\[(?P<node>{NODE})\]"
+)
+
+CURRENT_NODE = re.compile(rf"^現在地[:：]\s*(?P<node>{NODE})(?![\d-])(?:\s*[(（](?P<name>[^()（）\n]+)[)）])?")
+
+CLOCK = re.compile(
+    r"^現在時刻[:：]\s*(?P<y>\d{4})-(?P<mo>\d{1,2})-(?P<d>\d{1,2})[ T](?P<h>\d{1,2}):(?P<mi>\d{2})"
+    r"(?:\s*\((?P<tz>[A-Za-z_]{1,32}(?:/[A-Za-z_+-]{1,32}){0,2})\))?"
+)
+
+NEARBY_AGENTS = re.compile(r"^近くのエージェント[:：]\s*(?P<count>\d{1,6})\s*人")
+
+# Transfers. The summary is `item×N`, `12,000円` or `(空)`.
+SUMMARY = r"(?P<summary>\S.*?)"
+
+TRANSFER_PATTERNS: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
+    (re.compile(rf"^(?P<name>{NAME}) {tail}"), direction, status)
+    for tail, direction, status in (
+        (rf"から {SUMMARY} の譲渡提案が届きました。", "in", "offered"),
+        (rf"に {SUMMARY} の譲渡を提案しました。", "out", "offered"),
+        (rf"から {SUMMARY} を受け取りました。", "in", "accepted"),
+        (rf"が {SUMMARY} ?の譲渡を受け取りました。", "out", "accepted"),
+        (rf"が {SUMMARY} ?を受け取りました。", "out", "accepted"),
+        (r"からの譲渡を処理できませんでした。(?P<reason>.*)", "in", "rejected"),
+        (r"への譲渡は成立しませんでした。(?P<reason>.*)", "out", "rejected"),
+        (r"からの譲渡は取り消されました。(?P<reason>.*)", "in", "cancelled"),
+        (r"への譲渡は取り消されました。(?P<reason>.*)", "out", "cancelled"),
+        (r"からの譲渡は応答期限切れになりました。(?P<reason>.*)", "in", "expired"),
+        (r"への譲渡は応答期限切れになりました。(?P<reason>.*)", "out", "expired"),
+    )
+)
+
+MONEY_SUMMARY = re.compile(r"^(?P<amount>\d{1,3}(?:,\d{3}){0,5}|\d{1,15})円$")
+
+# Reason sentences (both server wordings: サーバーアナウンス / サーバーイベント).
+REASON_CODES: tuple[tuple[str, str], ...] = (
+    ("インベントリが満杯", "inventory_full"),
+    ("受け取り側が拒否", "rejected_by_receiver"),
+    ("発話で応答しなかった", "unanswered_speak"),
+    ("サーバーアナウンス", "server_announcement"),
+    ("サーバーイベント", "server_event"),
+    ("送信側がログアウト", "sender_logged_out"),
+    ("受信側がログアウト", "receiver_logged_out"),
+    ("会話終了処理", "conversation_closing"),
+    ("不応答", "participant_inactive"),
+    ("エラー", "error"),
+)
+
+ACTION_OPTION = re.compile(
+    r"^-\s*action\s*[:：]\s*(?P<name>[^(（\n]+?)\s*[(（]action_id:\s*(?P<id>[\w-]{1,64})(?P<rest>[^)）\n]*)"
+)
+
+YEN = re.compile(r"(?P<yen>\d{1,3}(?:,\d{3})*|\d+)円")
+
+SPAN = re.compile(r"(?<![\d,])(?P<n>\d+)\s*(?P<unit>秒|分)(?!後)")
