@@ -19,11 +19,11 @@ a person or handed back to a decider (a model can be asked again with them).
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
+from karakuri_agent.ja.safety import BARE_IDS, clean_text
 from karakuri_agent.domain.decision import Decision
 from karakuri_agent.domain.notification import Choice, Notification, offered_choice
 from karakuri_agent.outside import clean
@@ -34,8 +34,6 @@ if TYPE_CHECKING:
 
 # Params whose value is said aloud in town.
 SPOKEN_FIELDS = ("message",)
-# Ids that mean nothing to a listener: a bare Discord snowflake, a notification id.
-_BARE_IDS = re.compile(r"(?<!\d)\d{17,20}(?!\d)|notif-[0-9A-Za-z]{4,}")
 NOT_ACTIONABLE = {
     "notification_processed": "the notification was already processed",
     "notification_expired": "the notification has expired",
@@ -119,12 +117,12 @@ def spoken_problems(params: dict[str, Any], said_before: Sequence[str]) -> list[
     spoken = {name: params[name] for name in SPOKEN_FIELDS if isinstance(params.get(name), str)}
     if not spoken:
         return []
-    from karakuri_agent.voice.speech import clean_text, said_key  # loaded only when something is said
+    from karakuri_agent.voice.speech import said_key  # loaded only when something is said
 
     said = {said_key(line) for line in said_before}
     problems = []
     for name, line in spoken.items():
-        if _normal(clean_text(line)) != _normal(line) or _BARE_IDS.search(line):
+        if _normal(clean_text(line)) != _normal(line) or BARE_IDS.search(line):
             problems.append(f"{name} contains a mention, link, Discord id or chat markup: say it in plain words")
         elif said_key(line) in said:
             problems.append(f"{name} was already said in this conversation: say something new")

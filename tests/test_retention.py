@@ -17,7 +17,8 @@ from karakuri_agent.app.config import load_settings
 from karakuri_agent.app.cycle import handle
 from karakuri_agent.state.sqlite.db import connect
 from karakuri_agent.state.sqlite.ledger import Ledger
-from karakuri_agent.state.retention import KEEP_ACTIVITY, KEEP_MEMORY, collect, gc
+from karakuri_agent.state.retention import KEEP_ACTIVITY, KEEP_MEMORY, gc
+from karakuri_agent.app.maintenance import collect
 from karakuri_agent.state.base import SUCCEEDED
 from karakuri_agent.state.sqlite.store import SQLiteStore
 

@@ -171,7 +171,7 @@ def test_the_database_password_is_masked_before_parsing_and_in_what_the_driver_s
 @given(password=st.text(alphabet=st.characters(min_codepoint=33, max_codepoint=126), min_size=4, max_size=20))
 @settings(max_examples=100, deadline=None)
 def test_masking_leaves_no_password_in_any_url_shape(password):
-    from karakuri_agent.state.factory import masked
+    from karakuri_agent.state.urls import masked
 
     for url in (f"postgresql://agent:{password}@host:5432/db", f"postgresql://agent:{password}@[::1/k",
                 f"postgres://u:{password}@h/db?sslmode=require"):

@@ -679,7 +679,7 @@ def _print_problems(result: Any) -> None:
 def gc(keep_days: int, dry_run: bool, as_json: bool) -> None:
     """Forget old history; keep the ledger, people, places and what the next run needs."""
     from karakuri_agent.app.history import no_state_yet
-    from karakuri_agent.state.retention import collect
+    from karakuri_agent.app.maintenance import collect
 
     settings = _reading_settings()
     nothing = no_state_yet(settings)
@@ -711,7 +711,7 @@ def copy(to_url: str | None, from_url: str | None, as_json: bool) -> None:
     """Copy every table (memory, promises, people, places, the ledger…); rows already there are skipped, so it can be re-run."""
     from karakuri_agent.domain.clock import utc_now
     from karakuri_agent.state.copy import copy_between
-    from karakuri_agent.state.factory import masked
+    from karakuri_agent.state.urls import masked
 
     if (to_url is None) == (from_url is None):
         raise UsageError("state copy needs exactly one of --to URL or --from URL")

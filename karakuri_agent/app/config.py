@@ -206,7 +206,7 @@ def load_settings(
     database_url = merged.get("KARAKURI_DATABASE_URL", "").strip()
     bot_token = merged.get("DISCORD_BOT_TOKEN", "").strip()
     model_key = merged.get("KARAKURI_LLM_API_KEY", "").strip()
-    from karakuri_agent.state.factory import password_pieces
+    from karakuri_agent.state.urls import password_pieces
 
     # The database URL whole, and its password and its pieces (a driver message may quote them without the URL).
     secrets = tuple(s for s in (api_key, webhook, *webhook_token(webhook), database_url,

@@ -64,7 +64,8 @@ def check_settings(settings: Settings, transport: httpx.BaseTransport | None = N
 def check_state(settings: Settings, transport: httpx.BaseTransport | None = None) -> list[Finding]:
     """Open the state as a run would (migrations included); a SQLite file not made yet is only checked for room."""
     from karakuri_agent.domain.clock import utc_now
-    from karakuri_agent.state.factory import masked, open_state
+    from karakuri_agent.state.factory import open_state
+    from karakuri_agent.state.urls import masked
     from karakuri_agent.state.sqlite.db import DB_FILENAME
 
     if settings.database_url is not None:

@@ -62,8 +62,6 @@ class Selection(Generic[C]):
         return out
 
 
-
-
 class Selector(Generic[V, C]):
     """Built-in rules and a pack's behaviour, in the order they are tried."""
 

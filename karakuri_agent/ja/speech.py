@@ -16,8 +16,6 @@ TERMINATORS = "。！？!?♪…"
 
 CLOSERS = "」』）)〜~ー"
 
-# A lone '@' goes too: nothing in town is addressed that way.
-MENTION = re.compile(r"[@＠]\s*(?:everyone|here)\b|[@＠][\w.\-]*", re.IGNORECASE)
 
 BRACKET_TAG = re.compile(r"^[【\[（(][^】\]）)]*[】\]）)]|[【\[（(][^】\]）)]*[】\]）)]$")
 

@@ -19,6 +19,7 @@ from typing import Any, Callable
 
 from karakuri_agent.domain.notification import TOKYO, parse_timestamp
 from karakuri_agent.ja import places
+from karakuri_agent.ja.safety import ID_LIKE
 from karakuri_agent.ja.report import (
     ACTIONS,
     DEFAULT_ACTION,
@@ -62,7 +63,6 @@ class ReportFacts:
 
 
 NO_FACTS = ReportFacts()
-_ID_LIKE = re.compile(r"\d{5,}|\d+-\d+|[A-Za-z0-9]+[_-][A-Za-z0-9]+")
 _ASCII_WORD = re.compile(r"[\x21-\x7e]+")  # `tea`, `book`: an item or action id, not its name
 
 
@@ -91,7 +91,7 @@ def _plain(name: str | None, *, person: bool = False, limit: int = 24) -> str | 
     if not name:
         return None
     text = _unquoted(" ".join(str(name).split()))
-    if not text or len(text) > limit or UNSAFE.search(text) or _ID_LIKE.search(text):
+    if not text or len(text) > limit or UNSAFE.search(text) or ID_LIKE.search(text):
         return None
     if not person and _ASCII_WORD.fullmatch(text):
         return None

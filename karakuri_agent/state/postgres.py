@@ -37,7 +37,7 @@ from karakuri_agent.state.sqlite.store import MAX_RESULT_CHARS
 from karakuri_agent.state.told_store import SCHEMA as TOLD_SCHEMA, ToldFactsSQL
 from karakuri_agent.state.values import relationship
 from karakuri_agent.state.base import DAY_LIMIT
-from karakuri_agent.state.factory import masked
+from karakuri_agent.state.urls import masked
 
 CONNECT_TIMEOUT_SECONDS = 10
 # Any fixed 64-bit number: every process migrating this schema takes the same lock.

@@ -33,7 +33,7 @@ from karakuri_agent.state.values import utc_text
 MAX_KEEP_DAYS = 36_500
 
 if TYPE_CHECKING:
-    from karakuri_agent.app.config import Settings
+    pass
 
 # Named parameters (:name) in SQLite's style; the PostgreSQL backend rewrites them to its own.
 STATEMENTS: dict[str, str] = {
@@ -107,10 +107,3 @@ def retention_values(keep_days: int, now: datetime) -> dict[str, Any]:
     }
 
 
-def collect(settings: Settings, keep_days: int, *, dry_run: bool = False) -> dict[str, Any]:
-    """`karakuri-agent gc`: forget history in the configured state, now (or only count it)."""
-    from karakuri_agent.domain.clock import utc_now
-    from karakuri_agent.state.factory import open_state
-
-    with open_state(settings, utc_now) as state:
-        return state.forget_before(keep_days, utc_now(), dry_run=dry_run)

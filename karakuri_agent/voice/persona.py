@@ -170,6 +170,7 @@ def _labelled(label: str, pool: Pool) -> Iterator[tuple[str, str]]:
 # Loading
 # ---------------------------------------------------------------------------
 
+
 def bundled_pack_dir() -> Path:
     """The pack used when KARAKURI_PERSONA_DIR is not set."""
     return shipped("skill", "personas", "nike")
@@ -299,6 +300,7 @@ def _build(data: Mapping[str, Any]) -> Persona:
 # Checking
 # ---------------------------------------------------------------------------
 
+
 def problems(directory: Path) -> list[str]:
     """Every problem of the pack in ``directory``, one line each naming the
     file, the field and what is expected; [] when the pack is usable."""
@@ -394,7 +396,7 @@ def _alias_problems(persona: Persona) -> Iterator[str]:
 
 def _not_plain(line: str) -> bool:
     """What the gate refuses and the speech would strip: the line differs once cleaned (whitespace aside)."""
-    from karakuri_agent.voice.speech import clean_text  # the speech's own cleaning, so the check and the send agree
+    from karakuri_agent.ja.safety import clean_text  # the speech's own cleaning, so the check and the send agree
 
     return "".join(clean_text(line).split()) != "".join(line.split())
 

@@ -33,6 +33,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
 from karakuri_agent.ja import places
+from karakuri_agent.ja.safety import clean_text
 from karakuri_agent.ja.speech import (
     ADDRESS,
     AFTER_NOUN,
@@ -45,7 +46,6 @@ from karakuri_agent.ja.speech import (
     GREETING,
     HONORIFICS,
     LAST_RESORT,
-    MENTION,
     OPINION,
     PERSON_NAME,
     QUESTION,
@@ -85,6 +85,7 @@ _LABEL_CAP = LONGEST_LABEL
 # What the agent remembers
 # ---------------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class Memory:
     """What the agent remembers that an answer may draw on: place names,
@@ -98,35 +99,6 @@ class Memory:
 # ---------------------------------------------------------------------------
 # Cleaning what comes from outside
 # ---------------------------------------------------------------------------
-
-_MASKED_LINK = re.compile(r"\[([^\]\n]*)\]\([^)\s]*\)")
-_URL = re.compile(
-    r"(?i)(?:\b(?:https?|ftp)://|\bwww\.|\bdiscord(?:app)?\.(?:gg|com)/)\S*"
-)
-_DISCORD_TOKEN = re.compile(r"<(?:a?:\w+:\d+|[@#][!&]?\d+|t:\d+(?::\w)?|id:\w+)>")
-_LINE_MARKUP = re.compile(r"(?m)^\s*(?:>+|-#|#+)\s*")
-_MARKUP_CHARS = re.compile(r"[*_~`|<>]")
-_KEEP_FORMAT = {"\u200d"}  # ZWJ joins emoji; other format chars can hide text
-
-
-def clean_text(text: str) -> str:
-    """Text with links, mentions and chat markup removed, on one line.
-
-    Applied to everything that reaches a line (names, place labels, and the
-    final line itself) so nothing platform-specific is ever said in town.
-    """
-    kept = "".join(
-        ch for ch in text
-        if ch in _KEEP_FORMAT or unicodedata.category(ch) not in ("Cs", "Cc", "Cf", "Co")
-        or ch in "\n\t"
-    )
-    kept = _MASKED_LINK.sub(r"\1", kept)
-    kept = _URL.sub(" ", kept)
-    kept = _DISCORD_TOKEN.sub(" ", kept)
-    kept = MENTION.sub(" ", kept)
-    kept = _LINE_MARKUP.sub("", kept)
-    kept = _MARKUP_CHARS.sub("", kept)
-    return " ".join(kept.split())
 
 
 _BOT_TAG = re.compile(r"[\W_]*(?:(?<![A-Za-z])[Bb][Oo][Tt]|(?<=[a-z])B[Oo][Tt])$")
@@ -190,6 +162,7 @@ def _time_label(time_text: str | None) -> str:
 # ---------------------------------------------------------------------------
 # Reading the partner's line
 # ---------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class _Pickup:
@@ -284,6 +257,7 @@ def _line_kind(line: str | None) -> str | None:
 # Filling templates
 # ---------------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class _Scene:
     """The values templates are filled with."""
@@ -353,6 +327,7 @@ def _calls_by_name(seed: str, group: bool) -> bool:
 # Fitting a length
 # ---------------------------------------------------------------------------
 
+
 def _cut_units(text: str, limit: int) -> str:
     """The longest prefix within ``limit`` units, never splitting a character
     or leaving a dangling emoji joiner or variation selector."""
@@ -398,6 +373,7 @@ def _fit(text: str, max_length: int) -> tuple[str, bool]:
 # ---------------------------------------------------------------------------
 # Choosing among variants
 # ---------------------------------------------------------------------------
+
 
 def _stable_index(seed: str, salt: str, size: int) -> int:
     """A choice that is the same on every run and machine (hash() is salted)."""
@@ -475,6 +451,7 @@ def _choose(lines: Iterable[str], used: set[str], max_length: int) -> str:
 # ---------------------------------------------------------------------------
 # Plans per purpose
 # ---------------------------------------------------------------------------
+
 
 def _place_key(label: str, persona: Persona) -> str | None:
     """The by_place key a place label belongs to ('喫茶店「さくら」' -> '喫茶店')."""
@@ -607,6 +584,7 @@ def echo_word(line: str, *, names: Iterable[str | None] = ()) -> str | None:
 # ---------------------------------------------------------------------------
 # Answering a question
 # ---------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class _Answer:
@@ -759,6 +737,7 @@ def _asks_back(text: str, words: frozenset[str]) -> bool:
 # ---------------------------------------------------------------------------
 # Plans per purpose
 # ---------------------------------------------------------------------------
+
 
 def _plan_reply(s: _Situation) -> _Plan:
     """Answer a question first, then at most one thing of the agent's own.
