@@ -23,9 +23,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
-from karakuri_agent.ja.safety import BARE_IDS, clean_text
 from karakuri_agent.domain.decision import Decision
 from karakuri_agent.domain.notification import Choice, Notification, offered_choice
+from karakuri_agent.ja import phrases, reasons
+from karakuri_agent.ja.safety import BARE_IDS, clean_text
 from karakuri_agent.outside import clean
 from karakuri_agent.params import InvalidParams, merge, validate
 
@@ -144,7 +145,7 @@ def first_admitted(notification: Notification, candidates: Iterable[Decision], s
         if isinstance(verdict, Admitted):
             return decision, verdict, refused
         refused.append({"command": decision.command, "problem": "; ".join(verdict.problems)})
-    reason = "どの候補も送れる形にならなかった" if refused else "選べる行動がない"
+    reason = phrases.NONE_SENDABLE if refused else reasons.NOTHING_TO_CHOOSE
     return Decision(None, reason=reason), None, refused
 
 

@@ -29,16 +29,17 @@ from typing import Any, Callable, Iterator
 
 import httpx
 
-from karakuri_agent.shipped import PACKAGE_DIR
-from karakuri_agent.domain.commands import INFORMATION as INFORMATION_COMMANDS
 from karakuri_agent.app.config import Settings
-from karakuri_agent.secret import redact
 from karakuri_agent.domain.clock import utc_now
-from karakuri_agent.errors import UsageError
-from karakuri_agent.reading.trigger import find_notification_id
+from karakuri_agent.domain.commands import INFORMATION as INFORMATION_COMMANDS
 from karakuri_agent.domain.ids import ID_PATTERN
+from karakuri_agent.errors import UsageError
+from karakuri_agent.ja import phrases
+from karakuri_agent.reading.trigger import find_notification_id
+from karakuri_agent.secret import redact
+from karakuri_agent.shipped import PACKAGE_DIR
 
-GENERIC_ACCEPTANCE = {"ok": True, "message": "コマンドを受け付けました"}
+GENERIC_ACCEPTANCE = {"ok": True, "message": phrases.COMMAND_ACCEPTED}
 # `--fixtures bundled` names the recorded session shipped with the package.
 BUNDLED = "bundled"
 SESSION_FILE = "session.json"

@@ -14,8 +14,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from karakuri_agent.errors import UsageError
 from karakuri_agent.behaviour.spec import BEHAVIOUR_FILE
+from karakuri_agent.errors import UsageError
+from karakuri_agent.ja import phrases
 from karakuri_agent.shipped import shipped
 from karakuri_agent.voice.persona import PACK_FILE, Persona, Rules
 
@@ -26,21 +27,17 @@ __all__ = ["init_pack", "skill_text"]
 
 
 def _starter(name: str) -> dict[str, Any]:
+    words = phrases.starter_pack(name)
     return {
         "name": name,
         "short_name": name,
-        "first_person": "わたし",
-        "honorific": "さん",
-        "tone": "からくり町に住む、穏やかな人。短い言葉で、相手の話を受け止めて返す。",
+        "first_person": words["first_person"],
+        "honorific": words["honorific"],
+        "tone": words["tone"],
         "likes": [],
         "topics": [],
         "favourite_places": [],
-        "greetings": {
-            "first_meeting": [
-                "はじめまして、{partner}。" + name + "です。よろしくお願いします。",
-                "{partner}、はじめまして！" + name + "といいます。",
-            ],
-        },
+        "greetings": words["greetings"],
         "rules": {field: getattr(Rules(), field) for field in ("conversation_turns", "talk_again_after",
                                                                 "start_conversations")},
     }

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from karakuri_agent.domain.clock import Clock, utc_now
 from karakuri_agent.app.config import Settings
-from karakuri_agent.memory.context import said_before
+from karakuri_agent.app.operations import Outcome, act, fetch, open_runtime
+from karakuri_agent.domain.clock import Clock, utc_now
 from karakuri_agent.domain.decision import Decision
 from karakuri_agent.errors import AgentDisabled, AlreadyAttempted, KarakuriError, NotActionable, UsageError
 from karakuri_agent.gate import NOT_ACTIONABLE, Rejected, admit, not_actionable
-from karakuri_agent.app.operations import Outcome, act, fetch, open_runtime
+from karakuri_agent.ja import phrases
+from karakuri_agent.memory.context import said_before
 from karakuri_agent.reading.trigger import validate_notification_id
 
 
@@ -51,7 +52,7 @@ def run_command(settings: Settings, notification_id: str, command: str, params: 
                         settings.secrets)
         if isinstance(verdict, Rejected):
             raise UsageError(f"{command} cannot be sent: " + "; ".join(verdict.problems))
-        outcome = act(rt, fetched, verdict.choice, verdict.params, reason="LLMランタイムの選択")
+        outcome = act(rt, fetched, verdict.choice, verdict.params, reason=phrases.RUNTIME_CHOICE)
         if isinstance(outcome.error, KarakuriError):
             raise outcome.error
         return outcome

@@ -22,6 +22,7 @@ from karakuri_agent.domain.commands import ACCEPT_TRANSFER, END
 from karakuri_agent.domain.decision import Decision
 from karakuri_agent.domain.notification import TOKYO
 from karakuri_agent.gate import problems_in_view
+from karakuri_agent.ja.phrases import follows_rule
 from karakuri_agent.memory.context import BROKEN_LOOKBACK
 from karakuri_agent.memory.record import KEEPABLE_AFTER_DUE
 
@@ -101,7 +102,7 @@ def rule_decision(view: View, rule: Rule, action: Action, phrases: Sequence[str]
         params["target_agent_id"] = agent
     if phrases:
         params["message"] = _line(view, phrases, partner=str(target) if command == "conversation_start" else None)
-    decision = Decision(command, params, rule.description or f"「{rule.id}」のルールに従う", rule=rule.id)
+    decision = Decision(command, params, rule.description or follows_rule(rule.id), rule=rule.id)
     problems = problems_in_view(view, decision)
     return f"refused by the gate: {'; '.join(problems)}" if problems else decision
 

@@ -124,3 +124,6 @@ ACTION_OPTION = re.compile(
 YEN = re.compile(r"(?P<yen>\d{1,3}(?:,\d{3})*|\d+)円")
 
 SPAN = re.compile(r"(?<![\d,])(?P<n>\d+)\s*(?P<unit>秒|分)(?!後)")
+
+# The unit of an action's duration that is not minutes.
+SECONDS = "秒"

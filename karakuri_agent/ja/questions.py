@@ -77,3 +77,7 @@ NARROWER: dict[str, Callable[[str], str]] = {
     "who": lambda t: "who_with" if WHO_WITH.search(t) else "who",
     "what": lambda t: "where" if PLACE_WORDS.search(t) else "what",
 }
+
+# How options are joined: "AとB" (and), else "AかBか" (or).
+AND = "と"
+OR = "か"

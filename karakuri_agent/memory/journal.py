@@ -23,8 +23,8 @@ from typing import Any, Iterable
 
 from karakuri_agent.domain.commands import ACCEPT_TRANSFER, CONVERSATION, REJECT_TRANSFER
 from karakuri_agent.domain.notification import Identity, parse_timestamp
-from karakuri_agent.reading.promises import line_key
 from karakuri_agent.domain.records import Parsed
+from karakuri_agent.reading.promises import line_key
 from karakuri_agent.state.base import Store
 from karakuri_agent.state.values import utc_text
 

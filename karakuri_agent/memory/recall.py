@@ -17,6 +17,7 @@ from datetime import date, datetime, timedelta
 from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 from karakuri_agent.domain.notification import TOKYO
+from karakuri_agent.ja import markup, phrases
 from karakuri_agent.params import utf16_units
 from karakuri_agent.voice.persona import MESSAGE_UNITS
 from karakuri_agent.voice.speech import said_key
@@ -56,8 +57,8 @@ class Recall:
         try:
             when = datetime.fromisoformat(self.said_at).astimezone(TOKYO).strftime("%-m/%-d")
         except ValueError:
-            when = "前"
-        return f"{when}に{self.speaker}から聞いた「{self.source}」を覚えていた"
+            when = phrases.SOME_TIME_AGO
+        return phrases.remembered(when, self.speaker, self.source)
 
 
 def _about(row: Mapping[str, Any], person: Mapping[str, Any]) -> bool:
@@ -144,7 +145,6 @@ PROMPT_FACTS = 5
 # A fact's line as the prompt quotes it (said by someone else: data, cut short).
 SOURCE_CHARS = 60
 
-
 # The pack's per-person variable that says how close the agent is to someone.
 CLOSENESS = "closeness"
 
@@ -176,7 +176,7 @@ def about(view: View, person: Mapping[str, Any]) -> dict[str, Any]:
         out["closeness"] = band
     rows = [r for r in view.told.get(str(person.get("id") or ""), ())
             if not r.get("withdrawn_at") and (r.get("kind") == told.NEWS or _about(r, person))]
-    facts = [f"{_day(r.get('said_at')) or ''} {r.get('speaker_name') or ''}「{str(r.get('source') or '')[:SOURCE_CHARS]}」".strip()
+    facts = [f"{_day(r.get('said_at')) or ''} {r.get('speaker_name') or ''}{markup.quoted(str(r.get('source') or '')[:SOURCE_CHARS])}".strip()
              for r in rows[:PROMPT_FACTS]]
     if facts:
         out["facts"] = facts

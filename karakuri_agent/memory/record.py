@@ -11,15 +11,16 @@ import re
 from datetime import datetime, timedelta
 from typing import Any, Iterable
 
-from karakuri_agent.memory import journal
-from karakuri_agent.reading import textparse
 from karakuri_agent.domain.commands import CONTACT as CONTACT_COMMANDS
-from karakuri_agent.memory.travel import learn_trip
 from karakuri_agent.domain.commands import CONVERSATION as CONVERSATION_COMMANDS
 from karakuri_agent.domain.commands import OPENING as OPENING_COMMANDS
 from karakuri_agent.domain.notification import Identity
-from karakuri_agent.state.base import Store
 from karakuri_agent.domain.records import Parsed
+from karakuri_agent.ja import phrases
+from karakuri_agent.memory import journal
+from karakuri_agent.memory.travel import learn_trip
+from karakuri_agent.reading import textparse
+from karakuri_agent.state.base import Store
 
 NODE_ID = re.compile(r"^\d+-\d+$")
 MAX_KNOWLEDGE_ITEMS = 200
@@ -110,10 +111,10 @@ def record_outcome(
 def _thought(command: str, description: str, params: dict[str, Any], reason: str) -> str:
     what = description or command
     said = params.get("message")
-    line = f"「{what}」を実行した。"
+    line = phrases.did(what)
     if isinstance(said, str) and said:
-        line += f"「{said[:60]}」と話した。"
-    return line + (f"理由: {reason}" if reason else "")
+        line += phrases.said(said[:60])
+    return line + (phrases.because(reason) if reason else "")
 
 
 def _fulfil(store: Store, command: str, params: dict[str, Any], parsed: Parsed,

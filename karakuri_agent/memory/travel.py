@@ -16,8 +16,8 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from karakuri_agent.domain.notification import parse_timestamp
-from karakuri_agent.state.base import Store
 from karakuri_agent.domain.records import Parsed
+from karakuri_agent.state.base import Store
 
 TRIPS_KEY = "trips"
 MAX_TRIPS = 30

@@ -61,6 +61,7 @@ from datetime import datetime, timedelta
 from typing import Callable, Mapping, Sequence
 
 from karakuri_agent.domain.notification import TOKYO
+from karakuri_agent.ja import markup
 from karakuri_agent.ja.places import building_kind
 from karakuri_agent.ja.promises import (
     AM,
@@ -218,10 +219,10 @@ def _place_keys(name: str) -> set[str]:
     """
     runs = SCRIPT_RUN.findall(name)
     keys = {name, "".join(name.split()), *name.split(), *runs, *_kanji_tails(runs)}
-    if "「" in name:
-        keys.add(name.partition("「")[0].strip())
+    if markup.OPEN_QUOTE in name:
+        keys.add(name.partition(markup.OPEN_QUOTE)[0].strip())
     keys = {key for key in keys if len(key) >= 2}
-    proper = re.search(r"「([^「」]+)」", name)
+    proper = markup.BRACKETED_NAME.search(name)
     if proper:  # a proper name is distinctive even as a single kanji (栞)
         keys.add(proper.group(1).strip())
     return {key for key in keys if key}
@@ -234,7 +235,7 @@ def _kanji_tails(runs: Sequence[str]) -> list[str]:
     so a single kanji (館, 前) never names a place; an end shared by two
     buildings (役所 of 市役所 and 区役所) is dropped as ambiguous like any key.
     """
-    return [run[start:] for run in runs if re.fullmatch(r"[\u4e00-\u9fff々]{3,}", run)
+    return [run[start:] for run in runs if markup.KANJI_COMPOUND.fullmatch(run)
             for start in range(1, len(run) - 1)]
 
 

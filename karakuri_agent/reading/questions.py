@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from karakuri_agent.ja.questions import (
     ALLOW,
+    AND,
     ASKS,
     CHOICE_HEAD,
     CHOICE_TAIL,
@@ -26,6 +27,7 @@ from karakuri_agent.ja.questions import (
     NARROWER,
     OPINION,
     OPTION,
+    OR,
     PAST_ASK,
     SENTENCE,
     WHAT,
@@ -116,7 +118,7 @@ def _options(text: str) -> tuple[str, ...]:
     before = _without_tail(text[max(0, which.start() - _CHOICE_WINDOW): which.start()])
     heads = [m.end() for m in CHOICE_HEAD.finditer(before)]
     before = before[heads[-1]:] if heads else before
-    parts = before.split("と") if "と" in before else before.rsplit("か", 1)
+    parts = before.split(AND) if AND in before else before.rsplit(OR, 1)
     parts = [p.strip() for p in parts]
     if len(parts) < 2 or len(set(parts)) != len(parts) or not all(OPTION.match(p) for p in parts):
         return ()

@@ -30,12 +30,13 @@ from typing import Protocol
 from zoneinfo import ZoneInfo
 
 from karakuri_agent.domain.notification import TOKYO
+from karakuri_agent.ja import markup
 from karakuri_agent.ja.notification_text import (
     ACTION_OPTION,
     BRACKET,
     BUILDING,
-    CHOICES_HEADER,
     CHOICE_LINE,
+    CHOICES_HEADER,
     CLOCK,
     CURRENT_NODE,
     ID_ENTRY,
@@ -46,6 +47,7 @@ from karakuri_agent.ja.notification_text import (
     NEXT_SPEAKER,
     NODE_WITH_LABEL,
     REASON_CODES,
+    SECONDS,
     SPAN,
     SPEAKER_LINE,
     STRUCTURAL_LABELS,
@@ -89,8 +91,8 @@ def _normalize(text: object) -> str:
 
 def _clean_name(name: str) -> str | None:
     """Strip a captured name; reject empty or implausible captures."""
-    name = name.strip().lstrip("-•・*🔔").strip()
-    if not name or len(name) > 64 or "「" in name or "」" in name:
+    name = name.strip().lstrip(markup.BULLETS).strip()
+    if not name or len(name) > 64 or markup.has_quote(name):
         return None
     return name
 
@@ -105,7 +107,7 @@ def _find_close(text: str, open_at: int) -> int | None:
     """
     depth = 0
     for match in BRACKET.finditer(text, open_at):
-        depth += 1 if match.group() == "「" else -1
+        depth += 1 if match.group() == markup.OPEN_QUOTE else -1
         if depth <= 0 and _EOL.match(text, match.end()):
             return match.start()
     return None
@@ -123,8 +125,8 @@ def _quote_opening(line: str, initiator: str | None) -> tuple[str, int] | None:
         name = _clean_name(match.group("name"))
         if name:
             return name, match.start("quote")
-    stripped = line.lstrip(" \t\u3000")
-    if initiator and stripped.startswith("「"):
+    stripped = line.lstrip(markup.INDENT)
+    if initiator and stripped.startswith(markup.OPEN_QUOTE):
         return initiator, len(line) - len(stripped)
     return None
 
@@ -321,7 +323,7 @@ def parse_action_options(text: str) -> list[dict]:
             yen = YEN.search(match.group("rest"))
             cost = int(yen.group("yen").replace(",", "")) if yen else None
             span = SPAN.search(match.group("rest"))
-            minutes = (int(span.group("n")) / (60 if span.group("unit") == "秒" else 1)) if span else None
+            minutes = (int(span.group("n")) / (60 if span.group("unit") == SECONDS else 1)) if span else None
             options.append({"action_id": match.group("id"), "name": match.group("name").strip(), "cost": cost,
                             "minutes": minutes})
     return options

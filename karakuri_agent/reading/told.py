@@ -24,6 +24,9 @@ from typing import Any, Iterable, Mapping
 from karakuri_agent.domain.facts import DISLIKE, EVENT, FAMILY, LIKE, NEWS, PET, PLAN, WORK
 from karakuri_agent.domain.notification import TOKYO
 from karakuri_agent.ja.told import (
+    _EVENT,
+    _FAMILY,
+    _NEWS,
     DATE,
     IS,
     NAME,
@@ -37,9 +40,6 @@ from karakuri_agent.ja.told import (
     RETRACT,
     SOMEONE_ELSE,
     WEEKDAYS,
-    _EVENT,
-    _FAMILY,
-    _NEWS,
 )
 
 _PET = "|".join(sorted(PETS, key=len, reverse=True))

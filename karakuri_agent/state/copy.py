@@ -22,12 +22,12 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
-from karakuri_agent.state.sqlite.db import transaction
-from karakuri_agent.state.told_store import FACT_COLUMNS
-from karakuri_agent.state.values import to_json
 from karakuri_agent.errors import UsageError
 from karakuri_agent.state.base import State
 from karakuri_agent.state.factory import backend_for, open_state, open_url
+from karakuri_agent.state.sqlite.db import transaction
+from karakuri_agent.state.told_store import FACT_COLUMNS
+from karakuri_agent.state.values import to_json
 
 if TYPE_CHECKING:
     from karakuri_agent.app.config import Settings

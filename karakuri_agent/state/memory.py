@@ -17,11 +17,11 @@ from datetime import datetime, timedelta
 from typing import Any, Callable, Iterable, Iterator
 
 from karakuri_agent.domain.clock import utc_now
+from karakuri_agent.errors import AlreadyAttempted
+from karakuri_agent.ja.phrases import relationship
+from karakuri_agent.state.base import DAY_LIMIT
 from karakuri_agent.state.told_store import FACT_COLUMNS, fact_values
 from karakuri_agent.state.values import utc_text
-from karakuri_agent.errors import AlreadyAttempted
-from karakuri_agent.state.values import relationship
-from karakuri_agent.state.base import DAY_LIMIT
 
 _ACTIVITY_FIELDS = ("id", "created_at", "notification_id", "kind", "notification_type", "command", "params",
                     "success", "message", "reason", "model", "behaviour")

@@ -30,14 +30,15 @@ import psycopg
 from psycopg.types.json import Json, Jsonb
 
 from karakuri_agent.domain.clock import utc_now
-from karakuri_agent.state.values import truncated_json, utc_text
 from karakuri_agent.errors import AlreadyAttempted, StateUnavailable
+from karakuri_agent.ja.phrases import relationship
+from karakuri_agent.state.base import DAY_LIMIT
 from karakuri_agent.state.sqlite.ledger import MAX_RESULT_CHARS as MAX_LEDGER_RESULT_CHARS
 from karakuri_agent.state.sqlite.store import MAX_RESULT_CHARS
-from karakuri_agent.state.told_store import SCHEMA as TOLD_SCHEMA, ToldFactsSQL
-from karakuri_agent.state.values import relationship
-from karakuri_agent.state.base import DAY_LIMIT
+from karakuri_agent.state.told_store import SCHEMA as TOLD_SCHEMA
+from karakuri_agent.state.told_store import ToldFactsSQL
 from karakuri_agent.state.urls import masked
+from karakuri_agent.state.values import truncated_json, utc_text
 
 CONNECT_TIMEOUT_SECONDS = 10
 # Any fixed 64-bit number: every process migrating this schema takes the same lock.

@@ -36,10 +36,3 @@ def truncated_json(value: Any, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def relationship(interactions: int) -> str:
-    """A coarse label the decision context and the speech can use."""
-    if interactions >= 5:
-        return "友達"
-    if interactions >= 1:
-        return "知り合い"
-    return "顔見知り"

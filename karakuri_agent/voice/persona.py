@@ -24,6 +24,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from karakuri_agent.ja import phrases
 from karakuri_agent.params import utf16_units
 from karakuri_agent.shipped import shipped
 
@@ -116,7 +117,7 @@ class Persona:
     answers: Mapping[str, Pool] = field(default_factory=lambda: MappingProxyType({}))
     facts: Mapping[str, Fact] = field(default_factory=lambda: MappingProxyType({}))
     favourite_places: Pool = ()
-    honorific: str = "さん"  # added to the names of the people it talks to
+    honorific: str = phrases.DEFAULT_HONORIFIC  # added to the names of the people it talks to
     likes: Pool = ()
     topics: Pool = ()
     rules: Rules = Rules()
@@ -289,7 +290,7 @@ def _build(data: Mapping[str, Any]) -> Persona:
         answers=_pools(data["answers"]),
         facts=MappingProxyType(facts),
         favourite_places=tuple(data.get("favourite_places", ())),
-        honorific=data.get("honorific", "さん"),
+        honorific=data.get("honorific", phrases.DEFAULT_HONORIFIC),
         likes=tuple(data.get("likes", ())),
         topics=tuple(data.get("topics", ())),
         rules=Rules(**{k: v for k, v in data.get("rules", {}).items() if v is not None}),
@@ -331,9 +332,9 @@ def problems(directory: Path) -> list[str]:
 
 def _behaviour_problems(directory: Path, persona: Persona) -> list[str]:
     """behaviour.json beside persona.json: every problem, its `say` phrases held to the phrase rules."""
+    from karakuri_agent.behaviour.builtin import BUILTIN_RULE_IDS
     from karakuri_agent.behaviour.pack import read_behaviour
     from karakuri_agent.behaviour.spec import BEHAVIOUR_FILE
-    from karakuri_agent.behaviour.builtin import BUILTIN_RULE_IDS
 
     if not (directory / BEHAVIOUR_FILE).exists():
         return []
@@ -412,8 +413,9 @@ def _template_problems(persona: Persona) -> Iterator[str]:
 def phrase_problem(persona: Persona, template: str) -> str | None:
     """What breaks the pack's phrase rules in one template (placeholders, length once filled); None if fine."""
     longest = {
-        "partner": "ア" * (LONGEST_NAME - len(persona.honorific)) + persona.honorific,
-        "place": "ア" * LONGEST_LABEL, "topic": "ア" * LONGEST_LABEL, "time": "ア" * LONGEST_LABEL,
+        "partner": phrases.FILLER * (LONGEST_NAME - len(persona.honorific)) + persona.honorific,
+        "place": phrases.FILLER * LONGEST_LABEL, "topic": phrases.FILLER * LONGEST_LABEL,
+        "time": phrases.FILLER * LONGEST_LABEL,
         "first_person": persona.first_person,
     }
     expected = ", ".join(f"{{{p}}}" for p in PLACEHOLDERS)

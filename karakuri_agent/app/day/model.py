@@ -18,14 +18,17 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any, Iterable
 
-# Lines further apart than CONVERSATION_GAP, without a conversation id, belong to different talks.
-from karakuri_agent.memory.context import CONVERSATION_GAP
-from karakuri_agent.memory.journal import ARRIVAL, HERE, LINE, TRANSFER
 # The day is a date on the world's clock (Asia/Tokyo), as its texts and the reports show it.
 from karakuri_agent.domain.notification import TOKYO as ZONE
+from karakuri_agent.domain.records import Activity, JournalEntry, Meeting
+
+# Lines further apart than CONVERSATION_GAP, without a conversation id, belong to different talks.
+from karakuri_agent.ja import markup
+from karakuri_agent.memory.context import CONVERSATION_GAP
+from karakuri_agent.memory.journal import ARRIVAL, HERE, LINE, TRANSFER
+
 # A promise still pending this long after its time can no longer be kept: it was missed.
 from karakuri_agent.memory.record import KEEPABLE_AFTER_DUE as MISSED_AFTER
-from karakuri_agent.domain.records import Activity, JournalEntry, Meeting
 
 MADE, KEPT, MISSED, PENDING, CANCELLED = "made", "kept", "missed", "pending", "cancelled"
 
@@ -155,7 +158,7 @@ class Day:
     def timeline(self) -> list[tuple[datetime, str, str]]:
         """Everything that happened, in time order: (when, kind, what) with kind place, talk, promise, gift, failure."""
         events = [(v.arrived_at, "place", v.label) for v in self.places]
-        events += [(c.started_at, "talk", "、".join(c.partners)) for c in self.conversations]
+        events += [(c.started_at, "talk", markup.LIST_JOIN.join(c.partners)) for c in self.conversations]
         events += [(p.made_at, "promise", f"{p.partner} / {p.place}") for p in self.promises
                    if self._today(p.made_at)]
         events += [(t.at, "gift", f"{t.direction} {t.partner}") for t in self.transfers]

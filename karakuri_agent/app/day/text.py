@@ -6,6 +6,7 @@ from datetime import datetime
 from typing import Iterable
 
 from karakuri_agent.app.day.model import ZONE, Day, Transfer
+from karakuri_agent.ja import markup, phrases
 
 FIRST_LAST_CHARS = 60
 
@@ -36,19 +37,19 @@ def lines(day: Day) -> Iterable[str]:
     yield from _section("Learned", (
         f"  {_hm(f.at)}  from {f.teller or 'someone'}" + (f" about {f.about}" if f.about and f.about != f.teller
                                                          else "")
-        + f": {f.kind} {f.topic}「{_short(f.line)}」" + ("  (taken back)" if f.withdrawn else "")
+        + f": {f.kind} {f.topic}{markup.quoted(_short(f.line))}" + ("  (taken back)" if f.withdrawn else "")
         for f in day.learned))
 
 
 def _conversations(day: Day) -> Iterable[str]:
     for talk in day.conversations:
         counts = ", ".join(f"{speaker} {n}" for speaker, n in talk.lines_by_speaker().items())
-        yield (f"  {_hm(talk.started_at)}–{_hm(talk.ended_at)}  with {'、'.join(talk.partners) or 'someone'}:"
+        yield (f"  {_hm(talk.started_at)}–{_hm(talk.ended_at)}  with {markup.LIST_JOIN.join(talk.partners) or 'someone'}:"
                f" {len(talk.lines)} lines ({counts})")
         first, last = talk.lines[0], talk.lines[-1]
-        yield f"      first: {first.speaker}「{_short(first.text)}」"
+        yield f"      first: {first.speaker}{markup.quoted(_short(first.text))}"
         if len(talk.lines) > 1:
-            yield f"      last:  {last.speaker}「{_short(last.text)}」"
+            yield f"      last:  {last.speaker}{markup.quoted(_short(last.text))}"
 
 
 def _section(title: str, rows: Iterable[str]) -> Iterable[str]:
@@ -60,7 +61,7 @@ def _section(title: str, rows: Iterable[str]) -> Iterable[str]:
 
 
 def _gift(t: Transfer) -> str:
-    what = f"{t.item['item_id']}×{t.item['quantity']}" if t.item else f"{t.money:,}円" if t.money else "a gift"
+    what = f"{t.item['item_id']}×{t.item['quantity']}" if t.item else phrases.yen(t.money) if t.money else "a gift"
     return {"received": f"received {what} from {t.partner}", "given": f"gave {what} to {t.partner}",
             "declined": f"declined {what} from {t.partner}"}.get(t.direction, f"{t.direction} {what} {t.partner}")
 

@@ -15,8 +15,8 @@ from datetime import datetime
 from typing import Any, Callable
 
 from karakuri_agent.domain.clock import utc_now
-from karakuri_agent.state.values import to_json, truncated_json, utc_text
 from karakuri_agent.errors import AlreadyAttempted
+from karakuri_agent.state.values import to_json, truncated_json, utc_text
 
 MAX_RESULT_CHARS = 2000
 

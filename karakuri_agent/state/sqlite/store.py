@@ -15,10 +15,11 @@ from datetime import datetime, timedelta
 from typing import Any, Callable, Iterable
 
 from karakuri_agent.domain.clock import utc_now
+from karakuri_agent.ja.phrases import relationship
 from karakuri_agent.state.base import DAY_LIMIT
 from karakuri_agent.state.sqlite.db import transaction
 from karakuri_agent.state.told_store import ToldFactsSQL
-from karakuri_agent.state.values import relationship, to_json, truncated_json, utc_text
+from karakuri_agent.state.values import to_json, truncated_json, utc_text
 
 MAX_RESULT_CHARS = 1000
 
