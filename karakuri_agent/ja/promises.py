@@ -44,8 +44,6 @@ PLACE_CHANGE = re.compile(r"やっぱり|やっぱ|変更|変えよう|変えな
 # One script's run inside a name: katakana (ー included), kanji, or hiragana.
 SCRIPT_RUN = re.compile(r"[ァ-ヴー]{2,}|[\u4e00-\u9fff々]{2,}|[ぁ-ゖ]{2,}")
 
-SENTENCE_END = re.compile(r"(?<=[。！!？?\n])")
-
 DIGITS = str.maketrans("０１２３４５６７８９：", "0123456789:")
 
 RELATIVE = re.compile(r"(?<!\d)(?:(?P<h>\d{1,3})時間(?P<half>半)?)?(?:(?P<m>\d{1,4})分)?後")

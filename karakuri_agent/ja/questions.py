@@ -5,8 +5,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-SENTENCE = re.compile(r"[^。！？!?\n]*(?:[。！？!?]+[」』）)]*|$)")
-
 ASKS = re.compile(r"[？?]")
 
 # "AとBどっち", "AかBか、どちらがいい", "AとBとC、どれにする"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import Iterable
 
 # Used only when a tiny max_length leaves nothing else unused.
 LAST_RESORT = ("…", "！", "♪", "うん", "ね", "あ", "え", "お", "ん", "？")
@@ -15,7 +16,6 @@ HONORIFICS = (
 TERMINATORS = "。！？!?♪…"
 
 CLOSERS = "」』）)〜~ー"
-
 
 BRACKET_TAG = re.compile(r"^[【\[（(][^】\]）)]*[】\]）)]|[【\[（(][^】\]）)]*[】\]）)]$")
 
@@ -56,3 +56,56 @@ PERSON_NAME = re.compile(r"^[\u4e00-\u9fff]{1,3}[ァ-ヴー]{2,4}$")
 
 # Kanji that may follow a one-kanji subject without making a longer word ('本好き').
 SUBJECT_FOLLOWERS = "好嫌苦読買借"
+
+# What a template's place, topic and time read as when the notification names none.
+HERE = "ここ"
+THERE = "そこ"  # a promised place not named: "there"
+IT = "それ"
+THAT_TIME = "その時間"
+LIKE_WORD = "好き"  # a question about what one likes ("何が好き？")
+PAUSE = "、"
+# A place label in brackets, as the server writes a node's part: "(店内)".
+BRACKETED_LABEL = re.compile(r"[(（]\s*([^\s)）]+)[^)）]*[)）]")
+# What a time text may end with that a template adds itself ("15時に" -> "15時").
+TIME_PARTICLE = "に "
+
+
+def is_kanji(ch: str) -> bool:
+    return "\u4e00" <= ch <= "\u9fff" or ch == "々"
+
+
+def is_asking(sentence: str) -> bool:
+    return "？" in sentence or "?" in sentence
+
+
+def addressed(partner: str, text: str) -> str:
+    """The line opened with the partner's name: 'メイさん、こんにちは'."""
+    return f"{partner}{PAUSE}{text}"
+
+
+def tidy_unnamed(text: str) -> str:
+    """'はじめまして、！' -> 'はじめまして！' when the partner has no usable name."""
+    text = re.sub(r"、+(?=[。！？!?、]|$)", "", text)
+    text = re.sub(r"(?<=[。！？!?])、+", "", text)  # 'メイ。、よろしく' -> 'メイ。よろしく'
+    return re.sub(r"^[、。！!？?\s]+", "", text)
+
+
+def usable_unnamed(template: str) -> bool:
+    """A template reads well without a name when {partner} only sits between
+    punctuation ('はじめまして、{partner}！'), not inside a phrase ('{partner}も')."""
+    for match in re.finditer(r"\{partner\}", template):
+        before = template[match.start() - 1] if match.start() else "、"
+        after = template[match.end()] if match.end() < len(template) else "！"
+        if before not in "、。！？!? " or after not in "、。！？!? ":
+            return False
+    return True
+
+
+def join_sentences(parts: Iterable[str]) -> str:
+    """Sentences run together the Japanese way, each closed by punctuation."""
+    out = ""
+    for part in filter(None, parts):
+        if out and out[-1] not in TERMINATORS + CLOSERS:
+            out += "。"
+        out += part
+    return out

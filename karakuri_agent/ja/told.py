@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import re
+from datetime import date, datetime, timedelta
 
-from karakuri_agent.domain.facts import DISLIKE, EVENT, FAMILY, LIKE, NEWS, PET, WORK
+from karakuri_agent.domain.facts import DISLIKE, EVENT, FAMILY, LIKE, NEWS, PET, PLAN, WORK
+from karakuri_agent.domain.notification import TOKYO
 
 # A noun as a topic: kanji, katakana (with ー and ・), Latin letters; 1-12 of them, or kanji with one
 # kana between (編み物, 落し物); never a run that ends in kana, which may be a verb.
@@ -72,3 +74,109 @@ RECALL_LINES = {
     EVENT: "この前の{topic}、その後どう？",
     NEWS: "{detail}ができたんだって！",
 }
+
+_PET = "|".join(sorted(PETS, key=len, reverse=True))
+
+_FAM = "|".join(sorted(_FAMILY, key=len, reverse=True))
+
+def without_ending(sentence: str) -> str:
+    return sentence.rstrip("。！!♪〜~ー…")
+
+def resolve_date(sentence: str, said_at: datetime) -> date | None:
+    """The day a date word means, counted from when the line was said (in the world's zone)."""
+    found = DATE.search(sentence)
+    if found is None:
+        return None
+    today = said_at.astimezone(TOKYO).date()
+    if found["rel"]:
+        return today + timedelta(days={"今日": 0, "明日": 1, "あした": 1}.get(found["rel"], 2))
+    if found["wd"]:
+        monday = today - timedelta(days=today.weekday())
+        weeks = {"今週": 0, "来週": 1, "再来週": 2}[found["week"]]
+        return monday + timedelta(weeks=weeks, days=WEEKDAYS.index(found["wd"]))
+    if found["weekend"]:
+        saturday = today + timedelta(days=(5 - today.weekday()) % 7)
+        return saturday + timedelta(weeks=1) if found["weekend"] == "来週末" else saturday
+    if found["next"] == "来週":
+        return today - timedelta(days=today.weekday()) + timedelta(weeks=1)
+    if found["next"] == "来月":
+        return (today.replace(day=1) + timedelta(days=32)).replace(day=1)
+    day = int(found["d"])
+    month = int(found["m"]) if found["m"] else today.month
+    try:
+        when = date(today.year, month, day)
+    except ValueError:
+        return None
+    if when < today - timedelta(days=7):  # "3日に" said on the 28th: next month's (or next year's)
+        try:
+            when = date(today.year + 1, month, day) if found["m"] else (
+                (today.replace(day=1) + timedelta(days=32)).replace(day=day))
+        except ValueError:
+            return None
+    return when
+
+def _own(plain: str, start: int) -> bool:
+    """Nobody else is the subject before `start` ('弟が猫を飼ってる' is the brother's cat, not the speaker's)."""
+    return SOMEONE_ELSE.search(plain[:start]) is None
+
+def personal_facts(sentence: str) -> list[tuple[str, str, str, bool]]:
+    """(kind, topic, detail, needs a date) read from one of the speaker's sentences about themselves."""
+    plain = without_ending(sentence)
+    found: list[tuple[str, str, str, bool]] = []
+    pet = re.search(rf"(?P<pet>{_PET})を飼って(?:る|いる|います|て)", plain)
+    named = re.search(rf"(?P<name>{NAME})(?:っていう|という|って)(?P<pet>{_PET})を飼って", plain)
+    if named and _own(plain, named.start()):
+        found.append((PET, named["name"], PETS[named["pet"]], False))
+    elif pet and not named and _own(plain, pet.start()):
+        name = re.search(rf"名前は(?P<name>{NAME})", plain)
+        found.append((PET, name["name"] if name else PETS[pet["pet"]], PETS[pet["pet"]], False))
+    if NEGATED.search(plain):
+        return found
+    like = re.search(rf"{OWN}(?P<topic>{NOUN})が(?P<how>大好き|好き|苦手|嫌い){IS}$", plain)
+    if like:
+        found.append((DISLIKE if like["how"] in ("苦手", "嫌い") else LIKE, like["topic"], "", False))
+    family = re.search(rf"{OWN}(?P<who>{_FAM})が(?:いる|います|いて|いるんだ)", plain)
+    if family:
+        found.append((FAMILY, _FAMILY[family["who"]], family["who"], False))
+    work = re.search(rf"(?P<topic>{NOUN})で(?:働いて|バイトして|勤めて)|(?P<at>{NOUN})に勤めて|仕事は(?P<job>{NOUN}){IS}$",
+                     plain)
+    if work and _own(plain, work.start()):
+        found.append((WORK, work["topic"] or work["at"] or work["job"], "", False))
+    for pattern, topic in PLAN_WORDS:
+        plan = pattern.search(plain)
+        if plan:
+            if _own(plain, plan.start()):
+                found.append((PLAN, topic, "", True))
+            break
+    event = _EVENT.search(plain)
+    if event and not any(kind == PLAN for kind, *_ in found):
+        found.append((EVENT, event["topic"], "", False))
+    return found
+
+
+def is_question(plain_sentence: str, sentence: str) -> bool:
+    """A question tells nothing."""
+    return bool(QUESTION.search(plain_sentence)) or "？" in sentence or "?" in sentence
+
+
+TAKING_BACK = "やっぱ"  # "やっぱりやめた": a retraction even without the plan's name
+
+
+def news_topic(where: str, what: str) -> str:
+    return f"{where}の{what}"
+
+
+def news_detail(where: str, what: str) -> str:
+    return f"{where}に新しい{what}"
+
+
+def ask_after_pet(kind: str) -> str:
+    """A pet known only by its kind (猫) is asked after as 猫ちゃん."""
+    return f"{kind}ちゃん、元気にしてる？"
+
+
+def ask_about_plan(topic: str, days_left: int) -> str:
+    """A plan brought back before its day, on it, or after it."""
+    if days_left > 0:
+        return f"{topic}の準備、進んでる？"
+    return f"{topic}、今日だよね！" if days_left == 0 else f"{topic}、どうだった？"

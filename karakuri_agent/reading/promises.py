@@ -80,7 +80,6 @@ from karakuri_agent.ja.promises import (
     REFUSAL,
     RELATIVE,
     SCRIPT_RUN,
-    SENTENCE_END,
     STRONG_CUE,
     TODAY,
     TOMORROW,
@@ -88,6 +87,7 @@ from karakuri_agent.ja.promises import (
     UNSEEN_SPOT,
     WEAK_CUE,
 )
+from karakuri_agent.ja.sentences import split_sentences
 
 LATER = timedelta(minutes=30)  # what あとで / 後で means
 PAST_GRACE = timedelta(minutes=15)  # "15時に" said at 15:10 still means today 15:00
@@ -118,11 +118,6 @@ def _as_tokyo(now: datetime) -> datetime:
     if now.tzinfo is None:
         return now.replace(tzinfo=TOKYO)
     return now.astimezone(TOKYO)
-
-
-def _sentences(message: str) -> list[str]:
-    """Split on Japanese and ASCII sentence ends, keeping non-empty parts."""
-    return [part for part in SENTENCE_END.split(message) if part.strip()]
 
 
 # ---------------------------------------------------------------------------
@@ -343,7 +338,7 @@ def _casual_meeting(sentence: str, now: datetime, places: _PlaceWords) -> bool:
 def _proposal_sentence(message: str, now: datetime, known_places: Sequence[Mapping]) -> str | None:
     """The sentence that proposes or accepts meeting, or None."""
     places = _PlaceWords.of(known_places)
-    for sentence in _sentences(message):
+    for sentence in split_sentences(message):
         if REFUSAL.search(sentence):
             continue
         if STRONG_CUE.search(sentence) or _casual_meeting(sentence, now, places):
@@ -491,7 +486,7 @@ def calls_off(message: object) -> bool:
     if not isinstance(message, str):
         return False
     if not any(CALL_OFF.search(sentence) or (CALL_OFF_MEETING.search(sentence) and MEETING_WORD.search(sentence))
-               for sentence in _sentences(message)):
+               for sentence in split_sentences(message)):
         return False
     return extract_promise(message, speaker_name="", speaker_id=None, now=datetime.now(TOKYO)) is None
 

@@ -29,7 +29,6 @@ from karakuri_agent.ja.questions import (
     OPTION,
     OR,
     PAST_ASK,
-    SENTENCE,
     WHAT,
     WHAT_UP,
     WHEN,
@@ -38,8 +37,9 @@ from karakuri_agent.ja.questions import (
     WHO,
     WHY,
 )
+from karakuri_agent.ja.sentences import split_sentences
 
-__all__ = ["Question", "read_question", "sentences"]
+__all__ = ["Question", "read_question"]
 
 # Options are short words, so only this much before 'どっち' can hold them
 # (which also keeps the reading linear on a very long line).
@@ -57,11 +57,6 @@ class Question:
     past: bool = False  # asks about something done ("おみくじ引いた？")
 
 
-def sentences(line: str) -> list[str]:
-    """The line's sentences, each with its closing punctuation."""
-    return [s.strip() for s in SENTENCE.findall(line) if s.strip()]
-
-
 def read_question(line: str | None, *, own_names: tuple[str, ...] = (),
                   other_names: tuple[str, ...] = ()) -> Question | None:
     """The question the line ends on, or None for a statement.
@@ -71,7 +66,7 @@ def read_question(line: str | None, *, own_names: tuple[str, ...] = (),
     """
     if not line:
         return None
-    asking = [s for s in sentences(line) if ASKS.search(s)]
+    asking = [s for s in split_sentences(line) if ASKS.search(s)]
     if not asking:
         return None
     text = asking[-1]

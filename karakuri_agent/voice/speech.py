@@ -33,20 +33,27 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
 from karakuri_agent.ja import places
+from karakuri_agent.ja.phrases import DEFAULT_HONORIFIC
 from karakuri_agent.ja.safety import clean_text
+from karakuri_agent.ja.sentences import split_sentences
 from karakuri_agent.ja.speech import (
     ADDRESS,
     AFTER_NOUN,
     APOLOGY,
     BRACKET_TAG,
+    BRACKETED_LABEL,
     CLOSERS,
     CONTENT_RUN,
     ECHOES,
     FAMILY_GIVEN,
     GREETING,
+    HERE,
     HONORIFICS,
+    IT,
     LAST_RESORT,
+    LIKE_WORD,
     OPINION,
+    PAUSE,
     PERSON_NAME,
     QUESTION,
     REQUEST,
@@ -54,10 +61,19 @@ from karakuri_agent.ja.speech import (
     SUBJECT_FOLLOWERS,
     TERMINATORS,
     THANKS,
+    THAT_TIME,
+    THERE,
+    TIME_PARTICLE,
     WHEN_WORDS,
+    addressed,
+    is_asking,
+    is_kanji,
+    join_sentences,
+    tidy_unnamed,
+    usable_unnamed,
 )
 from karakuri_agent.params import utf16_units
-from karakuri_agent.reading.questions import Question, read_question, sentences
+from karakuri_agent.reading.questions import Question, read_question
 from karakuri_agent.voice.persona import LONGEST_LABEL, LONGEST_NAME, MESSAGE_UNITS, Fact, Persona
 
 __all__ = [
@@ -117,7 +133,7 @@ def _strip_decorations(name: str) -> str:
     return name
 
 
-def address_name(name: str | None, honorific: str = "さん") -> str:
+def address_name(name: str | None, honorific: str = DEFAULT_HONORIFIC) -> str:
     """How the agent calls someone: 'メイさん', 'コウくん', 'Lunaさん'; '' if unusable.
 
     ``honorific`` is the persona's (a pack may say 'くん', '様' or nothing).
@@ -145,7 +161,7 @@ def _place_label(place_name: str | None) -> str:
         return ""
     label = clean_text(place_name)
     label = re.sub(r"^\d+-\d+\s*", "", label)
-    inner = re.fullmatch(r"[(（]\s*([^\s)）]+)[^)）]*[)）]", label)
+    inner = BRACKETED_LABEL.fullmatch(label)
     if inner:
         label = inner.group(1)
     return _cut_units(label.strip(), _LABEL_CAP)
@@ -155,7 +171,7 @@ def _time_label(time_text: str | None) -> str:
     """'18時に' -> '18時' so templates can say '{time}に' without doubling it."""
     if not time_text:
         return ""
-    label = clean_text(time_text).rstrip("に ")
+    label = clean_text(time_text).rstrip(TIME_PARTICLE)
     return _cut_units(label, _LABEL_CAP)
 
 
@@ -175,18 +191,14 @@ def _is_word(surface: str) -> bool:
     return any(unicodedata.category(ch)[0] == "L" for ch in surface)
 
 
-def _is_kanji(ch: str) -> bool:
-    return "\u4e00" <= ch <= "\u9fff" or ch == "々"
-
-
 def _stands_alone(line: str, start: int, surface: str) -> bool:
     """A one-kanji keyword ('本', '雨') counts only outside a longer word
     ('本屋', '本当', '日本', '大雨')."""
-    if len(surface) > 1 or not _is_kanji(surface):
+    if len(surface) > 1 or not is_kanji(surface):
         return True
     before = line[start - 1] if start > 0 else ""
     after = line[start + 1] if start + 1 < len(line) else ""
-    return not (_is_kanji(before) or _is_kanji(after))
+    return not (is_kanji(before) or is_kanji(after))
 
 
 def _vocabulary(persona: Persona) -> Iterator[tuple[str, str, str]]:
@@ -270,43 +282,15 @@ class _Scene:
 
     def fill(self, template: str) -> str:
         text = template.format_map(vars(self))
-        return _tidy_unnamed(text) if not self.partner else text
-
-
-def _tidy_unnamed(text: str) -> str:
-    """'はじめまして、！' -> 'はじめまして！' when the partner has no usable name."""
-    text = re.sub(r"、+(?=[。！？!?、]|$)", "", text)
-    text = re.sub(r"(?<=[。！？!?])、+", "", text)  # 'メイ。、よろしく' -> 'メイ。よろしく'
-    return re.sub(r"^[、。！!？?\s]+", "", text)
-
-
-def _usable_unnamed(template: str) -> bool:
-    """A template reads well without a name when {partner} only sits between
-    punctuation ('はじめまして、{partner}！'), not inside a phrase ('{partner}も')."""
-    for match in re.finditer(r"\{partner\}", template):
-        before = template[match.start() - 1] if match.start() else "、"
-        after = template[match.end()] if match.end() < len(template) else "！"
-        if before not in "、。！？!? " or after not in "、。！？!? ":
-            return False
-    return True
+        return tidy_unnamed(text) if not self.partner else text
 
 
 def _fill_pool(pool: Iterable[str], scene: _Scene) -> list[str]:
     templates = list(pool)
     if not scene.partner:
-        templates = [t for t in templates if _usable_unnamed(t)] or templates
+        templates = [t for t in templates if usable_unnamed(t)] or templates
     filled = [scene.fill(t) for t in templates]
     return list(dict.fromkeys(t for t in filled if t))
-
-
-def _join(parts: Iterable[str]) -> str:
-    """Sentences run together the Japanese way, each closed by punctuation."""
-    out = ""
-    for part in filter(None, parts):
-        if out and out[-1] not in TERMINATORS + CLOSERS:
-            out += "。"
-        out += part
-    return out
 
 
 def _named(text: str, partner: str, call: bool) -> str:
@@ -314,7 +298,7 @@ def _named(text: str, partner: str, call: bool) -> str:
     already name them: people do not start every sentence with a name."""
     if not call or not partner or partner in text:
         return text
-    return f"{partner}、{text}"
+    return addressed(partner, text)
 
 
 def _calls_by_name(seed: str, group: bool) -> bool:
@@ -364,7 +348,7 @@ def _fit(text: str, max_length: int) -> tuple[str, bool]:
     whole = [i for i in _sentence_ends(text) if utf16_units(text[:i]) <= max_length]
     if whole:
         return text[: whole[-1]], True
-    commas = [i for i, ch in enumerate(text) if ch == "、" and utf16_units(text[: i + 1]) <= max_length]
+    commas = [i for i, ch in enumerate(text) if ch == PAUSE and utf16_units(text[: i + 1]) <= max_length]
     if commas and commas[-1] > 0:
         return text[: commas[-1]] + "…", False
     return _cut_units(text, max_length) or "…", False
@@ -530,10 +514,10 @@ def _situation(purpose: str, persona: Persona, *, last_line: str | None, place_l
                time_label: str, partner: str, known: bool, seed: str, others: Sequence[str],
                memory: Memory, close: bool = False) -> _Situation:
     pickup = _find_pickup(last_line, persona)
-    here_place = place_label or ("そこ" if purpose == "promise_accept" else "ここ")
+    here_place = place_label or (THERE if purpose == "promise_accept" else HERE)
     if purpose == "promise_accept" and not place_label and pickup and pickup.kind == "place":
         here_place = pickup.text  # the meeting place the partner just named
-    here = _Scene(partner, here_place, "それ", time_label or "その時間", persona.first_person)
+    here = _Scene(partner, here_place, IT, time_label or THAT_TIME, persona.first_person)
     said = _Scene(
         partner,
         pickup.text if pickup and pickup.kind == "place" else here.place,
@@ -564,14 +548,14 @@ def echo_word(line: str, *, names: Iterable[str | None] = ()) -> str | None:
     A kanji run must end where a noun ends (before の, を, し ...), so a verb
     stem or half a word (夕焼 of 夕焼け) is never taken up.
     """
-    if any(REQUEST.search(part.strip()) for part in re.split(r"(?<=[。！!？?])", line)):
+    if any(REQUEST.search(part) for part in split_sentences(line)):
         return None  # a request's words are not taken up: the agent repeats no one's instructions
     known = [n for n in names if n and len(n) >= 2]
     found = None
     for match in CONTENT_RUN.finditer(line):
         word, after = match.group(), line[match.end():match.end() + 1]
         next_two = line[match.end():match.end() + 2]
-        if _is_kanji(word[-1]) and after and after not in AFTER_NOUN and not SUBJECT.match(next_two):
+        if is_kanji(word[-1]) and after and after not in AFTER_NOUN and not SUBJECT.match(next_two):
             continue
         if word in WHEN_WORDS:
             continue
@@ -626,7 +610,7 @@ def _find_fact(text: str, persona: Persona) -> tuple[str, Fact] | None:
 
 def _combined(openers: list[str], follows: Sequence[str]) -> list[str]:
     """Each opener, then each follow-up sentence ('うん！' + '本が好きなんだ。')."""
-    return [_join((o, f)) for o in openers for f in (follows or ("",))]
+    return [join_sentences((o, f)) for o in openers for f in (follows or ("",))]
 
 
 def _place_word(name: str) -> str:
@@ -692,7 +676,7 @@ def _answer(q: Question, s: _Situation) -> _Answer:
         lines = _combined(said("where", place=place), s.rot(list(why), "why"))
     elif q.kind == "what":
         favourites = [d for f in s.persona.facts.values() if f.likes for d in f.details]
-        lines = details or (s.rot(favourites, "favourites") if "好き" in q.text else [])
+        lines = details or (s.rot(favourites, "favourites") if LIKE_WORD in q.text else [])
     elif fact.likes is False:
         opener = {"like": "dislike", "invite": "decline", "allow": "decline"}.get(q.kind, "no")
         lines = _combined(said(opener, topic=key), reasons)
@@ -703,7 +687,7 @@ def _answer(q: Question, s: _Situation) -> _Answer:
         follows = (done if q.past else []) or reasons or details
         if q.detail:  # "何か読んだ？" wants the thing: what was read lately
             follows = done or details or (said("where_before", place=_place_word(recent)) if recent else [])
-        lines = _combined(said(opener, topic=key or "それ"), follows)
+        lines = _combined(said(opener, topic=key or IT), follows)
     # After agreeing to a plan, proposing it again or asking the partner's
     # view of it would echo it.
     invited = q.kind == "invite"
@@ -716,7 +700,7 @@ def _answer(q: Question, s: _Situation) -> _Answer:
 def _statement_words(line: str, persona: Persona) -> frozenset[str]:
     """Every word for a subject the partner stated (not asked) something about,
     so the agent never asks it back ('新刊が入った' -> no '新しい本入ってるかな？')."""
-    stated = "".join(part for part in sentences(line) if "？" not in part and "?" not in part)
+    stated = "".join(part for part in split_sentences(line) if not is_asking(part))
     if not stated:
         return frozenset()
     words: set[str] = set()
@@ -731,7 +715,7 @@ def _statement_words(line: str, persona: Persona) -> frozenset[str]:
 
 def _asks_back(text: str, words: frozenset[str]) -> bool:
     """Whether a line asks about something the partner just stated."""
-    return any(w in part for part in sentences(text) if "？" in part or "?" in part for w in words)
+    return any(w in part for part in split_sentences(text) if is_asking(part) for w in words)
 
 
 # ---------------------------------------------------------------------------
@@ -845,7 +829,7 @@ def compose(
     call = _calls_by_name(seed, group=bool(others))
     stated = _statement_words(situation.line, persona)
     avoid = situation.answer.avoid if situation.answer else ()
-    lines = (clean_text(_named(_join(parts), partner, call)) for parts in _candidates(plan))
+    lines = (clean_text(_named(join_sentences(parts), partner, call)) for parts in _candidates(plan))
     used = {said_key(line) for line in previous_lines}
     return _choose((line for line in lines if line and not _asks_back(line, stated)
                     and not any(word in line for word in avoid)), used, limit)
