@@ -94,3 +94,70 @@ QUOTE_PAIRS = {"「": "」", "『": "』", '"': '"', "'": "'"}
 NO_CHOICES = "選択肢がないため、"
 
 COOLING_DOWN = "少し間を置くため、"
+
+
+def person(name: str) -> str:
+    return name if name.endswith(HONORIFICS) else f"{name}さん"
+
+
+def described(command: str, *, place: str | None, action: str | None, item: str | None, partner: str | None,
+              promise: bool) -> tuple[str, str] | None:
+    """(as planned, as done) naming what is known (names already cleaned); None for the generic table entry."""
+    who = person(partner) if partner else None
+    if command == "move" and promise:
+        where = f"約束の{place}" if place else "約束の場所"
+        return f"{where}へ向かう", f"{where}へ向かいます"
+    if command == "move" and place:
+        return f"{place}へ移動する", f"{place}への移動を始めました"
+    if command == "action" and (place or action):
+        doing = f"{place}で{action}" if place and action else action or f"{place}で過ごす"
+        return doing, f"{doing}行動を始めました"
+    if command == "wait" and promise:
+        whom = f"{who}を" if who else ""
+        where = f"約束の{place}" if place else "約束の場所"
+        return f"{where}で{whom}待つ", f"{where}で{whom}待つことにしました"
+    if command == "use_item" and item:
+        return f"{item}を使う", f"{item}を使いました"
+    if command == "transfer" and who:
+        what = item or "贈り物"
+        return f"{who}に{what}を渡す", f"{who}に{what}を渡す申し出をしました"
+    if command in ("transfer_accept", "accept_transfer") and (who or item):
+        given = f"{who}から{item}" if who and item else f"{who}からの贈り物" if who else item
+        return f"{given}を受け取る", f"{given}を受け取りました"
+    if command in ("transfer_reject", "reject_transfer") and who:
+        offer = f"{who}からの{item}の申し出" if item else f"{who}からの譲渡の申し出"
+        return f"{offer}をお断りする", f"{offer}をお断りしました"
+    if who is None:
+        return None
+    return {
+        "conversation_start": (f"{who}に話しかける", f"{who}に話しかけました"),
+        "conversation_accept": (f"{who}に返事をして会話を始める", f"{who}に返事をして会話を始めました"),
+        "conversation_reject": (f"{who}との会話をお断りする", f"{who}との会話をお断りしました"),
+        "conversation_join": (f"{who}たちの会話に加わる", f"{who}たちの会話に加わりました"),
+        "conversation_stay": (f"{who}との会話を続けることにする", f"{who}との会話を続けることにしました"),
+        "conversation_leave": (f"{who}に挨拶をして会話を抜ける", f"{who}に挨拶をして会話を抜けました"),
+        "conversation_speak": (f"{who}に返事をする", f"{who}に返事をしました"),
+        "conversation_end": (f"{who}に挨拶をして会話を終える", f"{who}に挨拶をして会話を終えました"),
+        "end_conversation": (f"{who}に挨拶をして会話を終える", f"{who}に挨拶をして会話を終えました"),
+    }.get(command)
+
+
+def accepted(summary: str, done: str, *, newer: bool = False, arrives: str | None = None,
+             completes: str | None = None) -> str:
+    """The report of a command the server accepted: what the notification was, what was done, by when."""
+    if arrives is not None:
+        done += f"（到着予定 {arrives}）"
+    elif completes is not None:
+        done += f"（完了予定 {completes}）"
+    lead = "新しい通知で" if newer else ""
+    return f"{PREFIX}{lead}{summary}。{done}。"
+
+
+def planned(summary: str, plan: str) -> str:
+    """The report of a dry run: what would be sent."""
+    return f"{PREFIX}{summary}。{plan}予定です（ドライラン）。"
+
+
+def idle(summary: str, why: str = "") -> str:
+    """Seen, nothing done: `why` is one of the fixed phrases above."""
+    return f"{PREFIX}{summary}。{why}追加操作なし。"

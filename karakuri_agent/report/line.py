@@ -19,31 +19,30 @@ from typing import Any, Callable
 
 from karakuri_agent.domain.notification import TOKYO, parse_timestamp
 from karakuri_agent.ja import places
-from karakuri_agent.ja.safety import ID_LIKE
-from karakuri_agent.ja.report import (
-    ACTIONS,
-    DEFAULT_ACTION,
-    DEFAULT_SUMMARY,
-    FORBIDDEN,
-    HONORIFICS,
-    PREFIX,
-    QUOTE_PAIRS,
-    SUMMARIES,
-    UNSAFE,
-)
+from karakuri_agent.ja import report as ja_report
 from karakuri_agent.ja.report import (  # noqa: F401  (named as line.X by its callers)
+    ACTIONS,
     ALREADY_HANDLED,
     COOLING_DOWN,
+    DEFAULT_ACTION,
+    DEFAULT_SUMMARY,
     DISABLED,
     EXPIRED,
     FAILED,
+    FORBIDDEN,
+    HONORIFICS,
     INTERRUPTED,
     NO_CHOICES,
     NO_ID,
+    PREFIX,
     PROCESSED,
+    QUOTE_PAIRS,
     STALE,
+    SUMMARIES,
     UNKNOWN_OUTCOME,
+    UNSAFE,
 )
+from karakuri_agent.ja.safety import ID_LIKE
 
 
 @dataclass(frozen=True)
@@ -111,55 +110,11 @@ def _cleaned(facts: ReportFacts) -> ReportFacts:
     )
 
 
-def _person(name: str) -> str:
-    return name if name.endswith(HONORIFICS) else f"{name}さん"
-
-
-def _phrases(command: str, facts: ReportFacts) -> tuple[str, str] | None:
-    """(as planned, as done) naming what the facts know; None for the generic table entry."""
-    place, action, item = facts.place, facts.action, facts.item
-    who = _person(facts.partner) if facts.partner else None
-    if command == "move" and facts.promise:
-        where = f"約束の{place}" if place else "約束の場所"
-        return f"{where}へ向かう", f"{where}へ向かいます"
-    if command == "move" and place:
-        return f"{place}へ移動する", f"{place}への移動を始めました"
-    if command == "action" and (place or action):
-        doing = f"{place}で{action}" if place and action else action or f"{place}で過ごす"
-        return doing, f"{doing}行動を始めました"
-    if command == "wait" and facts.promise:
-        whom = f"{who}を" if who else ""
-        where = f"約束の{place}" if place else "約束の場所"
-        return f"{where}で{whom}待つ", f"{where}で{whom}待つことにしました"
-    if command == "use_item" and item:
-        return f"{item}を使う", f"{item}を使いました"
-    if command == "transfer" and who:
-        what = item or "贈り物"
-        return f"{who}に{what}を渡す", f"{who}に{what}を渡す申し出をしました"
-    if command in ("transfer_accept", "accept_transfer") and (who or item):
-        given = f"{who}から{item}" if who and item else f"{who}からの贈り物" if who else item
-        return f"{given}を受け取る", f"{given}を受け取りました"
-    if command in ("transfer_reject", "reject_transfer") and who:
-        offer = f"{who}からの{item}の申し出" if item else f"{who}からの譲渡の申し出"
-        return f"{offer}をお断りする", f"{offer}をお断りしました"
-    if who is None:
-        return None
-    return {
-        "conversation_start": (f"{who}に話しかける", f"{who}に話しかけました"),
-        "conversation_accept": (f"{who}に返事をして会話を始める", f"{who}に返事をして会話を始めました"),
-        "conversation_reject": (f"{who}との会話をお断りする", f"{who}との会話をお断りしました"),
-        "conversation_join": (f"{who}たちの会話に加わる", f"{who}たちの会話に加わりました"),
-        "conversation_stay": (f"{who}との会話を続けることにする", f"{who}との会話を続けることにしました"),
-        "conversation_leave": (f"{who}に挨拶をして会話を抜ける", f"{who}に挨拶をして会話を抜けました"),
-        "conversation_speak": (f"{who}に返事をする", f"{who}に返事をしました"),
-        "conversation_end": (f"{who}に挨拶をして会話を終える", f"{who}に挨拶をして会話を終えました"),
-        "end_conversation": (f"{who}に挨拶をして会話を終える", f"{who}に挨拶をして会話を終えました"),
-    }.get(command)
-
-
 def described(command: str, facts: ReportFacts = NO_FACTS) -> tuple[str, str]:
     """(as planned, as done) for a command, as specific as the facts allow. No 。 at the end."""
-    return _phrases(command, _cleaned(facts)) or ACTIONS.get(command, DEFAULT_ACTION)
+    cleaned = _cleaned(facts)
+    return ja_report.described(command, place=cleaned.place, action=cleaned.action, item=cleaned.item,
+                               partner=cleaned.partner, promise=cleaned.promise) or ACTIONS.get(command, DEFAULT_ACTION)
 
 
 def summary_of(notification_type: str) -> str:
@@ -175,24 +130,18 @@ def clock(value: Any) -> str | None:
 def action_report(notification_type: str, command: str, result: dict[str, Any], *,
                   facts: ReportFacts = NO_FACTS, newer: bool = False) -> str:
     """The report for a command the server accepted."""
-    done = described(command, facts)[1]
-    if (arrives := clock(result.get("arrives_at"))) is not None:
-        done += f"（到着予定 {arrives}）"
-    elif (completes := clock(result.get("completes_at"))) is not None:
-        done += f"（完了予定 {completes}）"
-    lead = "新しい通知で" if newer else ""
-    return f"{PREFIX}{lead}{summary_of(notification_type)}。{done}。"
+    return ja_report.accepted(summary_of(notification_type), described(command, facts)[1], newer=newer,
+                              arrives=clock(result.get("arrives_at")), completes=clock(result.get("completes_at")))
 
 
 def planned_report(notification_type: str, command: str, facts: ReportFacts = NO_FACTS) -> str:
     """The report of a dry run: what would be sent."""
-    planned = described(command, facts)[0]
-    return f"{PREFIX}{summary_of(notification_type)}。{planned}予定です（ドライラン）。"
+    return ja_report.planned(summary_of(notification_type), described(command, facts)[0])
 
 
 def idle_report(notification_type: str, *, why: str = "") -> str:
     """Seen, nothing done: `why` is one of the fixed phrases below."""
-    return f"{PREFIX}{summary_of(notification_type)}。{why}追加操作なし。"
+    return ja_report.idle(summary_of(notification_type), why)
 
 
 @dataclass

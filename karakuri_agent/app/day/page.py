@@ -20,9 +20,12 @@ from html import escape
 from typing import Iterable
 
 from karakuri_agent.app.day.model import ZONE, Day, Promise, Transfer
+from karakuri_agent.ja import day as ja_day
 from karakuri_agent.ja.day import (
     KINDS,
 )
+from karakuri_agent.ja.markup import LIST_JOIN, quoted
+from karakuri_agent.ja.phrases import yen
 
 GRID = re.compile(r"^(\d{1,4})-(\d{1,4})$")
 CELL = 40  # SVG units between two grid columns or rows
@@ -66,11 +69,11 @@ ul.plain li{overflow-wrap:anywhere}
 
 def render(day: Day) -> str:
     """The whole page."""
-    title = f"{day.date.isoformat()} の一日"
+    title = ja_day.title(day.date.isoformat())
     body = "\n".join([
         f"<h1>{_e(title)}</h1>",
         f'<p class="summary">{_e(_summary(day))}</p>',
-        *(_sections(day) if not day.empty else ['<p class="empty">この日の記録はありません。</p>']),
+        *(_sections(day) if not day.empty else [f'<p class="empty">{ja_day.NO_RECORDS}</p>']),
     ])
     return (
         "<!DOCTYPE html>\n<html lang=\"ja\">\n<head>\n<meta charset=\"utf-8\">\n"
@@ -82,15 +85,15 @@ def render(day: Day) -> str:
 
 def _sections(day: Day) -> list[str]:
     return [
-        '<section id="timeline"><h2>タイムライン</h2>', _timeline(day), "</section>",
-        '<section id="map"><h2>歩いた道</h2>', _map(day), "</section>",
-        '<section id="conversations"><h2>会話</h2>', *_talks(day), "</section>",
-        '<section id="promises"><h2>約束</h2>', _list(_promise(p) for p in day.promises), "</section>",
-        '<section id="gifts"><h2>譲渡</h2>', _list(_gift(t) for t in day.transfers), "</section>",
-        '<section id="commands"><h2>コマンド</h2>', _list(
+        _heading("timeline"), _timeline(day), "</section>",
+        _heading("map"), _map(day), "</section>",
+        _heading("conversations"), *_talks(day), "</section>",
+        _heading("promises"), _list(_promise(p) for p in day.promises), "</section>",
+        _heading("gifts"), _list(_gift(t) for t in day.transfers), "</section>",
+        _heading("commands"), _list(
             f'<span class="command">{_e(name)}</span> × {count}'
             for name, count in sorted(day.commands.items(), key=lambda c: -c[1])), "</section>",
-        '<section id="failures"><h2>失敗</h2>', _list(
+        _heading("failures"), _list(
             f"{_time(f.at)}<code>{_e(f.notification_id)}</code> <strong>{_e(f.error)}</strong> {_e(f.message)}"
             for f in day.failures), "</section>",
         *_rules(day),
@@ -98,14 +101,15 @@ def _sections(day: Day) -> list[str]:
 
 
 def _summary(day: Day) -> str:
-    return (f"通知 {day.notifications} 件・コマンド {sum(day.commands.values())} 件・場所 {len(day.places)} か所・"
-            f"会話 {len(day.conversations)} 件・約束 {len(day.promises)} 件（{ZONE}）")
+    return ja_day.summary(notifications=day.notifications, commands=sum(day.commands.values()),
+                          places=len(day.places), conversations=len(day.conversations), promises=len(day.promises),
+                          zone=ZONE)
 
 
 def _timeline(day: Day) -> str:
     items = [f'<li class="event-{_e(kind)}">{_time(at)}<span class="kind kind-{_e(kind)}">{_e(KINDS[kind])}</span>'
              f"{_e(what)}</li>" for at, kind, what in day.timeline()]
-    return f'<ol class="timeline">{"".join(items)}</ol>' if items else "<p>なし</p>"
+    return f'<ol class="timeline">{"".join(items)}</ol>' if items else f"<p>{ja_day.NOTHING}</p>"
 
 
 def _map(day: Day) -> str:
@@ -115,7 +119,7 @@ def _map(day: Day) -> str:
     placed = {node: (int(m.group(2)), int(m.group(1))) for node in nodes if (m := GRID.match(node))}
     unplaced = [node for node in nodes if node not in placed and node in visited]
     if not placed:
-        return "<p>場所の記録はありません。</p>"
+        return f"<p>{ja_day.NO_PLACES}</p>"
     cols = [c for c, _ in placed.values()]
     rows = [r for _, r in placed.values()]
     left, top = (min(cols) - 1) * CELL, (min(rows) - 1) * CELL
@@ -129,30 +133,30 @@ def _map(day: Day) -> str:
     walk = " ".join(f"{placed[n][0] * CELL},{placed[n][1] * CELL}" for n in visited if n in placed)
     path = f'<polyline class="path" points="{walk}"/>' if len(visited) > 1 else ""
     svg = (f'<svg class="map" xmlns="http://www.w3.org/2000/svg" viewBox="{left} {top} {width} {height}"'
-           f' role="img" aria-label="知っている場所と歩いた道">{path}{"".join(marks)}</svg>')
-    rest = f"<p>地図に置けない場所: {_e('、'.join(unplaced))}</p>" if unplaced else ""
+           f' role="img" aria-label="{ja_day.MAP_LABEL}">{path}{"".join(marks)}</svg>')
+    rest = f"<p>{_e(ja_day.unplaced(LIST_JOIN.join(unplaced)))}</p>" if unplaced else ""
     return f"<figure>{svg}</figure>{rest}"
 
 
 def _talks(day: Day) -> Iterable[str]:
     if not day.conversations:
-        yield "<p>なし</p>"
+        yield f"<p>{ja_day.NOTHING}</p>"
     for talk in day.conversations:
         lines = "".join(f'<li class="{"own" if line.own else "other"}">{_time(line.at)}'
                         f'<span class="speaker">{_e(line.speaker)}</span>{_e(line.text)}</li>' for line in talk.lines)
         yield (f'<article class="talk"><h3>{_time(talk.started_at)}–{_time(talk.ended_at)}'
-               f'<span class="partners">{_e("、".join(talk.partners) or "誰か")}</span></h3><ol>{lines}</ol></article>')
+               f'<span class="partners">{_e(LIST_JOIN.join(talk.partners) or ja_day.SOMEONE)}</span></h3><ol>{lines}</ol></article>')
 
 
 def _promise(p: Promise) -> str:
-    due = _time(p.due_at) if p.due_at else "<time>時刻なし</time>"
+    due = _time(p.due_at) if p.due_at else f"<time>{ja_day.NO_TIME}</time>"
     return (f'<span class="status status-{_e(p.status)}" data-status="{_e(p.status)}">{_e(p.status)}</span>'
-            f'{due}<span class="partner">{_e(p.partner)}</span> / <span class="place">{_e(p.place or "場所なし")}</span>'
-            f"<br><small>「{_e(p.text)}」</small>")
+            f'{due}<span class="partner">{_e(p.partner)}</span> / '
+            f'<span class="place">{_e(p.place or ja_day.NO_PLACE)}</span><br><small>{_e(quoted(p.text))}</small>')
 
 
 def _gift(t: Transfer) -> str:
-    what = f"{t.item['item_id']}×{t.item['quantity']}" if t.item else f"{t.money:,}円" if t.money else ""
+    what = f"{t.item['item_id']}×{t.item['quantity']}" if t.item else yen(t.money) if t.money else ""
     return (f'{_time(t.at)}<span class="direction" data-direction="{_e(t.direction)}">{_e(t.direction)}</span> '
             f'<span class="partner">{_e(t.partner)}</span> {_e(what)}')
 
@@ -161,21 +165,21 @@ def _rules(day: Day) -> list[str]:
     """Rules that decided, the pack's variables through the day, and what people told the agent."""
     out = []
     if day.rules_fired:
-        out += ['<section id="rules"><h2>発火したルール</h2>', _list(
+        out += [_heading("rules"), _list(
             f"{_time(r.at)}<code>{_e(r.rule)}</code> {_e(r.command or '')}" for r in day.rules_fired), "</section>"]
     if day.variables:
-        out += ['<section id="variables"><h2>変数</h2>', _list(
+        out += [_heading("variables"), _list(
             f"{_time(v.at)}<code>{_e(v.path)}</code> = {_e(str(v.value))}" for v in day.variables), "</section>"]
     if day.learned:
-        out += ['<section id="learned"><h2>聞いたこと</h2>', _list(
-            f'{_time(f.at)}<span class="partner">{_e(f.teller)}</span>「{_e(f.line)}」'
-            + ("（取り消し）" if f.withdrawn else "") for f in day.learned), "</section>"]
+        out += [_heading("learned"), _list(
+            f'{_time(f.at)}<span class="partner">{_e(f.teller)}</span>{_e(quoted(f.line))}'
+            + (ja_day.TAKEN_BACK if f.withdrawn else "") for f in day.learned), "</section>"]
     return out
 
 
 def _list(items: Iterable[str]) -> str:
     rows = "".join(f"<li>{item}</li>" for item in items)
-    return f'<ul class="plain">{rows}</ul>' if rows else "<p>なし</p>"
+    return f'<ul class="plain">{rows}</ul>' if rows else f"<p>{ja_day.NOTHING}</p>"
 
 
 def _time(moment: datetime) -> str:
@@ -185,3 +189,7 @@ def _time(moment: datetime) -> str:
 
 def _e(text: str) -> str:
     return escape(str(text), quote=True)
+
+
+def _heading(section: str) -> str:
+    return f'<section id="{section}"><h2>{ja_day.HEADINGS[section]}</h2>'
