@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import sys
 
-from karakuri_agent.voice.speech import Memory, compose, load_persona
+from karakuri_agent.voice.speech import Memory, compose
+from karakuri_agent.voice.persona import load_persona
 
 PARTNER_LINES = [
     # yes/no

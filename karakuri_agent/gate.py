@@ -118,7 +118,7 @@ def spoken_problems(params: dict[str, Any], said_before: Sequence[str]) -> list[
     spoken = {name: params[name] for name in SPOKEN_FIELDS if isinstance(params.get(name), str)}
     if not spoken:
         return []
-    from karakuri_agent.voice.speech import said_key  # loaded only when something is said
+    from karakuri_agent.voice.fitting import said_key  # loaded only when something is said
 
     said = {said_key(line) for line in said_before}
     problems = []

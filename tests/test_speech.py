@@ -17,7 +17,9 @@ from karakuri_agent.domain.notification import Choice
 from karakuri_agent.voice.persona import Persona, iter_templates, load_persona
 from karakuri_agent.decide.rules import propose
 from karakuri_agent.domain.view import View
-from karakuri_agent.voice.speech import PURPOSES, address_name, compose, pick_topic
+from karakuri_agent.voice.speech import PURPOSES, compose
+from karakuri_agent.voice.names import address_name
+from karakuri_agent.voice.pickup import pick_topic
 
 BUNDLED = Path(__file__).resolve().parent.parent / "skill" / "personas" / "nike"
 SAMPLE = {"partner": "メイさん", "place": "喫茶店", "topic": "おにぎり", "time": "18時",

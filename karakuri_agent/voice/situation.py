@@ -1,0 +1,244 @@
+"""What a line is about: the scene its templates are filled from, the situation a reply answers,
+and the answer to a question asked (reading/questions.py) from what the persona knows.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+
+from karakuri_agent.ja.sentences import split_sentences
+from karakuri_agent.ja.speech import (
+    ECHOES,
+    IT,
+    LIKE_WORD,
+    SUBJECT_FOLLOWERS,
+    is_asking,
+    join_sentences,
+    tidy_unnamed,
+    usable_unnamed,
+)
+from karakuri_agent.reading.questions import Question
+from karakuri_agent.voice.fitting import _rotated
+from karakuri_agent.voice.names import _place_word
+from karakuri_agent.voice.persona import Fact, Persona
+from karakuri_agent.voice.pickup import _Pickup, _stands_alone, _vocabulary
+
+
+@dataclass(frozen=True)
+class Memory:
+    """What the agent remembers that an answer may draw on: place names,
+    the one it is at and the ones it went to lately (newest first)."""
+
+    here: str = ""
+    recent_places: tuple[str, ...] = ()
+    known_places: tuple[str, ...] = ()
+
+
+def _pickup_pool(pickup: _Pickup | None, persona: Persona, scene: _Scene) -> list[str]:
+    if pickup is None:
+        return []
+    table = persona.by_topic if pickup.kind == "topic" else persona.by_place
+    return _fill_pool(table[pickup.key], scene)
+
+
+@dataclass(frozen=True)
+class _Scene:
+    """The values templates are filled with."""
+
+    partner: str
+    place: str
+    topic: str
+    time: str
+    first_person: str
+
+    def fill(self, template: str) -> str:
+        text = template.format_map(vars(self))
+        return tidy_unnamed(text) if not self.partner else text
+
+
+def _fill_pool(pool: Iterable[str], scene: _Scene) -> list[str]:
+    templates = list(pool)
+    if not scene.partner:
+        templates = [t for t in templates if usable_unnamed(t)] or templates
+    filled = [scene.fill(t) for t in templates]
+    return list(dict.fromkeys(t for t in filled if t))
+
+
+@dataclass(frozen=True)
+class _Situation:
+    """Everything a plan needs, read once from compose()'s arguments."""
+
+    persona: Persona
+    purpose: str
+    seed: str
+    known: bool
+    close: bool
+    pickup: _Pickup | None
+    kind: str | None
+    place_key: str | None  # where the agent is, as a by_place key
+    said: _Scene  # {place}/{topic} are what the partner mentioned
+    here: _Scene  # {place} is where the agent is
+    question: Question | None
+    line: str  # the partner's line, cleaned
+    echo: str | None  # a word of the partner's line to take up when the pack knows none of its words
+    memory: Memory
+
+    def rot(self, pool: list[str], salt: str) -> list[str]:
+        return _rotated(pool, self.seed, f"{self.purpose}:{salt}")
+
+    @functools.cached_property
+    def picked(self) -> list[str]:
+        return _pickup_pool(self.pickup, self.persona, self.said)
+
+    @functools.cached_property
+    def echoed(self) -> list[str]:
+        if not self.echo:
+            return []
+        return _fill_pool(ECHOES, replace(self.said, topic=self.echo))
+
+    @functools.cached_property
+    def reaction(self) -> list[str]:
+        return _fill_pool(self.persona.reactions.get(self.kind or "", ()), self.said)
+
+    @functools.cached_property
+    def tails(self) -> list[str]:
+        return self.rot(_fill_pool(self.persona.tails, self.here), "tail")
+
+    @functools.cached_property
+    def answer(self) -> _Answer | None:
+        return _answer(self.question, self) if self.question else None
+
+
+@dataclass(frozen=True)
+class _Answer:
+    """Sentences that answer, best first; what the agent may add of its own;
+    words the line must not say (the options it did not pick)."""
+
+    lines: list[str]
+    own: list[str]
+    avoid: tuple[str, ...] = ()
+
+
+def _find_fact(text: str, persona: Persona) -> tuple[str, Fact] | None:
+    """The subject a line is about. A disliked subject wins ('ホラー映画' is
+    about horror, not films), then the longest word, then the latest."""
+    best: tuple[tuple[bool, int, int], str, Fact] | None = None
+    for key, fact in persona.facts.items():
+        for word in fact.words:
+            start = text.find(word)
+            while start != -1:
+                end = start + len(word)
+                followed = text[end:end + 1]
+                if _stands_alone(text, start, word) or (
+                        followed in SUBJECT_FOLLOWERS and _stands_alone(text[:end], start, word)):
+                    rank = (fact.likes is False, len(word), start)
+                    if best is None or rank > best[0]:
+                        best = (rank, key, fact)
+                start = text.find(word, start + 1)
+    return (best[1], best[2]) if best else None
+
+
+def _combined(openers: list[str], follows: Sequence[str]) -> list[str]:
+    """Each opener, then each follow-up sentence ('うん！' + '本が好きなんだ。')."""
+    return [join_sentences((o, f)) for o in openers for f in (follows or ("",))]
+
+
+def _favourite_place(s: _Situation) -> str:
+    """A favourite place, one this town has if the agent knows one."""
+    known = [_place_word(p) for p in s.memory.known_places]
+    liked = list(s.persona.favourite_places)
+    here = [p for p in liked if any(p in k for k in known)] or liked
+    return s.rot(here, "favourite")[0] if here else ""
+
+
+def _pick_option(options: Sequence[str], s: _Situation) -> str:
+    """The option the persona likes best; among equals, one fixed by the seed."""
+    def liking(option: str) -> int:
+        found = _find_fact(option, s.persona)
+        return 1 if found is None or found[1].likes is None else (2 if found[1].likes else 0)
+    best = max(liking(o) for o in options)
+    return s.rot([o for o in options if liking(o) == best], "choice")[0]
+
+
+def _answer(q: Question, s: _Situation) -> _Answer:
+    """What answers ``q``, from the pack's phrase sets, facts and the agent's memory."""
+    answers = s.persona.answers
+
+    def said(kind: str, **values: str) -> list[str]:
+        return s.rot(_fill_pool(answers.get(kind, ()), replace(s.said, **values)), kind)
+
+    # Agreeing to a plan takes its reason from the plan, not from what was said before it.
+    found = _find_fact(q.text, s.persona) or (
+        None if q.kind in ("invite", "allow") else _find_fact(s.line, s.persona))
+    key, fact = found if found else ("", Fact(words=()))
+    reasons = s.rot(list(fact.reasons), "reason")
+    details = s.rot(list(fact.details), "detail")
+    done = s.rot(list(fact.recent), "recent")
+    unknown = said("unknown") or s.rot(s.reaction, "unknown")
+    lines: list[str] = []
+    avoid: tuple[str, ...] = ()
+    recent = next(iter(s.memory.recent_places), "")
+    if q.kind == "choice":
+        picked = _pick_option(q.options, s)
+        avoid = tuple(o for o in q.options if o != picked)
+        chosen = _find_fact(picked, s.persona)
+        why = list(chosen[1].reasons) if chosen and chosen[1].likes else []
+        lines = _combined(said("choice", topic=picked), s.rot(why, "why"))
+    elif q.kind == "opinion":
+        lines = s.rot(s.reaction or _fill_pool(s.persona.reactions.get("opinion", ()), s.said), "opinion")
+    elif q.kind in ("why", "when", "who", "who_with", "how", "what_up"):
+        lines = said(q.kind)
+    elif q.kind == "where_now" and s.memory.here:
+        lines = said("where_now", place=_place_word(s.memory.here))
+    elif q.kind == "doing" and s.memory.here:
+        lines = said("doing", place=_place_word(s.memory.here))
+    elif q.kind == "where_before" and recent:
+        lines = _combined(said("yes") if q.detail else [""], said("where_before", place=_place_word(recent)))
+    elif q.kind == "where" and _favourite_place(s):
+        place = _favourite_place(s)
+        why = s.persona.facts[place].reasons if place in s.persona.facts else ()
+        lines = _combined(said("where", place=place), s.rot(list(why), "why"))
+    elif q.kind == "what":
+        favourites = [d for f in s.persona.facts.values() if f.likes for d in f.details]
+        lines = details or (s.rot(favourites, "favourites") if LIKE_WORD in q.text else [])
+    elif fact.likes is False:
+        opener = {"like": "dislike", "invite": "decline", "allow": "decline"}.get(q.kind, "no")
+        lines = _combined(said(opener, topic=key), reasons)
+    elif q.kind == "allow":  # the partner has something to say: let them
+        return _Answer(said("allow") or unknown, [])
+    elif q.kind in ("like", "invite", "yesno"):
+        opener = {"like": "like", "invite": "agree"}.get(q.kind, "yes")
+        follows = (done if q.past else []) or reasons or details
+        if q.detail:  # "何か読んだ？" wants the thing: what was read lately
+            follows = done or details or (said("where_before", place=_place_word(recent)) if recent else [])
+        lines = _combined(said(opener, topic=key or IT), follows)
+    # After agreeing to a plan, proposing it again or asking the partner's
+    # view of it would echo it.
+    invited = q.kind == "invite"
+    more = list(fact.more) if fact.likes is not False and not invited else []
+    own = [*s.rot(more, "more"), *([] if invited else said("ask_back"))]
+    own += s.rot(_fill_pool(s.persona.by_place["_default"], s.here), "chat")
+    return _Answer(lines or unknown, own, avoid)
+
+
+def _statement_words(line: str, persona: Persona) -> frozenset[str]:
+    """Every word for a subject the partner stated (not asked) something about,
+    so the agent never asks it back ('新刊が入った' -> no '新しい本入ってるかな？')."""
+    stated = "".join(part for part in split_sentences(line) if not is_asking(part))
+    if not stated:
+        return frozenset()
+    words: set[str] = set()
+    for fact in persona.facts.values():
+        if any(w in stated for w in fact.words):
+            words.update(fact.words)
+    for surface, kind, key in _vocabulary(persona):
+        if surface in stated:
+            words.update(s for s, k, target in _vocabulary(persona) if (k, target) == (kind, key))
+    return frozenset(words)
+
+
+def _asks_back(text: str, words: frozenset[str]) -> bool:
+    """Whether a line asks about something the partner just stated."""
+    return any(w in part for part in split_sentences(text) if is_asking(part) for w in words)
