@@ -34,7 +34,8 @@ from testing import faultserver as fs
 from testing.town.schema import check_params  # the town's referee: shares no code with the package
 from conftest import API_KEY, BASE_URL, CONVERSATION_REQUEST, SELF_ID, SELF_NAME, WEBHOOK_URL
 from karakuri_agent.report import line as report
-from karakuri_agent.app.cli import agent, karakuri, parse_params
+from karakuri_agent.app.cli import agent, karakuri
+from karakuri_agent.app.cli_support import parse_params
 from karakuri_agent.app.config import Settings
 from karakuri_agent.secret import Secret
 from karakuri_agent.app.cycle import HandleResult, handle

@@ -24,9 +24,9 @@ from tenacity import (
 )
 
 from karakuri_agent import outside
-from karakuri_agent.secret import Secret, redact
 from karakuri_agent.errors import OutcomeUnknown, ServerRejected, ServerSlow, Unreachable
 from karakuri_agent.reading.trigger import validate_notification_id
+from karakuri_agent.secret import Secret, redact
 
 log = logging.getLogger(__name__)
 USER_AGENT = "karakuri-agent/0.1"
@@ -34,7 +34,6 @@ MAX_RETRY_AFTER = 30.0
 MIN_MASKED_SECRET = 8
 # Raised before a single byte of the request was written: safe to send again.
 NEVER_SENT = (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout)
-
 
 _NOT_JSON = object()
 

@@ -1,0 +1,95 @@
+"""The commands about the character pack: persona init/check/skill, and the rules it decides by."""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import click
+
+from karakuri_agent.app.cli_support import (
+    GROUP,
+    PACK_DIR,
+    WholeHelpCommand,
+    handles_errors,
+    print_json,
+    reading_settings,
+)
+from karakuri_agent.errors import EXIT_FAILURE, UsageError
+
+
+@click.group(name="persona", **GROUP)
+def persona() -> None:
+    """Make, check and use a persona pack (a character of your own; see docs/persona.md)."""
+
+
+@persona.command("init")
+@click.argument("directory", type=PACK_DIR)
+@click.option("--name", required=True, help="The character's name, as the world knows it.")
+@handles_errors
+def persona_init(directory: Path, name: str) -> None:
+    """Write a new pack for NAME into DIRECTORY: persona.json and a README.md explaining every field."""
+    from karakuri_agent.app.persona_scaffold import init_pack
+
+    for path in init_pack(directory, name):
+        click.echo(f"wrote {path}")
+    click.echo(f"next: edit {directory / 'persona.json'}, then `karakuri-agent persona check {directory}`")
+
+
+@persona.command("check")
+@click.argument("directory", type=PACK_DIR)
+def persona_check(directory: Path) -> None:
+    """Validate the pack in DIRECTORY: exit 0, or exit 1 with one line per problem."""
+    from karakuri_agent.voice.persona import problems
+
+    found = problems(directory)
+    for line in found:
+        click.echo(line)
+    if found:
+        sys.exit(EXIT_FAILURE)
+    click.echo(f"{directory}: ok")
+
+
+@click.command(cls=WholeHelpCommand, name="rules")
+@click.option("--pack", type=PACK_DIR, default=None,
+              help="The persona pack whose behaviour.json to merge [default: KARAKURI_PERSONA_DIR, else the bundled one].")
+@click.option("--json", "as_json", is_flag=True, help="Print the rules as JSON.")
+@handles_errors
+def rules(pack: Path | None, as_json: bool) -> None:
+    """List the rules in the order they are tried: the built-in ones merged with the pack's (docs/behaviour.md)."""
+    from karakuri_agent.app.config import load_settings
+    from karakuri_agent.behaviour.selector import Selector
+    from karakuri_agent.behaviour.spec import EMPTY
+    from karakuri_agent.decide.rules import BUILTIN_RULES
+    from karakuri_agent.voice.persona import load_configured
+
+    directory = pack if pack is not None else load_settings(require_api=False).persona_dir
+    entries = Selector(BUILTIN_RULES, load_configured(directory).behaviour or EMPTY).entries()
+    if as_json:
+        print_json([vars(e) for e in entries])
+        return
+    for e in entries:
+        state = "" if e.enabled else "(off) "
+        click.echo(f"{e.priority:>5}  {e.id:<24} {e.source if e.source == 'built-in' else 'pack':<8}  {state}{e.description}")
+
+
+@persona.command("skill")
+@click.argument("directory", type=PACK_DIR, required=False)
+@click.option("--agent-id", default="", help="The agent's id in the world [default: KARAKURI_SELF_AGENT_ID].")
+@handles_errors
+def persona_skill(directory: Path | None, agent_id: str) -> None:
+    """Print skill/SKILL.md for the pack in DIRECTORY (default: KARAKURI_PERSONA_DIR, else the bundled one)."""
+    from karakuri_agent.app.operations import load_configured_persona
+    from karakuri_agent.app.persona_scaffold import skill_text
+
+    settings = reading_settings()
+    if directory is not None:
+        settings = replace(settings, persona_dir=directory)
+    agent_id = agent_id.strip() or settings.self_agent_id
+    if not agent_id:
+        raise UsageError("the skill needs the agent's id: pass --agent-id ID or set KARAKURI_SELF_AGENT_ID")
+    if not (agent_id.isascii() and agent_id.isdigit()):
+        raise UsageError(f"the agent's id is digits (as in `(id: 1470446478261747854)` in a notification),"
+                         f" got {agent_id!r}")
+    click.echo(skill_text(load_configured_persona(settings), agent_id), nl=False)

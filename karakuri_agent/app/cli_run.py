@@ -1,0 +1,186 @@
+"""The commands that run the agent: handle one message, listen, demo on fixtures, doctor."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Callable
+
+import click
+
+from karakuri_agent.app.cli_support import (
+    AT,
+    FIXTURE_STATE,
+    FIXTURES,
+    WholeHelpCommand,
+    fixture_settings,
+    handles_errors,
+    log_to_stderr,
+    print_result,
+    program_name,
+    read_stdin,
+)
+from karakuri_agent.app.registry import DECIDERS
+from karakuri_agent.errors import EXIT_FAILURE, UsageError
+
+if TYPE_CHECKING:
+    from datetime import datetime
+
+    from karakuri_agent.app.config import Settings
+
+
+@click.command(cls=WholeHelpCommand, name="handle")
+@click.argument("body", required=False)
+@click.option("--dry-run", is_flag=True, help="Decide and print the command that would be sent; send nothing, post nothing.")
+@FIXTURES
+@AT
+@FIXTURE_STATE
+@click.option("--record", "record_dir", type=click.Path(file_okay=False, path_type=Path),
+              help="Save this run's exchanges with the server and the message as fixtures in DIR (secrets removed).")
+@click.option("--json", "as_json", is_flag=True, help="Print the full decision record as JSON.")
+@click.option("--explain", is_flag=True, help="Print the reason for the decision.")
+@click.option("--clock-start", hidden=True, help="Run the agent's clock from this ISO 8601 time (simulations).")
+@handles_errors
+def handle(body: str | None, dry_run: bool, fixtures_dir: str | None, at_text: str | None, state_dir: Path | None,
+           record_dir: Path | None, as_json: bool, explain: bool, clock_start: str | None) -> None:
+    """Handle one Discord message (BODY, or stdin): at most one command, one report line."""
+    from karakuri_agent.app.cycle import handle as run_cycle
+
+    if record_dir is not None and fixtures_dir is not None:
+        raise UsageError("--record and --fixtures cannot be combined")
+    run = fixture_settings(fixtures_dir, at_text, state_dir, clock_start)
+    from karakuri_agent.app import interrupt
+
+    with interrupt.handled() as interruption, run as (settings, clock):
+        try:
+            if body is None:
+                body = read_stdin()
+            if hasattr(clock, "follow"):
+                clock.follow(body)
+            # A fixture run is offline: its report is printed, never posted.
+            result = run_cycle(body, settings, dry_run=dry_run, record_dir=record_dir, clock=clock,
+                               post=settings.fixtures_dir is None)
+        except KeyboardInterrupt:  # Ctrl-C before the command: nothing was claimed or sent
+            from karakuri_agent.report.line import INTERRUPTED
+
+            click.echo(f"{program_name()}: {interrupt.ABANDONED}", err=True)
+            click.echo(INTERRUPTED)
+            sys.exit(interrupt.EXIT_INTERRUPTED)
+    if record_dir is not None and result.notification_id is not None:
+        from karakuri_agent.app.fixtures import add_to_session
+
+        add_to_session(record_dir, body, clock(), {"id": settings.self_agent_id, "name": settings.self_name})
+    print_result(result, as_json=as_json, explain=explain)
+    if interruption.received:  # the command in flight was finished and recorded, then the run stops
+        sys.exit(interrupt.EXIT_INTERRUPTED)
+
+
+@click.command(cls=WholeHelpCommand, name="listen")
+@click.option("--stdin", "from_stdin", is_flag=True,
+              help='Read messages as JSON lines on stdin ({"content", "author_id", "channel_id", "id"}) instead'
+                   " of from Discord; print one report line per notification.")
+@FIXTURES
+@AT
+@FIXTURE_STATE
+@handles_errors
+def listen(from_stdin: bool, fixtures_dir: str | None, at_text: str | None, state_dir: Path | None) -> None:
+    """Stay running: handle each Discord message as `handle` would, one at a time, in arrival order.
+
+    Logs one line per notification to stderr (-v adds skipped messages and the
+    cycle's own lines). Stops on end of input, SIGTERM or SIGINT after the
+    message in hand. Set-up: docs/listen.md.
+    """
+    if (fixtures_dir or at_text or state_dir) and not from_stdin:
+        raise UsageError("--fixtures, --at and --state-dir apply to `listen --stdin` only")
+    with fixture_settings(fixtures_dir, at_text, state_dir) as (settings, clock):
+        _listen(settings, clock, from_stdin)
+
+
+def _listen(settings: Settings, clock: Callable[[], datetime], from_stdin: bool) -> None:
+    import logging
+    from contextlib import ExitStack
+
+    from karakuri_agent.app.cycle import Agent, configured_reporter
+
+    if not from_stdin:
+        try:
+            from karakuri_agent.app.listen import bot
+        except ModuleNotFoundError as exc:
+            if not (exc.name or "").startswith("discord"):
+                raise
+            raise UsageError("listening on Discord needs discord.py: in the clone, pip install '.[discord]'"
+                             " (or use --stdin)") from None
+        bot.check_settings(settings)  # before anything starts: a missing token is exit 2, not a log line
+    if not logging.getLogger("karakuri_agent").isEnabledFor(logging.INFO):
+        # A resident process's log is its journal: one line per notification by default.
+        log_to_stderr("karakuri_agent.app.listen", logging.INFO)
+    else:
+        logging.getLogger("karakuri_agent.app.listen").setLevel(logging.DEBUG)
+
+    def open_agent(stack: ExitStack) -> Agent:
+        return stack.enter_context(Agent.open(settings, clock=clock))
+
+    if not from_stdin:
+        log_to_stderr("discord", logging.WARNING)  # the gateway's own trouble (reconnects, refusals)
+        bot.run(settings, open_agent)
+        return
+    from karakuri_agent.app.listen import stdin
+    from karakuri_agent.app.listen.core import Listener
+
+    # A fixture run is offline: its reports are printed, never posted; each message is seen at its own time.
+    webhook = configured_reporter(settings) if settings.fixtures_dir is None else None
+    follow = getattr(clock, "follow", None)
+    with ExitStack() as stack:
+        stdin.run(Listener(open_agent(stack), reporter_for=lambda message: webhook), sys.stdin, sys.stdout,
+                  before=(lambda message: follow(message.content)) if follow else None)
+
+
+@click.command(cls=WholeHelpCommand, name="doctor")
+@handles_errors
+def doctor() -> None:
+    """Check the set-up without acting: .env, every setting, the state, the persona, one read from the server.
+
+    One line per finding (ok, warning, problem); exit 0 only when a real run would work, 1 otherwise.
+    The server is asked once for a made-up notification id: a read, never an action.
+    """
+    from karakuri_agent.app.config import load_settings
+    from karakuri_agent.app.doctor import PROBLEM, diagnose
+
+    findings = diagnose(load_settings(lenient=True))
+    for finding in findings:
+        click.echo(finding.line())
+    problems = sum(finding.level == PROBLEM for finding in findings)
+    if problems:
+        click.echo(f"{problems} problem{'s' if problems > 1 else ''}: a real run would not work until"
+                   f" {'they are' if problems > 1 else 'it is'} fixed")
+        sys.exit(EXIT_FAILURE)
+    click.echo("a real run would work")
+
+
+@click.command(cls=WholeHelpCommand, name="demo")
+@click.option("--fixtures", "fixtures_dir", metavar="DIR|bundled", default="bundled", show_default=True,
+              help="The recorded session to replay (a directory written by `handle --record DIR`).")
+@click.option("--state-dir", type=click.Path(file_okay=False, path_type=Path),
+              help="Keep the replay's state in DIR (for `KARAKURI_STATE_DIR=DIR karakuri-agent log`)"
+                   " instead of a throwaway directory.")
+@click.option("--json", "as_json", is_flag=True, help="Print each decision record as JSON.")
+@click.option("--decider", type=click.Choice(sorted(DECIDERS)),
+              help="Who decides [default: KARAKURI_DECIDER, else rules]. `llm` asks the model set by"
+                   " KARAKURI_LLM_* (environment or .env): only the model is reached, nothing is sent.")
+@handles_errors
+def demo(fixtures_dir: str, state_dir: Path | None, as_json: bool, decider: str | None) -> None:
+    """Replay a recorded session offline and show each decision, its reason and its report."""
+    from karakuri_agent.app.demo import replay
+    from karakuri_agent.app.fixtures import resolve_fixtures_dir
+    from karakuri_agent.reading.trigger import find_notification_id
+
+    for message, result in replay(resolve_fixtures_dir(fixtures_dir), state_dir, decider=decider):
+        if not as_json:
+            click.echo(f"▶ {message.splitlines()[0][:70]}")
+            carried = find_notification_id(message)
+            if carried and result.notification_id and result.notification_id != carried:
+                # The server named a newer notification: what follows is that one's decision.
+                click.echo(f"  redirected to {result.notification_id}: {carried} was superseded by it")
+        print_result(result, as_json=as_json, explain=not as_json)
+        if not as_json:
+            click.echo()
