@@ -85,7 +85,8 @@ def test_one_claim_wins_among_connections_racing_on_one_notification(postgres_ur
 def test_processes_opening_an_empty_database_at_once_migrate_it_once(postgres_url):
     import psycopg
 
-    from karakuri_agent.state.postgres import MIGRATIONS, connect
+    from karakuri_agent.state.postgres_schema import MIGRATIONS
+    from karakuri_agent.state.postgres import connect
 
     start, errors, conns = threading.Barrier(6), [], []
 

@@ -16,6 +16,7 @@ from contextlib import contextmanager
 from datetime import datetime, timedelta
 from typing import Any, Callable, Iterable, Iterator
 
+from karakuri_agent.domain.heard import same_saying
 from karakuri_agent.domain.clock import utc_now
 from karakuri_agent.errors import AlreadyAttempted
 from karakuri_agent.ja.phrases import relationship
@@ -96,7 +97,7 @@ class MemoryStore:
     def hear_line(self, line_key: str, at: datetime, repeat_after: timedelta) -> datetime:
         heard = self._tables["heard_lines"]
         seen = heard.get(line_key)
-        if seen is not None and seen[0] - repeat_after <= at <= seen[1] + repeat_after:
+        if seen is not None and same_saying(seen[0], seen[1], at, repeat_after):
             heard[line_key] = (seen[0], max(seen[1], at))
             return seen[0]
         heard[line_key] = (at, at)

@@ -10,6 +10,10 @@ import json
 from datetime import datetime, timezone
 from typing import Any
 
+# How much of a server's answer is kept: with a command's activity entry, and in the ledger.
+ACTIVITY_RESULT_CHARS = 1000
+LEDGER_RESULT_CHARS = 2000
+
 
 def utc_text(moment: datetime) -> str:
     """Timestamps are stored as sortable ISO text in UTC (one format, so text order is time order)."""

@@ -16,10 +16,7 @@ from typing import Any, Callable
 
 from karakuri_agent.domain.clock import utc_now
 from karakuri_agent.errors import AlreadyAttempted
-from karakuri_agent.state.values import to_json, truncated_json, utc_text
-
-MAX_RESULT_CHARS = 2000
-
+from karakuri_agent.state.values import LEDGER_RESULT_CHARS, to_json, truncated_json, utc_text
 
 class Ledger:
     """The Ledger protocol (state/base.py) on the SQLite file: the driver's errors stay here."""
@@ -51,7 +48,7 @@ class Ledger:
 
     def finish(self, notification_id: str, outcome: str, result: dict[str, Any]) -> None:
         """Record what happened after the claim. Only ever adds information."""
-        text = truncated_json(result, MAX_RESULT_CHARS)
+        text = truncated_json(result, LEDGER_RESULT_CHARS)
         self._conn.execute(
             "UPDATE attempts SET outcome = ?, finished_at = ?, result = ? WHERE notification_id = ?",
             (outcome, self._stamp(), text, notification_id),

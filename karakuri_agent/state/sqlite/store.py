@@ -14,15 +14,13 @@ from contextlib import AbstractContextManager
 from datetime import datetime, timedelta
 from typing import Any, Callable, Iterable
 
+from karakuri_agent.domain.heard import same_saying
 from karakuri_agent.domain.clock import utc_now
 from karakuri_agent.ja.phrases import relationship
 from karakuri_agent.state.base import DAY_LIMIT
 from karakuri_agent.state.sqlite.db import transaction
 from karakuri_agent.state.told_store import ToldFactsSQL
-from karakuri_agent.state.values import to_json, truncated_json, utc_text
-
-MAX_RESULT_CHARS = 1000
-
+from karakuri_agent.state.values import ACTIVITY_RESULT_CHARS, to_json, truncated_json, utc_text
 
 class SQLiteStore(ToldFactsSQL):
     """The Store protocol on the state directory's SQLite file."""
@@ -68,7 +66,7 @@ class SQLiteStore(ToldFactsSQL):
             "INSERT INTO activity (created_at, notification_id, kind, notification_type, command,"
             " params, success, message, result, reason) VALUES (?, ?, 'command', ?, ?, ?, ?, ?, ?, ?)",
             (self._stamp(), notification_id, notification_type, command, to_json(params),
-             int(success), message, truncated_json(result, MAX_RESULT_CHARS), reason),
+             int(success), message, truncated_json(result, ACTIVITY_RESULT_CHARS), reason),
         )
         return int(cursor.lastrowid or 0)
 
@@ -119,21 +117,14 @@ class SQLiteStore(ToldFactsSQL):
 
     # -- commitments ---------------------------------------------------------
     def hear_line(self, line_key: str, at: datetime, repeat_after: timedelta) -> datetime:
-        """When this line was first seen (`at` if never): the time its words are read against.
-
-        Histories repeat a line for as long as its conversation goes on, so
-        the line stays the same saying while it keeps being seen; unseen for
-        more than `repeat_after`, the same words are said anew (another day)
-        and count from `at`. A sighting from a little earlier (notifications
-        out of order) is the same saying: the stored time stands, so the
-        promise it made stays one.
-        """
+        """When this line was first seen (`at` if never): the time its words are read against
+        (domain/heard.py says when a line heard again is the same saying)."""
         row = self._conn.execute(
             "SELECT first_seen, last_seen FROM heard_lines WHERE line_key = ?", (line_key,)
         ).fetchone()
         if row is not None:
             first, last = datetime.fromisoformat(row[0]), datetime.fromisoformat(row[1])
-            if first - repeat_after <= at <= last + repeat_after:
+            if same_saying(first, last, at, repeat_after):
                 self._conn.execute(
                     "UPDATE heard_lines SET last_seen = MAX(last_seen, ?) WHERE line_key = ?",
                     (utc_text(at), line_key),
