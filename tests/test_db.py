@@ -29,7 +29,7 @@ def test_an_older_file_is_brought_up_to_date_keeping_its_data(tmp_path):
     old.close()
 
     conn = db.connect(tmp_path)
-    assert versions(conn) == [1, 2, 3, 4, 5, 7, 8, 9]
+    assert versions(conn) == [1, 2, 3, 4, 5, 7, 8, 9, 10]
     assert [tuple(row) for row in conn.execute("SELECT message, opens FROM utterances")] == [("やあ", 0)]
 
 
@@ -60,3 +60,28 @@ def test_a_failed_migration_leaves_the_file_as_it_was(tmp_path, monkeypatch):
     conn = sqlite3.connect(tmp_path / db.DB_FILENAME)
     assert 99 not in versions(conn)
     assert conn.execute("SELECT name FROM sqlite_master WHERE name = 'half_done'").fetchone() is None
+
+
+def test_migration_10_makes_withdrawn_promises_a_status_and_moves_command_answers_apart(tmp_path):
+    """A file from before: withdrawn ids in a capped JSON list, a command's answer under its own name."""
+    path = db.prepare_state_dir(tmp_path)
+    old = sqlite3.connect(path, isolation_level=None)
+    old.execute("CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)")
+    for version, name, apply in db.MIGRATIONS:
+        if version < 10:
+            apply(old)
+            old.execute("INSERT INTO schema_migrations VALUES (?, ?, '2026-01-01')", (version, name))
+    for source in ("駅で3時", "公園で4時", "本屋で5時"):
+        old.execute("INSERT INTO commitments (created_at, notification_id, partner_name, source_text, status)"
+                    " VALUES ('2026-01-01', 'n1', 'メイ', ?, 'pending')", (source,))
+    old.execute("UPDATE commitments SET status = 'fulfilled' WHERE id = 3")
+    for key, value in [("withdrawn_promises", "[1, 3, \"x\", true]"), ("get_map", "{\"nodes\": [1]}"),
+                       ("buildings", "[]"), ("listen.last_seen", "{}")]:
+        old.execute("INSERT INTO knowledge (key, value, updated_at) VALUES (?, ?, '2026-01-01')", (key, value))
+    old.close()
+
+    conn = db.connect(tmp_path)
+    assert [tuple(r) for r in conn.execute("SELECT id, status FROM commitments ORDER BY id")] == [
+        (1, "withdrawn"), (2, "pending"), (3, "fulfilled")]  # a kept promise stays kept
+    assert sorted(r[0] for r in conn.execute("SELECT key FROM knowledge")) == [
+        "buildings", "listen.last_seen", "result:get_map"]

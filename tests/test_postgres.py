@@ -145,6 +145,26 @@ def what_it_knows(state) -> tuple:
             [{k: v for k, v in f.items() if k != "id"} for f in store.told_facts(["7"], listener="7")])
 
 
+def test_migration_7_makes_withdrawn_promises_a_status_and_moves_command_answers_apart(postgres_url):
+    from psycopg.types.json import Jsonb
+
+    from karakuri_agent.state.postgres import connect
+    from karakuri_agent.state.postgres_schema import migrate
+
+    conn = connect(postgres_url)
+    for source in ("駅で3時", "公園で4時"):
+        conn.execute("INSERT INTO commitments (created_at, notification_id, partner_name, source_text, status)"
+                     " VALUES ('2026-01-01', 'n1', 'メイ', %s, 'pending')", (source,))
+    ids = [r[0] for r in conn.execute("SELECT id FROM commitments ORDER BY id")]
+    for key, value in [("withdrawn_promises", [ids[0], "x"]), ("get_map", {"nodes": [1]}), ("trips", [])]:
+        conn.execute("INSERT INTO knowledge (key, value, updated_at) VALUES (%s, %s, '2026-01-01')", (key, Jsonb(value)))
+    conn.execute("DELETE FROM schema_migrations WHERE version = 7")  # as a database from before it
+    assert migrate(conn) == [7]
+    assert [r[0] for r in conn.execute("SELECT status FROM commitments ORDER BY id")] == ["withdrawn", "pending"]
+    assert sorted(r[0] for r in conn.execute("SELECT key FROM knowledge")) == ["result:get_map", "trips"]
+    conn.close()
+
+
 def test_copy_to_postgresql_and_back_keeps_everything_and_copies_nothing_twice(postgres_url, tmp_path):
     clock = lambda: NOW  # noqa: E731
     sqlite, postgres = open_url("", tmp_path / "a", clock), open_url(postgres_url, None, clock)

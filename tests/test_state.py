@@ -106,6 +106,19 @@ def test_every_backend_finds_the_same_broken_promises(state, clock):
     assert [p["partner_name"] for p in broken_promises(state.store, NOW)] == ["コウ", "リン"]
 
 
+def test_a_withdrawn_promise_is_never_offered_again_however_many_follow(state, clock):
+    from karakuri_agent.memory.context import withdraw
+
+    due = (NOW + timedelta(hours=1)).isoformat(timespec="milliseconds")
+    for i in range(205):
+        state.store.add_commitment("n1", {"partner_name": f"p{i}", "source_text": f"{i}時に駅で", "due_at": due})
+    ids = [m["id"] for m in state.store.meetings(NOW, NOW + timedelta(hours=2), 300)]
+    withdraw(state.store, ids[:204])  # more than the 200 a capped list of ids could hold
+    assert [m["partner_name"] for m in state.store.meetings(NOW, NOW + timedelta(hours=2), 300)] == ["p204"]
+    assert [c["partner_name"] for c in state.store.pending_commitments(NOW, 300)] == ["p204"]
+    assert state.store.knowledge_times() == {}  # nothing of it is kept in the knowledge table
+
+
 def test_places_lines_and_knowledge(state, clock):
     state.store.learn_places([{"node_id": "2-1", "name": "駅"}, {"node_id": "1-1", "name": "公園"}])
     state.store.visit_place("9-9")  # visited, never named: not a known place

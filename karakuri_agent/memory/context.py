@@ -28,7 +28,7 @@ from karakuri_agent.ja.context import (
     DECISION_GUIDANCE,
     SELF_HEADER,
 )
-from karakuri_agent.memory import journal
+from karakuri_agent.memory import journal, knowledge
 from karakuri_agent.memory.journal import (
     LINE_REPEAT_AFTER,  # when the same words are said anew (the day's lines use it too)
 )
@@ -63,14 +63,10 @@ SAID_BEFORE_LINES = 30
 # A line is not said again to the same person within this span (a week of town life).
 SAID_BEFORE_SPAN = timedelta(days=7)
 # Building names (本屋「栞」 [7-6]) are kept under this knowledge key, at most this many.
-BUILDINGS_KEY = "buildings"
 MAX_BUILDINGS = 200
 # Who was in each conversation the server gave an id to (the newest this many talks).
-PARTNERS_KEY = "conversation_partners"
 MAX_TALKS_REMEMBERED = 200
 # Promises called off or replaced by a later line (their ids), under this knowledge key, at most this many.
-WITHDRAWN_KEY = "withdrawn_promises"
-MAX_WITHDRAWN = 200
 # How far ahead a standing promise may still be moved or called off by a later line.
 STANDING_AHEAD = timedelta(days=1)
 # Broken promises are looked for this far back before they became past keeping: one broken while the
@@ -212,22 +208,14 @@ def told_to(store: Store, people: Iterable[dict[str, Any]]) -> dict[str, list[di
     return out
 
 
-def without_withdrawn(store: Store, promises: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The promises that no later line called off or replaced."""
-    gone = set((store.knowledge(WITHDRAWN_KEY) or {}).get("value") or [])
-    return [p for p in promises if p.get("id") not in gone]
-
-
 def withdraw(store: Store, ids: Iterable[int]) -> None:
-    known = list((store.knowledge(WITHDRAWN_KEY) or {}).get("value") or [])
-    added = [i for i in dict.fromkeys(ids) if i not in known]
-    if added:
-        store.set_knowledge(WITHDRAWN_KEY, (known + added)[-MAX_WITHDRAWN:])
+    """Promises a later line called off or replaced: their status says so, and no query offers them again."""
+    store.withdraw_commitments(dict.fromkeys(ids))
 
 
 def standing_plans(store: Store, now: datetime) -> list[dict[str, Any]]:
     """Meetings still ahead (or just past) and not withdrawn, oldest promise first: what a later line may change."""
-    rows = without_withdrawn(store, store.meetings(now - MEETING_LOOKBACK, now + STANDING_AHEAD, COMMITMENT_LIMIT))
+    rows = store.meetings(now - MEETING_LOOKBACK, now + STANDING_AHEAD, COMMITMENT_LIMIT)
     return sorted(latest_plans(rows), key=lambda r: r.get("id", 0))
 
 
@@ -292,12 +280,12 @@ def remember_buildings(store: Store, seen: list[dict[str, str]]) -> list[dict[st
     A node keeps one name (its label, 本屋 店内); people meet at 栞, so the
     building names are kept as other names of their nodes, newest last.
     """
-    entry = store.knowledge(BUILDINGS_KEY)
+    entry = store.knowledge(knowledge.BUILDINGS)
     known = [b for b in (entry or {}).get("value") or [] if isinstance(b, dict) and b.get("node_id") and b.get("name")]
     merged = [b for b in known if b not in seen] + seen
     merged = merged[-MAX_BUILDINGS:]
     if merged != known:
-        store.set_knowledge(BUILDINGS_KEY, merged)
+        store.set_knowledge(knowledge.BUILDINGS, merged)
     return merged
 
 
@@ -325,8 +313,7 @@ def build_context(
         "parsed": parsed,
         "context": {
             "people": store.people(people_ids),
-            "pending_commitments": without_withdrawn(
-                store, store.pending_commitments(now - COMMITMENT_GRACE, COMMITMENT_LIMIT)),
+            "pending_commitments": store.pending_commitments(now - COMMITMENT_GRACE, COMMITMENT_LIMIT),
             "recent_memory_entries": store.recent_memory(now - timedelta(days=MEMORY_DAYS), MEMORY_LIMIT),
             # A model's trace (what it was asked, tokens) is for the operator's log, not for deciding.
             "recent_activity_logs": [{k: v for k, v in entry.items() if k != "model"}
@@ -343,8 +330,9 @@ def view_of(store: Store, fetched: Fetched, now: datetime, *, persona: Persona, 
     """What a decider may look at: the fetched context plus what the store adds, read once."""
     from karakuri_agent.domain.view import View  # the decide step's input type; imported when deciding only
 
-    learned = {key: now - datetime.fromisoformat(at) for key, at in store.knowledge_times().items()}
-    nearby_entry = store.knowledge("get_nearby_agents")
+    learned = {knowledge.command_of(key): now - datetime.fromisoformat(at) for key, at in store.knowledge_times().items()
+               if knowledge.command_of(key)}
+    nearby_entry = store.knowledge(knowledge.result_key("get_nearby_agents"))
     nearby = agents_in(nearby_entry["value"]) if nearby_entry and learned["get_nearby_agents"] < NEARBY_FRESH else []
     lines = store.utterances(conversation_key(fetched.parsed, fetched.me), SAID_BEFORE_LINES)
     pack = bool(getattr(persona, "behaviour", None))  # what only a pack's behaviour reads
@@ -382,7 +370,7 @@ def view_of(store: Store, fetched: Fetched, now: datetime, *, persona: Persona, 
 
 def meetings_ahead(store: Store, now: datetime, until: datetime) -> list[dict[str, Any]]:
     """Where to be and when until `until`: the latest plan with each person, placed, none called off."""
-    plans = latest_plans(without_withdrawn(store, store.meetings(now - MEETING_LOOKBACK, until)))
+    plans = latest_plans(store.meetings(now - MEETING_LOOKBACK, until))
     return placed(plans, store.known_places() + remember_buildings(store, []))
 
 
@@ -394,7 +382,7 @@ def broken_promises(store: Store, now: datetime) -> list[dict[str, Any]]:
     One per person and time (the latest plan), none called off or replaced.
     """
     cutoff = now - KEEPABLE_AFTER_DUE
-    rows = latest_plans(without_withdrawn(store, store.meetings(cutoff - BROKEN_LOOKBACK, cutoff, BROKEN_LIMIT)))
+    rows = latest_plans(store.meetings(cutoff - BROKEN_LOOKBACK, cutoff, BROKEN_LIMIT))
     return [r for r in rows if r.get("status") == "pending" and (r.get("partner_name") or r.get("partner_id"))
             and datetime.fromisoformat(str(r["due_at"])) < cutoff]
 
@@ -442,7 +430,7 @@ def _said_this_week(store: Store, fetched: Fetched, now: datetime, *, also_to: I
     """
     partners = partner_keys(fetched.parsed, fetched.me) | set(also_to)
     since = now - SAID_BEFORE_SPAN
-    talks = (store.knowledge(PARTNERS_KEY) or {}).get("value") or {}
+    talks = (store.knowledge(knowledge.PARTNERS) or {}).get("value") or {}
     with_them = {key for key, people in talks.items() if isinstance(people, list) and partners & set(people)}
     in_id_talks = [line["message"] for line in store.utterances_since(since) if line["conversation_key"] in with_them]
     return said_to_partners(store, partners, since) + in_id_talks
@@ -454,11 +442,11 @@ def remember_partners(store: Store, parsed: Parsed, me: Identity) -> None:
     people = sorted(partner_keys(parsed, me) - {""})
     if not key.startswith("id:") or not people:
         return
-    talks = (store.knowledge(PARTNERS_KEY) or {}).get("value") or {}
+    talks = (store.knowledge(knowledge.PARTNERS) or {}).get("value") or {}
     merged = sorted(set(talks.get(key) or []) | set(people))
     if merged != talks.get(key):
         kept = {k: v for k, v in list(talks.items())[-MAX_TALKS_REMEMBERED:] if k != key}
-        store.set_knowledge(PARTNERS_KEY, {**kept, key: merged})
+        store.set_knowledge(knowledge.PARTNERS, {**kept, key: merged})
 
 
 def this_conversation(lines: list[dict[str, Any]], now: datetime) -> list[str]:

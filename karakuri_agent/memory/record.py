@@ -17,7 +17,7 @@ from karakuri_agent.domain.commands import OPENING as OPENING_COMMANDS
 from karakuri_agent.domain.notification import Identity
 from karakuri_agent.domain.records import Parsed
 from karakuri_agent.ja import phrases
-from karakuri_agent.memory import journal
+from karakuri_agent.memory import journal, knowledge
 from karakuri_agent.memory.travel import learn_trip
 from karakuri_agent.reading import textparse
 from karakuri_agent.state.base import Store
@@ -152,7 +152,7 @@ def _learn(store: Store, command: str, data: Any) -> None:
     """Keep what an information command taught: places, agents, the raw answer."""
     store.learn_places(places_in(data)[:MAX_KNOWLEDGE_ITEMS])
     store.see_people(agents_in(data)[:MAX_KNOWLEDGE_ITEMS])
-    store.set_knowledge(command, data)
+    store.set_knowledge(knowledge.result_key(command), data)
 
 
 def places_in(data: Any) -> list[dict[str, str]]:

@@ -17,9 +17,9 @@ from typing import Any
 
 from karakuri_agent.domain.notification import parse_timestamp
 from karakuri_agent.domain.records import Parsed
+from karakuri_agent.memory.knowledge import TRIPS as TRIPS_KEY
 from karakuri_agent.state.base import Store
 
-TRIPS_KEY = "trips"
 MAX_TRIPS = 30
 # Before any trip is known (and never less): a few roads in an unknown town.
 FLOOR = timedelta(minutes=30)

@@ -134,6 +134,12 @@ class MemoryStore:
             if c["id"] in wanted and c["status"] == "pending":
                 c.update(status="fulfilled", fulfilled_at=now)
 
+    def withdraw_commitments(self, ids: Iterable[int]) -> None:
+        wanted = set(ids)
+        for c in self._tables["commitments"]:
+            if c["id"] in wanted and c["status"] == "pending":
+                c["status"] = "withdrawn"
+
     # -- people --------------------------------------------------------------
     def see_people(self, people: Iterable[dict[str, Any]]) -> None:
         now = self._stamp()

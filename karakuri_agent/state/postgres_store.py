@@ -159,6 +159,10 @@ class PostgresStore(ToldFactsSQL):
             (self._stamp(), list(ids)),
         )
 
+    def withdraw_commitments(self, ids: Iterable[int]) -> None:
+        self._conn.execute("UPDATE commitments SET status = 'withdrawn' WHERE id = ANY(%s) AND status = 'pending'",
+                           (list(ids),))
+
     # -- people --------------------------------------------------------------
     def see_people(self, people: Iterable[dict[str, Any]]) -> None:
         now = self._stamp()

@@ -11,10 +11,10 @@ from __future__ import annotations
 import re
 from datetime import date, datetime, time, timedelta
 
-from karakuri_agent.memory.context import WITHDRAWN_KEY, latest_plans
-from karakuri_agent.errors import UsageError
-from karakuri_agent.state.base import Store
 from karakuri_agent.app.day.model import ZONE, Records
+from karakuri_agent.errors import UsageError
+from karakuri_agent.memory.context import latest_plans
+from karakuri_agent.state.base import Store
 
 DATE_FORMAT = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 ALL_PLACES = 10_000
@@ -49,7 +49,7 @@ def records_for(store: Store, day: date | None) -> Records:
         day = (state_now or datetime.now(ZONE)).astimezone(ZONE).date()
     start, end = window(day)
     promises = store.commitments_between(start, end)
-    withdrawn = set((store.knowledge(WITHDRAWN_KEY) or {}).get("value") or [])
+    withdrawn = {p["id"] for p in promises if p.get("status") == "withdrawn"}
     return Records(
         date=day, start=start, end=end,
         journal=store.journal_between(start, end),
@@ -64,6 +64,6 @@ def records_for(store: Store, day: date | None) -> Records:
 
 def _replaced(promises: list[dict]) -> set[int]:
     """Promises a later line moved (same person, same time, a newer promise): only the newest plan stands."""
-    dated = [p for p in promises if p.get("due_at") and p.get("status") == "pending"]
+    dated = [p for p in promises if p.get("due_at") and p.get("status") in ("pending", "withdrawn")]
     standing = {p.get("id") for p in latest_plans(dated)}
     return {int(p["id"]) for p in dated if p.get("id") not in standing}

@@ -27,12 +27,12 @@ from typing import Callable
 from karakuri_agent.app.config import Settings
 from karakuri_agent.app.cycle import Agent, HandleResult, outcome_word
 from karakuri_agent.errors import UsageError
+from karakuri_agent.memory.knowledge import LAST_SEEN as LAST_SEEN_KEY
 from karakuri_agent.report.reporters import Reporter
 
 log = logging.getLogger(__name__)
 
 # The state's knowledge entry holding {channel id: the last message id handled there}.
-LAST_SEEN_KEY = "listen.last_seen"
 # How many message ids are remembered in memory to drop a redelivery (far more than a catch-up reads).
 RECENT_IDS = 4096
 

@@ -210,6 +210,24 @@ def _m009_told_facts(conn: sqlite3.Connection) -> None:
     _run_script(conn, SCHEMA.format(id="INTEGER PRIMARY KEY", time="TEXT"))
 
 
+def _m010_named_knowledge(conn: sqlite3.Connection) -> None:
+    """Withdrawn promises become a commitment status; commands' answers move to `result:<command>` keys.
+
+    Before, the ids of withdrawn promises were a JSON list in the knowledge
+    table (capped, while the rows stayed pending), and a command's answer was
+    kept under the command's own name, beside the agent's named notes.
+    """
+    import json
+
+    row = conn.execute("SELECT value FROM knowledge WHERE key = 'withdrawn_promises'").fetchone()
+    ids = json.loads(row[0]) if row else []
+    conn.executemany("UPDATE commitments SET status = 'withdrawn' WHERE id = ? AND status = 'pending'",
+                     [(i,) for i in ids if isinstance(i, int) and not isinstance(i, bool)])
+    conn.execute("DELETE FROM knowledge WHERE key = 'withdrawn_promises'")
+    conn.execute("UPDATE knowledge SET key = 'result:' || key WHERE key NOT IN"
+                 " ('buildings', 'conversation_partners', 'trips', 'listen.last_seen') AND key NOT LIKE 'result:%'")
+
+
 MIGRATIONS: list[tuple[int, str, Callable[[sqlite3.Connection], None]]] = [
     (1, "initial", _m001_initial),
     (2, "people_by_name", _m002_people_by_name),
@@ -219,6 +237,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[sqlite3.Connection], None]]] = [
     (7, "behaviour_state", _m007_behaviour_state),
     (8, "journal", _m008_journal),
     (9, "told_facts", _m009_told_facts),
+    (10, "named_knowledge", _m010_named_knowledge),
 ]
 
 

@@ -175,6 +175,11 @@ class SQLiteStore(ToldFactsSQL):
             [(now, commitment_id) for commitment_id in ids],
         )
 
+    def withdraw_commitments(self, ids: Iterable[int]) -> None:
+        """Promises called off or replaced by a later line: no longer pending, never offered again."""
+        self._conn.executemany("UPDATE commitments SET status = 'withdrawn' WHERE id = ? AND status = 'pending'",
+                               [(commitment_id,) for commitment_id in ids])
+
     # -- people --------------------------------------------------------------
     def see_people(self, people: Iterable[dict[str, Any]]) -> None:
         """Remember names and ids without counting a contact (ids resolve names later)."""
