@@ -17,7 +17,8 @@ from karakuri_agent.app.day.as_json import to_json
 from karakuri_agent.app.day.model import Records, build
 from karakuri_agent.app.day.read import records_for, window
 from karakuri_agent.app.day.text import lines
-from karakuri_agent.domain.notification import Identity, Notification
+from karakuri_agent.domain.notification import Notification
+from karakuri_agent.domain.identity import Identity
 from karakuri_agent.memory.record import record_outcome
 from karakuri_agent.state.factory import open_url
 

@@ -122,7 +122,7 @@ def test_a_decider_sees_the_same_problems_the_gate_would_refuse_with(notificatio
     from datetime import datetime, timezone
 
     from karakuri_agent.gate import problems_in_view
-    from karakuri_agent.domain.notification import Identity
+    from karakuri_agent.domain.identity import Identity
     from karakuri_agent.domain.view import View
     from karakuri_agent.voice.persona import load_persona
 

@@ -11,7 +11,8 @@ from datetime import datetime, timedelta
 
 import pytest
 
-from karakuri_agent.domain.notification import Choice, Identity, TOKYO
+from karakuri_agent.domain.notification import Choice, TOKYO
+from karakuri_agent.domain.identity import Identity
 from karakuri_agent.voice.persona import load_persona
 from karakuri_agent.decide.rules import propose
 from karakuri_agent.domain.view import View

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 import click
 
+from karakuri_agent.app.config import debug_enabled
 from karakuri_agent.errors import EXIT_FAILURE, EXIT_USAGE, ConfigError, KarakuriError, ServerRejected, UsageError
 
 if TYPE_CHECKING:
@@ -98,7 +99,7 @@ def handles_errors(func: Callable[..., Any]) -> Callable[..., Any]:
         except BrokenPipeError:
             reader_left()
         except Exception as exc:  # a bug: say so in one line, keep the traceback for debugging
-            if os.environ.get("KARAKURI_DEBUG") == "1":
+            if debug_enabled():
                 raise
             fail(f"internal error ({type(exc).__name__}); rerun with KARAKURI_DEBUG=1 for details", EXIT_FAILURE)
 

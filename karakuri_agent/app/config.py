@@ -16,15 +16,14 @@ from typing import TYPE_CHECKING, Callable, Mapping, TypeVar
 from urllib.parse import urlsplit
 
 from karakuri_agent.env_values import parse_flag, parse_number
-from karakuri_agent.secret import Secret, webhook_token
 from karakuri_agent.errors import ConfigError
+from karakuri_agent.secret import Secret, webhook_token
 
 if TYPE_CHECKING:
     from karakuri_agent.llm.settings import LLMSettings
 
 # Base URL used when the API is served from recorded fixtures: never resolvable.
 FIXTURE_BASE_URL = "http://fixtures.invalid/api"
-
 
 # Every variable the program reads (the test suite's own KARAKURI_TEST_* aside):
 # a KARAKURI_* name outside this list is a typo worth a warning.
@@ -366,3 +365,14 @@ def _secure_or_loopback(url: str) -> bool:
         return False
 
 
+def debug_enabled() -> bool:
+    """KARAKURI_DEBUG=1: a bug shows its traceback. Read when a bug happens, from the environment alone
+    (the settings may be what failed to load)."""
+    return os.environ.get("KARAKURI_DEBUG") == "1"
+
+
+def demo_environment(*, with_env_file: bool = True) -> dict[str, str]:
+    """What `demo` may take from the user's configuration: the environment (over `.env`, unless told not to)."""
+    if not with_env_file:
+        return dict(os.environ)
+    return {**read_env_file(Path(os.environ.get("KARAKURI_ENV_FILE") or ".env")), **os.environ}

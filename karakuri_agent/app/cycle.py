@@ -19,22 +19,30 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 import httpx
 
-from karakuri_agent.report import line as report
 from karakuri_agent.app.config import Settings
-from karakuri_agent.errors import AlreadyAttempted, OutcomeUnknown, ServerRejected, StateUnavailable, Unreachable, describe, explain
-from karakuri_agent.domain.clock import utc_now
 from karakuri_agent.app.operations import Fetched, Outcome, Runtime, act, fetch, load_configured_persona, open_runtime
-from karakuri_agent.domain.commands import RESPONSE
-from karakuri_agent.memory.context import view_of
-from karakuri_agent.domain.decision import Decider, Decision
 from karakuri_agent.app.registry import build_decider
-from karakuri_agent.gate import first_admitted, not_actionable
 from karakuri_agent.decide.facts import facts_of
+from karakuri_agent.domain.clock import utc_now
+from karakuri_agent.domain.commands import RESPONSE
+from karakuri_agent.domain.decision import Decider, Decision
 from karakuri_agent.domain.view import View
-from karakuri_agent.report.reporters import Reporter, WebhookReporter
-from karakuri_agent.voice.speech import Persona
-from karakuri_agent.state.base import State
+from karakuri_agent.errors import (
+    AlreadyAttempted,
+    OutcomeUnknown,
+    ServerRejected,
+    StateUnavailable,
+    Unreachable,
+    describe,
+    explain,
+)
+from karakuri_agent.gate import first_admitted, not_actionable
+from karakuri_agent.memory.context import view_of
 from karakuri_agent.reading.trigger import find_notification_id
+from karakuri_agent.report import line as report
+from karakuri_agent.report.reporters import Reporter, WebhookReporter
+from karakuri_agent.state.base import State
+from karakuri_agent.voice.speech import Persona
 
 if TYPE_CHECKING:
     from karakuri_agent.llm.trace import LLMTrace

@@ -11,14 +11,13 @@ they did.
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import tempfile
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Iterator
 
-from karakuri_agent.app.config import load_settings
+from karakuri_agent.app.config import demo_environment, load_settings
 from karakuri_agent.app.cycle import HandleResult, handle
 from karakuri_agent.app.fixtures import bundled_fixtures_dir, load_session
 from karakuri_agent.voice.persona import PERSONA_DIR_ENV, Persona, load_configured, load_persona
@@ -52,9 +51,7 @@ def decider_settings(decider: str | None = None) -> dict[str, str]:
     key, no webhook), but a model configured for `handle` is the one the
     user wants to watch; `decider` (the --decider option) wins.
     """
-    from karakuri_agent.app.config import read_env_file
-
-    env = {**read_env_file(Path(os.environ.get("KARAKURI_ENV_FILE") or ".env")), **os.environ}
+    env = demo_environment()
     chosen = {name: value for name, value in env.items() if name in DECIDER_SETTINGS and value.strip()}
     if decider:
         chosen["KARAKURI_DECIDER"] = decider
@@ -69,7 +66,7 @@ def replay(fixtures_dir: Path | None = None, state_dir: Path | None = None,
     recording is then replayed as if made by that pack's character.
     KARAKURI_DECIDER (or `decider`) picks who decides (decider_settings).
     """
-    pack = os.environ.get(PERSONA_DIR_ENV, "").strip()
+    pack = demo_environment(with_env_file=False).get(PERSONA_DIR_ENV, "").strip()
     with ExitStack() as stack:
         scratch = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="karakuri-demo-")))
         directory = fixtures_dir or bundled_fixtures_dir()

@@ -65,8 +65,8 @@ def check_state(settings: Settings, transport: httpx.BaseTransport | None = None
     """Open the state as a run would (migrations included); a SQLite file not made yet is only checked for room."""
     from karakuri_agent.domain.clock import utc_now
     from karakuri_agent.state.factory import open_state
-    from karakuri_agent.state.urls import masked
     from karakuri_agent.state.sqlite.db import DB_FILENAME
+    from karakuri_agent.state.urls import masked
 
     if settings.database_url is not None:
         where = f"PostgreSQL {masked(settings.database_url.get())}"

@@ -17,15 +17,16 @@ import httpx
 
 from karakuri_agent.app.client import KarakuriClient
 from karakuri_agent.app.config import Settings
-from karakuri_agent.memory.context import build_context, identity_for, observe
-from karakuri_agent.domain.clock import Clock, WorldClock, utc_now, world_clock
-from karakuri_agent.errors import KarakuriError, OutcomeUnknown, ServerRejected, Unreachable
 from karakuri_agent.app.interrupt import must_finish
-from karakuri_agent.domain.notification import Choice, Identity, Notification
+from karakuri_agent.domain.clock import Clock, WorldClock, utc_now, world_clock
+from karakuri_agent.domain.notification import Choice, Notification
+from karakuri_agent.domain.identity import Identity
+from karakuri_agent.domain.records import Parsed
+from karakuri_agent.errors import KarakuriError, OutcomeUnknown, ServerRejected, Unreachable
+from karakuri_agent.memory.context import build_context, identity_for, observe
 from karakuri_agent.memory.record import record_outcome
 from karakuri_agent.state.base import FAILED, SUCCEEDED, UNKNOWN, Ledger, State, Store
 from karakuri_agent.state.factory import open_state
-from karakuri_agent.domain.records import Parsed
 
 if TYPE_CHECKING:
     from karakuri_agent.voice.persona import Persona

@@ -32,8 +32,8 @@ def _llm(settings: Settings) -> Decider:
     (and puts the rules' candidates behind its own), so it is not wrapped in
     FallbackDecider: that would only list the rules' candidates twice.
     """
-    from karakuri_agent.gate import problems_in_view
     from karakuri_agent.decide.rules import RulePolicy
+    from karakuri_agent.gate import problems_in_view
 
     if settings.llm is None:
         raise ConfigError("KARAKURI_DECIDER=llm but the model's settings were not read (use load_settings)")

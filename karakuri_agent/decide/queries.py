@@ -11,6 +11,7 @@ from datetime import datetime, timedelta
 from typing import Any, Iterable, Iterator, Sequence
 
 from karakuri_agent.domain.decision import Decision
+from karakuri_agent.domain.identity import same_person
 from karakuri_agent.domain.notification import Choice
 from karakuri_agent.domain.records import Meeting, Parsed
 from karakuri_agent.domain.view import View
@@ -74,10 +75,7 @@ def _others(view: View) -> list[dict[str, Any]]:
 
 
 def _same_person(a: dict[str, Any], b: dict[str, Any]) -> bool:
-    """Ids decide when both have one; otherwise the exact name ('灯屋ユウ' is not '灯屋ユウキ')."""
-    if a.get("id") and b.get("id"):
-        return a["id"] == b["id"]
-    return bool(a.get("name")) and a.get("name") == b.get("name")
+    return same_person(a.get("id"), a.get("name"), b.get("id"), b.get("name"))
 
 
 def _partner(view: View) -> dict[str, Any]:

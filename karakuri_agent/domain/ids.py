@@ -10,7 +10,6 @@ import re
 
 MAX_ID_LENGTH = 128
 
-
 ID_PATTERN = re.compile(r"notif-[A-Za-z0-9_-]+")
 
 

@@ -29,17 +29,6 @@ EXPIRED_STATUSES = frozenset({"expired", "stale", "superseded"})
 TOKYO = ZoneInfo("Asia/Tokyo")
 
 
-@dataclass(frozen=True)
-class Identity:
-    """Who the agent is, so it never counts itself as a person it met."""
-
-    agent_id: str = ""
-    name: str = ""
-
-    def is_self(self, person_id: str | None, name: str | None) -> bool:
-        return bool((self.agent_id and person_id == self.agent_id) or (self.name and name == self.name))
-
-
 def parse_timestamp(value: Any) -> datetime | None:
     """ISO 8601 text or Unix milliseconds (number or digit string) → aware UTC datetime."""
     if value is None or isinstance(value, bool):

@@ -10,7 +10,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, Sequence
 
-from karakuri_agent.domain.notification import Choice, Identity
+from karakuri_agent.domain.identity import Identity
+from karakuri_agent.domain.notification import Choice
 from karakuri_agent.domain.records import Activity, Meeting, Parsed, Participant, Person, Place
 
 if TYPE_CHECKING:

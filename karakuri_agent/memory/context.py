@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable
 
 from karakuri_agent.domain.commands import INFORMATION
+from karakuri_agent.domain.identity import Identity, same_person
 from karakuri_agent.domain.limits import (
     ACTIVITY_LIMIT,
     MAX_CONFIGURED_FILE_BYTES,
@@ -22,7 +23,7 @@ from karakuri_agent.domain.limits import (
     MEMORY_LIMIT,
     RECENT_COMMANDS,
 )
-from karakuri_agent.domain.notification import Identity, Notification
+from karakuri_agent.domain.notification import Notification
 from karakuri_agent.domain.records import Parsed
 from karakuri_agent.ja.context import (
     DECISION_GUIDANCE,
@@ -174,7 +175,7 @@ def observe(store: Store, notification: Notification, *, me: Identity, now: date
             store.add_commitment(notification.notification_id, _commitment_row(promise))
         new_lines = [line for line in parsed["conversation_messages"]
                      if first_seen.get(line_key(line, parsed["conversation_id"])) == seen_at]
-        withdraw(store, withdrawn_by(new_lines, standing, promises, parsed["conversation_id"]))
+        withdraw(store, withdrawn_by(new_lines, standing, promises, parsed["conversation_id"], now))
         journal.observed(store, parsed, me, conversation=conversation_key(parsed, me), at=now, heard_at=seen_at)
         remember_told(store, new_lines, lambda line: first_seen[line_key(line, parsed["conversation_id"])],
                       me, parsed["conversation_id"])
@@ -220,7 +221,7 @@ def standing_plans(store: Store, now: datetime) -> list[dict[str, Any]]:
 
 
 def withdrawn_by(lines: list[dict[str, Any]], standing: list[dict[str, Any]], promises: list[Promise],
-                 conversation_id: str | None) -> list[int]:
+                 conversation_id: str | None, now: datetime) -> list[int]:
     """Standing promises that lines heard for the first time call off or replace.
 
     Only the speaker's own promises: "また今度にしよう" from one person
@@ -234,15 +235,13 @@ def withdrawn_by(lines: list[dict[str, Any]], standing: list[dict[str, Any]], pr
     for line in lines:
         message = line.get("message")
         replaces = changes_plan(message) and line_key(line, conversation_id) in made_now
-        if calls_off(message) or replaces:
+        if calls_off(message, now) or replaces:
             ids += [row["id"] for row in standing if _same_speaker(row, line)]
     return ids
 
 
 def _same_speaker(row: dict[str, Any], line: dict[str, Any]) -> bool:
-    if row.get("partner_id") and line.get("speaker_id"):
-        return str(row["partner_id"]) == str(line["speaker_id"])
-    return bool(row.get("partner_name")) and row.get("partner_name") == line.get("speaker")
+    return same_person(row.get("partner_id"), row.get("partner_name"), line.get("speaker_id"), line.get("speaker"))
 
 
 def _promise_of(row: dict[str, Any]) -> Promise:

@@ -22,7 +22,8 @@ from datetime import datetime, timedelta
 from typing import Any, Iterable
 
 from karakuri_agent.domain.commands import ACCEPT_TRANSFER, CONVERSATION, REJECT_TRANSFER
-from karakuri_agent.domain.notification import Identity, parse_timestamp
+from karakuri_agent.domain.notification import parse_timestamp
+from karakuri_agent.domain.identity import Identity
 from karakuri_agent.domain.records import Parsed
 from karakuri_agent.reading.promises import line_key
 from karakuri_agent.state.base import Store

@@ -14,7 +14,7 @@ from typing import Any, Iterable
 from karakuri_agent.domain.commands import CONTACT as CONTACT_COMMANDS
 from karakuri_agent.domain.commands import CONVERSATION as CONVERSATION_COMMANDS
 from karakuri_agent.domain.commands import OPENING as OPENING_COMMANDS
-from karakuri_agent.domain.notification import Identity
+from karakuri_agent.domain.identity import Identity
 from karakuri_agent.domain.records import Parsed
 from karakuri_agent.ja import phrases
 from karakuri_agent.memory import journal, knowledge

@@ -60,6 +60,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Callable, Mapping, Sequence
 
+from karakuri_agent.domain.identity import same_person
 from karakuri_agent.domain.notification import TOKYO
 from karakuri_agent.ja import markup
 from karakuri_agent.ja.places import building_kind
@@ -388,10 +389,7 @@ def extract_promise(
 
 def _is_self(line: Mapping, self_id: str | None, self_name: str | None) -> bool:
     """True when the line was said by the agent itself (by id, else name)."""
-    speaker_id = line.get("speaker_id")
-    if self_id and speaker_id:
-        return str(speaker_id) == str(self_id)
-    return bool(self_name) and line.get("speaker") == self_name
+    return same_person(self_id, self_name, line.get("speaker_id"), line.get("speaker"))
 
 
 def line_key(line: Mapping, conversation_id: str | None) -> str:
@@ -445,18 +443,18 @@ def extract_promises(
             now=when,
             known_places=known_places,
         )
-        if calls_off(line.get("message")):  # what the speaker proposed a moment ago is off
+        if calls_off(line.get("message"), when):  # what the speaker proposed a moment ago is off
             promises = [p for p in promises if not _made_by(p, line)]
             continue
         earlier = next((p for p in reversed([*standing, *promises]) if _made_by(p, line)), None)
         if earlier is not None and (promise is None or promise.due_at is None):
-            promise = _moved(line.get("message"), earlier, known_places) or promise
+            promise = _moved(line.get("message"), earlier, known_places, when) or promise
         if promise:
             promises.append(dataclasses.replace(promise, line_key=key, said_at=when))
     return promises
 
 
-def _moved(message: object, earlier: Promise, known_places: Sequence[Mapping]) -> Promise | None:
+def _moved(message: object, earlier: Promise, known_places: Sequence[Mapping], now: datetime) -> Promise | None:
     """The same meeting at another place, when its proposer changes the place and says no new time.
 
     "やっぱり図書館にしない？時間はそのままで。" after a meeting at 15時 means 15時
@@ -465,7 +463,7 @@ def _moved(message: object, earlier: Promise, known_places: Sequence[Mapping]) -
     if not isinstance(message, str):
         return None
     text = message.translate(DIGITS)
-    if not PLACE_CHANGE.search(text) or REFUSAL.search(text) or _due_at(text, earlier.said_at or datetime.now(TOKYO)):
+    if not PLACE_CHANGE.search(text) or REFUSAL.search(text) or _due_at(text, earlier.said_at or now):
         return None
     place_name, node_id = _place(text, [p for p in known_places if isinstance(p, Mapping)])
     if (place_name, node_id) == (None, None) or (place_name, node_id) == (earlier.place_name, earlier.node_id):
@@ -475,20 +473,17 @@ def _moved(message: object, earlier: Promise, known_places: Sequence[Mapping]) -
 
 def _made_by(promise: Promise, line: Mapping) -> bool:
     """The promise was made by the line's speaker: by id when both have one, else by name."""
-    speaker_id = line.get("speaker_id")
-    if promise.partner_id and speaker_id:
-        return str(promise.partner_id) == str(speaker_id)
-    return bool(promise.partner_name) and promise.partner_name == str(line.get("speaker") or "")
+    return same_person(promise.partner_id, promise.partner_name, line.get("speaker_id"), str(line.get("speaker") or ""))
 
 
-def calls_off(message: object) -> bool:
-    """The line calls a meeting off ("ごめん、さっきの約束なしで！") and proposes no other."""
+def calls_off(message: object, now: datetime) -> bool:
+    """The line calls a meeting off ("ごめん、さっきの約束なしで！") and proposes no other (read at `now`, the world's)."""
     if not isinstance(message, str):
         return False
     if not any(CALL_OFF.search(sentence) or (CALL_OFF_MEETING.search(sentence) and MEETING_WORD.search(sentence))
                for sentence in split_sentences(message)):
         return False
-    return extract_promise(message, speaker_name="", speaker_id=None, now=datetime.now(TOKYO)) is None
+    return extract_promise(message, speaker_name="", speaker_id=None, now=now) is None
 
 
 def changes_plan(message: object) -> bool:

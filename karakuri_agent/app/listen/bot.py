@@ -30,10 +30,10 @@ from urllib.parse import urlsplit
 import discord
 
 from karakuri_agent.app.config import Settings
-from karakuri_agent.errors import ConfigError
 from karakuri_agent.app.cycle import configured_reporter
-from karakuri_agent.report.reporters import DiscordChannelReporter, Reporter
 from karakuri_agent.app.listen.core import Listener, Message
+from karakuri_agent.errors import ConfigError
+from karakuri_agent.report.reporters import DiscordChannelReporter, Reporter
 
 log = logging.getLogger(__name__)
 

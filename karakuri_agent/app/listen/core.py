@@ -18,13 +18,12 @@ What it adds to `Agent.handle`:
 from __future__ import annotations
 
 import logging
-import os
 import time
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Callable
 
-from karakuri_agent.app.config import Settings
+from karakuri_agent.app.config import Settings, debug_enabled
 from karakuri_agent.app.cycle import Agent, HandleResult, outcome_word
 from karakuri_agent.errors import UsageError
 from karakuri_agent.memory.knowledge import LAST_SEEN as LAST_SEEN_KEY
@@ -98,7 +97,7 @@ class Listener:
                 self._remember(message)
             return None
         except Exception as exc:  # a bug must not stop a resident process; the ledger keeps a retry safe
-            if os.environ.get("KARAKURI_DEBUG") == "1":
+            if debug_enabled():
                 log.exception("message %s: internal error", message.message_id or "-")
             else:
                 log.error("message %s: internal error (%s); set KARAKURI_DEBUG=1 for details",

@@ -14,8 +14,8 @@ from contextlib import contextmanager
 from types import FrameType
 from typing import Callable, Iterator, TextIO
 
-from karakuri_agent.outside import loads
 from karakuri_agent.app.listen.core import Listener, Message
+from karakuri_agent.outside import loads
 
 log = logging.getLogger(__name__)
 _SIGNALS = (signal.SIGTERM, signal.SIGINT)
