@@ -792,3 +792,84 @@ def test_a_time_and_a_place_not_shown_yet_make_a_meeting_placed_once_it_is_shown
 @pytest.mark.parametrize("said", ["5時に夕飯で", "明日10時にテストで", "1時間後に会議な", "3時に仕事で忙しい"])
 def test_a_time_and_a_word_that_is_no_place_make_no_meeting(said):
     assert _promise(said) is None
+
+
+# -- one promise per plan, made by the line that proposed it ---------------------------------------
+def _lines(*said: tuple[str, str, str]) -> list[dict]:
+    return [{"speaker": name, "speaker_id": agent_id, "message": message} for name, agent_id, message in said]
+
+
+def _plans(lines: list[dict], now: datetime = _night(18, 20, 0), standing=()) -> list[tuple[str, str | None, datetime | None]]:
+    found = extract_promises(lines, self_id=SELF_ID, self_name=SELF_NAME, now=now, known_places=KNOWN_PLACES,
+                             standing=standing)
+    return [(p.partner_name, p.place_name, p.due_at and p.due_at.astimezone(TOKYO)) for p in found]
+
+
+MEI, KOU, SORA = ("桜草メイ", "1474403124906295517"), ("黒瀬コウ", "1462098815530061904"), ("時雨ソラ", "1481220937745113088")
+
+
+def test_an_agreement_to_someone_elses_plan_makes_no_promise_of_its_own():
+    lines = _lines((*MEI, "明日15時に喫茶店で会おうよ！"), (*KOU, "了解、15時に喫茶店ね"))
+    assert _plans(lines) == [("桜草メイ", "喫茶店 店内", _night(19, 15, 0))]  # the known place it names
+
+
+def test_an_agreement_saying_the_hour_alone_takes_up_tomorrows_plan():
+    """「了解、10時に公園ね」 said in the evening reads as 22時 on its own; beside the plan it is the plan's 10時."""
+    lines = _lines((*SORA, "みんなで明日10時に公園集合ね！"), (*MEI, "了解、10時に公園ね"), (*KOU, "OK、公園な"))
+    assert _plans(lines) == [("時雨ソラ", "公園", _night(19, 10, 0))]
+
+
+def test_an_agreement_to_a_plan_from_an_earlier_notification_makes_none_either():
+    [plan] = extract_promises(_lines((*MEI, "明日15時に喫茶店で会おうよ！")), self_id=SELF_ID, self_name=SELF_NAME,
+                              now=_night(18, 19, 0), known_places=KNOWN_PLACES)
+    assert _plans(_lines((*KOU, "了解、15時に喫茶店ね")), standing=[plan]) == []
+
+
+def test_an_agreement_to_the_agents_own_proposal_meets_where_the_agent_said():
+    lines = _lines((SELF_NAME, SELF_ID, "16時に本屋「栞」で待ち合わせしない？"), (*MEI, "了解、16時に栞ね！"))
+    assert _plans(lines, now=_night(18, 15, 0)) == [("桜草メイ", "本屋「栞」", _night(18, 16, 0))]
+
+
+def test_a_proposer_saying_the_plan_again_makes_one_promise():
+    lines = _lines((*MEI, "昼の12時に喫茶店で一緒にご飯食べない？"), (*MEI, "じゃあ三人で。12時に喫茶店ね"))
+    assert len(_plans(lines, now=_night(18, 9, 0))) == 1
+
+
+def test_a_proposer_moving_the_hour_keeps_the_plans_day_and_place():
+    lines = _lines((*KOU, "明日16時に喫茶店行こうぜ"), (*KOU, "いや、やっぱ17時にしよう"))
+    assert _plans(lines) == [("黒瀬コウ", "喫茶店 店内", _night(19, 17, 0))]
+
+
+def test_a_line_proposing_by_itself_is_its_speakers_own_promise_even_when_the_plan_was_made():
+    lines = _lines((*MEI, "明日15時に喫茶店で会おうよ！"), (*KOU, "明日15時に喫茶店で会おう"))
+    assert [p[0] for p in _plans(lines)] == ["桜草メイ", "黒瀬コウ"]
+
+
+AGREEMENTS = ["了解", "りょうかい", "OK", "オッケー", "いいよ", "いいね", "わかった", "賛成", "もちろん", "うん", "おう"]
+
+
+@settings(max_examples=150, deadline=None)
+@given(agree=st.sampled_from(AGREEMENTS), hour=st.integers(min_value=9, max_value=20),
+       day=st.sampled_from(["明日", "今日", ""]), place=st.sampled_from(["喫茶店", "公民館", "本屋「栞」"]),
+       echo=st.sampled_from(["{h}時に{p}ね", "{h}時ね", "{p}な", "{h}時に{p}で！"]),
+       agreeing=st.sampled_from([KOU, SORA]), said_at=st.integers(min_value=6, max_value=21))
+def test_fuzz_any_agreement_to_a_plan_leaves_one_promise_by_its_proposer(agree, hour, day, place, echo, agreeing,
+                                                                        said_at):
+    now = _night(18, said_at, 0)
+    lines = _lines((*MEI, f"{day}{hour}時に{place}で会おうよ！"), (*agreeing, f"{agree}、" + echo.format(h=hour, p=place)))
+    plans = _plans(lines, now=now)
+    assert len(plans) <= 1 and all(name == "桜草メイ" for name, *_ in plans)
+
+
+@pytest.mark.parametrize("text", [
+    "桜草メイ: 「やあ」\n次は AIニケちゃん の番です。",
+    "桜草メイ が話しかけています。\n「こんにちは！」\n次は AIニケちゃん の番です。",
+])
+def test_the_agent_named_in_a_text_without_a_participant_list_gets_its_configured_id(text):
+    from karakuri_agent.memory.context import parse
+
+    raw = {"notification_id": "notif-self", "created_at": NOW.isoformat(),
+           "notification": {"type": "conversation_message", "text": text, "choices": []}}
+    parsed = parse(Notification.from_json(raw, requested_id="notif-self"), roster={}, me=ME)
+    assert {"name": SELF_NAME, "id": SELF_ID} in parsed["next_speakers"]
+    assert all(p["id"] == SELF_ID for p in parsed["participants"] if p["name"] == SELF_NAME)

@@ -9,7 +9,7 @@ STRONG_CUE = re.compile(
     r"|会いましょ|会おう|会お[！!〜ー]|会いに(?:行|い)|会わない[?？]|会える[?？]"
     r"|行きましょ|行こう(?!かな|と思|とおも)|いこう(?!かな|と思|とおも)|行こ[！!っ]"
     r"|行かない[?？]|行かん[?？]|向かいましょ"
-    r"|一緒に|いっしょに|来てね|来てくれ|来てください|待ってる|待ってて|待ってます"
+    r"|一緒に|いっしょに|来てね|来てくれ|来てください|おいで|待ってる|待ってて|待ってます"
 )
 
 WEAK_CUE = re.compile(
@@ -17,6 +17,13 @@ WEAK_CUE = re.compile(
     r"|賛成|もちろん|ぜひ|どう[?？]|どうかな|しよう(?!かな|と思)|しましょう",
     re.IGNORECASE,
 )
+
+# A day named in a line: without one, a new hour for a plan keeps the plan's day.
+NAMES_A_DAY = re.compile(r"今日|きょう|今夜|今晩|明日|あした|明後日|あさって|\d{1,2}日|[月火水木金土日]曜")
+
+# A line that opens by agreeing ("了解、15時に喫茶店ね", "OK、公園な"): it takes up a plan, it proposes none.
+AGREEMENT = re.compile(r"^\s*(?:了解|りょうかい|(?<![A-Za-z])OK(?![A-Za-z])|ＯＫ|オッケー|おっけー|いいよ|いいね|わかった|分かった"
+                       r"|賛成|もちろん|うん|おう)", re.IGNORECASE)
 
 REFUSAL = re.compile(r"行けない|行けません|会えない|会えません|無理|やめよう|やめとく|キャンセル|断|中止|また今度")
 

@@ -98,8 +98,22 @@ class StoredNames:
         return self._seen[name]
 
 
+class _KnowingSelf:
+    """A roster that also knows the agent: its configured id for its own name, which no store holds."""
+
+    def __init__(self, roster: textparse.NameLookup, me: Identity) -> None:
+        self._roster = roster
+        self._me = me
+
+    def get(self, name: str, /) -> str | None:
+        if self._me.agent_id and name == self._me.name:
+            return self._me.agent_id
+        return self._roster.get(name)
+
+
 def parse(notification: Notification, *, roster: textparse.NameLookup, me: Identity) -> Parsed:
     """The `parsed` block: JSON fields first, the text's patterns when they are absent."""
+    roster = _KnowingSelf(roster, me)
     body = notification.notification
     text = body.text
     if body.participants is not None:

@@ -65,6 +65,8 @@ from karakuri_agent.domain.notification import TOKYO
 from karakuri_agent.ja import markup
 from karakuri_agent.ja.places import building_kind
 from karakuri_agent.ja.promises import (
+    NAMES_A_DAY,
+    AGREEMENT,
     AM,
     CALL_OFF,
     CALL_OFF_MEETING,
@@ -429,8 +431,13 @@ def extract_promises(
     one promise per line said.
     """
     promises: list[Promise] = []
+    offered: Promise | None = None  # the agent's own latest proposal: what a partner's "了解" takes up
     for line in lines:
-        if not isinstance(line, Mapping) or _is_self(line, self_id, self_name):
+        if not isinstance(line, Mapping):
+            continue
+        if _is_self(line, self_id, self_name):
+            offered = extract_promise(line.get("message"), speaker_name="", speaker_id=None, now=now,
+                                      known_places=known_places) or offered
             continue
         key = line_key(line, conversation_id)
         when = said_at(key) if said_at else now
@@ -449,9 +456,85 @@ def extract_promises(
         earlier = next((p for p in reversed([*standing, *promises]) if _made_by(p, line)), None)
         if earlier is not None and (promise is None or promise.due_at is None):
             promise = _moved(line.get("message"), earlier, known_places, when) or promise
-        if promise:
+        elif earlier is not None and promise is not None and changes_plan(line.get("message")):
+            promise = _retimed(line.get("message"), promise, earlier)
+            promises = [p for p in promises if p is not earlier]  # said a moment ago: the new time replaces it
+        if promise is not None and offered is not None:
+            promise = _with_offered_place(line, promise, offered)
+        if promise and not _takes_up(line, promise, [p for p in [*standing, *promises] if p.line_key != key]):
             promises.append(dataclasses.replace(promise, line_key=key, said_at=when))
     return promises
+
+
+def _retimed(message: object, promise: Promise, earlier: Promise) -> Promise:
+    """"いや、やっぱ17時にしよう" after "明日16時に銭湯行こうぜ": the plan's day and place at the new hour."""
+    text = str(message or "").translate(DIGITS)
+    due = promise.due_at
+    if due is not None and earlier.due_at is not None and not NAMES_A_DAY.search(text):
+        local, day = due.astimezone(TOKYO), earlier.due_at.astimezone(TOKYO)
+        due = local.replace(year=day.year, month=day.month, day=day.day)
+    if promise.place_name or promise.node_id:
+        return dataclasses.replace(promise, due_at=due)
+    return dataclasses.replace(promise, due_at=due, place_name=earlier.place_name, node_id=earlier.node_id)
+
+
+def _with_offered_place(line: Mapping, promise: Promise, offered: Promise) -> Promise:
+    """An agreement to the agent's own proposal that names no place known here meets where the agent said."""
+    message = str(line.get("message") or "").translate(DIGITS)
+    if promise.place_name or promise.node_id or not AGREEMENT.search(message):
+        return promise
+    if promise.due_at is not None and offered.due_at is not None and _clock_of(promise.due_at) != _clock_of(offered.due_at):
+        return promise
+    return dataclasses.replace(promise, place_name=offered.place_name, node_id=offered.node_id)
+
+
+def _takes_up(line: Mapping, promise: Promise, earlier: Sequence[Promise]) -> bool:
+    """The line agrees to a plan someone made, or its proposer says it again: no promise of its own.
+
+    "了解、15時に喫茶店ね" after "明日15時に喫茶店で会おうよ！" is the same
+    meeting: one promise per plan, made by the line that proposed it. A line
+    that proposes by itself ("10時に神社で会おう") is its speaker's own
+    promise, even when someone proposed the same before.
+    """
+    message = str(line.get("message") or "").translate(DIGITS)
+    agrees = bool(AGREEMENT.search(message)) and not STRONG_CUE.search(message)
+    changes = bool(PLACE_CHANGE.search(message))
+    for plan in earlier:
+        if _made_by(plan, line):
+            # Its proposer saying it again: the same time is the same plan, unless the line changes it.
+            if not changes and promise.due_at is not None and promise.due_at == plan.due_at:
+                return True
+            if _same_plan(promise, plan):
+                return True
+        elif agrees and _same_plan(promise, plan, by_clock=True):
+            return True
+    return False
+
+
+def _clock_of(moment: datetime) -> tuple[int, int]:
+    """The time of day as said: 10時 is 10:00 or 22:00, depending on when it was said."""
+    local = moment.astimezone(TOKYO)
+    return local.hour % 12, local.minute
+
+
+def _same_plan(promise: Promise, earlier: Promise, *, by_clock: bool = False) -> bool:
+    """The same time (or none said) at the same place (or none said, or one naming the other: 食堂 of 港の食堂).
+
+    `by_clock`: an agreement often says the hour alone ("了解、11時ね" to a
+    plan for tomorrow at 11): the time of day is compared, not the day or the half of it.
+    """
+    if promise.due_at is not None and earlier.due_at is not None:
+        if by_clock:
+            if _clock_of(promise.due_at) != _clock_of(earlier.due_at):
+                return False
+        elif promise.due_at != earlier.due_at:
+            return False
+    if promise.due_at is not None and earlier.due_at is None:
+        return False  # a time where there was none is news
+    if promise.node_id and earlier.node_id:
+        return promise.node_id == earlier.node_id
+    here, there = promise.place_name, earlier.place_name
+    return not here or (bool(there) and (here in there or there in here))
 
 
 def _moved(message: object, earlier: Promise, known_places: Sequence[Mapping], now: datetime) -> Promise | None:
