@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Any
+from typing import Any, TypeGuard
 
 from karakuri_agent.errors import UsageError
 from karakuri_agent.domain.notification import Choice
@@ -98,7 +98,7 @@ def check_value(value: Any, spec: dict[str, Any], path: str, problems: list[str]
 def _check_object(value: dict[str, Any], spec: dict[str, Any], path: str, problems: list[str],
                   depth: int) -> dict[str, Any]:
     properties = spec["properties"]
-    required = spec.get("required") if isinstance(spec.get("required"), list) else []
+    required: list[Any] = spec["required"] if isinstance(spec.get("required"), list) else []
     for name in required:
         if value.get(name) in (None, ""):
             problems.append(f"{path}.{name} is required")
@@ -159,5 +159,5 @@ def _check_length(size: int, spec: dict[str, Any], kind: str, path: str, problem
         problems.append(f"{path} must have at most {high} {noun}")
 
 
-def _is_number(value: Any) -> bool:
+def _is_number(value: Any) -> TypeGuard[float]:
     return isinstance(value, (int, float)) and not isinstance(value, bool)

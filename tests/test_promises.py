@@ -21,7 +21,8 @@ from karakuri_agent.domain.notification import Choice, Notification
 from karakuri_agent.decide.queries import COMMITMENT_SOON, MEETING_GRACE
 from karakuri_agent.decide.rules import propose
 from karakuri_agent.domain.view import View
-from karakuri_agent.reading.promises import PAST_GRACE, Promise, extract_promise, extract_promises
+from karakuri_agent.reading.times import PAST_GRACE
+from karakuri_agent.reading.promises import Promise, extract_promise, extract_promises
 from karakuri_agent.state.retention import gc
 from karakuri_agent.voice.persona import load_persona
 from karakuri_agent.state.sqlite.store import SQLiteStore

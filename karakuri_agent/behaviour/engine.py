@@ -14,7 +14,7 @@ import json
 from dataclasses import dataclass, field
 from functools import cached_property
 from datetime import datetime, timedelta
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Iterable, Mapping, Sequence, TypeGuard
 
 from karakuri_agent.behaviour.spec import PATH_SLOTS, Action, Behaviour, Condition, Reaction, Rule, Trigger, matches_type
 from karakuri_agent.behaviour.variables import Change, Variables
@@ -272,13 +272,20 @@ def compare(actual: Any, operator: str, expected: Any) -> bool:
         return isinstance(actual, str) and isinstance(expected, str) and expected in actual
     if actual is None or expected is None:
         return False
-    if _number(actual) and _number(expected) or isinstance(actual, str) and isinstance(expected, str):
-        return {"gt": actual > expected, "lt": actual < expected, "gte": actual >= expected,
-                "lte": actual <= expected}.get(operator, False)
+    if _number(actual) and _number(expected):
+        return _ordered(operator, actual, expected)
+    if isinstance(actual, str) and isinstance(expected, str):
+        return _ordered(operator, actual, expected)
     return False
 
 
-def _number(value: Any) -> bool:
+def _ordered(operator: str, actual: Any, expected: Any) -> bool:
+    """gt/lt/gte/lte on two values of one ordered kind (numbers, or texts)."""
+    return bool({"gt": actual > expected, "lt": actual < expected, "gte": actual >= expected,
+                 "lte": actual <= expected}.get(operator, False))
+
+
+def _number(value: Any) -> TypeGuard[float]:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 

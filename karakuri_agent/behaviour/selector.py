@@ -78,7 +78,8 @@ class Selector(Generic[V, C]):
         out = []
         disabled = set(self.behaviour.disable)
         source = self.behaviour.source or "behaviour.json"
-        switched_off = [r for r in [*self.builtins, *self.behaviour.rules] if r.id in disabled]
+        everything: list[BuiltinRule[V, C] | Rule] = [*self.builtins, *self.behaviour.rules]
+        switched_off = [r for r in everything if r.id in disabled]
         for rule in sorted([*self.ordered, *switched_off],
                            key=lambda r: (r.id in disabled, -r.priority)):
             if isinstance(rule, BuiltinRule):

@@ -18,7 +18,7 @@ from karakuri_agent.domain.view import View
 from karakuri_agent.ja import places, reasons
 from karakuri_agent.memory import recall
 from karakuri_agent.memory.travel import FLOOR, time_to_walk
-from karakuri_agent.reading.promises import known_place
+from karakuri_agent.reading.places import known_place
 
 # How far ahead a meeting starts to steer the agent (time to walk there and wait).
 COMMITMENT_SOON = timedelta(minutes=90)

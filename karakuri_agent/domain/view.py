@@ -15,7 +15,7 @@ from karakuri_agent.domain.notification import Choice
 from karakuri_agent.domain.records import Activity, Meeting, Parsed, Participant, Person, Place
 
 if TYPE_CHECKING:
-    from karakuri_agent.voice.speech import Persona
+    from karakuri_agent.voice.persona import Persona
 
 
 @dataclass(frozen=True)

@@ -37,7 +37,8 @@ from karakuri_agent.memory.record import KEEPABLE_AFTER_DUE, agents_in, conversa
 from karakuri_agent.memory.travel import trips
 from karakuri_agent.outside import loads, read_regular_file
 from karakuri_agent.reading import textparse
-from karakuri_agent.reading.promises import Promise, calls_off, changes_plan, extract_promises, known_place, line_key
+from karakuri_agent.reading.promises import Promise, calls_off, changes_plan, extract_promises, line_key
+from karakuri_agent.reading.places import known_place
 from karakuri_agent.state.base import Store
 from karakuri_agent.state.values import utc_text
 

@@ -48,8 +48,7 @@ Documented choices:
   the first place in the list. Else a place
   word from a built-in list, extended by a following `「名前」` (本屋「栞」).
   A node id written in the line (6-11) is taken as node_id.
-- A naive `now` is taken as Asia/Tokyo; due times are aware, Asia/Tokyo.
-"""
+- A naive `now` is taken as Asia/Tokyo; due times are aware, Asia/Tokyo."""
 
 from __future__ import annotations
 
@@ -57,44 +56,30 @@ import dataclasses
 import hashlib
 import re
 from dataclasses import dataclass
-from datetime import datetime, timedelta
-from typing import Callable, Mapping, Sequence
+from datetime import datetime
+from typing import Any, Callable, Mapping, Sequence
 
 from karakuri_agent.domain.identity import same_person
 from karakuri_agent.domain.notification import TOKYO
-from karakuri_agent.ja import markup
-from karakuri_agent.ja.places import building_kind
 from karakuri_agent.ja.promises import (
-    NAMES_A_DAY,
     AGREEMENT,
-    AM,
     CALL_OFF,
     CALL_OFF_MEETING,
-    CLOCK_JI,
-    DAY_AFTER,
     DIGITS,
-    LATER_WORD,
     MEETING_WORD,
-    NIGHT,
+    NAMES_A_DAY,
     NOT_A_MEETING,
     PLACE_CHANGE,
     PLACE_PARTICLE,
-    PM,
     REFUSAL,
-    RELATIVE,
-    SCRIPT_RUN,
     STRONG_CUE,
-    TODAY,
-    TOMORROW,
     TOWN_PLACE,
     UNSEEN_SPOT,
     WEAK_CUE,
 )
 from karakuri_agent.ja.sentences import split_sentences
-
-LATER = timedelta(minutes=30)  # what あとで / 後で means
-PAST_GRACE = timedelta(minutes=15)  # "15時に" said at 15:10 still means today 15:00
-FURTHEST_RELATIVE = timedelta(days=1)  # "100時間後" is talk, not a time to be somewhere
+from karakuri_agent.reading.places import _NODE_ID, _place, _unambiguous_keys
+from karakuri_agent.reading.times import _as_tokyo, _due_at
 
 
 @dataclass(frozen=True)
@@ -111,207 +96,6 @@ class Promise:
     said_at: datetime | None = None  # when the line was said: what its times were read against
 
 
-_CLOCK_HHMM = re.compile(r"(?<![\d:])(?P<h>\d{1,2}):(?P<m>\d{2})(?![\d:])")
-
-_NODE_ID = re.compile(r"(?<![\d-])(?P<node>\d{1,4}-\d{1,4})(?![\d-])")
-
-
-def _as_tokyo(now: datetime) -> datetime:
-    """`now` in Asia/Tokyo; a naive value is taken to be Tokyo time already."""
-    if now.tzinfo is None:
-        return now.replace(tzinfo=TOKYO)
-    return now.astimezone(TOKYO)
-
-
-# ---------------------------------------------------------------------------
-# Time.
-# ---------------------------------------------------------------------------
-
-
-def _relative_due(text: str, now: datetime) -> datetime | None:
-    """now + the span of `N分後` / `N時間後` / `N時間M分後` (up to a day ahead), now + 30 min for あとで."""
-    match = next((m for m in RELATIVE.finditer(text) if m.group("h") or m.group("m")), None)
-    if match:
-        hours, minutes = int(match.group("h") or 0), int(match.group("m") or 0)
-        ahead = timedelta(hours=hours, minutes=minutes + (30 if match.group("half") else 0))
-        return now + ahead if ahead <= FURTHEST_RELATIVE else None
-    if LATER_WORD.search(text):
-        return now + LATER
-    return None
-
-
-def _clock_parts(text: str) -> tuple[int, int] | None:
-    """(hour, minute) of the first `HH:MM` or `N時[半|M分]`, if valid."""
-    found = []
-    for match in (_CLOCK_HHMM.search(text), CLOCK_JI.search(text)):
-        if match:
-            found.append(match)
-    if not found:
-        return None
-    match = min(found, key=lambda m: m.start())
-    hour = int(match.group("h"))
-    if "half" in match.re.groupindex and match.group("half"):
-        minute = 30
-    else:
-        minute = int(match.group("m") or 0)
-    if hour > 23 or minute > 59:
-        return None
-    return hour, minute
-
-
-def _at(day: datetime, hour: int, minute: int) -> datetime:
-    """`day`'s date at hour:minute, Tokyo time."""
-    return day.replace(hour=hour, minute=minute, second=0, microsecond=0)
-
-
-def _clock_due(text: str, now: datetime) -> datetime | None:
-    """Due time of a clock expression, following the module's day rules."""
-    parts = _clock_parts(text)
-    if parts is None:
-        return None
-    hour, minute = parts
-    midnight = hour in (0, 12) and NIGHT.search(text) is not None
-    if midnight:
-        hour, now = 0, now + timedelta(days=1)  # the midnight ending the day meant
-    elif PM.search(text) and hour < 12:
-        hour += 12
-    twelve_hour = hour < 12 and not midnight and not AM.search(text)
-    if DAY_AFTER.search(text):
-        return _at(now + timedelta(days=2), hour, minute)
-    if TOMORROW.search(text):
-        return _at(now + timedelta(days=1), hour, minute)
-    today = _at(now, hour, minute)
-    if midnight:
-        return today
-    if TODAY.search(text):
-        evening = _at(now, hour + 12, minute) if twelve_hour else today
-        return evening if today < now - PAST_GRACE and evening >= now - PAST_GRACE else today
-    if today >= now - PAST_GRACE:
-        return today
-    if twelve_hour and _at(now, hour + 12, minute) >= now - PAST_GRACE:
-        return _at(now, hour + 12, minute)
-    return _at(now + timedelta(days=1), hour, minute)
-
-
-def _due_at(text: str, now: datetime) -> datetime | None:
-    """First time expression in `text`: relative forms, then clock times."""
-    return _relative_due(text, now) or _clock_due(text, now)
-
-
-# ---------------------------------------------------------------------------
-# Place.
-# ---------------------------------------------------------------------------
-
-
-def _place_keys(name: str) -> set[str]:
-    """Ways a known place name may be said: full, each word, 「」 parts.
-
-    Generic keys shorter than two characters are dropped (too ambiguous);
-    the proper name inside 「」 is kept at any length. A label in several
-    words is also said run together (駅前 for 駅 前), and a kanji compound
-    by its end (役所 for 市役所). A later word
-    (校庭 of 学校 校庭) is a way to say the place too, and so is a run of one
-    script in a building's name (ベーカリー of ベーカリー麦, たぬき of 麺処たぬき);
-    when a key names parts of several buildings (店内, 入口, からくり of
-    からくり駅 and からくり神社) `_unambiguous_keys` drops it.
-    """
-    runs = SCRIPT_RUN.findall(name)
-    keys = {name, "".join(name.split()), *name.split(), *runs, *_kanji_tails(runs)}
-    if markup.OPEN_QUOTE in name:
-        keys.add(name.partition(markup.OPEN_QUOTE)[0].strip())
-    keys = {key for key in keys if len(key) >= 2}
-    proper = markup.BRACKETED_NAME.search(name)
-    if proper:  # a proper name is distinctive even as a single kanji (栞)
-        keys.add(proper.group(1).strip())
-    return {key for key in keys if key}
-
-
-def _kanji_tails(runs: Sequence[str]) -> list[str]:
-    """The ends of a kanji compound, which people say for the whole (役所 for 市役所).
-
-    Only runs of three kanji or more give ends, each at least two kanji long,
-    so a single kanji (館, 前) never names a place; an end shared by two
-    buildings (役所 of 市役所 and 区役所) is dropped as ambiguous like any key.
-    """
-    return [run[start:] for run in runs if markup.KANJI_COMPOUND.fullmatch(run)
-            for start in range(1, len(run) - 1)]
-
-
-def _unambiguous_keys(known_places: Sequence[Mapping]) -> dict[str, set[str]]:
-    """Key → names of the known places it may mean, without keys that name several buildings.
-
-    Two names are one building when they share their first word (喫茶店 店内,
-    喫茶店 入口) or their node (郵便局 窓口 and からくり郵便局 listed at it).
-    """
-    meanings: dict[str, set[tuple[str, str]]] = {}
-    for place in known_places:
-        name = str(place.get("name") or "").strip() if isinstance(place, Mapping) else ""
-        for key in _place_keys(name) if name else ():
-            meanings.setdefault(key, set()).add((name, str(place.get("node_id") or "")))
-    return {key: {name for name, _ in places} for key, places in meanings.items() if _onebuilding_kind(places)}
-
-
-def _onebuilding_kind(places: set[tuple[str, str]]) -> bool:
-    """The (name, node) pairs, linked by a shared first word or node, form one group."""
-    groups: list[tuple[set[str], set[str]]] = []
-    for name, node in places:
-        linked = [g for g in groups if building_kind(name) in g[0] or (node and node in g[1])]
-        merged = ({building_kind(name)}, {node} - {""})
-        for group in linked:
-            groups.remove(group)
-            merged = (merged[0] | group[0], merged[1] | group[1])
-        groups.append(merged)
-    return len(groups) == 1
-
-
-def known_place(text: str, known_places: Sequence[Mapping]) -> tuple[str, str | None] | None:
-    """(name, node_id) of the best-matching known place, if any.
-
-    The longest key found wins; ties go to the first place in the list. A
-    key naming parts of several buildings (店内) identifies none of them.
-    """
-    keys = _unambiguous_keys(known_places)
-    best: tuple[int, str, str | None] | None = None
-    for place in known_places:
-        try:
-            name = str(place.get("name") or "").strip()
-            node_id = place.get("node_id")
-        except AttributeError:
-            continue
-        if not name:
-            continue
-        for key in _place_keys(name):
-            if key in keys and key in text and (best is None or len(key) > best[0]):
-                best = (len(key), name, str(node_id) if node_id else None)
-    return (best[1], best[2]) if best else None
-
-
-def _place(text: str, known_places: Sequence[Mapping]) -> tuple[str | None, str | None]:
-    """(place_name, node_id) named in the text; (None, None) if none."""
-    node = _NODE_ID.search(text)
-    if node:
-        node_id = node.group("node")
-        for place in known_places:
-            if isinstance(place, Mapping) and str(place.get("node_id")) == node_id:
-                return (str(place.get("name")) if place.get("name") else None), node_id
-        return None, node_id
-    known = known_place(text, known_places)
-    if known:
-        return known
-    word = TOWN_PLACE.search(text)
-    if word:
-        return word.group("word") + (word.group("proper") or ""), None
-    unseen = UNSEEN_SPOT.search(text)
-    if unseen:
-        return unseen.group("word"), None
-    return None, None
-
-
-# ---------------------------------------------------------------------------
-# Proposal detection and the public API.
-# ---------------------------------------------------------------------------
-
-
 @dataclass(frozen=True)
 class _PlaceWords:
     """Every way a place may be named (node ids, known names, place words), as two patterns.
@@ -324,7 +108,7 @@ class _PlaceWords:
     spot: re.Pattern[str]  # a place named as where to be: 公民館で, コンビニ前, 神社に
 
     @classmethod
-    def of(cls, known_places: Sequence[Mapping]) -> _PlaceWords:
+    def of(cls, known_places: Sequence[Mapping[str, Any]]) -> _PlaceWords:
         keys = set(_unambiguous_keys(known_places))
         names = "|".join(sorted(map(re.escape, keys), key=len, reverse=True))
         place = "(?:" + "|".join([_NODE_ID.pattern, TOWN_PLACE.pattern] + ([names] if names else [])) + ")"
@@ -338,7 +122,7 @@ def _casual_meeting(sentence: str, now: datetime, places: _PlaceWords) -> bool:
     return places.spot.search(sentence) is not None or UNSEEN_SPOT.search(sentence) is not None
 
 
-def _proposal_sentence(message: str, now: datetime, known_places: Sequence[Mapping]) -> str | None:
+def _proposal_sentence(message: str, now: datetime, known_places: Sequence[Mapping[str, Any]]) -> str | None:
     """The sentence that proposes or accepts meeting, or None."""
     places = _PlaceWords.of(known_places)
     for sentence in split_sentences(message):
@@ -352,12 +136,12 @@ def _proposal_sentence(message: str, now: datetime, known_places: Sequence[Mappi
 
 
 def extract_promise(
-    message: str,
+    message: object,
     *,
     speaker_name: str,
     speaker_id: str | None,
     now: datetime,
-    known_places: Sequence[dict] = (),
+    known_places: Sequence[dict[str, Any]] = (),
 ) -> Promise | None:
     """A Promise when `message` proposes/accepts meeting and names a place or time.
 
@@ -389,12 +173,12 @@ def extract_promise(
     )
 
 
-def _is_self(line: Mapping, self_id: str | None, self_name: str | None) -> bool:
+def _is_self(line: Mapping[str, Any], self_id: str | None, self_name: str | None) -> bool:
     """True when the line was said by the agent itself (by id, else name)."""
     return same_person(self_id, self_name, line.get("speaker_id"), line.get("speaker"))
 
 
-def line_key(line: Mapping, conversation_id: str | None) -> str:
+def line_key(line: Mapping[str, Any], conversation_id: str | None) -> str:
     """One key per line said: same speaker, same text, same conversation.
 
     The speaker is their name, which every reading carries (an id may be
@@ -408,12 +192,12 @@ def line_key(line: Mapping, conversation_id: str | None) -> str:
 
 
 def extract_promises(
-    lines: Sequence[dict],
+    lines: Sequence[dict[str, Any]],
     *,
     self_id: str | None,
     self_name: str | None,
     now: datetime,
-    known_places: Sequence[dict] = (),
+    known_places: Sequence[dict[str, Any]] = (),
     conversation_id: str | None = None,
     said_at: Callable[[str], datetime] | None = None,
     standing: Sequence[Promise] = (),
@@ -478,7 +262,7 @@ def _retimed(message: object, promise: Promise, earlier: Promise) -> Promise:
     return dataclasses.replace(promise, due_at=due, place_name=earlier.place_name, node_id=earlier.node_id)
 
 
-def _with_offered_place(line: Mapping, promise: Promise, offered: Promise) -> Promise:
+def _with_offered_place(line: Mapping[str, Any], promise: Promise, offered: Promise) -> Promise:
     """An agreement to the agent's own proposal that names no place known here meets where the agent said."""
     message = str(line.get("message") or "").translate(DIGITS)
     if promise.place_name or promise.node_id or not AGREEMENT.search(message):
@@ -488,7 +272,7 @@ def _with_offered_place(line: Mapping, promise: Promise, offered: Promise) -> Pr
     return dataclasses.replace(promise, place_name=offered.place_name, node_id=offered.node_id)
 
 
-def _takes_up(line: Mapping, promise: Promise, earlier: Sequence[Promise]) -> bool:
+def _takes_up(line: Mapping[str, Any], promise: Promise, earlier: Sequence[Promise]) -> bool:
     """The line agrees to a plan someone made, or its proposer says it again: no promise of its own.
 
     "了解、15時に喫茶店ね" after "明日15時に喫茶店で会おうよ！" is the same
@@ -534,10 +318,10 @@ def _same_plan(promise: Promise, earlier: Promise, *, by_clock: bool = False) ->
     if promise.node_id and earlier.node_id:
         return promise.node_id == earlier.node_id
     here, there = promise.place_name, earlier.place_name
-    return not here or (bool(there) and (here in there or there in here))
+    return not here or (there is not None and (here in there or there in here))
 
 
-def _moved(message: object, earlier: Promise, known_places: Sequence[Mapping], now: datetime) -> Promise | None:
+def _moved(message: object, earlier: Promise, known_places: Sequence[Mapping[str, Any]], now: datetime) -> Promise | None:
     """The same meeting at another place, when its proposer changes the place and says no new time.
 
     "やっぱり図書館にしない？時間はそのままで。" after a meeting at 15時 means 15時
@@ -554,7 +338,7 @@ def _moved(message: object, earlier: Promise, known_places: Sequence[Mapping], n
     return dataclasses.replace(earlier, place_name=place_name, node_id=node_id, source_text=message)
 
 
-def _made_by(promise: Promise, line: Mapping) -> bool:
+def _made_by(promise: Promise, line: Mapping[str, Any]) -> bool:
     """The promise was made by the line's speaker: by id when both have one, else by name."""
     return same_person(promise.partner_id, promise.partner_name, line.get("speaker_id"), str(line.get("speaker") or ""))
 

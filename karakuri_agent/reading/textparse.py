@@ -26,7 +26,7 @@ import functools
 import re
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Protocol
+from typing import Any, Callable, Protocol
 from zoneinfo import ZoneInfo
 
 from karakuri_agent.domain.notification import TOKYO
@@ -196,12 +196,12 @@ def _id_entries(scan: _Scan) -> tuple[tuple[int, str, str], ...]:
 
 
 class NameLookup(Protocol):
-    """Anything that answers name -> id: a dict, or the store looking names up one by one."""
+    """Anything that answers name -> id: a dict[str, Any], or the store looking names up one by one."""
 
     def get(self, name: str, /) -> str | None: ...
 
 
-def _id_resolver(scan: _Scan, roster: NameLookup | None):
+def _id_resolver(scan: _Scan, roster: NameLookup | None) -> Callable[[str], str | None]:
     """name -> id: ids written in the text first, then the roster."""
     written: dict[str, str] = {}
     for _, name, agent_id in _id_entries(scan):
@@ -233,7 +233,7 @@ def _sentence_names(scan: _Scan) -> list[tuple[int, str]]:
     return found
 
 
-def parse_participants(text: str, roster: NameLookup | None = None) -> list[dict]:
+def parse_participants(text: str, roster: NameLookup | None = None) -> list[dict[str, Any]]:
     """Agents named in the text, `[{"id", "name"}]`, in order of first appearance.
 
     Sources: `名前 (id: N)` entries, speakers of conversation lines, and the
@@ -256,7 +256,7 @@ def parse_participants(text: str, roster: NameLookup | None = None) -> list[dict
     return result
 
 
-def parse_lines(text: str, roster: NameLookup | None = None) -> list[dict]:
+def parse_lines(text: str, roster: NameLookup | None = None) -> list[dict[str, Any]]:
     """Conversation lines `[{"speaker", "speaker_id", "message"}]`, in order.
 
     A line is `名前: 「発言」`, or a bare `「発言」` after `名前 が話しかけています。`
@@ -271,11 +271,11 @@ def parse_lines(text: str, roster: NameLookup | None = None) -> list[dict]:
     ]
 
 
-def parse_next_speakers(text: str, roster: NameLookup | None = None) -> list[dict]:
+def parse_next_speakers(text: str, roster: NameLookup | None = None) -> list[dict[str, Any]]:
     """Names from the server's `次は 名前 の番です。` lines, `[{"id", "name"}]`."""
     scan = _scan(text)
     resolve = _id_resolver(scan, roster)
-    result: list[dict] = []
+    result: list[dict[str, Any]] = []
     for _, line in scan.lines:
         match = NEXT_SPEAKER.match(line)
         name = _clean_name(match.group("name")) if match else None
@@ -304,14 +304,14 @@ def parse_choice_commands(text: str) -> list[str]:
     return commands
 
 
-def parse_action_options(text: str) -> list[dict]:
+def parse_action_options(text: str) -> list[dict[str, Any]]:
     """Actions offered in the `選択肢:` block: `[{"action_id", "name", "cost", "minutes"}]`.
 
     The text form is how the agent learns action ids when the JSON choice
     carries no enum. `cost` is the yen amount, `minutes` how long it takes
     (`1800秒`, `30分`), each None when none is written.
     """
-    options: list[dict] = []
+    options: list[dict[str, Any]] = []
     in_block = False
     for _, line in _scan(text).lines:
         stripped = line.strip()
@@ -334,7 +334,7 @@ def parse_action_options(text: str) -> list[dict]:
 # ---------------------------------------------------------------------------
 
 
-def _parse_summary(summary: str) -> tuple[dict | None, int | None]:
+def _parse_summary(summary: str) -> tuple[dict[str, Any] | None, int | None]:
     """(item, money) from `tea×2` or `12,000円`; (None, None) otherwise."""
     summary = summary.strip()
     match = _ITEM_SUMMARY.match(summary)
@@ -354,8 +354,8 @@ def _reason_code(sentence: str) -> str:
     return "unknown"
 
 
-def _transfer_from_line(line: str, me: dict, resolve) -> dict | None:
-    """One transfer dict from a server transfer sentence, else None."""
+def _transfer_from_line(line: str, me: dict[str, Any], resolve: Callable[[str], str | None]) -> dict[str, Any] | None:
+    """One transfer dict[str, Any] from a server transfer sentence, else None."""
     for pattern, direction, status in TRANSFER_PATTERNS:
         match = pattern.match(line)
         if not match:
@@ -365,7 +365,7 @@ def _transfer_from_line(line: str, me: dict, resolve) -> dict | None:
             return None
         other = {"id": resolve(name), "name": name}
         sender, receiver = (other, me) if direction == "in" else (me, other)
-        transfer: dict = {"from": sender, "to": receiver}
+        transfer: dict[str, Any] = {"from": sender, "to": receiver}
         if status in ("offered", "accepted"):
             item, money = _parse_summary(match.group("summary"))
             transfer.update({"item": item, "money": money, "status": status})
@@ -380,7 +380,7 @@ def _transfer_from_line(line: str, me: dict, resolve) -> dict | None:
 
 def parse_transfers(
     text: str, self_id: str, self_name: str, roster: NameLookup | None = None
-) -> list[dict]:
+) -> list[dict[str, Any]]:
     """Item or money transfers the server reports, in order.
 
     Shapes: offered `{from, to, item, money, status}` (plus
@@ -406,7 +406,7 @@ def parse_transfers(
 # ---------------------------------------------------------------------------
 
 
-def parse_places(text: str) -> list[dict]:
+def parse_places(text: str) -> list[dict[str, Any]]:
     """Named nodes `[{"node_id", "name"}]`, deduplicated by node id.
 
     Sources: `6-11 (喫茶店 店内)`, `7-11(喫茶店 入口)` and building entries
@@ -426,7 +426,7 @@ def parse_places(text: str) -> list[dict]:
     return [{"node_id": node_id, "name": name} for node_id, name in places.items()]
 
 
-def parse_buildings(text: str) -> list[dict]:
+def parse_buildings(text: str) -> list[dict[str, Any]]:
     """Building entries `本屋「栞」 [7-6]` as `[{"node_id", "name"}]`, every one (a node may have a label too).
 
     `parse_places` keeps one name per node, the label first; a building's own
@@ -437,7 +437,7 @@ def parse_buildings(text: str) -> list[dict]:
     return [entry for entry in found if entry["name"]]
 
 
-def parse_current_node(text: str) -> dict | None:
+def parse_current_node(text: str) -> dict[str, Any] | None:
     """`{"node_id", "name"}` from `現在地: 6-11 (喫茶店 店内)` (name may be None)."""
     for _, line in _scan(text).lines:
         match = CURRENT_NODE.match(line.strip())

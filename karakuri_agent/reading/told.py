@@ -21,7 +21,15 @@ from datetime import date, datetime, timedelta, timezone
 from typing import Any, Iterable, Mapping
 
 from karakuri_agent.domain.facts import (  # noqa: F401  (callers name the kinds as told.LIKE)
-    DISLIKE, EVENT, FAMILY, KINDS, LIKE, NEWS, PET, PLAN, WORK,
+    DISLIKE,
+    EVENT,
+    FAMILY,
+    KINDS,
+    LIKE,
+    NEWS,
+    PET,
+    PLAN,
+    WORK,
 )
 from karakuri_agent.ja import told as ja_told
 from karakuri_agent.ja.sentences import split_sentences

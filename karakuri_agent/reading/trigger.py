@@ -47,6 +47,7 @@ def find_notification_id(body: str) -> str | None:
     """
     for marker in MARKER.finditer(body):
         start = OPENERS.match(body, marker.end())
+        assert start is not None  # OPENERS matches the empty string
         underscores = marker.group("pre").count("_") + start.group().count("_")
         rest = body[start.end():]
         if not _looks_like_an_id(rest):

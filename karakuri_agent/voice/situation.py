@@ -198,8 +198,8 @@ def _answer(q: Question, s: _Situation) -> _Answer:
         lines = _combined(said("yes") if q.detail else [""], said("where_before", place=_place_word(recent)))
     elif q.kind == "where" and _favourite_place(s):
         place = _favourite_place(s)
-        why = s.persona.facts[place].reasons if place in s.persona.facts else ()
-        lines = _combined(said("where", place=place), s.rot(list(why), "why"))
+        why = list(s.persona.facts[place].reasons) if place in s.persona.facts else []
+        lines = _combined(said("where", place=place), s.rot(why, "why"))
     elif q.kind == "what":
         favourites = [d for f in s.persona.facts.values() if f.likes for d in f.details]
         lines = details or (s.rot(favourites, "favourites") if LIKE_WORD in q.text else [])
