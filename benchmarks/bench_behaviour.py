@@ -6,13 +6,13 @@ Run from the repository root:
     .venv/bin/python benchmarks/bench_behaviour.py --seeds 40 --seed 100 --messages 200
     .venv/bin/python benchmarks/bench_behaviour.py --in-process     # faster: handle() in this process
 
-Each seed generates a different town (benchmarks/town/): its map, people,
+Each seed generates a different town (testing/town/): its map, people,
 clock, Discord messages, promises and server faults all vary within what the
 contract allows. The town serves the contract's two endpoints on 127.0.0.1,
 plays the server and referee, and logs what it saw; the numbers are computed
 from that log alone. By default every message is handled by a new
 `karakuri-agent handle "<body>" --json` process with one state directory per
-town, its clock set to the town's (see benchmarks/town_agents.py).
+town, its clock set to the town's (see testing/town_agents.py).
 
 Printed: per metric the pooled value over all towns, the spread over towns
 (min / median / max) and the seeds whose town misses the aim. Saved with the

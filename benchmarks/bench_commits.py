@@ -6,7 +6,7 @@ Run from the repository root:
 
 Two counts, on copies of the same conversation request (the agent answers
 it, so every step runs: fetch, learn, claim, command, record, report) served
-by the loopback API (tests/loopback.py):
+by the loopback API (testing/loopback.py):
 
 - statements: one Agent with a `Listener` in this process, every statement
   on its SQLite connection seen through `sqlite3`'s trace callback: writing

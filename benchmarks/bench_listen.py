@@ -4,7 +4,7 @@ Run from the repository root:
 
     .venv/bin/python benchmarks/bench_listen.py [--runs N] [--resident N] [--memory N]
 
-In one run, against one loopback API (tests/loopback.py), on copies of the
+In one run, against one loopback API (testing/loopback.py), on copies of the
 same conversation request:
 
 - resident: one `karakuri-agent listen --stdin`, fed one message at a time;

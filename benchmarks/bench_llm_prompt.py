@@ -16,7 +16,7 @@ non-ASCII character (Japanese text is about one token a character in common
 tokenizers, often less) plus one per four ASCII characters.
 
 2. Time added. `LLMDecider.propose` on one conversation request against the
-loopback model of tests/llm_server.py answering after 1 s, through the real
+loopback model of testing/llm_server.py answering after 1 s, through the real
 openai client, compared with the rules alone: a good first answer (one ask)
 and an unreadable one (asked twice, then the rules). The first call, which
 imports openai, is reported on its own.

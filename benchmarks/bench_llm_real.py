@@ -15,7 +15,7 @@ that virtualenv's Python, under `nice`), the weights from the
 Q4_K_M), a small context and `--threads` threads. The agent: `handle()` in
 this process with `KARAKURI_DECIDER=llm`, the engine's own gate, the
 bundled recorded session (what `karakuri-agent demo` replays) and then
-`--town` notifications of a generated town (benchmarks/town/), each
+`--town` notifications of a generated town (testing/town/), each
 offline: nothing leaves the machine.
 
 Per notification it prints what the model proposed first, whether that

@@ -4,10 +4,10 @@ Run from the repository root:
 
     .venv/bin/python benchmarks/bench_llm_town.py [--seeds 3] [--messages 120] [--timing-messages 30]
 
-1. Adversarial. Each generated town (benchmarks/town/) is lived through with
+1. Adversarial. Each generated town (testing/town/) is lived through with
 `KARAKURI_DECIDER=llm` (in-process `handle()` with the town's clock, as
 `bench_behaviour.py --in-process`), the model being a loopback
-OpenAI-compatible server (tests/llm_server.py) that reads the prompt it is
+OpenAI-compatible server (testing/llm_server.py) that reads the prompt it is
 sent (the choices, the rules' own proposal) and answers, per notification, one
 kind drawn at random: a good proposal (the rules' choice with a line of its
 own), a command not offered, params breaking the schema, an overlong line, a

@@ -5,12 +5,12 @@ Run from the repository root:
     .venv/bin/python benchmarks/bench_memory.py --in-process                 # 20 towns (seeds 1..20), 3 days
     .venv/bin/python benchmarks/bench_memory.py --seeds 40 --seed 300 --messages 180
 
-Each town (benchmarks/town/) runs three in-world days of `--messages / 3`
+Each town (testing/town/) runs three in-world days of `--messages / 3`
 notifications each, the clock jumping to 10:00 of the next day in between.
 On day 1 its people tell the agent about themselves (a pet and its name, a
 dated plan, family, a hobby; some plans are taken back later that day); on
 the later days they meet it again. The numbers are computed from the town's
-log alone (benchmarks/town/memory.py); every single-day row is printed too.
+log alone (testing/town/memory.py); every single-day row is printed too.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ Run from the repository root:
 
     .venv/bin/python benchmarks/bench_steps.py [--runs 30]
 
-Three measurements, all against the loopback API of tests/loopback.py:
+Three measurements, all against the loopback API of testing/loopback.py:
 
 1. import time: whole processes `python -c pass`, `python -c "import
    karakuri_agent.app.cli"` and `python -c "import karakuri_agent.app.cycle"` (the

@@ -6,7 +6,7 @@ Run from the repository root:
 
 Every case starts a fresh interpreter, so the numbers include interpreter
 start, imports, reading settings, opening the SQLite state and the HTTP round
-trips to a loopback API (tests/loopback.py). Results are printed as a table
+trips to a loopback API (testing/loopback.py). Results are printed as a table
 and saved to benchmarks/results/bench_wrapper.json.
 """
 

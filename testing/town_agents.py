@@ -1,6 +1,6 @@
 """The agent under test, driven by the town: as real processes, or in-process with the town's clock.
 
-This module lives outside `benchmarks/town/` on purpose: the town and its
+This module lives outside `testing/town/` on purpose: the town and its
 metrics import nothing of the agent (a test checks it), and everything that
 does is here.
 

@@ -1,4 +1,4 @@
-"""The day view of a life in a generated town (benchmarks/town), checked against the town's own records.
+"""The day view of a life in a generated town (testing/town), checked against the town's own records.
 
 The agent lives 80 notifications in a town with the town's clock; then
 every in-world day it lived is built from its state, and what the days show

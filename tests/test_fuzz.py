@@ -4,7 +4,7 @@ Every notification payload goes through `cycle.handle()` in process, with
 respx as the server. For any payload: no exception escapes, at most one POST
 is sent, its command is one of the payload's own choices and its params pass
 a strict server's reading of that choice (the town's referee in
-`benchmarks/town/schema.py`, which shares no code with the package), and the
+`testing/town/schema.py`, which shares no code with the package), and the
 report is one line starting with `からくり: `. Ids, params JSON, instruction-like
 lines from other agents and secrets get their own properties below.
 """

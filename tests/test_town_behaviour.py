@@ -1,4 +1,4 @@
-"""The agent living in generated towns (benchmarks/town): short lives, measured by the town alone.
+"""The agent living in generated towns (testing/town): short lives, measured by the town alone.
 
 Three towns (seeds below), 80 Discord messages each, handled by `handle()`
 in this process with the town's clock, against the town's loopback API. The

@@ -7,7 +7,7 @@
 - `server`: the two contract endpoints over loopback HTTP;
 - `metrics`: the behaviour numbers, computed from the town's log alone.
 
-Nothing here imports the agent; `benchmarks/town_agents.py` runs it.
+Nothing here imports the agent; `testing/town_agents.py` runs it.
 """
 
 from .server import TownServer, serving
