@@ -116,3 +116,10 @@ def test_the_built_in_rules_are_named_as_a_pack_may_name_them():
     from karakuri_agent.decide.rules import BUILTIN_RULES
 
     assert tuple(rule.id for rule in BUILTIN_RULES) == BUILTIN_RULE_IDS
+
+
+def test_the_settings_accept_exactly_the_deciders_the_registry_builds():
+    from karakuri_agent.app.config import DECIDER_NAMES
+    from karakuri_agent.app.registry import DECIDERS
+
+    assert DECIDER_NAMES == tuple(DECIDERS)

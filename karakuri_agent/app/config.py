@@ -109,6 +109,8 @@ def default_state_dir() -> Path:
 
 
 TRANSFER_POLICIES = ("known", "accept", "reject")
+# What KARAKURI_DECIDER may name: app/registry.py builds each (tests/test_layers.py holds the two alike).
+DECIDER_NAMES = ("rules", "llm")
 T = TypeVar("T")
 
 
@@ -264,10 +266,9 @@ def load_settings(
         return value
 
     def decider() -> str:
-        from karakuri_agent.app.registry import decider_builder
-
         name = merged.get("KARAKURI_DECIDER", "").strip() or "rules"
-        decider_builder(name)  # an unknown name is a configuration error before anything is read
+        if name not in DECIDER_NAMES:  # an unknown name is a configuration error before anything is read
+            raise ConfigError(f"KARAKURI_DECIDER must be one of {', '.join(DECIDER_NAMES)}, got {name!r}")
         return name
 
     def database() -> Secret | None:

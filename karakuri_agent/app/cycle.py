@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator
 import httpx
 
 from karakuri_agent.app.config import Settings
-from karakuri_agent.app.operations import Fetched, Outcome, Runtime, act, fetch, load_configured_persona, open_runtime
+from karakuri_agent.app.operations import Outcome, Runtime, act, fetch, load_configured_persona, open_runtime
+from karakuri_agent.domain.fetched import Fetched
 from karakuri_agent.app.registry import build_decider
 from karakuri_agent.decide.facts import facts_of
 from karakuri_agent.domain.clock import utc_now

@@ -19,9 +19,8 @@ from karakuri_agent.app.client import KarakuriClient
 from karakuri_agent.app.config import Settings
 from karakuri_agent.app.interrupt import must_finish
 from karakuri_agent.domain.clock import Clock, WorldClock, utc_now, world_clock
+from karakuri_agent.domain.fetched import Fetched
 from karakuri_agent.domain.notification import Choice, Notification
-from karakuri_agent.domain.identity import Identity
-from karakuri_agent.domain.records import Parsed
 from karakuri_agent.errors import KarakuriError, OutcomeUnknown, ServerRejected, Unreachable
 from karakuri_agent.memory.context import build_context, identity_for, observe
 from karakuri_agent.memory.record import record_outcome
@@ -96,20 +95,6 @@ def load_configured_persona(settings: Settings) -> Persona:
     from karakuri_agent.voice.persona import load_configured
 
     return load_configured(settings.persona_dir)
-
-
-@dataclass
-class Fetched:
-    """A notification with its decision context."""
-
-    notification: Notification
-    me: Identity
-    parsed: Parsed
-    preprocess: dict[str, Any]
-
-    def output(self) -> dict[str, Any]:
-        """What `karakuri get_notification` prints: the server's JSON plus the context."""
-        return {**self.notification.raw, "nikechan_preprocess": self.preprocess}
 
 
 def fetch(rt: Runtime, notification_id: str, *, prefer_stored: bool = False) -> Fetched:

@@ -8,14 +8,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import Any, Sequence
 
 from karakuri_agent.domain.identity import Identity
 from karakuri_agent.domain.notification import Choice
+from karakuri_agent.domain.persona import Persona
 from karakuri_agent.domain.records import Activity, Meeting, Parsed, Participant, Person, Place
-
-if TYPE_CHECKING:
-    from karakuri_agent.voice.persona import Persona
 
 
 @dataclass(frozen=True)

@@ -46,7 +46,7 @@ from karakuri_agent.state.values import utc_text
 TOLD_PER_PERSON = 12
 
 if TYPE_CHECKING:
-    from karakuri_agent.app.operations import Fetched
+    from karakuri_agent.domain.fetched import Fetched
     from karakuri_agent.domain.view import View
     from karakuri_agent.voice.speech import Persona
 

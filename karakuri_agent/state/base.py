@@ -19,9 +19,11 @@ from __future__ import annotations
 
 from contextlib import AbstractContextManager
 from datetime import datetime, timedelta
+from pathlib import Path
 from typing import Any, Iterable, Protocol
 
 from karakuri_agent.domain.records import Activity, JournalEntry, Meeting, Person, Place
+from karakuri_agent.secret import Secret
 
 # What one day's reads return at most: far above a day of notifications (one every few minutes).
 DAY_LIMIT = 20_000
@@ -123,3 +125,13 @@ class State(Protocol):
         """
 
     def close(self) -> None: ...
+
+
+class StateLocation(Protocol):
+    """Where the configured state is (app/config.py's Settings is one): all opening a state needs."""
+
+    @property
+    def database_url(self) -> Secret | None: ...
+
+    @property
+    def state_dir(self) -> Path: ...

@@ -20,17 +20,14 @@ import sqlite3
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from typing import Any, Callable
 
 from karakuri_agent.errors import UsageError
-from karakuri_agent.state.base import State
+from karakuri_agent.state.base import State, StateLocation
 from karakuri_agent.state.factory import backend_for, open_state, open_url
 from karakuri_agent.state.sqlite.db import transaction
 from karakuri_agent.state.told_store import FACT_COLUMNS
 from karakuri_agent.state.values import to_json
-
-if TYPE_CHECKING:
-    from karakuri_agent.app.config import Settings
 
 
 @dataclass(frozen=True)
@@ -99,7 +96,7 @@ def copy_state(source: State, target: State) -> dict[str, int]:
     return copied
 
 
-def copy_between(settings: Settings, other_url: str, *, to_other: bool, clock: Callable[[], datetime],
+def copy_between(settings: StateLocation, other_url: str, *, to_other: bool, clock: Callable[[], datetime],
                  argument: str = "the other URL") -> dict[str, int]:
     """`state copy --to URL` (to_other) or `--from URL`: the configured state is the other side.
 

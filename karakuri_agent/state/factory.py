@@ -12,13 +12,10 @@ from __future__ import annotations
 from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Iterator
+from typing import Callable, Iterator
 
 from karakuri_agent.errors import ConfigError
-from karakuri_agent.state.base import State
-
-if TYPE_CHECKING:
-    from karakuri_agent.app.config import Settings
+from karakuri_agent.state.base import State, StateLocation
 
 SQLITE_SCHEMES = ("", "sqlite")
 POSTGRES_SCHEMES = ("postgresql", "postgres")
@@ -53,7 +50,7 @@ def open_url(url: str, state_dir: Path, clock: Callable[[], datetime]) -> State:
 
 
 @contextmanager
-def open_state(settings: Settings, clock: Callable[[], datetime]) -> Iterator[State]:
+def open_state(settings: StateLocation, clock: Callable[[], datetime]) -> Iterator[State]:
     """The configured store and ledger, opened once and closed on exit."""
     state = open_url(settings.database_url.get() if settings.database_url else "", settings.state_dir, clock)
     try:

@@ -16,8 +16,8 @@ from contextlib import contextmanager
 from datetime import datetime, timedelta
 from typing import Any, Callable, Iterable, Iterator
 
-from karakuri_agent.domain.heard import same_saying
 from karakuri_agent.domain.clock import utc_now
+from karakuri_agent.domain.heard import same_saying
 from karakuri_agent.errors import AlreadyAttempted
 from karakuri_agent.ja.phrases import relationship
 from karakuri_agent.state.base import DAY_LIMIT

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from contextlib import AbstractContextManager
+from typing import Any, Protocol
 
 from karakuri_agent.state.told_store import SCHEMA as TOLD_SCHEMA
 
@@ -155,11 +156,18 @@ MIGRATIONS: list[tuple[int, str, str]] = [
     """),
 ]
 
-if TYPE_CHECKING:
-    from karakuri_agent.state.postgres import _Connection
+
+class Connection(Protocol):
+    """What the schema and the store ask of state/postgres.py's connection (its driver errors stay there)."""
+
+    def execute(self, sql: str | bytes, params: Any = None) -> Any: ...
+
+    def executemany(self, sql: str, rows: list[Any]) -> None: ...
+
+    def transaction(self, *, wait_for_disk: bool = True) -> AbstractContextManager[None]: ...
 
 
-def migrate(conn: _Connection) -> list[int]:
+def migrate(conn: Connection) -> list[int]:
     """Apply missing migrations in order under an advisory lock; returns the versions applied now.
 
     Processes starting at once on an empty database queue on the lock; the

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from contextlib import AbstractContextManager
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any, Callable, Iterable
+from typing import Any, Callable, Iterable
 
 from psycopg.types.json import Json, Jsonb
 
@@ -12,6 +12,7 @@ from karakuri_agent.domain.clock import utc_now
 from karakuri_agent.domain.heard import same_saying
 from karakuri_agent.ja.phrases import relationship
 from karakuri_agent.state.base import DAY_LIMIT
+from karakuri_agent.state.postgres_schema import Connection
 from karakuri_agent.state.told_store import ToldFactsSQL
 from karakuri_agent.state.values import ACTIVITY_RESULT_CHARS, truncated_json, utc_text
 
@@ -20,14 +21,11 @@ _ACTIVITY_COLUMNS = "id, created_at, notification_id, kind, notification_type, c
 # Commands carry no model trace; a run's report entry may.
 _REPORT_COLUMNS = f"{_ACTIVITY_COLUMNS}, model, behaviour"
 
-if TYPE_CHECKING:
-    from karakuri_agent.state.postgres import _Connection
-
 
 class PostgresStore(ToldFactsSQL):
     """The Store protocol on PostgreSQL: the same statements as SQLiteStore, in PostgreSQL's words."""
 
-    def __init__(self, conn: _Connection, clock: Callable[[], datetime] = utc_now) -> None:
+    def __init__(self, conn: Connection, clock: Callable[[], datetime] = utc_now) -> None:
         self._conn = conn
         self._clock = clock
 

@@ -19,11 +19,11 @@ import functools
 import json
 import string
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from karakuri_agent.domain.persona import Fact, Persona, Pool, Rules  # noqa: F401  (the pack's types, named as persona.X)
 from karakuri_agent.ja import phrases
 from karakuri_agent.params import utf16_units
 from karakuri_agent.shipped import shipped
@@ -54,83 +54,7 @@ MESSAGE_UNITS = 200
 LONGEST_NAME = 16
 LONGEST_LABEL = 20
 
-Pool = tuple[str, ...]
 _DEFAULTS_FILE = Path(__file__).with_name("persona_defaults.json")
-
-
-@dataclass(frozen=True)
-class Fact:
-    """Something the persona can say about itself on one subject.
-
-    ``likes`` answers a yes/no question on the subject (None: no opinion);
-    ``reasons`` follow a yes or a no, ``details`` answer "what/which",
-    ``recent`` answers "did you ... anything?", and ``more`` is something of
-    its own to add after answering.
-    """
-
-    words: Pool
-    likes: bool | None = None
-    reasons: Pool = ()
-    details: Pool = ()
-    recent: Pool = ()
-    more: Pool = ()
-
-
-@dataclass(frozen=True)
-class Rules:
-    """The decision rules' knobs a character may turn.
-
-    ``transfer_policy`` None leaves it to KARAKURI_TRANSFER_POLICY (default
-    "known"); an operator's explicit setting wins over the pack's.
-    """
-
-    conversation_turns: int = 8  # own lines in a conversation before saying goodbye
-    talk_again_after: int = 6  # commands before starting a conversation with the same person again
-    start_conversations: bool = True  # whether to speak to someone first when idle
-    transfer_policy: str | None = None
-
-
-@dataclass(frozen=True)
-class Persona:
-    """One voice: every line the agent says is one of these templates, filled.
-
-    Mappings are read-only views so a loaded (and cached) pack cannot be
-    changed by one caller under another (which also makes it unhashable).
-    """
-
-    name: str
-    short_name: str
-    first_person: str
-    tone: str
-    greetings: Mapping[str, Pool]
-    accept: Pool
-    small_talk: Mapping[str, Mapping[str, Pool]]
-    reactions: Mapping[str, Pool]
-    farewells: Pool
-    conversation_start: Pool
-    promise_accept: Pool
-    place_aliases: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
-    topic_aliases: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
-    tails: Pool = ()
-    # How questions are answered: phrase sets per kind of answer, what the
-    # persona likes and knows, where it likes to go.
-    answers: Mapping[str, Pool] = field(default_factory=lambda: MappingProxyType({}))
-    facts: Mapping[str, Fact] = field(default_factory=lambda: MappingProxyType({}))
-    favourite_places: Pool = ()
-    honorific: str = phrases.DEFAULT_HONORIFIC  # added to the names of the people it talks to
-    likes: Pool = ()
-    topics: Pool = ()
-    rules: Rules = Rules()
-    # The pack's behaviour.json (behaviour/spec.py Behaviour); None: the pack has none.
-    behaviour: Any = None
-
-    @property
-    def by_place(self) -> Mapping[str, Pool]:
-        return self.small_talk["by_place"]
-
-    @property
-    def by_topic(self) -> Mapping[str, Pool]:
-        return self.small_talk["by_topic"]
 
 
 class BrokenPack(ValueError):
