@@ -46,6 +46,8 @@ NOT_RUN = {
     "KARAKURI_LLM_BASE_URL=http://localhost:8080/v1": "needs a model server on localhost:8080 (demo --decider llm is"
                                                       " run against a scripted model in tests/test_llm_requests.py)",
     "cd /home/karakuri/agent && sudo -u karakuri": "needs the systemd set-up's user (`log` itself is run above)",
+    ".venv/bin/lint-imports && .venv/bin/mypy": "the shape checks CI runs before the suite (.ci/run); tests/test_layers.py"
+                                               " holds the same rooms from the source",
 }
 
 
