@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from karakuri_agent.ja.names import HONORIFICS
+
 ASKS = re.compile(r"[？?]")
 
 # "AとBどっち", "AかBか、どちらがいい", "AとBとC、どれにする"
@@ -41,7 +43,7 @@ HOW = re.compile(r"調子|最近どう|どうしてた|どうだった|どうし
 
 # "コウくんは？": a question put to someone named (town names are katakana or
 # Latin; kanji names come from the participants), who may not be the agent.
-NAMED = re.compile(r"([ァ-ヶーA-Za-z]{1,10})(?:くん|ちゃん|さん|君|先輩)(?:は|って|も|、)")
+NAMED = re.compile(r"([ァ-ヶーA-Za-z]{1,10})(?:" + "|".join(HONORIFICS) + r")(?:は|って|も|、)")
 
 PLACE_WORDS = re.compile(r"場所|ところ|お店|おみせ|スポット")
 

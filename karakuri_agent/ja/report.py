@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+from karakuri_agent.ja.names import HONORIFICS
+
 PREFIX = "からくり: "
 
 # Notification type → what was received.
@@ -86,8 +88,6 @@ STALE = PREFIX + f"新しい通知が届いていたため、この通知では�
 FORBIDDEN = ("WorkflowReport", "MCP", "hook", "DB", "Supabase", "activity log", "API", "マスター", "notif-")
 
 UNSAFE = re.compile(r"[@<>#`\n\r。]|https?:|[・*-]\s")
-
-HONORIFICS = ("さん", "ちゃん", "くん", "君", "様", "先生")
 
 QUOTE_PAIRS = {"「": "」", "『": "』", '"': '"', "'": "'"}
 

@@ -5,13 +5,10 @@ from __future__ import annotations
 import re
 from typing import Iterable
 
+from karakuri_agent.ja.names import HONORIFICS
+
 # Used only when a tiny max_length leaves nothing else unused.
 LAST_RESORT = ("…", "！", "♪", "うん", "ね", "あ", "え", "お", "ん", "？")
-
-HONORIFICS = (
-    "ちゃん", "くん", "君", "さん", "様", "さま", "先生", "せんせい",
-    "先輩", "センパイ", "氏", "たん", "っち", "殿",
-)
 
 TERMINATORS = "。！？!?♪…"
 

@@ -30,7 +30,6 @@ from karakuri_agent.ja.report import (  # noqa: F401  (named as line.X by its ca
     EXPIRED,
     FAILED,
     FORBIDDEN,
-    HONORIFICS,
     INTERRUPTED,
     NO_CHOICES,
     NO_ID,

@@ -6,9 +6,10 @@ import re
 import unicodedata
 
 from karakuri_agent.ja import places
+from karakuri_agent.ja.names import HONORIFICS
 from karakuri_agent.ja.phrases import DEFAULT_HONORIFIC
 from karakuri_agent.ja.safety import clean_text
-from karakuri_agent.ja.speech import BRACKET_TAG, BRACKETED_LABEL, FAMILY_GIVEN, HONORIFICS, TIME_PARTICLE
+from karakuri_agent.ja.speech import BRACKET_TAG, BRACKETED_LABEL, FAMILY_GIVEN, TIME_PARTICLE
 from karakuri_agent.voice.fitting import _cut_units
 from karakuri_agent.voice.persona import LONGEST_LABEL, LONGEST_NAME
 
