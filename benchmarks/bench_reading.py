@@ -1,7 +1,7 @@
 """How well the installed program reads notification texts: participants, lines, next speakers, promises.
 
 Black-box on purpose: it imports nothing of the package and nothing under
-tests/, so it keeps measuring while the package's modules move. Each case of
+tests/ (its loopback server is testing/'s, standard library only), so it keeps measuring while the package's modules move. Each case of
 the labelled corpus in `benchmarks/reading/*.json` is served by a loopback
 Karakuri API this script starts itself (the JSON fields `participants` and
 `conversation_messages` left out, so the text is all there is to read), and
@@ -52,9 +52,13 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from testing.loopback import JSONHandler, QuietServer  # noqa: E402  (shared with the tests; nothing of the package)
 
 CORPUS_DIR = Path(__file__).resolve().parent / "reading"
 TOKYO = timezone(timedelta(hours=9))  # Asia/Tokyo has no daylight saving time
@@ -72,24 +76,16 @@ NAMED = {
 # ---------------------------------------------------------------------------
 
 
-class _Server(ThreadingHTTPServer):
-    daemon_threads = True
-
+class _Server(QuietServer):
     def __init__(self) -> None:
         super().__init__(("127.0.0.1", 0), _Handler)
         self.notifications: dict[str, dict[str, Any]] = {}
         self.posts = 0
         self.lock = threading.Lock()
 
-    def handle_error(self, request: Any, client_address: Any) -> None:
-        pass
 
-
-class _Handler(BaseHTTPRequestHandler):
+class _Handler(JSONHandler):
     server: _Server
-
-    def log_message(self, *args: Any) -> None:
-        pass
 
     server_time: datetime | None = None
 
@@ -103,14 +99,6 @@ class _Handler(BaseHTTPRequestHandler):
         if self.server_time is None:
             return super().date_time_string(timestamp)
         return email.utils.format_datetime(self.server_time.astimezone(timezone.utc), usegmt=True)
-
-    def _send(self, status: int, body: Any) -> None:
-        data = json.dumps(body, ensure_ascii=False).encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
 
     def do_GET(self) -> None:  # noqa: N802 (http.server's name)
         prefix = "/api/agents/notifications/"
