@@ -174,20 +174,10 @@ class PostgresState:
 
     def forget_before(self, keep_days: int, now: datetime, *, dry_run: bool = False) -> dict[str, Any]:
         """retention.py's statements, in psycopg's parameter style, in one transaction (rolled back on a dry run)."""
-        from karakuri_agent.state.retention import STATEMENTS, DryRun, retention_values
+        from karakuri_agent.state.retention import forget
 
-        values = retention_values(keep_days, now)
-        deleted: dict[str, Any] = {}
-        try:
-            with self.conn.transaction():
-                for table, sql in STATEMENTS.items():
-                    deleted[table] = self.conn.execute(re.sub(r":(\w+)", r"%(\1)s", sql), values).rowcount
-                if dry_run:
-                    raise DryRun
-        except DryRun:
-            pass
-        deleted["cutoff"] = values["cutoff"]
-        return deleted
+        return forget(lambda sql, values: self.conn.execute(re.sub(r":(\w+)", r"%(\1)s", sql), values).rowcount,
+                      self.conn.transaction(), keep_days=keep_days, now=now, dry_run=dry_run)
 
     def close(self) -> None:
         self.conn.close()

@@ -19,8 +19,9 @@ One write transaction, so a crash or a concurrent run sees all or nothing.
 from __future__ import annotations
 
 import sqlite3
+from contextlib import AbstractContextManager
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import Any, Callable
 
 from karakuri_agent.domain.limits import ACTIVITY_LIMIT as KEEP_ACTIVITY
 from karakuri_agent.domain.limits import MEMORY_LIMIT as KEEP_MEMORY
@@ -31,9 +32,6 @@ from karakuri_agent.state.values import utc_text
 # Keeping a century is keeping everything; past ~2.7 million days the cutoff
 # would fall before year 1, which dates cannot express.
 MAX_KEEP_DAYS = 36_500
-
-if TYPE_CHECKING:
-    pass
 
 # Named parameters (:name) in SQLite's style; the PostgreSQL backend rewrites them to its own.
 STATEMENTS: dict[str, str] = {
@@ -81,12 +79,22 @@ def gc(conn: sqlite3.Connection, *, keep_days: int, now: datetime, dry_run: bool
     `attempts`, `people`, `places` and `knowledge` are never touched. A dry
     run counts the same rows in the same transaction, then rolls it back.
     """
+    return forget(lambda sql, values: conn.execute(sql, values).rowcount, transaction(conn),
+                  keep_days=keep_days, now=now, dry_run=dry_run)
+
+
+def forget(run: Callable[[str, dict[str, Any]], int], transaction: AbstractContextManager[Any], *,
+           keep_days: int, now: datetime, dry_run: bool = False) -> dict[str, Any]:
+    """Every backend's forgetting: STATEMENTS in one transaction, `run(sql, values)` giving each one's row count.
+
+    A dry run counts the same rows in the same transaction, then rolls it back.
+    """
     values = retention_values(keep_days, now)
     deleted: dict[str, Any] = {}
     try:
-        with transaction(conn):
+        with transaction:
             for table, sql in STATEMENTS.items():
-                deleted[table] = conn.execute(sql, values).rowcount
+                deleted[table] = run(sql, values)
             if dry_run:
                 raise DryRun
     except DryRun:
