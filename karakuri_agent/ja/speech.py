@@ -71,10 +71,6 @@ def is_kanji(ch: str) -> bool:
     return "\u4e00" <= ch <= "\u9fff" or ch == "々"
 
 
-def is_asking(sentence: str) -> bool:
-    return "？" in sentence or "?" in sentence
-
-
 def addressed(partner: str, text: str) -> str:
     """The line opened with the partner's name: 'メイさん、こんにちは'."""
     return f"{partner}{PAUSE}{text}"

@@ -7,6 +7,7 @@ from datetime import date, datetime, timedelta
 
 from karakuri_agent.domain.facts import DISLIKE, EVENT, FAMILY, LIKE, NEWS, PET, PLAN, WORK
 from karakuri_agent.domain.notification import TOKYO
+from karakuri_agent.ja.sentences import is_asking
 
 # A noun as a topic: kanji, katakana (with ー and ・), Latin letters; 1-12 of them, or kanji with one
 # kana between (編み物, 落し物); never a run that ends in kana, which may be a verb.
@@ -156,7 +157,7 @@ def personal_facts(sentence: str) -> list[tuple[str, str, str, bool]]:
 
 def is_question(plain_sentence: str, sentence: str) -> bool:
     """A question tells nothing."""
-    return bool(QUESTION.search(plain_sentence)) or "？" in sentence or "?" in sentence
+    return bool(QUESTION.search(plain_sentence)) or is_asking(sentence)
 
 
 TAKING_BACK = "やっぱ"  # "やっぱりやめた": a retraction even without the plan's name

@@ -8,13 +8,12 @@ import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
-from karakuri_agent.ja.sentences import split_sentences
+from karakuri_agent.ja.sentences import is_asking, split_sentences
 from karakuri_agent.ja.speech import (
     ECHOES,
     IT,
     LIKE_WORD,
     SUBJECT_FOLLOWERS,
-    is_asking,
     join_sentences,
     tidy_unnamed,
     usable_unnamed,
