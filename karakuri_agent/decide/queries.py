@@ -12,6 +12,7 @@ from typing import Any, Iterable, Iterator, Sequence
 
 from karakuri_agent.domain.decision import Decision
 from karakuri_agent.domain.identity import same_person
+from karakuri_agent.domain.limits import FRIEND_AFTER_TALKS
 from karakuri_agent.domain.notification import Choice
 from karakuri_agent.domain.records import Meeting, Parsed
 from karakuri_agent.domain.view import View
@@ -42,8 +43,6 @@ MAP_AGAIN_AFTER = timedelta(hours=24)
 
 NO_ACTION = Decision(None, reason=reasons.NOTHING_TO_CHOOSE)
 
-# Without a pack's closeness: this many talks make someone close.
-CLOSE_AFTER_TALKS = 5
 
 
 def _closeness(view: View, agent_id: str) -> float:
@@ -57,7 +56,7 @@ def _is_close(view: View, agent_id: str) -> bool:
     spec = recall.closeness_spec(view)
     if spec is not None:
         return len(spec.bands) > 1 and _closeness(view, agent_id) >= spec.bands[1].low
-    return _closeness(view, agent_id) >= CLOSE_AFTER_TALKS
+    return _closeness(view, agent_id) >= FRIEND_AFTER_TALKS
 
 
 def _name_of_agent(view: View, agent_id: Any) -> str | None:

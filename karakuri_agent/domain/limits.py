@@ -18,3 +18,5 @@ MAX_CONFIGURED_FILE_BYTES = 1_000_000
 # other text field. Real texts are a few kB; past this, a pattern's cost would grow with the sender.
 MAX_TEXT_CHARS = 64_000
 MAX_FIELD_CHARS = 4_000
+# Talks after which someone is a friend: the relationship's label, and closeness without a pack's variable.
+FRIEND_AFTER_TALKS = 5

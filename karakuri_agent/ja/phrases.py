@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from karakuri_agent.domain.limits import FRIEND_AFTER_TALKS
+
 
 def yen(amount: int) -> str:
     """An amount of money as people write it: 1,200円."""
@@ -37,7 +39,7 @@ def follows_rule(rule_id: str) -> str:
 
 def relationship(interactions: int) -> str:
     """A coarse label for how well the agent knows someone, by the talks they had."""
-    if interactions >= 5:
+    if interactions >= FRIEND_AFTER_TALKS:
         return "友達"
     if interactions >= 1:
         return "知り合い"
