@@ -21,12 +21,12 @@ import httpx
 
 from karakuri_agent.app.config import Settings
 from karakuri_agent.app.operations import Outcome, Runtime, act, fetch, load_configured_persona, open_runtime
-from karakuri_agent.domain.fetched import Fetched
 from karakuri_agent.app.registry import build_decider
 from karakuri_agent.decide.facts import facts_of
 from karakuri_agent.domain.clock import utc_now
 from karakuri_agent.domain.commands import RESPONSE
-from karakuri_agent.domain.decision import Decider, Decision
+from karakuri_agent.domain.decision import Decider, Decision, Proposal
+from karakuri_agent.domain.fetched import Fetched
 from karakuri_agent.domain.view import View
 from karakuri_agent.errors import (
     AlreadyAttempted,
@@ -287,7 +287,7 @@ class Agent:
         if decision.trace is None and proposed.first is not None:
             decision = replace(decision, rule=proposed.first.rule, trace=proposed.first.trace)
         # A model decider's proposal carries the trace of the call just made; other deciders' have none.
-        result.model = getattr(proposal, "trace", None)
+        result.model = proposal.trace if isinstance(proposal, Proposal) else None
         result.decision = decision
         result.rejected.extend(refused)
         if admitted is None:

@@ -32,7 +32,7 @@ class FallbackDecider:
         try:
             primary = self.primary.propose(view)
             candidates = list(primary)
-            trace = getattr(primary, "trace", None)
+            trace = primary.trace if isinstance(primary, Proposal) else None
         except self.falls_back_on as exc:
             log.warning("decider %s failed (%s); falling back to %s",
                         type(self.primary).__name__, type(exc).__name__, type(self.fallback).__name__)
