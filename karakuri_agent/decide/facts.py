@@ -9,16 +9,16 @@ from __future__ import annotations
 from typing import Any
 
 from karakuri_agent.decide.queries import (
-    _action_label,
-    _current_node,
-    _meeting_node,
-    _name_of,
-    _name_of_agent,
-    _next_meeting,
-    _partner,
-    _place_group,
-    _place_name,
-    _transfer_sender,
+    action_label_of,
+    current_node_of,
+    meeting_node,
+    name_of,
+    name_of_agent,
+    next_meeting,
+    partner_of,
+    place_group,
+    place_name_here,
+    transfer_sender,
 )
 from karakuri_agent.domain.commands import ACCEPT_TRANSFER, END, REJECT_TRANSFER
 from karakuri_agent.domain.decision import Decision
@@ -37,29 +37,29 @@ def facts_of(view: View, decision: Decision) -> ReportFacts:
     command, params = decision.command, decision.params
     if command == "move":
         target = str(params.get("target_node_id") or "")
-        meeting = next((m for m in view.meetings if target and _meeting_node(view, m) == target), None)
+        meeting = next((m for m in view.meetings if target and meeting_node(view, m) == target), None)
         if meeting is not None:
-            return ReportFacts(place=meeting.get("place_name") or _name_of(view, target), promise=True)
-        return ReportFacts(place=_name_of(view, target))
-    here = _current_node(view)
-    place = _place_name(view) or (_name_of(view, here) if here else None)
+            return ReportFacts(place=meeting.get("place_name") or name_of(view, target), promise=True)
+        return ReportFacts(place=name_of(view, target))
+    here = current_node_of(view)
+    place = place_name_here(view) or (name_of(view, here) if here else None)
     if command == "action":
-        return ReportFacts(place=place, action=_action_label(view, str(params.get("action_id") or "")))
+        return ReportFacts(place=place, action=action_label_of(view, str(params.get("action_id") or "")))
     if command == "wait":
-        meeting = _next_meeting(view)
-        node = _meeting_node(view, meeting) if meeting is not None else None
-        if meeting is not None and node is not None and _place_group(view, node) == _place_group(view, here):
+        meeting = next_meeting(view)
+        node = meeting_node(view, meeting) if meeting is not None else None
+        if meeting is not None and node is not None and place_group(view, node) == place_group(view, here):
             return ReportFacts(place=meeting.get("place_name"), partner=meeting.get("partner_name"), promise=True)
         return ReportFacts(place=place)
     if command in ACCEPT_TRANSFER + REJECT_TRANSFER:
-        return ReportFacts(partner=_transfer_sender(view).get("name"), item=_transfer_item(view))
+        return ReportFacts(partner=transfer_sender(view).get("name"), item=_transfer_item(view))
     if command == "transfer":
-        return ReportFacts(partner=_name_of_agent(view, params.get("target_agent_id")),
+        return ReportFacts(partner=name_of_agent(view, params.get("target_agent_id")),
                            item=_amount(params.get("money")))
     if command == "conversation_start":
-        return ReportFacts(partner=_name_of_agent(view, params.get("target_agent_id")), place=place)
+        return ReportFacts(partner=name_of_agent(view, params.get("target_agent_id")), place=place)
     if command is not None and (command.startswith("conversation_") or command in END):
-        return ReportFacts(partner=_partner(view).get("name"), place=place)
+        return ReportFacts(partner=partner_of(view).get("name"), place=place)
     return ReportFacts(place=place)
 
 

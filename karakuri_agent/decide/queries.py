@@ -45,21 +45,21 @@ NO_ACTION = Decision(None, reason=reasons.NOTHING_TO_CHOOSE)
 
 
 
-def _closeness(view: View, agent_id: str) -> float:
+def closeness_to(view: View, agent_id: str) -> float:
     """How close the agent is to someone: the pack's `closeness` variable, else how often they talked."""
-    value = recall.closeness(view, _name_of_agent(view, agent_id))
+    value = recall.closeness(view, name_of_agent(view, agent_id))
     return value if value is not None else float(view.acquaintances.get(agent_id, {}).get("interactions", 0) or 0)
 
 
-def _is_close(view: View, agent_id: str) -> bool:
+def is_close(view: View, agent_id: str) -> bool:
     """A friend or closer: past the first band of the pack's `closeness`, else five talks or more."""
     spec = recall.closeness_spec(view)
     if spec is not None:
-        return len(spec.bands) > 1 and _closeness(view, agent_id) >= spec.bands[1].low
-    return _closeness(view, agent_id) >= FRIEND_AFTER_TALKS
+        return len(spec.bands) > 1 and closeness_to(view, agent_id) >= spec.bands[1].low
+    return closeness_to(view, agent_id) >= FRIEND_AFTER_TALKS
 
 
-def _name_of_agent(view: View, agent_id: Any) -> str | None:
+def name_of_agent(view: View, agent_id: Any) -> str | None:
     """A person's name from whatever the view knows about them."""
     person = view.acquaintances.get(str(agent_id), {}) if agent_id else {}
     if person.get("display_name"):
@@ -68,51 +68,51 @@ def _name_of_agent(view: View, agent_id: Any) -> str | None:
     return next((str(a["name"]) for a in everyone if a.get("id") == agent_id and a.get("name")), None)
 
 
-def _others(view: View) -> list[dict[str, Any]]:
+def others_in(view: View) -> list[dict[str, Any]]:
     """The participants of this conversation other than the agent."""
     return [p for p in view.parsed.get("participants") or [] if not view.me.is_self(p.get("id"), p.get("name"))]
 
 
-def _same_person(a: dict[str, Any], b: dict[str, Any]) -> bool:
+def same_person_record(a: dict[str, Any], b: dict[str, Any]) -> bool:
     return same_person(a.get("id"), a.get("name"), b.get("id"), b.get("name"))
 
 
-def _partner(view: View) -> dict[str, Any]:
+def partner_of(view: View) -> dict[str, Any]:
     """Who the agent answers: a participant of this conversation other than
     itself, the last of them who spoke by preference. A speaker who is not a
     participant (who left, or a line from another talk) is never addressed;
     only when the participants are unknown is the last speaker the best guess."""
-    others = _others(view)
+    others = others_in(view)
     for line in reversed(view.parsed.get("conversation_messages") or []):
         speaker = {"id": line.get("speaker_id"), "name": line.get("speaker")}
         if view.me.is_self(speaker["id"], speaker["name"]):
             continue
-        member = next((p for p in others if _same_person(p, speaker)), None)
+        member = next((p for p in others if same_person_record(p, speaker)), None)
         if member or not others:
             return member or speaker
     return others[0] if others else {}
 
 
-def _transfer_sender(view: View) -> dict[str, Any]:
+def transfer_sender(view: View) -> dict[str, Any]:
     for transfer in view.parsed.get("transfers") or []:
         sender = transfer.get("from") or {}
         if not view.me.is_self(sender.get("id"), sender.get("name")):
             return sender
-    return _partner(view)
+    return partner_of(view)
 
 
-def _knows(view: View, agent_id: str | None) -> bool:
+def knows_person(view: View, agent_id: str | None) -> bool:
     return any(p.get("agent_id") == agent_id and p.get("interactions", 0) > 0 for p in view.context.get("people", []))
 
 
-def _due(commitment: Meeting) -> datetime | None:
+def due_of(commitment: Meeting) -> datetime | None:
     try:
         return datetime.fromisoformat(commitment["due_at"]) if commitment.get("due_at") else None
     except ValueError:
         return None
 
 
-def _next_meeting(view: View, *, placed: bool = True) -> Meeting | None:
+def next_meeting(view: View, *, placed: bool = True) -> Meeting | None:
     """The soonest promise still ahead (or only just past), whether or not the agent set off.
 
     `placed`: only one whose place is a known node (one the agent can go to);
@@ -120,38 +120,38 @@ def _next_meeting(view: View, *, placed: bool = True) -> Meeting | None:
     one it can keep. Else: only one whose place is not known yet.
     """
     for meeting in view.meetings:
-        due = _due(meeting)
+        due = due_of(meeting)
         if (due is not None and -MEETING_GRACE <= due - view.now <= COMMITMENT_SOON
-                and (_meeting_node(view, meeting) is not None) is placed):
+                and (meeting_node(view, meeting) is not None) is placed):
             return meeting
     return None
 
 
-def _wait_units_left(view: View, meeting: Meeting) -> int:
+def wait_units_left(view: View, meeting: Meeting) -> int:
     """Whole wait units (10 minutes) to wait for a partner: until the time, else within the grace.
 
     Early, the agent waits until the meeting's time, no longer; at the time,
     only what fits before time + grace. Zero means waiting would hold the
     agent past the grace.
     """
-    due = _due(meeting)
+    due = due_of(meeting)
     if due is None:
         return 0
     until_due = int((due - view.now) // WAIT_UNIT)
     return until_due if until_due >= 1 else int((due + MEETING_GRACE - view.now) // WAIT_UNIT)
 
 
-def _meeting_node(view: View, meeting: Meeting) -> str | None:
-    return meeting.get("node_id") or _node_for_place(view, meeting.get("place_name"))
+def meeting_node(view: View, meeting: Meeting) -> str | None:
+    return meeting.get("node_id") or node_for_place(view, meeting.get("place_name"))
 
 
-def _meeting_elsewhere(view: View, partner_id: str | None) -> Meeting | None:
+def meeting_elsewhere(view: View, partner_id: str | None) -> Meeting | None:
     """A promise with someone else, somewhere else, due so soon that the agent must set off now."""
     return next((meeting for meeting, set_off in _meetings_elsewhere(view)
                  if meeting.get("partner_id") != partner_id and set_off <= view.now), None)
 
 
-def _ends_in_time(view: View, action_id: str) -> bool:
+def ends_in_time(view: View, action_id: str) -> bool:
     """The action (of known length) is over before the agent must set off for a meeting elsewhere."""
     minutes = next((a.get("minutes") for a in view.parsed.get("actions") or [] if a.get("action_id") == action_id), None)
     if not isinstance(minutes, (int, float)):
@@ -165,11 +165,11 @@ def _meetings_elsewhere(view: View) -> Iterator[tuple[Meeting, datetime]]:
 
     A promise at a place on no map is no reason to leave: the agent could not go there.
     """
-    here = _current_node(view)
+    here = current_node_of(view)
     for meeting in view.meetings:
-        due, node = _due(meeting), _meeting_node(view, meeting)
+        due, node = due_of(meeting), meeting_node(view, meeting)
         if (due is not None and node is not None and due >= view.now
-                and (here is None or _place_group(view, node) != _place_group(view, here))):
+                and (here is None or place_group(view, node) != place_group(view, here))):
             yield meeting, due - _leave_before(view, here, node)
 
 
@@ -179,7 +179,7 @@ def _leave_before(view: View, here: str | None, there: str) -> timedelta:
     return walk + LEAVE_SLACK if walk > FLOOR else FLOOR
 
 
-def _current_node(view: View) -> str | None:
+def current_node_of(view: View) -> str | None:
     """Where the agent stands: the text's `現在地`, else where its last accepted move took it."""
     node = (view.parsed.get("location") or {}).get("current_node") or {}
     if node.get("node_id"):
@@ -190,17 +190,17 @@ def _current_node(view: View) -> str | None:
     return None
 
 
-def _few_destinations(view: View) -> bool:
+def few_destinations(view: View) -> bool:
     """Too few places to go to besides this one: the move's own list if it has one, else what is known."""
     move = view.choice("move")
     if move is None:
         return False
-    here = _current_node(view)
-    known = _enum(move, "target_node_id") or [p["node_id"] for p in view.places if p.get("name")]
+    here = current_node_of(view)
+    known = enum_of(move, "target_node_id") or [p["node_id"] for p in view.places if p.get("name")]
     return len({str(n) for n in known} - {here}) < FEW_PLACES
 
 
-def _map_asked(view: View) -> bool:
+def map_asked(view: View) -> bool:
     """The map was asked for recently (sent, or learned from), whatever it revealed."""
     if any(c.get("command") == "get_map" for c in view.recent_commands):
         return True
@@ -208,28 +208,28 @@ def _map_asked(view: View) -> bool:
     return age is not None and age < MAP_AGAIN_AFTER
 
 
-def _place_name(view: View) -> str | None:
+def place_name_here(view: View) -> str | None:
     node = (view.parsed.get("location") or {}).get("current_node") or {}
     return node.get("name")
 
 
-def _name_of(view: View, node_id: str) -> str | None:
+def name_of(view: View, node_id: str) -> str | None:
     return next((p.get("name") for p in view.places if p.get("node_id") == node_id), None)
 
 
-def _place_group(view: View, node_id: str | None) -> str:
+def place_group(view: View, node_id: str | None) -> str:
     """The building a node belongs to ("喫茶店 店内" and "喫茶店 入口" are one place)."""
-    name = _name_of(view, node_id) if node_id else None
+    name = name_of(view, node_id) if node_id else None
     return places.building(name) if name else (node_id or "")
 
 
-def _recent_groups(view: View, recent_nodes: list[str | None]) -> set[str]:
-    groups = {_place_group(view, n) for n in recent_nodes[:3]}
-    here = _current_node(view)
-    return groups | ({_place_group(view, here)} if here else set())
+def recent_groups(view: View, recent_nodes: list[str | None]) -> set[str]:
+    groups = {place_group(view, n) for n in recent_nodes[:3]}
+    here = current_node_of(view)
+    return groups | ({place_group(view, here)} if here else set())
 
 
-def _node_for_place(view: View, place_name: str | None) -> str | None:
+def node_for_place(view: View, place_name: str | None) -> str | None:
     """The known node a promised place names, read as promises read places (喫茶店「さくら」 → 喫茶店 店内)."""
     if not place_name:
         return None
@@ -242,7 +242,7 @@ def _node_for_place(view: View, place_name: str | None) -> str | None:
     return chosen[0]["node_id"] if chosen else None
 
 
-def _acted_since_arrival(view: View) -> bool:
+def acted_since_arrival(view: View) -> bool:
     if view.parsed.get("notification_type") == "movement_completed":
         return False  # just arrived
     for command in view.recent_commands:
@@ -253,12 +253,12 @@ def _acted_since_arrival(view: View) -> bool:
     return False
 
 
-def _action_options(view: View) -> list[str]:
+def action_options(view: View) -> list[str]:
     """Every action id offered here: the choices' own, their enum, and the text's list."""
     choice = view.choice("action")
     own = [c.params.get("action_id") for c in view.choices if c.command == "action"]
     from_text = [a.get("action_id") for a in view.parsed.get("actions") or []]
-    ids = own + _enum(choice, "action_id") + from_text
+    ids = own + enum_of(choice, "action_id") + from_text
     return list(dict.fromkeys(str(a) for a in ids if isinstance(a, (str, int)) and a != ""))
 
 
@@ -273,11 +273,11 @@ def action_label(choices: Sequence[Choice], parsed: Parsed, action_id: str | Non
     return None
 
 
-def _action_label(view: View, action_id: str) -> str | None:
+def action_label_of(view: View, action_id: str) -> str | None:
     return action_label(view.choices, view.parsed, action_id)
 
 
-def _repeats_last(view: View, decision: Decision) -> bool:
+def repeats_last(view: View, decision: Decision) -> bool:
     """Same command with the same target as the previous command: skip for variety."""
     if not view.recent_commands or decision.command in ("wait",):
         return False
@@ -288,26 +288,26 @@ def _repeats_last(view: View, decision: Decision) -> bool:
     return all(last.get("params", {}).get(k) == decision.params.get(k) for k in keys)
 
 
-def _enum(choice: Choice | None, name: str) -> list[Any]:
+def enum_of(choice: Choice | None, name: str) -> list[Any]:
     return choice.enum(name) if choice is not None else []
 
 
-def _max_length(choice: Choice, name: str) -> int | None:
+def max_length_of(choice: Choice, name: str) -> int | None:
     value = choice.param_schema.get(name, {}).get("maxLength")
     return value if isinstance(value, int) and value > 0 else None
 
 
-def _duration(choice: Choice, preferred: int) -> int:
+def duration_for(choice: Choice, preferred: int) -> int:
     spec = choice.param_schema.get("duration", {})
     low = spec.get("minimum") if isinstance(spec.get("minimum"), int) else 1
     high = spec.get("maximum") if isinstance(spec.get("maximum"), int) else 6
     return max(low, min(high, preferred))
 
 
-def _stable(seed: str, value: str) -> str:
+def stable_hash(seed: str, value: str) -> str:
     return hashlib.sha256(f"{seed}:{value}".encode()).hexdigest()
 
 
-def _pick(options: Iterable[Any], seed: str) -> Any:
+def pick_stable(options: Iterable[Any], seed: str) -> Any:
     """A deterministic choice that still varies from notification to notification."""
-    return min(options, key=lambda o: _stable(seed, str(o)))
+    return min(options, key=lambda o: stable_hash(seed, str(o)))

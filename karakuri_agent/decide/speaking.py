@@ -6,15 +6,15 @@ from dataclasses import replace
 from typing import Any
 
 from karakuri_agent.decide.queries import (
-    _current_node,
-    _due,
-    _enum,
-    _is_close,
-    _knows,
-    _max_length,
-    _others,
-    _place_name,
-    _same_person,
+    current_node_of,
+    due_of,
+    enum_of,
+    is_close,
+    knows_person,
+    max_length_of,
+    others_in,
+    place_name_here,
+    same_person_record,
 )
 from karakuri_agent.domain.commands import END, SPEAK
 from karakuri_agent.domain.decision import Decision
@@ -27,19 +27,19 @@ from karakuri_agent.voice.speech import Memory, compose
 
 
 # -- helpers -------------------------------------------------------------------------
-def _recalling(view: View, decision: Decision, choice: Choice, partner: dict[str, Any]) -> Decision:
+def recalling(view: View, decision: Decision, choice: Choice, partner: dict[str, Any]) -> Decision:
     """A spoken decision that also brings up something `partner` told on an earlier day, if there is one."""
     if "message" not in decision.params:
         return decision
     memory = recall.for_partner(view, partner, opening=choice.command in ("conversation_start", "conversation_accept"))
     if memory is None:
         return decision
-    message = recall.with_recall(decision.params["message"], memory, _max_length(choice, "message"))
+    message = recall.with_recall(decision.params["message"], memory, max_length_of(choice, "message"))
     return replace(decision, params={**decision.params, "message": message},
                    reason=reasons.with_memory(decision.reason, memory.explained()), recalled=memory)
 
 
-def _speech_params(view: View, choice: Choice, purpose: str, partner: dict[str, Any]) -> dict[str, Any]:
+def speech_params(view: View, choice: Choice, purpose: str, partner: dict[str, Any]) -> dict[str, Any]:
     """Params for a speaking command: the line, and the next speaker when asked for."""
     params: dict[str, Any] = {}
     wants = set(choice.param_schema) | set(choice.required_params)
@@ -52,15 +52,15 @@ def _speech_params(view: View, choice: Choice, purpose: str, partner: dict[str, 
             "promise_accept" if promise else purpose,
             persona=view.persona,
             partner_name=partner.get("name"),
-            partner_known=_knows(view, partner.get("id")),
-            partner_close=bool(partner.get("id")) and _is_close(view, str(partner.get("id"))),
+            partner_known=knows_person(view, partner.get("id")),
+            partner_close=bool(partner.get("id")) and is_close(view, str(partner.get("id"))),
             last_line=last,
-            place_name=(promise or {}).get("place_name") or _place_name(view),
+            place_name=(promise or {}).get("place_name") or place_name_here(view),
             previous_lines=[*view.own_lines, *view.said_before],
-            max_length=_max_length(choice, "message"),
+            max_length=max_length_of(choice, "message"),
             seed=view.notification_id,
             time_text=_clock_text(promise),
-            others=[p.get("name") or "" for p in _others(view) if not _same_person(p, partner)],
+            others=[p.get("name") or "" for p in others_in(view) if not same_person_record(p, partner)],
             memory=_memory(view),
         )
     if "next_speaker_agent_id" in wants:
@@ -73,8 +73,8 @@ def _speech_params(view: View, choice: Choice, purpose: str, partner: dict[str, 
 def _next_speaker(view: View, choice: Choice, partner: dict[str, Any]) -> str | None:
     """The partner, else another participant of this conversation; never the
     agent itself, and never someone outside the conversation when it is known."""
-    options = _enum(choice, "next_speaker_agent_id")
-    members = [p.get("id") for p in _others(view) if p.get("id")]
+    options = enum_of(choice, "next_speaker_agent_id")
+    members = [p.get("id") for p in others_in(view) if p.get("id")]
     preferred = [i for i in (partner.get("id"), *members) if i and not view.me.is_self(i, None)]
     fitting = [i for i in preferred if not options or i in options]
     if fitting:
@@ -85,10 +85,10 @@ def _next_speaker(view: View, choice: Choice, partner: dict[str, Any]) -> str | 
 
 def _memory(view: View) -> Memory:
     """Places the agent can talk about: where it is, where it went lately."""
-    here = _current_node(view)
+    here = current_node_of(view)
     visited = sorted((p for p in view.places if p.get("last_visited") and p.get("node_id") != here),
                      key=lambda p: p["last_visited"], reverse=True)
-    return Memory(here=_place_name(view) or "",
+    return Memory(here=place_name_here(view) or "",
                   recent_places=tuple(p["name"] for p in visited if p.get("name")),
                   known_places=tuple(p["name"] for p in view.places if p.get("name")))
 
@@ -102,13 +102,13 @@ def _promise_in(view: View, line: str | None) -> dict[str, Any] | None:
 
 
 def _clock_text(commitment: Meeting | None) -> str | None:
-    due = _due(commitment) if commitment else None
+    due = due_of(commitment) if commitment else None
     return due.astimezone(TOKYO).strftime("%H:%M") if due else None
 
 
 def _last_line(view: View, partner: dict[str, Any]) -> str | None:
     """The partner's latest line: what the agent answers when it speaks to them."""
     for line in reversed(view.parsed.get("conversation_messages") or []):
-        if _same_person({"id": line.get("speaker_id"), "name": line.get("speaker")}, partner):
+        if same_person_record({"id": line.get("speaker_id"), "name": line.get("speaker")}, partner):
             return line.get("message")
     return None

@@ -53,7 +53,7 @@ _EVENT = re.compile(r"(?:昨日|きのう|この前|先週|おととい|一昨�
                     r"(?:しちゃった|しちゃって|したんだ|してきた|しました|行ってきた|になった|があった)")
 
 # Town news: a new place opened, somewhere named.
-_NEWS = re.compile(r"(?P<where>" + NOUN + r")に新しい(?P<what>" + NOUN + r")が(?:できた|オープンした|開いた)")
+NEWS_LINE = re.compile(r"(?P<where>" + NOUN + r")に新しい(?P<what>" + NOUN + r")が(?:できた|オープンした|開いた)")
 
 # A retraction of a plan: "やっぱり引っ越しはやめた", "旅行、中止になった".
 RETRACT = re.compile(r"(?:やっぱり|やっぱ)?、?(?P<topic>" + NOUN + r")?(?:は|、|も)?"

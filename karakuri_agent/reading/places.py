@@ -9,7 +9,7 @@ from karakuri_agent.ja import markup
 from karakuri_agent.ja.places import building_kind
 from karakuri_agent.ja.promises import SCRIPT_RUN, TOWN_PLACE, UNSEEN_SPOT
 
-_NODE_ID = re.compile(r"(?<![\d-])(?P<node>\d{1,4}-\d{1,4})(?![\d-])")
+NODE_ID_IN_TEXT = re.compile(r"(?<![\d-])(?P<node>\d{1,4}-\d{1,4})(?![\d-])")
 
 
 def _place_keys(name: str) -> set[str]:
@@ -22,7 +22,7 @@ def _place_keys(name: str) -> set[str]:
     (校庭 of 学校 校庭) is a way to say the place too, and so is a run of one
     script in a building's name (ベーカリー of ベーカリー麦, たぬき of 麺処たぬき);
     when a key names parts of several buildings (店内, 入口, からくり of
-    からくり駅 and からくり神社) `_unambiguous_keys` drops it.
+    からくり駅 and からくり神社) `unambiguous_keys` drops it.
     """
     runs = SCRIPT_RUN.findall(name)
     keys = {name, "".join(name.split()), *name.split(), *runs, *_kanji_tails(runs)}
@@ -46,7 +46,7 @@ def _kanji_tails(runs: Sequence[str]) -> list[str]:
             for start in range(1, len(run) - 1)]
 
 
-def _unambiguous_keys(known_places: Sequence[Mapping[str, Any]]) -> dict[str, set[str]]:
+def unambiguous_keys(known_places: Sequence[Mapping[str, Any]]) -> dict[str, set[str]]:
     """Key → names of the known places it may mean, without keys that name several buildings.
 
     Two names are one building when they share their first word (喫茶店 店内,
@@ -79,7 +79,7 @@ def known_place(text: str, known_places: Sequence[Mapping[str, Any]]) -> tuple[s
     The longest key found wins; ties go to the first place in the list. A
     key naming parts of several buildings (店内) identifies none of them.
     """
-    keys = _unambiguous_keys(known_places)
+    keys = unambiguous_keys(known_places)
     best: tuple[int, str, str | None] | None = None
     for place in known_places:
         try:
@@ -95,9 +95,9 @@ def known_place(text: str, known_places: Sequence[Mapping[str, Any]]) -> tuple[s
     return (best[1], best[2]) if best else None
 
 
-def _place(text: str, known_places: Sequence[Mapping[str, Any]]) -> tuple[str | None, str | None]:
+def place_in_text(text: str, known_places: Sequence[Mapping[str, Any]]) -> tuple[str | None, str | None]:
     """(place_name, node_id) named in the text; (None, None) if none."""
-    node = _NODE_ID.search(text)
+    node = NODE_ID_IN_TEXT.search(text)
     if node:
         node_id = node.group("node")
         for place in known_places:

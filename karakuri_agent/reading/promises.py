@@ -78,8 +78,8 @@ from karakuri_agent.ja.promises import (
     WEAK_CUE,
 )
 from karakuri_agent.ja.sentences import split_sentences
-from karakuri_agent.reading.places import _NODE_ID, _place, _unambiguous_keys
-from karakuri_agent.reading.times import _as_tokyo, _due_at
+from karakuri_agent.reading.places import NODE_ID_IN_TEXT, place_in_text, unambiguous_keys
+from karakuri_agent.reading.times import as_tokyo, due_in_text
 
 
 @dataclass(frozen=True)
@@ -109,15 +109,15 @@ class _PlaceWords:
 
     @classmethod
     def of(cls, known_places: Sequence[Mapping[str, Any]]) -> _PlaceWords:
-        keys = set(_unambiguous_keys(known_places))
+        keys = set(unambiguous_keys(known_places))
         names = "|".join(sorted(map(re.escape, keys), key=len, reverse=True))
-        place = "(?:" + "|".join([_NODE_ID.pattern, TOWN_PLACE.pattern] + ([names] if names else [])) + ")"
+        place = "(?:" + "|".join([NODE_ID_IN_TEXT.pattern, TOWN_PLACE.pattern] + ([names] if names else [])) + ")"
         return cls(re.compile(place), re.compile(place + PLACE_PARTICLE.pattern))
 
 
 def _casual_meeting(sentence: str, now: datetime, places: _PlaceWords) -> bool:
     """A time plus a place marked as where to be ("公民館で", "コンビニ前"), said as a plan."""
-    if NOT_A_MEETING.search(sentence.strip()) or _due_at(sentence, now) is None:
+    if NOT_A_MEETING.search(sentence.strip()) or due_in_text(sentence, now) is None:
         return False
     return places.spot.search(sentence) is not None or UNSEEN_SPOT.search(sentence) is not None
 
@@ -130,7 +130,7 @@ def _proposal_sentence(message: str, now: datetime, known_places: Sequence[Mappi
             continue
         if STRONG_CUE.search(sentence) or _casual_meeting(sentence, now, places):
             return sentence
-        if WEAK_CUE.search(sentence) and (_due_at(sentence, now) or places.named.search(sentence)):
+        if WEAK_CUE.search(sentence) and (due_in_text(sentence, now) or places.named.search(sentence)):
             return sentence
     return None
 
@@ -152,15 +152,15 @@ def extract_promise(
     if not isinstance(message, str) or not isinstance(now, datetime):
         return None
     text = message.translate(DIGITS)
-    tokyo_now = _as_tokyo(now)
+    tokyo_now = as_tokyo(now)
     places = [place for place in known_places if isinstance(place, Mapping)]
     sentence = _proposal_sentence(text, tokyo_now, places)
     if sentence is None:
         return None
-    due_at = _due_at(sentence, tokyo_now) or _due_at(text, tokyo_now)
-    place_name, node_id = _place(sentence, places)
+    due_at = due_in_text(sentence, tokyo_now) or due_in_text(text, tokyo_now)
+    place_name, node_id = place_in_text(sentence, places)
     if (place_name, node_id) == (None, None):
-        place_name, node_id = _place(text, places)
+        place_name, node_id = place_in_text(text, places)
     if due_at is None and place_name is None and node_id is None:
         return None
     return Promise(
@@ -330,9 +330,9 @@ def _moved(message: object, earlier: Promise, known_places: Sequence[Mapping[str
     if not isinstance(message, str):
         return None
     text = message.translate(DIGITS)
-    if not PLACE_CHANGE.search(text) or REFUSAL.search(text) or _due_at(text, earlier.said_at or now):
+    if not PLACE_CHANGE.search(text) or REFUSAL.search(text) or due_in_text(text, earlier.said_at or now):
         return None
-    place_name, node_id = _place(text, [p for p in known_places if isinstance(p, Mapping)])
+    place_name, node_id = place_in_text(text, [p for p in known_places if isinstance(p, Mapping)])
     if (place_name, node_id) == (None, None) or (place_name, node_id) == (earlier.place_name, earlier.node_id):
         return None
     return dataclasses.replace(earlier, place_name=place_name, node_id=node_id, source_text=message)

@@ -15,7 +15,7 @@ FURTHEST_RELATIVE = timedelta(days=1)  # "100時間後" is talk, not a time to b
 _CLOCK_HHMM = re.compile(r"(?<![\d:])(?P<h>\d{1,2}):(?P<m>\d{2})(?![\d:])")
 
 
-def _as_tokyo(now: datetime) -> datetime:
+def as_tokyo(now: datetime) -> datetime:
     """`now` in Asia/Tokyo; a naive value is taken to be Tokyo time already."""
     if now.tzinfo is None:
         return now.replace(tzinfo=TOKYO)
@@ -87,6 +87,6 @@ def _clock_due(text: str, now: datetime) -> datetime | None:
     return _at(now + timedelta(days=1), hour, minute)
 
 
-def _due_at(text: str, now: datetime) -> datetime | None:
+def due_in_text(text: str, now: datetime) -> datetime | None:
     """First time expression in `text`: relative forms, then clock times."""
     return _relative_due(text, now) or _clock_due(text, now)

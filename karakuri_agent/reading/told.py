@@ -34,7 +34,7 @@ from karakuri_agent.domain.facts import (  # noqa: F401  (callers name the kinds
 from karakuri_agent.ja import told as ja_told
 from karakuri_agent.ja.sentences import split_sentences
 from karakuri_agent.ja.told import (
-    _NEWS,
+    NEWS_LINE,
     PETS,
     PLAN_WORDS,
     RECALL_LINES,
@@ -103,7 +103,7 @@ def read_line(line: Mapping[str, Any], said_at: datetime,
         if retract and (topic or ja_told.TAKING_BACK in plain):
             retractions.append(Retraction(speaker_id, speaker, topic, said_at, message))
             continue
-        news = _NEWS.search(plain)
+        news = NEWS_LINE.search(plain)
         if news:
             facts.append(Fact(NEWS, ja_told.news_topic(news["where"], news["what"]), speaker_id, speaker, None, "",
                               said_at, message, detail=ja_told.news_detail(news["where"], news["what"]),

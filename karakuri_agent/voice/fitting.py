@@ -13,7 +13,7 @@ from karakuri_agent.params import utf16_units
 _SHORTER_TRIES = 40
 
 
-def _cut_units(text: str, limit: int) -> str:
+def cut_units(text: str, limit: int) -> str:
     """The longest prefix within ``limit`` units, never splitting a character
     or leaving a dangling emoji joiner or variation selector."""
     out, used = [], 0
@@ -52,19 +52,19 @@ def _fit(text: str, max_length: int) -> tuple[str, bool]:
     commas = [i for i, ch in enumerate(text) if ch == PAUSE and utf16_units(text[: i + 1]) <= max_length]
     if commas and commas[-1] > 0:
         return text[: commas[-1]] + "…", False
-    return _cut_units(text, max_length) or "…", False
+    return cut_units(text, max_length) or "…", False
 
 
-def _stable_index(seed: str, salt: str, size: int) -> int:
+def stable_index(seed: str, salt: str, size: int) -> int:
     """A choice that is the same on every run and machine (hash() is salted)."""
     digest = hashlib.sha256(f"{seed}\x1f{salt}".encode("utf-8")).digest()
     return int.from_bytes(digest[:8], "big") % size
 
 
-def _rotated(items: Sequence[str], seed: str, salt: str) -> list[str]:
+def rotated(items: Sequence[str], seed: str, salt: str) -> list[str]:
     if not items:
         return []
-    k = _stable_index(seed, salt, len(items))
+    k = stable_index(seed, salt, len(items))
     return list(items[k:]) + list(items[:k])
 
 
@@ -75,7 +75,7 @@ def said_key(line: str) -> str:
     return ADDRESS.sub("", "".join(line.split()), count=1)
 
 
-def _choose(lines: Iterable[str], used: set[str], max_length: int) -> str:
+def choose_line(lines: Iterable[str], used: set[str], max_length: int) -> str:
     """The first line not said before that fits as whole sentences; else the
     first one cut to fit; for a tiny max_length with all of them used, a
     shorter cut or a one-word line still says something new."""
@@ -92,7 +92,7 @@ def _choose(lines: Iterable[str], used: set[str], max_length: int) -> str:
         return first_cut
     for line in list(dict.fromkeys(seen))[:_SHORTER_TRIES]:
         for limit in range(min(max_length, utf16_units(line)) - 1, 0, -1):
-            shorter = _cut_units(line, limit)
+            shorter = cut_units(line, limit)
             if shorter and said_key(shorter) not in used:
                 return shorter
     for word in LAST_RESORT:

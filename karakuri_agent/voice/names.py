@@ -10,7 +10,7 @@ from karakuri_agent.ja.names import HONORIFICS
 from karakuri_agent.ja.phrases import DEFAULT_HONORIFIC
 from karakuri_agent.ja.safety import clean_text
 from karakuri_agent.ja.speech import BRACKET_TAG, BRACKETED_LABEL, FAMILY_GIVEN, TIME_PARTICLE
-from karakuri_agent.voice.fitting import _cut_units
+from karakuri_agent.voice.fitting import cut_units
 from karakuri_agent.voice.persona import LONGEST_LABEL, LONGEST_NAME
 
 _BOT_TAG = re.compile(r"[\W_]*(?:(?<![A-Za-z])[Bb][Oo][Tt]|(?<=[a-z])B[Oo][Tt])$")
@@ -47,14 +47,14 @@ def address_name(name: str | None, honorific: str = DEFAULT_HONORIFIC) -> str:
     if not bare:
         return ""
     if bare.endswith(HONORIFICS):
-        return _cut_units(bare, _NAME_CAP)
+        return cut_units(bare, _NAME_CAP)
     given = FAMILY_GIVEN.match(bare)
     if given:
         bare = given.group(1)
-    return _cut_units(bare, _NAME_CAP - len(honorific)) + honorific
+    return cut_units(bare, _NAME_CAP - len(honorific)) + honorific
 
 
-def _place_label(place_name: str | None) -> str:
+def place_label_of(place_name: str | None) -> str:
     """'6-11 (喫茶店 店内)' -> '喫茶店'; '本屋「栞」' stays as it is."""
     if not place_name:
         return ""
@@ -63,18 +63,18 @@ def _place_label(place_name: str | None) -> str:
     inner = BRACKETED_LABEL.fullmatch(label)
     if inner:
         label = inner.group(1)
-    return _cut_units(label.strip(), _LABEL_CAP)
+    return cut_units(label.strip(), _LABEL_CAP)
 
 
-def _time_label(time_text: str | None) -> str:
+def time_label_of(time_text: str | None) -> str:
     """'18時に' -> '18時' so templates can say '{time}に' without doubling it."""
     if not time_text:
         return ""
     label = clean_text(time_text).rstrip(TIME_PARTICLE)
-    return _cut_units(label, _LABEL_CAP)
+    return cut_units(label, _LABEL_CAP)
 
 
-def _given_name(name: str) -> str:
+def given_name_of(name: str) -> str:
     """'黒瀬コウ' -> 'コウ', 'コウくん' -> 'コウ': how a line names someone."""
     called = address_name(name)
     for honorific in sorted(HONORIFICS, key=len, reverse=True):
@@ -83,7 +83,7 @@ def _given_name(name: str) -> str:
     return called
 
 
-def _place_word(name: str) -> str:
+def place_word_of(name: str) -> str:
     """'本屋 店内' -> '本屋': the building, as people say it."""
-    label = _place_label(name)
+    label = place_label_of(name)
     return places.building(label) if label else ""

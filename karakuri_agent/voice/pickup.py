@@ -26,7 +26,7 @@ from karakuri_agent.voice.persona import Persona
 
 
 @dataclass(frozen=True)
-class _Pickup:
+class Pickup:
     kind: str  # "topic" or "place"
     key: str  # the pack's key, whose templates answer it
     text: str  # what the line will say: the word as the partner wrote it
@@ -36,7 +36,7 @@ def _is_word(surface: str) -> bool:
     return any(unicodedata.category(ch)[0] == "L" for ch in surface)
 
 
-def _stands_alone(line: str, start: int, surface: str) -> bool:
+def stands_alone(line: str, start: int, surface: str) -> bool:
     """A one-kanji keyword ('本', '雨') counts only outside a longer word
     ('本屋', '本当', '日本', '大雨')."""
     if len(surface) > 1 or not is_kanji(surface):
@@ -46,7 +46,7 @@ def _stands_alone(line: str, start: int, surface: str) -> bool:
     return not (is_kanji(before) or is_kanji(after))
 
 
-def _vocabulary(persona: Persona) -> Iterator[tuple[str, str, str]]:
+def vocabulary_of(persona: Persona) -> Iterator[tuple[str, str, str]]:
     """(surface, kind, key) for every keyword the pack can answer."""
     for key in persona.by_topic:
         yield key, "topic", key
@@ -59,8 +59,8 @@ def _vocabulary(persona: Persona) -> Iterator[tuple[str, str, str]]:
         yield alias, "place", key
 
 
-def _find_pickup(line: str | None, persona: Persona,
-                 kinds: frozenset[str] = frozenset({"topic", "place"})) -> _Pickup | None:
+def find_pickup(line: str | None, persona: Persona,
+                 kinds: frozenset[str] = frozenset({"topic", "place"})) -> Pickup | None:
     """The keyword the partner's line ends on, if the pack knows one.
 
     The latest mention wins because a Japanese line usually puts its point
@@ -69,17 +69,17 @@ def _find_pickup(line: str | None, persona: Persona,
     if not line:
         return None
     text = clean_text(line)
-    best: tuple[tuple[bool, int, int], _Pickup] | None = None
-    for surface, kind, key in _vocabulary(persona):
+    best: tuple[tuple[bool, int, int], Pickup] | None = None
+    for surface, kind, key in vocabulary_of(persona):
         if kind not in kinds:
             continue
         start = text.find(surface)
         while start != -1:
-            if _stands_alone(text, start, surface):
+            if stands_alone(text, start, surface):
                 word = _is_word(surface)
                 rank = (word, start + len(surface), len(surface))
                 if best is None or rank > best[0]:
-                    best = (rank, _Pickup(kind, key, surface if word else key))
+                    best = (rank, Pickup(kind, key, surface if word else key))
             start = text.find(surface, start + 1)
     return best[1] if best else None
 
@@ -92,11 +92,11 @@ def pick_topic(line: str | None, persona: Persona) -> str | None:
     the reply, so `pick_topic(x) in compose("reply", last_line=x, ...)` can
     be measured.
     """
-    found = _find_pickup(line, persona)
+    found = find_pickup(line, persona)
     return found.text if found else None
 
 
-def _line_kind(line: str | None) -> str | None:
+def line_kind(line: str | None) -> str | None:
     """What sort of line it is, to choose a fitting reaction."""
     if not line:
         return None

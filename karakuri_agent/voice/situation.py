@@ -19,10 +19,10 @@ from karakuri_agent.ja.speech import (
     usable_unnamed,
 )
 from karakuri_agent.reading.questions import Question
-from karakuri_agent.voice.fitting import _rotated
-from karakuri_agent.voice.names import _place_word
+from karakuri_agent.voice.fitting import rotated
+from karakuri_agent.voice.names import place_word_of
 from karakuri_agent.voice.persona import Fact, Persona
-from karakuri_agent.voice.pickup import _Pickup, _stands_alone, _vocabulary
+from karakuri_agent.voice.pickup import Pickup, stands_alone, vocabulary_of
 
 
 @dataclass(frozen=True)
@@ -35,15 +35,15 @@ class Memory:
     known_places: tuple[str, ...] = ()
 
 
-def _pickup_pool(pickup: _Pickup | None, persona: Persona, scene: _Scene) -> list[str]:
+def _pickup_pool(pickup: Pickup | None, persona: Persona, scene: Scene) -> list[str]:
     if pickup is None:
         return []
     table = persona.by_topic if pickup.kind == "topic" else persona.by_place
-    return _fill_pool(table[pickup.key], scene)
+    return fill_pool(table[pickup.key], scene)
 
 
 @dataclass(frozen=True)
-class _Scene:
+class Scene:
     """The values templates are filled with."""
 
     partner: str
@@ -57,7 +57,7 @@ class _Scene:
         return tidy_unnamed(text) if not self.partner else text
 
 
-def _fill_pool(pool: Iterable[str], scene: _Scene) -> list[str]:
+def fill_pool(pool: Iterable[str], scene: Scene) -> list[str]:
     templates = list(pool)
     if not scene.partner:
         templates = [t for t in templates if usable_unnamed(t)] or templates
@@ -66,7 +66,7 @@ def _fill_pool(pool: Iterable[str], scene: _Scene) -> list[str]:
 
 
 @dataclass(frozen=True)
-class _Situation:
+class Situation:
     """Everything a plan needs, read once from compose()'s arguments."""
 
     persona: Persona
@@ -74,18 +74,18 @@ class _Situation:
     seed: str
     known: bool
     close: bool
-    pickup: _Pickup | None
+    pickup: Pickup | None
     kind: str | None
     place_key: str | None  # where the agent is, as a by_place key
-    said: _Scene  # {place}/{topic} are what the partner mentioned
-    here: _Scene  # {place} is where the agent is
+    said: Scene  # {place}/{topic} are what the partner mentioned
+    here: Scene  # {place} is where the agent is
     question: Question | None
     line: str  # the partner's line, cleaned
     echo: str | None  # a word of the partner's line to take up when the pack knows none of its words
     memory: Memory
 
     def rot(self, pool: list[str], salt: str) -> list[str]:
-        return _rotated(pool, self.seed, f"{self.purpose}:{salt}")
+        return rotated(pool, self.seed, f"{self.purpose}:{salt}")
 
     @functools.cached_property
     def picked(self) -> list[str]:
@@ -95,15 +95,15 @@ class _Situation:
     def echoed(self) -> list[str]:
         if not self.echo:
             return []
-        return _fill_pool(ECHOES, replace(self.said, topic=self.echo))
+        return fill_pool(ECHOES, replace(self.said, topic=self.echo))
 
     @functools.cached_property
     def reaction(self) -> list[str]:
-        return _fill_pool(self.persona.reactions.get(self.kind or "", ()), self.said)
+        return fill_pool(self.persona.reactions.get(self.kind or "", ()), self.said)
 
     @functools.cached_property
     def tails(self) -> list[str]:
-        return self.rot(_fill_pool(self.persona.tails, self.here), "tail")
+        return self.rot(fill_pool(self.persona.tails, self.here), "tail")
 
     @functools.cached_property
     def answer(self) -> _Answer | None:
@@ -130,8 +130,8 @@ def _find_fact(text: str, persona: Persona) -> tuple[str, Fact] | None:
             while start != -1:
                 end = start + len(word)
                 followed = text[end:end + 1]
-                if _stands_alone(text, start, word) or (
-                        followed in SUBJECT_FOLLOWERS and _stands_alone(text[:end], start, word)):
+                if stands_alone(text, start, word) or (
+                        followed in SUBJECT_FOLLOWERS and stands_alone(text[:end], start, word)):
                     rank = (fact.likes is False, len(word), start)
                     if best is None or rank > best[0]:
                         best = (rank, key, fact)
@@ -144,15 +144,15 @@ def _combined(openers: list[str], follows: Sequence[str]) -> list[str]:
     return [join_sentences((o, f)) for o in openers for f in (follows or ("",))]
 
 
-def _favourite_place(s: _Situation) -> str:
+def _favourite_place(s: Situation) -> str:
     """A favourite place, one this town has if the agent knows one."""
-    known = [_place_word(p) for p in s.memory.known_places]
+    known = [place_word_of(p) for p in s.memory.known_places]
     liked = list(s.persona.favourite_places)
     here = [p for p in liked if any(p in k for k in known)] or liked
     return s.rot(here, "favourite")[0] if here else ""
 
 
-def _pick_option(options: Sequence[str], s: _Situation) -> str:
+def _pick_option(options: Sequence[str], s: Situation) -> str:
     """The option the persona likes best; among equals, one fixed by the seed."""
     def liking(option: str) -> int:
         found = _find_fact(option, s.persona)
@@ -161,12 +161,12 @@ def _pick_option(options: Sequence[str], s: _Situation) -> str:
     return s.rot([o for o in options if liking(o) == best], "choice")[0]
 
 
-def _answer(q: Question, s: _Situation) -> _Answer:
+def _answer(q: Question, s: Situation) -> _Answer:
     """What answers ``q``, from the pack's phrase sets, facts and the agent's memory."""
     answers = s.persona.answers
 
     def said(kind: str, **values: str) -> list[str]:
-        return s.rot(_fill_pool(answers.get(kind, ()), replace(s.said, **values)), kind)
+        return s.rot(fill_pool(answers.get(kind, ()), replace(s.said, **values)), kind)
 
     # Agreeing to a plan takes its reason from the plan, not from what was said before it.
     found = _find_fact(q.text, s.persona) or (
@@ -186,15 +186,15 @@ def _answer(q: Question, s: _Situation) -> _Answer:
         why = list(chosen[1].reasons) if chosen and chosen[1].likes else []
         lines = _combined(said("choice", topic=picked), s.rot(why, "why"))
     elif q.kind == "opinion":
-        lines = s.rot(s.reaction or _fill_pool(s.persona.reactions.get("opinion", ()), s.said), "opinion")
+        lines = s.rot(s.reaction or fill_pool(s.persona.reactions.get("opinion", ()), s.said), "opinion")
     elif q.kind in ("why", "when", "who", "who_with", "how", "what_up"):
         lines = said(q.kind)
     elif q.kind == "where_now" and s.memory.here:
-        lines = said("where_now", place=_place_word(s.memory.here))
+        lines = said("where_now", place=place_word_of(s.memory.here))
     elif q.kind == "doing" and s.memory.here:
-        lines = said("doing", place=_place_word(s.memory.here))
+        lines = said("doing", place=place_word_of(s.memory.here))
     elif q.kind == "where_before" and recent:
-        lines = _combined(said("yes") if q.detail else [""], said("where_before", place=_place_word(recent)))
+        lines = _combined(said("yes") if q.detail else [""], said("where_before", place=place_word_of(recent)))
     elif q.kind == "where" and _favourite_place(s):
         place = _favourite_place(s)
         why = list(s.persona.facts[place].reasons) if place in s.persona.facts else []
@@ -211,18 +211,18 @@ def _answer(q: Question, s: _Situation) -> _Answer:
         opener = {"like": "like", "invite": "agree"}.get(q.kind, "yes")
         follows = (done if q.past else []) or reasons or details
         if q.detail:  # "何か読んだ？" wants the thing: what was read lately
-            follows = done or details or (said("where_before", place=_place_word(recent)) if recent else [])
+            follows = done or details or (said("where_before", place=place_word_of(recent)) if recent else [])
         lines = _combined(said(opener, topic=key or IT), follows)
     # After agreeing to a plan, proposing it again or asking the partner's
     # view of it would echo it.
     invited = q.kind == "invite"
     more = list(fact.more) if fact.likes is not False and not invited else []
     own = [*s.rot(more, "more"), *([] if invited else said("ask_back"))]
-    own += s.rot(_fill_pool(s.persona.by_place["_default"], s.here), "chat")
+    own += s.rot(fill_pool(s.persona.by_place["_default"], s.here), "chat")
     return _Answer(lines or unknown, own, avoid)
 
 
-def _statement_words(line: str, persona: Persona) -> frozenset[str]:
+def statement_words(line: str, persona: Persona) -> frozenset[str]:
     """Every word for a subject the partner stated (not asked) something about,
     so the agent never asks it back ('新刊が入った' -> no '新しい本入ってるかな？')."""
     stated = "".join(part for part in split_sentences(line) if not is_asking(part))
@@ -232,12 +232,12 @@ def _statement_words(line: str, persona: Persona) -> frozenset[str]:
     for fact in persona.facts.values():
         if any(w in stated for w in fact.words):
             words.update(fact.words)
-    for surface, kind, key in _vocabulary(persona):
+    for surface, kind, key in vocabulary_of(persona):
         if surface in stated:
-            words.update(s for s, k, target in _vocabulary(persona) if (k, target) == (kind, key))
+            words.update(s for s, k, target in vocabulary_of(persona) if (k, target) == (kind, key))
     return frozenset(words)
 
 
-def _asks_back(text: str, words: frozenset[str]) -> bool:
+def asks_back(text: str, words: frozenset[str]) -> bool:
     """Whether a line asks about something the partner just stated."""
     return any(w in part for part in split_sentences(text) if is_asking(part) for w in words)

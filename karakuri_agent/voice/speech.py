@@ -30,11 +30,11 @@ from dataclasses import dataclass, replace
 from karakuri_agent.ja.safety import clean_text
 from karakuri_agent.ja.speech import HERE, IT, THAT_TIME, THERE, addressed, join_sentences
 from karakuri_agent.reading.questions import read_question
-from karakuri_agent.voice.fitting import _choose, _stable_index, said_key
-from karakuri_agent.voice.names import _given_name, _place_label, _time_label, address_name
+from karakuri_agent.voice.fitting import choose_line, said_key, stable_index
+from karakuri_agent.voice.names import address_name, given_name_of, place_label_of, time_label_of
 from karakuri_agent.voice.persona import MESSAGE_UNITS, Persona
-from karakuri_agent.voice.pickup import _find_pickup, _line_kind, echo_word, pick_topic
-from karakuri_agent.voice.situation import Memory, _asks_back, _fill_pool, _Scene, _Situation, _statement_words
+from karakuri_agent.voice.pickup import echo_word, find_pickup, line_kind, pick_topic
+from karakuri_agent.voice.situation import Memory, Scene, Situation, asks_back, fill_pool, statement_words
 
 __all__ = [
     "DEFAULT_MAX_LENGTH",
@@ -63,7 +63,7 @@ def _named(text: str, partner: str, call: bool) -> str:
 def _calls_by_name(seed: str, group: bool) -> bool:
     """Whether this line opens with the name: in a group most lines do, so it
     is clear who is answered; face to face only about one in three."""
-    return _stable_index(seed, "name", 3) < (2 if group else 1)
+    return stable_index(seed, "name", 3) < (2 if group else 1)
 
 
 @dataclass(frozen=True)
@@ -95,34 +95,34 @@ def _candidates(plan: _Plan) -> Iterator[tuple[str, ...]]:
 
 def _place_key(label: str, persona: Persona) -> str | None:
     """The by_place key a place label belongs to ('喫茶店「さくら」' -> '喫茶店')."""
-    found = _find_pickup(label, persona, frozenset({"place"}))
+    found = find_pickup(label, persona, frozenset({"place"}))
     return found.key if found else None
 
 
-def _chat_pool(persona: Persona, scene: _Scene, place_key: str | None) -> list[str]:
+def _chat_pool(persona: Persona, scene: Scene, place_key: str | None) -> list[str]:
     """Small talk for when the partner's line gives nothing to pick up."""
     pool = list(persona.reactions["default"]) + list(persona.by_place["_default"])
     if place_key:
         pool += persona.by_place[place_key]
-    return _fill_pool(pool, scene)
+    return fill_pool(pool, scene)
 
 
-def _greetings(persona: Persona, scene: _Scene, known: bool, close: bool = False) -> list[str]:
+def _greetings(persona: Persona, scene: Scene, known: bool, close: bool = False) -> list[str]:
     """Greetings by how well the agent knows the partner: never はじめまして to someone known."""
     if close and persona.greetings.get("close"):
-        return _fill_pool(persona.greetings["close"], scene)
-    return _fill_pool(persona.greetings["known" if known else "first_meeting"], scene)
+        return fill_pool(persona.greetings["close"], scene)
+    return fill_pool(persona.greetings["known" if known else "first_meeting"], scene)
 
 
 def _situation(purpose: str, persona: Persona, *, last_line: str | None, place_label: str,
                time_label: str, partner: str, known: bool, seed: str, others: Sequence[str],
-               memory: Memory, close: bool = False) -> _Situation:
-    pickup = _find_pickup(last_line, persona)
+               memory: Memory, close: bool = False) -> Situation:
+    pickup = find_pickup(last_line, persona)
     here_place = place_label or (THERE if purpose == "promise_accept" else HERE)
     if purpose == "promise_accept" and not place_label and pickup and pickup.kind == "place":
         here_place = pickup.text  # the meeting place the partner just named
-    here = _Scene(partner, here_place, IT, time_label or THAT_TIME, persona.first_person)
-    said = _Scene(
+    here = Scene(partner, here_place, IT, time_label or THAT_TIME, persona.first_person)
+    said = Scene(
         partner,
         pickup.text if pickup and pickup.kind == "place" else here.place,
         pickup.text if pickup and pickup.kind == "topic" else here.topic,
@@ -132,11 +132,11 @@ def _situation(purpose: str, persona: Persona, *, last_line: str | None, place_l
     line = clean_text(last_line or "")
     question = read_question(
         line, own_names=(persona.short_name, persona.name),
-        other_names=tuple(filter(None, (_given_name(o) for o in others))),
+        other_names=tuple(filter(None, (given_name_of(o) for o in others))),
     ) if purpose != "promise_accept" else None
-    return _Situation(
+    return Situation(
         persona=persona, purpose=purpose, seed=seed, known=known, close=close and known, pickup=pickup,
-        kind=_line_kind(last_line),
+        kind=line_kind(last_line),
         place_key=_place_key(place_label, persona) if place_label else None,
         said=said, here=here, question=question, line=line,
         echo=None if pickup else echo_word(line, names=(partner, persona.name, persona.short_name, *others)),
@@ -144,7 +144,7 @@ def _situation(purpose: str, persona: Persona, *, last_line: str | None, place_l
     )
 
 
-def _plan_reply(s: _Situation) -> _Plan:
+def _plan_reply(s: Situation) -> _Plan:
     """Answer a question first, then at most one thing of the agent's own.
     Otherwise pick up the partner's topic; else react to the kind of line;
     else chat. Once those are used up, the best pool is combined with the others."""
@@ -157,7 +157,7 @@ def _plan_reply(s: _Situation) -> _Plan:
     return _Plan((s.rot(primary, "main"),), extras, s.tails)
 
 
-def _plan_accept(s: _Situation) -> _Plan:
+def _plan_accept(s: Situation) -> _Plan:
     """Greet, take up what the request said (an apology, a topic), then say
     yes, or answer the question it asked (which says yes when it asked leave)."""
     apology = s.kind in ("apology", "thanks")
@@ -166,35 +166,35 @@ def _plan_accept(s: _Situation) -> _Plan:
         agree = s.answer.lines
     else:  # a greeting is already answered by the greeting slot
         middle = [] if s.kind == "greeting" else s.picked or (s.reaction if apology else [])
-        agree = _fill_pool(s.persona.accept, s.said)
+        agree = fill_pool(s.persona.accept, s.said)
     return _Plan(
         (s.rot(_greetings(s.persona, s.said, s.known, s.close), "greet"), s.rot(middle, "pick"),
          s.rot(agree, "accept")),
-        s.rot(_fill_pool(s.persona.reactions["default"], s.said), "extra"),
+        s.rot(fill_pool(s.persona.reactions["default"], s.said), "extra"),
         s.tails,
     )
 
 
-def _plan_farewell(s: _Situation) -> _Plan:
-    farewells = _fill_pool(s.persona.farewells, s.said)
+def _plan_farewell(s: Situation) -> _Plan:
+    farewells = fill_pool(s.persona.farewells, s.said)
     first = s.answer.lines if s.answer else s.picked
     return _Plan((s.rot(first, "pick"), s.rot(farewells, "bye")),
                  s.rot(farewells, "extra"), s.tails)
 
 
-def _plan_start(s: _Situation) -> _Plan:
-    body = s.picked or _fill_pool(s.persona.conversation_start, s.here)
+def _plan_start(s: Situation) -> _Plan:
+    body = s.picked or fill_pool(s.persona.conversation_start, s.here)
     if not s.picked and s.place_key:
-        body += _fill_pool(s.persona.by_place[s.place_key], s.here)
+        body += fill_pool(s.persona.by_place[s.place_key], s.here)
     return _Plan(
         (s.rot(_greetings(s.persona, s.here, s.known, s.close), "greet"), s.rot(body, "body")),
-        s.rot(_fill_pool(s.persona.by_place["_default"], s.here), "extra"),
+        s.rot(fill_pool(s.persona.by_place["_default"], s.here), "extra"),
         s.tails,
     )
 
 
-def _plan_promise(s: _Situation) -> _Plan:
-    promises = _fill_pool(s.persona.promise_accept, s.here)
+def _plan_promise(s: Situation) -> _Plan:
+    promises = fill_pool(s.persona.promise_accept, s.here)
     return _Plan((s.rot(promises, "promise"),), s.rot(promises, "extra"), s.tails)
 
 
@@ -242,15 +242,15 @@ def compose(
         raise ValueError(f"max_length must be at least 1, got {max_length}")
     partner = address_name(partner_name, persona.honorific)
     situation = _situation(
-        purpose, persona, last_line=last_line, place_label=_place_label(place_name),
-        time_label=_time_label(time_text), partner=partner, known=partner_known, seed=seed,
+        purpose, persona, last_line=last_line, place_label=place_label_of(place_name),
+        time_label=time_label_of(time_text), partner=partner, known=partner_known, seed=seed,
         others=others, memory=memory, close=partner_close,
     )
     plan = _PLANS[purpose](situation)
     call = _calls_by_name(seed, group=bool(others))
-    stated = _statement_words(situation.line, persona)
+    stated = statement_words(situation.line, persona)
     avoid = situation.answer.avoid if situation.answer else ()
     lines = (clean_text(_named(join_sentences(parts), partner, call)) for parts in _candidates(plan))
     used = {said_key(line) for line in previous_lines}
-    return _choose((line for line in lines if line and not _asks_back(line, stated)
+    return choose_line((line for line in lines if line and not asks_back(line, stated)
                     and not any(word in line for word in avoid)), used, limit)

@@ -20,10 +20,14 @@ from __future__ import annotations
 
 from karakuri_agent.behaviour import builtin
 from karakuri_agent.behaviour.selector import BuiltinRule
-from karakuri_agent.decide.queries import _node_for_place
-from karakuri_agent.decide.rules.conversation import _conversation_request, _conversation_turn, _inactive_check
-from karakuri_agent.decide.rules.daily import _commitment_first, _idle
-from karakuri_agent.decide.rules.transfer import _transfer_offer
+from karakuri_agent.decide.queries import node_for_place
+from karakuri_agent.decide.rules.conversation import (
+    conversation_request_rule,
+    conversation_turn_rule,
+    inactive_check_rule,
+)
+from karakuri_agent.decide.rules.daily import daily_life_rule, keep_commitment_rule
+from karakuri_agent.decide.rules.transfer import transfer_offer_rule
 from karakuri_agent.domain.decision import Decision
 from karakuri_agent.domain.view import View
 
@@ -43,22 +47,22 @@ def propose(view: View) -> list[Decision]:
     """
     from karakuri_agent.decide.behaving import select
 
-    return select(view, BUILTIN_RULES, _node_for_place)
+    return select(view, BUILTIN_RULES, node_for_place)
 
 
 # The built-in behaviour as named rules, tried highest priority first (behaviour/selector.py):
 # ids and priorities are documented (docs/behaviour.md) and stay, since packs name them.
 BUILTIN_RULES: tuple[BuiltinRule[View, Decision], ...] = (
     BuiltinRule(builtin.CONVERSATION_TURN, 300, "answer a conversation turn; say goodbye when it has gone on long enough",
-                _conversation_turn),
+                conversation_turn_rule),
     BuiltinRule(builtin.CONVERSATION_REQUEST, 290, "accept an invitation to talk, unless a promise elsewhere is due",
-                _conversation_request),
+                conversation_request_rule),
     BuiltinRule(builtin.INACTIVE_CHECK, 280, "stay in a conversation that is still going, leave one that has stopped",
-                _inactive_check),
+                inactive_check_rule),
     BuiltinRule(builtin.TRANSFER_OFFER, 270, "take a gift from someone known (the transfer policy), else decline it",
-                _transfer_offer),
+                transfer_offer_rule),
     BuiltinRule(builtin.KEEP_COMMITMENT, 150, "a promise due soon: find its place, go there in time, wait for the partner",
-                _commitment_first),
+                keep_commitment_rule),
     BuiltinRule(builtin.DAILY_LIFE, 10, "look around when lost, act here, talk to someone, move on; wait last",
-                _idle),
+                daily_life_rule),
 )

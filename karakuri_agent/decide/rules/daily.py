@@ -6,31 +6,31 @@ from datetime import timedelta
 from typing import Any
 
 from karakuri_agent.decide.queries import (
-    _acted_since_arrival,
-    _action_label,
-    _action_options,
-    _closeness,
-    _current_node,
-    _duration,
-    _ends_in_time,
-    _enum,
-    _few_destinations,
-    _is_close,
-    _map_asked,
-    _max_length,
-    _meeting_node,
-    _name_of,
-    _name_of_agent,
-    _next_meeting,
-    _pick,
-    _place_group,
-    _place_name,
-    _recent_groups,
-    _repeats_last,
-    _stable,
-    _wait_units_left,
+    acted_since_arrival,
+    action_label_of,
+    action_options,
+    closeness_to,
+    current_node_of,
+    duration_for,
+    ends_in_time,
+    enum_of,
+    few_destinations,
+    is_close,
+    map_asked,
+    max_length_of,
+    meeting_node,
+    name_of,
+    name_of_agent,
+    next_meeting,
+    pick_stable,
+    place_group,
+    place_name_here,
+    recent_groups,
+    repeats_last,
+    stable_hash,
+    wait_units_left,
 )
-from karakuri_agent.decide.speaking import _recalling
+from karakuri_agent.decide.speaking import recalling
 from karakuri_agent.domain.commands import INFORMATION as INFORMATION_COMMANDS
 from karakuri_agent.domain.decision import Decision
 from karakuri_agent.domain.view import View
@@ -48,17 +48,17 @@ MAX_WAITS_IN_A_ROW = 2
 
 
 # -- idle: the agent lives its own day ----------------------------------------------
-def _commitment_first(view: View) -> list[Decision] | None:
+def keep_commitment_rule(view: View) -> list[Decision] | None:
     """A promise steers the agent now: the day's candidates, which start with keeping it.
 
     A promise due soon at a place not found yet counts too: the day's candidates
     are how the agent finds it (a rule such as night rest must not hold it back).
     """
-    steered = _keep_commitment(view) or _next_meeting(view, placed=False) is not None
-    return _idle(view) if steered else None
+    steered = _keep_commitment(view) or next_meeting(view, placed=False) is not None
+    return daily_life_rule(view) if steered else None
 
 
-def _idle(view: View) -> list[Decision]:
+def daily_life_rule(view: View) -> list[Decision]:
     commitment = _keep_commitment(view)
     candidates: list[Decision] = []
     candidates += commitment
@@ -70,7 +70,7 @@ def _idle(view: View) -> list[Decision]:
     if _waited_enough(view):
         waiting_for_someone = any(d.command == "wait" for d in commitment)
         candidates = _instead_of_waiting(candidates, _anything_but_wait(view), stay=waiting_for_someone) or candidates
-    return [d for d in candidates if not _repeats_last(view, d)] or candidates[-1:]
+    return [d for d in candidates if not repeats_last(view, d)] or candidates[-1:]
 
 
 def _stayed_long(view: View) -> bool:
@@ -79,7 +79,7 @@ def _stayed_long(view: View) -> bool:
     Talk fills many commands; without this the agent who is often spoken to
     would talk, act, talk again on the same spot all day.
     """
-    return (len(view.recent_commands) >= STAY_COMMANDS and _acted_since_arrival(view)
+    return (len(view.recent_commands) >= STAY_COMMANDS and acted_since_arrival(view)
             and not any(c.get("command") == "move" for c in view.recent_commands[:STAY_COMMANDS]))
 
 
@@ -100,11 +100,11 @@ def _anything_but_wait(view: View) -> list[Decision]:
     """After two waits: something offered that the usual rules held back (a repeat is better than a third wait)."""
     found: list[Decision] = []
     choice = view.choice("action")
-    options = [a for a in _action_options(view) if _ends_in_time(view, a)]
+    options = [a for a in action_options(view) if ends_in_time(view, a)]
     if choice is not None and options:
-        action_id = _pick(options, view.notification_id)
+        action_id = pick_stable(options, view.notification_id)
         found.append(Decision(choice.command, {"action_id": action_id},
-                              reasons.waited_too_much_act(_action_label(view, action_id))))
+                              reasons.waited_too_much_act(action_label_of(view, action_id))))
     recent = {c.get("command") for c in view.recent_commands[:3]}
     for command in INFORMATION_COMMANDS:
         if view.choice(command) is not None and command not in recent:
@@ -115,24 +115,24 @@ def _anything_but_wait(view: View) -> list[Decision]:
 
 def _keep_commitment(view: View) -> list[Decision]:
     """Go to the promised place in time, and stay there until the partner is due."""
-    meeting = _next_meeting(view)
+    meeting = next_meeting(view)
     if meeting is None:
-        unplaced = _next_meeting(view, placed=False)
-        if unplaced is not None and unplaced.get("place_name") and view.choice("get_map") and not _map_asked(view):
+        unplaced = next_meeting(view, placed=False)
+        if unplaced is not None and unplaced.get("place_name") and view.choice("get_map") and not map_asked(view):
             return [Decision("get_map", {}, reasons.find_meeting_place(unplaced["place_name"]))]
         return []
     place = meeting.get("place_name")
-    node = _meeting_node(view, meeting)
-    assert node is not None  # _next_meeting only gives placed meetings
-    if node == _current_node(view) or _place_group(view, node) == _place_group(view, _current_node(view)):
+    node = meeting_node(view, meeting)
+    assert node is not None  # next_meeting only gives placed meetings
+    if node == current_node_of(view) or place_group(view, node) == place_group(view, current_node_of(view)):
         wait = view.choice("wait")
-        units = _wait_units_left(view, meeting)
-        if wait is None or units < 1 or _duration(wait, units) > units:
+        units = wait_units_left(view, meeting)
+        if wait is None or units < 1 or duration_for(wait, units) > units:
             return []  # no wait that ends by the grace: the meeting stops holding the agent here
-        return [Decision(wait.command, {"duration": _duration(wait, units)},
+        return [Decision(wait.command, {"duration": duration_for(wait, units)},
                          reasons.wait_for(place, meeting.get("partner_name")))]
     move = view.choice("move")
-    if move is None or node not in (_enum(move, "target_node_id") or [node]):
+    if move is None or node not in (enum_of(move, "target_node_id") or [node]):
         return []
     return [Decision(move.command, {"target_node_id": node}, reasons.go_to_meeting(place))]
 
@@ -145,9 +145,9 @@ def _look_around(view: View, *, essential: bool) -> list[Decision]:
     """
     if essential:
         wanted = []
-        if _few_destinations(view) and not _map_asked(view):
+        if few_destinations(view) and not map_asked(view):
             wanted.append(("get_map", reasons.FEW_DESTINATIONS))
-        if _current_node(view) is None:
+        if current_node_of(view) is None:
             wanted.append(("get_perception", reasons.SURROUNDINGS_UNKNOWN))
     else:
         nearby = (view.parsed.get("location") or {}).get("nearby_agent_count")
@@ -165,14 +165,14 @@ def _look_around(view: View, *, essential: bool) -> list[Decision]:
 def _act_here(view: View) -> list[Decision]:
     """An action offered here, unless one was already done since arriving."""
     choice = view.choice("action")
-    if choice is None or _acted_since_arrival(view):
+    if choice is None or acted_since_arrival(view):
         return []
     done = {c.get("params", {}).get("action_id") for c in view.recent_commands[:6]}
-    fresh = [a for a in _action_options(view) if a not in done and _ends_in_time(view, a)]
+    fresh = [a for a in action_options(view) if a not in done and ends_in_time(view, a)]
     if not fresh:
         return []
-    action_id = _pick(fresh, view.notification_id)
-    label = _action_label(view, action_id)
+    action_id = pick_stable(fresh, view.notification_id)
+    label = action_label_of(view, action_id)
     return [Decision(choice.command, {"action_id": action_id},
                      reasons.act_here(label))]
 
@@ -183,18 +183,18 @@ def _talk_to_someone(view: View) -> list[Decision]:
         return []
     recent = view.recent_commands[:view.persona.rules.talk_again_after]
     recent_targets = {c.get("params", {}).get("target_agent_id") for c in recent}
-    options = _enum(choice, "target_agent_id") or [a["id"] for a in view.nearby_agents if a.get("id")]
+    options = enum_of(choice, "target_agent_id") or [a["id"] for a in view.nearby_agents if a.get("id")]
     options = [a for a in options if a not in recent_targets and not view.me.is_self(a, None)]
     if not options:
         return []
     target = _closest_first(view, options)
-    name = _name_of_agent(view, target)
+    name = name_of_agent(view, target)
     known = view.acquaintances.get(target, {}).get("interactions", 0) > 0
     message = compose("start", persona=view.persona, partner_name=name, partner_known=known,
-                      partner_close=_is_close(view, target),
-                      place_name=_place_name(view), seed=view.notification_id,
-                      previous_lines=view.said_before, max_length=_max_length(choice, "message"))
-    return [_recalling(view, Decision(choice.command, {"target_agent_id": target, "message": message},
+                      partner_close=is_close(view, target),
+                      place_name=place_name_here(view), seed=view.notification_id,
+                      previous_lines=view.said_before, max_length=max_length_of(choice, "message"))
+    return [recalling(view, Decision(choice.command, {"target_agent_id": target, "message": message},
                                       reasons.talk_to(name)), choice, {"id": target, "name": name})]
 
 
@@ -204,36 +204,36 @@ CLOSEST_FIRST = 0.7
 
 def _closest_first(view: View, options: list[str]) -> str:
     """Usually the closest of the people one could talk to, not always: variety stays."""
-    scores = {option: _closeness(view, option) for option in options}
+    scores = {option: closeness_to(view, option) for option in options}
     top = [o for o in options if scores[o] == max(scores.values())]
-    share = int(_stable(view.notification_id, "closest")[:8], 16) / 0xFFFFFFFF
-    return _pick(top if len(top) < len(options) and share < CLOSEST_FIRST else options, view.notification_id)
+    share = int(stable_hash(view.notification_id, "closest")[:8], 16) / 0xFFFFFFFF
+    return pick_stable(top if len(top) < len(options) and share < CLOSEST_FIRST else options, view.notification_id)
 
 
 def _move_on(view: View) -> list[Decision]:
     choice = view.choice("move")
     if choice is None:
         return []
-    here = _current_node(view)
+    here = current_node_of(view)
     recent_nodes = [c.get("params", {}).get("target_node_id") for c in view.recent_commands if c.get("command") == "move"]
-    options = _enum(choice, "target_node_id") or [p["node_id"] for p in view.places if p.get("name")]
+    options = enum_of(choice, "target_node_id") or [p["node_id"] for p in view.places if p.get("name")]
     options = [n for n in options if n and n != here]
     if not options:
         return []
     visits = {p["node_id"]: (p.get("visits") or 0, p.get("last_visited") or "") for p in view.places}
     recent_set = set(recent_nodes[:5])
-    groups = _recent_groups(view, recent_nodes)
+    groups = recent_groups(view, recent_nodes)
 
     def rank(node: str) -> tuple[Any, ...]:
         count, last = visits.get(node, (0, ""))
-        name = _name_of(view, node) or ""
+        name = name_of(view, node) or ""
         doorway = places.is_doorway(name)
-        return (node in recent_set, _place_group(view, node) in groups, last, count, doorway,
-                _stable(view.notification_id, node))
+        return (node in recent_set, place_group(view, node) in groups, last, count, doorway,
+                stable_hash(view.notification_id, node))
 
     ranked = sorted(options, key=rank)
     target = ranked[0]
-    name = _name_of(view, target)
+    name = name_of(view, target)
     return [Decision(choice.command, {"target_node_id": target},
                      reasons.go_to(name))]
 
@@ -242,4 +242,4 @@ def _wait(view: View) -> list[Decision]:
     choice = view.choice("wait")
     if choice is None:
         return []
-    return [Decision(choice.command, {"duration": _duration(choice, 1)}, reasons.NOTHING_ELSE_WAIT)]
+    return [Decision(choice.command, {"duration": duration_for(choice, 1)}, reasons.NOTHING_ELSE_WAIT)]

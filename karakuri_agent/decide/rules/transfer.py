@@ -2,20 +2,20 @@
 
 from __future__ import annotations
 
-from karakuri_agent.decide.queries import NO_ACTION, _knows, _transfer_sender
+from karakuri_agent.decide.queries import NO_ACTION, knows_person, transfer_sender
 from karakuri_agent.domain.commands import ACCEPT_TRANSFER, REJECT_TRANSFER
 from karakuri_agent.domain.decision import Decision
 from karakuri_agent.domain.view import View
 from karakuri_agent.ja import reasons
 
 
-def _transfer_offer(view: View) -> list[Decision] | None:
+def transfer_offer_rule(view: View) -> list[Decision] | None:
     accept = view.choice(*ACCEPT_TRANSFER)
     reject = view.choice(*REJECT_TRANSFER)
     if accept is None and reject is None:
         return None
-    sender = _transfer_sender(view)
-    take = view.transfer_policy == "accept" or (view.transfer_policy == "known" and _knows(view, sender.get("id")))
+    sender = transfer_sender(view)
+    take = view.transfer_policy == "accept" or (view.transfer_policy == "known" and knows_person(view, sender.get("id")))
     name = sender.get("name")
     if take and accept is not None:
         return [Decision(accept.command, {}, reasons.take_gift(name))]
