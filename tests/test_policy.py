@@ -7,14 +7,15 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from karakuri_agent.memory.context import Identity
-from karakuri_agent.domain.notification import Choice
 from karakuri_agent.decide.facts import facts_of
 from karakuri_agent.decide.rules import propose
 from karakuri_agent.domain.decision import Decision
+from karakuri_agent.domain.notification import Choice
+from karakuri_agent.domain.persona import Rules
 from karakuri_agent.domain.view import View
+from karakuri_agent.memory.context import Identity
 from karakuri_agent.report.line import ReportFacts
-from karakuri_agent.voice.persona import Rules, load_persona
+from karakuri_agent.voice.persona import load_persona
 
 NOW = datetime(2026, 4, 18, 6, 0, tzinfo=timezone.utc)
 ME = Identity("1470446478261747854", "AIニケちゃん")

@@ -11,15 +11,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from karakuri_agent.voice import speech
-from karakuri_agent.memory.context import Identity
-from karakuri_agent.domain.notification import Choice
-from karakuri_agent.voice.persona import Persona, iter_templates, load_persona
 from karakuri_agent.decide.rules import propose
+from karakuri_agent.domain.notification import Choice
+from karakuri_agent.domain.persona import Persona
 from karakuri_agent.domain.view import View
-from karakuri_agent.voice.speech import PURPOSES, compose
+from karakuri_agent.memory.context import Identity
+from karakuri_agent.voice import speech
 from karakuri_agent.voice.names import address_name
+from karakuri_agent.voice.persona import iter_templates, load_persona
 from karakuri_agent.voice.pickup import pick_topic
+from karakuri_agent.voice.speech import PURPOSES, compose
 
 BUNDLED = Path(__file__).resolve().parent.parent / "skill" / "personas" / "nike"
 SAMPLE = {"partner": "メイさん", "place": "喫茶店", "topic": "おにぎり", "time": "18時",
@@ -767,8 +768,8 @@ def test_lines_said_to_this_partner_before_are_not_said_again():
 # --- what was said to whom, over a week (the store's record) -----------------
 
 def test_said_before_spans_a_week_and_is_keyed_by_partner(tmp_path):
-    from karakuri_agent.state.sqlite.db import connect
     from karakuri_agent.memory.record import conversation_key, partner_keys, said_to_partners
+    from karakuri_agent.state.sqlite.db import connect
     from karakuri_agent.state.sqlite.store import SQLiteStore
 
     now = datetime(2026, 4, 18, 12, 0, tzinfo=timezone.utc)
@@ -830,8 +831,8 @@ def test_lines_said_in_a_talk_with_a_server_id_count_as_said_to_its_people(tmp_p
     from types import SimpleNamespace
 
     from karakuri_agent.memory.context import _said_this_week, remember_partners
-    from karakuri_agent.state.sqlite.db import connect
     from karakuri_agent.memory.record import conversation_key
+    from karakuri_agent.state.sqlite.db import connect
     from karakuri_agent.state.sqlite.store import SQLiteStore
 
     now = datetime(2026, 4, 18, 12, 0, tzinfo=timezone.utc)

@@ -27,6 +27,7 @@ from karakuri_agent.domain.clock import utc_now
 from karakuri_agent.domain.commands import RESPONSE
 from karakuri_agent.domain.decision import Decider, Decision, Proposal
 from karakuri_agent.domain.fetched import Fetched
+from karakuri_agent.domain.persona import Persona
 from karakuri_agent.domain.view import View
 from karakuri_agent.errors import (
     AlreadyAttempted,
@@ -43,7 +44,6 @@ from karakuri_agent.reading.trigger import find_notification_id
 from karakuri_agent.report import line as report
 from karakuri_agent.report.reporters import Reporter, WebhookReporter
 from karakuri_agent.state.base import State
-from karakuri_agent.voice.speech import Persona
 
 if TYPE_CHECKING:
     from karakuri_agent.llm.trace import LLMTrace

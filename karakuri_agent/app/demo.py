@@ -20,7 +20,8 @@ from typing import Iterator
 from karakuri_agent.app.config import demo_environment, load_settings
 from karakuri_agent.app.cycle import HandleResult, handle
 from karakuri_agent.app.fixtures import bundled_fixtures_dir, load_session
-from karakuri_agent.voice.persona import PERSONA_DIR_ENV, Persona, load_configured, load_persona
+from karakuri_agent.domain.persona import Persona
+from karakuri_agent.voice.persona import PERSONA_DIR_ENV, load_configured, load_persona
 
 # What `demo` takes from the user's configuration: who decides and how to reach the model.
 DECIDER_SETTINGS = frozenset({"KARAKURI_DECIDER", "KARAKURI_LLM_BASE_URL", "KARAKURI_LLM_API_KEY", "KARAKURI_LLM_MODEL",

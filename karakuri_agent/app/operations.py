@@ -28,7 +28,7 @@ from karakuri_agent.state.base import FAILED, SUCCEEDED, UNKNOWN, Ledger, State,
 from karakuri_agent.state.factory import open_state
 
 if TYPE_CHECKING:
-    from karakuri_agent.voice.persona import Persona
+    from karakuri_agent.domain.persona import Persona
 
 
 @dataclass

@@ -15,10 +15,11 @@ from pathlib import Path
 from typing import Any
 
 from karakuri_agent.behaviour.spec import BEHAVIOUR_FILE
+from karakuri_agent.domain.persona import Persona, Rules
 from karakuri_agent.errors import UsageError
 from karakuri_agent.ja import phrases
 from karakuri_agent.shipped import shipped
-from karakuri_agent.voice.persona import PACK_FILE, Persona, Rules
+from karakuri_agent.voice.persona import PACK_FILE
 
 # An empty behaviour.json: every key there to fill, nothing changed until it is.
 EMPTY_BEHAVIOUR: dict[str, Any] = {"variables": {}, "rules": [], "reactions": [], "disable": []}

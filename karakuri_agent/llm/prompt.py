@@ -21,13 +21,13 @@ from typing import Any
 
 from karakuri_agent.domain.decision import Decision
 from karakuri_agent.domain.notification import TOKYO, Choice
+from karakuri_agent.domain.persona import Persona
 from karakuri_agent.domain.view import View
 from karakuri_agent.ja import prompt as ja_prompt
 from karakuri_agent.ja.prompt import (
     ANSWER_SHAPE,
 )
 from karakuri_agent.memory import recall
-from karakuri_agent.voice.speech import Persona
 
 # Bounds that keep a prompt small whatever the store holds.
 LINES = 8  # conversation messages, newest last

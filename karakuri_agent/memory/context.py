@@ -37,8 +37,8 @@ from karakuri_agent.memory.record import KEEPABLE_AFTER_DUE, agents_in, conversa
 from karakuri_agent.memory.travel import trips
 from karakuri_agent.outside import loads, read_regular_file
 from karakuri_agent.reading import textparse
-from karakuri_agent.reading.promises import Promise, calls_off, changes_plan, extract_promises, line_key
 from karakuri_agent.reading.places import known_place
+from karakuri_agent.reading.promises import Promise, calls_off, changes_plan, extract_promises, line_key
 from karakuri_agent.state.base import Store
 from karakuri_agent.state.values import utc_text
 
@@ -47,8 +47,8 @@ TOLD_PER_PERSON = 12
 
 if TYPE_CHECKING:
     from karakuri_agent.domain.fetched import Fetched
+    from karakuri_agent.domain.persona import Persona
     from karakuri_agent.domain.view import View
-    from karakuri_agent.voice.speech import Persona
 
 COMMITMENT_LIMIT = 8
 # A promise stays on the list for a while after its time: being late still counts.

@@ -23,7 +23,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from karakuri_agent.domain.persona import Fact, Persona, Pool, Rules  # noqa: F401  (the pack's types, named as persona.X)
+from karakuri_agent.domain.persona import Fact, Persona, Pool, Rules
 from karakuri_agent.ja import phrases
 from karakuri_agent.params import utf16_units
 from karakuri_agent.shipped import shipped

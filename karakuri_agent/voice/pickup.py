@@ -6,6 +6,7 @@ import unicodedata
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
+from karakuri_agent.domain.persona import Persona
 from karakuri_agent.ja.safety import clean_text
 from karakuri_agent.ja.sentences import split_sentences
 from karakuri_agent.ja.speech import (
@@ -22,7 +23,6 @@ from karakuri_agent.ja.speech import (
     WHEN_WORDS,
     is_kanji,
 )
-from karakuri_agent.voice.persona import Persona
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,7 @@ import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
+from karakuri_agent.domain.persona import Fact, Persona
 from karakuri_agent.ja.sentences import is_asking, split_sentences
 from karakuri_agent.ja.speech import (
     ECHOES,
@@ -21,7 +22,6 @@ from karakuri_agent.ja.speech import (
 from karakuri_agent.reading.questions import Question
 from karakuri_agent.voice.fitting import rotated
 from karakuri_agent.voice.names import place_word_of
-from karakuri_agent.voice.persona import Fact, Persona
 from karakuri_agent.voice.pickup import Pickup, stands_alone, vocabulary_of
 
 
