@@ -80,3 +80,16 @@ def read_regular_file(path: Path, limit: int) -> str:
     if len(data) > limit:
         raise OSError(errno.EFBIG, f"larger than {limit // 1000} kB", str(path))
     return data.decode("utf-8")
+
+
+_KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISSOCK, "a socket"),
+          (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"), (stat.S_ISREG, "a regular file"))
+
+
+def file_kind(path: Path) -> str | None:
+    """What is at `path` ("a directory", "a FIFO (named pipe)", ...), so a message says what it is; None: nothing."""
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return None
+    return next((kind for test, kind in _KINDS if test(mode)), "not a regular file")

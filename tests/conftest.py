@@ -20,6 +20,47 @@ from testing.samples import (  # noqa: F401  (re-exported for the tests)
 # cases skip, and the summary says so (the project's own texts in tests/data still run).
 EXAMPLES = Path(__file__).resolve().parents[2] / "shared" / "examples" / "real-texts.json"
 
+def _files_under(root: Path) -> dict[str, float]:
+    """Every file under `root` (recursively) with its modification time; {} when `root` is not there."""
+    if not root.is_dir():
+        return {}
+    return {str(p): p.stat().st_mtime for p in root.rglob("*") if p.is_file()}
+
+
+# What the suite may leave in the directory it was started from: pytest's and hypothesis's caches.
+_ALLOWED_IN_WORKING_DIR = {".pytest_cache", ".hypothesis", "__pycache__"}
+
+
+@pytest.fixture(scope="session", autouse=True)
+def private_home(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest) -> Iterator[Path]:
+    """Every test, and every process a test starts, sees a home, a data dir and a state dir of its own.
+
+    HOME, XDG_DATA_HOME (what platformdirs' user data dir is made of) and
+    KARAKURI_STATE_DIR point into a temporary directory for the whole session,
+    so a test that forgets its `env` fixture cannot write into the user's
+    real state. At the end the user's real data dir and the working directory
+    are checked: anything new there fails the run, naming the file.
+    """
+    from platformdirs import user_data_dir
+
+    real_data = Path(user_data_dir("karakuri-agent", appauthor=False))
+    working = Path(request.config.invocation_params.dir)
+    data_before = _files_under(real_data)
+    working_before = {p.name for p in working.iterdir()}
+    root = tmp_path_factory.mktemp("home")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("HOME", str(root))
+        patch.setenv("XDG_DATA_HOME", str(root / ".local" / "share"))
+        patch.setenv("XDG_CONFIG_HOME", str(root / ".config"))
+        patch.setenv("KARAKURI_STATE_DIR", str(root / "state"))
+        yield root
+    changed = sorted(path for path, mtime in _files_under(real_data).items() if data_before.get(path) != mtime)
+    appeared = sorted(name for name in {p.name for p in working.iterdir()} - working_before
+                      if name not in _ALLOWED_IN_WORKING_DIR)
+    assert not changed, f"the suite wrote into the user's real data directory: {changed}"
+    assert not appeared, f"the suite left files in the working directory {working}: {appeared}"
+
+
 @pytest.fixture(autouse=True)
 def fresh_model_servers() -> Iterator[None]:
     """What a model server was found to refuse is remembered for the process: not from test to test."""

@@ -8,6 +8,7 @@ settings object can be logged or put in an error without leaking anything.
 
 from __future__ import annotations
 
+import errno
 import ipaddress
 import os
 from dataclasses import dataclass, field
@@ -15,8 +16,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Mapping, TypeVar
 from urllib.parse import urlsplit
 
+from karakuri_agent.domain.limits import MAX_CONFIGURED_FILE_BYTES
 from karakuri_agent.env_values import parse_flag, parse_number
 from karakuri_agent.errors import ConfigError
+from karakuri_agent.outside import file_kind, read_regular_file
 from karakuri_agent.secret import Secret, webhook_token
 
 if TYPE_CHECKING:
@@ -56,33 +59,69 @@ class EnvSource:
 
 
 def find_env_file(env: Mapping[str, str], override: Path | None = None) -> EnvSource:
-    """The `.env` to read: `override`, else KARAKURI_ENV_FILE (which must exist), else ./.env (which may not)."""
+    """The `.env` to read: `override`, else KARAKURI_ENV_FILE (which must exist), else ./.env (which may not).
+
+    A named path that is there but is no regular file (a FIFO, a directory, a
+    device) is said to be what it is, not "missing".
+    """
     named = override or (Path(env["KARAKURI_ENV_FILE"]).expanduser() if env.get("KARAKURI_ENV_FILE", "").strip()
                          else None)
     if named is not None:
         path = named.absolute()
         if override is None and not path.is_file():
-            raise ConfigError(f"KARAKURI_ENV_FILE names {path}, which does not exist")
-        return EnvSource(path, path.is_file())
+            kind = file_kind(path)
+            if kind is None:
+                raise ConfigError(f"KARAKURI_ENV_FILE names {path}, which does not exist")
+            raise ConfigError(f"KARAKURI_ENV_FILE names {path}, which is {kind}, not a regular file")
+        return EnvSource(path, path.is_file() or file_kind(path) is not None)
     path = Path.cwd() / ".env"
-    return EnvSource(path, path.is_file())
+    return EnvSource(path, path.is_file() or file_kind(path) is not None)
 
 
-def read_env_file(path: Path) -> dict[str, str]:
+def read_env_file(path: Path, *, skip_bad_lines: bool = False) -> dict[str, str]:
     """The file's variables in the dotenv format (comments, quotes, `export`), by python-dotenv.
 
     Imported only here: a run with no `.env` never pays for it. A name with no
-    `=` has no value and is left out, so it cannot blank a real variable.
+    `=` has no value and is left out, so it cannot blank a real variable. A
+    line python-dotenv cannot parse (`KARAKURI_AGENT_DISABLED="1`, its
+    closing quote missing) would be skipped with a warning, the setting it
+    holds silently not set: it is a ConfigError naming the file and the line
+    (`skip_bad_lines`: left out, for `doctor`, which lists it as a problem).
+    A missing file has no variables; anything else must be a regular file.
     """
+    import io
+
     from dotenv import dotenv_values
+    from dotenv.parser import parse_stream
 
     try:
-        values = dotenv_values(path, encoding="utf-8")
+        text = read_regular_file(path, MAX_CONFIGURED_FILE_BYTES)
+    except FileNotFoundError:
+        return {}
     except OSError as exc:
-        raise ConfigError(f"cannot read {path}: {exc.strerror}") from None
+        kind = file_kind(path) if exc.errno == errno.EINVAL else None
+        raise ConfigError(f"cannot read {path}: " + (f"it is {kind}, not a regular file" if kind else
+                                                      str(exc.strerror))) from None
     except UnicodeDecodeError:
         raise ConfigError(f"cannot read {path}: it is not UTF-8 text") from None
+    bindings = list(parse_stream(io.StringIO(text)))
+    bad = [binding.original.line for binding in bindings if binding.error]
+    if bad and not skip_bad_lines:
+        raise ConfigError(f"{path}, line {bad[0]}: not a NAME=value line (an unclosed quote?); fix it, or the"
+                          " setting it holds would be silently left out")
+    if bad:  # python-dotenv is given the good lines only, so it has nothing to warn about on stderr
+        text = "".join(binding.original.string for binding in bindings if not binding.error)
+    values = dotenv_values(stream=io.StringIO(text))
     return {key: value for key, value in values.items() if value is not None}
+
+
+def env_file_problem(path: Path) -> str | None:
+    """What stops `path` from being read as a `.env` (its first bad line, or why it cannot be read); None: it reads."""
+    try:
+        read_env_file(path)
+    except ConfigError as exc:
+        return exc.message
+    return None
 
 
 def unknown_names(values: Mapping[str, str], where: str) -> list[str]:
@@ -188,7 +227,12 @@ def load_settings(
     env = dict(os.environ if environ is None else environ)
     check = _Checks(lenient)
     source = check("KARAKURI_ENV_FILE", lambda: find_env_file(env, env_file), None)
-    from_file = read_env_file(source.path) if source is not None and source.found else {}
+    from_file: dict[str, str] = {}
+    if source is not None and source.found:
+        found = source.path
+        read = check("KARAKURI_ENV_FILE", lambda: read_env_file(found), None)
+        # Lenient (doctor): the bad line is a problem, the lines around it are still read.
+        from_file = read if read is not None else read_env_file(found, skip_bad_lines=True)
     merged = {**from_file, **env}
     warnings = [*unknown_names({k: v for k, v in from_file.items() if k not in env}, f"in {source.path}"
                                if source else ""),
