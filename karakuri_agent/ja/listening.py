@@ -1,0 +1,103 @@
+"""How a partner's line tells what it is, in Japanese: the words and forms of news, plans, feelings,
+retractions, warmth, offers and farewells, and of questions about the agent's day, plans and the talk.
+
+Cues are dictionary forms (lemmas, as the analyzer gives them) where a word
+may be conjugated, and patterns over the line where the form itself tells.
+"""
+
+from __future__ import annotations
+
+import re
+
+# Good news: something went well ('受かった', '勝った', '生まれた').
+GOOD = frozenset({
+    "受かる", "合格", "当たる", "勝つ", "優勝", "入賞", "生まれる", "誕生", "嬉しい", "うれしい", "決まる",
+    "完成", "成功", "治る", "見つかる", "昇進", "褒める", "喜ぶ", "ラッキー", "最高", "良い", "よい", "いい",
+    "やった", "幸せ", "できる", "出来る", "貰う", "もらう", "楽しい", "美味しい", "おいしい", "満点", "達成",
+    "クリア", "完走", "上達", "素敵", "きれい", "綺麗",
+})
+# Bad news: something went wrong or hurts ('風邪ひいた', 'なくしちゃった').
+BAD = frozenset({
+    "風邪", "熱", "怪我", "けが", "負ける", "落ちる", "無くす", "なくす", "失くす", "壊れる", "壊す", "残念", "寂しい",
+    "さびしい", "悲しい", "疲れる", "大変", "痛い", "転ぶ", "遅刻", "失敗", "喧嘩", "けんか", "困る", "落ち込む",
+    "最悪", "亡くなる", "入院", "迷子", "泣く", "辛い", "つらい", "しんどい", "へこむ", "凹む", "落とす", "忘れる",
+    "寝坊", "ミス", "雨", "ひどい", "酷い", "怒る", "叱る", "振られる", "だめ", "駄目", "ダメ", "嫌", "いや", "不安",
+    "心配", "憂鬱", "ゆううつ", "眠れる", "だるい", "病気", "腹痛", "頭痛", "骨折", "倒れる", "散々", "ついてる",
+})
+# A bad word turned round ('眠れなかった' is bad, 'ついてない' is bad): these need a negation after them.
+BAD_WHEN_NEGATED = frozenset({"眠る", "寝る", "眠れる", "旨い", "上手い", "できる", "出来る", "間に合う", "良い", "いい"})
+# Forms the analyzer cuts oddly ('なくし' as 無い+為る): read as written.
+BAD_FORMS = re.compile(r"なくし|失くし|無くし|ついてな|うまくいかな|上手くいかな|間に合わな|眠れな|寝れな|ツイてな")
+GOOD_FORMS = re.compile(r"うまくいった|上手くいった|間に合った|やったー|やった！|やったよ")
+GOOD_WHEN_NEGATED = frozenset({"痛い", "心配", "大変"})
+# Words that turn the meaning of what came before.
+NEGATION = frozenset({"ない", "ぬ", "ず", "ん", "無い"})
+# A plan: a time ahead, or the words of an intention.
+AHEAD = frozenset({"明日", "あした", "明後日", "あさって", "来週", "再来週", "来月", "来年", "今度", "週末", "今週末",
+                   "来週末", "今夜", "今晩", "夏休み", "冬休み", "連休", "そのうち", "次", "これから", "午後"})
+INTENT = re.compile(r"つもり|予定|ようと思|おうと思|ことにした|ことになった|しようかな|ようかな|こうかな|たいな|たいんだ"
+                    r"|たいと思|計画|行ってくる|してくる")
+# Feelings told about oneself ('緊張してる', 'わくわくする').
+FEELING = frozenset({"緊張", "楽しみ", "ドキドキ", "どきどき", "わくわく", "ワクワク", "眠い", "ねむい", "暑い", "寒い",
+                     "幸せ", "不安", "心配", "退屈", "暇", "ひま", "お腹", "腹", "元気", "ほっと", "嬉しい", "悲しい",
+                     "寂しい", "楽しい", "疲れる", "だるい", "憂鬱", "そわそわ", "いらいら", "イライラ"})
+# A plan taken back: 'やっぱりやめた', 'なしになった', 'キャンセルした', '行かないことにした'.
+RETRACT = re.compile(r"やめ(?:た|る|に|とく|ておく|よう|ちゃ|まし)|止め(?:た|る|に)|中止|キャンセル|取りやめ|取り消"
+                     r"|なしに(?:なった|した|する)|なくなった|延期|行かないことに|しないことに|無理になった"
+                     r"|行けなくなった|できなくなった|ダメになった|だめになった|なしで|忘れて")
+TAKING_BACK = re.compile(r"やっぱ|やはり|結局|さっきの|前に言った|この前言った|言ってた")
+# Thanks, compliments, warmth.
+THANKS = re.compile(r"ありがと|有難う|有り難う|助かっ|助かる|感謝|サンキュ|恩に着る|thanks|thx", re.IGNORECASE)
+COMPLIMENT = re.compile(r"かわいい|可愛い|すごい|凄い|すげー|えらい|偉い|優しい|やさしい|素敵|すてき|上手|物知り|似合"
+                        r"|センスいい|頼りになる|さすが|かっこいい|格好いい|天才|面白いね|おもしろいね|いい人")
+WARMTH = re.compile(r"(?:話して(?:る|いる)?と|話すと|話せて|一緒に(?:いる|いて)?と?|一緒だと|会えて|会うと|いてくれて"
+                    r"|そばにいると|声(?:を)?聞くと|おしゃべりして(?:る)?と|しゃべって(?:る)?と)"
+                    r".{0,8}(?:楽しい|たのしい|嬉しい|うれしい|落ち着く|ほっと|元気|幸せ|安心|好き|癒さ|よかった)"
+                    r"|(?:大好き|好きだよ|会いたかった|仲良く|友達でいて|また話したい|もっと話したい|ありがたい存在)")
+# Farewells.
+FAREWELL = re.compile(r"またね|じゃあね|じゃね|ではまた|バイバイ|ばいばい|さようなら|さよなら|おやすみ|お休み"
+                      r"|そろそろ(?:行|帰|戻|失礼|おいとま)|また明日|またあとで|また後で|また今度|失礼します|お先に"
+                      r"|行かなきゃ|帰らなきゃ|行くね|帰るね|もう行く|じゃあまた|またな")
+# Offers: something given, lent or done for the agent.
+OFFER = re.compile(r"あげる|あげよう|どうぞ|受け取って|もらって|持ってきた|持って来た|お裾分け|おすそわけ|差し入れ"
+                   r"|貸そうか|貸してあげ|手伝おうか|手伝うよ|おごる|奢る|ごちそうする|プレゼント(?:する|だよ|です)")
+# An invitation said as a statement ('一緒に行こうよ！', '今度お茶しよう').
+INVITE_SAID = re.compile(r"(?:一緒に|今度|よかったら|良かったら).{0,20}(?:こう|よう|ろう|ぼう|もう|ごう|そう|しよう)(?:よ|ね|か)?"
+                         r"(?:[！!。♪〜]|$)|(?:行こう|行きましょう|しようよ|しましょう|食べよう|遊ぼう)(?:よ|ね)?(?:[！!。♪〜]|$)")
+# Questions about the talk itself: 'なんの話してたの？'.
+ABOUT_TALK = re.compile(r"(?:何|なん|なに)の話|(?:何|なに|なん)(?:を|の)?話して|どんな話|何について|なにについて"
+                        r"|(?:何|なに|なん)(?:で|の話で)盛り上が")
+# Questions about the agent's next steps: 'このあとどうするの？', '今日の予定は？'.
+ABOUT_PLANS = re.compile(r"(?:このあと|この後|これから|あとで|後で|今夜|今晩|午後|夕方|明日|あした|週末|次)(?:は)?.{0,6}"
+                         r"(?:どうする|どうすん|何する|なにする|なんかする|何か予定|予定|どこ行く|どこに行く|どこいく|何しよう)"
+                         r"|(?:今日|きょう)の予定|予定(?:は|ある|ってある)")
+# Questions about the agent's day so far: '今日は何してたの？', '今日どうだった？', 'どこ行ってたの？'.
+ABOUT_DAY = re.compile(r"(?:今日|きょう|さっき|午前|朝)(?:は)?.{0,6}(?:何|なに|なん)(?:を|か)?(?:して|やって)(?:た|い)"
+                       r"|(?:今日|きょう)(?:は|って)?(?:どう|どんな)(?:だった|一日)|どこ(?:に|へ)?(?:行って|いって)(?:た|きた)"
+                       r"|(?:今日|きょう)(?:は)?誰か(?:に)?会っ|誰に会っ|今日(?:は)?どこ(?:か)?(?:に|へ)?行っ")
+# A habit asked as a side one takes ('家にいる派？', '朝型？', 'インドア派？').
+SIDE_ASKED = re.compile(r"派[？?]|派なの|派だったり|型[？?]|型なの")
+# Morning or night, as the pack's time_of_day answers it.
+MORNING_WORDS = ("朝型", "朝派", "早起き", "朝", "午前", "早寝")
+NIGHT_WORDS = ("夜型", "夜派", "夜更かし", "夜ふかし", "夜", "深夜", "夜中")
+# What a 'favourite …' question names, by the pack's favourite kinds.
+FAVOURITE_KINDS = {
+    "food": ("食べ物", "たべもの", "食べもの", "料理", "ご飯", "ごはん", "おやつ", "お菓子"),
+    "drink": ("飲み物", "のみもの", "飲みもの"),
+    "place": ("場所", "ところ", "お店", "店", "スポット"),
+    "season": ("季節", "シーズン"),
+    "colour": ("色", "カラー"),
+    "pastime": ("趣味", "遊び", "休みの日", "休日", "暇な時", "ひまな時", "暇なとき", "ひまなとき", "オフの日"),
+    "time_of_day": ("時間帯",),
+}
+SEASONS = ("春", "夏", "秋", "冬")
+# 'what do you do on your days off': the pastimes answer it.
+PASTIME_ASKED = re.compile(r"(?:休み|休日|暇|ひま|オフ|空いてる時|週末)(?:の日|の時|なとき|な時)?(?:は|って|に)?.{0,6}"
+                           r"(?:何|なに|なん)(?:を|か)?(?:して|する|やって)|趣味")
+FAVOURITE_ASKED = re.compile(r"好きな|お気に入りの|いちばん好き|一番好き|推し")
+# A question to the agent about itself, by the words that name it ('ニケちゃんは', 'あなたは', 'きみって').
+YOU = re.compile(r"あなた|君|きみ|キミ|お前|おまえ|そっち|そちら")
+# A verb phrase runs on through these particles ('手伝ってた'), and never ends on them.
+JOINING = ("て", "で")
+PAST = "た"  # the past-tense auxiliary's dictionary form
+QUESTION_MARKS = "？?"

@@ -1,0 +1,33 @@
+"""The analyzer's part-of-speech names (UniDic's, as fugashi reports them) and the nouns that name no topic."""
+
+from __future__ import annotations
+
+# UniDic's first-level parts of speech, by the coarse kind reading/words.py gives them.
+POS = {
+    "名詞": "noun", "代名詞": "pronoun", "動詞": "verb", "形容詞": "adjective", "形状詞": "adjectival",
+    "副詞": "adverb", "連体詞": "adnominal", "接続詞": "conjunction", "感動詞": "interjection",
+    "助詞": "particle", "助動詞": "auxiliary", "接頭辞": "prefix", "接尾辞": "suffix",
+    "補助記号": "symbol", "記号": "symbol", "空白": "space",
+}
+
+# Second-level tags that matter: a proper noun, a number, a noun used as an adverb (来週, 今日).
+PROPER = "固有名詞"
+NUMBER = "数詞"
+ADVERBIAL = "副詞可能"
+# A bound verb or noun (いる in 見ている, こと): part of a phrase, never its point.
+BOUND = "非自立可能"
+# A suffix that makes a noun ('パン屋', 'お母さん'): it stays with the noun before it.
+NOUN_SUFFIX = "名詞的"
+
+# Nouns that say when, how much or "thing": never what a line is about.
+NOT_TOPICS = frozenset({
+    "今日", "昨日", "明日", "あした", "きのう", "今朝", "今夜", "今晩", "最近", "今度", "この前", "先週", "来週",
+    "再来週", "今週", "週末", "来月", "先月", "今月", "毎日", "いつも", "さっき", "あと", "後", "前", "今", "いま",
+    "こと", "もの", "もん", "の", "ん", "ところ", "とこ", "ため", "感じ", "方", "ほう", "時", "とき", "日", "頃",
+    "ころ", "話", "みんな", "皆", "自分", "一緒", "ちょっと", "本当", "ほんと", "何", "なに", "なん", "どこ", "誰",
+    "だれ", "いつ", "どっち", "どちら", "これ", "それ", "あれ", "ここ", "そこ", "あそこ", "派", "気", "人", "ぶり",
+    "久しぶり", "大丈夫", "好き", "嫌い", "楽しみ", "ありがとう", "よう", "予定", "つもり", "はず", "わけ", "まま",
+    "みたい", "中", "うち", "私", "わたし", "僕", "ぼく", "俺", "おれ", "あたし", "君", "きみ", "あなた", "今年",
+    "去年", "来年", "朝", "昼", "夜", "夕方", "午後", "午前", "次", "前回", "以前", "土曜", "日曜", "月曜", "火曜",
+    "水曜", "木曜", "金曜", "週", "月", "年", "分", "時間",
+})

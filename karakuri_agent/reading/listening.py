@@ -1,0 +1,195 @@
+"""What a partner's line is, and what it is about: pure, the one reading the voice answers from.
+
+A line is one of a few kinds (``KINDS``): a question (about the agent, about
+someone else, about the talk; which kind of question is `reading/questions.py`'s
+`Question`), something told (news, a plan, a feeling, each good, bad or
+neither), a retraction, thanks, a compliment, warmth, an invitation, an
+offer, a farewell, a greeting, an apology, or a plain statement. What it is
+about is a whole word from the analyzer (`reading/words.py`): '市民マラソン'
+of '来週、市民マラソンに出るんだ', never '手伝' of '手伝った' (a line that
+names no noun is about its verb phrase, said back nominalised: '手伝ったの').
+
+The line is data: its topic is a word or phrase of it, cleaned of links and
+mentions by the caller, and short (`_TOPIC_CHARS`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from karakuri_agent.ja import listening as cues
+from karakuri_agent.ja.sentences import is_asking, split_sentences
+from karakuri_agent.ja.speech import APOLOGY, GREETING
+from karakuri_agent.reading import words as analysed  # the analyzer itself loads on the first line read
+from karakuri_agent.reading.questions import Question, read_question
+
+__all__ = ["KINDS", "Heard", "hear"]
+
+KINDS = ("question", "retraction", "thanks", "compliment", "warmth", "invitation", "offer", "farewell",
+         "greeting", "apology", "news", "plan", "feeling", "statement")
+# What a question asks about (Heard.asks): the agent's plans, its day, the talk, a favourite, its pastimes,
+# a side it takes ('家にいる派？'), someone else.
+PLANS, DAY, TALK, FAVOURITE, PASTIME, SIDE, OTHER = "plans", "day", "talk", "favourite", "pastime", "side", "other"
+# A topic said back is short: a word or a short phrase of the partner's line.
+_TOPIC_CHARS = 16
+
+
+@dataclass(frozen=True)
+class Heard:
+    """A partner's line, understood: its kind, its topic, how it feels, what a question asks about."""
+
+    kind: str
+    topic: str = ""  # the told or asked thing, a whole word ('' when the line names none)
+    mood: str = ""  # 'good' or 'bad' for news and feelings ('' neither)
+    question: Question | None = None
+    asks: str = ""  # for a question: PLANS, DAY, TALK, FAVOURITE, PASTIME, SIDE, OTHER or '' (about the agent)
+    favourite: str = ""  # for a FAVOURITE question: the kind ('food', 'place', ... ja/listening.FAVOURITE_KINDS)
+    phrase: bool = False  # the topic is a verb phrase made a noun ('手伝ったの'), not a noun
+
+
+def _topic(text: str, skip: tuple[str, ...]) -> tuple[str, bool]:
+    """The thing ``text`` is about: its last noun that is not a name or the agent, else its verb phrase."""
+    found = [n for n in analysed.nouns(text) if not any(s and (s in n or n in s) for s in skip)
+             and not cues.YOU.fullmatch(n) and len(n) <= _TOPIC_CHARS]
+    things = [n for n in found if n not in cues.FEELING]  # '面接で緊張してる' is about the interview
+    if things or found:
+        return (things or found)[-1], False
+    phrase = _verb_phrase(text)
+    return (phrase, True) if phrase else ("", False)
+
+
+def _verb_phrase(text: str) -> str:
+    """'手伝った' → '手伝った': the first verb or adjective with what follows it up to a particle of ending."""
+    out = ""
+    for word in analysed.words(text):
+        if not out:
+            if word.pos in ("verb", "adjective") and not word.bound:
+                out = word.surface
+            continue
+        if word.pos in ("auxiliary", "verb") or (word.pos == "particle" and word.surface in cues.JOINING):
+            out += word.surface
+            continue
+        break
+    out = out.rstrip("".join(cues.JOINING))
+    return out if 1 < len(out) <= _TOPIC_CHARS else ""
+
+
+def _mood(text: str) -> str:
+    """'good', 'bad' or '' by the words of ``text`` (a negation after a word turns it)."""
+    found = analysed.words(text)
+    score = len(cues.GOOD_FORMS.findall(text)) - 2 * len(cues.BAD_FORMS.findall(text))
+    for i, word in enumerate(found):
+        lemma = word.lemma
+        negated = any(w.lemma in cues.NEGATION or w.surface in cues.NEGATION
+                      for w in found[i + 1:i + 4] if w.pos in ("auxiliary", "adjective"))
+        if lemma in cues.BAD_WHEN_NEGATED and negated:
+            score -= 1
+        elif lemma in cues.GOOD_WHEN_NEGATED and negated:
+            score += 1
+        elif lemma in cues.BAD or word.surface in cues.BAD:
+            score -= 1
+        elif lemma in cues.GOOD or word.surface in cues.GOOD:
+            score += 0 if negated else 1
+    return "good" if score > 0 else "bad" if score < 0 else ""
+
+
+def _ahead(text: str) -> bool:
+    """A plan: a time ahead with no past tense, or words of intention."""
+    if cues.INTENT.search(text):
+        return True
+    found = analysed.words(text)
+    if not any(w.surface in cues.AHEAD for w in found):
+        return False
+    return not _past(text)
+
+
+def _past(text: str) -> bool:
+    return any(w.pos == "auxiliary" and w.lemma == cues.PAST for w in analysed.words(text))
+
+
+def _felt(text: str) -> bool:
+    return any(w.lemma in cues.FEELING or w.surface in cues.FEELING for w in analysed.words(text))
+
+
+def _question(text: str, asking: str, own: tuple[str, ...], others: tuple[str, ...],
+              skip: tuple[str, ...]) -> Heard:
+    if cues.ABOUT_TALK.search(asking):
+        return Heard("question", asks=TALK, question=Question("what", asking))
+    question = read_question(text, own_names=own, other_names=others)
+    if question is None:
+        return Heard("question", asks=OTHER, topic=_topic(asking, skip)[0])
+    if question.kind == "invite" and not cues.ABOUT_PLANS.search(asking):
+        return Heard("invitation", topic=_topic(asking, skip)[0], question=question)
+    if cues.ABOUT_PLANS.search(asking):
+        return Heard("question", asks=PLANS, question=question)
+    if cues.ABOUT_DAY.search(asking):
+        return Heard("question", asks=DAY, question=question)
+    if cues.PASTIME_ASKED.search(asking) and question.kind in ("what", "doing", "how", "yesno"):
+        return Heard("question", asks=PASTIME, question=question)
+    if cues.FAVOURITE_ASKED.search(asking):
+        kind = next((k for k, names in cues.FAVOURITE_KINDS.items() if any(n in asking for n in names)), "")
+        if kind:
+            return Heard("question", asks=FAVOURITE, favourite=kind, question=question)
+    topic, phrase = _topic(asking, skip)
+    if cues.SIDE_ASKED.search(asking) and question.kind != "choice":
+        return Heard("question", asks=SIDE, topic=topic, question=question, phrase=phrase)
+    return Heard("question", topic=topic, question=question, phrase=phrase)
+
+
+def _side_options(asking: list[str]) -> tuple[str, ...]:
+    """'朝型？夜型？' / '犬派？猫派？': two short asking sentences of one noun each are a choice."""
+    if len(asking) < 2:
+        return ()
+    last = [s.rstrip(cues.QUESTION_MARKS) for s in asking[-2:]]
+    if all(0 < len(s) <= 8 and analysed.nouns(s) == [s] for s in last) and last[0] != last[1]:
+        return tuple(last)
+    return ()
+
+
+def hear(line: str | None, *, own_names: tuple[str, ...] = (), other_names: tuple[str, ...] = ()) -> Heard | None:
+    """What ``line`` is and is about; None for an empty line.
+
+    ``own_names`` are the agent's names (a question naming it is its own to
+    answer), ``other_names`` the rest of the conversation's.
+    """
+    text = (line or "").strip()
+    if not text:
+        return None
+    skip = tuple(n for n in (*own_names, *other_names) if n)
+    sentences = split_sentences(text)
+    asking = [s for s in sentences if is_asking(s)]
+    told = "".join(s for s in sentences if not is_asking(s))
+    if cues.FAREWELL.search(text) and not (asking and asking[-1] == sentences[-1] and not cues.FAREWELL.search(asking[-1])):
+        return Heard("farewell")
+    if cues.RETRACT.search(told) and (cues.TAKING_BACK.search(told) or not cues.OFFER.search(told)):
+        topic, phrase = _topic(cues.RETRACT.split(told, maxsplit=1)[0], skip)
+        return Heard("retraction", topic=topic, phrase=phrase)
+    if cues.OFFER.search(text):
+        return Heard("offer", topic=_topic(text, skip)[0])
+    options = _side_options(asking)
+    if options:
+        return Heard("question", question=Question("choice", "".join(asking[-len(options):]), options))
+    if asking and asking[-1] == sentences[-1]:
+        return _question(text, asking[-1], own_names, other_names, skip)
+    if cues.INVITE_SAID.search(text):
+        return Heard("invitation", topic=_topic(text, skip)[0])
+    if cues.WARMTH.search(text):
+        return Heard("warmth")
+    if cues.THANKS.search(text):
+        return Heard("thanks", topic=_topic(cues.THANKS.split(text, maxsplit=1)[0], skip)[0])
+    topic, phrase = _topic(told or text, skip)
+    if cues.COMPLIMENT.search(text) and (not topic or phrase or cues.COMPLIMENT.search(topic)):
+        return Heard("compliment")
+    if APOLOGY.search(text):
+        return Heard("apology")
+    if GREETING.search(text) and len(sentences) == 1:
+        return Heard("greeting")
+    body = told or text
+    mood = _mood(body)
+    if _ahead(body):
+        return Heard("plan", topic=topic, mood=mood, phrase=phrase)
+    if _felt(body) and (not topic or phrase or mood):
+        return Heard("feeling", topic=topic, mood=mood, phrase=phrase)
+    if topic and (mood or not phrase or _past(body)):
+        return Heard("news", topic=topic, mood=mood, phrase=phrase)
+    return Heard("statement", topic=topic, mood=mood, phrase=phrase)
