@@ -13,7 +13,15 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator
 import click
 
 from karakuri_agent.app.config import debug_enabled
-from karakuri_agent.errors import EXIT_FAILURE, EXIT_USAGE, ConfigError, KarakuriError, ServerRejected, UsageError
+from karakuri_agent.errors import (
+    EXIT_FAILURE,
+    EXIT_USAGE,
+    ConfigError,
+    KarakuriError,
+    ServerRejected,
+    UsageError,
+    one_line,
+)
 
 if TYPE_CHECKING:
     from datetime import datetime
@@ -123,18 +131,65 @@ def parse_params(text: str) -> dict[str, Any]:
     return value
 
 
+class OneLineUsageError(click.UsageError):
+    """A usage error as every other error is shown: one line on stderr, the program's name first, exit 2.
+
+    click's own is four lines (usage, a hint, a blank line, the error): a bot
+    that keeps the last line of stderr would keep only part of it.
+    """
+
+    def show(self, file: Any = None) -> None:
+        root, where = PACKAGE, PACKAGE
+        if self.ctx is not None:  # the program's own name, not argv[0] (`-c` or a path when run another way)
+            chain, ctx = [], self.ctx
+            while ctx.parent is not None:
+                chain.append(ctx.info_name or "")
+                ctx = ctx.parent
+            root = ctx.command.name or PACKAGE
+            where = " ".join([root, *reversed(chain)])
+        click.echo(f"{root}: error: {one_line(self.format_message(), 500).rstrip('.')} (see `{where} --help`)", err=True)
+
+
+_HELP_FOR_NO_ARGUMENTS: Any = getattr(click.exceptions, "NoArgsIsHelpError", OneLineUsageError)
+
+
+@contextmanager
+def usage_in_one_line() -> Iterator[None]:
+    """Turn click's usage errors (bad option, bad value, missing argument, no such command) into one line."""
+    try:
+        yield
+    except (OneLineUsageError, _HELP_FOR_NO_ARGUMENTS):
+        raise  # (a bare `karakuri` shows its help, as before)
+    except click.UsageError as exc:
+        raise OneLineUsageError(exc.format_message(), exc.ctx) from None
+
+
 class WholeHelpCommand(click.Command):
-    """A command listed in its group's help with its whole first paragraph, not cut at 45 characters."""
+    """A command listed in its group's help with its whole first paragraph, not cut at 45 characters;
+    its usage errors are one line."""
 
     def get_short_help_str(self, limit: int = 45) -> str:
         if self.short_help:
             return self.short_help
         return " ".join((self.help or "").split("\n\n")[0].split())
 
+    def make_context(self, info_name: str | None, args: list[str], parent: click.Context | None = None,
+                     **extra: Any) -> click.Context:
+        with usage_in_one_line():
+            return super().make_context(info_name, args, parent, **extra)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        with usage_in_one_line():
+            return super().invoke(ctx)
+
 
 class Programs(click.Group, WholeHelpCommand):
     command_class = WholeHelpCommand
     get_short_help_str = WholeHelpCommand.get_short_help_str  # a group listed in its parent's help, too
+
+    def invoke(self, ctx: click.Context) -> Any:  # "no such command" is raised here, by the group
+        with usage_in_one_line():
+            return super().invoke(ctx)
 
 
 def be_verbose(ctx: click.Context, param: click.Parameter, value: bool) -> None:
