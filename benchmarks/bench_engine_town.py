@@ -1,0 +1,101 @@
+"""The agent in the engine town: a town on the real Karakuri World engine's rules (issue 30).
+
+Run from the repository root:
+
+    .venv/bin/python benchmarks/bench_engine_town.py [--seeds 1 2 3] [--deliveries 60]
+        [--driver handle|listen|inprocess] [--machine-clock] [--style new|old]
+
+For each seed, builds `testing/engine_town`'s town (map, buildings, NPCs,
+residents, the engine's texts and error codes), serves it on 127.0.0.1, and
+hands the agent `--deliveries` Discord messages one after another:
+
+- `handle` (default): the installed `karakuri-agent handle "<body>" --json`,
+  a new process per message, its clock started at the town's time
+  (`--machine-clock`: no `--clock-start`; the agent's clock is the
+  machine's, months away from the world's);
+- `listen`: one `karakuri-agent listen --stdin` for the whole run;
+- `inprocess`: `handle()` called directly (fast; what tests/test_engine_town.py uses).
+
+Prints, per metric, the pooled value over the seeds and its spread
+(min / median / max of the per-seed values), with the seeds that miss the
+aim, and saves everything to benchmarks/results/bench_engine_town.json (gitignored).
+The metrics are computed in testing/engine_town/metrics.py from the town's
+own log, without importing the agent.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from testing.engine_town import API_KEY, EngineTown, serving  # noqa: E402
+from testing.engine_town.metrics import measure, pooled, table  # noqa: E402
+from testing.engine_town_agents import HandleAgent, InProcessAgent, ListenAgent  # noqa: E402
+
+RESULTS_FILE = ROOT / "benchmarks" / "results" / "bench_engine_town.json"
+
+
+def run_seed(seed: int, deliveries: int, driver: str, *, machine_clock: bool, style: str | None,
+             work: Path) -> dict[str, Any]:
+    town = EngineTown(seed, style=style)
+    state_dir = work / f"state-{seed}"
+    started = time.perf_counter()
+    with serving(town) as server:
+        agent: Any
+        if driver == "listen":
+            agent = ListenAgent(server.base_url, API_KEY, state_dir, work)
+        elif driver == "inprocess":
+            agent = InProcessAgent(server.base_url, API_KEY, state_dir)
+        else:
+            agent = HandleAgent(server.base_url, API_KEY, state_dir, work, clock_start=not machine_clock)
+        crashes = 0
+        try:
+            for _ in range(deliveries):
+                run = agent(town.next_delivery())
+                crashes += run.exit_code not in (0,)
+        finally:
+            if isinstance(agent, ListenAgent):
+                agent.close()
+    result = measure(town)
+    result["crashes"] = crashes
+    result["seconds"] = round(time.perf_counter() - started, 1)
+    return result
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seeds", type=int, nargs="+", default=[1, 2, 3])
+    parser.add_argument("--deliveries", type=int, default=60)
+    parser.add_argument("--driver", choices=("handle", "listen", "inprocess"), default="handle")
+    parser.add_argument("--machine-clock", action="store_true", help="run the agent on the machine's clock")
+    parser.add_argument("--style", choices=("new", "old"), default=None, help="the engine text generation (default: per seed)")
+    args = parser.parse_args()
+    results = []
+    with tempfile.TemporaryDirectory(prefix="engine-town-") as tmp:
+        for seed in args.seeds:
+            result = run_seed(seed, args.deliveries, args.driver, machine_clock=args.machine_clock, style=args.style,
+                              work=Path(tmp))
+            results.append(result)
+            print(f"seed {seed}: {result['style']} texts, {result['deliveries']} messages, "
+                  f"{result['crashes']} non-zero exits, {result['seconds']} s", flush=True)
+    rows = pooled(results)
+    print()
+    print(f"engine town, driver {args.driver}{' (machine clock)' if args.machine_clock else ''}, "
+          f"seeds {args.seeds}, {args.deliveries} messages each")
+    print(table(rows))
+    RESULTS_FILE.parent.mkdir(parents=True, exist_ok=True)
+    RESULTS_FILE.write_text(json.dumps({"args": vars(args), "pooled": rows, "per_seed": results},
+                                       ensure_ascii=False, indent=1, default=str))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

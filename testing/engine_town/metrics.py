@@ -1,0 +1,139 @@
+"""The engine town's numbers, computed only from what the town saw (its steps and events).
+
+Nothing here imports the agent. Each row has an aim:
+
+- `outside_choices`, `second_commands`: hard invariants, 0;
+- `refused`: commands the engine refused, by reason (route error codes, and
+  the world's `money_short` / `items_short` / `venue_item` for accepted
+  actions it then refused); aim 0 for every reason the agent could have read
+  from the texts (all but `target_unavailable`, a person who started moving
+  between the text and the command);
+- `unanswered_turns`: conversation prompts (request, reply, turn, closing,
+  inactive check) that got no accepted command, so the engine's timeout
+  ended or dropped the talk; aim 0;
+- `places_per_day`: distinct places (buildings, labelled spots) the agent
+  stood on per in-world day with at least 10 notifications; aim >= 2 every day;
+- `conversations_started`: idle notifications that offered `conversation_start`
+  with someone next to the agent not talked to that day, and how many of them
+  the agent took; aim > 0;
+- `offers_answered`: transfers offered inside a conversation that the agent's
+  next turn answered with `transfer_response` (accept or reject); aim 100 %;
+- `idle_acted`: idle notifications with an accepted command (a wider view of "the agent lives").
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections import Counter, defaultdict
+from typing import Any, Sequence
+
+from .texts import TOKYO
+from .town import EngineTown
+
+UNREADABLE = frozenset({"target_unavailable"})
+MIN_DAY_STEPS = 10
+
+
+def measure(town: EngineTown) -> dict[str, Any]:
+    steps = town.steps[: len(town.deliveries)]  # only what was delivered
+    refused: Counter[str] = Counter()
+    for step in steps:
+        refused.update(step.refusals)
+        if step.world_refusal:
+            refused[step.world_refusal] += 1
+    readable = sum(n for code, n in refused.items() if code not in UNREADABLE)
+    turns = [s for s in steps if s.needs_answer]
+    unanswered = [s for s in turns if s.accepted is None]
+    by_day: dict[str, list[Any]] = defaultdict(list)
+    for step in steps:
+        by_day[f"{step.time.astimezone(TOKYO):%Y-%m-%d}"].append(step)
+    places = {day: len({s.place for s in day_steps if s.place}) for day, day_steps in by_day.items()
+              if len(day_steps) >= MIN_DAY_STEPS}
+    offers = [s for s in steps if s.kind in ("idle", "info") and "conversation_start" in s.commands and s.nearby_untalked]
+    started = [s for s in offers if s.accepted and s.accepted.get("command") == "conversation_start"]
+    settled = [e for e in town.events if e.kind == "offer_settled" and e.data["step"] < len(steps)]
+    answered = [e for e in settled if e.data["answered"]]
+    idle = [s for s in steps if s.kind == "idle" and s.choices]
+    acted = [s for s in idle if s.accepted is not None]
+    return {
+        "seed": town.seed, "style": town.style, "deliveries": len(steps),
+        "rows": {
+            "outside_choices": _row("commands outside the choices", "0", sum(s.outside_choices for s in steps)),
+            "second_commands": _row("second commands for one notification", "0",
+                                    sum(1 for s in steps if len(s.posts) > 1)),
+            "refused_readable": _row("refused for a reason readable from the texts", "0", readable,
+                                     counts=dict(refused)),
+            "unanswered_turns": _row("conversation prompts left unanswered", "0", len(unanswered), den=len(turns),
+                                     counts=dict(Counter(s.kind for s in unanswered))),
+            "places_per_day": _row("distinct places per day (min over days)", ">= 2",
+                                   min(places.values()) if places else None, counts=places),
+            "conversations_started": _row("conversations started / offers", "> 0", len(started), den=len(offers)),
+            "offers_answered": _row("in-conversation offers answered", "100 %", len(answered), den=len(settled)),
+            "idle_acted": _row("idle prompts acted on", "", len(acted), den=len(idle)),
+        },
+    }
+
+
+def _row(name: str, aim: str, num: int | None, *, den: int | None = None,
+         counts: dict[str, int] | None = None) -> dict[str, Any]:
+    value: float | int | None = num
+    if den is not None:
+        value = None if den == 0 or num is None else num / den
+    return {"name": name, "aim": aim, "num": num, "den": den, "value": value, "counts": counts or {}}
+
+
+def holds(key: str, row: dict[str, Any]) -> bool | None:
+    """Whether one town's row meets its aim (None: nothing to judge)."""
+    if row["num"] is None:
+        return None
+    if key in ("outside_choices", "second_commands", "refused_readable", "unanswered_turns"):
+        return bool(row["num"] == 0)
+    if key == "places_per_day":
+        return bool(row["num"] >= 2)
+    if key == "conversations_started":
+        return None if not row["den"] else bool(row["num"] > 0)
+    if key == "offers_answered":
+        return None if not row["den"] else bool(row["num"] == row["den"])
+    return None
+
+
+def pooled(results: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each row over all seeds: summed parts, and min / median / max of the per-seed values."""
+    out = []
+    for key in results[0]["rows"]:
+        rows = [r["rows"][key] for r in results]
+        nums = [r["num"] for r in rows if r["num"] is not None]
+        dens = [r["den"] for r in rows if r["den"] is not None]
+        values = [r["value"] for r in rows if r["value"] is not None]
+        counts: Counter[str] = Counter()
+        if key != "places_per_day":
+            for r in rows:
+                counts.update(r["counts"])
+        out.append({"key": key, "name": rows[0]["name"], "aim": rows[0]["aim"],
+                    "num": (min(nums) if key == "places_per_day" else sum(nums)) if nums else None,
+                    "den": sum(dens) if dens else None,
+                    "min": min(values) if values else None,
+                    "median": statistics.median(values) if values else None,
+                    "max": max(values) if values else None,
+                    "failing": [r["seed"] for r in results if holds(key, r["rows"][key]) is False],
+                    "counts": dict(counts)})
+    return out
+
+
+def table(rows: Sequence[dict[str, Any]]) -> str:
+    lines = [f"{'metric':<48} {'aim':>6} {'pooled':>12} {'min':>7} {'median':>7} {'max':>7}  failing seeds"]
+    for row in rows:
+        pooled_text = f"{row['num']}/{row['den']}" if row["den"] is not None else str(row["num"])
+        lines.append(f"{row['name']:<48} {row['aim']:>6} {pooled_text:>12} {_short(row['min']):>7} "
+                     f"{_short(row['median']):>7} {_short(row['max']):>7}  {row['failing'] or '-'}")
+        if row["counts"]:
+            lines.append(f"{'':<4}{', '.join(f'{k}: {v}' for k, v in sorted(row['counts'].items()))}")
+    return "\n".join(lines)
+
+
+def _short(value: float | int | None) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, float) and not value.is_integer():
+        return f"{value:.2f}"
+    return str(int(value))

@@ -1,0 +1,118 @@
+"""The engine town's state: the agent's body, the residents, conversations, and the log the metrics read."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from .lines import Persona
+
+
+@dataclass
+class Body:
+    """The agent under test, as the engine holds it (types/agent.ts)."""
+
+    node: str
+    money: int
+    items: dict[str, int]
+    state: str = "idle"  # idle | moving | in_action | in_conversation
+    pending_conversation: str | None = None
+    conversation: str | None = None
+    last_action_id: str | None = None
+    last_rejected_action_id: str | None = None
+    excluded_info: set[str] = field(default_factory=set)
+    pending_transfer: dict[str, Any] | None = None  # a standalone offer waiting for accept/reject
+
+
+@dataclass
+class Resident:
+    agent_id: str
+    persona: Persona
+    node: str
+    home: str
+    money: int
+    items: dict[str, int]
+    state: str = "idle"  # idle | moving | in_action | in_conversation
+    busy_until: datetime | None = None
+    last_talk: datetime | None = None
+    talked_days: set[str] = field(default_factory=set)
+    said: set[str] = field(default_factory=set)
+
+    @property
+    def name(self) -> str:
+        return self.persona.name
+
+
+@dataclass
+class Conversation:
+    conversation_id: str
+    initiator: str
+    participants: list[str]
+    status: str = "pending"  # pending | active | closing
+    closing_reason: str | None = None
+    turn: int = 1
+    speaker: str = ""  # whose turn it is
+    history: list[tuple[str, str]] = field(default_factory=list)  # (speaker name, message)
+    last_spoken: dict[str, int] = field(default_factory=dict)
+    pending_offer: dict[str, Any] | None = None  # {"from", "to", "item", "money"} addressed to the next speaker
+    outcome_note: str | None = None  # the settled transfer's line, shown once to the offerer
+    inactive_check: bool = False
+    plan: list[str] = field(default_factory=list)  # what the residents will do on their next turns
+    settled: str | None = None  # after_accept / after_reject: the offerer's next line reacts to the answer
+    max_turns: int = 12
+
+
+@dataclass
+class Step:
+    """One notification the town issued, and what the agent sent back for it."""
+
+    index: int
+    notification_id: str
+    type: str
+    kind: str  # idle | info | request | reply | turn | closing | inactive | fyi | transfer
+    time: datetime
+    node: str
+    place: str
+    choices: list[dict[str, Any]]
+    body: dict[str, Any]
+    discord: str
+    conversation: str | None = None
+    pending_offer: dict[str, Any] | None = None
+    nearby_untalked: list[str] = field(default_factory=list)
+    variant: dict[str, Any] = field(default_factory=dict)
+    posts: list[dict[str, Any]] = field(default_factory=list)
+    accepted: dict[str, Any] | None = None
+    refusals: list[str] = field(default_factory=list)
+    world_refusal: str | None = None  # an accepted action the world then refused (money, items)
+    outside_choices: int = 0
+
+    @property
+    def commands(self) -> set[str]:
+        return {c["command"] for c in self.choices}
+
+    @property
+    def needs_answer(self) -> bool:
+        return self.kind in ("request", "reply", "turn", "closing", "inactive")
+
+
+@dataclass
+class Delivery:
+    """One Discord message for the agent (duck-types `testing.town.sim.Delivery` for `testing/town_agents.py`)."""
+
+    index: int
+    discord: str
+    time: datetime
+    form: str
+    step: Step | None
+    layout: str = ""
+    requests: list[dict[str, Any]] = field(default_factory=list)
+
+
+@dataclass
+class Event:
+    """Something the world logged that the metrics count (a timeout, a transfer settled, a refusal)."""
+
+    time: datetime
+    kind: str
+    data: dict[str, Any] = field(default_factory=dict)

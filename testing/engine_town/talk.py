@@ -1,0 +1,208 @@
+"""Conversations in the engine town: residents' turns, and what follows the agent's (domain/conversation.ts).
+
+The engine's rules modelled:
+- the speaker names the next speaker, who must be another current participant;
+- a message delivered after `turn >= max_turns` opens the closing round:
+  the next speaker gets one farewell turn (`これが最後のメッセージです。`);
+- a two-person `end_conversation` closes it: the other gets a last word,
+  then it ends (`ended_by_agent`); in a group it is leaving, announced as
+  `🔔 X が会話から離れました。` with the next speaker, and the talk goes on;
+- an offer travels with a turn (`transfer`) to the next speaker, who answers
+  it with `transfer_response` in their next turn; a turn without one rejects
+  it (`unanswered_speak`);
+- a participant who has not spoken for `inactive_check_turns` turns is asked
+  to stay or leave;
+- a server announcement can close a conversation with only the agent left in it.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import TYPE_CHECKING, Any
+
+from . import texts
+from .life import (after_agent_left, candidates, end_conversation, fyi, leave, new_conversation, participants,
+                   reply_prompt, say, turn_choices, turn_prompt)
+from .state import Conversation, Resident
+from .world import ITEM_NAMES, SELF_ID, SELF_NAME
+
+if TYPE_CHECKING:
+    from .town import EngineTown
+
+def later(town: "EngineTown", kind: str, conv: Conversation, **data: Any) -> None:
+    town.arm("conv", town.now + town.interval, kind, conversation=conv.conversation_id, **data)
+
+
+def resident_answers(town: "EngineTown", conv: Conversation) -> None:
+    """The agent spoke first: the resident accepts with a line of their own (mostly) or declines."""
+    resident = town.residents[conv.participants[1]]
+    body = town.body
+    body.pending_conversation = None
+    if town.rng.random() < town.decline_chance:
+        town.conversations.pop(conv.conversation_id, None)
+        resident.state = "idle"
+        resident.last_talk = town.now
+        from .life import idle_prompt
+        idle_prompt(town, "conversation_rejected", texts.event_line("conversation_rejected", reason="rejected",
+                                                                   name=resident.name))
+        return
+    conv.status = "active"
+    resident.state = "in_conversation"
+    body.state = "in_conversation"
+    body.conversation = conv.conversation_id
+    line = say(town, resident, "accept")
+    conv.turn = 2
+    conv.history.append((resident.name, line))
+    conv.last_spoken[resident.agent_id] = 2
+    reply_prompt(town, conv, resident.name, line)
+
+
+def maybe_join(town: "EngineTown", conv: Conversation) -> None:
+    """Another resident standing by joins (applied at the interval, as the engine's pending joiners)."""
+    if len(conv.participants) >= 3 or town.rng.random() >= town.join_chance:
+        return
+    near = [r for r in candidates(town) if r.state == "idle" and r.agent_id not in conv.participants]
+    if near:
+        joiner = town.rng.choice(near)
+        joiner.state = "in_conversation"
+        conv.participants.append(joiner.agent_id)
+        conv.last_spoken[joiner.agent_id] = conv.turn
+
+
+def resident_speaks(town: "EngineTown", conv: Conversation) -> None:
+    rng = town.rng
+    resident = town.residents[conv.speaker]
+    if conv.status == "closing":
+        line = say(town, resident, "last_word")
+        conv.history.append((resident.name, line))
+        conv.turn += 1
+        if rng.random() < 0.5:
+            fyi(town, texts.fyi_text(resident.name, line, None), conv)
+        end_conversation(town, conv, conv.closing_reason or "max_turns")
+        return
+    if conv.turn >= 3 and rng.random() < town.announcement_chance:
+        announcement_close(town, conv)
+        return
+    if conv.status == "active" and conv.turn >= 2:
+        maybe_join(town, conv)
+    act = conv.plan.pop(0) if conv.plan else "bye"
+    settled, conv.settled = conv.settled, None
+    if settled and act != "bye":
+        act = settled
+    others = [p for p in conv.participants if p != resident.agent_id]
+    if act == "bye":
+        farewell(town, conv, resident, others)
+        return
+    facts: dict[str, str] = {}
+    if act == "offer":
+        offer = make_offer(resident)
+        if offer is None:
+            act = "chat"
+        else:
+            conv.pending_offer = offer
+            facts = {"item": ITEM_NAMES.get(offer["item"][0], offer["item"][0]) if offer.get("item") else "",
+                     "money": texts.yen(offer.get("money", 0))}
+    line = say(town, resident, act, **facts)
+    nxt = SELF_ID if act == "offer" or len(others) == 1 or rng.random() < 0.6 else rng.choice(
+        [p for p in others if p != SELF_ID])
+    conv.turn += 1
+    conv.history.append((resident.name, line))
+    conv.last_spoken[resident.agent_id] = conv.turn
+    conv.last_spoken[nxt] = conv.turn
+    if conv.turn >= conv.max_turns:
+        conv.status, conv.closing_reason = "closing", "max_turns"
+    if nxt == SELF_ID:
+        reply_prompt(town, conv, resident.name, line)
+        return
+    fyi(town, texts.fyi_text(resident.name, line, town.name_of(nxt)), conv)
+    conv.speaker = nxt
+    if conv.status == "active" and conv.turn - conv.last_spoken.get(SELF_ID, 0) >= town.inactive_turns:
+        conv.inactive_check = True
+        choices = [town.choices.stay(), town.choices.leave()]
+        town.issue("conversation_inactive_check", "inactive", texts.inactive_check_text(town.world, SELF_NAME),
+                   choices, summary="会話を続けるか確認しています。", conversation=conv)
+        town.arm("turn", town.now + town.turn_timeout, "inactive_timeout", conversation=conv.conversation_id)
+        return
+    later(town, "resident_turn", conv)
+
+
+def farewell(town: "EngineTown", conv: Conversation, resident: Resident, others: list[str]) -> None:
+    line = say(town, resident, "bye")
+    conv.turn += 1
+    conv.history.append((resident.name, line))
+    if len(conv.participants) <= 2:
+        conv.status, conv.closing_reason = "closing", "ended_by_agent"
+        reply_prompt(town, conv, resident.name, line)
+        return
+    leave(town, conv, resident.agent_id)
+    remaining = [p for p in conv.participants if p != resident.agent_id]
+    nxt = SELF_ID if town.rng.random() < 0.6 else next((p for p in remaining if p != SELF_ID), SELF_ID)
+    fyi(town, texts.leave_text(resident.name, line, town.name_of(nxt)), conv)
+    if len(conv.participants) <= 1:
+        end_conversation(town, conv, "ended_by_agent")
+    elif nxt == SELF_ID:
+        turn_prompt(town, conv)
+    else:
+        conv.speaker = nxt
+        later(town, "resident_turn", conv)
+
+
+def announcement_close(town: "EngineTown", conv: Conversation) -> None:
+    """A server announcement closes the talk; the resident walks off, the agent may still say goodbye."""
+    for pid in [p for p in conv.participants if p != SELF_ID]:
+        if town.rng.random() < 0.7 or len(conv.participants) > 2:
+            leave(town, conv, pid)
+    conv.status, conv.closing_reason = "closing", "server_announcement"
+    choices_text, choices = turn_choices(town, conv, True, False)
+    text = texts.announcement_closing_text(town.world, SELF_NAME, participants(town, conv), choices_text)
+    town.issue("conversation_closing", "closing", text, choices, summary="サーバーアナウンスにより会話が終了します。",
+               conversation=conv)
+    conv.speaker = SELF_ID
+    town.arm("turn", town.now + town.turn_timeout, "turn_timeout", conversation=conv.conversation_id)
+
+
+def make_offer(resident: Resident) -> dict[str, Any] | None:
+    held = [i for i, q in sorted(resident.items.items()) if q > 0]
+    if held and (resident.money < 500 or len(held) > 1):
+        item = held[0]
+        resident.items[item] -= 1
+        return {"from": resident.agent_id, "to": SELF_ID, "item": (item, 1), "money": 0}
+    if resident.money >= 500:
+        money = 500 if resident.money < 2000 else 1000
+        resident.money -= money
+        return {"from": resident.agent_id, "to": SELF_ID, "item": None, "money": money}
+    return None
+
+
+def after_agent_spoke(town: "EngineTown", conv: Conversation, nxt: str, *, ending: bool) -> None:
+    """The agent's turn is done: the closing round goes on, the talk ends, or the next resident speaks."""
+    if conv.status == "closing":
+        if len(conv.participants) <= 2:
+            later(town, "conv_end", conv, reason=conv.closing_reason or "max_turns")
+        else:
+            after_agent_left(town)
+        return
+    if ending:
+        if len(conv.participants) <= 2:
+            conv.status, conv.closing_reason = "closing", "ended_by_agent"
+            conv.speaker = nxt
+            later(town, "resident_turn", conv)
+        else:
+            after_agent_left(town)
+        return
+    if conv.turn >= conv.max_turns:
+        conv.status, conv.closing_reason = "closing", "max_turns"
+    conv.speaker = nxt
+    later(town, "resident_turn", conv)
+
+
+def start_by_agent(town: "EngineTown", target: Resident, message: str) -> Conversation:
+    conv = new_conversation(town, SELF_ID, [SELF_ID, target.agent_id])
+    conv.history.append((SELF_NAME, message))
+    conv.last_spoken = {SELF_ID: 1, target.agent_id: 0}
+    conv.speaker = target.agent_id
+    town.body.pending_conversation = conv.conversation_id
+    target.state = "in_conversation"
+    town.arm("conv", town.now + timedelta(seconds=town.rng.choice((20, 45, 90))), "resident_answer",
+             conversation=conv.conversation_id)
+    return conv
