@@ -1,0 +1,184 @@
+"""Does the agent answer what was said to it? Partners' lines of twelve kinds, judged from the outside.
+
+Run from the repository root:
+
+    .venv/bin/python benchmarks/bench_conversation.py                 # 8 seeds (1..8), 3 lines of each kind per seed
+    .venv/bin/python benchmarks/bench_conversation.py --seeds 20 --seed 100 --per-kind 5 -v
+    .venv/bin/python benchmarks/bench_conversation.py --smoke         # 2 seeds, 1 line per kind: seconds
+    .venv/bin/python benchmarks/bench_conversation.py --mode handle   # one `handle` process per message
+
+Per seed (benchmarks/conversation/runner.py): a fresh state, the installed
+`karakuri-agent listen --stdin` (or `handle`), a loopback API serving
+notifications in the real engine's texts; first the agent's morning
+(arrivals and completed actions), then talks in which partners say lines
+from benchmarks/conversation/lines.json. Each reply is judged by
+benchmarks/conversation/judge.py, which imports nothing of the package.
+
+Printed: per kind, the share of replies that answer the line, pooled and
+as min / median / max over seeds; the replies with a stock sentence glued
+on; the hard faults (each must be 0); and the memory share (what partners
+told on day 1 brought back on later days, benchmarks/conversation/memory.py).
+Everything, with every reply and verdict, is saved to
+benchmarks/results/bench_conversation.json (gitignored).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+from collections import Counter, defaultdict
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.conversation.judge import judge  # noqa: E402
+from benchmarks.conversation.runner import KINDS, run_seed  # noqa: E402
+
+RESULTS_FILE = ROOT / "benchmarks" / "results" / "bench_conversation.json"
+AIM = 0.9
+
+
+def judged_seed(seed: int, per_kind: int, mode: str, pack: str | None) -> dict[str, Any]:
+    run = run_seed(seed, per_kind=per_kind, mode=mode, pack=pack)
+    rows = []
+    for record in run.judged:
+        data = record.as_dict()
+        data["verdict"] = judge(data, run.day).as_dict()
+        rows.append(data)
+    result = run.as_dict()
+    result["judged"] = rows
+    return result
+
+
+def memory_seed(seed: int, mode: str, pack: str | None) -> dict[str, Any] | None:
+    try:
+        from benchmarks.conversation.memory import run_memory
+    except ImportError:  # the memory part is optional while it is being built
+        return None
+    return run_memory(seed, mode=mode, pack=pack)
+
+
+def summarise(seeds: list[dict[str, Any]]) -> dict[str, Any]:
+    per_kind: dict[str, dict[str, Any]] = {}
+    for kind in KINDS:
+        shares, ok, total = [], 0, 0
+        for seed in seeds:
+            rows = [r for r in seed["judged"] if r["kind"] == kind]
+            if not rows:
+                continue
+            good = sum(r["verdict"]["answers"] for r in rows)
+            ok, total = ok + good, total + len(rows)
+            shares.append(good / len(rows))
+        per_kind[kind] = {"answered": ok, "lines": total, "share": ok / total if total else None,
+                          "min": min(shares, default=None), "median": statistics.median(shares) if shares else None,
+                          "max": max(shares, default=None)}
+    rows = [r for seed in seeds for r in seed["judged"]]
+    violations = Counter(v.split(":")[0] for r in rows for v in r["verdict"]["violations"])
+    reasons = Counter(reason for r in rows for reason in r["verdict"]["reasons"]
+                      if not reason.startswith("a hard fault"))
+    overall = [sum(r["verdict"]["answers"] for r in s["judged"]) / len(s["judged"]) for s in seeds if s["judged"]]
+    return {"per_kind": per_kind, "answered": sum(r["verdict"]["answers"] for r in rows), "lines": len(rows),
+            "overall_spread": [min(overall), statistics.median(overall), max(overall)] if overall else None,
+            "glued": sum(r["verdict"]["glued"] for r in rows), "violations": dict(violations),
+            "reasons": dict(reasons.most_common(12))}
+
+
+def pct(value: float | None) -> str:
+    return "   -" if value is None else f"{value * 100:4.0f}"
+
+
+def print_summary(summary: dict[str, Any], memory: dict[str, Any] | None, seeds: int) -> None:
+    print(f"\n{'kind':<16}{'answered':>12}{'pooled %':>10}   min / median / max % over {seeds} seeds")
+    for kind, row in summary["per_kind"].items():
+        print(f"{kind:<16}{row['answered']:>6} / {row['lines']:<4}{pct(row['share']):>9}    "
+              f"{pct(row['min'])} / {pct(row['median'])} / {pct(row['max'])}")
+    total, answered = summary["lines"], summary["answered"]
+    spread = summary["overall_spread"] or [None, None, None]
+    print(f"{'all':<16}{answered:>6} / {total:<4}{pct(answered / total if total else None):>9}    "
+          f"{pct(spread[0])} / {pct(spread[1])} / {pct(spread[2])}")
+    print(f"\na stock sentence glued to an otherwise fitting answer: {summary['glued']} replies")
+    print("hard faults (each must be 0):", json.dumps(summary["violations"], ensure_ascii=False) or "{}")
+    print("most common reasons for a miss:")
+    for reason, count in summary["reasons"].items():
+        print(f"  {count:4}  {reason}")
+    if memory is not None:
+        print(f"\nbrought back what was told (memory): {memory['brought_back']} / {memory['told']}"
+              f" = {pct(memory['share'])} %  (aim 70 %); to the wrong person: {memory['wrong_person']},"
+              f" retracted brought back: {memory['retracted']}, twice: {memory['twice']}")
+        if memory.get("spread"):
+            print(f"  over seeds min / median / max: {' / '.join(pct(v) for v in memory['spread'])} %")
+    worst = [k for k, row in summary["per_kind"].items() if row["share"] is not None and row["share"] < AIM]
+    print(f"\naim: at least {AIM:.0%} of the replies of every kind answer the line:"
+          f" {'holds' if not worst else 'does NOT hold for ' + ', '.join(worst)}")
+
+
+def pooled_memory(runs: list[dict[str, Any]]) -> dict[str, Any] | None:
+    runs = [r for r in runs if r]
+    if not runs:
+        return None
+    keys = ("told", "brought_back", "wrong_person", "retracted", "twice")
+    total = {k: sum(r[k] for r in runs) for k in keys}
+    shares = [r["brought_back"] / r["told"] for r in runs if r["told"]]
+    total["share"] = total["brought_back"] / total["told"] if total["told"] else None
+    total["spread"] = [min(shares), statistics.median(shares), max(shares)] if shares else None
+    return total
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--seeds", type=int, default=8, help="how many seeds (worlds) [8]")
+    parser.add_argument("--seed", type=int, default=1, help="the first seed [1]")
+    parser.add_argument("--per-kind", type=int, default=3, help="lines of each kind per seed [3]")
+    parser.add_argument("--mode", choices=("listen", "handle"), default="listen",
+                        help="resident `listen --stdin` or one `handle` process per message [listen]")
+    parser.add_argument("--pack", choices=("bundled", "minato"), default=None,
+                        help="one pack for every seed (default: odd seeds the bundled pack, even seeds minato)")
+    parser.add_argument("--smoke", action="store_true", help="2 seeds, 1 line per kind, a short memory check")
+    parser.add_argument("--no-memory", action="store_true", help="skip the memory check")
+    parser.add_argument("--output", type=Path, default=RESULTS_FILE)
+    parser.add_argument("--rejudge", type=Path, metavar="JSON",
+                        help="judge the replies saved in a previous run's JSON again (no agent is run)")
+    parser.add_argument("-v", "--verbose", action="store_true", help="print every miss with its reasons")
+    args = parser.parse_args(argv)
+    if args.smoke:
+        args.seeds, args.per_kind = 2, 1
+    seeds = list(range(args.seed, args.seed + args.seeds))
+    saved = json.loads(args.rejudge.read_text(encoding="utf-8")) if args.rejudge else None
+    if saved is not None:
+        seeds = [run["seed"] for run in saved["seeds"]]
+    results, memories = [], []
+    for index, seed in enumerate(seeds):
+        if saved is not None:
+            result = saved["seeds"][index]
+            for row in result["judged"]:
+                row["verdict"] = judge(row, result["day"]).as_dict()
+            memory = saved.get("memory_runs", [None] * len(seeds))[index]
+        else:
+            result = judged_seed(seed, args.per_kind, args.mode, args.pack)
+            memory = None if args.no_memory else memory_seed(seed, args.mode, args.pack)
+        results.append(result)
+        memories.append(memory)
+        good = sum(r["verdict"]["answers"] for r in result["judged"])
+        print(f"seed {seed} ({result['pack']}): {good} / {len(result['judged'])} answered, {result['seconds']:.1f} s"
+              + (f"; memory {memory['brought_back']} / {memory['told']}" if memory else ""), flush=True)
+        if args.verbose:
+            for row in result["judged"]:
+                if not row["verdict"]["answers"]:
+                    message = (row["posts"][0].get("params") or {}).get("message") if row["posts"] else None
+                    print(f"   [{row['kind']}] {row['line']} => {message!r}: {'; '.join(row['verdict']['reasons'])}")
+    summary = summarise(results)
+    memory_total = pooled_memory([m for m in memories if m])
+    print_summary(summary, memory_total, len(seeds))
+    args.output.parent.mkdir(parents=True, exist_ok=True)
+    args.output.write_text(json.dumps({"summary": summary, "memory": memory_total, "seeds": results,
+                                       "memory_runs": memories}, ensure_ascii=False, indent=1), encoding="utf-8")
+    print(f"\nsaved to {args.output}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
