@@ -14,6 +14,7 @@ from conftest import NO_REAL_TEXTS
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from karakuri_agent.reading import offers
 from karakuri_agent.reading import textparse as tp
 
 FIXTURES = Path(__file__).resolve().parents[2] / "shared" / "examples" / "real-texts.json"
@@ -505,5 +506,5 @@ def test_formatter_shaped_texts_give_their_participants_lines_next_speakers_and_
     ("- action: 休む (action_id: rest)", None),
 ])
 def test_an_offered_actions_length_is_read_in_minutes(line, minutes):
-    options = tp.parse_action_options(f"選択肢:\n{line}\n")
+    options = offers.parse_action_options(f"選択肢:\n{line}\n")
     assert [o["minutes"] for o in options] == [minutes]

@@ -44,7 +44,8 @@ def facts_of(view: View, decision: Decision) -> ReportFacts:
     here = current_node_of(view)
     place = place_name_here(view) or (name_of(view, here) if here else None)
     if command == "action":
-        return ReportFacts(place=place, action=action_label_of(view, str(params.get("action_id") or "")))
+        action_id = str(params.get("action_id") or "")
+        return ReportFacts(place=action_place(view, action_id, place), action=action_label_of(view, action_id))
     if command == "wait":
         meeting = next_meeting(view)
         node = meeting_node(view, meeting) if meeting is not None else None
@@ -61,6 +62,21 @@ def facts_of(view: View, decision: Decision) -> ReportFacts:
     if command is not None and (command.startswith("conversation_") or command in END):
         return ReportFacts(partner=partner_of(view).get("name"), place=place)
     return ReportFacts(place=place)
+
+
+def action_place(view: View, action_id: str, here: str | None) -> str | None:
+    """Where an action happens, as people say it: the building whose action it is (`- 喫茶店「さくら」`).
+
+    A node's label (トイレ, 店内) is not the building; an NPC's action
+    (`- おまわりさん`) names a person, not a place, so it names none. Only
+    when the text does not say whose action it is does the label here stand in.
+    """
+    option = next((a for a in view.parsed.get("actions") or [] if a.get("action_id") == action_id), None)
+    source = option.get("source") if option else None
+    if not source:
+        return here
+    npcs = {n.get("name") for n in view.parsed.get("npcs") or []}
+    return None if source in npcs else str(source)
 
 
 def _transfer_item(view: View) -> str | None:

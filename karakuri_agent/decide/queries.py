@@ -17,7 +17,7 @@ from karakuri_agent.domain.notification import Choice
 from karakuri_agent.domain.records import Meeting, Parsed
 from karakuri_agent.domain.view import View
 from karakuri_agent.ja import places, reasons
-from karakuri_agent.memory import recall
+from karakuri_agent.memory import lessons, recall
 from karakuri_agent.memory.travel import FLOOR, time_to_walk
 from karakuri_agent.reading.places import known_place
 
@@ -190,6 +190,16 @@ def current_node_of(view: View) -> str | None:
     return None
 
 
+def refused_here(view: View, decision: Decision) -> bool:
+    """The world refused this very command (spoken words aside) here lately: it is not tried again."""
+    return lessons.is_refused(view.refused, decision.command, decision.params, current_node_of(view))
+
+
+def is_destination(view: View, node: str) -> bool:
+    """A node the agent may walk to: not where an NPC stands, not a move the world refused lately."""
+    return node not in view.npc_nodes and not refused_here(view, Decision("move", {"target_node_id": node}))
+
+
 def few_destinations(view: View) -> bool:
     """Too few places to go to besides this one: the move's own list if it has one, else what is known."""
     move = view.choice("move")
@@ -197,7 +207,7 @@ def few_destinations(view: View) -> bool:
         return False
     here = current_node_of(view)
     known = enum_of(move, "target_node_id") or [p["node_id"] for p in view.places if p.get("name")]
-    return len({str(n) for n in known} - {here}) < FEW_PLACES
+    return len({str(n) for n in known if is_destination(view, str(n))} - {here}) < FEW_PLACES
 
 
 def map_asked(view: View) -> bool:

@@ -56,7 +56,8 @@ class Parsed(TypedDict):
     self: dict[str, str | None]  # the agent itself: {id, name}
     location: Location
     places: list[Node]
-    actions: list[dict[str, Any]]
+    actions: list[dict[str, Any]]  # reading/offers.py: id, name, source, cost, reward, needs, minutes
+    npcs: list[dict[str, str]]  # NPCs and the nodes they stand on: never a destination
     transfers: list[dict[str, Any]]
 
 

@@ -44,5 +44,10 @@ class View:
     # What each person the agent may talk to (by id) told about themselves, and town news (told.py's rows).
     told: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
 
+    # Nodes NPCs stand on (never a destination), and the commands the world refused lately
+    # (memory/lessons.py: command, params, place, error, at): neither is tried again.
+    npc_nodes: frozenset[str] = frozenset()
+    refused: Sequence[dict[str, Any]] = ()
+
     def choice(self, *commands: str) -> Choice | None:
         return next((c for c in self.choices if c.command in commands), None)

@@ -119,7 +119,24 @@ REASON_CODES: tuple[tuple[str, str], ...] = (
 
 ACTION_OPTION = re.compile(
     r"^-\s*action\s*[:：]\s*(?P<name>[^(（\n]+?)\s*[(（]action_id:\s*(?P<id>[\w-]{1,64})(?P<rest>[^)）\n]*)"
+    r"(?:[)）](?:\s*-\s*(?P<source>[^\n]{1,64}?))?)?\s*$"
 )
+
+# The details of an offered action, each after a comma: `3600秒`, `30〜480分`, `450円`, `報酬: 1,200円`,
+# `必要: 映画チケット×1, パン×2` (the items it needs, its last detail).
+# A comma inside an amount (`1,200円`) separates nothing.
+DETAIL_SEPARATOR = re.compile(r"\s*(?:[、，]|,(?!\d{3}(?!\d)))\s*")
+REWARD = re.compile(r"^報酬\s*[:：]")
+REQUIRED = re.compile(r"^必要\s*[:：]\s*")
+REQUIRED_ITEM = re.compile(r"^(?P<item>[^×x\s][^×]{0,63}?)\s*[×x]\s*(?P<qty>\d{1,6})$")
+MINUTES_RANGE = re.compile(r"(?P<low>\d{1,5})\s*[〜~～-]\s*(?P<high>\d{1,5})\s*分")
+
+# The places and people lists of a perception: `近くのNPC: おまわりさん@8-13 / 猫@12-9`, and the map's
+# `  猫 @ 12-9 - 説明` (an NPC stands on its node: it is someone to meet, never a place to go to).
+NPC_LIST = re.compile(r"^近くのNPC[:：]\s*(?P<list>.+)$")
+NPC_ENTRY = re.compile(rf"(?P<name>[^/@\n]{{1,64}}?)\s*@\s*(?P<node>{NODE})(?![\d-])")
+MAP_NPC_HEADER = re.compile(r"^NPC[:：]\s*$")
+MAP_NPC_LINE = re.compile(rf"^\s+(?P<name>[^@\n]{{1,64}}?)\s*@\s*(?P<node>{NODE})(?![\d-])")
 
 YEN = re.compile(r"(?P<yen>\d{1,3}(?:,\d{3})*|\d+)円")
 
@@ -127,3 +144,7 @@ SPAN = re.compile(r"(?<![\d,])(?P<n>\d+)\s*(?P<unit>秒|分)(?!後)")
 
 # The unit of an action's duration that is not minutes.
 SECONDS = "秒"
+
+# The world would not start an action it had accepted (money or items short):
+# `「映画を観る」を実行できませんでした。必要なアイテムが足りません（必要: 映画チケット×1）。`
+ACTION_REJECTED = re.compile(r"^「(?P<name>[^」\n]{1,64})」を実行できませんでした。")

@@ -110,6 +110,8 @@ def described(command: str, *, place: str | None, action: str | None, item: str 
     if command == "move" and place:
         return f"{place}へ移動する", f"{place}への移動を始めました"
     if command == "action" and (place or action):
+        if place and action and names_place(action, place):
+            place = None  # パン屋で働く at the パン屋: the action already says where
         doing = f"{place}で{action}" if place and action else action or f"{place}で過ごす"
         return doing, f"{doing}行動を始めました"
     if command == "wait" and promise:
@@ -140,6 +142,13 @@ def described(command: str, *, place: str | None, action: str | None, item: str 
         "conversation_end": (f"{who}に挨拶をして会話を終える", f"{who}に挨拶をして会話を終えました"),
         "end_conversation": (f"{who}に挨拶をして会話を終える", f"{who}に挨拶をして会話を終えました"),
     }.get(command)
+
+
+def names_place(action: str, place: str) -> bool:
+    """The action's own name says where it happens (パン屋で働く, 喫茶店「さくら」 in さくらでお茶): the place is not said twice."""
+    kind = re.split(r"[\s「]", place, maxsplit=1)[0]
+    proper = re.search(r"「([^」]+)」", place)
+    return place in action or (len(kind) >= 2 and kind in action) or bool(proper and proper.group(1) in action)
 
 
 def accepted(summary: str, done: str, *, newer: bool = False, arrives: str | None = None,

@@ -29,14 +29,14 @@ from karakuri_agent.ja.context import (
     DECISION_GUIDANCE,
     SELF_HEADER,
 )
-from karakuri_agent.memory import journal, knowledge
+from karakuri_agent.memory import journal, knowledge, lessons
 from karakuri_agent.memory.journal import (
     LINE_REPEAT_AFTER,  # when the same words are said anew (the day's lines use it too)
 )
 from karakuri_agent.memory.record import KEEPABLE_AFTER_DUE, agents_in, conversation_key, partner_keys, said_to_partners
 from karakuri_agent.memory.travel import trips
 from karakuri_agent.outside import loads, read_regular_file
-from karakuri_agent.reading import textparse
+from karakuri_agent.reading import offers, textparse
 from karakuri_agent.reading.places import known_place
 from karakuri_agent.reading.promises import Promise, calls_off, changes_plan, extract_promises, line_key
 from karakuri_agent.state.base import Store
@@ -146,7 +146,8 @@ def parse(notification: Notification, *, roster: textparse.NameLookup, me: Ident
             "nearby_agent_count": textparse.parse_nearby_agent_count(text),
         },
         "places": textparse.parse_places(text),
-        "actions": textparse.parse_action_options(text),
+        "actions": offers.parse_action_options(text),
+        "npcs": offers.parse_npcs(text),
         "transfers": textparse.parse_transfers(text, me.agent_id, me.name, roster),
     }
 
@@ -165,6 +166,7 @@ def observe(store: Store, notification: Notification, *, me: Identity, now: date
         if here:
             store.note_presence(here["node_id"], here.get("name"))
         remember_partners(store, parsed, me)
+        lessons.learn_from_text(store, parsed, notification.notification.text, now)
         buildings = remember_buildings(store, textparse.parse_buildings(notification.notification.text))
         # After learning: a promise may name a place this very text introduced.
         # Times are read against when each line was first seen, not this reading.
@@ -372,6 +374,7 @@ def view_of(store: Store, fetched: Fetched, now: datetime, *, persona: Persona, 
         acquaintances={p["agent_id"]: p for p in store.people(candidates)},
         meetings=meetings_ahead(store, now, now + MEETINGS_AHEAD),
         trips=trips(store),
+        npc_nodes=frozenset(lessons.npc_nodes(store)), refused=lessons.refusals(store, now),
         transfer_policy=transfer_policy,
         behaviour_memory=store.behaviour_state() if pack else {},
         broken_promises=broken,

@@ -13,7 +13,9 @@ BUILDINGS = "buildings"
 PARTNERS = "conversation_partners"
 TRIPS = "trips"
 LAST_SEEN = "listen.last_seen"
-NAMED = (BUILDINGS, PARTNERS, TRIPS, LAST_SEEN)
+NPCS = "npcs"  # node → name of the NPCs seen: nodes that are never a destination
+REFUSED = "refused"  # commands the world refused, by params and place, with when (memory/lessons.py)
+NAMED = (BUILDINGS, PARTNERS, TRIPS, LAST_SEEN, NPCS, REFUSED)
 
 RESULT_PREFIX = "result:"
 

@@ -17,12 +17,14 @@ from karakuri_agent.domain.commands import OPENING as OPENING_COMMANDS
 from karakuri_agent.domain.identity import Identity
 from karakuri_agent.domain.records import Parsed
 from karakuri_agent.ja import phrases
-from karakuri_agent.memory import journal, knowledge
+from karakuri_agent.memory import journal, knowledge, lessons
 from karakuri_agent.memory.travel import learn_trip
-from karakuri_agent.reading import textparse
+from karakuri_agent.reading import offers, textparse
 from karakuri_agent.state.base import Store
 
 NODE_ID = re.compile(r"^\d+-\d+$")
+# Node types (the map's) nobody walks onto.
+NOT_A_PLACE = frozenset({"wall", "npc"})
 MAX_KNOWLEDGE_ITEMS = 200
 KEEPABLE_AFTER_DUE = timedelta(hours=3)
 
@@ -91,6 +93,10 @@ def record_outcome(
             notification_id, parsed.get("notification_type", ""), command, params, success, message, result, reason
         )
         if not success:
+            code = lessons.refusal_code(result)
+            if code is not None:
+                lessons.learn_refusal(store, command=command, params=params, place=lessons.here_of(parsed),
+                                      code=code, now=now)
             return activity_id
         store.add_memory(notification_id, "action", _thought(command, description, params, reason))
         touched = partners(parsed, params, me) if command in CONTACT_COMMANDS else []
@@ -151,6 +157,7 @@ def _fulfil(store: Store, command: str, params: dict[str, Any], parsed: Parsed,
 def _learn(store: Store, command: str, data: Any) -> None:
     """Keep what an information command taught: places, agents, the raw answer."""
     store.learn_places(places_in(data)[:MAX_KNOWLEDGE_ITEMS])
+    lessons.learn_npcs(store, npcs_in(data)[:MAX_KNOWLEDGE_ITEMS])
     store.see_people(agents_in(data)[:MAX_KNOWLEDGE_ITEMS])
     store.set_knowledge(knowledge.result_key(command), data)
 
@@ -162,13 +169,26 @@ def places_in(data: Any) -> list[dict[str, str]]:
         if isinstance(item, str):
             places.extend(textparse.parse_places(item))
             continue
-        if "agent_id" in item:
-            continue  # an agent's position ({agent_id, name, node_id}) names a person, not a place
+        if "agent_id" in item or "npc_id" in item or str(item.get("type") or "") in NOT_A_PLACE:
+            continue  # an agent's or an NPC's position names someone, not a place; a wall is no place either
         node = item.get("node_id") or item.get("id")
         name = item.get("name") or item.get("label")
         if node is not None and NODE_ID.match(str(node)) and isinstance(name, str):
             places.append({"node_id": str(node), "name": name})
     return places
+
+
+def npcs_in(data: Any) -> list[dict[str, str]]:
+    """NPCs in an information answer: `{npc_id, name, node_id}` objects, NPC nodes, or the lists of a text."""
+    found: list[dict[str, str]] = []
+    for item in _walk(data):
+        if isinstance(item, str):
+            found += offers.parse_npcs(item)
+        elif item.get("npc_id") is not None and item.get("node_id") is not None:
+            found.append({"name": str(item.get("name") or ""), "node_id": str(item["node_id"])})
+        elif str(item.get("type") or "") == "npc" and item.get("node_id") is not None:
+            found.append({"name": str(item.get("label") or ""), "node_id": str(item["node_id"])})
+    return found
 
 
 def agents_in(data: Any) -> list[dict[str, str]]:

@@ -32,7 +32,6 @@ from zoneinfo import ZoneInfo
 from karakuri_agent.domain.notification import TOKYO
 from karakuri_agent.ja import markup
 from karakuri_agent.ja.notification_text import (
-    ACTION_OPTION,
     BRACKET,
     BUILDING,
     CHOICE_LINE,
@@ -47,12 +46,9 @@ from karakuri_agent.ja.notification_text import (
     NEXT_SPEAKER,
     NODE_WITH_LABEL,
     REASON_CODES,
-    SECONDS,
-    SPAN,
     SPEAKER_LINE,
     STRUCTURAL_LABELS,
     TRANSFER_PATTERNS,
-    YEN,
 )
 
 _EOL = re.compile(r"[ \t\u3000]*(?:\n|\Z)")
@@ -304,29 +300,9 @@ def parse_choice_commands(text: str) -> list[str]:
     return commands
 
 
-def parse_action_options(text: str) -> list[dict[str, Any]]:
-    """Actions offered in the `選択肢:` block: `[{"action_id", "name", "cost", "minutes"}]`.
-
-    The text form is how the agent learns action ids when the JSON choice
-    carries no enum. `cost` is the yen amount, `minutes` how long it takes
-    (`1800秒`, `30分`), each None when none is written.
-    """
-    options: list[dict[str, Any]] = []
-    in_block = False
-    for _, line in _scan(text).lines:
-        stripped = line.strip()
-        if CHOICES_HEADER.match(stripped):
-            in_block = True
-        elif not stripped:
-            in_block = False
-        elif in_block and (match := ACTION_OPTION.match(stripped)):
-            yen = YEN.search(match.group("rest"))
-            cost = int(yen.group("yen").replace(",", "")) if yen else None
-            span = SPAN.search(match.group("rest"))
-            minutes = (int(span.group("n")) / (60 if span.group("unit") == SECONDS else 1)) if span else None
-            options.append({"action_id": match.group("id"), "name": match.group("name").strip(), "cost": cost,
-                            "minutes": minutes})
-    return options
+def server_lines(text: object) -> tuple[str, ...]:
+    """The server's own lines of a text, in order, without any quoted speech: what other readers read."""
+    return tuple(line for _, line in _scan(text).lines)
 
 
 # ---------------------------------------------------------------------------

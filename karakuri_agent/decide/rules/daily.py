@@ -15,6 +15,7 @@ from karakuri_agent.decide.queries import (
     ends_in_time,
     enum_of,
     few_destinations,
+    is_destination,
     is_close,
     map_asked,
     max_length_of,
@@ -217,7 +218,7 @@ def _move_on(view: View) -> list[Decision]:
     here = current_node_of(view)
     recent_nodes = [c.get("params", {}).get("target_node_id") for c in view.recent_commands if c.get("command") == "move"]
     options = enum_of(choice, "target_node_id") or [p["node_id"] for p in view.places if p.get("name")]
-    options = [n for n in options if n and n != here]
+    options = [n for n in options if n and n != here and is_destination(view, str(n))]
     if not options:
         return []
     visits = {p["node_id"]: (p.get("visits") or 0, p.get("last_visited") or "") for p in view.places}

@@ -1,0 +1,116 @@
+"""What a text offers and who stands where: the actions of the `選択肢:` block, with their details, and the NPCs.
+
+An action line says what the world will ask before it starts it:
+`映画を観る (action_id: watch-movie, 3600秒, 必要: 映画チケット×1) - 映画館`
+(how long, what it costs, what it pays, the items it takes, and whose it is:
+a building's or an NPC's). The world accepts the command and refuses the
+action later when the agent cannot pay or lacks the items, so the decider
+reads the requirement first.
+
+NPCs (`近くのNPC: おまわりさん@8-13`, the map's `  猫 @ 12-9 - …`) stand on
+nodes nobody can walk onto: a node listed there is someone to stand next
+to, never a destination.
+
+Pure functions over the server's own lines (`textparse.server_lines`):
+nothing inside quoted speech counts. They never raise.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from karakuri_agent.ja.notification_text import (
+    ACTION_OPTION,
+    CHOICES_HEADER,
+    DETAIL_SEPARATOR,
+    MAP_NPC_HEADER,
+    MAP_NPC_LINE,
+    MINUTES_RANGE,
+    NPC_ENTRY,
+    NPC_LIST,
+    REQUIRED,
+    REQUIRED_ITEM,
+    REWARD,
+    SECONDS,
+    SPAN,
+    YEN,
+)
+from karakuri_agent.reading.textparse import server_lines
+
+
+def _yen(text: str) -> int | None:
+    match = YEN.search(text)
+    return int(match.group("yen").replace(",", "")) if match else None
+
+
+def _details(rest: str) -> dict[str, Any]:
+    """cost, reward, needs, minutes (and the range of a length the agent chooses) from an action's details."""
+    found: dict[str, Any] = {"cost": None, "reward": None, "needs": [], "minutes": None,
+                             "min_minutes": None, "max_minutes": None}
+    needing = False
+    for part in DETAIL_SEPARATOR.split(rest):
+        part = part.strip()
+        if not part:
+            continue
+        if REQUIRED.match(part):
+            needing, part = True, REQUIRED.sub("", part, count=1)
+        if needing and (item := REQUIRED_ITEM.match(part)):
+            found["needs"].append({"item": item.group("item").strip(), "quantity": int(item.group("qty"))})
+            continue
+        needing = False
+        if REWARD.match(part):
+            found["reward"] = _yen(part)
+        elif (span := MINUTES_RANGE.search(part)) is not None:
+            low, high = int(span.group("low")), int(span.group("high"))
+            found.update(min_minutes=min(low, high), max_minutes=max(low, high), minutes=max(low, high))
+        elif found["cost"] is None and (cost := _yen(part)) is not None:
+            found["cost"] = cost
+        elif found["minutes"] is None and (length := SPAN.search(part)) is not None:
+            found["minutes"] = int(length.group("n")) / (60 if length.group("unit") == SECONDS else 1)
+    return found
+
+
+def parse_action_options(text: object) -> list[dict[str, Any]]:
+    """Actions offered in the `選択肢:` block, in order.
+
+    Each: `action_id`, `name`, `source` (the building or NPC whose action it
+    is, None when not written), `cost` (yen, None when free), `reward`,
+    `needs` (`[{"item": name, "quantity": n}]`), `minutes` (how long, the
+    longest when the agent chooses), `min_minutes` / `max_minutes` (the
+    range of `duration_minutes`, None when the length is fixed). The text
+    form is how the agent learns action ids when the JSON choice carries no enum.
+    """
+    options: list[dict[str, Any]] = []
+    in_block = False
+    for line in server_lines(text):
+        stripped = line.strip()
+        if CHOICES_HEADER.match(stripped):
+            in_block = True
+        elif not stripped:
+            in_block = False
+        elif in_block and (match := ACTION_OPTION.match(stripped)):
+            source = (match.group("source") or "").strip() or None
+            options.append({"action_id": match.group("id"), "name": match.group("name").strip(),
+                            "source": source, **_details(match.group("rest"))})
+    return options
+
+
+def parse_npcs(text: object) -> list[dict[str, str]]:
+    """NPCs and the nodes they stand on, `[{"name", "node_id"}]`: the perception's list and the map's."""
+    found: list[dict[str, str]] = []
+    in_map_list = False
+    for line in server_lines(text):
+        listed = NPC_LIST.match(line.strip())
+        if listed:
+            found += [{"name": m.group("name").strip(), "node_id": m.group("node")}
+                      for m in NPC_ENTRY.finditer(listed.group("list"))]
+            continue
+        if MAP_NPC_HEADER.match(line.strip()):
+            in_map_list = True
+            continue
+        if in_map_list and (entry := MAP_NPC_LINE.match(line)):
+            found.append({"name": entry.group("name").strip(), "node_id": entry.group("node")})
+        elif not line.startswith((" ", "\t")):
+            in_map_list = False
+    unique = {(n["name"], n["node_id"]): n for n in found if n["name"]}
+    return list(unique.values())

@@ -1,0 +1,149 @@
+"""The agent against the real engine's rules (issue 30): people are not places, refusals are learned,
+requirements are met before an action is chosen, ranged params are filled, talks are started, reports
+name buildings once.
+
+Each case runs `handle()` in process on notifications written as the engine writes them
+(`testing/engine_texts.py`), with respx as the server.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, timezone
+from typing import Any, Callable
+
+import respx
+
+from karakuri_agent.decide.rules import propose
+from karakuri_agent.domain.identity import Identity
+from karakuri_agent.domain.notification import Choice
+from karakuri_agent.domain.view import View
+from karakuri_agent.memory import lessons
+from karakuri_agent.state.factory import open_state
+from karakuri_agent.voice.persona import load_persona
+
+from karakuri_agent.app.config import load_settings
+from karakuri_agent.app.cycle import handle
+from testing import engine_texts as et
+
+from conftest import BASE_URL
+
+POST_URL = f"{BASE_URL}/agents/command"
+NOW = datetime(2026, 4, 18, 6, 0, tzinfo=timezone.utc)
+ME = Identity("1470446478261747854", "AIニケちゃん")
+ACCEPTED = (200, {"ok": True, "message": "受け付けました"})
+
+
+def live(notifications: list[dict[str, Any]],
+         answer: Callable[[dict[str, Any]], tuple[int, dict[str, Any]]] = lambda sent: ACCEPTED,
+         ) -> list[tuple[dict[str, Any] | None, str]]:
+    """Each notification handled in turn: (the command sent or None, the report line)."""
+    out = []
+    for notification in notifications:
+        nid = notification["notification_id"]
+        with respx.mock(assert_all_called=False) as mock:
+            mock.get(f"{BASE_URL}/agents/notifications/{nid}").respond(200, json=notification)
+            sent: list[dict[str, Any]] = []
+
+            def reply(request: Any) -> Any:
+                import httpx
+
+                body = json.loads(request.content)
+                sent.append(body)
+                status, payload = answer(body)
+                return httpx.Response(status, json=payload)
+
+            mock.post(POST_URL).mock(side_effect=reply)
+            result = handle(f"notification_id: {nid}", load_settings())
+        out.append((sent[0] if sent else None, result.report))
+    return out
+
+
+IMPASSABLE = (400, {"error": "impassable_node", "message": "Target node is not passable."})
+
+
+# ---------------------------------------------------------------------------------- item 1: people are not places
+def test_an_npc_from_a_perception_answer_is_never_a_destination(env):
+    """The regression: the perception's `npcs` were learned as places and walked to, 37 of 39 refused."""
+    perceived = {"command": "get_perception", "data": {
+        "current_node": {"node_id": "6-11", "label": "喫茶店 店内"},
+        "nodes": [{"node_id": "12-9", "type": "npc", "label": "猫"}, {"node_id": "7-11", "type": "door"}],
+        "npcs": [{"npc_id": "cat", "name": "猫", "node_id": "12-9"},
+                 {"npc_id": "staff", "name": "映画館スタッフ", "node_id": "16-14"}]}}
+    first = et.idle("notif-p1", nodes=(), buildings=())
+    later = [et.idle(f"notif-p{i}", nodes=(), buildings=(), created_at=f"2026-04-18T06:{10 + i}:00.000Z")
+             for i in range(2, 8)]
+    runs = live([first, *later], lambda sent: (200, perceived) if sent["command"] == "get_perception" else ACCEPTED)
+    moves = [sent["params"]["target_node_id"] for sent, _ in runs if sent and sent["command"] == "move"]
+    assert not {"12-9", "16-14"} & set(moves)
+    assert all("猫" not in line and "スタッフ" not in line for _, line in runs)
+
+
+def test_the_npcs_listed_in_the_text_are_never_walked_to(env):
+    npcs = (("おまわりさん", "8-13"), ("猫", "12-9"))
+    notifications = [et.idle(f"notif-n{i}", npcs=npcs, enum_nodes=("8-13", "12-9", "7-11", "9-11"),
+                             created_at=f"2026-04-18T06:{10 + i}:00.000Z") for i in range(6)]
+    moves = [s["params"]["target_node_id"] for s, _ in live(notifications) if s and s["command"] == "move"]
+    assert moves and not {"8-13", "12-9"} & set(moves)
+
+
+def test_a_refused_move_is_not_tried_again_and_the_next_choice_differs(env):
+    """Whatever the reason the world gave, the same move from the same place is not sent twice."""
+    notifications = [et.idle(f"notif-r{i}", enum_nodes=("4-11", "7-11", "9-11"),
+                             created_at=f"2026-04-18T06:{10 + i}:00.000Z") for i in range(5)]
+    runs = live(notifications, lambda sent: IMPASSABLE if sent["command"] == "move" else ACCEPTED)
+    moves = [json.dumps(s["params"], sort_keys=True) for s, _ in runs if s and s["command"] == "move"]
+    assert len(moves) == len(set(moves)) >= 2
+
+
+def kept_refusals(at: str) -> list[dict[str, Any]]:
+    now = datetime.fromisoformat(at)
+    with open_state(load_settings(), lambda: now) as state:
+        return lessons.refusals(state.store, now)
+
+
+def test_an_action_the_world_would_not_start_is_remembered_as_refused(env):
+    """Accepted by the route, refused in the world (「…」を実行できませんでした): remembered like an error."""
+    movie = {"name": "映画を観る", "id": "watch-movie", "source": "映画館"}
+    first = et.idle("notif-a1", actions=[movie], here="16-12 (映画館 ロビー)", items=3, kind="movement_completed")
+    rejected = et.idle("notif-a2", actions=[movie], here="16-12 (映画館 ロビー)", items=3,
+                       lead="「映画を観る」を実行できませんでした。必要なアイテムが足りません（必要: 映画チケット×1）。",
+                       kind="action_completed", created_at="2026-04-18T06:20:00.000Z")
+    (sent, _), (again, _) = live([first, rejected])
+    assert sent and sent["params"]["action_id"] == "watch-movie"
+    [kept] = kept_refusals("2026-04-18T06:21:00+00:00")
+    assert (kept["command"], json.loads(kept["params"]), kept["place"]) == (
+        "action", {"action_id": "watch-movie"}, "16-12")
+    assert not kept_refusals("2026-04-18T09:30:00+00:00")  # the window passes: what changed may be tried again
+
+
+def test_a_refused_command_is_not_proposed_here_but_is_elsewhere():
+    movie = Choice.from_json({"command": "action", "params": {"action_id": "watch-movie"}})
+    wait = Choice.from_json({"command": "wait", "required_params": ["duration"],
+                             "param_schema": {"duration": {"type": "integer", "minimum": 1, "maximum": 6}}})
+    refused = [{"command": "action", "params": '{"action_id": "watch-movie"}', "place": "16-12",
+                "error": "action_rejected", "at": NOW.isoformat()}]
+
+    def decided(here: str) -> str | None:
+        parsed = {"notification_type": "movement_completed", "participants": [],
+                  "location": {"current_node": {"node_id": here, "name": "映画館 ロビー"}}}
+        view = View(notification_id="notif-v", choices=[movie, wait], parsed=parsed, context={}, me=ME, now=NOW,
+                    persona=load_persona(), refused=refused)
+        return propose(view)[0].command
+
+    assert decided("16-12") == "wait" and decided("16-13") == "action"
+
+
+# ---------------------------------------------------------------------------------- item 9: report wording
+def test_the_report_names_the_building_once_never_a_node_label_or_twice(env):
+    bakery = et.idle("notif-w1", here="3-3 (パン屋 店内)",
+                     actions=[{"name": "パン屋で働く", "id": "work-bakery", "reward": 1200, "source": "パン屋"}])
+    toilet = et.idle("notif-w2", here="5-5 (トイレ)",
+                     actions=[{"name": "コーラを買う", "id": "buy-cola", "seconds": 600, "cost": 150,
+                               "source": "コンビニ"}], created_at="2026-04-18T07:00:00.000Z",
+                     kind="movement_completed")
+    (work, worked), (cola, bought) = live([bakery, toilet])
+    assert work and work["command"] == "action" and "パン屋で働く行動を始めました" in worked
+    assert "パン屋でパン屋" not in worked
+    assert cola and cola["command"] == "action" and "コンビニでコーラを買う行動を始めました" in bought
+    assert "トイレ" not in bought

@@ -1,0 +1,118 @@
+"""Property tests for the engine's rules (issue 30): each class, over texts and choices as the engine writes them.
+
+- people are not places: whatever NPCs a perception, a map or an answer lists, none is learned as a place
+  and no move goes to one; whatever the world refused, the same command is not proposed again there;
+- a report names the building once: never `XでX…`, never a node label when the action says whose it is.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from karakuri_agent.decide.rules import propose
+from karakuri_agent.domain.identity import Identity
+from karakuri_agent.domain.notification import Choice
+from karakuri_agent.domain.view import View
+from karakuri_agent.memory import lessons
+from karakuri_agent.memory.record import places_in
+from karakuri_agent.reading import offers, textparse
+from karakuri_agent.report import line as report
+from karakuri_agent.voice.persona import load_persona
+from testing import engine_texts as et
+
+NOW = datetime(2026, 4, 18, 6, 0, tzinfo=timezone.utc)
+ME = Identity("1470446478261747854", "AIニケちゃん")
+PERSONA = load_persona()
+
+nodes = st.builds(lambda r, c: f"{r}-{c}", st.integers(1, 30), st.integers(1, 30))
+kana = st.text(alphabet="あいうえおかきくけこさしすせそたちつてとなにぬねのまみむめもやゆよらりるれろわ猫犬巫女店員",
+               min_size=1, max_size=8)
+labels = st.builds(lambda b, part: f"{b} {part}", kana, st.sampled_from(["店内", "入口", "広場", "ロビー"]))
+
+
+def npcs_and_places():
+    return st.lists(st.tuples(kana, nodes), min_size=1, max_size=5).flatmap(
+        lambda npcs: st.tuples(st.just(npcs), st.lists(st.tuples(nodes, labels), min_size=0, max_size=6)))
+
+
+@given(npcs_and_places())
+@settings(max_examples=150, deadline=None)
+def test_no_npc_of_a_perception_or_a_map_is_ever_read_as_a_place(case):
+    npcs, places = case
+    npc_nodes = {node for _, node in npcs}
+    text = et.perception(npcs=npcs, nodes=[f"{n}({label})" for n, label in places if n not in npc_nodes])
+    map_text = "NPC:\n" + "\n".join(f"  {name} @ {node} - 説明" for name, node in npcs)
+    data = {"npcs": [{"npc_id": f"n{i}", "name": name, "node_id": node} for i, (name, node) in enumerate(npcs)],
+            "nodes": [{"node_id": node, "type": "npc", "label": name} for name, node in npcs]}
+    learned = {p["node_id"] for p in textparse.parse_places(text) + textparse.parse_places(map_text) + places_in(data)}
+    assert not learned & npc_nodes
+    assert {n["node_id"] for n in offers.parse_npcs(text)} == npc_nodes
+    assert {n["node_id"] for n in offers.parse_npcs(map_text)} == npc_nodes
+
+
+MOVE = Choice.from_json({"command": "move", "required_params": ["target_node_id"],
+                         "param_schema": {"target_node_id": {"type": "string"}}})
+WAIT = Choice.from_json({"command": "wait", "required_params": ["duration"],
+                         "param_schema": {"duration": {"type": "integer", "minimum": 1, "maximum": 6}}})
+
+
+def idle_view(places, *, npc_nodes=frozenset(), refused=(), enum=(), seed="notif-f"):
+    move = MOVE if not enum else Choice.from_json(
+        {"command": "move", "required_params": ["target_node_id"],
+         "param_schema": {"target_node_id": {"type": "string", "enum": list(enum)}}})
+    parsed = {"notification_type": "movement_completed", "participants": [],
+              "location": {"current_node": {"node_id": "1-1", "name": "駅 前"}}}
+    known = [{"node_id": n, "name": label, "visits": 0, "last_visited": None} for n, label in places]
+    return View(notification_id=seed, choices=[move, WAIT], parsed=parsed, context={}, me=ME, now=NOW,
+                persona=PERSONA, places=known, npc_nodes=frozenset(npc_nodes), refused=list(refused),
+                knowledge_age={"get_map": NOW - NOW})
+
+
+@given(npcs_and_places(), st.booleans(), st.text(alphabet="abcdef0123456789", min_size=4, max_size=8))
+@settings(max_examples=150, deadline=None)
+def test_no_move_ever_goes_to_an_npcs_node_even_one_learned_as_a_place_before(case, offered_as_enum, seed):
+    npcs, places = case
+    npc_nodes = {node for _, node in npcs}
+    # An older agent learned the NPCs as places: they are on the known list, and maybe in the enum too.
+    known = places + [(node, name) for name, node in npcs]
+    enum = [n for n, _ in known] if offered_as_enum else []
+    for decision in propose(idle_view(known, npc_nodes=npc_nodes, enum=enum, seed=f"notif-{seed}")):
+        assert not (decision.command == "move" and decision.params.get("target_node_id") in npc_nodes)
+
+
+@given(st.lists(st.tuples(nodes, labels), min_size=1, max_size=6, unique_by=lambda p: p[0]),
+       st.data())
+@settings(max_examples=150, deadline=None)
+def test_a_command_the_world_refused_here_is_never_proposed_again_here(places, data):
+    view = idle_view(places)
+    refused = []
+    for _ in range(len(places) + 2):  # refuse whatever it proposes, again and again
+        decisions = propose(view)
+        for decision in decisions:
+            assert not lessons.is_refused(refused, decision.command, decision.params, "1-1")
+        if not decisions or decisions[0].command is None:
+            break
+        first = decisions[0]
+        code = data.draw(st.sampled_from(["impassable_node", "no_path", "state_conflict", "action_not_available"]))
+        refused.append({"command": first.command, "params": lessons.params_key(first.params),
+                        "place": lessons.EVERYWHERE if code in lessons.ANYWHERE else "1-1", "error": code,
+                        "at": NOW.isoformat()})
+        view = View(**{**view.__dict__, "refused": list(refused)})
+
+
+buildings = st.sampled_from(["パン屋", "喫茶店「さくら」", "コンビニ", "本屋「栞」", "映画館", "からくり神社", "麺処たぬき"])
+verbs = st.sampled_from(["で働く", "を買う", "を飲む", "を観る", "でお参りする", "を読む"])
+
+
+@given(buildings, verbs, st.booleans(), kana)
+@settings(max_examples=200, deadline=None)
+def test_the_report_never_says_the_place_twice(building, verb, names_itself, thing):
+    kind = building.split("「")[0]
+    action = f"{kind}{verb}" if names_itself else f"{thing}{verb}"
+    line = report.action_report("idle_reminder_fired", "action", {},
+                                facts=report.ReportFacts(place=building, action=action))
+    assert line.count(kind) == action.count(kind) + (0 if kind in action else 1)
+    assert f"{kind}で{kind}" not in line
