@@ -287,3 +287,30 @@ def test_the_agent_visits_places_every_day(lives):
 def test_the_agent_starts_some_of_the_conversations_it_is_offered(lives):
     rows = [r for r in _rows(lives, "conversations_started") if r["den"]]
     assert rows and all(r["num"] > 0 for r in rows), rows
+
+
+def test_a_standalone_offer_waits_for_accept_or_reject_and_expires_unanswered():
+    town = EngineTown(3, enums=0.0)
+    _free_step(town)
+    giver = next(iter(town.residents.values()))
+    giver.node, giver.state, giver.money, giver.items = town.body.node, "idle", 5000, {}
+    town.gift_chance = 1.0
+    from testing.engine_town import gifts
+    gifts.maybe_offer(town)
+    offer = town.next_delivery().step
+    assert offer is not None and offer.kind == "transfer" and offer.commands == {"accept_transfer", "reject_transfer"}
+    assert f"{giver.name} から 1,000円 の譲渡提案が届きました。" in offer.body["notification"]["text"]
+    expired = town.next_delivery().step
+    assert expired is not None and f"{giver.name} からの譲渡は応答期限切れになりました。" in expired.body["notification"]["text"]
+    assert giver.money == 5000
+    assert measure(town)["rows"]["gifts_answered"]["num"] == 0
+
+
+def test_the_oldest_engine_texts_have_no_transfer_lines():
+    town = EngineTown(1, style="oldest")
+    step = _free_step(town)
+    text = step.body["notification"]["text"]
+    assert "transfer" not in text and "見えているエージェント:" in text and "アイテム:" in text
+    assert texts.conversation_choices("reply", False, transfers=False) == (
+        "選択肢:\n- conversation_speak: 返答する (message: 発言内容, next_speaker_agent_id: 次の話者ID)\n"
+        "- end_conversation: 会話を終了する (message: お別れのメッセージ, next_speaker_agent_id: 次の話者ID)")

@@ -122,9 +122,11 @@ class Choices:
         return self.make("conversation_reject", "会話を拒否する")
 
     def speak(self, others: Sequence[str], *, closing: bool, pending: bool, can_give: bool,
-              held: Sequence[str]) -> dict[str, Any]:
+              held: Sequence[str], transfers: bool = True) -> dict[str, Any]:
         fields: dict[str, Any] = {"message": self.message(), "next_speaker_agent_id": self._id("次の話者ID", others)}
         required = ["message", "next_speaker_agent_id"]
+        if not transfers:
+            return self.make("conversation_speak", "お別れのメッセージを送る" if closing else "返答する", fields, required)
         if pending:
             fields["transfer_response"] = {"type": "string", "enum": ["accept", "reject"],
                                            "description": "届いている譲渡提案への応答"}

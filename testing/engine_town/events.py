@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
-from . import texts
+from . import gifts, texts
 from .life import after_agent_left, drop_conversation, end_conversation, finish_activity, idle_prompt, leave, residents_tick  # noqa: F401
 from .talk import resident_answers, resident_speaks
 from .world import SELF_ID
@@ -23,6 +23,7 @@ def on_event(town: "EngineTown", kind: str, data: dict[str, Any]) -> None:
     conv = town.conversations.get(data.get("conversation", ""))
     if kind == "tick":
         residents_tick(town)
+        gifts.maybe_offer(town)
         town.schedule(town.now + timedelta(minutes=10), "tick")
     elif kind == "arrive":
         body.node = data["to"]
@@ -31,7 +32,7 @@ def on_event(town: "EngineTown", kind: str, data: dict[str, Any]) -> None:
     elif kind == "done":
         finish_activity(town, data)
     elif kind == "idle_reminder":
-        if body.state == "idle" and body.pending_conversation is None and body.conversation is None:
+        if body.state == "idle" and not (body.pending_conversation or body.conversation or body.pending_transfer):
             minutes = int((town.now - data["since"]).total_seconds() // 60)
             idle_prompt(town, "idle_reminder_fired", texts.event_line("idle_reminder", minutes=str(minutes)),
                         since=data["since"])
@@ -53,6 +54,8 @@ def on_event(town: "EngineTown", kind: str, data: dict[str, Any]) -> None:
         resident_answers(town, conv)
     elif kind == "conv_end" and conv is not None:
         end_conversation(town, conv, data["reason"])
+    elif kind == "transfer_timeout":
+        gifts.expire(town)
     elif kind == "transfer_settled":
         resident = town.residents[data["to"]]
         resident.items[data.get("item", "")] = resident.items.get(data.get("item", ""), 0) + data.get("quantity", 0)

@@ -67,7 +67,7 @@ def idle_choices(town: "EngineTown") -> tuple[str, list[dict[str, Any]], list[Re
     out = chooser.actions([(a, source, texts.action_line(a, source)) for a, source in actions])
     if held:
         out.append(chooser.use_item(held))
-    if (held or body.money > 0) and people:
+    if (held or body.money > 0) and people and town.transfers:
         out.append(chooser.transfer([r.agent_id for r in people], held))
     nodes = [n for n in town.world.map.in_range(body.node, town.reach) if n != body.node and town.world.map.passable(n)]
     out += [chooser.move(nodes), chooser.wait()]
@@ -127,9 +127,11 @@ def turn_choices(town: "EngineTown", conv: Conversation, closing: bool, pending:
     others = [p for p in conv.participants if p != SELF_ID]
     group = len(conv.participants) > 2
     held = sorted(i for i, q in body.items.items() if q > 0)
-    hint = "" if closing else texts.transfer_hint(body.items, body.money)
-    text = texts.conversation_choices("closing" if closing else "reply", group, hint=hint, pending=pending)
-    out = [chooser.speak(others, closing=closing, pending=pending, can_give=bool(held or body.money > 0), held=held)]
+    hint = "" if closing or not town.transfers else texts.transfer_hint(body.items, body.money)
+    text = texts.conversation_choices("closing" if closing else "reply", group, hint=hint, pending=pending,
+                                      transfers=town.transfers)
+    out = [chooser.speak(others, closing=closing, pending=pending, can_give=bool(held or body.money > 0), held=held,
+                         transfers=town.transfers)]
     if not closing:
         out.append(chooser.end(others, group=group, pending=pending))
     return text, out
@@ -292,7 +294,8 @@ def maybe_request(town: "EngineTown") -> None:
     """A resident next to the agent may start talking (not at night, not twice within two hours)."""
     body, rng = town.body, town.rng
     hour = town.now.astimezone(texts.TOKYO).hour
-    if body.state not in ("idle", "in_action") or body.pending_conversation or body.conversation or not 7 <= hour < 23:
+    if (body.state not in ("idle", "in_action") or body.pending_conversation or body.conversation
+            or body.pending_transfer or not 7 <= hour < 23):
         return
     if town.last_request is not None and town.now - town.last_request < timedelta(minutes=40):
         return

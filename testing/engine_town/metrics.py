@@ -18,6 +18,8 @@ Nothing here imports the agent. Each row has an aim:
   the agent took; aim > 0;
 - `offers_answered`: transfers offered inside a conversation that the agent's
   next turn answered with `transfer_response` (accept or reject); aim 100 %;
+- `gifts_answered`: standalone offers (`accept_transfer` / `reject_transfer`)
+  answered before they expired; aim 100 %;
 - `idle_acted`: idle notifications with an accepted command (a wider view of "the agent lives").
 """
 
@@ -51,7 +53,9 @@ def measure(town: EngineTown) -> dict[str, Any]:
               if len(day_steps) >= MIN_DAY_STEPS}
     offers = [s for s in steps if s.kind in ("idle", "info") and "conversation_start" in s.commands and s.nearby_untalked]
     started = [s for s in offers if s.accepted and s.accepted.get("command") == "conversation_start"]
-    settled = [e for e in town.events if e.kind == "offer_settled" and e.data["step"] < len(steps)]
+    settled = [e for e in town.events if e.kind == "offer_settled" and "mode" not in e.data
+               and e.data["step"] < len(steps)]
+    gifts = [s for s in steps if s.kind == "transfer"]
     answered = [e for e in settled if e.data["answered"]]
     idle = [s for s in steps if s.kind == "idle" and s.choices]
     acted = [s for s in idle if s.accepted is not None]
@@ -69,6 +73,8 @@ def measure(town: EngineTown) -> dict[str, Any]:
                                    min(places.values()) if places else None, counts=places),
             "conversations_started": _row("conversations started / offers", "> 0", len(started), den=len(offers)),
             "offers_answered": _row("in-conversation offers answered", "100 %", len(answered), den=len(settled)),
+            "gifts_answered": _row("standalone offers answered", "100 %", sum(1 for s in gifts if s.accepted),
+                                   den=len(gifts)),
             "idle_acted": _row("idle prompts acted on", "", len(acted), den=len(idle)),
         },
     }
@@ -92,7 +98,7 @@ def holds(key: str, row: dict[str, Any]) -> bool | None:
         return bool(row["num"] >= 2)
     if key == "conversations_started":
         return None if not row["den"] else bool(row["num"] > 0)
-    if key == "offers_answered":
+    if key in ("offers_answered", "gifts_answered"):
         return None if not row["den"] else bool(row["num"] == row["den"])
     return None
 

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from testing.town.schema import check_params
 
-from . import texts
+from . import gifts, texts
 from .life import after_agent_left, available_actions, candidates, idle_prompt, info_prompt, perception_text
 from .talk import after_agent_spoke, start_by_agent
 from .world import ITEM_NAMES, ITEMS, SELF_ID, SELF_NAME, distance
@@ -460,5 +460,7 @@ COMMANDS: dict[str, Callable[["EngineTown", "Step", dict[str, Any]], dict[str, A
     "end_conversation": end_conversation, "conversation_stay": conversation_stay,
     "conversation_leave": conversation_leave,
 }
+COMMANDS["accept_transfer"] = lambda town, step, params: gifts.answer(town, step, True)
+COMMANDS["reject_transfer"] = lambda town, step, params: gifts.answer(town, step, False)
 for _name in INFO:
     COMMANDS[_name] = (lambda name: lambda town, step, params: info(town, step, params, name))(_name)

@@ -95,7 +95,7 @@ def resident_speaks(town: "EngineTown", conv: Conversation) -> None:
         return
     facts: dict[str, str] = {}
     if act == "offer":
-        offer = make_offer(resident)
+        offer = make_offer(resident) if town.transfers else None
         if offer is None:
             act = "chat"
         else:

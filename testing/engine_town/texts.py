@@ -1,12 +1,14 @@
 """Notification texts as the Karakuri World engine formats them (apps/server/src/discord/notification.ts).
 
-Two generations of the engine's text are modelled, chosen per town:
+Three generations of the engine's text are modelled, chosen per town:
 
 - `new` (the engine's HEAD, "choices folded into single lines"): the
   perception block counts people and items (`近くのエージェント: 2 人`,
   `所持品: 3 個`, `近くの会話: なし`, `サーバーイベント: なし`), and the
   `conversation_start` / `transfer` / `use-item` choices are one generic line
   each; ids come from the info commands (`get_nearby_agents`, `get_status`);
+- `oldest` (before transfers existed): as `old`, without any transfer line,
+  hint or `transfer_response`, and nobody offers anything;
 - `old` (before that commit): the perception block names who is seen
   (`見えているエージェント: 名前@3-4`) and what is held (`アイテム: 名前 (id) ×1`),
   and there is one choice line per person (`conversation_start: 名前 に話しかける
@@ -124,6 +126,7 @@ def idle_choices(*, actions: Sequence[tuple[Action, str]], items: dict[str, int]
     """The `選択肢:` block of an idle agent (domain/choices.ts), in either generation."""
     lines = [f"- action: {action_line(a, source)}" for a, source in actions]
     held = sorted(i for i, q in items.items() if q > 0)
+    transfers = style != "oldest"
     if style == "new":
         if held:
             lines.append("- use-item: アイテムを使用する (item_id: 使用するアイテムのID)")
@@ -138,7 +141,7 @@ def idle_choices(*, actions: Sequence[tuple[Action, str]], items: dict[str, int]
         lines += [f"- use-item: {ITEM_NAMES.get(i, i)} を使用する (item_id: {i})" for i in held]
         hint = " または ".join(([f"item: {{ item_id: {' or '.join(held)}, quantity: 数量 }}"] if held else [])
                               + (["money: 金額"] if money > 0 else []))
-        if hint:
+        if hint and transfers:
             lines += [f"- transfer: {name} に譲渡する (target_agent_id: {pid}, {hint})" for pid, name in transfer_candidates]
         lines.append("- move: ノードIDを指定して移動する (target_node_id: ノードID)")
         lines.append("- wait: その場で待機する (duration: 1〜6、10分単位)")
@@ -167,10 +170,21 @@ def transfer_hint(items: dict[str, int], money: int) -> str:
     return f", transfer?: {body}"
 
 
-def conversation_choices(mode: str, group: bool, *, hint: str = "", pending: bool = False) -> str:
+def conversation_choices(mode: str, group: bool, *, hint: str = "", pending: bool = False,
+                         transfers: bool = True) -> str:
+    """The turn's choices; `transfers=False` is the engine before transfers existed (no hint, no response)."""
     response = ("transfer_response: accept または reject (届いている譲渡提案への応答)" if pending
                 else "transfer_response?: accept|reject")
     lines = ["選択肢:"]
+    if not transfers:
+        if mode == "reply":
+            lines.append("- conversation_speak: 返答する (message: 発言内容, next_speaker_agent_id: 次の話者ID)")
+            lines.append("- end_conversation: 会話から退出する (message: 最後の発言, next_speaker_agent_id: 次の話者ID)"
+                         if group else
+                         "- end_conversation: 会話を終了する (message: お別れのメッセージ, next_speaker_agent_id: 次の話者ID)")
+        else:
+            lines.append("- conversation_speak: お別れのメッセージを送る (message: 発言内容, next_speaker_agent_id: 次の話者ID)")
+        return "\n".join(lines)
     if mode == "reply":
         lines.append(f"- conversation_speak: 返答する (message: 発言内容, next_speaker_agent_id: 次の話者ID{hint}, {response})")
         tail = f", {response})" if pending else ")"

@@ -61,7 +61,8 @@ class EngineTown:
         self.seed = seed
         rng = self.rng = random.Random(seed)
         self.world = generate(rng)
-        self.style = style or rng.choice(("new", "old"))
+        self.style = style or rng.choice(("new", "new", "old", "old", "oldest"))
+        self.transfers = self.style != "oldest"  # the engine before transfers: nobody offers, no transfer choices
         self.api_key = api_key
         self.move_ms = rng.choice((30_000, 60_000))
         self.max_turns = rng.randint(8, 14)
@@ -74,6 +75,8 @@ class EngineTown:
         self.announcement_chance = 0.03  # per resident turn from the third: a server announcement closes the talk
         self.join_chance = 0.3  # per resident turn: someone standing by joins (groups of three)
         self.decline_chance = 0.15  # a resident the agent speaks to says no
+        self.gift_chance = 0.08  # per tick, someone idle next to an idle agent offers a standalone transfer
+        self.transfer_timeout = timedelta(minutes=rng.choice((3, 5)))
         self.structured = rng.choice((0.0, 0.5, 1.0))  # share of notifications with participants/messages
         self.time_format = rng.choice(("iso", "ms", "mixed"))
         self.weather = rng.choice(("はれ 21℃", "くもり 17℃", "小雨 14℃", "快晴 26℃"))

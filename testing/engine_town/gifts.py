@@ -1,0 +1,91 @@
+"""Standalone transfers (domain/transfer.ts, mode `standalone`): a resident next to the agent offers something.
+
+The engine's flow: the offer puts both in a transfer; the receiver's prompt
+is 「X から bread×1 の譲渡提案が届きました。」 with only `accept_transfer` /
+`reject_transfer`; other commands are `state_conflict` until it is settled;
+an offer left unanswered past `response_timeout` expires
+(「X からの譲渡は応答期限切れになりました。」); either answer brings the agent
+back to its idle choices with the outcome line.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from . import texts
+from .life import candidates, idle_prompt
+from .talk import make_offer
+from .world import SELF_NAME
+
+if TYPE_CHECKING:
+    from .state import Step
+    from .town import EngineTown
+
+def maybe_offer(town: "EngineTown") -> None:
+    body = town.body
+    if body.state != "idle" or body.pending_conversation or body.conversation or body.pending_transfer:
+        return
+    if not town.transfers or town.rng.random() >= town.gift_chance:
+        return
+    givers = [r for r in candidates(town) if r.state == "idle"]
+    if not givers:
+        return
+    giver = town.rng.choice(givers)
+    offer = make_offer(giver)
+    if offer is None:
+        return
+    body.pending_transfer = offer
+    town.disarm("idle")
+    summary = texts.transfer_summary(offer.get("item"), offer.get("money", 0))
+    choices = [town.choices.transfer_answer(True, giver.name), town.choices.transfer_answer(False, giver.name)]
+    town.issue("transfer_requested", "transfer", texts.transfer_request_text(town.world, SELF_NAME, giver.name, summary),
+               choices, summary=f"{giver.name} から {summary} の譲渡提案が届きました。", pending_offer=offer)
+    town.arm("gift", town.now + town.transfer_timeout, "transfer_timeout")
+
+
+def answer(town: "EngineTown", step: "Step", accept: bool) -> dict[str, Any]:
+    from .rules import Refusal
+
+    body = town.body
+    offer = body.pending_transfer
+    if offer is None:
+        raise Refusal(400, "invalid_request", "No pending transfer is available.")
+    town.disarm("gift")
+    body.pending_transfer = None
+    giver = town.residents[offer["from"]]
+    summary = texts.transfer_summary(offer.get("item"), offer.get("money", 0))
+    town.log("offer_settled", step=step.index, answered=True, response="accept" if accept else "reject",
+             mode="standalone")
+    if accept:
+        if offer.get("item"):
+            item_id, quantity = offer["item"]
+            body.items[item_id] = body.items.get(item_id, 0) + quantity
+        body.money += offer.get("money", 0)
+        event = f"{giver.name} から {summary}を受け取りました。"
+    else:
+        _refund(giver, offer)
+        event = "受取を拒否しました。"
+    giver.talked_days.add(town.day())
+    idle_prompt(town, "transfer_accepted" if accept else "transfer_rejected", event)
+    return {"ok": True, "message": "正常に受け付けました。結果が通知されるまで待機してください。",
+            "transfer_status": "completed" if accept else "rejected"}
+
+
+def expire(town: "EngineTown") -> None:
+    offer = town.body.pending_transfer
+    if offer is None:
+        return
+    town.body.pending_transfer = None
+    giver = town.residents[offer["from"]]
+    _refund(giver, offer)
+    town.log("unanswered", what="standalone_transfer")
+    town.log("offer_settled", step=-1, answered=False, response="timeout", mode="standalone")
+    idle_prompt(town, "transfer_timeout", f"{giver.name} からの譲渡は応答期限切れになりました。")
+
+
+def _refund(giver: Any, offer: dict[str, Any]) -> None:
+    if offer.get("item"):
+        item_id, quantity = offer["item"]
+        giver.items[item_id] = giver.items.get(item_id, 0) + quantity
+    giver.money += offer.get("money", 0)
+
