@@ -47,7 +47,8 @@ PLAN = re.compile(r"がんばって|頑張って|楽しみ|応援|いいね|す�
                   r"寂しく|さみしく|おめでとう|いいな|楽しそう|大変そう|どう|挑戦|かっこいい|無理しないで|ファイト")
 ACK = re.compile(r"そっか|そうか|そうなんだ|そうなの|了解|りょうかい|わかった|分かった|OK|オッケー|おっけー|残念|しかたない|仕方ない|"
                  r"しょうがない|大丈夫|気にしないで|また今度|いいよ|承知|かしこまり|はーい|平気|なるほど、?(じゃあ|それなら)|"
-                 r"了解です|全然|ぜんぜん|問題ない|わかりました|承りました|ええよ|かまわない|構わない")
+                 r"了解です|全然|ぜんぜん|問題ない|わかりました|承りました|ええよ|かまわない|構わない|どうぞ|"
+                 r"^(はい|ええ|うん)[、。！]")
 CHANGE = re.compile(r"やめ|中止|なし|延期|ずら|変更|キャンセル|行けない|行けなく|取り消|欠席|別の日|次の機会|また今度|残念|"
                     r"今の家|にする|にしよう|変え|なくな|無理")
 WARM = re.compile(r"うれしい|嬉しい|ありがとう|ありがと|こちらこそ|(わたし|私|僕|ぼく|俺|おれ|うち|あたし|自分)も|"
@@ -77,8 +78,12 @@ KANJI_RUN = re.compile(r"[一-龥々]+")
 KATAKANA_RUN = re.compile(r"[ァ-ヴー]{2,}")
 LATIN_RUN = re.compile(r"[A-Za-z0-9]{2,}")
 SENTENCE_END = re.compile(r"(?<=[。！？!?…\n])")
-PARTICLE_AFTER = "をがにでとはのもへやかねよな、。！？ 　"
-VERB_TAIL = "っまんいきちりれえけてめべわらかくぐ"  # not し/さ/せ/す: 失礼します, 勉強する are nouns with する
+NOUN_USE = "のかはがを、！？"
+OKURIGANA_FIRST = "っまんいきしちりれえけせてめべわらかくぐとさす"
+OKURIGANA_SECOND = "たてまれらしんるうくいちっさせで"
+# Kanji that end a verb's stem (落とす, 盗む, 寝込む…): a reply's run ending in one, cut off before its kana, is no word.
+VERB_KANJI = set("落伝盗込取書読食飲行来見出入始終抜割受送持買売作使撮拾習休帰歩走泳遊寝起乗降増減変決忘覚教聞話言思考"
+                 "待探届迷止通選勝負焼描育生怒泣笑困疲痛壊直治祝張転登働頼釣掃洗干咲散貸借返渡払引押開閉")
 CLOCK = re.compile(r"(午前|午後|夕方|朝|夜)?\s*([0-9０-９]{1,2})\s*(?:時|じ)(半|[0-9０-９]{1,2}分)?|([0-9０-９]{1,2}):([0-9０-９]{2})")
 
 
@@ -131,18 +136,28 @@ def has_any(text: str, words: Iterable[str]) -> bool:
 
 
 def cut_words(line: str, reply: str) -> list[str]:
-    """Words cut out of a longer word of the line: 手伝 (of 手伝った) used as if it were a word."""
+    """Words cut out of a longer word of the line, used as if whole: 手伝 (of 手伝った), 財布落 (of 財布落とした).
+
+    A run of kanji in the reply used as a noun (followed by の, か, って, は, が…) that the line
+    wrote with okurigana after it (った, とし, まれ…) was cut from a verb or an adjective. A
+    run of two kanji or more followed by し/さ/す is a noun with する (勉強して, 失礼します).
+    """
     cuts = []
-    for match in KANJI_RUN.finditer(line):
-        word, after = match.group(), line[match.end():match.end() + 1]
-        if not after or after not in VERB_TAIL or after in PARTICLE_AFTER:
+    for found in KANJI_RUN.finditer(reply):
+        word, used_as = found.group(), reply[found.end():found.end() + 1]
+        if used_as not in NOUN_USE:
             continue
-        for found in re.finditer(re.escape(word), reply):
-            nxt = reply[found.end():found.end() + 1]
-            if nxt and nxt in "のっかはがをも、！？" and reply[found.end():found.end() + 2] not in ("って", "っ", "った"):
-                if not reply.startswith(line[match.start():match.end() + 2], found.start()):
-                    cuts.append(word)
-    return cuts
+        for place in re.finditer(re.escape(word), line):
+            tail = line[place.end():place.end() + 2]
+            if len(tail) < 2 or tail[0] not in OKURIGANA_FIRST or tail[1] not in OKURIGANA_SECOND:
+                continue
+            if len(word) >= 2 and tail[0] in "しさす":
+                continue
+            if tail[0] != "っ" and word[-1] not in VERB_KANJI:
+                continue  # 運転免許とれた: a whole noun before a verb written in kana
+            if line[place.start():place.end() + 2] not in reply:
+                cuts.append(word)
+    return list(dict.fromkeys(cuts))
 
 
 def clock_mentions(text: str) -> list[tuple[int, int, str]]:
@@ -315,7 +330,9 @@ def _news(reply: str, item: dict[str, Any], day: dict[str, Any]) -> list[str]:
 def _retraction(reply: str, item: dict[str, Any], day: dict[str, Any]) -> list[str]:
     if not ACK.search(reply):
         return ["does not acknowledge the change"]
-    if not (has_any(reply, item["thing"]) or CHANGE.search(reply) or re.search(r"また(今度|別|次)|了解|わかった|OK", reply)):
+    asked = bool(re.search(r"[？?]\s*$", item.get("line", "")))  # 「また今度でもいい？」: a yes is the answer
+    if not (asked or has_any(reply, item["thing"]) or CHANGE.search(reply)
+            or re.search(r"また(今度|別|次)|了解|わかった|OK", reply)):
         return ["acknowledges, but not the change"]
     return []
 

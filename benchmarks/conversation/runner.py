@@ -21,10 +21,11 @@ import select
 import subprocess
 import tempfile
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 from testing.loopback import LoopbackAPI, running_api
 from testing.processes import child_env, console_script
@@ -193,6 +194,8 @@ class Session:
                                        end_command=end_command)
                 self.judge_turn(kind, item, line, partner, turn)
             else:
+                if item.get("setup"):  # what is taken back was said first, in the same talk
+                    self.deliver(self.world.turn(partner, item["setup"], [partner], end_command=end_command))
                 self.judge_turn(kind, item, line, partner, self.world.turn(partner, line, [partner],
                                                                           end_command=end_command))
 
@@ -212,18 +215,16 @@ class Session:
             self.world.advance(self.rng.randint(1, 3))
 
 
-def run_seed(seed: int, *, per_kind: int, mode: str = "listen", pack: str | None = None,
-             state_root: Path | None = None) -> SeedRun:
+@contextmanager
+def agent_session(seed: int, *, mode: str = "listen", pack: str | None = None,
+                  state_root: Path | None = None) -> Iterator[Session]:
+    """A seed's world, a loopback API and the agent under test (a fresh state), as one Session."""
     rng = random.Random(seed)
-    lines = load_lines()
     pack = pack or ("bundled" if seed % 2 else "minato")
     self_name = PACK_NAMES[pack][0]
     self_id = str(1_470_000_000_000_000_000 + rng.randrange(10**15))
-    start = datetime(2027, rng.randint(4, 10), rng.randint(1, 27), 9, rng.randint(0, 40), tzinfo=TOKYO)
+    start = datetime(2027, rng.randint(4, 10), rng.randint(1, 25), 9, rng.randint(0, 40), tzinfo=TOKYO)
     world = World(seed, self_name, self_id, start)
-    chosen = pick(rng, lines, per_kind)
-    errors: list[str] = []
-    started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix=f"convbench-{seed}-", dir=state_root) as tmp, running_api() as api:
         work = Path(tmp)
         env = child_env(api.base_url, work, work / "state")
@@ -231,17 +232,29 @@ def run_seed(seed: int, *, per_kind: int, mode: str = "listen", pack: str | None
         if PACKS[pack] is not None:
             env["KARAKURI_PERSONA_DIR"] = str(PACKS[pack])
         feeder = Feeder(mode, env, work)
-        session = Session(seed, api, feeder, world, pack)
         try:
-            session.morning()
-            session.afternoon(chosen)
+            yield Session(seed, api, feeder, world, pack)
         finally:
             feeder.close()
-        for judged in session.judged:
-            if not judged.report:
-                errors.append(f"{judged.notification_id}: no report line")
-    day = {"visited": session.day.visited_words, "labels": session.day.label_words,
-           "places": [p.word for p in session.day.places],
-           "actions": [name for _, name in session.day.actions], "met": sorted(set(session.day.met)),
-           "all_place_words": sorted({w for p in CATALOGUE for w in (p.word, p.building, *p.aliases)} | set(NEVER_PLACES))}
-    return SeedRun(seed, pack, self_name, day, session.judged, time.perf_counter() - started, errors)
+
+
+def day_facts(session: Session) -> dict[str, Any]:
+    """The agent's day as the server saw it, for the judge."""
+    day = session.day
+    return {"visited": day.visited_words, "labels": day.label_words, "places": [p.word for p in day.places],
+            "actions": [name for _, name in day.actions], "met": sorted(set(day.met)),
+            "all_place_words": sorted({w for p in CATALOGUE for w in (p.word, p.building, *p.aliases)}
+                                      | set(NEVER_PLACES))}
+
+
+def run_seed(seed: int, *, per_kind: int, mode: str = "listen", pack: str | None = None,
+             state_root: Path | None = None) -> SeedRun:
+    """One seed of the per-kind benchmark: the morning, then the chosen lines in talks."""
+    chosen = pick(random.Random(seed), load_lines(), per_kind)
+    started = time.perf_counter()
+    with agent_session(seed, mode=mode, pack=pack, state_root=state_root) as session:
+        session.morning()
+        session.afternoon(chosen)
+    errors = [f"{j.notification_id}: no report line" for j in session.judged if not j.report]
+    return SeedRun(seed, session.pack, session.world.self_name, day_facts(session), session.judged,
+                   time.perf_counter() - started, errors)
