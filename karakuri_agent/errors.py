@@ -122,6 +122,16 @@ class StateUnavailable(KarakuriError):
 
     code = "state_unavailable"
 
+    def __init__(self, message: str, reason: str = "") -> None:
+        super().__init__(message)
+        self.reason = reason or message  # the driver's own words, for a caller that words its own message
+
+
+class StateBusy(StateUnavailable):
+    """Another process held the SQLite file's write lock past the busy timeout: nothing was sent."""
+
+    code = "state_busy"
+
 
 class AlreadyAttempted(KarakuriError):
     """The ledger already holds a claim for this notification."""
@@ -158,8 +168,12 @@ WHAT_TO_DO = {
     "server_unreachable": "check KARAKURI_API_BASE_URL and the network; nothing was done",
     "server_slow": ("the server took the connection but answered too slowly; raise KARAKURI_HTTP_TIMEOUT"
                     " or try again later; nothing was done"),
-    "state_unavailable": ("check KARAKURI_DATABASE_URL and that the database is running; nothing was sent,"
-                          " and the same notification is handled as usual once the database is back"),
+    "state_unavailable": ("check KARAKURI_DATABASE_URL and that the database is running (or, for the SQLite"
+                          " file, KARAKURI_STATE_DIR's disk and permissions); nothing was sent, and the same"
+                          " notification is handled as usual once the state is back"),
+    "state_busy": ("another process held the state's SQLite file locked past the busy timeout (a backup, a"
+                   " stuck run, a sqlite3 shell); nothing was sent, and the same notification is handled as usual"
+                   " once the lock is released"),
     "outcome_unknown": "the command may have reached the server; it will not be sent again",
     "not_found": "the server (or the fixtures directory) does not know this notification id; check the message it came from",
     "unauthorized": "check KARAKURI_API_KEY: it must be the key issued when the agent was registered",

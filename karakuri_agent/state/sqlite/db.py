@@ -20,7 +20,8 @@ from pathlib import Path
 from typing import Callable, Iterator
 
 from karakuri_agent.domain.clock import utc_now
-from karakuri_agent.errors import ConfigError
+from karakuri_agent.errors import ConfigError, StateBusy, StateUnavailable
+from karakuri_agent.state.sqlite.guard import open_guarded
 from karakuri_agent.state.values import utc_text
 
 DB_FILENAME = "karakuri.db"
@@ -258,16 +259,25 @@ def prepare_state_dir(state_dir: Path) -> Path:
 
 
 def connect(state_dir: Path) -> sqlite3.Connection:
-    """Open the database, migrated to the latest version."""
+    """Open the database, migrated to the latest version; its driver errors mapped (guard.py).
+
+    A file that cannot be opened as a database (not one, corrupt, not
+    readable) is a configuration error; one locked by another process past
+    the busy timeout is `StateBusy`, as for any later statement.
+    """
     path = prepare_state_dir(state_dir)
     try:
-        conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
+        conn = open_guarded(path, BUSY_TIMEOUT_MS / 1000)
         conn.row_factory = sqlite3.Row
         conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         _use_wal(conn)
         conn.execute("PRAGMA synchronous = FULL")
         migrate(conn)
-    except sqlite3.DatabaseError as exc:
+    except StateBusy:
+        raise
+    except StateUnavailable as exc:
+        raise ConfigError(f"cannot open the state database in {state_dir}: {exc.reason}") from None
+    except sqlite3.DatabaseError as exc:  # raised by a migration's own code, not by a statement
         raise ConfigError(f"cannot open the state database in {state_dir}: {exc}") from None
     return conn
 
@@ -283,8 +293,8 @@ def _use_wal(conn: sqlite3.Connection, attempts: int = 100) -> None:
         try:
             conn.execute("PRAGMA journal_mode = WAL")
             return
-        except sqlite3.OperationalError as exc:
-            if "locked" not in str(exc) or attempt == attempts - 1:
+        except StateBusy:
+            if attempt == attempts - 1:
                 raise
             time.sleep(0.05)
 

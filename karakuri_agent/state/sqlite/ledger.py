@@ -19,7 +19,7 @@ from karakuri_agent.errors import AlreadyAttempted
 from karakuri_agent.state.values import LEDGER_RESULT_CHARS, to_json, truncated_json, utc_text
 
 class Ledger:
-    """The Ledger protocol (state/base.py) on the SQLite file: the driver's errors stay here."""
+    """The Ledger protocol (state/base.py) on the SQLite file (its driver errors mapped by guard.py)."""
 
     def __init__(self, conn: sqlite3.Connection, clock: Callable[[], datetime] = utc_now) -> None:
         self._conn = conn
@@ -37,14 +37,13 @@ class Ledger:
         """
         if self._conn.in_transaction:
             raise RuntimeError("a claim is committed on its own, before the command: not inside a batch")
-        try:
-            self._conn.execute(
-                "INSERT INTO attempts (notification_id, command, params, claimed_at, pid)"
-                " VALUES (?, ?, ?, ?, ?)",
-                (notification_id, command, to_json(params), self._stamp(), os.getpid()),
-            )
-        except sqlite3.IntegrityError:
-            raise AlreadyAttempted(notification_id, self.previous(notification_id) or {}) from None
+        inserted = self._conn.execute(
+            "INSERT INTO attempts (notification_id, command, params, claimed_at, pid)"
+            " VALUES (?, ?, ?, ?, ?) ON CONFLICT (notification_id) DO NOTHING",
+            (notification_id, command, to_json(params), self._stamp(), os.getpid()),
+        ).rowcount
+        if inserted != 1:  # another process (or an earlier run) holds it
+            raise AlreadyAttempted(notification_id, self.previous(notification_id) or {})
 
     def finish(self, notification_id: str, outcome: str, result: dict[str, Any]) -> None:
         """Record what happened after the claim. Only ever adds information."""
