@@ -12,6 +12,7 @@ import json
 from datetime import datetime, timezone
 from typing import Any, Callable
 
+import pytest
 import respx
 
 from karakuri_agent.decide.rules import propose
@@ -19,6 +20,7 @@ from karakuri_agent.domain.identity import Identity
 from karakuri_agent.domain.notification import Choice
 from karakuri_agent.domain.view import View
 from karakuri_agent.memory import lessons
+from karakuri_agent.reading import offers
 from karakuri_agent.state.factory import open_state
 from karakuri_agent.voice.persona import load_persona
 
@@ -147,3 +149,35 @@ def test_the_report_names_the_building_once_never_a_node_label_or_twice(env):
     assert "パン屋でパン屋" not in worked
     assert cola and cola["command"] == "action" and "コンビニでコーラを買う行動を始めました" in bought
     assert "トイレ" not in bought
+
+
+# ---------------------------------------------------------------------------------- item 5: ranged params filled
+SLEEP = {"name": "寝る", "id": "sleep", "minutes": (30, 480), "source": "住宅A"}
+
+
+@pytest.mark.parametrize("clock, created_at, minutes", [
+    ("2026-04-18 22:00", "2026-04-18T13:00:00.000Z", 480),  # at night: until the morning, within the 480 allowed
+    ("2026-04-19 06:10", "2026-04-18T21:10:00.000Z", 50),  # before the morning: until 07:00
+    ("2026-04-19 13:00", "2026-04-19T04:00:00.000Z", 30),  # by day: the shortest nap
+])
+def test_a_ranged_sleep_is_sent_with_a_length_in_bounds_long_at_night_short_by_day(env, clock, created_at, minutes):
+    """The regression: 寝る with duration_minutes 30–480 was skipped 32 times of 32 (`… is required`)."""
+    notification = et.idle("notif-s1", actions=[SLEEP], here="3-9 (住宅A 室内)", kind="movement_completed",
+                           clock=clock, created_at=created_at)
+    [(sent, said)] = live([notification])
+    assert sent and sent["command"] == "action" and set(sent["params"]) == {"action_id", "duration_minutes"}
+    assert minutes - 1 <= sent["params"]["duration_minutes"] <= minutes  # the world's clock ran on a moment
+    assert "寝る" in said
+
+
+def test_a_range_only_the_text_gives_is_filled_too():
+    """Older notifications: the choice's schema is silent, the action line says `30〜480分, duration_minutes`."""
+    text = "選択肢:\n" + et.action_line("読書する", "read", minutes=(30, 120), source="本屋「栞」") + "\n"
+    action = Choice.from_json({"command": "action", "params": {"action_id": "read"}})
+    parsed = {"notification_type": "movement_completed", "participants": [],
+              "actions": offers.parse_action_options(text),
+              "location": {"current_node": {"node_id": "7-6", "name": "本屋 店内"}}}
+    view = View(notification_id="notif-t", choices=[action], parsed=parsed, context={}, me=ME, now=NOW,
+                persona=load_persona())
+    [decision] = propose(view)[:1]
+    assert decision.params == {"action_id": "read", "duration_minutes": 60}

@@ -12,6 +12,7 @@ from datetime import datetime, timezone
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from karakuri_agent import gate
 from karakuri_agent.decide.rules import propose
 from karakuri_agent.domain.identity import Identity
 from karakuri_agent.domain.notification import Choice
@@ -116,3 +117,41 @@ def test_the_report_never_says_the_place_twice(building, verb, names_itself, thi
                                 facts=report.ReportFacts(place=building, action=action))
     assert line.count(kind) == action.count(kind) + (0 if kind in action else 1)
     assert f"{kind}で{kind}" not in line
+
+
+# ---------------------------------------------------------------------------------- required params in bounds
+@given(st.integers(1, 600), st.integers(0, 600), st.integers(0, 23), st.integers(0, 59), st.booleans(),
+       st.sampled_from(["寝る", "昼寝する", "読書する", "働く", "散歩する"]), st.booleans())
+@settings(max_examples=300, deadline=None)
+def test_every_required_bounded_param_is_filled_within_its_bounds(low, span, hour, minute, in_schema, name, enum):
+    """An action with a ranged length, in the schema or only in the text, at any hour: sent within the range."""
+    high = low + span
+    text = "選択肢:\n" + et.action_line(name, "act", minutes=(low, high), source="住宅A") + "\n"
+    schema = {"duration_minutes": {"type": "integer", "minimum": low, "maximum": high}} if in_schema else {}
+    if enum:
+        schema["mode"] = {"type": "string", "enum": ["quiet", "loud"]}
+    required = ["action_id", *schema]
+    action = Choice.from_json({"command": "action", "params": {"action_id": "act"}, "required_params": required,
+                               "param_schema": schema})
+    now = datetime(2026, 4, 18, hour, minute, tzinfo=et_zone()).astimezone(timezone.utc)
+    parsed = {"notification_type": "movement_completed", "participants": [],
+              "actions": offers.parse_action_options(text),
+              "location": {"current_node": {"node_id": "3-9", "name": "住宅A 室内"}}}
+    view = View(notification_id="notif-b", choices=[action, WAIT], parsed=parsed, context={}, me=ME, now=now,
+                persona=PERSONA)
+    decisions = [d for d in propose(view) if d.command == "action"]
+    if 6 <= hour < 23:  # the bundled pack rests at night, whatever is offered
+        assert decisions, "the action was skipped"
+    for decision in decisions:
+        verdict = gate.admit_among(view.choices, decision, [])
+        assert isinstance(verdict, gate.Admitted), verdict
+        if in_schema or not schema:  # a schema that names other params but not this one is the schema's say
+            assert low <= verdict.params["duration_minutes"] <= high
+        if enum:
+            assert verdict.params["mode"] in ("quiet", "loud")
+
+
+def et_zone():
+    from karakuri_agent.domain.notification import TOKYO
+
+    return TOKYO

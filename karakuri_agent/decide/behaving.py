@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 from karakuri_agent.behaviour.engine import Facts, Turn
 from karakuri_agent.behaviour.selector import BuiltinRule, Selection, Selector
 from karakuri_agent.behaviour.spec import EMPTY, Action, Behaviour, Rule
+from karakuri_agent.decide.filling import completed
 from karakuri_agent.domain.commands import ACCEPT_TRANSFER, END
 from karakuri_agent.domain.decision import Decision
 from karakuri_agent.domain.notification import TOKYO
@@ -102,7 +103,7 @@ def rule_decision(view: View, rule: Rule, action: Action, phrases: Sequence[str]
         params["target_agent_id"] = agent
     if phrases:
         params["message"] = _line(view, phrases, partner=str(target) if command == "conversation_start" else None)
-    decision = Decision(command, params, rule.description or follows_rule(rule.id), rule=rule.id)
+    decision = completed(view, Decision(command, params, rule.description or follows_rule(rule.id), rule=rule.id))
     problems = problems_in_view(view, decision)
     return f"refused by the gate: {'; '.join(problems)}" if problems else decision
 

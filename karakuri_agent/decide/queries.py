@@ -153,7 +153,8 @@ def meeting_elsewhere(view: View, partner_id: str | None) -> Meeting | None:
 
 def ends_in_time(view: View, action_id: str) -> bool:
     """The action (of known length) is over before the agent must set off for a meeting elsewhere."""
-    minutes = next((a.get("minutes") for a in view.parsed.get("actions") or [] if a.get("action_id") == action_id), None)
+    option = next((a for a in view.parsed.get("actions") or [] if a.get("action_id") == action_id), {})
+    minutes = option.get("min_minutes") or option.get("minutes")  # a ranged one can be kept short (filling.py)
     if not isinstance(minutes, (int, float)):
         return True
     ends = view.now + timedelta(minutes=minutes)

@@ -70,3 +70,11 @@ def starter_pack(name: str) -> dict[str, object]:
 
 # What a fixture server answers to a command it has no recorded answer for, as the server words it.
 COMMAND_ACCEPTED = "コマンドを受け付けました"
+
+
+# An action that is a sleep (its name, or its id): at night it lasts until the morning.
+SLEEP_WORDS = ("寝る", "眠る", "睡眠", "仮眠", "昼寝", "就寝", "sleep", "nap")
+
+
+def is_sleep(action_name: str) -> bool:
+    return any(word in action_name for word in SLEEP_WORDS)

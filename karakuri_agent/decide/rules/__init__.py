@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from karakuri_agent.behaviour import builtin
 from karakuri_agent.behaviour.selector import BuiltinRule
+from karakuri_agent.decide.filling import completed
 from karakuri_agent.decide.queries import node_for_place, refused_here
 from karakuri_agent.decide.rules.conversation import (
     conversation_request_rule,
@@ -44,11 +45,12 @@ def propose(view: View) -> list[Decision]:
 
     The first rule (by priority, the pack's among them) that answers gives
     them; each carries the rule's id and the selection (`Decision.trace`).
-    A command the world refused here lately (memory/lessons.py) is not among them.
+    Each has the required params its schema bounds (decide/filling.py); a
+    command the world refused here lately (memory/lessons.py) is not among them.
     """
     from karakuri_agent.decide.behaving import select
 
-    candidates = select(view, BUILTIN_RULES, node_for_place)
+    candidates = [completed(view, d) for d in select(view, BUILTIN_RULES, node_for_place)]
     return [d for d in candidates if not refused_here(view, d)]
 
 
