@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import ast
 import random
+import re
 import sys
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -314,3 +316,39 @@ def test_the_oldest_engine_texts_have_no_transfer_lines():
     assert texts.conversation_choices("reply", False, transfers=False) == (
         "選択肢:\n- conversation_speak: 返答する (message: 発言内容, next_speaker_agent_id: 次の話者ID)\n"
         "- end_conversation: 会話を終了する (message: お別れのメッセージ, next_speaker_agent_id: 次の話者ID)")
+
+
+def test_a_timed_meeting_is_logged_and_the_resident_turns_up():
+    town, resident, reply = _talking(plan=("meet_timed", "bye"))
+    assert _post(town, reply, "conversation_speak", {"message": "うん", "next_speaker_agent_id": resident.agent_id})[0] == 200
+    proposal = town.next_delivery().step
+    assert proposal is not None and len(town.meetings) == 1
+    meeting = town.meetings[0]
+    assert meeting["place"] in proposal.body["notification"]["text"]
+    assert any(day in proposal.body["notification"]["text"] for day in ("今日の", "明日の"))
+    while town.now < meeting["at"] + timedelta(minutes=1):
+        town.outbox.clear()
+        town.advance()
+    assert resident.node == meeting["node"]
+
+
+def test_offer_lines_name_what_is_offered_and_no_resident_line_is_the_other_towns():
+    from testing.engine_town.lines import PERSONAS
+    other_town = (ROOT / "testing" / "town" / "world.py").read_text(encoding="utf-8")
+    for persona in PERSONAS:
+        assert all("{item}" in line for line in persona.offer_item)
+        assert all("{money}" in line for line in persona.offer_money)
+        for field in ("open", "chat", "ask", "bye", "offer_item", "offer_money"):
+            for line in getattr(persona, field):
+                fragments = [f for f in re.split(r"\{\w+\}", line) if len(f) >= 6]
+                assert not any(f in other_town for f in fragments), line
+
+
+def test_someone_who_left_a_group_does_not_join_it_again():
+    town, first, reply = _talking(plan=("chat", "chat", "chat", "bye"))
+    conv = town.conversations[town.body.conversation or ""]
+    conv.left.update(r.agent_id for r in town.residents.values() if r is not first)
+    town.join_chance = 1.0
+    from testing.engine_town.talk import maybe_join
+    maybe_join(town, conv)
+    assert conv.participants == [SELF_ID, first.agent_id]

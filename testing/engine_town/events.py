@@ -54,6 +54,11 @@ def on_event(town: "EngineTown", kind: str, data: dict[str, Any]) -> None:
         resident_answers(town, conv)
     elif kind == "conv_end" and conv is not None:
         end_conversation(town, conv, data["reason"])
+    elif kind == "meet":
+        resident = town.residents[data["resident"]]
+        if resident.state != "in_conversation":  # the one who proposed it turns up and stays a while
+            resident.node, resident.state = data["node"], "in_action"
+            resident.busy_until = town.now + timedelta(minutes=45)
     elif kind == "transfer_timeout":
         gifts.expire(town)
     elif kind == "transfer_settled":

@@ -10,7 +10,7 @@ and offers only the farewell.
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta, timezone
 from typing import TYPE_CHECKING, Any
 
 from . import texts
@@ -225,6 +225,7 @@ def _refund(giver: Resident, offer: dict[str, Any]) -> None:
 def leave(town: "EngineTown", conv: Conversation, pid: str) -> None:
     if pid in conv.participants:
         conv.participants.remove(pid)
+        conv.left.add(pid)
     resident = town.residents.get(pid)
     if resident is not None:
         resident.state = "idle"
@@ -338,7 +339,21 @@ def say(town: "EngineTown", resident: Resident, act: str, **facts: str) -> str:
     line = rng.choice(fresh)
     resident.said.add(line)
     places = [b.name for b in town.world.map.buildings] or ["広場"]
-    hour = rng.choice((9, 10, 11, 13, 14, 15, 16, 17))
-    when = f"{hour}時" + ("半" if rng.random() < 0.3 else "")
-    return line.format(me=resident.name, you=YOU, place=facts.get("place", rng.choice(places)), time=when,
-                       item=facts.get("item", ""), money=facts.get("money", ""))
+    return line.format(me=resident.name, you=YOU, place=facts.get("place", rng.choice(places)),
+                       when=facts.get("when", ""), item=facts.get("item", ""), money=facts.get("money", ""))
+
+
+def meeting_time(town: "EngineTown") -> tuple[datetime, str]:
+    """A time to meet: later today if the day has room, else tomorrow; and how a person says it."""
+    rng = town.rng
+    local = town.now.astimezone(texts.TOKYO)
+    minute = rng.choice((0, 0, 30))
+    if local.hour <= 17 and rng.random() < 0.6:
+        hour = rng.randint(local.hour + 1, 19)
+        at, day = local.replace(hour=hour, minute=minute, second=0, microsecond=0), "今日の"
+    else:
+        hour = rng.choice((9, 10, 11, 13, 14, 15, 16))
+        at = (local + timedelta(days=1)).replace(hour=hour, minute=minute, second=0, microsecond=0)
+        day = "明日の"
+    spoken = f"{day}{hour}時" + ("半" if minute == 30 else "")
+    return at.astimezone(timezone.utc), spoken

@@ -5,7 +5,8 @@ thank, propose a meeting, say goodbye), per persona. They are written for
 this town and deliberately do not reuse the phrasings of `testing/town/`:
 a parser tuned to one town's sentences should not pass here by accident.
 `{me}` is the resident's own name, `{you}` the agent's, `{item}` / `{money}`
-what is offered, `{place}` a building of the town, `{time}` a clock time.
+what is offered, `{place}` a building of the town, `{when}` a day and a clock time
+(`今日の16時`, `明日の10時半`).
 """
 
 from __future__ import annotations
@@ -22,7 +23,8 @@ class Persona:
     decline: tuple[str, ...]  # (unused by the engine's text, kept for the log)
     chat: tuple[str, ...]
     ask: tuple[str, ...]
-    offer: tuple[str, ...]
+    offer_item: tuple[str, ...]
+    offer_money: tuple[str, ...]
     after_accept: tuple[str, ...]
     after_reject: tuple[str, ...]
     meet_timed: tuple[str, ...]
@@ -42,10 +44,11 @@ PERSONAS = (
               "この町は歩いているだけで落ち着きます。", "先日、古い絵葉書を見つけまして。昔の駅前が写っていました。"),
         ask=("{you}さんは、休みの日は何をされているんですか？", "{place}にはよく行かれますか？",
              "おすすめの過ごし方があれば教えていただけますか？"),
-        offer=("よろしければ、これをどうぞ。{item}です。", "いつもお世話になっているので、{money}ほどお渡ししてもいいですか？"),
+        offer_item=("よろしければ、これをどうぞ。{item}です。",),
+        offer_money=("いつもお世話になっているので、{money}ほどお渡ししてもいいですか？",),
         after_accept=("受け取っていただけてよかったです。", "どういたしまして。お役に立てば嬉しいです。"),
         after_reject=("そうですか、承知しました。お気になさらず。", "わかりました。またの機会に。"),
-        meet_timed=("明日の{time}ごろ、{place}でお茶でもいかがですか？",),
+        meet_timed=("{when}ごろ、{place}でお茶でもいかがですか？", "よろしければ{when}に{place}でお会いしませんか。",),
         meet_vague=("そのうち、ゆっくりお話ししましょうね。",),
         bye=("それでは、そろそろ失礼しますね。", "お話しできてよかったです。またお会いしましょう。"),
         last_word=("はい、お気をつけて。", "ありがとうございました。また今度。"),
@@ -57,11 +60,12 @@ PERSONAS = (
         decline=("ごめんな、今ちょっと急いでんねん。",),
         chat=("さっき{place}の前でめっちゃおもろい猫見てん。", "今日は朝から腹減ってしゃあないわ。",
               "この前の夕焼け、えげつなかったで。", "最近ずっと同じ歌が頭から離れへんねん。"),
-        ask=("{you}はこのあと何するん？", "{place}って行ったことある？", "なんかおもろいことあった？"),
-        offer=("これ余ってんねん、{item}。いる？", "小遣いや、{money}持っていき！"),
+        ask=("{you}はこのあと何するん？", "{place}って、もう行ってみた？", "なんかおもろいことあった？"),
+        offer_item=("これ余ってんねん、{item}。いる？",),
+        offer_money=("小遣いや、{money}持っていき！",),
         after_accept=("おう、使うてな！", "ええってええって、気にせんといて。"),
         after_reject=("そうか、まあええわ。", "遠慮せんでもええのに。ほなまた今度な。"),
-        meet_timed=("ほな明日の{time}に{place}集合でどう？",),
+        meet_timed=("ほな{when}に{place}集合でどう？", "{when}、{place}来られへん？",),
         meet_vague=("今度どっか遊びに行こうや。",),
         bye=("ほな、そろそろ行くわ！", "ほなまたな〜。"),
         last_word=("おう、またな！", "気ぃつけてな！"),
@@ -74,10 +78,11 @@ PERSONAS = (
         chat=("さっき{place}で新作のやつ見たんだけど、めっちゃかわいかった！", "今日ぜんぜん眠くないの、なんでだろ。",
               "空の色がすっごくきれいで写真撮っちゃった。", "テスト終わったら絶対遊びまくるって決めてる！"),
         ask=("{you}ちゃんって甘いもの好き？", "ね、{place}のうわさ知ってる？", "今いちばんハマってることって何？"),
-        offer=("これあげる！{item}！", "お小遣いちょっと余ったから、{money}あげるね！"),
+        offer_item=("これあげる！{item}！",),
+        offer_money=("お小遣いちょっと余ったから、{money}あげるね！",),
         after_accept=("やった、もらってくれた！", "えへへ、大事にしてね！"),
         after_reject=("えー、そっかぁ。じゃあまた今度ね！", "ちぇー。でもいいよ！"),
-        meet_timed=("明日{time}に{place}で待ち合わせしよ！",),
+        meet_timed=("{when}に{place}で待ち合わせしよ！", "ねえ{when}、{place}いこ！",),
         meet_vague=("今度いっしょにどっか行こうよ〜！",),
         bye=("あ、もう行かなきゃ！またね〜！", "じゃあね、バイバーイ！"),
         last_word=("またね〜！", "バイバイ！"),
@@ -90,10 +95,11 @@ PERSONAS = (
         chat=("昔はこのへん、田んぼばっかりだったんだよ。", "{place}のあたりも、ずいぶん変わったもんだねえ。",
               "今朝は梅干しを漬けてたのさ。", "若い人が元気だと、町も明るくなるねえ。"),
         ask=("ちゃんとご飯は食べてるかい？", "{place}には行ってみたかい？", "あんた、どこの生まれだったかねえ。"),
-        offer=("これ持っておいき。{item}だよ。", "少ないけど、{money}お小遣いだよ。"),
+        offer_item=("これ持っておいき。{item}だよ。",),
+        offer_money=("少ないけど、{money}お小遣いだよ。",),
         after_accept=("いいのいいの、年寄りの楽しみだからね。", "うんうん、それでいいんだよ。"),
         after_reject=("そうかい、遠慮深い子だねえ。", "まあ、無理にとは言わないよ。"),
-        meet_timed=("明日の{time}に{place}でお茶でもどうだい？",),
+        meet_timed=("{when}に{place}でお茶でもどうだい？",),
         meet_vague=("また暇なときに顔を見せておくれ。",),
         bye=("さて、そろそろ帰って夕飯の支度をしないとね。", "じゃあ、あたしはこのへんで。"),
         last_word=("気をつけてお帰り。", "またおいでね。"),
@@ -106,10 +112,11 @@ PERSONAS = (
         chat=("{place}で読んでた本、最後の章がよかった。", "静かな場所にいると、考えごとがはかどるんだ。",
               "雨の音、わりと好きなんだよね。", "最近、星を見るのにはまってる。"),
         ask=("{you}は、本とか読む？", "……{place}、行ったことある？", "何か、おすすめある？"),
-        offer=("これ、よかったら。{item}。", "前に借りた分、{money}返すね。"),
+        offer_item=("これ、よかったら。{item}。",),
+        offer_money=("前に借りた分、{money}返すね。",),
         after_accept=("……よかった。", "うん。使ってくれたら嬉しい。"),
         after_reject=("そっか。わかった。", "……うん、気にしないで。"),
-        meet_timed=("明日の{time}、{place}に行くんだけど、来る？",),
+        meet_timed=("{when}、{place}に行くんだけど、来る？",),
         meet_vague=("また、話せたらいいな。",),
         bye=("じゃあ、そろそろ。", "……話せてよかった。またね。"),
         last_word=("うん、また。", "……じゃあね。"),
@@ -122,10 +129,11 @@ PERSONAS = (
         chat=("朝から川沿いを十キロ走ってきたぜ。", "{place}の前の坂、いいトレーニングになるんだよな。",
               "腹減ったー！何食べよっかな。", "今度の大会、絶対勝つからな！"),
         ask=("{you}は体動かすの好き？", "{place}の近くでいい店知らない？", "最近ちゃんと寝てるか？"),
-        offer=("これやるよ、{item}！", "この前のお礼だ、{money}受け取ってくれ！"),
+        offer_item=("これやるよ、{item}！",),
+        offer_money=("この前のお礼だ、{money}受け取ってくれ！",),
         after_accept=("よし、決まりだな！", "へへ、遠慮すんなって。"),
         after_reject=("そっか、じゃあまたな。", "オッケー、無理にとは言わねえよ。"),
-        meet_timed=("明日{time}に{place}の前で待ってるぜ！",),
+        meet_timed=("{when}に{place}の前で待ってるぜ！", "{when}、{place}で会おうぜ！",),
         meet_vague=("今度一緒に走ろうぜ！",),
         bye=("じゃ、ひとっ走りしてくる！", "またな、元気でな！"),
         last_word=("おう、またな！", "じゃあな！"),

@@ -20,6 +20,10 @@ Nothing here imports the agent. Each row has an aim:
   next turn answered with `transfer_response` (accept or reject); aim 100 %;
 - `gifts_answered`: standalone offers (`accept_transfer` / `reject_transfer`)
   answered before they expired; aim 100 %;
+- `meetings_kept`: meetings a resident proposed with a time (「今日の16時に喫茶店で」)
+  that fell due before the run ended, and at how many the agent stood at
+  that building between 30 minutes before and 45 minutes after (shown, no aim:
+  the agent may have declined);
 - `idle_acted`: idle notifications with an accepted command (a wider view of "the agent lives").
 """
 
@@ -27,6 +31,7 @@ from __future__ import annotations
 
 import statistics
 from collections import Counter, defaultdict
+from datetime import timedelta
 from typing import Any, Sequence
 
 from .texts import TOKYO
@@ -34,6 +39,7 @@ from .town import EngineTown
 
 UNREADABLE = frozenset({"target_unavailable"})
 MIN_DAY_STEPS = 10
+WINDOW_BEFORE, WINDOW_AFTER = timedelta(minutes=30), timedelta(minutes=45)
 
 
 def measure(town: EngineTown) -> dict[str, Any]:
@@ -58,6 +64,10 @@ def measure(town: EngineTown) -> dict[str, Any]:
     gifts = [s for s in steps if s.kind == "transfer"]
     answered = [e for e in settled if e.data["answered"]]
     idle = [s for s in steps if s.kind == "idle" and s.choices]
+    end = steps[-1].time if steps else None
+    due = [m for m in town.meetings if end is not None and m["at"] <= end and m["step"] < len(steps)]
+    kept = [m for m in due if any(s.place == m["place"] and m["at"] - WINDOW_BEFORE <= s.time <= m["at"] + WINDOW_AFTER
+                                  for s in steps)]
     acted = [s for s in idle if s.accepted is not None]
     return {
         "seed": town.seed, "style": town.style, "deliveries": len(steps),
@@ -75,6 +85,7 @@ def measure(town: EngineTown) -> dict[str, Any]:
             "offers_answered": _row("in-conversation offers answered", "100 %", len(answered), den=len(settled)),
             "gifts_answered": _row("standalone offers answered", "100 %", sum(1 for s in gifts if s.accepted),
                                    den=len(gifts)),
+            "meetings_kept": _row("timed meetings proposed and kept", "", len(kept), den=len(due)),
             "idle_acted": _row("idle prompts acted on", "", len(acted), den=len(idle)),
         },
     }

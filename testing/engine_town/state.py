@@ -59,6 +59,7 @@ class Conversation:
     outcome_note: str | None = None  # the settled transfer's line, shown once to the offerer
     inactive_check: bool = False
     plan: list[str] = field(default_factory=list)  # what the residents will do on their next turns
+    left: set[str] = field(default_factory=set)  # who left this conversation (they do not come back)
     settled: str | None = None  # after_accept / after_reject: the offerer's next line reacts to the answer
     max_turns: int = 12
 

@@ -21,8 +21,8 @@ from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 from . import texts
-from .life import (after_agent_left, candidates, end_conversation, fyi, leave, new_conversation, participants,
-                   reply_prompt, say, turn_choices, turn_prompt)
+from .life import (after_agent_left, end_conversation, fyi, leave, new_conversation, participants,
+                   meeting_time, reply_prompt, say, turn_choices, turn_prompt)
 from .state import Conversation, Resident
 from .world import ITEM_NAMES, SELF_ID, SELF_NAME
 
@@ -58,15 +58,23 @@ def resident_answers(town: "EngineTown", conv: Conversation) -> None:
 
 
 def maybe_join(town: "EngineTown", conv: Conversation) -> None:
-    """Another resident standing by joins (applied at the interval, as the engine's pending joiners)."""
+    """Someone joins (applied at the interval, as the engine's pending joiners): a resident standing by,
+    or one who walks up to the talk."""
     if len(conv.participants) >= 3 or town.rng.random() >= town.join_chance:
         return
-    near = [r for r in candidates(town) if r.state == "idle" and r.agent_id not in conv.participants]
-    if near:
-        joiner = town.rng.choice(near)
-        joiner.state = "in_conversation"
-        conv.participants.append(joiner.agent_id)
-        conv.last_spoken[joiner.agent_id] = conv.turn
+    free = [r for r in town.residents.values() if r.state in ("idle", "in_action") and r.agent_id not in conv.participants
+            and r.agent_id not in conv.left]
+    near = [r for r in free if r in town.near(town.body.node, 2)]
+    if not (near or free):
+        return
+    joiner = town.rng.choice(near or free)
+    if joiner not in near:
+        beside = [n for n in town.world.map.neighbours(town.body.node) if town.world.map.passable(n)]
+        joiner.node = town.rng.choice(beside or [town.body.node])
+    joiner.state, joiner.busy_until = "in_conversation", None
+    conv.participants.append(joiner.agent_id)
+    conv.last_spoken[joiner.agent_id] = conv.turn
+    town.log("joined", conversation=conv.conversation_id, who=joiner.agent_id)
 
 
 def resident_speaks(town: "EngineTown", conv: Conversation) -> None:
@@ -102,8 +110,16 @@ def resident_speaks(town: "EngineTown", conv: Conversation) -> None:
             conv.pending_offer = offer
             facts = {"item": ITEM_NAMES.get(offer["item"][0], offer["item"][0]) if offer.get("item") else "",
                      "money": texts.yen(offer.get("money", 0))}
+            act = "offer_item" if offer.get("item") else "offer_money"
+    if act == "meet_timed":
+        at, spoken = meeting_time(town)
+        building = town.rng.choice(town.world.map.buildings)
+        facts = {"place": building.name, "when": spoken}
+        town.meetings.append({"resident": resident.agent_id, "place": building.name, "at": at,
+                              "node": building.interior[0], "step": len(town.steps)})
+        town.schedule(at, "meet", resident=resident.agent_id, node=building.interior[0])
     line = say(town, resident, act, **facts)
-    nxt = SELF_ID if act == "offer" or len(others) == 1 or rng.random() < 0.6 else rng.choice(
+    nxt = SELF_ID if act.startswith("offer") or len(others) == 1 or rng.random() < 0.6 else rng.choice(
         [p for p in others if p != SELF_ID])
     conv.turn += 1
     conv.history.append((resident.name, line))

@@ -73,7 +73,7 @@ class EngineTown:
         self.idle_interval = timedelta(minutes=rng.choice((20, 30, 45)))
         self.reach = rng.choice((3, 4))
         self.announcement_chance = 0.03  # per resident turn from the third: a server announcement closes the talk
-        self.join_chance = 0.3  # per resident turn: someone standing by joins (groups of three)
+        self.join_chance = 0.25  # per resident turn: someone standing by joins (groups of three)
         self.decline_chance = 0.15  # a resident the agent speaks to says no
         self.gift_chance = 0.08  # per tick, someone idle next to an idle agent offers a standalone transfer
         self.transfer_timeout = timedelta(minutes=rng.choice((3, 5)))
@@ -110,6 +110,7 @@ class EngineTown:
         self._seq = 0
         self.tokens: dict[str, int] = {}
         self.last_request: datetime | None = None
+        self.meetings: list[dict[str, Any]] = []  # times and places residents proposed, and went to
         self.lock = threading.Lock()
         self.schedule(self.now + TICK, "tick")
         life.idle_prompt(self, "agent_logged_in", texts.event_line("logged_in"))
