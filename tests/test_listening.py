@@ -104,3 +104,180 @@ def test_a_retraction_names_what_is_taken_back() -> None:
 
 def test_an_empty_line_is_nothing() -> None:
     assert hear("") is None and hear(None) is None
+
+
+# -- replies: each class of line answered, one thought per line ------------------------------------
+
+from karakuri_agent.ja.sentences import split_sentences  # noqa: E402
+from karakuri_agent.voice.persona import load_persona  # noqa: E402
+from karakuri_agent.voice.speech import Memory, compose  # noqa: E402
+
+NIKE = load_persona()
+SEEDS = ("a", "b", "c", "d")
+TODAY = Memory(here="6-11 (喫茶店 店内)", today_places=("本屋 店内", "公園 広場"), met_today=("桜草メイ",),
+               plans=(("神社 境内", "17:00"),), recent_places=("公園 広場", "本屋 店内"),
+               talk=("昨日の花火大会、すごかったね", "花火大会の屋台もよかった", "また花火見たいな"))
+EMPTY_DAY = Memory(here="6-11 (喫茶店 店内)")
+# Stock sentences that once were glued to fitting answers: none may ride along with an answer.
+STOCK = {line for pool in (NIKE.by_place["_default"], NIKE.reactions["default"], NIKE.tails, NIKE.answers["ask_back"])
+         for line in pool if "{" not in line}
+
+
+def _reply(line: str, memory: Memory = TODAY, seed: str = "a", persona=NIKE) -> str:  # type: ignore[no-untyped-def]
+    return compose("reply", persona=persona, partner_name="灯屋ユウ", last_line=line, seed=seed, memory=memory,
+                   place_name="6-11 (喫茶店 店内)")
+
+
+def _one_thought(reply: str) -> None:
+    assert not any(sentence in STOCK for sentence in split_sentences(reply) if len(split_sentences(reply)) > 1), reply
+
+
+@pytest.mark.parametrize("line, options", [
+    ("コーヒーと紅茶、どっちが好き？", ("コーヒー", "紅茶")),
+    ("朝型？夜型？", ("朝型", "夜型")),
+    ("犬と猫ならどっち派？", ("犬", "猫")),
+    ("山と海、どちらがお好きですか？", ("山", "海")),
+])
+def test_a_which_of_question_is_answered_with_one_option(line: str, options: tuple[str, ...]) -> None:
+    for seed in SEEDS:
+        reply = _reply(line, seed=seed)
+        assert sum(o in reply for o in options) == 1, reply
+        _one_thought(reply)
+
+
+def test_which_of_follows_the_pack_tastes() -> None:
+    assert all("朝" in _reply("朝と夜、どっちが好き？", seed=s) for s in SEEDS)
+    assert all("秋" in _reply("秋と冬どっちが好き？", seed=s) for s in SEEDS)
+
+
+@pytest.mark.parametrize("line, yes", [
+    ("休みの日って家にいる派？", True),
+    ("ニケちゃんってアウトドア派なの？", False),
+    ("早起きするタイプ？夜更かし派？", None),
+    ("朝型？", True),
+])
+def test_a_yes_no_about_its_habits_is_answered_from_the_pack(line: str, yes: bool | None) -> None:
+    for seed in SEEDS:
+        reply = _reply(line, seed=seed)
+        unknown = set(NIKE.answers["unknown"]) | set(NIKE.answers["not_sure"])
+        assert reply not in unknown and not any(u in reply for u in unknown), reply
+        if yes is not None:
+            openers = NIKE.answers["yes" if yes else "no"]
+            assert any(o in reply for o in openers), reply
+        _one_thought(reply)
+
+
+@pytest.mark.parametrize("line", ["今日はこのあとどうするの？", "これからの予定は？", "このあとどこ行くんですか？"])
+def test_its_plans_come_from_its_promises(line: str) -> None:
+    for seed in SEEDS:
+        assert "神社" in _reply(line, seed=seed) and "17:00" in _reply(line, seed=seed)
+        assert "神社" not in _reply(line, EMPTY_DAY, seed=seed)
+        assert _reply(line, EMPTY_DAY, seed=seed) in {t for t in NIKE.answers["no_plans"]} | {
+            f"ユウさん、{t}" for t in NIKE.answers["no_plans"]}
+
+
+@pytest.mark.parametrize("line", ["今日は何してたの？", "きょうどんな一日だった？", "今日は何やってたんですか？"])
+def test_its_day_comes_from_where_it_went(line: str) -> None:
+    for seed in SEEDS:
+        reply = _reply(line, seed=seed)
+        assert "本屋" in reply and "公園" in reply, reply
+        quiet = _reply(line, Memory(), seed=seed)
+        assert "本屋" not in quiet and "商店街" not in quiet and "さっき" not in quiet, quiet
+
+
+@pytest.mark.parametrize("line", ["なんの話してたの？", "みんな何話してたんですか？", "何の話で盛り上がってたの？"])
+def test_a_newcomer_asking_about_the_talk_gets_its_topic(line: str) -> None:
+    for seed in SEEDS:
+        assert "花火大会" in _reply(line, seed=seed)
+        assert "花火" not in _reply(line, EMPTY_DAY, seed=seed)
+
+
+@pytest.mark.parametrize("line, word", [
+    ("来週、市民マラソンに出るんだ", "市民マラソン"),
+    ("昨日、妹の引っ越しを手伝ったよ", "引っ越し"),
+    ("手伝った", "手伝った"),
+    ("テストで満点とったよ！", "満点"),
+    ("風邪ひいちゃってさ", "風邪"),
+    ("財布なくしちゃった…", "財布"),
+    ("明日、面接があるんです", "面接"),
+    ("駅前に新しいパン屋ができたんだって", "パン屋"),
+])
+def test_news_is_reacted_to_by_name(line: str, word: str) -> None:
+    for seed in SEEDS:
+        reply = _reply(line, seed=seed)
+        assert word in reply, reply
+        assert "手伝の" not in reply
+        _one_thought(reply)
+
+
+def test_the_register_fits_the_news() -> None:
+    good = {t.split("{")[0] for t in NIKE.reactions["good_news"]}
+    for seed in SEEDS:
+        assert "大変" in _reply("財布なくしちゃった…", seed=seed) or "大丈夫" in _reply("財布なくしちゃった…", seed=seed)
+        assert any(mark in _reply("テストで満点とったよ！", seed=seed) for mark in ("よかった", "すごい"))
+    assert good
+
+
+@pytest.mark.parametrize("line", ["やっぱり旅行はやめたんだ", "さっきの話、なしで！", "結局、引っ越しは延期になりました"])
+def test_a_retraction_is_taken_as_a_change(line: str) -> None:
+    for seed in SEEDS:
+        reply = _reply(line, seed=seed)
+        assert any(mark in reply for mark in ("やめた", "なし", "延期")), reply
+        _one_thought(reply)
+
+
+@pytest.mark.parametrize("line", ["話してると楽しいな", "ニケちゃんと一緒にいると落ち着くよ", "会えてうれしいです"])
+def test_warmth_gets_warmth(line: str) -> None:
+    for seed in SEEDS:
+        reply = _reply(line, seed=seed)
+        assert any(mark in reply for mark in ("楽しい", "うれしい")), reply
+        assert "おもしろいね" not in reply
+
+
+@pytest.mark.parametrize("line", ["じゃあ、そろそろ行くね", "またね！", "それでは失礼します"])
+def test_a_farewell_is_answered_with_one(line: str) -> None:
+    farewells = {t.replace("{partner}", "ユウさん") for t in NIKE.farewells}
+    for seed in SEEDS:
+        reply = _reply(line, seed=seed)
+        assert reply in farewells or reply.split("、", 1)[-1] in farewells, reply
+
+
+def test_a_question_about_someone_else_is_not_answered_as_its_own() -> None:
+    reply = compose("reply", persona=NIKE, partner_name="灯屋ユウ", last_line="ハナさんって何が好きなの？", seed="a",
+                    others=("春野ハナ",))
+    assert "好き" not in reply
+
+
+def test_a_pack_key_is_never_spoken(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import json
+
+    (tmp_path / "persona.json").write_text(json.dumps({
+        "name": "タマ", "facts": {"books": {"words": ["本", "読書"], "likes": False}}}), encoding="utf-8")
+    pack = load_persona(tmp_path)
+    for seed in SEEDS:
+        reply = compose("reply", persona=pack, partner_name="灯屋ユウ", last_line="本は好き？", seed=seed)
+        assert "books" not in reply and "本" in reply, reply
+
+
+def test_persona_init_scaffolds_tastes_and_check_validates_them(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import json
+
+    from karakuri_agent.app.persona_scaffold import init_pack
+    from karakuri_agent.voice.persona import problems
+
+    pack = tmp_path / "tama"
+    init_pack(pack, "タマ")
+    data = json.loads((pack / "persona.json").read_text(encoding="utf-8"))
+    assert set(data["tastes"]) == {"favourites", "likes", "dislikes", "pastimes", "time_of_day", "habits"}
+    assert problems(pack) == []
+    data["tastes"] = {"favourites": {"snack": "煮干し"}, "time_of_day": "noon",
+                      "habits": [{"words": ["昼寝"], "does": "yes"}]}
+    (pack / "persona.json").write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    found = "\n".join(problems(pack))
+    assert "tastes.favourites.snack" in found and "tastes.time_of_day" in found
+    assert "tastes.habits[0].does" in found
+
+
+def test_the_bundled_character_has_tastes() -> None:
+    tastes = NIKE.tastes
+    assert tastes.favourites["food"] and tastes.time_of_day == "morning" and tastes.habits and tastes.pastimes

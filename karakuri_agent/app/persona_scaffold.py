@@ -39,6 +39,8 @@ def _starter(name: str) -> dict[str, Any]:
         "topics": [],
         "favourite_places": [],
         "greetings": words["greetings"],
+        # What she likes and does, to answer questions about herself (docs/persona.md, Tastes).
+        "tastes": {"favourites": {}, "likes": [], "dislikes": [], "pastimes": [], "time_of_day": "", "habits": []},
         "rules": {field: getattr(Rules(), field) for field in ("conversation_turns", "talk_again_after",
                                                                 "start_conversations")},
     }

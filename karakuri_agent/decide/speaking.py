@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from datetime import datetime
 from typing import Any
 
 from karakuri_agent.decide.queries import (
@@ -61,7 +62,7 @@ def speech_params(view: View, choice: Choice, purpose: str, partner: dict[str, A
             seed=view.notification_id,
             time_text=_clock_text(promise),
             others=[p.get("name") or "" for p in others_in(view) if not same_person_record(p, partner)],
-            memory=_memory(view),
+            memory=_memory(view, partner),
         )
     if "next_speaker_agent_id" in wants:
         speaker = _next_speaker(view, choice, partner)
@@ -83,14 +84,44 @@ def _next_speaker(view: View, choice: Choice, partner: dict[str, Any]) -> str | 
     return next((o for o in offered if not members or o in members), None)
 
 
-def _memory(view: View) -> Memory:
-    """Places the agent can talk about: where it is, where it went lately."""
+def _memory(view: View, partner: dict[str, Any]) -> Memory:
+    """What the agent can truly say of itself: where it is, where it went lately and
+    today (the world's day), whom it talked with today, the promises ahead, and the
+    lines of this talk so far (the one answered aside)."""
     here = current_node_of(view)
     visited = sorted((p for p in view.places if p.get("last_visited") and p.get("node_id") != here),
                      key=lambda p: p["last_visited"], reverse=True)
+    today = view.now.astimezone(TOKYO).date()
+    lines = [str(m.get("message") or "") for m in view.parsed.get("conversation_messages") or []]
     return Memory(here=place_name_here(view) or "",
                   recent_places=tuple(p["name"] for p in visited if p.get("name")),
-                  known_places=tuple(p["name"] for p in view.places if p.get("name")))
+                  known_places=tuple(p["name"] for p in view.places if p.get("name")),
+                  today_places=tuple(p["name"] for p in visited if p.get("name") and _on(p["last_visited"], today)),
+                  met_today=tuple(str(p.get("display_name") or "") for p in view.acquaintances.values()
+                                  if _on(p.get("last_contact"), today) and p.get("display_name")
+                                  and not same_person_record({"id": p.get("agent_id"), "name": p.get("display_name")},
+                                                             partner)),
+                  plans=_plans_ahead(view),
+                  talk=tuple(line for line in lines[:-1] if line))
+
+
+def _on(stamp: Any, day: Any) -> bool:
+    """Whether an ISO time falls on ``day`` in the world's zone."""
+    try:
+        return bool(stamp) and datetime.fromisoformat(str(stamp)).astimezone(TOKYO).date() == day
+    except ValueError:
+        return False
+
+
+def _plans_ahead(view: View) -> tuple[tuple[str, str], ...]:
+    """(place, time) of the promises not yet due, soonest first."""
+    ahead = []
+    for meeting in view.meetings:
+        due = due_of(meeting)
+        if due is None or due <= view.now or meeting.get("status") == "fulfilled" or not meeting.get("place_name"):
+            continue
+        ahead.append((due, str(meeting.get("place_name")), due.astimezone(TOKYO).strftime("%H:%M")))
+    return tuple((place, time) for _, place, time in sorted(ahead))
 
 
 def _promise_in(view: View, line: str | None) -> dict[str, Any] | None:

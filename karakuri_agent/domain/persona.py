@@ -34,6 +34,43 @@ class Fact:
 
 
 @dataclass(frozen=True)
+class Habit:
+    """Something the character does or does not do, and how it says so.
+
+    A yes/no question whose words hold one of ``words`` ('家にいる派？') is
+    answered yes when ``does`` (no otherwise), then with ``say``.
+    """
+
+    words: Pool
+    does: bool
+    say: Pool = ()
+
+
+@dataclass(frozen=True)
+class Tastes:
+    """What the character likes, dislikes and does, to answer questions about itself truly.
+
+    ``favourites`` maps a kind (FAVOURITE_KINDS: food, drink, place,
+    season, colour, pastime) to the thing ('鮭のおにぎり'); ``time_of_day``
+    is 'morning', 'night' or '' (neither); ``pastimes`` answer "what do you
+    do on your days off"; ``likes`` and ``dislikes`` pick an option of a
+    which-of question and answer "do you like …?".
+    """
+
+    favourites: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    likes: Pool = ()
+    dislikes: Pool = ()
+    pastimes: Pool = ()
+    time_of_day: str = ""
+    habits: tuple[Habit, ...] = ()
+
+
+# The kinds of favourite a pack may name (tastes.favourites' keys).
+FAVOURITE_KINDS = ("food", "drink", "place", "season", "colour", "pastime")
+TIMES_OF_DAY = ("morning", "night")
+
+
+@dataclass(frozen=True)
 class Rules:
     """The decision rules' knobs a character may turn.
 
@@ -74,6 +111,7 @@ class Persona:
     answers: Mapping[str, Pool] = field(default_factory=lambda: MappingProxyType({}))
     facts: Mapping[str, Fact] = field(default_factory=lambda: MappingProxyType({}))
     favourite_places: Pool = ()
+    tastes: Tastes = Tastes()
     honorific: str = ""  # added to the names of the people it talks to; the pack's defaults give さん
     likes: Pool = ()
     topics: Pool = ()

@@ -73,7 +73,7 @@ ABOUT_PLANS = re.compile(r"(?:このあと|この後|これから|あとで|後�
                          r"|(?:今日|きょう)の予定|予定(?:は|ある|ってある)")
 # Questions about the agent's day so far: '今日は何してたの？', '今日どうだった？', 'どこ行ってたの？'.
 ABOUT_DAY = re.compile(r"(?:今日|きょう|さっき|午前|朝)(?:は)?.{0,6}(?:何|なに|なん)(?:を|か)?(?:して|やって)(?:た|い)"
-                       r"|(?:今日|きょう)(?:は|って)?(?:どう|どんな)(?:だった|一日)|どこ(?:に|へ)?(?:行って|いって)(?:た|きた)"
+                       r"|(?:今日|きょう)(?:は|って)?(?:どう|どんな)(?:だった|一日)"
                        r"|(?:今日|きょう)(?:は)?誰か(?:に)?会っ|誰に会っ|今日(?:は)?どこ(?:か)?(?:に|へ)?行っ")
 # A habit asked as a side one takes ('家にいる派？', '朝型？', 'インドア派？').
 SIDE_ASKED = re.compile(r"派[？?]|派なの|派だったり|型[？?]|型なの")
@@ -101,3 +101,16 @@ YOU = re.compile(r"あなた|君|きみ|キミ|お前|おまえ|そっち|そち
 JOINING = ("て", "で")
 PAST = "た"  # the past-tense auxiliary's dictionary form
 QUESTION_MARKS = "？?"
+# A told thing said back before 'んだ': a clause ends in a plain form ('出る', 'できた', '楽しい').
+PLAIN_ENDINGS = "るたいうくすつぬぶむぐだ"
+# Words a clause takes after its noun ('市民マラソンに出る'); ending words it stops before ('んだ', 'よ').
+CLAUSE_PARTICLES = frozenset({"を", "に", "が", "で", "へ", "と", "は", "も"})
+CLAUSE_STOPS = frozenset({"だ", "です", "ます", "ん", "の", "らしい", "って", "そう", "みたい", "じゃ", "でしょ"})
+# A noun said before 'んだ' takes な ('面接なんだ').
+NOUN_LINK = "な"
+# 'ひいちゃって' said back as 'ひいちゃった', '読んで' as '読んだ'.
+TE_TO_PAST = {"って": "った", "んで": "んだ", "いて": "いた", "いで": "いだ", "して": "した", "て": "た", "で": "だ"}
+LISTED = "と"  # two places or people said together: '本屋と公園'
+# Lines ending in て that tell, not ask ('できたんだって', '風邪ひいちゃって', '忙しくて').
+TOLD_TE = re.compile(r"(?:だって|ちゃって|じゃって|てて|でて|くて|って聞いた|たって)(?:さ|ね|よ|な)?[。！!…]*$")
+CALLED_OFF = "はなしになった"  # a retraction said back when its own verb is not ('引っ越しはなしになったんだ')

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from karakuri_agent.ja import listening as cues
 from karakuri_agent.ja.sentences import is_asking, split_sentences
-from karakuri_agent.ja.speech import APOLOGY, GREETING
+from karakuri_agent.ja.speech import APOLOGY, GREETING, REQUEST
 from karakuri_agent.reading import words as analysed  # the analyzer itself loads on the first line read
 from karakuri_agent.reading.questions import Question, read_question
 
@@ -32,6 +32,8 @@ KINDS = ("question", "retraction", "thanks", "compliment", "warmth", "invitation
 PLANS, DAY, TALK, FAVOURITE, PASTIME, SIDE, OTHER = "plans", "day", "talk", "favourite", "pastime", "side", "other"
 # A topic said back is short: a word or a short phrase of the partner's line.
 _TOPIC_CHARS = 16
+# A clause said back stays short: it names the thing, it does not repeat the line.
+_CLAUSE_CHARS = 12
 
 
 @dataclass(frozen=True)
@@ -44,7 +46,13 @@ class Heard:
     question: Question | None = None
     asks: str = ""  # for a question: PLANS, DAY, TALK, FAVOURITE, PASTIME, SIDE, OTHER or '' (about the agent)
     favourite: str = ""  # for a FAVOURITE question: the kind ('food', 'place', ... ja/listening.FAVOURITE_KINDS)
-    phrase: bool = False  # the topic is a verb phrase made a noun ('手伝ったの'), not a noun
+    phrase: bool = False  # the topic is a verb phrase ('手伝った'), not a noun
+    clause: str = ""  # the told thing as it takes 'んだ': '市民マラソンに出る', '面接な' ('' when no topic)
+
+    @property
+    def verbal(self) -> bool:
+        """The clause says what happened ('パン屋ができた'), not only a noun ('面接な')."""
+        return bool(self.clause) and not self.clause.endswith(cues.NOUN_LINK)
 
 
 def _topic(text: str, skip: tuple[str, ...]) -> tuple[str, bool]:
@@ -72,6 +80,38 @@ def _verb_phrase(text: str) -> str:
         break
     out = out.rstrip("".join(cues.JOINING))
     return out if 1 < len(out) <= _TOPIC_CHARS else ""
+
+
+def _clause(text: str, topic: str, phrase: bool) -> str:
+    """The told thing said back to take 'んだ': the topic with its particle and verb
+    ('市民マラソンに出る', 'パン屋ができた'), else the noun with な ('面接な')."""
+    if not topic:
+        return ""
+    if phrase:
+        return topic if topic[-1] in cues.PLAIN_ENDINGS else ""
+    found = analysed.words(text)
+    surfaces = [w.surface for w in found]
+    end = next((i for i in range(len(found)) if "".join(surfaces[:i + 1]).endswith(topic)), None)
+    fallback = topic + cues.NOUN_LINK
+    if end is None:
+        return fallback
+    out, verb = topic, False
+    for word in found[end + 1:]:
+        if word.spaced or word.lemma in cues.CLAUSE_STOPS or word.surface in cues.CLAUSE_STOPS:
+            break
+        if word.pos == "particle" and word.surface in cues.CLAUSE_PARTICLES and not verb:
+            out += word.surface
+        elif word.pos in ("verb", "adjective", "auxiliary") or (word.pos == "particle" and verb
+                                                               and word.surface in cues.JOINING):
+            out += word.surface
+            verb = True
+        else:
+            break
+    for te, past in cues.TE_TO_PAST.items():
+        if verb and out.endswith(te):
+            out = out[: -len(te)] + past
+            break
+    return out if verb and out[-1] in cues.PLAIN_ENDINGS and len(out) <= _CLAUSE_CHARS else fallback
 
 
 def _mood(text: str) -> str:
@@ -163,7 +203,7 @@ def hear(line: str | None, *, own_names: tuple[str, ...] = (), other_names: tupl
         return Heard("farewell")
     if cues.RETRACT.search(told) and (cues.TAKING_BACK.search(told) or not cues.OFFER.search(told)):
         topic, phrase = _topic(cues.RETRACT.split(told, maxsplit=1)[0], skip)
-        return Heard("retraction", topic=topic, phrase=phrase)
+        return Heard("retraction", topic=topic, phrase=phrase, clause=_clause(told, topic, phrase))
     if cues.OFFER.search(text):
         return Heard("offer", topic=_topic(text, skip)[0])
     options = _side_options(asking)
@@ -171,25 +211,31 @@ def hear(line: str | None, *, own_names: tuple[str, ...] = (), other_names: tupl
         return Heard("question", question=Question("choice", "".join(asking[-len(options):]), options))
     if asking and asking[-1] == sentences[-1]:
         return _question(text, asking[-1], own_names, other_names, skip)
+    if any(REQUEST.search(s) and not cues.TOLD_TE.search(s) for s in sentences if not is_asking(s)) \
+            and not cues.THANKS.search(text):
+        return Heard("statement")  # a request's words are not taken up: the agent repeats no one's instructions
     if cues.INVITE_SAID.search(text):
         return Heard("invitation", topic=_topic(text, skip)[0])
     if cues.WARMTH.search(text):
         return Heard("warmth")
     if cues.THANKS.search(text):
         return Heard("thanks", topic=_topic(cues.THANKS.split(text, maxsplit=1)[0], skip)[0])
-    topic, phrase = _topic(told or text, skip)
+    body = told or text
+    last = next((s for s in reversed(sentences) if not is_asking(s) and _topic(s, skip)[0]), body)
+    topic, phrase = _topic(last, skip)
     if cues.COMPLIMENT.search(text) and (not topic or phrase or cues.COMPLIMENT.search(topic)):
         return Heard("compliment")
     if APOLOGY.search(text):
         return Heard("apology")
     if GREETING.search(text) and len(sentences) == 1:
         return Heard("greeting")
-    body = told or text
-    mood = _mood(body)
+    mood = _mood(last) or (_mood(body) if last == body else "")
+    body = last
+    clause = _clause(body, topic, phrase)
     if _ahead(body):
-        return Heard("plan", topic=topic, mood=mood, phrase=phrase)
+        return Heard("plan", topic=topic, mood=mood, phrase=phrase, clause=clause)
     if _felt(body) and (not topic or phrase or mood):
-        return Heard("feeling", topic=topic, mood=mood, phrase=phrase)
+        return Heard("feeling", topic=topic, mood=mood, phrase=phrase, clause=clause)
     if topic and (mood or not phrase or _past(body)):
-        return Heard("news", topic=topic, mood=mood, phrase=phrase)
-    return Heard("statement", topic=topic, mood=mood, phrase=phrase)
+        return Heard("news", topic=topic, mood=mood, phrase=phrase, clause=clause)
+    return Heard("statement", topic=topic, mood=mood, phrase=phrase, clause=clause)

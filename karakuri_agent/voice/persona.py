@@ -23,7 +23,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from karakuri_agent.domain.persona import Fact, Persona, Pool, Rules
+from karakuri_agent.domain.persona import Fact, Habit, Persona, Pool, Rules, Tastes
 from karakuri_agent.ja import phrases
 from karakuri_agent.params import utf16_units
 from karakuri_agent.shipped import shipped
@@ -85,6 +85,8 @@ def iter_templates(persona: Persona) -> Iterator[tuple[str, str]]:
     for key, fact in persona.facts.items():
         for part in ("reasons", "details", "recent", "more"):
             yield from _labelled(f"facts.{key}.{part}", getattr(fact, part))
+    for i, habit in enumerate(persona.tastes.habits):
+        yield from _labelled(f"tastes.habits[{i}].say", habit.say)
 
 
 def _labelled(label: str, pool: Pool) -> Iterator[tuple[str, str]]:
@@ -214,10 +216,21 @@ def _build(data: Mapping[str, Any]) -> Persona:
         answers=_pools(data["answers"]),
         facts=MappingProxyType(facts),
         favourite_places=tuple(data.get("favourite_places", ())),
+        tastes=_tastes(data.get("tastes") or {}),
         honorific=data.get("honorific", phrases.DEFAULT_HONORIFIC),
         likes=tuple(data.get("likes", ())),
         topics=tuple(data.get("topics", ())),
         rules=Rules(**{k: v for k, v in data.get("rules", {}).items() if v is not None}),
+    )
+
+
+def _tastes(data: Mapping[str, Any]) -> Tastes:
+    return Tastes(
+        favourites=MappingProxyType(dict(data.get("favourites") or {})),
+        likes=tuple(data.get("likes") or ()), dislikes=tuple(data.get("dislikes") or ()),
+        pastimes=tuple(data.get("pastimes") or ()), time_of_day=data.get("time_of_day") or "",
+        habits=tuple(Habit(words=tuple(h["words"]), does=bool(h["does"]), say=tuple(h.get("say") or ()))
+                     for h in data.get("habits") or ()),
     )
 
 

@@ -35,6 +35,20 @@ class Reactions(_Strict):
     thanks: Phrases | None = None
     apology: Phrases | None = None
     default: Phrases | None = None
+    good_news: Phrases | None = None
+    good_news_plain: Phrases | None = None
+    bad_news: Phrases | None = None
+    bad_news_plain: Phrases | None = None
+    news: Phrases | None = None
+    news_plain: Phrases | None = None
+    plan: Phrases | None = None
+    plan_plain: Phrases | None = None
+    feeling: Phrases | None = None
+    feeling_plain: Phrases | None = None
+    retraction: Phrases | None = None
+    retraction_plain: Phrases | None = None
+    warmth: Phrases | None = None
+    compliment: Phrases | None = None
 
 
 class SmallTalk(_Strict):
@@ -65,6 +79,19 @@ class Answers(_Strict):
     what_up: Phrases | None = None
     unknown: Phrases | None = None
     ask_back: Phrases | None = None
+    plans: Phrases | None = None
+    no_plans: Phrases | None = None
+    day: Phrases | None = None
+    day_met: Phrases | None = None
+    quiet_day: Phrases | None = None
+    talk_topic: Phrases | None = None
+    talk_new: Phrases | None = None
+    favourite: Phrases | None = None
+    pastime: Phrases | None = None
+    not_sure: Phrases | None = None
+    other_unknown: Phrases | None = None
+    time_morning: Phrases | None = None
+    time_night: Phrases | None = None
 
 
 class Fact(_Strict):
@@ -74,6 +101,30 @@ class Fact(_Strict):
     details: Phrases | None = None
     recent: Phrases | None = None
     more: Phrases | None = None
+
+
+class Favourites(_Strict):
+    food: Text | None = None
+    drink: Text | None = None
+    place: Text | None = None
+    season: Text | None = None
+    colour: Text | None = None
+    pastime: Text | None = None
+
+
+class Habit(_Strict):
+    words: Annotated[list[Text], Field(min_length=1)]
+    does: bool
+    say: Phrases | None = None
+
+
+class Tastes(_Strict):
+    favourites: Favourites | None = None
+    likes: list[Text] | None = None
+    dislikes: list[Text] | None = None
+    pastimes: list[Text] | None = None
+    time_of_day: Literal["morning", "night", ""] | None = None
+    habits: list[Habit] | None = None
 
 
 class Rules(_Strict):
@@ -102,4 +153,5 @@ class PersonaFile(_Strict):
     tails: Phrases | None = None
     answers: Answers | None = None
     facts: dict[Text, Fact] | None = None
+    tastes: Tastes | None = None
     rules: Rules | None = None

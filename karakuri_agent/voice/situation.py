@@ -19,7 +19,9 @@ from karakuri_agent.ja.speech import (
     tidy_unnamed,
     usable_unnamed,
 )
+from karakuri_agent.reading.listening import Heard
 from karakuri_agent.reading.questions import Question
+from karakuri_agent.voice import listening
 from karakuri_agent.voice.fitting import rotated
 from karakuri_agent.voice.names import place_word_of
 from karakuri_agent.voice.pickup import Pickup, stands_alone, vocabulary_of
@@ -33,6 +35,10 @@ class Memory:
     here: str = ""
     recent_places: tuple[str, ...] = ()
     known_places: tuple[str, ...] = ()
+    today_places: tuple[str, ...] = ()  # where it went today (the world's day), newest first
+    met_today: tuple[str, ...] = ()  # whom it talked with today
+    plans: tuple[tuple[str, str], ...] = ()  # (place, time) of the promises ahead, soonest first
+    talk: tuple[str, ...] = ()  # the conversation's lines before the one answered, oldest first
 
 
 def _pickup_pool(pickup: Pickup | None, persona: Persona, scene: Scene) -> list[str]:
@@ -83,9 +89,14 @@ class Situation:
     line: str  # the partner's line, cleaned
     echo: str | None  # a word of the partner's line to take up when the pack knows none of its words
     memory: Memory
+    heard: Heard | None = None  # what the line is and is about (reading/listening.py)
 
     def rot(self, pool: list[str], salt: str) -> list[str]:
         return rotated(pool, self.seed, f"{self.purpose}:{salt}")
+
+    def filled(self, pool: Iterable[str], salt: str, **values: str) -> list[str]:
+        """``pool``'s templates filled with what was said (and ``values``), in this seed's order."""
+        return self.rot(fill_pool(pool, replace(self.said, **values)), salt)
 
     @functools.cached_property
     def picked(self) -> list[str]:
@@ -106,6 +117,11 @@ class Situation:
         return self.rot(fill_pool(self.persona.tails, self.here), "tail")
 
     @functools.cached_property
+    def understood(self) -> list[str]:
+        """The lines that answer what the line is (voice/listening.py); [] when the rest of the voice does."""
+        return (listening.answered(self, self.heard) or []) if self.heard else []
+
+    @functools.cached_property
     def answer(self) -> _Answer | None:
         return _answer(self.question, self) if self.question else None
 
@@ -120,9 +136,21 @@ class _Answer:
     avoid: tuple[str, ...] = ()
 
 
+def _spoken(word: str, key: str, fact: Fact, text: str) -> str:
+    """How a fact's subject is said: the line's word when it is a whole noun there ('小説'),
+    else the key when the author listed it as a word, else the fact's first word."""
+    from karakuri_agent.reading.words import nouns
+
+    if word in nouns(text):
+        return word
+    return key if key in fact.words else fact.words[0]
+
+
 def _find_fact(text: str, persona: Persona) -> tuple[str, Fact] | None:
-    """The subject a line is about. A disliked subject wins ('ホラー映画' is
-    about horror, not films), then the longest word, then the latest."""
+    """The subject a line is about, as (the word the line used, its fact). A
+    disliked subject wins ('ホラー映画' is about horror, not films), then the
+    longest word, then the latest. The word is the line's, never the pack's
+    key: a key ('books') is the author's label, not something to say."""
     best: tuple[tuple[bool, int, int], str, Fact] | None = None
     for key, fact in persona.facts.items():
         for word in fact.words:
@@ -134,7 +162,7 @@ def _find_fact(text: str, persona: Persona) -> tuple[str, Fact] | None:
                         followed in SUBJECT_FOLLOWERS and stands_alone(text[:end], start, word)):
                     rank = (fact.likes is False, len(word), start)
                     if best is None or rank > best[0]:
-                        best = (rank, key, fact)
+                        best = (rank, _spoken(word, key, fact, text), fact)
                 start = text.find(word, start + 1)
     return (best[1], best[2]) if best else None
 
@@ -157,8 +185,9 @@ def _pick_option(options: Sequence[str], s: Situation) -> str:
     def liking(option: str) -> int:
         found = _find_fact(option, s.persona)
         return 1 if found is None or found[1].likes is None else (2 if found[1].likes else 0)
-    best = max(liking(o) for o in options)
-    return s.rot([o for o in options if liking(o) == best], "choice")[0]
+    tasted = listening.pick_by_taste(tuple(options), s)
+    best = max(liking(o) for o in tasted)
+    return s.rot([o for o in tasted if liking(o) == best], "choice")[0]
 
 
 def _answer(q: Question, s: Situation) -> _Answer:
@@ -215,11 +244,10 @@ def _answer(q: Question, s: Situation) -> _Answer:
         lines = _combined(said(opener, topic=key or IT), follows)
     # After agreeing to a plan, proposing it again or asking the partner's
     # view of it would echo it.
+    # One line, one thought: what may follow the answer is the same subject's 'more', nothing else.
     invited = q.kind == "invite"
-    more = list(fact.more) if fact.likes is not False and not invited else []
-    own = [*s.rot(more, "more"), *([] if invited else said("ask_back"))]
-    own += s.rot(fill_pool(s.persona.by_place["_default"], s.here), "chat")
-    return _Answer(lines or unknown, own, avoid)
+    more = list(fact.more) if fact.likes is not False and not invited and lines else []
+    return _Answer(lines or unknown, s.rot(more, "more"), avoid)
 
 
 def statement_words(line: str, persona: Persona) -> frozenset[str]:

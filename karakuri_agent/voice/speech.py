@@ -30,11 +30,12 @@ from dataclasses import dataclass, replace
 from karakuri_agent.domain.persona import Persona
 from karakuri_agent.ja.safety import clean_text
 from karakuri_agent.ja.speech import HERE, IT, THAT_TIME, THERE, addressed, join_sentences
+from karakuri_agent.reading.listening import hear
 from karakuri_agent.reading.questions import read_question
 from karakuri_agent.voice.fitting import choose_line, said_key, stable_index
 from karakuri_agent.voice.names import address_name, given_name_of, place_label_of, time_label_of
 from karakuri_agent.voice.persona import MESSAGE_UNITS
-from karakuri_agent.voice.pickup import echo_word, find_pickup, line_kind, pick_topic
+from karakuri_agent.voice.pickup import find_pickup, line_kind, pick_topic
 from karakuri_agent.voice.situation import Memory, Scene, Situation, asks_back, fill_pool, statement_words
 
 __all__ = [
@@ -131,31 +132,41 @@ def _situation(purpose: str, persona: Persona, *, last_line: str | None, place_l
         persona.first_person,
     )
     line = clean_text(last_line or "")
-    question = read_question(
-        line, own_names=(persona.short_name, persona.name),
-        other_names=tuple(filter(None, (given_name_of(o) for o in others))),
-    ) if purpose != "promise_accept" else None
+    own_names = (persona.short_name, persona.name)
+    other_names = tuple(filter(None, (given_name_of(o) for o in others)))
+    question = read_question(line, own_names=own_names, other_names=other_names) \
+        if purpose != "promise_accept" else None
+    heard = hear(line, own_names=own_names, other_names=(*other_names, given_name_of(partner) or partner)) \
+        if purpose in ("reply", "farewell") and line else None
+    if heard and heard.question and heard.question.kind == "choice":
+        question = heard.question  # '朝型？夜型？': the options are two questions' words
+    echo = None if pickup else (heard.topic if heard and heard.topic and not heard.phrase else None)
     return Situation(
         persona=persona, purpose=purpose, seed=seed, known=known, close=close and known, pickup=pickup,
         kind=line_kind(last_line),
         place_key=_place_key(place_label, persona) if place_label else None,
         said=said, here=here, question=question, line=line,
-        echo=None if pickup else echo_word(line, names=(partner, persona.name, persona.short_name, *others)),
+        echo=echo, heard=heard,
         memory=replace(memory, here=memory.here or place_label),
     )
 
 
 def _plan_reply(s: Situation) -> _Plan:
-    """Answer a question first, then at most one thing of the agent's own.
-    Otherwise pick up the partner's topic; else react to the kind of line;
-    else chat. Once those are used up, the best pool is combined with the others."""
+    """Answer what the line is (voice/listening.py) or the question it asks, one
+    thought per line: at most the same subject's own addition follows. Otherwise
+    pick up the partner's topic; else react to the kind of line; else chat.
+    Once a pool is used up the next one's lines are said instead, never glued on."""
+    if s.heard and s.heard.kind == "farewell":
+        return _Plan((s.rot(fill_pool(s.persona.farewells, s.said), "bye"),), [], [])
+    if s.understood:
+        return _Plan((s.understood,), [], [])
     if s.answer:
-        return _Plan((s.rot(s.answer.lines, "answer"), s.rot(["", *s.answer.own], "own")), [], s.tails)
+        return _Plan((s.rot(s.answer.lines, "answer"), s.rot(["", *s.answer.own], "own")), [], [])
     chat = _chat_pool(s.persona, s.here, s.place_key)
     primary = s.picked or s.echoed or s.reaction or chat
-    rest = [pool for pool in (s.reaction, chat) if pool and pool is not primary] or [primary]
-    extras = [line for i, pool in enumerate(rest) for line in s.rot(pool, f"extra{i}")]
-    return _Plan((s.rot(primary, "main"),), extras, s.tails)
+    rest = [pool for pool in (s.reaction, chat) if pool and pool is not primary]
+    alternatives = [*s.rot(primary, "main"), *(line for i, pool in enumerate(rest) for line in s.rot(pool, f"extra{i}"))]
+    return _Plan((alternatives,), [], [])
 
 
 def _plan_accept(s: Situation) -> _Plan:

@@ -1,0 +1,176 @@
+"""Answering what a line is (reading/listening.py's `Heard`) from what is true.
+
+A question about the agent is answered from what it knows: its plans (the
+promises ahead), its day (the places it went and the people it talked with
+today), the talk (its topic from the lines so far), and its tastes (the
+pack's ``tastes``). Something told is reacted to in a fitting register (glad
+for good news, sorry for bad, curious about a plan), naming the thing told
+as a whole word; a retraction is taken as a change; warmth gets warmth.
+What it does not know is said as such, once. Each answer is one thought:
+nothing of its own is glued after it.
+
+Every line comes from the pack's phrase sets (``answers.*`` and
+``reactions.*``), so the register is the character's.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import TYPE_CHECKING
+
+from karakuri_agent.ja import listening as cues
+from karakuri_agent.ja.speech import join_sentences
+from karakuri_agent.reading import listening as heard_kinds
+from karakuri_agent.voice.names import address_name, place_word_of
+
+if TYPE_CHECKING:
+    from karakuri_agent.reading.listening import Heard
+    from karakuri_agent.voice.situation import Situation
+
+__all__ = ["answered", "talk_topic"]
+
+
+def _said(s: Situation, kind: str, table: str = "answers", **values: str) -> list[str]:
+    pool = (s.persona.answers if table == "answers" else s.persona.reactions).get(kind, ())
+    return s.filled(pool, f"{table}.{kind}", **values)
+
+
+def talk_topic(lines: tuple[str, ...], skip: tuple[str, ...]) -> str:
+    """What the talk has been about: the noun said most in ``lines``, the latest among equals."""
+    from karakuri_agent.reading.words import nouns
+
+    counts: Counter[str] = Counter()
+    latest: dict[str, int] = {}
+    for i, line in enumerate(lines):
+        for noun in nouns(line):
+            if any(n and (n in noun or noun in n) for n in skip):
+                continue
+            counts[noun] += 1
+            latest[noun] = i
+    if not counts:
+        return ""
+    return max(counts, key=lambda n: (counts[n], latest[n], len(n)))
+
+
+def _listed(items: tuple[str, ...]) -> str:
+    return cues.LISTED.join(items[:2])
+
+
+def _plans(s: Situation) -> list[str]:
+    if s.memory.plans:
+        place, time = s.memory.plans[0]
+        return _said(s, "plans", place=place_word_of(place), time=time)
+    return _said(s, "no_plans")
+
+
+def _day(s: Situation) -> list[str]:
+    places = tuple(dict.fromkeys(place_word_of(p) for p in s.memory.today_places if p))
+    people = tuple(address_name(p, s.persona.honorific) for p in s.memory.met_today if p)
+    people = tuple(p for p in people if p and p != s.said.partner)
+    if places:
+        went = _said(s, "day", place=_listed(places))
+        met = _said(s, "day_met", topic=_listed(people)) if people else []
+        return [join_sentences((w, m)) for w in went for m in (met[:1] or [""])]
+    if s.memory.here:
+        return _said(s, "doing", place=place_word_of(s.memory.here))
+    return _said(s, "quiet_day")
+
+
+def _talk(s: Situation) -> list[str]:
+    topic = talk_topic(s.memory.talk, (s.said.partner, s.persona.name, s.persona.short_name))
+    return _said(s, "talk_topic", topic=topic) if topic else _said(s, "talk_new")
+
+
+def _favourite(s: Situation, kind: str) -> list[str]:
+    tastes = s.persona.tastes
+    if kind == "place" and not tastes.favourites.get("place") and s.persona.favourite_places:
+        return _said(s, "favourite", topic=s.persona.favourite_places[0])
+    if kind == "pastime" and not tastes.favourites.get("pastime") and tastes.pastimes:
+        return _said(s, "pastime", topic=tastes.pastimes[0])
+    thing = tastes.favourites.get(kind, "")
+    return _said(s, "favourite", topic=thing) if thing else _said(s, "not_sure")
+
+
+def _side(s: Situation, h: Heard) -> list[str]:
+    """'家にいる派？', '朝型？': a habit of the pack, or morning/night."""
+    text = h.question.text if h.question else s.line
+    tastes = s.persona.tastes
+    for habit in tastes.habits:
+        if any(w in text for w in habit.words):
+            opener = _said(s, "yes" if habit.does else "no")
+            return [join_sentences((o, say)) for o in opener[:1] for say in s.rot(list(habit.say), "habit")] or opener
+    side = _time_side(text)
+    if side and tastes.time_of_day:
+        opener = _said(s, "yes" if side == tastes.time_of_day else "no")
+        return [join_sentences((o, t)) for o in opener[:1] for t in _said(s, f"time_{tastes.time_of_day}")] or opener
+    return []
+
+
+def _time_side(text: str) -> str:
+    """'morning' or 'night' when ``text`` names one of them alone, else ''."""
+    night = any(w in text for w in cues.NIGHT_WORDS)
+    morning = any(w in text for w in cues.MORNING_WORDS)
+    return "" if morning == night else ("night" if night else "morning")
+
+
+def pick_by_taste(options: tuple[str, ...], s: Situation) -> list[str]:
+    """The options of a which-of question the pack's tastes prefer (all of them when it has none)."""
+    tastes = s.persona.tastes
+    favourites = set(tastes.favourites.values()) | set(tastes.likes) | set(tastes.pastimes)
+
+    def score(option: str) -> int:
+        side = _time_side(option)
+        if side and tastes.time_of_day:
+            return 2 if side == tastes.time_of_day else 0
+        if option in cues.SEASONS and tastes.favourites.get("season"):
+            return 2 if option in tastes.favourites["season"] else 0
+        if any(option in f or f in option for f in favourites):
+            return 2
+        if any(option in d or d in option for d in tastes.dislikes):
+            return 0
+        return 1
+    best = max(score(o) for o in options)
+    return [o for o in options if score(o) == best]
+
+
+def _told(s: Situation, h: Heard) -> list[str]:
+    """A reaction to news, a plan or a feeling, naming the thing told."""
+    mood = {"good": "good_news", "bad": "bad_news"}.get(h.mood, "")
+    kind = "plan" if h.kind == "plan" and h.mood != "bad" else mood or ("feeling" if h.kind == "feeling" else "news")
+    if not h.clause:
+        return _said(s, kind + "_plain", table="reactions")
+    return _said(s, kind, table="reactions", topic=h.clause)
+
+
+def answered(s: Situation, h: Heard) -> list[str] | None:
+    """The lines that answer ``h``, best first; None when the rest of the voice answers it."""
+    if h.kind == "question":
+        if h.asks == heard_kinds.PLANS:
+            return _plans(s)
+        if h.asks == heard_kinds.DAY:
+            return _day(s)
+        if h.asks == heard_kinds.TALK:
+            return _talk(s)
+        if h.asks == heard_kinds.FAVOURITE:
+            return _favourite(s, h.favourite)
+        if h.asks == heard_kinds.PASTIME:
+            return _said(s, "pastime", topic=s.persona.tastes.pastimes[0]) if s.persona.tastes.pastimes \
+                else _said(s, "not_sure")
+        if h.asks == heard_kinds.OTHER:
+            return _said(s, "other_unknown")
+        if h.asks == heard_kinds.SIDE:
+            return _side(s, h) or None
+        return None
+    if h.kind == "news" and not h.mood and (s.pickup or not h.verbal):
+        return None  # plain news the pack has words for, or a bare noun: picked up as a topic
+    if h.kind in ("news", "plan", "feeling") or (h.kind == "statement" and h.mood):
+        return _told(s, h)
+    if h.kind == "retraction":
+        if not h.topic or h.phrase:
+            return _said(s, "retraction_plain", table="reactions")
+        return _said(s, "retraction", table="reactions", topic=h.clause if h.verbal else h.topic + cues.CALLED_OFF)
+    if h.kind in ("warmth", "compliment", "thanks", "apology"):
+        return _said(s, h.kind, table="reactions") or None
+    if h.kind == "invitation" and h.question is None:
+        return _said(s, "agree") or None
+    return None
