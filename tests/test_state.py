@@ -8,6 +8,7 @@ import pytest
 import respx
 from click.testing import CliRunner
 
+from conftest import BODY, CONVERSATION_REQUEST, GET_URL
 from karakuri_agent.app.cli import agent
 from karakuri_agent.errors import AlreadyAttempted
 from karakuri_agent.state.base import SUCCEEDED
@@ -174,8 +175,12 @@ def test_a_database_this_version_cannot_open_is_a_configuration_error(env, monke
 
 def test_sqlite_url_is_the_state_directory(env, monkeypatch, state_dir):
     monkeypatch.setenv("KARAKURI_DATABASE_URL", "sqlite:")
-    result = CliRunner().invoke(agent, ["log"])
-    assert result.exit_code == 0 and (state_dir / "karakuri.db").exists()
+    result = CliRunner().invoke(agent, ["log"])  # reading creates nothing: there is no state there yet
+    assert result.exit_code == 0 and f"no state yet in {state_dir}" in result.stderr and not state_dir.exists()
+    with respx.mock(assert_all_called=False) as mock:
+        mock.get(GET_URL).respond(200, json=CONVERSATION_REQUEST)
+        assert CliRunner().invoke(agent, ["handle", "--dry-run", BODY]).exit_code == 0
+    assert (state_dir / "karakuri.db").exists()
 
 
 def test_the_journal_keeps_one_fact_per_kind_and_key_and_reads_a_window_in_time_order(state, clock):

@@ -62,7 +62,8 @@ def check_settings(settings: Settings, transport: httpx.BaseTransport | None = N
 
 
 def check_state(settings: Settings, transport: httpx.BaseTransport | None = None) -> list[Finding]:
-    """Open the state as a run would (migrations included); a SQLite file not made yet is only checked for room."""
+    """Open the state to read it, changing nothing (not even a directory's mode); a SQLite file not made yet is
+    only checked for room, one that is there for being writable, as a run needs."""
     from karakuri_agent.domain.clock import utc_now
     from karakuri_agent.state.factory import open_state
     from karakuri_agent.state.sqlite.db import DB_FILENAME
@@ -80,10 +81,14 @@ def check_state(settings: Settings, transport: httpx.BaseTransport | None = None
             return [Finding(PROBLEM, f"state: {where} cannot be created: {parent} is not a writable directory"
                                      " (set KARAKURI_STATE_DIR)")]
     try:
-        with open_state(settings, utc_now):
+        with open_state(settings, utc_now, read_only=True):
             pass
     except KarakuriError as exc:
         return [Finding(PROBLEM, f"state: {where} cannot be opened: {exc.message}")]
+    if settings.database_url is None and not (os.access(settings.state_dir, os.W_OK | os.X_OK)
+                                              and os.access(settings.state_dir / DB_FILENAME, os.W_OK)):
+        return [Finding(PROBLEM, f"state: {where} can be read but not written: a run records its claim there"
+                                 " (`log` and `day` still read it)")]
     return [Finding(OK, f"state: {where} opened")]
 
 

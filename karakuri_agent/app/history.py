@@ -46,7 +46,9 @@ def no_state_yet(settings: Settings) -> str | None:
     Reading commands must not create one: a typo in KARAKURI_STATE_DIR would
     otherwise leave a fresh empty database behind and say nothing useful.
     """
-    if settings.database_url is not None:
+    from karakuri_agent.state.factory import backend_for
+
+    if settings.database_url is not None and backend_for(settings.database_url.get()) != "sqlite":
         return None  # a database server: opening it is how to know
     from karakuri_agent.state.sqlite.db import DB_FILENAME
 
@@ -59,7 +61,7 @@ def no_state_yet(settings: Settings) -> str | None:
 def recent(settings: Settings, limit: int, filters: Filters = Filters()) -> list[dict[str, Any]]:
     """The newest `limit` activity entries that pass `filters`, oldest first, with the claims whose outcome
     was never written."""
-    with open_state(settings, utc_now) as state:
+    with open_state(settings, utc_now, read_only=True) as state:
         entries = state.store.recent_activity(FILTER_SCAN if filters.any else limit)
         claims = state.ledger.recent_claims(limit)
     kept = list(reversed([entry for entry in entries if filters.keeps(entry)][:limit]))

@@ -35,8 +35,13 @@ def backend_for(url: str, name: str = "KARAKURI_DATABASE_URL") -> str:
                       " this version can open)")
 
 
-def open_url(url: str, state_dir: Path, clock: Callable[[], datetime]) -> State:
-    """The state a URL names: SQLite in `state_dir`, or the PostgreSQL database (psycopg imported only here)."""
+def open_url(url: str, state_dir: Path, clock: Callable[[], datetime], *, read_only: bool = False) -> State:
+    """The state a URL names: SQLite in `state_dir`, or the PostgreSQL database (psycopg imported only here).
+
+    `read_only` (the commands that only read: `log`, `day`, `doctor`): the
+    SQLite file must exist and is opened creating and changing nothing, its
+    directory's mode included. PostgreSQL is opened as usual.
+    """
     if backend_for(url) == "postgres":
         try:
             from karakuri_agent.state.postgres import PostgresState
@@ -46,13 +51,14 @@ def open_url(url: str, state_dir: Path, clock: Callable[[], datetime]) -> State:
         return PostgresState(url, clock)
     from karakuri_agent.state.sqlite.state import SQLiteState
 
-    return SQLiteState(state_dir, clock)
+    return SQLiteState(state_dir, clock, read_only=read_only)
 
 
 @contextmanager
-def open_state(settings: StateLocation, clock: Callable[[], datetime]) -> Iterator[State]:
-    """The configured store and ledger, opened once and closed on exit."""
-    state = open_url(settings.database_url.get() if settings.database_url else "", settings.state_dir, clock)
+def open_state(settings: StateLocation, clock: Callable[[], datetime], *, read_only: bool = False) -> Iterator[State]:
+    """The configured store and ledger, opened once and closed on exit (`read_only`: see open_url)."""
+    state = open_url(settings.database_url.get() if settings.database_url else "", settings.state_dir, clock,
+                     read_only=read_only)
     try:
         yield state
     finally:

@@ -27,7 +27,7 @@ def read_day(settings: Settings, day: date | None, *, empty: bool = False) -> Da
         from karakuri_agent.state.memory import MemoryState
 
         return build(records_for(MemoryState(utc_now).store, day))
-    with open_state(settings, utc_now) as state:
+    with open_state(settings, utc_now, read_only=True) as state:
         return build(records_for(state.store, day))
 
 

@@ -12,6 +12,7 @@ the claim's own sync carries them to disk with it.
 
 from __future__ import annotations
 
+import errno
 import os
 import sqlite3
 import time
@@ -21,7 +22,7 @@ from typing import Callable, Iterator
 
 from karakuri_agent.domain.clock import utc_now
 from karakuri_agent.errors import ConfigError, StateBusy, StateUnavailable
-from karakuri_agent.state.sqlite.guard import open_guarded
+from karakuri_agent.state.sqlite.guard import mapped, open_guarded
 from karakuri_agent.state.values import utc_text
 
 DB_FILENAME = "karakuri.db"
@@ -243,14 +244,21 @@ MIGRATIONS: list[tuple[int, str, Callable[[sqlite3.Connection], None]]] = [
 
 
 def prepare_state_dir(state_dir: Path) -> Path:
-    """Create the state directory private (0700) and the database file private (0600).
+    """Create the state directory private (0700) and the database file private (0600), if they are not there.
 
-    SQLite creates its -wal and -shm files with the database file's mode, so
-    making the file first is enough to keep all three private.
+    Modes are set only on what is created here: an existing directory keeps
+    its own (a shared `/tmp`-like 1777 one included). SQLite creates its
+    -wal and -shm files with the database file's mode, so making the file
+    first is enough to keep all three private.
     """
     try:
-        state_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
-        os.chmod(state_dir, 0o700)
+        state_dir.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            state_dir.mkdir(mode=0o700)
+            os.chmod(state_dir, 0o700)  # whatever the umask took away from the owner
+        except FileExistsError:
+            if not state_dir.is_dir():
+                raise NotADirectoryError(errno.ENOTDIR, "not a directory", str(state_dir)) from None
         path = state_dir / DB_FILENAME
         os.close(os.open(path, os.O_CREAT | os.O_RDWR, 0o600))
     except OSError as exc:
@@ -280,6 +288,41 @@ def connect(state_dir: Path) -> sqlite3.Connection:
     except sqlite3.DatabaseError as exc:  # raised by a migration's own code, not by a statement
         raise ConfigError(f"cannot open the state database in {state_dir}: {exc}") from None
     return conn
+
+
+def connect_read_only(state_dir: Path) -> sqlite3.Connection:
+    """Open an existing database to read it, creating and changing nothing (`log`, `day`, `doctor`).
+
+    A -wal file beside it means another connection is writing (or was): the
+    file is opened read-only (`mode=ro`) and reads what that connection
+    committed. Without one nothing is being written and the file is read as
+    it stands (`immutable=1`): a read-only connection to a WAL file would
+    otherwise leave a -wal and a -shm behind, and could not start at all in a
+    directory it may not write to (a read-only mount). A file an older
+    version wrote is read through a migrated copy in memory: the file
+    itself is brought up to date by the next run that acts.
+    """
+    path = (state_dir / DB_FILENAME).absolute()
+    wal = path.with_name(f"{DB_FILENAME}-wal")
+    try:
+        conn = open_guarded(path, BUSY_TIMEOUT_MS / 1000, query="mode=ro" if wal.exists() else "immutable=1")
+        conn.row_factory = sqlite3.Row
+        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        stale = not conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'"
+                                 ).fetchone() or not _all_applied(conn)
+    except StateBusy:
+        raise
+    except StateUnavailable as exc:
+        raise ConfigError(f"cannot read the state database in {state_dir}: {exc.reason}") from None
+    if not stale:
+        return conn
+    copy = open_guarded(Path(":memory:"), BUSY_TIMEOUT_MS / 1000)
+    copy.row_factory = sqlite3.Row
+    with mapped(str(path)):
+        conn.backup(copy)
+    conn.close()
+    migrate(copy)
+    return copy
 
 
 def _use_wal(conn: sqlite3.Connection, attempts: int = 100) -> None:

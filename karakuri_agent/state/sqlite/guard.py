@@ -101,9 +101,14 @@ class GuardedConnection(sqlite3.Connection):
             super().rollback()
 
 
-def open_guarded(path: Path, timeout: float) -> GuardedConnection:
-    """The connection to `path`, in autocommit mode (the package says BEGIN itself), its errors mapped."""
+def open_guarded(path: Path, timeout: float, *, query: str = "") -> GuardedConnection:
+    """The connection to `path`, in autocommit mode (the package says BEGIN itself), its errors mapped.
+
+    `query` opens it as a URI with those parameters (`mode=ro`, `immutable=1`).
+    """
+    target = f"{path.as_uri()}?{query}" if query else str(path)
     with mapped(str(path)):
-        conn = sqlite3.connect(path, timeout=timeout, isolation_level=None, factory=GuardedConnection)
+        conn = sqlite3.connect(target, timeout=timeout, isolation_level=None, factory=GuardedConnection,
+                               uri=bool(query))
     conn.where = str(path)
     return conn

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from karakuri_agent.domain.clock import utc_now
-from karakuri_agent.state.sqlite.db import connect
+from karakuri_agent.state.sqlite.db import connect, connect_read_only
 from karakuri_agent.state.sqlite.ledger import Ledger
 from karakuri_agent.state.sqlite.store import SQLiteStore
 
@@ -18,8 +18,9 @@ from karakuri_agent.state.sqlite.store import SQLiteStore
 class SQLiteState:
     """The store and the ledger on one connection, so a claim and a record share the file's locks."""
 
-    def __init__(self, state_dir: Path, clock: Callable[[], datetime] = utc_now) -> None:
-        self.conn = connect(state_dir)
+    def __init__(self, state_dir: Path, clock: Callable[[], datetime] = utc_now, *, read_only: bool = False) -> None:
+        """`read_only`: the existing file, opened to read, nothing created or changed (db.connect_read_only)."""
+        self.conn = connect_read_only(state_dir) if read_only else connect(state_dir)
         self.store = SQLiteStore(self.conn, clock)
         self.ledger = Ledger(self.conn, clock)
 
