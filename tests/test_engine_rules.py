@@ -181,3 +181,52 @@ def test_a_range_only_the_text_gives_is_filled_too():
                 persona=load_persona())
     [decision] = propose(view)[:1]
     assert decision.params == {"action_id": "read", "duration_minutes": 60}
+
+
+# ---------------------------------------------------------------------------------- item 4: requirements met first
+MOVIE = {"name": "映画を観る", "id": "watch-movie", "needs": [("映画チケット", 1)], "source": "映画館"}
+POPCORN = {"name": "ポップコーンを買う", "id": "buy-popcorn", "seconds": 300, "cost": 450, "source": "映画館"}
+
+
+def at_the_cinema(nid: str, **seen: Any) -> dict[str, Any]:
+    return et.idle(nid, actions=[MOVIE, POPCORN], here="16-12 (映画館 ロビー)", kind="movement_completed", **seen)
+
+
+@pytest.mark.parametrize("seen, expected", [
+    ({"items": 0, "money": 10_000}, "buy-popcorn"),  # no items at all: no ticket; the popcorn is paid for
+    ({"items": 0, "money": 300}, None),  # nothing it can afford: no action
+    ({"items": "映画チケット (movie-ticket) ×1", "money": 300}, "watch-movie"),  # the older listing shows the ticket
+    ({"items": "パン (bread) ×2", "money": 10_000}, "buy-popcorn"),  # every item named, no ticket among them
+])
+def test_an_action_whose_requirement_the_agent_does_not_meet_is_not_chosen(env, seen, expected):
+    """The regression: 映画を観る (必要: 映画チケット×1) chosen with no ticket, refused in the world."""
+    [(sent, _)] = live([at_the_cinema("notif-h1", **seen)])
+    chosen = sent["params"].get("action_id") if sent and sent["command"] == "action" else None
+    assert chosen == expected
+
+
+def test_items_it_cannot_tell_it_holds_are_asked_for_then_the_answer_decides(env):
+    """`所持品: 3 個` says how many, not which: the status is asked, and its list is what counts."""
+    unsure = at_the_cinema("notif-h2", items=3, money=300)
+    status = et.idle("notif-h3", kind="idle_reminder_fired", actions=[MOVIE, POPCORN], here="16-12 (映画館 ロビー)",
+                     lead="現在地: 16-12\n所持金: 300円\n所持品:\n- 映画チケット (movie-ticket) ×1\n- パン (bread) ×2",
+                     items=3, money=300, created_at="2026-04-18T06:05:00.000Z")
+    (asked, _), (then, _) = live([unsure, status])
+    assert asked and asked["command"] == "get_status"
+    assert then and (then["command"], then["params"].get("action_id")) == ("action", "watch-movie")
+
+
+def test_what_an_action_cost_is_taken_from_the_money_before_the_next_text_says_so(tmp_path):
+    from karakuri_agent.memory import holdings
+    from karakuri_agent.state.memory import MemoryStore
+
+    store = MemoryStore()
+    holdings.learn_from_text(store, "所持金: 500円\n所持品: なし", "2026-04-18T06:00:00.000+00:00")
+    parsed = {"actions": offers.parse_action_options("選択肢:\n" + et.action_line(
+        "コーヒーを飲む", "drink-coffee", cost=450) + "\n"), "transfers": []}
+    holdings.after_command(store, "action", {"action_id": "drink-coffee"}, parsed)
+    assert holdings.held(store).money == 50
+    holdings.learn_from_text(store, "所持金: 500円", "2026-04-18T06:00:00.000+00:00")  # the same text read again
+    assert holdings.held(store).money == 50
+    holdings.learn_from_text(store, "所持金: 1,250円", "2026-04-18T07:00:00.000+00:00")  # a newer one: the truth
+    assert holdings.held(store).money == 1250

@@ -155,3 +155,49 @@ def et_zone():
     from karakuri_agent.domain.notification import TOKYO
 
     return TOKYO
+
+
+# ---------------------------------------------------------------------------------- requirements met first
+ITEMS = [("映画チケット", "movie-ticket"), ("パン", "bread"), ("花束", "flower-bouquet"), ("おみくじ", "omikuji")]
+
+
+@st.composite
+def shop(draw):
+    """Actions as the engine lists them (cost, needs), and what the agent holds in one of the text's forms."""
+    actions = []
+    for i in range(draw(st.integers(1, 4))):
+        needs = draw(st.lists(st.sampled_from(ITEMS), max_size=2, unique=True))
+        actions.append({"name": f"行動{i}する", "id": f"act-{i}", "cost": draw(st.none() | st.integers(1, 3000)),
+                        "needs": [(name, draw(st.integers(1, 2))) for name, _ in needs], "source": "商店"})
+    held = draw(st.lists(st.tuples(st.sampled_from(ITEMS), st.integers(1, 3)), max_size=3, unique_by=lambda h: h[0]))
+    form = draw(st.sampled_from(["count", "listed", "status"]))
+    money = draw(st.integers(0, 5000))
+    return actions, held, form, money
+
+
+@given(shop(), st.text(alphabet="abcdef0123456789", min_size=4, max_size=8))
+@settings(max_examples=200, deadline=None)
+def test_an_action_is_chosen_only_when_the_agent_knows_it_can_pay_and_holds_what_it_needs(case, seed):
+    from karakuri_agent.reading import holdings as reading
+
+    actions, held, form, money = case
+    listing = ", ".join(f"{name} ({item_id}) ×{qty}" for (name, item_id), qty in held)
+    seen = {"count": {"items": sum(q for _, q in held)}, "listed": {"items": listing or 0}, "status": {"items": 0}}[form]
+    notification = et.idle(f"notif-{seed}", actions=actions, money=money, kind="movement_completed", **seen)
+    text = notification["notification"]["text"]
+    if form == "status":
+        text += "\n\n所持品:\n" + "\n".join(f"- {name} ({item_id}) ×{qty}" for (name, item_id), qty in held)
+    choices = [Choice.from_json(c) for c in notification["notification"]["choices"]]
+    parsed = {"notification_type": "movement_completed", "participants": [],
+              "actions": offers.parse_action_options(text),
+              "location": {"current_node": {"node_id": "6-11", "name": "商店 店内"}}}
+    holdings = reading.read_text(text)
+    view = View(notification_id=f"notif-{seed}", choices=choices, parsed=parsed, context={}, me=ME, now=NOW,
+                persona=PERSONA, holdings=holdings, knowledge_age={"get_map": NOW - NOW})
+    truth = {name: qty for (name, _), qty in held}
+    for decision in propose(view):
+        if decision.command != "action":
+            continue
+        option = next(a for a in actions if a["id"] == decision.params["action_id"])
+        assert money >= (option["cost"] or 0)
+        assert all(truth.get(name, 0) >= qty for name, qty in option["needs"])

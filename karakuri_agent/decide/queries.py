@@ -19,6 +19,7 @@ from karakuri_agent.domain.view import View
 from karakuri_agent.ja import places, reasons
 from karakuri_agent.memory import lessons, recall
 from karakuri_agent.memory.travel import FLOOR, time_to_walk
+from karakuri_agent.reading.holdings import needs_of
 from karakuri_agent.reading.places import known_place
 
 # How far ahead a meeting starts to steer the agent (time to walk there and wait).
@@ -271,6 +272,19 @@ def action_options(view: View) -> list[str]:
     from_text = [a.get("action_id") for a in view.parsed.get("actions") or []]
     ids = own + enum_of(choice, "action_id") + from_text
     return list(dict.fromkeys(str(a) for a in ids if isinstance(a, (str, int)) and a != ""))
+
+
+def action_option(view: View, action_id: str) -> dict[str, Any] | None:
+    """The offered action's details as its line states them (reading/offers.py), None when not in the text."""
+    return next((a for a in view.parsed.get("actions") or [] if a.get("action_id") == action_id), None)
+
+
+def affords(view: View, action_id: str) -> bool | None:
+    """The agent can pay for the action and holds what it needs (False: surely not; None: cannot tell)."""
+    option = action_option(view, action_id)
+    if option is None:
+        return True
+    return view.holdings.affords(option.get("cost"), needs_of(option))
 
 
 def action_label(choices: Sequence[Choice], parsed: Parsed, action_id: str | None) -> str | None:

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, Sequence
 
+from karakuri_agent.domain.holdings import Holdings
 from karakuri_agent.domain.identity import Identity
 from karakuri_agent.domain.notification import Choice
 from karakuri_agent.domain.persona import Persona
@@ -48,6 +49,7 @@ class View:
     # (memory/lessons.py: command, params, place, error, at): neither is tried again.
     npc_nodes: frozenset[str] = frozenset()
     refused: Sequence[dict[str, Any]] = ()
+    holdings: Holdings = Holdings()  # money and items, as far as known (domain/holdings.py)
 
     def choice(self, *commands: str) -> Choice | None:
         return next((c for c in self.choices if c.command in commands), None)

@@ -148,3 +148,17 @@ SECONDS = "秒"
 # The world would not start an action it had accepted (money or items short):
 # `「映画を観る」を実行できませんでした。必要なアイテムが足りません（必要: 映画チケット×1）。`
 ACTION_REJECTED = re.compile(r"^「(?P<name>[^」\n]{1,64})」を実行できませんでした。")
+
+# What the agent holds, as the perception and the status answer write it:
+# `所持金: 10,000円`; `所持品: 5 個` / `所持品: なし` / `所持品:` with `- 映画チケット (movie-ticket) ×1` lines under it;
+# the older perception's `アイテム: パン (bread) ×2, 花束 (flower-bouquet) ×1` / `アイテム: なし`.
+MONEY_LINE = re.compile(r"^所持金[:：]\s*(?P<yen>\d{1,3}(?:,\d{3}){0,5}|\d{1,15})\s*円")
+ITEMS_LINE = re.compile(r"^(?:所持品|アイテム)[:：]\s*(?P<rest>.*)$")
+NOTHING_HELD = "なし"
+ITEM_COUNT = re.compile(r"^(?P<n>\d{1,6})\s*個$")
+HELD_ITEM = re.compile(
+    r"(?P<name>[^\s,、()（）\n-][^,、()（）\n]{0,63}?)\s*[(（](?P<id>[\w-]{1,64})[)）]\s*[×x]\s*(?P<qty>\d{1,6})"
+)
+HELD_LINE = re.compile(r"^-\s*(?P<entry>.+)$")
+# What a rejected action says was short: `必要なアイテムが足りません（必要: 映画チケット×1）`, `所持金が足りません（…）`.
+ITEMS_SHORT = re.compile(r"必要なアイテムが足りません[（(]必要[:：]\s*(?P<needs>[^）)\n]+)[）)]")

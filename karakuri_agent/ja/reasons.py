@@ -83,3 +83,7 @@ def go_to(name: str | None) -> str:
 def with_memory(reason: str, memory: str) -> str:
     """A reason with the memory its line brings up, in brackets."""
     return f"{reason}（{memory}）"
+
+
+def check_holdings(label: str | None) -> str:
+    return f"{label}のに要る物を持っているか確かめる" if label else "持ち物と所持金を確かめる"

@@ -15,7 +15,8 @@ TRIPS = "trips"
 LAST_SEEN = "listen.last_seen"
 NPCS = "npcs"  # node → name of the NPCs seen: nodes that are never a destination
 REFUSED = "refused"  # commands the world refused, by params and place, with when (memory/lessons.py)
-NAMED = (BUILDINGS, PARTNERS, TRIPS, LAST_SEEN, NPCS, REFUSED)
+HOLDINGS = "holdings"  # money and items, as far as known (memory/holdings.py)
+NAMED = (BUILDINGS, PARTNERS, TRIPS, LAST_SEEN, NPCS, REFUSED, HOLDINGS)
 
 RESULT_PREFIX = "result:"
 

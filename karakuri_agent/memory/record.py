@@ -17,10 +17,11 @@ from karakuri_agent.domain.commands import OPENING as OPENING_COMMANDS
 from karakuri_agent.domain.identity import Identity
 from karakuri_agent.domain.records import Parsed
 from karakuri_agent.ja import phrases
-from karakuri_agent.memory import journal, knowledge, lessons
+from karakuri_agent.memory import holdings, journal, knowledge, lessons
 from karakuri_agent.memory.travel import learn_trip
 from karakuri_agent.reading import offers, textparse
 from karakuri_agent.state.base import Store
+from karakuri_agent.state.values import utc_text
 
 NODE_ID = re.compile(r"^\d+-\d+$")
 # Node types (the map's) nobody walks onto.
@@ -106,11 +107,12 @@ def record_outcome(
             store.add_utterance(conversation_key(parsed, me), params["message"], opens=command in OPENING_COMMANDS)
         _fulfil(store, command, params, parsed, touched, now)
         learn_trip(store, command, params, result, parsed, now)
+        holdings.after_command(store, command, params, parsed)
         journal.acted(store, notification_id=notification_id, parsed=parsed, me=me,
                       conversation=conversation_key(parsed, me), command=command, params=params, result=result,
                       now=now)
         if isinstance(result.get("data"), (dict, list)):
-            _learn(store, command, result["data"])
+            _learn(store, command, result["data"], now)
     return activity_id
 
 
@@ -154,12 +156,13 @@ def _fulfil(store: Store, command: str, params: dict[str, Any], parsed: Parsed,
         )
 
 
-def _learn(store: Store, command: str, data: Any) -> None:
+def _learn(store: Store, command: str, data: Any, now: datetime) -> None:
     """Keep what an information command taught: places, agents, the raw answer."""
     store.learn_places(places_in(data)[:MAX_KNOWLEDGE_ITEMS])
     lessons.learn_npcs(store, npcs_in(data)[:MAX_KNOWLEDGE_ITEMS])
     store.see_people(agents_in(data)[:MAX_KNOWLEDGE_ITEMS])
     store.set_knowledge(knowledge.result_key(command), data)
+    holdings.learn_from_answer(store, data, utc_text(now))
 
 
 def places_in(data: Any) -> list[dict[str, str]]:

@@ -9,6 +9,7 @@ from karakuri_agent.decide.queries import (
     acted_since_arrival,
     action_label_of,
     action_options,
+    affords,
     closeness_to,
     current_node_of,
     duration_for,
@@ -101,7 +102,7 @@ def _anything_but_wait(view: View) -> list[Decision]:
     """After two waits: something offered that the usual rules held back (a repeat is better than a third wait)."""
     found: list[Decision] = []
     choice = view.choice("action")
-    options = [a for a in action_options(view) if ends_in_time(view, a)]
+    options = [a for a in action_options(view) if ends_in_time(view, a) and affords(view, a)]
     if choice is not None and options:
         action_id = pick_stable(options, view.notification_id)
         found.append(Decision(choice.command, {"action_id": action_id},
@@ -170,12 +171,23 @@ def _act_here(view: View) -> list[Decision]:
         return []
     done = {c.get("params", {}).get("action_id") for c in view.recent_commands[:6]}
     fresh = [a for a in action_options(view) if a not in done and ends_in_time(view, a)]
-    if not fresh:
-        return []
+    affordable = [a for a in fresh if affords(view, a)]
+    if not affordable:
+        return _check_holdings(view, [a for a in fresh if affords(view, a) is None])
+    fresh = affordable
     action_id = pick_stable(fresh, view.notification_id)
     label = action_label_of(view, action_id)
     return [Decision(choice.command, {"action_id": action_id},
                      reasons.act_here(label))]
+
+
+def _check_holdings(view: View, unsure: list[str]) -> list[Decision]:
+    """Actions here that need items the agent cannot tell it holds: ask what it holds, once in a while."""
+    age = view.knowledge_age.get("get_status")
+    recent = {c.get("command") for c in view.recent_commands[:3]}
+    if not unsure or view.choice("get_status") is None or "get_status" in recent or (age is not None and age < INFO_FRESH):
+        return []
+    return [Decision("get_status", {}, reasons.check_holdings(action_label_of(view, unsure[0])))]
 
 
 def _talk_to_someone(view: View) -> list[Decision]:
