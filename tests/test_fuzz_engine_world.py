@@ -34,8 +34,11 @@ kana = st.text(alphabet="あいうえおかきくけこさしすせそたちつ�
 labels = st.builds(lambda b, part: f"{b} {part}", kana, st.sampled_from(["店内", "入口", "広場", "ロビー"]))
 
 
+npc_nodes_ = st.builds(lambda r, c: f"{r}-{c}", st.integers(20, 30), st.integers(1, 30))  # never where the agent stands
+
+
 def npcs_and_places():
-    return st.lists(st.tuples(kana, nodes), min_size=1, max_size=5).flatmap(
+    return st.lists(st.tuples(kana, npc_nodes_), min_size=1, max_size=5).flatmap(
         lambda npcs: st.tuples(st.just(npcs), st.lists(st.tuples(nodes, labels), min_size=0, max_size=6)))
 
 
