@@ -30,8 +30,14 @@ def parse_flag(env: Mapping[str, str], name: str, default: bool = False) -> bool
     raise ConfigError(f"{name} must be 1/0, true/false, yes/no or on/off, got {raw!r}")
 
 
-def parse_number(env: Mapping[str, str], name: str, default: float, *, minimum: float = 0) -> float:
-    """A finite number of at least ``minimum``; ConfigError naming the variable otherwise."""
+# Every number setting is seconds (a timeout, a budget, a window): a day is more than any of them needs,
+# and past it a sleep, a deadline or a date sum could overflow (1e300 seconds is no time).
+MAX_SECONDS = 86_400
+
+
+def parse_number(env: Mapping[str, str], name: str, default: float, *, minimum: float = 0,
+                 maximum: float = MAX_SECONDS) -> float:
+    """A finite number from ``minimum`` to ``maximum``; ConfigError naming the variable and the range otherwise."""
     raw = env.get(name, "").strip()
     if not raw:
         return default
@@ -43,4 +49,6 @@ def parse_number(env: Mapping[str, str], name: str, default: float, *, minimum: 
         raise ConfigError(f"{name} must be a finite number of seconds, got {raw!r}")
     if value < minimum:
         raise ConfigError(f"{name} must be at least {minimum:g}, got {raw!r}")
+    if value > maximum:
+        raise ConfigError(f"{name} must be at most {maximum:g} seconds, got {raw!r}")
     return value

@@ -5,17 +5,25 @@ that no UTF-8 file, database, terminal or webhook can take, so a run would
 crash far from where the text came in. Everything read from outside passes
 through here once, and a lone surrogate becomes U+FFFD. A file a setting
 names is read only if it is a regular file of a bounded size.
+
+JSON is read and written strictly (RFC 8259): Python's `NaN` and `Infinity`,
+a number past the float range (`1e400`, read as infinity) and an integer of
+hundreds of digits are refused where they come in, so no value that cannot
+be written back, compared or formatted travels further; everything written
+(a request body, every `--json`) is strict JSON too. A pack file is also
+bounded in nesting and may not repeat a key (`read_json_file`).
 """
 
 from __future__ import annotations
 
 import errno
 import json
+import math
 import os
 import re
 import stat
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 REPLACEMENT = "\ufffd"
@@ -49,11 +57,147 @@ def clean(value: Any) -> Any:
     return root[0]
 
 
-def loads(text: str) -> Any:
-    """`json.loads`, with lone surrogates spelled as escapes cleaned (only then is the value walked)."""
-    value = json.loads(text)
+# Past this many digits an integer is no number a person or the world means (and Python
+# refuses to read one of 4300); below it, every JSON integer is within the float range.
+MAX_INTEGER_DIGITS = 300
+_TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|-?(?:Infinity|NaN)|-?[0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?')
+_NESTING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]')
+
+
+class NotFiniteNumber(ValueError):
+    """A JSON number that is not a finite number of sane size: `NaN`, `Infinity`, `1e400`, 400 digits."""
+
+
+class DuplicateKey(ValueError):
+    """An object that names one key twice: JSON keeps the last silently, a pack file may not."""
+
+    def __init__(self, key: str) -> None:
+        super().__init__(f"duplicate key {key!r} (each key once per object)")
+        self.key = key
+        self.msg = str(self)
+
+
+def _refuse_constant(token: str) -> NoReturn:
+    raise NotFiniteNumber(token)
+
+
+def _finite_float(token: str) -> float:
+    number = float(token)
+    if not math.isfinite(number):
+        raise NotFiniteNumber(token)
+    return number
+
+
+def _sane_int(token: str) -> int:
+    if len(token) > MAX_INTEGER_DIGITS + 1:
+        raise NotFiniteNumber(token)
+    return int(token)
+
+
+def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise DuplicateKey(key)
+        out[key] = value
+    return out
+
+
+def strict_decoder(*, unique_keys: bool = False) -> json.JSONDecoder:
+    """A decoder that raises NotFiniteNumber for a number JSON should not carry (and DuplicateKey if asked)."""
+    return json.JSONDecoder(parse_constant=_refuse_constant, parse_float=_finite_float, parse_int=_sane_int,
+                            object_pairs_hook=_unique if unique_keys else None)
+
+
+def number_problem(token: str) -> str:
+    """What is wrong with a refused number, in words."""
+    if token.lstrip("-") in ("NaN", "Infinity"):
+        return f"{token} is not a JSON number (numbers must be finite)"
+    if "." in token or "e" in token or "E" in token:
+        return f"{token[:24]} is beyond the range of numbers (numbers must be finite)"
+    return f"an integer of {len(token.lstrip('-'))} digits is too long (at most {MAX_INTEGER_DIGITS})"
+
+
+def loads(text: str, *, max_depth: int | None = None, unique_keys: bool = False) -> Any:
+    """Strict `json.loads`: JSONDecodeError (with where) for bad JSON and for a number JSON should not carry.
+
+    `max_depth` bounds the nesting of arrays and objects, checked before
+    parsing (a file of 100 000 brackets is one clear error, not a
+    RecursionError); `unique_keys` raises DuplicateKey for a repeated key.
+    Lone surrogates spelled as escapes are cleaned (only then is the value walked).
+    """
+    if max_depth is not None:
+        deep = _too_deep(text, max_depth)
+        if deep is not None:
+            raise json.JSONDecodeError(f"nested deeper than {max_depth} levels", text, deep)
+    try:
+        value = strict_decoder(unique_keys=unique_keys).decode(text)
+    except NotFiniteNumber as exc:
+        token, at = _first_refused(text, str(exc))
+        raise json.JSONDecodeError(number_problem(token), text, at) from None
+    except RecursionError:
+        raise json.JSONDecodeError("nested too deeply", text, 0) from None
     if "\\u" in text and re.search(r"\\u[dD][89a-fA-F]", text):
         return clean(value)
+    return value
+
+
+def _too_deep(text: str, limit: int) -> int | None:
+    """Where the first array or object nested past `limit` opens (brackets inside strings do not count)."""
+    if text.count("[") + text.count("{") <= limit:
+        return None
+    depth = 0
+    for match in _NESTING.finditer(text):
+        token = match.group()
+        if token in ("[", "{"):
+            depth += 1
+            if depth > limit:
+                return match.start()
+        elif token in ("]", "}"):
+            depth -= 1
+    return None
+
+
+def _first_refused(text: str, refused: str) -> tuple[str, int]:
+    """The first number outside strings the strict decoder refuses, and where it is."""
+    for match in _TOKEN.finditer(text):
+        token = match.group()
+        if token[0] == '"':
+            continue
+        try:
+            if token.lstrip("-") in ("NaN", "Infinity"):
+                _refuse_constant(token)
+            (_finite_float if "." in token or "e" in token or "E" in token else _sane_int)(token)
+        except NotFiniteNumber:
+            return token, match.start()
+    return refused, 0
+
+
+def dumps(value: Any, *, indent: int | None = None) -> str:
+    """Strict JSON text, Japanese kept: ValueError for a value JSON cannot carry (NaN, Infinity).
+
+    What the program sends (a command's body) and prints (every `--json`)
+    is written by this one function, so it is JSON any reader takes.
+    """
+    return json.dumps(value, ensure_ascii=False, allow_nan=False, indent=indent)
+
+
+def dumps_shown(value: Any, *, indent: int | None = None) -> str:
+    """JSON to print: strict; a number that is not finite (only a state from an older version can hold
+    one) is printed as null rather than as bare `NaN` no JSON reader takes."""
+    try:
+        return dumps(value, indent=indent)
+    except ValueError:
+        return dumps(_finite_only(value), indent=indent)
+
+
+def _finite_only(value: Any) -> Any:
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, dict):
+        return {k: _finite_only(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_finite_only(v) for v in value]
     return value
 
 
@@ -93,3 +237,26 @@ def file_kind(path: Path) -> str | None:
     except OSError:
         return None
     return next((kind for test, kind in _KINDS if test(mode)), "not a regular file")
+
+
+class UnreadableJson(ValueError):
+    """A JSON file that cannot be used; the message is one line naming the file and what is wrong."""
+
+
+def read_json_file(path: Path, limit: int, *, max_depth: int) -> Any:
+    """The strict JSON of a file a setting names (a pack's persona.json, behaviour.json): the one reader.
+
+    A regular file of at most `limit` bytes, nested at most `max_depth`
+    levels, no key twice in one object, finite numbers only. Raises
+    FileNotFoundError when there is no file, else UnreadableJson saying why.
+    """
+    try:
+        return loads(read_regular_file(path, limit), max_depth=max_depth, unique_keys=True)
+    except FileNotFoundError:
+        raise
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UnreadableJson(f"{path}: cannot be read ({' '.join(str(exc).split())})") from None
+    except json.JSONDecodeError as exc:
+        raise UnreadableJson(f"{path}: not valid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}") from None
+    except DuplicateKey as exc:
+        raise UnreadableJson(f"{path}: {exc}") from None

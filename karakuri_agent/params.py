@@ -5,6 +5,11 @@ here are never sent. String lengths are counted in UTF-16 code units, as the
 server (JavaScript) counts them. Only the
 safe coercions are made ("3" for an integer field, 3.0 for an integer);
 everything else is reported, field by field, in one line.
+
+Whatever the schema says (or does not say about a field), params must be
+JSON a request can carry: a number that is not finite (NaN, Infinity) or a
+value that is no JSON at all is refused here, before the ledger claims the
+notification, never found out when the request is built.
 """
 
 from __future__ import annotations
@@ -50,6 +55,9 @@ def validate(choice: Choice, params: dict[str, Any]) -> dict[str, Any]:
     for name in choice.required_params:
         if params.get(name) in (None, ""):
             problems.append(f"{name} is required")
+    unsent = unsendable(params)
+    if unsent:  # no schema check can make these sendable: say only this
+        raise InvalidParams(choice.command, problems + unsent)
     schema = choice.param_schema
     result: dict[str, Any] = {}
     for name, value in params.items():
@@ -107,6 +115,30 @@ def _check_object(value: dict[str, Any], spec: dict[str, Any], path: str, proble
         sub = properties.get(name)
         checked[name] = check_value(item, sub, f"{path}.{name}", problems, depth + 1) if isinstance(sub, dict) else item
     return checked
+
+
+def unsendable(params: dict[str, Any]) -> list[str]:
+    """What in `params` no strict JSON can carry (NaN, Infinity, a key that is not text, a non-JSON value).
+
+    Walked without recursion, so params of any depth get an answer.
+    """
+    problems: list[str] = []
+    stack: list[tuple[str, Any]] = [("", params)]
+    while stack and len(problems) < 5:
+        path, value = stack.pop()
+        if isinstance(value, float) and not math.isfinite(value):
+            problems.append(f"{path} must be a finite number (JSON has no NaN or Infinity)")
+        elif isinstance(value, dict):
+            for key, item in value.items():
+                name = f"{path}.{key}" if path else str(key)
+                if not isinstance(key, str):
+                    problems.append(f"{name}: a key must be text")
+                stack.append((name, item))
+        elif isinstance(value, list):
+            stack.extend((f"{path}[{i}]", item) for i, item in enumerate(value))
+        elif value is not None and not isinstance(value, (str, int, float, bool)):
+            problems.append(f"{path} is not a JSON value ({type(value).__name__})")
+    return sorted(problems)
 
 
 _INTEGER_TEXT = re.compile(r"-?[0-9]{1,300}")

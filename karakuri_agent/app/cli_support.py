@@ -33,7 +33,10 @@ PACKAGE = "karakuri-agent"
 
 
 def print_json(data: Any) -> None:
-    click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+    """Every command's JSON output: strict JSON, one writer (outside.dumps_shown)."""
+    from karakuri_agent.outside import dumps_shown
+
+    click.echo(dumps_shown(data, indent=2))
 
 
 def program_name() -> str:
@@ -339,10 +342,12 @@ def print_result(result: Any, *, as_json: bool, explain: bool) -> None:
 
     --explain with --json prints the explanation first, then the record.
     """
+    from karakuri_agent.outside import dumps_shown
+
     print_problems(result)
     decision = result.decision
     if decision is not None and decision.command and (explain or (result.dry_run and not as_json)):
-        params = json.dumps(decision.params, ensure_ascii=False)
+        params = dumps_shown(decision.params)
         click.echo(f"  {'would send' if result.dry_run else 'decision'}: {decision.command} {params}")
     if result.model is not None and (explain or (result.dry_run and not as_json)):
         click.echo(f"  {result.model.line()}")  # what the model proposed and what the gate said
@@ -355,7 +360,7 @@ def print_result(result: Any, *, as_json: bool, explain: bool) -> None:
 
         for line in behaviour_lines(result.behaviour):
             click.echo(f"  {line}")
-    click.echo(json.dumps(result.record(), ensure_ascii=False) if as_json else result.report)
+    click.echo(dumps_shown(result.record()) if as_json else result.report)
 
 
 def print_problems(result: Any) -> None:

@@ -251,10 +251,12 @@ class KarakuriClient:
         Any other transport failure (timeout, reset, a body cut short) means the
         command may have been received: OutcomeUnknown, and never a resend.
         """
-        payload = {"notification_id": notification_id, "command": command, "params": params}
+        # Strict JSON, the one writer (outside.dumps): the gate refused anything it cannot carry before the claim.
+        body = outside.dumps({"notification_id": notification_id, "command": command, "params": params}).encode()
         for attempt in range(1, self._connect_attempts + 1):
             try:
-                response = self._within_deadline("POST", "agents/command", json=payload)
+                response = self._within_deadline("POST", "agents/command", content=body,
+                                                 headers={"Content-Type": "application/json"})
                 break
             except NEVER_SENT as exc:
                 if attempt == self._connect_attempts:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -11,6 +10,7 @@ from typing import Any, Iterable
 from karakuri_agent.app.config import Settings
 from karakuri_agent.domain.clock import utc_now
 from karakuri_agent.domain.notification import TOKYO
+from karakuri_agent.outside import dumps_shown
 from karakuri_agent.state.factory import open_state
 
 # How far back a filtered `log` looks (a person's question, not a run's: read once, filtered here).
@@ -140,7 +140,7 @@ def _entry_lines(entries: Iterable[dict[str, Any]]) -> Iterable[str]:
         if kind == "request":
             yield f"{head}  received {entry.get('notification_type') or 'notification'}"
             continue
-        params = json.dumps(entry.get("params") or {}, ensure_ascii=False)
+        params = dumps_shown(entry.get("params") or {})
         if kind == "claimed":
             yield f"{head}  SENT {entry['command']} {params}  (outcome not recorded)"
             continue

@@ -146,8 +146,25 @@ def act(rt: Runtime, fetched: Fetched, choice: Choice, params: dict[str, Any], *
     Server errors and unknown outcomes are returned, not raised: they are
     results to record and report, and nothing is ever retried after them.
     """
+    sendable(choice.command, params)
     with must_finish():  # Ctrl-C waits for the end of this step: never a command without its record
         return _claim_send_record(rt, fetched, choice, params, reason)
+
+
+def sendable(command: str, params: dict[str, Any]) -> None:
+    """Raise InvalidParams unless the params can be written as the request's strict JSON.
+
+    The gate already refuses them (params.unsendable); this is the last look
+    before the claim, since a claim whose request cannot be built loses the
+    notification for good.
+    """
+    from karakuri_agent.outside import dumps
+    from karakuri_agent.params import InvalidParams
+
+    try:
+        dumps(params)
+    except (TypeError, ValueError) as exc:
+        raise InvalidParams(command, [f"not JSON a request can carry ({exc})"]) from None
 
 
 def _claim_send_record(rt: Runtime, fetched: Fetched, choice: Choice, params: dict[str, Any], reason: str) -> Outcome:

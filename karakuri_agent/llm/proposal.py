@@ -4,16 +4,19 @@ Models wrap JSON in code fences, put a sentence before or after it, think
 aloud in `<think>` blocks, or offer a list of options. All of that is read
 through; only an answer with no usable object is an error, and its problem
 is one short line that can be shown to the model when it is asked again.
+A number JSON cannot carry (`NaN`, `Infinity`, `1e400`) is such an error
+too: it is read with the strict decoder every door uses (outside.py).
 """
 
 from __future__ import annotations
 
-import json
 import re
 import unicodedata
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from karakuri_agent.outside import NotFiniteNumber, number_problem, strict_decoder
 
 # A reason is a note for the log, not an essay.
 REASON_LIMIT = 120
@@ -81,13 +84,15 @@ def read_proposal(text: str | None) -> Proposal:
 
 def _first_json(text: str) -> dict[str, Any] | None:
     """The first object that decodes, starting at any `{` or `[`; of a list, its first item."""
-    decoder = json.JSONDecoder()
+    decoder = strict_decoder()
     for count, match in enumerate(_STARTS.finditer(text)):
         if count >= _MAX_STARTS:
             break
         try:
             value, _ = decoder.raw_decode(text, match.start())
-        except ValueError:
+        except NotFiniteNumber as exc:  # an object was there, with a number no request can carry
+            raise UnreadableProposal(f"{number_problem(str(exc))}: use finite numbers") from None
+        except (ValueError, RecursionError):
             continue
         if isinstance(value, list) and value:
             value = value[0]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable
@@ -45,7 +44,9 @@ def show(settings: Settings, wanted: date | None, *, as_json: bool, html_file: P
     if as_json:
         from karakuri_agent.app.day.as_json import to_json
 
-        return [json.dumps(to_json(day), ensure_ascii=False, indent=2)]
+        from karakuri_agent.outside import dumps_shown
+
+        return [dumps_shown(to_json(day), indent=2)]
     from karakuri_agent.app.day.text import lines
 
     return list(lines(day))
