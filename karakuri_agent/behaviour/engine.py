@@ -67,6 +67,7 @@ class Turn:
     phrases: tuple[str, ...] = ()
     previous: dict[str, Any] = field(default_factory=dict)  # the variables a notification ago: for crossings
     seen: dict[str, Any] = field(default_factory=dict)  # what this turn's crossing checks saw: the next one's "before"
+    ran: set[tuple[str, tuple[tuple[str, str], ...]]] = field(default_factory=set)  # reactions run, with their slots
 
     @classmethod
     def begin(cls, behaviour: Behaviour, facts: Facts, memory: Mapping[str, Any]) -> Turn:
@@ -201,10 +202,20 @@ class Turn:
                 self.state.setdefault("context", []).append(action.text)
 
     def react(self, events: Sequence[str], slots: Mapping[str, str]) -> None:
-        """Run every reaction whose `on` names one of these events (or notification types, globbed)."""
+        """Run every reaction whose `on` names one of these events (or notification types, globbed).
+
+        A reaction runs at most once per notification (per person, for one with
+        a `{partner}` from the event): `*` matches the day's start and the
+        notification's type, `*_completed` may match two events, and it still
+        runs once.
+        """
+        key = tuple(sorted(slots.items()))
         for reaction in self.behaviour.reactions:
+            if (reaction.id, key) in self.ran:
+                continue
             if any(matches_type([reaction.on], e) for e in events) and self.holds(
                     reaction.conditions, reaction.condition_logic, slots):
+                self.ran.add((reaction.id, key))
                 self.reacted.append(reaction.id)
                 self.run(reaction.then, reaction.id, slots)
 

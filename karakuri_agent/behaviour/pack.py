@@ -2,39 +2,71 @@
 
 The file is read with pydantic (unknown keys are errors), rule by rule, so a
 problem names the file, the rule or variable id, the field and what is
-expected. Then what the shape cannot say: duplicate ids, a `disable` or
-`enable_rule` naming no rule, a path to an undefined variable, an impossible
-time, a `say` phrase that breaks the pack's phrase rules (the caller's check).
+expected. Every number is bounded (spec.py's limits; the problem names the
+field and the range), and an id or a variable's name is one printable line
+(it is printed by `rules` and `log`). The file itself is read by the one
+reader of pack files (outside.read_json_file: bounded size and nesting, no
+key twice, finite numbers). Then what the shape cannot say: duplicate ids, a
+`disable` or `enable_rule` naming no rule, a path to an undefined variable,
+an impossible time, a `say` phrase that breaks the pack's phrase rules (the
+caller's check).
 """
 
 from __future__ import annotations
 
-import json
 import re
+import unicodedata
 from pathlib import Path
-from typing import Any, Callable, Iterable, Literal, Mapping, Sequence
+from typing import Annotated, Any, Callable, Iterable, Literal, Mapping, Sequence
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, Strict, ValidationError
 
 from karakuri_agent.behaviour import build
-from karakuri_agent.behaviour.spec import ACTIONS, BEHAVIOUR_FILE, CHANGES, EVENTS, FACTS, OPERATORS, PATH_SLOTS, TRIGGERS, Behaviour, Rule, Variable
+from karakuri_agent.behaviour.spec import ACTIONS, BEHAVIOUR_FILE, CHANGES, COOLDOWN_MINUTES_LIMIT, COUNT_LIMIT, EVENTS, FACTS, OPERATORS, PATH_SLOTS, PRIORITY_LIMIT, TRIGGERS, VALUE_LIMIT, Behaviour, Rule, Variable
 
 _CLOCK = re.compile(r"^([01]\d|2[0-3]):[0-5]\d$")
 _SLOT = re.compile(r"\{([^{}]*)\}")
 
 
+def _range(low: float, high: float, *, above: bool = False, whole: bool = False) -> Callable[[Any], Any]:
+    """A check that a number lies in [low, high] ((low, high] when `above`), saying the range when not."""
+    def check(value: Any) -> Any:
+        if not ((low < value) if above else (low <= value)) or not value <= high:
+            noun = "a whole number" if whole else "a number"
+            raise ValueError(f"expected {noun} from {_g(low)}{' (exclusive)' if above else ''} to {_g(high)},"
+                             f" got {_g(value)}")
+        return value
+    return check
+
+
+def _g(value: float) -> str:
+    """A number as the author would write it: 1000000000, 0.5, 1e+15 (an integer of 400 digits: said so)."""
+    if isinstance(value, int):
+        text = str(value)
+        return text if len(text) <= 16 else f"an integer of {len(text.lstrip('-'))} digits"
+    return str(int(value)) if value.is_integer() and abs(value) < 1e15 else f"{value:g}"
+
+
+# The pack's numbers: JSON numbers (not a bool, not text: build.py uses the raw value as it is) in range.
+Value = Annotated[float, Strict(), AfterValidator(_range(-VALUE_LIMIT, VALUE_LIMIT))]
+Delta = Annotated[float, Strict(), AfterValidator(_range(0, 2 * VALUE_LIMIT, above=True))]
+Minutes = Annotated[float, Strict(), AfterValidator(_range(0, COOLDOWN_MINUTES_LIMIT, above=True))]
+Count = Annotated[int, Strict(), AfterValidator(_range(1, COUNT_LIMIT, whole=True))]
+Priority = Annotated[int, Strict(), AfterValidator(_range(-PRIORITY_LIMIT, PRIORITY_LIMIT, whole=True))]
+
+
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 
 
 class VariableModel(_Strict):
     type: Literal["number", "flag"] = "number"
     per: Literal["person"] | None = None
-    min: float | None = None
-    max: float | None = None
-    initial: float | bool | None = None
-    max_delta: float | None = Field(default=None, gt=0)
-    bands: list[tuple[float, float, str]] = Field(default_factory=list)
+    min: Value | None = None
+    max: Value | None = None
+    initial: Any = None  # a number in range or a flag's bool: checked in _variables
+    max_delta: Delta | None = None
+    bands: list[tuple[Value, Value, str]] = Field(default_factory=list)
 
 
 class TriggerModel(_Strict):
@@ -42,10 +74,10 @@ class TriggerModel(_Strict):
     types: list[str] | None = None
     between: tuple[str, str] | None = None
     keywords: list[str] | None = None
-    notifications: int | None = Field(default=None, ge=1)
+    notifications: Count | None = None
     variable: str | None = None
     direction: Literal["rises_above", "drops_below"] | None = None
-    threshold: float | None = None
+    threshold: Value | None = None
     command: str | None = None
 
 
@@ -67,12 +99,12 @@ class ActionModel(_Strict):
     rule: str | None = None
     text: str | None = None
     persistent: bool | None = None
-    duration: int | None = Field(default=None, ge=1)
+    duration: Count | None = None
 
 
 class CooldownModel(_Strict):
-    notifications: int | None = Field(default=None, ge=1)
-    minutes: float | None = Field(default=None, gt=0)
+    notifications: Count | None = None
+    minutes: Minutes | None = None
 
 
 class RuleModel(_Strict):
@@ -82,9 +114,9 @@ class RuleModel(_Strict):
     conditions: list[ConditionModel] = Field(default_factory=list)
     condition_logic: Literal["all", "any"] = "all"
     then: list[ActionModel] = Field(default_factory=list)
-    priority: int = 50
+    priority: Priority = 50
     cooldown: CooldownModel | None = None
-    max_fires: int | None = Field(default=None, ge=1)
+    max_fires: Count | None = None
     enabled: bool = True
 
 
@@ -117,15 +149,15 @@ def read_behaviour(directory: Path, *, builtin_ids: Sequence[str] = (),
     path = directory / BEHAVIOUR_FILE
     if not path.exists():
         return Behaviour(), []
-    from karakuri_agent.domain.limits import MAX_CONFIGURED_FILE_BYTES
-    from karakuri_agent.outside import loads, read_regular_file
+    from karakuri_agent.domain.limits import MAX_CONFIGURED_FILE_BYTES, MAX_PACK_NESTING
+    from karakuri_agent.outside import UnreadableJson, read_json_file
 
-    try:  # a regular file of bounded size only: not /dev/zero, not a FIFO
-        data = loads(read_regular_file(path, MAX_CONFIGURED_FILE_BYTES))
-    except (OSError, UnicodeDecodeError) as exc:
-        return Behaviour(), [f"{path}: cannot be read ({' '.join(str(exc).split())})"]
-    except json.JSONDecodeError as exc:
-        return Behaviour(), [f"{path}: not valid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}"]
+    try:  # a regular file of bounded size and nesting only: not /dev/zero, not a FIFO, not 100 000 brackets
+        data = read_json_file(path, MAX_CONFIGURED_FILE_BYTES, max_depth=MAX_PACK_NESTING)
+    except FileNotFoundError:
+        return Behaviour(), []
+    except UnreadableJson as exc:
+        return Behaviour(), [str(exc)]
     return parse_behaviour(data, str(path), builtin_ids=builtin_ids, phrase_problem=phrase_problem)
 
 
@@ -142,7 +174,7 @@ def parse_behaviour(data: Any, source: str = BEHAVIOUR_FILE, *, builtin_ids: Seq
     reactions = [r for r in (_reaction(raw, i, source, problems)
                              for i, raw in enumerate(_list(data, "reactions", source, problems))) if r is not None]
     raw_ids = [r.get("id") for r in _list(data, "rules", [], []) if isinstance(r, dict)]
-    problems += [f"{source}: rules[{rid}].id: duplicate id (rule ids are unique, built-in ones included)"
+    problems += [f"{source}: rules[{_shown(rid)}].id: duplicate id (rule ids are unique, built-in ones included)"
                  for i, rid in enumerate(raw_ids) if isinstance(rid, str) and (rid in raw_ids[:i] or rid in builtin_ids)]
     disable = _list(data, "disable", source, problems)
     if not all(isinstance(d, str) for d in disable):
@@ -171,7 +203,7 @@ def _errors(exc: ValidationError, where: str) -> list[str]:
         elif error["type"] == "literal_error":
             what = f"got {error['input']!r}, {str(error['msg']).replace('Input should be', 'expected')}"
         else:
-            what = str(error["msg"]).replace("Input should be", "expected")
+            what = str(error["msg"]).replace("Input should be", "expected").removeprefix("Value error, ")
         lines.append(f"{where}.{field}: {what}")
     return lines
 
@@ -182,9 +214,10 @@ def _variables(raw: Any, source: str, problems: list[str]) -> dict[str, Variable
         return {}
     out: dict[str, Variable] = {}
     for name, spec in raw.items():
-        where = f"{source}: variables.{name}"
-        if "." in name or "{" in name or not name:
-            problems.append(f"{where}: a variable's name may not be empty or hold '.' or braces")
+        where = f"{source}: variables.{_shown(name)}"
+        if "." in name or "{" in name or not name or not _printable(name):
+            problems.append(f"{where}: a variable's name may not be empty or hold '.', braces, a line break"
+                            " or a control character")
             continue
         try:
             model = VariableModel.model_validate(spec)
@@ -198,8 +231,9 @@ def _variables(raw: Any, source: str, problems: list[str]) -> dict[str, Variable
         for index, (low, high, _label) in enumerate(model.bands):
             if low >= high:
                 problems.append(f"{where}.bands[{index}]: expected low below high, got [{low:g}, {high:g}]")
-        if model.type == "number" and isinstance(model.initial, bool):
-            problems.append(f"{where}.initial: expected a number")
+        initial_problem = _initial_problem(model)
+        if initial_problem:
+            problems.append(f"{where}.initial: {initial_problem}")
             continue
         if isinstance(model.initial, (int, float)) and not isinstance(model.initial, bool) and (
                 model.min is not None and model.initial < model.min or model.max is not None and model.initial > model.max):
@@ -214,6 +248,36 @@ def _bound(value: float | None) -> str:
     return "none" if value is None else f"{value:g}"
 
 
+def _initial_problem(model: VariableModel) -> str | None:
+    """A number variable starts at a number within the limits, a flag at true or false."""
+    value = model.initial
+    if value is None:
+        return None
+    if model.type == "flag":
+        return None if isinstance(value, bool) else f"expected true or false, got {_shown(value)}"
+    if not _number_value(value):
+        return f"expected a number, got {_shown(value)}"
+    return _out_of_range(value)
+
+
+def _out_of_range(value: float) -> str | None:
+    """Why a number a pack gives for a variable is outside the variables' limits (None: it is not)."""
+    if -VALUE_LIMIT <= value <= VALUE_LIMIT:
+        return None
+    return f"expected a number from {_g(-VALUE_LIMIT)} to {_g(VALUE_LIMIT)}, got {_g(value)}"
+
+
+def _printable(name: str) -> bool:
+    """One line of visible text: no line break, no control or format character (an id is printed as is)."""
+    return not any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Zl", "Zp") for ch in name)
+
+
+def _shown(value: Any) -> str:
+    """A value from the pack as a problem quotes it: escaped, so it cannot break the line it is on."""
+    text = value if isinstance(value, str) else repr(value)
+    return text if _printable(text) else ascii(text)[1:-1]
+
+
 def _validated(model: type[BaseModel], raw: Any, where: str, problems: list[str]) -> Any:
     """The entry as its model, or None with every shape problem added."""
     try:
@@ -224,11 +288,19 @@ def _validated(model: type[BaseModel], raw: Any, where: str, problems: list[str]
 
 
 def _entry_id(raw: Any, index: int) -> str:
-    return raw["id"] if isinstance(raw, dict) and isinstance(raw.get("id"), str) else f"#{index}"
+    return _shown(raw["id"]) if isinstance(raw, dict) and isinstance(raw.get("id"), str) else f"#{index}"
+
+
+def _id_problem(raw: Any, where: str) -> list[str]:
+    rid = raw.get("id") if isinstance(raw, dict) else None
+    if isinstance(rid, str) and not _printable(rid):
+        return [f"{where}.id: an id may not hold a line break or a control character"]
+    return []
 
 
 def _rule(raw: Any, index: int, source: str, problems: list[str]) -> Rule | None:
     where = f"{source}: rules[{_entry_id(raw, index)}]"
+    problems += _id_problem(raw, where)
     model = _validated(RuleModel, raw, where, problems)
     if model is None:
         return None
@@ -241,6 +313,7 @@ def _rule(raw: Any, index: int, source: str, problems: list[str]) -> Rule | None
 
 def _reaction(raw: Any, index: int, source: str, problems: list[str]) -> Any:
     where = f"{source}: reactions[{_entry_id(raw, index)}]"
+    problems += _id_problem(raw, where)
     model = _validated(ReactionModel, raw, where, problems)
     if model is None:
         return None
@@ -274,15 +347,17 @@ def _action_problems(actions: Iterable[ActionModel], where: str) -> list[str]:
         out += [f"{at}.{k}: required for {action.type}" for k in needs if k not in given]
         out += [f"{at}.{k}: not a field of {action.type} (it takes {', '.join(needs + may)})"
                 for k in sorted(given - set(needs) - set(may))]
-        if action.type in ("add", "subtract") and not _number(action.value) and "value" in given:
-            out.append(f"{at}.value: expected a number, got {action.value!r}")
+        if action.type in ("add", "subtract") and not _number_value(action.value) and "value" in given:
+            out.append(f"{at}.value: expected a number, got {_shown(action.value)}")
+        elif action.type in CHANGES and _number_value(action.value) and _out_of_range(action.value):
+            out.append(f"{at}.value: {_out_of_range(action.value)}")
         choose += action.type == "choose"
     if choose > 1:
         out.append(f"{where}.then: more than one choose (a rule chooses at most one command)")
     return out
 
 
-def _number(value: Any) -> bool:
+def _number_value(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
@@ -291,21 +366,24 @@ def _meaning_problems(b: Behaviour, source: str, builtin_ids: Sequence[str],
     out: list[str] = []
     seen = {rule.id for rule in b.rules}
     reaction_ids = [r.id for r in b.reactions]
-    out += [f"{source}: reactions[{rid}].id: duplicate id" for i, rid in enumerate(reaction_ids)
+    out += [f"{source}: reactions[{_shown(rid)}].id: duplicate id" for i, rid in enumerate(reaction_ids)
             if rid in reaction_ids[:i]]
     known = set(builtin_ids) | seen
     out += [f"{source}: disable: {rid!r} names no rule (see `karakuri-agent rules`)"
             for rid in b.disable if rid not in known]
     for kind, entries in (("rules", b.rules), ("reactions", b.reactions)):
         for entry in entries:
-            where = f"{source}: {kind}[{entry.id}]"
+            where = f"{source}: {kind}[{_shown(entry.id)}]"
             for index, cond in enumerate(entry.conditions):
                 if (cond.fact is None) == (cond.variable is None):
                     out.append(f"{where}.conditions[{index}]: expected exactly one of fact or variable")
                 elif cond.variable is not None and not _defined(b, cond.variable):
                     out.append(f"{where}.conditions[{index}].variable: {cond.variable!r} is no defined variable")
                 elif cond.fact == "time" and not (isinstance(cond.value, str) and _CLOCK.match(cond.value)):
-                    out.append(f"{where}.conditions[{index}].value: {cond.value!r} is not a time, expected HH:MM")
+                    out.append(f"{where}.conditions[{index}].value: {_shown(cond.value)} is not a time,"
+                               " expected HH:MM")
+                elif _number_value(cond.value) and _out_of_range(cond.value):
+                    out.append(f"{where}.conditions[{index}].value: {_out_of_range(cond.value)}")
             for index, action in enumerate(entry.then):
                 at = f"{where}.then[{index}]"
                 if action.type in CHANGES and action.path and not _defined(b, action.path):

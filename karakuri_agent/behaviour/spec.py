@@ -24,6 +24,13 @@ EVENTS = ("conversation_ended", "conversation_started", "transfer_received", "tr
 # What fills `{partner}`, `{place}` and `{item}` in a variable's path.
 PATH_SLOTS = ("partner", "place", "item")
 
+# The ranges of every number a pack gives (`persona check` names the field and the range): wide
+# enough for any character, narrow enough that no sum, clamp or date arithmetic can overflow.
+VALUE_LIMIT = 1_000_000_000  # a variable's min, max, initial, bands, thresholds, changes: ±1e9
+COUNT_LIMIT = 1_000_000  # max_fires, every.notifications, cooldown.notifications, a directive's duration
+COOLDOWN_MINUTES_LIMIT = 525_600  # a year of world time
+PRIORITY_LIMIT = 1_000  # -1000 to 1000 (the built-in rules sit between 10 and 300)
+
 
 @dataclass(frozen=True)
 class Band:

@@ -2,16 +2,25 @@
 
 A change (from a rule, a reaction or a model) is applied, clamped to `min` /
 `max` and to `max_delta` away from the value the notification started with,
-or ignored (an unknown path, a flag asked to add). Every change is recorded
-with what was asked and what came of it, for the trace.
+or ignored (an unknown path, a flag asked to add, a number that is not
+finite). Every change is recorded with what was asked and what came of it,
+for the trace. No number leaves ±VALUE_LIMIT, with or without min/max, so
+no sum can overflow.
+
+Stored values are fitted to the pack as it is now when they are loaded: a
+lowered `max` (or raised `min`) clamps them, a number turned flag is on
+when it was not 0, and a value that no longer fits its kind (a flag turned
+number, a NaN an older version kept) starts again at `initial`. Each fit is
+recorded as a change by the pack, so `--explain` and `log` say so once.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import asdict, dataclass
-from typing import Any, Mapping
+from typing import Any, Mapping, TypeGuard
 
-from karakuri_agent.behaviour.spec import Variable
+from karakuri_agent.behaviour.spec import VALUE_LIMIT, Variable
 
 APPLIED, CLAMPED, IGNORED = "applied", "clamped", "ignored"
 
@@ -54,9 +63,27 @@ class Variables:
 
     def __init__(self, specs: Mapping[str, Variable], values: Mapping[str, Any]) -> None:
         self.specs = specs
-        self.values: dict[str, Any] = {p: v for p, v in values.items() if self.spec_of(p) is not None}
-        self.start = dict(self.values)
         self.changes: list[Change] = []
+        self.values: dict[str, Any] = {}
+        for path, stored in values.items():
+            spec = self.spec_of(path)
+            if spec is not None:
+                self.values[path] = self._fitted(spec, path, stored)
+        self.start = dict(self.values)
+
+    def _fitted(self, spec: Variable, path: str, stored: Any) -> Any:
+        """A stored value under the pack as it is now (see the module's docstring); a fit is recorded."""
+        if spec.kind == "flag":
+            value: Any = stored if isinstance(stored, bool) else (stored != 0 if finite(stored) else spec.initial)
+            why = "" if value is stored else "the variable is a flag now"
+        elif not finite(stored):
+            value, why = spec.initial, "not a number of this variable: back to its initial value"
+        else:
+            value, why = clamp(spec, stored, stored)
+            value = _whole(value)
+        if why:
+            self.changes.append(Change(path, "pack", "load", stored, stored, value, CLAMPED, why))
+        return value
 
     def spec_of(self, path: str) -> Variable | None:
         name, _, key = path.partition(".")
@@ -90,6 +117,8 @@ class Variables:
             return self._keep(Change(path, by, op, value, before, target, APPLIED))
         if not isinstance(value, (int, float)) or isinstance(value, bool) or op == "toggle":
             return self._keep(Change(path, by, op, value, before, before, IGNORED, "expected a number"))
+        if not finite(value):
+            return self._keep(Change(path, by, op, value, before, before, IGNORED, "not a finite number"))
         wanted = {"set": value, "add": before + value, "subtract": before - value}.get(op)
         if wanted is None:
             return self._keep(Change(path, by, op, value, before, before, IGNORED, f"unknown change {op!r}"))
@@ -123,7 +152,16 @@ def clamp(spec: Variable, wanted: float, start: float) -> tuple[float, str]:
         value, why = spec.maximum, f"max {spec.maximum:g}"
     if spec.minimum is not None and value < spec.minimum:
         value, why = spec.minimum, f"min {spec.minimum:g}"
+    if not -VALUE_LIMIT <= value <= VALUE_LIMIT:  # no min/max: the limit of every variable still holds
+        value, why = (VALUE_LIMIT if value > 0 else -VALUE_LIMIT), f"the limit of every variable, ±{VALUE_LIMIT:g}"
     return value, why
+
+
+def finite(value: Any) -> TypeGuard[float]:
+    """A number a variable can hold: not a bool, not NaN or infinite."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    return isinstance(value, int) or math.isfinite(value)  # an int of any size is finite (and clamped)
 
 
 def _whole(value: float) -> float | int:

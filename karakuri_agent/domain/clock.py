@@ -17,9 +17,9 @@ from typing import Callable
 
 Clock = Callable[[], datetime]
 
-# A server time outside these years is a fault, not a clock: it is not believed
-# (and arithmetic on it could overflow).
-_PLAUSIBLE_YEARS = range(1971, 9000)
+# A time outside these years is a fault, not a clock: it is not believed (the server's clock, its
+# timestamps, a `--date`), since arithmetic on it could overflow.
+PLAUSIBLE_YEARS = range(1971, 9000)
 
 
 def utc_now() -> datetime:
@@ -59,7 +59,7 @@ class WorldClock:
     def read_server(self, *readings: datetime | None) -> None:
         """Follow the server from now on: the latest plausible aware reading, if any."""
         believed = [r for r in readings
-                    if r is not None and r.tzinfo is not None and r.year in _PLAUSIBLE_YEARS]
+                    if r is not None and r.tzinfo is not None and r.year in PLAUSIBLE_YEARS]
         if believed:
             self._anchor = (max(believed).astimezone(timezone.utc), self._monotonic())
 

@@ -20,3 +20,6 @@ MAX_TEXT_CHARS = 64_000
 MAX_FIELD_CHARS = 4_000
 # Talks after which someone is a friend: the relationship's label, and closeness without a pack's variable.
 FRIEND_AFTER_TALKS = 5
+# How deep a pack file (persona.json, behaviour.json) may nest arrays and objects: the deepest real
+# field is a rule's choose params, six levels down; past this it is a mistake or an attack.
+MAX_PACK_NESTING = 32

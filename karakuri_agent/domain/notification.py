@@ -18,6 +18,7 @@ from datetime import datetime, timezone
 from typing import Any, Sequence
 from zoneinfo import ZoneInfo
 
+from karakuri_agent.domain.clock import PLAUSIBLE_YEARS
 from karakuri_agent.domain.limits import MAX_FIELD_CHARS, MAX_TEXT_CHARS
 
 # Statuses meaning "someone already acted on this notification".
@@ -30,7 +31,17 @@ TOKYO = ZoneInfo("Asia/Tokyo")
 
 
 def parse_timestamp(value: Any) -> datetime | None:
-    """ISO 8601 text or Unix milliseconds (number or digit string) → aware UTC datetime."""
+    """ISO 8601 text or Unix milliseconds (number or digit string) → aware UTC datetime.
+
+    A time outside the plausible years (clock.PLAUSIBLE_YEARS: `0001-01-01`,
+    `9999-12-31T23:59`, 1e18 ms) is unknown (None): every sum, zone change or
+    comparison on what is returned stays within the calendar.
+    """
+    moment = _timestamp(value)
+    return moment if moment is not None and moment.year in PLAUSIBLE_YEARS else None
+
+
+def _timestamp(value: Any) -> datetime | None:
     if value is None or isinstance(value, bool):
         return None
     try:

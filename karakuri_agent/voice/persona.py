@@ -119,11 +119,13 @@ def load_persona(directory: Path | str | None = None) -> Persona:
 
 
 def _read_pack_json(path: Path) -> Any:
-    """A pack's file: a regular file of bounded size (not /dev/zero, not a FIFO), its JSON cleaned."""
-    from karakuri_agent.domain.limits import MAX_CONFIGURED_FILE_BYTES
-    from karakuri_agent.outside import loads, read_regular_file
+    """A pack's file through the one reader of pack files (outside.read_json_file): a regular file of
+    bounded size and nesting (not /dev/zero, not a FIFO), no key twice, finite numbers, its text cleaned.
+    Raises FileNotFoundError or UnreadableJson (one line naming the file)."""
+    from karakuri_agent.domain.limits import MAX_CONFIGURED_FILE_BYTES, MAX_PACK_NESTING
+    from karakuri_agent.outside import read_json_file
 
-    return loads(read_regular_file(path, MAX_CONFIGURED_FILE_BYTES))
+    return read_json_file(path, MAX_CONFIGURED_FILE_BYTES, max_depth=MAX_PACK_NESTING)
 
 
 def load_configured(directory: Path | None) -> Persona:
@@ -245,14 +247,14 @@ def problems(directory: Path) -> list[str]:
     path = directory / PACK_FILE
     if not directory.is_dir():
         return [f"{directory}: not a directory (a persona pack is a directory holding {PACK_FILE})"]
+    from karakuri_agent.outside import UnreadableJson
+
     try:
         data = _read_pack_json(path)
     except FileNotFoundError:
         return [f"{path}: missing (create it with `karakuri-agent persona init {directory} --name NAME`)"]
-    except (OSError, UnicodeDecodeError) as exc:
-        return [f"{path}: cannot be read ({' '.join(str(exc).split())})"]
-    except json.JSONDecodeError as exc:
-        return [f"{path}: not valid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}"]
+    except UnreadableJson as exc:
+        return [str(exc)]
     if not isinstance(data, dict):
         return [f"{path}: expected a JSON object {{...}} at the top"]
     shape, bad_fields = _shape_problems(data)

@@ -12,6 +12,7 @@ import re
 from datetime import date, datetime, time, timedelta
 
 from karakuri_agent.app.day.model import ZONE, Records
+from karakuri_agent.domain.clock import PLAUSIBLE_YEARS
 from karakuri_agent.errors import UsageError
 from karakuri_agent.memory.context import latest_plans
 from karakuri_agent.state.base import Store
@@ -21,10 +22,20 @@ ALL_PLACES = 10_000
 
 
 def parse_date(text: str) -> date:
-    """`YYYY-MM-DD`, a real date; anything else is a usage error (exit 2)."""
+    """`YYYY-MM-DD`, a real date of a plausible year; anything else is a usage error (exit 2).
+
+    The state holds no time outside the plausible years (the world's clock
+    believes none), and a day at the calendar's edge (0001-01-01,
+    9999-12-31) has no next day or UTC window to compute.
+    """
     try:
         if DATE_FORMAT.match(text):
-            return date.fromisoformat(text)
+            day = date.fromisoformat(text)
+            if day.year in PLAUSIBLE_YEARS:
+                return day
+            first, last = PLAUSIBLE_YEARS[0], PLAUSIBLE_YEARS[-1]
+            raise UsageError(f"--date must be from {first:04d}-01-01 to {last:04d}-12-31 (no record is"
+                             f" outside those years), got {text!r}")
     except ValueError:
         pass
     raise UsageError(f"--date must be a date as YYYY-MM-DD (the world's calendar, Asia/Tokyo), got {text!r}")
