@@ -74,6 +74,16 @@ def test_karakuri_command_refuses_a_number_json_cannot_carry_and_claims_nothing(
     assert api.routes[1].call_count == 1
 
 
+@pytest.mark.parametrize("line", ['{"content": "x", "id": %s}' % ("9" * 5000), '{"content": NaN}',
+                                  '{"content": "x", "id": 1e400}'])
+def test_listen_stdin_refuses_a_line_with_a_number_json_cannot_carry_as_that_line_only(line):
+    from karakuri_agent.app.listen.stdin import BadLine, parse_line
+
+    with pytest.raises(BadLine, match="not JSON"):
+        parse_line(line)
+    assert parse_line('{"content": "notification_id: notif-1"}').content == "notification_id: notif-1"
+
+
 @pytest.mark.parametrize("value", [NAN, INF, -INF, [1.0, NAN], {"deep": {"er": INF}}, {1: "a key that is no text"},
                                    {"a set"}])
 def test_the_gate_refuses_params_no_strict_json_can_carry(value):
