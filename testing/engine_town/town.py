@@ -61,7 +61,8 @@ class EngineTown:
         self.seed = seed
         rng = self.rng = random.Random(seed)
         self.world = generate(rng)
-        self.style = style or rng.choice(("new", "new", "old", "old", "oldest"))
+        drawn = rng.choice(("new", "new", "old", "old", "oldest"))  # drawn even when given: a seed is one town
+        self.style = style or drawn
         self.transfers = self.style != "oldest"  # the engine before transfers: nobody offers, no transfer choices
         self.api_key = api_key
         self.move_ms = rng.choice((30_000, 60_000))
