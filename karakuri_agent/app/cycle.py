@@ -292,7 +292,7 @@ class Agent:
         result.rejected.extend(refused)
         if admitted is None:
             self._behave(result, view, decision, None, None)
-            result.report = report.idle_report(kind)
+            result.report = report.idle_report(kind, why=decision.idle_why)
             return result
         if dry_run:
             self._behave(result, view, decision, admitted.choice.command, None)

@@ -169,7 +169,8 @@ def finish(view: View, decision: Decision | None, sent: str | None,
     assert turn is not None
     for path, delta in (model_state if isinstance(model_state, dict) else {}).items():
         turn.variables.change("set" if isinstance(delta, bool) else "add", str(path), delta, "model")
-    turn.react(events(turn.facts, sent, success) + promise_kept(view, decision, sent, success), {})
+    taken = decision is not None and decision.params.get("transfer_response") == "accept"
+    turn.react(events(turn.facts, sent, success, taken=taken) + promise_kept(view, decision, sent, success), {})
     for partner in promises_broken(view, turn.state):
         turn.react(["promise_broken"], {"partner": partner})
     done = {"fired": list(turn.fired), "reactions": list(turn.reacted),
@@ -234,8 +235,11 @@ def _before(moment: str, limit: datetime) -> bool:
         return True
 
 
-def events(facts: Facts, sent: str | None, success: bool | None) -> list[str]:
-    """What happened, as reactions name it: the notification's type, and what the command did."""
+def events(facts: Facts, sent: str | None, success: bool | None, *, taken: bool = False) -> list[str]:
+    """What happened, as reactions name it: the notification's type, and what the command did.
+
+    `taken`: the command accepted an offer made inside the conversation (its `transfer_response`).
+    """
     out = [facts.notification] if facts.notification else []
     if sent is not None and success is False:
         out.append("command_failed")
@@ -244,6 +248,6 @@ def events(facts: Facts, sent: str | None, success: bool | None) -> list[str]:
                 "transfer": ["transfer_given"]}.get(sent, [])
         if sent in END or sent == "conversation_leave":
             out.append("conversation_ended")
-        if sent in ACCEPT_TRANSFER:
+        if sent in ACCEPT_TRANSFER or taken:
             out.append("transfer_received")
     return out

@@ -102,6 +102,28 @@ def transfer_sender(view: View) -> dict[str, Any]:
     return partner_of(view)
 
 
+def takes_gift(view: View, sender: dict[str, Any]) -> bool:
+    """The transfer policy's answer to an offer from `sender`: `accept` all, `known` from someone met, `reject` none."""
+    return view.transfer_policy == "accept" or (view.transfer_policy == "known" and knows_person(view, sender.get("id")))
+
+
+def offer_in_turn(view: View, choice: Choice) -> dict[str, Any] | None:
+    """The offer a conversation turn answers (its `transfer_response`), or None when there is none.
+
+    One is pending when the text says an offer awaits the next turn
+    (`… の譲渡提案が届いています`), or when the turn requires the answer. A
+    turn without one never carries `transfer_response` (the world refuses it).
+    Gives the offer (`from`, `item`, `money`) as the text read it, else one from the partner.
+    """
+    pending = [t for t in view.parsed.get("transfers") or []
+               if t.get("status") == "offered" and t.get("response_required") and t.get("in_conversation")]
+    if pending:
+        return dict(pending[-1])
+    if "transfer_response" in choice.required_params:
+        return {"from": partner_of(view), "item": None, "money": None}
+    return None
+
+
 def knows_person(view: View, agent_id: str | None) -> bool:
     return any(p.get("agent_id") == agent_id and p.get("interactions", 0) > 0 for p in view.context.get("people", []))
 

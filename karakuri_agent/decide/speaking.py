@@ -1,4 +1,10 @@
-"""What a spoken decision says: its line (voice/), the next speaker, a memory brought up."""
+"""What a spoken decision says: its line (voice/), the next speaker, the answer to an offer, a memory brought up.
+
+A conversation turn is a structure as well as a line: whom it hands the
+turn to (a current participant, never the agent, never someone who left),
+and, when an offer awaits it, whether the gift is taken (the transfer
+policy), with a line that says so.
+"""
 
 from __future__ import annotations
 
@@ -13,18 +19,28 @@ from karakuri_agent.decide.queries import (
     is_close,
     knows_person,
     max_length_of,
+    name_of_agent,
+    offer_in_turn,
     others_in,
     place_name_here,
     same_person_record,
+    stable_hash,
+    takes_gift,
 )
 from karakuri_agent.domain.commands import END, SPEAK
 from karakuri_agent.domain.decision import Decision
 from karakuri_agent.domain.notification import TOKYO, Choice
 from karakuri_agent.domain.records import Meeting
 from karakuri_agent.domain.view import View
-from karakuri_agent.ja import reasons
+from karakuri_agent.ja import places, reasons, turns
 from karakuri_agent.memory import recall
-from karakuri_agent.voice.speech import Memory, compose
+from karakuri_agent.reading.turns import without_server_sentences
+from karakuri_agent.reading.promises import extract_promise
+from karakuri_agent.voice.fitting import choose_line, said_key
+from karakuri_agent.voice.speech import DEFAULT_MAX_LENGTH, Memory, compose
+
+NEXT_SPEAKER = "next_speaker_agent_id"
+RESPONSE = "transfer_response"
 
 
 # -- helpers -------------------------------------------------------------------------
@@ -41,47 +57,147 @@ def recalling(view: View, decision: Decision, choice: Choice, partner: dict[str,
 
 
 def speech_params(view: View, choice: Choice, purpose: str, partner: dict[str, Any]) -> dict[str, Any]:
-    """Params for a speaking command: the line, and the next speaker when asked for."""
+    """Params for a speaking command: the line, the next speaker when asked for, the answer to an offer.
+
+    An offer awaiting this turn is answered (the transfer policy decides)
+    and the line says so; otherwise a plan proposed without a time gets a
+    question about the time, not a confirmation.
+    """
     params: dict[str, Any] = {}
     wants = set(choice.param_schema) | set(choice.required_params)
     if not choice.param_schema and choice.command in SPEAK + END:
-        wants |= {"message", "next_speaker_agent_id"}  # the contract's params, when the server omits a schema
+        wants |= {"message", NEXT_SPEAKER}  # the contract's params, when the server omits a schema
+    offer = offer_in_turn(view, choice)
+    response = _response_to(view, choice, offer) if offer is not None and (RESPONSE in wants or not choice.param_schema) else None
     if "message" in wants or not choice.param_schema:
-        last = _last_line(view, partner)
-        promise = _promise_in(view, last) if purpose == "reply" else None
-        params["message"] = compose(
-            "promise_accept" if promise else purpose,
-            persona=view.persona,
-            partner_name=partner.get("name"),
-            partner_known=knows_person(view, partner.get("id")),
-            partner_close=bool(partner.get("id")) and is_close(view, str(partner.get("id"))),
-            last_line=last,
-            place_name=(promise or {}).get("place_name") or place_name_here(view),
-            previous_lines=[*view.own_lines, *view.said_before],
-            max_length=max_length_of(choice, "message"),
-            seed=view.notification_id,
-            time_text=_clock_text(promise),
-            others=[p.get("name") or "" for p in others_in(view) if not same_person_record(p, partner)],
-            memory=_memory(view, partner),
-        )
-    if "next_speaker_agent_id" in wants:
-        speaker = _next_speaker(view, choice, partner)
+        if offer is not None:
+            params["message"] = _offer_line(view, choice, offer, taken=response == "accept",
+                                            parting=purpose == "farewell")
+        else:
+            params["message"] = _spoken_line(view, choice, purpose, partner)
+    if NEXT_SPEAKER in wants:
+        speaker = next_speaker(view, choice, partner)
         if speaker:
-            params["next_speaker_agent_id"] = speaker
+            params[NEXT_SPEAKER] = speaker
+    if response is not None:
+        params[RESPONSE] = response
     return params
 
 
-def _next_speaker(view: View, choice: Choice, partner: dict[str, Any]) -> str | None:
-    """The partner, else another participant of this conversation; never the
-    agent itself, and never someone outside the conversation when it is known."""
-    options = enum_of(choice, "next_speaker_agent_id")
-    members = [p.get("id") for p in others_in(view) if p.get("id")]
-    preferred = [i for i in (partner.get("id"), *members) if i and not view.me.is_self(i, None)]
-    fitting = [i for i in preferred if not options or i in options]
-    if fitting:
-        return fitting[0]
-    offered = [o for o in options if not view.me.is_self(str(o), None)]
-    return next((o for o in offered if not members or o in members), None)
+def offer_reason(view: View, choice: Choice) -> str | None:
+    """Why the turn answers an offer as it does, or None when no offer awaits it."""
+    offer = offer_in_turn(view, choice)
+    if offer is None:
+        return None
+    name = (offer.get("from") or {}).get("name")
+    if _response_to(view, choice, offer) == "accept":
+        return turns.take_offer(name)
+    return turns.decline_offer(name, refused_always=view.transfer_policy == "reject")
+
+
+def asks_time(view: View, partner: dict[str, Any]) -> bool:
+    """The partner's latest line proposes meeting without a time the agent understood."""
+    last = _last_line(view, partner)
+    if not last:
+        return False
+    promise = extract_promise(last, speaker_name=str(partner.get("name") or ""), speaker_id=partner.get("id"),
+                              now=view.now, known_places=list(view.places))
+    return promise is not None and promise.due_at is None
+
+
+def needs_next_speaker(choice: Choice) -> bool:
+    """The choice cannot be sent without naming the next speaker."""
+    return NEXT_SPEAKER in choice.required_params or (not choice.param_schema and choice.command in SPEAK + END)
+
+
+def _spoken_line(view: View, choice: Choice, purpose: str, partner: dict[str, Any]) -> str:
+    last = _last_line(view, partner)
+    promise = _promise_in(view, last, partner) if purpose == "reply" else None
+    if purpose == "reply" and promise is None and asks_time(view, partner):
+        return _ask_time_line(view, choice, last)
+    return compose(
+        "promise_accept" if promise else purpose,
+        persona=view.persona,
+        partner_name=partner.get("name"),
+        partner_known=knows_person(view, partner.get("id")),
+        partner_close=bool(partner.get("id")) and is_close(view, str(partner.get("id"))),
+        last_line=last,
+        place_name=(promise or {}).get("place_name") or place_name_here(view),
+        previous_lines=[*view.own_lines, *view.said_before],
+        max_length=max_length_of(choice, "message"),
+        seed=view.notification_id,
+        time_text=_clock_text(promise),
+        others=[p.get("name") or "" for p in others_in(view) if not same_person_record(p, partner)],
+        memory=_memory(view, partner),
+    )
+
+
+def _response_to(view: View, choice: Choice, offer: dict[str, Any]) -> str:
+    """`accept` or `reject`, as the transfer policy says, within the choice's own enum."""
+    wanted = "accept" if takes_gift(view, offer.get("from") or {}) else "reject"
+    allowed = [str(o) for o in enum_of(choice, RESPONSE)]
+    if allowed and wanted not in allowed:
+        return "reject" if "reject" in allowed else allowed[0]
+    return wanted
+
+
+def _varied(lines: tuple[str, ...], seed: str) -> list[str]:
+    """The wordings in an order that differs from notification to notification."""
+    return sorted(lines, key=lambda line: stable_hash(seed, line))
+
+
+def _fitted(view: View, choice: Choice, lines: list[str]) -> str:
+    used = {said_key(line) for line in [*view.own_lines, *view.said_before]}
+    return choose_line(lines, used, max_length_of(choice, "message") or DEFAULT_MAX_LENGTH)
+
+
+def _offer_line(view: View, choice: Choice, offer: dict[str, Any], *, taken: bool, parting: bool) -> str:
+    """Thanks for a gift taken, a kind no to one declined; a goodbye after it when the turn ends the talk."""
+    if taken:
+        answers = turns.THANKS_FOR_MONEY if offer.get("money") and not offer.get("item") else turns.THANKS_FOR_ITEM
+    else:
+        answers = turns.DECLINES
+    seed = view.notification_id
+    ordered = _varied(answers, seed)
+    if parting:
+        ordered = [a + b for a in ordered for b in _varied(turns.PARTING, seed)] + ordered
+    return _fitted(view, choice, ordered)
+
+
+def _ask_time_line(view: View, choice: Choice, last: str | None) -> str:
+    """A question about the time of a plan proposed without one (naming its place when the line did)."""
+    promise = extract_promise(last, speaker_name="", speaker_id=None, now=view.now,
+                              known_places=list(view.places)) if last else None
+    place = places.building(promise.place_name) if promise and promise.place_name else ""
+    seed = view.notification_id
+    lines = [line.format(place=place) for line in _varied(turns.ASK_TIME_AT, seed)] if place else []
+    return _fitted(view, choice, lines + _varied(turns.ASK_TIME, seed))
+
+
+def next_speaker(view: View, choice: Choice, partner: dict[str, Any]) -> str | None:
+    """Whom the turn goes to: a current participant, the one who spoke last by preference.
+
+    Never the agent itself and never someone who left. The participants the
+    server listed (the JSON's, else the text's `参加者` line) are the truth;
+    an id enum narrows them. Without such a list, the people the text names
+    and the enum are the candidates, those the text says left excepted.
+    None: nobody can be named (everyone else has gone).
+    """
+    options = [str(o) for o in enum_of(choice, NEXT_SPEAKER)]
+    departed = view.parsed.get("departed") or []
+    gone_names = {p.get("name") for p in departed if p.get("name")}
+    gone = {str(p["id"]) for p in departed if p.get("id")}
+    known = bool(view.parsed.get("participants_listed")) and bool(view.parsed.get("participants"))
+    members = [str(p["id"]) for p in others_in(view) if p.get("id")]
+    spoke = [str(line.get("speaker_id")) for line in reversed(view.parsed.get("conversation_messages") or [])
+             if line.get("speaker_id")]
+    if known:
+        pool = [i for i in dict.fromkeys([str(partner.get("id") or ""), *spoke, *members]) if i in members]
+    else:
+        pool = [i for i in dict.fromkeys([str(partner.get("id") or ""), *spoke, *members, *options]) if i]
+    fitting = [i for i in pool if i not in gone and name_of_agent(view, i) not in gone_names
+               and not view.me.is_self(i, None) and (not options or i in options)]
+    return fitting[0] if fitting else None
 
 
 def _memory(view: View, partner: dict[str, Any]) -> Memory:
@@ -124,12 +240,17 @@ def _plans_ahead(view: View) -> tuple[tuple[str, str], ...]:
     return tuple((place, time) for _, place, time in sorted(ahead))
 
 
-def _promise_in(view: View, line: str | None) -> dict[str, Any] | None:
-    """The pending commitment made by this very line, if it made one."""
+def _promise_in(view: View, line: str | None, partner: dict[str, Any]) -> dict[str, Any] | None:
+    """The pending meeting this very line made with the partner, if it made one with a time.
+
+    The same line, not one holding it or held in it ("うん" is in many a
+    line): a time is confirmed only when the line that set it is answered.
+    """
     if not line:
         return None
-    return next((c for c in view.context.get("pending_commitments", []) if c.get("source_text") in line
-                 or line in (c.get("source_text") or "")), None)
+    return next((c for c in view.context.get("pending_commitments", []) if c.get("source_text") == line
+                 and c.get("due_at") and (not partner.get("id") or not c.get("partner_id")
+                                          or c.get("partner_id") == partner.get("id"))), None)
 
 
 def _clock_text(commitment: Meeting | None) -> str | None:
@@ -138,8 +259,14 @@ def _clock_text(commitment: Meeting | None) -> str | None:
 
 
 def _last_line(view: View, partner: dict[str, Any]) -> str | None:
-    """The partner's latest line: what the agent answers when it speaks to them."""
+    """The partner's latest line: what the agent answers when it speaks to them.
+
+    Read without the server's own sentences (an offer's note, a turn line),
+    should a runtime have put one among the lines: the agent answers
+    people, never echoes the system's words.
+    """
     for line in reversed(view.parsed.get("conversation_messages") or []):
         if same_person_record({"id": line.get("speaker_id"), "name": line.get("speaker")}, partner):
-            return line.get("message")
+            message = line.get("message")
+            return without_server_sentences(message) if isinstance(message, str) else message
     return None

@@ -30,6 +30,8 @@ class Decision:
     trace: Any = field(default=None, compare=False, repr=False)
     # The memory its line brings up (recall.Recall), marked as mentioned once the command succeeded.
     recalled: Any = field(default=None, compare=False, repr=False)
+    # For a decision to send nothing: the report's phrase for why (ja/, `…ため、`), when it has one.
+    idle_why: str = field(default="", compare=False)
 
     @property
     def acts(self) -> bool:

@@ -50,6 +50,10 @@ class Parsed(TypedDict):
     notification_type: str
     conversation_id: str | None
     participants: list[Participant]
+    # The server listed them (the JSON's, or the text's `参加者` line): who is in the conversation now.
+    # Else they are the people the text names, those it says left excepted.
+    participants_listed: bool
+    departed: list[Participant]  # those the text says left the conversation (or the world): never named next
     conversation_messages: list[Line]
     next_speakers: list[dict[str, Any]]
     choices: list[dict[str, Any]]

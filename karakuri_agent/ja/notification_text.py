@@ -16,7 +16,7 @@ SPEAKER_LINE = re.compile(rf"^(?P<name>{NAME})\s*[:：][ \t\u3000]*「")
 # a conversation (their first or last line), which the server marks with 🔔.
 # The Discord body variant puts the quote on the same line.
 INTRO_LINE = re.compile(
-    rf"^(?:🔔[ \t\u3000]*)?(?P<name>{NAME}) (?:が話しかけています|が会話から離れました|が会話に参加しました)。"
+    rf"^(?:🔔[ \t\u3000]*)?(?P<name>{NAME}) (?:が話しかけています|が会話から(?:離れ|退出し)ました|が会話に参加しました)。"
     r"[ \t\u3000]*(?P<quote>「)?"
 )
 
@@ -41,13 +41,29 @@ ID_ENTRY = re.compile(
 
 NEXT_SPEAKER = re.compile(rf"^次は (?P<name>{NAME}) の番です。")
 
+# A closing 」 that a server next-speaker line and a new 「 follow is not the server's: its own
+# `次は … の番です。` line is the last of a conversation line, never followed by bare speech
+# (issue 28: a line that itself holds `」\n次は 〇〇 の番です。\n「`).
+QUOTED_TURN_LINE = re.compile(r"[ \t\u3000]*\n次は [^\n]* の番です。[ \t\u3000]*\n+[ \t\u3000]*「")
+
+# The server's `参加者: A (id: 1)、B (id: 2)` line: who is in the conversation now.
+PARTICIPANTS_LINE = re.compile(r"^参加者[:：]")
+
+# Server sentences saying someone is no longer in the conversation (left it, or left the world),
+# and the one saying someone came (back) in. Both formats: 離れました (today's) and 退出しました.
+DEPARTURES = tuple(
+    re.compile(rf"^(?:🔔[ \t\u3000]*)?(?P<name>{NAME}) {tail}")
+    for tail in (r"が会話から(?:離れ|退出し)ました。", r"が世界からログアウトし")
+)
+ARRIVAL = re.compile(rf"^(?:🔔[ \t\u3000]*)?(?P<name>{NAME}) が会話に参加しました。")
+
 # Server sentences that start with an agent's name.
 NAME_SENTENCES = tuple(
     re.compile(rf"^(?P<name>{NAME}) {tail}")
     for tail in (
         r"が話しかけています。",
-        r"が会話(?:から離れ|に参加し)ました。",
-        r"から \S.*? の譲渡提案が届きました。",
+        r"が会話(?:から離れ|から退出し|に参加し)ました。",
+        r"から \S.*? の譲渡提案が届(?:きました|いています)",
         r"に \S.*? の譲渡を提案しました。",
         r"が \S.*?を受け取りました。",
         r"から \S.*? を受け取りました。",
@@ -81,23 +97,30 @@ CLOCK = re.compile(
 
 NEARBY_AGENTS = re.compile(r"^近くのエージェント[:：]\s*(?P<count>\d{1,6})\s*人")
 
-# Transfers. The summary is `item×N`, `12,000円` or `(空)`.
+# Transfers. The summary is `item×N`, `12,000円` or `(空)`. Each tail holds its own separator:
+# the server writes `名前 から …` but also `名前が受取を拒否しました。`.
 SUMMARY = r"(?P<summary>\S.*?)"
 
 TRANSFER_PATTERNS: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
-    (re.compile(rf"^(?P<name>{NAME}) {tail}"), direction, status)
+    (re.compile(rf"^(?P<name>{NAME}){tail}"), direction, status)
     for tail, direction, status in (
-        (rf"から {SUMMARY} の譲渡提案が届きました。", "in", "offered"),
-        (rf"に {SUMMARY} の譲渡を提案しました。", "out", "offered"),
-        (rf"から {SUMMARY} を受け取りました。", "in", "accepted"),
-        (rf"が {SUMMARY} ?の譲渡を受け取りました。", "out", "accepted"),
-        (rf"が {SUMMARY} ?を受け取りました。", "out", "accepted"),
-        (r"からの譲渡を処理できませんでした。(?P<reason>.*)", "in", "rejected"),
-        (r"への譲渡は成立しませんでした。(?P<reason>.*)", "out", "rejected"),
-        (r"からの譲渡は取り消されました。(?P<reason>.*)", "in", "cancelled"),
-        (r"への譲渡は取り消されました。(?P<reason>.*)", "out", "cancelled"),
-        (r"からの譲渡は応答期限切れになりました。(?P<reason>.*)", "in", "expired"),
-        (r"への譲渡は応答期限切れになりました。(?P<reason>.*)", "out", "expired"),
+        (rf" から {SUMMARY} の譲渡提案が届きました。", "in", "offered"),
+        # Inside a conversation the offer is answered in the next turn (`transfer_response`).
+        (rf" から {SUMMARY} の譲渡提案が届いています", "in", "offered_in_conversation"),
+        (rf" に {SUMMARY} の譲渡を提案しました。", "out", "offered"),
+        (rf" から {SUMMARY} を受け取りました。", "in", "accepted"),
+        (rf" が {SUMMARY} ?の譲渡を受け取りました。", "out", "accepted"),
+        (rf" が {SUMMARY} ?を受け取りました。", "out", "accepted"),
+        (r" からの譲渡を処理できませんでした。(?P<reason>.*)", "in", "rejected"),
+        # What became of the agent's own offer inside a conversation, told in the next turn.
+        (r" ?が(?P<reason>受取を拒否)しました。", "out", "rejected"),
+        (rf" が応答しなかったため {SUMMARY} の譲渡は(?P<reason>自動キャンセル)されました。", "out", "cancelled"),
+        (rf" の(?P<reason>インベントリが満杯)のため {SUMMARY} の譲渡は受け取れませんでした。", "out", "rejected"),
+        (r" への譲渡は成立しませんでした。(?P<reason>.*)", "out", "rejected"),
+        (r" からの譲渡は取り消されました。(?P<reason>.*)", "in", "cancelled"),
+        (r" への譲渡は取り消されました。(?P<reason>.*)", "out", "cancelled"),
+        (r" からの譲渡は応答期限切れになりました。(?P<reason>.*)", "in", "expired"),
+        (r" への譲渡は応答期限切れになりました。(?P<reason>.*)", "out", "expired"),
     )
 )
 
@@ -107,6 +130,8 @@ MONEY_SUMMARY = re.compile(r"^(?P<amount>\d{1,3}(?:,\d{3}){0,5}|\d{1,15})円$")
 REASON_CODES: tuple[tuple[str, str], ...] = (
     ("インベントリが満杯", "inventory_full"),
     ("受け取り側が拒否", "rejected_by_receiver"),
+    ("受取を拒否", "rejected_by_receiver"),
+    ("自動キャンセル", "unanswered_speak"),
     ("発話で応答しなかった", "unanswered_speak"),
     ("サーバーアナウンス", "server_announcement"),
     ("サーバーイベント", "server_event"),

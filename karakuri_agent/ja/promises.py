@@ -25,6 +25,10 @@ NAMES_A_DAY = re.compile(r"今日|きょう|今夜|今晩|明日|あした|明�
 AGREEMENT = re.compile(r"^\s*(?:了解|りょうかい|(?<![A-Za-z])OK(?![A-Za-z])|ＯＫ|オッケー|おっけー|いいよ|いいね|わかった|分かった"
                        r"|賛成|もちろん|うん|おう)", re.IGNORECASE)
 
+# A call to everyone at once (Discord's @everyone / @here, a role mention): an announcement, not a
+# plan made with the agent ("@everyone 今から広場に集合！").
+MASS_PING = re.compile(r"[@＠]\s*(?:everyone|here)(?![A-Za-z0-9_])|<@&\d+>", re.IGNORECASE)
+
 REFUSAL = re.compile(r"行けない|行けません|会えない|会えません|無理|やめよう|やめとく|キャンセル|断|中止|また今度")
 
 # A meeting called off by the one who made it: words that say so alone ("キャンセルで", "行けなくなった"),

@@ -36,7 +36,7 @@ from karakuri_agent.memory.journal import (
 from karakuri_agent.memory.record import KEEPABLE_AFTER_DUE, agents_in, conversation_key, partner_keys, said_to_partners
 from karakuri_agent.memory.travel import trips
 from karakuri_agent.outside import loads, read_regular_file
-from karakuri_agent.reading import offers, textparse
+from karakuri_agent.reading import offers, textparse, turns
 from karakuri_agent.reading.places import known_place
 from karakuri_agent.reading.promises import Promise, calls_off, changes_plan, extract_promises, line_key
 from karakuri_agent.state.base import Store
@@ -119,8 +119,8 @@ def parse(notification: Notification, *, roster: textparse.NameLookup, me: Ident
     text = body.text
     if body.participants is not None:
         participants = [{"id": p.id, "name": p.name} for p in body.participants]
-    else:
-        participants = textparse.parse_participants(text, roster)
+    else:  # who is in it now: the text's `参加者` line, else the people it names but those who left
+        participants = turns.parse_present(text, roster)
     if body.conversation_messages is not None:
         ids = {p["name"]: p["id"] for p in participants if p.get("id")}
         messages = [
@@ -136,6 +136,8 @@ def parse(notification: Notification, *, roster: textparse.NameLookup, me: Ident
         "notification_type": body.type,
         "conversation_id": body.conversation_id,
         "participants": participants,
+        "participants_listed": body.participants is not None or turns.parse_roster_line(text) is not None,
+        "departed": turns.parse_departed(text, roster),
         "conversation_messages": messages,
         "next_speakers": textparse.parse_next_speakers(text, roster),
         "choices": [choice.summary() for choice in body.choices],
@@ -190,7 +192,8 @@ def observe(store: Store, notification: Notification, *, me: Identity, now: date
             standing=[_promise_of(row) for row in standing],
         )
         for promise in promises:
-            store.add_commitment(notification.notification_id, _commitment_row(promise))
+            if promise.due_at is not None:  # a meeting needs a time the agent understood; else it asks for one
+                store.add_commitment(notification.notification_id, _commitment_row(promise))
         new_lines = [line for line in parsed["conversation_messages"]
                      if first_seen.get(line_key(line, parsed["conversation_id"])) == seen_at]
         withdraw(store, withdrawn_by(new_lines, standing, promises, parsed["conversation_id"], now))

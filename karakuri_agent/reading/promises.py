@@ -22,7 +22,12 @@ Documented choices:
   hearsay (らしい, って), a habit (毎朝, いつも) or about the past (昨日, さっき,
   a sentence ending in た).
 - The addressee is not judged: in a group conversation a proposal to the
-  group is a proposal to the agent; the caller may filter further.
+  group is a proposal to the agent; the caller may filter further. A call
+  to everyone at once (`@everyone`, `@here`, a role mention) is an
+  announcement, never a promise.
+- A promise without a time is read (its place may be taken up by a later
+  line) but is not a meeting: the caller records a meeting only when it has
+  a time the agent understood, and asks for one otherwise.
 - Times (Arabic digits, full-width accepted): `N分後`, `N時間後`, `N時間半後`,
   `N時間M分後` (at most a day ahead),
   `HH:MM`, `N時`, `N時半`, `N時M分`, with 今日 / 明日 / 明後日 and 午前 / 午後 /
@@ -66,6 +71,7 @@ from karakuri_agent.ja.promises import (
     CALL_OFF,
     CALL_OFF_MEETING,
     DIGITS,
+    MASS_PING,
     MEETING_WORD,
     NAMES_A_DAY,
     NOT_A_MEETING,
@@ -152,6 +158,8 @@ def extract_promise(
     if not isinstance(message, str) or not isinstance(now, datetime):
         return None
     text = message.translate(DIGITS)
+    if MASS_PING.search(text):
+        return None
     tokyo_now = as_tokyo(now)
     places = [place for place in known_places if isinstance(place, Mapping)]
     sentence = _proposal_sentence(text, tokyo_now, places)

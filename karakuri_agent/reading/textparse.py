@@ -45,6 +45,7 @@ from karakuri_agent.ja.notification_text import (
     NEARBY_AGENTS,
     NEXT_SPEAKER,
     NODE_WITH_LABEL,
+    QUOTED_TURN_LINE,
     REASON_CODES,
     SPEAKER_LINE,
     STRUCTURAL_LABELS,
@@ -98,13 +99,16 @@ def _find_close(text: str, open_at: int) -> int | None:
 
     Nested 「」 are balanced; the closing bracket is the first one that brings
     the depth back to zero (or below, for a stray 」) AND ends its physical
-    line, which is where the server puts it. Unclosed means "data until the
-    end of the text": the safe reading.
+    line, which is where the server puts it. A 」 followed by a next-speaker
+    line and a new 「 is not it: the server's own `次は … の番です。` ends a
+    conversation line, and bare speech never follows it, so that shape was
+    written inside the speech. Unclosed means "data until the end of the
+    text": the safe reading.
     """
     depth = 0
     for match in BRACKET.finditer(text, open_at):
         depth += 1 if match.group() == markup.OPEN_QUOTE else -1
-        if depth <= 0 and _EOL.match(text, match.end()):
+        if depth <= 0 and _EOL.match(text, match.end()) and not QUOTED_TURN_LINE.match(text, match.end()):
             return match.start()
     return None
 
@@ -215,6 +219,21 @@ def _id_resolver(scan: _Scan, roster: NameLookup | None) -> Callable[[str], str 
     return resolve
 
 
+def server_lines(text: object) -> list[str]:
+    """The text's own lines, quoted speech left out: what only the server wrote."""
+    return [line for _, line in _scan(text).lines]
+
+
+def name_resolver(text: object, roster: NameLookup | None = None) -> Callable[[str], str | None]:
+    """name -> id as this text's parsers resolve it: ids written in the text first, then the roster."""
+    return _id_resolver(_scan(text), roster)
+
+
+def clean_name(name: str) -> str | None:
+    """A captured name stripped, or None when it is empty or implausible."""
+    return _clean_name(name)
+
+
 def _sentence_names(scan: _Scan) -> list[tuple[int, str]]:
     """(offset, name) of agents named by the server's own sentences."""
     found = []
@@ -268,16 +287,20 @@ def parse_lines(text: str, roster: NameLookup | None = None) -> list[dict[str, A
 
 
 def parse_next_speakers(text: str, roster: NameLookup | None = None) -> list[dict[str, Any]]:
-    """Names from the server's `次は 名前 の番です。` lines, `[{"id", "name"}]`."""
+    """The name of the server's last `次は 名前 の番です。` line, `[{"id", "name"}]` (empty when none).
+
+    The server writes one such line, after the conversation line it follows;
+    when a text holds several, the last is the server's (issue 28: a line
+    quoting one is data, and the turn is the one named at the end).
+    """
     scan = _scan(text)
     resolve = _id_resolver(scan, roster)
-    result: list[dict[str, Any]] = []
-    for _, line in scan.lines:
+    for _, line in reversed(scan.lines):
         match = NEXT_SPEAKER.match(line)
         name = _clean_name(match.group("name")) if match else None
-        if name and all(entry["name"] != name for entry in result):
-            result.append({"id": resolve(name), "name": name})
-    return result
+        if name:
+            return [{"id": resolve(name), "name": name}]
+    return []
 
 
 def parse_choice_commands(text: str) -> list[str]:
@@ -342,11 +365,13 @@ def _transfer_from_line(line: str, me: dict[str, Any], resolve: Callable[[str], 
         other = {"id": resolve(name), "name": name}
         sender, receiver = (other, me) if direction == "in" else (me, other)
         transfer: dict[str, Any] = {"from": sender, "to": receiver}
-        if status in ("offered", "accepted"):
+        if status in ("offered", "offered_in_conversation", "accepted"):
             item, money = _parse_summary(match.group("summary"))
-            transfer.update({"item": item, "money": money, "status": status})
-            if status == "offered" and direction == "in":
+            transfer.update({"item": item, "money": money, "status": "accepted" if status == "accepted" else "offered"})
+            if status != "accepted" and direction == "in":
                 transfer["response_required"] = True
+            if status == "offered_in_conversation":
+                transfer["in_conversation"] = True  # answered by the next turn's `transfer_response`
         else:
             reason = "timeout" if status == "expired" else _reason_code(match.group("reason"))
             transfer.update({"status": status, "reason": reason})
@@ -360,7 +385,9 @@ def parse_transfers(
     """Item or money transfers the server reports, in order.
 
     Shapes: offered `{from, to, item, money, status}` (plus
-    `response_required: True` when the agent must answer), accepted (same
+    `response_required: True` when the agent must answer, and
+    `in_conversation: True` when it answers in its next turn, with the
+    turn's `transfer_response`), accepted (same
     keys), and rejected / cancelled / expired `{from, to, status, reason}`
     where reason is a code such as `inventory_full`, `server_announcement`,
     `receiver_logged_out`, `error` (`timeout` for expired). The agent itself

@@ -57,7 +57,8 @@ def propose(view: View) -> list[Decision]:
 # The built-in behaviour as named rules, tried highest priority first (behaviour/selector.py):
 # ids and priorities are documented (docs/behaviour.md) and stay, since packs name them.
 BUILTIN_RULES: tuple[BuiltinRule[View, Decision], ...] = (
-    BuiltinRule(builtin.CONVERSATION_TURN, 300, "answer a conversation turn; say goodbye when it has gone on long enough",
+    BuiltinRule(builtin.CONVERSATION_TURN, 300,
+                "answer a conversation turn (and an offer it carries); say goodbye when it has gone on long enough",
                 conversation_turn_rule),
     BuiltinRule(builtin.CONVERSATION_REQUEST, 290, "accept an invitation to talk, unless a promise elsewhere is due",
                 conversation_request_rule),

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from karakuri_agent.decide.queries import meeting_elsewhere, partner_of
-from karakuri_agent.decide.speaking import recalling, speech_params
+from karakuri_agent.decide.speaking import asks_time, needs_next_speaker, offer_reason, recalling, speech_params
 from karakuri_agent.domain.commands import END, SPEAK
 from karakuri_agent.domain.decision import Decision
 from karakuri_agent.domain.view import View
-from karakuri_agent.ja import places, reasons
+from karakuri_agent.ja import places, reasons, turns
 
 
 # -- answering what the notification asks ---------------------------------------
@@ -23,17 +25,47 @@ def conversation_turn_rule(view: View) -> list[Decision] | None:
     speak_decision = speak and Decision(
         speak.command,
         speech_params(view, speak, "farewell" if closing else "reply", partner),
-        reasons.CLOSING_GREETING if closing else reasons.answer(partner.get("name")),
+        offer_reason(view, speak) or (reasons.CLOSING_GREETING if closing else
+                                      turns.ask_time(partner.get("name")) if asks_time(view, partner)
+                                      else reasons.answer(partner.get("name"))),
     )
     end_decision = end and Decision(
         end.command,
         speech_params(view, end, "farewell", partner),
-        reasons.leave_for_meeting(meeting.get("place_name")) if meeting else reasons.TALKED_ENOUGH,
+        offer_reason(view, end) or (reasons.leave_for_meeting(meeting.get("place_name")) if meeting
+                                    else reasons.TALKED_ENOUGH),
     )
-    if speak_decision and not closing:
+    if speak_decision and not closing and not speak_decision.params.get("transfer_response"):
         speak_decision = recalling(view, speak_decision, speak, partner)
     ordered = [end_decision, speak_decision] if long_enough else [speak_decision, end_decision]
-    return [d for d in ordered if d]
+    sendable = [d for d in ordered if d and _named_next(view, d)]
+    return sendable or _nobody_left(view, partner)
+
+
+def _named_next(view: View, decision: Decision) -> bool:
+    """The decision names the next speaker, or its choice does not need one."""
+    choice = view.choice(decision.command or "")
+    return choice is None or not needs_next_speaker(choice) or "next_speaker_agent_id" in decision.params
+
+
+def _nobody_left(view: View, partner: dict[str, Any]) -> list[Decision]:
+    """Everyone else has gone: leave with a goodbye, or take a turn that names nobody; else say why not.
+
+    The turn's choices all need a next speaker and there is no one to name:
+    another way out (`conversation_leave`, or a speaking choice that needs no
+    next speaker) is taken when offered; otherwise nothing is sent, and the
+    report says that nobody is left.
+    """
+    leave = view.choice("conversation_leave")
+    if leave is not None:
+        return [Decision(leave.command, speech_params(view, leave, "farewell", partner), turns.LEAVE_ALONE)]
+    for choice in view.choices:
+        if choice.command in SPEAK + END + ("conversation_leave",) and not needs_next_speaker(choice):
+            return [Decision(choice.command, speech_params(view, choice, "farewell", partner),
+                             turns.WITHOUT_NEXT_SPEAKER)]
+    if view.parsed.get("participants_listed"):  # the server's list holds only the agent
+        return [Decision(None, reason=turns.NOBODY_TO_NAME, idle_why=turns.NOBODY_LEFT_WHY)]
+    return [Decision(None, reason=turns.NO_ONE_KNOWN)]
 
 
 def conversation_request_rule(view: View) -> list[Decision] | None:

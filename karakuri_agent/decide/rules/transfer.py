@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from karakuri_agent.decide.queries import NO_ACTION, knows_person, transfer_sender
+from karakuri_agent.decide.queries import NO_ACTION, takes_gift, transfer_sender
 from karakuri_agent.domain.commands import ACCEPT_TRANSFER, REJECT_TRANSFER
 from karakuri_agent.domain.decision import Decision
 from karakuri_agent.domain.view import View
@@ -15,7 +15,7 @@ def transfer_offer_rule(view: View) -> list[Decision] | None:
     if accept is None and reject is None:
         return None
     sender = transfer_sender(view)
-    take = view.transfer_policy == "accept" or (view.transfer_policy == "known" and knows_person(view, sender.get("id")))
+    take = takes_gift(view, sender)
     name = sender.get("name")
     if take and accept is not None:
         return [Decision(accept.command, {}, reasons.take_gift(name))]

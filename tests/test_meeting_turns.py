@@ -1,0 +1,84 @@
+"""When a conversation line makes a meeting, and what the agent answers (issue 30 item 8).
+
+A meeting is recorded only when it has a time the agent understood (an
+exact time, or a clear hour read against the town's clock); a call to
+everyone is no promise at all; a plan without a time gets a question
+about the time, never 「その時間、…で会おうね」.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from karakuri_agent.decide.rules import propose
+from karakuri_agent.domain.notification import TOKYO
+from karakuri_agent.gate import first_admitted
+from karakuri_agent.ja import turns
+from karakuri_agent.memory.context import observe
+from karakuri_agent.reading.promises import extract_promise
+from karakuri_agent.state.memory import MemoryStore
+
+from turn_texts import ME, MEI, NOW, SELF, notification, turn_choices, turn_text, view_of
+
+PLACES = [{"node_id": "3-3", "name": "公園 広場"}, {"node_id": "6-11", "name": "喫茶店 店内"}]
+ASKS = {line.format(place=place) for line in turns.ASK_TIME_AT for place in ("公園", "広場", "喫茶店")} | set(turns.ASK_TIME)
+
+
+def heard(message, *, now=NOW, nid="notif-meet"):
+    """The agent hears `message` from メイ in a turn: what it records, and what it answers."""
+    text = turn_text([MEI, SELF], speaker=MEI, message=message)
+    note = notification(text, turn_choices(enum=[MEI["id"]]), participants=[MEI, SELF], nid=nid, created_at=now,
+                        messages=[{"speaker": MEI["name"], "speaker_id": MEI["id"], "message": message}])
+    store = MemoryStore(clock=lambda: now)
+    store.learn_places(PLACES)
+    observe(store, note, me=ME, now=now)
+    pending = store.pending_commitments(now - timedelta(hours=1))
+    view = view_of(note, pending_commitments=pending, places=[{**p, "visits": 0, "last_visited": None} for p in PLACES],
+                   now=now)
+    decision, admitted, refused = first_admitted(note, propose(view), ())
+    assert admitted is not None, refused
+    return pending, admitted.params["message"], decision.reason
+
+
+@pytest.mark.parametrize("ping", ["@everyone 今から広場に集合！", "@here 15時に広場に集合！", "＠everyone 3時に公園で会おう！"])
+def test_a_mass_ping_is_not_a_meeting_and_is_not_confirmed(ping):
+    pending, message, _ = heard(ping)
+    assert pending == []
+    assert extract_promise(ping, speaker_name="桜草メイ", speaker_id=MEI["id"], now=NOW) is None
+    assert "その時間" not in message and "会いましょう" not in message
+
+
+@pytest.mark.parametrize("plan", [
+    "夕方に公園を散歩しようと思っています。一緒にどうですか？",
+    "今度一緒に喫茶店行こうよ！",
+    "公園で会おう！",
+])
+def test_a_plan_without_a_time_is_not_recorded_and_gets_a_question_about_the_time(plan):
+    pending, message, reason = heard(plan)
+    assert pending == []  # before: recorded, confirmed with 「その時間、町民公園で会おうね」 and never kept
+    assert message in ASKS and "その時間" not in message
+    assert reason == turns.ask_time(MEI["name"])
+
+
+def test_three_oclock_said_at_noon_is_three_in_the_afternoon_and_is_confirmed_so():
+    pending, message, _ = heard("3時に公園で会おう！")  # NOW is 12:00 in the town
+    [meeting] = pending
+    assert meeting["due_at"] and meeting["node_id"] == "3-3"
+    due = __import__("datetime").datetime.fromisoformat(meeting["due_at"]).astimezone(TOKYO)
+    assert (due.hour, due.minute) == (15, 0)
+    assert "15" in message and "03:00" not in message and "その時間" not in message
+
+
+def test_a_time_is_confirmed_only_for_the_line_that_set_it():
+    """「うん」 is inside many a line: an old plan's time is not confirmed to a line that said none."""
+    old = {"partner_id": MEI["id"], "partner_name": MEI["name"], "place_name": "公園", "node_id": "3-3",
+           "due_at": (NOW + timedelta(hours=2)).isoformat(), "source_text": "うん、14時に公園でね"}
+    text = turn_text([MEI, SELF], speaker=MEI, message="うん")
+    note = notification(text, turn_choices(enum=[MEI["id"]]), participants=[MEI, SELF],
+                        messages=[{"speaker": MEI["name"], "speaker_id": MEI["id"], "message": "うん"}])
+    view = view_of(note, pending_commitments=[old])
+    _, admitted, refused = first_admitted(note, propose(view), ())
+    assert admitted is not None, refused
+    assert "14" not in admitted.params["message"]
