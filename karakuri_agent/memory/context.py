@@ -137,7 +137,7 @@ def parse(notification: Notification, *, roster: textparse.NameLookup, me: Ident
         "conversation_id": body.conversation_id,
         "participants": participants,
         "participants_listed": body.participants is not None or turns.parse_roster_line(text) is not None,
-        "departed": turns.parse_departed(text, roster),
+        "departed": turns.parse_departed(text, roster),  # never named next
         "conversation_messages": messages,
         "next_speakers": textparse.parse_next_speakers(text, roster),
         "choices": [choice.summary() for choice in body.choices],
@@ -191,9 +191,8 @@ def observe(store: Store, notification: Notification, *, me: Identity, now: date
             said_at=said_at,
             standing=[_promise_of(row) for row in standing],
         )
-        for promise in promises:
-            if promise.due_at is not None:  # a meeting needs a time the agent understood; else it asks for one
-                store.add_commitment(notification.notification_id, _commitment_row(promise))
+        for promise in (p for p in promises if p.due_at is not None):  # a meeting needs a time it understood
+            store.add_commitment(notification.notification_id, _commitment_row(promise))
         new_lines = [line for line in parsed["conversation_messages"]
                      if first_seen.get(line_key(line, parsed["conversation_id"])) == seen_at]
         withdraw(store, withdrawn_by(new_lines, standing, promises, parsed["conversation_id"], now))

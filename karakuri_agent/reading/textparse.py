@@ -219,11 +219,6 @@ def _id_resolver(scan: _Scan, roster: NameLookup | None) -> Callable[[str], str 
     return resolve
 
 
-def server_lines(text: object) -> list[str]:
-    """The text's own lines, quoted speech left out: what only the server wrote."""
-    return [line for _, line in _scan(text).lines]
-
-
 def name_resolver(text: object, roster: NameLookup | None = None) -> Callable[[str], str | None]:
     """name -> id as this text's parsers resolve it: ids written in the text first, then the roster."""
     return _id_resolver(_scan(text), roster)
