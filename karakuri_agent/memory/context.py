@@ -117,10 +117,8 @@ def parse(notification: Notification, *, roster: textparse.NameLookup, me: Ident
     roster = _KnowingSelf(roster, me)
     body = notification.notification
     text = body.text
-    if body.participants is not None:
-        participants = [{"id": p.id, "name": p.name} for p in body.participants]
-    else:  # who is in it now: the text's `参加者` line, else the people it names but those who left
-        participants = turns.parse_present(text, roster)
+    participants = ([{"id": p.id, "name": p.name} for p in body.participants] if body.participants is not None
+                    else turns.parse_present(text, roster))  # the text's 参加者 line, else those named who did not leave
     if body.conversation_messages is not None:
         ids = {p["name"]: p["id"] for p in participants if p.get("id")}
         messages = [
