@@ -241,6 +241,14 @@ def test_a_cooldown_of_a_year_in_minutes_runs_at_the_calendars_late_edge():
     assert turn.blocked(behaviour.rules[0]) is None
 
 
+@pytest.mark.parametrize("detail", ["9" * 5000 + "円", "9" * 30 + "分", "報酬: " + "9" * 400 + "円", "9" * 40 + "秒"])
+def test_an_actions_amount_or_length_of_absurd_size_in_the_servers_text_is_unknown(detail):
+    from karakuri_agent.reading.offers import _details
+
+    found = _details(f"{detail}、30分")
+    assert found["cost"] is None and found["reward"] is None and found["minutes"] == 30
+
+
 @pytest.mark.parametrize("date", ["0001-01-01", "9999-12-31", "1970-12-31", "9000-01-01"])
 def test_day_at_the_calendars_edge_is_one_clear_line(env, date):
     result = CliRunner().invoke(agent, ["day", "--date", date])

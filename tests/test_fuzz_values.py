@@ -136,6 +136,19 @@ def test_every_server_timestamp_is_unknown_or_safe_for_a_days_arithmetic(value):
 
 
 @SETTINGS
+@given(digits=st.integers(1, 6000), unit=st.sampled_from(["円", "分", "秒", "〜5分"]), lead=st.sampled_from(["", "報酬: ", "1,"]))
+def test_every_number_in_an_actions_details_is_bounded_or_unknown(digits, unit, lead):
+    from karakuri_agent.reading.offers import _details
+
+    found = _details(lead + "9" * digits + unit)
+    for key in ("cost", "reward", "minutes", "min_minutes", "max_minutes"):
+        value = found[key]
+        assert value is None or 0 <= value < 10 ** 15
+    if found["minutes"] is not None:
+        datetime(8999, 12, 31, tzinfo=timezone.utc) - timedelta(days=1) + timedelta(minutes=found["minutes"])
+
+
+@SETTINGS
 @given(year=st.integers(1, 9999), month=st.integers(1, 12), day=st.integers(1, 28))
 def test_any_date_for_day_is_a_window_or_a_usage_error(year, month, day):
     from karakuri_agent.app.day.read import parse_date, window

@@ -163,9 +163,11 @@ NPC_ENTRY = re.compile(rf"(?P<name>[^/@\n]{{1,64}}?)\s*@\s*(?P<node>{NODE})(?![\
 MAP_NPC_HEADER = re.compile(r"^NPC[:：]\s*$")
 MAP_NPC_LINE = re.compile(rf"^\s+(?P<name>[^@\n]{{1,64}}?)\s*@\s*(?P<node>{NODE})(?![\d-])")
 
-YEN = re.compile(r"(?P<yen>\d{1,3}(?:,\d{3})*|\d+)円")
+# Amounts and lengths are bounded as MONEY_LINE is: a number of thousands of digits is no amount
+# (Python will not even read one past 4300) and no length to add to a time; it is not read at all.
+YEN = re.compile(r"(?<![\d,])(?P<yen>\d{1,3}(?:,\d{3}){0,5}|\d{1,15})円")
 
-SPAN = re.compile(r"(?<![\d,])(?P<n>\d+)\s*(?P<unit>秒|分)(?!後)")
+SPAN = re.compile(r"(?<![\d,])(?P<n>\d{1,6})\s*(?P<unit>秒|分)(?!後)")
 
 # The unit of an action's duration that is not minutes.
 SECONDS = "秒"
