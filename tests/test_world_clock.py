@@ -56,7 +56,7 @@ def test_before_the_server_speaks_the_world_clock_is_the_machines():
 def test_the_later_server_reading_sets_now_and_monotonic_time_advances_it():
     ticks = iter([100.0, 160.0])
     clock = WorldClock(lambda: SERVER - timedelta(hours=5), monotonic=lambda: next(ticks))
-    clock.read_server(SERVER, SERVER + timedelta(minutes=3), None)
+    clock.read_server(SERVER, SERVER + timedelta(minutes=3))
     assert clock() == SERVER + timedelta(minutes=4)  # the Date (the later), a minute on
 
 

@@ -27,14 +27,44 @@ def utc_now() -> datetime:
     return datetime.now(timezone.utc)
 
 
+# The notification's `created_at` and the answer's `Date` further apart than this disagree: one of them is
+# wrong (a server clock in 2100, a notification stamped by a clock that jumped), not a notification read late.
+READINGS_AGREE = timedelta(hours=1)
+# How near the machine's own clock must be to a reading to take its side when the two readings disagree.
+MACHINE_AGREES = timedelta(minutes=5)
+
+
+def _plausible(reading: datetime | None) -> datetime | None:
+    if reading is None or reading.tzinfo is None or reading.year not in PLAUSIBLE_YEARS:
+        return None
+    return reading.astimezone(timezone.utc)
+
+
+def server_now(created_at: datetime | None, date: datetime | None, machine: datetime) -> datetime | None:
+    """The world's time when a notification was read, CONTRACT §9's order: its own `created_at` first, then `Date`.
+
+    Readings that agree (within an hour): the later one, so a notification
+    read late is judged by the `Date`. Readings that disagree wildly: the one
+    the machine's clock agrees with, and `created_at` when it agrees with
+    neither, so a `Date` of 2100 cannot expire a notification made a minute
+    ago. One reading alone is taken; none (or only implausible ones): None.
+    """
+    made, said = _plausible(created_at), _plausible(date)
+    if made is None or said is None:
+        return made or said
+    if abs(said - made) <= READINGS_AGREE:
+        return max(made, said)
+    if abs(machine - said) <= MACHINE_AGREES < abs(machine - made):
+        return said
+    return made
+
+
 class WorldClock:
     """The world's "now": the latest server reading plus the (monotonic) time elapsed since it was read.
 
     `read_server(created_at, date)` takes the notification's `created_at` and
-    the HTTP `Date` of its response; the later of the two is the world's
-    time at that moment (a notification read late is judged by the Date, one
-    without a Date by its `created_at`). Without either, the machine's clock
-    stays in charge.
+    the HTTP `Date` of its response and believes them as `server_now` says.
+    Without either, the machine's clock stays in charge.
     """
 
     def __init__(self, machine: Clock = utc_now, monotonic: Callable[[], float] = time.monotonic) -> None:
@@ -56,12 +86,11 @@ class WorldClock:
         """The clock follows the server (something was read from it)."""
         return self._anchor is not None
 
-    def read_server(self, *readings: datetime | None) -> None:
-        """Follow the server from now on: the latest plausible aware reading, if any."""
-        believed = [r for r in readings
-                    if r is not None and r.tzinfo is not None and r.year in PLAUSIBLE_YEARS]
-        if believed:
-            self._anchor = (max(believed).astimezone(timezone.utc), self._monotonic())
+    def read_server(self, created_at: datetime | None, date: datetime | None = None) -> None:
+        """Follow the server from now on: its time as `server_now` reads it, if it gave a plausible one."""
+        believed = server_now(created_at, date, self._machine())
+        if believed is not None:
+            self._anchor = (believed, self._monotonic())
 
 
 def world_clock(clock: Clock) -> WorldClock:
