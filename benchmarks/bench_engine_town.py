@@ -56,16 +56,19 @@ def run_seed(seed: int, deliveries: int, driver: str, *, machine_clock: bool, st
             agent = InProcessAgent(server.base_url, API_KEY, state_dir)
         else:
             agent = HandleAgent(server.base_url, API_KEY, state_dir, work, clock_start=not machine_clock)
-        crashes = 0
+        exits: list[dict[str, Any]] = []
         try:
             for _ in range(deliveries):
                 run = agent(town.next_delivery())
-                crashes += run.exit_code not in (0,)
+                if run.exit_code != 0:
+                    lines = run.stderr.strip().splitlines()
+                    exits.append({"message": run.delivery.index, "kind": run.delivery.step.kind if run.delivery.step else None,
+                                  "exit": run.exit_code, "stderr": lines[-1] if lines else ""})
         finally:
             if isinstance(agent, ListenAgent):
                 agent.close()
     result = measure(town)
-    result["crashes"] = crashes
+    result["exits"] = exits
     result["seconds"] = round(time.perf_counter() - started, 1)
     return result
 
@@ -85,7 +88,9 @@ def main() -> int:
                               work=Path(tmp))
             results.append(result)
             print(f"seed {seed}: {result['style']} texts, {result['deliveries']} messages, "
-                  f"{result['crashes']} non-zero exits, {result['seconds']} s", flush=True)
+                  f"{len(result['exits'])} non-zero exits, {result['seconds']} s", flush=True)
+            for bad in result["exits"]:
+                print(f"    message {bad['message']} ({bad['kind']}): exit {bad['exit']}: {bad['stderr'][:160]}")
     rows = pooled(results)
     print()
     print(f"engine town, driver {args.driver}{' (machine clock)' if args.machine_clock else ''}, "
