@@ -352,3 +352,21 @@ def test_someone_who_left_a_group_does_not_join_it_again():
     from testing.engine_town.talk import maybe_join
     maybe_join(town, conv)
     assert conv.participants == [SELF_ID, first.agent_id]
+
+
+def test_a_server_announcement_lets_a_busy_agent_act_and_stops_what_it_was_doing():
+    town = EngineTown(3, enums=0.0)
+    step = _free_step(town)
+    assert _post(town, step, "wait", {"duration": 6})[0] == 200
+    town.now = town.now.astimezone(texts.TOKYO).replace(hour=12).astimezone(town.now.tzinfo)
+    town.server_announcement_chance = 1.0
+    from testing.engine_town import gifts
+    gifts.maybe_announce(town)
+    notice = town.next_delivery().step
+    assert notice is not None and notice.kind == "announcement"
+    text = notice.body["notification"]["text"]
+    assert "【サーバーアナウンス】\n" in text and "現在の行動をキャンセルして選択するか、この通知を無視してください。" in text
+    street = next(n for n in town.world.map.neighbours(town.body.node) if town.world.map.passable(n))
+    assert _post(town, notice, "move", {"target_node_id": street})[0] == 200
+    arrived = town.next_delivery().step
+    assert arrived is not None and arrived.type == "movement_completed"  # the wait was cancelled, not completed

@@ -24,6 +24,7 @@ def on_event(town: "EngineTown", kind: str, data: dict[str, Any]) -> None:
     if kind == "tick":
         residents_tick(town)
         gifts.maybe_offer(town)
+        gifts.maybe_announce(town)
         town.schedule(town.now + timedelta(minutes=10), "tick")
     elif kind == "arrive":
         body.node = data["to"]

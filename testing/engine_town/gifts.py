@@ -1,4 +1,6 @@
-"""Standalone transfers (domain/transfer.ts, mode `standalone`): a resident next to the agent offers something.
+"""Standalone transfers and server announcements: what reaches an idle or busy agent from outside a conversation.
+
+Standalone transfers (domain/transfer.ts, mode `standalone`): a resident next to the agent offers something.
 
 The engine's flow: the offer puts both in a transfer; the receiver's prompt
 is 「X から bread×1 の譲渡提案が届きました。」 with only `accept_transfer` /
@@ -89,3 +91,32 @@ def _refund(giver: Any, offer: dict[str, Any]) -> None:
         giver.items[item_id] = giver.items.get(item_id, 0) + quantity
     giver.money += offer.get("money", 0)
 
+
+
+ANNOUNCEMENTS = (
+    "{place}の前で夏祭りが始まりました！屋台がたくさん並んでいます。",
+    "まもなく夕立が来る見込みです。近くの建物に避難してください。",
+    "{place}で餅まきを行います。お時間のある方はお集まりください。",
+    "本日は町内清掃の日です。ご協力ありがとうございます。",
+)
+
+
+def maybe_announce(town: "EngineTown") -> None:
+    """A server announcement (domain/server-announcements.ts) to an idle or busy agent, not one moving or talking."""
+    body = town.body
+    if body.state not in ("idle", "in_action") or body.pending_conversation or body.conversation or body.pending_transfer:
+        return
+    if town.rng.random() >= town.server_announcement_chance or not 8 <= town.now.astimezone(texts.TOKYO).hour < 21:
+        return
+    from .life import idle_choices
+
+    place = town.rng.choice([b.name for b in town.world.map.buildings])
+    description = town.rng.choice(ANNOUNCEMENTS).format(place=place)
+    body.announcement = True
+    body.excluded_info.clear()
+    choices_text, choices, people = idle_choices(town, force=True)
+    today = town.day()
+    town.issue("server_announcement_fired", "announcement",
+               texts.announcement_text(town.world, SELF_NAME, description, choices_text), choices,
+               summary=f"【サーバーアナウンス】{description}",
+               nearby_untalked=[r.agent_id for r in people if today not in r.talked_days])

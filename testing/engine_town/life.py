@@ -54,11 +54,12 @@ def candidates(town: "EngineTown") -> list[Resident]:
                   key=lambda r: r.agent_id)
 
 
-def idle_choices(town: "EngineTown") -> tuple[str, list[dict[str, Any]], list[Resident]]:
+def idle_choices(town: "EngineTown", *, force: bool = False) -> tuple[str, list[dict[str, Any]], list[Resident]]:
+    """The idle choices; `force` (a server announcement) shows them to a busy agent too (forceShowActions)."""
     body, chooser = town.body, town.choices
     actions = [a for a in available_actions(town) if a[0].action_id != body.last_rejected_action_id]
     body.last_rejected_action_id = None  # the engine suppresses a refused action in the next prompt only
-    people = candidates(town)
+    people = candidates(town) if body.state == "idle" or not force else []
     held = sorted(i for i, q in body.items.items() if q > 0)
     info = [c for c in (INFO_ORDER if town.style == "new" else texts.OLD_INFO) if c not in body.excluded_info]
     pairs = [(r.agent_id, r.name) for r in people]
@@ -88,6 +89,7 @@ def perception_text(town: "EngineTown") -> str:
 def idle_prompt(town: "EngineTown", type_: str, event: str, *, since: Any = None) -> None:
     body = town.body
     body.state = "idle"
+    body.announcement = False
     choices_text, choices, people = idle_choices(town)
     text = texts.idle_text(town.world, SELF_NAME, event, perception_text(town), choices_text)
     today = town.day()

@@ -57,7 +57,7 @@ def measure(town: EngineTown) -> dict[str, Any]:
         by_day[f"{step.time.astimezone(TOKYO):%Y-%m-%d}"].append(step)
     places = {day: len({s.place for s in day_steps if s.place}) for day, day_steps in by_day.items()
               if len(day_steps) >= MIN_DAY_STEPS}
-    offers = [s for s in steps if s.kind in ("idle", "info") and "conversation_start" in s.commands and s.nearby_untalked]
+    offers = [s for s in steps if s.kind in ("idle", "info", "announcement") and "conversation_start" in s.commands and s.nearby_untalked]
     started = [s for s in offers if s.accepted and s.accepted.get("command") == "conversation_start"]
     settled = [e for e in town.events if e.kind == "offer_settled" and "mode" not in e.data
                and e.data["step"] < len(steps)]

@@ -84,14 +84,23 @@ def _refuse(town: "EngineTown", step: "Step", refusal: Refusal) -> tuple[int, di
 
 def _actionable(town: "EngineTown") -> None:
     body = town.body
+    if body.announcement and body.state == "in_action":  # the announcement lets a busy agent act (and stops it)
+        return
     if body.state != "idle" or body.pending_conversation or body.pending_transfer:
         raise Refusal(409, "state_conflict", "Agent cannot execute the requested action in the current state.")
 
 
 def _started(town: "EngineTown") -> None:
-    """An executable command was accepted: the idle reminder stops and the info commands come back."""
+    """An executable command was accepted: the idle reminder stops and the info commands come back.
+
+    Under a server announcement it also cancels what the agent was doing (handleServerAnnouncementInterruption)."""
     town.disarm("idle")
     town.body.excluded_info.clear()
+    if town.body.announcement:
+        town.body.announcement = False
+        if town.body.state == "in_action":
+            town.disarm("agent")
+            town.body.state = "idle"
 
 
 # ---------------------------------------------------------------------------- idle commands

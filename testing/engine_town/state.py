@@ -22,6 +22,7 @@ class Body:
     last_action_id: str | None = None
     last_rejected_action_id: str | None = None
     excluded_info: set[str] = field(default_factory=set)
+    announcement: bool = False  # a server announcement is active: the agent may act even while busy
     pending_transfer: dict[str, Any] | None = None  # a standalone offer waiting for accept/reject
 
 

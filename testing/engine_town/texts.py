@@ -294,6 +294,12 @@ def idle_text(world: World, agent_name: str, event: str, perception_text: str, c
     return sections(header(world, agent_name), event, perception_text, prompt(choices))
 
 
+def announcement_text(world: World, agent_name: str, description: str, choices: str) -> str:
+    return sections(header(world, agent_name), f"【サーバーアナウンス】\n{description}", choices,
+                    "現在の行動をキャンセルして選択するか、この通知を無視してください。",
+                    f"{SKILL} スキルで行動を選択してください。")
+
+
 def info_text(world: World, agent_name: str, body: str, choices: str) -> str:
     return sections(header(world, agent_name), body, prompt(choices))
 

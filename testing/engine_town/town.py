@@ -76,6 +76,7 @@ class EngineTown:
         self.announcement_chance = 0.03  # per resident turn from the third: a server announcement closes the talk
         self.join_chance = 0.25  # per resident turn: someone standing by joins (groups of three)
         self.decline_chance = 0.15  # a resident the agent speaks to says no
+        self.server_announcement_chance = 0.02  # per tick: an announcement to an idle or busy agent
         self.gift_chance = 0.08  # per tick, someone idle next to an idle agent offers a standalone transfer
         self.transfer_timeout = timedelta(minutes=rng.choice((3, 5)))
         self.structured = rng.choice((0.0, 0.5, 1.0))  # share of notifications with participants/messages
