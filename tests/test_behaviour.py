@@ -240,8 +240,11 @@ def test_cooldowns_count_notifications_or_world_minutes_and_max_fires_spends_a_r
     spec = turn.behaviour.rules[0]
     turn.fire(spec)
     assert _turn([rule], turn.memory(), now=TOKYO_NIGHT + timedelta(minutes=30)).blocked(spec) == "on cooldown"
-    # a last firing ahead of now (the clock stepped back) counts as just now
-    assert _turn([rule], turn.memory(), now=TOKYO_NIGHT - timedelta(hours=5)).blocked(spec) == "on cooldown"
+    # a last firing ahead of now (the clock stepped back) counts as just now: it holds at most a window,
+    # and one further ahead than a window blocks nothing (CONTRACT §9, the cycle's own cooldown rule)
+    assert _turn([rule], turn.memory(), now=TOKYO_NIGHT - timedelta(minutes=30)).blocked(spec) == "on cooldown"
+    assert _turn([rule], turn.memory(), now=TOKYO_NIGHT - timedelta(hours=5)).blocked(spec) is None
+    assert _turn([rule], turn.memory(), now=TOKYO_NIGHT - timedelta(hours=48)).blocked(spec) is None
     later = _turn([rule], turn.memory(), now=TOKYO_NIGHT + timedelta(minutes=61))
     assert later.blocked(spec) is None
     later.fire(spec)

@@ -23,7 +23,7 @@ from karakuri_agent.app.config import Settings
 from karakuri_agent.app.operations import Outcome, Runtime, act, fetch, load_configured_persona, open_runtime
 from karakuri_agent.app.registry import build_decider
 from karakuri_agent.decide.facts import facts_of
-from karakuri_agent.domain.clock import utc_now
+from karakuri_agent.domain.clock import cooling_down, utc_now
 from karakuri_agent.domain.commands import RESPONSE
 from karakuri_agent.domain.decision import Decider, Decision, Proposal
 from karakuri_agent.domain.fetched import Fetched
@@ -409,4 +409,4 @@ def _cooling_down(rt: Runtime, fetched: Fetched, now: datetime) -> bool:
         stamped = datetime.fromisoformat(last[0]["created_at"])
     except (TypeError, ValueError):  # a stamp that cannot be read cannot hold the agent back
         return False
-    return abs(now - stamped) < timedelta(seconds=window)
+    return cooling_down(stamped, now, timedelta(seconds=window))

@@ -18,6 +18,7 @@ from typing import Any, Iterable, Mapping, Sequence, TypeGuard
 
 from karakuri_agent.behaviour.spec import PATH_SLOTS, Action, Behaviour, Condition, Reaction, Rule, Trigger, matches_type
 from karakuri_agent.behaviour.variables import Change, Variables
+from karakuri_agent.domain.clock import cooling_down
 
 # Reasons a rule that wanted to fire could not (the trace's words).
 COOLDOWN, SPENT = "on cooldown", "spent"
@@ -113,9 +114,13 @@ class Turn:
         if cooldown.notifications is not None and self.seq - int(record.get("last_seq", 0)) <= cooldown.notifications:
             return COOLDOWN
         if cooldown.minutes is not None and record.get("last_at"):
-            last = datetime.fromisoformat(record["last_at"])
-            # A last firing ahead of now (the clock stepped back) counts as just now.
-            if self.facts.now - last < timedelta(minutes=cooldown.minutes):
+            try:
+                last = datetime.fromisoformat(record["last_at"])
+                # The cycle's own rule: a last firing ahead of now counts as just now, at most a window.
+                held = cooling_down(last, self.facts.now, timedelta(minutes=cooldown.minutes))
+            except (TypeError, ValueError):  # a stamp that cannot be read cannot hold the rule back
+                held = False
+            if held:
                 return COOLDOWN
         return None
 

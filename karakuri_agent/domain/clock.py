@@ -22,6 +22,16 @@ Clock = Callable[[], datetime]
 PLAUSIBLE_YEARS = range(1971, 9000)
 
 
+def cooling_down(last: datetime, now: datetime, window: timedelta) -> bool:
+    """Whether a cooldown that began at `last` still holds at `now`: the one rule for every cooldown.
+
+    A `last` ahead of now (a clock stepped back, CONTRACT §9) counts as just
+    now, so it holds at most a window; one more than a window ahead blocks
+    nothing, instead of blocking until the clock catches up with it.
+    """
+    return abs(now - last) < window
+
+
 def utc_now() -> datetime:
     """The machine's clock: bookkeeping only, and the world's clock until the server has spoken."""
     return datetime.now(timezone.utc)
