@@ -121,41 +121,50 @@ def number_problem(token: str) -> str:
 def loads(text: str, *, max_depth: int | None = None, unique_keys: bool = False) -> Any:
     """Strict `json.loads`: JSONDecodeError (with where) for bad JSON and for a number JSON should not carry.
 
-    `max_depth` bounds the nesting of arrays and objects, checked before
-    parsing (a file of 100 000 brackets is one clear error, not a
-    RecursionError); `unique_keys` raises DuplicateKey for a repeated key.
-    Lone surrogates spelled as escapes are cleaned (only then is the value walked).
+    `max_depth` bounds the nesting of arrays and objects (a file of 100 000
+    brackets is one clear error naming where, never a RecursionError);
+    `unique_keys` raises DuplicateKey for a repeated key. Lone surrogates
+    spelled as escapes are cleaned (only then is the value walked).
     """
-    if max_depth is not None:
-        deep = _too_deep(text, max_depth)
-        if deep is not None:
-            raise json.JSONDecodeError(f"nested deeper than {max_depth} levels", text, deep)
     try:
         value = strict_decoder(unique_keys=unique_keys).decode(text)
     except NotFiniteNumber as exc:
         token, at = _first_refused(text, str(exc))
         raise json.JSONDecodeError(number_problem(token), text, at) from None
     except RecursionError:
-        raise json.JSONDecodeError("nested too deeply", text, 0) from None
+        raise _too_deep(text, max_depth) from None
+    if max_depth is not None and _deeper_than(value, max_depth):
+        raise _too_deep(text, max_depth)
     if "\\u" in text and re.search(r"\\u[dD][89a-fA-F]", text):
         return clean(value)
     return value
 
 
-def _too_deep(text: str, limit: int) -> int | None:
-    """Where the first array or object nested past `limit` opens (brackets inside strings do not count)."""
-    if text.count("[") + text.count("{") <= limit:
-        return None
+def _deeper_than(value: Any, limit: int) -> bool:
+    """Whether a decoded value nests arrays and objects more than `limit` levels (walked without recursion)."""
+    level: list[Any] = [value] if isinstance(value, (dict, list)) else []
+    for _ in range(limit):  # level by level: only containers are looked at twice
+        level = [child for item in level for child in (item.values() if isinstance(item, dict) else item)
+                 if isinstance(child, (dict, list))]
+        if not level:
+            return False
+    return True
+
+
+def _too_deep(text: str, limit: int | None) -> json.JSONDecodeError:
+    """The error for a text nested too deeply, at the first bracket past `limit` (strings do not count)."""
+    if limit is None:
+        return json.JSONDecodeError("nested too deeply", text, 0)
     depth = 0
     for match in _NESTING.finditer(text):
         token = match.group()
         if token in ("[", "{"):
             depth += 1
             if depth > limit:
-                return match.start()
+                return json.JSONDecodeError(f"nested deeper than {limit} levels", text, match.start())
         elif token in ("]", "}"):
             depth -= 1
-    return None
+    return json.JSONDecodeError(f"nested deeper than {limit} levels", text, 0)
 
 
 def _first_refused(text: str, refused: str) -> tuple[str, int]:
