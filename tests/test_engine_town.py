@@ -370,3 +370,29 @@ def test_a_server_announcement_lets_a_busy_agent_act_and_stops_what_it_was_doing
     assert _post(town, notice, "move", {"target_node_id": street})[0] == 200
     arrived = town.next_delivery().step
     assert arrived is not None and arrived.type == "movement_completed"  # the wait was cancelled, not completed
+
+
+def test_a_talk_among_residents_next_to_the_agent_can_be_joined_and_then_the_agent_speaks_in_it():
+    town = EngineTown(5, enums=0.0)  # the older texts: the join line names the talkers
+    _free_step(town)
+    first, second = list(town.residents.values())[:2]
+    for resident in (first, second):
+        resident.node, resident.state = town.body.node, "idle"
+    town.side_talk_chance = 1.0
+    from testing.engine_town.life import maybe_side_talk
+    maybe_side_talk(town)
+    idle_prompt(town, "idle_reminder_fired", "前回の行動から10分間が経過しました。")
+    town.outbox.clear()
+    step = town.steps[-1]
+    conv_id = next(iter(town.conversations))
+    assert f"の会話に参加する (conversation_id: {conv_id})" in step.body["notification"]["text"]
+    assert _post(town, step, "conversation_join", {"conversation_id": "conversation-nope"})[1]["error"] == "conversation_not_found"
+    idle_prompt(town, "idle_reminder_fired", "前回の行動から20分間が経過しました。")
+    town.outbox.clear()
+    assert _post(town, town.steps[-1], "conversation_join", {"conversation_id": conv_id})[0] == 200
+    town.announcement_chance = 0.0
+    town.rng = _Always(0.0)  # the greeting names the agent next
+    greeted = town.next_delivery().step
+    assert greeted is not None and greeted.kind == "reply"
+    assert SELF_ID in {p["id"] for p in greeted.body["notification"].get("participants", [])} or \
+        f"(id: {SELF_ID})" in greeted.body["notification"]["text"]

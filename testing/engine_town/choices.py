@@ -111,6 +111,10 @@ class Choices:
         fields = {"target_agent_id": self._id("話しかける相手のID", targets), "message": self.message("最初のメッセージ")}
         return self.make("conversation_start", "隣接エージェントに話しかける", fields, ["target_agent_id", "message"])
 
+    def join(self, conversations: Sequence[str]) -> dict[str, Any]:
+        return self.make("conversation_join", "進行中の会話に参加する",
+                         {"conversation_id": self._id("参加する会話のID", conversations)}, ["conversation_id"])
+
     def info(self, command: str, text: str) -> dict[str, Any]:
         return self.make(command, text)
 

@@ -55,6 +55,8 @@ def on_event(town: "EngineTown", kind: str, data: dict[str, Any]) -> None:
         resident_answers(town, conv)
     elif kind == "conv_end" and conv is not None:
         end_conversation(town, conv, data["reason"])
+    elif kind == "side_end" and conv is not None and SELF_ID not in conv.participants:
+        drop_conversation(town, conv)
     elif kind == "meet":
         resident = town.residents[data["resident"]]
         if resident.state != "in_conversation":  # the one who proposed it turns up and stays a while

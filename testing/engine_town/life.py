@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 INFO_ORDER = ("get_available_actions", "get_perception", "get_map", "get_world_agents", "get_status",
               "get_nearby_agents")
 YOU = "ニケ"
+MAX_PARTICIPANTS = 4
 
 
 # ---------------------------------------------------------------------------- what the agent may do here
@@ -54,6 +55,14 @@ def candidates(town: "EngineTown") -> list[Resident]:
                   key=lambda r: r.agent_id)
 
 
+def joinable(town: "EngineTown") -> list[Conversation]:
+    """Talks among residents the agent may join: active, not full, someone in them next to it (info-commands.ts)."""
+    return sorted((c for c in town.conversations.values()
+                   if c.status == "active" and SELF_ID not in c.participants and len(c.participants) < MAX_PARTICIPANTS
+                   and any(distance(town.body.node, town.residents[p].node) <= 1 for p in c.participants)),
+                  key=lambda c: c.conversation_id)
+
+
 def idle_choices(town: "EngineTown", *, force: bool = False) -> tuple[str, list[dict[str, Any]], list[Resident]]:
     """The idle choices; `force` (a server announcement) shows them to a busy agent too (forceShowActions)."""
     body, chooser = town.body, town.choices
@@ -61,10 +70,14 @@ def idle_choices(town: "EngineTown", *, force: bool = False) -> tuple[str, list[
     body.last_rejected_action_id = None  # the engine suppresses a refused action in the next prompt only
     people = candidates(town) if body.state == "idle" or not force else []
     held = sorted(i for i, q in body.items.items() if q > 0)
-    info = [c for c in (INFO_ORDER if town.style == "new" else texts.OLD_INFO) if c not in body.excluded_info]
+    talks = joinable(town) if body.state == "idle" or force else []
+    order = INFO_ORDER + (("get_active_conversations",) if talks else ())
+    info = [c for c in (order if town.style == "new" else texts.OLD_INFO) if c not in body.excluded_info]
     pairs = [(r.agent_id, r.name) for r in people]
     text = texts.idle_choices(actions=actions, items=body.items, money=body.money, candidates=pairs,
-                              transfer_candidates=pairs, info=info, style=town.style)
+                              transfer_candidates=pairs, info=info, style=town.style,
+                              joinable=[(c.conversation_id, " と ".join(town.name_of(p) for p in c.participants))
+                                        for c in talks])
     out = chooser.actions([(a, source, texts.action_line(a, source)) for a, source in actions])
     if held:
         out.append(chooser.use_item(held))
@@ -74,6 +87,8 @@ def idle_choices(town: "EngineTown", *, force: bool = False) -> tuple[str, list[
     out += [chooser.move(nodes), chooser.wait()]
     if people:
         out.append(chooser.conversation_start([r.agent_id for r in people]))
+    if talks:
+        out.append(chooser.join([c.conversation_id for c in talks]))
     out += [chooser.info(c, texts.INFO_LINES[c].split(": ", 1)[1]) for c in info]
     return text, out, people
 
@@ -82,7 +97,7 @@ def perception_text(town: "EngineTown") -> str:
     body = town.body
     seen = [(r.agent_id, r.name, r.node) for r in sorted(town.near(body.node, town.reach), key=lambda r: r.agent_id)]
     return texts.perception(town.world, now=town.now, node=body.node, reach=town.reach, people=seen,
-                            money=body.money, items=body.items, weather=town.weather, conversations=0,
+                            money=body.money, items=body.items, weather=town.weather, conversations=len(joinable(town)),
                             style=town.style)
 
 
@@ -277,6 +292,22 @@ def residents_tick(town: "EngineTown") -> None:
             resident.state = "in_action"
             resident.busy_until = town.now + timedelta(minutes=rng.choice((20, 30, 60)))
     maybe_request(town)
+    maybe_side_talk(town)
+
+
+def maybe_side_talk(town: "EngineTown") -> None:
+    """Two residents standing together start talking between themselves (the agent may join, not hear)."""
+    rng = town.rng
+    idle = [r for r in town.residents.values() if r.state == "idle"]
+    pairs = [(a, b) for i, a in enumerate(idle) for b in idle[i + 1:] if distance(a.node, b.node) <= 1]
+    if not pairs or rng.random() >= town.side_talk_chance:
+        return
+    first, second = rng.choice(pairs)
+    conv = new_conversation(town, first.agent_id, [first.agent_id, second.agent_id])
+    conv.status, conv.turn = "active", 2
+    first.state = second.state = "in_conversation"
+    conv.history += [(first.name, say(town, first, "open")), (second.name, say(town, second, "accept"))]
+    town.schedule(town.now + timedelta(minutes=rng.choice((20, 30, 40))), "side_end", conversation=conv.conversation_id)
 
 
 def _destination(town: "EngineTown", resident: Resident) -> str:
@@ -322,7 +353,8 @@ def maybe_request(town: "EngineTown") -> None:
 
 def new_conversation(town: "EngineTown", initiator: str, people: list[str]) -> Conversation:
     rng = town.rng
-    conv = Conversation(f"conversation-{town.seed}-{len(town.events)}-{len(town.steps)}", initiator, list(people),
+    town.conversation_count += 1
+    conv = Conversation(f"conversation-{town.seed}-{town.conversation_count:03d}", initiator, list(people),
                         max_turns=town.max_turns)
     acts = ["chat", "ask", "chat", "offer", "ask", "meet_timed", "meet_vague", "chat"]
     rng.shuffle(acts)

@@ -20,6 +20,8 @@ Nothing here imports the agent. Each row has an aim:
   next turn answered with `transfer_response` (accept or reject); aim 100 %;
 - `gifts_answered`: standalone offers (`accept_transfer` / `reject_transfer`)
   answered before they expired; aim 100 %;
+- `talks_joined`: prompts that offered `conversation_join` (residents talking
+  next to the agent) and how many the agent joined (shown, no aim);
 - `meetings_kept`: meetings a resident proposed with a time (「今日の16時に喫茶店で」)
   that fell due before the run ended, and at how many the agent stood at
   that building between 30 minutes before and 45 minutes after (shown, no aim:
@@ -64,6 +66,8 @@ def measure(town: EngineTown) -> dict[str, Any]:
     gifts = [s for s in steps if s.kind == "transfer"]
     answered = [e for e in settled if e.data["answered"]]
     idle = [s for s in steps if s.kind == "idle" and s.choices]
+    join_offers = [s for s in steps if "conversation_join" in s.commands]
+    joined = [s for s in join_offers if s.accepted and s.accepted.get("command") == "conversation_join"]
     end = steps[-1].time if steps else None
     due = [m for m in town.meetings if end is not None and m["at"] <= end and m["step"] < len(steps)]
     kept = [m for m in due if any(s.place == m["place"] and m["at"] - WINDOW_BEFORE <= s.time <= m["at"] + WINDOW_AFTER
@@ -85,6 +89,7 @@ def measure(town: EngineTown) -> dict[str, Any]:
             "offers_answered": _row("in-conversation offers answered", "100 %", len(answered), den=len(settled)),
             "gifts_answered": _row("standalone offers answered", "100 %", sum(1 for s in gifts if s.accepted),
                                    den=len(gifts)),
+            "talks_joined": _row("talks among residents joined / offered", "", len(joined), den=len(join_offers)),
             "meetings_kept": _row("timed meetings proposed and kept", "", len(kept), den=len(due)),
             "idle_acted": _row("idle prompts acted on", "", len(acted), den=len(idle)),
         },

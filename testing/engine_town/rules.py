@@ -30,8 +30,9 @@ from typing import TYPE_CHECKING, Any, Callable
 from testing.town.schema import check_params
 
 from . import gifts, texts
-from .life import after_agent_left, available_actions, candidates, idle_prompt, info_prompt, perception_text
-from .talk import after_agent_spoke, start_by_agent
+from .life import (MAX_PARTICIPANTS, after_agent_left, available_actions, candidates, idle_prompt, info_prompt,
+                   joinable, perception_text)
+from .talk import after_agent_spoke, join_talk, start_by_agent
 from .world import ITEM_NAMES, ITEMS, SELF_ID, SELF_NAME, distance
 
 if TYPE_CHECKING:
@@ -269,6 +270,11 @@ def info_body(town: "EngineTown", command: str) -> tuple[str, dict[str, Any]]:
         text = "\n".join([f"現在地: {body.node}", f"所持金: {texts.yen(body.money)}",
                           ("所持品:\n" + "\n".join(held)) if held else "所持品: なし"])
         return text, {"money": body.money, "items": {i: q for i, q in body.items.items() if q > 0}}
+    if command == "get_active_conversations":
+        talks = [f"- {c.conversation_id}: " + "、".join(f"{town.name_of(p)} ({p})" for p in c.participants)
+                 for c in joinable(town)]
+        return ("参加可能な進行中の会話:\n" + "\n".join(talks)) if talks else "参加可能な進行中の会話はありません。", {
+            "conversations": [c.conversation_id for c in joinable(town)]}
     people = [f"- {r.name} ({r.agent_id}) - {r.state}" for r in candidates(town)]
     listing = "\n".join(people) or "- なし"
     return (f"conversation_candidates:\n{listing}\ntransfer_candidates:\n{listing}",
@@ -299,6 +305,27 @@ def conversation_start(town: "EngineTown", step: "Step", params: dict[str, Any])
     conv = start_by_agent(town, target, message)
     town.log("conversation_started_by_agent", step=step.index, target=target.agent_id)
     return {"conversation_id": conv.conversation_id}
+
+
+def conversation_join(town: "EngineTown", step: "Step", params: dict[str, Any]) -> dict[str, Any]:
+    body = town.body
+    conv = town.conversations.get(str(params.get("conversation_id", "")))
+    if conv is None or conv.status != "active":
+        raise Refusal(400, "conversation_not_found", "No active conversation found.")
+    if SELF_ID in conv.participants:
+        raise Refusal(409, "state_conflict", "Agent is already participating in this conversation.")
+    if len(conv.participants) >= MAX_PARTICIPANTS:
+        raise Refusal(409, "conversation_full", "The conversation has reached the maximum participant count.")
+    if body.state not in ("idle", "in_action") or body.pending_conversation or body.pending_transfer:
+        raise Refusal(409, "state_conflict", "Agent cannot join a conversation right now.")
+    if not any(distance(body.node, town.residents[p].node) <= 1 for p in conv.participants):
+        raise Refusal(400, "out_of_range", "Conversation is out of range.")
+    _started(town)
+    town.disarm("agent")  # an action, wait or item use in progress is cancelled
+    body.state, body.conversation = "in_conversation", conv.conversation_id
+    join_talk(town, conv)
+    town.log("joined_by_agent", step=step.index, conversation=conv.conversation_id)
+    return {"status": "ok"}
 
 
 def _pending(town: "EngineTown") -> "Conversation":
@@ -465,6 +492,7 @@ def conversation_leave(town: "EngineTown", step: "Step", params: dict[str, Any])
 COMMANDS: dict[str, Callable[["EngineTown", "Step", dict[str, Any]], dict[str, Any]]] = {
     "move": move, "action": action, "wait": wait, "use-item": use_item, "transfer": transfer,
     "conversation_start": conversation_start, "conversation_accept": conversation_accept,
+    "conversation_join": conversation_join,
     "conversation_reject": conversation_reject, "conversation_speak": conversation_speak,
     "end_conversation": end_conversation, "conversation_stay": conversation_stay,
     "conversation_leave": conversation_leave,

@@ -222,3 +222,12 @@ def start_by_agent(town: "EngineTown", target: Resident, message: str) -> Conver
     town.arm("conv", town.now + timedelta(seconds=town.rng.choice((20, 45, 90))), "resident_answer",
              conversation=conv.conversation_id)
     return conv
+
+
+def join_talk(town: "EngineTown", conv: Conversation) -> None:
+    """The agent joined a talk among residents: at the next interval it is a participant, and someone greets it."""
+    conv.participants.append(SELF_ID)
+    conv.last_spoken[SELF_ID] = conv.turn
+    conv.speaker = town.rng.choice([p for p in conv.participants if p != SELF_ID])
+    conv.plan = ["ask"] + conv.plan
+    later(town, "resident_turn", conv)

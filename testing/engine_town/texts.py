@@ -122,8 +122,10 @@ OLD_INFO = ("get_available_actions", "get_perception", "get_map", "get_world_age
 
 def idle_choices(*, actions: Sequence[tuple[Action, str]], items: dict[str, int], money: int,
                  candidates: Sequence[tuple[str, str]], transfer_candidates: Sequence[tuple[str, str]],
-                 info: Iterable[str], style: str) -> str:
-    """The `選択肢:` block of an idle agent (domain/choices.ts), in either generation."""
+                 info: Iterable[str], style: str, joinable: Sequence[tuple[str, str]] = ()) -> str:
+    """The `選択肢:` block of an idle agent (domain/choices.ts), in either generation.
+
+    `joinable`: (conversation id, its participants' names joined with ' と ') of talks nearby."""
     lines = [f"- action: {action_line(a, source)}" for a, source in actions]
     held = sorted(i for i, q in items.items() if q > 0)
     transfers = style != "oldest"
@@ -137,6 +139,8 @@ def idle_choices(*, actions: Sequence[tuple[Action, str]], items: dict[str, int]
         lines.append("- wait: その場で待機する (duration: 1〜6、10分単位)")
         if candidates:
             lines.append("- conversation_start: 隣接エージェントに話しかける (target_agent_id: ID, message: 最初のメッセージ)")
+        if joinable:
+            lines.append("- conversation_join: 進行中の会話に参加する (conversation_id: ID)")
     else:
         lines += [f"- use-item: {ITEM_NAMES.get(i, i)} を使用する (item_id: {i})" for i in held]
         hint = " または ".join(([f"item: {{ item_id: {' or '.join(held)}, quantity: 数量 }}"] if held else [])
@@ -147,6 +151,7 @@ def idle_choices(*, actions: Sequence[tuple[Action, str]], items: dict[str, int]
         lines.append("- wait: その場で待機する (duration: 1〜6、10分単位)")
         lines += [f"- conversation_start: {name} に話しかける (target_agent_id: {pid}, message: 最初のメッセージ)"
                   for pid, name in candidates]
+        lines += [f"- conversation_join: {names} の会話に参加する (conversation_id: {cid})" for cid, names in joinable]
     lines += [INFO_LINES[c] for c in info]
     return "選択肢:\n" + "\n".join(lines)
 

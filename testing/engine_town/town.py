@@ -77,6 +77,7 @@ class EngineTown:
         self.join_chance = 0.25  # per resident turn: someone standing by joins (groups of three)
         self.decline_chance = 0.15  # a resident the agent speaks to says no
         self.server_announcement_chance = 0.02  # per tick: an announcement to an idle or busy agent
+        self.side_talk_chance = 0.3  # per tick: two residents standing together start talking
         self.gift_chance = 0.08  # per tick, someone idle next to an idle agent offers a standalone transfer
         self.transfer_timeout = timedelta(minutes=rng.choice((3, 5)))
         self.structured = rng.choice((0.0, 0.5, 1.0))  # share of notifications with participants/messages
@@ -103,6 +104,7 @@ class EngineTown:
         if beside:
             first.node = rng.choice(beside)
         self.conversations: dict[str, Conversation] = {}
+        self.conversation_count = 0
         self.steps: list[Step] = []
         self.by_id: dict[str, Step] = {}
         self.deliveries: list[Delivery] = []
