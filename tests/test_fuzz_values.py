@@ -265,3 +265,77 @@ def test_a_rule_id_the_check_passes_is_one_printable_line(rid):
         assert rid.isprintable() or all(c not in rid for c in "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029")
         assert "\x1b" not in rid and "\n" not in rid
     assert all("\n" not in p and "\x1b" not in p for p in problems)
+
+
+# -- the doors end to end: `karakuri command` and `persona check` -----------------------------------
+PARAM_TEXT = st.one_of(
+    st.builds(lambda n: '{"x": %s}' % n, NUMBER_TEXT),
+    st.builds(lambda n, k: '{"%s": [%s, {"y": %s}]}' % (k, n, n), NUMBER_TEXT, st.sampled_from(["x", "message"])),
+    st.builds(lambda v: json.dumps({"x": v}, allow_nan=True), VALUES),
+)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                 HealthCheck.function_scoped_fixture])
+@given(text=PARAM_TEXT)
+def test_karakuri_command_sends_strict_json_once_or_claims_nothing(env, monkeypatch, tmp_path_factory, text):
+    import sqlite3
+
+    import respx
+    from click.testing import CliRunner
+
+    from karakuri_agent.app.cli import karakuri
+    from conftest import GET_URL, POST_URL
+
+    state = tmp_path_factory.mktemp("state")
+    monkeypatch.setenv("KARAKURI_STATE_DIR", str(state))
+    with respx.mock(assert_all_called=False) as mock:
+        mock.get(GET_URL).respond(200, json=CONVERSATION_REQUEST)
+        post = mock.post(POST_URL).respond(200, json={"ok": True})
+        result = CliRunner().invoke(karakuri, ["command", NID, "conversation_reject", text])
+    claimed = 0
+    if (state / "karakuri.db").exists():  # params refused as text: the state is not even opened
+        conn = sqlite3.connect(state / "karakuri.db")
+        try:
+            claimed = conn.execute("SELECT COUNT(*) FROM attempts").fetchone()[0]
+        finally:
+            conn.close()
+    if result.exit_code == 0:
+        assert post.call_count == 1 and claimed == 1
+        assert strictly_json(loads(post.calls.last.request.content.decode()))
+    else:
+        assert result.exit_code == 2 and post.call_count == 0 and claimed == 0, result.output
+        assert result.stderr.count("\n") == 1
+
+
+PACK_TEXT = st.one_of(
+    NESTED,
+    st.builds(lambda k: '{"%s": 1, "%s": 2}' % (k, k), st.sampled_from(["name", "rules", "variables", "x"])),
+    st.builds(lambda n: '{"name": "テスト", "rules": {"conversation_turns": %s}}' % n, NUMBER_TEXT),
+    st.builds(lambda n: '{"variables": {"e": {"max": %s, "initial": %s}}}' % (n, n), NUMBER_TEXT),
+    st.builds(lambda n: '{"rules": [{"id": "r", "when": {"type": "every", "notifications": %s},'
+                        ' "cooldown": {"minutes": %s}}]}' % (n, n), NUMBER_TEXT),
+)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(persona=st.one_of(st.none(), PACK_TEXT), behaviour=st.one_of(st.none(), PACK_TEXT))
+def test_any_pack_file_gives_one_line_problems_or_a_pack_the_engine_can_run(tmp_path_factory, persona, behaviour):
+    from karakuri_agent.voice.persona import load_persona, problems
+
+    directory = tmp_path_factory.mktemp("pack")
+    (directory / "persona.json").write_text(persona or '{"name": "テスト"}', encoding="utf-8")
+    if behaviour is not None:
+        (directory / "behaviour.json").write_text(behaviour, encoding="utf-8")
+    found = problems(directory)
+    assert all("\n" not in line and line.startswith(str(directory)) for line in found), found
+    behaviour = load_persona(directory).behaviour if not found else None
+    if behaviour is not None:
+        memory: dict[str, Any] = {}
+        for moment in (datetime(8999, 12, 31, tzinfo=timezone.utc), datetime(1971, 1, 1, tzinfo=timezone.utc)):
+            turn = Turn.begin(behaviour, Facts("idle_reminder_fired", moment), memory)
+            for rule in behaviour.rules:
+                if turn.wants(rule) and turn.blocked(rule) is None:
+                    turn.fire(rule)
+            memory = turn.memory()
+        assert strictly_json(memory)
