@@ -117,7 +117,19 @@ def test_through_the_cycle_the_offer_is_answered_once_and_the_record_says_it_was
     sent = json.loads(call.request.content)
     assert sent["command"] == "conversation_speak"
     assert sent["params"]["transfer_response"] == "accept" and sent["params"]["message"] in turns.THANKS_FOR_MONEY
-    assert result.report.startswith("からくり: ") and "桜草メイ" in result.report
+    assert result.report.endswith("桜草メイさんから500円を受け取り、返事をしました。"), result.report
+
+
+@pytest.mark.parametrize("command, gift, done", [
+    ("conversation_speak", "accept", "桜草メイさんから500円を受け取り、返事をしました"),
+    ("conversation_speak", "reject", "桜草メイさんからの500円の申し出をお断りし、返事をしました"),
+    ("end_conversation", "reject", "桜草メイさんからの譲渡の申し出をお断りし、挨拶をして会話を終えました"),
+])
+def test_the_report_says_what_became_of_the_offer_the_turn_answered(command, gift, done):
+    from karakuri_agent.report.line import ReportFacts, described
+
+    item = None if command == "end_conversation" else "500円"
+    assert described(command, ReportFacts(partner="桜草メイ", item=item, gift=gift))[1] == done
 
 
 # -- item 3: the next speaker is a current participant ------------------------------------------------------------

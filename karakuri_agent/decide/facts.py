@@ -59,6 +59,9 @@ def facts_of(view: View, decision: Decision) -> ReportFacts:
                            item=_amount(params.get("money")))
     if command == "conversation_start":
         return ReportFacts(partner=name_of_agent(view, params.get("target_agent_id")), place=place)
+    if command is not None and params.get("transfer_response") in ("accept", "reject"):  # a turn answering an offer
+        return ReportFacts(partner=transfer_sender(view).get("name"), item=_transfer_item(view), place=place,
+                           gift=str(params["transfer_response"]))
     if command is not None and (command.startswith("conversation_") or command in END):
         return ReportFacts(partner=partner_of(view).get("name"), place=place)
     return ReportFacts(place=place)

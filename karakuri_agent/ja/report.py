@@ -101,9 +101,14 @@ def person(name: str) -> str:
 
 
 def described(command: str, *, place: str | None, action: str | None, item: str | None, partner: str | None,
-              promise: bool) -> tuple[str, str] | None:
-    """(as planned, as done) naming what is known (names already cleaned); None for the generic table entry."""
+              promise: bool, gift: str = "") -> tuple[str, str] | None:
+    """(as planned, as done) naming what is known (names already cleaned); None for the generic table entry.
+
+    `gift`: the turn also answered an offer made in the conversation (`accept` or `reject`).
+    """
     who = person(partner) if partner else None
+    if gift and command in _TURNS and (who or item):
+        return _answered_offer(command, who, item, taken=gift == "accept")
     if command == "move" and promise:
         where = f"約束の{place}" if place else "約束の場所"
         return f"{where}へ向かう", f"{where}へ向かいます"
@@ -149,6 +154,22 @@ def names_place(action: str, place: str) -> bool:
     kind = re.split(r"[\s「]", place, maxsplit=1)[0]
     proper = re.search(r"「([^」]+)」", place)
     return place in action or (len(kind) >= 2 and kind in action) or bool(proper and proper.group(1) in action)
+
+
+_TURNS = ("conversation_speak", "conversation_end", "end_conversation")
+
+
+def _answered_offer(command: str, who: str | None, item: str | None, *, taken: bool) -> tuple[str, str]:
+    """A turn that took or declined a gift: `桜草メイさんから500円を受け取り、返事をしました`."""
+    if taken:
+        given = f"{who}から{item}" if who and item else f"{who}からの贈り物" if who else item
+        head = f"{given}を受け取り"
+    else:
+        head = (f"{who}からの{item}の申し出" if who and item else f"{who}からの譲渡の申し出" if who
+                else f"{item}の申し出") + "をお断りし"
+    if command == "conversation_speak":
+        return f"{head}、返事をする", f"{head}、返事をしました"
+    return f"{head}、挨拶をして会話を終える", f"{head}、挨拶をして会話を終えました"
 
 
 def accepted(summary: str, done: str, *, newer: bool = False, arrives: str | None = None,

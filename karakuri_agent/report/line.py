@@ -58,6 +58,7 @@ class ReportFacts:
     partner: str | None = None  # who is answered, met, given to or received from
     item: str | None = None  # what changes hands: "ポップコーン", "300円"
     promise: bool = False  # the move or the wait keeps a promise made for `place`
+    gift: str = ""  # a turn's answer to an offer made in the conversation: "accept" or "reject"
 
 
 NO_FACTS = ReportFacts()
@@ -113,7 +114,7 @@ def described(command: str, facts: ReportFacts = NO_FACTS) -> tuple[str, str]:
     """(as planned, as done) for a command, as specific as the facts allow. No 。 at the end."""
     cleaned = _cleaned(facts)
     return ja_report.described(command, place=cleaned.place, action=cleaned.action, item=cleaned.item,
-                               partner=cleaned.partner, promise=cleaned.promise) or ACTIONS.get(command, DEFAULT_ACTION)
+                               partner=cleaned.partner, promise=cleaned.promise, gift=cleaned.gift) or ACTIONS.get(command, DEFAULT_ACTION)
 
 
 def summary_of(notification_type: str) -> str:
