@@ -202,3 +202,23 @@ def test_fuzz_a_bare_hour_is_the_next_one_ahead_and_is_confirmed_as_such(form, s
     assert due.hour % 12 == said % 12 and due.minute == (30 if half else 0)
     assert now - timedelta(minutes=15) <= due < now + timedelta(hours=12)
     assert "その時間" not in message and due.strftime("%H:%M") in message
+
+
+@settings(max_examples=100, deadline=None)
+@given(place=st.sampled_from([("公園", "3-3"), ("喫茶店", "6-11")]), cue=st.sampled_from(["で会おう！", "に行こうよ", "で待ち合わせしよう"]),
+       ask=st.sampled_from([None, "{p}、いいね！何時ごろにする？", "いいね！何時ごろにする？", "行けたら行くね。時間が決まったら教えて！"]),
+       said=st.integers(1, 11), answer=st.sampled_from(["{h}時はどう？", "{h}時でどう？", "じゃあ{h}時ね"]),
+       now_hour=st.integers(6, 21))
+def test_fuzz_a_time_given_after_a_timeless_plan_is_the_meeting_at_its_place(place, cue, ask, said, answer, now_hour):
+    from karakuri_agent.reading.promises import extract_promises
+
+    now = NOW.astimezone(TOKYO).replace(hour=now_hour)
+    word, node = place
+    lines = [{"speaker": MEI["name"], "speaker_id": MEI["id"], "message": f"{word}{cue}"}]
+    if ask:
+        lines.append({"speaker": ME.name, "speaker_id": ME.agent_id, "message": ask.format(p=word)})
+    lines.append({"speaker": MEI["name"], "speaker_id": MEI["id"], "message": answer.format(h=said)})
+    timed = [p for p in extract_promises(lines, self_id=ME.agent_id, self_name=ME.name, now=now, known_places=PLACES)
+             if p.due_at is not None]
+    assert [(p.node_id, p.due_at.astimezone(TOKYO).hour % 12) for p in timed] == [(node, said % 12)]
+    assert now - timedelta(minutes=15) <= timed[0].due_at < now + timedelta(hours=12)

@@ -82,3 +82,17 @@ def test_a_time_is_confirmed_only_for_the_line_that_set_it():
     _, admitted, refused = first_admitted(note, propose(view), ())
     assert admitted is not None, refused
     assert "14" not in admitted.params["message"]
+
+
+@pytest.mark.parametrize("middle", [None, "公園、いいね！何時ごろにする？", "いいね！何時ごろにする？"])
+def test_a_time_given_after_a_plan_without_one_makes_the_meeting_at_its_place(middle):
+    """「公園で会おう！」, the agent asks when, 「15時はどう？」: one meeting, at the park, at 15:00."""
+    from karakuri_agent.reading.promises import extract_promises
+
+    lines = [{"speaker": MEI["name"], "speaker_id": MEI["id"], "message": "公園で会おう！"}]
+    if middle:
+        lines.append({"speaker": ME.name, "speaker_id": ME.agent_id, "message": middle})
+    lines.append({"speaker": MEI["name"], "speaker_id": MEI["id"], "message": "15時はどう？"})
+    promises = extract_promises(lines, self_id=ME.agent_id, self_name=ME.name, now=NOW, known_places=PLACES)
+    assert [(p.partner_name, p.node_id, p.due_at.astimezone(TOKYO).hour if p.due_at else None) for p in promises] == [
+        (MEI["name"], "3-3", 15)]

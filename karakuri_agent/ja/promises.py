@@ -25,6 +25,9 @@ NAMES_A_DAY = re.compile(r"今日|きょう|今夜|今晩|明日|あした|明�
 AGREEMENT = re.compile(r"^\s*(?:了解|りょうかい|(?<![A-Za-z])OK(?![A-Za-z])|ＯＫ|オッケー|おっけー|いいよ|いいね|わかった|分かった"
                        r"|賛成|もちろん|うん|おう)", re.IGNORECASE)
 
+# A time said as a deadline, not as when to meet ("18時までに").
+DEADLINE = re.compile(r"まで")
+
 # A call to everyone at once (Discord's @everyone / @here, a role mention): an announcement, not a
 # plan made with the agent ("@everyone 今から広場に集合！").
 MASS_PING = re.compile(r"[@＠]\s*(?:everyone|here)(?![A-Za-z0-9_])|<@&\d+>", re.IGNORECASE)

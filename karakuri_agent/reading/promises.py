@@ -27,7 +27,9 @@ Documented choices:
   announcement, never a promise.
 - A promise without a time is read (its place may be taken up by a later
   line) but is not a meeting: the caller records a meeting only when it has
-  a time the agent understood, and asks for one otherwise.
+  a time the agent understood, and asks for one otherwise. The time given
+  after it by the same speaker ("じゃあ3時ね", "15時はどう？", no cue needed),
+  or after the agent asked for one, makes that plan a meeting at its place.
 - Times (Arabic digits, full-width accepted): `N分後`, `N時間後`, `N時間半後`,
   `N時間M分後` (at most a day ahead),
   `HH:MM`, `N時`, `N時半`, `N時M分`, with 今日 / 明日 / 明後日 and 午前 / 午後 /
@@ -71,6 +73,7 @@ from karakuri_agent.ja.promises import (
     CALL_OFF,
     CALL_OFF_MEETING,
     DIGITS,
+    DEADLINE,
     MASS_PING,
     MEETING_WORD,
     NAMES_A_DAY,
@@ -246,11 +249,18 @@ def extract_promises(
             promises = [p for p in promises if not _made_by(p, line)]
             continue
         earlier = next((p for p in reversed([*standing, *promises]) if _made_by(p, line)), None)
+        if promise is None and earlier is not None and _placed_only(earlier) and earlier in promises:
+            promise = _time_for(line.get("message"), earlier, when)
+            promises = [p for p in promises if p is not earlier or promise is None]
         if earlier is not None and (promise is None or promise.due_at is None):
             promise = _moved(line.get("message"), earlier, known_places, when) or promise
         elif earlier is not None and promise is not None and changes_plan(line.get("message")):
             promise = _retimed(line.get("message"), promise, earlier)
             promises = [p for p in promises if p is not earlier]  # said a moment ago: the new time replaces it
+        elif earlier is not None and promise is not None and _timed_only(promise) and _placed_only(earlier):
+            # "公園で会おう！" and, asked when, "15時はどう？": the time of the plan made a moment ago
+            promise = dataclasses.replace(promise, place_name=earlier.place_name, node_id=earlier.node_id)
+            promises = [p for p in promises if p is not earlier]
         if promise is not None and offered is not None:
             promise = _with_offered_place(line, promise, offered)
         if promise and not _takes_up(line, promise, [p for p in [*standing, *promises] if p.line_key != key]):
@@ -270,8 +280,30 @@ def _retimed(message: object, promise: Promise, earlier: Promise) -> Promise:
     return dataclasses.replace(promise, due_at=due, place_name=earlier.place_name, node_id=earlier.node_id)
 
 
+def _time_for(message: object, plan: Promise, now: datetime) -> Promise | None:
+    """"じゃあ3時ね" after its speaker's "公園で会おう！": the time of that plan (no cue needed), else None."""
+    text = str(message or "").translate(DIGITS)
+    due = due_in_text(text, now)
+    if due is None or REFUSAL.search(text) or DEADLINE.search(text):
+        return None
+    return dataclasses.replace(plan, due_at=due, source_text=str(message))
+
+
+def _timed_only(promise: Promise) -> bool:
+    return promise.due_at is not None and not (promise.place_name or promise.node_id)
+
+
+def _placed_only(promise: Promise) -> bool:
+    return promise.due_at is None and bool(promise.place_name or promise.node_id)
+
+
 def _with_offered_place(line: Mapping[str, Any], promise: Promise, offered: Promise) -> Promise:
-    """An agreement to the agent's own proposal that names no place known here meets where the agent said."""
+    """An agreement to the agent's own proposal that names no place known here meets where the agent said.
+
+    So does the time given when the agent asked for one ("公園、いいね！何時ごろにする？" → "15時はどう？").
+    """
+    if _timed_only(promise) and _placed_only(offered):
+        return dataclasses.replace(promise, place_name=offered.place_name, node_id=offered.node_id)
     message = str(line.get("message") or "").translate(DIGITS)
     if promise.place_name or promise.node_id or not AGREEMENT.search(message):
         return promise
