@@ -222,3 +222,17 @@ def test_fuzz_a_time_given_after_a_timeless_plan_is_the_meeting_at_its_place(pla
              if p.due_at is not None]
     assert [(p.node_id, p.due_at.astimezone(TOKYO).hour % 12) for p in timed] == [(node, said % 12)]
     assert now - timedelta(minutes=15) <= timed[0].due_at < now + timedelta(hours=12)
+
+
+@settings(max_examples=100, deadline=None)
+@given(day=st.sampled_from([("明日", 1), ("明日の", 1), ("あした", 1), ("明後日", 2)]), said=st.integers(1, 11),
+       morning=st.sampled_from(["", "午前", "朝"]), form=st.sampled_from(MEETINGS), now_hour=st.integers(0, 23))
+def test_fuzz_an_hour_on_another_day_is_never_a_night_hour_nobody_said(day, said, morning, form, now_hour):
+    now = NOW.astimezone(TOKYO).replace(hour=now_hour)
+    word, ahead = day
+    promise = extract_promise(form.format(t=f"{word}{morning}{said}時"), speaker_name="桜草メイ", speaker_id=MEI["id"],
+                              now=now, known_places=PLACES)
+    assert promise is not None and promise.due_at is not None
+    due = promise.due_at.astimezone(TOKYO)
+    assert (due.date() - now.date()).days == ahead
+    assert due.hour == (said if morning or said > 6 else said + 12)

@@ -96,3 +96,28 @@ def test_a_time_given_after_a_plan_without_one_makes_the_meeting_at_its_place(mi
     promises = extract_promises(lines, self_id=ME.agent_id, self_name=ME.name, now=NOW, known_places=PLACES)
     assert [(p.partner_name, p.node_id, p.due_at.astimezone(TOKYO).hour if p.due_at else None) for p in promises] == [
         (MEI["name"], "3-3", 15)]
+
+
+@pytest.mark.parametrize("line, day, hour", [
+    ("明日の3時、美術館行かない？", 19, 15),  # the conversation benchmark's miss: confirmed as 03:00
+    ("明後日6時に駅で会おう", 20, 18),
+    ("明日9時に公園で会おう", 19, 9),
+    ("明日の午前3時に公園集合", 19, 3),  # said as the night: kept
+])
+def test_a_small_hour_on_another_day_is_in_the_afternoon(line, day, hour):
+    promise = extract_promise(line, speaker_name=MEI["name"], speaker_id=MEI["id"], now=NOW)
+    assert promise is not None and promise.due_at is not None
+    due = promise.due_at.astimezone(TOKYO)
+    assert (due.day, due.hour) == (day, hour)
+
+
+@pytest.mark.parametrize("line", ["4時半に銭湯行こー♨️", "3時に広場であそぼう", "5時に公園いこ！"])
+def test_casual_invitations_with_a_time_are_meetings(line):
+    promise = extract_promise(line, speaker_name=MEI["name"], speaker_id=MEI["id"], now=NOW)
+    assert promise is not None and promise.due_at is not None
+
+
+@pytest.mark.parametrize("line", ["折り紙教室、一緒に申し込みませんか", "ねえ、あそびにいこ！"])
+def test_an_invitation_naming_neither_place_nor_time_gets_a_question_about_the_time(line):
+    pending, message, reason = heard(line)
+    assert pending == [] and message in ASKS and reason == turns.ask_time(MEI["name"])

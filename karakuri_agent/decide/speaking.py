@@ -35,7 +35,7 @@ from karakuri_agent.domain.view import View
 from karakuri_agent.ja import places, reasons, turns
 from karakuri_agent.memory import recall
 from karakuri_agent.reading.turns import without_server_sentences
-from karakuri_agent.reading.promises import extract_promise
+from karakuri_agent.reading.promises import extract_promise, proposes_without_time
 from karakuri_agent.voice.fitting import choose_line, said_key
 from karakuri_agent.voice.speech import DEFAULT_MAX_LENGTH, Memory, compose
 
@@ -98,11 +98,7 @@ def offer_reason(view: View, choice: Choice) -> str | None:
 def asks_time(view: View, partner: dict[str, Any]) -> bool:
     """The partner's latest line proposes meeting without a time the agent understood."""
     last = _last_line(view, partner)
-    if not last:
-        return False
-    promise = extract_promise(last, speaker_name=str(partner.get("name") or ""), speaker_id=partner.get("id"),
-                              now=view.now, known_places=list(view.places))
-    return promise is not None and promise.due_at is None
+    return bool(last) and proposes_without_time(last, now=view.now, known_places=list(view.places))
 
 
 def needs_next_speaker(choice: Choice) -> bool:

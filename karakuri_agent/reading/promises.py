@@ -44,7 +44,7 @@ Documented choices:
   more than 15 minutes past; else, for hours below 12, the same hour in the
   evening (9時 said at 21:00 means 21:00); else tomorrow. 今日 pins the day
   (a past time stays today, overdue), and so do 今夜 / 今晩; 明日 / 明後日 pin
-  the day as said. So a bare clock time is never more than a day after the
+  the day as said, where a bare 1時-6時 is in the afternoon (明日の3時 is 15:00). So a bare clock time is never more than a day after the
   line: "0時10分に" said at 23:50 is twenty minutes later. 0時 or 12時 with
   夜 / 今夜 / 晩 is the midnight that ends that day.
 - Places: a name from `known_places` (`[{node_id, name}]`) gives its node id;
@@ -182,6 +182,23 @@ def extract_promise(
         due_at=due_at,
         source_text=message,
     )
+
+
+def proposes_without_time(message: object, *, now: datetime, known_places: Sequence[Mapping[str, Any]] = ()) -> bool:
+    """The line proposes doing something together but says no time the agent understood.
+
+    "夕方に公園を散歩しようと思っています。一緒にどうですか？", "折り紙教室、一緒に
+    申し込みませんか": what the agent answers with a question about the time.
+    A call to everyone is no proposal to the agent.
+    """
+    if not isinstance(message, str) or not isinstance(now, datetime):
+        return False
+    text = message.translate(DIGITS)
+    if MASS_PING.search(text):
+        return False
+    places = [place for place in known_places if isinstance(place, Mapping)]
+    sentence = _proposal_sentence(text, as_tokyo(now), places)
+    return sentence is not None and due_in_text(text, as_tokyo(now)) is None
 
 
 def _is_self(line: Mapping[str, Any], self_id: str | None, self_name: str | None) -> bool:

@@ -11,6 +11,7 @@ from karakuri_agent.ja.promises import AM, CLOCK_JI, DAY_AFTER, LATER_WORD, NIGH
 LATER = timedelta(minutes=30)  # what あとで / 後で means
 PAST_GRACE = timedelta(minutes=15)  # "15時に" said at 15:10 still means today 15:00
 FURTHEST_RELATIVE = timedelta(days=1)  # "100時間後" is talk, not a time to be somewhere
+SMALL_HOURS = range(1, 7)  # a bare 1時-6時 on another day is in the afternoon: nobody meets at 3 in the night
 
 _CLOCK_HHMM = re.compile(r"(?<![\d:])(?P<h>\d{1,2}):(?P<m>\d{2})(?![\d:])")
 
@@ -70,6 +71,8 @@ def _clock_due(text: str, now: datetime) -> datetime | None:
     elif PM.search(text) and hour < 12:
         hour += 12
     twelve_hour = hour < 12 and not midnight and not AM.search(text)
+    if twelve_hour and hour in SMALL_HOURS and (DAY_AFTER.search(text) or TOMORROW.search(text)):
+        hour += 12  # "明日の3時" is a meeting in the afternoon, not at 3 in the night
     if DAY_AFTER.search(text):
         return _at(now + timedelta(days=2), hour, minute)
     if TOMORROW.search(text):
