@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from typing import Mapping
+from urllib.parse import SplitResult
 
 from karakuri_agent.errors import ConfigError
 
@@ -52,3 +53,14 @@ def parse_number(env: Mapping[str, str], name: str, default: float, *, minimum: 
     if value > maximum:
         raise ConfigError(f"{name} must be at most {maximum:g} seconds, got {raw!r}")
     return value
+
+
+def refuse_credentials(name: str, parts: SplitResult, key_name: str) -> None:
+    """A base URL carrying `user:password@` is a ConfigError naming `name`, never quoting the URL.
+
+    httpx would send them as Basic auth in place of the key's Bearer header
+    (`key_name` is where the key goes); the URL is not shown, it holds the password.
+    """
+    if parts.username is not None or parts.password is not None:
+        raise ConfigError(f"{name} must not carry a user name or password (user:password@):"
+                          f" the key goes in {key_name}")

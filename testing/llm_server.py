@@ -2,8 +2,11 @@
 
 Serves `POST /v1/chat/completions` on 127.0.0.1 from a script, one entry a
 request, in order: a text (the model's answer), `(status, body)` for an
-error, or `HANG` to hold the request open until the server stops (a model
-past the budget, without any sleep in the test). Every request body and
+error, `HANG` to hold the request open until the server stops (a model
+past the budget, without any sleep in the test), `Drip(text, every)` to
+send the whole HTTP answer (status line and headers included) one byte at
+a time (a model that is never silent for long, yet never done), or
+`Redirect(location)` for a 307 to elsewhere. Every request body and
 header set is kept so tests can read what the client sent. Once the script
 is used up every further request gets a 500. Instead of a list, the script
 may be a function of the request body returning one of those answers (the
@@ -14,14 +17,33 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler
+from dataclasses import dataclass
 from typing import Any, Callable, Iterator, Union
 
 from testing.loopback import JSONHandler, QuietServer
 
 HANG = object()
-Answer = Union[str, tuple[int, dict[str, Any]], object]
+
+
+@dataclass(frozen=True)
+class Drip:
+    """A good answer, written one byte every `every` seconds: each read gets something, the whole never ends in time."""
+
+    text: str
+    every: float = 0.1
+
+
+@dataclass(frozen=True)
+class Redirect:
+    """A 307 to `location`: a client that follows it sends the prompt there too."""
+
+    location: str
+
+
+Answer = Union[str, tuple[int, dict[str, Any]], Drip, Redirect, object]
 Script = Union[list[Answer], Callable[[dict[str, Any]], Answer]]
 
 
@@ -66,7 +88,31 @@ class ScriptedModel:
                 if isinstance(answer, tuple):
                     self._send(*answer)
                     return
+                if isinstance(answer, Redirect):
+                    self.send_response(307)
+                    self.send_header("Location", answer.location)
+                    self.send_header("Content-Length", "0")
+                    self.end_headers()
+                    return
+                if isinstance(answer, Drip):
+                    self._drip(answer, completion(answer.text, request))
+                    return
                 self._send(200, completion(str(answer), request))
+
+            def _drip(self, drip: Drip, body: dict[str, Any]) -> None:
+                data = json.dumps(body, ensure_ascii=False).encode()
+                head = (f"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+                        f"Content-Length: {len(data)}\r\n\r\n").encode()
+                self.close_connection = True
+                try:
+                    for byte in head + data:
+                        if model.released.is_set():
+                            return
+                        self.wfile.write(bytes([byte]))
+                        self.wfile.flush()
+                        time.sleep(drip.every)
+                except (BrokenPipeError, ConnectionResetError):
+                    pass  # the client gave up: its budget was spent
 
         return Handler
 

@@ -362,7 +362,7 @@ def test_a_models_state_deltas_are_clamped_the_same_way():
 
     data = {"variables": {"energy": {"min": 0, "max": 100, "initial": 90, "max_delta": 10}}}
     v = with_pack(view([MOVE, WAIT]), data, now=TOKYO_NOON)
-    memory, trace = finish(v, Decision("wait", {"duration": 1}, trace={"state": {"energy": 40, "mood": 1}}),
+    memory, trace = finish(v, Decision("wait", {"duration": 1}, deltas={"energy": 40, "mood": 1}),
                            "wait", True)
     assert memory["variables"] == {"energy": 100}
     assert [c["status"] for c in trace["changes"]] == ["clamped", "ignored"]
@@ -450,7 +450,7 @@ def test_a_models_proposal_carries_its_state_deltas_to_the_engine():
         router.post(f"{BASE}/chat/completions").side_effect = [answer(json.dumps(
             {"command": "wait", "params": {"duration": 1}, "reason": "疲れた", "state": {"energy": -40}}))]
         chosen = decider().propose(v)[0]
-    assert chosen.command == "wait" and chosen.trace == {"state": {"energy": -40}}
+    assert chosen.command == "wait" and chosen.deltas == {"energy": -40}
     memory, trace = finish(v, chosen, "wait", True)
     assert memory["variables"]["energy"] == 40 and trace["changes"][0]["status"] == "clamped"
     assert trace["changes"][0]["by"] == "model"

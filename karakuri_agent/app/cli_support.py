@@ -351,6 +351,10 @@ def print_result(result: Any, *, as_json: bool, explain: bool) -> None:
         click.echo(f"  {'would send' if result.dry_run else 'decision'}: {decision.command} {params}")
     if result.model is not None and (explain or (result.dry_run and not as_json)):
         click.echo(f"  {result.model.line()}")  # what the model proposed and what the gate said
+    elif result.decider_errors and explain:
+        from karakuri_agent.app.history import decider_line
+
+        click.echo(f"  {decider_line({'errors': result.decider_errors})}")
     if explain and decision is not None:
         click.echo(f"  reason: {decision.reason}")
         for rejected in result.rejected:

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Callable, Mapping, TypeVar
 from urllib.parse import urlsplit
 
 from karakuri_agent.domain.limits import MAX_CONFIGURED_FILE_BYTES
-from karakuri_agent.env_values import parse_flag, parse_number
+from karakuri_agent.env_values import parse_flag, parse_number, refuse_credentials
 from karakuri_agent.errors import ConfigError
 from karakuri_agent.outside import file_kind, read_regular_file
 from karakuri_agent.secret import Secret, webhook_token
@@ -275,10 +275,7 @@ def load_settings(
             if parts is None or not host:
                 raise ConfigError("KARAKURI_API_BASE_URL is not a URL with a host name,"
                                   " e.g. https://karakuri.example.com/api")
-            if parts.username is not None or parts.password is not None:
-                # httpx would send them as Basic auth in place of the key's Bearer header.
-                raise ConfigError("KARAKURI_API_BASE_URL must not carry a user name or password (user:password@):"
-                                  " the key goes in KARAKURI_API_KEY")
+            refuse_credentials("KARAKURI_API_BASE_URL", parts, "KARAKURI_API_KEY")
             return base_url
 
         def key() -> str:

@@ -30,19 +30,23 @@ from karakuri_agent.domain.fetched import Fetched
 from karakuri_agent.domain.persona import Persona
 from karakuri_agent.domain.view import View
 from karakuri_agent.errors import (
+    MAX_MESSAGE,
     AlreadyAttempted,
+    KarakuriError,
     OutcomeUnknown,
     ServerRejected,
     StateUnavailable,
     Unreachable,
     describe,
     explain,
+    one_line,
 )
 from karakuri_agent.gate import first_admitted, not_actionable
 from karakuri_agent.memory.context import view_of
 from karakuri_agent.reading.trigger import find_notification_id
 from karakuri_agent.report import line as report
 from karakuri_agent.report.reporters import Reporter, WebhookReporter
+from karakuri_agent.secret import redact
 from karakuri_agent.state.base import State
 
 if TYPE_CHECKING:
@@ -82,6 +86,8 @@ class HandleResult:
     error: dict[str, str] | None = None
     # What a model decider was asked and what came of it (None: no model was asked).
     model: LLMTrace | None = None
+    # What went wrong in the decider and was fallen back from (Proposal.errors), one secret-free line each.
+    decider_errors: list[str] = field(default_factory=list)
     # Why what the run did could not all be written to the state (None: it was); the report still goes out.
     unrecorded: str | None = None
     # The rule that decided, the rules that gave way and every variable change (None: nothing was decided).
@@ -108,6 +114,7 @@ class HandleResult:
             "error": self.error,
             "outcome_recorded": self.unrecorded is None,
             "model": self.model and self.model.to_json(),
+            "decider_errors": self.decider_errors,
             "behaviour": self.behaviour,
             "report": self.report,
         }
@@ -247,7 +254,8 @@ class Agent:
             params=planned and planned.params,
             reason=why or (planned and planned.reason) or "",
             failed=result.error is not None,
-            model=result.model and result.model.to_json(),
+            model=result.model.to_json() if result.model else (
+                {"errors": result.decider_errors} if result.decider_errors else None),
             behaviour=result.behaviour,
         )
 
@@ -288,6 +296,7 @@ class Agent:
             decision = replace(decision, rule=proposed.first.rule, trace=proposed.first.trace)
         # A model decider's proposal carries the trace of the call just made; other deciders' have none.
         result.model = proposal.trace if isinstance(proposal, Proposal) else None
+        self._note_fallbacks(result, proposal, refused)
         result.decision = decision
         result.rejected.extend(refused)
         if admitted is None:
@@ -331,12 +340,29 @@ class Agent:
             result.error = explain(outcome.error)
         return result
 
+    def _note_fallbacks(self, result: HandleResult, proposal: Any, refused: list[dict[str, Any]]) -> None:
+        """The record says who decided: the errors fallen back from, and a model's proposal this gate refused.
+
+        The model's checks admitted its proposal (it comes first); this gate,
+        which alone knows the configured secrets, may still refuse it, and
+        then the rules' candidate behind it is what goes out.
+        """
+        errors = proposal.errors if isinstance(proposal, Proposal) else []
+        result.decider_errors = [failure_line(exc, self.runtime.settings.secrets) for exc in errors]
+        if result.model is not None:
+            result.model.errors = list(result.decider_errors)
+            if refused:
+                result.model.overruled(refused[0]["problem"])
+
     def _behave(self, result: HandleResult, view: View, decision: Decision, sent: str | None,
                 success: bool | None) -> None:
         """The pack's reactions to what happened; what it remembers is saved with the report entry."""
         from karakuri_agent.decide.behaving import finish  # the rules engine: imported once a decision is made
 
         result.behaviour_memory, result.behaviour = finish(view, decision, sent, success)
+        if result.behaviour is not None and result.model is not None and not result.model.replaced_by_rules:
+            # The model chose: the rules' selection came along for its firings, not as the decider.
+            result.behaviour = {**result.behaviour, "rule": None, "by": "the model"}
 
 
 def _mentioned(store: Any, decision: Decision, sent: dict[str, Any], now: Any) -> None:
@@ -362,6 +388,15 @@ class _FirstTrace:
         if self.first is None and decision.trace is not None:
             self.first = decision
         return decision
+
+
+def failure_line(exc: BaseException, secrets: tuple[str, ...]) -> str:
+    """One secret-free line for a decider's failure: our own errors say what they say, masked; a foreign
+    one only its type (and HTTP status), as its text may quote a URL or a key."""
+    if isinstance(exc, KarakuriError):
+        return f"{exc.code}: {one_line(redact(exc.message, secrets), MAX_MESSAGE)}"
+    status = getattr(exc, "status_code", None)
+    return type(exc).__name__ + (f" (http {status})" if isinstance(status, int) else "")
 
 
 def _refused_report(error: Exception | None) -> str:

@@ -106,11 +106,18 @@ def format_entries(entries: Iterable[dict[str, Any]]) -> Iterable[str]:
     for entry in entries:
         yield from _entry_lines([entry])
         if entry.get("model"):
-            from karakuri_agent.llm.trace import LLMTrace  # plain data: reading a trace needs no model client
-
-            yield f"{' ' * 25}{LLMTrace.from_json(entry['model']).line()}"
+            yield f"{' ' * 25}{decider_line(entry['model'])}"
         if entry.get("behaviour"):
             yield from (f"{' ' * 25}{line}" for line in behaviour_lines(entry["behaviour"]))
+
+
+def decider_line(trace: dict[str, Any]) -> str:
+    """A model's trace as one line; a decider without one that fell back: what failed, and who decided."""
+    if "model" not in trace:
+        return f"decider failed ({'; '.join(trace.get('errors') or ())}) → fallback decided"
+    from karakuri_agent.llm.trace import LLMTrace  # plain data: reading a trace needs no model client
+
+    return LLMTrace.from_json(trace).line()
 
 
 def behaviour_lines(trace: dict[str, Any]) -> Iterable[str]:

@@ -155,10 +155,12 @@ def finish(view: View, decision: Decision | None, sent: str | None,
            success: bool | None) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
     """After the outcome: the reactions, a model's deltas; (memory to save, trace), (None, trace) without a pack.
 
-    A model's proposal carries its `"state": {...}` deltas as `Decision.trace`
-    ({"state": ...}); they are clamped as a rule's changes are.
+    A model's proposal carries its `"state": {...}` deltas as `Decision.deltas`
+    and the rules' selection of the same notification as `Decision.trace`: the
+    rules' firings (counts, flags) stand, then the deltas are applied, both
+    clamped as a rule's changes are.
     """
-    model_state = decision.trace.get("state") if decision is not None and isinstance(decision.trace, dict) else None
+    model_state = decision.deltas if decision is not None else None
     selection: Selection[Decision] | None = decision.trace if decision is not None and isinstance(
         decision.trace, Selection) else None
     trace: dict[str, Any] | None = selection.trace() if selection is not None else None

@@ -32,6 +32,9 @@ class Decision:
     recalled: Any = field(default=None, compare=False, repr=False)
     # For a decision to send nothing: the report's phrase for why (ja/, `…ため、`), when it has one.
     idle_why: str = field(default="", compare=False)
+    # A model's changes to the pack's variables (`{"energy": -10}`), applied after the rules' own
+    # effects in the same notification (so `trace` stays free to carry the rules' selection).
+    deltas: dict[str, Any] | None = field(default=None, compare=False, repr=False)
 
     @property
     def acts(self) -> bool:

@@ -16,16 +16,25 @@ The step is remembered per server (base URL and model) for the life of the
 process, so a resident agent learns it once. A refusal that names none of
 these, and every other error, is the caller's to handle: the rules decide.
 
-The `openai` package is imported on the first request only.
+Every request is bounded by the one deadline of the ask, whole: connecting,
+writing, and every read of the answer. A per-read timeout is not a deadline
+(a server that drips its answer a byte at a time resets it with every
+byte), so each request runs in a worker the caller waits for only until the
+deadline; past it the request is abandoned and its late answer never used.
+Redirects are never followed: the prompt goes to `KARAKURI_LLM_BASE_URL`
+and nowhere else, once.
+
+The `openai` package is imported on the first request only (or by `ready()`).
 """
 
 from __future__ import annotations
 
 import json
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from karakuri_agent.llm.schema import NAME
 from karakuri_agent.llm.settings import LLMSettings
@@ -44,6 +53,11 @@ _REFUSED = (400, 422)
 PROBE_SCHEMA = {"type": "object", "properties": {"ok": {"type": "boolean"}}, "required": ["ok"],
                 "additionalProperties": False}
 PROBE_PROMPT = 'Answer with this JSON object only: {"ok": true}'
+T = TypeVar("T")
+
+
+class DeadlinePassed(TimeoutError):
+    """The ask's deadline came while a request was still going: it was abandoned."""
 
 
 @dataclass
@@ -119,16 +133,18 @@ class Chat:
         """One answer; a refused field is taken back and the request sent again while time is left.
 
         Raises what the client raised otherwise (TimeoutError when the
-        budget is gone before the request could be sent again).
+        budget is gone before the request could be sent again, DeadlinePassed
+        when it ran out while a request was going).
         """
         shape = shape_for(self._settings)
+        completions = self.ready()
         while True:
             remaining = deadline - self._clock()
             if remaining <= 0:
                 raise TimeoutError("budget spent")
             body = self.request(messages, schema, shape, max_tokens)
             try:
-                response = self._openai().chat.completions.create(**body, timeout=remaining)
+                response = within(remaining, lambda: completions.create(**body, timeout=remaining))
             except Exception as exc:
                 if getattr(exc, "status_code", None) in _REFUSED and shape.step_down(refused_field(exc)):
                     continue
@@ -138,13 +154,46 @@ class Chat:
             return Answer(text, shape.format, (usage.prompt_tokens or 0) if usage else 0,
                           (usage.completion_tokens or 0) if usage else 0)
 
-    def _openai(self) -> Any:
+    def ready(self) -> Any:
+        """The chat completions of the client, built (and `openai` imported) once.
+
+        Seconds on a loaded machine: a caller may do it before its budget starts.
+        """
         if self._client is None:
-            from openai import OpenAI
+            from openai import DefaultHttpxClient, OpenAI
 
             key = self._settings.api_key.get() if self._settings.api_key else "not-needed"
-            self._client = OpenAI(base_url=self._settings.base_url, api_key=key, max_retries=0)
-        return self._client
+            # Never a redirect: a 307 elsewhere would send the prompt (and the key's header) twice, or anywhere.
+            self._client = OpenAI(base_url=self._settings.base_url, api_key=key, max_retries=0,
+                                  http_client=DefaultHttpxClient(follow_redirects=False))
+        return self._client.chat.completions  # its types are imported on first use
+
+
+def within(seconds: float, call: Callable[[], T]) -> T:
+    """`call()`'s result if it comes within `seconds`; DeadlinePassed otherwise, and its late result is dropped.
+
+    The call runs in a daemon worker: the caller is never held past the
+    deadline by a server that keeps a request alive, and a one-shot process
+    exits without waiting for it. What the call raises is raised here.
+    """
+    outcome: list[tuple[bool, Any]] = []
+
+    def run() -> None:
+        try:
+            outcome.append((True, call()))
+        except BaseException as exc:  # noqa: BLE001 - handed to the caller, which decides
+            outcome.append((False, exc))
+
+    worker = threading.Thread(target=run, name="karakuri-model-request", daemon=True)
+    worker.start()
+    worker.join(max(seconds, 0.0))
+    if worker.is_alive() or not outcome:
+        raise DeadlinePassed("the model's deadline passed during the request")
+    done, value = outcome[0]
+    if not done:
+        raise value
+    result: T = value
+    return result
 
 
 def refused_field(exc: Exception) -> str:
@@ -168,9 +217,14 @@ def probe(settings: LLMSettings, *, clock: Callable[[], float] = time.monotonic)
 
     if find_spec("openai") is None:
         return False, 0.0, LLM_EXTRA
+    chat = Chat(settings, clock=clock)
+    try:
+        chat.ready()
+    except Exception as exc:  # noqa: BLE001 - a probe reports, it does not fail
+        return False, 0.0, f"model {settings.model}: no client ({describe_failure(exc)})"
     started = clock()
     try:
-        answer = Chat(settings, clock=clock).complete(
+        answer = chat.complete(
             [{"role": "user", "content": PROBE_PROMPT}], PROBE_SCHEMA, deadline=started + settings.timeout,
             max_tokens=16)
     except Exception as exc:  # noqa: BLE001 - a probe reports, it does not fail
@@ -187,5 +241,5 @@ def describe_failure(exc: Exception) -> str:
     if isinstance(status, int):
         return f"http {status}"
     name = type(exc).__name__
-    return {"APITimeoutError": "timeout", "APIConnectionError": "unreachable",
+    return {"APITimeoutError": "timeout", "APIConnectionError": "unreachable", "DeadlinePassed": "timeout",
             "TimeoutError": "budget spent"}.get(name, name)

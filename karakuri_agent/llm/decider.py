@@ -87,6 +87,7 @@ class LLMDecider:
         if not view.choices:
             return Proposal(rules)  # nothing to decide: no tokens spent
         trace = self.last_trace = LLMTrace(self._settings.model, budget=self._settings.timeout)
+        self._chat.ready()  # loading the client is the machine's time, not the model's: before the budget starts
         started = self._clock()
         try:
             chosen = self._ask(view, rules, trace, deadline=started + self._settings.timeout)
@@ -103,6 +104,9 @@ class LLMDecider:
         """The first admitted proposal within the budget, or None."""
         persona = persona_card(view.persona)
         default = next((d for d in rules if d.acts), None)
+        # The rules' selection of this notification (the pack rules that fired in it, their counts and
+        # changes) rides along with the model's decision, so its effects stand when the model decides.
+        selection = next((d.trace for d in rules if d.trace is not None), None)
         schema = proposal_schema(view.choices, variables=_variables(view))  # the same schema for the repair
         repair: tuple[str | None, list[str]] | None = None
         for attempt in range(ATTEMPTS):
@@ -124,7 +128,7 @@ class LLMDecider:
                 # The params go to the gate as given (it refuses one carrying a secret); what is
                 # shown or kept (the reason, the proposal in the trace, the problems) is masked.
                 decision = Decision(proposal.command, proposal.params, masked(proposal.reason, self._secrets),
-                                    trace={"state": proposal.state} if proposal.state else None)
+                                    trace=selection, deltas=proposal.state or None)
                 shown = masked(proposal.model_dump(exclude=None if proposal.state else {"state"}), self._secrets)
                 trace.proposals.append(shown)
                 problems = masked(own_limits(decision, rules) or unknown_params(view, decision)

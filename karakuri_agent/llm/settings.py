@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Mapping
 from urllib.parse import urlsplit
 
-from karakuri_agent.env_values import parse_number
+from karakuri_agent.env_values import parse_number, refuse_credentials
 from karakuri_agent.secret import Secret
 from karakuri_agent.errors import ConfigError
 
@@ -87,7 +87,8 @@ def normalise_base_url(raw: str) -> str:
 
     Forgiving about what people paste (a bare server root gets `/v1`, a full
     `/chat/completions` URL is cut back), strict about where the key may go:
-    plain http only to this machine.
+    plain http only to this machine, and never a `user:password@` (Basic
+    auth in place of the key).
     """
     url = raw.strip().rstrip("/")
     if not url:
@@ -100,6 +101,7 @@ def normalise_base_url(raw: str) -> str:
         parts = None
     if parts is None or parts.scheme not in ("http", "https") or not host:
         raise ConfigError(f"KARAKURI_LLM_BASE_URL must be an http(s) URL ({_EXAMPLE})")
+    refuse_credentials("KARAKURI_LLM_BASE_URL", parts, "KARAKURI_LLM_API_KEY")
     if parts.query or parts.fragment:
         raise ConfigError("KARAKURI_LLM_BASE_URL must not carry a query or fragment")
     if parts.scheme == "http" and not is_loopback(host):

@@ -24,6 +24,8 @@ class LLMTrace:
     problems: list[list[str]] = field(default_factory=list)  # what was wrong with each refused answer
     outcome: str = RULES  # MODEL: admitted as proposed; REPAIRED: the second answer; RULES: replaced
     error: str | None = None  # why no usable answer came (timeout, http 500, budget spent, ...)
+    # Every failure the rules stood in for (the Proposal's errors), each as one secret-free line.
+    errors: list[str] = field(default_factory=list)
     prompt_tokens: int = 0
     completion_tokens: int = 0
     ms: int = 0
@@ -49,8 +51,21 @@ class LLMTrace:
         """The rules decided because the budget ran out before a usable answer came."""
         return self.outcome == RULES and self.error in ("timeout", "budget spent")
 
+    def overruled(self, problem: str) -> None:
+        """The caller's own gate refused the proposal the model's checks admitted; the rules' went out.
+
+        The decider's checks do not know everything the last gate does (the
+        configured secrets): the record then says the rules decided, and why
+        the proposal was refused, beside it as any refused answer's problems are.
+        """
+        if self.outcome == RULES or not self.proposals:
+            return
+        self.problems = [*self.problems[:len(self.proposals) - 1], [problem]]
+        self.outcome = RULES
+
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        # `out_of_time` is said, not left to the reader to infer from the error's name (read back: ignored).
+        return {**asdict(self), "out_of_time": self.out_of_time}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> LLMTrace:
@@ -70,6 +85,7 @@ class LLMTrace:
             steps.append(f"{self.error}: no usable answer within {self.budget:g} s (KARAKURI_LLM_TIMEOUT)")
         elif self.error:
             steps.append(self.error)
+        steps += [error for error in self.errors if error != self.error]
         return (f"model {self.model}: {' → '.join(steps) or 'no answer'} → {self.verdict()}"
                 f" ({self.prompt_tokens}+{self.completion_tokens} tokens, {self.ms} ms)")
 
