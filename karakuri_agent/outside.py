@@ -140,6 +140,31 @@ def loads(text: str, *, max_depth: int | None = None, unique_keys: bool = False)
     return value
 
 
+# How deep a JSON value from a door (a command line's params, a listener's line) may nest: a message or
+# a command's params is an object of a few levels, never thousands.
+DOOR_DEPTH = 32
+
+
+class NotOneObject(ValueError):
+    """Text from a door that is not exactly one JSON object; the message says why, on one line."""
+
+
+def json_object(text: str) -> dict[str, Any]:
+    """Exactly one JSON object from outside: the one reader of every door (`karakuri command`'s params,
+    `listen --stdin`'s lines). Whatever the text holds (bad JSON, NaN, an integer of 5000 digits, 100 000
+    brackets), it is this object or NotOneObject, never another exception."""
+    try:
+        value = loads(text, max_depth=DOOR_DEPTH)
+    except json.JSONDecodeError as exc:
+        raise NotOneObject(f"not JSON ({exc.msg} at position {exc.pos})") from None
+    except (ValueError, RecursionError) as exc:  # anything else the decoder refuses: still one line
+        raise NotOneObject(f"not JSON ({type(exc).__name__})") from None
+    if not isinstance(value, dict):
+        kind = {list: "an array", str: "a string", bool: "a boolean", type(None): "null"}.get(type(value), "a number")
+        raise NotOneObject(f"a JSON object is expected, not {kind}")
+    return value
+
+
 def _deeper_than(value: Any, limit: int) -> bool:
     """Whether a decoded value nests arrays and objects more than `limit` levels (walked without recursion)."""
     level: list[Any] = [value] if isinstance(value, (dict, list)) else []

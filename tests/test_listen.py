@@ -88,7 +88,7 @@ def test_a_line_becomes_a_message_with_string_ids():
 
 @pytest.mark.parametrize("line, problem", [
     ("not json", "not JSON"),
-    ("[1, 2]", "a JSON object is expected, not list"),
+    ("[1, 2]", "a JSON object is expected, not an array"),
     ('{"id": "1"}', 'no "content" string'),
     ('{"content": 3}', 'no "content" string'),
     ('{"content": "x", "id": [1]}', '"id" must be a string or an integer'),

@@ -130,6 +130,8 @@ def _listen(settings: Settings, clock: Callable[[], datetime], from_stdin: bool)
     # A fixture run is offline: its reports are printed, never posted; each message is seen at its own time.
     webhook = configured_reporter(settings) if settings.fixtures_dir is None else None
     follow = getattr(clock, "follow", None)
+    if hasattr(sys.stdin, "reconfigure"):  # bytes that are not UTF-8 make a bad line, not a dead listener
+        sys.stdin.reconfigure(errors="replace")
     with ExitStack() as stack:
         stdin.run(Listener(open_agent(stack), reporter_for=lambda message: webhook), sys.stdin, sys.stdout,
                   before=(lambda message: follow(message.content)) if follow else None)

@@ -118,20 +118,13 @@ def handles_errors(func: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def parse_params(text: str) -> dict[str, Any]:
-    """Exactly one JSON object, or UsageError."""
-    from karakuri_agent.outside import loads
+    """Exactly one JSON object (outside.json_object, the reader of every door), or UsageError."""
+    from karakuri_agent.outside import NotOneObject, json_object
 
     try:
-        value = loads(text)
-    except json.JSONDecodeError as exc:
-        raise UsageError(f"params must be one JSON object: {exc.msg} at position {exc.pos}") from None
-    except ValueError:  # an integer longer than Python reads (thousands of digits)
-        raise UsageError("params must be one JSON object with numbers of a sane size") from None
-    except RecursionError:
-        raise UsageError("params must be one JSON object nested less deeply") from None
-    if not isinstance(value, dict):
-        raise UsageError(f"params must be one JSON object, not {type(value).__name__}")
-    return value
+        return json_object(text)
+    except NotOneObject as exc:
+        raise UsageError(f"params must be one JSON object: {exc}") from None
 
 
 class OneLineUsageError(click.UsageError):

@@ -68,7 +68,7 @@ def find_env_file(env: Mapping[str, str], override: Path | None = None) -> EnvSo
                          else None)
     if named is not None:
         path = named.absolute()
-        if override is None and not path.is_file():
+        if override is None and not path.is_file() and path != Path(os.devnull):
             kind = file_kind(path)
             if kind is None:
                 raise ConfigError(f"KARAKURI_ENV_FILE names {path}, which does not exist")
@@ -94,6 +94,8 @@ def read_env_file(path: Path, *, skip_bad_lines: bool = False) -> dict[str, str]
     from dotenv import dotenv_values
     from dotenv.parser import parse_stream
 
+    if path == Path(os.devnull):  # KARAKURI_ENV_FILE=/dev/null: no file settings, on purpose
+        return {}
     try:
         text = read_regular_file(path, MAX_CONFIGURED_FILE_BYTES)
     except FileNotFoundError:

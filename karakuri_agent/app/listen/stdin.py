@@ -1,8 +1,10 @@
 """`listen --stdin`: the resident loop fed by JSON lines, one report line out per notification.
 
 Each line is `{"content": "...", "author_id": "...", "channel_id": "...",
-"id": "..."}` (only `content` is required). A line that is not such an
-object is one log line and is skipped. End of input, SIGTERM or SIGINT: the
+"id": "..."}` (only `content` is required), read by outside.json_object as
+every door's JSON is (bytes that are not UTF-8 read as U+FFFD). A line
+that is not such an object (bad JSON, a number JSON cannot carry, nesting
+past 32 levels) is one log line and is skipped: it costs that line only. End of input, SIGTERM or SIGINT: the
 message in hand is finished, nothing new is started, and the loop returns.
 """
 
@@ -15,7 +17,7 @@ from types import FrameType
 from typing import Callable, Iterator, TextIO
 
 from karakuri_agent.app.listen.core import Listener, Message
-from karakuri_agent.outside import loads
+from karakuri_agent.outside import NotOneObject, json_object
 
 log = logging.getLogger(__name__)
 _SIGNALS = (signal.SIGTERM, signal.SIGINT)
@@ -28,13 +30,9 @@ class BadLine(ValueError):
 def parse_line(line: str) -> Message:
     """One JSON object with a string `content`; ids may be strings or integers (Discord snowflakes)."""
     try:
-        value = loads(line)
-    except ValueError as exc:
-        raise BadLine(f"not JSON ({exc.msg} at position {exc.pos})") from None
-    except RecursionError:
-        raise BadLine("nested too deeply to be a message") from None
-    if not isinstance(value, dict):
-        raise BadLine(f"a JSON object is expected, not {type(value).__name__}")
+        value = json_object(line)
+    except NotOneObject as exc:
+        raise BadLine(str(exc)) from None
     if not isinstance(value.get("content"), str):
         raise BadLine('no "content" string')
     ids = {}
@@ -102,11 +100,14 @@ def run(listener: Listener, lines: TextIO, out: TextIO, *, before: Callable[[Mes
                     continue
                 try:
                     message = parse_line(line)
+                    if before is not None:
+                        before(message)
                 except BadLine as exc:
                     log.warning("line %d skipped: %s", number, exc)
                     continue
-                if before is not None:
-                    before(message)
+                except Exception as exc:  # a bad line costs that line only, whatever it held
+                    log.warning("line %d skipped: %s", number, getattr(exc, "message", None) or type(exc).__name__)
+                    continue
                 result = listener.handle(message)
                 if result is not None:
                     print(result.report, file=out, flush=True)
