@@ -199,8 +199,8 @@ def _told(teller: str, thing: list[str], about: str | None = None, retracted: bo
     return memory.Told(person, "…", thing, Person(about, about, about) if about else None, retracted)
 
 
-def _talk(day: int, partner: str, replies: list[str]) -> dict[str, Any]:
-    return {"day": day, "partner": partner, "partner_id": partner, "lines": [], "replies": replies}
+def _talk(day: int, partner: str, replies: list[str], lines: list[str] | None = None) -> dict[str, Any]:
+    return {"day": day, "partner": partner, "partner_id": partner, "lines": lines or [], "replies": replies}
 
 
 def test_memory_counts_early_right_person_once_and_never_a_retracted_one() -> None:
@@ -214,6 +214,7 @@ def test_memory_counts_early_right_person_once_and_never_a_retracted_one() -> No
         _talk(2, "D", ["パン屋の仕事、楽しみだね！"]),              # taken back, said again
         _talk(2, "X", ["温泉いいよね"]),                         # E's thing said to X: wrong person
         _talk(2, "F", ["こんにちは", "元気？", "ギターどう？"]),     # only after the first two lines: late
+        _talk(3, "E", ["やあ", "温泉かあ、いいね"], ["やあ", "昨日も温泉行ったよ"]),  # taken up from the line: not recalled
     ]
     result = memory.count(told, talks)
     assert result["told"] == 4 and result["brought_back"] == 2 and result["share"] == 0.5
@@ -238,3 +239,12 @@ def test_memory_brings_back_what_was_told() -> None:
 ])
 def test_a_word_cut_out_of_a_longer_one_is_found(line: str, reply: str, cut: list[str]) -> None:
     assert judging.cut_words(line, reply) == cut
+
+
+def test_that_time_is_a_time_never_said_in_any_kind_of_line() -> None:
+    item = {"thing": ["公園"], "setup": "じゃあ明日は駅で待ち合わせね"}
+    verdict = _verdict("retraction", "駅で待ち合わせって言ったの、公園にしてくれん？", "わかった、その時間に公園ね。", item)
+    assert "confirms 'that time', which was never said" in verdict.reasons
+    assert _verdict("retraction", "駅で待ち合わせって言ったの、公園にしてくれん？", "わかった、公園にしよう。", item).answers
+    timed = {"thing": ["公園"], "setup": "じゃあ明日4時に駅で待ち合わせね"}
+    assert _verdict("retraction", "駅で待ち合わせって言ったの、公園にしてくれん？", "わかった、その時間に公園ね。", timed).answers

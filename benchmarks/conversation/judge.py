@@ -67,8 +67,8 @@ FAREWELL = re.compile(r"またね|また明日|またあした|じゃあね|じ�
                       r"気をつけて|また会|またお話|またな|ごきげんよう|また今度|また来週|またあとで|行ってらっしゃい|"
                       r"いってらっしゃい|またの|またー|また話|また遊|またあそ|ほなね|ほなまた|ありがとうございました|"
                       r"失礼(します|いたします|するね|しま)")
-TOPIC_CHANGE = re.compile(r"そういえば|ところで|話は変わる|なんだか.*たくなってきた|最近、?何か|おすすめ|この町、|今日はおだやか|"
-                          r"今日はいい天気|何か楽しいこと")
+TOPIC_CHANGE = re.compile(r"そういえば|ところで|話は変わる|なんだか.*たくなってきた|最近、?何か|おすすめ|この町[、は]|今日はおだやか|"
+                          r"今日はいい天気|何か楽しいこと|歩いて(る|いる)だけで")
 SYSTEM = ("譲渡", "transfer_response", "transfer", "notification", "選択肢", "次の話者", "自動 reject", "accept", "reject",
           "conversation_", "参加者:", "スキル", "通知")
 PAST_CLAIM = re.compile(r"行った|行ってた|行ってきた|いってきた|いた(よ|んだ|の|。|！|$)|寄った|寄ってきた|してた|してきた|"
@@ -373,8 +373,6 @@ def _invite_no_time(reply: str, item: dict[str, Any], day: dict[str, Any], repor
     for sentence in sentences(reply):
         if clock_mentions(sentence) and not re.search(r"[？?]", sentence):
             problems.append("confirms a time never said")
-    if re.search(r"その時間|その時刻|約束の時間", reply) and not ASK_TIME.search(reply):
-        problems.append("confirms 'that time', which was never said")
     if re.search(r"\d{1,2}:\d{2}", report):
         problems.append("its report keeps a time never said")
     return problems
@@ -428,6 +426,10 @@ def judge(record: dict[str, Any], day: dict[str, Any]) -> Verdict:
     first = (substantive(reply) or sentences(reply))[0]
     if TOPIC_CHANGE.search(first) and not shares(first, content_tokens(line)):
         reasons.append("opens with a change of subject")
+    said_before = line + str(item.get("setup", ""))
+    if re.search(r"その時間|その時刻|約束の時間", reply) and not clock_mentions(said_before) \
+            and not ASK_TIME.search(reply):
+        reasons.append("confirms 'that time', which was never said")
     cuts = cut_words(line, reply)
     if cuts:
         reasons.append("a word cut out of a longer one: " + "、".join(cuts))

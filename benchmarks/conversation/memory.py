@@ -10,7 +10,8 @@ told nothing talk with the agent again, in plain small talk.
 Counted from the agent's lines alone (the words of the told thing, whole):
 
 - brought back: a told thing (not taken back) said in the agent's first two
-  lines of a later talk with the right person (the teller, or the one the
+  lines of a later talk with the right person (not merely taken up from the
+  line it answers) (the teller, or the one the
   news was about); the share of what was told is the aim (70 %);
 - late: said only after those first two lines;
 - twice: brought back in more than one later talk;
@@ -67,13 +68,14 @@ class MemoryTalks:
     def talk(self, partner: Person, lines: list[str], day: int) -> list[str]:
         """A talk the partner starts: a greeting, then `lines`; the agent's lines, in order."""
         replies = []
-        nid, _ = self.session.deliver(self.world.request(partner, self.rng.choice(self.data["greetings"])))
+        greeting = self.rng.choice(self.data["greetings"])
+        nid, _ = self.session.deliver(self.world.request(partner, greeting))
         replies.append(self.said(nid))
         for line in lines:
             nid, _ = self.session.deliver(self.world.turn(partner, line, [partner]))
             replies.append(self.said(nid))
         self.talks.append({"day": day, "partner": partner.name, "partner_id": partner.agent_id,
-                           "lines": lines, "replies": replies})
+                           "lines": [greeting, *lines], "replies": replies})
         self.world.advance(self.rng.randint(5, 20))
         return replies
 
@@ -145,7 +147,9 @@ def count(told: list[Told], talks: list[dict[str, Any]]) -> dict[str, Any]:
         for talk in talks:
             if talk["day"] == 1:
                 continue
-            hit = [i for i, reply in enumerate(talk["replies"]) if any(w in reply for w in item.thing)]
+            heard = talk.get("lines") or [""] * len(talk["replies"])
+            hit = [i for i, reply in enumerate(talk["replies"])  # a word of the line it answers is taken up, not recalled
+                   if any(w in reply and w not in (heard[i] if i < len(heard) else "") for w in item.thing)]
             if not hit:
                 continue
             item.talks.append({"day": talk["day"], "partner": talk["partner"], "line_index": hit[0]})

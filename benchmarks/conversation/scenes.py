@@ -20,7 +20,7 @@ from datetime import datetime, timedelta, timezone
 from typing import Any, Sequence
 from zoneinfo import ZoneInfo
 
-from testing.town.texts import history_lines, participants_line
+from testing.town.texts import participants_line
 
 TOKYO = ZoneInfo("Asia/Tokyo")
 SKILL = "karakuri-world"
