@@ -42,8 +42,9 @@ RESULTS_FILE = ROOT / "benchmarks" / "results" / "bench_conversation.json"
 AIM = 0.9
 
 
-def judged_seed(seed: int, per_kind: int, mode: str, pack: str | None) -> dict[str, Any]:
-    run = run_seed(seed, per_kind=per_kind, mode=mode, pack=pack)
+def judged_seed(seed: int, per_kind: int, mode: str, pack: str | None,
+                settings: dict[str, str] | None = None) -> dict[str, Any]:
+    run = run_seed(seed, per_kind=per_kind, mode=mode, pack=pack, settings=settings)
     rows = []
     for record in run.judged:
         data = record.as_dict()
@@ -54,12 +55,10 @@ def judged_seed(seed: int, per_kind: int, mode: str, pack: str | None) -> dict[s
     return result
 
 
-def memory_seed(seed: int, mode: str, pack: str | None) -> dict[str, Any] | None:
-    try:
-        from benchmarks.conversation.memory import run_memory
-    except ImportError:  # the memory part is optional while it is being built
-        return None
-    return run_memory(seed, mode=mode, pack=pack)
+def memory_seed(seed: int, mode: str, pack: str | None, settings: dict[str, str] | None = None) -> dict[str, Any]:
+    from benchmarks.conversation.memory import run_memory
+
+    return run_memory(seed, mode=mode, pack=pack, settings=settings)
 
 
 def summarise(seeds: list[dict[str, Any]]) -> dict[str, Any]:
@@ -137,13 +136,20 @@ def main(argv: list[str] | None = None) -> int:
                         help="resident `listen --stdin` or one `handle` process per message [listen]")
     parser.add_argument("--pack", choices=("bundled", "minato"), default=None,
                         help="one pack for every seed (default: odd seeds the bundled pack, even seeds minato)")
+    parser.add_argument("--setting", action="append", default=[], metavar="NAME=VALUE",
+                        help="a KARAKURI_* setting for the agent (repeatable), e.g. KARAKURI_DECIDER=llm")
     parser.add_argument("--smoke", action="store_true", help="2 seeds, 1 line per kind, a short memory check")
     parser.add_argument("--no-memory", action="store_true", help="skip the memory check")
     parser.add_argument("--output", type=Path, default=RESULTS_FILE)
     parser.add_argument("--rejudge", type=Path, metavar="JSON",
                         help="judge the replies saved in a previous run's JSON again (no agent is run)")
     parser.add_argument("-v", "--verbose", action="store_true", help="print every miss with its reasons")
+    parser.add_argument("--show", choices=KINDS, action="append", default=[], metavar="KIND",
+                        help="print the misses of this kind only (repeatable; implies -v)")
     args = parser.parse_args(argv)
+    settings = dict(item.split("=", 1) for item in args.setting if "=" in item)
+    if len(settings) != len(args.setting) or not all(name.startswith("KARAKURI_") for name in settings):
+        parser.error("--setting takes KARAKURI_NAME=VALUE")
     if args.smoke:
         args.seeds, args.per_kind = 2, 1
     seeds = list(range(args.seed, args.seed + args.seeds))
@@ -158,16 +164,16 @@ def main(argv: list[str] | None = None) -> int:
                 row["verdict"] = judge(row, result["day"]).as_dict()
             memory = saved.get("memory_runs", [None] * len(seeds))[index]
         else:
-            result = judged_seed(seed, args.per_kind, args.mode, args.pack)
-            memory = None if args.no_memory else memory_seed(seed, args.mode, args.pack)
+            result = judged_seed(seed, args.per_kind, args.mode, args.pack, settings)
+            memory = None if args.no_memory else memory_seed(seed, args.mode, args.pack, settings)
         results.append(result)
         memories.append(memory)
         good = sum(r["verdict"]["answers"] for r in result["judged"])
         print(f"seed {seed} ({result['pack']}): {good} / {len(result['judged'])} answered, {result['seconds']:.1f} s"
               + (f"; memory {memory['brought_back']} / {memory['told']}" if memory else ""), flush=True)
-        if args.verbose:
+        if args.verbose or args.show:
             for row in result["judged"]:
-                if not row["verdict"]["answers"]:
+                if not row["verdict"]["answers"] and (not args.show or row["kind"] in args.show):
                     message = (row["posts"][0].get("params") or {}).get("message") if row["posts"] else None
                     print(f"   [{row['kind']}] {row['line']} => {message!r}: {'; '.join(row['verdict']['reasons'])}")
     summary = summarise(results)

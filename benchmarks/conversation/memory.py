@@ -91,10 +91,11 @@ def _fill(line: str, about: Person | None) -> str:
     return line.replace("{about}", about.short) if about else line
 
 
-def run_memory(seed: int, *, mode: str = "listen", pack: str | None = None, tellers: int = 5) -> dict[str, Any]:
+def run_memory(seed: int, *, mode: str = "listen", pack: str | None = None, tellers: int = 5,
+               settings: dict[str, str] | None = None) -> dict[str, Any]:
     data = json.loads(MEMORY_FILE.read_text(encoding="utf-8"))
     rng = random.Random(seed * 104729)
-    with agent_session(seed + 10_000, mode=mode, pack=pack) as session:
+    with agent_session(seed + 10_000, mode=mode, pack=pack, settings=settings) as session:
         days = MemoryTalks(session, data, rng)
         people = list(session.world.people)
         rng.shuffle(people)

@@ -216,8 +216,8 @@ class Session:
 
 
 @contextmanager
-def agent_session(seed: int, *, mode: str = "listen", pack: str | None = None,
-                  state_root: Path | None = None) -> Iterator[Session]:
+def agent_session(seed: int, *, mode: str = "listen", pack: str | None = None, state_root: Path | None = None,
+                  settings: dict[str, str] | None = None) -> Iterator[Session]:
     """A seed's world, a loopback API and the agent under test (a fresh state), as one Session."""
     rng = random.Random(seed)
     pack = pack or ("bundled" if seed % 2 else "minato")
@@ -231,6 +231,7 @@ def agent_session(seed: int, *, mode: str = "listen", pack: str | None = None,
         env.update(KARAKURI_SELF_AGENT_ID=self_id, KARAKURI_SELF_NAME=self_name, KARAKURI_GET_RETRY_BUDGET="2")
         if PACKS[pack] is not None:
             env["KARAKURI_PERSONA_DIR"] = str(PACKS[pack])
+        env.update(settings or {})  # e.g. KARAKURI_DECIDER=llm and its model's settings
         feeder = Feeder(mode, env, work)
         try:
             yield Session(seed, api, feeder, world, pack)
@@ -248,11 +249,11 @@ def day_facts(session: Session) -> dict[str, Any]:
 
 
 def run_seed(seed: int, *, per_kind: int, mode: str = "listen", pack: str | None = None,
-             state_root: Path | None = None) -> SeedRun:
+             state_root: Path | None = None, settings: dict[str, str] | None = None) -> SeedRun:
     """One seed of the per-kind benchmark: the morning, then the chosen lines in talks."""
     chosen = pick(random.Random(seed), load_lines(), per_kind)
     started = time.perf_counter()
-    with agent_session(seed, mode=mode, pack=pack, state_root=state_root) as session:
+    with agent_session(seed, mode=mode, pack=pack, state_root=state_root, settings=settings) as session:
         session.morning()
         session.afternoon(chosen)
     errors = [f"{j.notification_id}: no report line" for j in session.judged if not j.report]

@@ -263,6 +263,8 @@ class World:
                                                 "message": line}],
                      "next_speakers": [{"id": next_speaker.agent_id, "name": next_speaker.name}]}
         body = self.body(nid, "conversation_message", text, [], extra)
+        if not with_json:
+            del body["notification"]["choices"]  # the contract allows a notification with no choices at all
         return nid, body, self.discord(nid, f"{speaker.name}: 「{line}」")
 
     def request(self, speaker: Person, line: str) -> tuple[str, dict[str, Any], str]:
