@@ -171,6 +171,8 @@ def main(argv: list[str] | None = None) -> int:
         good = sum(r["verdict"]["answers"] for r in result["judged"])
         print(f"seed {seed} ({result['pack']}): {good} / {len(result['judged'])} answered, {result['seconds']:.1f} s"
               + (f"; memory {memory['brought_back']} / {memory['told']}" if memory else ""), flush=True)
+        for error in result["errors"][:5]:
+            print(f"   agent error: {error}")
         if args.verbose or args.show:
             for row in result["judged"]:
                 if not row["verdict"]["answers"] and (not args.show or row["kind"] in args.show):

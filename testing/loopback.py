@@ -8,10 +8,12 @@ until the test releases it (to signal a client mid-notification). Bound to
 
 from __future__ import annotations
 
+import email.utils
 import json
 import threading
 import time
 from contextlib import contextmanager
+from datetime import datetime, timezone
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Callable, Iterator
 
@@ -60,6 +62,7 @@ class LoopbackAPI:
         self.get_released = threading.Event()
         self.get_released.set()  # clear it to hold every GET until it is set again
         self.on_get: Callable[[str], None] | None = None  # called before a GET is answered
+        self.clock: Callable[[], datetime] | None = None  # the world's time for the `Date` header (default: the machine's)
         self._lock = threading.Lock()
         self.server = QuietServer(("127.0.0.1", 0), self._handler())
 
@@ -71,6 +74,12 @@ class LoopbackAPI:
         api = self
 
         class Handler(JSONHandler):
+            def date_time_string(self, timestamp: float | None = None) -> str:
+                """The `Date` header: the world's clock when one is set (CONTRACT §9), else the machine's."""
+                if api.clock is None:
+                    return super().date_time_string(timestamp)
+                return email.utils.format_datetime(api.clock().astimezone(timezone.utc), usegmt=True)
+
             def do_GET(self) -> None:
                 notification_id = self.path.rsplit("/", 1)[-1]
                 with api._lock:

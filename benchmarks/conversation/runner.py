@@ -40,7 +40,7 @@ KINDS = ("which_of", "yes_no", "wh_day", "talk_topic", "news", "retraction", "wa
          "invite_time", "invite_no_time", "farewell", "not_my_turn")
 GREETINGS = ("やあ、ちょっといい？", "こんにちは〜", "おっす", "少しお話しできますか？", "なあなあ、今ひま？",
              "あ、いたいた！", "どうも、こんにちは。", "ねえねえ、おはなししよ！", "よっ", "お、奇遇やね")
-REPLY_TIMEOUT = 60.0
+REPLY_TIMEOUT = 30.0
 
 
 def load_lines() -> dict[str, list[dict[str, Any]]]:
@@ -91,8 +91,10 @@ class Feeder:
         self.proc: subprocess.Popen[str] | None = None
         self.count = 0
         if mode == "listen":
-            self.proc = subprocess.Popen([*self.argv, "listen", "--stdin"], env=env, cwd=cwd, stdin=subprocess.PIPE,
-                                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, bufsize=1)
+            with open(cwd / "agent.log", "w", encoding="utf-8") as log:  # the child keeps its own descriptor
+                self.proc = subprocess.Popen([*self.argv, "listen", "--stdin"], env=env, cwd=cwd,
+                                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log, text=True,
+                                             bufsize=1)
 
     def send(self, discord: str, at: datetime) -> str:
         """Hand one message to the agent; its report line ('' when none came)."""
@@ -106,6 +108,14 @@ class Feeder:
         self.proc.stdin.flush()
         ready, _, _ = select.select([self.proc.stdout], [], [], REPLY_TIMEOUT)
         return self.proc.stdout.readline().strip() if ready else ""
+
+    def errors(self) -> list[str]:
+        """The resident process's error lines (an internal error prints no report line, only this)."""
+        log = self.cwd / "agent.log"
+        if not log.exists():
+            return []
+        return [line.strip() for line in log.read_text(encoding="utf-8", errors="replace").splitlines()
+                if " ERROR " in line or "Traceback" in line]
 
     def close(self) -> None:
         if self.proc is not None:
@@ -232,6 +242,7 @@ def agent_session(seed: int, *, mode: str = "listen", pack: str | None = None, s
         if PACKS[pack] is not None:
             env["KARAKURI_PERSONA_DIR"] = str(PACKS[pack])
         env.update(settings or {})  # e.g. KARAKURI_DECIDER=llm and its model's settings
+        api.clock = lambda: world.now  # the answers' Date is the world's time, as a real server's is
         feeder = Feeder(mode, env, work)
         try:
             yield Session(seed, api, feeder, world, pack)
@@ -256,6 +267,7 @@ def run_seed(seed: int, *, per_kind: int, mode: str = "listen", pack: str | None
     with agent_session(seed, mode=mode, pack=pack, state_root=state_root, settings=settings) as session:
         session.morning()
         session.afternoon(chosen)
-    errors = [f"{j.notification_id}: no report line" for j in session.judged if not j.report]
+        logged = session.feeder.errors()
+    errors = [f"{j.notification_id}: no report line" for j in session.judged if not j.report] + logged[:5]
     return SeedRun(seed, session.pack, session.world.self_name, day_facts(session), session.judged,
                    time.perf_counter() - started, errors)
