@@ -7,6 +7,7 @@ import pytest
 
 from karakuri_agent.reading.listening import DAY, FAVOURITE, OTHER, PASTIME, PLANS, SIDE, TALK, hear
 from karakuri_agent.reading.words import nouns, words
+from test_processes import home  # noqa: F401  (a fixture)
 
 OWN = ("ニケ", "AIニケちゃん")
 
@@ -281,3 +282,46 @@ def test_persona_init_scaffolds_tastes_and_check_validates_them(tmp_path) -> Non
 def test_the_bundled_character_has_tastes() -> None:
     tastes = NIKE.tastes
     assert tastes.favourites["food"] and tastes.time_of_day == "morning" and tastes.habits and tastes.pastimes
+
+
+# -- issue 32 item 10: what a pack leaves unset is said in the pack's own register -------------------
+
+CAT_PACK = {"name": "タマ", "first_person": "あたし",
+            "greetings": {"first_meeting": ["はじめましてにゃ、{partner}！"], "known": ["{partner}、また来たにゃ！"]},
+            "accept": ["いいにゃ、なあに？"], "farewells": ["またにゃ、{partner}！"],
+            "reactions": {"default": ["ふーん、そうにゃんだ。"]}}
+
+
+def test_a_casual_pack_falls_back_to_casual_neutral_lines(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import json
+
+    from karakuri_agent.ja.phrases import is_polite
+
+    (tmp_path / "persona.json").write_text(json.dumps(CAT_PACK, ensure_ascii=False), encoding="utf-8")
+    cat = load_persona(tmp_path)
+    for line in ("コーヒーと紅茶、どっちが好き？", "本は好き？", "今日はこのあとどうするの？", "明日の天気はどうなるの？",
+                 "来週、市民マラソンに出るんだ", "財布なくしちゃった…"):
+        for seed in SEEDS:
+            reply = compose("reply", persona=cat, partner_name="灯屋ユウ", last_line=line, seed=seed)
+            assert not any(is_polite(sentence) for sentence in split_sentences(reply)), (line, reply)
+    polite = dict(CAT_PACK, greetings={"first_meeting": ["はじめまして、{partner}。タマです。"]},
+                  accept=["はい、どうしましたか？"], farewells=["それでは、また会いましょう。"],
+                  reactions={"default": ["そうなんですね。"]})
+    (tmp_path / "persona.json").write_text(json.dumps(polite, ensure_ascii=False), encoding="utf-8")
+    reply = compose("reply", persona=load_persona(tmp_path), partner_name="灯屋ユウ", last_line="明日の天気はどうなるの？",
+                    seed="a")
+    assert is_polite(reply), reply
+
+
+def test_persona_check_names_the_sets_left_unset(home, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import json
+
+    from test_processes import run_agent
+
+    pack = tmp_path / "tama"
+    pack.mkdir()
+    (pack / "persona.json").write_text(json.dumps(CAT_PACK, ensure_ascii=False), encoding="utf-8")
+    code, out, _ = run_agent(home, "persona", "check", str(pack), cwd=tmp_path)
+    assert code == 0, out
+    assert "ok" in out and "neutral casual lines" in out
+    assert "answers.plans" in out and "reactions.good_news" in out and "accept" not in out.split("lines: ")[1].split(", ")

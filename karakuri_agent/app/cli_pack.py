@@ -40,8 +40,11 @@ def persona_init(directory: Path, name: str) -> None:
 @persona.command("check")
 @click.argument("directory", type=PACK_DIR)
 def persona_check(directory: Path) -> None:
-    """Validate the pack in DIRECTORY: exit 0, or exit 1 with one line per problem."""
-    from karakuri_agent.voice.persona import problems
+    """Validate the pack in DIRECTORY: exit 0, or exit 1 with one line per problem.
+
+    A usable pack also gets one line naming the phrase sets it leaves unset
+    (they use the neutral lines in the pack's register)."""
+    from karakuri_agent.voice.persona import problems, unset_phrase_sets
 
     found = problems(directory)
     for line in found:
@@ -49,6 +52,10 @@ def persona_check(directory: Path) -> None:
     if found:
         sys.exit(EXIT_FAILURE)
     click.echo(f"{directory}: ok")
+    register, unset = unset_phrase_sets(directory)
+    if unset:
+        click.echo(f"{directory}: {len(unset)} phrase set(s) not set, said with neutral {register} lines: "
+                   + ", ".join(unset))
 
 
 @click.command(cls=WholeHelpCommand, name="rules")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from karakuri_agent.domain.limits import FRIEND_AFTER_TALKS
 
 
@@ -78,3 +80,15 @@ SLEEP_WORDS = ("寝る", "眠る", "睡眠", "仮眠", "昼寝", "就寝", "slee
 
 def is_sleep(action_name: str) -> bool:
     return any(word in action_name for word in SLEEP_WORDS)
+
+
+_POLITE_END = ("です", "ます", "でした", "ました", "ません", "ましょう", "ください", "でしょう", "ですね", "ますね", "ですよ",
+               "ますよ", "ですか", "ますか")
+
+
+def is_polite(line: str) -> bool:
+    """A phrase said in です/ます: its last sentence ends so (punctuation, a closing name and emoji aside)."""
+    last = re.split(r"(?<=[。！？!?])", line.strip().rstrip("。！？!?…♪〜ー～ 　"))
+    tail = last[-1] if last else ""
+    tail = re.sub(r"[、,]\s*\{partner\}$", "", tail).rstrip("。！？!?…♪〜ー～ 　")
+    return tail.endswith(_POLITE_END)

@@ -15,12 +15,15 @@ mentions by the caller, and short (`_TOPIC_CHARS`).
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from dataclasses import dataclass
 
 from karakuri_agent.ja import listening as cues
 from karakuri_agent.ja.sentences import is_asking, split_sentences
 from karakuri_agent.ja.speech import APOLOGY, GREETING, REQUEST
 from karakuri_agent.reading import words as analysed  # the analyzer itself loads on the first line read
+from karakuri_agent.ja.questions import AND, OR
 from karakuri_agent.reading.questions import Question, read_question
 
 __all__ = ["KINDS", "Heard", "hear"]
@@ -34,6 +37,13 @@ PLANS, DAY, TALK, FAVOURITE, PASTIME, SIDE, OTHER = "plans", "day", "talk", "fav
 _TOPIC_CHARS = 16
 # A clause said back stays short: it names the thing, it does not repeat the line.
 _CLAUSE_CHARS = 12
+# No run of this many characters of the partner's line is said back (the line is data, not a script).
+ECHO_WINDOW = 8
+
+
+def _echoes(said: str, text: str) -> bool:
+    """Whether ``said`` repeats ECHO_WINDOW characters of ``text`` in a row."""
+    return any(text[i:i + ECHO_WINDOW] in said for i in range(len(text) - ECHO_WINDOW + 1))
 
 
 @dataclass(frozen=True)
@@ -88,7 +98,7 @@ def _clause(text: str, topic: str, phrase: bool) -> str:
     if not topic:
         return ""
     if phrase:
-        return topic if topic[-1] in cues.PLAIN_ENDINGS else ""
+        return topic if topic[-1] in cues.PLAIN_ENDINGS and not _echoes(topic, text) else ""
     found = analysed.words(text)
     surfaces = [w.surface for w in found]
     end = next((i for i in range(len(found)) if "".join(surfaces[:i + 1]).endswith(topic)), None)
@@ -111,7 +121,8 @@ def _clause(text: str, topic: str, phrase: bool) -> str:
         if verb and out.endswith(te):
             out = out[: -len(te)] + past
             break
-    return out if verb and out[-1] in cues.PLAIN_ENDINGS and len(out) <= _CLAUSE_CHARS else fallback
+    fits = verb and out[-1] in cues.PLAIN_ENDINGS and len(out) <= _CLAUSE_CHARS and not _echoes(out, text)
+    return out if fits else fallback
 
 
 def _mood(text: str) -> str:
@@ -158,7 +169,7 @@ def _question(text: str, asking: str, own: tuple[str, ...], others: tuple[str, .
     question = read_question(text, own_names=own, other_names=others)
     if question is None:
         return Heard("question", asks=OTHER, topic=_topic(asking, skip)[0])
-    if question.kind == "invite" and not cues.ABOUT_PLANS.search(asking):
+    if (question.kind == "invite" or cues.INVITE_SAID.search(asking)) and not cues.ABOUT_PLANS.search(asking):
         return Heard("invitation", topic=_topic(asking, skip)[0], question=question)
     if cues.ABOUT_PLANS.search(asking):
         return Heard("question", asks=PLANS, question=question)
@@ -170,6 +181,11 @@ def _question(text: str, asking: str, own: tuple[str, ...], others: tuple[str, .
         kind = next((k for k, names in cues.FAVOURITE_KINDS.items() if any(n in asking for n in names)), "")
         if kind:
             return Heard("question", asks=FAVOURITE, favourite=kind, question=question)
+    if question.kind != "choice" and cues.WHICH.search(asking):
+        found = analysed.nouns(asking)
+        pairs = [(a, b) for a, b in zip(found, found[1:]) if f"{a}{AND}{b}" in asking or f"{a}{OR}{b}" in asking]
+        if pairs:
+            return Heard("question", question=Question("choice", asking, pairs[-1]))
     topic, phrase = _topic(asking, skip)
     if cues.SIDE_ASKED.search(asking) and question.kind != "choice":
         return Heard("question", asks=SIDE, topic=topic, question=question, phrase=phrase)
@@ -181,9 +197,84 @@ def _side_options(asking: list[str]) -> tuple[str, ...]:
     if len(asking) < 2:
         return ()
     last = [s.rstrip(cues.QUESTION_MARKS) for s in asking[-2:]]
+    sides = [s[: -len(cues.SIDE)] for s in last if s.endswith(cues.SIDE) and len(s) > len(cues.SIDE)]
+    if len(sides) == 2 and sides[0] != sides[1]:
+        return tuple(_side_word(side) for side in sides)
     if all(0 < len(s) <= 8 and analysed.nouns(s) == [s] for s in last) and last[0] != last[1]:
         return tuple(last)
     return ()
+
+
+def _side_word(side: str) -> str:
+    """'休みの日って家にいる' → '家にいる': what follows the topic marker, the side itself."""
+    return re.split(cues.SIDE_TOPIC, side)[-1] or side
+
+
+def _normal(text: str) -> str:
+    """Spaces between Japanese words dropped ('いっしょに いると たのしい'), a question with no
+    question mark given one ('あさとよる どっちがすき' → '…どっちがすき？')."""
+    text = "".join(ch for ch in text if unicodedata.category(ch) not in ("So", "Sk", "Cf", "Mn")).strip()
+    text = re.sub(r"(?<=[^\x00-\x7f])[ \u3000]+(?=[^\x00-\x7f])", "", text)
+    out = []
+    for sentence in split_sentences(text):
+        bare = sentence.rstrip(cues.SENTENCE_TAIL)
+        if not is_asking(sentence) and cues.BARE_QUESTION.search(bare) and not cues.FAREWELL.search(sentence):
+            sentence = bare + cues.QUESTION_MARKS[0]
+        out.append(sentence)
+    return "".join(out)
+
+
+def _plan_noun(text: str, skip: tuple[str, ...]) -> str:
+    """The plan a retraction takes back: its first noun that names a thing ('明日の映画やめとく' → '映画')."""
+    found = [n for n in analysed.nouns(text) if n not in cues.NOT_THE_PLAN and not any(s and s in n for s in skip)
+             and len(n) <= _TOPIC_CHARS and not n.isascii()]
+    return found[0] if found else ""
+
+
+def _retraction(text: str, skip: tuple[str, ...]) -> Heard:
+    """A plan taken back or changed, said back as the change: '映画やめとく', 'ハンバーグにする', '大掃除は延期になった'."""
+    changed = cues.CHANGE_TO.search(text)
+    if changed and changed["new"] in analysed.nouns(text):
+        new = changed["new"]
+        owner = next((n for n in analysed.nouns(text) if f"{n}{cues.OF}{new}" in text), "")
+        new = f"{owner}{cues.OF}{new}" if owner else new  # '公民館の会議室'
+        said = cues.NOUN_LINK if cues.CHANGED_BY_OTHERS in changed.group() else cues.CHANGE_SAID
+        clause = new + said if not _echoes(new + said, text) else new + cues.NOUN_LINK
+        return Heard("retraction", topic=new, clause=clause)
+    topic = _plan_noun(text, skip)
+    if not topic:
+        return Heard("retraction")
+    said = cues.POSTPONED_SAID if cues.POSTPONED.search(text) else cues.MISSED_SAID if cues.MISSED.search(text) \
+        else cues.CALLED_OFF
+    sentence = next((s for s in split_sentences(text) if topic in s), text)
+    clause = _clause(sentence, topic, False)
+    verbal = bool(clause) and not clause.endswith(cues.NOUN_LINK) and cues.RETRACT.search(clause)
+    return Heard("retraction", topic=topic, clause=clause if verbal and not _echoes(clause, text) else topic + said)
+
+
+def _told_topic(text: str, skip: tuple[str, ...]) -> tuple[str, bool]:
+    """What a told line is about: the noun just before its first verb or adjective
+    ('最近ボルダリング始めたんだけど、腕がパンパンで' → 'ボルダリング'), else its last noun."""
+    found = analysed.words(text)
+    cursor, first_predicate = 0, len(text)
+    for word in found:
+        at = text.find(word.surface, cursor)
+        cursor = at + len(word.surface) if at >= 0 else cursor
+        if word.pos in ("verb", "adjective") and at >= 0:  # bound ones too: 卒業する, 始める
+            following = found[found.index(word) + 1] if found.index(word) + 1 < len(found) else None
+            if word.pos == "adjective" and following is not None and following.pos == "noun":
+                continue  # 'でっかいカメ': an adjective before its noun says what it is, not what happened
+            first_predicate = at
+            break
+    candidates = [n for n in analysed.nouns(text) if not any(s and (s in n or n in s) for s in skip)
+                  and not cues.YOU.fullmatch(n) and len(n) <= _TOPIC_CHARS and n not in cues.FEELING]
+    japanese = [n for n in candidates if not n.isascii()] or candidates
+    if first_predicate == len(text) and cues.PAUSE in text:
+        first_predicate = text.index(cues.PAUSE)  # '山の紅葉、そろそろ見頃だって': the topic comes first
+    before = [n for n in japanese if 0 <= text.find(n) < first_predicate]
+    if before:
+        return before[-1], False
+    return _topic(text, skip)
 
 
 def hear(line: str | None, *, own_names: tuple[str, ...] = (), other_names: tuple[str, ...] = ()) -> Heard | None:
@@ -192,7 +283,7 @@ def hear(line: str | None, *, own_names: tuple[str, ...] = (), other_names: tupl
     ``own_names`` are the agent's names (a question naming it is its own to
     answer), ``other_names`` the rest of the conversation's.
     """
-    text = (line or "").strip()
+    text = _normal(line or "")
     if not text:
         return None
     skip = tuple(n for n in (*own_names, *other_names) if n)
@@ -201,29 +292,35 @@ def hear(line: str | None, *, own_names: tuple[str, ...] = (), other_names: tupl
     told = "".join(s for s in sentences if not is_asking(s))
     if cues.FAREWELL.search(text) and not (asking and asking[-1] == sentences[-1] and not cues.FAREWELL.search(asking[-1])):
         return Heard("farewell")
-    if cues.RETRACT.search(told) and (cues.TAKING_BACK.search(told) or not cues.OFFER.search(told)):
-        topic, phrase = _topic(cues.RETRACT.split(told, maxsplit=1)[0], skip)
-        return Heard("retraction", topic=topic, phrase=phrase, clause=_clause(told, topic, phrase))
+    if (cues.RETRACT.search(text) and (cues.TAKING_BACK.search(text) or not cues.OFFER.search(text))) or (
+            cues.SAID_BEFORE.search(text) and cues.TAKING_BACK.search(text)) or cues.TAKEN_BACK_NEG.search(told):
+        return _retraction(text, skip)
     if cues.OFFER.search(text):
         return Heard("offer", topic=_topic(text, skip)[0])
     options = _side_options(asking)
     if options:
         return Heard("question", question=Question("choice", "".join(asking[-len(options):]), options))
+    about_me = next((a for a in asking if cues.ABOUT_TALK.search(a) or cues.ABOUT_DAY.search(a)
+                     or cues.ABOUT_PLANS.search(a)), None)
+    if about_me or cues.ABOUT_TALK.search(text):
+        return _question(text, about_me or text, own_names, other_names, skip)
     if asking and asking[-1] == sentences[-1]:
         return _question(text, asking[-1], own_names, other_names, skip)
-    if any(REQUEST.search(s) and not cues.TOLD_TE.search(s) for s in sentences if not is_asking(s)) \
-            and not cues.THANKS.search(text):
+    if any(REQUEST.search(s) and not cues.TOLD_TE.search(s) and not cues.OPENERS.search(s)
+           for s in sentences if not is_asking(s)) \
+            and not cues.THANKS.search(text) and not cues.INVITE_SAID.search(text):
         return Heard("statement")  # a request's words are not taken up: the agent repeats no one's instructions
-    if cues.INVITE_SAID.search(text):
-        return Heard("invitation", topic=_topic(text, skip)[0])
     if cues.WARMTH.search(text):
         return Heard("warmth")
+    if cues.INVITE_SAID.search(text):
+        return Heard("invitation", topic=_topic(text, skip)[0])
     if cues.THANKS.search(text):
         return Heard("thanks", topic=_topic(cues.THANKS.split(text, maxsplit=1)[0], skip)[0])
     body = told or text
     last = next((s for s in reversed(sentences) if not is_asking(s) and _topic(s, skip)[0]), body)
-    topic, phrase = _topic(last, skip)
-    if cues.COMPLIMENT.search(text) and (not topic or phrase or cues.COMPLIMENT.search(topic)):
+    topic, phrase = _told_topic(last, skip)
+    praised = cues.COMPLIMENT.search(text)
+    if praised and (not topic or phrase or cues.COMPLIMENT.search(topic) or topic in praised.group()):
         return Heard("compliment")
     if APOLOGY.search(text):
         return Heard("apology")

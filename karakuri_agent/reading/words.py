@@ -85,7 +85,7 @@ def words(text: str) -> tuple[Word, ...]:
 
 
 def _is_noun(word: Word) -> bool:
-    return word.pos == "noun" and NUMBER not in word.detail
+    return word.pos == "noun"
 
 
 def nouns(text: str) -> list[str]:
@@ -98,6 +98,9 @@ def nouns(text: str) -> list[str]:
 
     def close() -> None:
         nonlocal run
+        if all(NUMBER in w.detail or w.surface in NOT_TOPICS for w in run):
+            run = []  # '3時', '三日': a number and its counter say when or how much, not what
+            return
         core = [w for w in run if w.surface not in NOT_TOPICS or len(run) > 1]
         while core and core[0].surface in NOT_TOPICS and ADVERBIAL in core[0].detail:
             core = core[1:]  # '来週の' is not part of the topic: '来週市民マラソン' → '市民マラソン'

@@ -15,7 +15,6 @@ Every line comes from the pack's phrase sets (``answers.*`` and
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import TYPE_CHECKING
 
 from karakuri_agent.ja import listening as cues
@@ -35,21 +34,14 @@ def _said(s: Situation, kind: str, table: str = "answers", **values: str) -> lis
     return s.filled(pool, f"{table}.{kind}", **values)
 
 
-def talk_topic(lines: tuple[str, ...], skip: tuple[str, ...]) -> str:
-    """What the talk has been about: the noun said most in ``lines``, the latest among equals."""
-    from karakuri_agent.reading.words import nouns
-
-    counts: Counter[str] = Counter()
-    latest: dict[str, int] = {}
-    for i, line in enumerate(lines):
-        for noun in nouns(line):
-            if any(n and (n in noun or noun in n) for n in skip):
-                continue
-            counts[noun] += 1
-            latest[noun] = i
-    if not counts:
-        return ""
-    return max(counts, key=lambda n: (counts[n], latest[n], len(n)))
+def talk_topic(lines: tuple[str, ...], skip: tuple[str, ...]) -> tuple[str, bool]:
+    """What the talk has been about, and whether it is a verb phrase: what its first line
+    that names something told or asked about (a talk is about what it was opened with)."""
+    for line in lines:
+        heard = heard_kinds.hear(line, other_names=skip)
+        if heard and heard.topic:
+            return heard.topic, heard.phrase
+    return "", False
 
 
 def _listed(items: tuple[str, ...]) -> str:
@@ -63,22 +55,25 @@ def _plans(s: Situation) -> list[str]:
     return _said(s, "no_plans")
 
 
-def _day(s: Situation) -> list[str]:
+def _day(s: Situation, h: Heard) -> list[str]:
+    """Its day, as it was: the places it went today, or whom it talked with when that is asked."""
     places = tuple(dict.fromkeys(place_word_of(p) for p in s.memory.today_places if p))
     people = tuple(address_name(p, s.persona.honorific) for p in s.memory.met_today if p)
     people = tuple(p for p in people if p and p != s.said.partner)
+    if cues.ABOUT_MET.search(h.question.text if h.question else s.line):
+        return _said(s, "day_met", topic=_listed(people)) if people else _said(s, "met_nobody")
     if places:
-        went = _said(s, "day", place=_listed(places))
-        met = _said(s, "day_met", topic=_listed(people)) if people else []
-        return [join_sentences((w, m)) for w in went for m in (met[:1] or [""])]
+        return _said(s, "day", place=_listed(places))
     if s.memory.here:
         return _said(s, "doing", place=place_word_of(s.memory.here))
     return _said(s, "quiet_day")
 
 
 def _talk(s: Situation) -> list[str]:
-    topic = talk_topic(s.memory.talk, (s.said.partner, s.persona.name, s.persona.short_name))
-    return _said(s, "talk_topic", topic=topic) if topic else _said(s, "talk_new")
+    topic, phrase = talk_topic(s.memory.talk, (s.said.partner, s.persona.name, s.persona.short_name))
+    if not topic:
+        return _said(s, "talk_new")
+    return _said(s, "talk_topic", topic=topic if phrase else topic + cues.OF)
 
 
 def _favourite(s: Situation, kind: str) -> list[str]:
@@ -148,7 +143,7 @@ def answered(s: Situation, h: Heard) -> list[str] | None:
         if h.asks == heard_kinds.PLANS:
             return _plans(s)
         if h.asks == heard_kinds.DAY:
-            return _day(s)
+            return _day(s, h)
         if h.asks == heard_kinds.TALK:
             return _talk(s)
         if h.asks == heard_kinds.FAVOURITE:
@@ -171,6 +166,6 @@ def answered(s: Situation, h: Heard) -> list[str] | None:
         return _said(s, "retraction", table="reactions", topic=h.clause if h.verbal else h.topic + cues.CALLED_OFF)
     if h.kind in ("warmth", "compliment", "thanks", "apology"):
         return _said(s, h.kind, table="reactions") or None
-    if h.kind == "invitation" and h.question is None:
-        return _said(s, "agree") or None
+    if h.kind == "invitation" and (h.question is None or h.question.kind != "invite"):
+        return _said(s, "agree") or None  # an invitation the question reader took for a yes/no
     return None

@@ -55,6 +55,12 @@ LONGEST_NAME = 16
 LONGEST_LABEL = 20
 
 _DEFAULTS_FILE = Path(__file__).with_name("persona_defaults.json")
+# The neutral lines in a casual register, laid over the polite ones for a pack that speaks casually.
+_CASUAL_FILE = Path(__file__).with_name("persona_defaults_casual.json")
+REGISTERS = ("polite", "casual")
+# The top-level fields whose lists are phrase sets (tables of them: greetings, reactions, answers, small_talk).
+_PHRASE_FIELDS = ("greetings", "accept", "conversation_start", "promise_accept", "farewells", "reactions",
+                  "small_talk", "tails", "answers")
 
 
 class BrokenPack(ValueError):
@@ -115,7 +121,8 @@ def load_persona(directory: Path | str | None = None) -> Persona:
     found = problems(directory)
     if found:
         raise BrokenPack(found)
-    return _with_behaviour(_build(_merged(_defaults(), _read_pack_json(directory / PACK_FILE))), directory)
+    data = _read_pack_json(directory / PACK_FILE)
+    return _with_behaviour(_build(_merged(_defaults_for(data), data)), directory)
 
 
 def _read_pack_json(path: Path) -> Any:
@@ -144,8 +151,8 @@ def load_configured(directory: Path | None) -> Persona:
 
 @functools.lru_cache(maxsize=1)
 def _load_bundled() -> Persona:
-    return _with_behaviour(_build(_merged(_defaults(), _read_json(bundled_pack_dir() / PACK_FILE))),
-                           bundled_pack_dir())
+    data = _read_json(bundled_pack_dir() / PACK_FILE)
+    return _with_behaviour(_build(_merged(_defaults_for(data), data)), bundled_pack_dir())
 
 
 def _with_behaviour(persona: Persona, directory: Path) -> Persona:
@@ -164,6 +171,58 @@ def _with_behaviour(persona: Persona, directory: Path) -> Persona:
 @functools.lru_cache(maxsize=1)
 def _defaults() -> dict[str, Any]:
     return _read_json(_DEFAULTS_FILE)
+
+
+@functools.lru_cache(maxsize=1)
+def _casual_defaults() -> dict[str, Any]:
+    return _merged(_defaults(), _read_json(_CASUAL_FILE))
+
+
+def _defaults_for(data: Mapping[str, Any]) -> dict[str, Any]:
+    """The neutral lines in the pack's own register: what it leaves unset never switches its voice."""
+    return _casual_defaults() if register_of(data) == "casual" else _defaults()
+
+
+def _pack_phrases(data: Any) -> Iterator[str]:
+    if isinstance(data, str):
+        yield data
+    elif isinstance(data, list):
+        for item in data:
+            yield from _pack_phrases(item)
+    elif isinstance(data, dict):
+        for key, value in data.items():
+            if key not in ("place_aliases", "topic_aliases"):
+                yield from _pack_phrases(value)
+
+
+def register_of(data: Mapping[str, Any]) -> str:
+    """'polite' or 'casual': the pack's `register`, else how most of its own phrases end
+    (です/ます or not); a pack with no phrases of its own is polite, as the defaults are."""
+    given = data.get("register")
+    if given in REGISTERS:
+        return str(given)
+    ends = [phrases.is_polite(line) for field in _PHRASE_FIELDS for line in _pack_phrases(data.get(field))
+            if len(line.strip()) > 2]
+    return "casual" if ends and sum(ends) * 2 < len(ends) else "polite"
+
+
+def unset_phrase_sets(directory: Path) -> tuple[str, list[str]]:
+    """The pack's register and the phrase sets it leaves to the neutral defaults (dotted names)."""
+    data = _read_pack_json(directory / PACK_FILE)
+    data = data if isinstance(data, dict) else {}
+    unset: list[str] = []
+
+    def walk(defaults: Mapping[str, Any], given: Any, prefix: str) -> None:
+        for key, value in defaults.items():
+            name = f"{prefix}{key}"
+            mine = given.get(key) if isinstance(given, dict) else None
+            if isinstance(value, dict):
+                walk(value, mine, name + ".")
+            elif isinstance(value, list) and not mine:
+                unset.append(name)
+
+    walk({k: v for k, v in _casual_defaults().items() if k in _PHRASE_FIELDS}, data, "")
+    return register_of(data), unset
 
 
 def _read_json(path: Path) -> dict[str, Any]:
@@ -262,7 +321,7 @@ def problems(directory: Path) -> list[str]:
     # so one run lists every problem rather than one kind per round.
     usable = {key: value for key, value in data.items() if key not in bad_fields}
     try:
-        persona = _build(_merged(_defaults(), usable))
+        persona = _build(_merged(_defaults_for(usable), usable))
     except Exception:  # what is left cannot be built: its shape problems say why
         return [f"{path}: {line}" for line in shape]
     return [f"{path}: {line}" for line in (*shape, *_alias_problems(persona), *_template_problems(persona))] + \

@@ -90,6 +90,7 @@ class Answers(_Strict):
     pastime: Phrases | None = None
     not_sure: Phrases | None = None
     other_unknown: Phrases | None = None
+    met_nobody: Phrases | None = None
     time_morning: Phrases | None = None
     time_night: Phrases | None = None
 
@@ -140,6 +141,8 @@ class PersonaFile(_Strict):
     first_person: Text | None = None
     honorific: str | None = None
     tone: str | None = None
+    # "register" is also a name on pydantic's BaseModel: the field is read under that alias.
+    speech_register: Literal["polite", "casual"] | None = Field(default=None, alias="register")
     likes: list[Text] | None = None
     topics: list[Text] | None = None
     favourite_places: list[Text] | None = None

@@ -204,7 +204,9 @@ def _answer(q: Question, s: Situation) -> _Answer:
     reasons = s.rot(list(fact.reasons), "reason")
     details = s.rot(list(fact.details), "detail")
     done = s.rot(list(fact.recent), "recent")
-    unknown = said("unknown") or s.rot(s.reaction, "unknown")
+    # A question about itself it has no answer to is said as such, not refused; one about the world is not known.
+    about_itself = q.kind in ("like", "yesno", "choice")
+    unknown = (said("not_sure") if about_itself else []) or said("unknown") or s.rot(s.reaction, "unknown")
     lines: list[str] = []
     avoid: tuple[str, ...] = ()
     recent = next(iter(s.memory.recent_places), "")
@@ -238,16 +240,15 @@ def _answer(q: Question, s: Situation) -> _Answer:
         return _Answer(said("allow") or unknown, [])
     elif q.kind in ("like", "invite", "yesno"):
         opener = {"like": "like", "invite": "agree"}.get(q.kind, "yes")
-        follows = (done if q.past else []) or reasons or details
+        # Agreeing to a plan is the whole thought; a yes carries its reason.
+        follows = [] if q.kind == "invite" else (done if q.past else []) or reasons or details
         if q.detail:  # "何か読んだ？" wants the thing: what was read lately
             follows = done or details or (said("where_before", place=place_word_of(recent)) if recent else [])
         lines = _combined(said(opener, topic=key or IT), follows)
     # After agreeing to a plan, proposing it again or asking the partner's
     # view of it would echo it.
-    # One line, one thought: what may follow the answer is the same subject's 'more', nothing else.
-    invited = q.kind == "invite"
-    more = list(fact.more) if fact.likes is not False and not invited and lines else []
-    return _Answer(lines or unknown, s.rot(more, "more"), avoid)
+    # One line, one thought: nothing of its own follows the answer.
+    return _Answer(lines or unknown, [], avoid)
 
 
 def statement_words(line: str, persona: Persona) -> frozenset[str]:

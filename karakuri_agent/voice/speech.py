@@ -138,8 +138,8 @@ def _situation(purpose: str, persona: Persona, *, last_line: str | None, place_l
         if purpose != "promise_accept" else None
     heard = hear(line, own_names=own_names, other_names=(*other_names, given_name_of(partner) or partner)) \
         if purpose in ("reply", "farewell") and line else None
-    if heard and heard.question and heard.question.kind == "choice":
-        question = heard.question  # '朝型？夜型？': the options are two questions' words
+    if heard and heard.question:
+        question = heard.question  # read from the line as understood ('朝型？夜型？', 'こわくない' with no ？)
     echo = None if pickup else (heard.topic if heard and heard.topic and not heard.phrase else None)
     return Situation(
         persona=persona, purpose=purpose, seed=seed, known=known, close=close and known, pickup=pickup,
