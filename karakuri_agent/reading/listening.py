@@ -10,7 +10,7 @@ of '来週、市民マラソンに出るんだ', never '手伝' of '手伝った
 names no noun is about its verb phrase, said back nominalised: '手伝ったの').
 
 The line is data: its topic is a word or phrase of it, cleaned of links and
-mentions by the caller, and short (`_TOPIC_CHARS`).
+mentions by the caller, and short: nothing said back repeats `ECHO_WINDOW` characters of it.
 """
 
 from __future__ import annotations
@@ -33,12 +33,16 @@ KINDS = ("question", "retraction", "thanks", "compliment", "warmth", "invitation
 # What a question asks about (Heard.asks): the agent's plans, its day, the talk, a favourite, its pastimes,
 # a side it takes ('家にいる派？'), someone else.
 PLANS, DAY, TALK, FAVOURITE, PASTIME, SIDE, OTHER = "plans", "day", "talk", "favourite", "pastime", "side", "other"
-# A topic said back is short: a word or a short phrase of the partner's line.
-_TOPIC_CHARS = 16
 # A clause said back stays short: it names the thing, it does not repeat the line.
 _CLAUSE_CHARS = 12
 # No run of this many characters of the partner's line is said back (the line is data, not a script).
 ECHO_WINDOW = 8
+
+
+def _short_nouns(text: str) -> list[str]:
+    """The line's nouns, each short enough to say back (a long compound by its last words)."""
+    out = [n if len(n) < ECHO_WINDOW - 1 else analysed.shortened(n, ECHO_WINDOW - 1) for n in analysed.nouns(text)]
+    return [n for n in out if n]
 
 
 def _echoes(said: str, text: str) -> bool:
@@ -67,8 +71,8 @@ class Heard:
 
 def _topic(text: str, skip: tuple[str, ...]) -> tuple[str, bool]:
     """The thing ``text`` is about: its last noun that is not a name or the agent, else its verb phrase."""
-    found = [n for n in analysed.nouns(text) if not any(s and (s in n or n in s) for s in skip)
-             and not cues.YOU.fullmatch(n) and len(n) <= _TOPIC_CHARS]
+    found = [n for n in _short_nouns(text) if not any(s and (s in n or n in s) for s in skip)
+             and not cues.YOU.fullmatch(n)]
     things = [n for n in found if n not in cues.FEELING]  # '面接で緊張してる' is about the interview
     if things or found:
         return (things or found)[-1], False
@@ -89,7 +93,7 @@ def _verb_phrase(text: str) -> str:
             continue
         break
     out = out.rstrip("".join(cues.JOINING))
-    return out if 1 < len(out) <= _TOPIC_CHARS else ""
+    return out if 1 < len(out) < ECHO_WINDOW else ""
 
 
 def _clause(text: str, topic: str, phrase: bool) -> str:
@@ -226,18 +230,19 @@ def _normal(text: str) -> str:
 
 def _plan_noun(text: str, skip: tuple[str, ...]) -> str:
     """The plan a retraction takes back: its first noun that names a thing ('明日の映画やめとく' → '映画')."""
-    found = [n for n in analysed.nouns(text) if n not in cues.NOT_THE_PLAN and not any(s and s in n for s in skip)
-             and len(n) <= _TOPIC_CHARS and not n.isascii()]
+    found = [n for n in _short_nouns(text) if n not in cues.NOT_THE_PLAN and not any(s and s in n for s in skip)
+             and not n.isascii()]
     return found[0] if found else ""
 
 
 def _retraction(text: str, skip: tuple[str, ...]) -> Heard:
     """A plan taken back or changed, said back as the change: '映画やめとく', 'ハンバーグにする', '大掃除は延期になった'."""
     changed = cues.CHANGE_TO.search(text)
-    if changed and changed["new"] in analysed.nouns(text):
+    if changed and changed["new"] in _short_nouns(text):
         new = changed["new"]
-        owner = next((n for n in analysed.nouns(text) if f"{n}{cues.OF}{new}" in text), "")
-        new = f"{owner}{cues.OF}{new}" if owner else new  # '公民館の会議室'
+        owner = next((n for n in _short_nouns(text) if f"{n}{cues.OF}{new}" in text), "")
+        if owner and len(owner + cues.OF + new) < ECHO_WINDOW - 1:
+            new = f"{owner}{cues.OF}{new}"  # '公民館の会議室'
         said = cues.NOUN_LINK if cues.CHANGED_BY_OTHERS in changed.group() else cues.CHANGE_SAID
         clause = new + said if not _echoes(new + said, text) else new + cues.NOUN_LINK
         return Heard("retraction", topic=new, clause=clause)
@@ -266,8 +271,8 @@ def _told_topic(text: str, skip: tuple[str, ...]) -> tuple[str, bool]:
                 continue  # 'でっかいカメ': an adjective before its noun says what it is, not what happened
             first_predicate = at
             break
-    candidates = [n for n in analysed.nouns(text) if not any(s and (s in n or n in s) for s in skip)
-                  and not cues.YOU.fullmatch(n) and len(n) <= _TOPIC_CHARS and n not in cues.FEELING]
+    candidates = [n for n in _short_nouns(text) if not any(s and (s in n or n in s) for s in skip)
+                  and not cues.YOU.fullmatch(n) and n not in cues.FEELING]
     japanese = [n for n in candidates if not n.isascii()] or candidates
     if first_predicate == len(text) and cues.PAUSE in text:
         first_predicate = text.index(cues.PAUSE)  # '山の紅葉、そろそろ見頃だって': the topic comes first

@@ -22,7 +22,7 @@ from typing import Any
 
 from karakuri_agent.ja.words import ADVERBIAL, BOUND, NOT_TOPICS, NOUN_SUFFIX, NUMBER, POS, PROPER
 
-__all__ = ["Word", "content_words", "nouns", "words"]
+__all__ = ["Word", "content_words", "nouns", "shortened", "words"]
 
 # A line longer than this is read only so far (a conversation message is at most 200 characters).
 _MAX_CHARS = 400
@@ -104,6 +104,8 @@ def nouns(text: str) -> list[str]:
         core = [w for w in run if w.surface not in NOT_TOPICS or len(run) > 1]
         while core and core[0].surface in NOT_TOPICS and ADVERBIAL in core[0].detail:
             core = core[1:]  # '来週の' is not part of the topic: '来週市民マラソン' → '市民マラソン'
+        while core and core[-1].surface in NOT_TOPICS and ADVERBIAL in core[-1].detail:
+            core = core[:-1]
         text = "".join(w.surface for w in core)
         if text and text not in NOT_TOPICS:
             found.append(text)
@@ -139,3 +141,12 @@ def content_words(text: str) -> list[Word]:
     return [w for w in words(text)
             if w.pos in ("noun", "verb", "adjective", "adjectival") and not w.bound
             and NUMBER not in w.detail]
+
+
+def shortened(noun: str, limit: int) -> str:
+    """A compound noun cut to fewer than ``limit`` characters by its first words
+    ('誕生日プレゼント' → 'プレゼント'); '' when its last word alone is too long."""
+    parts = [w.surface for w in words(noun)]
+    while parts and len("".join(parts)) >= limit:
+        parts = parts[1:]
+    return "".join(parts)
