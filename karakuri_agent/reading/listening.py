@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from karakuri_agent.ja import listening as cues
 from karakuri_agent.ja.sentences import is_asking, split_sentences
-from karakuri_agent.ja.speech import APOLOGY, GREETING, REQUEST
+from karakuri_agent.ja.speech import APOLOGY, GREETING, PERSON_NAME, REQUEST
 from karakuri_agent.reading import words as analysed  # the analyzer itself loads on the first line read
 from karakuri_agent.ja.questions import AND, OR
 from karakuri_agent.reading.questions import Question, read_question
@@ -37,12 +37,25 @@ PLANS, DAY, TALK, FAVOURITE, PASTIME, SIDE, OTHER = "plans", "day", "talk", "fav
 _CLAUSE_CHARS = 12
 # No run of this many characters of the partner's line is said back (the line is data, not a script).
 ECHO_WINDOW = 8
+# ... except one word, whole, up to this long ('メリーゴーランド').
+_LONGEST_WORD = 12
 
 
 def _short_nouns(text: str) -> list[str]:
-    """The line's nouns, each short enough to say back (a long compound by its last words)."""
-    out = [n if len(n) < ECHO_WINDOW - 1 else analysed.shortened(n, ECHO_WINDOW - 1) for n in analysed.nouns(text)]
-    return [n for n in out if n]
+    """The line's nouns that can be said back, people's names aside: each short (a long
+    compound by its last words; one long word stays whole, a word is not a script)."""
+    out = [n if len(n) < ECHO_WINDOW - 1 or len(analysed.words(n)) == 1 else analysed.shortened(n, ECHO_WINDOW - 1)
+           for n in analysed.nouns(text)]
+    return [n for n in out if n and not _is_name(n) and len(n) <= _LONGEST_WORD]
+
+
+def _is_name(noun: str) -> bool:
+    """'白石ミオ', '桜草メイ': a family name in kanji and a short given name in katakana (not '市民マラソン')."""
+    if not PERSON_NAME.match(noun):
+        return False
+    parts = analysed.words(noun)
+    given = noun.lstrip("".join(ch for ch in noun if "\u4e00" <= ch <= "\u9fff"))
+    return len(given) <= 3 or (bool(parts) and cues.PERSON in parts[0].detail)
 
 
 def _echoes(said: str, text: str) -> bool:
@@ -241,7 +254,7 @@ def _retraction(text: str, skip: tuple[str, ...]) -> Heard:
     if changed and changed["new"] in _short_nouns(text):
         new = changed["new"]
         owner = next((n for n in _short_nouns(text) if f"{n}{cues.OF}{new}" in text), "")
-        if owner and len(owner + cues.OF + new) < ECHO_WINDOW - 1:
+        if owner and len(owner + cues.OF + new) < ECHO_WINDOW:
             new = f"{owner}{cues.OF}{new}"  # '公民館の会議室'
         said = cues.NOUN_LINK if cues.CHANGED_BY_OTHERS in changed.group() else cues.CHANGE_SAID
         clause = new + said if not _echoes(new + said, text) else new + cues.NOUN_LINK

@@ -163,7 +163,7 @@ def answered(s: Situation, h: Heard) -> list[str] | None:
     if h.kind == "retraction":
         if not h.topic or h.phrase:
             return _said(s, "retraction_plain", table="reactions")
-        return _said(s, "retraction", table="reactions", topic=h.clause if h.verbal else h.topic + cues.CALLED_OFF)
+        return _said(s, "retraction", table="reactions", topic=h.clause or h.topic + cues.CALLED_OFF)
     if h.kind in ("warmth", "compliment", "thanks", "apology"):
         return _said(s, h.kind, table="reactions") or None
     if h.kind == "invitation" and (h.question is None or h.question.kind != "invite"):
