@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from karakuri_agent.ja import listening as cues
 from karakuri_agent.ja.sentences import is_asking, split_sentences
-from karakuri_agent.ja.speech import APOLOGY, GREETING, PERSON_NAME, REQUEST
+from karakuri_agent.ja.speech import APOLOGY, GREETING, PERSON_NAME, REQUEST, is_kanji
 from karakuri_agent.reading import words as analysed  # the analyzer itself loads on the first line read
 from karakuri_agent.ja.questions import AND, OR
 from karakuri_agent.reading.questions import Question, read_question
@@ -54,7 +54,7 @@ def _is_name(noun: str) -> bool:
     if not PERSON_NAME.match(noun):
         return False
     parts = analysed.words(noun)
-    given = noun.lstrip("".join(ch for ch in noun if "\u4e00" <= ch <= "\u9fff"))
+    given = noun.lstrip("".join(ch for ch in noun if is_kanji(ch)))
     return len(given) <= 3 or (bool(parts) and cues.PERSON in parts[0].detail)
 
 
