@@ -13,8 +13,8 @@ from karakuri_agent.app.fixtures import bundled_fixtures_dir
 # Per recorded message, in order: the command it must lead to (None: nothing is sent), words
 # its report must carry (the kind of notification, then what was done), and why.
 EXPECTED = [
-    ("action", ("ログイン", "行動"), "logged in where actions are offered, nothing done yet: act here"),
-    ("get_nearby_agents", ("行動完了", "近く"), "the action is done and nobody nearby is known: look around first"),
+    ("get_nearby_agents", ("ログイン", "近く"), "logged in with people near, none talked with today: find who, to speak first"),
+    ("action", ("行動完了", "行動"), "nobody beside it to speak to after all: do what the place offers"),
     ("action", ("到着", "行動"), "arrived somewhere new with actions offered: do what the place offers"),
     ("conversation_accept", ("会話の誘い", "桜草メイさんに返事"), "a known townsperson asks to talk: accept with a line"),
     ("conversation_speak", ("会話の発言", "返事"), "the agent's turn in the conversation: answer"),

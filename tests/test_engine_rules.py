@@ -230,3 +230,79 @@ def test_what_an_action_cost_is_taken_from_the_money_before_the_next_text_says_s
     assert holdings.held(store).money == 50
     holdings.learn_from_text(store, "所持金: 1,250円", "2026-04-18T07:00:00.000+00:00")  # a newer one: the truth
     assert holdings.held(store).money == 1250
+
+
+# ---------------------------------------------------------------------------------- item 6: starting conversations
+MEI_ID, MEI_NAME = "1474403124906295517", "桜草メイ"
+CANDIDATES = f"conversation_candidates:\n- {MEI_NAME} ({MEI_ID}) - idle\ntransfer_candidates:\n- {MEI_NAME} ({MEI_ID}) - idle"
+
+
+def test_with_someone_new_beside_it_the_agent_finds_their_id_and_starts_a_talk(env):
+    """The regression: 5 of 100 offers taken. The single-line choice names nobody: the nearby list does."""
+    coffee = {"name": "コーヒーを飲む", "id": "drink-coffee", "cost": 450}
+    seen = et.idle("notif-c1", actions=[coffee], start=True, agents=1, kind="movement_completed")
+    listed = et.idle("notif-c2", actions=[coffee], start=True, agents=1, lead=CANDIDATES,
+                     created_at="2026-04-18T06:03:00.000Z", kind="idle_reminder_fired")
+    (asked, _), (started, said) = live([seen, listed])
+    assert asked and asked["command"] == "get_nearby_agents"
+    assert started and started["command"] == "conversation_start" and started["params"]["target_agent_id"] == MEI_ID
+    assert started["params"]["message"] and "メイ" in said
+
+
+START = Choice.from_json({"command": "conversation_start", "required_params": ["target_agent_id", "message"],
+                          "param_schema": {"target_agent_id": {"type": "string"},
+                                           "message": {"type": "string", "maxLength": 200}}})
+COFFEE = Choice.from_json({"command": "action", "params": {"action_id": "drink-coffee"}})
+WAIT_ = Choice.from_json({"command": "wait", "required_params": ["duration"],
+                          "param_schema": {"duration": {"type": "integer", "minimum": 1, "maximum": 6}}})
+
+
+def beside(nid: str, *, people=((MEI_ID, MEI_NAME),), last_contact: str | None = None, now: datetime = NOW,
+           persona=None, npcs=()) -> View:
+    parsed = {"notification_type": "movement_completed", "participants": [], "npcs": list(npcs),
+              "location": {"current_node": {"node_id": "6-11", "name": "喫茶店 店内"}, "nearby_agent_count": 1}}
+    known = {pid: {"agent_id": pid, "display_name": name, "interactions": 1, "last_contact": last_contact}
+             for pid, name in people} if last_contact else {}
+    return View(notification_id=nid, choices=[COFFEE, START, WAIT_], parsed=parsed, context={}, me=ME, now=now,
+                persona=persona or load_persona(), nearby_agents=[{"id": p, "name": n} for p, n in people],
+                acquaintances=known)
+
+
+def test_the_same_person_is_not_spoken_to_first_again_the_same_in_world_day():
+    earlier = "2026-04-18T01:00:00+00:00"  # 10:00 in Tokyo, the same day as NOW (15:00)
+    commands = {propose(beside(f"notif-d{i}", last_contact=earlier))[0].command for i in range(30)}
+    assert "conversation_start" not in commands
+    yesterday = "2026-04-17T01:00:00+00:00"
+    assert any(propose(beside(f"notif-d{i}", last_contact=yesterday))[0].command == "conversation_start"
+               for i in range(30))
+
+
+def test_an_npc_is_never_spoken_to_even_when_listed_beside_the_agent():
+    npc = ("npc-1", "おまわりさん")
+    views = [beside(f"notif-x{i}", people=(npc,), npcs=[{"name": "おまわりさん", "node_id": "8-13"}]) for i in range(30)]
+    assert all(d.command != "conversation_start" for v in views for d in propose(v))
+
+
+def test_how_often_it_speaks_first_is_the_characters():
+    from dataclasses import replace
+
+    sociable = load_persona()
+    shy = replace(sociable, rules=replace(sociable.rules, sociability=0.1))
+    first_talks = {name: sum(propose(beside(f"notif-s{i}", persona=p))[0].command == "conversation_start"
+                             for i in range(200)) for name, p in (("sociable", sociable), ("shy", shy))}
+    assert first_talks["sociable"] >= 140 and first_talks["shy"] <= 40, first_talks
+
+
+def test_a_packs_sociability_variable_makes_a_shy_one(tmp_path):
+    from karakuri_agent.voice.persona import bundled_pack_dir
+
+    pack = tmp_path / "shy"
+    pack.mkdir()
+    (pack / "persona.json").write_bytes((bundled_pack_dir() / "persona.json").read_bytes())
+    data = json.loads((bundled_pack_dir() / "behaviour.json").read_text(encoding="utf-8"))
+    data["variables"]["sociability"] = {"min": 0, "max": 100, "initial": 5}
+    (pack / "behaviour.json").write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    shy = load_persona(pack)
+    first_talks = sum(propose(beside(f"notif-s{i}", persona=shy))[0].command == "conversation_start"
+                      for i in range(200))
+    assert first_talks <= 30

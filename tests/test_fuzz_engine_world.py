@@ -204,3 +204,50 @@ def test_an_action_is_chosen_only_when_the_agent_knows_it_can_pay_and_holds_what
         option = next(a for a in actions if a["id"] == decision.params["action_id"])
         assert money >= (option["cost"] or 0)
         assert all(truth.get(name, 0) >= qty for name, qty in option["needs"])
+
+
+# ---------------------------------------------------------------------------------- starting conversations
+START = Choice.from_json({"command": "conversation_start", "required_params": ["target_agent_id", "message"],
+                          "param_schema": {"target_agent_id": {"type": "string"},
+                                           "message": {"type": "string", "maxLength": 200}}})
+COFFEE = Choice.from_json({"command": "action", "params": {"action_id": "drink-coffee"}})
+person_ids = st.integers(10**17, 10**18 - 1).map(str)
+
+
+@st.composite
+def company(draw):
+    """People beside the agent: some talked with today, some not, some NPCs by name; itself maybe among them."""
+    people = []
+    for i in range(draw(st.integers(1, 4))):
+        kind = draw(st.sampled_from(["new", "today", "yesterday", "npc", "self"]))
+        pid = ME.agent_id if kind == "self" else draw(person_ids)
+        name = {"npc": "おまわりさん", "self": ME.name}.get(kind, f"住人{i}")
+        people.append((pid, name, kind))
+    return people
+
+
+@given(company(), st.text(alphabet="abcdef0123456789", min_size=4, max_size=8), st.floats(0, 1))
+@settings(max_examples=200, deadline=None)
+def test_a_talk_is_started_only_with_someone_new_today_never_an_npc_and_always_when_eager(people, seed, sociability):
+    from dataclasses import replace
+
+    contact = {"today": "2026-04-18T02:00:00+00:00", "yesterday": "2026-04-17T02:00:00+00:00"}
+    known = {pid: {"agent_id": pid, "display_name": name, "interactions": 1, "last_contact": contact[kind]}
+             for pid, name, kind in people if kind in contact}
+    persona = replace(PERSONA, rules=replace(PERSONA.rules, sociability=sociability))
+    parsed = {"notification_type": "movement_completed", "participants": [],
+              "npcs": [{"name": "おまわりさん", "node_id": "8-13"}],
+              "location": {"current_node": {"node_id": "6-11", "name": "喫茶店 店内"}, "nearby_agent_count": len(people)}}
+    view = View(notification_id=f"notif-{seed}", choices=[COFFEE, START, WAIT], parsed=parsed, context={}, me=ME,
+                now=NOW, persona=persona, nearby_agents=[{"id": p, "name": n} for p, n, _ in people],
+                acquaintances=known)
+    allowed = {pid for pid, _, kind in people if kind in ("new", "yesterday")}
+    decisions = propose(view)
+    for decision in decisions:
+        if decision.command == "conversation_start":
+            assert decision.params["target_agent_id"] in allowed
+            assert isinstance(gate.admit_among(view.choices, decision, []), gate.Admitted)
+    if sociability == 1 and allowed:
+        assert decisions[0].command == "conversation_start"
+    if sociability == 0 and allowed:
+        assert decisions[0].command == "action"

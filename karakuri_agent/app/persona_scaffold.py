@@ -42,7 +42,7 @@ def _starter(name: str) -> dict[str, Any]:
         # What she likes and does, to answer questions about herself (docs/persona.md, Tastes).
         "tastes": {"favourites": {}, "likes": [], "dislikes": [], "pastimes": [], "time_of_day": "", "habits": []},
         "rules": {field: getattr(Rules(), field) for field in ("conversation_turns", "talk_again_after",
-                                                                "start_conversations")},
+                                                                "start_conversations", "sociability")},
     }
 
 

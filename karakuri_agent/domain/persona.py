@@ -81,6 +81,9 @@ class Rules:
     conversation_turns: int = 8  # own lines in a conversation before saying goodbye
     talk_again_after: int = 6  # commands before starting a conversation with the same person again
     start_conversations: bool = True  # whether to speak to someone first when idle
+    # How often, with someone new today beside her and nothing due, she speaks first rather than
+    # doing something else first (0: never first, 1: always). A pack's `sociability` variable overrides it.
+    sociability: float = 0.8
     transfer_policy: str | None = None
 
 

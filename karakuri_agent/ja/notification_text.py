@@ -189,3 +189,12 @@ HELD_ITEM = re.compile(
 HELD_LINE = re.compile(r"^-\s*(?P<entry>.+)$")
 # What a rejected action says was short: `必要なアイテムが足りません（必要: 映画チケット×1）`, `所持金が足りません（…）`.
 ITEMS_SHORT = re.compile(r"必要なアイテムが足りません[（(]必要[:：]\s*(?P<needs>[^）)\n]+)[）)]")
+
+# Whom the agent may speak to: the nearby-agents answer's `conversation_candidates:` list
+# (`- 桜草メイ (1474403124906295517) - idle`), and the older per-person choice line
+# `- conversation_start: 桜草メイ に話しかける (target_agent_id: 1474403124906295517, message: …)`.
+CANDIDATES_HEADER = re.compile(r"^conversation_candidates[:：]\s*$")
+CANDIDATE_LINE = re.compile(r"^-\s*(?P<name>[^()（）\n]{1,64}?)\s*[(（](?P<id>[\w-]{1,64})[)）]\s*(?:-.*)?$")
+START_CHOICE = re.compile(
+    r"^-\s*conversation_start\s*[:：]\s*(?P<name>[^()（）\n]{1,64}?) に話しかける\s*[(（]target_agent_id:\s*(?P<id>[\w-]{1,64})\s*[,，)]"
+)

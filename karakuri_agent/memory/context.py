@@ -29,7 +29,7 @@ from karakuri_agent.ja.context import (
     DECISION_GUIDANCE,
     SELF_HEADER,
 )
-from karakuri_agent.memory import holdings, journal, knowledge, lessons
+from karakuri_agent.memory import journal, knowledge, surroundings
 from karakuri_agent.memory.journal import (
     LINE_REPEAT_AFTER,  # when the same words are said anew (the day's lines use it too)
 )
@@ -166,8 +166,7 @@ def observe(store: Store, notification: Notification, *, me: Identity, now: date
         if here:
             store.note_presence(here["node_id"], here.get("name"))
         remember_partners(store, parsed, me)
-        lessons.learn_from_text(store, parsed, notification.notification.text, now)
-        holdings.learn_from_text(store, notification.notification.text, utc_text(notification.created_at or now))
+        surroundings.learn(store, parsed, notification.notification.text, seen_at=notification.created_at or now, now=now)
         buildings = remember_buildings(store, textparse.parse_buildings(notification.notification.text))
         # After learning: a promise may name a place this very text introduced.
         # Times are read against when each line was first seen, not this reading.
@@ -375,7 +374,7 @@ def view_of(store: Store, fetched: Fetched, now: datetime, *, persona: Persona, 
         acquaintances={p["agent_id"]: p for p in store.people(candidates)},
         meetings=meetings_ahead(store, now, now + MEETINGS_AHEAD),
         trips=trips(store),
-        npc_nodes=frozenset(lessons.npc_nodes(store)), refused=lessons.refusals(store, now), holdings=holdings.held(store),
+        **surroundings.seen(store, now),
         transfer_policy=transfer_policy,
         behaviour_memory=store.behaviour_state() if pack else {},
         broken_promises=broken,

@@ -147,12 +147,26 @@ SOURCE_CHARS = 60
 
 # The pack's per-person variable that says how close the agent is to someone.
 CLOSENESS = "closeness"
+SOCIABILITY = "sociability"
 
 
 def closeness_spec(view: View) -> Any:
     """The pack's `closeness` variable (behaviour.spec.Variable), or None when the pack has none."""
     behaviour = getattr(view.persona, "behaviour", None)
     return behaviour.variables.get(CLOSENESS) if behaviour is not None else None
+
+
+def sociability(view: View) -> float:
+    """How readily the agent speaks first, 0 to 1: the pack's `sociability` variable where it has one
+    (its place between min and max), else the persona's rule."""
+    behaviour = getattr(view.persona, "behaviour", None)
+    spec = behaviour.variables.get(SOCIABILITY) if behaviour is not None else None
+    if (spec is not None and not spec.per_person and spec.minimum is not None and spec.maximum is not None
+            and spec.maximum > spec.minimum):
+        value = (view.behaviour_memory.get("variables") or {}).get(SOCIABILITY, spec.initial)
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            return max(0.0, min(1.0, (float(value) - spec.minimum) / (spec.maximum - spec.minimum)))
+    return float(view.persona.rules.sociability)
 
 
 def closeness(view: View, name: str | None) -> float | None:

@@ -21,6 +21,8 @@ from typing import Any
 
 from karakuri_agent.ja.notification_text import (
     ACTION_OPTION,
+    CANDIDATE_LINE,
+    CANDIDATES_HEADER,
     CHOICES_HEADER,
     DETAIL_SEPARATOR,
     MAP_NPC_HEADER,
@@ -33,6 +35,7 @@ from karakuri_agent.ja.notification_text import (
     REWARD,
     SECONDS,
     SPAN,
+    START_CHOICE,
     YEN,
 )
 from karakuri_agent.reading.textparse import server_lines
@@ -114,3 +117,31 @@ def parse_npcs(text: object) -> list[dict[str, str]]:
             in_map_list = False
     unique = {(n["name"], n["node_id"]): n for n in found if n["name"]}
     return list(unique.values())
+
+
+def parse_candidates(text: object) -> list[dict[str, str]] | None:
+    """People the agent may start a conversation with, `[{"id", "name"}]`, as the text lists them.
+
+    The nearby-agents answer (`conversation_candidates:` then `- 名前 (id) - idle`
+    lines, up to the next header) and the older choices that offered one
+    `conversation_start` line per person. None when the text lists nobody
+    because it has no such list; `[]` when its list says `なし`.
+    """
+    found: list[dict[str, str]] = []
+    listing, listed = False, False
+    for line in server_lines(text):
+        stripped = line.strip()
+        if CANDIDATES_HEADER.match(stripped):
+            listing = listed = True
+            continue
+        if (start := START_CHOICE.match(stripped)) is not None:
+            listed = True
+            found.append({"id": start.group("id"), "name": start.group("name").strip()})
+            continue
+        entry = CANDIDATE_LINE.match(stripped) if listing else None
+        if entry is not None:
+            found.append({"id": entry.group("id"), "name": entry.group("name").strip()})
+        elif not stripped.startswith("-"):
+            listing = False
+    unique = {p["id"]: p for p in found if p["name"]}
+    return list(unique.values()) if listed else None

@@ -132,6 +132,7 @@ class Rules(_Strict):
     conversation_turns: Annotated[int, Field(ge=1, le=50)] | None = None
     talk_again_after: Annotated[int, Field(ge=0, le=100)] | None = None
     start_conversations: bool | None = None
+    sociability: Annotated[float, Field(ge=0, le=1)] | None = None
     transfer_policy: Literal["known", "accept", "reject"] | None = None
 
 

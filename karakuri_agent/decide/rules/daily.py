@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from karakuri_agent.decide.queries import (
@@ -33,10 +33,13 @@ from karakuri_agent.decide.queries import (
     wait_units_left,
 )
 from karakuri_agent.decide.speaking import recalling
+from karakuri_agent.domain.commands import CONVERSATION as CONVERSATION_COMMANDS
 from karakuri_agent.domain.commands import INFORMATION as INFORMATION_COMMANDS
 from karakuri_agent.domain.decision import Decision
+from karakuri_agent.domain.notification import TOKYO
 from karakuri_agent.domain.view import View
 from karakuri_agent.ja import places, reasons
+from karakuri_agent.memory import recall
 from karakuri_agent.voice.speech import compose
 
 INFO_FRESH = timedelta(minutes=30)
@@ -65,14 +68,43 @@ def daily_life_rule(view: View) -> list[Decision]:
     candidates: list[Decision] = []
     candidates += commitment
     candidates += _look_around(view, essential=True)
-    candidates += _act_here(view)
     social = _look_around(view, essential=False) + _talk_to_someone(view)
-    candidates += (_move_on(view) + social) if _stayed_long(view) else (social + _move_on(view))
+    if social and not commitment and not _stayed_long(view) and not _talked_here(view) and _speaks_first(view):
+        candidates += social + _act_here(view) + _move_on(view)
+    else:
+        candidates += _act_here(view)
+        candidates += (_move_on(view) + social) if _stayed_long(view) else (social + _move_on(view))
     candidates += _wait(view)
     if _waited_enough(view):
         waiting_for_someone = any(d.command == "wait" for d in commitment)
         candidates = _instead_of_waiting(candidates, _anything_but_wait(view), stay=waiting_for_someone) or candidates
     return [d for d in candidates if not repeats_last(view, d)] or candidates[-1:]
+
+
+def _speaks_first(view: View) -> bool:
+    """Someone new today is beside the agent and nothing is due: it speaks first, as often as its character does."""
+    share = int(stable_hash(view.notification_id, "speak-first")[:8], 16) / 0xFFFFFFFF
+    return share < recall.sociability(view)
+
+
+def _talked_here(view: View) -> bool:
+    """The agent has had a conversation since it last moved: one talk a visit comes first, then the place and the town."""
+    for command in view.recent_commands:
+        if command.get("command") == "move":
+            return False
+        if str(command.get("command") or "") in CONVERSATION_COMMANDS:
+            return True
+    return False
+
+
+def _talked_today(view: View, agent_id: str) -> bool:
+    """The agent talked with this person earlier in this in-world day (Asia/Tokyo)."""
+    last = view.acquaintances.get(agent_id, {}).get("last_contact")
+    try:
+        when = datetime.fromisoformat(str(last)) if last else None
+    except ValueError:
+        return False
+    return when is not None and when.astimezone(TOKYO).date() == view.now.astimezone(TOKYO).date()
 
 
 def _stayed_long(view: View) -> bool:
@@ -196,8 +228,10 @@ def _talk_to_someone(view: View) -> list[Decision]:
         return []
     recent = view.recent_commands[:view.persona.rules.talk_again_after]
     recent_targets = {c.get("params", {}).get("target_agent_id") for c in recent}
+    npcs = {n.get("name") for n in view.parsed.get("npcs") or []}
     options = enum_of(choice, "target_agent_id") or [a["id"] for a in view.nearby_agents if a.get("id")]
-    options = [a for a in options if a not in recent_targets and not view.me.is_self(a, None)]
+    options = [a for a in options if a not in recent_targets and not view.me.is_self(a, None)
+               and not _talked_today(view, str(a)) and (name_of_agent(view, a) or "") not in npcs]
     if not options:
         return []
     target = _closest_first(view, options)
