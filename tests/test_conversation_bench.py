@@ -141,6 +141,12 @@ def _verdict(kind: str, line: str, reply: str | None, item: dict[str, Any] | Non
     ("wh_day", "ここにはいつごろ来たの？", "わたしは夕方なら空いてるよ。", {"asks": "when"}),
     ("wh_day", "今日どこ行ってたの？", "公園かな！ベンチでのんびりするのが好きなんだ。", {"asks": "where"}),
     ("yes_no", "ホラー映画とか好きなん？", "喫茶店のナポリタンがお気に入りなんだ。", {"about": ["ホラー"]}),
+    ("retraction", "前に言うてた温泉な、行かれへんようになってん", "温泉かあ、なるほどね。", {"thing": ["温泉"]}),
+    ("retraction", "やっぱり どうぶつえん いかない", "うんうん、そうなんだ！", {"thing": ["どうぶつえん"]}),
+    ("news", "昨日さ、自転車盗まれちゃって…", "へえ、自転車盗まれちゃったんですね。", {"thing": ["自転車"], "valence": "bad"}),
+    ("news", "明日、歯医者で親知らず抜くんよ…", "親知らず抜くんだ！楽しみだね。", {"thing": ["親知らず"], "valence": "bad"}),
+    ("warmth", "いっしょに いると たのしい", "いいね！何時ごろにする？", {}),
+    ("wh_day", "今日はずっとここにいたんですか？", "うん！", {"asks": "where"}),
 ])
 def test_the_faults_issue_33_quotes_are_misses(kind: str, line: str, reply: str | None, item: dict[str, Any]) -> None:
     assert not _verdict(kind, line, reply, item).answers
@@ -165,6 +171,15 @@ def test_the_faults_issue_33_quotes_are_misses(kind: str, line: str, reply: str 
     ("farewell", "じゃあね、また明日！", "うん、また明日ね！", {}),
     ("farewell", "お先に失礼します", "うん、お疲れさま！気をつけてね。", {}),
     ("yes_no", "泳げますか？", "トオルさん、ええ。港町育ちなので、泳ぐのは得意です。", {"about": ["泳"]}),
+    ("yes_no", "早起きは得意なほう？", "いいえ。朝はどうも頭が働かなくて。", {"about": ["早起き"]}),
+    ("farewell", "そろそろ帰るね", "またどこかで会おうね、つむぎさん！", {}),
+    ("retraction", "ごめんカラオケの件、やっぱナシで", "気にしないで！わたしは平気だよ。", {"thing": ["カラオケ"]}),
+    ("retraction", "やっぱカレーじゃなくて、ハンバーグにする！", "へえ、ハンバーグにするんだ！", {"thing": ["ハンバーグ"]}),
+    ("retraction", "えっとね、おまつりいくの、やめたの", "そうですか、やっぱりやめたんですね。", {"thing": ["おまつり"]}),
+    ("wh_day", "今日はこのあとどうするの？", "まだ何も決めてないよ！", {"asks": "plan"}),
+    ("warmth", "本当に助かりました。ありがとうございます", "いえいえ、お役に立ててよかったです。", {}),
+    ("invite_no_time", "今度一緒にカフェ行かない？", "カフェ、楽しそう！時間が決まったら教えてね。", {}),
+    ("invite_time", "4時にプリ撮り行こ！", "了解です。そこに16:00ですね。", {"time": "16:00"}),
 ])
 def test_fitting_answers_are_answers(kind: str, line: str, reply: str, item: dict[str, Any]) -> None:
     verdict = _verdict(kind, line, reply, item)
@@ -173,6 +188,8 @@ def test_fitting_answers_are_answers(kind: str, line: str, reply: str, item: dic
 
 def test_a_gift_is_answered_only_with_a_transfer_response_and_thanks() -> None:
     item = {"gift": {"money": 500}}
+    assert _verdict("offer", "はい、これあげる！", "ありがとう！ありがたく受け取るね。", item,
+                    {"transfer_response": "accept"}).answers
     assert _verdict("offer", "これ、よかったら使って！", "ありがとう、大切に使うね！", item,
                     {"transfer_response": "accept"}).answers
     assert not _verdict("offer", "これ、よかったら使って！", "ありがとう、大切に使うね！", item).answers

@@ -33,7 +33,8 @@ NO = re.compile(r"^(ううん|いいえ|いや|いえ|んー|うーん)|苦手|�
                 r"してない|やってない|平気じゃ|怖い|こわい|得意じゃ|好きじゃ")
 BOTH = re.compile(r"どっちも|どちらも|両方|りょうほう|選べない|決められない|どっちでも|どちらでも")
 NEITHER = re.compile(r"どっちでもない|どちらでもない|どっちも(苦手|好きじゃ|嫌い|あんまり)")
-REASON = re.compile(r"から|ので|もん|んだ|のよ|けど|だって|なの|ため|し[、。！]|好き|楽し|おいし|落ち着|幸せ|気持ち|わくわく|ほっと")
+REASON = re.compile(r"から|ので|もん|んだ|のよ|けど|だって|なの|ため|し[、。！]|好き|楽し|おいし|落ち着|幸せ|気持ち|わくわく|ほっと|"
+                    r"[くで]て[。！…]*$|て[。！…]+$")
 FUTURE = re.compile(r"行く|行こう|いこう|行きたい|つもり|予定|しようかな|しよう|するよ|する予定|帰る|向かう|寄る|寄ろう|見に|"
                     r"たい|かな|まだ決めて|決めてない|ゆっくり|のんびり")
 TIME_WORD = re.compile(r"\d{1,2}時|[０-９]{1,2}時|時ごろ|朝|午前|午後|お昼|昼|さっき|ちょっと前|少し前|\d+分前|夕方|今さっき|ついさっき|さきほど|先ほど")
@@ -45,25 +46,26 @@ BAD = re.compile(r"大変|たいへん|残念|災難|大丈夫|お大事|おだ�
                  r"お疲れ|おつかれ|気にしないで|ドンマイ|どんまい")
 PLAN = re.compile(r"がんばって|頑張って|楽しみ|応援|いいね|すごい|どんな|いつ|わくわく|気をつけて|えらい|素敵|すてき|"
                   r"寂しく|さみしく|おめでとう|いいな|楽しそう|大変そう|どう|挑戦|かっこいい|無理しないで|ファイト")
-ACK = re.compile(r"そっか|そうか|そうなんだ|そうなの|了解|りょうかい|わかった|分かった|OK|オッケー|おっけー|残念|しかたない|仕方ない|"
+APOLOGY = re.compile(r"ごめん|すまん|すみません|申し訳|悪いけど|悪い、|sorry|Sorry")
+ACK = re.compile(r"そうですか|そうでしたか|そうなんですね|そうなんだね|そっか|そうか|そうなんだ|そうなの|了解|りょうかい|わかった|分かった|OK|オッケー|おっけー|残念|しかたない|仕方ない|"
                  r"しょうがない|大丈夫|気にしないで|また今度|いいよ|承知|かしこまり|はーい|平気|なるほど、?(じゃあ|それなら)|"
                  r"了解です|全然|ぜんぜん|問題ない|わかりました|承りました|ええよ|かまわない|構わない|どうぞ|"
                  r"^(はい|ええ|うん)[、。！]")
 CHANGE = re.compile(r"やめ|中止|なし|延期|ずら|変更|キャンセル|行けない|行けなく|取り消|欠席|別の日|次の機会|また今度|残念|"
-                    r"今の家|にする|にしよう|変え|なくな|無理")
+                    r"今の家|にする|にしよう|変え|なくな|無理|しない|行かない|ないんだ|ないんですね")
 WARM = re.compile(r"うれしい|嬉しい|ありがとう|ありがと|こちらこそ|(わたし|私|僕|ぼく|俺|おれ|うち|あたし|自分)も|"
                   r"(話せて|会えて|一緒|いっしょ|話して|しゃべって)[^。！？]*(楽し|たのし|うれし|嬉し)|"
                   r"よかった|良かった|照れ|えへへ|どういたしまして|大好き|だいすき|ほっと|いつでも|好き|おおきに|光栄|幸せ")
 THANKS = re.compile(r"ありがとう|ありがと|助かる|助かります|うれしい|嬉しい|いただきます|いただくね|いただきます|もらうね|もらっていい|"
                     r"大切に|大事に|遠慮|気持ちだけ|恐縮|おおきに|サンキュー|感謝")
-ACCEPT = re.compile(r"お願い|ありがとう|ありがと|助かる|うれしい|嬉しい|ぜひ|いいの|大丈夫|平気|気持ちだけ|遠慮|いただ|もらう|"
+ACCEPT = re.compile(r"^(うん|ええ|はい|うんうん)[！!。、]*$|(^|[、。！])いいね|受け取|ありがたく|お願い|ありがとう|ありがと|助かる|うれしい|嬉しい|ぜひ|いいの|大丈夫|平気|気持ちだけ|遠慮|いただ|もらう|"
                     r"たすかる|頼む|たのむ|おおきに")
-RESPOND = re.compile(r"いいよ|(^|[、。！？\s])(いいね|いいですね)|はい[、。！]|ええ[、。！]|会いましょう|行く|行こう|いこう|行きたい|ぜひ|うん|OK|オッケー|おっけー|了解|りょうかい|楽しみ|待ってる|"
+RESPOND = re.compile(r"楽しそう|行けたら|いいよ|(^|[、。！？\s])(いいね|いいですね)|はい[、。！]|ええ[、。！]|会いましょう|行く|行こう|いこう|行きたい|ぜひ|うん|OK|オッケー|おっけー|了解|りょうかい|楽しみ|待ってる|"
                      r"もちろん|わかった|会おう|喜んで|よろこんで|ええよ|ええね|いきます|行きます|伺います|参ります|"
                      r"ごめん|行けない|無理|また今度|遠慮|やめておく|やめとく|都合|残念|承知|かしこまり|賛成|のった|乗った|あそぼ|遊ぼ|"
                      r"何時|いつにする|いつがいい")
 ASK_TIME = re.compile(r"何時|なんじ|いつ|時間(は|を|、)?(どう|決め|どうする|ある)|何曜")
-FAREWELL = re.compile(r"またね|また明日|またあした|じゃあね|じゃね|バイバイ|ばいばい|さようなら|さよなら|お疲れ|おつかれ|おやすみ|"
+FAREWELL = re.compile(r"また.{0,6}会(お|いま|える)|またね|また明日|またあした|じゃあね|じゃね|バイバイ|ばいばい|さようなら|さよなら|お疲れ|おつかれ|おやすみ|"
                       r"気をつけて|また会|またお話|またな|ごきげんよう|また今度|また来週|またあとで|行ってらっしゃい|"
                       r"いってらっしゃい|またの|またー|また話|また遊|またあそ|ほなね|ほなまた|ありがとうございました|"
                       r"失礼(します|いたします|するね|しま)")
@@ -82,7 +84,7 @@ NOUN_USE = "のかはがを、！？"
 OKURIGANA_FIRST = "っまんいきしちりれえけせてめべわらかくぐとさす"
 OKURIGANA_SECOND = "たてまれらしんるうくいちっさせで"
 # Kanji that end a verb's stem (落とす, 盗む, 寝込む…): a reply's run ending in one, cut off before its kana, is no word.
-VERB_KANJI = set("落伝盗込取書読食飲行来見出入始終抜割受送持買売作使撮拾習休帰歩走泳遊寝起乗降増減変決忘覚教聞話言思考"
+VERB_KANJI = set("落伝盗込取書読食飲行来見出入始終抜割受送持買売作使撮拾習休帰歩走泳遊寝起乗降増減変決忘覚教聞言思考"
                  "待探届迷止通選勝負焼描育生怒泣笑困疲痛壊直治祝張転登働頼釣掃洗干咲散貸借返渡払引押開閉")
 CLOCK = re.compile(r"(午前|午後|夕方|朝|夜)?\s*([0-9０-９]{1,2})\s*(?:時|じ)(半|[0-9０-９]{1,2}分)?|([0-9０-９]{1,2}):([0-9０-９]{2})")
 
@@ -201,13 +203,19 @@ def claimed_places(reply: str, line: str, day: dict[str, Any]) -> list[str]:
     return claimed
 
 
-def glued(reply: str, line: str, expected: Iterable[str], kind: str) -> bool:
-    """A stock sentence glued to the answer: a later sentence that turns away from the line."""
+def glued(reply: str, line: str, expected: Iterable[str], kind: str, places: Iterable[str] = ()) -> bool:
+    """A stock sentence glued to the answer: a later sentence that turns away from the line.
+
+    A later sentence about where the agent was (「さっきは港にいました。」) answers only a question about its day.
+    """
     parts = sentences(reply)
     if len(parts) < 2:
         return False
     tokens = content_tokens(line) | set(expected)
+    places = [p for p in places if p not in line]
     for sentence in parts[1:]:
+        if kind != "wh_day" and PAST_CLAIM.search(sentence) and has_any(sentence, places):
+            return True
         if sentence not in substantive(sentence) and not TOPIC_CHANGE.search(sentence):
             continue  # an interjection: うんうん。
         if shares(sentence, tokens) and not TOPIC_CHANGE.search(sentence):
@@ -225,13 +233,14 @@ def glued(reply: str, line: str, expected: Iterable[str], kind: str) -> bool:
 
 
 FITTING = {
-    "which_of": REASON, "yes_no": REASON, "wh_day": re.compile(EVALUATION.pattern + "|" + FUTURE.pattern),
+    "which_of": re.compile(REASON.pattern + "|行こうよ|しようよ|一緒に|今度"),
+    "yes_no": re.compile(REASON.pattern + "|行こうよ|しようよ|一緒に|今度"), "wh_day": re.compile(EVALUATION.pattern + "|" + FUTURE.pattern),
     "talk_topic": re.compile(r"話してた|話して|盛り上が|なんだ|だよ|だって"),
     "news": re.compile(GOOD.pattern + "|" + BAD.pattern + "|" + PLAN.pattern + "|一緒に|手伝|探そう|力にな|聞かせて"),
     "retraction": re.compile(ACK.pattern + "|" + CHANGE.pattern), "warmth": WARM,
-    "offer": re.compile(THANKS.pattern + "|" + ACCEPT.pattern + "|大切|使う|使わせ|食べる"),
-    "invite_time": re.compile(RESPOND.pattern + "|" + FAREWELL.pattern + "|楽しみ|待って|一緒に"),
-    "invite_no_time": re.compile(RESPOND.pattern + "|楽しみ|待って|一緒に"),
+    "offer": re.compile(THANKS.pattern + "|" + ACCEPT.pattern + "|大切|使う|使わせ|食べる|受け取|ありがたく|おいし|もん"),
+    "invite_time": re.compile(RESPOND.pattern + "|" + FAREWELL.pattern + r"|楽しみ|待って|一緒に|時間|教えて|\d{1,2}:\d{2}|\d{1,2}時"),
+    "invite_no_time": re.compile(RESPOND.pattern + "|楽しみ|待って|一緒に|時間|教えて"),
     "farewell": re.compile(FAREWELL.pattern + "|" + WARM.pattern), "not_my_turn": re.compile("$^"),
 }
 
@@ -258,6 +267,8 @@ def _yes_no(reply: str, item: dict[str, Any], day: dict[str, Any]) -> list[str]:
     if REFUSAL.search(first):
         return ["refuses a question about itself"]
     head = first + (parts[0] if parts else "")
+    if re.search(r"そうなんだ|そうなんですね|なるほど|へえ", first):
+        return ["a backchannel, not a stance"]
     if YES.search(head) or NO.search(head):
         if not (has_any(reply, item.get("about", [])) or re.search(r"^(うん|はい|ええ|ううん|いいえ|いや)", first)
                 or YES.search(first) or NO.search(first)):
@@ -295,6 +306,8 @@ def _wh_day(reply: str, item: dict[str, Any], day: dict[str, Any]) -> list[str]:
         concrete = has_any(reply, places) or has_any(reply, _action_words(day))
         return [] if concrete else ["no concrete part of its day"]
     if asks == "plan":
+        if re.search(r"決めて(い)?ない|決まって(い)?ない|未定|特に(予定は)?(ない|なくて)", reply):
+            return []  # undecided, said as such: true of an agent the server gave no plan
         concrete = has_any(reply, day.get("all_place_words", [])) or has_any(reply, _action_words(day)) or \
             bool(re.search(r"帰|散歩|お茶|ご飯|ごはん|休|読|買い物|寝|勉強|探|見て回|ぶらぶら", reply))
         if FUTURE.search(reply) and concrete:
@@ -328,16 +341,24 @@ def _news(reply: str, item: dict[str, Any], day: dict[str, Any]) -> list[str]:
 
 
 def _retraction(reply: str, item: dict[str, Any], day: dict[str, Any]) -> list[str]:
+    line = item.get("line", "")
+    named = has_any(reply, item["thing"])
+    if named and (CHANGE.search(reply) or re.search(r"いいね|いいよ|了解|わかった|OK", reply)):
+        return []  # 「へえ、ハンバーグにするんだ」, 「公園、いいね！」: the new plan taken up
+    if APOLOGY.search(line) and re.search(r"気にしないで|気にしてない|大丈夫|平気|謝らないで|いいよ|全然", reply):
+        return []  # a cancelling apology answered: 「ごめん、カラオケなしで」「気にしないで！」
     if not ACK.search(reply):
         return ["does not acknowledge the change"]
-    asked = bool(re.search(r"[？?]\s*$", item.get("line", "")))  # 「また今度でもいい？」: a yes is the answer
-    if not (asked or has_any(reply, item["thing"]) or CHANGE.search(reply)
-            or re.search(r"また(今度|別|次)|了解|わかった|OK", reply)):
+    asked = bool(re.search(r"[？?]\s*$", line))  # 「また今度でもいい？」: a yes is the answer
+    if not (asked or named or CHANGE.search(reply) or re.search(r"また(今度|別|次)|了解|わかった|OK", reply)):
         return ["acknowledges, but not the change"]
     return []
 
 
 def _warmth(reply: str, item: dict[str, Any], day: dict[str, Any]) -> list[str]:
+    thanked = re.search(r"ありがと|おおきに|助かり|助かった|[Tt]hank", item.get("line", ""))
+    if thanked and re.search(r"気にしないで|いえいえ|とんでもない|お役に立て", reply):
+        return []  # thanks answered as thanks are
     return [] if WARM.search(reply) else ["no warmth back"]
 
 
@@ -433,7 +454,7 @@ def judge(record: dict[str, Any], day: dict[str, Any]) -> Verdict:
     cuts = cut_words(line, reply)
     if cuts:
         reasons.append("a word cut out of a longer one: " + "、".join(cuts))
-    is_glued = glued(reply, line, EXPECTED.get(kind, lambda i: [])(item), kind)
+    is_glued = glued(reply, line, EXPECTED.get(kind, lambda i: [])(item), kind, day.get("all_place_words", []))
     if is_glued:
         reasons.append("a stock sentence glued to the answer")
     if violations:
