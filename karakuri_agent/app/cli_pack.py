@@ -15,8 +15,10 @@ from karakuri_agent.app.cli_support import (
     handles_errors,
     print_json,
     reading_settings,
+    say,
 )
 from karakuri_agent.errors import EXIT_FAILURE, UsageError
+from karakuri_agent.terminal import shown_lines
 
 
 @click.group(name="persona", **GROUP)
@@ -33,8 +35,8 @@ def persona_init(directory: Path, name: str) -> None:
     from karakuri_agent.app.persona_scaffold import init_pack
 
     for path in init_pack(directory, name):
-        click.echo(f"wrote {path}")
-    click.echo(f"next: edit {directory / 'persona.json'}, then `karakuri-agent persona check {directory}`")
+        say(f"wrote {path}")
+    say(f"next: edit {directory / 'persona.json'}, then `karakuri-agent persona check {directory}`")
 
 
 @persona.command("check")
@@ -48,13 +50,13 @@ def persona_check(directory: Path) -> None:
 
     found = problems(directory)
     for line in found:
-        click.echo(line)
+        say(line)
     if found:
         sys.exit(EXIT_FAILURE)
-    click.echo(f"{directory}: ok")
+    say(f"{directory}: ok")
     register, unset = unset_phrase_sets(directory)
     if unset:
-        click.echo(f"{directory}: {len(unset)} phrase set(s) not set, said with neutral {register} lines: "
+        say(f"{directory}: {len(unset)} phrase set(s) not set, said with neutral {register} lines: "
                    + ", ".join(unset))
 
 
@@ -78,7 +80,7 @@ def rules(pack: Path | None, as_json: bool) -> None:
         return
     for e in entries:
         state = "" if e.enabled else "(off) "
-        click.echo(f"{e.priority:>5}  {e.id:<24} {e.source if e.source == 'built-in' else 'pack':<8}  {state}{e.description}")
+        say(f"{e.priority:>5}  {e.id:<24} {e.source if e.source == 'built-in' else 'pack':<8}  {state}{e.description}")
 
 
 @persona.command("skill")
@@ -99,4 +101,4 @@ def persona_skill(directory: Path | None, agent_id: str) -> None:
     if not (agent_id.isascii() and agent_id.isdigit()):
         raise UsageError(f"the agent's id is digits (as in `(id: 1470446478261747854)` in a notification),"
                          f" got {agent_id!r}")
-    click.echo(skill_text(load_configured_persona(settings), agent_id), nl=False)
+    click.echo(shown_lines(skill_text(load_configured_persona(settings), agent_id)), nl=False)

@@ -10,8 +10,8 @@ import click
 
 from karakuri_agent.app.cli_support import (
     AT,
-    FIXTURE_STATE,
     FIXTURES,
+    FIXTURE_STATE,
     WholeHelpCommand,
     fixture_settings,
     handles_errors,
@@ -19,6 +19,7 @@ from karakuri_agent.app.cli_support import (
     print_result,
     program_name,
     read_stdin,
+    say,
 )
 from karakuri_agent.app.registry import DECIDERS
 from karakuri_agent.errors import EXIT_FAILURE, UsageError
@@ -63,8 +64,8 @@ def handle(body: str | None, dry_run: bool, fixtures_dir: str | None, at_text: s
         except KeyboardInterrupt:  # Ctrl-C before the command: nothing was claimed or sent
             from karakuri_agent.report.line import INTERRUPTED
 
-            click.echo(f"{program_name()}: {interrupt.ABANDONED}", err=True)
-            click.echo(INTERRUPTED)
+            say(f"{program_name()}: {interrupt.ABANDONED}", err=True)
+            say(INTERRUPTED)
             sys.exit(interrupt.EXIT_INTERRUPTED)
     if record_dir is not None and result.notification_id is not None:
         from karakuri_agent.app.fixtures import add_to_session
@@ -150,13 +151,13 @@ def doctor() -> None:
 
     findings = diagnose(load_settings(lenient=True))
     for finding in findings:
-        click.echo(finding.line())
+        say(finding.line())
     problems = sum(finding.level == PROBLEM for finding in findings)
     if problems:
-        click.echo(f"{problems} problem{'s' if problems > 1 else ''}: a real run would not work until"
+        say(f"{problems} problem{'s' if problems > 1 else ''}: a real run would not work until"
                    f" {'they are' if problems > 1 else 'it is'} fixed")
         sys.exit(EXIT_FAILURE)
-    click.echo("a real run would work")
+    say("a real run would work")
 
 
 @click.command(cls=WholeHelpCommand, name="demo")
@@ -178,11 +179,11 @@ def demo(fixtures_dir: str, state_dir: Path | None, as_json: bool, decider: str 
 
     for message, result in replay(resolve_fixtures_dir(fixtures_dir), state_dir, decider=decider):
         if not as_json:
-            click.echo(f"▶ {message.splitlines()[0][:70]}")
+            say(f"▶ {message.splitlines()[0][:70]}")
             carried = find_notification_id(message)
             if carried and result.notification_id and result.notification_id != carried:
                 # The server named a newer notification: what follows is that one's decision.
-                click.echo(f"  redirected to {result.notification_id}: {carried} was superseded by it")
+                say(f"  redirected to {result.notification_id}: {carried} was superseded by it")
         print_result(result, as_json=as_json, explain=not as_json)
         if not as_json:
-            click.echo()
+            say()

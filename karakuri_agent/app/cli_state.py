@@ -13,6 +13,7 @@ from karakuri_agent.app.cli_support import (
     handles_errors,
     print_json,
     reading_settings,
+    say,
     since_time,
 )
 from karakuri_agent.errors import EXIT_USAGE, KarakuriError, UsageError
@@ -40,18 +41,18 @@ def log(limit: int, since_text: str | None, notification_id: str | None, notific
     settings = reading_settings()
     nothing = history.no_state_yet(settings)
     if nothing is not None:
-        click.echo(nothing, err=True)
+        say(nothing, err=True)
         if as_json:
             print_json([])
         return
     entries = history.recent(settings, limit, filters)
     if not entries:
-        click.echo(history.why_empty(settings.state_dir, filters), err=True)
+        say(history.why_empty(settings.state_dir, filters), err=True)
     if as_json:
         print_json(entries)
     else:
         for line in history.format_entries(entries):
-            click.echo(line)
+            say(line)
 
 
 @click.command(cls=WholeHelpCommand, name="day")
@@ -71,9 +72,9 @@ def day(date_text: str | None, as_json: bool, html_file: Path | None) -> None:
     settings = reading_settings()
     nothing = no_state_yet(settings)
     if nothing is not None:  # reading creates no state: the day is shown empty, and why on stderr
-        click.echo(nothing, err=True)
+        say(nothing, err=True)
     for line in show(settings, wanted, as_json=as_json, html_file=html_file, empty=nothing is not None):
-        click.echo(line)
+        say(line)
 
 
 @click.command(cls=WholeHelpCommand, name="gc")
@@ -91,7 +92,7 @@ def gc(keep_days: int, dry_run: bool, as_json: bool) -> None:
     settings = reading_settings()
     nothing = no_state_yet(settings)
     if nothing is not None:
-        click.echo(f"{nothing}; nothing to delete", err=True)
+        say(f"{nothing}; nothing to delete", err=True)
         if as_json:
             print_json({})
         return
@@ -101,7 +102,7 @@ def gc(keep_days: int, dry_run: bool, as_json: bool) -> None:
     else:
         counts = ", ".join(f"{table} {count}" for table, count in deleted.items() if table != "cutoff")
         verb = "would delete" if dry_run else "deleted"
-        click.echo(f"{verb} rows older than {deleted['cutoff']}: {counts}")
+        say(f"{verb} rows older than {deleted['cutoff']}: {counts}")
 
 
 @click.group(name="state", **GROUP)
@@ -132,4 +133,4 @@ def copy(to_url: str | None, from_url: str | None, as_json: bool) -> None:
         print_json(copied)
         return
     counts = ", ".join(f"{table} {count}" for table, count in copied.items())
-    click.echo(f"copied {'to' if to_url else 'from'} {masked(other)}: {counts}")
+    say(f"copied {'to' if to_url else 'from'} {masked(other)}: {counts}")

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator
 import click
 
 from karakuri_agent.app.config import debug_enabled
+from karakuri_agent.terminal import shown, shown_lines
 from karakuri_agent.errors import (
     EXIT_FAILURE,
     EXIT_USAGE,
@@ -32,11 +33,18 @@ if TYPE_CHECKING:
 PACKAGE = "karakuri-agent"
 
 
+def say(text: str = "", *, err: bool = False, nl: bool = True) -> None:
+    """Print one line of output (stdout, or stderr with `err`) shown as data (terminal.shown): whatever a name,
+    a line or a server's message holds, it stays this one line and nothing in it reaches the terminal as a
+    control. Every human-readable line the programs print goes through here."""
+    click.echo(shown(text), err=err, nl=nl)
+
+
 def print_json(data: Any) -> None:
     """Every command's JSON output: strict JSON, one writer (outside.dumps_shown)."""
     from karakuri_agent.outside import dumps_shown
 
-    click.echo(dumps_shown(data, indent=2))
+    click.echo(shown_lines(dumps_shown(data, indent=2)))  # the same JSON, no control character left raw
 
 
 def program_name() -> str:
@@ -45,7 +53,7 @@ def program_name() -> str:
 
 
 def fail(message: str, code: int) -> None:
-    click.echo(f"{program_name()}: error: {message}", err=True)
+    say(f"{program_name()}: error: {message}", err=True)
     sys.exit(code)
 
 
@@ -58,7 +66,7 @@ def reader_left() -> None:
 
 
 def warn(line: str) -> None:
-    click.echo(f"{program_name()}: warning: {line}", err=True)
+    say(f"{program_name()}: warning: {line}", err=True)
 
 
 def cli_settings(**kwargs: Any) -> Settings:
@@ -143,7 +151,7 @@ class OneLineUsageError(click.UsageError):
                 ctx = ctx.parent
             root = ctx.command.name or PACKAGE
             where = " ".join([root, *reversed(chain)])
-        click.echo(f"{root}: error: {one_line(self.format_message(), 500).rstrip('.')} (see `{where} --help`)", err=True)
+        say(f"{root}: error: {one_line(self.format_message(), 500).rstrip('.')} (see `{where} --help`)", err=True)
 
 
 _HELP_FOR_NO_ARGUMENTS: Any = getattr(click.exceptions, "NoArgsIsHelpError", OneLineUsageError)
@@ -236,11 +244,22 @@ def show_waits_on_a_terminal() -> None:
     import logging
 
     handler = logging.StreamHandler()
-    handler.setFormatter(logging.Formatter(f"{program_name()}: %(message)s"))
+    handler.setFormatter(shown_formatter(f"{program_name()}: %(message)s"))
     waits = logging.getLogger("karakuri_agent.app.client")
     waits.addHandler(handler)
     waits.setLevel(logging.WARNING)
     waits.propagate = False  # once, even with -v
+
+
+def shown_formatter(fmt: str) -> Any:
+    """A log formatter whose every line is `say`'s: the message shown as data, a traceback (debug) as it is."""
+    import logging
+
+    class Shown(logging.Formatter):
+        def formatMessage(self, record: logging.LogRecord) -> str:  # noqa: N802  (logging's name)
+            return shown(super().formatMessage(record))
+
+    return Shown(fmt)
 
 
 def log_to_stderr(name: str, level: int) -> None:
@@ -253,7 +272,7 @@ def log_to_stderr(name: str, level: int) -> None:
         return
     handler = logging.StreamHandler()
     handler.karakuri = True  # type: ignore[attr-defined]
-    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    handler.setFormatter(shown_formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     logger.addHandler(handler)
     logger.setLevel(level)
 
@@ -307,7 +326,7 @@ def read_stdin() -> str:
     if sys.stdin is None:
         return ""
     if sys.stdin.isatty():
-        click.echo(f"{program_name()}: reading the message from standard input; end it with Ctrl-D"
+        say(f"{program_name()}: reading the message from standard input; end it with Ctrl-D"
                    " (or pass it as an argument)", err=True)
     return sys.stdin.read()
 
@@ -341,35 +360,35 @@ def print_result(result: Any, *, as_json: bool, explain: bool) -> None:
     decision = result.decision
     if decision is not None and decision.command and (explain or (result.dry_run and not as_json)):
         params = dumps_shown(decision.params)
-        click.echo(f"  {'would send' if result.dry_run else 'decision'}: {decision.command} {params}")
+        say(f"  {'would send' if result.dry_run else 'decision'}: {decision.command} {params}")
     if result.model is not None and (explain or (result.dry_run and not as_json)):
-        click.echo(f"  {result.model.line()}")  # what the model proposed and what the gate said
+        say(f"  {result.model.line()}")  # what the model proposed and what the gate said
     elif result.decider_errors and explain:
         from karakuri_agent.app.history import decider_line
 
-        click.echo(f"  {decider_line({'errors': result.decider_errors})}")
+        say(f"  {decider_line({'errors': result.decider_errors})}")
     if explain and decision is not None:
-        click.echo(f"  reason: {decision.reason}")
+        say(f"  reason: {decision.reason}")
         for rejected in result.rejected:
-            click.echo(f"  skipped: {rejected['command']} ({rejected['problem']})")
+            say(f"  skipped: {rejected['command']} ({rejected['problem']})")
     if explain and result.behaviour:
         from karakuri_agent.app.history import behaviour_lines
 
         for line in behaviour_lines(result.behaviour):
-            click.echo(f"  {line}")
-    click.echo(dumps_shown(result.record()) if as_json else result.report)
+            say(f"  {line}")
+    say(dumps_shown(result.record()) if as_json else result.report)
 
 
 def print_problems(result: Any) -> None:
     """One stderr line per problem: the error code, what happened, what to do."""
     if result.error:
         error = result.error
-        click.echo(f"{program_name()}: {error['error']}: {error['message'].rstrip('.')}. {error['what_to_do'][:1].upper()}{error['what_to_do'][1:]}.", err=True)
+        say(f"{program_name()}: {error['error']}: {error['message'].rstrip('.')}. {error['what_to_do'][:1].upper()}{error['what_to_do'][1:]}.", err=True)
     if getattr(result, "unrecorded", None):
-        click.echo(f"{program_name()}: outcome_not_recorded: the command was sent, but what came of it could not be"
+        say(f"{program_name()}: outcome_not_recorded: the command was sent, but what came of it could not be"
                    f" written to the state ({result.unrecorded}); `log` shows it as sent. Check the disk or"
                    " the database", err=True)
     if result.webhook is not None and not result.webhook.delivered:
         status = f"HTTP {result.webhook.status}" if result.webhook.status else "no answer"
-        click.echo(f"{program_name()}: webhook_failed: the report was not posted to Discord ({status},"
+        say(f"{program_name()}: webhook_failed: the report was not posted to Discord ({status},"
                    f" {result.webhook.attempts} attempts); check DISCORD_WEBHOOK_URL", err=True)

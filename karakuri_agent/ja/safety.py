@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from karakuri_agent.terminal import ESCAPE_SEQUENCE
+
 # A lone '@' goes too: nothing in town is addressed that way.
 MENTION = re.compile(r"[@＠]\s*(?:everyone|here)\b|[@＠][\w.\-]*", re.IGNORECASE)
 MASKED_LINK = re.compile(r"\[([^\]\n]*)\]\([^)\s]*\)")
@@ -28,6 +30,7 @@ def clean_text(text: str) -> str:
     Applied to everything that reaches a line (names, place labels, and the
     final line itself) so nothing platform-specific is ever said in town.
     """
+    text = ESCAPE_SEQUENCE.sub(" ", text)  # a terminal escape goes whole: no `[31m` left to be said
     kept = "".join(
         ch for ch in text
         if ch in KEEP_FORMAT or unicodedata.category(ch) not in ("Cs", "Cc", "Cf", "Co")

@@ -42,6 +42,7 @@ from karakuri_agent.ja.report import (  # noqa: F401  (named as line.X by its ca
     UNSAFE,
 )
 from karakuri_agent.ja.safety import ID_LIKE
+from karakuri_agent.terminal import shown
 
 
 @dataclass(frozen=True)
@@ -90,7 +91,7 @@ def _plain(name: str | None, *, person: bool = False, limit: int = 24) -> str | 
     if not name:
         return None
     text = _unquoted(" ".join(str(name).split()))
-    if not text or len(text) > limit or UNSAFE.search(text) or ID_LIKE.search(text):
+    if not text or len(text) > limit or UNSAFE.search(text) or ID_LIKE.search(text) or shown(text) != text:
         return None
     if not person and _ASCII_WORD.fullmatch(text):
         return None
@@ -202,7 +203,7 @@ def _retry_delay(status: int | None, body: dict[str, Any], attempt: int) -> floa
 
 def webhook_payload(line: str) -> dict[str, Any]:
     """What is posted: the line, and no pings whatever it says."""
-    return {"content": line[:2000], "allowed_mentions": {"parse": []}}
+    return {"content": shown(line)[:2000], "allowed_mentions": {"parse": []}}
 
 
 class MaybeArrived(Exception):

@@ -12,6 +12,7 @@ import sys
 from typing import TYPE_CHECKING, Any, Protocol, TextIO
 
 from karakuri_agent.report import line as report
+from karakuri_agent.terminal import shown
 from karakuri_agent.secret import Secret
 
 if TYPE_CHECKING:  # asyncio is imported where a bot runs, not by every one-shot run
@@ -39,7 +40,7 @@ class StdoutReporter:
         self._stream = stream
 
     def post(self, line: str) -> None:
-        print(line, file=self._stream or sys.stdout, flush=True)
+        print(shown(line), file=self._stream or sys.stdout, flush=True)
 
 
 class DiscordChannelReporter:
@@ -61,7 +62,7 @@ class DiscordChannelReporter:
         from discord import AllowedMentions  # only a bot process gets here, with discord.py loaded
 
         sending = run_coroutine_threadsafe(
-            self._channel.send(line, allowed_mentions=AllowedMentions.none()), self._loop)
+            self._channel.send(shown(line), allowed_mentions=AllowedMentions.none()), self._loop)
         try:
             sending.result(timeout=self._budget)
         except Exception as exc:  # Discord's refusal, a timeout, a closed loop: the report is lost, nothing else

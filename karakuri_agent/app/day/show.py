@@ -46,7 +46,7 @@ def show(settings: Settings, wanted: date | None, *, as_json: bool, html_file: P
 
         from karakuri_agent.outside import dumps_shown
 
-        return [dumps_shown(to_json(day), indent=2)]
+        return dumps_shown(to_json(day), indent=2).split("\n")  # line by line, as the text is printed
     from karakuri_agent.app.day.text import lines
 
     return list(lines(day))

@@ -18,6 +18,7 @@ from typing import Callable, Iterator, TextIO
 
 from karakuri_agent.app.listen.core import Listener, Message
 from karakuri_agent.outside import NotOneObject, json_object
+from karakuri_agent.terminal import shown
 
 log = logging.getLogger(__name__)
 _SIGNALS = (signal.SIGTERM, signal.SIGINT)
@@ -110,4 +111,4 @@ def run(listener: Listener, lines: TextIO, out: TextIO, *, before: Callable[[Mes
                     continue
                 result = listener.handle(message)
                 if result is not None:
-                    print(result.report, file=out, flush=True)
+                    print(shown(result.report), file=out, flush=True)  # as every output line is
