@@ -33,7 +33,8 @@ from karakuri_agent.memory import journal, knowledge, surroundings
 from karakuri_agent.memory.journal import (
     LINE_REPEAT_AFTER,  # when the same words are said anew (the day's lines use it too)
 )
-from karakuri_agent.memory.record import KEEPABLE_AFTER_DUE, agents_in, conversation_key, partner_keys, said_to_partners
+from karakuri_agent.memory.record import KEEPABLE_AFTER_DUE, agents_in, conversation_key, keep_in_place
+from karakuri_agent.memory.record import partner_keys, said_to_partners
 from karakuri_agent.memory.travel import trips
 from karakuri_agent.outside import loads, read_regular_file
 from karakuri_agent.reading import offers, textparse, turns
@@ -193,6 +194,7 @@ def observe(store: Store, notification: Notification, *, me: Identity, now: date
         new_lines = [line for line in parsed["conversation_messages"]
                      if first_seen.get(line_key(line, parsed["conversation_id"])) == seen_at]
         withdraw(store, withdrawn_by(new_lines, standing, promises, parsed["conversation_id"], now))
+        keep_in_place(store, parsed, now)
         journal.observed(store, parsed, me, conversation=conversation_key(parsed, me), at=now, heard_at=seen_at)
         remember_told(store, new_lines, lambda line: first_seen[line_key(line, parsed["conversation_id"])],
                       me, parsed["conversation_id"])

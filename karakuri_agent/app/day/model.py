@@ -29,6 +29,7 @@ from karakuri_agent.memory.journal import ARRIVAL, HERE, LINE, TRANSFER
 
 # A promise still pending this long after its time can no longer be kept: it was missed.
 from karakuri_agent.memory.record import KEEPABLE_AFTER_DUE as MISSED_AFTER
+from karakuri_agent.memory.record import kept_by_being_there
 
 MADE, KEPT, MISSED, PENDING, CANCELLED = "made", "kept", "missed", "pending", "cancelled"
 
@@ -290,6 +291,10 @@ def _status(row: Meeting, due: datetime | None, records: Records) -> str:
         return KEPT
     if row.get("id") in records.withdrawn:
         return CANCELLED
+    if any(entry["kind"] == HERE and kept_by_being_there(dict(row), str(entry["data"].get("node_id") or ""),
+                                                         entry["data"].get("label"), _time(entry["at"]))
+           for entry in records.journal):  # stood there through the time (a state from before this was kept)
+        return KEPT
     if due is not None and records.state_now is not None and due + MISSED_AFTER < records.state_now:
         return MISSED
     if due is not None and due >= records.end:
