@@ -325,3 +325,63 @@ def test_persona_check_names_the_sets_left_unset(home, tmp_path) -> None:  # typ
     assert code == 0, out
     assert "ok" in out and "neutral casual lines" in out
     assert "answers.plans" in out and "reactions.good_news" in out and "accept" not in out.split("lines: ")[1].split(", ")
+
+
+# -- item 4: what people told, in their own words, kept per person and brought back to the right one ----
+
+from datetime import datetime, timedelta, timezone  # noqa: E402
+
+from karakuri_agent.memory import recall  # noqa: E402
+from karakuri_agent.reading.told import read_line, retracted  # noqa: E402
+
+TOLD_AT = datetime(2026, 12, 1, 3, tzinfo=timezone.utc)
+YUU = {"id": "a-yuu", "name": "灯屋ユウ"}
+MEI = {"id": "a-mei", "name": "桜草メイ"}
+KAI = {"id": "a-kai", "name": "潮見カイ"}
+
+
+def _told(message: str, at: datetime = TOLD_AT):  # type: ignore[no-untyped-def]
+    return read_line({"speaker": YUU["name"], "speaker_id": YUU["id"], "message": message}, at)
+
+
+@pytest.mark.parametrize("line, topic", [
+    ("最近ボルダリング始めたんだ、まだ全然登れないけど", "ボルダリング"),
+    ("昨日から腰が痛くてねえ、参ったよ", "腰"),
+    ("週末、家族で温泉行ってきたで♨️", "温泉"),
+    ("今度の日曜、娘の運動会なんです", "運動会"),
+    ("最近、朝市で店番しよるんよ", "店番"),
+])
+def test_what_someone_tells_of_themselves_is_kept_in_any_words(line: str, topic: str) -> None:
+    facts, _ = _told(line)
+    assert [(f.topic, f.about_id) for f in facts] == [(topic, YUU["id"])]
+
+
+@pytest.mark.parametrize("line", ["明日は雨らしいね。", "図書館で待ってるね。", "弟がギター始めたんだ", "猫は飼ってないんだ。"])
+def test_small_talk_rumours_and_others_news_are_not_kept_as_theirs(line: str) -> None:
+    assert _told(line) == ([], [])
+
+
+def _rows(facts, **extra):  # type: ignore[no-untyped-def]
+    return [{**f.to_row(), "id": i, "withdrawn_at": None, "mentioned_at": None, **extra} for i, f in enumerate(facts)]
+
+
+def test_news_about_someone_goes_back_to_them_only_on_a_later_day() -> None:
+    facts, _ = _told("メイさん、入院したらしいよ")
+    assert [(f.topic, f.about_name) for f in facts] == [("入院", "メイ")]
+    rows = _rows(facts)
+    later = TOLD_AT + timedelta(days=1)
+    brought = recall.choose(rows, MEI, later)
+    assert brought is not None and "入院" in brought.line
+    assert recall.choose(rows, KAI, later) is None and recall.choose(rows, YUU, later) is None
+    assert recall.choose(rows, MEI, TOLD_AT + timedelta(hours=2)) is None  # not the day it was told
+    assert recall.choose(_rows(facts, mentioned_at=later.isoformat()), MEI, later + timedelta(days=2)) is None
+
+
+def test_a_thing_taken_back_is_withdrawn_in_any_words() -> None:
+    told, _ = _told("オレ、来月のマラソン大会出るわ")
+    rows = _rows(told)
+    _, back = _told("マラソン大会な、やっぱ出るのやめたわ", TOLD_AT + timedelta(hours=1))
+    assert back and retracted(rows, back[0]) == [0]
+    news, _ = _told("メイくん、結婚するんだって！")
+    _, mistaken = _told("メイくんの結婚の話、あれ勘違いだったみたい、ごめん", TOLD_AT + timedelta(hours=1))
+    assert mistaken and mistaken[0].about_name == "メイ" and retracted(_rows(news), mistaken[0]) == [0]

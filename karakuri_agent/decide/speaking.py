@@ -9,7 +9,6 @@ policy), with a line that says so.
 from __future__ import annotations
 
 from dataclasses import replace
-from datetime import datetime
 from typing import Any
 
 from karakuri_agent.decide.queries import (
@@ -119,7 +118,7 @@ def _spoken_line(view: View, choice: Choice, purpose: str, partner: dict[str, An
         partner_close=bool(partner.get("id")) and is_close(view, str(partner.get("id"))),
         last_line=last,
         place_name=(promise or {}).get("place_name") or place_name_here(view),
-        previous_lines=[*view.own_lines, *view.said_before],
+        previous_lines=[*view.own_lines, *view.said_before, *view.day_said],
         max_length=max_length_of(choice, "message"),
         seed=view.notification_id,
         time_text=_clock_text(promise),
@@ -203,26 +202,14 @@ def _memory(view: View, partner: dict[str, Any]) -> Memory:
     here = current_node_of(view)
     visited = sorted((p for p in view.places if p.get("last_visited") and p.get("node_id") != here),
                      key=lambda p: p["last_visited"], reverse=True)
-    today = view.now.astimezone(TOKYO).date()
     lines = [str(m.get("message") or "") for m in view.parsed.get("conversation_messages") or []]
     return Memory(here=place_name_here(view) or "",
                   recent_places=tuple(p["name"] for p in visited if p.get("name")),
                   known_places=tuple(p["name"] for p in view.places if p.get("name")),
-                  today_places=tuple(p["name"] for p in visited if p.get("name") and _on(p["last_visited"], today)),
-                  met_today=tuple(str(p.get("display_name") or "") for p in view.acquaintances.values()
-                                  if _on(p.get("last_contact"), today) and p.get("display_name")
-                                  and not same_person_record({"id": p.get("agent_id"), "name": p.get("display_name")},
-                                                             partner)),
+                  today_places=tuple(view.day_places),
+                  met_today=tuple(p for p in view.day_people if p != partner.get("name")),
                   plans=_plans_ahead(view),
                   talk=tuple(line for line in lines[:-1] if line))
-
-
-def _on(stamp: Any, day: Any) -> bool:
-    """Whether an ISO time falls on ``day`` in the world's zone."""
-    try:
-        return bool(stamp) and datetime.fromisoformat(str(stamp)).astimezone(TOKYO).date() == day
-    except ValueError:
-        return False
 
 
 def _plans_ahead(view: View) -> tuple[tuple[str, str], ...]:

@@ -39,6 +39,9 @@ class View:
     broken_promises: Sequence[Meeting] = ()  # promises past keeping and not kept (read with a pack only)
     trips: Sequence[dict[str, Any]] = ()  # trips walked (from, to, minutes), newest last: how long walks take
     transfer_policy: str = "known"
+    day_places: Sequence[str] = ()  # where notifications found it today (the journal), newest first
+    day_people: Sequence[str] = ()  # whom it talked with today (the journal), newest first
+    day_said: Sequence[str] = ()  # its own lines today, to anyone (the journal): none is said twice in a day
     # What the pack's behaviour remembers (variables, fire counts, cooldowns): the state's, as saved.
     behaviour_memory: dict[str, Any] = field(default_factory=dict)
     text: str = ""  # the notification's text, as the server wrote it (what a `keyword` rule reads)

@@ -181,3 +181,54 @@ def ask_about_plan(topic: str, days_left: int) -> str:
     if days_left > 0:
         return f"{topic}の準備、進んでる？"
     return f"{topic}、今日だよね！" if days_left == 0 else f"{topic}、どうだった？"
+
+
+# Someone named at the start of a line of news about them: '{name}さん、入院したらしいよ', 'メイちゃんとこ、…'.
+ABOUT_SOMEONE = re.compile(r"^(?:ねえ|あのね|そういえば|聞いた[？?]?)?、?(?!(?:オレ|ボク|ウチ|ワタシ|アタシ|ワシ)[、はが])(?P<name>[ァ-ヴー]{2,8}|[\u4e00-\u9fff]{1,3}[ァ-ヴー]{2,6})"
+                           r"(?:さん|くん|君|ちゃん|さま|様)?(?:とこ|の家|んち)?(?:の|、|は|が|って|も)")
+# A told thing taken back as a mistake: 'あれ勘違いだったみたい'.
+MISTAKEN = re.compile(r"勘違い|間違い|まちがい|嘘だった|うそだった|デマ|違ったみたい|ちがったみたい")
+# The kind of a fact read from any words (reading/listening.py's reading): its mood, or a plan.
+GOOD_DETAIL, BAD_DETAIL, PLAN_DETAIL = "good", "bad", "plan"
+
+
+def bring_back(topic: str, detail: str, about_other: bool) -> str:
+    """The line that brings back something told on an earlier day, by whom it was about and how it felt."""
+    if about_other:
+        return {GOOD_DETAIL: f"{topic}のこと聞いたよ、おめでとう！", BAD_DETAIL: f"{topic}のこと聞いたよ。大丈夫？"}.get(
+            detail, f"そういえば、{topic}のこと聞いたよ！")
+    return {BAD_DETAIL: f"そういえば{topic}、その後大丈夫？", PLAN_DETAIL: f"そういえば{topic}、どうなった？"}.get(
+        detail, f"そういえば{topic}、その後どう？")
+# Words of small talk, not of a person's life: never kept as something told.
+SMALL_TALK = frozenset({"雨", "晴れ", "雪", "天気", "風", "空", "くもり", "曇り", "気温", "台風", "夕焼け", "星"})
+# Hearsay with no one named: a rumour, not the speaker's own.
+HEARSAY = re.compile(r"らしい|らしいね|らしいよ|そうだ|そうです|だって$|んだって|って聞いた|みたいだよ")
+
+
+def of_family(plain: str) -> bool:
+    """A family member is the subject ('弟が来週引っ越す', '父はパン屋で働いてる'): their news, not the speaker's."""
+    return re.search(rf"(?:{_FAM}|{_OTHERS})(?:さん|ちゃん)?(?:が|は|も)", plain) is not None
+
+
+_OTHERS = "友達|友だち|先輩|後輩|彼氏|彼女|彼|先生|同僚|上司|店長|近所の人|[ァ-ヴー]{2,6}(?:さん|くん|ちゃん)"
+# Meeting talk ('図書館で待ってるね'): the promises' business, not something told.
+MEETING = re.compile(r"待って|待ち合わせ|集合|向かう|行くね|来てね|おいで")
+
+
+def stem(word: str) -> str:
+    """A word without its kana ending, to find it in another form ('引っ越し' in '引っ越す')."""
+    return word.rstrip("ぁ-ゖ") if len(word.rstrip("ぁ-ゖ")) >= 2 else word
+
+
+def negated_near(plain: str, topic: str) -> bool:
+    """The clause that holds ``topic`` is negated ('まだ全然登れないけど' does not negate 'ボルダリング始めた')."""
+    for part in re.split(r"[、,]", plain):
+        if topic in part:
+            return NEGATED.search(part) is not None
+    return NEGATED.search(plain) is not None
+
+
+def owner_noun(sentence: str, topic: str) -> str:
+    """'簿記の試験' → '簿記の': what a plan's word belongs to, when a short noun says it ('' otherwise)."""
+    found = re.search(rf"(?P<noun>{NOUN})の{re.escape(topic)}", sentence)
+    return f"{found['noun']}の" if found and len(found["noun"]) <= 4 else ""

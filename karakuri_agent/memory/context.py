@@ -42,6 +42,7 @@ from karakuri_agent.reading.places import known_place
 from karakuri_agent.reading.promises import Promise, calls_off, changes_plan, extract_promises, line_key
 from karakuri_agent.state.base import Store
 from karakuri_agent.state.values import utc_text
+from karakuri_agent.voice.names import given_name_of
 
 # Facts read per person the agent may talk to: the newest, enough to find one to bring up.
 TOLD_PER_PERSON = 12
@@ -213,17 +214,17 @@ def remember_told(store: Store, lines: list[dict[str, Any]], said_at: Any, me: I
     facts, retractions = told.read_lines(lines, said_at, is_self=me.is_self, conversation_id=conversation_id)
     store.learn_facts(fact.to_row() for fact in facts)
     for retraction in retractions:
-        rows = store.told_facts([retraction.speaker_id or retraction.speaker_name], limit=50)
+        rows = store.told_facts([retraction.speaker_id or retraction.speaker_name, retraction.about_name], limit=50)
         store.withdraw_facts(told.retracted(rows, retraction), retraction.said_at)
 
 
 def told_to(store: Store, people: Iterable[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
-    """For each person the agent may talk to (by id): what they told about themselves, and town news,
-    with when each was last brought up to them."""
+    """For each person the agent may talk to (by id): what they and others told of them, town news, when each last came up."""
     out: dict[str, list[dict[str, Any]]] = {}
     for person in people:
         if person.get("id") and person["id"] not in out:
-            out[str(person["id"])] = store.told_facts([str(person["id"]), str(person.get("name") or "")],
+            name = str(person.get("name") or "")  # news about someone is kept by the name lines call them by
+            out[str(person["id"])] = store.told_facts([str(person["id"]), name, given_name_of(name)],
                                                       listener=str(person["id"]), news=True, limit=TOLD_PER_PERSON)
     return out
 
@@ -377,7 +378,7 @@ def view_of(store: Store, fetched: Fetched, now: datetime, *, persona: Persona, 
         meetings=meetings_ahead(store, now, now + MEETINGS_AHEAD),
         trips=trips(store),
         **surroundings.seen(store, now),
-        transfer_policy=transfer_policy,
+        transfer_policy=transfer_policy, **journal.today(store, now),
         behaviour_memory=store.behaviour_state() if pack else {},
         broken_promises=broken,
         text=fetched.notification.notification.text or "",

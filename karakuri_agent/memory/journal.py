@@ -131,3 +131,20 @@ def _gift(direction: str, partner: str, partner_id: str | None, item: Any, money
         item = None
     return {"direction": direction, "partner": partner, "partner_id": partner_id, "item": item,
             "money": money if isinstance(money, int) and not isinstance(money, bool) else None}
+
+
+def today(store: Store, now: datetime) -> dict[str, tuple[str, ...]]:
+    """The agent's day so far (``now``'s world day, Asia/Tokyo), newest first, each once: where
+    notifications found it (a move set off is not an arrival) and whom it talked with: what it can
+    truly say of its day (View.day_places, View.day_people); and its own lines today (View.day_said),
+    none of which it says again that day, to anyone."""
+    from karakuri_agent.domain.notification import TOKYO
+
+    start = now.astimezone(TOKYO).replace(hour=0, minute=0, second=0, microsecond=0)
+    entries = list(reversed(store.journal_between(start, now + timedelta(seconds=1))))
+    places = [str(e["data"].get("label") or "") for e in entries if e["kind"] == HERE]
+    people = [str(name) for e in entries if e["kind"] == LINE for name in e["data"].get("partners") or ()]
+    said = [str(e["data"].get("text") or "") for e in entries if e["kind"] == LINE and e["data"].get("own")]
+    return {"day_places": tuple(dict.fromkeys(p for p in places if p)),
+            "day_people": tuple(dict.fromkeys(p for p in people if p)),
+            "day_said": tuple(dict.fromkeys(line for line in said if line))}

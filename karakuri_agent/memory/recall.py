@@ -62,9 +62,12 @@ class Recall:
 
 
 def _about(row: Mapping[str, Any], person: Mapping[str, Any]) -> bool:
+    """Whether a fact is about ``person``: by id, else by name, or by the given name a line called
+    them by ('メイさん、入院したらしいよ' is about 桜草メイ)."""
     if row.get("about_id") and person.get("id"):
         return str(row["about_id"]) == str(person["id"])
-    return bool(row.get("about_name")) and row.get("about_name") == person.get("name")
+    about, name = str(row.get("about_name") or ""), str(person.get("name") or "")
+    return bool(about) and (about == name or (len(about) >= 2 and name.endswith(about) and about != name[:len(about)]))
 
 
 def _told_by(row: Mapping[str, Any], person: Mapping[str, Any]) -> bool:

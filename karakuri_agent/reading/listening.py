@@ -335,7 +335,9 @@ def hear(line: str | None, *, own_names: tuple[str, ...] = (), other_names: tupl
     if cues.THANKS.search(text):
         return Heard("thanks", topic=_topic(cues.THANKS.split(text, maxsplit=1)[0], skip)[0])
     body = told or text
-    last = next((s for s in reversed(sentences) if not is_asking(s) and _topic(s, skip)[0]), body)
+    named = [s for s in sentences if not is_asking(s) and _topic(s, skip)[0]]
+    nouned = [s for s in named if not _topic(s, skip)[1]]  # '自転車買った。青いやつ': the sentence with a noun
+    last = (nouned or named or [body])[-1]
     topic, phrase = _told_topic(last, skip)
     praised = cues.COMPLIMENT.search(text)
     if praised and (not topic or phrase or cues.COMPLIMENT.search(topic) or topic in praised.group()):

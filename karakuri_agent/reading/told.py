@@ -75,13 +75,15 @@ class Fact:
 
 @dataclass(frozen=True)
 class Retraction:
-    """Someone took a plan back: their plan about `topic` (or their latest plan, when no topic is named)."""
+    """Someone took a plan back: their plan about `topic` (or their latest plan, when no topic is named);
+    or news they told about `about_name`, found mistaken."""
 
     speaker_id: str | None
     speaker_name: str
     topic: str | None
     said_at: datetime
     source: str = field(default="", compare=False)
+    about_name: str = ""
 
 
 def read_line(line: Mapping[str, Any], said_at: datetime,
@@ -113,9 +115,44 @@ def read_line(line: Mapping[str, Any], said_at: datetime,
             due = ja_told.resolve_date(sentence, said_at) if dated else None
             if dated and due is None:
                 continue  # a plan with no day to know when to ask is not worth keeping
-            facts.append(Fact(kind, topic, speaker_id, speaker, speaker_id, speaker, said_at, message,
-                              detail=detail, due_on=due, conversation_id=conversation_id))
+            owner = ja_told.owner_noun(sentence, topic) if kind == PLAN else ""
+            facts.append(Fact(kind, f"{owner}{topic}" if owner else topic, speaker_id, speaker, speaker_id, speaker,
+                              said_at, message, detail=detail, due_on=due, conversation_id=conversation_id))
+    if not facts and not retractions:
+        return _heard(message, speaker_id, speaker, said_at, conversation_id)
     return facts, retractions
+
+
+def _heard(message: str, speaker_id: str | None, speaker: str, said_at: datetime,
+           conversation_id: str | None) -> tuple[list[Fact], list[Retraction]]:
+    """What a line tells in words no pattern above knows, read as the voice reads it
+    (reading/listening.py): a thing that happened to the speaker or to someone they name,
+    or a told thing taken back. Only a noun topic is kept, never a phrase."""
+    from karakuri_agent.reading.listening import hear  # the analyzer: only when a line tells something
+
+    about = ja_told.ABOUT_SOMEONE.search(message)
+    about_name = about["name"] if about else ""
+    heard = hear(message, other_names=(about_name,) if about_name else ())
+    if heard is None:
+        return [], []
+    if heard.kind == "retraction" or ja_told.MISTAKEN.search(message):
+        if not (heard.topic or about_name):
+            return [], []  # 'もう迷うのはやめた': nothing told before is named
+        return [], [Retraction(speaker_id, speaker, heard.topic or None, said_at, message, about_name=about_name)]
+    told = heard.kind in ("news", "plan", "feeling") or (heard.kind == "statement" and heard.mood)
+    plain = ja_told.without_ending(message)
+    if not told or not heard.topic or heard.phrase or ja_told.negated_near(plain, heard.topic) \
+            or heard.topic in ja_told.SMALL_TALK or ja_told.MEETING.search(plain):
+        return [], []
+    if not about_name and (ja_told.HEARSAY.search(plain) or ja_told.of_family(plain)):
+        return [], []  # a rumour about no one named, or someone else's ('弟が猫を飼ってる'): not the speaker's
+    detail = ja_told.PLAN_DETAIL if heard.kind == "plan" and heard.mood != "bad" else {
+        "good": ja_told.GOOD_DETAIL, "bad": ja_told.BAD_DETAIL}.get(heard.mood, "")
+    if about_name:
+        return [Fact(EVENT, heard.topic, speaker_id, speaker, None, about_name, said_at, message, detail=detail,
+                     conversation_id=conversation_id)], []
+    return [Fact(EVENT, heard.topic, speaker_id, speaker, speaker_id, speaker, said_at, message, detail=detail,
+                 conversation_id=conversation_id)], []
 
 
 def read_lines(lines: Iterable[Mapping[str, Any]], said_at: Any, *, is_self: Any,
@@ -137,7 +174,21 @@ def read_lines(lines: Iterable[Mapping[str, Any]], said_at: Any, *, is_self: Any
 
 
 def retracted(rows: Iterable[Mapping[str, Any]], retraction: Retraction) -> list[int]:
-    """The stored facts a retraction withdraws: the speaker's own plans (of its topic, else the latest)."""
+    """The stored facts a retraction withdraws: what the speaker told of its topic (a plan, a thing
+    that happened, news about someone), else their latest plan."""
+    rows = list(rows)
+    told = [r for r in rows if not r.get("withdrawn_at") and r.get("kind") != PLAN
+            and ((retraction.speaker_id and r.get("speaker_id") == retraction.speaker_id)
+                 or (not retraction.speaker_id and r.get("speaker_name") == retraction.speaker_name))
+            and str(r.get("said_at") or "") <= retraction.said_at.isoformat() and r.get("topic")
+            and (str(r["topic"]) in retraction.source
+                 or (retraction.topic and (retraction.topic in str(r["topic"]) or str(r["topic"]) in retraction.topic
+                                           or ja_told.stem(retraction.topic) in str(r.get("source") or ""))))]
+    plans = _retracted_plans(rows, retraction) if retraction.topic or not told else []
+    return [int(r["id"]) for r in told] + plans
+
+
+def _retracted_plans(rows: Iterable[Mapping[str, Any]], retraction: Retraction) -> list[int]:
     plans = [r for r in rows if r.get("kind") == PLAN and not r.get("withdrawn_at")
              and ((retraction.speaker_id and r.get("about_id") == retraction.speaker_id)
                   or (not retraction.speaker_id and r.get("about_name") == retraction.speaker_name))
@@ -159,6 +210,10 @@ def recall_line(row: Mapping[str, Any], today: date) -> str | None:
         return None
     if kind == PET and topic in PETS.values():  # a pet known only by its kind (猫ちゃん) is asked after so
         return ja_told.ask_after_pet(topic)
+    if kind == EVENT and row.get("about_name") and row.get("about_name") != row.get("speaker_name"):
+        return ja_told.bring_back(topic, detail, about_other=True)  # news about someone, to them
+    if kind == EVENT and detail in (ja_told.GOOD_DETAIL, ja_told.BAD_DETAIL, ja_told.PLAN_DETAIL):
+        return ja_told.bring_back(topic, detail, about_other=False)
     if kind in RECALL_LINES:
         return RECALL_LINES[kind].format(topic=topic, detail=detail)
     if kind == PLAN:

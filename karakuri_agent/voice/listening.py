@@ -131,7 +131,7 @@ def pick_by_taste(options: tuple[str, ...], s: Situation) -> list[str]:
 def _told(s: Situation, h: Heard) -> list[str]:
     """A reaction to news, a plan or a feeling, naming the thing told."""
     mood = {"good": "good_news", "bad": "bad_news"}.get(h.mood, "")
-    kind = "plan" if h.kind == "plan" and h.mood != "bad" else mood or ("feeling" if h.kind == "feeling" else "news")
+    kind = "plan" if h.kind == "plan" and not h.mood else mood or ("feeling" if h.kind == "feeling" else "news")
     if not h.clause:
         return _said(s, kind + "_plain", table="reactions")
     return _said(s, kind, table="reactions", topic=h.clause)
