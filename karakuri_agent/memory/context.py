@@ -29,7 +29,7 @@ from karakuri_agent.ja.context import (
     DECISION_GUIDANCE,
     SELF_HEADER,
 )
-from karakuri_agent.memory import journal, knowledge, surroundings
+from karakuri_agent.memory import journal, knowledge, recall, surroundings
 from karakuri_agent.memory.journal import (
     LINE_REPEAT_AFTER,  # when the same words are said anew (the day's lines use it too)
 )
@@ -42,7 +42,6 @@ from karakuri_agent.reading.places import known_place
 from karakuri_agent.reading.promises import Promise, calls_off, changes_plan, extract_promises, line_key
 from karakuri_agent.state.base import Store
 from karakuri_agent.state.values import utc_text
-from karakuri_agent.voice.names import given_name_of
 
 # Facts read per person the agent may talk to: the newest, enough to find one to bring up.
 TOLD_PER_PERSON = 12
@@ -223,8 +222,7 @@ def told_to(store: Store, people: Iterable[dict[str, Any]]) -> dict[str, list[di
     out: dict[str, list[dict[str, Any]]] = {}
     for person in people:
         if person.get("id") and person["id"] not in out:
-            name = str(person.get("name") or "")  # news about someone is kept by the name lines call them by
-            out[str(person["id"])] = store.told_facts([str(person["id"]), name, given_name_of(name)],
+            out[str(person["id"])] = store.told_facts(recall.kept_under(person),
                                                       listener=str(person["id"]), news=True, limit=TOLD_PER_PERSON)
     return out
 

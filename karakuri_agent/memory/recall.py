@@ -61,6 +61,15 @@ class Recall:
         return phrases.remembered(when, self.speaker, self.source)
 
 
+def kept_under(person: Mapping[str, Any]) -> list[str]:
+    """What someone's facts are stored under: their id, their name, and the given name lines call them
+    by (news about them: 'メイさん、入院したらしいよ' is kept under メイ)."""
+    from karakuri_agent.voice.names import given_name_of
+
+    name = str(person.get("name") or "")
+    return [str(person.get("id") or ""), name, given_name_of(name) if name else ""]
+
+
 def _about(row: Mapping[str, Any], person: Mapping[str, Any]) -> bool:
     """Whether a fact is about ``person``: by id, else by name, or by the given name a line called
     them by ('メイさん、入院したらしいよ' is about 桜草メイ)."""
