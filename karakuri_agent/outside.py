@@ -168,7 +168,7 @@ def json_object(text: str) -> dict[str, Any]:
 def _deeper_than(value: Any, limit: int) -> bool:
     """Whether a decoded value nests arrays and objects more than `limit` levels (walked without recursion)."""
     level: list[Any] = [value] if isinstance(value, (dict, list)) else []
-    for _ in range(limit):  # level by level: only containers are looked at twice
+    for _ in range(limit):  # level by level, keeping only the containers: no recursion, no scalar looked at twice
         level = [child for item in level for child in (item.values() if isinstance(item, dict) else item)
                  if isinstance(child, (dict, list))]
         if not level:
