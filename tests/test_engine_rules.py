@@ -170,6 +170,20 @@ def test_a_ranged_sleep_is_sent_with_a_length_in_bounds_long_at_night_short_by_d
     assert "寝る" in said
 
 
+def test_a_generic_choices_wider_bound_does_not_widen_the_actions_own_range():
+    """The engine town's generic `action` choice: duration_minutes minimum 1, the line says 30〜480分."""
+    text = "選択肢:\n" + et.action_line("寝る", "sleep", minutes=(30, 480), source="住宅A") + "\n"
+    generic = Choice.from_json({"command": "action", "required_params": ["action_id"], "param_schema": {
+        "action_id": {"type": "string", "enum": ["sleep"]}, "duration_minutes": {"type": "integer", "minimum": 1}}})
+    parsed = {"notification_type": "movement_completed", "participants": [],
+              "actions": offers.parse_action_options(text),
+              "location": {"current_node": {"node_id": "3-9", "name": "住宅A 室内"}}}
+    view = View(notification_id="notif-g", choices=[generic], parsed=parsed, context={}, me=ME, now=NOW,
+                persona=load_persona())
+    action = next(d for d in propose(view) if d.command == "action")
+    assert action.params["duration_minutes"] == 30  # a nap by day: the shortest the action allows, not the schema's 1
+
+
 def test_a_range_only_the_text_gives_is_filled_too():
     """Older notifications: the choice's schema is silent, the action line says `30〜480分, duration_minutes`."""
     text = "選択肢:\n" + et.action_line("読書する", "read", minutes=(30, 120), source="本屋「栞」") + "\n"

@@ -132,7 +132,8 @@ def test_every_required_bounded_param_is_filled_within_its_bounds(low, span, hou
     """An action with a ranged length, in the schema or only in the text, at any hour: sent within the range."""
     high = low + span
     text = "選択肢:\n" + et.action_line(name, "act", minutes=(low, high), source="住宅A") + "\n"
-    schema = {"duration_minutes": {"type": "integer", "minimum": low, "maximum": high}} if in_schema else {}
+    schema = ({"duration_minutes": {"type": "integer", "minimum": low, "maximum": high}} if in_schema
+              else {"duration_minutes": {"type": "integer", "minimum": 1}} if enum else {})  # a generic choice's
     if enum:
         schema["mode"] = {"type": "string", "enum": ["quiet", "loud"]}
     required = ["action_id", *schema]
@@ -150,7 +151,7 @@ def test_every_required_bounded_param_is_filled_within_its_bounds(low, span, hou
     for decision in decisions:
         verdict = gate.admit_among(view.choices, decision, [])
         assert isinstance(verdict, gate.Admitted), verdict
-        if in_schema or not schema:  # a schema that names other params but not this one is the schema's say
+        if in_schema or not schema or "duration_minutes" in schema:
             assert low <= verdict.params["duration_minutes"] <= high
         if enum:
             assert verdict.params["mode"] in ("quiet", "loud")

@@ -64,9 +64,10 @@ def _value(view: View, choice: Choice, params: dict[str, Any], name: str) -> Any
         return pick_stable(enum, f"{view.notification_id}:{name}")
     low, high = _bound(spec.get("minimum")), _bound(spec.get("maximum"))
     if name == DURATION_MINUTES:
+        # The schema's bounds and the action's own range, both: a generic choice's schema may be wider.
         text_low, text_high = _text_range(view, params) or (None, None)
-        low = low if low is not None else text_low
-        high = high if high is not None else text_high
+        low = max((b for b in (low, text_low) if b is not None), default=None)
+        high = min((b for b in (high, text_high) if b is not None), default=None)
         if low is None and high is None:
             return None
         return _minutes(view, params, low or 1, high if high is not None else max(low or 1, DAY_MINUTES))

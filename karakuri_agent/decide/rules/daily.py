@@ -270,12 +270,16 @@ def _move_on(view: View) -> list[Decision]:
     visits = {p["node_id"]: (p.get("visits") or 0, p.get("last_visited") or "") for p in view.places}
     recent_set = set(recent_nodes[:5])
     groups = recent_groups(view, recent_nodes)
+    at_door = bool(here and places.is_doorway(name_of(view, here) or place_name_here(view) or ""))
 
     def rank(node: str) -> tuple[Any, ...]:
         count, last = visits.get(node, (0, ""))
         name = name_of(view, node) or ""
         doorway = places.is_doorway(name)
-        return (node in recent_set, place_group(view, node) in groups, last, count, doorway,
+        # At a building's door, its inside is where the building's actions are: go in before going elsewhere.
+        enters = at_door and bool(name) and not doorway and place_group(view, node) == place_group(view, here)
+        # A node nobody named is a stretch of street: a place to pass, not to go to, while a named one is left.
+        return (node in recent_set, not enters, place_group(view, node) in groups, not name, last, count, doorway,
                 stable_hash(view.notification_id, node))
 
     ranked = sorted(options, key=rank)
