@@ -325,3 +325,24 @@ def test_chromium_draws_the_page_at_phone_and_desktop_width(lived, tmp_path, wid
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
     assert int.from_bytes(png[16:20], "big") == width  # drawn at the width asked for
     assert len(set(png[100:5000])) > 50  # not a blank image
+
+
+def test_a_packs_rules_and_variables_show_in_the_days_json_text_and_page(tmp_path, env, monkeypatch):
+    """What the run's trace recorded (the rule that decided, each variable change) is read back by `day`."""
+    pack = Path(__file__).resolve().parents[1] / "docs" / "examples" / "behaviour-pack"
+    state_dir = tmp_path / "pack-state"
+    monkeypatch.setenv("KARAKURI_PERSONA_DIR", str(pack))
+    assert CliRunner().invoke(agent, ["demo", "--state-dir", str(state_dir)]).exit_code == 0
+    monkeypatch.setenv("KARAKURI_STATE_DIR", str(state_dir))
+    shown = json.loads(CliRunner().invoke(agent, ["day", "--json"]).stdout)
+    fired = {(r["rule"], r["command"]) for r in shown["rules_fired"]}
+    assert ("conversation-request", "conversation_accept") in fired and ("first-map", "get_map") in fired
+    assert [(v["path"], v["value"]) for v in shown["variables"] if v["path"].startswith("affection.")] == [
+        ("affection.桜草メイ", 2), ("affection.桜草メイ", 4)]
+    text = CliRunner().invoke(agent, ["day"]).stdout
+    assert "Rules that fired" in text and "conversation-request → conversation_accept" in text
+    assert "affection.桜草メイ = 4" in text
+    target = tmp_path / "day.html"
+    assert CliRunner().invoke(agent, ["day", "--html", str(target)]).exit_code == 0
+    markup = target.read_text(encoding="utf-8")
+    assert "<code>conversation-request</code>" in markup and "<code>affection.桜草メイ</code> = 4" in markup

@@ -280,7 +280,8 @@ class PostgresStore(ToldFactsSQL):
                           " ORDER BY at, id LIMIT %s", (utc_text(start), utc_text(end), limit))
 
     def activity_between(self, start: datetime, end: datetime, limit: int = DAY_LIMIT) -> list[dict[str, Any]]:
-        rows = self._rows(f"SELECT {_ACTIVITY_COLUMNS} FROM activity WHERE created_at >= %s AND created_at < %s"
+        rows = self._rows(f"SELECT {_ACTIVITY_COLUMNS}, behaviour FROM activity"  # the rule trace, for day
+                          " WHERE created_at >= %s AND created_at < %s"
                           " ORDER BY id LIMIT %s", (utc_text(start), utc_text(end), limit))
         return [_present(row) for row in rows]
 

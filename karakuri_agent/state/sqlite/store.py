@@ -351,7 +351,8 @@ class SQLiteStore(ToldFactsSQL):
     def activity_between(self, start: datetime, end: datetime, limit: int = DAY_LIMIT) -> list[dict[str, Any]]:
         rows = self._conn.execute(
             "SELECT id, created_at, notification_id, kind, notification_type, command, params,"
-            " success, message, reason FROM activity WHERE created_at >= ? AND created_at < ? ORDER BY id LIMIT ?",
+            " success, message, reason, behaviour FROM activity WHERE created_at >= ? AND created_at < ?"
+            " ORDER BY id LIMIT ?",  # the rule trace: which rule fired and every variable change (day)
             (utc_text(start), utc_text(end), limit),
         ).fetchall()
         return [_activity_row(row) for row in rows]
