@@ -396,3 +396,28 @@ def test_a_talk_among_residents_next_to_the_agent_can_be_joined_and_then_the_age
     assert greeted is not None and greeted.kind == "reply"
     assert SELF_ID in {p["id"] for p in greeted.body["notification"].get("participants", [])} or \
         f"(id: {SELF_ID})" in greeted.body["notification"]["text"]
+
+
+def test_an_agent_left_out_of_a_group_is_asked_to_stay_and_removed_when_it_does_not_answer():
+    town, first, reply = _talking(plan=("chat", "chat", "chat", "chat", "chat", "bye"))
+    second = [r for r in town.residents.values() if r is not first][0]
+    conv = town.conversations[town.body.conversation or ""]
+    conv.participants.append(second.agent_id)
+    conv.last_spoken[second.agent_id] = conv.turn
+    second.state = "in_conversation"
+    town.announcement_chance = 0.0
+    assert _post(town, reply, "conversation_speak", {"message": "へえ", "next_speaker_agent_id": first.agent_id})[0] == 200
+    town.rng = _Always(0.99)  # the residents name each other, never the agent
+    seen = []
+    while True:
+        step = town.next_delivery().step
+        assert step is not None
+        seen.append(step.kind)
+        if step.kind == "inactive":
+            break
+        assert step.kind == "fyi" and "次は" in step.body["notification"]["text"]
+    assert step.commands == {"conversation_stay", "conversation_leave"}
+    assert "しばらく会話に関与していないため、会話を続けるか確認しています。" in step.body["notification"]["text"]
+    after = town.next_delivery().step
+    assert after is not None and town.body.conversation is None and town.body.state == "idle"
+    assert measure(town)["rows"]["unanswered_turns"]["counts"] == {"inactive": 1}
