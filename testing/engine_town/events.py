@@ -44,7 +44,7 @@ def on_event(town: "EngineTown", kind: str, data: dict[str, Any]) -> None:
             town.arm("idle", town.now + town.idle_interval, "idle_reminder", since=town.now)
     elif kind == "turn_timeout" and conv is not None:
         town.log("unanswered", what="turn", conversation=conv.conversation_id, status=conv.status)
-        end_conversation(town, conv, conv.closing_reason if conv.status == "closing" else "turn_timeout")
+        end_conversation(town, conv, (conv.closing_reason or "max_turns") if conv.status == "closing" else "turn_timeout")
     elif kind == "inactive_timeout" and conv is not None:
         town.log("unanswered", what="inactive_check", conversation=conv.conversation_id)
         leave(town, conv, SELF_ID)

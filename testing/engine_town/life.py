@@ -368,9 +368,9 @@ def new_conversation(town: "EngineTown", initiator: str, people: list[str]) -> C
 def say(town: "EngineTown", resident: Resident, act: str, **facts: str) -> str:
     """A line of `act` in the resident's own voice, not one they already said if they have another."""
     rng = town.rng
-    pool = list(getattr(resident.persona, act))
+    pool: list[str] = list(getattr(resident.persona, act))
     fresh = [line for line in pool if line not in resident.said] or pool
-    line = rng.choice(fresh)
+    line: str = rng.choice(fresh)
     resident.said.add(line)
     places = [b.name for b in town.world.map.buildings] or ["広場"]
     return line.format(me=resident.name, you=YOU, place=facts.get("place", rng.choice(places)),
