@@ -242,6 +242,19 @@ def lives(tmp_path_factory: pytest.TempPathFactory) -> list[dict[str, Any]]:
     return results
 
 
+@pytest.mark.parametrize("days", [200, -200])
+def test_a_machine_clock_months_from_the_worlds_changes_nothing_the_town_sees(tmp_path, days):
+    """The agent's machine clock 200 days off the world's: it still acts (CONTRACT §9: the world's time is the server's)."""
+    town = EngineTown(4)
+    with serving(town) as server:
+        agent = InProcessAgent(server.base_url, API_KEY, tmp_path / "state", machine_skew=timedelta(days=days))
+        for _ in range(30):
+            agent(town.next_delivery())
+    rows = measure(town)["rows"]
+    assert rows["outside_choices"]["num"] == 0 and rows["second_commands"]["num"] == 0
+    assert rows["idle_acted"]["value"] >= 0.6, rows["idle_acted"]
+
+
 def _rows(lives: list[dict[str, Any]], key: str) -> list[dict[str, Any]]:
     return [life["rows"][key] for life in lives]
 
