@@ -105,7 +105,8 @@ def fetch(rt: Runtime, notification_id: str, *, prefer_stored: bool = False) -> 
         raw = rt.client.get_notification(notification_id)
         date = rt.client.last_server_date
     notification = Notification.from_json(raw, requested_id=notification_id)
-    rt.clock.read_server(notification.created_at, date)  # the world's now is the server's (CONTRACT §9)
+    # The world's now is the server's (CONTRACT §9).
+    rt.clock.read_server(notification.created_at, date, notification.expires_at)
     now = rt.clock()
     me = identity_for(notification, rt.settings.self_agent_id, rt.settings.self_name)
     activity_id, parsed = observe(rt.store, notification, me=me, now=now)

@@ -50,19 +50,23 @@ def _plausible(reading: datetime | None) -> datetime | None:
     return reading.astimezone(timezone.utc)
 
 
-def server_now(created_at: datetime | None, date: datetime | None, machine: datetime) -> datetime | None:
+def server_now(created_at: datetime | None, date: datetime | None, machine: datetime,
+               expires_at: datetime | None = None) -> datetime | None:
     """The world's time when a notification was read, CONTRACT §9's order: its own `created_at` first, then `Date`.
 
-    Readings that agree (within an hour): the later one, so a notification
-    read late is judged by the `Date`. Readings that disagree wildly: the one
-    the machine's clock agrees with, and `created_at` when it agrees with
-    neither, so a `Date` of 2100 cannot expire a notification made a minute
-    ago. One reading alone is taken; none (or only implausible ones): None.
+    Readings that agree (within an hour, or a `Date` within the
+    notification's own life: up to an hour past its `expires_at`): the later
+    one, so a notification read late is judged by the `Date`. Readings that
+    disagree wildly: the one the machine's clock agrees with, and
+    `created_at` when it agrees with neither, so a `Date` of 2100 cannot
+    expire a notification made a minute ago. One reading alone is taken;
+    none (or only implausible ones): None.
     """
     made, said = _plausible(created_at), _plausible(date)
     if made is None or said is None:
         return made or said
-    if abs(said - made) <= READINGS_AGREE:
+    ends = _plausible(expires_at)
+    if abs(said - made) <= READINGS_AGREE or (ends is not None and made <= said <= ends + READINGS_AGREE):
         return max(made, said)
     if abs(machine - said) <= MACHINE_AGREES < abs(machine - made):
         return said
@@ -96,9 +100,10 @@ class WorldClock:
         """The clock follows the server (something was read from it)."""
         return self._anchor is not None
 
-    def read_server(self, created_at: datetime | None, date: datetime | None = None) -> None:
+    def read_server(self, created_at: datetime | None, date: datetime | None = None,
+                    expires_at: datetime | None = None) -> None:
         """Follow the server from now on: its time as `server_now` reads it, if it gave a plausible one."""
-        believed = server_now(created_at, date, self._machine())
+        believed = server_now(created_at, date, self._machine(), expires_at)
         if believed is not None:
             self._anchor = (believed, self._monotonic())
 
