@@ -231,3 +231,16 @@ def test_a_models_state_change_keeps_the_rules_firings_of_the_same_notification(
     stored = stored_behaviour(env)
     assert stored["variables"] == {"greeted": True, "energy": 35}
     assert stored["rules"]["note-greeting"]["fires"] == 1
+
+
+def test_a_client_that_cannot_be_built_leaves_the_decision_to_the_rules(monkeypatch):
+    from karakuri_agent.llm import chat
+    from test_llm_decider import ACCEPT, REJECT, decider, make_view
+
+    def broken(self):
+        raise RuntimeError("no client today")
+
+    monkeypatch.setattr(chat.Chat, "ready", broken)
+    proposed = decider().propose(make_view([ACCEPT, REJECT]))
+    assert proposed.trace.outcome == "rules" and proposed.trace.error == "RuntimeError"
+    assert [d.command for d in proposed][:1] == ["conversation_accept"]  # the rules' own first candidate

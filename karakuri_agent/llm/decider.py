@@ -87,9 +87,10 @@ class LLMDecider:
         if not view.choices:
             return Proposal(rules)  # nothing to decide: no tokens spent
         trace = self.last_trace = LLMTrace(self._settings.model, budget=self._settings.timeout)
-        self._chat.ready()  # loading the client is the machine's time, not the model's: before the budget starts
         started = self._clock()
         try:
+            self._chat.ready()  # loading the client is the machine's time, not the model's: before the budget starts
+            started = self._clock()
             chosen = self._ask(view, rules, trace, deadline=started + self._settings.timeout)
         except Exception as exc:  # noqa: BLE001 - whatever fails on the model's side, the rules act
             trace.error = describe_failure(exc)
