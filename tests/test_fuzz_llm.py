@@ -79,7 +79,8 @@ def test_whatever_the_servers_timing_the_ask_ends_by_its_budget(delays, answers)
         proposed = chosen.propose(make_view([ACCEPT, REJECT]))
         took = time.monotonic() - started
     trace = proposed.trace
-    assert took <= budget + SLACK and trace.ms <= (budget + SLACK) * 1000
+    # The ask itself ends by the deadline; the whole call adds the rules' own proposal and the prompt.
+    assert trace.ms <= (budget + SLACK) * 1000 and took <= budget + 4 * SLACK
     if trace.outcome == RULES and trace.error:
         assert trace.out_of_time or trace.error not in ("timeout", "budget spent")
     if delays[0] >= budget + SLACK:

@@ -21,8 +21,8 @@ from test_llm_processes import (  # noqa: F401 - the loopback Karakuri server, i
 )
 
 BUDGET = 3.0
-# A drip of one byte every 0.1 s: a good answer of ~400 bytes would take some 40 s to arrive.
-SLOW = 0.1
+# A drip of one byte every 0.2 s: a good answer of ~400 bytes would take some 80 s to arrive.
+SLOW = 0.2
 
 
 def assert_rules_sent_one(api, result) -> None:
@@ -43,7 +43,7 @@ def test_a_model_that_drips_its_answer_is_cut_at_the_budget_and_the_rules_decide
     assert trace["error"] == "timeout" and trace["out_of_time"] is True
     # The model's part ends at the deadline (a little scheduling slack), not when the drip would.
     assert BUDGET * 1000 - 50 <= trace["ms"] <= BUDGET * 1000 + 700, trace["ms"]
-    assert took < 40 * SLOW * 10 / 2  # the whole process: start-up, the budget, the rules; far from the drip's end
+    assert took < 40  # the whole process (start-up on a loaded machine, the budget, the rules), half the drip
     assert f"timeout: no usable answer within {BUDGET:g} s (KARAKURI_LLM_TIMEOUT) → rules decided" in done.stdout
     log = subprocess.run([*AGENT, "log"], env=base_env, capture_output=True, text=True, timeout=120).stdout
     assert f"no usable answer within {BUDGET:g} s (KARAKURI_LLM_TIMEOUT) → rules decided" in log
@@ -83,7 +83,7 @@ def test_listen_is_not_held_by_a_dripping_model_and_handles_the_next_message(api
     assert len(reports) == 2, err
     assert [p["notification_id"] for p in api.posts] == [NID, second]
     assert api.posts[1]["params"] == {"message": GOOD}  # the second message's model answered: its line went out
-    # The second report follows the first at once: nothing of the first ask (its drip runs ~40 s) held it.
+    # The second report follows the first at once: nothing of the first ask (its drip runs ~80 s) held it.
     gap = reports[1][1] - reports[0][1]
     assert gap < BUDGET, (gap, err)
     assert "message 10 notif-01JDX9M7QZ decision=conversation_accept outcome=succeeded" in err
