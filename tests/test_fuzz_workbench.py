@@ -41,3 +41,27 @@ def test_every_store_hands_the_recorded_rule_trace_to_the_day(trace):
             assert [row.get("behaviour") for row in rows] == [trace]
             assert state.store.recent_activity(1)[0].get("behaviour") == trace
         sqlite.close()
+
+
+JSONISH = st.recursive(st.one_of(st.none(), st.booleans(), st.integers(-10**12, 10**12), NAMES),
+                       lambda inner: st.one_of(st.lists(inner, max_size=3),
+                                               st.dictionaries(NAMES, inner, max_size=3)), max_leaves=8)
+MEMORY = st.dictionaries(st.sampled_from(["clock", "rules", "switches", "variables", "previous_variables",
+                                          "directives", "context"]), JSONISH, max_size=7)
+
+
+@SETTINGS
+@given(memory=MEMORY)
+def test_any_saved_behaviour_memory_is_shown_and_reset_without_an_error(memory):
+    """An older or hand-edited state's shapes read as empty: `state show` and `reset-behaviour` never crash."""
+    from karakuri_agent.app.behaviour_state import reset, shown, text_lines
+    from karakuri_agent.voice.persona import load_persona
+
+    behaviour = load_persona(Path(__file__).resolve().parents[1] / "docs" / "examples" / "behaviour-pack").behaviour
+    view = shown(behaviour, memory, NOW)
+    assert len(text_lines(view)) >= 3 and {r["id"] for r in view["rules"]} == {r.id for r in behaviour.rules}
+    for kwargs in ({}, {"rule": "first-map"}, {"variable": "affection"}, {"variable": "affection.メイ"}):
+        after, done = reset(behaviour, memory, **kwargs)
+        assert done and shown(behaviour, after, NOW)["rules"]
+    everything, _ = reset(behaviour, memory)
+    assert [v["value"] for v in shown(behaviour, everything, NOW)["variables"]] == [0, False]

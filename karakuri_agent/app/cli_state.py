@@ -107,7 +107,7 @@ def gc(keep_days: int, dry_run: bool, as_json: bool) -> None:
 
 @click.group(name="state", **GROUP)
 def state() -> None:
-    """Copy the agent's state between the SQLite file and PostgreSQL (`state copy --to/--from URL`)."""
+    """Copy the state between SQLite and PostgreSQL (`state copy`); show or reset the behaviour it remembers."""
 
 
 @state.command("copy")
@@ -134,3 +134,63 @@ def copy(to_url: str | None, from_url: str | None, as_json: bool) -> None:
         return
     counts = ", ".join(f"{table} {count}" for table, count in copied.items())
     say(f"copied {'to' if to_url else 'from'} {masked(other)}: {counts}")
+
+
+@state.command("show")
+@click.option("--json", "as_json", is_flag=True, help="Print the variables, rules and directives as JSON.")
+@handles_errors
+def show(as_json: bool) -> None:
+    """Show what the pack's behaviour remembers: every variable with its band, each rule's fires, cooldown and
+    switch, the active directives. Reads only: creates and changes nothing."""
+    from karakuri_agent.app.behaviour_state import shown, text_lines
+    from karakuri_agent.app.day.read import latest_activity
+    from karakuri_agent.app.history import no_state_yet
+    from karakuri_agent.behaviour.spec import EMPTY
+    from karakuri_agent.domain.clock import utc_now
+    from karakuri_agent.state.factory import open_state
+    from karakuri_agent.voice.persona import load_configured
+
+    settings = reading_settings()
+    behaviour = load_configured(settings.persona_dir).behaviour or EMPTY
+    nothing = no_state_yet(settings)
+    if nothing is not None:  # no state yet: every value is the pack's initial one
+        say(nothing, err=True)
+        memory, now = {}, None
+    else:
+        with open_state(settings, utc_now, read_only=True) as opened:
+            memory, now = opened.store.behaviour_state(), latest_activity(opened.store)
+    view = shown(behaviour, memory, now)
+    if as_json:
+        print_json(view)
+        return
+    for line in text_lines(view):
+        say(line)
+
+
+@state.command("reset-behaviour")
+@click.option("--rule", "rule_id", metavar="ID", help="Only this rule: its fire count, cooldown and switch.")
+@click.option("--variable", "path", metavar="PATH",
+              help="Only this variable (a name: every person's; `name.person`: one person's).")
+@handles_errors
+def reset_behaviour(rule_id: str | None, path: str | None) -> None:
+    """Set the pack's variables, rule records and directives back to the pack's initial values."""
+    from karakuri_agent.app.behaviour_state import reset
+    from karakuri_agent.app.history import no_state_yet
+    from karakuri_agent.behaviour.spec import EMPTY
+    from karakuri_agent.domain.clock import utc_now
+    from karakuri_agent.state.factory import open_state
+    from karakuri_agent.voice.persona import load_configured
+
+    settings = reading_settings()
+    behaviour = load_configured(settings.persona_dir).behaviour or EMPTY
+    reset(behaviour, {}, rule=rule_id, variable=path)  # a wrong id or path: exit 2 before anything is opened
+    nothing = no_state_yet(settings)
+    if nothing is not None:
+        say(f"{nothing}; nothing to reset", err=True)
+        return
+    with open_state(settings, utc_now) as opened:
+        with opened.store.batch():
+            memory, done = reset(behaviour, opened.store.behaviour_state(), rule=rule_id, variable=path)
+            opened.store.save_behaviour_state(memory)
+    for line in done:
+        say(line)

@@ -1,0 +1,72 @@
+"""`state show` and `state reset-behaviour`: what the pack's behaviour remembers, seen and set back (issue 32)."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from karakuri_agent.app.cli import agent
+
+PACK = Path(__file__).resolve().parents[1] / "docs" / "examples" / "behaviour-pack"
+
+
+@pytest.fixture
+def lived(tmp_path, env, monkeypatch):
+    """The bundled session replayed by the example pack, its state kept."""
+    state_dir = tmp_path / "state"
+    monkeypatch.setenv("KARAKURI_PERSONA_DIR", str(PACK))
+    assert CliRunner().invoke(agent, ["demo", "--state-dir", str(state_dir)]).exit_code == 0
+    monkeypatch.setenv("KARAKURI_STATE_DIR", str(state_dir))
+    return state_dir
+
+
+def _snapshot(folder: Path) -> dict[str, tuple[int, int]]:
+    return {p.name: (p.stat().st_mtime_ns, p.stat().st_size) for p in folder.iterdir()}
+
+
+def test_state_show_lists_every_variable_with_its_band_and_each_rules_record_changing_nothing(lived):
+    before = _snapshot(lived)
+    shown = json.loads(CliRunner().invoke(agent, ["state", "show", "--json"]).stdout)
+    assert _snapshot(lived) == before  # read only: not a byte, not a stamp changed
+    values = {v["path"]: (v["value"], v["band"]) for v in shown["variables"]}
+    assert values["affection.桜草メイ"] == (4, "まだよく知らない") and values["walked_today"] == (False, None)
+    rules = {r["id"]: r for r in shown["rules"]}
+    assert rules["first-map"]["fires"] == 1 and rules["first-map"]["max_fires"] == 2
+    assert rules["seek-mei"] == {"id": "seek-mei", "enabled": True, "switched": False, "fires": 0,
+                                 "max_fires": None, "spent": False, "cooldown_left": None}
+    assert shown["directives"] == []
+    text = CliRunner().invoke(agent, ["state", "show"]).stdout
+    assert "  affection.桜草メイ = 4 (まだよく知らない)" in text and "  first-map: on, fired 1/2" in text
+
+
+def test_state_show_without_a_state_creates_none_and_shows_the_initial_values(tmp_path, env, monkeypatch):
+    monkeypatch.setenv("KARAKURI_PERSONA_DIR", str(PACK))
+    monkeypatch.setenv("KARAKURI_STATE_DIR", str(tmp_path / "nowhere"))
+    result = CliRunner().invoke(agent, ["state", "show", "--json"])
+    assert result.exit_code == 0 and not (tmp_path / "nowhere").exists()
+    shown = json.loads(result.stdout)
+    assert {v["path"]: v["value"] for v in shown["variables"]} == {"affection.*": 0, "walked_today": False}
+
+
+def test_reset_behaviour_sets_a_variable_a_rule_or_everything_back_to_the_packs_initial_values(lived):
+    assert CliRunner().invoke(agent, ["state", "reset-behaviour", "--variable", "affection.桜草メイ"]).exit_code == 0
+    shown = json.loads(CliRunner().invoke(agent, ["state", "show", "--json"]).stdout)
+    assert "affection.桜草メイ" not in {v["path"] for v in shown["variables"]}
+    assert CliRunner().invoke(agent, ["state", "reset-behaviour", "--rule", "first-map"]).exit_code == 0
+    shown = json.loads(CliRunner().invoke(agent, ["state", "show", "--json"]).stdout)
+    assert {r["id"]: r["fires"] for r in shown["rules"]}["first-map"] == 0
+    result = CliRunner().invoke(agent, ["state", "reset-behaviour"])
+    assert result.exit_code == 0 and "back to the pack's initial values" in result.stdout
+
+
+@pytest.mark.parametrize("args, named", [(["--variable", "affecton"], "did you mean 'affection'?"),
+                                         (["--rule", "seek-me"], "did you mean 'seek-mei'?")])
+def test_an_unknown_rule_or_variable_is_exit_2_with_a_hint_and_changes_nothing(lived, args, named):
+    before = _snapshot(lived)
+    result = CliRunner().invoke(agent, ["state", "reset-behaviour", *args])
+    assert result.exit_code == 2 and named in result.stderr and result.stderr.count("\n") == 1
+    assert _snapshot(lived) == before
