@@ -74,6 +74,13 @@ def others_in(view: View) -> list[dict[str, Any]]:
     return [p for p in view.parsed.get("participants") or [] if not view.me.is_self(p.get("id"), p.get("name"))]
 
 
+def present_others(view: View) -> list[dict[str, Any]]:
+    """The others in the conversation now (those who left excepted): whom a turn may go to."""
+    present = view.parsed.get("present")
+    people = present if isinstance(present, list) else view.parsed.get("participants") or []
+    return [p for p in people if not view.me.is_self(p.get("id"), p.get("name"))]
+
+
 def same_person_record(a: dict[str, Any], b: dict[str, Any]) -> bool:
     return same_person(a.get("id"), a.get("name"), b.get("id"), b.get("name"))
 
@@ -83,7 +90,7 @@ def partner_of(view: View) -> dict[str, Any]:
     itself, the last of them who spoke by preference. A speaker who is not a
     participant (who left, or a line from another talk) is never addressed;
     only when the participants are unknown is the last speaker the best guess."""
-    others = others_in(view)
+    others = present_others(view)
     for line in reversed(view.parsed.get("conversation_messages") or []):
         speaker = {"id": line.get("speaker_id"), "name": line.get("speaker")}
         if view.me.is_self(speaker["id"], speaker["name"]):

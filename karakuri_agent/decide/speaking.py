@@ -22,6 +22,7 @@ from karakuri_agent.decide.queries import (
     offer_in_turn,
     others_in,
     place_name_here,
+    present_others,
     same_person_record,
     stable_hash,
     takes_gift,
@@ -182,8 +183,8 @@ def next_speaker(view: View, choice: Choice, partner: dict[str, Any]) -> str | N
     departed = view.parsed.get("departed") or []
     gone_names = {p.get("name") for p in departed if p.get("name")}
     gone = {str(p["id"]) for p in departed if p.get("id")}
-    known = bool(view.parsed.get("participants_listed")) and bool(view.parsed.get("participants"))
-    members = [str(p["id"]) for p in others_in(view) if p.get("id")]
+    known = bool(view.parsed.get("participants_listed")) and bool(view.parsed.get("present"))
+    members = [str(p["id"]) for p in present_others(view) if p.get("id")]
     spoke = [str(line.get("speaker_id")) for line in reversed(view.parsed.get("conversation_messages") or [])
              if line.get("speaker_id")]
     if known:

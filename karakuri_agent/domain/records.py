@@ -49,7 +49,8 @@ class Parsed(TypedDict):
     has_choices: bool
     notification_type: str
     conversation_id: str | None
-    participants: list[Participant]
+    participants: list[Participant]  # everyone the notification names (what memory keys a talk by)
+    present: list[Participant]  # who is in the conversation now: the next speaker is one of them
     # The server listed them (the JSON's, or the text's `参加者` line): who is in the conversation now.
     # Else they are the people the text names, those it says left excepted.
     participants_listed: bool

@@ -118,8 +118,8 @@ def parse(notification: Notification, *, roster: textparse.NameLookup, me: Ident
     roster = _KnowingSelf(roster, me)
     body = notification.notification
     text = body.text
-    participants = ([{"id": p.id, "name": p.name} for p in body.participants] if body.participants is not None
-                    else turns.parse_present(text, roster))  # the text's 参加者 line, else those named who did not leave
+    listed = [{"id": p.id, "name": p.name} for p in body.participants] if body.participants is not None else None
+    participants = listed if listed is not None else textparse.parse_participants(text, roster)
     if body.conversation_messages is not None:
         ids = {p["name"]: p["id"] for p in participants if p.get("id")}
         messages = [
@@ -135,6 +135,7 @@ def parse(notification: Notification, *, roster: textparse.NameLookup, me: Ident
         "notification_type": body.type,
         "conversation_id": body.conversation_id,
         "participants": participants,
+        "present": listed if listed is not None else turns.parse_present(text, roster),  # who may speak next
         "participants_listed": body.participants is not None or turns.parse_roster_line(text) is not None,
         "departed": turns.parse_departed(text, roster),  # never named next
         "conversation_messages": messages,
