@@ -34,7 +34,7 @@ class Facts:
     nearby: tuple[str, ...] = ()
     partner: tuple[str, ...] = ()
     money: int | None = None
-    items: tuple[str, ...] = ()
+    items: tuple[str, ...] | None = None  # the names held; None: unknown (`所持品: 5 個` counts, never names)
     weather: str | None = None
     met: tuple[str, ...] = ()
     text: str = ""  # the newest line, else the notification's text: what `keyword` reads
@@ -276,7 +276,13 @@ def fill(path: str, slots: Mapping[str, str]) -> str | None:
 
 
 def compare(actual: Any, operator: str, expected: Any) -> bool:
-    """One condition: lists ask membership, numbers order, texts equality or `contains`."""
+    """One condition: lists ask membership, numbers order, texts equality or `contains`.
+
+    A fact or variable nobody knows (None) makes every condition on it false,
+    `neq` too: `weather neq はれ` must not hold on a text that never said the weather.
+    """
+    if actual is None:
+        return False
     if isinstance(actual, (tuple, list)):
         inside = expected in actual
         return {"eq": inside, "contains": inside, "neq": not inside}.get(operator, False)

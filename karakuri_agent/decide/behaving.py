@@ -40,18 +40,19 @@ def facts(view: View) -> Facts:
     node = (parsed.get("location") or {}).get("current_node") or {}
     others = [p for p in parsed.get("participants") or [] if not view.me.is_self(p.get("id"), p.get("name"))]
     lines = parsed.get("conversation_messages") or []
-    extra: Mapping[str, Any] = parsed  # type: ignore[assignment]
+    held = view.holdings
+    items = None if held.items is None and held.item_count != 0 else tuple(
+        dict.fromkeys(str(h.name or h.item_id) for h in held.items or () if h.name or h.item_id))
     return Facts(
         notification=str(parsed.get("notification_type") or ""),
         now=view.now.astimezone(TOKYO),
         place=node.get("name"),
         nearby=tuple(str(a["name"]) for a in view.nearby_agents if a.get("name")),
         partner=tuple(str(p["name"]) for p in others if p.get("name")),
-        money=extra.get("money") if isinstance(extra.get("money"), int) else None,
-        items=tuple(str(i) for i in extra.get("items") or ()),
-        weather=extra.get("weather") if isinstance(extra.get("weather"), str) else None,
-        met=tuple(str(p.get("display_name")) for p in view.context.get("people", [])
-                  if p.get("interactions", 0) > 0 and p.get("display_name")),
+        money=held.money,  # reading/holdings.py's: the text's 所持金, a status answer, what commands spent
+        items=items,
+        weather=(parsed.get("location") or {}).get("weather"),
+        met=tuple(view.met),
         text=str(lines[-1].get("message") or "") if lines else view.text,
         offered=tuple(dict.fromkeys(c.command for c in view.choices)),
         previous_command=view.recent_commands[0].get("command") if view.recent_commands else None,

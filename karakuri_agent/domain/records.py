@@ -9,7 +9,7 @@ is still a dict.
 
 from __future__ import annotations
 
-from typing import Any, TypedDict
+from typing import Any, NotRequired, TypedDict
 
 
 class Participant(TypedDict):
@@ -40,6 +40,7 @@ class Location(TypedDict):
     current_node: Node | None
     clock: str | None  # ISO text
     nearby_agent_count: int | None
+    weather: NotRequired[str | None]  # the sky of `天気: くもり 18℃` (くもり), None when the text does not say
 
 
 class Parsed(TypedDict):

@@ -53,6 +53,7 @@ class View:
     npc_nodes: frozenset[str] = frozenset()
     refused: Sequence[dict[str, Any]] = ()
     holdings: Holdings = Holdings()  # money and items, as far as known (domain/holdings.py)
+    met: Sequence[str] = ()  # names of everyone the agent has talked with, latest first (read with a pack only)
 
     def choice(self, *commands: str) -> Choice | None:
         return next((c for c in self.choices if c.command in commands), None)

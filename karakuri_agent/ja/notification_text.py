@@ -97,6 +97,9 @@ CLOCK = re.compile(
 
 NEARBY_AGENTS = re.compile(r"^近くのエージェント[:：]\s*(?P<count>\d{1,6})\s*人")
 
+# `天気: くもり 18℃`: the sky (the `weather` fact) and the temperature, which the fact leaves out.
+WEATHER = re.compile(r"^天気[:：][ \t\u3000]*(?P<sky>[^\s\d℃][^\s℃]{0,15}?)(?:[ \t\u3000]*-?\d{1,3}(?:\.\d+)?[ \t]*℃)?[ \t\u3000]*$")
+
 # Transfers. The summary is `item×N`, `12,000円` or `(空)`. Each tail holds its own separator:
 # the server writes `名前 から …` but also `名前が受取を拒否しました。`.
 SUMMARY = r"(?P<summary>\S.*?)"

@@ -50,6 +50,7 @@ from karakuri_agent.ja.notification_text import (
     SPEAKER_LINE,
     STRUCTURAL_LABELS,
     TRANSFER_PATTERNS,
+    WEATHER,
 )
 
 _EOL = re.compile(r"[ \t\u3000]*(?:\n|\Z)")
@@ -483,4 +484,13 @@ def parse_nearby_agent_count(text: str) -> int | None:
         match = NEARBY_AGENTS.match(line.strip())
         if match:
             return int(match.group("count"))
+    return None
+
+
+def parse_weather(text: str) -> str | None:
+    """The sky of `天気: くもり 18℃` (`くもり`), the temperature left out; None when the text does not say."""
+    for _, line in _scan(text).lines:
+        match = WEATHER.match(line.strip())
+        if match:
+            return match.group("sky")
     return None

@@ -164,6 +164,11 @@ class MemoryStore:
                  "relationship": relationship(p["interactions"]), "interactions": p["interactions"],
                  "last_contact": p["last_contact"]} for p in found]
 
+    def met_names(self, limit: int = 500) -> list[str]:
+        met = [p for p in self._tables["people"].values() if p["interactions"] > 0 and p["display_name"]]
+        met.sort(key=lambda p: p["last_contact"] or "", reverse=True)
+        return [str(p["display_name"]) for p in met[:limit]]
+
     def person_id(self, name: str) -> str | None:
         named = [p for p in self._tables["people"].values() if p["display_name"] == name]
         named.sort(key=lambda p: (p["last_contact"] is not None, p["last_contact"] or ""), reverse=True)

@@ -191,6 +191,11 @@ class PostgresStore(ToldFactsSQL):
         return [{**row, "relationship": relationship(row["interactions"])}
                 for agent_id in ids if (row := by_id.get(agent_id)) is not None]
 
+    def met_names(self, limit: int = 500) -> list[str]:
+        rows = self._conn.execute("SELECT display_name FROM people WHERE interactions > 0 AND display_name != ''"
+                                  " ORDER BY last_contact DESC NULLS LAST LIMIT %s", (limit,)).fetchall()
+        return [str(row[0]) for row in rows]
+
     def person_id(self, name: str) -> str | None:
         row = self._conn.execute("SELECT agent_id FROM people WHERE display_name = %s"
                                  " ORDER BY last_contact DESC NULLS LAST LIMIT 1", (name,)).fetchone()

@@ -226,6 +226,14 @@ class SQLiteStore(ToldFactsSQL):
             if (row := by_id.get(agent_id)) is not None
         ]
 
+    def met_names(self, limit: int = 500) -> list[str]:
+        """The names of the people the agent has talked with, the latest contact first (the `met` fact)."""
+        rows = self._conn.execute(
+            "SELECT display_name FROM people WHERE interactions > 0 AND display_name != ''"
+            " ORDER BY last_contact DESC LIMIT ?", (limit,)
+        ).fetchall()
+        return [str(row[0]) for row in rows]
+
     def person_id(self, name: str) -> str | None:
         """The id of someone seen under this name, for texts that name people without ids.
 
