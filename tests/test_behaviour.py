@@ -290,7 +290,10 @@ def test_a_rule_whose_command_is_not_offered_gives_way_and_says_why():
 
 def test_a_rule_refused_by_the_gate_gives_way():
     rule = {**NIGHT_REST, "then": [{"type": "choose", "command": "wait", "params": {"duration": 60}}]}
-    chosen = propose(with_pack(view([MOVE, WAIT]), {"rules": [rule]}))
+    behaviour, problems = parse_behaviour({"rules": [rule]}, builtin_ids=BUILTIN_RULE_IDS)
+    assert [p.split(": ", 2)[1] for p in problems] == ["rules[night-rest].then[0].params.duration"]  # check says so
+    v = view([MOVE, WAIT])  # and the gate still refuses it, should such a pack be run anyway
+    chosen = propose(replace(v, persona=replace(v.persona, behaviour=behaviour), now=TOKYO_NIGHT, behaviour_memory={}))
     assert chosen[0].rule == "daily-life" and chosen[0].trace.gave_way[0]["why"].startswith("refused by the gate")
 
 

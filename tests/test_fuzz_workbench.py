@@ -65,3 +65,33 @@ def test_any_saved_behaviour_memory_is_shown_and_reset_without_an_error(memory):
         assert done and shown(behaviour, after, NOW)["rules"]
     everything, _ = reset(behaviour, memory)
     assert [v["value"] for v in shown(behaviour, everything, NOW)["variables"]] == [0, False]
+
+
+WORDS = st.from_regex(r"[a-z][a-z_*]{0,20}", fullmatch=True)
+
+
+@SETTINGS
+@given(command=WORDS, pattern=WORDS, duration=st.integers(-10**6, 10**6))
+def test_persona_check_passes_exactly_what_the_world_knows(command, pattern, duration):
+    """A command, a notification-type glob, an event and a wait's duration pass only when the world has them."""
+    import fnmatch
+
+    from karakuri_agent.behaviour.builtin import BUILTIN_RULE_IDS
+    from karakuri_agent.behaviour.pack import parse_behaviour
+    from karakuri_agent.behaviour.spec import EVENTS
+    from karakuri_agent.behaviour.vocabulary import NOTIFICATION_TYPES
+    from karakuri_agent.domain.commands import KNOWN
+
+    pack = {"rules": [{"id": "r", "when": {"type": "notification", "types": [pattern]},
+                       "then": [{"type": "choose", "command": command}]},
+                      {"id": "w", "when": {"type": "day_start"},
+                       "then": [{"type": "choose", "command": "wait", "params": {"duration": duration}}]}],
+            "reactions": [{"id": "x", "on": pattern, "then": []}]}
+    problems = parse_behaviour(pack, builtin_ids=BUILTIN_RULE_IDS)[1]
+    types_ok = any(fnmatch.fnmatchcase(t, pattern) for t in NOTIFICATION_TYPES)
+    on_ok = types_ok or any(fnmatch.fnmatchcase(e, pattern) for e in EVENTS)
+    assert any(".when.types:" in p for p in problems) == (not types_ok)
+    assert any(".on:" in p for p in problems) == (not on_ok)
+    assert any(".command:" in p for p in problems) == (command not in KNOWN)
+    assert any(".params.duration:" in p for p in problems) == (not 1 <= duration <= 6)
+    assert all(p.count("\n") == 0 and p.startswith("behaviour.json: ") for p in problems)

@@ -22,7 +22,8 @@ from typing import Annotated, Any, Callable, Iterable, Literal, Mapping, Sequenc
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, Strict, ValidationError
 
 from karakuri_agent.behaviour import build
-from karakuri_agent.behaviour.spec import ACTIONS, BEHAVIOUR_FILE, CHANGES, COOLDOWN_MINUTES_LIMIT, COUNT_LIMIT, EVENTS, FACTS, OPERATORS, PATH_SLOTS, PRIORITY_LIMIT, TRIGGERS, VALUE_LIMIT, Behaviour, Rule, Variable
+from karakuri_agent.behaviour.vocabulary import entry_problems
+from karakuri_agent.behaviour.spec import ACTIONS, BEHAVIOUR_FILE, CHANGES, COOLDOWN_MINUTES_LIMIT, COUNT_LIMIT, FACTS, OPERATORS, PATH_SLOTS, PRIORITY_LIMIT, TRIGGERS, VALUE_LIMIT, Behaviour, Rule, Variable
 
 _CLOCK = re.compile(r"^([01]\d|2[0-3]):[0-5]\d$")
 _SLOT = re.compile(r"\{([^{}]*)\}")
@@ -402,15 +403,8 @@ def _meaning_problems(b: Behaviour, source: str, builtin_ids: Sequence[str],
                 when = entry.when
                 if when.type == "variable_crossed" and when.variable and not _defined(b, when.variable):
                     out.append(f"{where}.when.variable: {when.variable!r} is no defined variable")
-            elif entry.on not in EVENTS and not _looks_like_type(entry.on):
-                out.append(f"{where}.on: {entry.on!r} is no event, expected one of {', '.join(EVENTS)}"
-                           " or a notification type")
+            out += entry_problems(entry, where)  # the world's commands, events, types and bounds
     return out
-
-
-def _looks_like_type(name: str) -> bool:
-    """A notification type is snake_case words (`idle_reminder_fired`), possibly a glob."""
-    return bool(re.fullmatch(r"[a-z*][a-z0-9_*]*", name))
 
 
 def _defined(b: Behaviour, path: str) -> bool:
