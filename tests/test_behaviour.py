@@ -475,7 +475,7 @@ def test_the_bundled_night_rest_is_switched_off_by_disable(tmp_path, home):
     bundled = replace(v, persona=load_persona(), now=TOKYO_NIGHT)
     assert propose(bundled)[0].rule == "night-rest"
     code, out, _ = run_agent(home, "rules", "--pack", str(pack), cwd=tmp_path)
-    assert "night-rest" in out and "(off)" in out.splitlines()[-1]
+    assert "night-rest" in out and "(off: disable)" in out.splitlines()[-1]
 
 
 # -- the example pack: a second character whose day differs because of its rules ---------------------

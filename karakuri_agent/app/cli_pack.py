@@ -73,14 +73,26 @@ def rules(pack: Path | None, as_json: bool) -> None:
     from karakuri_agent.decide.rules import BUILTIN_RULES
     from karakuri_agent.voice.persona import load_configured
 
-    directory = pack if pack is not None else load_settings(require_api=False).persona_dir
-    entries = Selector(BUILTIN_RULES, load_configured(directory).behaviour or EMPTY).entries()
+    if pack is None:
+        loaded = load_configured(load_settings(require_api=False).persona_dir)
+    else:
+        from karakuri_agent.errors import ConfigError
+        from karakuri_agent.voice.persona import BrokenPack, load_persona
+
+        try:  # the pack named here, not KARAKURI_PERSONA_DIR: its errors name --pack
+            loaded = load_persona(pack)
+        except BrokenPack as exc:
+            raise ConfigError(f"--pack {pack}: {exc}") from None
+    entries = Selector(BUILTIN_RULES, loaded.behaviour or EMPTY).entries()
     if as_json:
         print_json([vars(e) for e in entries])
         return
     for e in entries:
-        state = "" if e.enabled else "(off) "
-        say(f"{e.priority:>5}  {e.id:<24} {e.source if e.source == 'built-in' else 'pack':<8}  {state}{e.description}")
+        state = "" if e.enabled else f"(off: {e.off_by}) " if e.off_by else "(off) "
+        details = ", ".join([f"on {e.trigger}"] * bool(e.trigger) + [f"cooldown {e.cooldown}"] * bool(e.cooldown)
+                            + [f"at most {e.max_fires} fires"] * (e.max_fires is not None))
+        say(f"{e.priority:>5}  {e.id:<24} {e.source if e.source == 'built-in' else 'pack':<8}  {state}{e.description}"
+            + (f"  [{details}]" if details else ""))
 
 
 @persona.command("skill")

@@ -44,6 +44,9 @@ class Entry:
     description: str
     enabled: bool
     trigger: str = ""
+    cooldown: str | None = None  # "3 notifications" or "30 minutes" (pack rules)
+    max_fires: int | None = None
+    off_by: str | None = None  # why it is off: "disable" (the pack's list) or "enabled: false" (the rule)
 
 
 @dataclass
@@ -82,11 +85,16 @@ class Selector(Generic[V, C]):
         switched_off = [r for r in everything if r.id in disabled]
         for rule in sorted([*self.ordered, *switched_off],
                            key=lambda r: (r.id in disabled, -r.priority)):
+            off_by = "disable" if rule.id in disabled else None
             if isinstance(rule, BuiltinRule):
-                out.append(Entry(rule.id, rule.priority, BUILT_IN, rule.description, rule.id not in disabled))
+                out.append(Entry(rule.id, rule.priority, BUILT_IN, rule.description, off_by is None, off_by=off_by))
             else:
-                out.append(Entry(rule.id, rule.priority, source, rule.description or _summary(rule),
-                                 rule.enabled and rule.id not in disabled, rule.when.type))
+                off_by = off_by or (None if rule.enabled else "enabled: false")
+                cooldown = rule.cooldown and (f"{rule.cooldown.notifications} notifications"
+                                              if rule.cooldown.notifications is not None
+                                              else f"{rule.cooldown.minutes:g} minutes")
+                out.append(Entry(rule.id, rule.priority, source, rule.description or _summary(rule), off_by is None,
+                                 rule.when.type, cooldown or None, rule.max_fires, off_by))
         return out
 
     def select(self, view: V, turn: Turn | None,
