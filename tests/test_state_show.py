@@ -70,3 +70,11 @@ def test_an_unknown_rule_or_variable_is_exit_2_with_a_hint_and_changes_nothing(l
     result = CliRunner().invoke(agent, ["state", "reset-behaviour", *args])
     assert result.exit_code == 2 and named in result.stderr and result.stderr.count("\n") == 1
     assert _snapshot(lived) == before
+
+
+def test_log_since_says_when_more_entries_match_than_it_shows(lived):
+    result = CliRunner().invoke(agent, ["log", "--since", "2026-04-18", "-n", "3", "--json"])
+    assert result.exit_code == 0 and len(json.loads(result.stdout)) == 3
+    assert "showing the newest 3 of " in result.stderr and "raise -n" in result.stderr
+    everything = CliRunner().invoke(agent, ["log", "--since", "2026-04-18", "-n", "1000"])
+    assert everything.exit_code == 0 and "showing the newest" not in everything.stderr

@@ -45,9 +45,12 @@ def log(limit: int, since_text: str | None, notification_id: str | None, notific
         if as_json:
             print_json([])
         return
-    entries = history.recent(settings, limit, filters)
+    entries, passing = history.recent_counted(settings, limit, filters)
     if not entries:
         say(history.why_empty(settings.state_dir, filters), err=True)
+    elif passing > limit:  # say so: the oldest of what was asked for is not shown
+        say(f"showing the newest {limit} of {passing} entries that match; raise -n (at most 1000) or narrow"
+            " --since to see the rest", err=True)
     if as_json:
         print_json(entries)
     else:

@@ -61,11 +61,21 @@ def no_state_yet(settings: Settings) -> str | None:
 def recent(settings: Settings, limit: int, filters: Filters = Filters()) -> list[dict[str, Any]]:
     """The newest `limit` activity entries that pass `filters`, oldest first, with the claims whose outcome
     was never written."""
+    return recent_counted(settings, limit, filters)[0]
+
+
+def recent_counted(settings: Settings, limit: int, filters: Filters = Filters()) -> tuple[list[dict[str, Any]], int]:
+    """`recent`'s entries, and how many passed the filters in all (more than `limit`: some are not shown).
+
+    Without filters only `limit` entries are read, so the count is at most `limit`.
+    """
     with open_state(settings, utc_now, read_only=True) as state:
         entries = state.store.recent_activity(FILTER_SCAN if filters.any else limit)
         claims = state.ledger.recent_claims(limit)
-    kept = list(reversed([entry for entry in entries if filters.keeps(entry)][:limit]))
-    return [e for e in with_unrecorded_claims(kept, claims) if e["kind"] != "claimed" or filters.keeps(e)]
+    passing = [entry for entry in entries if filters.keeps(entry)]
+    kept = list(reversed(passing[:limit]))
+    shown = [e for e in with_unrecorded_claims(kept, claims) if e["kind"] != "claimed" or filters.keeps(e)]
+    return shown, len(passing)
 
 
 def with_unrecorded_claims(entries: list[dict[str, Any]], claims: list[dict[str, Any]]) -> list[dict[str, Any]]:
