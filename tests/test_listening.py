@@ -385,3 +385,19 @@ def test_a_thing_taken_back_is_withdrawn_in_any_words() -> None:
     news, _ = _told("メイくん、結婚するんだって！")
     _, mistaken = _told("メイくんの結婚の話、あれ勘違いだったみたい、ごめん", TOLD_AT + timedelta(hours=1))
     assert mistaken and mistaken[0].about_name == "メイ" and retracted(_rows(news), mistaken[0]) == [0]
+
+
+@pytest.mark.parametrize("line, kind", [
+    ("いつかcafe巡りしない？", "invitation"), ("3時半に図書館来れる？", "invitation"), ("寒いの、平気なん？", "question"),
+])
+def test_dialect_and_indefinite_invitations_are_read(line: str, kind: str) -> None:
+    heard = _heard(line)
+    assert heard.kind == kind
+    if kind == "question":
+        assert heard.question is not None and heard.question.kind == "yesno"
+
+
+def test_an_invitation_is_agreed_to_as_one_thought() -> None:
+    for seed in SEEDS:
+        reply = _reply("いつかcafe巡りしない？", seed=seed)
+        assert any(a.split("、")[0] in reply for a in NIKE.answers["agree"]) and "さっき" not in reply, reply

@@ -23,7 +23,7 @@ from karakuri_agent.ja import listening as cues
 from karakuri_agent.ja.sentences import is_asking, split_sentences
 from karakuri_agent.ja.speech import APOLOGY, GREETING, PERSON_NAME, REQUEST, is_kanji
 from karakuri_agent.reading import words as analysed  # the analyzer itself loads on the first line read
-from karakuri_agent.ja.questions import AND, OR
+from karakuri_agent.ja.questions import AND, INVITE, OR
 from karakuri_agent.reading.questions import Question, read_question
 
 __all__ = ["KINDS", "Heard", "hear"]
@@ -186,7 +186,8 @@ def _question(text: str, asking: str, own: tuple[str, ...], others: tuple[str, .
     question = read_question(text, own_names=own, other_names=others)
     if question is None:
         return Heard("question", asks=OTHER, topic=_topic(asking, skip)[0])
-    if (question.kind == "invite" or cues.INVITE_SAID.search(asking)) and not cues.ABOUT_PLANS.search(asking):
+    if (question.kind == "invite" or cues.INVITE_SAID.search(asking) or INVITE.search(asking)) \
+            and not cues.ABOUT_PLANS.search(asking):
         return Heard("invitation", topic=_topic(asking, skip)[0], question=question)
     if cues.ABOUT_PLANS.search(asking):
         return Heard("question", asks=PLANS, question=question)
@@ -232,6 +233,7 @@ def _normal(text: str) -> str:
     question mark given one ('あさとよる どっちがすき' → '…どっちがすき？')."""
     text = "".join(ch for ch in text if unicodedata.category(ch) not in ("So", "Sk", "Cf", "Mn")).strip()
     text = re.sub(r"(?<=[^\x00-\x7f])[ \u3000]+(?=[^\x00-\x7f])", "", text)
+    text = cues.KANSAI_NAN.sub(cues.STANDARD_NO, text)  # '平気なん？' asks as '平気なの？' does
     out = []
     for sentence in split_sentences(text):
         bare = sentence.rstrip(cues.SENTENCE_TAIL)
