@@ -186,7 +186,8 @@ def _question(text: str, asking: str, own: tuple[str, ...], others: tuple[str, .
     question = read_question(text, own_names=own, other_names=others)
     if question is None:
         return Heard("question", asks=OTHER, topic=_topic(asking, skip)[0])
-    if (question.kind == "invite" or cues.INVITE_SAID.search(asking) or INVITE.search(asking)) \
+    if (question.kind == "invite" or (question.kind != "choice" and (cues.INVITE_SAID.search(asking)
+                                                                      or INVITE.search(asking)))) \
             and not cues.ABOUT_PLANS.search(asking):
         return Heard("invitation", topic=_topic(asking, skip)[0], question=question)
     if cues.ABOUT_PLANS.search(asking):

@@ -167,5 +167,8 @@ def answered(s: Situation, h: Heard) -> list[str] | None:
     if h.kind in ("warmth", "compliment", "thanks", "apology"):
         return _said(s, h.kind, table="reactions") or None
     if h.kind == "invitation" and (h.question is None or h.question.kind != "invite"):
-        return _said(s, "agree") or None  # an invitation the question reader took for a yes/no
+        # An invitation the question reader took for a yes/no: agreed to, with what the pack says of
+        # the place or thing invited to when it has something ('コンビニ、ちょうど寄りたかったんだ').
+        agree = _said(s, "agree")
+        return [join_sentences((a, p)) for a in agree for p in s.picked] or agree or None
     return None

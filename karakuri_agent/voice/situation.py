@@ -241,7 +241,8 @@ def _answer(q: Question, s: Situation) -> _Answer:
     elif q.kind in ("like", "invite", "yesno"):
         opener = {"like": "like", "invite": "agree"}.get(q.kind, "yes")
         # Agreeing to a plan is the whole thought; a yes carries its reason.
-        follows = [] if q.kind == "invite" else (done if q.past else []) or reasons or details
+        # (with what the pack says of the place or thing invited to, when it has something).
+        follows = s.picked if q.kind == "invite" else (done if q.past else []) or reasons or details
         if q.detail:  # "何か読んだ？" wants the thing: what was read lately
             follows = done or details or (said("where_before", place=place_word_of(recent)) if recent else [])
         lines = _combined(said(opener, topic=key or IT), follows)
