@@ -37,11 +37,11 @@ def utc_now() -> datetime:
     return datetime.now(timezone.utc)
 
 
-# The notification's `created_at` and the answer's `Date` further apart than this disagree: one of them is
-# wrong (a server clock in 2100, a notification stamped by a clock that jumped), not a notification read late.
-READINGS_AGREE = timedelta(hours=1)
-# How near the machine's own clock must be to a reading to take its side when the two readings disagree.
-MACHINE_AGREES = timedelta(minutes=5)
+# A `Date` later than the notification's `created_at` (or its `expires_at`) by up to this is the notification
+# read late: a slow fetch, a delivery held up for hours. Further off, or earlier, it is a clock that disagrees
+# with the notification's (a server whose `Date` says 2100, a world whose clock runs months away from the
+# machines' clocks), and CONTRACT §9 puts the notification's own first.
+READ_LATE = timedelta(days=1)
 
 
 def _plausible(reading: datetime | None) -> datetime | None:
@@ -50,27 +50,24 @@ def _plausible(reading: datetime | None) -> datetime | None:
     return reading.astimezone(timezone.utc)
 
 
-def server_now(created_at: datetime | None, date: datetime | None, machine: datetime,
+def server_now(created_at: datetime | None, date: datetime | None,
                expires_at: datetime | None = None) -> datetime | None:
     """The world's time when a notification was read, CONTRACT §9's order: its own `created_at` first, then `Date`.
 
-    Readings that agree (within an hour, or a `Date` within the
-    notification's own life: up to an hour past its `expires_at`): the later
-    one, so a notification read late is judged by the `Date`. Readings that
-    disagree wildly: the one the machine's clock agrees with, and
-    `created_at` when it agrees with neither, so a `Date` of 2100 cannot
-    expire a notification made a minute ago. One reading alone is taken;
-    none (or only implausible ones): None.
+    The `Date` is believed over `created_at` only as the notification read
+    late: no earlier than `created_at`, and within `READ_LATE` of it or of
+    its `expires_at`. Any other `Date` disagrees with the notification's
+    clock and loses to it, so a `Date` of 2100 cannot expire a notification
+    made a minute ago, and a world whose clock runs months away from the
+    machine's keeps its own time whatever the HTTP server stamps. The
+    machine's clock is never asked. One reading alone is taken; none (or
+    only implausible ones): None.
     """
     made, said = _plausible(created_at), _plausible(date)
     if made is None or said is None:
         return made or said
-    ends = _plausible(expires_at)
-    if abs(said - made) <= READINGS_AGREE or (ends is not None and made <= said <= ends + READINGS_AGREE):
-        return max(made, said)
-    if abs(machine - said) <= MACHINE_AGREES < abs(machine - made):
-        return said
-    return made
+    ends = _plausible(expires_at) or made
+    return said if made <= said <= max(made, ends) + READ_LATE else made
 
 
 class WorldClock:
@@ -103,7 +100,7 @@ class WorldClock:
     def read_server(self, created_at: datetime | None, date: datetime | None = None,
                     expires_at: datetime | None = None) -> None:
         """Follow the server from now on: its time as `server_now` reads it, if it gave a plausible one."""
-        believed = server_now(created_at, date, self._machine(), expires_at)
+        believed = server_now(created_at, date, expires_at)
         if believed is not None:
             self._anchor = (believed, self._monotonic())
 
