@@ -167,17 +167,21 @@ def doctor() -> None:
               help="Keep the replay's state in DIR (for `KARAKURI_STATE_DIR=DIR karakuri-agent log`)"
                    " instead of a throwaway directory.")
 @click.option("--json", "as_json", is_flag=True, help="Print each decision record as JSON.")
+@click.option("--at", "at_text", metavar="TIME",
+              help="Move the whole session to start at TIME (ISO 8601): each message, its notification's"
+                   " created_at and expires_at and its text's clock, so time rules can be tried.")
 @click.option("--decider", type=click.Choice(sorted(DECIDERS)),
               help="Who decides [default: KARAKURI_DECIDER, else rules]. `llm` asks the model set by"
                    " KARAKURI_LLM_* (environment or .env): only the model is reached, nothing is sent.")
 @handles_errors
-def demo(fixtures_dir: str, state_dir: Path | None, as_json: bool, decider: str | None) -> None:
+def demo(fixtures_dir: str, state_dir: Path | None, as_json: bool, at_text: str | None, decider: str | None) -> None:
     """Replay a recorded session offline and show each decision, its reason and its report."""
     from karakuri_agent.app.demo import replay
-    from karakuri_agent.app.fixtures import resolve_fixtures_dir
+    from karakuri_agent.app.fixtures import parse_time, resolve_fixtures_dir
     from karakuri_agent.reading.trigger import find_notification_id
 
-    for message, result in replay(resolve_fixtures_dir(fixtures_dir), state_dir, decider=decider):
+    at = parse_time(at_text) if at_text else None
+    for message, result in replay(resolve_fixtures_dir(fixtures_dir), state_dir, decider=decider, at=at):
         if not as_json:
             say(f"▶ {message.splitlines()[0][:70]}")
             carried = find_notification_id(message)

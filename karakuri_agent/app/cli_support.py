@@ -297,7 +297,8 @@ FIXTURES = click.option(
     help="Serve the API from recorded fixtures in DIR (`bundled`: the session shipped with the package);"
          " nothing leaves the machine, and the state is throwaway unless --state-dir is given.")
 AT = click.option("--at", "at_text", metavar="TIME",
-                   help="With --fixtures: the time of the run (ISO 8601; default: when the message was recorded).")
+                   help="With --fixtures: the time of the run (ISO 8601; default: when the message was recorded)."
+                        " A TIME outside the recorded session moves the whole session to start at TIME.")
 FIXTURE_STATE = click.option(
     "--state-dir", type=click.Path(file_okay=False, path_type=Path),
     help="With --fixtures: keep the run's state in DIR (for `KARAKURI_STATE_DIR=DIR karakuri-agent log`)."

@@ -14,6 +14,7 @@ import json
 import shutil
 import tempfile
 from contextlib import ExitStack
+from datetime import datetime
 from pathlib import Path
 from typing import Iterator
 
@@ -60,12 +61,14 @@ def decider_settings(decider: str | None = None) -> dict[str, str]:
 
 
 def replay(fixtures_dir: Path | None = None, state_dir: Path | None = None,
-           decider: str | None = None) -> Iterator[tuple[str, HandleResult]]:
+           decider: str | None = None, at: datetime | None = None) -> Iterator[tuple[str, HandleResult]]:
     """Yield (message, result) for each message of the session, in order.
 
     KARAKURI_PERSONA_DIR picks the voice, as for `handle`; the bundled
     recording is then replayed as if made by that pack's character.
     KARAKURI_DECIDER (or `decider`) picks who decides (decider_settings).
+    `at` moves the whole session to start then (fixture_shift.py): each
+    message, its notification's times and its text's clock alike.
     """
     pack = demo_environment(with_env_file=False).get(PERSONA_DIR_ENV, "").strip()
     with ExitStack() as stack:
@@ -73,6 +76,10 @@ def replay(fixtures_dir: Path | None = None, state_dir: Path | None = None,
         directory = fixtures_dir or bundled_fixtures_dir()
         if directory == bundled_fixtures_dir():
             directory = _recast(directory, load_configured(Path(pack) if pack else None), scratch / "recording")
+        if at is not None:
+            from karakuri_agent.app.fixture_shift import shifted_copy
+
+            directory = shifted_copy(directory, at, scratch / "shifted")
         session = load_session(directory, required=True)
         state = state_dir or scratch / "state"
         settings = load_settings(

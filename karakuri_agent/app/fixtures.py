@@ -21,7 +21,7 @@ from __future__ import annotations
 import email.utils
 import json
 import tempfile
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -139,23 +139,33 @@ def fixture_run(settings: Settings, at: datetime | None,
     """Settings and clock for a run on fixtures: decide as the recorded agent did, when it did.
 
     The recorded session names the agent and the time of each message (`at`
-    overrides it). The state is a throwaway directory, removed afterwards,
+    overrides it). An `at` outside the session's span (fixture_shift.py) moves
+    the whole session instead: a copy of it starts at `at`, each message at
+    its own moved time, so a night rule can be tried on a daytime recording.
+    The state is a throwaway directory, removed afterwards,
     unless `state_dir` (`--state-dir`) names one: KARAKURI_STATE_DIR and
     KARAKURI_DATABASE_URL are the real agent's, and fixture places, people
     and claims must never leak into them.
     """
     assert settings.fixtures_dir is not None
+    from karakuri_agent.app.fixture_shift import shifted_copy, within_span
+
     directory = resolve_fixtures_dir(settings.fixtures_dir)
     session = load_session(directory, required=False)
-    settings = replace(settings, fixtures_dir=directory, database_url=None)
-    if session.me.get("id") or session.me.get("name"):
-        settings = replace(settings, self_agent_id=session.me["id"], self_name=session.me["name"])
-    clock = FixtureClock(session, at)
-    if state_dir is not None:
-        yield replace(settings, state_dir=state_dir), clock
-        return
-    with tempfile.TemporaryDirectory(prefix="karakuri-fixtures-") as state:
-        yield replace(settings, state_dir=Path(state)), clock
+    with ExitStack() as stack:
+        if at is not None and session.messages and not within_span(session, at):
+            scratch = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="karakuri-shifted-")))
+            directory = shifted_copy(directory, at, scratch / "fixtures")
+            session, at = load_session(directory, required=True), None
+        settings = replace(settings, fixtures_dir=directory, database_url=None)
+        if session.me.get("id") or session.me.get("name"):
+            settings = replace(settings, self_agent_id=session.me["id"], self_name=session.me["name"])
+        clock = FixtureClock(session, at)
+        if state_dir is not None:
+            yield replace(settings, state_dir=state_dir), clock
+            return
+        with tempfile.TemporaryDirectory(prefix="karakuri-fixtures-") as state:
+            yield replace(settings, state_dir=Path(state)), clock
 
 
 def _json_response(status: int, body: Any) -> httpx.Response:

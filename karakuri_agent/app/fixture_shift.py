@@ -1,0 +1,85 @@
+"""A recorded session moved in time: `demo --at TIME` and `handle --fixtures … --at TIME` outside its span.
+
+A rule on the time of day (a night rule) can only be tried offline if the
+recorded notifications say it is night: their `created_at` and
+`expires_at`, the texts' `現在時刻` line and the session's message times are
+all moved by the same amount, into a copy of the fixtures directory, so the
+client, the clock and the transport run unchanged on the copy. The
+recording itself is never changed.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+from typing import Any
+
+from karakuri_agent.app.fixtures import SESSION_FILE, Session, load_session, parse_time
+from karakuri_agent.domain.notification import TOKYO
+from karakuri_agent.ja.notification_text import CLOCK
+
+# The notification's own life past the session's last message: an `--at` this close still means "late".
+NOTIFICATION_LIFE = timedelta(minutes=10)
+
+
+def within_span(session: Session, at: datetime) -> bool:
+    """`at` falls inside the recorded session (its first message to its last one's notification life)."""
+    if not session.messages:
+        return True
+    times = [moment for moment, _ in session.messages]
+    return min(times) <= at <= max(times) + NOTIFICATION_LIFE
+
+
+def shifted_copy(directory: Path, start: datetime, into: Path) -> Path:
+    """A copy of the fixtures in `directory` whose session starts at `start`, every recorded time moved alike."""
+    session = load_session(directory, required=True)
+    offset = start - min(moment for moment, _ in session.messages) if session.messages else timedelta(0)
+    shutil.copytree(directory, into)
+    for path in (into / "notifications").glob("*.json"):
+        recorded = json.loads(path.read_text(encoding="utf-8"))
+        body = recorded.get("body")
+        if isinstance(body, dict):
+            _shift_notification(body, offset)
+        path.write_text(json.dumps(recorded, ensure_ascii=False, indent=1), encoding="utf-8")
+    session_path = into / SESSION_FILE
+    data = json.loads(session_path.read_text(encoding="utf-8"))
+    for entry in data.get("messages") or []:
+        entry["at"] = _stamp(parse_time(entry["at"]) + offset)
+    session_path.write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    return into
+
+
+def _shift_notification(body: dict[str, Any], offset: timedelta) -> None:
+    for key in ("created_at", "expires_at"):
+        if isinstance(body.get(key), str):
+            try:
+                body[key] = _stamp(parse_time(body[key]) + offset)
+            except Exception:  # a stamp the recording garbled stays as it was: the run says what it finds
+                continue
+    inner = body.get("notification")
+    if isinstance(inner, dict) and isinstance(inner.get("text"), str):
+        inner["text"] = shift_text(inner["text"], offset)
+
+
+def shift_text(text: str, offset: timedelta) -> str:
+    """The text with its `現在時刻` line moved by `offset` (read as the world's Tokyo time); nothing else changes."""
+    lines = text.split("\n")
+    for index, line in enumerate(lines):
+        found = CLOCK.match(line.strip())
+        if found is None:
+            continue
+        try:
+            moment = datetime(int(found.group("y")), int(found.group("mo")), int(found.group("d")),
+                              int(found.group("h")), int(found.group("mi")), tzinfo=TOKYO) + offset
+        except (ValueError, OverflowError):
+            continue
+        lead = len(line) - len(line.lstrip())
+        start, end = lead + found.start("y"), lead + found.end("mi")
+        lines[index] = line[:start] + moment.strftime("%Y-%m-%d %H:%M") + line[end:]
+    return "\n".join(lines)
+
+
+def _stamp(moment: datetime) -> str:
+    return moment.astimezone(timezone.utc).isoformat().replace("+00:00", "Z")
