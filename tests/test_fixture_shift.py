@@ -48,9 +48,9 @@ def test_handle_at_a_time_outside_the_session_runs_the_message_then_inside_keeps
 
 def test_the_copy_moves_every_recorded_time_alike_and_leaves_the_recording(tmp_path):
     start = datetime(2026, 4, 18, 14, 0, tzinfo=timezone.utc)
-    copy = shifted_copy(bundled_fixtures_dir(), start, tmp_path / "moved")
-    session = load_session(copy, required=True)
     original = load_session(bundled_fixtures_dir(), required=True)
+    copy = shifted_copy(bundled_fixtures_dir(), original, start, tmp_path / "moved")
+    session = load_session(copy, required=True)
     offset = start - original.messages[0][0]
     assert [at for at, _ in session.messages] == [at + offset for at, _ in original.messages]
     body = json.loads((copy / "notifications" / "notif-demo01.json").read_text(encoding="utf-8"))["body"]

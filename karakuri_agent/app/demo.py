@@ -79,7 +79,7 @@ def replay(fixtures_dir: Path | None = None, state_dir: Path | None = None,
         if at is not None:
             from karakuri_agent.app.fixture_shift import shifted_copy
 
-            directory = shifted_copy(directory, at, scratch / "shifted")
+            directory = shifted_copy(directory, load_session(directory, required=True), at, scratch / "shifted")
         session = load_session(directory, required=True)
         state = state_dir or scratch / "state"
         settings = load_settings(

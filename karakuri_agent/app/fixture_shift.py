@@ -14,11 +14,16 @@ import json
 import shutil
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from karakuri_agent.app.fixtures import SESSION_FILE, Session, load_session, parse_time
 from karakuri_agent.domain.notification import TOKYO
 from karakuri_agent.ja.notification_text import CLOCK
+
+if TYPE_CHECKING:
+    from karakuri_agent.app.fixtures import Session
+
+# A recorded session's own file in a fixtures directory (fixtures.py reads and writes it).
+SESSION_FILE = "session.json"
 
 # The notification's own life past the session's last message: an `--at` this close still means "late".
 NOTIFICATION_LIFE = timedelta(minutes=10)
@@ -32,9 +37,8 @@ def within_span(session: Session, at: datetime) -> bool:
     return min(times) <= at <= max(times) + NOTIFICATION_LIFE
 
 
-def shifted_copy(directory: Path, start: datetime, into: Path) -> Path:
-    """A copy of the fixtures in `directory` whose session starts at `start`, every recorded time moved alike."""
-    session = load_session(directory, required=True)
+def shifted_copy(directory: Path, session: Session, start: datetime, into: Path) -> Path:
+    """A copy of the fixtures in `directory` (its `session` read) starting at `start`, every recorded time moved alike."""
     offset = start - min(moment for moment, _ in session.messages) if session.messages else timedelta(0)
     shutil.copytree(directory, into)
     for path in (into / "notifications").glob("*.json"):
@@ -45,8 +49,8 @@ def shifted_copy(directory: Path, start: datetime, into: Path) -> Path:
         path.write_text(json.dumps(recorded, ensure_ascii=False, indent=1), encoding="utf-8")
     session_path = into / SESSION_FILE
     data = json.loads(session_path.read_text(encoding="utf-8"))
-    for entry in data.get("messages") or []:
-        entry["at"] = _stamp(parse_time(entry["at"]) + offset)
+    for entry, (at, _) in zip(data.get("messages") or [], session.messages):
+        entry["at"] = _stamp(at + offset)
     session_path.write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
     return into
 
@@ -55,7 +59,7 @@ def _shift_notification(body: dict[str, Any], offset: timedelta) -> None:
     for key in ("created_at", "expires_at"):
         if isinstance(body.get(key), str):
             try:
-                body[key] = _stamp(parse_time(body[key]) + offset)
+                body[key] = _stamp(_moment(body[key]) + offset)
             except Exception:  # a stamp the recording garbled stays as it was: the run says what it finds
                 continue
     inner = body.get("notification")
@@ -79,6 +83,11 @@ def shift_text(text: str, offset: timedelta) -> str:
         start, end = lead + found.start("y"), lead + found.end("mi")
         lines[index] = line[:start] + moment.strftime("%Y-%m-%d %H:%M") + line[end:]
     return "\n".join(lines)
+
+
+def _moment(text: str) -> datetime:
+    moment = datetime.fromisoformat(text.strip())
+    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
 
 
 def _stamp(moment: datetime) -> str:

@@ -30,6 +30,7 @@ from typing import Any, Callable, Iterator
 import httpx
 
 from karakuri_agent.app.config import Settings
+from karakuri_agent.app.fixture_shift import SESSION_FILE, shifted_copy, within_span
 from karakuri_agent.domain.clock import utc_now
 from karakuri_agent.domain.commands import INFORMATION as INFORMATION_COMMANDS
 from karakuri_agent.domain.ids import ID_PATTERN
@@ -42,7 +43,6 @@ from karakuri_agent.shipped import PACKAGE_DIR
 GENERIC_ACCEPTANCE = {"ok": True, "message": phrases.COMMAND_ACCEPTED}
 # `--fixtures bundled` names the recorded session shipped with the package.
 BUNDLED = "bundled"
-SESSION_FILE = "session.json"
 
 
 def bundled_fixtures_dir() -> Path:
@@ -148,14 +148,12 @@ def fixture_run(settings: Settings, at: datetime | None,
     and claims must never leak into them.
     """
     assert settings.fixtures_dir is not None
-    from karakuri_agent.app.fixture_shift import shifted_copy, within_span
-
     directory = resolve_fixtures_dir(settings.fixtures_dir)
     session = load_session(directory, required=False)
     with ExitStack() as stack:
         if at is not None and session.messages and not within_span(session, at):
             scratch = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="karakuri-shifted-")))
-            directory = shifted_copy(directory, at, scratch / "fixtures")
+            directory = shifted_copy(directory, session, at, scratch / "fixtures")
             session, at = load_session(directory, required=True), None
         settings = replace(settings, fixtures_dir=directory, database_url=None)
         if session.me.get("id") or session.me.get("name"):
