@@ -120,7 +120,7 @@ def test_fuzz_the_next_speaker_is_always_a_current_participant(case):
 @settings(max_examples=100, deadline=None)
 @given(leave=st.booleans(), loose=st.booleans(), listed=st.booleans(), pending=st.booleans(),
        enum=st.sampled_from([None, [], [ME.agent_id], [MEI["id"]]]), announcement=st.booleans())
-def test_fuzz_with_nobody_left_nothing_names_a_next_speaker(leave, loose, listed, pending, enum, announcement):
+def test_fuzz_with_nobody_left_only_the_closing_farewell_names_the_agent_itself(leave, loose, listed, pending, enum, announcement):
     text = turn_text([SELF], speaker=None if announcement else MEI, message="じゃあね", announcement=announcement,
                      closing=not announcement, pending=pending)
     choices = turn_choices(enum=enum, closing=True, pending=pending)
@@ -131,12 +131,16 @@ def test_fuzz_with_nobody_left_nothing_names_a_next_speaker(leave, loose, listed
                         "param_schema": {"message": {"type": "string"}, "next_speaker_agent_id": {"type": "string"}}})
     note = notification(text, choices, kind="conversation_closing", participants=[SELF] if listed else None)
     decision, admitted, _ = decide(note)
-    if admitted is not None:
-        assert "next_speaker_agent_id" not in admitted.params
+    if admitted is not None and "next_speaker_agent_id" in admitted.params:
+        # the closing farewell, the world ignoring its next speaker: the agent itself, where the enum allows it
+        assert admitted.params["next_speaker_agent_id"] == ME.agent_id and enum in (None, [], [ME.agent_id])
+        assert not loose and not leave
     if loose:  # the turn's own way out needs no next speaker
         assert admitted is not None and admitted.choice.command == "end_conversation"
     elif leave:
         assert admitted is not None and admitted.choice.command == "conversation_leave"
+    elif enum in (None, [], [ME.agent_id]):  # an empty enum narrows nothing
+        assert admitted is not None and admitted.params["next_speaker_agent_id"] == ME.agent_id
     else:
         assert admitted is None and decision.command is None
         assert decision.idle_why == turns.NOBODY_LEFT_WHY  # the text's 参加者 line holds only the agent

@@ -182,9 +182,24 @@ def test_the_agent_is_never_its_own_next_speaker_even_when_the_enum_offers_only_
 
 # -- item 7: a closing prompt with nobody left ------------------------------------------------------------------
 
-def test_an_announcement_closing_with_nobody_left_sends_nothing_and_the_report_says_why(env):
+def test_an_announcement_closing_with_nobody_left_says_goodbye_naming_the_agent_itself(env):
+    """The engine ignores a closing turn's next speaker when nobody else remains: the farewell is still said."""
     text = turn_text([SELF], announcement=True)
     note = notification(text, turn_choices(closing=True), kind="conversation_closing", nid=NID)
+    _, decision, admitted, refused = decide(note)
+    assert admitted is not None, refused
+    assert admitted.params["next_speaker_agent_id"] == ME.agent_id and admitted.params["message"]
+    assert decision.reason == turns.CLOSING_ALONE
+    with respx.mock:
+        respx.get(GET_URL).respond(200, json=note.raw)
+        post = respx.post(POST_URL).respond(200, json={"ok": True})
+        handle(f"notification_id: {note.notification_id}", load_settings())
+    assert len(post.calls) == 1
+
+
+def test_a_closing_with_nobody_left_whose_enum_leaves_the_agent_out_sends_nothing_and_says_why(env):
+    text = turn_text([SELF], announcement=True)
+    note = notification(text, turn_choices(closing=True, enum=[MEI["id"]]), kind="conversation_closing", nid=NID)
     _, decision, admitted, _ = decide(note)
     assert admitted is None and decision.command is None and decision.idle_why == turns.NOBODY_LEFT_WHY
     with respx.mock:
@@ -193,6 +208,12 @@ def test_an_announcement_closing_with_nobody_left_sends_nothing_and_the_report_s
         result = handle(f"notification_id: {note.notification_id}", load_settings())
     assert not post.calls
     assert turns.NOBODY_LEFT_WHY in result.report and result.report.endswith("追加操作なし。")
+
+
+def test_a_turn_that_is_not_closing_never_names_the_agent_even_with_nobody_left():
+    text = turn_text([SELF], announcement=True)
+    _, decision, admitted, _ = decide(notification(text, turn_choices(), kind="conversation_message"))
+    assert admitted is None or admitted.params.get("next_speaker_agent_id") != ME.agent_id
 
 
 def test_with_nobody_left_a_leave_choice_is_taken_instead():

@@ -69,6 +69,7 @@ NOBODY_TO_NAME = "会話に残っている相手がいないので、次に話�
 NO_ONE_KNOWN = "会話に誰がいるのかわからないので、次に話す人を指名できない"
 LEAVE_ALONE = "会話に残っている相手がいないので、挨拶して会話を抜ける"
 WITHOUT_NEXT_SPEAKER = "会話に残っている相手がいないので、次に話す人を指名せずに締めくくる"
+CLOSING_ALONE = "会話に残っている相手がいないので、お別れの言葉で締めくくる"
 
 # The report's phrase for a turn that could not be taken (`{summary}。{why}追加操作なし。`).
 NOBODY_LEFT_WHY = "会話の相手がもう誰も残っていないため、"

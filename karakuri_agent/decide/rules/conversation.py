@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from karakuri_agent.decide.queries import meeting_elsewhere, partner_of
-from karakuri_agent.decide.speaking import asks_time, needs_next_speaker, offer_reason, recalling, speech_params
+from karakuri_agent.decide.queries import enum_of, meeting_elsewhere, partner_of
+from karakuri_agent.decide.speaking import NEXT_SPEAKER, asks_time, needs_next_speaker, offer_reason, recalling, speech_params
 from karakuri_agent.domain.commands import END, SPEAK
 from karakuri_agent.domain.decision import Decision
+from karakuri_agent.domain.notification import Choice
 from karakuri_agent.domain.view import View
 from karakuri_agent.ja import places, reasons, turns
 
@@ -19,7 +20,7 @@ def conversation_turn_rule(view: View) -> list[Decision] | None:
     if speak is None and end is None:
         return None
     partner = partner_of(view)
-    closing = speak is not None and end is None and places.asks_farewell(speak.description)
+    closing = _closing(speak, end)
     meeting = meeting_elsewhere(view, partner.get("id"))
     long_enough = len(view.own_lines) >= view.persona.rules.conversation_turns or meeting is not None
     speak_decision = speak and Decision(
@@ -48,13 +49,23 @@ def _named_next(view: View, decision: Decision) -> bool:
     return choice is None or not needs_next_speaker(choice) or "next_speaker_agent_id" in decision.params
 
 
+def _closing(speak: Choice | None, end: Choice | None) -> bool:
+    """The turn is the parting line of a closing conversation (its only choice: `お別れのメッセージを送る`)."""
+    return speak is not None and end is None and places.asks_farewell(speak.description)
+
+
 def _nobody_left(view: View, partner: dict[str, Any]) -> list[Decision]:
     """Everyone else has gone: leave with a goodbye, or take a turn that names nobody; else say why not.
 
     The turn's choices all need a next speaker and there is no one to name:
     another way out (`conversation_leave`, or a speaking choice that needs no
-    next speaker) is taken when offered; otherwise nothing is sent, and the
-    report says that nobody is left.
+    next speaker) is taken when offered. A closing conversation's parting
+    line, with the server's list holding only the agent, names the agent
+    itself: the world ignores the next speaker of a closing turn when nobody
+    else remains (the engine's closing rule), so the farewell is still said
+    and the turn is not left to time out; an id enum that leaves the agent
+    out forbids it. Otherwise nothing is sent, and the report says that
+    nobody is left.
     """
     leave = view.choice("conversation_leave")
     if leave is not None:
@@ -64,6 +75,12 @@ def _nobody_left(view: View, partner: dict[str, Any]) -> list[Decision]:
             return [Decision(choice.command, speech_params(view, choice, "farewell", partner),
                              turns.WITHOUT_NEXT_SPEAKER)]
     if view.parsed.get("participants_listed"):  # the server's list holds only the agent
+        speak = view.choice(*SPEAK)
+        own = view.me.agent_id
+        if speak is not None and own and _closing(speak, view.choice(*END)) and (
+                not enum_of(speak, NEXT_SPEAKER) or own in map(str, enum_of(speak, NEXT_SPEAKER))):
+            params = {**speech_params(view, speak, "farewell", partner), NEXT_SPEAKER: own}
+            return [Decision(speak.command, params, turns.CLOSING_ALONE)]
         return [Decision(None, reason=turns.NOBODY_TO_NAME, idle_why=turns.NOBODY_LEFT_WHY)]
     return [Decision(None, reason=turns.NO_ONE_KNOWN)]
 
