@@ -7,17 +7,17 @@ Run from the repository root:
     .venv/bin/python benchmarks/bench_conversation.py --smoke         # 2 seeds, 1 line per kind: seconds
     .venv/bin/python benchmarks/bench_conversation.py --mode handle   # one `handle` process per message
 
-Per seed (benchmarks/conversation/runner.py): a fresh state, the installed
+Per seed (testing/conversation/runner.py): a fresh state, the installed
 `karakuri-agent listen --stdin` (or `handle`), a loopback API serving
 notifications in the real engine's texts; first the agent's morning
 (arrivals and completed actions), then talks in which partners say lines
-from benchmarks/conversation/lines.json. Each reply is judged by
-benchmarks/conversation/judge.py, which imports nothing of the package.
+from testing/conversation/lines.json. Each reply is judged by
+testing/conversation/judge.py, which imports nothing of the package.
 
 Printed: per kind, the share of replies that answer the line, pooled and
 as min / median / max over seeds; the replies with a stock sentence glued
 on; the hard faults (each must be 0); and the memory share (what partners
-told on day 1 brought back on later days, benchmarks/conversation/memory.py).
+told on day 1 brought back on later days, testing/conversation/memory.py).
 Everything, with every reply and verdict, is saved to
 benchmarks/results/bench_conversation.json (gitignored).
 """
@@ -26,64 +26,19 @@ from __future__ import annotations
 
 import argparse
 import json
-import statistics
 import sys
-from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.conversation.judge import judge  # noqa: E402
-from benchmarks.conversation.runner import KINDS, run_seed  # noqa: E402
+from testing.conversation.judge import judge  # noqa: E402
+from testing.conversation.measure import judged_seed, memory_seed, pooled_memory, summarise  # noqa: E402
+from testing.conversation.runner import KINDS  # noqa: E402
 
 RESULTS_FILE = ROOT / "benchmarks" / "results" / "bench_conversation.json"
 AIM = 0.9
-
-
-def judged_seed(seed: int, per_kind: int, mode: str, pack: str | None,
-                settings: dict[str, str] | None = None) -> dict[str, Any]:
-    run = run_seed(seed, per_kind=per_kind, mode=mode, pack=pack, settings=settings)
-    rows = []
-    for record in run.judged:
-        data = record.as_dict()
-        data["verdict"] = judge(data, run.day).as_dict()
-        rows.append(data)
-    result = run.as_dict()
-    result["judged"] = rows
-    return result
-
-
-def memory_seed(seed: int, mode: str, pack: str | None, settings: dict[str, str] | None = None) -> dict[str, Any]:
-    from benchmarks.conversation.memory import run_memory
-
-    return run_memory(seed, mode=mode, pack=pack, settings=settings)
-
-
-def summarise(seeds: list[dict[str, Any]]) -> dict[str, Any]:
-    per_kind: dict[str, dict[str, Any]] = {}
-    for kind in KINDS:
-        shares, ok, total = [], 0, 0
-        for seed in seeds:
-            rows = [r for r in seed["judged"] if r["kind"] == kind]
-            if not rows:
-                continue
-            good = sum(r["verdict"]["answers"] for r in rows)
-            ok, total = ok + good, total + len(rows)
-            shares.append(good / len(rows))
-        per_kind[kind] = {"answered": ok, "lines": total, "share": ok / total if total else None,
-                          "min": min(shares, default=None), "median": statistics.median(shares) if shares else None,
-                          "max": max(shares, default=None)}
-    rows = [r for seed in seeds for r in seed["judged"]]
-    violations = Counter(v.split(":")[0] for r in rows for v in r["verdict"]["violations"])
-    reasons = Counter(reason for r in rows for reason in r["verdict"]["reasons"]
-                      if not reason.startswith("a hard fault"))
-    overall = [sum(r["verdict"]["answers"] for r in s["judged"]) / len(s["judged"]) for s in seeds if s["judged"]]
-    return {"per_kind": per_kind, "answered": sum(r["verdict"]["answers"] for r in rows), "lines": len(rows),
-            "overall_spread": [min(overall), statistics.median(overall), max(overall)] if overall else None,
-            "glued": sum(r["verdict"]["glued"] for r in rows), "violations": dict(violations),
-            "reasons": dict(reasons.most_common(12))}
 
 
 def pct(value: float | None) -> str:
@@ -113,18 +68,6 @@ def print_summary(summary: dict[str, Any], memory: dict[str, Any] | None, seeds:
     worst = [k for k, row in summary["per_kind"].items() if row["share"] is not None and row["share"] < AIM]
     print(f"\naim: at least {AIM:.0%} of the replies of every kind answer the line:"
           f" {'holds' if not worst else 'does NOT hold for ' + ', '.join(worst)}")
-
-
-def pooled_memory(runs: list[dict[str, Any]]) -> dict[str, Any] | None:
-    runs = [r for r in runs if r]
-    if not runs:
-        return None
-    keys = ("told", "brought_back", "wrong_person", "retracted", "twice")
-    total = {k: sum(r[k] for r in runs) for k in keys}
-    shares = [r["brought_back"] / r["told"] for r in runs if r["told"]]
-    total["share"] = total["brought_back"] / total["told"] if total["told"] else None
-    total["spread"] = [min(shares), statistics.median(shares), max(shares)] if shares else None
-    return total
 
 
 def main(argv: list[str] | None = None) -> int:

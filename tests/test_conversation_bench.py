@@ -2,7 +2,7 @@
 
 `benchmarks/bench_conversation.py --smoke` in this process's venv: the
 installed `karakuri-agent listen --stdin` against a loopback API, two seeds
-(the bundled pack and benchmarks/conversation/packs/minato), one line of each
+(the bundled pack and testing/conversation/packs/minato), one line of each
 kind per seed. Its hard invariants are asserted; the per-kind floors
 (issue 33's aim: nine replies in ten answer the line) are xfail until the
 conversation listens, so they report without failing the suite.
@@ -20,14 +20,14 @@ from typing import Any
 
 import pytest
 
-from benchmarks import bench_conversation as bench
-from benchmarks.conversation import judge as judging
-from benchmarks.conversation import memory
-from benchmarks.conversation.runner import KINDS, load_lines
-from benchmarks.conversation.scenes import Person
+from testing.conversation import measure as bench
+from testing.conversation import judge as judging
+from testing.conversation import memory
+from testing.conversation.runner import KINDS, load_lines
+from testing.conversation.scenes import Person
 
 ROOT = Path(__file__).resolve().parents[1]
-BENCH_DIR = ROOT / "benchmarks" / "conversation"
+BENCH_DIR = ROOT / "testing" / "conversation"
 DAY = {"visited": ["喫茶店", "喫茶「こもれび」", "カフェ", "港", "みなと港"], "labels": ["店内", "桟橋"],
        "places": ["喫茶店", "港"], "actions": ["カフェラテを飲む", "船を眺める"], "met": ["真白リク", "あおい"],
        "all_place_words": ["喫茶店", "カフェ", "港", "図書館", "公園", "商店街", "神社", "駅前", "駅"]}

@@ -1,7 +1,7 @@
 """Does the reply answer the line? Judged as a Japanese reader would, from the outside only.
 
 The judge reads plain data: the line a partner said, what a right answer
-must show (benchmarks/conversation/lines.json), the command and params the
+must show (testing/conversation/lines.json), the command and params the
 agent sent for that notification, its report line, and the agent's day as
 the server saw it (the places it arrived at, the actions it completed, the
 people it talked with). It imports nothing of the karakuri_agent package

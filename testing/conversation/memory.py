@@ -1,7 +1,7 @@
 """Brought back what was told: partners tell things on day 1; do they hear them back on the next days?
 
 Day 1: after the agent's morning, five partners talk with it; each tells one
-or two things in their own words (benchmarks/conversation/memory.json: a
+or two things in their own words (testing/conversation/memory.json: a
 fact about themselves, or news about someone else the agent knows), and a
 few take one back later that day (「あ、パン屋で働く話な、なくなってしもたわ」).
 Days 2 and 3: every teller, everyone news was about, and two people who were

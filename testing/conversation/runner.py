@@ -1,12 +1,12 @@
 """Runs one seed: the installed agent against a loopback API, fed the day and then the talks.
 
 A seed chooses the character pack (the bundled one or a pack under
-benchmarks/conversation/packs/), the agent's id, the partners' names, which
+testing/conversation/packs/), the agent's id, the partners' names, which
 lines of each kind are said and in what order. The agent is the installed
 `karakuri-agent` console script, either resident (`listen --stdin`, fed one
 JSON line per Discord message) or one `handle` process per message. The API
 is testing/loopback.py's: it serves the notifications this module writes
-(benchmarks/conversation/scenes.py) and records every command.
+(testing/conversation/scenes.py) and records every command.
 
 What comes back per judged line is plain data (the line, what a right
 answer shows, the command and params the agent sent, its report line), for
