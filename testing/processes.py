@@ -79,3 +79,12 @@ def import_costs(code: str, env: dict[str, str], cwd: Path, top: int = 10) -> li
                      "cumulative_ms": int(cumulative_us) / 1000})
     rows.sort(key=lambda row: row["cumulative_ms"], reverse=True)
     return rows[:top]
+
+
+def loopback_env(base_url: str, state_dir: Path) -> dict[str, str]:
+    """This process's environment for a child agent run against a loopback server: none of the
+    caller's KARAKURI_/DISCORD_ settings, the test key and agent id, and a private state directory."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("KARAKURI_", "DISCORD_"))}
+    env.update(KARAKURI_API_BASE_URL=base_url, KARAKURI_API_KEY=API_KEY,
+               KARAKURI_STATE_DIR=str(state_dir), KARAKURI_SELF_AGENT_ID=SELF_ID)
+    return env

@@ -11,8 +11,9 @@ import sys
 
 import pytest
 
-from conftest import API_KEY, CONVERSATION_REQUEST, SELF_ID
+from conftest import API_KEY, CONVERSATION_REQUEST
 from testing.loopback import running_api
+from testing.processes import loopback_env
 
 NID = CONVERSATION_REQUEST["notification_id"]
 KARAKURI = [sys.executable, "-c", "import sys; from karakuri_agent.app.cli import karakuri; sys.exit(karakuri())"]
@@ -27,9 +28,7 @@ def api():
 
 @pytest.fixture
 def proc_env(api, tmp_path):
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("KARAKURI_", "DISCORD_"))}
-    env.update(KARAKURI_API_BASE_URL=api.base_url, KARAKURI_API_KEY=API_KEY,
-               KARAKURI_STATE_DIR=str(tmp_path / "state"), KARAKURI_SELF_AGENT_ID=SELF_ID)
+    env = loopback_env(api.base_url, tmp_path / "state")
     return env
 
 

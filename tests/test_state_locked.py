@@ -4,16 +4,16 @@ and nothing lost (issue 28, 10). Real processes: the lock holder, `handle` and t
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 
 import pytest
 
-from conftest import API_KEY, CONVERSATION_REQUEST, SELF_ID
+from conftest import CONVERSATION_REQUEST
 from karakuri_agent.report.line import FAILED
 from karakuri_agent.state.sqlite import db
 from testing.loopback import running_api
+from testing.processes import loopback_env
 
 NID = CONVERSATION_REQUEST["notification_id"]
 AGENT = [sys.executable, "-c", "import sys; from karakuri_agent.app.cli import agent; sys.exit(agent())"]
@@ -31,9 +31,7 @@ def api():
 
 @pytest.fixture
 def proc_env(api, tmp_path):
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("KARAKURI_", "DISCORD_"))}
-    env.update(KARAKURI_API_BASE_URL=api.base_url, KARAKURI_API_KEY=API_KEY,
-               KARAKURI_STATE_DIR=str(tmp_path / "state"), KARAKURI_SELF_AGENT_ID=SELF_ID)
+    env = loopback_env(api.base_url, tmp_path / "state")
     db.connect(tmp_path / "state").close()  # the file exists, migrated, as after earlier runs
     return env
 
