@@ -308,7 +308,8 @@ def test_chromium_renders_places_names_lines_and_statuses(lived, tmp_path):
     said = [li.all_text() for li in talk.children[1].children if li.tag == "li"]
     assert HOSTILE_LINE in said[0] and HOSTILE_PERSON in said[0] and "うん、図書館でね！" in said[2]
     assert [e.attrs["data-status"] for e in dom.find("span", class_="status")] == ["kept"]
-    assert [e.all_text() for e in dom.find("span", class_="partner")] == [HOSTILE_PERSON, HOSTILE_PERSON]
+    assert [e.all_text() for e in dom.find("span", class_="partner")] == [HOSTILE_PERSON, HOSTILE_PERSON]  # promise, gift
+    assert {e.all_text() for e in dom.find("span", class_="teller")} <= {HOSTILE_PERSON}  # what they told, if anything
     places = [e.all_text() for e in dom.find("g", class_="visited")]
     assert any(f"喫茶店{HOSTILE_PLACE}" in text for text in places)
 

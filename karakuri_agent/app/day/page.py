@@ -172,7 +172,7 @@ def _rules(day: Day) -> list[str]:
             f"{_time(v.at)}<code>{_e(v.path)}</code> = {_e(str(v.value))}" for v in day.variables), "</section>"]
     if day.learned:
         out += [_heading("learned"), _list(
-            f'{_time(f.at)}<span class="partner">{_e(f.teller)}</span>{_e(quoted(f.line))}'
+            f'{_time(f.at)}<span class="teller">{_e(f.teller)}</span>{_e(quoted(f.line))}'
             + (ja_day.TAKEN_BACK if f.withdrawn else "") for f in day.learned), "</section>"]
     return out
 
