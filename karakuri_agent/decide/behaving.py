@@ -19,7 +19,9 @@ from karakuri_agent.behaviour.engine import Facts, Turn
 from karakuri_agent.behaviour.selector import BuiltinRule, Selection, Selector
 from karakuri_agent.behaviour.spec import EMPTY, Action, Behaviour, Rule
 from karakuri_agent.decide.filling import completed
-from karakuri_agent.domain.commands import ACCEPT_TRANSFER, END
+from karakuri_agent.decide.queries import partner_of, present_others
+from karakuri_agent.decide.speaking import NEXT_SPEAKER, next_speaker, speech_params
+from karakuri_agent.domain.commands import ACCEPT_TRANSFER, END, SPEAK
 from karakuri_agent.domain.decision import Decision
 from karakuri_agent.domain.notification import TOKYO
 from karakuri_agent.gate import problems_in_view
@@ -29,6 +31,10 @@ from karakuri_agent.memory.record import KEEPABLE_AFTER_DUE
 
 if TYPE_CHECKING:
     from karakuri_agent.domain.view import View
+
+# A rule's param value that means the conversation's partner (`"next_speaker_agent_id": "{partner}"`).
+PARTNER_SLOT = "{partner}"
+SELF_NAMED = "the turn cannot go to the agent itself"  # the world's `cannot_nominate_self`
 
 
 def behaviour_of(view: View) -> Behaviour:
@@ -102,11 +108,53 @@ def rule_decision(view: View, rule: Rule, action: Action, phrases: Sequence[str]
         if agent is None:
             return f"{target} is not someone the agent knows here"
         params["target_agent_id"] = agent
+    partner = str(target) if command == "conversation_start" and target is not None else None
+    if command in SPEAK + END:
+        turn = _turn_params(view, command, params)
+        if isinstance(turn, str):
+            return turn
+        params, partner = turn
     if phrases:
-        params["message"] = _line(view, phrases, partner=str(target) if command == "conversation_start" else None)
+        params["message"] = _line(view, phrases, partner=partner)
     decision = completed(view, Decision(command, params, rule.description or follows_rule(rule.id), rule=rule.id))
     problems = problems_in_view(view, decision)
     return f"refused by the gate: {'; '.join(problems)}" if problems else decision
+
+
+def _turn_params(view: View, command: str, params: dict[str, Any]) -> tuple[dict[str, Any], str | None] | str:
+    """A conversation turn's params as the built-in turn fills them, with what the rule gave kept.
+
+    The next speaker is the partner (in a group, who spoke last), a current
+    participant other than the agent, as the world requires; a rule's
+    `"{partner}"` means that person and a participant's name means them. The
+    message (replaced by the rule's `say` line when it has one) and an
+    offer's answer are the built-in turn's. A string: why the rule gives way.
+    """
+    choice = view.choice(command)
+    assert choice is not None  # offered: checked by the caller
+    partner = partner_of(view)
+    built = speech_params(view, choice, "farewell" if command in END else "reply", partner)
+    named = params.get(NEXT_SPEAKER)
+    present = {str(p["id"]): str(p.get("name") or "") for p in present_others(view) if p.get("id")}
+    if named is None:
+        speaker = built.get(NEXT_SPEAKER) or next_speaker(view, choice, partner)
+    elif named == PARTNER_SLOT:
+        speaker = partner.get("id")
+    elif view.me.is_self(str(named), None) or view.me.is_self(None, str(named)):
+        return SELF_NAMED
+    else:
+        speaker = str(named) if str(named) in present else next(
+            (i for i, name in present.items() if name == named), None) or person_id(view, str(named))
+        if speaker is None:
+            return f"{named} is not someone in this conversation"
+    if not speaker:
+        return "nobody in this conversation to hand the turn to"
+    if view.me.is_self(str(speaker), None):
+        return SELF_NAMED
+    if (present or view.parsed.get("participants_listed")) and str(speaker) not in present:  # left, or never in it
+        return f"{named or speaker} is not someone in this conversation"
+    filled = {**{k: v for k, v in built.items() if k != NEXT_SPEAKER}, **params, NEXT_SPEAKER: str(speaker)}
+    return filled, present.get(str(speaker)) or partner.get("name")
 
 
 def person_id(view: View, name: str) -> str | None:
@@ -123,9 +171,7 @@ def person_id(view: View, name: str) -> str | None:
 def _line(view: View, phrases: Sequence[str], *, partner: str | None) -> str:
     """One of a `say`'s phrases, chosen stably per notification, its placeholders filled."""
     phrase = min(phrases, key=lambda p: hashlib.sha256(f"{view.notification_id}:{p}".encode()).hexdigest())
-    names = [p.get("name") for p in view.parsed.get("participants") or []
-             if p.get("name") and not view.me.is_self(p.get("id"), p.get("name"))]
-    who = partner or (names[0] if names else "")
+    who = partner or str(partner_of(view).get("name") or "")  # the one answered: in a group, who spoke last
     node = (view.parsed.get("location") or {}).get("current_node") or {}
     fill = {"partner": f"{who}{view.persona.honorific}" if who else "", "place": node.get("name") or "",
             "first_person": view.persona.first_person, "topic": "", "time": view.now.astimezone(TOKYO).strftime("%H:%M")}
