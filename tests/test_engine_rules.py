@@ -232,9 +232,9 @@ def test_items_it_cannot_tell_it_holds_are_asked_for_then_the_answer_decides(env
 
 def test_what_an_action_cost_is_taken_from_the_money_before_the_next_text_says_so(tmp_path):
     from karakuri_agent.memory import holdings
-    from karakuri_agent.state.memory import MemoryStore
+    from karakuri_agent.state.memory import MemoryState
 
-    store = MemoryStore()
+    store = MemoryState().store
     holdings.learn_from_text(store, "所持金: 500円\n所持品: なし", "2026-04-18T06:00:00.000+00:00")
     parsed = {"actions": offers.parse_action_options("選択肢:\n" + et.action_line(
         "コーヒーを飲む", "drink-coffee", cost=450) + "\n"), "transfers": []}

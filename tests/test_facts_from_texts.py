@@ -116,12 +116,12 @@ def test_every_operator_on_an_unknown_fact_is_false():
 def test_every_store_names_the_people_met_and_not_those_only_seen(tmp_path):
     from datetime import datetime, timezone
 
-    from karakuri_agent.state.memory import MemoryStore
+    from karakuri_agent.state.memory import MemoryState
     from karakuri_agent.state.sqlite.state import SQLiteState
 
     clock = lambda: datetime(2026, 4, 18, 3, 0, tzinfo=timezone.utc)  # noqa: E731
     sqlite = SQLiteState(tmp_path / "state", clock)
-    for store in (MemoryStore(), sqlite.store):
+    for store in (MemoryState().store, sqlite.store):
         store.see_people([{"id": "1", "name": "森川ソウ"}, {"id": "2", "name": "桜草メイ"}])
         assert store.met_names() == []
         store.touch_person("2", "桜草メイ")

@@ -26,7 +26,7 @@ from karakuri_agent.ja import turns
 from karakuri_agent.memory.context import observe
 from karakuri_agent.reading import textparse as tp
 from karakuri_agent.reading.promises import extract_promise
-from karakuri_agent.state.memory import MemoryStore
+from karakuri_agent.state.memory import MemoryState
 
 from turn_texts import (
     ME, MEI, NOW, PEOPLE, SELF, notification, offer_note, roster_line, turn_choices, turn_text, view_of,
@@ -172,7 +172,7 @@ def _heard(message, now):
     text = turn_text([MEI, SELF], speaker=MEI, message=message)
     note = notification(text, turn_choices(enum=[MEI["id"]]), participants=[MEI, SELF], created_at=now,
                         messages=[{"speaker": MEI["name"], "speaker_id": MEI["id"], "message": message}])
-    store = MemoryStore(clock=lambda: now)
+    store = MemoryState(clock=lambda: now).store
     store.learn_places(PLACES)
     observe(store, note, me=ME, now=now)
     pending = store.pending_commitments(now - timedelta(hours=1))

@@ -18,7 +18,7 @@ from karakuri_agent.gate import first_admitted
 from karakuri_agent.ja import turns
 from karakuri_agent.memory.context import observe
 from karakuri_agent.reading.promises import extract_promise
-from karakuri_agent.state.memory import MemoryStore
+from karakuri_agent.state.memory import MemoryState
 
 from turn_texts import ME, MEI, NOW, SELF, notification, turn_choices, turn_text, view_of
 
@@ -31,7 +31,7 @@ def heard(message, *, now=NOW, nid="notif-meet"):
     text = turn_text([MEI, SELF], speaker=MEI, message=message)
     note = notification(text, turn_choices(enum=[MEI["id"]]), participants=[MEI, SELF], nid=nid, created_at=now,
                         messages=[{"speaker": MEI["name"], "speaker_id": MEI["id"], "message": message}])
-    store = MemoryStore(clock=lambda: now)
+    store = MemoryState(clock=lambda: now).store
     store.learn_places(PLACES)
     observe(store, note, me=ME, now=now)
     pending = store.pending_commitments(now - timedelta(hours=1))

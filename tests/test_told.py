@@ -4,6 +4,7 @@ from datetime import date, datetime, timezone
 
 import pytest
 
+from karakuri_agent.domain import facts as kinds
 from karakuri_agent.reading import told
 
 # Tuesday 2026-12-01, 10:00 in Tokyo (01:00 UTC).
@@ -17,18 +18,18 @@ def read(message, *, at=SAID, speaker="桜草メイ", speaker_id="a-mei"):
 def test_a_pet_with_its_name_is_about_the_speaker():
     facts, _ = read("猫を飼ってるの、名前はミケ。")
     assert [(f.kind, f.topic, f.detail, f.about_id, f.about_name) for f in facts] == [
-        (told.PET, "ミケ", "猫", "a-mei", "桜草メイ")]
+        (kinds.PET, "ミケ", "猫", "a-mei", "桜草メイ")]
     assert facts[0].source == "猫を飼ってるの、名前はミケ。" and facts[0].said_at == SAID
     assert told.recall_line(facts[0].to_row(), date(2026, 12, 3)) == "ミケちゃん、元気？"
 
 
 @pytest.mark.parametrize("line, kind, topic", [
-    ("私はコーヒーが好きなんだ。", told.LIKE, "コーヒー"),
-    ("ピーマンが苦手なの。", told.DISLIKE, "ピーマン"),
-    ("編み物が好きなんだ。", told.LIKE, "編み物"),
-    ("妹がいるんだ。", told.FAMILY, "妹さん"),
-    ("パン屋で働いてるよ。", told.WORK, "パン屋"),
-    ("昨日、骨折しちゃった。", told.EVENT, "骨折"),
+    ("私はコーヒーが好きなんだ。", kinds.LIKE, "コーヒー"),
+    ("ピーマンが苦手なの。", kinds.DISLIKE, "ピーマン"),
+    ("編み物が好きなんだ。", kinds.LIKE, "編み物"),
+    ("妹がいるんだ。", kinds.FAMILY, "妹さん"),
+    ("パン屋で働いてるよ。", kinds.WORK, "パン屋"),
+    ("昨日、骨折しちゃった。", kinds.EVENT, "骨折"),
 ])
 def test_likes_family_work_and_what_happened(line, kind, topic):
     facts, _ = read(line)
@@ -37,7 +38,7 @@ def test_likes_family_work_and_what_happened(line, kind, topic):
 
 def test_a_plan_is_dated_from_when_it_was_said_in_tokyo():
     facts, _ = read("来週の土曜に引っ越すんだ。")
-    assert [(f.kind, f.topic, f.due_on) for f in facts] == [(told.PLAN, "引っ越し", date(2026, 12, 12))]
+    assert [(f.kind, f.topic, f.due_on) for f in facts] == [(kinds.PLAN, "引っ越し", date(2026, 12, 12))]
     # 23:30 UTC on Monday is already Tuesday in Tokyo: the same week either way, "明日" is Wednesday.
     late = datetime(2026, 11, 30, 23, 30, tzinfo=timezone.utc)
     assert read("明日、試験があるんだ。", at=late)[0][0].due_on == date(2026, 12, 2)
@@ -75,7 +76,7 @@ def test_a_retraction_names_the_plan_or_means_the_latest():
 
 def test_town_news_is_about_no_one():
     facts, _ = read("駅前に新しいパン屋ができたんだって！")
-    assert [(f.kind, f.about_name, f.about_id) for f in facts] == [(told.NEWS, "", None)]
+    assert [(f.kind, f.about_name, f.about_id) for f in facts] == [(kinds.NEWS, "", None)]
     assert told.recall_line(facts[0].to_row(), date(2026, 12, 2)) == "駅前に新しいパン屋ができたんだって！"
 
 
@@ -83,7 +84,7 @@ def test_the_agents_own_lines_are_not_read():
     lines = [{"speaker": "ニケ", "speaker_id": "me", "message": "猫を飼ってるの、名前はミケ。"},
              {"speaker": "桜草メイ", "speaker_id": "a-mei", "message": "妹がいるんだ。"}]
     facts, _ = told.read_lines(lines, lambda line: SAID, is_self=lambda i, n: i == "me")
-    assert [(f.kind, f.about_id) for f in facts] == [(told.FAMILY, "a-mei")]
+    assert [(f.kind, f.about_id) for f in facts] == [(kinds.FAMILY, "a-mei")]
 
 
 def test_the_same_fact_told_twice_has_one_key():

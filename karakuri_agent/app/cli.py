@@ -14,9 +14,10 @@ from types import SimpleNamespace
 import click
 
 from karakuri_agent.app.cli_support import (
-    GROUP,
+    HELP,
     PACKAGE,
     VERBOSE,
+    VerboseEverywhere,
     cli_settings,
     handles_errors,
     interruptible,
@@ -28,7 +29,7 @@ from karakuri_agent.app.cli_support import (
 
 
 # -- karakuri: the wrapper for LLM runtimes ---------------------------------------
-@click.group("karakuri", **GROUP)
+@click.group("karakuri", cls=VerboseEverywhere, context_settings=HELP)
 @click.version_option(package_name=PACKAGE)
 @VERBOSE
 def karakuri() -> None:
@@ -68,7 +69,7 @@ def command(notification_id: str, command: str, params_json: str) -> None:
 
 
 # -- karakuri-agent: the autonomous agent ------------------------------------------
-@click.group(PACKAGE, **GROUP)
+@click.group(PACKAGE, cls=VerboseEverywhere, context_settings=HELP)
 @click.version_option(package_name=PACKAGE)
 @VERBOSE
 def agent() -> None:

@@ -9,8 +9,9 @@ from pathlib import Path
 import click
 
 from karakuri_agent.app.cli_support import (
-    GROUP,
+    HELP,
     PACK_DIR,
+    VerboseEverywhere,
     WholeHelpCommand,
     handles_errors,
     print_json,
@@ -21,7 +22,7 @@ from karakuri_agent.errors import EXIT_FAILURE, UsageError
 from karakuri_agent.terminal import shown_lines
 
 
-@click.group(name="persona", **GROUP)
+@click.group(name="persona", cls=VerboseEverywhere, context_settings=HELP)
 def persona() -> None:
     """Make, check and use a persona pack (a character of your own; see docs/persona.md)."""
 

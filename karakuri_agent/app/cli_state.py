@@ -7,7 +7,8 @@ from pathlib import Path
 import click
 
 from karakuri_agent.app.cli_support import (
-    GROUP,
+    HELP,
+    VerboseEverywhere,
     WholeHelpCommand,
     fail,
     handles_errors,
@@ -108,7 +109,7 @@ def gc(keep_days: int, dry_run: bool, as_json: bool) -> None:
         say(f"{verb} rows older than {deleted['cutoff']}: {counts}")
 
 
-@click.group(name="state", **GROUP)
+@click.group(name="state", cls=VerboseEverywhere, context_settings=HELP)
 def state() -> None:
     """Copy the state between SQLite and PostgreSQL (`state copy`); show or reset the behaviour it remembers."""
 

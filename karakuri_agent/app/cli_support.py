@@ -217,7 +217,7 @@ class VerboseEverywhere(Programs):
 
 
 Programs.group_class = VerboseEverywhere
-GROUP = {"cls": VerboseEverywhere, "context_settings": {"help_option_names": ["-h", "--help"]}}
+HELP: dict[str, Any] = {"help_option_names": ["-h", "--help"]}  # every group's context_settings
 
 
 @contextmanager

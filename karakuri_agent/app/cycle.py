@@ -45,6 +45,7 @@ from karakuri_agent.gate import first_admitted, not_actionable
 from karakuri_agent.memory.context import view_of
 from karakuri_agent.reading.trigger import find_notification_id
 from karakuri_agent.report import line as report
+from karakuri_agent.report.line import WebhookResult
 from karakuri_agent.report.reporters import Reporter, WebhookReporter
 from karakuri_agent.secret import redact
 from karakuri_agent.state.base import State
@@ -80,7 +81,7 @@ class HandleResult:
     decision: Decision | None = None
     outcome: Outcome | None = None
     dry_run: bool = False
-    webhook: report.WebhookResult | None = None
+    webhook: WebhookResult | None = None
     rejected: list[dict[str, Any]] = field(default_factory=list)
     # Why nothing (or not what was meant) was done: `errors.describe()`'s shape.
     error: dict[str, str] | None = None

@@ -16,7 +16,7 @@ import tempfile
 from contextlib import ExitStack
 from datetime import datetime
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterator
 
 from karakuri_agent.app.config import demo_environment, load_settings
 from karakuri_agent.app.cycle import HandleResult, handle
@@ -94,4 +94,9 @@ def replay(fixtures_dir: Path | None = None, state_dir: Path | None = None,
             fixtures_dir=directory,
         )
         for at, message in session.messages:
-            yield message, handle(message, settings, clock=lambda at=at: at, post=False)
+            yield message, handle(message, settings, clock=_stopped_at(at), post=False)
+
+
+def _stopped_at(at: datetime) -> Callable[[], datetime]:
+    """A clock that says `at`: each recorded message is handled at the time it was recorded."""
+    return lambda: at

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, Mapping
 
 from karakuri_agent.app.config import Settings
 from karakuri_agent.domain.clock import utc_now
@@ -30,7 +30,7 @@ class Filters:
     def any(self) -> bool:
         return bool(self.since or self.notification_id or self.notification_type or self.errors)
 
-    def keeps(self, entry: dict[str, Any]) -> bool:
+    def keeps(self, entry: Mapping[str, Any]) -> bool:
         if self.since is not None and datetime.fromisoformat(entry["created_at"]) < self.since:
             return False
         if self.notification_id and entry.get("notification_id") != self.notification_id:

@@ -24,6 +24,7 @@ from karakuri_agent.decide.speaking import NEXT_SPEAKER, next_speaker, speech_pa
 from karakuri_agent.domain.commands import ACCEPT_TRANSFER, END, SPEAK
 from karakuri_agent.domain.decision import Decision
 from karakuri_agent.domain.notification import TOKYO
+from karakuri_agent.domain.records import here_name
 from karakuri_agent.gate import problems_in_view
 from karakuri_agent.ja.phrases import follows_rule
 from karakuri_agent.memory.context import BROKEN_LOOKBACK
@@ -43,7 +44,6 @@ def behaviour_of(view: View) -> Behaviour:
 
 def facts(view: View) -> Facts:
     parsed = view.parsed
-    node = (parsed.get("location") or {}).get("current_node") or {}
     others = [p for p in parsed.get("participants") or [] if not view.me.is_self(p.get("id"), p.get("name"))]
     lines = parsed.get("conversation_messages") or []
     held = view.holdings
@@ -52,7 +52,7 @@ def facts(view: View) -> Facts:
     return Facts(
         notification=str(parsed.get("notification_type") or ""),
         now=view.now.astimezone(TOKYO),
-        place=node.get("name"),
+        place=here_name(parsed),
         nearby=tuple(str(a["name"]) for a in view.nearby_agents if a.get("name")),
         partner=tuple(str(p["name"]) for p in others if p.get("name")),
         money=held.money,  # reading/holdings.py's: the text's 所持金, a status answer, what commands spent
@@ -172,8 +172,7 @@ def _line(view: View, phrases: Sequence[str], *, partner: str | None) -> str:
     """One of a `say`'s phrases, chosen stably per notification, its placeholders filled."""
     phrase = min(phrases, key=lambda p: hashlib.sha256(f"{view.notification_id}:{p}".encode()).hexdigest())
     who = partner or str(partner_of(view).get("name") or "")  # the one answered: in a group, who spoke last
-    node = (view.parsed.get("location") or {}).get("current_node") or {}
-    fill = {"partner": f"{who}{view.persona.honorific}" if who else "", "place": node.get("name") or "",
+    fill = {"partner": f"{who}{view.persona.honorific}" if who else "", "place": here_name(view.parsed) or "",
             "first_person": view.persona.first_person, "topic": "", "time": view.now.astimezone(TOKYO).strftime("%H:%M")}
     return phrase.format_map(fill)
 

@@ -14,7 +14,7 @@ from karakuri_agent.domain.decision import Decision
 from karakuri_agent.domain.identity import same_person
 from karakuri_agent.domain.limits import FRIEND_AFTER_TALKS
 from karakuri_agent.domain.notification import Choice
-from karakuri_agent.domain.records import Meeting, Parsed
+from karakuri_agent.domain.records import Meeting, Parsed, here_id, here_name
 from karakuri_agent.domain.view import View
 from karakuri_agent.ja import places, reasons
 from karakuri_agent.memory import lessons, recall
@@ -212,9 +212,9 @@ def _leave_before(view: View, here: str | None, there: str) -> timedelta:
 
 def current_node_of(view: View) -> str | None:
     """Where the agent stands: the text's `現在地`, else where its last accepted move took it."""
-    node = (view.parsed.get("location") or {}).get("current_node") or {}
-    if node.get("node_id"):
-        return node["node_id"]
+    node = here_id(view.parsed)
+    if node:
+        return node
     for command in view.recent_commands:
         if command.get("command") == "move" and command.get("success"):
             return (command.get("params") or {}).get("target_node_id")
@@ -250,8 +250,7 @@ def map_asked(view: View) -> bool:
 
 
 def place_name_here(view: View) -> str | None:
-    node = (view.parsed.get("location") or {}).get("current_node") or {}
-    return node.get("name")
+    return here_name(view.parsed)
 
 
 def name_of(view: View, node_id: str) -> str | None:

@@ -130,3 +130,19 @@ class Activity(TypedDict, total=False):
     message: str
     reason: str
     model: dict[str, Any]
+
+
+def here_of(parsed: Parsed) -> Node | None:
+    """Where the notification finds the agent (None when its text does not say): one spelling for every reader."""
+    location = parsed.get("location")
+    return location.get("current_node") if location else None
+
+
+def here_id(parsed: Parsed) -> str | None:
+    node = here_of(parsed)
+    return str(node["node_id"]) if node and node.get("node_id") else None
+
+
+def here_name(parsed: Parsed) -> str | None:
+    node = here_of(parsed)
+    return node.get("name") if node else None

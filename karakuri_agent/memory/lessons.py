@@ -19,7 +19,7 @@ import json
 from datetime import datetime, timedelta
 from typing import Any, Iterable, Mapping
 
-from karakuri_agent.domain.records import Parsed
+from karakuri_agent.domain.records import Parsed, here_id
 from karakuri_agent.ja.notification_text import ACTION_REJECTED
 from karakuri_agent.memory import knowledge
 from karakuri_agent.reading import offers, textparse
@@ -48,11 +48,6 @@ def params_key(params: Mapping[str, Any]) -> str:
     """The params as one comparable text, without the spoken words."""
     kept = {k: v for k, v in params.items() if k not in SPOKEN}
     return json.dumps(kept, ensure_ascii=False, sort_keys=True, default=str)
-
-
-def here_of(parsed: Parsed) -> str | None:
-    node = (parsed.get("location") or {}).get("current_node") or {}
-    return str(node["node_id"]) if node.get("node_id") else None
 
 
 def refusal_code(result: Mapping[str, Any]) -> str | None:
@@ -91,7 +86,7 @@ def learn_from_text(store: Store, parsed: Parsed, text: str, now: datetime) -> N
     if any(ACTION_REJECTED.match(line) for line in textparse.server_lines(text)):
         last = next(iter(store.recent_commands(1)), None)
         if last and last.get("command") == "action" and last.get("success"):
-            learn_refusal(store, command="action", params=last.get("params") or {}, place=here_of(parsed),
+            learn_refusal(store, command="action", params=last.get("params") or {}, place=here_id(parsed),
                           code="action_rejected", now=now)
 
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
+from karakuri_agent.domain import facts as kinds
 from karakuri_agent.domain.notification import TOKYO
 from karakuri_agent.ja import markup, phrases
 from karakuri_agent.params import utf16_units
@@ -35,10 +36,8 @@ ONE_PER_TALK = timedelta(hours=1)
 
 def _order(kind: str) -> int:
     """What comes first when several could: their plans near the day, then the rest of theirs, then news."""
-    from karakuri_agent.reading import told  # imported where a memory may come back: its patterns cost start-up time
-
-    return {told.PLAN: 0, told.PET: 1, told.FAMILY: 2, told.EVENT: 3, told.WORK: 4, told.LIKE: 5,
-            told.DISLIKE: 6, told.NEWS: 7}.get(kind, 9)
+    return {kinds.PLAN: 0, kinds.PET: 1, kinds.FAMILY: 2, kinds.EVENT: 3, kinds.WORK: 4, kinds.LIKE: 5,
+            kinds.DISLIKE: 6, kinds.NEWS: 7}.get(kind, 9)
 
 
 @dataclass(frozen=True)
@@ -114,7 +113,7 @@ def choose(rows: Iterable[Mapping[str, Any]], person: Mapping[str, Any], now: da
         return None
     found: list[tuple[tuple[int, str], Recall]] = []
     for row in rows:
-        news = row.get("kind") == told.NEWS
+        news = row.get("kind") == kinds.NEWS
         if row.get("withdrawn_at") or (news and _told_by(row, person)) or not (news or _about(row, person)):
             continue
         told_on = _day(row.get("said_at"))
@@ -193,15 +192,13 @@ def closeness(view: View, name: str | None) -> float | None:
 def about(view: View, person: Mapping[str, Any]) -> dict[str, Any]:
     """What the agent remembers of someone, for the model's prompt: their facts (not taken back)
     with when they were told, and the band of the pack's closeness variable."""
-    from karakuri_agent.reading import told
-
     out: dict[str, Any] = {}
     spec, value = closeness_spec(view), closeness(view, person.get("name"))
     band = spec.band(value) if spec is not None and value is not None and person.get("name") else None
     if band:
         out["closeness"] = band
     rows = [r for r in view.told.get(str(person.get("id") or ""), ())
-            if not r.get("withdrawn_at") and (r.get("kind") == told.NEWS or _about(r, person))]
+            if not r.get("withdrawn_at") and (r.get("kind") == kinds.NEWS or _about(r, person))]
     facts = [f"{_day(r.get('said_at')) or ''} {r.get('speaker_name') or ''}{markup.quoted(str(r.get('source') or '')[:SOURCE_CHARS])}".strip()
              for r in rows[:PROMPT_FACTS]]
     if facts:

@@ -15,7 +15,7 @@ from karakuri_agent.domain.commands import CONTACT as CONTACT_COMMANDS
 from karakuri_agent.domain.commands import CONVERSATION as CONVERSATION_COMMANDS
 from karakuri_agent.domain.commands import OPENING as OPENING_COMMANDS
 from karakuri_agent.domain.identity import Identity
-from karakuri_agent.domain.records import Parsed
+from karakuri_agent.domain.records import Parsed, here_id, here_of
 from karakuri_agent.ja import phrases
 from karakuri_agent.memory import holdings, journal, knowledge, lessons
 from karakuri_agent.memory.travel import learn_trip
@@ -99,7 +99,7 @@ def record_outcome(
         if not success:
             code = lessons.refusal_code(result)
             if code is not None:
-                lessons.learn_refusal(store, command=command, params=params, place=lessons.here_of(parsed),
+                lessons.learn_refusal(store, command=command, params=params, place=here_id(parsed),
                                       code=code, now=now)
             return activity_id
         store.add_memory(notification_id, "action", _thought(command, description, params, reason))
@@ -143,7 +143,7 @@ def _fulfil(store: Store, command: str, params: dict[str, Any], parsed: Parsed,
         store.fulfil_commitments(c["id"] for c in pending if at_promised_place(c, node, target_name))
     elif command in CONVERSATION_COMMANDS:
         partner_ids = {p.get("id") for p in touched}
-        here = (parsed.get("location") or {}).get("current_node") or {}
+        here = here_of(parsed) or {}
         store.fulfil_commitments(
             c["id"]
             for c in pending

@@ -16,7 +16,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from karakuri_agent.domain.notification import parse_timestamp
-from karakuri_agent.domain.records import Parsed
+from karakuri_agent.domain.records import Parsed, here_id
 from karakuri_agent.memory.knowledge import TRIPS as TRIPS_KEY
 from karakuri_agent.state.base import Store
 
@@ -40,7 +40,7 @@ def learn_trip(store: Store, command: str, params: dict[str, Any], result: dict[
     if arrives is None or not timedelta(0) < arrives - now <= LONGEST_WALK:
         return
     walked = trips(store)
-    here = ((parsed.get("location") or {}).get("current_node") or {}).get("node_id")
+    here = here_id(parsed)
     trip = {"from": here or (walked[-1]["to"] if walked else None), "to": str(params.get("target_node_id") or ""),
             "minutes": round((arrives - now).total_seconds() / 60, 1)}
     store.set_knowledge(TRIPS_KEY, (walked + [trip])[-MAX_TRIPS:])

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta, timezone
 from typing import Any, Iterable, Mapping
 
-from karakuri_agent.domain.facts import (  # noqa: F401  (callers name the kinds as told.LIKE)
+from karakuri_agent.domain.facts import (
     DISLIKE,
     EVENT,
     FAMILY,

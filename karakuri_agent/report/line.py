@@ -20,26 +20,26 @@ from typing import Any, Callable
 from karakuri_agent.domain.notification import TOKYO, parse_timestamp
 from karakuri_agent.ja import places
 from karakuri_agent.ja import report as ja_report
-from karakuri_agent.ja.report import (  # noqa: F401  (named as line.X by its callers)
-    ACTIONS,
-    ALREADY_HANDLED,
-    COOLING_DOWN,
-    DEFAULT_ACTION,
-    DEFAULT_SUMMARY,
-    DISABLED,
-    EXPIRED,
-    FAILED,
-    FORBIDDEN,
-    INTERRUPTED,
-    NO_CHOICES,
-    NO_ID,
-    PREFIX,
-    PROCESSED,
-    QUOTE_PAIRS,
-    STALE,
-    SUMMARIES,
-    UNKNOWN_OUTCOME,
-    UNSAFE,
+from karakuri_agent.ja.report import (  # re-exported: callers name them as line.X
+    ACTIONS as ACTIONS,
+    ALREADY_HANDLED as ALREADY_HANDLED,
+    COOLING_DOWN as COOLING_DOWN,
+    DEFAULT_ACTION as DEFAULT_ACTION,
+    DEFAULT_SUMMARY as DEFAULT_SUMMARY,
+    DISABLED as DISABLED,
+    EXPIRED as EXPIRED,
+    FAILED as FAILED,
+    FORBIDDEN as FORBIDDEN,
+    INTERRUPTED as INTERRUPTED,
+    NO_CHOICES as NO_CHOICES,
+    NO_ID as NO_ID,
+    PREFIX as PREFIX,
+    PROCESSED as PROCESSED,
+    QUOTE_PAIRS as QUOTE_PAIRS,
+    STALE as STALE,
+    SUMMARIES as SUMMARIES,
+    UNKNOWN_OUTCOME as UNKNOWN_OUTCOME,
+    UNSAFE as UNSAFE,
 )
 from karakuri_agent.ja.safety import ID_LIKE
 from karakuri_agent.terminal import shown
@@ -198,7 +198,7 @@ def _retry_delay(status: int | None, body: dict[str, Any], attempt: int) -> floa
     retry_after = body.get("retry_after") if isinstance(body, dict) else None
     if status == 429 and isinstance(retry_after, (int, float)) and retry_after >= 0:
         return float(retry_after)
-    return 0.5 * 2 ** (attempt - 1)
+    return 0.5 * 2.0 ** (attempt - 1)
 
 
 def webhook_payload(line: str) -> dict[str, Any]:

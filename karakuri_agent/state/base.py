@@ -116,8 +116,12 @@ class Ledger(Protocol):
 
 
 class State(Protocol):
-    store: Store
-    ledger: Ledger
+    # Read-only to its users (properties), so a backend's own store and ledger types fit.
+    @property
+    def store(self) -> Store: ...
+
+    @property
+    def ledger(self) -> Ledger: ...
 
     def forget_before(self, keep_days: int, now: datetime, *, dry_run: bool = False) -> dict[str, Any]:
         """Delete history older than `keep_days` (never the ledger); rows deleted per table and the cutoff.

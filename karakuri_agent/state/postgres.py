@@ -68,7 +68,7 @@ class _Connection:
             self.raw = self._open()
         return self.raw
 
-    def execute(self, sql: str, params: Any = None) -> psycopg.Cursor[Any]:
+    def execute(self, sql: str | bytes, params: Any = None) -> psycopg.Cursor[Any]:
         try:
             return self._live().execute(sql, params)
         except psycopg.Error as exc:

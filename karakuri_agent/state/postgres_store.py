@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from contextlib import AbstractContextManager
 from datetime import datetime, timedelta
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, cast
 
 from psycopg.types.json import Json, Jsonb
 
 from karakuri_agent.domain.clock import utc_now
 from karakuri_agent.domain.heard import same_saying
+from karakuri_agent.domain.records import Activity, JournalEntry, Meeting, Person, Place
 from karakuri_agent.ja.phrases import relationship
 from karakuri_agent.state.base import DAY_LIMIT
 from karakuri_agent.state.postgres_schema import Connection
@@ -89,14 +90,14 @@ class PostgresStore(ToldFactsSQL):
              None if model is None else Jsonb(model), None if behaviour is None else Jsonb(behaviour)),
         )
 
-    def recent_activity(self, limit: int = 6) -> list[dict[str, Any]]:
+    def recent_activity(self, limit: int = 6) -> list[Activity]:
         rows = self._rows(f"SELECT {_REPORT_COLUMNS} FROM activity ORDER BY id DESC LIMIT %s", (limit,))
-        return [_present(row) for row in rows]
+        return cast("list[Activity]", [_present(row) for row in rows])
 
-    def recent_commands(self, limit: int = 6) -> list[dict[str, Any]]:
+    def recent_commands(self, limit: int = 6) -> list[Activity]:
         rows = self._rows(f"SELECT {_ACTIVITY_COLUMNS} FROM activity WHERE kind = 'command'"
                           " ORDER BY id DESC LIMIT %s", (limit,))
-        return [_present(row) for row in rows]
+        return cast("list[Activity]", [_present(row) for row in rows])
 
     # -- memory ------------------------------------------------------------
     def add_memory(self, notification_id: str | None, kind: str, content: str) -> None:
@@ -135,21 +136,21 @@ class PostgresStore(ToldFactsSQL):
              commitment["source_text"], commitment.get("line_key"), commitment.get("said_at")),
         )
 
-    def pending_commitments(self, due_after: datetime | None = None, limit: int = 8) -> list[dict[str, Any]]:
-        return self._rows(
+    def pending_commitments(self, due_after: datetime | None = None, limit: int = 8) -> list[Meeting]:
+        return cast("list[Meeting]", self._rows(
             "SELECT id, notification_id, partner_id, partner_name, place_name, node_id, due_at, source_text"
             " FROM commitments WHERE status = 'pending' AND (due_at IS NULL OR due_at >= %s)"
             " ORDER BY due_at IS NULL, due_at LIMIT %s",
             (utc_text(due_after) if due_after else "", limit),
-        )
+        ))
 
-    def meetings(self, due_from: datetime, due_to: datetime, limit: int = 8) -> list[dict[str, Any]]:
-        return self._rows(
+    def meetings(self, due_from: datetime, due_to: datetime, limit: int = 8) -> list[Meeting]:
+        return cast("list[Meeting]", self._rows(
             "SELECT id, notification_id, partner_id, partner_name, place_name, node_id, due_at, source_text, status"
             " FROM commitments WHERE status IN ('pending', 'fulfilled') AND due_at BETWEEN %s AND %s"
             " ORDER BY due_at LIMIT %s",
             (utc_text(due_from), utc_text(due_to), limit),
-        )
+        ))
 
     def fulfil_commitments(self, ids: Iterable[int]) -> None:
         self._conn.execute(
@@ -181,15 +182,15 @@ class PostgresStore(ToldFactsSQL):
             (agent_id, name, now, now),
         )
 
-    def people(self, agent_ids: Iterable[str]) -> list[dict[str, Any]]:
+    def people(self, agent_ids: Iterable[str]) -> list[Person]:
         ids = list(dict.fromkeys(agent_ids))
         if not ids:
             return []
         rows = self._rows("SELECT agent_id, display_name, nickname, interactions, last_contact FROM people"
                           " WHERE agent_id = ANY(%s)", (ids,))
         by_id = {row["agent_id"]: row for row in rows}
-        return [{**row, "relationship": relationship(row["interactions"])}
-                for agent_id in ids if (row := by_id.get(agent_id)) is not None]
+        return cast("list[Person]", [{**row, "relationship": relationship(row["interactions"])}
+                for agent_id in ids if (row := by_id.get(agent_id)) is not None])
 
     def met_names(self, limit: int = 500) -> list[str]:
         rows = self._conn.execute("SELECT display_name FROM people WHERE interactions > 0 AND display_name != ''"
@@ -227,9 +228,9 @@ class PostgresStore(ToldFactsSQL):
             (node_id, name, now, now),
         )
 
-    def known_places(self, limit: int = 200) -> list[dict[str, Any]]:
-        return self._rows('SELECT node_id, name, visits, last_visited FROM places WHERE name IS NOT NULL'
-                          ' ORDER BY node_id COLLATE "C" LIMIT %s', (limit,))
+    def known_places(self, limit: int = 200) -> list[Place]:
+        return cast("list[Place]", self._rows('SELECT node_id, name, visits, last_visited FROM places WHERE name IS NOT NULL'
+                          ' ORDER BY node_id COLLATE "C" LIMIT %s', (limit,)))
 
     def set_knowledge(self, key: str, value: Any) -> None:
         self._conn.execute(
@@ -280,25 +281,25 @@ class PostgresStore(ToldFactsSQL):
             (utc_text(at), notification_id, kind, key, Jsonb(data)),
         )
 
-    def journal_between(self, start: datetime, end: datetime, limit: int = DAY_LIMIT) -> list[dict[str, Any]]:
-        return self._rows("SELECT at, notification_id, kind, data FROM journal WHERE at >= %s AND at < %s"
-                          " ORDER BY at, id LIMIT %s", (utc_text(start), utc_text(end), limit))
+    def journal_between(self, start: datetime, end: datetime, limit: int = DAY_LIMIT) -> list[JournalEntry]:
+        return cast("list[JournalEntry]", self._rows("SELECT at, notification_id, kind, data FROM journal WHERE at >= %s AND at < %s"
+                          " ORDER BY at, id LIMIT %s", (utc_text(start), utc_text(end), limit)))
 
-    def activity_between(self, start: datetime, end: datetime, limit: int = DAY_LIMIT) -> list[dict[str, Any]]:
+    def activity_between(self, start: datetime, end: datetime, limit: int = DAY_LIMIT) -> list[Activity]:
         rows = self._rows(f"SELECT {_ACTIVITY_COLUMNS}, behaviour FROM activity"  # the rule trace, for day
                           " WHERE created_at >= %s AND created_at < %s"
                           " ORDER BY id LIMIT %s", (utc_text(start), utc_text(end), limit))
-        return [_present(row) for row in rows]
+        return cast("list[Activity]", [_present(row) for row in rows])
 
-    def commitments_between(self, start: datetime, end: datetime, limit: int = DAY_LIMIT) -> list[dict[str, Any]]:
+    def commitments_between(self, start: datetime, end: datetime, limit: int = DAY_LIMIT) -> list[Meeting]:
         low, high = utc_text(start), utc_text(end)
-        return self._rows(
+        return cast("list[Meeting]", self._rows(
             "SELECT id, notification_id, partner_id, partner_name, place_name, node_id, due_at, source_text,"
             " status, created_at, fulfilled_at FROM commitments WHERE id IN"
             " (SELECT id FROM commitments WHERE created_at >= %s AND created_at < %s"
             "  UNION SELECT id FROM commitments WHERE due_at >= %s AND due_at < %s) ORDER BY id LIMIT %s",
             (low, high, low, high, limit),
-        )
+        ))
 
     def batch(self) -> AbstractContextManager[None]:
         """Group several writes into one transaction (all or nothing) that does not wait for the disk.

@@ -19,7 +19,7 @@ from datetime import date, datetime
 from typing import Any, Iterable
 
 # The day is a date on the world's clock (Asia/Tokyo), as its texts and the reports show it.
-from karakuri_agent.domain.notification import TOKYO as ZONE
+from karakuri_agent.domain.notification import TOKYO
 from karakuri_agent.domain.records import Activity, JournalEntry, Meeting
 
 # Lines further apart than CONVERSATION_GAP, without a conversation id, belong to different talks.
@@ -32,6 +32,8 @@ from karakuri_agent.memory.record import KEEPABLE_AFTER_DUE as MISSED_AFTER
 from karakuri_agent.memory.record import kept_by_being_there
 
 MADE, KEPT, MISSED, PENDING, CANCELLED = "made", "kept", "missed", "pending", "cancelled"
+
+ZONE = TOKYO  # a day is a day in the world's zone (CONTRACT §9)
 
 
 @dataclass(frozen=True)
@@ -276,12 +278,12 @@ def _same_talk(talk: list[JournalEntry], entry: JournalEntry) -> bool:
 
 
 def _promise(row: Meeting, records: Records) -> Promise:
-    due = _time(row["due_at"]) if row.get("due_at") else None
+    due = _time(due_at) if (due_at := row.get("due_at")) else None
     node = row.get("node_id")
     place = row.get("place_name") or (records.place_names.get(node) if node else None) or node or ""
     return Promise(partner=str(row.get("partner_name") or ""), place=str(place), node_id=node, due_at=due,
                    made_at=_time(row["created_at"]), status=_status(row, due, records),
-                   kept_at=_time(row["fulfilled_at"]) if row.get("fulfilled_at") else None,
+                   kept_at=_time(kept) if (kept := row.get("fulfilled_at")) else None,
                    text=str(row.get("source_text") or ""))
 
 

@@ -103,7 +103,7 @@ def _sections(day: Day) -> list[str]:
 def _summary(day: Day) -> str:
     return ja_day.summary(notifications=day.notifications, commands=sum(day.commands.values()),
                           places=len(day.places), conversations=len(day.conversations), promises=len(day.promises),
-                          zone=ZONE)
+                          zone=str(ZONE))
 
 
 def _timeline(day: Day) -> str:

@@ -12,6 +12,7 @@ import re
 from datetime import date, datetime, time, timedelta
 
 from karakuri_agent.app.day.model import ZONE, Records
+from karakuri_agent.domain.records import Meeting
 from karakuri_agent.domain.clock import PLAUSIBLE_YEARS
 from karakuri_agent.errors import UsageError
 from karakuri_agent.memory.context import latest_plans
@@ -73,7 +74,7 @@ def records_for(store: Store, day: date | None) -> Records:
     )
 
 
-def _replaced(promises: list[dict]) -> set[int]:
+def _replaced(promises: list[Meeting]) -> set[int]:
     """Promises a later line moved (same person, same time, a newer promise): only the newest plan stands."""
     dated = [p for p in promises if p.get("due_at") and p.get("status") in ("pending", "withdrawn")]
     standing = {p.get("id") for p in latest_plans(dated)}

@@ -68,8 +68,9 @@ def is_own(message: Any, bot_user_id: int | None, report_webhook_id: int | None)
 async def history_after(channel: Any, last_seen: str | None) -> AsyncIterator[Any]:
     """The channel's messages after `last_seen` (or within FIRST_START_WINDOW), oldest first, all of them."""
     # An id that is not a snowflake (written by a `--stdin` producer) cannot be a starting point.
-    known = last_seen is not None and last_seen.isascii() and last_seen.isdigit()
-    after: Any = discord.Object(id=int(last_seen)) if known else discord.utils.utcnow() - FIRST_START_WINDOW
+    after: Any = discord.utils.utcnow() - FIRST_START_WINDOW
+    if last_seen is not None and last_seen.isascii() and last_seen.isdigit():
+        after = discord.Object(id=int(last_seen))
     async for message in channel.history(after=after, oldest_first=True, limit=None):
         yield message
 
@@ -96,14 +97,21 @@ class ListenerBot(discord.Client):
         self._queue: asyncio.Queue[Any] = asyncio.Queue()
         self._consumer: asyncio.Task[None] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
-        self.listener: Listener | None = None
+        self._listener: Listener | None = None
         self._stopping = False
+
+    @property
+    def listener(self) -> Listener:
+        """The Agent's listener, opened by setup_hook before any message is consumed."""
+        if self._listener is None:
+            raise RuntimeError("the listener is used before setup_hook opened it")
+        return self._listener
 
     # -- lifetime ------------------------------------------------------------------
     async def setup_hook(self) -> None:
         """Open the Agent once, in the worker thread that will use it, and start consuming."""
         self._loop = asyncio.get_running_loop()
-        self.listener = await self._in_worker(self._open_listener, self._reporter_for)
+        self._listener = await self._in_worker(self._open_listener, self._reporter_for)
         self._consumer = asyncio.create_task(self._consume())
 
     async def close(self) -> None:
@@ -195,6 +203,9 @@ def run(settings: Settings, open_agent: Callable[[ExitStack], Any]) -> None:
     check_settings(settings)
     stack = ExitStack()
 
+    token = settings.discord_bot_token
+    assert token is not None  # check_settings said so
+
     def open_listener(reporter_for: Callable[[Message], Reporter | None]) -> Listener:
         return Listener(open_agent(stack), reporter_for=reporter_for)
 
@@ -205,7 +216,7 @@ def run(settings: Settings, open_agent: Callable[[ExitStack], Any]) -> None:
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(sig, lambda: asyncio.ensure_future(bot.close()))
         async with bot:
-            await bot.start(settings.discord_bot_token.get())
+            await bot.start(token.get())
 
     try:
         asyncio.run(main())

@@ -55,13 +55,13 @@ def counts(message: Message, settings: Settings) -> bool:
 
 def became(result: HandleResult) -> str:
     """The log's outcome word: what was sent, or why nothing was (the error code, e.g. notification_expired)."""
-    if result.outcome is None and result.error:
+    if result.outcome is None and result.error is not None:
         return result.error["error"]
     return outcome_word(result)
 
 
 def expired(result: HandleResult) -> bool:
-    return result.outcome is None and bool(result.error) and result.error["error"] == "notification_expired"
+    return result.outcome is None and result.error is not None and result.error["error"] == "notification_expired"
 
 
 class Listener:

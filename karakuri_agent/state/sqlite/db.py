@@ -290,6 +290,14 @@ def connect(state_dir: Path) -> sqlite3.Connection:
     return conn
 
 
+def connect_in_memory() -> sqlite3.Connection:
+    """SQLite's own in-memory database, migrated: the SQLite backend with nothing on disk (state/memory.py)."""
+    conn = open_guarded(Path(":memory:"), BUSY_TIMEOUT_MS / 1000)
+    conn.row_factory = sqlite3.Row
+    migrate(conn)
+    return conn
+
+
 def connect_read_only(state_dir: Path) -> sqlite3.Connection:
     """Open an existing database to read it, creating and changing nothing (`log`, `day`, `doctor`).
 
@@ -321,7 +329,7 @@ def connect_read_only(state_dir: Path) -> sqlite3.Connection:
     with mapped(str(path)):
         conn.backup(copy)
     conn.close()
-    migrate(copy)
+    migrate(copy)  # the file's rows, brought up to date in memory
     return copy
 
 

@@ -12,10 +12,11 @@ import json
 import sqlite3
 from contextlib import AbstractContextManager
 from datetime import datetime, timedelta
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, cast
 
-from karakuri_agent.domain.heard import same_saying
 from karakuri_agent.domain.clock import utc_now
+from karakuri_agent.domain.heard import same_saying
+from karakuri_agent.domain.records import Activity, JournalEntry, Meeting, Person, Place
 from karakuri_agent.ja.phrases import relationship
 from karakuri_agent.state.base import DAY_LIMIT
 from karakuri_agent.state.sqlite.db import transaction
@@ -83,22 +84,22 @@ class SQLiteStore(ToldFactsSQL):
              None if model is None else to_json(model), None if behaviour is None else to_json(behaviour)),
         )
 
-    def recent_activity(self, limit: int = 6) -> list[dict[str, Any]]:
+    def recent_activity(self, limit: int = 6) -> list[Activity]:
         rows = self._conn.execute(
             "SELECT id, created_at, notification_id, kind, notification_type, command, params,"
             " success, message, reason, model, behaviour FROM activity ORDER BY id DESC LIMIT ?",
             (limit,),
         ).fetchall()
-        return [_activity_row(row) for row in rows]
+        return cast("list[Activity]", [_activity_row(row) for row in rows])
 
-    def recent_commands(self, limit: int = 6) -> list[dict[str, Any]]:
+    def recent_commands(self, limit: int = 6) -> list[Activity]:
         """Commands only, newest first: what the policy checks for variety."""
         rows = self._conn.execute(
             "SELECT id, created_at, notification_id, kind, notification_type, command, params,"
             " success, message, reason FROM activity WHERE kind = 'command' ORDER BY id DESC LIMIT ?",
             (limit,),
         ).fetchall()
-        return [_activity_row(row) for row in rows]
+        return cast("list[Activity]", [_activity_row(row) for row in rows])
 
     # -- memory ------------------------------------------------------------
     def add_memory(self, notification_id: str | None, kind: str, content: str) -> None:
@@ -148,7 +149,7 @@ class SQLiteStore(ToldFactsSQL):
              commitment["source_text"], commitment.get("line_key"), commitment.get("said_at")),
         )
 
-    def pending_commitments(self, due_after: datetime | None = None, limit: int = 8) -> list[dict[str, Any]]:
+    def pending_commitments(self, due_after: datetime | None = None, limit: int = 8) -> list[Meeting]:
         """Open promises whose time is not before `due_after`, soonest first (undated last)."""
         rows = self._conn.execute(
             "SELECT id, notification_id, partner_id, partner_name, place_name, node_id, due_at,"
@@ -156,9 +157,9 @@ class SQLiteStore(ToldFactsSQL):
             " ORDER BY due_at IS NULL, due_at LIMIT ?",
             (utc_text(due_after) if due_after else "", limit),
         ).fetchall()
-        return [dict(row) for row in rows]
+        return cast("list[Meeting]", [dict(row) for row in rows])
 
-    def meetings(self, due_from: datetime, due_to: datetime, limit: int = 8) -> list[dict[str, Any]]:
+    def meetings(self, due_from: datetime, due_to: datetime, limit: int = 8) -> list[Meeting]:
         """Promises falling due in a window, kept (gone to) or not yet: the agent still has to be there."""
         rows = self._conn.execute(
             "SELECT id, notification_id, partner_id, partner_name, place_name, node_id, due_at, source_text,"
@@ -166,7 +167,7 @@ class SQLiteStore(ToldFactsSQL):
             " ORDER BY due_at LIMIT ?",
             (utc_text(due_from), utc_text(due_to), limit),
         ).fetchall()
-        return [dict(row) for row in rows]
+        return cast("list[Meeting]", [dict(row) for row in rows])
 
     def fulfil_commitments(self, ids: Iterable[int]) -> None:
         now = self._stamp()
@@ -202,7 +203,7 @@ class SQLiteStore(ToldFactsSQL):
             (agent_id, name, now, now),
         )
 
-    def people(self, agent_ids: Iterable[str]) -> list[dict[str, Any]]:
+    def people(self, agent_ids: Iterable[str]) -> list[Person]:
         ids = list(dict.fromkeys(agent_ids))
         if not ids:
             return []
@@ -213,7 +214,7 @@ class SQLiteStore(ToldFactsSQL):
             ids,
         ).fetchall()
         by_id = {row["agent_id"]: row for row in rows}
-        return [
+        return cast("list[Person]", [
             {
                 "agent_id": row["agent_id"],
                 "display_name": row["display_name"],
@@ -224,7 +225,7 @@ class SQLiteStore(ToldFactsSQL):
             }
             for agent_id in ids
             if (row := by_id.get(agent_id)) is not None
-        ]
+        ])
 
     def met_names(self, limit: int = 500) -> list[str]:
         """The names of the people the agent has talked with, the latest contact first (the `met` fact)."""
@@ -272,13 +273,13 @@ class SQLiteStore(ToldFactsSQL):
             (node_id, name, now, now),
         )
 
-    def known_places(self, limit: int = 200) -> list[dict[str, Any]]:
+    def known_places(self, limit: int = 200) -> list[Place]:
         rows = self._conn.execute(
             "SELECT node_id, name, visits, last_visited FROM places WHERE name IS NOT NULL"
             " ORDER BY node_id LIMIT ?",
             (limit,),
         ).fetchall()
-        return [dict(row) for row in rows]
+        return cast("list[Place]", [dict(row) for row in rows])
 
     def set_knowledge(self, key: str, value: Any) -> None:
         self._conn.execute(
@@ -349,23 +350,23 @@ class SQLiteStore(ToldFactsSQL):
             (utc_text(at), notification_id, kind, key, to_json(data)),
         )
 
-    def journal_between(self, start: datetime, end: datetime, limit: int = DAY_LIMIT) -> list[dict[str, Any]]:
+    def journal_between(self, start: datetime, end: datetime, limit: int = DAY_LIMIT) -> list[JournalEntry]:
         rows = self._conn.execute(
             "SELECT at, notification_id, kind, data FROM journal WHERE at >= ? AND at < ? ORDER BY at, id LIMIT ?",
             (utc_text(start), utc_text(end), limit),
         ).fetchall()
-        return [{**dict(row), "data": json.loads(row["data"])} for row in rows]
+        return cast("list[JournalEntry]", [{**dict(row), "data": json.loads(row["data"])} for row in rows])
 
-    def activity_between(self, start: datetime, end: datetime, limit: int = DAY_LIMIT) -> list[dict[str, Any]]:
+    def activity_between(self, start: datetime, end: datetime, limit: int = DAY_LIMIT) -> list[Activity]:
         rows = self._conn.execute(
             "SELECT id, created_at, notification_id, kind, notification_type, command, params,"
             " success, message, reason, behaviour FROM activity WHERE created_at >= ? AND created_at < ?"
             " ORDER BY id LIMIT ?",  # the rule trace: which rule fired and every variable change (day)
             (utc_text(start), utc_text(end), limit),
         ).fetchall()
-        return [_activity_row(row) for row in rows]
+        return cast("list[Activity]", [_activity_row(row) for row in rows])
 
-    def commitments_between(self, start: datetime, end: datetime, limit: int = DAY_LIMIT) -> list[dict[str, Any]]:
+    def commitments_between(self, start: datetime, end: datetime, limit: int = DAY_LIMIT) -> list[Meeting]:
         low, high = utc_text(start), utc_text(end)
         rows = self._conn.execute(
             "SELECT id, notification_id, partner_id, partner_name, place_name, node_id, due_at, source_text,"
@@ -374,7 +375,7 @@ class SQLiteStore(ToldFactsSQL):
             "  UNION SELECT id FROM commitments WHERE due_at >= ? AND due_at < ?) ORDER BY id LIMIT ?",
             (low, high, low, high, limit),
         ).fetchall()
-        return [dict(row) for row in rows]
+        return cast("list[Meeting]", [dict(row) for row in rows])
 
     def batch(self) -> AbstractContextManager[Any]:
         """Group several writes into one transaction, all or nothing, committed without an fsync.
