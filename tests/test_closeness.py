@@ -117,7 +117,7 @@ def test_a_counted_promise_is_forgotten_only_once_no_read_can_bring_it_back_agai
 
 def _seed(state_dir, at, promises, closeness):
     """Promises in a real state (SQLite), some kept or called off, and the pack's remembered closeness."""
-    from karakuri_agent.memory.context import withdraw
+    from karakuri_agent.memory.promises import withdraw
     from karakuri_agent.state.factory import open_url
     from karakuri_agent.state.values import utc_text
 

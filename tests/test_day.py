@@ -11,7 +11,8 @@ import pytest
 from click.testing import CliRunner
 
 from karakuri_agent.app.cli import agent
-from karakuri_agent.memory.context import observe, withdraw
+from karakuri_agent.memory.context import observe
+from karakuri_agent.memory.promises import withdraw
 from karakuri_agent.app.day import page
 from karakuri_agent.app.day.as_json import to_json
 from karakuri_agent.app.day.model import Records, build

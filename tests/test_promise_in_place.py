@@ -14,7 +14,7 @@ from karakuri_agent.app.cli import agent
 from karakuri_agent.app.config import load_settings
 from karakuri_agent.app.cycle import handle
 from karakuri_agent.app.day.model import build
-from karakuri_agent.memory.record import KEEPABLE_AFTER_DUE, PRESENT_BEFORE_DUE, kept_by_being_there
+from karakuri_agent.memory.promises import KEEPABLE_AFTER_DUE, PRESENT_BEFORE_DUE, kept_by_being_there
 from karakuri_agent.state.factory import open_state
 from karakuri_agent.state.values import utc_text
 from test_day import _at, _entry, _records

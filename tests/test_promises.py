@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 
 from karakuri_agent.state.sqlite import db
 from karakuri_agent.reading import textparse as tp
-from karakuri_agent.memory.context import MEETING_LOOKBACK, Identity, observe
+from karakuri_agent.memory.context import Identity, observe
+from karakuri_agent.memory.promises import MEETING_LOOKBACK
 from karakuri_agent.domain.notification import Choice, Notification
 from karakuri_agent.decide.queries import COMMITMENT_SOON, MEETING_GRACE
 from karakuri_agent.decide.rules import propose
@@ -595,7 +596,7 @@ def test_another_persons_place_change_moves_nobody_elses_meeting():
 
 
 def test_the_later_of_two_plans_with_one_person_for_one_time_is_where_to_be():
-    from karakuri_agent.memory.context import latest_plans
+    from karakuri_agent.memory.promises import latest_plans
 
     due = _at(15).isoformat()
     plans = [{"id": 3, "partner_id": "1", "due_at": due, "node_id": "6-11"},
@@ -624,7 +625,7 @@ def test_a_building_name_seen_earlier_places_a_later_promise_on_its_node(store, 
     ("6時49分、さくらで。遅れんなよ", "喫茶店「さくら」", "9-8"), ("今夜8時にひまわり集合ね！", "花屋「ひまわり」", "2-5"),
 ])
 def test_a_promise_at_a_building_seen_only_later_is_placed_once_it_is_seen(said, building, node):
-    from karakuri_agent.memory.context import placed
+    from karakuri_agent.memory.promises import placed
 
     meeting = {"id": 1, "partner_id": "1", "place_name": None, "node_id": None, "source_text": said,
                "due_at": _at(19).isoformat()}
@@ -700,10 +701,10 @@ def test_a_single_kanji_of_a_compound_names_no_place():
 
 # -- a later notification moves or calls off a meeting made in an earlier one -----------------------
 def _where_to_be(store: SQLiteStore, at: datetime) -> list[tuple[str | None, datetime]]:
-    from karakuri_agent.memory.context import meetings_ahead
+    from karakuri_agent.memory.promises import meetings_ahead
 
     return [(m["node_id"], datetime.fromisoformat(m["due_at"]).astimezone(TOKYO))
-            for m in meetings_ahead(store, at, at + timedelta(days=1))]
+            for m in meetings_ahead(store, at, at + timedelta(days=1), store.known_places())]
 
 
 MOVE_PLACES = [{"node_id": "3-3", "name": "喫茶店 店内"}, {"node_id": "8-1", "name": "公民館 ホール"},
@@ -781,7 +782,7 @@ def test_a_common_town_place_not_on_the_map_yet_still_makes_a_meeting(said, word
 @pytest.mark.parametrize("said, word", [("行く行く。1時間後に月見浜な。", "月見浜"), ("30分後に山田屋集合ね！", "山田屋"),
                                         ("じゃあ明日14時、北ノ森テラスで。", "北ノ森テラス")])
 def test_a_time_and_a_place_not_shown_yet_make_a_meeting_placed_once_it_is_shown(said, word):
-    from karakuri_agent.memory.context import placed
+    from karakuri_agent.memory.promises import placed
 
     promise = _promise(said)
     assert promise is not None and (promise.place_name, promise.node_id) == (word, None)

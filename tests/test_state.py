@@ -91,7 +91,7 @@ def test_promises_sort_undated_last_and_a_kept_one_stays_a_meeting(state, clock)
 
 
 def test_every_backend_finds_the_same_broken_promises(state, clock):
-    from karakuri_agent.memory.context import broken_promises, withdraw
+    from karakuri_agent.memory.promises import broken_promises, withdraw
 
     def promise(name: str, hours_ago: float) -> None:
         due = (NOW - timedelta(hours=hours_ago)).isoformat(timespec="milliseconds")
@@ -108,7 +108,7 @@ def test_every_backend_finds_the_same_broken_promises(state, clock):
 
 
 def test_a_withdrawn_promise_is_never_offered_again_however_many_follow(state, clock):
-    from karakuri_agent.memory.context import withdraw
+    from karakuri_agent.memory.promises import withdraw
 
     due = (NOW + timedelta(hours=1)).isoformat(timespec="milliseconds")
     for i in range(205):

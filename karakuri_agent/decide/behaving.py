@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import replace
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 from karakuri_agent.behaviour.engine import Facts, Turn
@@ -27,8 +27,7 @@ from karakuri_agent.domain.notification import TOKYO
 from karakuri_agent.domain.records import here_name
 from karakuri_agent.gate import problems_in_view
 from karakuri_agent.ja.phrases import follows_rule
-from karakuri_agent.memory.context import BROKEN_LOOKBACK
-from karakuri_agent.memory.record import KEEPABLE_AFTER_DUE
+from karakuri_agent.memory import promises
 
 if TYPE_CHECKING:
     from karakuri_agent.domain.view import View
@@ -228,25 +227,13 @@ def finish(view: View, decision: Decision | None, sent: str | None,
     return turn.memory(), trace and {**trace, **done}
 
 
-# How near its time a talk with a promise's partner counts as the promise kept.
-KEPT_WITHIN = timedelta(minutes=30)
-
-
 def promise_kept(view: View, decision: Decision | None, sent: str | None, success: bool | None) -> list[str]:
     """`promise_kept` when the agent starts or accepts a talk with someone it promised to meet about now."""
     if not success or sent not in ("conversation_start", "conversation_accept") or decision is None:
         return []
-    names = set(facts(view).partner)
     target = decision.params.get("target_agent_id")
-    for meeting in view.meetings:
-        try:
-            due = datetime.fromisoformat(str(meeting.get("due_at")))
-        except ValueError:
-            continue
-        same = (target and meeting.get("partner_id") == target) or meeting.get("partner_name") in names
-        if same and abs(due - view.now) <= KEPT_WITHIN:
-            return ["promise_kept"]
-    return []
+    met = promises.met_as_promised(view.meetings, str(target) if target else None, facts(view).partner, view.now)
+    return ["promise_kept"] if met else []
 
 
 # Under this key the behaviour memory keeps the broken promises already counted (id → due time).
@@ -261,7 +248,7 @@ def promises_broken(view: View, memory: dict[str, Any]) -> list[str]:
     promise older than any `broken_promises` can hold again is forgotten.
     """
     counted: dict[str, str] = memory.setdefault(BROKEN_KEY, {})
-    oldest = view.now - KEEPABLE_AFTER_DUE - BROKEN_LOOKBACK
+    oldest = view.now - promises.KEEPABLE_AFTER_DUE - promises.BROKEN_LOOKBACK
     for key in [k for k, due in counted.items() if _before(due, oldest)]:
         del counted[key]
     partners = []

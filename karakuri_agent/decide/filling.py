@@ -18,11 +18,12 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any
 
-from karakuri_agent.decide.queries import MEETING_GRACE, next_meeting, due_of, pick_stable
+from karakuri_agent.decide.queries import MEETING_GRACE, next_meeting, pick_stable
 from karakuri_agent.domain.decision import Decision
 from karakuri_agent.domain.notification import TOKYO, Choice, offered_choice
 from karakuri_agent.domain.view import View
 from karakuri_agent.ja.phrases import is_sleep
+from karakuri_agent.memory.promises import due_of
 
 DURATION_MINUTES = "duration_minutes"
 # Night, in the world's zone: a sleep started then lasts until the morning.

@@ -18,6 +18,7 @@ from karakuri_agent.domain.records import Meeting, Parsed, here_id, here_name
 from karakuri_agent.domain.view import View
 from karakuri_agent.ja import places, reasons
 from karakuri_agent.memory import lessons, recall
+from karakuri_agent.memory.promises import due_of
 from karakuri_agent.memory.travel import FLOOR, time_to_walk
 from karakuri_agent.reading.holdings import needs_of
 from karakuri_agent.reading.places import known_place
@@ -133,13 +134,6 @@ def offer_in_turn(view: View, choice: Choice) -> dict[str, Any] | None:
 
 def knows_person(view: View, agent_id: str | None) -> bool:
     return any(p.get("agent_id") == agent_id and p.get("interactions", 0) > 0 for p in view.context.get("people", []))
-
-
-def due_of(commitment: Meeting) -> datetime | None:
-    try:
-        return datetime.fromisoformat(commitment["due_at"]) if commitment.get("due_at") else None
-    except ValueError:
-        return None
 
 
 def next_meeting(view: View, *, placed: bool = True) -> Meeting | None:

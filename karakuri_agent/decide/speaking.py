@@ -13,7 +13,6 @@ from typing import Any
 
 from karakuri_agent.decide.queries import (
     current_node_of,
-    due_of,
     enum_of,
     is_close,
     knows_person,
@@ -34,6 +33,7 @@ from karakuri_agent.domain.records import Meeting
 from karakuri_agent.domain.view import View
 from karakuri_agent.ja import places, reasons, turns
 from karakuri_agent.memory import recall
+from karakuri_agent.memory.promises import due_of
 from karakuri_agent.reading.turns import without_server_sentences
 from karakuri_agent.reading.promises import extract_promise, proposes_without_time
 from karakuri_agent.voice.fitting import choose_line, said_key

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable
 
 from karakuri_agent.domain.commands import INFORMATION
-from karakuri_agent.domain.identity import Identity, same_person
+from karakuri_agent.domain.identity import Identity
 from karakuri_agent.domain.limits import (
     ACTIVITY_LIMIT,
     MAX_CONFIGURED_FILE_BYTES,
@@ -29,19 +29,17 @@ from karakuri_agent.ja.context import (
     DECISION_GUIDANCE,
     SELF_HEADER,
 )
-from karakuri_agent.memory import journal, knowledge, recall, surroundings
+from karakuri_agent.memory import journal, knowledge, promises, recall, surroundings
 from karakuri_agent.memory.journal import (
     LINE_REPEAT_AFTER,  # when the same words are said anew (the day's lines use it too)
 )
-from karakuri_agent.memory.record import KEEPABLE_AFTER_DUE, agents_in, conversation_key, keep_in_place
+from karakuri_agent.memory.record import agents_in, conversation_key
 from karakuri_agent.memory.record import partner_keys, said_to_partners
 from karakuri_agent.memory.travel import trips
 from karakuri_agent.outside import loads, read_regular_file
 from karakuri_agent.reading import offers, textparse, turns
-from karakuri_agent.reading.places import known_place
-from karakuri_agent.reading.promises import Promise, calls_off, changes_plan, extract_promises, line_key
+from karakuri_agent.reading.promises import line_key
 from karakuri_agent.state.base import Store
-from karakuri_agent.state.values import utc_text
 
 # Facts read per person the agent may talk to: the newest, enough to find one to bring up.
 TOLD_PER_PERSON = 12
@@ -51,16 +49,10 @@ if TYPE_CHECKING:
     from karakuri_agent.domain.persona import Persona
     from karakuri_agent.domain.view import View
 
-COMMITMENT_LIMIT = 8
-# A promise stays on the list for a while after its time: being late still counts.
-COMMITMENT_GRACE = timedelta(hours=1)
 # People walk around: who was near ten minutes ago may be gone.
 NEARBY_FRESH = timedelta(minutes=10)
 # Own lines further apart than this belong to different conversations.
 CONVERSATION_GAP = timedelta(minutes=30)
-MEETING_LOOKBACK = timedelta(minutes=30)
-# Meetings a decider sees: far enough ahead that a long action is not started just before one.
-MEETINGS_AHEAD = timedelta(hours=3)
 # The agent's own recent lines to the same partners: none of them is said again.
 SAID_BEFORE_LINES = 30
 # A line is not said again to the same person within this span (a week of town life).
@@ -69,13 +61,6 @@ SAID_BEFORE_SPAN = timedelta(days=7)
 MAX_BUILDINGS = 200
 # Who was in each conversation the server gave an id to (the newest this many talks).
 MAX_TALKS_REMEMBERED = 200
-# Promises called off or replaced by a later line (their ids), under this knowledge key, at most this many.
-# How far ahead a standing promise may still be moved or called off by a later line.
-STANDING_AHEAD = timedelta(days=1)
-# Broken promises are looked for this far back before they became past keeping: one broken while the
-# agent handled nothing for longer is not counted. At most this many promises (kept ones too) are read.
-BROKEN_LOOKBACK = timedelta(days=2)
-BROKEN_LIMIT = 100
 WORLD_CONTEXT_KEYS = ("status", "summary", "recent_events", "relationships", "updated_at")
 
 
@@ -173,29 +158,18 @@ def observe(store: Store, notification: Notification, *, me: Identity, now: date
         # After learning: a promise may name a place this very text introduced.
         # Times are read against when each line was first seen, not this reading.
         seen_at = notification.created_at or now
-        standing = standing_plans(store, seen_at)
         first_seen: dict[str, datetime] = {}
 
         def said_at(key: str) -> datetime:
             first_seen[key] = store.hear_line(key, seen_at, LINE_REPEAT_AFTER)
             return first_seen[key]
 
-        promises = extract_promises(
-            parsed["conversation_messages"],
-            self_id=me.agent_id,
-            self_name=me.name,
-            now=seen_at,
-            known_places=store.known_places() + buildings,
-            conversation_id=parsed["conversation_id"],
-            said_at=said_at,
-            standing=[_promise_of(row) for row in standing],
-        )
-        for promise in (p for p in promises if p.due_at is not None):  # a meeting needs a time it understood
-            store.add_commitment(notification.notification_id, _commitment_row(promise))
+        promises.hear(store, notification.notification_id, parsed, me_id=me.agent_id, me_name=me.name,
+                      seen_at=seen_at, now=now, said_at=said_at, first_seen=first_seen,
+                      places=[*store.known_places(), *buildings])
+        promises.keep_in_place(store, parsed, now)
         new_lines = [line for line in parsed["conversation_messages"]
                      if first_seen.get(line_key(line, parsed["conversation_id"])) == seen_at]
-        withdraw(store, withdrawn_by(new_lines, standing, promises, parsed["conversation_id"], now))
-        keep_in_place(store, parsed, now)
         journal.observed(store, parsed, me, conversation=conversation_key(parsed, me), at=now, heard_at=seen_at)
         remember_told(store, new_lines, lambda line: first_seen[line_key(line, parsed["conversation_id"])],
                       me, parsed["conversation_id"])
@@ -226,49 +200,6 @@ def told_to(store: Store, people: Iterable[dict[str, Any]]) -> dict[str, list[di
             out[str(person["id"])] = store.told_facts(recall.kept_under(person),
                                                       listener=str(person["id"]), news=True, limit=TOLD_PER_PERSON)
     return out
-
-
-def withdraw(store: Store, ids: Iterable[int]) -> None:
-    """Promises a later line called off or replaced: their status says so, and no query offers them again."""
-    store.withdraw_commitments(dict.fromkeys(ids))
-
-
-def standing_plans(store: Store, now: datetime) -> list[dict[str, Any]]:
-    """Meetings still ahead (or just past) and not withdrawn, oldest promise first: what a later line may change."""
-    rows = store.meetings(now - MEETING_LOOKBACK, now + STANDING_AHEAD, COMMITMENT_LIMIT)
-    return sorted(latest_plans(rows), key=lambda r: r.get("id", 0))
-
-
-def withdrawn_by(lines: list[dict[str, Any]], standing: list[dict[str, Any]], promises: list[Promise],
-                 conversation_id: str | None, now: datetime) -> list[int]:
-    """Standing promises that lines heard for the first time call off or replace.
-
-    Only the speaker's own promises: "また今度にしよう" from one person
-    leaves a meeting with another as it was. A line that changes the plan
-    ("やっぱり16時に図書館で") replaces what the speaker agreed before; a
-    line heard before changed nothing new, so re-reading it withdraws no
-    promise made since.
-    """
-    made_now = {p.line_key for p in promises}
-    ids: list[int] = []
-    for line in lines:
-        message = line.get("message")
-        replaces = changes_plan(message) and line_key(line, conversation_id) in made_now
-        if calls_off(message, now) or replaces:
-            ids += [row["id"] for row in standing if _same_speaker(row, line)]
-    return ids
-
-
-def _same_speaker(row: dict[str, Any], line: dict[str, Any]) -> bool:
-    return same_person(row.get("partner_id"), row.get("partner_name"), line.get("speaker_id"), line.get("speaker"))
-
-
-def _promise_of(row: dict[str, Any]) -> Promise:
-    """A stored promise as the parser's value, so a later line can move it."""
-    due = datetime.fromisoformat(row["due_at"]) if row.get("due_at") else None
-    return Promise(partner_id=row.get("partner_id"), partner_name=str(row.get("partner_name") or ""),
-                   place_name=row.get("place_name"), node_id=row.get("node_id"), due_at=due,
-                   source_text=str(row.get("source_text") or ""))
 
 
 def remember_met(store: Store, parsed: Parsed, others: list[dict[str, Any]], me: Identity) -> None:
@@ -331,7 +262,7 @@ def build_context(
         "parsed": parsed,
         "context": {
             "people": store.people(people_ids),
-            "pending_commitments": store.pending_commitments(now - COMMITMENT_GRACE, COMMITMENT_LIMIT),
+            "pending_commitments": store.pending_commitments(now - promises.COMMITMENT_GRACE, promises.COMMITMENT_LIMIT),
             "recent_memory_entries": store.recent_memory(now - timedelta(days=MEMORY_DAYS), MEMORY_LIMIT),
             # A model's trace (what it was asked, tokens) is for the operator's log, not for deciding.
             "recent_activity_logs": [{k: v for k, v in entry.items() if k != "model"}
@@ -354,7 +285,7 @@ def view_of(store: Store, fetched: Fetched, now: datetime, *, persona: Persona, 
     nearby = agents_in(nearby_entry["value"]) if nearby_entry and learned["get_nearby_agents"] < NEARBY_FRESH else []
     lines = store.utterances(conversation_key(fetched.parsed, fetched.me), SAID_BEFORE_LINES)
     pack = bool(getattr(persona, "behaviour", None))  # what only a pack's behaviour reads
-    broken: list[dict[str, Any]] = broken_promises(store, now) if pack else []
+    broken = promises.broken_promises(store, now) if pack else []
     candidates = [a["id"] for a in nearby] + [
         str(v) for c in fetched.notification.choices if c.command == "conversation_start"
         for v in c.enum("target_agent_id")
@@ -374,7 +305,8 @@ def view_of(store: Store, fetched: Fetched, now: datetime, *, persona: Persona, 
         own_lines=this_conversation(lines, now),
         said_before=[line["message"] for line in lines] + _said_this_week(store, fetched, now, also_to=candidates),
         acquaintances={p["agent_id"]: p for p in store.people(candidates)},
-        meetings=meetings_ahead(store, now, now + MEETINGS_AHEAD),
+        meetings=promises.meetings_ahead(store, now, now + promises.MEETINGS_AHEAD,
+                                         [*store.known_places(), *remember_buildings(store, [])]),
         trips=trips(store),
         **surroundings.seen(store, now),
         transfer_policy=transfer_policy, **journal.today(store, now),
@@ -385,54 +317,6 @@ def view_of(store: Store, fetched: Fetched, now: datetime, *, persona: Persona, 
                                if not fetched.me.is_self(p.get("id"), p.get("name"))],
                              *nearby, *({"id": c} for c in candidates)]),
     )
-
-
-def meetings_ahead(store: Store, now: datetime, until: datetime) -> list[dict[str, Any]]:
-    """Where to be and when until `until`: the latest plan with each person, placed, none called off."""
-    plans = latest_plans(store.meetings(now - MEETING_LOOKBACK, until))
-    return placed(plans, store.known_places() + remember_buildings(store, []))
-
-
-def broken_promises(store: Store, now: datetime) -> list[dict[str, Any]]:
-    """Promises with someone, not kept, whose time is more than `KEEPABLE_AFTER_DUE` past: broken.
-
-    The same allowance as keeping (record.py) and the day view's "missed":
-    a promise still pending that long after its time can no longer be kept.
-    One per person and time (the latest plan), none called off or replaced.
-    """
-    cutoff = now - KEEPABLE_AFTER_DUE
-    rows = latest_plans(store.meetings(cutoff - BROKEN_LOOKBACK, cutoff, BROKEN_LIMIT))
-    return [r for r in rows if r.get("status") == "pending" and (r.get("partner_name") or r.get("partner_id"))
-            and datetime.fromisoformat(str(r["due_at"])) < cutoff]
-
-
-def placed(meetings: list[dict[str, Any]], places: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Meetings whose place had no node when promised, placed by what is known now.
-
-    'さくらで' names no node until the agent has seen 喫茶店「さくら」 on a
-    building list; once it has, the promise's own words say where to go.
-    """
-    out = []
-    for meeting in meetings:
-        found = None if meeting.get("node_id") else known_place(str(meeting.get("source_text") or ""), places)
-        out.append({**meeting, "place_name": found[0], "node_id": found[1]} if found and found[1] else meeting)
-    return out
-
-
-def latest_plans(meetings: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """One meeting per person and time: the last one agreed, since a later line moved it elsewhere.
-
-    A partner who says "やっぱり図書館にしない？" keeps the time and changes the
-    place; both lines are promises, and only the later one is where to be.
-    """
-    def plan(meeting: dict[str, Any]) -> tuple[str, str]:
-        return str(meeting.get("partner_id") or meeting.get("partner_name") or ""), str(meeting.get("due_at"))
-
-    latest: dict[tuple[str, str], dict[str, Any]] = {}
-    for meeting in meetings:
-        if plan(meeting) not in latest or meeting.get("id", 0) > latest[plan(meeting)].get("id", 0):
-            latest[plan(meeting)] = meeting
-    return [m for m in meetings if latest[plan(m)] is m]
 
 
 def said_before(store: Store, fetched: Fetched, now: datetime) -> list[str]:
@@ -501,19 +385,6 @@ def load_world_context(path: Path | None) -> dict[str, Any]:
     if not isinstance(data, dict):
         return {**placeholder, "status": "invalid"}
     return {**placeholder, "status": "ok", **data}
-
-
-def _commitment_row(promise: Any) -> dict[str, Any]:
-    return {
-        "line_key": promise.line_key,
-        "said_at": utc_text(promise.said_at) if promise.said_at else None,
-        "partner_id": promise.partner_id,
-        "partner_name": promise.partner_name,
-        "place_name": promise.place_name,
-        "node_id": promise.node_id,
-        "due_at": utc_text(promise.due_at) if promise.due_at else None,
-        "source_text": promise.source_text,
-    }
 
 
 def _iso(moment: datetime | None) -> str | None:

@@ -8,16 +8,16 @@ only a success teaches memory, fulfils promises or counts as contact.
 from __future__ import annotations
 
 import re
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any, Iterable
 
 from karakuri_agent.domain.commands import CONTACT as CONTACT_COMMANDS
 from karakuri_agent.domain.commands import CONVERSATION as CONVERSATION_COMMANDS
 from karakuri_agent.domain.commands import OPENING as OPENING_COMMANDS
 from karakuri_agent.domain.identity import Identity
-from karakuri_agent.domain.records import Parsed, here_id, here_of
+from karakuri_agent.domain.records import Parsed, here_id
 from karakuri_agent.ja import phrases
-from karakuri_agent.memory import holdings, journal, knowledge, lessons
+from karakuri_agent.memory import holdings, journal, knowledge, lessons, promises
 from karakuri_agent.memory.travel import learn_trip
 from karakuri_agent.reading import offers, textparse
 from karakuri_agent.state.base import Store
@@ -27,10 +27,6 @@ NODE_ID = re.compile(r"^\d+-\d+$")
 # Node types (the map's) nobody walks onto.
 NOT_A_PLACE = frozenset({"wall", "npc"})
 MAX_KNOWLEDGE_ITEMS = 200
-KEEPABLE_AFTER_DUE = timedelta(hours=3)
-# Standing at the promised place this long before its time, or any time after it while the promise can
-# still be kept, keeps it: the agent already there (waiting through the time) had nowhere to move.
-PRESENT_BEFORE_DUE = timedelta(minutes=10)
 
 
 def conversation_key(parsed: Parsed, me: Identity) -> str:
@@ -131,56 +127,14 @@ def _thought(command: str, description: str, params: dict[str, Any], reason: str
 def _fulfil(store: Store, command: str, params: dict[str, Any], parsed: Parsed,
             touched: Iterable[dict[str, Any]], now: datetime) -> None:
     """A move to the promised place, or talking with the partner at that place, keeps a promise."""
-    # Promises whose time is long gone cannot be kept any more (and would crowd out current ones).
-    pending = store.pending_commitments(now - KEEPABLE_AFTER_DUE, 50)
     if command == "move":
         node = params.get("target_node_id")
         if not isinstance(node, str):  # a schema without a type allows a list or an object: no place to keep
             return
         store.visit_place(node)
-        place_names = {p["node_id"]: p["name"] for p in store.known_places()}
-        target_name = place_names.get(node, "")
-        store.fulfil_commitments(c["id"] for c in pending if at_promised_place(c, node, target_name))
+        promises.keep_by_going(store, node, now)
     elif command in CONVERSATION_COMMANDS:
-        partner_ids = {p.get("id") for p in touched}
-        here = here_of(parsed) or {}
-        store.fulfil_commitments(
-            c["id"]
-            for c in pending
-            if c.get("partner_id") in partner_ids
-            and c.get("notification_id") != parsed.get("notification_id")
-            and (not c.get("place_name") or c.get("node_id") == here.get("node_id")
-                 or c["place_name"] in (here.get("name") or ""))
-        )
-
-
-def at_promised_place(promise: dict[str, Any], node_id: str, label: str | None) -> bool:
-    """Whether the place the agent stands at (`node_id`, its label) is the promise's place."""
-    return bool((promise.get("node_id") and promise["node_id"] == node_id)
-                or (promise.get("place_name") and label and promise["place_name"] in label))
-
-
-def kept_by_being_there(promise: dict[str, Any], node_id: str, label: str | None, at: datetime) -> bool:
-    """The one rule for keeping a promise in place: at its place, around its time (from PRESENT_BEFORE_DUE
-    before it until it can no longer be kept). Used when a notification is read and by `day`."""
-    due_text = promise.get("due_at")
-    if not due_text or not at_promised_place(promise, node_id, label):
-        return False
-    try:
-        due = datetime.fromisoformat(str(due_text))
-        return due - PRESENT_BEFORE_DUE <= at <= due + KEEPABLE_AFTER_DUE
-    except (TypeError, ValueError):  # a time that cannot be read keeps nothing
-        return False
-
-
-def keep_in_place(store: Store, parsed: Parsed, now: datetime) -> None:
-    """A notification that shows the agent at a promised place around the promise's time keeps the promise."""
-    here = parsed["location"]["current_node"]
-    if not here:
-        return
-    pending = store.pending_commitments(now - KEEPABLE_AFTER_DUE, 50)
-    store.fulfil_commitments(c["id"] for c in pending
-                             if kept_by_being_there(c, here["node_id"], here.get("name"), now))
+        promises.keep_by_talking(store, parsed, {str(p["id"]) for p in touched if p.get("id")}, now)
 
 
 def _learn(store: Store, command: str, data: Any, now: datetime) -> None:

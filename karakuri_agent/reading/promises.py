@@ -150,7 +150,7 @@ def extract_promise(
     speaker_name: str,
     speaker_id: str | None,
     now: datetime,
-    known_places: Sequence[dict[str, Any]] = (),
+    known_places: Sequence[Mapping[str, Any]] = (),
 ) -> Promise | None:
     """A Promise when `message` proposes/accepts meeting and names a place or time.
 
@@ -220,12 +220,12 @@ def line_key(line: Mapping[str, Any], conversation_id: str | None) -> str:
 
 
 def extract_promises(
-    lines: Sequence[dict[str, Any]],
+    lines: Sequence[Mapping[str, Any]],
     *,
     self_id: str | None,
     self_name: str | None,
     now: datetime,
-    known_places: Sequence[dict[str, Any]] = (),
+    known_places: Sequence[Mapping[str, Any]] = (),
     conversation_id: str | None = None,
     said_at: Callable[[str], datetime] | None = None,
     standing: Sequence[Promise] = (),

@@ -27,9 +27,7 @@ from karakuri_agent.ja import markup
 from karakuri_agent.memory.context import CONVERSATION_GAP
 from karakuri_agent.memory.journal import ARRIVAL, HERE, LINE, TRANSFER
 
-# A promise still pending this long after its time can no longer be kept: it was missed.
-from karakuri_agent.memory.record import KEEPABLE_AFTER_DUE as MISSED_AFTER
-from karakuri_agent.memory.record import kept_by_being_there
+from karakuri_agent.memory import promises
 
 MADE, KEPT, MISSED, PENDING, CANCELLED = "made", "kept", "missed", "pending", "cancelled"
 
@@ -293,11 +291,11 @@ def _status(row: Meeting, due: datetime | None, records: Records) -> str:
         return KEPT
     if row.get("id") in records.withdrawn:
         return CANCELLED
-    if any(entry["kind"] == HERE and kept_by_being_there(dict(row), str(entry["data"].get("node_id") or ""),
+    if any(entry["kind"] == HERE and promises.kept_by_being_there(row, str(entry["data"].get("node_id") or ""),
                                                          entry["data"].get("label"), _time(entry["at"]))
            for entry in records.journal):  # stood there through the time (a state from before this was kept)
         return KEPT
-    if due is not None and records.state_now is not None and due + MISSED_AFTER < records.state_now:
+    if records.state_now is not None and promises.missed(due, records.state_now):
         return MISSED
     if due is not None and due >= records.end:
         return MADE

@@ -15,7 +15,7 @@ from karakuri_agent.app.day.model import ZONE, Records
 from karakuri_agent.domain.records import Meeting
 from karakuri_agent.domain.clock import PLAUSIBLE_YEARS
 from karakuri_agent.errors import UsageError
-from karakuri_agent.memory.context import latest_plans
+from karakuri_agent.memory.promises import latest_plans
 from karakuri_agent.state.base import Store
 
 DATE_FORMAT = re.compile(r"^\d{4}-\d{2}-\d{2}$")
