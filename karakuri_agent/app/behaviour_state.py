@@ -17,6 +17,7 @@ import difflib
 from datetime import datetime, timedelta
 from typing import Any, Mapping
 
+from karakuri_agent.behaviour.engine import CROSSINGS
 from karakuri_agent.behaviour.spec import Behaviour, Rule
 from karakuri_agent.behaviour.variables import Variables
 from karakuri_agent.errors import UsageError
@@ -113,14 +114,14 @@ def reset(behaviour: Behaviour, memory: Mapping[str, Any], *, rule: str | None =
     state = copy.deepcopy(dict(memory))
     if rule is None and variable is None:
         for key, empty in (("variables", {}), ("previous_variables", {}), ("rules", {}), ("switches", {}),
-                           ("directives", []), ("context", [])):
+                           ("directives", []), ("context", []), (CROSSINGS, {})):
             state[key] = empty
         return state, ["every variable, rule record, switch and directive back to the pack's initial values"]
     done: list[str] = []
     if rule is not None:
         if behaviour.rule(rule) is None:
             raise UsageError(f"--rule {rule!r}: the pack has no such rule{_hint(rule, [r.id for r in behaviour.rules])}")
-        for key in ("rules", "switches"):
+        for key in ("rules", "switches", CROSSINGS):
             _table(state, key).pop(rule, None)
         state["directives"] = [d for d in _list(state.get("directives"))
                                if isinstance(d, dict) and d.get("by") != rule]
@@ -135,6 +136,9 @@ def reset(behaviour: Behaviour, memory: Mapping[str, Any], *, rule: str | None =
         for table in ("variables", "previous_variables"):
             for path in paths:
                 _table(state, table).pop(path, None)
+        for watching in behaviour.rules:  # a crossing rule starts again from the reset value
+            if watching.when.variable in paths:
+                _table(state, CROSSINGS).pop(watching.id, None)
         done.append(f"variable {variable}: back to its initial value {_value(spec.initial)}")
     return state, done
 

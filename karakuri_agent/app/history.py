@@ -131,13 +131,22 @@ def decider_line(trace: dict[str, Any]) -> str:
 
 
 def behaviour_lines(trace: dict[str, Any]) -> Iterable[str]:
-    """The rule that decided, the rules that gave way and why, every variable change: one line each."""
+    """The rule that decided, the rules that gave way and why, every pack rule tried, every variable change.
+
+    One line each; a pack rule tried says why it did what it did (its
+    trigger, its conditions with the values found, or "not reached").
+    """
     from karakuri_agent.behaviour.variables import Change
 
     rule = trace.get("rule") or (f"none ({trace['by']} decided)" if trace.get("by") else "none answered")
     yield f"rule: {rule}"
     for entry in trace.get("gave_way") or ():
         yield f"gave way: {entry.get('rule')} ({entry.get('why')})"
+    from karakuri_agent.behaviour.selector import tried_line
+
+    for entry in trace.get("tried") or ():
+        if isinstance(entry, dict):
+            yield f"tried {tried_line(entry)}"
     fired = [r for r in trace.get("fired") or () if r != trace.get("rule")]
     if fired:
         yield f"also fired: {', '.join(fired)}"

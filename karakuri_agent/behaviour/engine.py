@@ -22,6 +22,45 @@ from karakuri_agent.domain.clock import cooling_down
 
 # Reasons a rule that wanted to fire could not (the trace's words).
 COOLDOWN, SPENT = "on cooldown", "spent"
+# Under this key the memory keeps, per `variable_crossed` rule, the value it saw when it last looked.
+CROSSINGS = "crossings"
+
+
+@dataclass(frozen=True)
+class Checked:
+    """One condition as it was checked: the fact or variable path, the value found, the result."""
+
+    condition: Condition
+    named: str
+    actual: Any
+    holds: bool
+
+    def line(self) -> str:
+        """`weather eq はれ 20℃ → false (weather: unknown)`."""
+        c = self.condition
+        return (f"{self.named} {c.operator} {value_text(c.value)} → {'true' if self.holds else 'false'}"
+                f" ({self.named}: {value_text(self.actual)})")
+
+
+@dataclass(frozen=True)
+class Trial:
+    """Why a pack rule wants to fire or not: its switch, its trigger and each condition (for --explain)."""
+
+    rule: str
+    on: bool
+    trigger: str  # what the trigger looked at
+    triggered: bool
+    conditions: tuple[Checked, ...] = ()
+    logic: str = "all"
+
+    @property
+    def wants(self) -> bool:
+        held = [c.holds for c in self.conditions]
+        return self.on and self.triggered and (not held or (any(held) if self.logic == "any" else all(held)))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"rule": self.rule, "on": self.on, "trigger": self.trigger, "triggered": self.triggered,
+                "logic": self.logic, "conditions": [{"condition": c.line(), "holds": c.holds} for c in self.conditions]}
 
 
 @dataclass(frozen=True)
@@ -68,6 +107,7 @@ class Turn:
     phrases: tuple[str, ...] = ()
     previous: dict[str, Any] = field(default_factory=dict)  # the variables a notification ago: for crossings
     seen: dict[str, Any] = field(default_factory=dict)  # what this turn's crossing checks saw: the next one's "before"
+    looked: dict[str, Any] = field(default_factory=dict)  # rule id → the value its crossing check saw
     ran: set[tuple[str, tuple[tuple[str, str], ...]]] = field(default_factory=set)  # reactions run, with their slots
 
     @classmethod
@@ -100,8 +140,18 @@ class Turn:
 
     def wants(self, rule: Rule) -> bool:
         """The rule is on, its trigger holds now and so do its conditions."""
-        return self.enabled(rule) and self._triggered(rule.when, rule.id) and self.holds(
-            rule.conditions, rule.condition_logic)
+        return self.consider(rule).wants
+
+    def consider(self, rule: Rule) -> Trial:
+        """Whether the rule wants to fire, and why: its switch, its trigger and each condition, with the values.
+
+        The trigger is looked at even for a rule that is off, so a crossing it
+        was shown is used up, as for a rule that is on (a crossing is kept only
+        for a rule not reached).
+        """
+        triggered, trigger = self._triggered(rule.when, rule.id)
+        conditions = tuple(self._condition(c, {}) for c in rule.conditions)
+        return Trial(rule.id, self.enabled(rule), trigger, triggered, conditions, rule.condition_logic)
 
     def blocked(self, rule: Rule) -> str | None:
         """Why a rule that wants to fire may not: spent or on cooldown (None: it may)."""
@@ -124,51 +174,71 @@ class Turn:
                 return COOLDOWN
         return None
 
-    def _triggered(self, when: Trigger, rule_id: str) -> bool:
+    def _triggered(self, when: Trigger, rule_id: str) -> tuple[bool, str]:
+        """Whether the trigger holds now, and what it looked at (`time 12:00 in 23:00-06:00`)."""
         kind = when.type
         if kind == "notification":
-            return matches_type(when.types, self.facts.notification)
+            return (matches_type(when.types, self.facts.notification),
+                    f"notification {self.facts.notification or 'unknown'} in {listed(when.types)}")
         if kind == "time":
-            return within(self.facts.clock, *(when.between or ("00:00", "00:00")))
+            start, end = when.between or ("00:00", "00:00")
+            return within(self.facts.clock, start, end), f"time {self.facts.clock} in {start}-{end}"
         if kind == "keyword":
-            return any(k and k in self.facts.text for k in when.keywords)
+            return (any(k and k in self.facts.text for k in when.keywords),
+                    f"keyword {listed(when.keywords)} in the newest line")
         if kind == "every":
-            return bool(when.notifications) and self.seq % int(when.notifications or 1) == 0
+            every = int(when.notifications or 1)
+            return (bool(when.notifications) and self.seq % every == 0,
+                    f"every {every} notifications (this is #{self.seq})")
         if kind == "day_start":
-            return self.day_started
+            return self.day_started, f"day_start ({'a new' if self.day_started else 'the same'} in-world day)"
         if kind == "after_command":
-            return self.facts.previous_command == when.command
+            return (self.facts.previous_command == when.command,
+                    f"after_command {when.command} (previous: {self.facts.previous_command or 'none'})")
         if kind == "variable_crossed":
-            return self._crossed(when)
+            return self._crossed(when, rule_id)
         if kind == "manual":
-            return self.state["switches"].get(rule_id) is True
-        return False
+            on = self.state["switches"].get(rule_id) is True
+            return on, f"manual ({'turned on' if on else 'not turned on'} by enable_rule)"
+        return False, f"{kind} (unknown trigger)"
 
-    def _crossed(self, when: Trigger) -> bool:
+    def _crossed(self, when: Trigger, rule_id: str) -> tuple[bool, str]:
+        """The variable passed the threshold since this rule last looked (a crossing waits for the rule)."""
         path, threshold = when.variable or "", when.threshold
-        spec = self.variables.spec_of(path)
-        before = self.previous[path] if path in self.previous else (spec.initial if spec else None)
+        before = self._crossing_before(rule_id, path)
         now = self.variables.get(path)
+        said = f"{path} {when.direction} {value_text(threshold)} ({value_text(before)} → {value_text(now)})"
         if not _number(before) or not _number(now) or threshold is None:
-            return False
+            return False, said
         self.seen[path] = now  # a crossing is seen once: the next notification starts from here
+        self.looked[rule_id] = now
         if when.direction == "rises_above":
-            return before <= threshold < now
-        return before >= threshold > now
+            return before <= threshold < now, said
+        return before >= threshold > now, said
+
+    def _crossing_before(self, rule_id: str, path: str) -> Any:
+        """What the rule saw of `path` when it last looked; else the value a notification ago (else initial)."""
+        kept = self.state.get(CROSSINGS)
+        if isinstance(kept, dict) and _number(kept.get(rule_id)):
+            return kept[rule_id]
+        spec = self.variables.spec_of(path)
+        return self.previous[path] if path in self.previous else (spec.initial if spec else None)
 
     def holds(self, conditions: Sequence[Condition], logic: str, slots: Mapping[str, str] | None = None) -> bool:
         if not conditions:
             return True
-        results = (self._condition(c, slots or {}) for c in conditions)
+        results = (self._condition(c, slots or {}).holds for c in conditions)
         return any(results) if logic == "any" else all(results)
 
-    def _condition(self, cond: Condition, slots: Mapping[str, str]) -> bool:
+    def _condition(self, cond: Condition, slots: Mapping[str, str]) -> Checked:
         if cond.variable is not None:
             path = fill(cond.variable, self._slots(slots))
             actual = self.variables.get(path) if path else None
+            named = path or cond.variable
         else:
             actual = self.facts.value(cond.fact or "")
-        return compare(actual, cond.operator, cond.value)
+            named = cond.fact or ""
+        return Checked(cond, named, actual, compare(actual, cond.operator, cond.value))
 
     # -- doing --------------------------------------------------------------------
     def fire(self, rule: Rule, slots: Mapping[str, str] | None = None) -> None:
@@ -242,6 +312,17 @@ class Turn:
         state = _copy(self.state)
         state["variables"] = dict(self.variables.values)
         state["previous_variables"] = {**self.variables.start, **self.seen}
+        # Per crossing rule, what it saw when it last looked: a rule not reached (a higher one decided)
+        # keeps what it would have compared with, so a crossing waits for it instead of being lost.
+        crossings = {}
+        for rule in self.behaviour.rules:
+            if rule.when.type == "variable_crossed":
+                path = rule.when.variable or ""
+                seen = self.looked.get(rule.id, self.variables.get(path) if rule.id in self.behaviour.disable
+                                       else self._crossing_before(rule.id, path))
+                if _number(seen):
+                    crossings[rule.id] = seen
+        state[CROSSINGS] = crossings
         for directive in state.get("directives", []):
             if directive.get("left") is not None:
                 directive["left"] -= 1
@@ -254,6 +335,27 @@ def _copy(value: dict[str, Any]) -> dict[str, Any]:
     """A deep copy of the remembered behaviour, which is JSON (the state keeps it as JSON)."""
     copied: dict[str, Any] = json.loads(json.dumps(value, ensure_ascii=False))
     return copied
+
+
+def value_text(value: Any) -> str:
+    """A fact's or variable's value as the explanation shows it: `unknown`, `true`, `3`, `桜草メイ, 朝凪ソラ`."""
+    if value is None:
+        return "unknown"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    if isinstance(value, (tuple, list)):
+        return listed(value, empty="none")
+    return str(value)
+
+
+def listed(values: Sequence[Any], *, empty: str = "[]", most: int = 8) -> str:
+    """Names or patterns as one short list: `[idle_reminder_fired, *_completed]`; past `most`, how many more."""
+    shown = [str(v) for v in values[:most]] + ([f"… {len(values) - most} more"] if len(values) > most else [])
+    if not shown:
+        return empty
+    return ", ".join(shown) if empty == "none" else f"[{', '.join(shown)}]"
 
 
 def within(clock: str, start: str, end: str) -> bool:
@@ -311,4 +413,4 @@ def _number(value: Any) -> TypeGuard[float]:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
-__all__ = ["Facts", "Turn", "Reaction", "compare", "fill", "within", "COOLDOWN", "SPENT"]
+__all__ = ["Checked", "Facts", "Trial", "Turn", "Reaction", "compare", "fill", "within", "COOLDOWN", "SPENT"]

@@ -13,7 +13,7 @@ commands) and the selection goes on.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Generic, Sequence, TypeVar
+from typing import Any, Callable, Generic, Mapping, Sequence, TypeVar
 
 from karakuri_agent.behaviour.engine import Turn
 from karakuri_agent.behaviour.spec import Action, Behaviour, Rule
@@ -55,9 +55,12 @@ class Selection(Generic[C]):
     rule: str | None  # the rule whose candidates these are (None: none answered)
     gave_way: list[dict[str, str]] = field(default_factory=list)  # rules that wanted to fire and could not
     turn: Turn | None = None
+    tried: list[dict[str, Any]] = field(default_factory=list)  # every pack rule, in order: why it did what it did
 
     def trace(self) -> dict[str, object]:
         out: dict[str, object] = {"rule": self.rule, "gave_way": self.gave_way}
+        if self.tried:
+            out["tried"] = self.tried
         if self.turn is not None:
             out["fired"] = list(self.turn.fired)
             out["reactions"] = list(self.turn.reacted)
@@ -106,7 +109,14 @@ class Selector(Generic[V, C]):
         cannot be one (not offered, unknown place, refused by the gate).
         """
         gave_way: list[dict[str, str]] = []
-        for rule in self.ordered:
+        tried: list[dict[str, Any]] = []
+
+        def answered(candidates: list[C], by: str, index: int) -> Selection[C]:
+            tried.extend({"rule": r.id, "outcome": NOT_REACHED} for r in self.ordered[index + 1:]
+                         if isinstance(r, Rule))
+            return Selection(candidates, by, gave_way, turn, tried)
+
+        for index, rule in enumerate(self.ordered):
             if isinstance(rule, BuiltinRule):
                 candidates = rule.propose(view)
                 if candidates is None:
@@ -117,28 +127,60 @@ class Selector(Generic[V, C]):
                         gave_way.append({"rule": rule.id, "why": f"avoided: {', '.join(sorted(turn.avoid))}"})
                         continue
                     candidates = kept
-                return Selection(list(candidates), rule.id, gave_way, turn)
-            if turn is None or not turn.wants(rule):
+                return answered(list(candidates), rule.id, index)
+            if turn is None:
+                continue
+            trial = turn.consider(rule)
+            entry = trial.to_json()
+            tried.append(entry)
+            if not trial.wants:
+                entry["outcome"] = "not wanted" if trial.on else "off"
                 continue
             why = turn.blocked(rule)
+            if why is None and rule.choice is not None and rule.choice.command in turn.avoid:
+                why = f"avoided: {rule.choice.command}"
             if why is not None:
                 gave_way.append({"rule": rule.id, "why": why})
+                entry["outcome"] = f"gave way: {why}"
                 continue
             action = rule.choice
             if action is None:
                 turn.fire(rule)  # changes things, decides nothing: the next rule is tried
-                continue
-            if action.command in turn.avoid:
-                gave_way.append({"rule": rule.id, "why": f"avoided: {action.command}"})
+                entry["outcome"] = FIRED
                 continue
             phrases = next((a.phrases for a in rule.then if a.type == "say"), ()) or turn.phrases
             made = choose(rule, action, phrases)
             if isinstance(made, str):
                 gave_way.append({"rule": rule.id, "why": made})
+                entry["outcome"] = f"gave way: {made}"
                 continue
             turn.fire(rule)
-            return Selection([made], rule.id, gave_way, turn)
-        return Selection([], None, gave_way, turn)
+            entry["outcome"] = DECIDED
+            return answered([made], rule.id, index)
+        return Selection([], None, gave_way, turn, tried)
+
+
+# What became of a pack rule tried (the trace's `tried[].outcome`, besides `gave way: …`).
+DECIDED, FIRED, NOT_REACHED = "decided", "fired (decides nothing: the next rule was tried)", "not reached"
+
+
+def tried_line(entry: Mapping[str, Any]) -> str:
+    """One pack rule tried, as one line: its trigger, each condition with the value it found, what came of it.
+
+    `night-rest: time 12:00 in 23:00-06:00 → false — not wanted`;
+    `rainy: notification idle_reminder_fired in [*] → true; weather eq はれ 20℃ → false (weather: unknown) —
+    not wanted`; a rule below the one that decided: `low: not reached`.
+    """
+    rule, outcome = entry.get("rule"), entry.get("outcome")
+    if outcome == NOT_REACHED or "trigger" not in entry:
+        return f"{rule}: {outcome}"
+    parts = [f"{entry.get('trigger')} → {'true' if entry.get('triggered') else 'false'}"]
+    conditions = [str(c.get("condition")) for c in entry.get("conditions") or () if isinstance(c, Mapping)]
+    if conditions:
+        joined = ", ".join(conditions) if entry.get("logic") == "any" and len(conditions) > 1 else "; ".join(conditions)
+        parts.append(f"any of: {joined}" if entry.get("logic") == "any" and len(conditions) > 1 else joined)
+    switch = "" if entry.get("on", True) else " (switched off)"
+    return f"{rule}{switch}: {'; '.join(parts)} — {outcome}"
 
 
 def _summary(rule: Rule) -> str:
