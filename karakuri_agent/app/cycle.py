@@ -251,9 +251,9 @@ class Agent:
             result.notification_type,
             result.report,
             dry_run=result.dry_run,
-            command=planned and planned.command,
-            params=planned and planned.params,
-            reason=why or (planned and planned.reason) or "",
+            command=planned.command if planned else None,
+            params=planned.params if planned else None,
+            reason=why or (planned.reason if planned else ""),
             failed=result.error is not None,
             model=result.model.to_json() if result.model else (
                 {"errors": result.decider_errors} if result.decider_errors else None),

@@ -161,8 +161,8 @@ def person_id(view: View, name: str) -> str | None:
     for person in [*view.nearby_agents, *(view.parsed.get("participants") or [])]:
         if person.get("name") == name and person.get("id"):
             return str(person["id"])
-    for agent_id, person in view.acquaintances.items():
-        if person.get("display_name") == name:
+    for agent_id, known in view.acquaintances.items():
+        if known.get("display_name") == name:
             return agent_id
     return None
 

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import hashlib
 from datetime import datetime, timedelta
-from typing import Any, Iterable, Iterator, Sequence
+from typing import Any, Iterable, Iterator, Mapping, Sequence, TypeVar
 
 from karakuri_agent.domain.decision import Decision
 from karakuri_agent.domain.identity import same_person
 from karakuri_agent.domain.limits import FRIEND_AFTER_TALKS
 from karakuri_agent.domain.notification import Choice
-from karakuri_agent.domain.records import Meeting, Parsed, here_id, here_name
+from karakuri_agent.domain.records import Meeting, Parsed, Participant, here_id, here_name
 from karakuri_agent.domain.view import View
 from karakuri_agent.ja import places, reasons
 from karakuri_agent.memory import lessons, recall
@@ -45,12 +45,14 @@ MAP_AGAIN_AFTER = timedelta(hours=24)
 
 NO_ACTION = Decision(None, reason=reasons.NOTHING_TO_CHOOSE)
 
+T = TypeVar("T")
 
 
 def closeness_to(view: View, agent_id: str) -> float:
     """How close the agent is to someone: the pack's `closeness` variable, else how often they talked."""
     value = recall.closeness(view, name_of_agent(view, agent_id))
-    return value if value is not None else float(view.acquaintances.get(agent_id, {}).get("interactions", 0) or 0)
+    known = view.acquaintances.get(agent_id)
+    return value if value is not None else float(known.get("interactions", 0) if known else 0)
 
 
 def is_close(view: View, agent_id: str) -> bool:
@@ -63,30 +65,30 @@ def is_close(view: View, agent_id: str) -> bool:
 
 def name_of_agent(view: View, agent_id: Any) -> str | None:
     """A person's name from whatever the view knows about them."""
-    person = view.acquaintances.get(str(agent_id), {}) if agent_id else {}
-    if person.get("display_name"):
+    person = view.acquaintances.get(str(agent_id)) if agent_id else None
+    if person and person.get("display_name"):
         return str(person["display_name"])
     everyone = [*view.nearby_agents, *(view.parsed.get("participants") or [])]
     return next((str(a["name"]) for a in everyone if a.get("id") == agent_id and a.get("name")), None)
 
 
-def others_in(view: View) -> list[dict[str, Any]]:
+def others_in(view: View) -> list[Participant]:
     """The participants of this conversation other than the agent."""
     return [p for p in view.parsed.get("participants") or [] if not view.me.is_self(p.get("id"), p.get("name"))]
 
 
-def present_others(view: View) -> list[dict[str, Any]]:
+def present_others(view: View) -> list[Participant]:
     """The others in the conversation now (those who left excepted): whom a turn may go to."""
     present = view.parsed.get("present")
     people = present if isinstance(present, list) else view.parsed.get("participants") or []
     return [p for p in people if not view.me.is_self(p.get("id"), p.get("name"))]
 
 
-def same_person_record(a: dict[str, Any], b: dict[str, Any]) -> bool:
+def same_person_record(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
     return same_person(a.get("id"), a.get("name"), b.get("id"), b.get("name"))
 
 
-def partner_of(view: View) -> dict[str, Any]:
+def partner_of(view: View) -> Mapping[str, Any]:
     """Who the agent answers: a participant of this conversation other than
     itself, the last of them who spoke by preference. A speaker who is not a
     participant (who left, or a line from another talk) is never addressed;
@@ -102,7 +104,7 @@ def partner_of(view: View) -> dict[str, Any]:
     return others[0] if others else {}
 
 
-def transfer_sender(view: View) -> dict[str, Any]:
+def transfer_sender(view: View) -> Mapping[str, Any]:
     for transfer in view.parsed.get("transfers") or []:
         sender = transfer.get("from") or {}
         if not view.me.is_self(sender.get("id"), sender.get("name")):
@@ -110,7 +112,7 @@ def transfer_sender(view: View) -> dict[str, Any]:
     return partner_of(view)
 
 
-def takes_gift(view: View, sender: dict[str, Any]) -> bool:
+def takes_gift(view: View, sender: Mapping[str, Any]) -> bool:
     """The transfer policy's answer to an offer from `sender`: `accept` all, `known` from someone met, `reject` none."""
     return view.transfer_policy == "accept" or (view.transfer_policy == "known" and knows_person(view, sender.get("id")))
 
@@ -346,15 +348,14 @@ def max_length_of(choice: Choice, name: str) -> int | None:
 
 def duration_for(choice: Choice, preferred: int) -> int:
     spec = choice.param_schema.get("duration", {})
-    low = spec.get("minimum") if isinstance(spec.get("minimum"), int) else 1
-    high = spec.get("maximum") if isinstance(spec.get("maximum"), int) else 6
-    return max(low, min(high, preferred))
+    low, high = spec.get("minimum"), spec.get("maximum")
+    return max(low if isinstance(low, int) else 1, min(high if isinstance(high, int) else 6, preferred))
 
 
 def stable_hash(seed: str, value: str) -> str:
     return hashlib.sha256(f"{seed}:{value}".encode()).hexdigest()
 
 
-def pick_stable(options: Iterable[Any], seed: str) -> Any:
+def pick_stable(options: Iterable[T], seed: str) -> T:
     """A deterministic choice that still varies from notification to notification."""
     return min(options, key=lambda o: stable_hash(seed, str(o)))

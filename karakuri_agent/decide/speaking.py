@@ -9,7 +9,7 @@ policy), with a line that says so.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import Any, Mapping
 
 from karakuri_agent.decide.queries import (
     current_node_of,
@@ -44,7 +44,7 @@ RESPONSE = "transfer_response"
 
 
 # -- helpers -------------------------------------------------------------------------
-def recalling(view: View, decision: Decision, choice: Choice, partner: dict[str, Any]) -> Decision:
+def recalling(view: View, decision: Decision, choice: Choice, partner: Mapping[str, Any]) -> Decision:
     """A spoken decision that also brings up something `partner` told on an earlier day, if there is one."""
     if "message" not in decision.params:
         return decision
@@ -56,7 +56,7 @@ def recalling(view: View, decision: Decision, choice: Choice, partner: dict[str,
                    reason=reasons.with_memory(decision.reason, memory.explained()), recalled=memory)
 
 
-def speech_params(view: View, choice: Choice, purpose: str, partner: dict[str, Any]) -> dict[str, Any]:
+def speech_params(view: View, choice: Choice, purpose: str, partner: Mapping[str, Any]) -> dict[str, Any]:
     """Params for a speaking command: the line, the next speaker when asked for, the answer to an offer.
 
     An offer awaiting this turn is answered (the transfer policy decides)
@@ -95,7 +95,7 @@ def offer_reason(view: View, choice: Choice) -> str | None:
     return turns.decline_offer(name, refused_always=view.transfer_policy == "reject")
 
 
-def asks_time(view: View, partner: dict[str, Any]) -> bool:
+def asks_time(view: View, partner: Mapping[str, Any]) -> bool:
     """The partner's latest line proposes meeting without a time the agent understood."""
     last = _last_line(view, partner)
     return bool(last) and proposes_without_time(last, now=view.now, known_places=list(view.places))
@@ -106,7 +106,7 @@ def needs_next_speaker(choice: Choice) -> bool:
     return NEXT_SPEAKER in choice.required_params or (not choice.param_schema and choice.command in SPEAK + END)
 
 
-def _spoken_line(view: View, choice: Choice, purpose: str, partner: dict[str, Any]) -> str:
+def _spoken_line(view: View, choice: Choice, purpose: str, partner: Mapping[str, Any]) -> str:
     last = _last_line(view, partner)
     promise = _promise_in(view, last, partner) if purpose == "reply" else None
     if purpose == "reply" and promise is None and asks_time(view, partner):
@@ -170,7 +170,7 @@ def _ask_time_line(view: View, choice: Choice, last: str | None) -> str:
     return _fitted(view, choice, lines + _varied(turns.ASK_TIME, seed))
 
 
-def next_speaker(view: View, choice: Choice, partner: dict[str, Any]) -> str | None:
+def next_speaker(view: View, choice: Choice, partner: Mapping[str, Any]) -> str | None:
     """Whom the turn goes to: a current participant, the one who spoke last by preference.
 
     Never the agent itself and never someone who left. The participants the
@@ -196,13 +196,13 @@ def next_speaker(view: View, choice: Choice, partner: dict[str, Any]) -> str | N
     return fitting[0] if fitting else None
 
 
-def _memory(view: View, partner: dict[str, Any]) -> Memory:
+def _memory(view: View, partner: Mapping[str, Any]) -> Memory:
     """What the agent can truly say of itself: where it is, where it went lately and
     today (the world's day), whom it talked with today, the promises ahead, and the
     lines of this talk so far (the one answered aside)."""
     here = current_node_of(view)
     visited = sorted((p for p in view.places if p.get("last_visited") and p.get("node_id") != here),
-                     key=lambda p: p["last_visited"], reverse=True)
+                     key=lambda p: p["last_visited"] or "", reverse=True)
     lines = [str(m.get("message") or "") for m in view.parsed.get("conversation_messages") or []]
     return Memory(here=place_name_here(view) or "",
                   recent_places=tuple(p["name"] for p in visited if p.get("name")),
@@ -224,7 +224,7 @@ def _plans_ahead(view: View) -> tuple[tuple[str, str], ...]:
     return tuple((place, time) for _, place, time in sorted(ahead))
 
 
-def _promise_in(view: View, line: str | None, partner: dict[str, Any]) -> dict[str, Any] | None:
+def _promise_in(view: View, line: str | None, partner: Mapping[str, Any]) -> Meeting | None:
     """The pending meeting this very line made with the partner, if it made one with a time.
 
     The same line, not one holding it or held in it ("うん" is in many a
@@ -242,7 +242,7 @@ def _clock_text(commitment: Meeting | None) -> str | None:
     return due.astimezone(TOKYO).strftime("%H:%M") if due else None
 
 
-def _last_line(view: View, partner: dict[str, Any]) -> str | None:
+def _last_line(view: View, partner: Mapping[str, Any]) -> str | None:
     """The partner's latest line: what the agent answers when it speaks to them.
 
     Read without the server's own sentences (an offer's note, a turn line),

@@ -13,9 +13,9 @@ from typing import Any, NotRequired, TypedDict
 
 
 class Participant(TypedDict):
-    """Someone named in a notification: `名前 (id: 123)` or the JSON `participants`."""
+    """Someone named in a notification: `名前 (id: 123)` or the JSON `participants` (the id when known)."""
 
-    id: str
+    id: str | None
     name: str
 
 

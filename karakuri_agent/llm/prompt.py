@@ -17,11 +17,12 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from datetime import datetime
-from typing import Any
+from typing import Any, Mapping
 
 from karakuri_agent.domain.decision import Decision
 from karakuri_agent.domain.notification import TOKYO, Choice
 from karakuri_agent.domain.persona import Persona
+from karakuri_agent.domain.records import here_of
 from karakuri_agent.domain.view import View
 from karakuri_agent.ja import prompt as ja_prompt
 from karakuri_agent.ja.prompt import (
@@ -87,7 +88,7 @@ def build_messages(
 
 def _situation(view: View, default: Decision | None) -> str:
     parsed = view.parsed
-    here = (parsed.get("location") or {}).get("current_node") or {}
+    here: Mapping[str, Any] = here_of(parsed) or {}
     sections: list[tuple[str, list[Any]]] = [
         (ja_prompt.SITUATION, [_drop_empty({
             "notification": parsed.get("notification_type"),

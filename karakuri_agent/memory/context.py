@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
 from karakuri_agent.domain.commands import INFORMATION
 from karakuri_agent.domain.identity import Identity
@@ -24,7 +24,7 @@ from karakuri_agent.domain.limits import (
     RECENT_COMMANDS,
 )
 from karakuri_agent.domain.notification import Notification
-from karakuri_agent.domain.records import Parsed
+from karakuri_agent.domain.records import Line, Parsed, Participant
 from karakuri_agent.ja.context import (
     DECISION_GUIDANCE,
     SELF_HEADER,
@@ -103,11 +103,12 @@ def parse(notification: Notification, *, roster: textparse.NameLookup, me: Ident
     roster = _KnowingSelf(roster, me)
     body = notification.notification
     text = body.text
-    listed = [{"id": p.id, "name": p.name} for p in body.participants] if body.participants is not None else None
+    listed: list[Participant] | None = ([{"id": p.id, "name": p.name} for p in body.participants]
+                                        if body.participants is not None else None)
     participants = listed if listed is not None else textparse.parse_participants(text, roster)
     if body.conversation_messages is not None:
         ids = {p["name"]: p["id"] for p in participants if p.get("id")}
-        messages = [
+        messages: list[Line] = [
             {"speaker": m.speaker, "speaker_id": m.speaker_id or ids.get(m.speaker) or roster.get(m.speaker),
              "message": m.message}
             for m in body.conversation_messages
@@ -176,7 +177,7 @@ def observe(store: Store, notification: Notification, *, me: Identity, now: date
     return activity_id, parsed
 
 
-def remember_told(store: Store, lines: list[dict[str, Any]], said_at: Any, me: Identity,
+def remember_told(store: Store, lines: Sequence[Line], said_at: Any, me: Identity,
                   conversation_id: str | None) -> None:
     """What people told about themselves in lines heard for the first time; a plan taken back, withdrawn."""
     if not lines:
@@ -192,7 +193,7 @@ def remember_told(store: Store, lines: list[dict[str, Any]], said_at: Any, me: I
         store.withdraw_facts(told.retracted(rows, retraction), retraction.said_at)
 
 
-def told_to(store: Store, people: Iterable[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+def told_to(store: Store, people: Iterable[Mapping[str, Any]]) -> dict[str, list[dict[str, Any]]]:
     """For each person the agent may talk to (by id): what they and others told of them, town news, when each last came up."""
     out: dict[str, list[dict[str, Any]]] = {}
     for person in people:
@@ -202,7 +203,7 @@ def told_to(store: Store, people: Iterable[dict[str, Any]]) -> dict[str, list[di
     return out
 
 
-def remember_met(store: Store, parsed: Parsed, others: list[dict[str, Any]], me: Identity) -> None:
+def remember_met(store: Store, parsed: Parsed, others: Sequence[Participant], me: Identity) -> None:
     """Everyone in a conversation whose history shows the agent's own line has talked with it.
 
     The agent may have spoken before it knew their ids (a request that named
@@ -214,9 +215,8 @@ def remember_met(store: Store, parsed: Parsed, others: list[dict[str, Any]], me:
     lines = parsed["conversation_messages"]
     if not any(me.is_self(m.get("speaker_id"), m.get("speaker")) for m in lines):
         return
-    speakers = [{"id": m.get("speaker_id"), "name": m.get("speaker")} for m in lines]
-    people = {str(p["id"]): str(p.get("name") or "") for p in [*others, *speakers]
-              if p.get("id") and not me.is_self(p.get("id"), p.get("name"))}
+    named = [(p.get("id"), p.get("name")) for p in others] + [(m.get("speaker_id"), m.get("speaker")) for m in lines]
+    people = {agent_id: name or "" for agent_id, name in named if agent_id and not me.is_self(agent_id, name)}
     met = {p["agent_id"] for p in store.people(list(people)) if p.get("interactions", 0) > 0}
     for agent_id, name in people.items():
         if agent_id not in met:
@@ -249,13 +249,9 @@ def build_context(
     world_context_file: Path | None,
 ) -> dict[str, Any]:
     """The whole `nikechan_preprocess` block."""
-    people_ids = [
-        p["id"]
-        for p in parsed["participants"] + [
-            {"id": m.get("speaker_id"), "name": m.get("speaker")} for m in parsed["conversation_messages"]
-        ]
-        if p.get("id") and not me.is_self(p.get("id"), p.get("name"))
-    ]
+    named: list[tuple[str | None, str | None]] = [(p.get("id"), p.get("name")) for p in parsed["participants"]]
+    named += [(m.get("speaker_id"), m.get("speaker")) for m in parsed["conversation_messages"]]
+    people_ids = [agent_id for agent_id, name in named if agent_id and not me.is_self(agent_id, name)]
     return {
         "turn_key": f"karakuri:{notification.notification_id}",
         "activity_log_id": activity_id,
@@ -286,7 +282,7 @@ def view_of(store: Store, fetched: Fetched, now: datetime, *, persona: Persona, 
     lines = store.utterances(conversation_key(fetched.parsed, fetched.me), SAID_BEFORE_LINES)
     pack = bool(getattr(persona, "behaviour", None))  # what only a pack's behaviour reads
     broken = promises.broken_promises(store, now) if pack else []
-    candidates = [a["id"] for a in nearby] + [
+    candidates = [a["id"] for a in nearby if a["id"]] + [
         str(v) for c in fetched.notification.choices if c.command == "conversation_start"
         for v in c.enum("target_agent_id")
     ]

@@ -19,7 +19,7 @@ run's report entry keeps its rule trace already, and the day reads it there.
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import Any, Iterable
+from typing import Any, Iterable, TypedDict
 
 from karakuri_agent.domain.commands import ACCEPT_TRANSFER, CONVERSATION, REJECT_TRANSFER
 from karakuri_agent.domain.notification import parse_timestamp
@@ -95,9 +95,9 @@ def _line(store: Store, notification_id: str, conversation_id: str | None, conve
 
 def _partner_names(parsed: Parsed, me: Identity) -> list[str]:
     """The conversation's others by name: its participants, else the speakers of its lines."""
-    people = [{"id": p.get("id"), "name": p.get("name")} for p in parsed["participants"]]
-    people += [{"id": m.get("speaker_id"), "name": m.get("speaker")} for m in parsed["conversation_messages"]]
-    names = [str(p["name"]) for p in people if p.get("name") and not me.is_self(p.get("id"), p.get("name"))]
+    people: list[tuple[str | None, str | None]] = [(p.get("id"), p.get("name")) for p in parsed["participants"]]
+    people += [(m.get("speaker_id"), m.get("speaker")) for m in parsed["conversation_messages"]]
+    names = [name for agent_id, name in people if name and not me.is_self(agent_id, name)]
     return list(dict.fromkeys(names))
 
 
@@ -133,7 +133,15 @@ def _gift(direction: str, partner: str, partner_id: str | None, item: Any, money
             "money": money if isinstance(money, int) and not isinstance(money, bool) else None}
 
 
-def today(store: Store, now: datetime) -> dict[str, tuple[str, ...]]:
+class Today(TypedDict):
+    """The View's fields for the agent's day so far (`today`)."""
+
+    day_places: tuple[str, ...]
+    day_people: tuple[str, ...]
+    day_said: tuple[str, ...]
+
+
+def today(store: Store, now: datetime) -> Today:
     """The agent's day so far (``now``'s world day, Asia/Tokyo), newest first, each once: where
     notifications found it (a move set off is not an arrival) and whom it talked with: what it can
     truly say of its day (View.day_places, View.day_people); and its own lines today (View.day_said),

@@ -176,7 +176,7 @@ def sociability(view: View) -> float:
             and spec.maximum > spec.minimum):
         value = (view.behaviour_memory.get("variables") or {}).get(SOCIABILITY, spec.initial)
         if isinstance(value, (int, float)) and not isinstance(value, bool):
-            return max(0.0, min(1.0, (float(value) - spec.minimum) / (spec.maximum - spec.minimum)))
+            return max(0.0, min(1.0, (float(value) - float(spec.minimum)) / float(spec.maximum - spec.minimum)))
     return float(view.persona.rules.sociability)
 
 

@@ -15,7 +15,7 @@ from karakuri_agent.domain.commands import CONTACT as CONTACT_COMMANDS
 from karakuri_agent.domain.commands import CONVERSATION as CONVERSATION_COMMANDS
 from karakuri_agent.domain.commands import OPENING as OPENING_COMMANDS
 from karakuri_agent.domain.identity import Identity
-from karakuri_agent.domain.records import Parsed, here_id
+from karakuri_agent.domain.records import Node, Parsed, Participant, here_id
 from karakuri_agent.ja import phrases
 from karakuri_agent.memory import holdings, journal, knowledge, lessons, promises
 from karakuri_agent.memory.travel import learn_trip
@@ -60,7 +60,7 @@ def said_to_partners(store: Store, partners: Iterable[str], since: datetime) -> 
     ]
 
 
-def partners(parsed: Parsed, params: dict[str, Any], me: Identity) -> list[dict[str, Any]]:
+def partners(parsed: Parsed, params: dict[str, Any], me: Identity) -> list[Participant]:
     """The other agents a command touched: a named target, else the conversation's others."""
     people = {p["id"]: p for p in parsed.get("participants", []) if p.get("id")}
     target = params.get("target_agent_id")
@@ -101,7 +101,8 @@ def record_outcome(
         store.add_memory(notification_id, "action", _thought(command, description, params, reason))
         touched = partners(parsed, params, me) if command in CONTACT_COMMANDS else []
         for person in touched:
-            store.touch_person(person["id"], person.get("name", ""))
+            if agent_id := person.get("id"):
+                store.touch_person(agent_id, person.get("name", ""))
         if isinstance(params.get("message"), str) and command in CONVERSATION_COMMANDS:
             store.add_utterance(conversation_key(parsed, me), params["message"], opens=command in OPENING_COMMANDS)
         _fulfil(store, command, params, parsed, touched, now)
@@ -125,7 +126,7 @@ def _thought(command: str, description: str, params: dict[str, Any], reason: str
 
 
 def _fulfil(store: Store, command: str, params: dict[str, Any], parsed: Parsed,
-            touched: Iterable[dict[str, Any]], now: datetime) -> None:
+            touched: Iterable[Participant], now: datetime) -> None:
     """A move to the promised place, or talking with the partner at that place, keeps a promise."""
     if command == "move":
         node = params.get("target_node_id")
@@ -146,9 +147,9 @@ def _learn(store: Store, command: str, data: Any, now: datetime) -> None:
     holdings.learn_from_answer(store, data, utc_text(now))
 
 
-def places_in(data: Any) -> list[dict[str, str]]:
+def places_in(data: Any) -> list[Node]:
     """Node ids with names anywhere in an answer: `{node_id, name}` objects or place texts."""
-    places: list[dict[str, str]] = []
+    places: list[Node] = []
     for item in _walk(data):
         if isinstance(item, str):
             places.extend(textparse.parse_places(item))
@@ -175,9 +176,9 @@ def npcs_in(data: Any) -> list[dict[str, str]]:
     return found
 
 
-def agents_in(data: Any) -> list[dict[str, str]]:
+def agents_in(data: Any) -> list[Participant]:
     """Agents (numeric ids with names) anywhere in an answer."""
-    agents = []
+    agents: list[Participant] = []
     for item in _walk(data):
         if not isinstance(item, dict):
             continue

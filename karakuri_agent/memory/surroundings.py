@@ -10,8 +10,9 @@ they are kept as that command's answer, where the View reads who is near.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Any, TypedDict
 
+from karakuri_agent.domain.holdings import Holdings
 from karakuri_agent.domain.records import Parsed
 from karakuri_agent.memory import holdings, knowledge, lessons
 from karakuri_agent.reading import offers
@@ -30,7 +31,15 @@ def learn(store: Store, parsed: Parsed, text: str, *, seen_at: datetime, now: da
         store.set_knowledge(knowledge.result_key(NEARBY_COMMAND), people)
 
 
-def seen(store: Store, now: datetime) -> dict[str, Any]:
+class Seen(TypedDict):
+    """The View's fields for the surroundings (`seen`)."""
+
+    npc_nodes: frozenset[str]
+    refused: list[dict[str, Any]]
+    holdings: Holdings
+
+
+def seen(store: Store, now: datetime) -> Seen:
     """The View's fields for the surroundings: NPC nodes, the refusals still holding, what is held."""
     return {"npc_nodes": frozenset(lessons.npc_nodes(store)), "refused": lessons.refusals(store, now),
             "holdings": holdings.held(store)}

@@ -30,6 +30,7 @@ from typing import Any, Callable, Protocol
 from zoneinfo import ZoneInfo
 
 from karakuri_agent.domain.notification import TOKYO
+from karakuri_agent.domain.records import Line, Node, Participant
 from karakuri_agent.ja import markup
 from karakuri_agent.ja.notification_text import (
     BRACKET,
@@ -244,7 +245,7 @@ def _sentence_names(scan: _Scan) -> list[tuple[int, str]]:
     return found
 
 
-def parse_participants(text: str, roster: NameLookup | None = None) -> list[dict[str, Any]]:
+def parse_participants(text: str, roster: NameLookup | None = None) -> list[Participant]:
     """Agents named in the text, `[{"id", "name"}]`, in order of first appearance.
 
     Sources: `名前 (id: N)` entries, speakers of conversation lines, and the
@@ -259,7 +260,7 @@ def parse_participants(text: str, roster: NameLookup | None = None) -> list[dict
     mentions += [(quote.offset, quote.speaker) for quote in scan.quotes]
     mentions += _sentence_names(scan)
     seen: set[str] = set()
-    result = []
+    result: list[Participant] = []
     for _, name in sorted(mentions, key=lambda item: item[0]):
         if name not in seen:
             seen.add(name)
@@ -267,7 +268,7 @@ def parse_participants(text: str, roster: NameLookup | None = None) -> list[dict
     return result
 
 
-def parse_lines(text: str, roster: NameLookup | None = None) -> list[dict[str, Any]]:
+def parse_lines(text: str, roster: NameLookup | None = None) -> list[Line]:
     """Conversation lines `[{"speaker", "speaker_id", "message"}]`, in order.
 
     A line is `名前: 「発言」`, or a bare `「発言」` after `名前 が話しかけています。`
@@ -405,7 +406,7 @@ def parse_transfers(
 # ---------------------------------------------------------------------------
 
 
-def parse_places(text: str) -> list[dict[str, Any]]:
+def parse_places(text: str) -> list[Node]:
     """Named nodes `[{"node_id", "name"}]`, deduplicated by node id.
 
     Sources: `6-11 (喫茶店 店内)`, `7-11(喫茶店 入口)` and building entries
@@ -436,7 +437,7 @@ def parse_buildings(text: str) -> list[dict[str, Any]]:
     return [entry for entry in found if entry["name"]]
 
 
-def parse_current_node(text: str) -> dict[str, Any] | None:
+def parse_current_node(text: str) -> Node | None:
     """`{"node_id", "name"}` from `現在地: 6-11 (喫茶店 店内)` (name may be None)."""
     for _, line in _scan(text).lines:
         match = CURRENT_NODE.match(line.strip())

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from karakuri_agent.domain.records import Participant
 from karakuri_agent.ja import markup
 from karakuri_agent.ja.notification_text import (
     ARRIVAL,
@@ -24,7 +25,7 @@ from karakuri_agent.ja.notification_text import (
 from karakuri_agent.reading.textparse import NameLookup, clean_name, name_resolver, parse_participants, server_lines
 
 
-def parse_roster_line(text: str, roster: NameLookup | None = None) -> list[dict[str, Any]] | None:
+def parse_roster_line(text: str, roster: NameLookup | None = None) -> list[Participant] | None:
     """Who is in the conversation now, from the server's last `参加者:` line; None when it has none.
 
     The server writes the line from the conversation as it stands (someone
@@ -39,13 +40,13 @@ def parse_roster_line(text: str, roster: NameLookup | None = None) -> list[dict[
     return None
 
 
-def parse_departed(text: str, roster: NameLookup | None = None) -> list[dict[str, Any]]:
+def parse_departed(text: str, roster: NameLookup | None = None) -> list[Participant]:
     """People the server says are no longer in the conversation (left it, or left the world).
 
     Read in order: someone who left and then joined again (`が会話に参加しました。`) is back.
     """
     resolve = name_resolver(text, roster)
-    gone: dict[str, dict[str, Any]] = {}
+    gone: dict[str, Participant] = {}
     for line in server_lines(text):
         stripped = line.strip()
         arrived = ARRIVAL.match(stripped)
@@ -60,7 +61,7 @@ def parse_departed(text: str, roster: NameLookup | None = None) -> list[dict[str
     return list(gone.values())
 
 
-def parse_present(text: str, roster: NameLookup | None = None) -> list[dict[str, Any]]:
+def parse_present(text: str, roster: NameLookup | None = None) -> list[Participant]:
     """The conversation's participants now: the `参加者:` line when there is one, else the people
     the text names (`parse_participants`) but those it says have left."""
     listed = parse_roster_line(text, roster)

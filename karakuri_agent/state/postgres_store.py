@@ -10,7 +10,7 @@ from psycopg.types.json import Json, Jsonb
 
 from karakuri_agent.domain.clock import utc_now
 from karakuri_agent.domain.heard import same_saying
-from karakuri_agent.domain.records import Activity, JournalEntry, Meeting, Person, Place
+from karakuri_agent.domain.records import Activity, JournalEntry, Meeting, Node, Participant, Person, Place
 from karakuri_agent.ja.phrases import relationship
 from karakuri_agent.state.base import DAY_LIMIT
 from karakuri_agent.state.postgres_schema import Connection
@@ -163,7 +163,7 @@ class PostgresStore(ToldFactsSQL):
                            (list(ids),))
 
     # -- people --------------------------------------------------------------
-    def see_people(self, people: Iterable[dict[str, Any]]) -> None:
+    def see_people(self, people: Iterable[Participant]) -> None:
         now = self._stamp()
         self._conn.executemany(
             "INSERT INTO people (agent_id, display_name, first_seen) VALUES (%s, %s, %s)"
@@ -203,7 +203,7 @@ class PostgresStore(ToldFactsSQL):
         return row[0] if row else None
 
     # -- places and world knowledge ------------------------------------------
-    def learn_places(self, places: Iterable[dict[str, Any]]) -> None:
+    def learn_places(self, places: Iterable[Node]) -> None:
         now = self._stamp()
         self._conn.executemany(
             "INSERT INTO places (node_id, name, learned_at) VALUES (%s, %s, %s)"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Mapping
 
 from karakuri_agent.decide.queries import enum_of, meeting_elsewhere, partner_of
 from karakuri_agent.decide.speaking import NEXT_SPEAKER, asks_time, needs_next_speaker, offer_reason, recalling, speech_params
@@ -23,20 +23,20 @@ def conversation_turn_rule(view: View) -> list[Decision] | None:
     closing = _closing(speak, end)
     meeting = meeting_elsewhere(view, partner.get("id"))
     long_enough = len(view.own_lines) >= view.persona.rules.conversation_turns or meeting is not None
-    speak_decision = speak and Decision(
+    speak_decision = None if speak is None else Decision(
         speak.command,
         speech_params(view, speak, "farewell" if closing else "reply", partner),
         offer_reason(view, speak) or (reasons.CLOSING_GREETING if closing else
                                       turns.ask_time(partner.get("name")) if asks_time(view, partner)
                                       else reasons.answer(partner.get("name"))),
     )
-    end_decision = end and Decision(
+    end_decision = None if end is None else Decision(
         end.command,
         speech_params(view, end, "farewell", partner),
         offer_reason(view, end) or (reasons.leave_for_meeting(meeting.get("place_name")) if meeting
                                     else reasons.TALKED_ENOUGH),
     )
-    if speak_decision and not closing and not speak_decision.params.get("transfer_response"):
+    if speak is not None and speak_decision and not closing and not speak_decision.params.get("transfer_response"):
         speak_decision = recalling(view, speak_decision, speak, partner)
     ordered = [end_decision, speak_decision] if long_enough else [speak_decision, end_decision]
     sendable = [d for d in ordered if d and _named_next(view, d)]
@@ -54,7 +54,7 @@ def _closing(speak: Choice | None, end: Choice | None) -> bool:
     return speak is not None and end is None and places.asks_farewell(speak.description)
 
 
-def _nobody_left(view: View, partner: dict[str, Any]) -> list[Decision]:
+def _nobody_left(view: View, partner: Mapping[str, Any]) -> list[Decision]:
     """Everyone else has gone: leave with a goodbye, or take a turn that names nobody; else say why not.
 
     The turn's choices all need a next speaker and there is no one to name:
@@ -105,8 +105,8 @@ def inactive_check_rule(view: View) -> list[Decision] | None:
     if stay is None and leave is None:
         return None
     alive = bool(view.parsed.get("conversation_messages")) and len(view.own_lines) < view.persona.rules.conversation_turns
-    stay_decision = stay and Decision(stay.command, {}, reasons.CONVERSATION_ALIVE)
-    leave_decision = leave and Decision(
+    stay_decision = None if stay is None else Decision(stay.command, {}, reasons.CONVERSATION_ALIVE)
+    leave_decision = None if leave is None else Decision(
         leave.command, speech_params(view, leave, "farewell", partner_of(view)), reasons.CONVERSATION_STOPPED
     )
     ordered = [stay_decision, leave_decision] if alive else [leave_decision, stay_decision]

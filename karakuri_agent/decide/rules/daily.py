@@ -99,7 +99,8 @@ def _talked_here(view: View) -> bool:
 
 def _talked_today(view: View, agent_id: str) -> bool:
     """The agent talked with this person earlier in this in-world day (Asia/Tokyo)."""
-    last = view.acquaintances.get(agent_id, {}).get("last_contact")
+    known = view.acquaintances.get(agent_id)
+    last = known.get("last_contact") if known else None
     try:
         when = datetime.fromisoformat(str(last)) if last else None
     except ValueError:
@@ -152,8 +153,9 @@ def _keep_commitment(view: View) -> list[Decision]:
     meeting = next_meeting(view)
     if meeting is None:
         unplaced = next_meeting(view, placed=False)
-        if unplaced is not None and unplaced.get("place_name") and view.choice("get_map") and not map_asked(view):
-            return [Decision("get_map", {}, reasons.find_meeting_place(unplaced["place_name"]))]
+        wanted = unplaced.get("place_name") if unplaced is not None else None
+        if wanted and view.choice("get_map") and not map_asked(view):
+            return [Decision("get_map", {}, reasons.find_meeting_place(wanted))]
         return []
     place = meeting.get("place_name")
     node = meeting_node(view, meeting)
@@ -236,7 +238,7 @@ def _talk_to_someone(view: View) -> list[Decision]:
         return []
     target = _closest_first(view, options)
     name = name_of_agent(view, target)
-    known = view.acquaintances.get(target, {}).get("interactions", 0) > 0
+    known = (person := view.acquaintances.get(target)) is not None and person.get("interactions", 0) > 0
     message = compose("start", persona=view.persona, partner_name=name, partner_known=known,
                       partner_close=is_close(view, target),
                       place_name=place_name_here(view), seed=view.notification_id,

@@ -16,7 +16,7 @@ from typing import Any, Callable, Iterable, cast
 
 from karakuri_agent.domain.clock import utc_now
 from karakuri_agent.domain.heard import same_saying
-from karakuri_agent.domain.records import Activity, JournalEntry, Meeting, Person, Place
+from karakuri_agent.domain.records import Activity, JournalEntry, Meeting, Node, Participant, Person, Place
 from karakuri_agent.ja.phrases import relationship
 from karakuri_agent.state.base import DAY_LIMIT
 from karakuri_agent.state.sqlite.db import transaction
@@ -182,7 +182,7 @@ class SQLiteStore(ToldFactsSQL):
                                [(commitment_id,) for commitment_id in ids])
 
     # -- people --------------------------------------------------------------
-    def see_people(self, people: Iterable[dict[str, Any]]) -> None:
+    def see_people(self, people: Iterable[Participant]) -> None:
         """Remember names and ids without counting a contact (ids resolve names later)."""
         now = self._stamp()
         rows = [(p["id"], p["name"], now) for p in people if p.get("id") and p.get("name")]
@@ -246,7 +246,7 @@ class SQLiteStore(ToldFactsSQL):
         return row[0] if row else None
 
     # -- places and world knowledge ------------------------------------------
-    def learn_places(self, places: Iterable[dict[str, Any]]) -> None:
+    def learn_places(self, places: Iterable[Node]) -> None:
         now = self._stamp()
         rows = [(p["node_id"], p.get("name"), now) for p in places if p.get("node_id")]
         self._conn.executemany(
