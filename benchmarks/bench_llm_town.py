@@ -47,6 +47,8 @@ from testing.town import Town, live, serving  # noqa: E402
 from testing.town.metrics import measure  # noqa: E402
 from testing.town_agents import InProcessAgent  # noqa: E402
 from testing.llm_server import running_model  # noqa: E402
+from testing.standin_model import sections  # noqa: E402
+from karakuri_agent.ja.prompt import CHOICES, SUGGESTION  # noqa: E402
 
 RESULTS_FILE = ROOT / "benchmarks" / "results" / "bench_llm_town.json"
 BUDGET = 2.0  # KARAKURI_LLM_TIMEOUT for the adversarial run: a "slow" answer comes after it
@@ -57,21 +59,6 @@ KINDS = {"good": 3, "not_offered": 1, "bad_params": 1, "overlong": 1, "mention":
 SPOKEN = ("overlong", "mention")  # kinds that need a line to spoil
 _LINES = ("そうなんだ！もう少し聞かせて。", "いいね、わたしも気になってた。", "なるほど、そういうことか。",
           "それ、今度いっしょに見に行こうよ。", "ふふ、楽しそうだね。", "へえ、知らなかった！")
-
-
-def sections(prompt: str) -> dict[str, list[Any]]:
-    """The prompt's `## heading` sections, each a list of the JSON lines under it."""
-    found: dict[str, list[Any]] = defaultdict(list)
-    heading = ""
-    for line in prompt.splitlines():
-        if line.startswith("## "):
-            heading = line[3:]
-        elif heading:
-            try:
-                found[heading].append(json.loads(line))
-            except ValueError:
-                pass
-    return found
 
 
 def proposal(command: str, params: dict[str, Any] | None = None, reason: str = "そうしたいから") -> str:
@@ -92,8 +79,8 @@ class AdversarialModel:
         messages = request["messages"]
         situation = messages[1]["content"]
         found = sections(situation)
-        default = next(iter(found.get("おすすめ（規則による案）", [])), None)
-        choices = found.get("選択肢", [])
+        default = next(iter(found.get(SUGGESTION, [])), None)
+        choices = found.get(CHOICES, [])
         if len(messages) > 2:  # asked again with the problems listed
             kind = "good" if self.rng.random() < 0.5 else self.first_kind.get(situation, "garbage")
         else:

@@ -151,7 +151,9 @@ def test_the_prompt_carries_persona_situation_choices_and_the_rules_default():
     assert '"line":"図書館に行かない？"' in user  # the partner's line, as quoted data
     assert '"command":"conversation_accept"' in user and '"maxLength":200' in user
     assert '"command":"conversation_reject"' in user
-    assert '{"command":"conversation_accept","params":{"message":"うん、いいよ！"},"reason":"メイの誘いを受ける"}' in user
+    # The rules' choice is the default, without its line: a model shown the line copies it.
+    assert '{"command":"conversation_accept","params":{"message":"<自分の言葉で1〜2文>"},"reason":"メイの誘いを受ける"}' in user
+    assert "うん、いいよ！" not in user
     assert "こんにちは、メイさん！" in user  # what was said before, so it is not said again
     assert '"place":"神社"' in user and '"at":"04/18 16:00"' in user  # a promise, in the world's time
 
@@ -199,5 +201,8 @@ def test_the_prompt_carries_each_participants_facts_and_closeness_band():
     user = build_messages(persona_card(pack), view, None)[1]["content"]
     participant = next(line for line in user.splitlines() if '"name":"桜草メイ"' in line and "closeness" in line)
     assert '"closeness":"友達"' in participant
-    assert "2026-04-17 桜草メイ「猫を飼ってるの、名前はミケ。」" in participant
-    assert "引っ越" not in participant  # taken back: not carried
+    # What the one whose line is answered told is in the understanding, once: not in her participant line.
+    told_section = user.split("## この相手から前に聞いたこと\n")[1].split("\n## ")[0]
+    assert told_section == '"2026-04-17 桜草メイ「猫を飼ってるの、名前はミケ。」"'
+    assert user.count("猫を飼ってるの") == 1
+    assert "引っ越" not in user  # taken back: not carried

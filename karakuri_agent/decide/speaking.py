@@ -97,7 +97,7 @@ def offer_reason(view: View, choice: Choice) -> str | None:
 
 def asks_time(view: View, partner: Mapping[str, Any]) -> bool:
     """The partner's latest line proposes meeting without a time the agent understood."""
-    last = _last_line(view, partner)
+    last = last_line_of(view, partner)
     return bool(last) and proposes_without_time(last, now=view.now, known_places=list(view.places))
 
 
@@ -107,8 +107,8 @@ def needs_next_speaker(choice: Choice) -> bool:
 
 
 def _spoken_line(view: View, choice: Choice, purpose: str, partner: Mapping[str, Any]) -> str:
-    last = _last_line(view, partner)
-    promise = _promise_in(view, last, partner) if purpose == "reply" else None
+    last = last_line_of(view, partner)
+    promise = promise_in(view, last, partner) if purpose == "reply" else None
     if purpose == "reply" and promise is None and asks_time(view, partner):
         return _ask_time_line(view, choice, last)
     return compose(
@@ -124,7 +124,7 @@ def _spoken_line(view: View, choice: Choice, purpose: str, partner: Mapping[str,
         seed=view.notification_id,
         time_text=_clock_text(promise),
         others=[p.get("name") or "" for p in others_in(view) if not same_person_record(p, partner)],
-        memory=_memory(view, partner),
+        memory=memory_of(view, partner),
     )
 
 
@@ -196,7 +196,7 @@ def next_speaker(view: View, choice: Choice, partner: Mapping[str, Any]) -> str 
     return fitting[0] if fitting else None
 
 
-def _memory(view: View, partner: Mapping[str, Any]) -> Memory:
+def memory_of(view: View, partner: Mapping[str, Any]) -> Memory:
     """What the agent can truly say of itself: where it is, where it went lately and
     today (the world's day), whom it talked with today, the promises ahead, and the
     lines of this talk so far (the one answered aside)."""
@@ -224,7 +224,7 @@ def _plans_ahead(view: View) -> tuple[tuple[str, str], ...]:
     return tuple((place, time) for _, place, time in sorted(ahead))
 
 
-def _promise_in(view: View, line: str | None, partner: Mapping[str, Any]) -> Meeting | None:
+def promise_in(view: View, line: str | None, partner: Mapping[str, Any]) -> Meeting | None:
     """The pending meeting this very line made with the partner, if it made one with a time.
 
     The same line, not one holding it or held in it ("うん" is in many a
@@ -242,7 +242,7 @@ def _clock_text(commitment: Meeting | None) -> str | None:
     return due.astimezone(TOKYO).strftime("%H:%M") if due else None
 
 
-def _last_line(view: View, partner: Mapping[str, Any]) -> str | None:
+def last_line_of(view: View, partner: Mapping[str, Any]) -> str | None:
     """The partner's latest line: what the agent answers when it speaks to them.
 
     Read without the server's own sentences (an offer's note, a turn line),

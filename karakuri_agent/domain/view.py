@@ -42,6 +42,8 @@ class View:
     day_places: Sequence[str] = ()  # where notifications found it today (the journal), newest first
     day_people: Sequence[str] = ()  # whom it talked with today (the journal), newest first
     day_said: Sequence[str] = ()  # its own lines today, to anyone (the journal): none is said twice in a day
+    # Gifts it took today (the journal), newest first: (from whom, item id or None for money, quantity or yen).
+    day_received: Sequence[tuple[str, str | None, int]] = ()
     # What the pack's behaviour remembers (variables, fire counts, cooldowns): the state's, as saved.
     behaviour_memory: dict[str, Any] = field(default_factory=dict)
     text: str = ""  # the notification's text, as the server wrote it (what a `keyword` rule reads)

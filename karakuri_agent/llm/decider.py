@@ -39,6 +39,8 @@ from karakuri_agent.domain.decision import Decider, Decision, Proposal
 from karakuri_agent.llm import LLM_EXTRA
 from karakuri_agent.domain.notification import offered_choice
 from karakuri_agent.domain.view import View
+from karakuri_agent.gate import SPOKEN_FIELDS
+from karakuri_agent.ja.prompt import OWN_WORDS
 from karakuri_agent.llm.chat import Chat, describe_failure
 from karakuri_agent.llm.prompt import build_messages, persona_card
 from karakuri_agent.llm.proposal import UnreadableProposal, read_proposal
@@ -114,8 +116,8 @@ class LLMDecider:
             if deadline - self._clock() <= 0:
                 trace.error = "budget spent"
                 return None
-            answer = self._chat.complete(build_messages(persona, view, default, repair=repair), schema,
-                                         deadline=deadline)
+            answer = self._chat.complete(build_messages(persona, view, default, repair=repair, secrets=self._secrets),
+                                         schema, deadline=deadline)
             trace.response_format = answer.format
             trace.prompt_tokens += answer.prompt_tokens
             trace.completion_tokens += answer.completion_tokens
@@ -133,7 +135,7 @@ class LLMDecider:
                 shown = masked(proposal.model_dump(exclude=None if proposal.state else {"state"}), self._secrets)
                 trace.proposals.append(shown)
                 problems = masked(own_limits(decision, rules) or unknown_params(view, decision)
-                                  or self._gate(view, decision), self._secrets)
+                                  or placeholder_copied(decision) or self._gate(view, decision), self._secrets)
                 if not problems:
                     trace.outcome = REPAIRED if attempt else MODEL
                     return decision
@@ -183,6 +185,12 @@ def unknown_params(view: View, decision: Decision) -> list[str]:
         return []  # not offered: the gate says so
     named = {*choice.param_schema, *choice.params, *choice.required_params}
     return [f"{name} is not a parameter of {choice.command}" for name in decision.params if name not in named]
+
+
+def placeholder_copied(decision: Decision) -> list[str]:
+    """A line that is the prompt's placeholder for one (a model copying the default's shape) says nothing."""
+    return [f"{name} is the prompt's placeholder: write the line in your own words"
+            for name in SPOKEN_FIELDS if OWN_WORDS.strip("<>") in str(decision.params.get(name) or "")]
 
 
 def _money(decision: Decision) -> dict[str, Any]:

@@ -3,8 +3,12 @@
 Built from plain data only: a persona card (a mapping, so any persona pack
 can feed it), the skill's guidance, what the view holds, the offered
 choices with their schemas, and the rules' own first proposal as the
-sensible default. Nothing here reads settings, so no key, webhook URL or
-model key can reach a prompt. Everything is compact JSON, one item a line,
+sensible default, without its line: on a conversation turn the model gets
+the line understood and what is true of the agent (llm/understanding.py)
+and writes its own words, since a model shown the rules' line copies it.
+Nothing here reads settings, so no key, webhook URL or model key can reach
+a prompt; the secrets the caller passes (`secrets`) are masked in the
+lines others said, should someone in town repeat one. Everything is compact JSON, one item a line,
 with every list and text bounded: the prompt is paid for on every
 notification (benchmarks/bench_llm_prompt.py measures it).
 
@@ -16,19 +20,22 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from datetime import datetime
-from typing import Any, Mapping
+from typing import Any
 
+from karakuri_agent.decide.queries import same_person_record
 from karakuri_agent.domain.decision import Decision
 from karakuri_agent.domain.notification import TOKYO, Choice
 from karakuri_agent.domain.persona import Persona
 from karakuri_agent.domain.records import here_of
 from karakuri_agent.domain.view import View
+from karakuri_agent.gate import SPOKEN_FIELDS
 from karakuri_agent.ja import prompt as ja_prompt
 from karakuri_agent.ja.prompt import (
     ANSWER_SHAPE,
 )
+from karakuri_agent.llm.understanding import clock, promise_shown, understand
 from karakuri_agent.memory import recall
+from karakuri_agent.secret import redact
 
 # Bounds that keep a prompt small whatever the store holds.
 LINES = 8  # conversation messages, newest last
@@ -61,6 +68,7 @@ def build_messages(
     default: Decision | None,
     *,
     repair: tuple[str | None, Sequence[str]] | None = None,
+    secrets: Sequence[str] = (),
 ) -> list[dict[str, str]]:
     """System and user messages; on repair, the previous answer and the problems found in it.
 
@@ -78,42 +86,54 @@ def build_messages(
         answer, problems = repair
         offered = ja_prompt.offered(list(dict.fromkeys(c.command for c in view.choices)))
         if answer is None:
-            example = _json(_decision(default)) if default is not None and default.acts else ANSWER_SHAPE
+            example = _json(_suggested(default)) if default is not None and default.acts else ANSWER_SHAPE
             messages.append({"role": "user", "content": ja_prompt.unreadable(problems, offered, example)})
         else:
             messages.append({"role": "assistant", "content": answer[:1000]})
             messages.append({"role": "user", "content": ja_prompt.unusable(problems, offered)})
-    return messages
+    kept = tuple(s for s in secrets if s)
+    return [{**m, "content": redact(m["content"], kept)} for m in messages] if kept else messages
 
 
 def _situation(view: View, default: Decision | None) -> str:
     parsed = view.parsed
     here: Mapping[str, Any] = here_of(parsed) or {}
+    understood = understand(view)
+
+    def participant(p: Mapping[str, Any]) -> dict[str, Any]:
+        known = recall.about(view, p)
+        if understood is not None and same_person_record(dict(p), dict(understood.partner)):
+            known.pop("facts", None)  # what they told is in the understanding, once
+        return _drop_empty({"id": p.get("id"), "name": _cut(p.get("name")), **known})
+
     sections: list[tuple[str, list[Any]]] = [
         (ja_prompt.SITUATION, [_drop_empty({
             "notification": parsed.get("notification_type"),
-            "time": _clock(view.now),
+            "time": clock(view.now),
             "me": _drop_empty({"id": view.me.agent_id, "name": view.me.name}),
             "here": _drop_empty({"node_id": here.get("node_id"), "name": _cut(here.get("name"))}),
         })]),
-        (ja_prompt.PARTICIPANTS, [_drop_empty({"id": p.get("id"), "name": _cut(p.get("name")), **recall.about(view, p)})
-                  for p in (parsed.get("participants") or []) if not view.me.is_self(p.get("id"), p.get("name"))]),
+        (ja_prompt.PARTICIPANTS, [participant(p) for p in (parsed.get("participants") or [])
+                                  if not view.me.is_self(p.get("id"), p.get("name"))]),
         (ja_prompt.CONVERSATION, [
             _drop_empty({"speaker": _cut(m.get("speaker")), "id": m.get("speaker_id"),
                          "line": _cut(m.get("message"), LINE_CHARS)})
             for m in (parsed.get("conversation_messages") or [])[-LINES:]]),
         (ja_prompt.TRANSFERS, [_transfer(t) for t in parsed.get("transfers") or []]),
+        *(understood.sections if understood is not None else []),
         (ja_prompt.NEARBY, [_drop_empty({"id": a.get("id"), "name": _cut(a.get("name"))})
                        for a in view.nearby_agents[:PEOPLE]]),
         (ja_prompt.KNOWN_PEOPLE, [_drop_empty({"id": p.get("agent_id"), "name": _cut(p.get("display_name")),
                                     "relationship": p.get("relationship"), "met": p.get("interactions")})
                        for p in (view.context.get("people") or [])[:PEOPLE]]),
-        (ja_prompt.PROMISES, [_promise(c) for c in (view.context.get("pending_commitments") or [])[:PROMISES]]),
+        # On a turn the promises are the agent's plans, in the understanding.
+        (ja_prompt.PROMISES, [promise_shown(c) for c in (view.context.get("pending_commitments") or [])[:PROMISES]]
+         if understood is None else []),
         (ja_prompt.RECENT_COMMANDS, [_command(c) for c in view.recent_commands[:RECENT]]),
-        (ja_prompt.SAID_BEFORE, [_cut(line, LINE_CHARS) for line in view.said_before[:SAID]]),
+        (ja_prompt.SAID_BEFORE, [_cut(line, LINE_CHARS) for line in list(dict.fromkeys(view.said_before))[:SAID]]),
         (ja_prompt.KNOWN_PLACES, _places(view)),
         (ja_prompt.CHOICES, [_choice(c) for c in view.choices]),
-        (ja_prompt.SUGGESTION, [_decision(default)] if default is not None and default.acts else []),
+        (ja_prompt.SUGGESTION, [_suggested(default)] if default is not None and default.acts else []),
         *_behaviour(view),
     ]
     return "\n".join(f"## {title}\n" + "\n".join(map(_json, items)) for title, items in sections if items)
@@ -160,16 +180,6 @@ def _places(view: View) -> list[dict[str, Any]]:
             for p in ranked[:PLACES]]
 
 
-def _promise(commitment: Mapping[str, Any]) -> dict[str, Any]:
-    due = commitment.get("due_at")
-    return _drop_empty({
-        "with": _cut(commitment.get("partner_name")),
-        "place": _cut(commitment.get("place_name")),
-        "node_id": commitment.get("node_id"),
-        "at": _clock(datetime.fromisoformat(due)) if isinstance(due, str) else None,
-    })
-
-
 def _command(entry: Mapping[str, Any]) -> dict[str, Any]:
     """What was done; lines said are listed once, in their own section."""
     params = {k: _cut(v) if isinstance(v, str) else v for k, v in (entry.get("params") or {}).items() if k != "message"}
@@ -182,12 +192,11 @@ def _transfer(transfer: Mapping[str, Any]) -> dict[str, Any]:
                         **{k: v for k, v in transfer.items() if k in ("item", "money", "status")}})
 
 
-def _decision(decision: Decision) -> dict[str, Any]:
-    return {"command": decision.command, "params": decision.params, "reason": _cut(decision.reason)}
-
-
-def _clock(moment: datetime) -> str:
-    return moment.astimezone(TOKYO).strftime("%m/%d %H:%M")
+def _suggested(decision: Decision) -> dict[str, Any]:
+    """The rules' proposal as a default: its command and its other params, never its line (a
+    model shown a line copies it); the line's place says that the model writes it."""
+    params = {k: ja_prompt.OWN_WORDS if k in SPOKEN_FIELDS else v for k, v in decision.params.items()}
+    return {"command": decision.command, "params": params, "reason": _cut(decision.reason)}
 
 
 def _cut(text: Any, limit: int = TEXT) -> Any:

@@ -139,13 +139,15 @@ class Today(TypedDict):
     day_places: tuple[str, ...]
     day_people: tuple[str, ...]
     day_said: tuple[str, ...]
+    day_received: tuple[tuple[str, str | None, int], ...]
 
 
 def today(store: Store, now: datetime) -> Today:
     """The agent's day so far (``now``'s world day, Asia/Tokyo), newest first, each once: where
     notifications found it (a move set off is not an arrival) and whom it talked with: what it can
-    truly say of its day (View.day_places, View.day_people); and its own lines today (View.day_said),
-    none of which it says again that day, to anyone."""
+    truly say of its day (View.day_places, View.day_people); its own lines today (View.day_said),
+    none of which it says again that day, to anyone; and the gifts it took today (View.day_received),
+    newest first."""
     from karakuri_agent.domain.notification import TOKYO
 
     start = now.astimezone(TOKYO).replace(hour=0, minute=0, second=0, microsecond=0)
@@ -155,4 +157,16 @@ def today(store: Store, now: datetime) -> Today:
     said = [str(e["data"].get("text") or "") for e in entries if e["kind"] == LINE and e["data"].get("own")]
     return {"day_places": tuple(dict.fromkeys(p for p in places if p)),
             "day_people": tuple(dict.fromkeys(p for p in people if p)),
-            "day_said": tuple(dict.fromkeys(line for line in said if line))}
+            "day_said": tuple(dict.fromkeys(line for line in said if line)),
+            "day_received": tuple(_received(e["data"]) for e in entries
+                                  if e["kind"] == TRANSFER and e["data"].get("direction") == RECEIVED)}
+
+
+def _received(gift: dict[str, Any]) -> tuple[str, str | None, int]:
+    """A gift taken today as (from whom, the item's id or None for money, how many or how much)."""
+    item = gift.get("item") if isinstance(gift.get("item"), dict) else None
+    if item is not None:
+        quantity = item.get("quantity")
+        return str(gift.get("partner") or ""), str(item.get("item_id") or ""), quantity if isinstance(quantity, int) else 1
+    money = gift.get("money")
+    return str(gift.get("partner") or ""), None, money if isinstance(money, int) else 0

@@ -1,0 +1,199 @@
+"""What the model is told about a conversation turn: the line understood, and what is true of the agent.
+
+The rules answer a partner's line from what it is (reading/listening.py's
+`Heard`: its kind, its topic as whole words, what a question asks about)
+and from what the agent knows (decide/speaking.py's `memory_of`: where it
+went today, whom it talked with, its promises ahead; the pack's tastes;
+what this partner told on earlier days). The model gets the same
+knowledge, as data, so its line can be as grounded as the rules': never
+the rules' own line, which a small model only copies.
+
+Pure and bounded: every list is cut, every text is cut, and nothing here
+reads settings, so no key can reach it. Japanese labels live in ja/prompt.py.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from karakuri_agent.decide.queries import partner_of
+from karakuri_agent.decide.speaking import asks_time, last_line_of, memory_of, promise_in
+from karakuri_agent.domain.commands import END, SPEAK
+from karakuri_agent.domain.notification import TOKYO
+from karakuri_agent.domain.persona import Persona
+from karakuri_agent.domain.view import View
+from karakuri_agent.ja import listening as cues
+from karakuri_agent.ja import prompt as ja_prompt
+from karakuri_agent.ja.safety import clean_text
+from karakuri_agent.memory import recall
+from karakuri_agent.reading import listening as heard_kinds
+from karakuri_agent.reading.listening import Heard
+from karakuri_agent.voice.names import given_name_of, place_word_of
+
+# The choices on which the agent answers a partner's line.
+ANSWERING = ("conversation_accept", *SPEAK, *END)
+# Bounds: the understanding is paid for on every turn.
+PLACES = 6
+PEOPLE = 6
+GIFTS = 4
+PLANS = 5
+TASTES = 8
+OPTIONS = 4
+TEXT = 40
+
+Sections = list[tuple[str, list[Any]]]
+
+
+@dataclass(frozen=True)
+class Understanding:
+    """A turn understood: whose line it answers, and the prompt's sections that say what is known."""
+
+    partner: Mapping[str, Any]
+    sections: Sections
+
+
+def understand(view: View) -> Understanding | None:
+    """The understanding of the line this turn answers; None when the turn answers no one's line."""
+    if not any(c.command in ANSWERING for c in view.choices):
+        return None
+    partner = partner_of(view)
+    line = last_line_of(view, partner) if partner else None
+    text = clean_text(line or "")
+    if not text:
+        return None
+    persona = view.persona
+    partner_name = str(partner.get("name") or "")
+    others = [str(p.get("name") or "") for p in view.parsed.get("participants") or []
+              if not view.me.is_self(p.get("id"), p.get("name"))]
+    heard = heard_kinds.hear(text, own_names=(persona.short_name, persona.name),
+                             other_names=(*filter(None, (given_name_of(o) for o in others)),
+                                          given_name_of(partner_name) or partner_name))
+    memory = memory_of(view, partner)
+    told = recall.about(view, partner).get("facts") or []
+    sections: Sections = [
+        (ja_prompt.HEARD, [_heard(view, partner, line, heard)]),
+        (ja_prompt.MY_DAY, [_day(view, memory.here, memory.today_places, memory.met_today)]),
+        (ja_prompt.MY_PLANS, [promise_shown(c) for c in (view.context.get("pending_commitments") or [])[:PLANS]]
+         or [ja_prompt.NO_PLANS]),
+        (ja_prompt.MY_TASTES, tastes(persona, heard, text)),
+        (ja_prompt.TOLD_BEFORE, list(told)),
+    ]
+    return Understanding(partner, sections)
+
+
+def _heard(view: View, partner: Mapping[str, Any], line: str | None, heard: Heard | None) -> dict[str, Any]:
+    """The line's kind, what it asks about, its topic, the thing told and how it feels."""
+    out: dict[str, Any] = {"from": _cut(partner.get("name"))}
+    if heard is None:
+        return _drop_empty(out)
+    out["kind"] = ja_prompt.KIND_LABELS.get(heard.kind, heard.kind)
+    question = heard.question
+    if heard.kind == "question":
+        out["asks"] = ja_prompt.ASKS_LABELS.get(heard.asks, heard.asks)
+        if question is not None:
+            out["question"] = ja_prompt.QUESTION_LABELS.get(question.kind)
+            out["options"] = [_cut(o) for o in question.options[:OPTIONS]]
+        if heard.favourite:
+            out["about"] = ja_prompt.FAVOURITE_LABELS.get(heard.favourite)
+        if heard.asks == heard_kinds.TALK:
+            out["talk_topic"] = _cut(_talk_topic(view, partner))
+    out["topic"] = _cut(heard.topic)
+    if heard.kind in ("news", "plan", "feeling", "retraction", "statement"):
+        out["told"] = _cut(heard.clause)
+        out["mood"] = ja_prompt.MOOD_LABELS.get(heard.mood)
+    if heard.kind == "invitation" or (question is not None and question.kind == "invite"):
+        meeting = promise_in(view, line, dict(partner))
+        due = meeting.get("due_at") if meeting else None
+        if meeting is not None and isinstance(due, str):
+            out["meeting"] = _drop_empty({"place": _cut(meeting.get("place_name")),
+                                          "at": datetime.fromisoformat(due).astimezone(TOKYO).strftime("%H:%M")})
+        elif asks_time(view, dict(partner)):
+            out["meeting"] = ja_prompt.NO_TIME_SAID
+    return _drop_empty(out)
+
+
+def promise_shown(commitment: Mapping[str, Any]) -> dict[str, Any]:
+    """A promise as the prompt shows it: with whom, where, when (the world's time)."""
+    due = commitment.get("due_at")
+    return _drop_empty({
+        "with": _cut(commitment.get("partner_name")),
+        "place": _cut(commitment.get("place_name")),
+        "node_id": commitment.get("node_id"),
+        "at": clock(datetime.fromisoformat(due)) if isinstance(due, str) else None,
+    })
+
+
+def clock(moment: datetime) -> str:
+    return moment.astimezone(TOKYO).strftime("%m/%d %H:%M")
+
+
+def _talk_topic(view: View, partner: Mapping[str, Any]) -> str:
+    """What the talk was about, as the rules read it: the first line before this one that names a thing."""
+    from karakuri_agent.voice.listening import talk_topic
+
+    memory = memory_of(view, dict(partner))
+    persona = view.persona
+    return talk_topic(memory.talk, (str(partner.get("name") or ""), persona.name, persona.short_name))[0]
+
+
+def _day(view: View, here: str, places: Sequence[str], people: Sequence[str]) -> dict[str, Any]:
+    """Where it is, where it went today, whom it talked with today, what it was given today."""
+    went = [_cut(place_word_of(p) or p) for p in dict.fromkeys(places) if p][:PLACES]
+    got = [ja_prompt.gift_from(_cut(giver), ja_prompt.received(item, amount))
+           for giver, item, amount in view.day_received[:GIFTS]]
+    nowhere = ja_prompt.ONLY_HERE if here else ja_prompt.NO_PLACE_YET
+    return _drop_empty({"here": _cut(place_word_of(here) or here), "went": went or nowhere,
+                        "talked_with": [_cut(p) for p in people[:PEOPLE]], "got": got})
+
+
+def tastes(persona: Persona, heard: Heard | None, text: str) -> list[dict[str, Any]]:
+    """The pack's tastes this line touches: the favourite asked for, habits and likes or dislikes the line
+    names, morning or night; for a question about the agent that names none of them, its favourites."""
+    own = persona.tastes
+    out: list[dict[str, Any]] = []
+    asks = heard.asks if heard is not None and heard.kind == "question" else None
+    if heard is not None and asks == heard_kinds.FAVOURITE and heard.favourite:
+        thing = own.favourites.get(heard.favourite, "")
+        if not thing and heard.favourite == "place" and persona.favourite_places:
+            thing = persona.favourite_places[0]
+        if not thing and heard.favourite == "pastime" and own.pastimes:
+            thing = own.pastimes[0]
+        if thing:
+            out.append({"kind": ja_prompt.FAVOURITE_LABELS.get(heard.favourite), "is": _cut(thing)})
+    if asks == heard_kinds.PASTIME and own.pastimes:
+        out.append({"kind": ja_prompt.FAVOURITE_LABELS["pastime"], "is": [_cut(p) for p in own.pastimes[:2]]})
+    for habit in own.habits:
+        said = next((w for w in habit.words if w and w in text), None)
+        if said:
+            out.append({"habit": _cut(said), "does": ja_prompt.DOES if habit.does else ja_prompt.DOES_NOT})
+    night = any(w in text for w in cues.NIGHT_WORDS)
+    morning = any(w in text for w in cues.MORNING_WORDS)
+    if own.time_of_day and (night or morning):
+        out.append({"kind": ja_prompt.FAVOURITE_LABELS["time_of_day"], "is": ja_prompt.TIME_OF_DAY.get(own.time_of_day)})
+    season = own.favourites.get("season", "")
+    if season and any(s in text for s in cues.SEASONS):
+        out.append({"kind": ja_prompt.FAVOURITE_LABELS["season"], "is": _cut(season)})
+    for things, feel in ((own.likes, ja_prompt.LIKED), (own.dislikes, ja_prompt.DISLIKED)):
+        out += [{"thing": _cut(t), "feel": feel} for t in things if t and t in text]
+    for fact in persona.facts.values():
+        said = next((w for w in fact.words if w and w in text), None)
+        if said and fact.likes is not None:
+            out.append({"thing": _cut(said), "feel": ja_prompt.LIKED if fact.likes else ja_prompt.DISLIKED})
+    if not out and asks in ("", heard_kinds.FAVOURITE, heard_kinds.PASTIME, heard_kinds.SIDE):
+        out = [{"kind": ja_prompt.FAVOURITE_LABELS.get(kind), "is": _cut(thing)}
+               for kind, thing in own.favourites.items() if thing]
+        if own.time_of_day:
+            out.append({"kind": ja_prompt.FAVOURITE_LABELS["time_of_day"], "is": ja_prompt.TIME_OF_DAY.get(own.time_of_day)})
+    unique = list({repr(sorted(item.items())): item for item in out}.values())
+    return unique[:TASTES]
+
+
+def _cut(text: Any, limit: int = TEXT) -> Any:
+    return text[:limit] if isinstance(text, str) else text
+
+
+def _drop_empty(data: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in data.items() if v not in (None, "", [], {})}
