@@ -3,9 +3,10 @@
 `benchmarks/bench_conversation.py --smoke` in this process's venv: the
 installed `karakuri-agent listen --stdin` against a loopback API, two seeds
 (the bundled pack and testing/conversation/packs/minato), one line of each
-kind per seed. Its hard invariants are asserted; the per-kind floors
-(issue 33's aim: nine replies in ten answer the line) are xfail until the
-conversation listens, so they report without failing the suite.
+kind per seed. Its hard invariants are asserted, and so are the per-kind
+floors (issue 33's aim: nine replies in ten answer the line), no place
+claimed that the agent never went to, and the memory aim (70 % of what was
+told brought back, never a retracted fact, never to the wrong person).
 
 The judge is checked on replies written by hand: the faults issue 33 quotes
 are misses, fitting answers are answers. A judge that passed everything (or
@@ -71,15 +72,11 @@ def test_no_line_echoes_the_servers_system_words(smoke: list[dict[str, Any]]) ->
     assert _violations(smoke, "system_word") == []
 
 
-@pytest.mark.xfail(strict=False, reason="issue 33: the bundled pack's small talk claims a walk in 商店街 and a"
-                                        " meal at 喫茶店 the agent never had; the listening work answers from the journal")
 def test_no_place_claimed_that_the_agent_never_went_to(smoke: list[dict[str, Any]]) -> None:
     assert _violations(smoke, "unvisited_place") == []
 
 
 @pytest.mark.parametrize("kind", [k for k in KINDS if k != "not_my_turn"])
-@pytest.mark.xfail(strict=False, reason="issue 33: the aim is 9 replies in 10 answering the line, per kind;"
-                                        " the 'listening' work turns these green")
 def test_floor_per_kind(smoke: list[dict[str, Any]], kind: str) -> None:
     summary = bench.summarise(smoke)["per_kind"][kind]
     misses = [(row["line"], row["verdict"]["reasons"]) for row in _rows(smoke)
@@ -180,6 +177,8 @@ def test_the_faults_issue_33_quotes_are_misses(kind: str, line: str, reply: str 
     ("warmth", "本当に助かりました。ありがとうございます", "いえいえ、お役に立ててよかったです。", {}),
     ("invite_no_time", "今度一緒にカフェ行かない？", "カフェ、楽しそう！時間が決まったら教えてね。", {}),
     ("invite_time", "4時にプリ撮り行こ！", "了解です。そこに16:00ですね。", {"time": "16:00"}),
+    ("offer", "荷物重そうだね、持とうか？", "ありがとうございます。では、お言葉に甘えますね。", {"gift": None}),
+    ("offer", "道わからんかったら案内するで", "ありがとう！でも大丈夫、気持ちだけもらっておくね。", {"gift": None}),
 ])
 def test_fitting_answers_are_answers(kind: str, line: str, reply: str, item: dict[str, Any]) -> None:
     verdict = _verdict(kind, line, reply, item)
@@ -238,7 +237,6 @@ def test_memory_counts_early_right_person_once_and_never_a_retracted_one() -> No
     assert result["twice"] == 1 and result["retracted"] == 1 and result["wrong_person"] == 1 and result["late"] == 1
 
 
-@pytest.mark.xfail(strict=False, reason="issue 33: told things are brought back one in seven today; the aim is 70 %")
 def test_memory_brings_back_what_was_told() -> None:
     result = memory.run_memory(1, tellers=3)
     assert result["told"] >= 3
@@ -253,6 +251,10 @@ def test_memory_brings_back_what_was_told() -> None:
     ("ついに運転免許とれたよ！", "運転免許かあ、おめでとう！", []),
     ("お先に失礼します", "うん、お疲れさま！", []),
     ("来週、市民マラソンに出るんだ", "市民マラソン、がんばって！", []),
+    # the topic particle って after a noun is no okurigana: 今日って / 話って are whole words
+    ("今日って誰かに会った？", "今日はリクさんに会ったよ", []),
+    ("さっきの話って本当？", "話はほんとだよ", []),
+    ("昔の友達に会ってきたよ", "会の話、聞かせて", ["会"]),
 ])
 def test_a_word_cut_out_of_a_longer_one_is_found(line: str, reply: str, cut: list[str]) -> None:
     assert judging.cut_words(line, reply) == cut

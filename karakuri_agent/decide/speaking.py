@@ -12,7 +12,6 @@ from dataclasses import replace
 from typing import Any, Mapping
 
 from karakuri_agent.decide.queries import (
-    current_node_of,
     enum_of,
     is_close,
     knows_person,
@@ -34,12 +33,16 @@ from karakuri_agent.domain.view import View
 from karakuri_agent.ja import places, reasons, turns
 from karakuri_agent.memory import recall
 from karakuri_agent.memory.promises import due_of
+from karakuri_agent.ja.safety import clean_text
+from karakuri_agent.reading.listening import hear
 from karakuri_agent.reading.turns import without_server_sentences
 from karakuri_agent.reading.promises import extract_promise, proposes_without_time
 from karakuri_agent.voice.fitting import choose_line, said_key
 from karakuri_agent.voice.speech import DEFAULT_MAX_LENGTH, Memory, compose
 
 NEXT_SPEAKER = "next_speaker_agent_id"
+# What a line heard as these is, even when it says 一緒に: no plan to ask the time of.
+NOT_PROPOSALS = frozenset({"warmth", "farewell", "offer", "thanks", "compliment", "retraction"})
 RESPONSE = "transfer_response"
 
 
@@ -98,7 +101,15 @@ def offer_reason(view: View, choice: Choice) -> str | None:
 def asks_time(view: View, partner: Mapping[str, Any]) -> bool:
     """The partner's latest line proposes meeting without a time the agent understood."""
     last = last_line_of(view, partner)
-    return bool(last) and proposes_without_time(last, now=view.now, known_places=list(view.places))
+    return bool(last) and proposes_without_time(last, now=view.now, known_places=list(view.places)) \
+        and not _not_a_proposal(str(last))
+
+
+def _not_a_proposal(line: str) -> bool:
+    """Warmth, a goodbye, an offer of help, thanks or a plan taken back said with 一緒に or また…しよう
+    ('いっしょに いると たのしい', 'またあそぼうね！'): answered as what they are, not with a time question."""
+    heard = hear(clean_text(line))
+    return heard is not None and heard.kind in NOT_PROPOSALS
 
 
 def needs_next_speaker(choice: Choice) -> bool:
@@ -125,6 +136,7 @@ def _spoken_line(view: View, choice: Choice, purpose: str, partner: Mapping[str,
         time_text=_clock_text(promise),
         others=[p.get("name") or "" for p in others_in(view) if not same_person_record(p, partner)],
         memory=memory_of(view, partner),
+        takes_offers=takes_gift(view, partner),  # help offered is answered as a gift would be
     )
 
 
@@ -200,12 +212,12 @@ def memory_of(view: View, partner: Mapping[str, Any]) -> Memory:
     """What the agent can truly say of itself: where it is, where it went lately and
     today (the world's day), whom it talked with today, the promises ahead, and the
     lines of this talk so far (the one answered aside)."""
-    here = current_node_of(view)
-    visited = sorted((p for p in view.places if p.get("last_visited") and p.get("node_id") != here),
-                     key=lambda p: p["last_visited"] or "", reverse=True)
+    here_name = place_name_here(view) or ""
     lines = [str(m.get("message") or "") for m in view.parsed.get("conversation_messages") or []]
-    return Memory(here=place_name_here(view) or "",
-                  recent_places=tuple(p["name"] for p in visited if p.get("name")),
+    # Where it was before: only where the journal found it (a move sent is no arrival; a place set out
+    # to and never reached is not said as visited).
+    return Memory(here=here_name,
+                  recent_places=tuple(p for p in view.day_places if p and p != here_name),
                   known_places=tuple(p["name"] for p in view.places if p.get("name")),
                   today_places=tuple(view.day_places),
                   met_today=tuple(p for p in view.day_people if p != partner.get("name")),

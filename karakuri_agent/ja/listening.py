@@ -48,7 +48,8 @@ RETRACT = re.compile(r"やめ(?:た|る|に|とく|ておく|よう|ちゃ|ま�
                      r"|(?:なし|ナシ)(?:で|に|！|!|$)|忘れて|また今度でも|別の日に|にしてくれ|にしてもらえ|に変えて|に変更"
                      r"|じゃなくて.{1,12}にする|ことにした(?:よ|わ)?$", re.IGNORECASE)
 # What was said before and is now changed: 'って言ったけど', '言うてた'.
-SAID_BEFORE = re.compile(r"(?:って|と)(?:言った|言ってた|いった|言うてた|話した)|前に言|さっき言|先ほどの件|さっきの話")
+SAID_BEFORE = re.compile(r"(?:って|と)(?:言った|言ってた|いった|言うてた|話した)|前に言|さっき言|先ほどの件|さっきの話"
+                         r"|(?:先日|この前|前に|さっき)(?:お)?話しした")
 # A plan taken back in a plain negative after やっぱり ('やっぱり どうぶつえん いかない').
 TAKEN_BACK_NEG = re.compile(r"(?:やっぱ|やはり|結局).*(?:ない|ません|へん|ん)[。！!…〜]*$")
 TAKING_BACK = re.compile(r"やっぱ|やはり|結局|さっきの|前に言った|この前言った|言ってた|言うてた|先ほどの件")
@@ -56,7 +57,7 @@ TAKING_BACK = re.compile(r"やっぱ|やはり|結局|さっきの|前に言っ�
 THANKS = re.compile(r"ありがと|有難う|有り難う|助かっ|助かり|助かる|感謝|サンキュ|恩に着る|おおきに|thank|thx", re.IGNORECASE)
 COMPLIMENT = re.compile(r"かわいい|可愛い|すごい|凄い|すげー|えらい|偉い|優しい|やさしい|素敵|すてき|上手|物知り|似合"
                         r"|センスいい|頼りになる|さすが|かっこいい|格好いい|天才|面白い|おもしろい|いい人|ええ子|いい子|ええ人")
-WARMTH = re.compile(r"(?:話して(?:る|いる)?と|話すと|話せて|一緒に(?:いる|いて)?と?|一緒だと|会えて|会うと|いてくれて"
+WARMTH = re.compile(r"(?:話して(?:る|いる)?と|話すと|話せて|(?:一緒|いっしょ)に(?:いる|いて)?と?|(?:一緒|いっしょ)だと|会えて|会うと|いてくれて"
                     r"|そばにいると|声(?:を)?聞くと|おしゃべりして(?:る)?と|しゃべって(?:る)?と)"
                     r".{0,8}(?:楽しい|たのしい|嬉しい|うれしい|落ち着く|ほっと|元気|幸せ|安心|好き|癒さ|よかった)"
                     r"|(?:大好き|だいすき|好きだよ|会いたかった|仲良く|友達でいて|また話したい|もっと話したい|ありがたい存在"
@@ -71,6 +72,32 @@ FAREWELL = re.compile(r"またね|じゃあね|じゃね|ではまた|バイバ�
 # Offers: something given, lent or done for the agent.
 OFFER = re.compile(r"あげる|あげよう|どうぞ|受け取って|もらって|持ってきた|持って来た|お裾分け|おすそわけ|差し入れ"
                    r"|貸そうか|貸してあげ|手伝おうか|手伝うよ|おごる|奢る|ごちそうする|プレゼント(?:する|だよ|です)")
+# Help offered: a verb of doing something for someone (lemmas), said as 'shall I' ('持とうか',
+# 'お送りしましょうか'), with a benefactive ('直してあげる', '教えたげる'), or, for the verbs below
+# it, plainly ('荷物持つよ', '案内するで'). A サ変 noun counts with its する ('案内する', 'お手伝いしましょうか').
+HELP_VERBS = frozenset({"持つ", "運ぶ", "送る", "案内", "教える", "手伝う", "手伝い", "直す", "修理", "貸す", "驕る",
+                        "奢る", "おごる", "届ける", "代わる", "調べる", "探す", "呼ぶ", "連れる", "片付ける", "取る", "作る",
+                        "買う", "見る", "分ける", "出す", "払う", "支払う", "拭く", "押す", "紹介", "説明", "掃除", "用意",
+                        "送迎", "手助け", "サポート", "預かる", "見せる", "撮る", "描く", "貸し出す"})
+HELP_SAID_PLAINLY = frozenset({"持つ", "運ぶ", "案内", "教える", "手伝う", "手伝い", "直す", "修理", "貸す",
+                               "驕る", "奢る", "おごる", "届ける", "代わる", "紹介", "説明", "預かる", "手助け", "送迎"})
+BENEFACTIVE = frozenset({"上げる", "遣る", "たげる", "差し上げる", "あげる", "やる"})
+# Kansai's 'てやる', contracted: '持ったるわ', '運んだるで' (the analyzer's auxiliary たり/たる, with る).
+KANSAI_BENEFACTIVE = ("たる", "だる")
+# Endings of a plain offer that only make it polite or Kansai: '案内しますよ', '案内するで'.
+PLAIN_TAIL = frozenset({"だ", "ます", "です"})
+# 'shall I' asked of oneself: '何を作ろうかな' wonders, it offers nothing.
+MUSING = ("かな", "かしら", "かなあ", "かなー")
+DOING = "為る"  # the lemma of する after a サ変 noun
+VOLITIONAL = "意志推量形"  # 持とう, しましょう, あげよっ
+NON_PAST = ("終止形", "連体形")
+# Words that end an offer said plainly ('持つよ', '案内するで', '教えるけん'), and the ones that make it no offer.
+OFFER_ENDS = frozenset({"よ", "ね", "わ", "ぞ", "ぜ", "で", "だ", "けん", "さかい", "から", "し", "って", "？", "?", "！", "!", "。"})
+TOGETHER = re.compile(r"一緒|いっしょ|みんなで|皆で")
+# Help offered in set phrases: '何かお手伝いできることはありますか', '力になるよ', 'おにぎり半分こしよ', 'Need help?'.
+HELP_ASKED = re.compile(r"(?:お)?手伝(?:い|え)(?:できる|出来る|する|しましょう|できそうな)?(?:こと|事)|(?:何か|なにか|なんか)"
+                        r"(?:できる|出来る|やれる)(?:こと|事)|力にな(?:れる|ろう|るよ|ります|れたら)|半分こ|はんぶんこ|分けっこ"
+                        r"|わけっこ|\bhelp\b|任せて|まかせて", re.IGNORECASE)
 # An invitation said as a statement ('一緒に行こうよ！', '今度お茶しよう').
 INVITE_SAID = re.compile(r"(?:一緒に|いっしょに|今度|こんど|よかったら|良かったら).{0,20}(?:こう|よう|ろう|ぼう|もう|ごう|そう|しよう|こ|ぼ)"
                          r"(?:よ|ね|か|ぜ|や)?(?:[！!。♪〜ー]|$)|(?:行こう|行こ|いこう|いこ|行きましょう|しようよ|しましょう|食べよう|遊ぼう|あそぼ"
@@ -154,3 +181,5 @@ PERSON = "人名"  # the analyzer's tag for a person's name
 # A Kansai 'の' question ('平気なん？'), read as the standard one.
 KANSAI_NAN = re.compile(r"(?<=[ぁ-んァ-ヴー\u4e00-\u9fff])なん(?=[？?])")
 STANDARD_NO = "なの"
+# A word written in hiragana alone ('はっぴょうかい').
+HIRAGANA_WORD = re.compile(r"[ぁ-ゖー]+")

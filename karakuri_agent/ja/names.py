@@ -7,3 +7,6 @@ HONORIFICS = (
     "ちゃん", "くん", "君", "さん", "様", "さま", "先生", "せんせい",
     "先輩", "センパイ", "氏", "たん", "っち", "殿",
 )
+
+# A kana nickname's last sound, dropped when others call them ('ひよりん' is called ひよりさん).
+NICKNAME_ENDINGS = ("ん", "ぽん", "りん")

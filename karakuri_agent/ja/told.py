@@ -184,8 +184,17 @@ def ask_about_plan(topic: str, days_left: int) -> str:
 
 
 # Someone named at the start of a line of news about them: '{name}さん、入院したらしいよ', 'メイちゃんとこ、…'.
-ABOUT_SOMEONE = re.compile(r"^(?:ねえ|あのね|そういえば|聞いた[？?]?)?、?(?!(?:オレ|ボク|ウチ|ワタシ|アタシ|ワシ)[、はが])(?P<name>[ァ-ヴー]{2,8}|[\u4e00-\u9fff]{1,3}[ァ-ヴー]{2,6})"
-                           r"(?:さん|くん|君|ちゃん|さま|様)?(?:とこ|の家|んち)?(?:の|、|は|が|って|も)")
+ABOUT_SOMEONE = re.compile(r"^(?:ねえ|あのね|そういえば|聞いた[？?]?)?、?(?!(?:オレ|ボク|ウチ|ワタシ|アタシ|ワシ)[、はが])"
+                           r"(?:(?P<name>[ァ-ヴー]{2,8}|[\u4e00-\u9fff]{1,3}[ァ-ヴー]{2,6})(?:さん|くん|君|ちゃん|さま|様)?"
+                           r"|(?!お|みな|あか|ねえ|にい|ばあ|じい|かあ|とう)(?P<called>[ぁ-ゖ]{2,6}|[A-Za-z][A-Za-z0-9]{1,15})"
+                           r"(?:さん|くん|君|ちゃん|さま|様))(?:とこ|の家|んち)?(?:の|、|は|が|って|も)")
+
+
+def about_someone(message: str) -> str:
+    """The name a line of news opens with ('メイさん、入院したらしいよ' → 'メイ', 'ことねさんとこの…' →
+    'ことね', 'Kaiくん、…' → 'Kai'): a kana or Latin name only with its さん/くん/ちゃん ('' when none)."""
+    found = ABOUT_SOMEONE.search(message)
+    return (found["name"] or found["called"] or "") if found else ""
 # A told thing taken back as a mistake: 'あれ勘違いだったみたい'.
 MISTAKEN = re.compile(r"勘違い|間違い|まちがい|嘘だった|うそだった|デマ|違ったみたい|ちがったみたい")
 # The kind of a fact read from any words (reading/listening.py's reading): its mood, or a plan.
@@ -200,7 +209,8 @@ def bring_back(topic: str, detail: str, about_other: bool) -> str:
     return {BAD_DETAIL: f"そういえば{topic}、その後大丈夫？", PLAN_DETAIL: f"そういえば{topic}、どうなった？"}.get(
         detail, f"そういえば{topic}、その後どう？")
 # Words of small talk, not of a person's life: never kept as something told.
-SMALL_TALK = frozenset({"雨", "晴れ", "雪", "天気", "風", "空", "くもり", "曇り", "気温", "台風", "夕焼け", "星"})
+SMALL_TALK = frozenset({"雨", "晴れ", "雪", "天気", "風", "空", "くもり", "曇り", "気温", "台風", "夕焼け", "星",
+                        "気持ち", "人", "人混み", "眠気", "暑さ", "寒さ", "日差し", "景色", "夕日", "雨降り"})
 # Hearsay with no one named: a rumour, not the speaker's own.
 HEARSAY = re.compile(r"らしい|らしいね|らしいよ|そうだ|そうです|だって$|んだって|って聞いた|みたいだよ")
 
@@ -217,7 +227,8 @@ MEETING = re.compile(r"待って|待ち合わせ|集合|向かう|行くね|来�
 
 def stem(word: str) -> str:
     """A word without its kana ending, to find it in another form ('引っ越し' in '引っ越す')."""
-    return word.rstrip("ぁ-ゖ") if len(word.rstrip("ぁ-ゖ")) >= 2 else word
+    bare = re.sub("[ぁ-ゖ]+$", "", word)  # a range: str.rstrip would strip the three characters 'ぁ', '-', 'ゖ'
+    return bare if len(bare) >= 2 else word
 
 
 def negated_near(plain: str, topic: str) -> bool:

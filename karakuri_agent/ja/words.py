@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 # UniDic's first-level parts of speech, by the coarse kind reading/words.py gives them.
 POS = {
     "名詞": "noun", "代名詞": "pronoun", "動詞": "verb", "形容詞": "adjective", "形状詞": "adjectival",
@@ -32,3 +34,7 @@ NOT_TOPICS = frozenset({
     "水曜", "木曜", "金曜", "週", "月", "年", "分", "時間", "途中", "なか", "ここ", "とこ", "感", "系", "顔",
     "大成功", "成功", "ほんま", "実", "ちなみ", "やつ", "先日", "先ほど", "さっきの", "まじ", "マジ", "ほんとう", "見頃", "様子", "最高", "最悪", "残念", "大変", "準備", "件", "お前", "今朝",
 })
+
+# The case particles a noun comes before ('はが' is 歯が): a kana before one is no particle itself.
+CASE_PARTICLES = frozenset({"が", "を"})
+KANA = re.compile(r"[ぁ-ゖ]")

@@ -63,19 +63,22 @@ class Recall:
 def kept_under(person: Mapping[str, Any]) -> list[str]:
     """What someone's facts are stored under: their id, their name, and the given name lines call them
     by (news about them: 'メイさん、入院したらしいよ' is kept under メイ)."""
-    from karakuri_agent.voice.names import given_name_of
+    from karakuri_agent.voice.names import called_names
 
     name = str(person.get("name") or "")
-    return [str(person.get("id") or ""), name, given_name_of(name) if name else ""]
+    return [str(person.get("id") or ""), name, *(called_names(name) if name else ())]
 
 
 def _about(row: Mapping[str, Any], person: Mapping[str, Any]) -> bool:
-    """Whether a fact is about ``person``: by id, else by name, or by the given name a line called
-    them by ('メイさん、入院したらしいよ' is about 桜草メイ)."""
+    """Whether a fact is about ``person``: by id, else by name, or by a name a line called
+    them by ('メイさん、入院したらしいよ' is about 桜草メイ, 'Kaiくん、…' about Kai_07)."""
     if row.get("about_id") and person.get("id"):
         return str(row["about_id"]) == str(person["id"])
+    from karakuri_agent.voice.names import called_names
+
     about, name = str(row.get("about_name") or ""), str(person.get("name") or "")
-    return bool(about) and (about == name or (len(about) >= 2 and name.endswith(about) and about != name[:len(about)]))
+    return bool(about) and (about == name or (len(about) >= 2 and name.endswith(about) and about != name[:len(about)])
+                            or about in called_names(name))
 
 
 def _told_by(row: Mapping[str, Any], person: Mapping[str, Any]) -> bool:

@@ -23,10 +23,11 @@ from karakuri_agent.ja import listening as cues
 from karakuri_agent.ja.sentences import is_asking, split_sentences
 from karakuri_agent.ja.speech import APOLOGY, GREETING, PERSON_NAME, REQUEST, is_kanji
 from karakuri_agent.reading import words as analysed  # the analyzer itself loads on the first line read
+from karakuri_agent.reading.help_offers import offers_help
 from karakuri_agent.ja.questions import AND, INVITE, OR
 from karakuri_agent.reading.questions import Question, read_question
 
-__all__ = ["KINDS", "Heard", "hear"]
+__all__ = ["KINDS", "Heard", "framed", "hear"]
 
 KINDS = ("question", "retraction", "thanks", "compliment", "warmth", "invitation", "offer", "farewell",
          "greeting", "apology", "news", "plan", "feeling", "statement")
@@ -44,9 +45,15 @@ _LONGEST_WORD = 12
 def _short_nouns(text: str) -> list[str]:
     """The line's nouns that can be said back, people's names aside: each short (a long
     compound by its last words; one long word stays whole, a word is not a script)."""
-    out = [n if len(n) < ECHO_WINDOW - 1 or len(analysed.words(n)) == 1 else analysed.shortened(n, ECHO_WINDOW - 1)
-           for n in analysed.nouns(text)]
+    out = [n if len(n) < ECHO_WINDOW - 1 or len(analysed.words(n)) == 1 or _kana_compound(n)
+           else analysed.shortened(n, ECHO_WINDOW - 1) for n in analysed.nouns(text)]
     return [n for n in out if n and not _is_name(n) and len(n) <= _LONGEST_WORD]
+
+
+def _kana_compound(noun: str) -> bool:
+    """'はっぴょうかい': a compound written in hiragana, within the echo window, is said whole (its last
+    word alone, 'かい', says nothing)."""
+    return len(noun) < ECHO_WINDOW and cues.HIRAGANA_WORD.fullmatch(noun) is not None
 
 
 def _is_name(noun: str) -> bool:
@@ -166,7 +173,7 @@ def _ahead(text: str) -> bool:
     if cues.INTENT.search(text):
         return True
     found = analysed.words(text)
-    if not any(w.surface in cues.AHEAD for w in found):
+    if not any(w.surface in cues.AHEAD or w.lemma in cues.AHEAD for w in found):  # 'こんど' is 今度
         return False
     return not _past(text)
 
@@ -298,6 +305,24 @@ def _told_topic(text: str, skip: tuple[str, ...]) -> tuple[str, bool]:
     return _topic(text, skip)
 
 
+def framed(line: str, skip: tuple[str, ...] = ()) -> str:
+    """'盆栽の松、枝ぶりがようなってきてのう' → '松': the noun phrase a line opens with before a pause,
+    alone, what a talk that opens so is about ('' when the line opens otherwise, or with a name
+    called out: 'ユウタちゃんとこ、' says whose news it is)."""
+    text = _normal(line)
+    if cues.PAUSE not in text:
+        return ""
+    part = text[:text.index(cues.PAUSE)]
+    found = analysed.words(part)
+    if any(s and s in part for s in skip) or any(cues.PERSON in w.detail for w in found):
+        return ""
+    if not found or not all(w.pos in ("noun", "prefix", "suffix") or (w.pos == "particle" and w.surface == cues.OF)
+                            for w in found):
+        return ""
+    named = _short_nouns(part)
+    return named[-1] if named else ""
+
+
 def hear(line: str | None, *, own_names: tuple[str, ...] = (), other_names: tuple[str, ...] = ()) -> Heard | None:
     """What ``line`` is and is about; None for an empty line.
 
@@ -314,9 +339,9 @@ def hear(line: str | None, *, own_names: tuple[str, ...] = (), other_names: tupl
     if cues.FAREWELL.search(text) and not (asking and asking[-1] == sentences[-1] and not cues.FAREWELL.search(asking[-1])):
         return Heard("farewell")
     if (cues.RETRACT.search(text) and (cues.TAKING_BACK.search(text) or not cues.OFFER.search(text))) or (
-            cues.SAID_BEFORE.search(text) and cues.TAKING_BACK.search(text)) or cues.TAKEN_BACK_NEG.search(told):
+            cues.SAID_BEFORE.search(text) and (cues.TAKING_BACK.search(text) or cues.CHANGE_TO.search(text))) or cues.TAKEN_BACK_NEG.search(told):
         return _retraction(text, skip)
-    if cues.OFFER.search(text):
+    if cues.OFFER.search(text) or offers_help(text):  # a gift, or help ('持とうか？', '案内するで')
         return Heard("offer", topic=_topic(text, skip)[0])
     options = _side_options(asking)
     if options:

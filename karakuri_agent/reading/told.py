@@ -103,6 +103,7 @@ def read_line(line: Mapping[str, Any], said_at: datetime,
         retract = RETRACT.search(plain)
         topic = next((t for _, t in PLAN_WORDS if t in plain), None) or (retract["topic"] if retract else None)
         if retract and (topic or ja_told.TAKING_BACK in plain):
+            topic = topic or _taken_back(sentence)  # 'やっぱり申し込みはやめたわ': the analyzer names it
             retractions.append(Retraction(speaker_id, speaker, topic, said_at, message))
             continue
         news = NEWS_LINE.search(plain)
@@ -123,6 +124,14 @@ def read_line(line: Mapping[str, Any], said_at: datetime,
     return facts, retractions
 
 
+def _taken_back(sentence: str) -> str | None:
+    """What a retraction no pattern named takes back, as the voice reads it ('申し込み'), or None."""
+    from karakuri_agent.reading.listening import hear  # the analyzer: only for such a line
+
+    heard = hear(sentence)
+    return heard.topic if heard is not None and heard.kind == "retraction" and heard.topic else None
+
+
 def _heard(message: str, speaker_id: str | None, speaker: str, said_at: datetime,
            conversation_id: str | None) -> tuple[list[Fact], list[Retraction]]:
     """What a line tells in words no pattern above knows, read as the voice reads it
@@ -130,8 +139,7 @@ def _heard(message: str, speaker_id: str | None, speaker: str, said_at: datetime
     or a told thing taken back. Only a noun topic is kept, never a phrase."""
     from karakuri_agent.reading.listening import hear  # the analyzer: only when a line tells something
 
-    about = ja_told.ABOUT_SOMEONE.search(message)
-    about_name = about["name"] if about else ""
+    about_name = ja_told.about_someone(message)
     heard = hear(message, other_names=(about_name,) if about_name else ())
     if heard is None:
         return [], []

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from karakuri_agent.ja.words import ADVERBIAL, BOUND, NOT_TOPICS, NOUN_SUFFIX, NUMBER, POS, PROPER
+from karakuri_agent.ja.words import ADVERBIAL, BOUND, CASE_PARTICLES, KANA, NOT_TOPICS, NOUN_SUFFIX, NUMBER, POS, PROPER
 
 __all__ = ["Word", "content_words", "nouns", "shortened", "words"]
 
@@ -42,6 +42,7 @@ class Word:
     pos: str
     detail: tuple[str, ...] = ()
     spaced: bool = False  # whitespace came before it: it starts a new run of words
+    form: str = ""  # the conjugated form ('意志推量形' of 持とう, '終止形-一般'), '' for words that do not conjugate
 
     @property
     def proper(self) -> bool:
@@ -72,7 +73,8 @@ def _analyse(text: str) -> tuple[Word, ...]:
         pos = POS.get(_field(feature, "pos1"), "other")
         lemma = _field(feature, "lemma").split("-", 1)[0] or node.surface
         detail = tuple(d for d in (_field(feature, "pos2"), _field(feature, "pos3")) if d)
-        out.append(Word(str(node.surface), lemma, pos, detail, bool(getattr(node, "white_space", ""))))
+        out.append(Word(str(node.surface), lemma, pos, detail, bool(getattr(node, "white_space", "")),
+                        _field(feature, "cForm")))
     return tuple(out)
 
 
@@ -82,6 +84,23 @@ def words(text: str) -> tuple[Word, ...]:
     if not text:
         return ()
     return _analyse(text[:_MAX_CHARS])
+
+
+def _one_kana_noun(found: tuple[Word, ...], i: int) -> bool:
+    """'はがぬけた', 'めがいたい': a one-kana word the analyzer took for a particle or a mark, right
+    before the case particle が or を, at the start of a phrase (the line's, after a pause or a time
+    word), is a noun written in kana (歯, 目, 手): no particle comes so."""
+    word = found[i]
+    following = found[i + 1] if i + 1 < len(found) else None
+    before = found[i - 1] if i else None
+    return (len(word.surface) == 1 and KANA.fullmatch(word.surface) is not None and word.pos in ("particle", "symbol")
+            and following is not None and following.pos == "particle" and following.surface in CASE_PARTICLES
+            and (before is None or before.pos == "symbol" or word.spaced or ADVERBIAL in before.detail))
+
+
+def _not_topic(word: Word) -> bool:
+    """A time word or a formal noun, as written or in kana ('きょう' is 今日, 'こんど' is 今度)."""
+    return word.surface in NOT_TOPICS or (word.lemma in NOT_TOPICS and ADVERBIAL in word.detail)
 
 
 def _is_noun(word: Word) -> bool:
@@ -98,20 +117,23 @@ def nouns(text: str) -> list[str]:
 
     def close() -> None:
         nonlocal run
-        if all(NUMBER in w.detail or w.surface in NOT_TOPICS for w in run):
+        if all(NUMBER in w.detail or _not_topic(w) for w in run):
             run = []  # '3時', '三日': a number and its counter say when or how much, not what
             return
-        core = [w for w in run if w.surface not in NOT_TOPICS or len(run) > 1]
-        while core and core[0].surface in NOT_TOPICS and ADVERBIAL in core[0].detail:
-            core = core[1:]  # '来週の' is not part of the topic: '来週市民マラソン' → '市民マラソン'
-        while core and core[-1].surface in NOT_TOPICS and ADVERBIAL in core[-1].detail:
+        core = [w for w in run if not _not_topic(w) or len(run) > 1]
+        while core and _not_topic(core[0]) and ADVERBIAL in core[0].detail:
+            core = core[1:]  # '来週の' is not part of the topic: '来週市民マラソン', 'こんどピアノ' → 'ピアノ'
+        while core and _not_topic(core[-1]) and ADVERBIAL in core[-1].detail:
             core = core[:-1]
         text = "".join(w.surface for w in core)
         if text and text not in NOT_TOPICS:
             found.append(text)
         run = []
 
-    for word in words(text):
+    found_words = words(text)
+    for i, word in enumerate(found_words):
+        if _one_kana_noun(found_words, i):
+            word = Word(word.surface, word.surface, "noun", (), word.spaced)
         if word.spaced:
             if run:
                 close()

@@ -38,6 +38,9 @@ def talk_topic(lines: tuple[str, ...], skip: tuple[str, ...]) -> tuple[str, bool
     """What the talk has been about, and whether it is a verb phrase: what its first line
     that names something told or asked about (a talk is about what it was opened with)."""
     for line in lines:
+        frame = heard_kinds.framed(line, skip)  # '盆栽の松、枝ぶりが…': the talk is about the pine
+        if frame:
+            return frame, False
         heard = heard_kinds.hear(line, other_names=skip)
         if heard and heard.topic:
             return heard.topic, heard.phrase
@@ -164,6 +167,8 @@ def answered(s: Situation, h: Heard) -> list[str] | None:
         if not h.topic or h.phrase:
             return _said(s, "retraction_plain", table="reactions")
         return _said(s, "retraction", table="reactions", topic=h.clause or h.topic + cues.CALLED_OFF)
+    if h.kind == "offer":  # help or a gift offered: taken or kindly declined, with thanks, as the policy says
+        return _said(s, "offer_accept" if s.takes_offers else "offer_decline", table="reactions") or None
     if h.kind in ("warmth", "compliment", "thanks", "apology"):
         return _said(s, h.kind, table="reactions") or None
     if h.kind == "invitation" and (h.question is None or h.question.kind != "invite"):

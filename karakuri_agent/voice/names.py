@@ -6,7 +6,7 @@ import re
 import unicodedata
 
 from karakuri_agent.ja import places
-from karakuri_agent.ja.names import HONORIFICS
+from karakuri_agent.ja.names import HONORIFICS, NICKNAME_ENDINGS
 from karakuri_agent.ja.phrases import DEFAULT_HONORIFIC
 from karakuri_agent.ja.safety import clean_text
 from karakuri_agent.ja.speech import BRACKET_TAG, BRACKETED_LABEL, FAMILY_GIVEN, TIME_PARTICLE
@@ -81,6 +81,16 @@ def given_name_of(name: str) -> str:
         if called.endswith(honorific):
             return called[: -len(honorific)]
     return called
+
+
+def called_names(name: str) -> tuple[str, ...]:
+    """Every way a partner's line may call someone: '黒瀬コウ' → 'コウ', 'Kai_07' → 'Kai07', 'Kai'
+    (a handle's letters), 'ひよりん' → 'ひより' (a nickname's stem: ひよりさん, ひよりちゃん)."""
+    given = given_name_of(name)
+    handle = _strip_decorations(name)
+    letters = m.group() if handle.isascii() and (m := re.match(r"[A-Za-z]+", handle)) else ""
+    stem = given[:-1] if len(given) >= 3 and given.endswith(NICKNAME_ENDINGS) else ""
+    return tuple(dict.fromkeys(n for n in (given, letters, stem) if len(n) >= 2))
 
 
 def place_word_of(name: str) -> str:

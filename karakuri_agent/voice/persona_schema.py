@@ -49,6 +49,8 @@ class Reactions(_Strict):
     retraction_plain: Phrases | None = None
     warmth: Phrases | None = None
     compliment: Phrases | None = None
+    offer_accept: Phrases | None = None
+    offer_decline: Phrases | None = None
 
 
 class SmallTalk(_Strict):

@@ -90,6 +90,7 @@ class Situation:
     echo: str | None  # a word of the partner's line to take up when the pack knows none of its words
     memory: Memory
     heard: Heard | None = None  # what the line is and is about (reading/listening.py)
+    takes_offers: bool = True  # help or a gift offered is accepted (the transfer policy says so), else declined
 
     def rot(self, pool: list[str], salt: str) -> list[str]:
         return rotated(pool, self.seed, f"{self.purpose}:{salt}")

@@ -118,7 +118,7 @@ def _greetings(persona: Persona, scene: Scene, known: bool, close: bool = False)
 
 def _situation(purpose: str, persona: Persona, *, last_line: str | None, place_label: str,
                time_label: str, partner: str, known: bool, seed: str, others: Sequence[str],
-               memory: Memory, close: bool = False) -> Situation:
+               memory: Memory, close: bool = False, takes_offers: bool = True) -> Situation:
     pickup = find_pickup(last_line, persona)
     here_place = place_label or (THERE if purpose == "promise_accept" else HERE)
     if purpose == "promise_accept" and not place_label and pickup and pickup.kind == "place":
@@ -146,7 +146,7 @@ def _situation(purpose: str, persona: Persona, *, last_line: str | None, place_l
         kind=line_kind(last_line),
         place_key=_place_key(place_label, persona) if place_label else None,
         said=said, here=here, question=question, line=line,
-        echo=echo, heard=heard,
+        echo=echo, heard=heard, takes_offers=takes_offers,
         memory=replace(memory, here=memory.here or place_label),
     )
 
@@ -234,6 +234,7 @@ def compose(
     time_text: str | None = None,
     others: Sequence[str] = (),
     memory: Memory = Memory(),
+    takes_offers: bool = True,
 ) -> str:
     """One in-world line for ``purpose``, answering ``last_line`` where it can.
 
@@ -245,7 +246,8 @@ def compose(
     partner's name only on some seeds, and fits ``max_length`` (UTF-16 units,
     as the server counts; None means the server's usual 200). ``others`` are
     the names of the rest of the conversation (a question naming one of them
-    is theirs to answer).
+    is theirs to answer). ``takes_offers``: help or a gift the line offers is
+    accepted with thanks (else declined with thanks), as the transfer policy says.
     """
     if purpose not in PURPOSES:
         raise ValueError(f"unknown speech purpose {purpose!r}; expected one of {sorted(PURPOSES)}")
@@ -256,7 +258,7 @@ def compose(
     situation = _situation(
         purpose, persona, last_line=last_line, place_label=place_label_of(place_name),
         time_label=time_label_of(time_text), partner=partner, known=partner_known, seed=seed,
-        others=others, memory=memory, close=partner_close,
+        others=others, memory=memory, close=partner_close, takes_offers=takes_offers,
     )
     plan = _PLANS[purpose](situation)
     call = _calls_by_name(seed, group=bool(others))

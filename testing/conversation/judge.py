@@ -58,7 +58,7 @@ WARM = re.compile(r"うれしい|嬉しい|ありがとう|ありがと|こち�
                   r"よかった|良かった|照れ|えへへ|どういたしまして|大好き|だいすき|ほっと|いつでも|好き|おおきに|光栄|幸せ")
 THANKS = re.compile(r"ありがとう|ありがと|助かる|助かります|うれしい|嬉しい|いただきます|いただくね|いただきます|もらうね|もらっていい|"
                     r"大切に|大事に|遠慮|気持ちだけ|恐縮|おおきに|サンキュー|感謝")
-ACCEPT = re.compile(r"^(うん|ええ|はい|うんうん)[！!。、]*$|(^|[、。！])いいね|受け取|ありがたく|お願い|ありがとう|ありがと|助かる|うれしい|嬉しい|ぜひ|いいの|大丈夫|平気|気持ちだけ|遠慮|いただ|もらう|"
+ACCEPT = re.compile(r"^(うん|ええ|はい|うんうん)[！!。、]*$|(^|[、。！])いいね|受け取|ありがたく|お願い|お言葉に甘え|甘えちゃ|甘えよ|ありがとう|ありがと|助かる|うれしい|嬉しい|ぜひ|いいの|大丈夫|平気|気持ちだけ|遠慮|いただ|もらう|"
                     r"たすかる|頼む|たのむ|おおきに")
 RESPOND = re.compile(r"楽しそう|行けたら|いいよ|(^|[、。！？\s])(いいね|いいですね)|はい[、。！]|ええ[、。！]|会いましょう|行く|行こう|いこう|行きたい|ぜひ|うん|OK|オッケー|おっけー|了解|りょうかい|楽しみ|待ってる|"
                      r"もちろん|わかった|会おう|喜んで|よろこんで|ええよ|ええね|いきます|行きます|伺います|参ります|"
@@ -82,10 +82,12 @@ LATIN_RUN = re.compile(r"[A-Za-z0-9]{2,}")
 SENTENCE_END = re.compile(r"(?<=[。！？!?…\n])")
 NOUN_USE = "のかはがを、！？"
 OKURIGANA_FIRST = "っまんいきしちりれえけせてめべわらかくぐとさす"
-OKURIGANA_SECOND = "たてまれらしんるうくいちっさせで"
+OKURIGANA_SECOND = "たてまれらしんるうくいちっさせでだ"
 # Kanji that end a verb's stem (落とす, 盗む, 寝込む…): a reply's run ending in one, cut off before its kana, is no word.
-VERB_KANJI = set("落伝盗込取書読食飲行来見出入始終抜割受送持買売作使撮拾習休帰歩走泳遊寝起乗降増減変決忘覚教聞言思考"
+VERB_KANJI = set("落伝盗込取書読食飲行来見出入始終抜割受送持買売作使撮拾習休帰歩走泳遊寝起乗降増減変決忘覚教聞言思考会知違座誘歌洗結"
                  "待探届迷止通選勝負焼描育生怒泣笑困疲痛壊直治祝張転登働頼釣掃洗干咲散貸借返渡払引押開閉")
+# Stems of two kanji or more that take っ before て (手伝って): any other such run before って is a noun.
+TSU_VERB_STEMS = {"手伝", "間違", "見習", "見舞", "気遣", "付合", "手繰", "見張", "見送", "見守", "立寄", "言争"}
 CLOCK = re.compile(r"(午前|午後|夕方|朝|夜)?\s*([0-9０-９]{1,2})\s*(?:時|じ)(半|[0-9０-９]{1,2}分)?|([0-9０-９]{1,2}):([0-9０-９]{2})")
 
 
@@ -157,6 +159,8 @@ def cut_words(line: str, reply: str) -> list[str]:
                 continue
             if tail[0] != "っ" and word[-1] not in VERB_KANJI:
                 continue  # 運転免許とれた: a whole noun before a verb written in kana
+            if tail == "って" and (word[-1] not in VERB_KANJI or (len(word) >= 2 and word not in TSU_VERB_STEMS)):
+                continue  # 今日って, 話って, 先生って: the topic particle って after a noun, not 言って's okurigana
             if line[place.start():place.end() + 2] not in reply:
                 cuts.append(word)
     return list(dict.fromkeys(cuts))

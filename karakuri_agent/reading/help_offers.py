@@ -1,0 +1,84 @@
+"""Whether a line offers the agent help: pure, by the analyzer's words and their conjugated forms.
+
+Help is offered in many shapes, and none of them is a question to answer
+with a yes or an invitation to a plan: 'shall I' ('荷物重そうだね、持とうか？',
+'駅までお送りしましょうか'), a benefactive ('それ、直してあげよっか', '教えたげる'),
+a plain promise of a helpful act ('Need help? 荷物持つよ', '道わからんかったら案内するで'),
+or a set phrase ('何かお手伝いできることはありますか', 'おにぎり半分こしよ').
+The verb is read as the analyzer conjugates it, so a past ('手伝ったよ'),
+a negation ('持たないよ'), a request ('手伝ってあげて') or something done
+together ('一緒に作ろうか', an invitation) is no offer.
+"""
+
+from __future__ import annotations
+
+from karakuri_agent.ja import listening as cues
+from karakuri_agent.ja.sentences import split_sentences
+from karakuri_agent.reading import words as analysed
+from karakuri_agent.reading.words import Word
+
+__all__ = ["offers_help"]
+
+
+def offers_help(text: str) -> bool:
+    """Whether ``text`` offers to do something for the one it is said to."""
+    if cues.HELP_ASKED.search(text):
+        return True
+    return any(_offered(sentence) for sentence in split_sentences(text) if not cues.TOGETHER.search(sentence))
+
+
+def _offered(sentence: str) -> bool:
+    found = analysed.words(sentence)
+    for i, word in enumerate(found):
+        if word.lemma not in cues.HELP_VERBS or word.pos not in ("verb", "noun"):
+            continue
+        head = i
+        if word.pos == "noun":  # '案内する', 'お手伝いしましょうか': the noun's する conjugates
+            if i + 1 >= len(found) or found[i + 1].lemma != cues.DOING:
+                continue
+            head = i + 1
+        chain = _chain(found, head + 1)
+        verb = found[head]
+        if _past_or_negated(chain):
+            continue
+        after = "".join(w.surface for w in found[head + 1 + len(chain):])
+        if verb.form.startswith(cues.VOLITIONAL) or any(w.form.startswith(cues.VOLITIONAL) for w in chain):
+            if not after.startswith(cues.MUSING):
+                return True
+            continue
+        if any(w.surface in cues.KANSAI_BENEFACTIVE for w in chain):
+            return True
+        if any(w.lemma in cues.BENEFACTIVE and w.form.startswith((*cues.NON_PAST, cues.VOLITIONAL)) for w in chain):
+            return True
+        if word.lemma in cues.HELP_SAID_PLAINLY and verb.form.startswith(cues.NON_PAST) and not chain[-1:]:
+            rest = found[head + 1:]
+            if not rest or rest[0].surface in cues.OFFER_ENDS or rest[0].lemma in cues.OFFER_ENDS:
+                return True
+        elif word.lemma in cues.HELP_SAID_PLAINLY and chain and all(w.lemma in cues.PLAIN_TAIL for w in chain):
+            if verb.form.startswith(cues.NON_PAST) or chain[0].form.startswith(cues.NON_PAST):
+                return True  # '案内するで', '案内しますよ'
+
+    return False
+
+
+def _chain(found: tuple[Word, ...], start: int) -> list[Word]:
+    """The verbs and auxiliaries that go on from a verb ('て' + 'あげよっ', 'ましょう'), up to the next other word."""
+    out: list[Word] = []
+    for word in found[start:]:
+        if word.pos in ("verb", "auxiliary") or (word.pos == "particle" and word.surface in cues.JOINING):
+            out.append(word)
+            continue
+        break
+    return out
+
+
+def _past_or_negated(chain: list[Word]) -> bool:
+    """'手伝った', '持たない', '手伝ってあげて' (a request): the act is not being offered now."""
+    if chain and chain[-1].pos == "particle":
+        return True
+    for word in chain:
+        if word.lemma == cues.PAST and not word.form.startswith(cues.VOLITIONAL):  # '持ったろか' is volitional
+            return True
+        if word.lemma in cues.NEGATION or word.surface in cues.NEGATION:
+            return True
+    return False
