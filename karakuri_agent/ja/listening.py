@@ -183,3 +183,5 @@ KANSAI_NAN = re.compile(r"(?<=[ぁ-んァ-ヴー\u4e00-\u9fff])なん(?=[？?])"
 STANDARD_NO = "なの"
 # A word written in hiragana alone ('はっぴょうかい').
 HIRAGANA_WORD = re.compile(r"[ぁ-ゖー]+")
+# A wave drawn out at a sentence's end ('案内するで〜'): no part of its words.
+DRAWN_OUT = re.compile(r"[〜~]+(?=[。！？!?\s]|$)")

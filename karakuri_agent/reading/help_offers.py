@@ -12,6 +12,8 @@ together ('一緒に作ろうか', an invitation) is no offer.
 
 from __future__ import annotations
 
+import unicodedata
+
 from karakuri_agent.ja import listening as cues
 from karakuri_agent.ja.sentences import split_sentences
 from karakuri_agent.reading import words as analysed
@@ -19,9 +21,13 @@ from karakuri_agent.reading.words import Word
 
 __all__ = ["offers_help"]
 
+_MARKS = ("So", "Sk", "Cf", "Mn")  # emoji, their modifiers and joiners
+
 
 def offers_help(text: str) -> bool:
     """Whether ``text`` offers to do something for the one it is said to."""
+    text = "".join(ch for ch in text if unicodedata.category(ch) not in _MARKS)  # emoji read no verb
+    text = cues.DRAWN_OUT.sub("", text)  # '案内するで〜' ends as '案内するで' does
     if cues.HELP_ASKED.search(text):
         return True
     return any(_offered(sentence) for sentence in split_sentences(text) if not cues.TOGETHER.search(sentence))

@@ -341,7 +341,8 @@ def hear(line: str | None, *, own_names: tuple[str, ...] = (), other_names: tupl
     if (cues.RETRACT.search(text) and (cues.TAKING_BACK.search(text) or not cues.OFFER.search(text))) or (
             cues.SAID_BEFORE.search(text) and (cues.TAKING_BACK.search(text) or cues.CHANGE_TO.search(text))) or cues.TAKEN_BACK_NEG.search(told):
         return _retraction(text, skip)
-    if cues.OFFER.search(text) or offers_help(text):  # a gift, or help ('持とうか？', '案内するで')
+    # A gift, or help ('持とうか？', '案内するで'), read with the spaces the line had too ('道 教えようか').
+    if cues.OFFER.search(text) or offers_help(text) or offers_help(line or ""):
         return Heard("offer", topic=_topic(text, skip)[0])
     options = _side_options(asking)
     if options:
