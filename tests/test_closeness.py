@@ -6,7 +6,7 @@ from dataclasses import replace
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
-from karakuri_agent.decide.behaving import finish, promise_kept
+from karakuri_agent.decide.behaving import finish
 from karakuri_agent.domain.decision import Decision
 from karakuri_agent.voice.persona import load_persona
 from karakuri_agent.decide.rules import propose
@@ -57,19 +57,21 @@ def test_a_close_one_is_greeted_more_familiarly_and_no_one_known_with_hajimemash
 
 
 def test_talking_and_keeping_a_promise_bring_closer_clamped_by_the_engine():
-    meeting = {"partner_id": MEI, "partner_name": "桜草メイ", "due_at": (NOW + timedelta(minutes=5)).isoformat()}
+    kept = {"id": 7, "partner_id": MEI, "partner_name": "桜草メイ", "status": "fulfilled",
+            "due_at": (NOW + timedelta(minutes=5)).isoformat()}
     v = _start_view("notif-kept", {"桜草メイ": 0})
-    v = View(**{**v.__dict__, "meetings": [meeting], "behaviour_memory": {}})
+    v = View(**{**v.__dict__, "behaviour_memory": {}, "parsed": {**v.parsed, "participants": [
+        {"id": MEI, "name": "桜草メイ"}]}})
     start = Decision("conversation_start", {"target_agent_id": MEI, "message": "やっほー"})
-    assert promise_kept(v, start, "conversation_start", True) == ["promise_kept"]
-    assert promise_kept(v, start, "conversation_start", False) == []
-    far = View(**{**v.__dict__, "meetings": [{**meeting, "due_at": (NOW + timedelta(hours=3)).isoformat()}]})
-    assert promise_kept(far, start, "conversation_start", True) == []
-    v = View(**{**v.__dict__, "parsed": {**v.parsed, "participants": [{"id": MEI, "name": "桜草メイ"}]}})
-    memory, trace = finish(v, start, "conversation_start", True)
+    memory, trace = finish(v, start, "conversation_start", True, kept=[kept])
     # started (+3) and kept (+8) asked for 11; max_delta 10 per notification clamps it.
     assert memory["variables"]["closeness.桜草メイ"] == 10
     assert {"talk-starts-closer", "promise-kept-closer"} <= set(trace["reactions"])
+    again = View(**{**v.__dict__, "behaviour_memory": memory})
+    _, trace = finish(again, None, None, None, kept=[kept])  # the same promise read back again: not twice
+    assert "promise-kept-closer" not in (trace or {}).get("reactions", [])
+    _, trace = finish(v, start, "conversation_start", True)  # a talk without a promise kept: no promise_kept
+    assert "promise-kept-closer" not in trace["reactions"]
 
 
 # -- broken promises: `promise_broken`, once per promise, lowers that partner's closeness ---------------------------
@@ -121,7 +123,7 @@ def _seed(state_dir, at, promises, closeness):
     from karakuri_agent.state.factory import open_url
     from karakuri_agent.state.values import utc_text
 
-    state = open_url("", state_dir, lambda: at)
+    state = open_url("", state_dir, lambda: at - timedelta(minutes=1))  # kept before the run, not by it
     try:
         for index, (name, hours_ago, fate) in enumerate(promises):
             state.store.add_commitment(f"notif-promise-{index}", {

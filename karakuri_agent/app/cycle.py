@@ -276,6 +276,7 @@ class Agent:
 
         notification = fetched.notification
         kind = notification.notification.type
+        began = fetched.read_at or rt.clock()  # promises kept from then on: by this notification (promise_kept)
         result = HandleResult("", notification_id, kind, dry_run=dry_run)
         now = rt.clock()
         blocked = not_actionable(notification, now)
@@ -301,11 +302,11 @@ class Agent:
         result.decision = decision
         result.rejected.extend(refused)
         if admitted is None:
-            self._behave(result, view, decision, None, None)
+            self._behave(result, view, decision, None, None, began)
             result.report = report.idle_report(kind, why=decision.idle_why)
             return result
         if dry_run:
-            self._behave(result, view, decision, admitted.choice.command, None)
+            self._behave(result, view, decision, admitted.choice.command, None, began)
             result.decision = Decision(admitted.choice.command, admitted.params, decision.reason, rule=decision.rule)
             result.report = report.planned_report(kind, admitted.choice.command, facts_of(view, result.decision))
             return result
@@ -323,7 +324,7 @@ class Agent:
             return result
         result.outcome = outcome
         result.unrecorded = outcome.unrecorded
-        self._behave(result, view, decision, admitted.choice.command, outcome.success)
+        self._behave(result, view, decision, admitted.choice.command, outcome.success, began)
         if outcome.success:
             _mentioned(rt.store, decision, admitted.params, view.now)
             sent = Decision(admitted.choice.command, admitted.params)
@@ -356,11 +357,17 @@ class Agent:
                 result.model.overruled(refused[0]["problem"])
 
     def _behave(self, result: HandleResult, view: View, decision: Decision, sent: str | None,
-                success: bool | None) -> None:
-        """The pack's reactions to what happened; what it remembers is saved with the report entry."""
-        from karakuri_agent.decide.behaving import finish  # the rules engine: imported once a decision is made
+                success: bool | None, began: datetime) -> None:
+        """The pack's reactions to what happened; what it remembers is saved with the report entry.
 
-        result.behaviour_memory, result.behaviour = finish(view, decision, sent, success)
+        The promises this notification kept (in place, by going, by talking:
+        the ones `day` calls kept) are read back from the store for the
+        pack's `promise_kept` reaction.
+        """
+        from karakuri_agent.decide.behaving import behaviour_of, finish  # imported once a decision is made
+
+        kept = [] if behaviour_of(view).empty else self.runtime.store.kept_since(began)
+        result.behaviour_memory, result.behaviour = finish(view, decision, sent, success, kept=kept)
         if result.behaviour is not None and result.model is not None and not result.model.replaced_by_rules:
             # The model chose: the rules' selection came along for its firings, not as the decider.
             result.behaviour = {**result.behaviour, "rule": None, "by": "the model"}

@@ -119,7 +119,7 @@ def fetch(rt: Runtime, notification_id: str, *, prefer_stored: bool = False) -> 
         now=now,
         world_context_file=rt.settings.world_context_file,
     )
-    return Fetched(notification, me, parsed, preprocess)
+    return Fetched(notification, me, parsed, preprocess, read_at=now)
 
 
 @dataclass

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 from karakuri_agent.behaviour.engine import Facts, Turn
@@ -24,7 +24,7 @@ from karakuri_agent.decide.speaking import NEXT_SPEAKER, next_speaker, speech_pa
 from karakuri_agent.domain.commands import ACCEPT_TRANSFER, END, SPEAK
 from karakuri_agent.domain.decision import Decision
 from karakuri_agent.domain.notification import TOKYO
-from karakuri_agent.domain.records import here_name
+from karakuri_agent.domain.records import Meeting, here_name
 from karakuri_agent.gate import problems_in_view
 from karakuri_agent.ja.phrases import follows_rule
 from karakuri_agent.memory import promises
@@ -196,14 +196,15 @@ def fired_before_sending(decision: Decision) -> dict[str, Any] | None:
     return selection.turn.memory()
 
 
-def finish(view: View, decision: Decision | None, sent: str | None,
-           success: bool | None) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+def finish(view: View, decision: Decision | None, sent: str | None, success: bool | None, *,
+           kept: Sequence[Meeting] = ()) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
     """After the outcome: the reactions, a model's deltas; (memory to save, trace), (None, trace) without a pack.
 
     A model's proposal carries its `"state": {...}` deltas as `Decision.deltas`
     and the rules' selection of the same notification as `Decision.trace`: the
     rules' firings (counts, flags) stand, then the deltas are applied, both
-    clamped as a rule's changes are.
+    clamped as a rule's changes are. `kept`: the promises this notification
+    kept (the store's, as `day` reads them), each a `promise_kept` with its partner.
     """
     model_state = decision.deltas if decision is not None else None
     selection: Selection[Decision] | None = decision.trace if decision is not None and isinstance(
@@ -217,7 +218,9 @@ def finish(view: View, decision: Decision | None, sent: str | None,
     for path, delta in (model_state if isinstance(model_state, dict) else {}).items():
         turn.variables.change("set" if isinstance(delta, bool) else "add", str(path), delta, "model")
     taken = decision is not None and decision.params.get("transfer_response") == "accept"
-    turn.react(events(turn.facts, sent, success, taken=taken) + promise_kept(view, decision, sent, success), {})
+    turn.react(events(turn.facts, sent, success, taken=taken), {})
+    for partner in promises_kept(view, kept, turn.state):
+        turn.react(["promise_kept"], {"partner": partner})
     for partner in promises_broken(view, turn.state):
         turn.react(["promise_broken"], {"partner": partner})
     done = {"fired": list(turn.fired), "reactions": list(turn.reacted),
@@ -227,13 +230,30 @@ def finish(view: View, decision: Decision | None, sent: str | None,
     return turn.memory(), trace and {**trace, **done}
 
 
-def promise_kept(view: View, decision: Decision | None, sent: str | None, success: bool | None) -> list[str]:
-    """`promise_kept` when the agent starts or accepts a talk with someone it promised to meet about now."""
-    if not success or sent not in ("conversation_start", "conversation_accept") or decision is None:
-        return []
-    target = decision.params.get("target_agent_id")
-    met = promises.met_as_promised(view.meetings, str(target) if target else None, facts(view).partner, view.now)
-    return ["promise_kept"] if met else []
+# Under this key the behaviour memory keeps the kept promises already reacted to (id → when kept).
+KEPT_KEY = "promises_kept"
+
+
+def promises_kept(view: View, kept: Sequence[Meeting], memory: dict[str, Any]) -> list[str]:
+    """The partner of each promise kept and not reacted to yet, one per promise; counts them in `memory`.
+
+    The one rule of keeping is the store's (memory/promises.py: in place, by
+    going, by talking), so the reaction fires exactly for the promises `day`
+    calls kept. A count older than a day is forgotten.
+    """
+    counted: dict[str, str] = memory.setdefault(KEPT_KEY, {})
+    for key in [k for k, at in counted.items() if _before(at, view.now - timedelta(days=1))]:
+        del counted[key]
+    partners = []
+    for promise in kept:
+        key = str(promise.get("id"))
+        known = view.acquaintances.get(str(promise.get("partner_id")))
+        name = promise.get("partner_name") or (known.get("display_name") if known else None)
+        if key in counted or not name:
+            continue
+        counted[key] = view.now.isoformat()
+        partners.append(str(name))
+    return partners
 
 
 # Under this key the behaviour memory keeps the broken promises already counted (id → due time).

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from karakuri_agent.domain.identity import Identity
@@ -18,6 +19,7 @@ class Fetched:
     me: Identity
     parsed: Parsed
     preprocess: dict[str, Any]
+    read_at: datetime | None = None  # the world's time it was read (what it taught the store is stamped from then)
 
     def output(self) -> dict[str, Any]:
         """What `karakuri get_notification` prints: the server's JSON plus the context."""

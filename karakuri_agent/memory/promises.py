@@ -33,8 +33,6 @@ STANDING_AHEAD = timedelta(days=1)
 KEEPABLE_AFTER_DUE = timedelta(hours=3)
 # Standing at the promised place from this long before its time keeps the promise.
 PRESENT_BEFORE_DUE = timedelta(minutes=10)
-# How near its time a talk started with a promise's partner counts as meeting them (the reaction).
-KEPT_WITHIN = timedelta(minutes=30)
 # Broken promises are looked for this far back before they became past keeping: one broken while the
 # agent handled nothing for longer is not counted. At most this many promises (kept ones too) are read.
 BROKEN_LOOKBACK = timedelta(days=2)
@@ -176,18 +174,6 @@ def keep_by_talking(store: Store, parsed: Parsed, partner_ids: set[str], now: da
         if c.get("partner_id") in partner_ids and c.get("notification_id") != parsed.get("notification_id")
         and (not (name := c.get("place_name")) or c.get("node_id") == here.get("node_id")
              or name in (here.get("name") or "")))
-
-
-def met_as_promised(meetings: Iterable[Meeting], partner_id: str | None, partner_names: Iterable[str],
-                    now: datetime) -> bool:
-    """A talk begun now with someone the agent promised to meet about now (within KEPT_WITHIN of its time)."""
-    names = set(partner_names)
-    for meeting in meetings:
-        due = due_of(meeting)
-        same = (partner_id and meeting.get("partner_id") == partner_id) or meeting.get("partner_name") in names
-        if due is not None and same and abs(due - now) <= KEPT_WITHIN:
-            return True
-    return False
 
 
 # -- where to be, and what was broken ---------------------------------------------------------------

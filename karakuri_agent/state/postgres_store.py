@@ -152,6 +152,14 @@ class PostgresStore(ToldFactsSQL):
             (utc_text(due_from), utc_text(due_to), limit),
         ))
 
+    def kept_since(self, since: datetime, limit: int = 8) -> list[Meeting]:
+        return cast("list[Meeting]", self._rows(
+            "SELECT id, notification_id, partner_id, partner_name, place_name, node_id, due_at, source_text,"
+            " status, fulfilled_at FROM commitments WHERE status = 'fulfilled' AND fulfilled_at >= %s"
+            " ORDER BY fulfilled_at, id LIMIT %s",
+            (utc_text(since), limit),
+        ))
+
     def fulfil_commitments(self, ids: Iterable[int]) -> None:
         self._conn.execute(
             "UPDATE commitments SET status = 'fulfilled', fulfilled_at = %s WHERE id = ANY(%s) AND status = 'pending'",

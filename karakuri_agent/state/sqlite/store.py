@@ -169,6 +169,15 @@ class SQLiteStore(ToldFactsSQL):
         ).fetchall()
         return cast("list[Meeting]", [dict(row) for row in rows])
 
+    def kept_since(self, since: datetime, limit: int = 8) -> list[Meeting]:
+        rows = self._conn.execute(
+            "SELECT id, notification_id, partner_id, partner_name, place_name, node_id, due_at, source_text,"
+            " status, fulfilled_at FROM commitments WHERE status = 'fulfilled' AND fulfilled_at >= ?"
+            " ORDER BY fulfilled_at, id LIMIT ?",
+            (utc_text(since), limit),
+        ).fetchall()
+        return cast("list[Meeting]", [dict(row) for row in rows])
+
     def fulfil_commitments(self, ids: Iterable[int]) -> None:
         now = self._stamp()
         self._conn.executemany(
