@@ -5,6 +5,7 @@ Run from the repository root:
     .venv/bin/python benchmarks/bench_behaviour.py                  # 20 towns (seeds 1..20), 120 messages each
     .venv/bin/python benchmarks/bench_behaviour.py --seeds 40 --seed 100 --messages 200
     .venv/bin/python benchmarks/bench_behaviour.py --in-process     # faster: handle() in this process
+    .venv/bin/python benchmarks/bench_behaviour.py --smoke          # 1 town, 4 messages, nothing saved: seconds
 
 Each seed generates a different town (testing/town/): its map, people,
 clock, Discord messages, promises and server faults all vary within what the
@@ -36,7 +37,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from testing.town import Town, live, serving  # noqa: E402
-from testing.town_agents import InProcessAgent, ProcessAgent  # noqa: E402
+from testing.town_agents import InProcessAgent, ProcessAgent, crashed  # noqa: E402
+from testing import smoke  # noqa: E402
 from testing.town.metrics import measure, pool, spread, table  # noqa: E402
 
 RESULTS_FILE = ROOT / "benchmarks" / "results" / "behaviour.json"
@@ -57,7 +59,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--machine-skew", type=float, default=0.0, metavar="HOURS",
                         help="run the agent's machine clock this many hours off the town's (e.g. 1 or -5); the agent"
                              " takes the world's time from the town's answers, so nothing should change")
-    parser.add_argument("--output", type=Path, default=RESULTS_FILE, help="where to save the JSON results")
+    parser.add_argument("--output", type=Path,
+                        help=f"where to save the JSON results (default {RESULTS_FILE.relative_to(ROOT)})")
+    parser.add_argument("--smoke", action="store_true",
+                        help="1 town, 4 messages, saved only with --output: does the path still run (seconds)")
     parser.add_argument("--keep-state", action="store_true", help="keep the temporary state directories")
     parser.add_argument("-v", "--verbose", action="store_true", help="print each decision as it is made")
     parser.add_argument("--pack", type=Path, metavar="DIR",
@@ -65,6 +70,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-behaviour", action="store_true",
                         help="the bundled pack without its behaviour.json: the default behaviour, unchanged")
     args = parser.parse_args(argv)
+    if args.smoke:
+        args.seeds, args.messages = 1, 4
+    elif args.output is None:
+        args.output = RESULTS_FILE
     pack_dir = args.pack
     if args.no_behaviour:
         from karakuri_agent.voice.persona import PACK_FILE, bundled_pack_dir
@@ -85,7 +94,8 @@ def main(argv: list[str] | None = None) -> int:
                                          machine_skew=timedelta(hours=args.machine_skew))
         runs_out.append({"seed": seed, "elapsed_seconds": round(elapsed, 2),
                          "seconds_per_message": round(sum(r.seconds for r in runs) / len(runs), 3),
-                         **result, "decisions": _decisions(runs)})
+                         **result, "decisions": _decisions(runs),
+                         "crashed": [r.stderr.strip()[-300:] for r in crashed(runs)]})  # the agent's bugs
         failing = [r["key"] for r in result["rows"] if r["holds"] is False]
         print(f"town seed {seed}: {elapsed:.1f} s; misses: {', '.join(failing) or 'none'}", flush=True)
     rows, extras = pool(runs_out, "rows"), pool(runs_out, "extras")
@@ -99,6 +109,13 @@ def main(argv: list[str] | None = None) -> int:
     failing = [r["name"] for r in rows if r["holds"] is False]
     print()
     print("aims that do NOT hold (pooled): " + ("; ".join(failing) if failing else "none"))
+    if args.smoke:
+        acted = next(r for r in rows if r["key"] == "acted")
+        bad = [line for run in runs_out for line in run["crashed"]]
+        smoke.require((bool(acted["num"]), "no notification acted on"),
+                      (not bad, f"{len(bad)} runs crashed, the first: {bad[0] if bad else ''}"))
+    if args.output is None:
+        return 0
 
     args.output.parent.mkdir(parents=True, exist_ok=True)
     saved = {

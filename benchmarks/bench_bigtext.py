@@ -3,6 +3,7 @@
 Run from the repository root:
 
     .venv/bin/python benchmarks/bench_bigtext.py [--megabytes 1 10]
+    .venv/bin/python benchmarks/bench_bigtext.py --smoke   # 10 kB, one run per shape: seconds
 
 For each size and shape (many conversation lines, one long line, place
 lists, the same bytes in an unknown field), `cycle.handle()` runs in this
@@ -69,7 +70,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--megabytes", type=float, nargs="+", default=[1.0, 10.0])
     parser.add_argument("--runs", type=int, default=3, help="best of this many runs per row (default 3)")
+    parser.add_argument("--smoke", action="store_true", help="10 kB, one run per shape: does the path still run")
     args = parser.parse_args(argv)
+    if args.smoke:
+        args.megabytes, args.runs = [0.01], 1
     print(f"{'shape':<16}{'MB':>6}{'seconds (best of ' + str(args.runs) + ')':>26}")
     for megabytes in args.megabytes:
         for shape in SHAPES:

@@ -3,6 +3,7 @@
 Run from the repository root:
 
     .venv/bin/python benchmarks/bench_commits.py [--notifications N]
+    .venv/bin/python benchmarks/bench_commits.py --smoke    # 3 notifications: seconds
 
 Two counts, on copies of the same conversation request (the agent answers
 it, so every step runs: fetch, learn, claim, command, record, report) served
@@ -37,6 +38,7 @@ from bench_listen import agent_argv, body, serve  # noqa: E402  (benchmarks/ is 
 from testing.loopback import LoopbackAPI, running_api  # noqa: E402
 from testing.processes import child_env  # noqa: E402
 from testing.sqltrace import Commits  # noqa: E402
+from testing import smoke  # noqa: E402
 
 
 def count_commits(base_url: str, work: Path, notifications: int, api: LoopbackAPI) -> Commits:
@@ -77,7 +79,10 @@ def count_fsyncs(base_url: str, work: Path, messages: list[str]) -> int | None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--notifications", type=int, default=50)
+    parser.add_argument("--smoke", action="store_true", help="3 notifications: does the path still run")
     args = parser.parse_args()
+    if args.smoke:
+        args.notifications = 3
     n = args.notifications
     work = Path(tempfile.mkdtemp(prefix="bench-commits-"))
     try:
@@ -93,9 +98,12 @@ def main() -> None:
     print(f"  commits: {len(commits.seen) / n:.2f} ({synced / n:.2f} under synchronous=FULL,"
           f" {(len(commits.seen) - synced) / n:.2f} under NORMAL)")
     if fed is None or idle is None:
-        print("  fsync + fdatasync: strace not installed, not counted")
+        print(f"  fsync + fdatasync: {smoke.SKIPPED}strace not installed, not counted")
     else:
         print(f"  fsync + fdatasync (strace, listen --stdin): {(fed - idle) / n:.2f}")
+    if args.smoke:
+        smoke.require((commits.writes > 0 and bool(commits.seen), "no statement written or committed"),
+                      (fed is None or fed > 0, "no fsync seen under strace"))
 
 
 if __name__ == "__main__":

@@ -4,7 +4,7 @@ Run from the repository root:
 
     .venv/bin/python benchmarks/bench_conversation.py                 # 8 seeds (1..8), 3 lines of each kind per seed
     .venv/bin/python benchmarks/bench_conversation.py --seeds 20 --seed 100 --per-kind 5 -v
-    .venv/bin/python benchmarks/bench_conversation.py --smoke         # 2 seeds, 1 line per kind: seconds
+    .venv/bin/python benchmarks/bench_conversation.py --smoke         # 1 seed, 1 line per kind, nothing saved: seconds
     .venv/bin/python benchmarks/bench_conversation.py --mode handle   # one `handle` process per message
     .venv/bin/python benchmarks/bench_conversation.py --decider stand-in   # the model path, a loopback stand-in
     KARAKURI_LLM_BASE_URL=http://127.0.0.1:8080/v1 KARAKURI_LLM_MODEL=qwen2.5:7b \
@@ -31,7 +31,9 @@ as min / median / max over seeds; the replies with a stock sentence glued
 on; the hard faults (each must be 0); and the memory share (what partners
 told on day 1 brought back on later days, testing/conversation/memory.py).
 Everything, with every reply and verdict, is saved to
-benchmarks/results/bench_conversation.json (gitignored).
+benchmarks/results/bench_conversation.json (gitignored); a smoke run saves
+only with --output, and fails when the path broke (an agent error, a seed
+with no reply judged, nothing told in the memory check).
 """
 
 from __future__ import annotations
@@ -50,6 +52,7 @@ sys.path.insert(0, str(ROOT))
 from testing.conversation.judge import judge  # noqa: E402
 from testing.conversation.measure import judged_seed, memory_seed, pooled_memory, summarise  # noqa: E402
 from testing.conversation.runner import KINDS  # noqa: E402
+from testing import smoke  # noqa: E402
 
 RESULTS_FILE = ROOT / "benchmarks" / "results" / "bench_conversation.json"
 AIM = 0.9
@@ -181,9 +184,12 @@ def main(argv: list[str] | None = None) -> int:
                              " loopback stand-in model (testing/standin_model.py) [rules]")
     parser.add_argument("--no-baseline", action="store_true",
                         help="with --decider llm or stand-in: do not also run the rules on the same seeds")
-    parser.add_argument("--smoke", action="store_true", help="2 seeds, 1 line per kind, a short memory check")
+    parser.add_argument("--smoke", action="store_true",
+                        help="1 seed, 1 line per kind, saved only with --output (tests/test_conversation_bench.py"
+                             " runs seeds 1 and 2)")
     parser.add_argument("--no-memory", action="store_true", help="skip the memory check")
-    parser.add_argument("--output", type=Path, default=RESULTS_FILE)
+    parser.add_argument("--output", type=Path,
+                        help=f"where to save the results (default {RESULTS_FILE.relative_to(ROOT)})")
     parser.add_argument("--rejudge", type=Path, metavar="JSON",
                         help="judge the replies saved in a previous run's JSON again (no agent is run)")
     parser.add_argument("-v", "--verbose", action="store_true", help="print every miss with its reasons")
@@ -194,7 +200,9 @@ def main(argv: list[str] | None = None) -> int:
     if len(settings) != len(args.setting) or not all(name.startswith("KARAKURI_") for name in settings):
         parser.error("--setting takes KARAKURI_NAME=VALUE")
     if args.smoke:
-        args.seeds, args.per_kind = 2, 1
+        args.seeds, args.per_kind = 1, 1
+    elif args.output is None:
+        args.output = RESULTS_FILE
     seeds = list(range(args.seed, args.seed + args.seeds))
     saved = json.loads(args.rejudge.read_text(encoding="utf-8")) if args.rejudge else None
     if saved is not None:
@@ -228,6 +236,13 @@ def main(argv: list[str] | None = None) -> int:
                            "memory_runs": baseline[1]}
     elif decided is not None:
         print(f"replies the model's line was sent for: {decided['model']} of {decided['spoken']} spoken replies")
+    if args.smoke:
+        smoke.require((not any(r["errors"] for r in results), "the agent reported errors"),
+                      (all(r["judged"] for r in results), "a seed with no reply judged"),
+                      (args.no_memory or bool(memory_total and memory_total["told"]),
+                       "nothing told in the memory check"))
+    if args.output is None:
+        return 0
     args.output.parent.mkdir(parents=True, exist_ok=True)
     args.output.write_text(json.dumps(saving, ensure_ascii=False, indent=1), encoding="utf-8")
     print(f"\nsaved to {args.output}")

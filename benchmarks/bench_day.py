@@ -3,6 +3,7 @@
 Run from the repository root:
 
     .venv/bin/python benchmarks/bench_day.py [--notifications 100000] [--runs 7]
+    .venv/bin/python benchmarks/bench_day.py --smoke    # 300 notifications, one day, one rendering: seconds
 
 1. Generates bench_growth.py's year of history (N handled notifications over
    365 days, 300 people, 150 places) and adds the day view's journal as the
@@ -18,7 +19,8 @@ Run from the repository root:
    busiest day: `--dump-dom` and a screenshot at phone width, median of
    `--runs`. Aim: under 2 s. Skipped, and said so, when Chromium is absent.
 
-Results are saved to benchmarks/results/bench_day.json (gitignored).
+Results are saved to benchmarks/results/bench_day.json (gitignored), except
+by a smoke run, which fails when a day printed nothing or the page is empty.
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from bench_growth import NOW, _stamp, generate  # noqa: E402
 from testing.browser import FLAGS  # noqa: E402
 from testing.processes import console_script  # noqa: E402
+from testing import smoke  # noqa: E402
 
 from karakuri_agent.app.day.read import ZONE  # noqa: E402
 from karakuri_agent.state.sqlite.db import connect  # noqa: E402
@@ -122,13 +125,13 @@ def query_plans(state_dir: Path, date_text: str) -> list[tuple[str, str]]:
     return plans
 
 
-def time_page(page: Path, runs: int, work: Path) -> dict[str, float] | None:
+def time_page(page: Path, runs: int, work: Path, *, forms: int = 2) -> dict[str, float] | None:
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     if chromium is None:
         return None
     results = {}
     for name, extra in (("dump_dom", ["--dump-dom"]),
-                        ("screenshot_390", ["--window-size=390,2000", f"--screenshot={work / 'shot.png'}"])):
+                        ("screenshot_390", ["--window-size=390,2000", f"--screenshot={work / 'shot.png'}"]))[:forms]:
         times = []
         for run in range(runs):
             started = time.perf_counter()
@@ -143,7 +146,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--notifications", type=int, default=100_000)
     parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--smoke", action="store_true",
+                        help="300 notifications, 1 run, one day, one page rendering: does the path still run")
     args = parser.parse_args()
+    if args.smoke:
+        args.notifications, args.runs = 300, 1
+    silent: list[str] = []
     work = Path(tempfile.mkdtemp(prefix="bench-day-"))
     try:
         state_dir = work / "state"
@@ -157,11 +165,13 @@ def main() -> None:
         results: dict[str, object] = {"notifications": args.notifications, "counts": counts,
                                       "python": platform.python_version(), "day_seconds": {}}
         print(f"\n`karakuri-agent day` as a process, median of {args.runs} (aim: under {AIM_DAY_SECONDS:.0f} s)")
-        for label, day in (("latest day", latest), ("a day mid-year", middle)):
+        for label, day in (("latest day", latest), ("a day mid-year", middle))[:1 if args.smoke else 2]:
             for form, extra in (("plain", []), ("--json", ["--json"]), ("--html", ["--html", str(work / "day.html")])):
                 seconds, output = time_day(state_dir, day.isoformat(), extra, args.runs)
                 results["day_seconds"][f"{label} {form}"] = seconds  # type: ignore[index]
                 first = output.splitlines()[0] if output else ""
+                if not output.strip() and form != "--html":
+                    silent.append(f"{label} {form}")
                 print(f"  {label:<15} {day} {form:<7} {seconds * 1000:7.0f} ms"
                       f"  {'ok' if seconds < AIM_DAY_SECONDS else 'OVER THE AIM'}  {first[:70]}")
         print("\nquery plans of the day's reads")
@@ -170,14 +180,18 @@ def main() -> None:
         page = work / "day.html"
         time_day(state_dir, middle.isoformat(), ["--html", str(page)], 1)
         print(f"\nthe page of {middle}: {page.stat().st_size / 1024:.0f} KiB")
-        rendered = time_page(page, args.runs, work)
+        rendered = time_page(page, args.runs, work, forms=1 if args.smoke else 2)
         if rendered is None:
-            print("  Chromium is not installed (Debian: apt-get install chromium): page timing skipped")
+            print(f"  chromium: {smoke.SKIPPED}not installed (Debian: apt-get install chromium), the page not timed")
         else:
             for name, seconds in rendered.items():
                 print(f"  chromium {name:<15} {seconds * 1000:7.0f} ms"
                       f"  {'ok' if seconds < AIM_PAGE_SECONDS else 'OVER THE AIM'} (aim: under {AIM_PAGE_SECONDS:.0f} s)")
             results["page_seconds"] = rendered
+        if args.smoke:
+            smoke.require((not silent, f"`day` printed nothing: {', '.join(silent)}"),
+                          (page.stat().st_size > 1000, "the day's page is (almost) empty"))
+            return
         RESULTS_FILE.parent.mkdir(parents=True, exist_ok=True)
         RESULTS_FILE.write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     finally:

@@ -4,6 +4,7 @@ Run from the repository root:
 
     .venv/bin/python benchmarks/bench_engine_town.py [--seeds 3 5 11] [--deliveries 60]
         [--driver handle|listen|inprocess] [--machine-clock] [--style new|old|oldest]
+    .venv/bin/python benchmarks/bench_engine_town.py --smoke   # seed 3, 4 messages, nothing saved: seconds
 
 For each seed, builds `testing/engine_town`'s town (map, buildings, NPCs,
 residents, the engine's texts and error codes), serves it on 127.0.0.1, and
@@ -18,7 +19,8 @@ hands the agent `--deliveries` Discord messages one after another:
 
 Prints, per metric, the pooled value over the seeds and its spread
 (min / median / max of the per-seed values), with the seeds that miss the
-aim, and saves everything to benchmarks/results/bench_engine_town.json (gitignored).
+aim, and saves everything to benchmarks/results/bench_engine_town.json (gitignored;
+a smoke run saves nothing, and fails when no command was accepted or the agent crashed).
 The metrics are computed in testing/engine_town/metrics.py from the town's
 own log, without importing the agent.
 """
@@ -39,6 +41,8 @@ sys.path.insert(0, str(ROOT))
 from testing.engine_town import API_KEY, EngineTown, serving  # noqa: E402
 from testing.engine_town.metrics import measure, pooled, table  # noqa: E402
 from testing.engine_town_agents import HandleAgent, InProcessAgent, ListenAgent  # noqa: E402
+from testing.town_agents import crashed  # noqa: E402
+from testing import smoke  # noqa: E402
 
 RESULTS_FILE = ROOT / "benchmarks" / "results" / "bench_engine_town.json"
 
@@ -57,9 +61,11 @@ def run_seed(seed: int, deliveries: int, driver: str, *, machine_clock: bool, st
         else:
             agent = HandleAgent(server.base_url, API_KEY, state_dir, work, clock_start=not machine_clock)
         exits: list[dict[str, Any]] = []
+        runs = []
         try:
             for _ in range(deliveries):
                 run = agent(town.next_delivery())
+                runs.append(run)
                 if run.exit_code != 0:
                     lines = run.stderr.strip().splitlines()
                     exits.append({"message": run.delivery.index, "kind": run.delivery.step.kind if run.delivery.step else None,
@@ -69,6 +75,8 @@ def run_seed(seed: int, deliveries: int, driver: str, *, machine_clock: bool, st
                 agent.close()
     result = measure(town)
     result["exits"] = exits
+    result["accepted"] = sum(1 for step in town.steps[:len(town.deliveries)] if step.accepted is not None)
+    result["crashed"] = [run.stderr.strip()[-300:] for run in crashed(runs)]
     result["seconds"] = round(time.perf_counter() - started, 1)
     return result
 
@@ -80,7 +88,11 @@ def main() -> int:
     parser.add_argument("--driver", choices=("handle", "listen", "inprocess"), default="handle")
     parser.add_argument("--machine-clock", action="store_true", help="run the agent on the machine's clock")
     parser.add_argument("--style", choices=("new", "old", "oldest"), default=None, help="the engine text generation (default: per seed)")
+    parser.add_argument("--smoke", action="store_true",
+                        help="seed 3, 4 messages, nothing saved: does the path still run")
     args = parser.parse_args()
+    if args.smoke:
+        args.seeds, args.deliveries = args.seeds[:1], 4
     results = []
     with tempfile.TemporaryDirectory(prefix="engine-town-") as tmp:
         for seed in args.seeds:
@@ -96,6 +108,11 @@ def main() -> int:
     print(f"engine town, driver {args.driver}{' (machine clock)' if args.machine_clock else ''}, "
           f"seeds {args.seeds}, {args.deliveries} messages each")
     print(table(rows))
+    if args.smoke:
+        bad = [line for result in results for line in result["crashed"]]
+        smoke.require((all(result["accepted"] for result in results), "no command accepted by the town"),
+                      (not bad, f"{len(bad)} runs crashed, the first: {bad[0] if bad else ''}"))
+        return 0
     RESULTS_FILE.parent.mkdir(parents=True, exist_ok=True)
     RESULTS_FILE.write_text(json.dumps({"args": vars(args), "pooled": rows, "per_seed": results},
                                        ensure_ascii=False, indent=1, default=str))

@@ -3,6 +3,7 @@
 Run from the repository root:
 
     .venv/bin/python benchmarks/bench_growth.py [--notifications 100000] [--runs 30]
+    .venv/bin/python benchmarks/bench_growth.py --smoke   # 300 notifications, 1 run, nothing saved: seconds
 
 1. Generates N handled notifications straight into a state directory with
    bulk SQL (the rows the cycle writes: notifications, attempts, activity,
@@ -23,7 +24,8 @@ Run from the repository root:
    the runtime's connection) and prints its EXPLAIN QUERY PLAN on the big
    store with its median time there, flagging full scans and temp b-trees.
 
-Results are saved to benchmarks/results/bench_growth.json (gitignored).
+Results are saved to benchmarks/results/bench_growth.json (gitignored), except
+by a smoke run, which fails when no statement was captured or gc deleted nothing.
 """
 
 from __future__ import annotations
@@ -53,11 +55,12 @@ sys.path.insert(0, str(ROOT))
 from testing.samples import API_KEY, BASE_URL, CONVERSATION_REQUEST, IDLE_REMINDER, SELF_ID, SELF_NAME  # noqa: E402
 
 from karakuri_agent.app import cycle  # noqa: E402
-from karakuri_agent.state import sqlite as sqlite_backend  # noqa: E402
+from karakuri_agent.state.sqlite import state as sqlite_state  # noqa: E402  (where the runtime opens its file)
 from karakuri_agent.app.config import Settings  # noqa: E402
 from karakuri_agent.secret import Secret
 from karakuri_agent.state.sqlite.db import connect  # noqa: E402
 from karakuri_agent.state.values import utc_text  # noqa: E402
+from testing import smoke  # noqa: E402
 
 RESULTS_FILE = ROOT / "benchmarks" / "results" / "bench_growth.json"
 AIM_RATIO = 1.1
@@ -220,18 +223,18 @@ def time_handle(state_dir: Path, kind: str, i: int) -> float:
 def capture_statements(state_dir: Path, kind: str) -> list[str]:
     """Every SQL statement one handle() run executes, with values bound, in order."""
     seen: list[str] = []
-    original = sqlite_backend.connect
+    original = sqlite_state.connect
 
     def traced(path: Path) -> sqlite3.Connection:
         conn = original(path)
         conn.set_trace_callback(seen.append)
         return conn
 
-    sqlite_backend.connect = traced
+    sqlite_state.connect = traced
     try:
         time_handle(state_dir, kind, 99_000)
     finally:
-        sqlite_backend.connect = original
+        sqlite_state.connect = original
     return seen
 
 
@@ -297,7 +300,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--notifications", type=int, default=100_000)
     parser.add_argument("--runs", type=int, default=30)
+    parser.add_argument("--smoke", action="store_true", help="300 notifications, 1 run: does the path still run")
     args = parser.parse_args()
+    if args.smoke:
+        args.notifications, args.runs = 300, 1
+    warmups = 1 if args.smoke else 3
 
     work = Path(tempfile.mkdtemp(prefix="karakuri-growth-"))
     try:
@@ -320,7 +327,7 @@ def main() -> None:
         for kind in KINDS:
             stores = {"empty": empty, "world": world, "big": big}
             for state in stores.values():  # warm-up: imports, bytecode, OS page cache
-                for w in range(3):
+                for w in range(warmups):
                     time_handle(state, kind, 90_000 + w)
             samples: dict[str, list[float]] = {name: [] for name in stores}
             for i in range(args.runs):  # alternate, so drift hits all alike
@@ -366,6 +373,10 @@ def main() -> None:
         after_gc = statistics.median(time_handle(big, "conversation_requested", 95_000 + i) for i in range(args.runs))
         print(f"handle() conversation_requested after gc: {after_gc:.2f} ms median")
         retention["handle_after_gc_ms"] = after_gc
+        if args.smoke:
+            smoke.require((bool(planned), "no statement captured from a run"),
+                          (sum(retention["deleted"].values()) > 0, "gc deleted nothing from a year of history"))
+            return
 
         RESULTS_FILE.parent.mkdir(parents=True, exist_ok=True)
         RESULTS_FILE.write_text(json.dumps({

@@ -3,6 +3,7 @@
 Run from the repository root:
 
     .venv/bin/python benchmarks/bench_listen.py [--runs N] [--resident N] [--memory N]
+    .venv/bin/python benchmarks/bench_listen.py --smoke   # 2 of each, memory after 2 and 4, nothing saved: seconds
 
 In one run, against one loopback API (testing/loopback.py), on copies of the
 same conversation request:
@@ -18,7 +19,8 @@ same conversation request:
 Then memory: a fresh resident process fed `--memory` notifications, its
 resident set (VmRSS) and peak (VmHWM, from /proc) read after the 100th and
 after the last. Results are printed and saved to
-benchmarks/results/bench_listen.json.
+benchmarks/results/bench_listen.json (not by a smoke run). The shell
+wrapper needs `curl`; without it that case says it is skipped.
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ from testing.samples import CONVERSATION_REQUEST  # noqa: E402
 from testing.loopback import LoopbackAPI, running_api  # noqa: E402
 from bench_wrapper import p90  # noqa: E402  (benchmarks/ is on sys.path: it is the script's directory)
 from testing.processes import child_env, console_script, measure  # noqa: E402
+from testing import smoke  # noqa: E402
 
 AIM_RATIO = 0.15  # the resident median per notification, as a share of the shell wrapper's
 MEMORY_AIM = 0.10  # growth of the resident set from the 100th notification to the last
@@ -122,10 +125,10 @@ print(json.dumps(times))
 """
 
 
-def floor(ids: list[str], env: dict[str, str], cwd: Path) -> list[float]:
+def floor(ids: list[str], env: dict[str, str], cwd: Path, warmup: int) -> list[float]:
     out = subprocess.run([sys.executable, "-c", FLOOR_CODE, *ids], env=env, cwd=cwd, capture_output=True,
                          text=True, check=True).stdout
-    return json.loads(out)[WARMUP:]
+    return json.loads(out)[warmup:]
 
 
 def summary(name: str, samples: list[float]) -> dict:
@@ -141,9 +144,16 @@ def main() -> None:
     parser.add_argument("--state-root", type=Path,
                         help="put the agents' state directories here (e.g. a tmpfs such as /dev/shm, to see how much"
                              " of the time is the state's fsyncs); default: the run's temporary directory")
+    parser.add_argument("--smoke", action="store_true",
+                        help="2 runs of each case, no warm-up, memory after 2 and 4 notifications: does the path"
+                             " still run")
     args = parser.parse_args()
-    if args.runs < 2 or args.resident < 2 or args.memory < 200:
+    warmup, early = (0, 2) if args.smoke else (WARMUP, 100)  # `early`: the first memory reading
+    if args.smoke:
+        args.runs, args.resident, args.memory = 2, 2, 4
+    elif args.runs < 2 or args.resident < 2 or args.memory < 200:
         parser.error("--runs and --resident must be at least 2, --memory at least 200")
+    curl = shutil.which("curl")
 
     with running_api() as api, tempfile.TemporaryDirectory(prefix="karakuri-bench-") as tmp:
         work = Path(tmp)
@@ -151,25 +161,28 @@ def main() -> None:
         results = []
 
         env = child_env(api.base_url, work, states / "state-resident")
-        ids = serve(api, "notif-resident", WARMUP + args.resident)
+        ids = serve(api, "notif-resident", warmup + args.resident)
         resident = Resident(env, work)
-        for nid in ids[:WARMUP]:
+        for nid in ids[:warmup]:
             resident.send(nid)
-        results.append(summary("resident: listen --stdin", [resident.send(nid) for nid in ids[WARMUP:]]))
+        results.append(summary("resident: listen --stdin", [resident.send(nid) for nid in ids[warmup:]]))
         resident.close()
 
         env = child_env(api.base_url, work, states / "state-oneshot")
-        ids = serve(api, "notif-oneshot", WARMUP + args.runs)
+        ids = serve(api, "notif-oneshot", warmup + args.runs)
         results.append(summary("one-shot: karakuri-agent handle",
                                measure(lambda i: [*agent_argv(), "handle", body(ids[i])], args.runs, env, work,
-                                       WARMUP)))
+                                       warmup)))
 
-        ids = serve(api, "notif-shell", WARMUP + args.runs)
-        results.append(summary("shell wrapper: curl GET + POST",
-                               measure(lambda i: ["sh", str(WRAPPER), body(ids[i])], args.runs, env, work, WARMUP)))
-        ids = serve(api, "notif-floor", WARMUP + args.resident)
-        results.append(summary("floor: httpx GET + POST, one process", floor(ids, env, work)))
-        expected = WARMUP * 4 + args.resident * 2 + args.runs * 2
+        if curl:
+            ids = serve(api, "notif-shell", warmup + args.runs)
+            results.append(summary("shell wrapper: curl GET + POST",
+                                   measure(lambda i: ["sh", str(WRAPPER), body(ids[i])], args.runs, env, work, warmup)))
+        else:
+            smoke.skip_part("shell wrapper", "curl is not installed (Debian: apt-get install curl)")
+        ids = serve(api, "notif-floor", warmup + args.resident)
+        results.append(summary("floor: httpx GET + POST, one process", floor(ids, env, work, warmup)))
+        expected = (warmup + args.resident) * 2 + (warmup + args.runs) * (2 if curl else 1)
         if len(api.posts) != expected:
             sys.exit(f"benchmark aborted: expected {expected} commands, the loopback API saw {len(api.posts)}")
 
@@ -179,26 +192,30 @@ def main() -> None:
         memory = {}
         for count, nid in enumerate(ids, start=1):
             resident.send(nid)
-            if count in (100, args.memory):
+            if count in (early, args.memory):
                 memory[count] = memory_kb(resident.proc.pid)
         resident.close()
         if args.state_root:
             shutil.rmtree(states)
 
     by_name = {r["name"].split(":")[0]: r for r in results}
-    ratio = by_name["resident"]["median_ms"] / by_name["shell wrapper"]["median_ms"]
-    growth = memory[args.memory]["VmRSS"] / memory[100]["VmRSS"] - 1
+    ratio = by_name["resident"]["median_ms"] / by_name["shell wrapper"]["median_ms"] if curl else None
+    growth = memory[args.memory]["VmRSS"] / memory[early]["VmRSS"] - 1
     width = max(len(r["name"]) for r in results)
     print(f"{'case':<{width}}  {'runs':>4}  {'median_ms':>9}  {'p90_ms':>7}")
     for r in results:
         print(f"{r['name']:<{width}}  {r['runs']:>4}  {r['median_ms']:>9.1f}  {r['p90_ms']:>7.1f}")
-    print(f"\nresident / shell wrapper: {ratio:.3f} (aim ≤ {AIM_RATIO}: {'holds' if ratio <= AIM_RATIO else 'does NOT hold'})")
+    if ratio is not None:
+        print(f"\nresident / shell wrapper: {ratio:.3f}"
+              f" (aim ≤ {AIM_RATIO}: {'holds' if ratio <= AIM_RATIO else 'does NOT hold'})")
     print(f"resident / one-shot handle: {by_name['resident']['median_ms'] / by_name['one-shot']['median_ms']:.3f}")
     for count, fields in memory.items():
         print(f"memory after {count:>5} notifications: VmRSS {fields['VmRSS'] / 1024:.1f} MiB,"
               f" VmHWM {fields['VmHWM'] / 1024:.1f} MiB")
-    print(f"resident set growth from 100 to {args.memory}: {growth:+.1%}"
+    print(f"resident set growth from {early} to {args.memory}: {growth:+.1%}"
           f" (aim within {MEMORY_AIM:.0%}: {'holds' if abs(growth) <= MEMORY_AIM else 'does NOT hold'})")
+    if args.smoke:
+        return  # each step above stops the run when a notification goes unanswered
 
     RESULTS_FILE.parent.mkdir(parents=True, exist_ok=True)
     RESULTS_FILE.write_text(json.dumps({

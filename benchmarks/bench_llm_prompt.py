@@ -3,6 +3,7 @@
 Run from the repository root:
 
     .venv/bin/python benchmarks/bench_llm_prompt.py [--runs 5]
+    .venv/bin/python benchmarks/bench_llm_prompt.py --smoke   # 1 run, the model answering at once: seconds
 
 1. Prompt size. The bundled recorded session (`karakuri-agent demo`) is replayed through the
 real cycle in a throwaway state directory, with a decider that builds the
@@ -21,7 +22,9 @@ openai client, compared with the rules alone: a good first answer (one ask)
 and an unreadable one (asked twice, then the rules). The first call, which
 imports openai, is reported on its own.
 
-Results are saved to benchmarks/results/bench_llm_prompt.json (gitignored).
+Results are saved to benchmarks/results/bench_llm_prompt.json (gitignored),
+except by a smoke run, which fails when no prompt was built or the good
+answer was not taken (or the unreadable one was).
 """
 
 from __future__ import annotations
@@ -55,6 +58,7 @@ from karakuri_agent.domain.view import View
 from karakuri_agent.voice.persona import load_persona  # noqa: E402
 from testing.samples import CONVERSATION_REQUEST, SELF_ID, SELF_NAME  # noqa: E402
 from testing.llm_server import running_model  # noqa: E402
+from testing import smoke  # noqa: E402
 
 RESULTS_FILE = ROOT / "benchmarks" / "results" / "bench_llm_prompt.json"
 TYPICAL_ANSWER = '{"command": "move", "params": {"target_node_id": "7-11"}, "reason": "気分転換に外へ出る"}'
@@ -119,8 +123,8 @@ def request_view() -> View:
                 persona=load_persona())
 
 
-def time_added(runs: int) -> dict[str, Any]:
-    """Milliseconds per propose: rules alone, a good answer, an unreadable one."""
+def time_added(runs: int, delay: float = MODEL_DELAY) -> dict[str, Any]:
+    """Milliseconds per propose: rules alone, a good answer, an unreadable one; and who decided each."""
     view = request_view()
     rules = RulePolicy()
 
@@ -131,20 +135,24 @@ def time_added(runs: int) -> dict[str, Any]:
 
     result: dict[str, Any] = {"rules_ms": statistics.median(timed(rules) for _ in range(runs))}
     for case, script in (("good_answer", [GOOD_ANSWER] * (runs + 1)), ("unreadable_twice", ["hmm"] * 2 * (runs + 1))):
-        with running_model(script, delay=MODEL_DELAY) as server:
+        with running_model(script, delay=delay) as server:
             settings = LLMSettings(base_url=server.base_url, model="bench", api_key=Secret("bench"), timeout=20)
             decider = LLMDecider(settings, rules, gate=offered)
             first = timed(decider)
             if case == "good_answer":
                 result["first_call_ms"] = first  # includes importing openai
             result[f"{case}_ms"] = statistics.median(timed(decider) for _ in range(runs))
+            result[f"{case}_outcome"] = decider.last_trace.outcome if decider.last_trace else None
     return result
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
-    runs = parser.parse_args().runs
+    parser.add_argument("--smoke", action="store_true",
+                        help="1 run, the model answering at once, nothing saved: does the path still run")
+    args = parser.parse_args()
+    runs, delay = (1, 0.0) if args.smoke else (args.runs, MODEL_DELAY)
     meter = PromptMeter()
     replay(meter)
     rows: dict[str, Any] = {}
@@ -163,10 +171,16 @@ def main() -> None:
               f"{row['max_tokens']:>7}{row['median_repair_tokens']:>8.0f}")
     every = [s["tokens"] for samples in meter.samples.values() for s in samples]
     print(f"all: {len(every)} prompts, median {statistics.median(every):.0f} tokens, max {max(every)}")
-    timing = time_added(runs)
-    print(f"\ndecide, model answering in {MODEL_DELAY:g} s (median of {runs}): rules alone {timing['rules_ms']:.1f} ms,"
+    timing = time_added(runs, delay)
+    print(f"\ndecide, model answering in {delay:g} s (median of {runs}): rules alone {timing['rules_ms']:.1f} ms,"
           f" good answer {timing['good_answer_ms']:.0f} ms, unreadable twice {timing['unreadable_twice_ms']:.0f} ms;"
           f" first call (imports openai) {timing['first_call_ms']:.0f} ms")
+    if args.smoke:
+        smoke.require((timing["good_answer_outcome"] == "model",
+                       f"the good answer ended as {timing['good_answer_outcome']!r}, not 'model'"),
+                      (timing["unreadable_twice_outcome"] == "rules",
+                       f"the unreadable answer ended as {timing['unreadable_twice_outcome']!r}, not 'rules'"))
+        return
     RESULTS_FILE.parent.mkdir(parents=True, exist_ok=True)
     RESULTS_FILE.write_text(json.dumps({"by_type": rows, "time_added": timing, "samples": meter.samples},
                                        ensure_ascii=False, indent=1))

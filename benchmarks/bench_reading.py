@@ -33,9 +33,13 @@ Run from the repository root with the venv whose program is to be measured:
     python3 benchmarks/bench_reading.py --program-dir /path/to/venv/bin
     .venv/bin/python benchmarks/bench_reading.py --case own-quoted-next-1 --show
     .venv/bin/python benchmarks/bench_reading.py --corpus benchmarks/reading/minimal
+    .venv/bin/python benchmarks/bench_reading.py --smoke    # 2 cases: seconds
 
 Exit code 0 whatever the scores (this measures, it does not judge); 2 when
-the program cannot be run.
+the program cannot be run. `--smoke` reads the first case with a roster,
+earlier notifications and a promise, and the first of each other file, and
+exits 1 when a case could not be read, nothing was read right, or a command
+was sent.
 """
 
 from __future__ import annotations
@@ -325,6 +329,14 @@ def _load_corpus(only: set[str], folder: Path = CORPUS_DIR) -> list[Case]:
     return cases
 
 
+def _smoke_cases(cases: list[Case]) -> list[Case]:
+    """The first case that takes every step (roster, earlier ones, a promise), and the first of each other file."""
+    whole = next((case for case in cases if case.data.get("roster") and case.data.get("before")
+                  and case.data["expected"].get("promises")), None)
+    firsts = {case.corpus: case for case in reversed(cases) if whole is None or case.corpus != whole.corpus}
+    return [case for case in cases if case in firsts.values() or case is whole]
+
+
 def _program(program_dir: str | None) -> str:
     folder = (Path(program_dir) if program_dir else Path(sys.executable).parent).resolve()
     exe = folder / "karakuri"
@@ -351,10 +363,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--show", action="store_true", help="print every case's reading, not only failures")
     parser.add_argument("--jobs", type=int, default=2, help="cases read at once (default 2)")
     parser.add_argument("--json", dest="json_out", help="also write the scores and failures to this file")
+    parser.add_argument("--smoke", action="store_true", help="2 cases: does the path still run")
     args = parser.parse_args(argv)
 
     karakuri = _program(args.program_dir)
     cases = _load_corpus(set(args.case), args.corpus)
+    if args.smoke:
+        cases = _smoke_cases(cases)
     if not cases:
         print("bench_reading: no case selected", file=sys.stderr)
         return 2
@@ -446,6 +461,10 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"    missed:   {_short(problem['missed'])}")
             if problem["extra"]:
                 print(f"    extra:    {_short(problem['extra'])}")
+    if args.smoke and (broken or not sum(score.tp for score in scores.values()) or server.posts):
+        print(f"smoke: broken: {len(broken)} cases not read, {sum(s.tp for s in scores.values())} entries read right,"
+              f" {server.posts} commands sent", file=sys.stderr)
+        return 1
     if args.json_out:
         Path(args.json_out).write_text(json.dumps({
             "program": karakuri,

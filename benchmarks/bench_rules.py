@@ -4,6 +4,7 @@ Run from the repository root:
 
     .venv/bin/python benchmarks/bench_rules.py              # 200 rules, 2000 notifications
     .venv/bin/python benchmarks/bench_rules.py --rules 1000 --notifications 500
+    .venv/bin/python benchmarks/bench_rules.py --smoke      # 30 rules, 60 notifications: seconds
 
 The pack mixes every trigger and condition kind, with cooldowns, fire limits
 and variables; most rules want to fire on some notifications and give way
@@ -31,6 +32,7 @@ sys.path.insert(0, str(ROOT))
 from karakuri_agent.behaviour.engine import Facts, Turn  # noqa: E402
 from karakuri_agent.behaviour.pack import parse_behaviour  # noqa: E402
 from karakuri_agent.behaviour.selector import BuiltinRule, Selector  # noqa: E402
+from testing import smoke  # noqa: E402
 
 TOKYO = timezone(timedelta(hours=9))
 TYPES = ["idle_reminder_fired", "movement_completed", "action_completed", "conversation_message",
@@ -70,7 +72,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rules", type=int, default=200)
     parser.add_argument("--notifications", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--smoke", action="store_true", help="30 rules, 60 notifications: does the path still run")
     args = parser.parse_args(argv)
+    if args.smoke:
+        args.rules, args.notifications = 30, 60
     rng = random.Random(args.seed)
     behaviour, problems = parse_behaviour(pack(args.rules, rng), builtin_ids=["daily-life"])
     assert not problems, problems[:3]
@@ -102,6 +107,8 @@ def main(argv: list[str] | None = None) -> int:
           f"max {samples[-1]:.3f} ms per notification")
     print(f"rules fired {fired}, gave way {gave_way} (not offered, on cooldown, spent)")
     print(f"aim: under 1 ms per notification: {'holds' if statistics.median(samples) < 1 else 'does NOT hold'}")
+    if args.smoke:
+        smoke.require((fired > 0, "no rule fired"), (gave_way > 0, "no rule gave way: the selector never walked on"))
     return 0
 
 

@@ -59,7 +59,10 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=20)
     parser.add_argument("--source", type=Path, help="time the package in this directory instead")
+    parser.add_argument("--smoke", action="store_true", help="1 run per case, no warm-up: seconds")
     args = parser.parse_args()
+    if args.smoke:
+        args.runs = 1
     env = {k: v for k, v in os.environ.items() if not k.startswith(("KARAKURI_", "DISCORD_"))}
     if args.source:
         env["PYTHONPATH"] = str(args.source.resolve())
@@ -76,7 +79,7 @@ def main() -> None:
                             "KARAKURI_API_KEY": "replace-with-your-api-key"}
         for name, case_env, cwd in (("no .env (environment)", from_environment, bare),
                                     (".env of 6 lines", env, configured)):
-            for _ in range(2):
+            for _ in range(0 if args.smoke else 2):
                 run_once(case_env, cwd)  # warm the bytecode and page caches
             samples = sorted(run_once(case_env, cwd) for _ in range(args.runs))
             p90 = samples[min(len(samples) - 1, int(0.9 * len(samples)))]

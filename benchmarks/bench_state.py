@@ -5,6 +5,7 @@ schema is made in it and dropped at the end):
 
     scripts/with-postgres.sh .venv/bin/python benchmarks/bench_state.py
     .venv/bin/python benchmarks/bench_state.py --database-url postgresql://…  [--notifications 100000]
+    .venv/bin/python benchmarks/bench_state.py --smoke     # tiny; PostgreSQL only when there is one: seconds
 
 1. Generates N handled notifications into a SQLite state (bench_growth.py's
    filler: a year of notifications, claims, activity, memory, promises, lines,
@@ -19,7 +20,8 @@ schema is made in it and dropped at the end):
    fast as they can for `--seconds`; total claims per second the one
    database sustains, on each backend.
 
-Results are saved to benchmarks/results/bench_state.json (gitignored).
+Results are saved to benchmarks/results/bench_state.json (gitignored), except
+by a smoke run, which fails when no claim went through.
 """
 
 from __future__ import annotations
@@ -52,6 +54,7 @@ from karakuri_agent.app.config import Settings  # noqa: E402
 from karakuri_agent.secret import Secret
 from karakuri_agent.state.copy import copy_state  # noqa: E402
 from karakuri_agent.state.factory import open_url  # noqa: E402
+from testing import smoke  # noqa: E402
 
 RESULTS_FILE = ROOT / "benchmarks" / "results" / "bench_state.json"
 NOW = datetime.now(timezone.utc)
@@ -98,10 +101,10 @@ def _claimer(url: str, state_dir: str, prefix: str, seconds: float, start_at: fl
     out.put(done)
 
 
-def concurrent_claims(url: str, state_dir: Path, processes: int, seconds: float) -> float:
+def concurrent_claims(url: str, state_dir: Path, processes: int, seconds: float, start_delay: float = 2.0) -> float:
     """Total claims per second from `processes` processes claiming distinct ids at once."""
     out: Any = multiprocessing.Queue()
-    start_at = time.time() + 2.0  # every process connected before the clock starts
+    start_at = time.time() + start_delay  # every process connected before the clock starts
     run = uuid.uuid4().hex[:6]
     procs = [multiprocessing.Process(target=_claimer, args=(url, str(state_dir), f"c{run}-{p}", seconds, start_at, out))
              for p in range(processes)]
@@ -120,15 +123,26 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=30)
     parser.add_argument("--claims", type=int, default=2000)
     parser.add_argument("--seconds", type=float, default=5.0)
+    parser.add_argument("--smoke", action="store_true",
+                        help="300 notifications, 1 run, 20 claims, 2 processes for 0.2 s, nothing saved; without a"
+                             " database SQLite only: does the path still run")
     args = parser.parse_args()
-    if not args.database_url:
+    counts, start_delay = (1, 2, 4, 8), 2.0
+    if args.smoke:
+        args.notifications, args.runs, args.claims, args.seconds = 300, 1, 20, 0.2
+        counts, start_delay = (2,), 0.5
+        if not args.database_url:
+            smoke.skip_part("postgres", "no database (run under scripts/with-postgres.sh or give --database-url)")
+    elif not args.database_url:
         sys.exit("bench_state: give --database-url or run under scripts/with-postgres.sh")
-    import psycopg
-
     schema = f"bench_{uuid.uuid4().hex[:8]}"
-    with psycopg.connect(args.database_url, autocommit=True) as conn:
-        conn.execute(f'CREATE SCHEMA "{schema}"')
-    pg_url = in_schema(args.database_url, schema)
+    if args.database_url:
+        import psycopg
+
+        with psycopg.connect(args.database_url, autocommit=True) as conn:
+            conn.execute(f'CREATE SCHEMA "{schema}"')
+    pg_url = in_schema(args.database_url, schema) if args.database_url else ""
+    urls = {"sqlite": "", **({"postgres": pg_url} if pg_url else {})}
     results: dict[str, Any] = {"notifications": args.notifications, "python": platform.python_version(),
                                "cpus": os.cpu_count()}
     try:
@@ -137,17 +151,19 @@ def main() -> None:
             t0 = time.perf_counter()
             results["rows"] = generate(sqlite_dir, args.notifications)
             results["generate_s"] = round(time.perf_counter() - t0, 1)
-            source, target = open_url("", sqlite_dir, lambda: NOW), open_url(pg_url, sqlite_dir, lambda: NOW)
-            t0 = time.perf_counter()
-            copy_state(source, target)
-            results["copy_to_postgres_s"] = round(time.perf_counter() - t0, 1)
-            target.conn.execute("ANALYZE")
-            source.close()
-            target.close()
-            print(f"{args.notifications} notifications generated ({results['generate_s']} s),"
-                  f" copied to PostgreSQL in {results['copy_to_postgres_s']} s", flush=True)
+            print(f"{args.notifications} notifications generated ({results['generate_s']} s)", end="", flush=True)
+            if pg_url:
+                source, target = open_url("", sqlite_dir, lambda: NOW), open_url(pg_url, sqlite_dir, lambda: NOW)
+                t0 = time.perf_counter()
+                copy_state(source, target)
+                results["copy_to_postgres_s"] = round(time.perf_counter() - t0, 1)
+                target.conn.execute("ANALYZE")
+                source.close()
+                target.close()
+                print(f", copied to PostgreSQL in {results['copy_to_postgres_s']} s", end="")
+            print(flush=True)
 
-            backends = {"sqlite": settings_for(sqlite_dir, ""), "postgres": settings_for(sqlite_dir, pg_url)}
+            backends = {name: settings_for(sqlite_dir, url) for name, url in urls.items()}
             times: dict[str, list[float]] = {name: [] for name in backends}
             for i in range(args.runs + 2):
                 for name, settings in backends.items():
@@ -161,19 +177,24 @@ def main() -> None:
                 print(f"handle() on {name}: median {results[f'handle_ms_{name}']['median']} ms,"
                       f" p90 {results[f'handle_ms_{name}']['p90']} ms", flush=True)
 
-            for name, url in (("sqlite", ""), ("postgres", pg_url)):
+            for name, url in urls.items():
                 rate = claims_in_a_row(url, sqlite_dir, args.claims, f"row-{name}")
                 results[f"claims_per_s_one_process_{name}"] = round(rate)
                 print(f"claims in a row on {name}: {rate:.0f}/s", flush=True)
 
-            for name, url in (("sqlite", ""), ("postgres", pg_url)):
-                for processes in (1, 2, 4, 8):
-                    rate = concurrent_claims(url, sqlite_dir, processes, args.seconds)
+            for name, url in urls.items():
+                for processes in counts:
+                    rate = concurrent_claims(url, sqlite_dir, processes, args.seconds, start_delay)
                     results[f"claims_per_s_{processes}_processes_{name}"] = round(rate)
                     print(f"{processes} processes claiming at once on {name}: {rate:.0f}/s", flush=True)
     finally:
-        with psycopg.connect(args.database_url, autocommit=True) as conn:
-            conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
+        if args.database_url:
+            with psycopg.connect(args.database_url, autocommit=True) as conn:
+                conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
+    if args.smoke:
+        smoke.require(*((results[f"claims_per_s_{counts[0]}_processes_{name}"] > 0,
+                         f"no claim went through from {counts[0]} processes on {name}") for name in urls))
+        return
     RESULTS_FILE.parent.mkdir(exist_ok=True)
     RESULTS_FILE.write_text(json.dumps(results, indent=2) + "\n")
 

@@ -3,6 +3,7 @@
 Run from the repository root:
 
     .venv/bin/python benchmarks/bench_steps.py [--runs 30]
+    .venv/bin/python benchmarks/bench_steps.py --smoke    # 1 run, no warm-up, nothing saved: seconds
 
 Three measurements, all against the loopback API of testing/loopback.py:
 
@@ -16,7 +17,9 @@ Three measurements, all against the loopback API of testing/loopback.py:
 3. `karakuri-agent handle BODY` end to end as a whole process.
 
 Aims: the decision itself < 5 ms median; a whole `handle` process ≤ 150 ms
-median. Results are saved to benchmarks/results/bench_steps.json (gitignored).
+median. Results are saved to benchmarks/results/bench_steps.json (gitignored),
+except by a smoke run, which fails when a step's timer never ran (the
+function it wraps is no longer what handle() calls).
 """
 
 from __future__ import annotations
@@ -42,6 +45,7 @@ sys.path.insert(0, str(ROOT))
 from testing.samples import API_KEY, CONVERSATION_REQUEST, IDLE_REMINDER, SELF_ID, SELF_NAME  # noqa: E402
 from testing.loopback import running_api  # noqa: E402
 from testing.processes import child_env, console_script, import_costs, measure  # noqa: E402
+from testing import smoke  # noqa: E402
 
 RESULTS_FILE = ROOT / "benchmarks" / "results" / "bench_steps.json"
 DECIDE_AIM_MS = 5.0
@@ -83,11 +87,11 @@ def instrument() -> StepTimer:
     from karakuri_agent.decide import rules as policy
     from karakuri_agent.report import line as report
     from karakuri_agent.state.sqlite import ledger
-    from karakuri_agent.state import sqlite as sqlite_backend
+    from karakuri_agent.state.sqlite import state as sqlite_state
     from karakuri_agent.domain.notification import Notification
 
     timer = StepTimer()
-    timer.wrap(sqlite_backend, "connect", "open")  # SQLite open (+ migration check)
+    timer.wrap(sqlite_state, "connect", "open")  # SQLite open (+ migration check)
     timer.wrap(client.KarakuriClient, "__init__", "open")  # httpx client (SSL context)
     timer.wrap(client.KarakuriClient, "get_notification", "fetch")  # the GET
     from_json = Notification.from_json.__func__
@@ -118,7 +122,7 @@ def _timed(func: Callable[..., Any], timer: StepTimer, step: str) -> Callable[..
     return timed
 
 
-def steps_in_process(api: Any, runs: int, work: Path) -> dict[str, dict[str, float]]:
+def steps_in_process(api: Any, runs: int, work: Path, warmup: int = WARMUP) -> dict[str, dict[str, float]]:
     from karakuri_agent.app import cycle
     from karakuri_agent.app.config import Settings
     from karakuri_agent.secret import Secret
@@ -129,8 +133,8 @@ def steps_in_process(api: Any, runs: int, work: Path) -> dict[str, dict[str, flo
     out: dict[str, dict[str, float]] = {}
     for kind in KINDS:
         samples: dict[str, list[float]] = defaultdict(list)
-        for i in range(-WARMUP, runs):
-            nid = f"notif-steps-{kind[:4]}-{i + WARMUP}"
+        for i in range(-warmup, runs):
+            nid = f"notif-steps-{kind[:4]}-{i + warmup}"
             message = f"通知があります。notification_id: {nid}"
             timer.take()
             start = time.perf_counter()
@@ -159,34 +163,39 @@ def register(api: Any, prefix: str, count: int, body: dict[str, Any]) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=30)
+    parser.add_argument("--smoke", action="store_true", help="1 run, no warm-up: does the path still run")
     args = parser.parse_args()
+    warmup = WARMUP
+    if args.smoke:
+        args.runs, warmup = 1, 0
     agent_argv = console_script("karakuri-agent", "agent")
 
     with running_api() as api, tempfile.TemporaryDirectory(prefix="karakuri-steps-") as tmp:
         work = Path(tmp)
         env = child_env(api.base_url, work, work / "state-process")
         for kind, body in KINDS.items():
-            register(api, f"notif-steps-{kind[:4]}", args.runs + WARMUP, body)
-            register(api, f"notif-proc-{kind[:4]}", args.runs + WARMUP, body)
+            register(api, f"notif-steps-{kind[:4]}", args.runs + warmup, body)
+            register(api, f"notif-proc-{kind[:4]}", args.runs + warmup, body)
 
+        warm = 0 if args.smoke else 2  # untimed processes before each import case
         imports = {
-            "python -c pass": measure(lambda i: [sys.executable, "-c", "pass"], args.runs, env, work),
+            "python -c pass": measure(lambda i: [sys.executable, "-c", "pass"], args.runs, env, work, warm),
             "import karakuri_agent.app.cli": measure(
-                lambda i: [sys.executable, "-c", "import karakuri_agent.app.cli"], args.runs, env, work),
+                lambda i: [sys.executable, "-c", "import karakuri_agent.app.cli"], args.runs, env, work, warm),
             "import karakuri_agent.app.cycle": measure(
-                lambda i: [sys.executable, "-c", "import karakuri_agent.app.cycle"], args.runs, env, work),
+                lambda i: [sys.executable, "-c", "import karakuri_agent.app.cycle"], args.runs, env, work, warm),
             "import karakuri_agent.app.cli, .cycle": measure(
                 lambda i: [sys.executable, "-c", "import karakuri_agent.app.cli, karakuri_agent.app.cycle"], args.runs, env,
-                work),
+                work, warm),
         }
         whole = {
             kind: measure(lambda i, k=kind: [*agent_argv, "handle", f"notification_id: notif-proc-{k[:4]}-{i}"],
-                          args.runs, env, work, WARMUP)
+                          args.runs, env, work, warmup)
             for kind in KINDS
         }
         top_imports = import_costs("import karakuri_agent.app.cli, karakuri_agent.app.cycle", env, work, top=12)
-        steps = steps_in_process(api, args.runs, work)
-        expected_posts = len(KINDS) * (2 * args.runs + 2 * WARMUP)
+        steps = steps_in_process(api, args.runs, work, warmup)
+        expected_posts = len(KINDS) * (2 * args.runs + 2 * warmup)
         if len(api.posts) != expected_posts:
             sys.exit(f"benchmark aborted: expected {expected_posts} POSTs, saw {len(api.posts)}")
 
@@ -212,6 +221,10 @@ def main() -> None:
           f" (worst {decide:.2f} ms)")
     print(f"aim: handle process ≤ {PROCESS_AIM_MS:g} ms median: "
           f"{'holds' if process <= PROCESS_AIM_MS else 'does NOT hold'} (worst {process:.1f} ms)")
+    if args.smoke:
+        unseen = [f"{kind} {step}" for kind, timed in steps.items() for step in STEPS if not timed.get(step)]
+        smoke.require((not unseen, f"steps never timed (what they wrap is not called): {', '.join(unseen)}"))
+        return
 
     RESULTS_FILE.parent.mkdir(parents=True, exist_ok=True)
     RESULTS_FILE.write_text(json.dumps({

@@ -54,10 +54,14 @@ def p90(samples: list[float]) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=30, help="timed runs per case (default 30)")
+    parser.add_argument("--smoke", action="store_true", help="2 runs per case, no warm-up, nothing saved: seconds")
     args = parser.parse_args()
+    if args.smoke:
+        args.runs = 2
     if args.runs < 2:
         parser.error("--runs must be at least 2")
-    total = WARMUP_RUNS + args.runs
+    warmup = 0 if args.smoke else WARMUP_RUNS
+    total = warmup + args.runs
     karakuri = karakuri_argv()
     python = [sys.executable]
 
@@ -83,7 +87,7 @@ def main() -> None:
         ]
         results = []
         for name, argv_for in cases:
-            samples = measure(argv_for, args.runs, env, work_dir, WARMUP_RUNS)
+            samples = measure(argv_for, args.runs, env, work_dir, warmup)
             results.append({"name": name, "runs": len(samples), "median_ms": statistics.median(samples),
                             "p90_ms": p90(samples), "samples_ms": samples})
 
@@ -110,6 +114,8 @@ def main() -> None:
     print(f"{'module':<{width}}  {'self_ms':>7}  {'cumulative_ms':>13}")
     for row in imports:
         print(f"{row['module']:<{width}}  {row['self_ms']:>7.1f}  {row['cumulative_ms']:>13.1f}")
+    if args.smoke:
+        return
 
     RESULTS_FILE.parent.mkdir(parents=True, exist_ok=True)
     RESULTS_FILE.write_text(json.dumps({

@@ -1,6 +1,7 @@
 """Print the agent's reply to a varied set of partner lines, to read them.
 
     python benchmarks/speech_samples.py [seed-prefix]
+    python benchmarks/speech_samples.py --smoke   # the same; exit 1 when a line got no reply
 
 Questions of each kind, statements, greetings and farewells, each with the
 reply the bundled persona gives. Nothing is asserted: this is for a person
@@ -65,7 +66,7 @@ PARTNER_LINES = [
 ]
 
 
-def main(prefix: str = "s") -> None:
+def main(prefix: str = "s", *, smoke: bool = False) -> None:
     persona = load_persona()
     memory = Memory(here="6-11 (喫茶店 店内)", recent_places=("本屋 店内", "公園 広場"),
                     known_places=("本屋 店内", "公園 広場", "神社 境内", "喫茶店 店内"))
@@ -76,7 +77,10 @@ def main(prefix: str = "s") -> None:
                         memory=memory)
         said.append(reply)
         print(f"{line}\n  → {reply}")
+    if smoke and not all(said):
+        sys.exit(f"smoke: broken: {said.count('')} of {len(said)} lines got no reply")
 
 
 if __name__ == "__main__":
-    main(*sys.argv[1:2])
+    args = sys.argv[1:]
+    main(*[arg for arg in args if arg != "--smoke"][:1], smoke="--smoke" in args)

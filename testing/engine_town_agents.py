@@ -27,7 +27,7 @@ from typing import Any
 
 from testing.engine_town.state import Delivery
 from testing.engine_town.town import iso
-from testing.processes import console_script
+from testing.processes import console_script, pycache_prefix
 from testing.town.sim import AgentRun
 from testing.town_agents import InProcessAgent, _last_json, agent_environment
 
@@ -37,7 +37,7 @@ __all__ = ["HandleAgent", "InProcessAgent", "ListenAgent"]
 def _environment(base_url: str, api_key: str, state_dir: Path, work_dir: Path) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("KARAKURI_", "DISCORD_"))}
     env.pop("PYTHONDONTWRITEBYTECODE", None)
-    env["PYTHONPYCACHEPREFIX"] = str(work_dir / "pycache")
+    env["PYTHONPYCACHEPREFIX"] = pycache_prefix(work_dir)
     env.update(agent_environment(base_url, api_key, state_dir))
     return env
 

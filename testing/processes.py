@@ -25,6 +25,16 @@ def console_script(name: str, entry: str) -> list[str]:
     return [sys.executable, "-c", f"import sys; from karakuri_agent.app.cli import {entry}; sys.exit({entry}())"]
 
 
+def pycache_prefix(work_dir: Path) -> str:
+    """Where a child keeps its bytecode: the inherited PYTHONPYCACHEPREFIX, else one in `work_dir`.
+
+    Either is out of the source tree. An inherited one (benchmarks/smoke.py
+    gives each benchmark the run's) keeps the package compiled across
+    benchmarks, so no child's first start pays for compiling it.
+    """
+    return os.environ.get("PYTHONPYCACHEPREFIX") or str(work_dir / "pycache")
+
+
 def child_env(base_url: str, work_dir: Path, state_dir: Path) -> dict[str, str]:
     """A clean environment for the child processes.
 
@@ -37,7 +47,7 @@ def child_env(base_url: str, work_dir: Path, state_dir: Path) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("KARAKURI_", "DISCORD_"))}
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     env.update(
-        PYTHONPYCACHEPREFIX=str(work_dir / "pycache"),
+        PYTHONPYCACHEPREFIX=pycache_prefix(work_dir),
         KARAKURI_API_BASE_URL=base_url,
         KARAKURI_API_KEY=API_KEY,
         KARAKURI_STATE_DIR=str(state_dir),

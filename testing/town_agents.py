@@ -38,8 +38,9 @@ import sys
 import time
 from datetime import timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable
 
+from testing.processes import pycache_prefix
 from testing.town.sim import AgentRun, Delivery, iso
 from testing.town.world import SELF_ID, SELF_NAME
 
@@ -65,7 +66,7 @@ class ProcessAgent:
                  python: str = sys.executable, timeout: float = 60.0, machine_skew: timedelta = timedelta(0)) -> None:
         env = {k: v for k, v in os.environ.items() if not k.startswith(("KARAKURI_", "DISCORD_"))}
         env.pop("PYTHONDONTWRITEBYTECODE", None)
-        env["PYTHONPYCACHEPREFIX"] = str(work_dir / "pycache")
+        env["PYTHONPYCACHEPREFIX"] = pycache_prefix(work_dir)
         env.update(agent_environment(base_url, api_key, state_dir))
         self.env, self.work_dir, self.python, self.timeout = env, work_dir, python, timeout
         self.machine_skew = machine_skew
@@ -97,10 +98,20 @@ class InProcessAgent:
         try:
             result = handle(delivery.discord, self.settings, clock=lambda: delivery.time + self.machine_skew)
         except Exception as exc:  # a crash or a refusal is a finding, not the end of the run
+            from karakuri_agent.errors import KarakuriError
+
             code = getattr(exc, "exit_code", 1)  # the exit code the CLI would give it
-            return AgentRun(delivery, None, code if isinstance(code, int) else 1, f"{type(exc).__name__}: {exc}",
+            said = f"{type(exc).__name__}: {exc}"  # a crash is said as the CLI says it: see crashed()
+            return AgentRun(delivery, None, code if isinstance(code, int) else 1,
+                            said if isinstance(exc, KarakuriError) else f"internal error ({said})",
                             time.perf_counter() - started)
         return AgentRun(delivery, result.record(), 0, "", time.perf_counter() - started)
+
+
+def crashed(runs: Iterable[AgentRun]) -> list[AgentRun]:
+    """The runs in which the agent crashed (a bug), not refused or reported a fault: the CLI's
+    `internal error (...)` line (InProcessAgent says the same), or a traceback."""
+    return [r for r in runs if "internal error (" in r.stderr or "Traceback (most recent call last)" in r.stderr]
 
 
 def _last_json(stdout: str) -> dict[str, Any] | None:
