@@ -14,7 +14,6 @@ caller's check).
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from pathlib import Path
 from typing import Annotated, Any, Callable, Iterable, Literal, Mapping, Sequence
@@ -24,9 +23,10 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, Strict, Valid
 from karakuri_agent.behaviour import build
 from karakuri_agent.behaviour.vocabulary import entry_problems
 from karakuri_agent.behaviour.spec import ACTIONS, BEHAVIOUR_FILE, CHANGES, COOLDOWN_MINUTES_LIMIT, COUNT_LIMIT, FACTS, OPERATORS, PATH_SLOTS, PRIORITY_LIMIT, TRIGGERS, VALUE_LIMIT, Behaviour, Rule, Variable
+from karakuri_agent.patterns import lazy
 
-_CLOCK = re.compile(r"^([01]\d|2[0-3]):[0-5]\d$")
-_SLOT = re.compile(r"\{([^{}]*)\}")
+_CLOCK = lazy(r"^([01]\d|2[0-3]):[0-5]\d$")
+_SLOT = lazy(r"\{([^{}]*)\}")
 
 
 def _range(low: float, high: float, *, above: bool = False, whole: bool = False) -> Callable[[Any], Any]:

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 
+from karakuri_agent.patterns import lazy
+
 # Good news: something went well ('受かった', '勝った', '生まれた').
 GOOD = frozenset({"とれる", "取れる", "合格", "準優勝", "大成功", "卒業", "赤い", "咲く", "やっと", "ついに", "抜ける",
     "受かる", "合格", "当たる", "勝つ", "優勝", "入賞", "生まれる", "誕生", "嬉しい", "うれしい", "決まる",
@@ -27,50 +29,50 @@ BAD = frozenset({"盗む", "盗まれる", "寝込む", "割る", "割れる", "
 # A bad word turned round ('眠れなかった' is bad, 'ついてない' is bad): these need a negation after them.
 BAD_WHEN_NEGATED = frozenset({"眠る", "寝る", "眠れる", "旨い", "上手い", "できる", "出来る", "間に合う", "良い", "いい"})
 # Forms the analyzer cuts oddly ('なくし' as 無い+為る): read as written.
-BAD_FORMS = re.compile(r"なくし|失くし|無くし|ついてな|うまくいかな|上手くいかな|間に合わな|眠れな|寝れな|ツイてな")
-GOOD_FORMS = re.compile(r"歳になっ|できたの|できた[！!よ]|うまくいった|上手くいった|間に合った|やったー|やった！|やったよ")
+BAD_FORMS = lazy(r"なくし|失くし|無くし|ついてな|うまくいかな|上手くいかな|間に合わな|眠れな|寝れな|ツイてな")
+GOOD_FORMS = lazy(r"歳になっ|できたの|できた[！!よ]|うまくいった|上手くいった|間に合った|やったー|やった！|やったよ")
 GOOD_WHEN_NEGATED = frozenset({"痛い", "心配", "大変"})
 # Words that turn the meaning of what came before.
 NEGATION = frozenset({"ない", "ぬ", "ず", "ん", "無い"})
 # A plan: a time ahead, or the words of an intention.
 AHEAD = frozenset({"明日", "あした", "明後日", "あさって", "来週", "再来週", "来月", "来年", "今度", "週末", "今週末",
                    "来週末", "今夜", "今晩", "夏休み", "冬休み", "連休", "そのうち", "次", "これから", "午後"})
-INTENT = re.compile(r"つもり|予定|ようと思|おうと思|ことにした|ことになっ|ことになり|始める|始めるの|しようかな|ようかな|こうかな|たいな|たいんだ"
+INTENT = lazy(r"つもり|予定|ようと思|おうと思|ことにした|ことになっ|ことになり|始める|始めるの|しようかな|ようかな|こうかな|たいな|たいんだ"
                     r"|たいと思|計画|行ってくる|してくる")
 # Feelings told about oneself ('緊張してる', 'わくわくする').
 FEELING = frozenset({"緊張", "楽しみ", "ドキドキ", "どきどき", "わくわく", "ワクワク", "眠い", "ねむい", "暑い", "寒い",
                      "幸せ", "不安", "心配", "退屈", "暇", "ひま", "お腹", "腹", "元気", "ほっと", "嬉しい", "悲しい",
                      "寂しい", "楽しい", "疲れる", "だるい", "憂鬱", "そわそわ", "いらいら", "イライラ"})
 # A plan taken back: 'やっぱりやめた', 'なしになった', 'キャンセルした', '行かないことにした'.
-RETRACT = re.compile(r"やめ(?:た|る|に|とく|ておく|よう|ちゃ|まし)|止め(?:た|る|に)|中止|キャンセル|cancel|取りやめ|取り消"
+RETRACT = lazy(r"やめ(?:た|る|に|とく|ておく|よう|ちゃ|まし)|止め(?:た|る|に)|中止|キャンセル|cancel|取りやめ|取り消"
                      r"|なしに(?:なった|した|する)|なくなっ|延期|ずらす|ずらし|欠席|行かないことに|しないことに|無理に"
                      r"|無理そう|行けなく|行けん|行かれへん|来れなく|できなくなった|ダメになった|だめになった"
                      r"|(?:なし|ナシ)(?:で|に|！|!|$)|忘れて|また今度でも|別の日に|にしてくれ|にしてもらえ|に変えて|に変更"
                      r"|じゃなくて.{1,12}にする|ことにした(?:よ|わ)?$", re.IGNORECASE)
 # What was said before and is now changed: 'って言ったけど', '言うてた'.
-SAID_BEFORE = re.compile(r"(?:って|と)(?:言った|言ってた|いった|言うてた|話した)|前に言|さっき言|先ほどの件|さっきの話"
+SAID_BEFORE = lazy(r"(?:って|と)(?:言った|言ってた|いった|言うてた|話した)|前に言|さっき言|先ほどの件|さっきの話"
                          r"|(?:先日|この前|前に|さっき)(?:お)?話しした")
 # A plan taken back in a plain negative after やっぱり ('やっぱり どうぶつえん いかない').
-TAKEN_BACK_NEG = re.compile(r"(?:やっぱ|やはり|結局).*(?:ない|ません|へん|ん)[。！!…〜]*$")
-TAKING_BACK = re.compile(r"やっぱ|やはり|結局|さっきの|前に言った|この前言った|言ってた|言うてた|先ほどの件")
+TAKEN_BACK_NEG = lazy(r"(?:やっぱ|やはり|結局).*(?:ない|ません|へん|ん)[。！!…〜]*$")
+TAKING_BACK = lazy(r"やっぱ|やはり|結局|さっきの|前に言った|この前言った|言ってた|言うてた|先ほどの件")
 # Thanks, compliments, warmth.
-THANKS = re.compile(r"ありがと|有難う|有り難う|助かっ|助かり|助かる|感謝|サンキュ|恩に着る|おおきに|thank|thx", re.IGNORECASE)
-COMPLIMENT = re.compile(r"かわいい|可愛い|すごい|凄い|すげー|えらい|偉い|優しい|やさしい|素敵|すてき|上手|物知り|似合"
+THANKS = lazy(r"ありがと|有難う|有り難う|助かっ|助かり|助かる|感謝|サンキュ|恩に着る|おおきに|thank|thx", re.IGNORECASE)
+COMPLIMENT = lazy(r"かわいい|可愛い|すごい|凄い|すげー|えらい|偉い|優しい|やさしい|素敵|すてき|上手|物知り|似合"
                         r"|センスいい|頼りになる|さすが|かっこいい|格好いい|天才|面白い|おもしろい|いい人|ええ子|いい子|ええ人")
-WARMTH = re.compile(r"(?:話して(?:る|いる)?と|話すと|話せて|(?:一緒|いっしょ)に(?:いる|いて)?と?|(?:一緒|いっしょ)だと|会えて|会うと|いてくれて"
+WARMTH = lazy(r"(?:話して(?:る|いる)?と|話すと|話せて|(?:一緒|いっしょ)に(?:いる|いて)?と?|(?:一緒|いっしょ)だと|会えて|会うと|いてくれて"
                     r"|そばにいると|声(?:を)?聞くと|おしゃべりして(?:る)?と|しゃべって(?:る)?と)"
                     r".{0,8}(?:楽しい|たのしい|嬉しい|うれしい|落ち着く|ほっと|元気|幸せ|安心|好き|癒さ|よかった)"
                     r"|(?:大好き|だいすき|好きだよ|会いたかった|仲良く|友達でいて|また話したい|もっと話したい|ありがたい存在"
                     r"|おかげで|いてくれて|(?:話し|しゃべっ|喋っ)(?:とる|とったら|てたら|てると|てる|ていると)と?.{0,12}"
                     r"(?:気がする|気分|感じ|楽し|嬉し|うれし|若返|元気|癒|ほっと))")
 # Farewells.
-FAREWELL = re.compile(r"またね|じゃあね|じゃね|ではまた|バイバイ|ばいばい|さようなら|さよなら|おやすみ|お休み"
+FAREWELL = lazy(r"またね|じゃあね|じゃね|ではまた|バイバイ|ばいばい|さようなら|さよなら|おやすみ|お休み"
                       r"|そろそろ(?:行|帰|戻|失礼|おいとま)|また明日|またあとで|また後で|また今度(?!でも)|失礼(?:します|いたします|する)"
                       r"|お先に|行かなきゃ|帰らなきゃ|行くね|帰るね|もう行く|じゃあまた|またな|またの[。！!]?$|また来週|また話そ"
                       r"|またあそ(?:ぼ|ぼう)|ばいばー?い|バイバー?イ|また遊ぼ|このへんで|この辺で|これで失礼|^じゃ[。！!]?$|^ほな|^では[、。]?$|bye|see you",
                       re.IGNORECASE)
 # Offers: something given, lent or done for the agent.
-OFFER = re.compile(r"あげる|あげよう|どうぞ|受け取って|もらって|持ってきた|持って来た|お裾分け|おすそわけ|差し入れ"
+OFFER = lazy(r"あげる|あげよう|どうぞ|受け取って|もらって|持ってきた|持って来た|お裾分け|おすそわけ|差し入れ"
                    r"|貸そうか|貸してあげ|手伝おうか|手伝うよ|おごる|奢る|ごちそうする|プレゼント(?:する|だよ|です)")
 # Help offered: a verb of doing something for someone (lemmas), said as 'shall I' ('持とうか',
 # 'お送りしましょうか'), with a benefactive ('直してあげる', '教えたげる'), or, for the verbs below
@@ -93,32 +95,32 @@ VOLITIONAL = "意志推量形"  # 持とう, しましょう, あげよっ
 NON_PAST = ("終止形", "連体形")
 # Words that end an offer said plainly ('持つよ', '案内するで', '教えるけん'), and the ones that make it no offer.
 OFFER_ENDS = frozenset({"よ", "ね", "わ", "ぞ", "ぜ", "で", "だ", "けん", "さかい", "から", "し", "って", "？", "?", "！", "!", "。"})
-TOGETHER = re.compile(r"一緒|いっしょ|みんなで|皆で")
+TOGETHER = lazy(r"一緒|いっしょ|みんなで|皆で")
 # Help offered in set phrases: '何かお手伝いできることはありますか', '力になるよ', 'おにぎり半分こしよ', 'Need help?'.
-HELP_ASKED = re.compile(r"(?:お)?手伝(?:い|え)(?:できる|出来る|する|しましょう|できそうな)?(?:こと|事)|(?:何か|なにか|なんか)"
+HELP_ASKED = lazy(r"(?:お)?手伝(?:い|え)(?:できる|出来る|する|しましょう|できそうな)?(?:こと|事)|(?:何か|なにか|なんか)"
                         r"(?:できる|出来る|やれる)(?:こと|事)|力にな(?:れる|ろう|るよ|ります|れたら)|半分こ|はんぶんこ|分けっこ"
                         r"|わけっこ|\bhelp\b|任せて|まかせて", re.IGNORECASE)
 # An invitation said as a statement ('一緒に行こうよ！', '今度お茶しよう').
-INVITE_SAID = re.compile(r"(?:一緒に|いっしょに|今度|こんど|よかったら|良かったら).{0,20}(?:こう|よう|ろう|ぼう|もう|ごう|そう|しよう|こ|ぼ)"
+INVITE_SAID = lazy(r"(?:一緒に|いっしょに|今度|こんど|よかったら|良かったら).{0,20}(?:こう|よう|ろう|ぼう|もう|ごう|そう|しよう|こ|ぼ)"
                          r"(?:よ|ね|か|ぜ|や)?(?:[！!。♪〜ー]|$)|(?:行こう|行こ|いこう|いこ|行きましょう|しようよ|しましょう|食べよう|遊ぼう|あそぼ"
                          r"|行こか|行こうぜ)(?:よ|ね|ぜ|か)?(?:[！!。♪〜ー]|$)|ませんか$|来んかね|来ない[？?]?$|(?:来れる|来られる|これる|行ける|いける)[？?]?$|(?:でも|とか)?どう(?:ですか|かな|でしょう)?[？?]?$")
 # Questions about the talk itself: 'なんの話してたの？'.
-ABOUT_TALK = re.compile(r"(?:何|なん|なに)の(?:お)?(?:話|はなし|相談)|(?:何|なに|なん)(?:を|の)?(?:お)?(?:話|はなし)(?:して|しよ|し)"
+ABOUT_TALK = lazy(r"(?:何|なん|なに)の(?:お)?(?:話|はなし|相談)|(?:何|なに|なん)(?:を|の)?(?:お)?(?:話|はなし)(?:して|しよ|し)"
                         r"|どんな話|何について|なにについて|(?:何|なに|なん)(?:で|の話で)盛り上が")
 # Questions about the agent's next steps: 'このあとどうするの？', '今日の予定は？'.
-ABOUT_PLANS = re.compile(r"(?:このあと|この後|これから|あとで|後で|今夜|今晩|午後|夕方|明日|あした|週末|次)(?:は)?.{0,6}"
+ABOUT_PLANS = lazy(r"(?:このあと|この後|これから|あとで|後で|今夜|今晩|午後|夕方|明日|あした|週末|次)(?:は)?.{0,6}"
                          r"(?:どうする|どうすん|何する|なにする|なんかする|何か予定|ご予定|予定|どこ行く|どこに行く|どこいく|何しよう)"
                          r"|(?:今日|きょう)の予定|予定(?:は|ある|ってある)")
 # Questions about the agent's day so far: '今日は何してたの？', '今日どうだった？', 'どこ行ってたの？'.
-ABOUT_DAY = re.compile(r"(?:今日|きょう|さっき|午前|今朝|朝)(?:から|まで)?(?:は|って)?.{0,6}(?:何|なに|なん)(?:を|か)?(?:して|やって|し)(?:た|い|は)"
+ABOUT_DAY = lazy(r"(?:今日|きょう|さっき|午前|今朝|朝)(?:から|まで)?(?:は|って)?.{0,6}(?:何|なに|なん)(?:を|か)?(?:して|やって|し)(?:た|い|は)"
                        r"|(?:今日|きょう)(?:は|って)?(?:どう|どんな)(?:だった|一日|やった)|楽しかったこと|何した[？?]?$|なにした"
                        r"|(?:今日|きょう|朝から).{0,8}どこ|どこ(?:に|へ|で)?(?:おった|行っとった|いたの|おったの)"
                        r"|どっか寄って|どこか寄って|出歩いて|歩きまわ|ずっとここに|いつ(?:ごろ)?(?:来た|から)|何時(?:ごろ)?から"
                        r"|(?:今日|きょう)(?:は|って)?誰か(?:に)?会っ|誰に会っ|会ったの、?(?:誰|だれ)|今日(?:は)?どこ(?:か)?(?:に|へ)?行っ")
 # Within the day: whom it met.
-ABOUT_MET = re.compile(r"誰か(?:に)?会っ|誰に会っ|会ったの、?(?:誰|だれ)|誰と(?:会|話)")
+ABOUT_MET = lazy(r"誰か(?:に)?会っ|誰に会っ|会ったの、?(?:誰|だれ)|誰と(?:会|話)")
 # A habit asked as a side one takes ('家にいる派？', '朝型？', 'インドア派？').
-SIDE_ASKED = re.compile(r"派[？?]|派なの|派だったり|型[？?]|型なの")
+SIDE_ASKED = lazy(r"派[？?]|派なの|派だったり|型[？?]|型なの")
 # Morning or night, as the pack's time_of_day answers it.
 MORNING_WORDS = ("朝型", "朝派", "早起き", "朝", "午前", "早寝")
 NIGHT_WORDS = ("夜型", "夜派", "夜更かし", "夜ふかし", "夜", "深夜", "夜中")
@@ -134,11 +136,11 @@ FAVOURITE_KINDS = {
 }
 SEASONS = ("春", "夏", "秋", "冬")
 # 'what do you do on your days off': the pastimes answer it.
-PASTIME_ASKED = re.compile(r"(?:休み|休日|暇|ひま|オフ|空いてる時|週末)(?:の日|の時|なとき|な時)?(?:は|って|に)?.{0,6}"
+PASTIME_ASKED = lazy(r"(?:休み|休日|暇|ひま|オフ|空いてる時|週末)(?:の日|の時|なとき|な時)?(?:は|って|に)?.{0,6}"
                            r"(?:何|なに|なん)(?:を|か)?(?:して|する|やって)|趣味")
-FAVOURITE_ASKED = re.compile(r"好きな|お気に入りの|いちばん好き|一番好き|推し")
+FAVOURITE_ASKED = lazy(r"好きな|お気に入りの|いちばん好き|一番好き|推し")
 # A question to the agent about itself, by the words that name it ('ニケちゃんは', 'あなたは', 'きみって').
-YOU = re.compile(r"あなた|君|きみ|キミ|お前|おまえ|そっち|そちら")
+YOU = lazy(r"あなた|君|きみ|キミ|お前|おまえ|そっち|そちら")
 # A verb phrase runs on through these particles ('手伝ってた'), and never ends on them.
 JOINING = ("て", "で")
 PAST = "た"  # the past-tense auxiliary's dictionary form
@@ -154,34 +156,34 @@ NOUN_LINK = "な"
 TE_TO_PAST = {"って": "った", "んで": "んだ", "いて": "いた", "いで": "いだ", "して": "した", "て": "た", "で": "だ"}
 LISTED = "と"  # two places or people said together: '本屋と公園'
 # Lines ending in て that tell, not ask ('できたんだって', '風邪ひいちゃって', '忙しくて').
-TOLD_TE = re.compile(r"(?:[たいるだ]で|まして|だって|ちゃって|じゃって|てて|でて|くて|って聞いた|たって)(?:さ|ね|よ|な)?[。！!…]*$")
+TOLD_TE = lazy(r"(?:[たいるだ]で|まして|だって|ちゃって|じゃって|てて|でて|くて|って聞いた|たって)(?:さ|ね|よ|な)?[。！!…]*$")
 CALLED_OFF = "はなしになった"  # a retraction said back when its own verb is not ('引っ越しはなしになったんだ')
 # A question asked with no question mark ('あさとよる どっちがすき', 'きょう どこいったの'): a question word and an asking end.
-BARE_QUESTION = re.compile(r"(?:何|なに|なん|どこ|どっち|どちら|誰|だれ|いつ|どう).*(?:の|か|かな|なの|っけ|すき|好き|派|する|した|いる)[〜ー]?$"
+BARE_QUESTION = lazy(r"(?:何|なに|なん|どこ|どっち|どちら|誰|だれ|いつ|どう).*(?:の|か|かな|なの|っけ|すき|好き|派|する|した|いる)[〜ー]?$"
                            r"|(?:どっち|どちら)[〜ー]?$|(?:こわくない|好きじゃない|平気)$")
 # How a retraction's noun is said back, by what the line did to it.
-POSTPONED = re.compile(r"延期|ずら|また今度|別の日")
-MISSED = re.compile(r"欠席|行けな|行けん|行かれへん|来れな|無理")
+POSTPONED = lazy(r"延期|ずら|また今度|別の日")
+MISSED = lazy(r"欠席|行けな|行けん|行かれへん|来れな|無理")
 POSTPONED_SAID, MISSED_SAID = "は延期になった", "は行けなくなった"
 # Nouns a retraction names its plan by that are not the plan ('さっきの話', 'カラオケの件').
 NOT_THE_PLAN = frozenset({"話", "件", "予定", "約束", "こと"})
 # A plan changed to another thing: 'ハンバーグにする', '公園にしてくれん？'.
-CHANGE_TO = re.compile(r"(?P<new>[^\s、。！？!?にはがをのでと]{1,12})に(?:する|しよう|して|した|変え|変更)")
+CHANGE_TO = lazy(r"(?P<new>[^\s、。！？!?にはがをのでと]{1,12})に(?:する|しよう|して|した|変え|変更)")
 CHANGE_SAID = "にする"
 CHANGED_BY_OTHERS = "変更"
 SIDE = "派"  # '家にいる派？': the side one takes
 SIDE_TOPIC = r"って|は|、"  # what a side question is about ends before these
 OF = "の"  # a noun before 話 ('花火大会の話'); a verb phrase goes straight on ('引っ越す話')
-WHICH = re.compile(r"どっち|どちら|どれ")
+WHICH = lazy(r"どっち|どちら|どれ")
 PAUSE = "、"
 # Openers that ask for attention, not for something to be done ('ねえきいて！').
-OPENERS = re.compile(r"^(?:ねえ|ね|あのね|ちょっと)?、?(?:聞いて|きいて|見て|みて)[！!〜ー]*$")
+OPENERS = lazy(r"^(?:ねえ|ね|あのね|ちょっと)?、?(?:聞いて|きいて|見て|みて)[！!〜ー]*$")
 SENTENCE_TAIL = "。！!…〜ー"  # what a bare question ends with before its ？ is added
 PERSON = "人名"  # the analyzer's tag for a person's name
 # A Kansai 'の' question ('平気なん？'), read as the standard one.
-KANSAI_NAN = re.compile(r"(?<=[ぁ-んァ-ヴー\u4e00-\u9fff])なん(?=[？?])")
+KANSAI_NAN = lazy(r"(?<=[ぁ-んァ-ヴー\u4e00-\u9fff])なん(?=[？?])")
 STANDARD_NO = "なの"
 # A word written in hiragana alone ('はっぴょうかい').
-HIRAGANA_WORD = re.compile(r"[ぁ-ゖー]+")
+HIRAGANA_WORD = lazy(r"[ぁ-ゖー]+")
 # A wave drawn out at a sentence's end ('案内するで〜'): no part of its words.
-DRAWN_OUT = re.compile(r"[〜~]+(?=[。！？!?\s]|$)")
+DRAWN_OUT = lazy(r"[〜~]+(?=[。！？!?\s]|$)")

@@ -4,23 +4,25 @@ from __future__ import annotations
 
 import re
 
+from karakuri_agent.patterns import lazy
+
 # A name as the server writes it: anything on one line but the brackets and
 # separators that delimit it. Kept lazy so the sentence after it anchors it.
 NAME = r"[^\s「」\n][^「」\n]*?"
 
 # `名前: 「` opens a conversation line (the colon may be full-width).
-SPEAKER_LINE = re.compile(rf"^(?P<name>{NAME})\s*[:：][ \t\u3000]*「")
+SPEAKER_LINE = lazy(rf"^(?P<name>{NAME})\s*[:：][ \t\u3000]*「")
 
 # Server sentences that introduce the bare `「…」` line after them as that
 # agent's line: a talk request, and the notices of someone joining or leaving
 # a conversation (their first or last line), which the server marks with 🔔.
 # The Discord body variant puts the quote on the same line.
-INTRO_LINE = re.compile(
+INTRO_LINE = lazy(
     rf"^(?:🔔[ \t\u3000]*)?(?P<name>{NAME}) (?:が話しかけています|が会話から(?:離れ|退出し)ました|が会話に参加しました)。"
     r"[ \t\u3000]*(?P<quote>「)?"
 )
 
-BRACKET = re.compile(r"[「」]")
+BRACKET = lazy(r"[「」]")
 
 # Labels of the server's own `ラベル: 値` lines: never a speaker, even when the
 # value starts with 「 (for example a building named 「森の家」).
@@ -35,31 +37,31 @@ STRUCTURAL_LABELS = frozenset(
 
 # `名前 (id: 123)`, as in `参加者: A (id: 1)、B (id: 2)`.
 # Names are bounded ({0,63}): an unbounded lazy name made finditer quadratic on one long line.
-ID_ENTRY = re.compile(
+ID_ENTRY = lazy(
     r"(?P<name>[^\s、,，:：「」()（）\[\]/][^、,，:：「」()（）\[\]/\n]{0,63}?)\s{0,8}[(（]id:\s*(?P<id>[\w-]{1,64})[)）]"
 )
 
-NEXT_SPEAKER = re.compile(rf"^次は (?P<name>{NAME}) の番です。")
+NEXT_SPEAKER = lazy(rf"^次は (?P<name>{NAME}) の番です。")
 
 # A closing 」 that a server next-speaker line and a new 「 follow is not the server's: its own
 # `次は … の番です。` line is the last of a conversation line, never followed by bare speech
 # (issue 28: a line that itself holds `」\n次は 〇〇 の番です。\n「`).
-QUOTED_TURN_LINE = re.compile(r"[ \t\u3000]*\n次は [^\n]* の番です。[ \t\u3000]*\n+[ \t\u3000]*「")
+QUOTED_TURN_LINE = lazy(r"[ \t\u3000]*\n次は [^\n]* の番です。[ \t\u3000]*\n+[ \t\u3000]*「")
 
 # The server's `参加者: A (id: 1)、B (id: 2)` line: who is in the conversation now.
-PARTICIPANTS_LINE = re.compile(r"^参加者[:：]")
+PARTICIPANTS_LINE = lazy(r"^参加者[:：]")
 
 # Server sentences saying someone is no longer in the conversation (left it, or left the world),
 # and the one saying someone came (back) in. Both formats: 離れました (today's) and 退出しました.
 DEPARTURES = tuple(
-    re.compile(rf"^(?:🔔[ \t\u3000]*)?(?P<name>{NAME}) {tail}")
+    lazy(rf"^(?:🔔[ \t\u3000]*)?(?P<name>{NAME}) {tail}")
     for tail in (r"が会話から(?:離れ|退出し)ました。", r"が世界からログアウトし")
 )
-ARRIVAL = re.compile(rf"^(?:🔔[ \t\u3000]*)?(?P<name>{NAME}) が会話に参加しました。")
+ARRIVAL = lazy(rf"^(?:🔔[ \t\u3000]*)?(?P<name>{NAME}) が会話に参加しました。")
 
 # Server sentences that start with an agent's name.
 NAME_SENTENCES = tuple(
-    re.compile(rf"^(?P<name>{NAME}) {tail}")
+    lazy(rf"^(?P<name>{NAME}) {tail}")
     for tail in (
         r"が話しかけています。",
         r"が会話(?:から離れ|から退出し|に参加し)ました。",
@@ -76,36 +78,36 @@ NAME_SENTENCES = tuple(
     )
 ) + (NEXT_SPEAKER,)
 
-CHOICES_HEADER = re.compile(r"^選択肢[:：]\s*$")
+CHOICES_HEADER = lazy(r"^選択肢[:：]\s*$")
 
-CHOICE_LINE = re.compile(r"^-\s*(?P<command>[A-Za-z_][\w-]{0,63})\s*[:：]")
+CHOICE_LINE = lazy(r"^-\s*(?P<command>[A-Za-z_][\w-]{0,63})\s*[:：]")
 
 NODE = r"\d{1,4}-\d{1,4}"
 
-NODE_WITH_LABEL = re.compile(rf"(?<![\d-])(?P<node>{NODE})(?![\d-])[ \t]?[(（](?P<name>[^()（）\n]+)[)）]")
+NODE_WITH_LABEL = lazy(rf"(?<![\d-])(?P<node>{NODE})(?![\d-])[ \t]?[(（](?P<name>[^()（）\n]+)[)）]")
 
-BUILDING = re.compile(
+BUILDING = lazy(
     rf"(?P<name>[^\s/:：,，、\[\]][^/\n:：,，、\[\]]{{0,63}}?)\s{{0,8}}\[(?P<node>{NODE})\]"
 )
 
-CURRENT_NODE = re.compile(rf"^現在地[:：]\s*(?P<node>{NODE})(?![\d-])(?:\s*[(（](?P<name>[^()（）\n]+)[)）])?")
+CURRENT_NODE = lazy(rf"^現在地[:：]\s*(?P<node>{NODE})(?![\d-])(?:\s*[(（](?P<name>[^()（）\n]+)[)）])?")
 
-CLOCK = re.compile(
+CLOCK = lazy(
     r"^現在時刻[:：]\s*(?P<y>\d{4})-(?P<mo>\d{1,2})-(?P<d>\d{1,2})[ T](?P<h>\d{1,2}):(?P<mi>\d{2})"
     r"(?:\s*\((?P<tz>[A-Za-z_]{1,32}(?:/[A-Za-z_+-]{1,32}){0,2})\))?"
 )
 
-NEARBY_AGENTS = re.compile(r"^近くのエージェント[:：]\s*(?P<count>\d{1,6})\s*人")
+NEARBY_AGENTS = lazy(r"^近くのエージェント[:：]\s*(?P<count>\d{1,6})\s*人")
 
 # `天気: くもり 18℃`: the sky (the `weather` fact) and the temperature, which the fact leaves out.
-WEATHER = re.compile(r"^天気[:：][ \t\u3000]*(?P<sky>[^\s\d℃][^\s℃]{0,15}?)(?:[ \t\u3000]*-?\d{1,3}(?:\.\d+)?[ \t]*℃)?[ \t\u3000]*$")
+WEATHER = lazy(r"^天気[:：][ \t\u3000]*(?P<sky>[^\s\d℃][^\s℃]{0,15}?)(?:[ \t\u3000]*-?\d{1,3}(?:\.\d+)?[ \t]*℃)?[ \t\u3000]*$")
 
 # Transfers. The summary is `item×N`, `12,000円` or `(空)`. Each tail holds its own separator:
 # the server writes `名前 から …` but also `名前が受取を拒否しました。`.
 SUMMARY = r"(?P<summary>\S.*?)"
 
 TRANSFER_PATTERNS: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
-    (re.compile(rf"^(?P<name>{NAME}){tail}"), direction, status)
+    (lazy(rf"^(?P<name>{NAME}){tail}"), direction, status)
     for tail, direction, status in (
         (rf" から {SUMMARY} の譲渡提案が届きました。", "in", "offered"),
         # Inside a conversation the offer is answered in the next turn (`transfer_response`).
@@ -127,7 +129,7 @@ TRANSFER_PATTERNS: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
     )
 )
 
-MONEY_SUMMARY = re.compile(r"^(?P<amount>\d{1,3}(?:,\d{3}){0,5}|\d{1,15})円$")
+MONEY_SUMMARY = lazy(r"^(?P<amount>\d{1,3}(?:,\d{3}){0,5}|\d{1,15})円$")
 
 # Reason sentences (both server wordings: サーバーアナウンス / サーバーイベント).
 REASON_CODES: tuple[tuple[str, str], ...] = (
@@ -145,7 +147,7 @@ REASON_CODES: tuple[tuple[str, str], ...] = (
     ("エラー", "error"),
 )
 
-ACTION_OPTION = re.compile(
+ACTION_OPTION = lazy(
     r"^-\s*action\s*[:：]\s*(?P<name>[^(（\n]+?)\s*[(（]action_id:\s*(?P<id>[\w-]{1,64})(?P<rest>[^)）\n]*)"
     r"(?:[)）](?:\s*-\s*(?P<source>[^\n]{1,64}?))?)?\s*$"
 )
@@ -153,51 +155,51 @@ ACTION_OPTION = re.compile(
 # The details of an offered action, each after a comma: `3600秒`, `30〜480分`, `450円`, `報酬: 1,200円`,
 # `必要: 映画チケット×1, パン×2` (the items it needs, its last detail).
 # A comma inside an amount (`1,200円`) separates nothing.
-DETAIL_SEPARATOR = re.compile(r"\s*(?:[、，]|,(?!\d{3}(?!\d)))\s*")
-REWARD = re.compile(r"^報酬\s*[:：]")
-REQUIRED = re.compile(r"^必要\s*[:：]\s*")
-REQUIRED_ITEM = re.compile(r"^(?P<item>[^×x\s][^×]{0,63}?)\s*[×x]\s*(?P<qty>\d{1,6})$")
-MINUTES_RANGE = re.compile(r"(?P<low>\d{1,5})\s*[〜~～-]\s*(?P<high>\d{1,5})\s*分")
+DETAIL_SEPARATOR = lazy(r"\s*(?:[、，]|,(?!\d{3}(?!\d)))\s*")
+REWARD = lazy(r"^報酬\s*[:：]")
+REQUIRED = lazy(r"^必要\s*[:：]\s*")
+REQUIRED_ITEM = lazy(r"^(?P<item>[^×x\s][^×]{0,63}?)\s*[×x]\s*(?P<qty>\d{1,6})$")
+MINUTES_RANGE = lazy(r"(?P<low>\d{1,5})\s*[〜~～-]\s*(?P<high>\d{1,5})\s*分")
 
 # The places and people lists of a perception: `近くのNPC: おまわりさん@8-13 / 猫@12-9`, and the map's
 # `  猫 @ 12-9 - 説明` (an NPC stands on its node: it is someone to meet, never a place to go to).
-NPC_LIST = re.compile(r"^近くのNPC[:：]\s*(?P<list>.+)$")
-NPC_ENTRY = re.compile(rf"(?P<name>[^/@\n]{{1,64}}?)\s*@\s*(?P<node>{NODE})(?![\d-])")
-MAP_NPC_HEADER = re.compile(r"^NPC[:：]\s*$")
-MAP_NPC_LINE = re.compile(rf"^\s+(?P<name>[^@\n]{{1,64}}?)\s*@\s*(?P<node>{NODE})(?![\d-])")
+NPC_LIST = lazy(r"^近くのNPC[:：]\s*(?P<list>.+)$")
+NPC_ENTRY = lazy(rf"(?P<name>[^/@\n]{{1,64}}?)\s*@\s*(?P<node>{NODE})(?![\d-])")
+MAP_NPC_HEADER = lazy(r"^NPC[:：]\s*$")
+MAP_NPC_LINE = lazy(rf"^\s+(?P<name>[^@\n]{{1,64}}?)\s*@\s*(?P<node>{NODE})(?![\d-])")
 
 # Amounts and lengths are bounded as MONEY_LINE is: a number of thousands of digits is no amount
 # (Python will not even read one past 4300) and no length to add to a time; it is not read at all.
-YEN = re.compile(r"(?<![\d,])(?P<yen>\d{1,3}(?:,\d{3}){0,5}|\d{1,15})円")
+YEN = lazy(r"(?<![\d,])(?P<yen>\d{1,3}(?:,\d{3}){0,5}|\d{1,15})円")
 
-SPAN = re.compile(r"(?<![\d,])(?P<n>\d{1,6})\s*(?P<unit>秒|分)(?!後)")
+SPAN = lazy(r"(?<![\d,])(?P<n>\d{1,6})\s*(?P<unit>秒|分)(?!後)")
 
 # The unit of an action's duration that is not minutes.
 SECONDS = "秒"
 
 # The world would not start an action it had accepted (money or items short):
 # `「映画を観る」を実行できませんでした。必要なアイテムが足りません（必要: 映画チケット×1）。`
-ACTION_REJECTED = re.compile(r"^「(?P<name>[^」\n]{1,64})」を実行できませんでした。")
+ACTION_REJECTED = lazy(r"^「(?P<name>[^」\n]{1,64})」を実行できませんでした。")
 
 # What the agent holds, as the perception and the status answer write it:
 # `所持金: 10,000円`; `所持品: 5 個` / `所持品: なし` / `所持品:` with `- 映画チケット (movie-ticket) ×1` lines under it;
 # the older perception's `アイテム: パン (bread) ×2, 花束 (flower-bouquet) ×1` / `アイテム: なし`.
-MONEY_LINE = re.compile(r"^所持金[:：]\s*(?P<yen>\d{1,3}(?:,\d{3}){0,5}|\d{1,15})\s*円")
-ITEMS_LINE = re.compile(r"^(?:所持品|アイテム)[:：]\s*(?P<rest>.*)$")
+MONEY_LINE = lazy(r"^所持金[:：]\s*(?P<yen>\d{1,3}(?:,\d{3}){0,5}|\d{1,15})\s*円")
+ITEMS_LINE = lazy(r"^(?:所持品|アイテム)[:：]\s*(?P<rest>.*)$")
 NOTHING_HELD = "なし"
-ITEM_COUNT = re.compile(r"^(?P<n>\d{1,6})\s*個$")
-HELD_ITEM = re.compile(
+ITEM_COUNT = lazy(r"^(?P<n>\d{1,6})\s*個$")
+HELD_ITEM = lazy(
     r"(?P<name>[^\s,、()（）\n-][^,、()（）\n]{0,63}?)\s*[(（](?P<id>[\w-]{1,64})[)）]\s*[×x]\s*(?P<qty>\d{1,6})"
 )
-HELD_LINE = re.compile(r"^-\s*(?P<entry>.+)$")
+HELD_LINE = lazy(r"^-\s*(?P<entry>.+)$")
 # What a rejected action says was short: `必要なアイテムが足りません（必要: 映画チケット×1）`, `所持金が足りません（…）`.
-ITEMS_SHORT = re.compile(r"必要なアイテムが足りません[（(]必要[:：]\s*(?P<needs>[^）)\n]+)[）)]")
+ITEMS_SHORT = lazy(r"必要なアイテムが足りません[（(]必要[:：]\s*(?P<needs>[^）)\n]+)[）)]")
 
 # Whom the agent may speak to: the nearby-agents answer's `conversation_candidates:` list
 # (`- 桜草メイ (1474403124906295517) - idle`), and the older per-person choice line
 # `- conversation_start: 桜草メイ に話しかける (target_agent_id: 1474403124906295517, message: …)`.
-CANDIDATES_HEADER = re.compile(r"^conversation_candidates[:：]\s*$")
-CANDIDATE_LINE = re.compile(r"^-\s*(?P<name>[^()（）\n]{1,64}?)\s*[(（](?P<id>[\w-]{1,64})[)）]\s*(?:-.*)?$")
-START_CHOICE = re.compile(
+CANDIDATES_HEADER = lazy(r"^conversation_candidates[:：]\s*$")
+CANDIDATE_LINE = lazy(r"^-\s*(?P<name>[^()（）\n]{1,64}?)\s*[(（](?P<id>[\w-]{1,64})[)）]\s*(?:-.*)?$")
+START_CHOICE = lazy(
     r"^-\s*conversation_start\s*[:：]\s*(?P<name>[^()（）\n]{1,64}?) に話しかける\s*[(（]target_agent_id:\s*(?P<id>[\w-]{1,64})\s*[,，)]"
 )

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import re
 
-STRONG_CUE = re.compile(
+from karakuri_agent.patterns import lazy
+
+STRONG_CUE = lazy(
     r"約束|待ち合わせ|待ちあわせ|待合せ|合流|集合|落ち合"
     r"|会いましょ|会おう|会お[！!〜ー]|会いに(?:行|い)|会わない[?？]|会える[?？]"
     r"|行きましょ|行こう(?!かな|と思|とおも)|いこう(?!かな|と思|とおも)|[行い]こ[！!っー〜～]"
@@ -13,71 +15,71 @@ STRONG_CUE = re.compile(
     r"|一緒に|いっしょに|来てね|来てくれ|来てください|おいで|待ってる|待ってて|待ってます"
 )
 
-WEAK_CUE = re.compile(
+WEAK_CUE = lazy(
     r"いいよ|いいね|(?<![A-Za-z])OK(?![A-Za-z])|ＯＫ|オッケー|おっけー|了解|りょうかい|わかった|分かった"
     r"|賛成|もちろん|ぜひ|どう[?？]|どうかな|しよう(?!かな|と思)|しましょう",
     re.IGNORECASE,
 )
 
 # A day named in a line: without one, a new hour for a plan keeps the plan's day.
-NAMES_A_DAY = re.compile(r"今日|きょう|今夜|今晩|明日|あした|明後日|あさって|\d{1,2}日|[月火水木金土日]曜")
+NAMES_A_DAY = lazy(r"今日|きょう|今夜|今晩|明日|あした|明後日|あさって|\d{1,2}日|[月火水木金土日]曜")
 
 # A line that opens by agreeing ("了解、15時に喫茶店ね", "OK、公園な"): it takes up a plan, it proposes none.
-AGREEMENT = re.compile(r"^\s*(?:了解|りょうかい|(?<![A-Za-z])OK(?![A-Za-z])|ＯＫ|オッケー|おっけー|いいよ|いいね|わかった|分かった"
+AGREEMENT = lazy(r"^\s*(?:了解|りょうかい|(?<![A-Za-z])OK(?![A-Za-z])|ＯＫ|オッケー|おっけー|いいよ|いいね|わかった|分かった"
                        r"|賛成|もちろん|うん|おう)", re.IGNORECASE)
 
 # A time said as a deadline, not as when to meet ("18時までに").
-DEADLINE = re.compile(r"まで")
+DEADLINE = lazy(r"まで")
 
 # A call to everyone at once (Discord's @everyone / @here, a role mention): an announcement, not a
 # plan made with the agent ("@everyone 今から広場に集合！").
-MASS_PING = re.compile(r"[@＠]\s*(?:everyone|here)(?![A-Za-z0-9_])|<@&\d+>", re.IGNORECASE)
+MASS_PING = lazy(r"[@＠]\s*(?:everyone|here)(?![A-Za-z0-9_])|<@&\d+>", re.IGNORECASE)
 
-REFUSAL = re.compile(r"行けない|行けません|会えない|会えません|無理|やめよう|やめとく|キャンセル|断|中止|また今度")
+REFUSAL = lazy(r"行けない|行けません|会えない|会えません|無理|やめよう|やめとく|キャンセル|断|中止|また今度")
 
 # A meeting called off by the one who made it: words that say so alone ("キャンセルで", "行けなくなった"),
 # and words that do only about a meeting ("約束はなしで", "待ち合わせはまた今度に"; "また今度！" alone is goodbye).
-CALL_OFF = re.compile(r"キャンセル|取り消|中止|行けなくな|来られなくな|来れなくな|会えなくな|行けそうにない")
+CALL_OFF = lazy(r"キャンセル|取り消|中止|行けなくな|来られなくな|来れなくな|会えなくな|行けそうにない")
 
-CALL_OFF_MEETING = re.compile(r"なしで|無しで|なしにし|また今度|またこんど|やめにしよう|やめよう|延期")
+CALL_OFF_MEETING = lazy(r"なしで|無しで|なしにし|また今度|またこんど|やめにしよう|やめよう|延期")
 
-MEETING_WORD = re.compile(r"約束|待ち合わせ|待ちあわせ|待合せ|集合|会う|会おう|行く")
+MEETING_WORD = lazy(r"約束|待ち合わせ|待ちあわせ|待合せ|集合|会う|会おう|行く")
 
 # Casual meetings without a cue word: what rules a time + place sentence out.
-NOT_A_MEETING = re.compile(
+NOT_A_MEETING = lazy(
     r"[?？]|まで|らしい|そうだ|そうです|って(?:さ|よ|ね)?[。！!]?$|毎|いつも(?!の)"
     r"|昨日|きのう|おととい|さっき|先週|去年|前回|(?:た|だった|でした)(?:よ|ね|な|わ|けど)?[。！!…]*$"
 )
 
-PLACE_PARTICLE = re.compile(
+PLACE_PARTICLE = lazy(
     r"\s*(?:の)?(?:前|入口|入り口)?\s*(?:で|に|へ|前|集合|(?:な|ね)(?=[。！!、\s]|$))"
 )
 
 # A place changed for a meeting already agreed ("やっぱり図書館にしない？", "場所を駅に変更").
-PLACE_CHANGE = re.compile(r"やっぱり|やっぱ|変更|変えよう|変えない|にしない[?？]|にしよう|にしましょう|の方がいい")
+PLACE_CHANGE = lazy(r"やっぱり|やっぱ|変更|変えよう|変えない|にしない[?？]|にしよう|にしましょう|の方がいい")
 
 # One script's run inside a name: katakana (ー included), kanji, or hiragana.
-SCRIPT_RUN = re.compile(r"[ァ-ヴー]{2,}|[\u4e00-\u9fff々]{2,}|[ぁ-ゖ]{2,}")
+SCRIPT_RUN = lazy(r"[ァ-ヴー]{2,}|[\u4e00-\u9fff々]{2,}|[ぁ-ゖ]{2,}")
 
 DIGITS = str.maketrans("０１２３４５６７８９：", "0123456789:")
 
-RELATIVE = re.compile(r"(?<!\d)(?:(?P<h>\d{1,3})時間(?P<half>半)?)?(?:(?P<m>\d{1,4})分)?後")
+RELATIVE = lazy(r"(?<!\d)(?:(?P<h>\d{1,3})時間(?P<half>半)?)?(?:(?P<m>\d{1,4})分)?後")
 
-LATER_WORD = re.compile(r"あとで|後で")
+LATER_WORD = lazy(r"あとで|後で")
 
-CLOCK_JI = re.compile(r"(?<!\d)(?P<h>\d{1,2})時(?!間)(?:(?P<half>半)|(?P<m>\d{1,2})分)?")
+CLOCK_JI = lazy(r"(?<!\d)(?P<h>\d{1,2})時(?!間)(?:(?P<half>半)|(?P<m>\d{1,2})分)?")
 
-DAY_AFTER = re.compile(r"明後日|あさって")
+DAY_AFTER = lazy(r"明後日|あさって")
 
-TOMORROW = re.compile(r"明日|あした")
+TOMORROW = lazy(r"明日|あした")
 
-TODAY = re.compile(r"今日|きょう|今夜|今晩")
+TODAY = lazy(r"今日|きょう|今夜|今晩")
 
-PM = re.compile(r"午後|夜|夕方|晩")
+PM = lazy(r"午後|夜|夕方|晩")
 
-NIGHT = re.compile(r"夜|晩")
+NIGHT = lazy(r"夜|晩")
 
-AM = re.compile(r"午前|朝")
+AM = lazy(r"午前|朝")
 
 TOWN_PLACES = (
     "図書館", "公園", "駅前", "駅", "神社", "お寺", "喫茶店", "カフェ", "本屋", "書店",
@@ -89,7 +91,7 @@ TOWN_PLACES = (
     "遊園地", "グラウンド", "競技場", "プール", "教会", "海辺", "砂浜", "遊歩道", "ロビー", "待合室",
 )
 
-TOWN_PLACE = re.compile(
+TOWN_PLACE = lazy(
     "(?P<word>" + "|".join(sorted(map(re.escape, TOWN_PLACES), key=len, reverse=True)) + ")"
     r"(?P<proper>「[^「」\n]{1,30}」)?"
 )
@@ -99,7 +101,7 @@ TOWN_PLACE = re.compile(
 PLACE_END = (r"(?:浜|海岸|館|屋|店|園|場|所|駅|口|台|堂|院|局|署|寺|社|宮|橋|坂|通り|横丁|広場|ホール|センター"
               r"|ハウス|カフェ|テラス|パーク|ビル|タワー|亭|荘|湯|池|川|丘|森|港|城)")
 
-UNSEEN_SPOT = re.compile(
+UNSEEN_SPOT = lazy(
     r"(?:に|、|,|\s)(?P<word>[\u4e00-\u9fff々ァ-ヴー][\u4e00-\u9fff々ァ-ヴーぁ-ゖ]{0,10}?" + PLACE_END + r")"
     r"(?:の)?(?:前|入口|入り口)?\s*(?:で|に|へ|集合|(?:な|ね)(?=[。！!、\s]|$))"
 )

@@ -2,68 +2,68 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 
 from karakuri_agent.ja.names import HONORIFICS
+from karakuri_agent.patterns import lazy
 
-ASKS = re.compile(r"[？?]")
+ASKS = lazy(r"[？?]")
 
 # "AとBどっち", "AかBか、どちらがいい", "AとBとC、どれにする"
-WHICH = re.compile(r"(?:どっち|どちら|どれ)")
+WHICH = lazy(r"(?:どっち|どちら|どれ)")
 
 CHOICE_TAIL = ("、", "なら", "だったら", "では", "の", "か")
 
 # What ends the words before the options: punctuation, a topic 'は', 'って'.
-CHOICE_HEAD = re.compile(r"[、,。！!？?\s]|(?<=[ぁ-ん])は(?=[^ぁ-ん])|って")
+CHOICE_HEAD = lazy(r"[、,。！!？?\s]|(?<=[ぁ-ん])は(?=[^ぁ-ん])|って")
 
 # An option is said back, so it is a short word: no digits (ids), no link or
 # mention characters, no punctuation.
-OPTION = re.compile(r"^[^\s\d、。！？!?「」『』()（）@＠<>:/#.\-_=&%\\|*~`]{1,12}$")
+OPTION = lazy(r"^[^\s\d、。！？!?「」『』()（）@＠<>:/#.\-_=&%\\|*~`]{1,12}$")
 
-OPINION = re.compile(r"どう思う|どうかな|どうだろ|どう感じ")
+OPINION = lazy(r"どう思う|どうかな|どうだろ|どう感じ")
 
-WHY = re.compile(r"なんで|なぜ|どうして")
+WHY = lazy(r"なんで|なぜ|どうして")
 
-WHERE = re.compile(r"どこ(?!か)")
+WHERE = lazy(r"どこ(?!か)")
 
-WHERE_NOW = re.compile(r"(?:今|いま).{0,4}どこ|どこに(?:いる|居る)")
+WHERE_NOW = lazy(r"(?:今|いま).{0,4}どこ|どこに(?:いる|居る)")
 
-PAST = re.compile(r"(?:た|だ|てた|ってた|ってきた|てきた)(?:の|ん)?[？?]?$|行った|いた")
+PAST = lazy(r"(?:た|だ|てた|ってた|ってきた|てきた)(?:の|ん)?[？?]?$|行った|いた")
 
-WHEN = re.compile(r"いつ(?!か|も)|何時")
+WHEN = lazy(r"いつ(?!か|も)|何時")
 
-WHO = re.compile(r"誰(?!か)|だれ(?!か)")
+WHO = lazy(r"誰(?!か)|だれ(?!か)")
 
-WHO_WITH = re.compile(r"(?:誰|だれ)と")
+WHO_WITH = lazy(r"(?:誰|だれ)と")
 
-DOING = re.compile(r"(?:何|なに|なん)(?:を|か)?(?:して|やって|する|しよう)")
+DOING = lazy(r"(?:何|なに|なん)(?:を|か)?(?:して|やって|する|しよう)")
 
-HOW = re.compile(r"調子|最近どう|どうしてた|どうだった|どうしてる")
+HOW = lazy(r"調子|最近どう|どうしてた|どうだった|どうしてる")
 
 # "コウくんは？": a question put to someone named (town names are katakana or
 # Latin; kanji names come from the participants), who may not be the agent.
-NAMED = re.compile(r"([ァ-ヶーA-Za-z]{1,10})(?:" + "|".join(HONORIFICS) + r")(?:は|って|も|、)")
+NAMED = lazy(r"([ァ-ヶーA-Za-z]{1,10})(?:" + "|".join(HONORIFICS) + r")(?:は|って|も|、)")
 
-PLACE_WORDS = re.compile(r"場所|ところ|お店|おみせ|スポット")
+PLACE_WORDS = lazy(r"場所|ところ|お店|おみせ|スポット")
 
-WHAT = re.compile(r"(?:何|なに|なん)(?!か|だか|て|で(?!す))|どんな|どの|どれ|どっち|どちら|どう(?:なる|やって|すれば|したら)"
+WHAT = lazy(r"(?:何|なに|なん)(?!か|だか|て|で(?!す))|どんな|どの|どれ|どっち|どちら|どう(?:なる|やって|すれば|したら)"
                    r"|好きな.{0,8}は")
 
 # "何か読んだ？", "どこか行った？": an indefinite word makes a yes/no question.
-INDEFINITE = re.compile(r"何か|なにか|なんか|どこか|誰か|だれか|いつか")
+INDEFINITE = lazy(r"何か|なにか|なんか|どこか|誰か|だれか|いつか")
 
-LIKE = re.compile(r"好き|すき|好み|嫌い|きらい|苦手")
+LIKE = lazy(r"好き|すき|好み|嫌い|きらい|苦手")
 
 # "ちょっといい？": asking leave, answered with "いいよ".
-ALLOW = re.compile(r"ちょっといい|(?:いい|いいか|いいかな|大丈夫|話せる|できる)[？?]")
+ALLOW = lazy(r"ちょっといい|(?:いい|いいか|いいかな|大丈夫|話せる|できる)[？?]")
 
 # "どうした？": what brings the agent over.
-WHAT_UP = re.compile(r"どうした[のん]?[？?]|なあに[？?]")
+WHAT_UP = lazy(r"どうした[のん]?[？?]|なあに[？?]")
 
-PAST_ASK = re.compile(r"(?:た|だ)(?:の|ん)?[？?]$")
+PAST_ASK = lazy(r"(?:た|だ)(?:の|ん)?[？?]$")
 
-INVITE = re.compile(
+INVITE = lazy(
     r"(?:行く|行こう|行かない|いかない|来る|来ない|しよう|しない|食べる|食べない|飲む|飲まない"
     r"|やる|やらない|見る|観る|見ない|観ない|遊ぶ|遊ばない|みない|どう)[？?]"
     r"|(?:こう|ぼう|ろう|よう|もう|ごう|話そう)(?:ね|よ|か)?[？?]"  # "また遊ぼうね？", "行こうか？"

@@ -8,6 +8,7 @@ from datetime import date, datetime, timedelta
 from karakuri_agent.domain.facts import DISLIKE, EVENT, FAMILY, LIKE, NEWS, PET, PLAN, WORK
 from karakuri_agent.domain.notification import TOKYO
 from karakuri_agent.ja.sentences import is_asking
+from karakuri_agent.patterns import lazy
 
 # A noun as a topic: kanji, katakana (with ー and ・), Latin letters; 1-12 of them, or kanji with one
 # kana between (編み物, 落し物); never a run that ends in kana, which may be a verb.
@@ -28,19 +29,19 @@ OWN = r"(?:^|(?:私|わたし|僕|ぼく|俺|おれ|あたし|うち)(?:は|、)
 
 # Plans: the words of a dated plan and the topic they are remembered by.
 PLAN_WORDS = (
-    (re.compile(r"引っ越(?:す|しする|しします|します|しなんだ|しをする)"), "引っ越し"),
-    (re.compile(r"旅行に行|旅行(?:する|します)"), "旅行"),
-    (re.compile(r"結婚(?:する|します|式)"), "結婚"),
-    (re.compile(r"(?:試験|テスト)が(?:ある|あります)"), "試験"),
-    (re.compile(r"発表が(?:ある|あります)"), "発表"),
-    (re.compile(r"面接が(?:ある|あります)"), "面接"),
-    (re.compile(r"試合が(?:ある|あります)"), "試合"),
-    (re.compile(r"誕生日"), "誕生日"),
+    (lazy(r"引っ越(?:す|しする|しします|します|しなんだ|しをする)"), "引っ越し"),
+    (lazy(r"旅行に行|旅行(?:する|します)"), "旅行"),
+    (lazy(r"結婚(?:する|します|式)"), "結婚"),
+    (lazy(r"(?:試験|テスト)が(?:ある|あります)"), "試験"),
+    (lazy(r"発表が(?:ある|あります)"), "発表"),
+    (lazy(r"面接が(?:ある|あります)"), "面接"),
+    (lazy(r"試合が(?:ある|あります)"), "試合"),
+    (lazy(r"誕生日"), "誕生日"),
 )
 
 WEEKDAYS = "月火水木金土日"
 
-DATE = re.compile(
+DATE = lazy(
     r"(?P<rel>今日|明日|あした|明後日|あさって)"
     r"|(?P<week>今週|来週|再来週)の?(?P<wd>[月火水木金土日])曜(?:日)?"
     r"|(?P<weekend>今週末|週末|来週末)"
@@ -49,21 +50,21 @@ DATE = re.compile(
 )
 
 # Things that happened to them: a time behind them, then something done.
-_EVENT = re.compile(r"(?:昨日|きのう|この前|先週|おととい|一昨日)、?(?P<topic>" + NOUN + r")(?:を|に|で|が)?"
+_EVENT = lazy(r"(?:昨日|きのう|この前|先週|おととい|一昨日)、?(?P<topic>" + NOUN + r")(?:を|に|で|が)?"
                     r"(?:しちゃった|しちゃって|したんだ|してきた|しました|行ってきた|になった|があった)")
 
 # Town news: a new place opened, somewhere named.
-NEWS_LINE = re.compile(r"(?P<where>" + NOUN + r")に新しい(?P<what>" + NOUN + r")が(?:できた|オープンした|開いた)")
+NEWS_LINE = lazy(r"(?P<where>" + NOUN + r")に新しい(?P<what>" + NOUN + r")が(?:できた|オープンした|開いた)")
 
 # A retraction of a plan: "やっぱり引っ越しはやめた", "旅行、中止になった".
-RETRACT = re.compile(r"(?:やっぱり|やっぱ)?、?(?P<topic>" + NOUN + r")?(?:は|、|も)?"
+RETRACT = lazy(r"(?:やっぱり|やっぱ)?、?(?P<topic>" + NOUN + r")?(?:は|、|も)?"
                       r"(?:やめた|やめる|やめにした|中止になった|中止した|なしになった|なくなった|取りやめ)")
 
-QUESTION = re.compile(r"[？?]|か$")
+QUESTION = lazy(r"[？?]|か$")
 
-NEGATED = re.compile(r"じゃない|ではない|じゃなく|なかった|ません|ないよ|ないんだ|ない$")
+NEGATED = lazy(r"じゃない|ではない|じゃなく|なかった|ません|ないよ|ないんだ|ない$")
 
-SOMEONE_ELSE = re.compile(r"(?<!私)(?<!わたし)(?<!僕)(?<!ぼく)(?<!俺)(?<!おれ)(?<!あたし)(?<!うち)[がは]")
+SOMEONE_ELSE = lazy(r"(?<!私)(?<!わたし)(?<!僕)(?<!ぼく)(?<!俺)(?<!おれ)(?<!あたし)(?<!うち)[がは]")
 
 # How a fact of each kind is brought back ({topic}: its word; {detail}: what the news was).
 RECALL_LINES = {
@@ -184,7 +185,7 @@ def ask_about_plan(topic: str, days_left: int) -> str:
 
 
 # Someone named at the start of a line of news about them: '{name}さん、入院したらしいよ', 'メイちゃんとこ、…'.
-ABOUT_SOMEONE = re.compile(r"^(?:ねえ|あのね|そういえば|聞いた[？?]?)?、?(?!(?:オレ|ボク|ウチ|ワタシ|アタシ|ワシ)[、はが])"
+ABOUT_SOMEONE = lazy(r"^(?:ねえ|あのね|そういえば|聞いた[？?]?)?、?(?!(?:オレ|ボク|ウチ|ワタシ|アタシ|ワシ)[、はが])"
                            r"(?:(?P<name>[ァ-ヴー]{2,8}|[\u4e00-\u9fff]{1,3}[ァ-ヴー]{2,6})(?:さん|くん|君|ちゃん|さま|様)?"
                            r"|(?!お|みな|あか|ねえ|にい|ばあ|じい|かあ|とう)(?P<called>[ぁ-ゖ]{2,6}|[A-Za-z][A-Za-z0-9]{1,15})"
                            r"(?:さん|くん|君|ちゃん|さま|様))(?:とこ|の家|んち)?(?:の|、|は|が|って|も)")
@@ -196,7 +197,7 @@ def about_someone(message: str) -> str:
     found = ABOUT_SOMEONE.search(message)
     return (found["name"] or found["called"] or "") if found else ""
 # A told thing taken back as a mistake: 'あれ勘違いだったみたい'.
-MISTAKEN = re.compile(r"勘違い|間違い|まちがい|嘘だった|うそだった|デマ|違ったみたい|ちがったみたい")
+MISTAKEN = lazy(r"勘違い|間違い|まちがい|嘘だった|うそだった|デマ|違ったみたい|ちがったみたい")
 # The kind of a fact read from any words (reading/listening.py's reading): its mood, or a plan.
 GOOD_DETAIL, BAD_DETAIL, PLAN_DETAIL = "good", "bad", "plan"
 
@@ -212,7 +213,7 @@ def bring_back(topic: str, detail: str, about_other: bool) -> str:
 SMALL_TALK = frozenset({"雨", "晴れ", "雪", "天気", "風", "空", "くもり", "曇り", "気温", "台風", "夕焼け", "星",
                         "気持ち", "人", "人混み", "眠気", "暑さ", "寒さ", "日差し", "景色", "夕日", "雨降り"})
 # Hearsay with no one named: a rumour, not the speaker's own.
-HEARSAY = re.compile(r"らしい|らしいね|らしいよ|そうだ|そうです|だって$|んだって|って聞いた|みたいだよ")
+HEARSAY = lazy(r"らしい|らしいね|らしいよ|そうだ|そうです|だって$|んだって|って聞いた|みたいだよ")
 
 
 def of_family(plain: str) -> bool:
@@ -222,7 +223,7 @@ def of_family(plain: str) -> bool:
 
 _OTHERS = "友達|友だち|先輩|後輩|彼氏|彼女|彼|先生|同僚|上司|店長|近所の人|[ァ-ヴー]{2,6}(?:さん|くん|ちゃん)"
 # Meeting talk ('図書館で待ってるね'): the promises' business, not something told.
-MEETING = re.compile(r"待って|待ち合わせ|集合|向かう|行くね|来てね|おいで")
+MEETING = lazy(r"待って|待ち合わせ|集合|向かう|行くね|来てね|おいで")
 
 
 def stem(word: str) -> str:
