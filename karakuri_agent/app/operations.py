@@ -91,10 +91,11 @@ def open_runtime(
 
 
 def load_configured_persona(settings: Settings) -> Persona:
-    """The persona pack KARAKURI_PERSONA_DIR names (else the bundled one), read once per Agent."""
+    """The persona pack KARAKURI_PERSONA_DIR names (else the bundled one), read once per Agent; a pack
+    whose content passed the check before is not checked again (its key is kept in the state directory)."""
     from karakuri_agent.voice.persona import load_configured
 
-    return load_configured(settings.persona_dir)
+    return load_configured(settings.persona_dir, checked_in=settings.state_dir)
 
 
 def fetch(rt: Runtime, notification_id: str, *, prefer_stored: bool = False) -> Fetched:

@@ -23,10 +23,12 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from karakuri_agent.domain.limits import MESSAGE_UNITS
 from karakuri_agent.domain.persona import Fact, Habit, Persona, Pool, Rules, Tastes
 from karakuri_agent.ja import phrases
 from karakuri_agent.params import utf16_units
 from karakuri_agent.shipped import shipped
+from karakuri_agent.voice import pack_check
 
 __all__ = [
     "PACK_FILE",
@@ -47,8 +49,6 @@ __all__ = [
 PACK_FILE = "persona.json"
 PERSONA_DIR_ENV = "KARAKURI_PERSONA_DIR"
 PLACEHOLDERS = ("partner", "place", "topic", "time", "first_person")
-# The server's maxLength for a conversation message.
-MESSAGE_UNITS = 200
 # What a template is filled with when its length is checked: as long as speech
 # ever makes a partner's name (honorific included) and a place, time or topic.
 LONGEST_NAME = 16
@@ -109,20 +109,51 @@ def bundled_pack_dir() -> Path:
     return shipped("skill", "personas", "nike")
 
 
-def load_persona(directory: Path | str | None = None) -> Persona:
+def load_persona(directory: Path | str | None = None, *, checked_in: Path | None = None) -> Persona:
     """The pack in ``directory``, checked; else the bundled one (cached).
 
     A configured pack is read as it is now, so editing it takes effect on the
-    next run. Raises BrokenPack naming every problem.
+    next run. Raises BrokenPack naming every problem. With ``checked_in`` (the
+    state directory), a pack whose content passed the check before is not
+    checked again (voice/pack_check.py says why that is sound).
     """
     if directory is None:
         return _load_bundled()
     directory = Path(directory).expanduser()
+    texts = _pack_texts(directory) if checked_in is not None else None
+    if texts is not None and checked_in is not None and pack_check.passed(checked_in, texts.key):
+        return _from_texts(texts, directory)
     found = problems(directory)
     if found:
         raise BrokenPack(found)
+    if texts is not None and checked_in is not None and _pack_texts(directory) == texts:
+        pack_check.remember(checked_in, texts.key)  # what was checked is what was hashed: unchanged meanwhile
+        return _from_texts(texts, directory)
     data = _read_pack_json(directory / PACK_FILE)
     return _with_behaviour(_build(_merged(_defaults_for(data), data)), directory)
+
+
+def _pack_texts(directory: Path) -> pack_check.PackTexts | None:
+    from karakuri_agent.behaviour.spec import BEHAVIOUR_FILE
+
+    return pack_check.read_texts(directory, PACK_FILE, BEHAVIOUR_FILE)
+
+
+def _from_texts(texts: pack_check.PackTexts, directory: Path) -> Persona:
+    """The persona built from a checked pack's texts as read (not read again)."""
+    from dataclasses import replace
+
+    from karakuri_agent.behaviour.build import build_behaviour
+    from karakuri_agent.behaviour.spec import BEHAVIOUR_FILE
+    from karakuri_agent.domain.limits import MAX_PACK_NESTING
+    from karakuri_agent.outside import loads
+
+    data = loads(texts.persona, max_depth=MAX_PACK_NESTING, unique_keys=True)
+    persona = _build(_merged(_defaults_for(data), data))
+    if texts.behaviour is None:
+        return persona
+    behaviour = loads(texts.behaviour, max_depth=MAX_PACK_NESTING, unique_keys=True)
+    return replace(persona, behaviour=build_behaviour(behaviour, str(directory / BEHAVIOUR_FILE)))
 
 
 def _read_pack_json(path: Path) -> Any:
@@ -135,7 +166,7 @@ def _read_pack_json(path: Path) -> Any:
     return read_json_file(path, MAX_CONFIGURED_FILE_BYTES, max_depth=MAX_PACK_NESTING)
 
 
-def load_configured(directory: Path | None) -> Persona:
+def load_configured(directory: Path | None, *, checked_in: Path | None = None) -> Persona:
     """The pack KARAKURI_PERSONA_DIR names (None: the bundled one), for a program starting.
 
     A broken pack stops the program before anything is read or sent, with
@@ -144,7 +175,7 @@ def load_configured(directory: Path | None) -> Persona:
     from karakuri_agent.errors import ConfigError
 
     try:
-        return load_persona(directory)
+        return load_persona(directory, checked_in=checked_in)
     except BrokenPack as exc:
         raise ConfigError(f"{PERSONA_DIR_ENV}: {exc}") from None
 
