@@ -15,13 +15,6 @@ from datetime import datetime, timezone
 from typing import Any, Callable
 
 import httpx
-from tenacity import (
-    Retrying,
-    retry_if_exception,
-    stop_after_attempt,
-    stop_before_delay,
-    wait_exponential,
-)
 
 from karakuri_agent import outside
 from karakuri_agent.errors import OutcomeUnknown, ServerRejected, ServerSlow, Unreachable
@@ -195,8 +188,28 @@ class KarakuriClient:
         """GET the stored notification, retrying transport errors, 5xx and 429.
 
         Bounded twice: by attempts and by `get_retry_budget` seconds of waiting
-        (a Retry-After longer than what is left ends the retries).
+        (a Retry-After longer than what is left ends the retries). The first
+        try is made on its own: the retry machinery (tenacity) is imported only
+        when it failed in a way worth trying again, which a one-shot run that
+        is answered at once never pays for.
         """
+        started = time.monotonic()
+        try:
+            try:
+                return self._get_once(notification_id)
+            except Exception as exc:
+                if not _is_retryable_get_error(exc):
+                    raise
+                first = exc
+            return self._get_again(notification_id, first, started)
+        except httpx.ReadTimeout:
+            raise ServerSlow(f"the server answered too slowly: no answer within {self._timeout:g} s") from None
+        except httpx.TransportError as exc:
+            raise Unreachable(f"could not fetch the notification: {type(exc).__name__}") from None
+
+    def _get_again(self, notification_id: str, first: Exception, started: float) -> dict[str, Any]:
+        """The retries after a first try that failed with `first`, counted and timed from that first try."""
+        from tenacity import Retrying, retry_if_exception, wait_exponential
 
         def wait(state: Any) -> float:
             exc = state.outcome.exception() if state.outcome else None
@@ -208,23 +221,27 @@ class KarakuriClient:
             log.warning("still waiting for the server, try %d of %d in %.1f s…", state.attempt_number + 1,
                         self._get_attempts, state.next_action.sleep if state.next_action else 0.0)
 
+        def stop(state: Any) -> bool:  # stop_after_attempt | stop_before_delay, the clock started at the first try
+            return bool(state.attempt_number >= self._get_attempts
+                        or time.monotonic() - started + state.upcoming_sleep >= self._budget)
+
+        unanswered = [first]
+
+        def attempt() -> dict[str, Any]:
+            if unanswered:  # the first try, already made: its failure, not a second request
+                raise unanswered.pop()
+            return self._get_once(notification_id)
+
         retrying = Retrying(
             retry=retry_if_exception(_is_retryable_get_error),
-            stop=stop_after_attempt(self._get_attempts) | stop_before_delay(self._budget),
+            stop=stop,
             wait=wait,
             sleep=self._sleep,
             before_sleep=waiting,
             reraise=True,
         )
-        try:
-            for attempt in retrying:
-                with attempt:
-                    return self._get_once(notification_id)
-        except httpx.ReadTimeout:
-            raise ServerSlow(f"the server answered too slowly: no answer within {self._timeout:g} s") from None
-        except httpx.TransportError as exc:
-            raise Unreachable(f"could not fetch the notification: {type(exc).__name__}") from None
-        raise AssertionError("unreachable")  # pragma: no cover - Retrying always returns or raises
+        result: dict[str, Any] = retrying(attempt)
+        return result
 
     def _get_once(self, notification_id: str) -> dict[str, Any]:
         validate_notification_id(notification_id)  # whoever handed it over, only a well-formed id reaches a path
