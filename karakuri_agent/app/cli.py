@@ -69,22 +69,40 @@ def command(notification_id: str, command: str, params_json: str) -> None:
 
 
 # -- karakuri-agent: the autonomous agent ------------------------------------------
-@click.group(PACKAGE, cls=VerboseEverywhere, context_settings=HELP)
+# Each of the agent's commands, and the module of its job that defines it.
+AGENT_COMMANDS = {
+    "log": "cli_state", "day": "cli_state", "handle": "cli_run", "listen": "cli_run", "doctor": "cli_run",
+    "demo": "cli_run", "persona": "cli_pack", "rules": "cli_pack", "gc": "cli_state", "state": "cli_state",
+}
+
+
+class AgentCommands(VerboseEverywhere):
+    """The agent's commands, each imported when it is asked for: `karakuri-agent handle` loads the
+    module of the commands that run the agent, not those of `day` or `persona`, and the `karakuri`
+    wrapper (in this same module) loads none of them. The help lists them all."""
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name not in self.commands:
+            # An unknown name loads them all, so "No such command" can say which was meant.
+            for wanted in [name] if name in AGENT_COMMANDS else AGENT_COMMANDS:
+                self._load(wanted)
+        return super().get_command(ctx, name)
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        for name in AGENT_COMMANDS:
+            self._load(name)
+        return super().list_commands(ctx)
+
+    def _load(self, name: str) -> None:
+        if name not in self.commands:
+            from importlib import import_module
+
+            self.add_command(getattr(import_module(f"karakuri_agent.app.{AGENT_COMMANDS[name]}"), name))
+
+
+@click.group(PACKAGE, cls=AgentCommands, context_settings=HELP)
 @click.version_option(package_name=PACKAGE)
 @VERBOSE
 def agent() -> None:
     """The autonomous Karakuri World agent: one notification in, at most one action out."""
     show_waits_on_a_terminal()
-
-
-def _register() -> None:
-    """The agent's commands, each defined in the module of its job."""
-    from karakuri_agent.app.cli_pack import persona, rules
-    from karakuri_agent.app.cli_run import demo, doctor, handle, listen
-    from karakuri_agent.app.cli_state import day, gc, log, state
-
-    for each in (log, day, handle, listen, doctor, demo, persona, rules, gc, state):
-        agent.add_command(each)
-
-
-_register()

@@ -23,3 +23,5 @@ FRIEND_AFTER_TALKS = 5
 # How deep a pack file (persona.json, behaviour.json) may nest arrays and objects: the deepest real
 # field is a rule's choose params, six levels down; past this it is a mistake or an attack.
 MAX_PACK_NESTING = 32
+# The server's maxLength for a conversation message, in UTF-16 code units (as the server counts).
+MESSAGE_UNITS = 200

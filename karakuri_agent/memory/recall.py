@@ -17,11 +17,11 @@ from datetime import date, datetime, timedelta
 from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 from karakuri_agent.domain import facts as kinds
+from karakuri_agent.domain.limits import MESSAGE_UNITS
 from karakuri_agent.domain.notification import TOKYO
 from karakuri_agent.ja import markup, phrases
 from karakuri_agent.params import utf16_units
 from karakuri_agent.voice.fitting import said_key
-from karakuri_agent.voice.persona import MESSAGE_UNITS
 
 if TYPE_CHECKING:
     from karakuri_agent.domain.view import View

@@ -27,6 +27,7 @@ import itertools
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 
+from karakuri_agent.domain.limits import MESSAGE_UNITS
 from karakuri_agent.domain.persona import Persona
 from karakuri_agent.ja.safety import clean_text
 from karakuri_agent.ja.speech import HERE, IT, THAT_TIME, THERE, addressed, join_sentences
@@ -34,7 +35,6 @@ from karakuri_agent.reading.listening import hear
 from karakuri_agent.reading.questions import read_question
 from karakuri_agent.voice.fitting import choose_line, said_key, stable_index
 from karakuri_agent.voice.names import address_name, given_name_of, place_label_of, time_label_of
-from karakuri_agent.voice.persona import MESSAGE_UNITS
 from karakuri_agent.voice.pickup import find_pickup, line_kind, pick_topic
 from karakuri_agent.voice.situation import Memory, Scene, Situation, asks_back, fill_pool, statement_words
 
