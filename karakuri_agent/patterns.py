@@ -11,6 +11,12 @@ so each is compiled the first time it is asked to match, once per process.
 it is typed as `re.Pattern[str]` so callers do not change. Its `pattern`
 and `flags` are there without compiling (patterns built from other
 patterns read them).
+
+`needs` names words of which every match holds at least one (the
+pattern's own fixed words: "に新しい" in "…に新しい…ができた"): a text with
+none of them cannot match, so it is answered without compiling or running
+the pattern. tests/test_fuzz_patterns.py holds each declared `needs` to
+its pattern.
 """
 
 from __future__ import annotations
@@ -20,32 +26,36 @@ from typing import Any, cast
 
 
 class _Lazy:
-    __slots__ = ("pattern", "flags", "_compiled")
+    __slots__ = ("pattern", "flags", "needs", "_compiled")
 
-    def __init__(self, pattern: str, flags: int) -> None:
+    def __init__(self, pattern: str, flags: int, needs: tuple[str, ...]) -> None:
         self.pattern = pattern
         self.flags = flags
+        self.needs = needs
         self._compiled: re.Pattern[str] | None = None
+
+    def _hopeless(self, text: Any) -> bool:
+        return bool(self.needs) and isinstance(text, str) and not any(word in text for word in self.needs)
 
     def compiled(self) -> re.Pattern[str]:
         if self._compiled is None:
             self._compiled = re.compile(self.pattern, self.flags)
         return self._compiled
 
-    def search(self, *args: Any) -> Any:
-        return self.compiled().search(*args)
+    def search(self, text: Any, *args: Any) -> Any:
+        return None if self._hopeless(text) else self.compiled().search(text, *args)
 
-    def match(self, *args: Any) -> Any:
-        return self.compiled().match(*args)
+    def match(self, text: Any, *args: Any) -> Any:
+        return None if self._hopeless(text) else self.compiled().match(text, *args)
 
-    def fullmatch(self, *args: Any) -> Any:
-        return self.compiled().fullmatch(*args)
+    def fullmatch(self, text: Any, *args: Any) -> Any:
+        return None if self._hopeless(text) else self.compiled().fullmatch(text, *args)
 
-    def finditer(self, *args: Any) -> Any:
-        return self.compiled().finditer(*args)
+    def finditer(self, text: Any, *args: Any) -> Any:
+        return iter(()) if self._hopeless(text) else self.compiled().finditer(text, *args)
 
-    def findall(self, *args: Any) -> Any:
-        return self.compiled().findall(*args)
+    def findall(self, text: Any, *args: Any) -> Any:
+        return [] if self._hopeless(text) else self.compiled().findall(text, *args)
 
     def sub(self, *args: Any, **kwargs: Any) -> Any:
         return self.compiled().sub(*args, **kwargs)
@@ -68,9 +78,14 @@ class _Lazy:
         return f"lazy({self.pattern!r})"
 
 
-def lazy(pattern: str, flags: int | re.RegexFlag = 0) -> re.Pattern[str]:
-    """`re.compile(pattern, flags)`, done on the first match asked of it."""
-    return cast("re.Pattern[str]", _Lazy(pattern, int(flags)))
+def lazy(pattern: str, flags: int | re.RegexFlag = 0, *, needs: tuple[str, ...] = ()) -> re.Pattern[str]:
+    """`re.compile(pattern, flags)`, done on the first match asked of it (of a text holding one of `needs`)."""
+    return cast("re.Pattern[str]", _Lazy(pattern, int(flags), needs))
+
+
+def needs_of(pattern: re.Pattern[str]) -> tuple[str, ...]:
+    """The words a lazy pattern declared every match holds one of (none: it is always run)."""
+    return pattern.needs if isinstance(pattern, _Lazy) else ()
 
 
 def compiled(pattern: re.Pattern[str]) -> re.Pattern[str]:

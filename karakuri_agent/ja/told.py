@@ -51,14 +51,17 @@ DATE = lazy(
 
 # Things that happened to them: a time behind them, then something done.
 _EVENT = lazy(r"(?:昨日|きのう|この前|先週|おととい|一昨日)、?(?P<topic>" + NOUN + r")(?:を|に|で|が)?"
-                    r"(?:しちゃった|しちゃって|したんだ|してきた|しました|行ってきた|になった|があった)")
+                    r"(?:しちゃった|しちゃって|したんだ|してきた|しました|行ってきた|になった|があった)",
+              needs=("昨日", "きのう", "この前", "先週", "おととい"))
 
 # Town news: a new place opened, somewhere named.
-NEWS_LINE = lazy(r"(?P<where>" + NOUN + r")に新しい(?P<what>" + NOUN + r")が(?:できた|オープンした|開いた)")
+NEWS_LINE = lazy(r"(?P<where>" + NOUN + r")に新しい(?P<what>" + NOUN + r")が(?:できた|オープンした|開いた)",
+                 needs=("に新しい",))
 
 # A retraction of a plan: "やっぱり引っ越しはやめた", "旅行、中止になった".
 RETRACT = lazy(r"(?:やっぱり|やっぱ)?、?(?P<topic>" + NOUN + r")?(?:は|、|も)?"
-                      r"(?:やめた|やめる|やめにした|中止になった|中止した|なしになった|なくなった|取りやめ)")
+                      r"(?:やめた|やめる|やめにした|中止になった|中止した|なしになった|なくなった|取りやめ)",
+               needs=("やめ", "中止", "なしになった", "なくなった"))
 
 QUESTION = lazy(r"[？?]|か$")
 
@@ -117,6 +120,15 @@ def resolve_date(sentence: str, said_at: datetime) -> date | None:
             return None
     return when
 
+# What the speaker says of themselves, each pattern with the fixed words every match of it holds.
+_PET_KEPT = lazy(rf"(?P<pet>{_PET})を飼って(?:る|いる|います|て)", needs=("を飼って",))
+_PET_NAMED = lazy(rf"(?P<name>{NAME})(?:っていう|という|って)(?P<pet>{_PET})を飼って", needs=("を飼って",))
+_LIKE = lazy(rf"{OWN}(?P<topic>{NOUN})が(?P<how>大好き|好き|苦手|嫌い){IS}$", needs=("好き", "苦手", "嫌い"))
+_FAMILY_HAS = lazy(rf"{OWN}(?P<who>{_FAM})が(?:いる|います|いて|いるんだ)", needs=("がい",))
+_WORK = lazy(rf"(?P<topic>{NOUN})で(?:働いて|バイトして|勤めて)|(?P<at>{NOUN})に勤めて|仕事は(?P<job>{NOUN}){IS}$",
+             needs=("働いて", "バイトして", "勤めて", "仕事は"))
+
+
 def _own(plain: str, start: int) -> bool:
     """Nobody else is the subject before `start` ('弟が猫を飼ってる' is the brother's cat, not the speaker's)."""
     return SOMEONE_ELSE.search(plain[:start]) is None
@@ -125,8 +137,8 @@ def personal_facts(sentence: str) -> list[tuple[str, str, str, bool]]:
     """(kind, topic, detail, needs a date) read from one of the speaker's sentences about themselves."""
     plain = without_ending(sentence)
     found: list[tuple[str, str, str, bool]] = []
-    pet = re.search(rf"(?P<pet>{_PET})を飼って(?:る|いる|います|て)", plain)
-    named = re.search(rf"(?P<name>{NAME})(?:っていう|という|って)(?P<pet>{_PET})を飼って", plain)
+    pet = _PET_KEPT.search(plain)
+    named = _PET_NAMED.search(plain)
     if named and _own(plain, named.start()):
         found.append((PET, named["name"], PETS[named["pet"]], False))
     elif pet and not named and _own(plain, pet.start()):
@@ -134,14 +146,13 @@ def personal_facts(sentence: str) -> list[tuple[str, str, str, bool]]:
         found.append((PET, name["name"] if name else PETS[pet["pet"]], PETS[pet["pet"]], False))
     if NEGATED.search(plain):
         return found
-    like = re.search(rf"{OWN}(?P<topic>{NOUN})が(?P<how>大好き|好き|苦手|嫌い){IS}$", plain)
+    like = _LIKE.search(plain)
     if like:
         found.append((DISLIKE if like["how"] in ("苦手", "嫌い") else LIKE, like["topic"], "", False))
-    family = re.search(rf"{OWN}(?P<who>{_FAM})が(?:いる|います|いて|いるんだ)", plain)
+    family = _FAMILY_HAS.search(plain)
     if family:
         found.append((FAMILY, _FAMILY[family["who"]], family["who"], False))
-    work = re.search(rf"(?P<topic>{NOUN})で(?:働いて|バイトして|勤めて)|(?P<at>{NOUN})に勤めて|仕事は(?P<job>{NOUN}){IS}$",
-                     plain)
+    work = _WORK.search(plain)
     if work and _own(plain, work.start()):
         found.append((WORK, work["topic"] or work["at"] or work["job"], "", False))
     for pattern, topic in PLAN_WORDS:
