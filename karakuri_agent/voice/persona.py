@@ -262,9 +262,12 @@ def _read_json(path: Path) -> dict[str, Any]:
 
 
 def _merged(base: Mapping[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
-    """Tables merge key by key; anything else the pack gives replaces the default."""
+    """Tables merge key by key; anything else the pack gives replaces the default. A `null` the pack
+    gives is a field left unset (the schema lets every optional field be null): the default stays."""
     out = dict(base)
     for key, value in over.items():
+        if value is None:
+            continue
         if isinstance(value, dict) and isinstance(out.get(key), dict):
             out[key] = _merged(out[key], value)
         else:
