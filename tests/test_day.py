@@ -338,13 +338,13 @@ def test_a_packs_rules_and_variables_show_in_the_days_json_text_and_page(tmp_pat
     monkeypatch.setenv("KARAKURI_STATE_DIR", str(state_dir))
     shown = json.loads(CliRunner().invoke(agent, ["day", "--json"]).stdout)
     fired = {(r["rule"], r["command"]) for r in shown["rules_fired"]}
-    assert ("conversation-request", "conversation_accept") in fired and ("first-map", "get_map") in fired
+    assert ("glad-you-asked", "conversation_accept") in fired and ("first-map", "get_map") in fired
     assert [(v["path"], v["value"]) for v in shown["variables"] if v["path"].startswith("affection.")] == [
         ("affection.桜草メイ", 2), ("affection.桜草メイ", 4)]
     text = CliRunner().invoke(agent, ["day"]).stdout
-    assert "Rules that fired" in text and "conversation-request → conversation_accept" in text
+    assert "Rules that fired" in text and "glad-you-asked → conversation_accept" in text
     assert "affection.桜草メイ = 4" in text
     target = tmp_path / "day.html"
     assert CliRunner().invoke(agent, ["day", "--html", str(target)]).exit_code == 0
     markup = target.read_text(encoding="utf-8")
-    assert "<code>conversation-request</code>" in markup and "<code>affection.桜草メイ</code> = 4" in markup
+    assert "<code>glad-you-asked</code>" in markup and "<code>affection.桜草メイ</code> = 4" in markup

@@ -31,7 +31,8 @@ def test_a_night_rule_fires_on_the_bundled_session_moved_to_the_night(home, tmp_
     assert code == 0, err
     assert out.count("  rule: night-rest") >= 2
     code, recorded, err = run_agent(env, "demo", cwd=tmp_path)
-    assert code == 0 and "night-rest" not in recorded
+    assert code == 0 and "rule: night-rest" not in recorded
+    assert "tried night-rest: time 12:10 in 22:00-05:00 → false — not wanted" in recorded  # why it did not fire
 
 
 def test_handle_at_a_time_outside_the_session_runs_the_message_then_inside_keeps_its_meaning(home, tmp_path):

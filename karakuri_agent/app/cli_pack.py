@@ -32,12 +32,17 @@ def persona() -> None:
 @click.option("--name", required=True, help="The character's name, as the world knows it.")
 @handles_errors
 def persona_init(directory: Path, name: str) -> None:
-    """Write a new pack for NAME into DIRECTORY: persona.json and a README.md explaining every field."""
+    """Write a new pack for NAME into DIRECTORY: persona.json (who it is, how it speaks), an empty
+    behaviour.json (what it does: rules, reactions, variables; docs/behaviour.md) and a README.md
+    explaining every field of both."""
     from karakuri_agent.app.persona_scaffold import init_pack
+    from karakuri_agent.behaviour.spec import BEHAVIOUR_FILE
 
     for path in init_pack(directory, name):
         say(f"wrote {path}")
-    say(f"next: edit {directory / 'persona.json'}, then `karakuri-agent persona check {directory}`")
+    say(f"next: edit {directory / 'persona.json'} (the voice) and {directory / BEHAVIOUR_FILE} (the rules,"
+        f" reactions and variables), then `karakuri-agent persona check {directory}`; try it offline with"
+        f" `KARAKURI_PERSONA_DIR={directory} karakuri-agent demo`")
 
 
 @persona.command("check")

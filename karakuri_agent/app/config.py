@@ -26,6 +26,8 @@ if TYPE_CHECKING:
     from karakuri_agent.llm.settings import LLMSettings
 
 # Base URL used when the API is served from recorded fixtures: never resolvable.
+# How .env.example's placeholders begin (`KARAKURI_API_KEY=replace-with-your-api-key`): never a real key.
+PLACEHOLDER_PREFIX = "replace-with-"
 FIXTURE_BASE_URL = "http://fixtures.invalid/api"
 
 # Every variable the program reads (the test suite's own KARAKURI_TEST_* aside):
@@ -283,6 +285,9 @@ def load_settings(
         def key() -> str:
             if not api_key:
                 raise missing("KARAKURI_API_KEY")
+            if api_key.startswith(PLACEHOLDER_PREFIX):  # .env.example's `replace-with-your-api-key`, copied as is
+                raise ConfigError("KARAKURI_API_KEY is still the .env.example placeholder: put the key issued"
+                                  " at the agent's registration there")
             return api_key
 
         base_url = check("KARAKURI_API_BASE_URL", api_url, base_url)

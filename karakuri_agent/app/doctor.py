@@ -49,12 +49,18 @@ def check_env_file(settings: Settings, transport: httpx.BaseTransport | None = N
 def check_settings(settings: Settings, transport: httpx.BaseTransport | None = None) -> list[Finding]:
     found = [Finding(PROBLEM, message) for _, message in settings.problems]
     found += [Finding(WARNING, line) for line in settings.warnings]
-    if not settings.self_agent_id:
+    own_id = settings.self_agent_id
+    if not own_id:
         found.append(Finding(WARNING, "KARAKURI_SELF_AGENT_ID is not set: the agent may count itself as a person"
                                       " met (its id is in every participant list, `(id: …)` after its name)"))
+    elif not (own_id.isascii() and own_id.isdigit()):
+        # The world's agent id is the Discord bot id it was registered with: digits only.
+        found.append(Finding(WARNING, "KARAKURI_SELF_AGENT_ID is not the world's id (its ids are digits, the bot's"
+                                      " Discord id, e.g. 1470446478261747854): the agent will not know itself in"
+                                      " participant lists; copy the `(id: …)` after its name in a notification"))
     if settings.disabled and not any(name == "KARAKURI_AGENT_DISABLED" for name, _ in settings.problems):
         found.append(Finding(WARNING, "KARAKURI_AGENT_DISABLED is on: a run reads nothing and sends nothing"))
-    if settings.webhook_url is None:
+    if settings.webhook_url is None and not any(name == "DISCORD_WEBHOOK_URL" for name, _ in settings.problems):
         found.append(Finding(OK, "DISCORD_WEBHOOK_URL is not set: report lines go to stdout only"))
     if not any(f.level == PROBLEM for f in found):
         found.insert(0, Finding(OK, "every setting is valid"))

@@ -25,6 +25,8 @@ if TYPE_CHECKING:
 # A recorded session's own file in a fixtures directory (fixtures.py reads and writes it).
 SESSION_FILE = "session.json"
 
+# An epoch-milliseconds time is at least this (2001-09-09): a smaller number is no recorded time.
+EPOCH_MS_FROM = 10**12
 # The notification's own life past the session's last message: an `--at` this close still means "late".
 NOTIFICATION_LIFE = timedelta(minutes=10)
 
@@ -47,6 +49,11 @@ def shifted_copy(directory: Path, session: Session, start: datetime, into: Path)
         if isinstance(body, dict):
             _shift_notification(body, offset)
         path.write_text(json.dumps(recorded, ensure_ascii=False, indent=1), encoding="utf-8")
+    for path in (into / "commands").glob("*.json"):  # an answer's `completes_at`, `arrives_at`: moved alike
+        recorded = json.loads(path.read_text(encoding="utf-8"))
+        if isinstance(recorded.get("body"), dict):
+            recorded["body"] = _shift_times(recorded["body"], offset)
+        path.write_text(json.dumps(recorded, ensure_ascii=False, indent=1), encoding="utf-8")
     session_path = into / SESSION_FILE
     data = json.loads(session_path.read_text(encoding="utf-8"))
     for entry, (at, _) in zip(data.get("messages") or [], session.messages):
@@ -57,11 +64,7 @@ def shifted_copy(directory: Path, session: Session, start: datetime, into: Path)
 
 def _shift_notification(body: dict[str, Any], offset: timedelta) -> None:
     for key in ("created_at", "expires_at"):
-        if isinstance(body.get(key), str):
-            try:
-                body[key] = _stamp(_moment(body[key]) + offset)
-            except Exception:  # a stamp the recording garbled stays as it was: the run says what it finds
-                continue
+        body[key] = _shifted(body.get(key), offset)
     inner = body.get("notification")
     if isinstance(inner, dict) and isinstance(inner.get("text"), str):
         inner["text"] = shift_text(inner["text"], offset)
@@ -83,6 +86,31 @@ def shift_text(text: str, offset: timedelta) -> str:
         start, end = lead + found.start("y"), lead + found.end("mi")
         lines[index] = line[:start] + moment.strftime("%Y-%m-%d %H:%M") + line[end:]
     return "\n".join(lines)
+
+
+def _shifted(value: Any, offset: timedelta) -> Any:
+    """A recorded time moved by `offset`, in the form it was recorded: ISO 8601 text, or epoch milliseconds
+    (as the world sends `created_at` and `completes_at`). A value that is no time stays as it was."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, (int, float)):
+        return value + int(offset.total_seconds() * 1000) if value >= EPOCH_MS_FROM else value
+    if isinstance(value, str):
+        try:
+            return _stamp(_moment(value) + offset)
+        except Exception:  # a stamp the recording garbled stays as it was: the run says what it finds
+            return value
+    return value
+
+
+def _shift_times(value: Any, offset: timedelta) -> Any:
+    """Every `*_at` value in an answer, at any depth, moved by `offset`."""
+    if isinstance(value, dict):
+        return {k: _shifted(v, offset) if k.endswith("_at") and not isinstance(v, (dict, list))
+                else _shift_times(v, offset) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_shift_times(v, offset) for v in value]
+    return value
 
 
 def _moment(text: str) -> datetime:
