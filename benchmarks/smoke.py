@@ -20,20 +20,21 @@ that needs what this machine lacks prints `skipped: <why>` and exits 0.
 
 Each child gets its own empty HOME and no KARAKURI_*/DISCORD_*/XDG_*
 settings (KARAKURI_TEST_DATABASE_URL is kept: under scripts/with-postgres.sh
-bench_state.py measures PostgreSQL too). Exit code 1 when any script broke.
-It imports nothing of the package.
+bench_state.py measures PostgreSQL too); compiled modules go to a cache in
+the temporary directory, kept between runs. Exit code 1 when any script
+broke. It imports nothing of the package.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
-import threading
 import shutil
 import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
