@@ -26,7 +26,7 @@ from pathlib import Path
 ENV_FILE = (
     "# a typical .env\n"
     "KARAKURI_API_BASE_URL=https://karakuri.example.com/api  # the world\n"
-    "KARAKURI_API_KEY='replace-with-your-api-key'\n"
+    "KARAKURI_API_KEY='bench-startup-key'\n"
     "KARAKURI_SELF_AGENT_ID=1470446478261747854\n"
     "KARAKURI_SELF_NAME=AIニケちゃん\n"
     "export KARAKURI_COOLDOWN_SECONDS=0\n"
@@ -76,7 +76,7 @@ def main() -> None:
               f" (package: {args.source or 'installed'})")
         print(f"{'case':28} {'median_ms':>10} {'p90_ms':>8}  dotenv import ms")
         from_environment = {**env, "KARAKURI_API_BASE_URL": "https://karakuri.example.com/api",
-                            "KARAKURI_API_KEY": "replace-with-your-api-key"}
+                            "KARAKURI_API_KEY": "bench-startup-key"}
         for name, case_env, cwd in (("no .env (environment)", from_environment, bare),
                                     (".env of 6 lines", env, configured)):
             for _ in range(0 if args.smoke else 2):
