@@ -126,7 +126,7 @@ def test_gifts_commands_failures_and_the_rules_extension():
     assert shown["transfers"][1] == {"direction": "declined", "partner": "ルナ", "money": 50000,
                                      "at": "2026-11-29T10:02:00+09:00"}
     text = "\n".join(lines(day))
-    assert "received お茶×2 from メイ" in text and "not_logged_in: log in first" in text and "night-rest" in text
+    assert "メイ から お茶×2 を受け取った" in text and "not_logged_in: log in first" in text and "night-rest" in text
 
 
 def test_a_day_without_records_is_empty():

@@ -15,6 +15,7 @@ is only listed.
 from __future__ import annotations
 
 import re
+import unicodedata
 from datetime import datetime
 from html import escape
 from typing import Iterable
@@ -29,6 +30,8 @@ from karakuri_agent.ja.phrases import yen
 
 GRID = re.compile(r"^(\d{1,4})-(\d{1,4})$")
 CELL = 40  # SVG units between two grid columns or rows
+LABEL_FONT = 11  # the map labels' size in SVG units (the style's `svg .place text`)
+LABEL_GAP = 10  # from a place's mark to its label
 STYLE = """
 *{box-sizing:border-box}
 body{margin:0;font:16px/1.5 system-ui,sans-serif;color:#222;background:#faf8f4}
@@ -123,19 +126,27 @@ def _map(day: Day) -> str:
     cols = [c for c, _ in placed.values()]
     rows = [r for _, r in placed.values()]
     left, top = (min(cols) - 1) * CELL, (min(rows) - 1) * CELL
-    width, height = (max(cols) - min(cols) + 3) * CELL, (max(rows) - min(rows) + 2) * CELL
+    # Wide enough for the longest label where it ends (a label is drawn to the right of its mark).
+    right = max([(max(cols) + 2) * CELL] + [col * CELL + LABEL_GAP + _label_width(nodes[node]) + CELL // 4
+                                            for node, (col, _) in placed.items()])
+    width, height = right - left, (max(rows) - min(rows) + 2) * CELL
     marks = []
     for node, (col, row) in sorted(placed.items()):
         x, y = col * CELL, row * CELL
         kind = "place visited" if node in visited else "place"
         marks.append(f'<g class="{kind}" data-node="{_e(node)}"><title>{_e(nodes[node])} [{_e(node)}]</title>'
-                     f'<circle cx="{x}" cy="{y}" r="7"/><text x="{x + 10}" y="{y + 4}">{_e(nodes[node])}</text></g>')
+                     f'<circle cx="{x}" cy="{y}" r="7"/><text x="{x + LABEL_GAP}" y="{y + 4}">{_e(nodes[node])}</text></g>')
     walk = " ".join(f"{placed[n][0] * CELL},{placed[n][1] * CELL}" for n in visited if n in placed)
     path = f'<polyline class="path" points="{walk}"/>' if len(visited) > 1 else ""
     svg = (f'<svg class="map" xmlns="http://www.w3.org/2000/svg" viewBox="{left} {top} {width} {height}"'
            f' role="img" aria-label="{ja_day.MAP_LABEL}">{path}{"".join(marks)}</svg>')
     rest = f"<p>{_e(ja_day.unplaced(LIST_JOIN.join(unplaced)))}</p>" if unplaced else ""
     return f"<figure>{svg}</figure>{rest}"
+
+
+def _label_width(label: str) -> int:
+    """How wide a map label is drawn (11px text), a little over: a full-width character 11 units, others 7."""
+    return sum(LABEL_FONT if unicodedata.east_asian_width(ch) in "WF" else LABEL_FONT * 2 // 3 + 1 for ch in label)
 
 
 def _talks(day: Day) -> Iterable[str]:
@@ -150,14 +161,14 @@ def _talks(day: Day) -> Iterable[str]:
 
 def _promise(p: Promise) -> str:
     due = _time(p.due_at) if p.due_at else f"<time>{ja_day.NO_TIME}</time>"
-    return (f'<span class="status status-{_e(p.status)}" data-status="{_e(p.status)}">{_e(p.status)}</span>'
+    return (f'<span class="status status-{_e(p.status)}" data-status="{_e(p.status)}">{_e(ja_day.status(p.status))}</span>'
             f'{due}<span class="partner">{_e(p.partner)}</span> / '
             f'<span class="place">{_e(p.place or ja_day.NO_PLACE)}</span><br><small>{_e(quoted(p.text))}</small>')
 
 
 def _gift(t: Transfer) -> str:
     what = f"{t.item['item_id']}×{t.item['quantity']}" if t.item else yen(t.money) if t.money else ""
-    return (f'{_time(t.at)}<span class="direction" data-direction="{_e(t.direction)}">{_e(t.direction)}</span> '
+    return (f'{_time(t.at)}<span class="direction" data-direction="{_e(t.direction)}">{_e(ja_day.direction(t.direction))}</span> '
             f'<span class="partner">{_e(t.partner)}</span> {_e(what)}')
 
 

@@ -6,6 +6,7 @@ from datetime import datetime
 from typing import Iterable
 
 from karakuri_agent.app.day.model import ZONE, Day, Transfer
+from karakuri_agent.ja import day as ja_day
 from karakuri_agent.ja import markup, phrases
 
 FIRST_LAST_CHARS = 60
@@ -21,8 +22,8 @@ def lines(day: Day) -> Iterable[str]:
         f"  {_hm(v.arrived_at)}  {v.label} [{v.node_id}]" for v in day.places))
     yield from _section("Conversations", _conversations(day))
     yield from _section("Promises", (
-        f"  {p.status:<9} {p.partner} at {p.place or 'a place not said'}, "
-        f"{_when(p.due_at)} (made {_hm(p.made_at)}" + (f", kept {_hm(p.kept_at)})" if p.kept_at else ")")
+        "  " + ja_day.promise(p.status, p.partner, p.place or ja_day.NO_PLACE_SAID, _when(p.due_at),
+                              _hm(p.made_at), _hm(p.kept_at) if p.kept_at else None)
         for p in day.promises))
     yield from _section("Gifts", (f"  {_hm(t.at)}  {_gift(t)}" for t in day.transfers))
     yield from _section("Commands", [
@@ -61,9 +62,8 @@ def _section(title: str, rows: Iterable[str]) -> Iterable[str]:
 
 
 def _gift(t: Transfer) -> str:
-    what = f"{t.item['item_id']}×{t.item['quantity']}" if t.item else phrases.yen(t.money) if t.money else "a gift"
-    return {"received": f"received {what} from {t.partner}", "given": f"gave {what} to {t.partner}",
-            "declined": f"declined {what} from {t.partner}"}.get(t.direction, f"{t.direction} {what} {t.partner}")
+    what = f"{t.item['item_id']}×{t.item['quantity']}" if t.item else phrases.yen(t.money) if t.money else ""
+    return ja_day.gift(t.direction, what, t.partner)
 
 
 def _short(text: str) -> str:
@@ -75,4 +75,4 @@ def _hm(moment: datetime | None) -> str:
 
 
 def _when(moment: datetime | None) -> str:
-    return moment.astimezone(ZONE).strftime("%m-%d %H:%M") if moment else "no time said"
+    return moment.astimezone(ZONE).strftime("%m-%d %H:%M") if moment else ja_day.NO_TIME
