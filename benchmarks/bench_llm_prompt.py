@@ -53,7 +53,7 @@ from karakuri_agent.llm.decider import LLMDecider  # noqa: E402
 from karakuri_agent.llm.settings import LLMSettings  # noqa: E402
 from karakuri_agent.domain.notification import Notification  # noqa: E402
 from karakuri_agent.decide.rules import RulePolicy  # noqa: E402
-from karakuri_agent.domain.decision import Decision
+from karakuri_agent.domain.decision import Decision, Proposal
 from karakuri_agent.domain.view import View
 from karakuri_agent.voice.persona import load_persona  # noqa: E402
 from testing.samples import CONVERSATION_REQUEST, SELF_ID, SELF_NAME  # noqa: E402
@@ -84,11 +84,11 @@ class PromptMeter:
         self.rules = RulePolicy()
         self.samples: dict[str, list[dict[str, int]]] = defaultdict(list)
 
-    def propose(self, view: View) -> list[Decision]:
+    def propose(self, view: View) -> Proposal:
         decisions = self.rules.propose(view)
         if view.choices:
             card = persona_card(view.persona)
-            default = next((d for d in decisions if d.acts), None)
+            default = next((d for d in decisions.candidates if d.acts), None)
             chars, tokens = prompt_size(build_messages(card, view, default))
             _, repair = prompt_size(build_messages(card, view, default, repair=(TYPICAL_ANSWER, TYPICAL_PROBLEM)))
             kind = view.parsed.get("notification_type") or "(untyped)"

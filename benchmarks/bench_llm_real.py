@@ -71,7 +71,7 @@ from karakuri_agent.llm.decider import LLMDecider  # noqa: E402
 from karakuri_agent.domain.notification import offered_choice  # noqa: E402
 from karakuri_agent.params import InvalidParams, merge, validate  # noqa: E402
 from karakuri_agent.decide.rules import RulePolicy  # noqa: E402
-from karakuri_agent.domain.decision import Decision
+from karakuri_agent.domain.decision import Decision, Proposal
 from karakuri_agent.domain.view import View
 
 RESULTS_FILE = ROOT / "benchmarks" / "results" / "bench_llm_real.json"
@@ -182,11 +182,12 @@ class Recorder:
         self.inner, self.source = inner, source
         self.pending: tuple[View, Any, list[dict[str, Any]], Decision | None] | None = None
 
-    def propose(self, view: View) -> list[Decision]:
+    def propose(self, view: View) -> Proposal:
         start = len(REQUESTS)
         decisions = self.inner.propose(view)
         trace = self.inner.last_trace
-        rules = decisions[1:] if trace is not None and trace.outcome != "rules" else decisions
+        candidates = decisions.candidates
+        rules = candidates[1:] if trace is not None and trace.outcome != "rules" else candidates
         default = next((d for d in rules if d.acts), None)
         self.pending = (view, trace, REQUESTS[start:], default)
         return decisions

@@ -28,6 +28,11 @@ NIGHT_REST = {"id": "night-rest", "when": {"type": "time", "between": ["23:00", 
               "then": [{"type": "choose", "command": "wait", "params": {"duration": 6}}], "priority": 100}
 
 
+def first(proposal):
+    """The rules' selection and first candidate: what `finish` takes after the outcome."""
+    return proposal.selection, proposal.candidates[0]
+
+
 def with_pack(v, data, now=TOKYO_NIGHT, memory=None):
     behaviour, problems = parse_behaviour(data, builtin_ids=BUILTIN_RULE_IDS)
     assert problems == []
@@ -265,27 +270,27 @@ def test_cooldowns_count_notifications_or_world_minutes_and_max_fires_spends_a_r
 def test_night_rest_outranks_the_day_but_never_a_conversation_turn():
     idle = with_pack(view([MOVE, WAIT]), {"rules": [NIGHT_REST]})
     chosen = propose(idle)
-    assert (chosen[0].command, chosen[0].params, chosen[0].rule) == ("wait", {"duration": 6}, "night-rest")
+    assert (chosen.candidates[0].command, chosen.candidates[0].params, chosen.candidates[0].rule) == ("wait", {"duration": 6}, "night-rest")
     talk = with_pack(view([SPEAK, END, WAIT], kind="conversation_message",
                           messages=[{"speaker": "桜草メイ", "speaker_id": MEI["id"], "message": "こんばんは！"}]),
                      {"rules": [NIGHT_REST]})
-    assert propose(talk)[0].rule == "conversation-turn" and propose(talk)[0].command == "conversation_speak"
+    assert propose(talk).candidates[0].rule == "conversation-turn" and propose(talk).candidates[0].command == "conversation_speak"
     noon = with_pack(view([MOVE, WAIT]), {"rules": [NIGHT_REST]}, now=TOKYO_NOON)
-    assert propose(noon)[0].rule == "daily-life"
+    assert propose(noon).candidates[0].rule == "daily-life"
 
 
 def test_without_a_behaviour_the_built_in_rules_decide_as_before():
     v = view([MOVE, WAIT])
     decisions = propose(v)
-    assert decisions[0].rule == "daily-life" and decisions[0].trace.gave_way == []
+    assert decisions.candidates[0].rule == "daily-life" and decisions.selection.gave_way == []
     assert replace(v, persona=replace(v.persona, behaviour=build_behaviour({}))).persona.behaviour.empty
 
 
 def test_a_rule_whose_command_is_not_offered_gives_way_and_says_why():
     v = with_pack(view([MOVE]), {"rules": [NIGHT_REST]})
     chosen = propose(v)
-    assert chosen[0].command == "move" and chosen[0].rule == "daily-life"
-    assert chosen[0].trace.gave_way == [{"rule": "night-rest", "why": "not offered: wait"}]
+    assert chosen.candidates[0].command == "move" and chosen.candidates[0].rule == "daily-life"
+    assert chosen.selection.gave_way == [{"rule": "night-rest", "why": "not offered: wait"}]
 
 
 def test_a_rule_refused_by_the_gate_gives_way():
@@ -294,17 +299,17 @@ def test_a_rule_refused_by_the_gate_gives_way():
     assert [p.split(": ", 2)[1] for p in problems] == ["rules[night-rest].then[0].params.duration"]  # check says so
     v = view([MOVE, WAIT])  # and the gate still refuses it, should such a pack be run anyway
     chosen = propose(replace(v, persona=replace(v.persona, behaviour=behaviour), now=TOKYO_NIGHT, behaviour_memory={}))
-    assert chosen[0].rule == "daily-life" and chosen[0].trace.gave_way[0]["why"].startswith("refused by the gate")
+    assert chosen.candidates[0].rule == "daily-life" and chosen.selection.gave_way[0]["why"].startswith("refused by the gate")
 
 
 def test_move_names_a_place_by_label_and_an_unknown_one_gives_way():
     walk = {"id": "walk", "when": {"type": "time", "between": ["06:00", "23:00"]},
             "then": [{"type": "choose", "command": "move", "params": {"target": "図書館"}}]}
     chosen = propose(with_pack(view([MOVE, WAIT]), {"rules": [walk]}, now=TOKYO_NOON))
-    assert (chosen[0].command, chosen[0].params, chosen[0].rule) == ("move", {"target_node_id": "2-2"}, "walk")
+    assert (chosen.candidates[0].command, chosen.candidates[0].params, chosen.candidates[0].rule) == ("move", {"target_node_id": "2-2"}, "walk")
     lost = {**walk, "then": [{"type": "choose", "command": "move", "params": {"target": "神社"}}]}
     chosen = propose(with_pack(view([MOVE, WAIT]), {"rules": [lost]}, now=TOKYO_NOON))
-    assert chosen[0].rule == "daily-life" and "神社" in chosen[0].trace.gave_way[0]["why"]
+    assert chosen.candidates[0].rule == "daily-life" and "神社" in chosen.selection.gave_way[0]["why"]
 
 
 def test_conversation_start_names_a_person_and_say_gives_the_line():
@@ -316,7 +321,7 @@ def test_conversation_start_names_a_person_and_say_gives_the_line():
     v = view([start, MOVE])
     v = replace(v, nearby_agents=[MEI])
     chosen = propose(with_pack(v, {"rules": [seek]}, now=TOKYO_NOON))
-    assert chosen[0].params == {"target_agent_id": MEI["id"], "message": "桜草メイさん、会いたかった！"}
+    assert chosen.candidates[0].params == {"target_agent_id": MEI["id"], "message": "桜草メイさん、会いたかった！"}
 
 
 def test_disable_switches_a_built_in_rule_off_and_rules_lists_the_order_tried():
@@ -343,8 +348,8 @@ def test_a_rule_without_choose_changes_things_and_the_next_rule_decides():
     data = {"variables": {"energy": {"min": 0, "max": 100, "initial": 80, "max_delta": 30}}, "rules": [tired]}
     v = with_pack(view([MOVE, WAIT]), data)
     chosen = propose(v)
-    assert chosen[0].command == "wait" and chosen[0].rule == "daily-life"
-    memory, trace = finish(v, chosen[0], "wait", True)
+    assert chosen.candidates[0].command == "wait" and chosen.candidates[0].rule == "daily-life"
+    memory, trace = finish(v, chosen.selection, chosen.candidates[0], "wait", True)
     assert memory["variables"] == {"energy": 50} and memory["rules"]["tired"]["fires"] == 1
     assert trace["changes"][0]["status"] == "clamped" and trace["fired"] == ["tired"]
 
@@ -354,9 +359,9 @@ def test_reactions_run_after_the_outcome_and_fill_the_partner():
             "reactions": [{"id": "warm", "on": "conversation_ended",
                            "then": [{"type": "add", "path": "affection.{partner}", "value": 8}]}]}
     v = with_pack(view([SPEAK, END], kind="conversation_message"), data, now=TOKYO_NOON)
-    memory, trace = finish(v, propose(v)[0], "end_conversation", True)
+    memory, trace = finish(v, *first(propose(v)), "end_conversation", True)
     assert memory["variables"] == {"affection.桜草メイ": 5} and trace["reactions"] == ["warm"]
-    memory, _ = finish(v, propose(v)[0], "end_conversation", False)
+    memory, _ = finish(v, *first(propose(v)), "end_conversation", False)
     assert memory["variables"] == {}  # a failed command ended nothing
 
 
@@ -365,7 +370,7 @@ def test_a_models_state_deltas_are_clamped_the_same_way():
 
     data = {"variables": {"energy": {"min": 0, "max": 100, "initial": 90, "max_delta": 10}}}
     v = with_pack(view([MOVE, WAIT]), data, now=TOKYO_NOON)
-    memory, trace = finish(v, Decision("wait", {"duration": 1}, deltas={"energy": 40, "mood": 1}),
+    memory, trace = finish(v, None, Decision("wait", {"duration": 1}, deltas={"energy": 40, "mood": 1}),
                            "wait", True)
     assert memory["variables"] == {"energy": 100}
     assert [c["status"] for c in trace["changes"]] == ["clamped", "ignored"]
@@ -428,7 +433,7 @@ def test_the_prompt_shows_the_variables_with_their_band_words_and_the_active_dir
     from karakuri_agent.llm.prompt import build_messages, persona_card
 
     v = with_pack(view([MOVE, WAIT]), MOODY, now=TOKYO_NOON)
-    memory, _ = finish(v, propose(v)[0], "move", True)  # the day starts: the directive is on from now
+    memory, _ = finish(v, *first(propose(v)), "move", True)  # the day starts: the directive is on from now
     later = with_pack(view([MOVE, WAIT]), MOODY, now=TOKYO_NOON + timedelta(minutes=5), memory=memory)
     user = build_messages(persona_card(later.persona), later, None)[1]["content"]
     assert '{"name":"energy","value":50,"band":"ふつう"}' in user and "今日は静かに過ごす" in user
@@ -452,9 +457,10 @@ def test_a_models_proposal_carries_its_state_deltas_to_the_engine():
     with respx.mock(assert_all_called=False) as router:
         router.post(f"{BASE}/chat/completions").side_effect = [answer(json.dumps(
             {"command": "wait", "params": {"duration": 1}, "reason": "疲れた", "state": {"energy": -40}}))]
-        chosen = decider().propose(v)[0]
+        proposed = decider().propose(v)
+    chosen = proposed.candidates[0]
     assert chosen.command == "wait" and chosen.deltas == {"energy": -40}
-    memory, trace = finish(v, chosen, "wait", True)
+    memory, trace = finish(v, proposed.selection, chosen, "wait", True)
     assert memory["variables"]["energy"] == 40 and trace["changes"][0]["status"] == "clamped"
     assert trace["changes"][0]["by"] == "model"
 
@@ -471,9 +477,9 @@ def test_the_bundled_night_rest_is_switched_off_by_disable(tmp_path, home):
     assert run_agent(home, "persona", "check", str(pack), cwd=tmp_path)[0] == 0
     v = view([MOVE, WAIT])
     night = replace(v, persona=load_persona(pack), now=TOKYO_NIGHT)
-    assert propose(night)[0].rule == "daily-life"
+    assert propose(night).candidates[0].rule == "daily-life"
     bundled = replace(v, persona=load_persona(), now=TOKYO_NIGHT)
-    assert propose(bundled)[0].rule == "night-rest"
+    assert propose(bundled).candidates[0].rule == "night-rest"
     code, out, _ = run_agent(home, "rules", "--pack", str(pack), cwd=tmp_path)
     assert "night-rest" in out and "(off: disable)" in out.splitlines()[-1]
 
@@ -491,20 +497,21 @@ def test_the_example_pack_walks_in_the_morning_and_seeks_out_the_one_it_grew_fon
               {"node_id": "4-4", "name": "公園 広場", "visits": 0, "last_visited": None}]
     morning = datetime(2026, 4, 17, 22, 30, tzinfo=timezone.utc)  # 07:30 in Tokyo
     v = replace(view([MOVE, WAIT]), persona=sora, now=morning, places=places)
-    walk = propose(v)[0]
+    proposed = propose(v)
+    walk = proposed.candidates[0]
     assert (walk.rule, walk.params) == ("morning-walk", {"target_node_id": "4-4"})
-    memory, _ = finish(v, walk, "move", True)
-    assert propose(replace(v, behaviour_memory=memory))[0].rule != "morning-walk"  # once a day
+    memory, _ = finish(v, proposed.selection, walk, "move", True)
+    assert propose(replace(v, behaviour_memory=memory)).candidates[0].rule != "morning-walk"  # once a day
     start = choice("conversation_start", param_schema={"target_agent_id": {"type": "string"},
                                                        "message": {"type": "string", "maxLength": 200}})
     noon = replace(v, choices=[start, MOVE, WAIT], now=TOKYO_NOON, nearby_agents=[MEI], behaviour_memory=memory)
-    assert propose(noon)[0].rule != "seek-mei"  # not fond of her yet
+    assert propose(noon).candidates[0].rule != "seek-mei"  # not fond of her yet
     talk = replace(view([SPEAK, END], kind="conversation_message"), persona=sora, now=TOKYO_NOON)
     for n in range(30):  # time together: every turn of talk adds affection, at most 5 per notification
         talk = replace(talk, notification_id=f"notif-talk-{n}", behaviour_memory=memory)
-        memory, _ = finish(talk, propose(talk)[0], "conversation_speak", True)
+        memory, _ = finish(talk, *first(propose(talk)), "conversation_speak", True)
     assert memory["variables"]["affection.桜草メイ"] == 60
-    seek = propose(replace(noon, behaviour_memory=memory))[0]
+    seek = propose(replace(noon, behaviour_memory=memory)).candidates[0]
     assert seek.rule == "seek-mei" and seek.params["target_agent_id"] == MEI["id"]
     assert seek.params["message"].startswith("桜草メイさん、")
 
@@ -514,8 +521,8 @@ def test_a_keyword_rule_reads_the_newest_line_else_the_notifications_text():
                 "then": [{"type": "choose", "command": "wait", "params": {"duration": 2}}], "priority": 60}
     idle = replace(with_pack(view([MOVE, WAIT]), {"rules": [festival]}, now=TOKYO_NOON),
                    text="広場でお祭りが始まりました。")
-    assert propose(idle)[0].rule == "festival"
-    assert propose(replace(idle, text="静かな午後です。"))[0].rule == "daily-life"
+    assert propose(idle).candidates[0].rule == "festival"
+    assert propose(replace(idle, text="静かな午後です。")).candidates[0].rule == "daily-life"
 
 
 

@@ -35,12 +35,12 @@ def test_the_bundled_pack_holds_closeness_with_its_band_words():
 
 
 def test_the_closest_nearby_is_sought_out_usually_not_always():
-    targets = [propose(_start_view(f"notif-{i}", {"桜草メイ": 40, "黒瀬コウ": 5}))[0].params["target_agent_id"]
+    targets = [propose(_start_view(f"notif-{i}", {"桜草メイ": 40, "黒瀬コウ": 5})).candidates[0].params["target_agent_id"]
                for i in range(400)]
     share = targets.count(MEI) / len(targets)
     assert 0.6 <= share <= 0.9, share
     assert {KOU, RIN} <= set(targets)  # variety stays
-    even = [propose(_start_view(f"notif-{i}", {}))[0].params["target_agent_id"] for i in range(300)]
+    even = [propose(_start_view(f"notif-{i}", {})).candidates[0].params["target_agent_id"] for i in range(300)]
     assert all(0.2 <= even.count(p["id"]) / 300 <= 0.47 for p in NEARBY)  # nobody closer: any of them
 
 
@@ -63,14 +63,14 @@ def test_talking_and_keeping_a_promise_bring_closer_clamped_by_the_engine():
     v = View(**{**v.__dict__, "behaviour_memory": {}, "parsed": {**v.parsed, "participants": [
         {"id": MEI, "name": "桜草メイ"}]}})
     start = Decision("conversation_start", {"target_agent_id": MEI, "message": "やっほー"})
-    memory, trace = finish(v, start, "conversation_start", True, kept=[kept])
+    memory, trace = finish(v, None, start, "conversation_start", True, kept=[kept])
     # started (+3) and kept (+8) asked for 11; max_delta 10 per notification clamps it.
     assert memory["variables"]["closeness.桜草メイ"] == 10
     assert {"talk-starts-closer", "promise-kept-closer"} <= set(trace["reactions"])
     again = View(**{**v.__dict__, "behaviour_memory": memory})
-    _, trace = finish(again, None, None, None, kept=[kept])  # the same promise read back again: not twice
+    _, trace = finish(again, None, None, None, None, kept=[kept])  # the same promise read back again: not twice
     assert "promise-kept-closer" not in (trace or {}).get("reactions", [])
-    _, trace = finish(v, start, "conversation_start", True)  # a talk without a promise kept: no promise_kept
+    _, trace = finish(v, None, start, "conversation_start", True)  # a talk without a promise kept: no promise_kept
     assert "promise-kept-closer" not in trace["reactions"]
 
 
@@ -91,20 +91,20 @@ def _idle(broken: list[dict], closeness: dict[str, int], memory: dict | None = N
 
 def test_a_broken_promise_lowers_its_partners_closeness_once_clamped_by_the_engine():
     v = _idle([_broken(7, KOU_NAME, 4)], {KOU_NAME: 30, RIN_NAME: 3})
-    memory, trace = finish(v, None, None, None)
+    memory, trace = finish(v, None, None, None, None)
     assert memory["variables"][f"closeness.{KOU_NAME}"] == 25
     assert trace["reactions"].count("promise-broken-farther") == 1
-    again, trace = finish(replace(v, behaviour_memory=memory), None, None, None)  # the next notification
+    again, trace = finish(replace(v, behaviour_memory=memory), None, None, None, None)  # the next notification
     assert again["variables"][f"closeness.{KOU_NAME}"] == 25
     assert "promise-broken-farther" not in (trace or {}).get("reactions", [])
-    low, trace = finish(replace(v, broken_promises=[_broken(8, RIN_NAME, 4)]), None, None, None)
+    low, trace = finish(replace(v, broken_promises=[_broken(8, RIN_NAME, 4)]), None, None, None, None)
     assert low["variables"][f"closeness.{RIN_NAME}"] == 0  # 3 - 5 held at the variable's minimum
     assert any(c["path"] == f"closeness.{RIN_NAME}" and c["status"] == "clamped" for c in trace["changes"])
 
 
 def test_two_broken_promises_at_once_lower_each_partner():
     v = _idle([_broken(7, KOU_NAME, 4), _broken(8, RIN_NAME, 6)], {KOU_NAME: 30, RIN_NAME: 40})
-    memory, trace = finish(v, None, None, None)
+    memory, trace = finish(v, None, None, None, None)
     assert (memory["variables"][f"closeness.{KOU_NAME}"], memory["variables"][f"closeness.{RIN_NAME}"]) == (25, 35)
     assert trace["reactions"].count("promise-broken-farther") == 2
 
@@ -112,7 +112,7 @@ def test_two_broken_promises_at_once_lower_each_partner():
 def test_a_counted_promise_is_forgotten_only_once_no_read_can_bring_it_back_again():
     counted = {"promises_broken": {"7": (NOW - timedelta(days=2, hours=2)).isoformat(),
                                    "9": (NOW - timedelta(days=3)).isoformat()}}
-    memory, trace = finish(_idle([_broken(7, KOU_NAME, 24 * 2 + 2)], {KOU_NAME: 30}, counted), None, None, None)
+    memory, trace = finish(_idle([_broken(7, KOU_NAME, 24 * 2 + 2)], {KOU_NAME: 30}, counted), None, None, None, None)
     assert memory["promises_broken"] == {"7": counted["promises_broken"]["7"]}  # 9 is past any read
     assert "promise-broken-farther" not in (trace or {}).get("reactions", [])  # 7 is still counted
 

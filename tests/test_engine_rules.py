@@ -131,7 +131,7 @@ def test_a_refused_command_is_not_proposed_here_but_is_elsewhere():
                   "location": {"current_node": {"node_id": here, "name": "映画館 ロビー"}}}
         view = View(notification_id="notif-v", choices=[movie, wait], parsed=parsed, context={}, me=ME, now=NOW,
                     persona=load_persona(), refused=refused)
-        return propose(view)[0].command
+        return propose(view).candidates[0].command
 
     assert decided("16-12") == "wait" and decided("16-13") == "action"
 
@@ -180,7 +180,7 @@ def test_a_generic_choices_wider_bound_does_not_widen_the_actions_own_range():
               "location": {"current_node": {"node_id": "3-9", "name": "住宅A 室内"}}}
     view = View(notification_id="notif-g", choices=[generic], parsed=parsed, context={}, me=ME, now=NOW,
                 persona=load_persona())
-    action = next(d for d in propose(view) if d.command == "action")
+    action = next(d for d in propose(view).candidates if d.command == "action")
     assert action.params["duration_minutes"] == 30  # a nap by day: the shortest the action allows, not the schema's 1
 
 
@@ -193,7 +193,7 @@ def test_a_range_only_the_text_gives_is_filled_too():
               "location": {"current_node": {"node_id": "7-6", "name": "本屋 店内"}}}
     view = View(notification_id="notif-t", choices=[action], parsed=parsed, context={}, me=ME, now=NOW,
                 persona=load_persona())
-    [decision] = propose(view)[:1]
+    [decision] = propose(view).candidates[:1]
     assert decision.params == {"action_id": "read", "duration_minutes": 60}
 
 
@@ -284,17 +284,17 @@ def beside(nid: str, *, people=((MEI_ID, MEI_NAME),), last_contact: str | None =
 
 def test_the_same_person_is_not_spoken_to_first_again_the_same_in_world_day():
     earlier = "2026-04-18T01:00:00+00:00"  # 10:00 in Tokyo, the same day as NOW (15:00)
-    commands = {propose(beside(f"notif-d{i}", last_contact=earlier))[0].command for i in range(30)}
+    commands = {propose(beside(f"notif-d{i}", last_contact=earlier)).candidates[0].command for i in range(30)}
     assert "conversation_start" not in commands
     yesterday = "2026-04-17T01:00:00+00:00"
-    assert any(propose(beside(f"notif-d{i}", last_contact=yesterday))[0].command == "conversation_start"
+    assert any(propose(beside(f"notif-d{i}", last_contact=yesterday)).candidates[0].command == "conversation_start"
                for i in range(30))
 
 
 def test_an_npc_is_never_spoken_to_even_when_listed_beside_the_agent():
     npc = ("npc-1", "おまわりさん")
     views = [beside(f"notif-x{i}", people=(npc,), npcs=[{"name": "おまわりさん", "node_id": "8-13"}]) for i in range(30)]
-    assert all(d.command != "conversation_start" for v in views for d in propose(v))
+    assert all(d.command != "conversation_start" for v in views for d in propose(v).candidates)
 
 
 def test_how_often_it_speaks_first_is_the_characters():
@@ -302,7 +302,7 @@ def test_how_often_it_speaks_first_is_the_characters():
 
     sociable = load_persona()
     shy = replace(sociable, rules=replace(sociable.rules, sociability=0.1))
-    first_talks = {name: sum(propose(beside(f"notif-s{i}", persona=p))[0].command == "conversation_start"
+    first_talks = {name: sum(propose(beside(f"notif-s{i}", persona=p)).candidates[0].command == "conversation_start"
                              for i in range(200)) for name, p in (("sociable", sociable), ("shy", shy))}
     assert first_talks["sociable"] >= 140 and first_talks["shy"] <= 40, first_talks
 
@@ -317,6 +317,6 @@ def test_a_packs_sociability_variable_makes_a_shy_one(tmp_path):
     data["variables"]["sociability"] = {"min": 0, "max": 100, "initial": 5}
     (pack / "behaviour.json").write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
     shy = load_persona(pack)
-    first_talks = sum(propose(beside(f"notif-s{i}", persona=shy))[0].command == "conversation_start"
+    first_talks = sum(propose(beside(f"notif-s{i}", persona=shy)).candidates[0].command == "conversation_start"
                       for i in range(200))
     assert first_talks <= 30

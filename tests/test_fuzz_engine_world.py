@@ -83,7 +83,7 @@ def test_no_move_ever_goes_to_an_npcs_node_even_one_learned_as_a_place_before(ca
     # An older agent learned the NPCs as places: they are on the known list, and maybe in the enum too.
     known = places + [(node, name) for name, node in npcs]
     enum = [n for n, _ in known] if offered_as_enum else []
-    for decision in propose(idle_view(known, npc_nodes=npc_nodes, enum=enum, seed=f"notif-{seed}")):
+    for decision in propose(idle_view(known, npc_nodes=npc_nodes, enum=enum, seed=f"notif-{seed}")).candidates:
         assert not (decision.command == "move" and decision.params.get("target_node_id") in npc_nodes)
 
 
@@ -94,7 +94,7 @@ def test_a_command_the_world_refused_here_is_never_proposed_again_here(places, d
     view = idle_view(places)
     refused = []
     for _ in range(len(places) + 2):  # refuse whatever it proposes, again and again
-        decisions = propose(view)
+        decisions = propose(view).candidates
         for decision in decisions:
             assert not lessons.is_refused(refused, decision.command, decision.params, "1-1")
         if not decisions or decisions[0].command is None:
@@ -145,7 +145,7 @@ def test_every_required_bounded_param_is_filled_within_its_bounds(low, span, hou
               "location": {"current_node": {"node_id": "3-9", "name": "住宅A 室内"}}}
     view = View(notification_id="notif-b", choices=[action, WAIT], parsed=parsed, context={}, me=ME, now=now,
                 persona=PERSONA)
-    decisions = [d for d in propose(view) if d.command == "action"]
+    decisions = [d for d in propose(view).candidates if d.command == "action"]
     if 6 <= hour < 23:  # the bundled pack rests at night, whatever is offered
         assert decisions, "the action was skipped"
     for decision in decisions:
@@ -201,7 +201,7 @@ def test_an_action_is_chosen_only_when_the_agent_knows_it_can_pay_and_holds_what
     view = View(notification_id=f"notif-{seed}", choices=choices, parsed=parsed, context={}, me=ME, now=NOW,
                 persona=PERSONA, holdings=holdings, knowledge_age={"get_map": NOW - NOW})
     truth = {name: qty for (name, _), qty in held}
-    for decision in propose(view):
+    for decision in propose(view).candidates:
         if decision.command != "action":
             continue
         option = next(a for a in actions if a["id"] == decision.params["action_id"])
@@ -245,7 +245,7 @@ def test_a_talk_is_started_only_with_someone_new_today_never_an_npc_and_always_w
                 now=NOW, persona=persona, nearby_agents=[{"id": p, "name": n} for p, n, _ in people],
                 acquaintances=known)
     allowed = {pid for pid, _, kind in people if kind in ("new", "yesterday")}
-    decisions = propose(view)
+    decisions = propose(view).candidates
     for decision in decisions:
         if decision.command == "conversation_start":
             assert decision.params["target_agent_id"] in allowed

@@ -78,7 +78,7 @@ def test_whatever_the_servers_timing_the_ask_ends_by_its_budget(delays, answers)
         started = time.monotonic()
         proposed = chosen.propose(make_view([ACCEPT, REJECT]))
         took = time.monotonic() - started
-    trace = proposed.trace
+    trace = proposed.model
     # The ask itself ends by the deadline; the whole call adds the rules' own proposal and the prompt.
     assert trace.ms <= (budget + SLACK) * 1000 and took <= budget + 4 * SLACK
     if trace.outcome == RULES and trace.error:
@@ -156,9 +156,10 @@ def test_the_rules_effects_and_the_models_deltas_both_apply_in_order_clamped(low
     said = {"command": "wait", "params": {"duration": 1}, "reason": "r", "state": {"energy": model_delta}}
     with respx.mock(assert_all_called=False) as router:
         router.post(f"{BASE}/chat/completions").side_effect = [answer(json.dumps(said))]
-        chosen = decider().propose(v)[0]
+        proposed = decider().propose(v)
+    chosen = proposed.candidates[0]
     assert chosen.deltas == {"energy": model_delta}
-    memory, trace = finish(v, chosen, "wait", True)
+    memory, trace = finish(v, proposed.selection, chosen, "wait", True)
     assert trace is not None and trace["fired"] == ["noticed"] and memory["rules"]["noticed"]["fires"] == 1
     energy = [c for c in trace["changes"] if c["path"] == "energy"]
     assert [c["by"] for c in energy] == ["noticed", "model"]

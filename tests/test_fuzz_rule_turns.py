@@ -47,9 +47,9 @@ def test_a_rules_turn_names_a_present_participant_or_gives_way(present, speakers
     behaviour, problems = parse_behaviour({"rules": [rule]}, builtin_ids=BUILTIN_RULE_IDS)
     assert problems == []
     v = replace(v, persona=replace(v.persona, behaviour=behaviour))
-    decisions = propose(v)
-    assert decisions
-    first = decisions[0]
+    proposed = propose(v)
+    assert proposed.candidates
+    first = proposed.candidates[0]
     if first.rule == "nyan":
         speaker = first.params["next_speaker_agent_id"]
         assert speaker in {p["id"] for p in present}
@@ -57,6 +57,6 @@ def test_a_rules_turn_names_a_present_participant_or_gives_way(present, speakers
         assert enum is None or speaker in enum
         assert first.params["message"] == "にゃーん"
     else:
-        gave_way = first.trace.gave_way
+        gave_way = proposed.selection.gave_way
         assert [g["rule"] for g in gave_way] == ["nyan"], gave_way
         assert gave_way[0]["why"] and "\n" not in gave_way[0]["why"]

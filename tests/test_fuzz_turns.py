@@ -43,7 +43,7 @@ ASKED_OR_GREETED = set(turns.THANKS_FOR_ITEM + turns.THANKS_FOR_MONEY + turns.DE
 
 def decide(note, **kwargs):
     view = view_of(note, roster=ROSTER, **kwargs)
-    return first_admitted(note, propose(view), ())
+    return first_admitted(note, propose(view).candidates, ())
 
 
 @st.composite
@@ -178,7 +178,7 @@ def _heard(message, now):
     pending = store.pending_commitments(now - timedelta(hours=1))
     view = view_of(note, pending_commitments=pending, now=now,
                    places=[{**p, "visits": 0, "last_visited": None} for p in PLACES])
-    _, admitted, refused = first_admitted(note, propose(view), ())
+    _, admitted, refused = first_admitted(note, propose(view).candidates, ())
     assert admitted is not None, refused
     return pending, admitted.params["message"]
 

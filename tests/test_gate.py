@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from karakuri_agent.app.cli import agent, karakuri
 from karakuri_agent.app.config import load_settings
 from karakuri_agent.app.cycle import handle
-from karakuri_agent.domain.decision import Decision
+from karakuri_agent.domain.decision import Decision, Proposal
 from karakuri_agent.decide.fallback import FallbackDecider
 from karakuri_agent.gate import Admitted, Rejected, admit
 from karakuri_agent.domain.notification import Notification
@@ -73,7 +73,7 @@ class Proposes:
 
     def propose(self, view):
         self.asked += 1
-        return list(self.decisions)
+        return Proposal(tuple(self.decisions))
 
 
 class Fails:

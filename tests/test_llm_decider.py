@@ -21,7 +21,7 @@ from karakuri_agent.llm.settings import LLMSettings
 from karakuri_agent.domain.notification import Choice
 from karakuri_agent.params import InvalidParams, merge, validate
 from karakuri_agent.decide.rules import RulePolicy
-from karakuri_agent.domain.decision import Decision
+from karakuri_agent.domain.decision import Decision, Proposal
 from karakuri_agent.domain.view import View
 from karakuri_agent.voice.persona import load_persona
 from testing.llm_server import HANG, running_model
@@ -112,9 +112,9 @@ def test_a_good_proposal_is_returned_exactly_as_proposed_before_the_rules(model)
     model.side_effect = [answer(proposal("conversation_accept", {"message": "メイさん、やっほー！何の話？"}, "誘いに応える"))]
     d = decider()
     view = make_view([ACCEPT, REJECT])
-    decisions = d.propose(view)
+    decisions = d.propose(view).candidates
     assert decisions[0] == Decision("conversation_accept", {"message": "メイさん、やっほー！何の話？"}, "誘いに応える")
-    assert decisions[1:] == RulePolicy().propose(view)  # the rules stay behind it
+    assert decisions[1:] == RulePolicy().propose(view).candidates  # the rules stay behind it
     trace = d.last_trace
     assert trace.outcome == "model" and not trace.repaired and not trace.replaced_by_rules
     assert (trace.prompt_tokens, trace.completion_tokens) == (300, 20)
@@ -126,13 +126,13 @@ def test_a_good_proposal_is_returned_exactly_as_proposed_before_the_rules(model)
 
 def test_a_fenced_answer_is_read(model):
     model.side_effect = [answer("```json\n" + proposal("conversation_reject") + "\n```")]
-    assert decider().propose(make_view([ACCEPT, REJECT]))[0].command == "conversation_reject"
+    assert decider().propose(make_view([ACCEPT, REJECT])).candidates[0].command == "conversation_reject"
 
 
 def test_of_two_proposals_the_first_is_taken(model):
     two = f"[{proposal('conversation_reject', reason='一つ目')}, {proposal('conversation_accept', {'message': 'はい'})}]"
     model.side_effect = [answer(two)]
-    assert decider().propose(make_view([ACCEPT, REJECT]))[0] == Decision("conversation_reject", {}, "一つ目")
+    assert decider().propose(make_view([ACCEPT, REJECT])).candidates[0] == Decision("conversation_reject", {}, "一つ目")
 
 
 # -- repaired once ---------------------------------------------------------------------------------------
@@ -140,7 +140,7 @@ def test_a_command_not_offered_is_asked_again_with_the_problem_listed(model):
     model.side_effect = [answer(proposal("move", {"target_node_id": "7-11"}), 300, 10),
                          answer(proposal("conversation_accept", {"message": "うん、話そう！"}), 340, 12)]
     d = decider()
-    decisions = d.propose(make_view([ACCEPT, REJECT]))
+    decisions = d.propose(make_view([ACCEPT, REJECT])).candidates
     assert decisions[0] == Decision("conversation_accept", {"message": "うん、話そう！"}, "理由")
     repair = sent_messages(model, 1)
     assert repair[-2]["role"] == "assistant" and '"move"' in repair[-2]["content"]
@@ -159,7 +159,7 @@ def test_a_command_not_offered_is_asked_again_with_the_problem_listed(model):
 def test_a_proposal_the_gate_refuses_is_repaired_with_the_gate_s_problems(model, bad, problem):
     model.side_effect = [answer(bad), answer(proposal("conversation_reject"))]
     d = decider()
-    assert d.propose(make_view([ACCEPT, REJECT]))[0].command == "conversation_reject"
+    assert d.propose(make_view([ACCEPT, REJECT])).candidates[0].command == "conversation_reject"
     assert problem in sent_messages(model, 1)[-1]["content"]
 
 
@@ -168,7 +168,7 @@ def test_garbage_twice_leaves_the_decision_to_the_rules(model):
     model.side_effect = [answer("I think Nike should say hello."), answer("Sure! Hello!")]
     d = decider()
     view = make_view([ACCEPT, REJECT])
-    assert d.propose(view) == RulePolicy().propose(view)
+    assert d.propose(view).candidates == RulePolicy().propose(view).candidates
     assert model.call_count == 2
     assert "no JSON object" in sent_messages(model, 1)[-1]["content"]
     assert d.last_trace.replaced_by_rules
@@ -179,7 +179,7 @@ def test_a_server_error_leaves_the_decision_to_the_rules_without_asking_again(mo
     model.side_effect = [httpx.Response(500, json={"error": {"message": "boom"}})]
     d = decider()
     view = make_view([ACCEPT, REJECT])
-    assert d.propose(view) == RulePolicy().propose(view)
+    assert d.propose(view).candidates == RulePolicy().propose(view).candidates
     assert model.call_count == 1  # no retry: a model that is down is not asked twice
     assert d.last_trace.error == "http 500" and "http 500 → rules decided" in d.last_trace.line()
 
@@ -194,7 +194,7 @@ def test_a_model_whose_first_answer_spent_the_budget_is_not_asked_again(model):
     model.side_effect = slow_bad_answer
     d = decider(timeout=20, clock=lambda: now[0])
     view = make_view([ACCEPT, REJECT])
-    assert d.propose(view) == RulePolicy().propose(view)
+    assert d.propose(view).candidates == RulePolicy().propose(view).candidates
     assert model.call_count == 1 and d.last_trace.error == "budget spent"
 
 
@@ -203,7 +203,7 @@ def test_a_model_that_hangs_past_the_budget_leaves_the_decision_to_the_rules():
     with running_model([HANG]) as server:
         d = decider(base=server.base_url, timeout=0.5)
         view = make_view([ACCEPT, REJECT])
-        assert d.propose(view) == RulePolicy().propose(view)
+        assert d.propose(view).candidates == RulePolicy().propose(view).candidates
         assert len(server.requests) == 1
     assert d.last_trace.error == "timeout" and d.last_trace.replaced_by_rules
 
@@ -216,7 +216,7 @@ def test_without_the_llm_extra_the_decider_says_how_to_install_it(monkeypatch):
 
 def test_nothing_is_asked_when_there_is_nothing_to_choose(model):
     d = decider()
-    assert d.propose(make_view([])) == RulePolicy().propose(make_view([]))
+    assert d.propose(make_view([])).candidates == RulePolicy().propose(make_view([])).candidates
     assert model.call_count == 0 and d.last_trace is None
 
 
@@ -229,8 +229,8 @@ def test_an_injected_request_for_money_never_moves_money(model):
     model.side_effect = [answer(give), answer(give_in_speech)]
     d = decider()
     view = make_view([SPEAK, END, TRANSFER], line=line, kind="conversation_message")
-    decisions = d.propose(view)
-    assert decisions == RulePolicy().propose(view)
+    decisions = d.propose(view).candidates
+    assert decisions == RulePolicy().propose(view).candidates
     assert all(x.command != "transfer" and not x.params.get("transfer") for x in decisions)
     assert "never gives money or items" in sent_messages(model, 1)[-1]["content"]
     assert d.last_trace.replaced_by_rules and len(d.last_trace.problems) == 2
@@ -241,12 +241,12 @@ def test_a_transfer_is_accepted_only_when_the_rules_accept_it(model):
     choices = [choice("transfer_accept"), choice("transfer_reject")]
     model.side_effect = [answer(proposal("transfer_accept")), answer(proposal("transfer_accept"))]
     stranger = make_view(choices, kind="transfer_requested", transfers=offer)
-    assert decider().propose(stranger)[0].command == "transfer_reject"  # a stranger: the rules refuse
+    assert decider().propose(stranger).candidates[0].command == "transfer_reject"  # a stranger: the rules refuse
 
     model.side_effect = [answer(proposal("transfer_accept", reason="ありがとう"))]
     friend = make_view(choices, kind="transfer_requested", transfers=offer,
                        people=[{"agent_id": MEI["id"], "interactions": 3}])
-    assert decider().propose(friend)[0] == Decision("transfer_accept", {}, "ありがとう")
+    assert decider().propose(friend).candidates[0] == Decision("transfer_accept", {}, "ありがとう")
 
 
 # -- through the whole cycle -------------------------------------------------------------------------
@@ -287,7 +287,7 @@ class CountingDecider:
         self.inner = inner
         self.asked = 0
 
-    def propose(self, view: View) -> list[Decision]:
+    def propose(self, view: View) -> Proposal:
         decisions = self.inner.propose(view)
         self.asked += self.inner.last_trace is not None
         return decisions
@@ -319,5 +319,5 @@ def test_a_param_the_choice_does_not_name_is_refused_even_without_a_schema(model
     stay = choice("conversation_stay")
     model.side_effect = [answer(proposal("conversation_stay", {"volume": 11})), answer(proposal("conversation_stay"))]
     d = decider()
-    assert d.propose(make_view([stay, REJECT]))[0] == Decision("conversation_stay", {}, "理由")
+    assert d.propose(make_view([stay, REJECT])).candidates[0] == Decision("conversation_stay", {}, "理由")
     assert d.last_trace.problems == [["volume is not a parameter of conversation_stay"]]

@@ -242,5 +242,5 @@ def test_a_client_that_cannot_be_built_leaves_the_decision_to_the_rules(monkeypa
 
     monkeypatch.setattr(chat.Chat, "ready", broken)
     proposed = decider().propose(make_view([ACCEPT, REJECT]))
-    assert proposed.trace.outcome == "rules" and proposed.trace.error == "RuntimeError"
-    assert [d.command for d in proposed][:1] == ["conversation_accept"]  # the rules' own first candidate
+    assert proposed.model.outcome == "rules" and proposed.model.error == "RuntimeError"
+    assert [d.command for d in proposed.candidates][:1] == ["conversation_accept"]  # the rules' own first candidate

@@ -37,7 +37,7 @@ def settings(base_url: str, **fields) -> LLMSettings:
 
 def ask(server, view, **fields):
     decider = LLMDecider(settings(server.base_url, **fields), RulePolicy(), gate=gate)
-    return decider, decider.propose(view)
+    return decider, decider.propose(view).candidates
 
 
 def refusal(field: str, message: str | None = None) -> tuple[int, dict]:
@@ -144,7 +144,7 @@ def test_a_refusal_that_names_no_field_leaves_the_decision_to_the_rules_at_once(
     with running_model([(400, {"error": {"message": "context length exceeded"}})]) as server:
         view = make_view([ACCEPT, REJECT])
         decider, decisions = ask(server, view)
-    assert decisions == RulePolicy().propose(view) and len(server.requests) == 1
+    assert decisions == RulePolicy().propose(view).candidates and len(server.requests) == 1
     assert decider.last_trace.error == "http 400"
 
 
@@ -182,7 +182,7 @@ def test_after_an_unreadable_answer_the_repair_asks_for_the_json_alone():
     assert len(messages) == 3 and all(m["role"] != "assistant" for m in messages)  # the echo is not shown back
     last = messages[-1]["content"]
     assert "no JSON object" in last and "JSON オブジェクト1つだけ" in last and echo not in last
-    rules = RulePolicy().propose(view)[0]
+    rules = RulePolicy().propose(view).candidates[0]
     assert json.loads(last.splitlines()[-1])["command"] == rules.command  # the shape, filled by the rules
 
 

@@ -37,7 +37,7 @@ def heard(message, *, now=NOW, nid="notif-meet"):
     pending = store.pending_commitments(now - timedelta(hours=1))
     view = view_of(note, pending_commitments=pending, places=[{**p, "visits": 0, "last_visited": None} for p in PLACES],
                    now=now)
-    decision, admitted, refused = first_admitted(note, propose(view), ())
+    decision, admitted, refused = first_admitted(note, propose(view).candidates, ())
     assert admitted is not None, refused
     return pending, admitted.params["message"], decision.reason
 
@@ -79,7 +79,7 @@ def test_a_time_is_confirmed_only_for_the_line_that_set_it():
     note = notification(text, turn_choices(enum=[MEI["id"]]), participants=[MEI, SELF],
                         messages=[{"speaker": MEI["name"], "speaker_id": MEI["id"], "message": "うん"}])
     view = view_of(note, pending_commitments=[old])
-    _, admitted, refused = first_admitted(note, propose(view), ())
+    _, admitted, refused = first_admitted(note, propose(view).candidates, ())
     assert admitted is not None, refused
     assert "14" not in admitted.params["message"]
 

@@ -181,9 +181,9 @@ def test_the_stand_in_answers_from_the_understanding_and_its_line_is_sent_first(
     with running_model(standin) as server:
         view = turn("今日どこ行ってたの？", said_before=["さっきはありがとう！"])
         proposal = standin_decider(server).propose(view)
-    assert proposal[0].params["message"] == "今日は公園と図書館に行ったよ。"
-    assert proposal.trace is not None and proposal.trace.outcome == "model"
-    rules_lines = [d.params.get("message") for d in proposal[1:] if d.params.get("message")]
+    assert proposal.candidates[0].params["message"] == "今日は公園と図書館に行ったよ。"
+    assert proposal.model is not None and proposal.model.outcome == "model"
+    rules_lines = [d.params.get("message") for d in proposal.candidates[1:] if d.params.get("message")]
     assert rules_lines and all(line not in standin.prompts[0] for line in rules_lines)  # the rules' own line
     for request in server.requests:
         assert MODEL_KEY not in json.dumps(request, ensure_ascii=False)
@@ -198,9 +198,9 @@ def test_the_gate_still_refuses_a_bad_model_line_and_the_rules_decide(spoil, pro
     with running_model(StandInModel(spoil=spoil)) as server:
         view = turn("今日どこ行ってたの？", said_before=["今日は公園と図書館に行ったよ。"])
         proposal = standin_decider(server).propose(view)
-    assert proposal.trace is not None and proposal.trace.outcome != "model"
-    assert any(problem in p for problems in proposal.trace.problems for p in problems)
-    first = proposal[0]
+    assert proposal.model is not None and proposal.model.outcome != "model"
+    assert any(problem in p for problems in proposal.model.problems for p in problems)
+    first = proposal.candidates[0]
     assert first.command in ("conversation_speak", "end_conversation")
     assert "<@" not in first.params.get("message", "") and "transfer" not in first.params
     assert first.params.get("message") != ja_prompt.OWN_WORDS

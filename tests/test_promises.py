@@ -416,7 +416,7 @@ def test_the_agent_at_the_shrine_stops_waiting_once_the_grace_is_over(store):
     now = _night(18, 1, 56)
     while now < _night(18, 4, 0):  # the symptom: the same history re-read at every reminder
         _read(store, int(now.timestamp()), now, [MEI_LINE])
-        decision = propose(_idle_view(store, now, SHRINE))[0]
+        decision = propose(_idle_view(store, now, SHRINE)).candidates[0]
         if decision.command == "wait":
             waited_until = now + decision.params["duration"] * timedelta(minutes=10)
             now = waited_until
@@ -427,7 +427,7 @@ def test_the_agent_at_the_shrine_stops_waiting_once_the_grace_is_over(store):
 
 def test_a_meeting_twelve_hours_away_does_not_make_the_agent_wait_now(store):
     _read(store, 1, _night(18, 8, 0), [("桜草メイ", "1", "20時に神社で会おう")])
-    decisions = propose(_idle_view(store, _night(18, 8, 5), SHRINE))
+    decisions = propose(_idle_view(store, _night(18, 8, 5), SHRINE)).candidates
     assert decisions[0].command != "wait"
 
 
@@ -648,7 +648,7 @@ def test_a_talk_is_cut_short_in_time_to_walk_to_a_meeting_elsewhere(minutes):
                         "location": {"current_node": {"node_id": "1-1", "name": "駅 前"}}},
                 context={"pending_commitments": [meeting], "people": []}, me=ME, now=NOW,
                 persona=load_persona(), places=places, meetings=[meeting])
-    assert propose(view)[0].command == "end_conversation"
+    assert propose(view).candidates[0].command == "end_conversation"
 
 
 @pytest.mark.parametrize("building, said", [

@@ -676,7 +676,7 @@ def speaking_view(participants, messages, *, choice=SPEAK_CHOICE, nid="notif-tal
 
 
 def spoken(view: View) -> dict:
-    decision = propose(view)[0]
+    decision = propose(view).candidates[0]
     assert decision.command == "conversation_speak"
     return decision.params
 
@@ -817,7 +817,7 @@ def test_an_opening_line_said_to_that_person_this_week_is_not_said_again():
                     context={"pending_commitments": [], "people": []}, me=ME,
                     now=datetime(2026, 4, 18, 6, 0, tzinfo=timezone.utc), persona=load_persona(),
                     said_before=list(said_before))
-        decision = propose(view)[0]
+        decision = propose(view).candidates[0]
         assert decision.command == "conversation_start"
         return decision.params["message"]
 

@@ -91,13 +91,13 @@ def _talk(minutes_to_meeting: int, walked: list[dict]) -> View:
 @pytest.mark.parametrize("walk, due_in", [(50, 60), (70, 80), (40, 50)])
 def test_a_talk_ends_in_time_for_a_long_walk_learned_before(walk, due_in):
     walked = [{"from": "12-7", "to": "4-1", "minutes": walk}]
-    assert propose(_talk(due_in, walked))[0].command == "conversation_end"
+    assert propose(_talk(due_in, walked)).candidates[0].command == "conversation_end"
 
 
 @pytest.mark.parametrize("walk, due_in", [(10, 45), (50, 80)])
 def test_a_talk_goes_on_while_the_walk_leaves_time(walk, due_in):
     walked = [{"from": "4-1", "to": "12-7", "minutes": walk}]
-    assert propose(_talk(due_in, walked))[0].command == "conversation_speak"
+    assert propose(_talk(due_in, walked)).candidates[0].command == "conversation_speak"
 
 
 def _idle(minutes_to_meeting: int, actions: list[tuple[str, float | None]], walked: list[dict]) -> View:
@@ -119,12 +119,12 @@ def _idle(minutes_to_meeting: int, actions: list[tuple[str, float | None]], walk
 @pytest.mark.parametrize("due_in, walk, long, short", [(150, 50, 120, 30), (120, 40, 75, 20), (100, 10, 80, 45)])
 def test_an_action_that_would_end_after_it_must_set_off_is_not_started(due_in, walk, long, short):
     walked = [{"from": "4-1", "to": "12-7", "minutes": walk}]
-    chosen = {d.params.get("action_id") for d in propose(_idle(due_in, [("long", long), ("short", short)], walked))
+    chosen = {d.params.get("action_id") for d in propose(_idle(due_in, [("long", long), ("short", short)], walked)).candidates
               if d.command == "action"}
     assert chosen == {"short"}
 
 
 def test_an_action_that_ends_in_time_may_be_started():
     walked = [{"from": "4-1", "to": "12-7", "minutes": 20}]
-    chosen = {d.params.get("action_id") for d in propose(_idle(170, [("long", 120)], walked)) if d.command == "action"}
+    chosen = {d.params.get("action_id") for d in propose(_idle(170, [("long", 120)], walked)).candidates if d.command == "action"}
     assert chosen == {"long"}

@@ -32,7 +32,7 @@ THANKS = turns.THANKS_FOR_ITEM + turns.THANKS_FOR_MONEY
 
 def decide(note, **kwargs):
     view = view_of(note, **kwargs)
-    decision, admitted, refused = first_admitted(note, propose(view), ())
+    decision, admitted, refused = first_admitted(note, propose(view).candidates, ())
     return view, decision, admitted, refused
 
 

@@ -44,11 +44,11 @@ from karakuri_agent.errors import (
 from karakuri_agent.gate import first_admitted, not_actionable
 from karakuri_agent.memory.context import view_of
 from karakuri_agent.reading.trigger import find_notification_id
-from karakuri_agent.report import line as report
+from karakuri_agent.report.line import Ending, How, line_for
 from karakuri_agent.report.line import WebhookResult
 from karakuri_agent.report.reporters import Reporter, WebhookReporter
 from karakuri_agent.secret import redact
-from karakuri_agent.state.base import State
+from karakuri_agent.state.base import State, Store
 
 if TYPE_CHECKING:
     from karakuri_agent.llm.trace import LLMTrace
@@ -58,12 +58,9 @@ log = logging.getLogger(__name__)
 # A library stays silent unless its user asks (`karakuri-agent -v`): no "last resort" output.
 logging.getLogger("karakuri_agent").addHandler(logging.NullHandler())
 
-# Why nothing can be sent → the report line for it.
-_NOT_ACTIONABLE_REPORTS = {
-    "notification_processed": lambda kind: report.PROCESSED,
-    "notification_expired": lambda kind: report.EXPIRED,
-    "no_choices": lambda kind: report.idle_report(kind, why=report.NO_CHOICES),
-}
+# Why nothing can be sent → how the notification ended.
+_NOT_ACTIONABLE: dict[str, How] = {"notification_processed": "processed", "notification_expired": "expired",
+                                   "no_choices": "no_choices"}
 
 
 def configured_reporter(settings: Settings) -> Reporter | None:
@@ -71,9 +68,9 @@ def configured_reporter(settings: Settings) -> Reporter | None:
     return WebhookReporter(settings.webhook_url, settings.webhook_budget) if settings.webhook_url else None
 
 
-@dataclass
+@dataclass(frozen=True)
 class HandleResult:
-    """What one invocation did; `record()` is the `--json` decision record."""
+    """What one invocation did, built once from what happened (`_ended`); `record()` is the `--json` record."""
 
     report: str
     notification_id: str | None = None
@@ -82,13 +79,13 @@ class HandleResult:
     outcome: Outcome | None = None
     dry_run: bool = False
     webhook: WebhookResult | None = None
-    rejected: list[dict[str, Any]] = field(default_factory=list)
+    rejected: tuple[dict[str, Any], ...] = ()
     # Why nothing (or not what was meant) was done: `errors.describe()`'s shape.
     error: dict[str, str] | None = None
     # What a model decider was asked and what came of it (None: no model was asked).
     model: LLMTrace | None = None
     # What went wrong in the decider and was fallen back from (Proposal.errors), one secret-free line each.
-    decider_errors: list[str] = field(default_factory=list)
+    decider_errors: tuple[str, ...] = ()
     # Why what the run did could not all be written to the state (None: it was); the report still goes out.
     unrecorded: str | None = None
     # The rule that decided, the rules that gave way and every variable change (None: nothing was decided).
@@ -107,7 +104,7 @@ class HandleResult:
             "notification_type": self.notification_type,
             "decision": decision and {"command": decision.command, "params": decision.params,
                                       "reason": decision.reason},
-            "rejected_candidates": self.rejected,
+            "rejected_candidates": list(self.rejected),
             "dry_run": self.dry_run,
             "sent": self.sent,
             "outcome": self.outcome and {"success": self.outcome.success, "result": self.outcome.result},
@@ -115,10 +112,16 @@ class HandleResult:
             "error": self.error,
             "outcome_recorded": self.unrecorded is None,
             "model": self.model and self.model.to_json(),
-            "decider_errors": self.decider_errors,
+            "decider_errors": list(self.decider_errors),
             "behaviour": self.behaviour,
             "report": self.report,
         }
+
+
+def _ended(ending: Ending, notification_id: str | None = None, **what: Any) -> HandleResult:
+    """The one place a HandleResult is made: how the notification ended (its report line, chosen in
+    report/) and what happened on the way."""
+    return HandleResult(line_for(ending), notification_id, ending.notification_type, **what)
 
 
 def handle(
@@ -144,7 +147,7 @@ def handle(
     except StateUnavailable as exc:  # the database could not be opened: nothing read, nothing sent
         result = _state_unavailable(exc, find_notification_id(body), dry_run)
         if reporter is not None and not dry_run:
-            result.webhook = reporter.post(result.report)
+            result = replace(result, webhook=reporter.post(result.report))
         return result
 
 
@@ -152,9 +155,9 @@ def answer_without_opening(notification_id: str | None, settings: Settings, *,
                            dry_run: bool = False) -> HandleResult | None:
     """The answers that need no state, no server and no report: no id, or switched off."""
     if notification_id is None:
-        return HandleResult(report.NO_ID, dry_run=dry_run)
+        return _ended(Ending("no_id"), dry_run=dry_run)
     if settings.disabled:
-        return HandleResult(report.DISABLED, notification_id, dry_run=dry_run)
+        return _ended(Ending("disabled"), notification_id, dry_run=dry_run)
     return None
 
 
@@ -206,24 +209,23 @@ class Agent:
         if result is None and notification_id is not None:
             try:
                 result = self._notification(notification_id, dry_run=dry_run)
-                result.dry_run = dry_run  # every path, early returns included
                 if result.model is not None:
                     result.model.sent, result.model.dry_run = result.sent, dry_run
-                self._keep(result, notification_id, remember)
+                result = self._keep(result, notification_id, remember)
             except StateUnavailable as exc:  # the ledger cannot be asked: nothing more is sent
                 result = _state_unavailable(exc, notification_id, dry_run)
             if self.reporter is not None and not dry_run:
-                result.webhook = self.reporter.post(result.report)
+                result = replace(result, webhook=self.reporter.post(result.report))
         elif remember is not None:
             with self.runtime.store.batch():
                 remember()
-        result = result or HandleResult(report.NO_ID, dry_run=dry_run)
+        result = result or _ended(Ending("no_id"), dry_run=dry_run)
         log.info("%s decision=%s outcome=%s %d ms", result.notification_id or "-",
                  result.decision.command if result.decision and result.decision.command else "none",
                  outcome_word(result), (time.perf_counter() - started) * 1000)
         return result
 
-    def _keep(self, result: HandleResult, notification_id: str, remember: Callable[[], None] | None) -> None:
+    def _keep(self, result: HandleResult, notification_id: str, remember: Callable[[], None] | None) -> HandleResult:
         """The run's report entry and the caller's writes, in one batch.
 
         Once a command was sent, nothing here may stop the report: a write
@@ -240,7 +242,8 @@ class Agent:
             if not result.sent:
                 raise
             why = getattr(exc, "message", None) or type(exc).__name__
-            result.unrecorded = result.unrecorded or f"{why}; the report entry was not kept"
+            return replace(result, unrecorded=result.unrecorded or f"{why}; the report entry was not kept")
+        return result
 
     def _remember(self, result: HandleResult, notification_id: str) -> None:
         """Keep the run's report line (and a dry run's plan, and why a run failed) for `log`."""
@@ -256,109 +259,101 @@ class Agent:
             reason=why or (planned.reason if planned else ""),
             failed=result.error is not None,
             model=result.model.to_json() if result.model else (
-                {"errors": result.decider_errors} if result.decider_errors else None),
+                {"errors": list(result.decider_errors)} if result.decider_errors else None),
             behaviour=result.behaviour,
         )
 
     def _notification(self, notification_id: str, *, dry_run: bool, newer: bool = False) -> HandleResult:
         """Steps 2-7 for one id; follows a `notification_stale` pointer once."""
-        rt, decider = self.runtime, self.decider
+        rt = self.runtime
         if not dry_run and rt.ledger.previous(notification_id) is not None:
-            return HandleResult(report.ALREADY_HANDLED, notification_id)
+            return _ended(Ending("already_handled"), notification_id, dry_run=dry_run)
         try:
             fetched = fetch(rt, notification_id)
         except ServerRejected as exc:
             if exc.latest_notification_id and not newer:
                 return self._notification(exc.latest_notification_id, dry_run=dry_run, newer=True)
-            return HandleResult(_refused_report(exc), notification_id, error=explain(exc))
+            return _ended(Ending("failed", error_code=exc.code), notification_id, dry_run=dry_run,
+                          error=explain(exc))
         except Unreachable as exc:
-            return HandleResult(report.FAILED, notification_id, error=explain(exc))
+            return _ended(Ending("failed", error_code=exc.code), notification_id, dry_run=dry_run,
+                          error=explain(exc))
 
         notification = fetched.notification
         kind = notification.notification.type
         began = fetched.read_at or rt.clock()  # promises kept from then on: by this notification (promise_kept)
-        result = HandleResult("", notification_id, kind, dry_run=dry_run)
         now = rt.clock()
         blocked = not_actionable(notification, now)
         if blocked is not None:
-            result.report = _NOT_ACTIONABLE_REPORTS[blocked](kind)
-            if blocked == "notification_expired":
-                result.error = _expired(notification.expires_at, now)
-            return result
+            expired = _expired(notification.expires_at, now) if blocked == "notification_expired" else None
+            return _ended(Ending(_NOT_ACTIONABLE[blocked], kind), notification_id, dry_run=dry_run, error=expired)
         if _cooling_down(rt, fetched, now):
-            result.report = report.idle_report(kind, why=report.COOLING_DOWN)
-            return result
+            return _ended(Ending("cooling_down", kind), notification_id, dry_run=dry_run)
 
-        view = view_of(rt.store, fetched, now, persona=self.persona, transfer_policy=self.transfer_policy)
-        proposal = decider.propose(view)
-        proposed = _FirstTrace(proposal)
-        decision, admitted, refused = first_admitted(notification, proposed, view.said_before,
-                                                     rt.settings.secrets)
-        if decision.trace is None and proposed.first is not None:
-            decision = replace(decision, rule=proposed.first.rule, trace=proposed.first.trace)
-        # A model decider's proposal carries the trace of the call just made; other deciders' have none.
-        result.model = proposal.trace if isinstance(proposal, Proposal) else None
-        self._note_fallbacks(result, proposal, refused)
-        result.decision = decision
-        result.rejected.extend(refused)
+        from karakuri_agent.decide.behaving import begun  # the pack's turn: begun once, for everyone who needs it
+
+        view = begun(view_of(rt.store, fetched, now, persona=self.persona, transfer_policy=self.transfer_policy))
+        proposal = self.decider.propose(view)
+        walk = proposal.walk()
+        decision, admitted, refused = first_admitted(notification, walk, view.said_before, rt.settings.secrets)
+        source = walk.source  # the proposal the decision came from: a fallback's, once the first's were refused
+        if not any(decision is c for c in source.candidates) and source.selection is not None:
+            decision = replace(decision, rule=source.selection.rule or "")  # the gate's own "nothing": whose rule it was
+        model = source.model or proposal.model
+        decided = {"decision": decision, "rejected": tuple(refused), "model": model,
+                   "decider_errors": self._fallbacks(proposal, model, refused), "dry_run": dry_run}
         if admitted is None:
-            self._behave(result, view, decision, None, None, began)
-            result.report = report.idle_report(kind, why=decision.idle_why)
-            return result
+            return _ended(Ending("idle", kind, idle_why=decision.idle_why), notification_id,
+                          **decided, **self._behave(view, source, decision, None, None, model, began))
+        command = admitted.choice.command
         if dry_run:
-            self._behave(result, view, decision, admitted.choice.command, None, began)
-            result.decision = Decision(admitted.choice.command, admitted.params, decision.reason, rule=decision.rule)
-            result.report = report.planned_report(kind, admitted.choice.command, facts_of(view, result.decision))
-            return result
+            planned = Decision(command, admitted.params, decision.reason, rule=decision.rule)
+            return _ended(Ending("planned", kind, command, facts=facts_of(view, planned)), notification_id,
+                          **{**decided, "decision": planned}, **self._behave(view, source, decision, command, None, model, began))
 
         from karakuri_agent.decide.behaving import fired_before_sending
 
-        fired = fired_before_sending(decision)
+        fired = fired_before_sending(source.selection)
         if fired is not None:  # a pack rule's firing counts before its command may reach the server
             with rt.store.batch():
                 rt.store.save_behaviour_state(fired)
         try:
             outcome = act(rt, fetched, admitted.choice, admitted.params, reason=decision.reason)
         except AlreadyAttempted:
-            result.report = report.ALREADY_HANDLED
-            return result
-        result.outcome = outcome
-        result.unrecorded = outcome.unrecorded
-        self._behave(result, view, decision, admitted.choice.command, outcome.success, began)
+            return _ended(Ending("already_handled", kind), notification_id, **decided)
+        if not outcome.success and isinstance(outcome.error, ServerRejected) and outcome.error.latest_notification_id \
+                and not newer:
+            latest = self._notification(outcome.error.latest_notification_id, dry_run=dry_run, newer=True)
+            return replace(latest, rejected=tuple(refused) + latest.rejected)
         if outcome.success:
             _mentioned(rt.store, decision, admitted.params, view.now)
-            sent = Decision(admitted.choice.command, admitted.params)
-            result.report = report.action_report(kind, admitted.choice.command, outcome.result,
-                                                 facts=facts_of(view, sent), newer=newer)
-        elif isinstance(outcome.error, ServerRejected) and outcome.error.latest_notification_id and not newer:
-            latest = self._notification(outcome.error.latest_notification_id, dry_run=dry_run, newer=True)
-            latest.rejected = result.rejected + latest.rejected
-            return latest
+            ending = Ending("sent", kind, command, outcome.result, facts_of(view, Decision(command, admitted.params)),
+                            newer=newer)
         elif isinstance(outcome.error, OutcomeUnknown):
-            result.report = report.UNKNOWN_OUTCOME
+            ending = Ending("unknown_outcome", kind)
         else:
-            result.report = _refused_report(outcome.error)
-        if outcome.error is not None:
-            result.error = explain(outcome.error)
-        return result
+            ending = Ending("failed", kind, error_code=getattr(outcome.error, "code", None))
+        return _ended(ending, notification_id, **decided, outcome=outcome, unrecorded=outcome.unrecorded,
+                      error=explain(outcome.error) if outcome.error is not None else None,
+                      **self._behave(view, source, decision, command, outcome.success, model, began))
 
-    def _note_fallbacks(self, result: HandleResult, proposal: Any, refused: list[dict[str, Any]]) -> None:
+    def _fallbacks(self, proposal: Proposal, model: LLMTrace | None, refused: list[dict[str, Any]]) -> tuple[str, ...]:
         """The record says who decided: the errors fallen back from, and a model's proposal this gate refused.
 
         The model's checks admitted its proposal (it comes first); this gate,
         which alone knows the configured secrets, may still refuse it, and
         then the rules' candidate behind it is what goes out.
         """
-        errors = proposal.errors if isinstance(proposal, Proposal) else []
-        result.decider_errors = [failure_line(exc, self.runtime.settings.secrets) for exc in errors]
-        if result.model is not None:
-            result.model.errors = list(result.decider_errors)
+        lines = tuple(failure_line(exc, self.runtime.settings.secrets) for exc in proposal.errors)
+        if model is not None:
+            model.errors = list(lines)
             if refused:
-                result.model.overruled(refused[0]["problem"])
+                model.overruled(refused[0]["problem"])
+        return lines
 
-    def _behave(self, result: HandleResult, view: View, decision: Decision, sent: str | None,
-                success: bool | None, began: datetime) -> None:
-        """The pack's reactions to what happened; what it remembers is saved with the report entry.
+    def _behave(self, view: View, proposal: Proposal, decision: Decision, sent: str | None,
+                success: bool | None, model: LLMTrace | None, began: datetime) -> dict[str, Any]:
+        """The pack's reactions to what happened: the trace kept with the run, and what it remembers after.
 
         The promises this notification kept (in place, by going, by talking:
         the ones `day` calls kept) are read back from the store for the
@@ -367,35 +362,18 @@ class Agent:
         from karakuri_agent.decide.behaving import behaviour_of, finish  # imported once a decision is made
 
         kept = [] if behaviour_of(view).empty else self.runtime.store.kept_since(began)
-        result.behaviour_memory, result.behaviour = finish(view, decision, sent, success, kept=kept)
-        if result.behaviour is not None and result.model is not None and not result.model.replaced_by_rules:
+        memory, behaviour = finish(view, proposal.selection, decision, sent, success, kept=kept)
+        if behaviour is not None and model is not None and not model.replaced_by_rules:
             # The model chose: the rules' selection came along for its firings, not as the decider.
-            result.behaviour = {**result.behaviour, "rule": None, "by": "the model"}
+            behaviour = {**behaviour, "rule": None, "by": "the model"}
+        return {"behaviour_memory": memory, "behaviour": behaviour}
 
 
-def _mentioned(store: Any, decision: Decision, sent: dict[str, Any], now: Any) -> None:
+def _mentioned(store: Store, decision: Decision, sent: dict[str, Any], now: datetime) -> None:
     """A memory the sent line brought up is marked mentioned (in world time): not again within a week."""
     memory = decision.recalled
     if memory is not None and memory.line in str(sent.get("message") or ""):
         store.mention_fact(memory.fact_key, memory.listener, now)
-
-
-class _FirstTrace:
-    """The candidates as proposed, remembering the first: whose rule and selection the trace names
-    when the gate refuses them all."""
-
-    def __init__(self, candidates: Any) -> None:
-        self._candidates = iter(candidates)
-        self.first: Decision | None = None
-
-    def __iter__(self) -> _FirstTrace:
-        return self
-
-    def __next__(self) -> Decision:
-        decision: Decision = next(self._candidates)
-        if self.first is None and decision.trace is not None:
-            self.first = decision
-        return decision
 
 
 def failure_line(exc: BaseException, secrets: tuple[str, ...]) -> str:
@@ -407,14 +385,9 @@ def failure_line(exc: BaseException, secrets: tuple[str, ...]) -> str:
     return type(exc).__name__ + (f" (http {status})" if isinstance(status, int) else "")
 
 
-def _refused_report(error: Exception | None) -> str:
-    """A newer notification superseded this one (nothing more to do), or the run failed."""
-    return report.STALE if getattr(error, "code", None) == "notification_stale" else report.FAILED
-
-
 def _state_unavailable(exc: StateUnavailable, notification_id: str | None, dry_run: bool) -> HandleResult:
     """The state went away: the failure report, why on stderr; the notification stays for the next run."""
-    return HandleResult(report.FAILED, notification_id, dry_run=dry_run, error=explain(exc))
+    return _ended(Ending("failed", error_code=exc.code), notification_id, dry_run=dry_run, error=explain(exc))
 
 
 def _expired(expires_at: datetime | None, now: datetime) -> dict[str, str]:

@@ -72,11 +72,23 @@ def begin(view: View) -> Turn | None:
     return Turn.begin(behaviour, facts(view), view.behaviour_memory)
 
 
+def begun(view: View) -> View:
+    """The view with this notification's turn begun: once per notification (the cycle's), so the rules'
+    selection, a model's prompt and schema, and the finish all see one turn and what fired in it."""
+    return replace(view, turn=begin(view))
+
+
+def turn_of(view: View) -> Turn | None:
+    """The notification's turn: the one the cycle began. A view built without one (by hand, as tests and
+    benchmarks do) begins its own here."""
+    return view.turn if view.turn is not None else begin(view)
+
+
 def select(view: View, builtins: Sequence[BuiltinRule[Any, Decision]],
-           resolve_place: Callable[[View, str], str | None]) -> list[Decision]:
-    """The candidates of the first rule that answers, each carrying the selection (`Decision.trace`)."""
+           resolve_place: Callable[[View, str], str | None]) -> Selection[Decision]:
+    """The first rule that answers, its candidates (each naming it as `Decision.rule`), and who gave way."""
     behaviour = behaviour_of(view)
-    turn = begin(view)
+    turn = turn_of(view)
 
     def choose(rule: Rule, action: Action, phrases: tuple[str, ...]) -> Decision | str:
         return rule_decision(view, rule, action, phrases, resolve_place)
@@ -86,7 +98,7 @@ def select(view: View, builtins: Sequence[BuiltinRule[Any, Decision]],
     candidates = selection.candidates
     if turn is not None and turn.phrases and selection.rule and behaviour.rule(selection.rule) is None:
         candidates = [_with_line(view, d, turn.phrases) for d in candidates]
-    return [replace(d, rule=selection.rule or "", trace=selection) for d in candidates]
+    return replace(selection, candidates=[replace(d, rule=selection.rule or "") for d in candidates])
 
 
 def rule_decision(view: View, rule: Rule, action: Action, phrases: Sequence[str],
@@ -183,39 +195,36 @@ def _with_line(view: View, decision: Decision, phrases: Sequence[str]) -> Decisi
     return replace(decision, params={**decision.params, "message": _line(view, phrases, partner=None)})
 
 
-def fired_before_sending(decision: Decision) -> dict[str, Any] | None:
+def fired_before_sending(selection: Selection[Decision] | None) -> dict[str, Any] | None:
     """What to save before the command goes out when pack rules fired for it (None: nothing).
 
     Saved first, as the ledger claims first: a crash after the POST must not
     leave a `max_fires` or a cooldown uncounted, so a rule never fires more
     often than it says, whatever happens to the process.
     """
-    selection = decision.trace if isinstance(decision.trace, Selection) else None
     if selection is None or selection.turn is None or not selection.turn.fired:
         return None
     return selection.turn.memory()
 
 
-def finish(view: View, decision: Decision | None, sent: str | None, success: bool | None, *,
-           kept: Sequence[Meeting] = ()) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+def finish(view: View, selection: Selection[Decision] | None, decision: Decision | None, sent: str | None,
+           success: bool | None, *, kept: Sequence[Meeting] = ()) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
     """After the outcome: the reactions, a model's deltas; (memory to save, trace), (None, trace) without a pack.
 
-    A model's proposal carries its `"state": {...}` deltas as `Decision.deltas`
-    and the rules' selection of the same notification as `Decision.trace`: the
-    rules' firings (counts, flags) stand, then the deltas are applied, both
-    clamped as a rule's changes are. `kept`: the promises this notification
-    kept (the store's, as `day` reads them), each a `promise_kept` with its partner.
+    `selection` is the rules' of this notification (the proposal's), whoever
+    decided: the rules' firings (counts, flags) stand, then a model's
+    `"state": {...}` deltas (`Decision.deltas`) are applied, both clamped as
+    a rule's changes are. `kept`: the promises this notification kept (the
+    store's, as `day` reads them), each a `promise_kept` with its partner.
     """
     model_state = decision.deltas if decision is not None else None
-    selection: Selection[Decision] | None = decision.trace if decision is not None and isinstance(
-        decision.trace, Selection) else None
     trace: dict[str, Any] | None = selection.trace() if selection is not None else None
     behaviour = behaviour_of(view)
     if behaviour.empty:
         return None, trace
-    turn = selection.turn if selection is not None and selection.turn is not None else begin(view)
+    turn = selection.turn if selection is not None and selection.turn is not None else turn_of(view)
     assert turn is not None
-    for path, delta in (model_state if isinstance(model_state, dict) else {}).items():
+    for path, delta in (model_state or {}).items():
         turn.variables.change("set" if isinstance(delta, bool) else "add", str(path), delta, "model")
     taken = decision is not None and decision.params.get("transfer_response") == "accept"
     turn.react(events(turn.facts, sent, success, taken=taken), {})

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 
 from karakuri_agent.domain.decision import Decider, Proposal
 from karakuri_agent.domain.view import View
@@ -27,15 +28,14 @@ class FallbackDecider:
         self.falls_back_on = falls_back_on
 
     def propose(self, view: View) -> Proposal:
-        trace = None
-        errors: list[BaseException] = []
         try:
             primary = self.primary.propose(view)
-            candidates = list(primary)
-            trace = primary.trace if isinstance(primary, Proposal) else None
         except self.falls_back_on as exc:
             log.warning("decider %s failed (%s); falling back to %s",
                         type(self.primary).__name__, type(exc).__name__, type(self.fallback).__name__)
-            candidates = []
-            errors.append(exc)
-        return Proposal(candidates, trace=trace, errors=errors, then=lambda: self.fallback.propose(view))
+            stand_in = self.fallback.propose(view)
+            return replace(stand_in, errors=(exc, *stand_in.errors))
+        if primary.fallback is not None:  # the primary has its own: ours comes after it
+            own = primary.fallback
+            return replace(primary, fallback=lambda: replace(own(), fallback=lambda: self.fallback.propose(view)))
+        return replace(primary, fallback=lambda: self.fallback.propose(view))

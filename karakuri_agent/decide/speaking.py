@@ -49,12 +49,13 @@ RESPONSE = "transfer_response"
 # -- helpers -------------------------------------------------------------------------
 def recalling(view: View, decision: Decision, choice: Choice, partner: Mapping[str, Any]) -> Decision:
     """A spoken decision that also brings up something `partner` told on an earlier day, if there is one."""
-    if "message" not in decision.params:
+    said = decision.params.get("message")
+    if not isinstance(said, str):
         return decision
     memory = recall.for_partner(view, partner, opening=choice.command in ("conversation_start", "conversation_accept"))
     if memory is None:
         return decision
-    message = recall.with_recall(decision.params["message"], memory, max_length_of(choice, "message"))
+    message = recall.with_recall(said, memory, max_length_of(choice, "message"))
     return replace(decision, params={**decision.params, "message": message},
                    reason=reasons.with_memory(decision.reason, memory.explained()), recalled=memory)
 

@@ -8,13 +8,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from karakuri_agent.domain.holdings import Holdings
 from karakuri_agent.domain.identity import Identity
 from karakuri_agent.domain.notification import Choice
 from karakuri_agent.domain.persona import Persona
 from karakuri_agent.domain.records import Activity, Meeting, Parsed, Participant, Person, Place
+
+if TYPE_CHECKING:
+    from karakuri_agent.behaviour.engine import Turn
 
 
 @dataclass(frozen=True)
@@ -56,6 +59,9 @@ class View:
     refused: Sequence[dict[str, Any]] = ()
     holdings: Holdings = Holdings()  # money and items, as far as known (domain/holdings.py)
     met: Sequence[str] = ()  # names of everyone the agent has talked with, latest first (read with a pack only)
+    # This notification's turn of the pack's behaviour (None: the pack has none), begun once by the cycle
+    # (decide/behaving.begun) and shared by the rules' selection, a model's prompt and schema, and the finish.
+    turn: Turn | None = field(default=None, compare=False, repr=False)
 
     def choice(self, *commands: str) -> Choice | None:
         return next((c for c in self.choices if c.command in commands), None)

@@ -15,7 +15,7 @@ The `openai` package (the `llm` extra) is imported only when a model is
 actually asked, so the rules path starts as fast as without it.
 
 Built by `app/registry.py` (KARAKURI_DECIDER=llm) with the rules and
-`gate.problems_in_view`. `propose` returns a `Proposal` whose `trace` is the
+`gate.problems_in_view`. `propose` returns a `Proposal` whose `model` is the
 `LLMTrace` (llm/trace.py) of that call, None when nothing was asked; the
 cycle notes whether a command was sent and stores `trace.to_json()` with the
 run's report entry, which `log`, `--explain` and `--dry-run` print as
@@ -28,6 +28,7 @@ from __future__ import annotations
 import json
 import logging
 import time
+from dataclasses import replace
 from collections.abc import Callable
 from importlib.util import find_spec
 from typing import Any
@@ -84,10 +85,11 @@ class LLMDecider:
         self.last_trace: LLMTrace | None = None
 
     def propose(self, view: View) -> Proposal:
-        rules = list(self._rules.propose(view))
+        proposed = self._rules.propose(view)
+        rules = list(proposed.candidates)
         self.last_trace = None
         if not view.choices:
-            return Proposal(rules)  # nothing to decide: no tokens spent
+            return proposed  # nothing to decide: no tokens spent
         trace = self.last_trace = LLMTrace(self._settings.model, budget=self._settings.timeout)
         started = self._clock()
         try:
@@ -101,15 +103,12 @@ class LLMDecider:
         if trace.out_of_time:
             log.warning("model %s: no usable answer within KARAKURI_LLM_TIMEOUT=%g s; the rules decided",
                         self._settings.model, self._settings.timeout)
-        return Proposal(rules if chosen is None else [chosen, *rules], trace=trace)
+        return replace(proposed, candidates=tuple(rules if chosen is None else [chosen, *rules]), model=trace)
 
     def _ask(self, view: View, rules: list[Decision], trace: LLMTrace, *, deadline: float) -> Decision | None:
         """The first admitted proposal within the budget, or None."""
         persona = persona_card(view.persona)
         default = next((d for d in rules if d.acts), None)
-        # The rules' selection of this notification (the pack rules that fired in it, their counts and
-        # changes) rides along with the model's decision, so its effects stand when the model decides.
-        selection = next((d.trace for d in rules if d.trace is not None), None)
         schema = proposal_schema(view.choices, variables=_variables(view))  # the same schema for the repair
         repair: tuple[str | None, list[str]] | None = None
         for attempt in range(ATTEMPTS):
@@ -131,7 +130,7 @@ class LLMDecider:
                 # The params go to the gate as given (it refuses one carrying a secret); what is
                 # shown or kept (the reason, the proposal in the trace, the problems) is masked.
                 decision = Decision(proposal.command, proposal.params, masked(proposal.reason, self._secrets),
-                                    trace=selection, deltas=proposal.state or None)
+                                    deltas=proposal.state or None)
                 shown = masked(proposal.model_dump(exclude=None if proposal.state else {"state"}), self._secrets)
                 trace.proposals.append(shown)
                 problems = masked(own_limits(decision, rules) or unknown_params(view, decision)
@@ -201,7 +200,7 @@ def _money(decision: Decision) -> dict[str, Any]:
 
 def _variables(view: View) -> list[str]:
     """The names a proposal's `state` may change: the pack's variables as the prompt shows them."""
-    from karakuri_agent.decide.behaving import begin  # only a pack with behaviour.json has any
+    from karakuri_agent.decide.behaving import turn_of  # only a pack with behaviour.json has any
 
-    turn = begin(view)
+    turn = turn_of(view)
     return [str(v["path"]) for v in turn.variables.shown()] if turn is not None else []

@@ -141,9 +141,9 @@ def _situation(view: View, default: Decision | None) -> str:
 
 def _behaviour(view: View) -> list[tuple[str, list[Any]]]:
     """The pack's variables with their band words, its active directives and one-prompt context."""
-    from karakuri_agent.decide.behaving import begin  # only a pack with behaviour.json has anything to show
+    from karakuri_agent.decide.behaving import turn_of  # only a pack with behaviour.json has anything to show
 
-    turn = begin(view)
+    turn = turn_of(view)  # the notification's one turn: a directive the rules fired just now is shown
     if turn is None:
         return []
     shown = [_drop_empty({"name": v["path"], "value": v["value"], "band": v.get("band")})

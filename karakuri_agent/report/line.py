@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import re
 import time
-from dataclasses import dataclass, replace
-from typing import Any, Callable
+from dataclasses import dataclass, field, replace
+from typing import Any, Callable, Literal
 
 from karakuri_agent.domain.notification import TOKYO, parse_timestamp
 from karakuri_agent.ja import places
@@ -143,6 +143,43 @@ def planned_report(notification_type: str, command: str, facts: ReportFacts = NO
 def idle_report(notification_type: str, *, why: str = "") -> str:
     """Seen, nothing done: `why` is one of the fixed phrases below."""
     return ja_report.idle(summary_of(notification_type), why)
+
+
+# How one notification ended, as its report line tells it (`Ending.how`).
+How = Literal["no_id", "disabled", "already_handled", "failed", "processed", "expired", "no_choices",
+              "cooling_down", "idle", "planned", "sent", "unknown_outcome"]
+
+
+@dataclass(frozen=True)
+class Ending:
+    """How one notification ended, as far as its report line needs to know: the cycle says what
+    happened, `line_for` says it (the one place a report line is chosen)."""
+
+    how: How
+    notification_type: str = ""
+    command: str = ""  # the command planned or sent
+    result: dict[str, Any] = field(default_factory=dict)  # the server's answer to a sent command
+    facts: ReportFacts = NO_FACTS
+    idle_why: str = ""  # why nothing was done (ja/'s `…ため、` phrase), when there is one
+    error_code: str | None = None  # a failure's code: notification_stale is told apart
+    newer: bool = False  # acted on the newer notification a stale one pointed to
+
+
+def line_for(ending: Ending) -> str:
+    """The report line for how a notification ended."""
+    kind = ending.notification_type
+    fixed = {"no_id": NO_ID, "disabled": DISABLED, "already_handled": ALREADY_HANDLED, "processed": PROCESSED,
+             "expired": EXPIRED, "unknown_outcome": UNKNOWN_OUTCOME}
+    if ending.how in fixed:
+        return fixed[ending.how]
+    if ending.how == "failed":
+        return STALE if ending.error_code == "notification_stale" else FAILED
+    if ending.how == "sent":
+        return action_report(kind, ending.command, ending.result, facts=ending.facts, newer=ending.newer)
+    if ending.how == "planned":
+        return planned_report(kind, ending.command, ending.facts)
+    why = {"no_choices": NO_CHOICES, "cooling_down": COOLING_DOWN}.get(ending.how, ending.idle_why)
+    return idle_report(kind, why=why)
 
 
 @dataclass

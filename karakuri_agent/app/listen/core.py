@@ -20,7 +20,7 @@ from __future__ import annotations
 import logging
 import time
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable
 
 from karakuri_agent.app.config import Settings, debug_enabled
@@ -106,7 +106,7 @@ class Listener:
         if result.notification_id is None:
             log.debug("message %s: no notification id, nothing to do", message.message_id or "-")
             return None
-        posted = self._post(message, result, catching_up=catching_up)
+        result, posted = self._post(message, result, catching_up=catching_up)
         self._log(message, result, posted, (time.perf_counter() - started) * 1000)
         return result
 
@@ -130,17 +130,19 @@ class Listener:
         self.last_seen[message.channel_id] = message.message_id
         self._store.set_knowledge(LAST_SEEN_KEY, self.last_seen)
 
-    def _post(self, message: Message, result: HandleResult, *, catching_up: bool) -> str:
-        """Post the report; an expired notification met while catching up is recorded and logged, not posted."""
+    def _post(self, message: Message, result: HandleResult, *, catching_up: bool) -> tuple[HandleResult, str]:
+        """Post the report; an expired notification met while catching up is recorded and logged, not posted.
+
+        The result with what the post did, and one word for the log line."""
         reporter = self._reporter_for(message)
         if reporter is None:
-            return "not_posted"
+            return result, "not_posted"
         if catching_up and expired(result):
-            return "skipped"
-        result.webhook = reporter.post(result.report)
+            return result, "skipped"
+        result = replace(result, webhook=reporter.post(result.report))
         if result.webhook is not None and not result.webhook.delivered:
-            return "failed"
-        return "posted"
+            return result, "failed"
+        return result, "posted"
 
     def _log(self, message: Message, result: HandleResult, posted: str, ms: float) -> None:
         """One line per message: ids, decision, outcome, where the report went, milliseconds."""

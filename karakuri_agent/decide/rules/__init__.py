@@ -29,29 +29,31 @@ from karakuri_agent.decide.rules.conversation import (
 )
 from karakuri_agent.decide.rules.daily import daily_life_rule, keep_commitment_rule
 from karakuri_agent.decide.rules.transfer import transfer_offer_rule
-from karakuri_agent.domain.decision import Decision
+from karakuri_agent.domain.decision import Decision, Proposal
 from karakuri_agent.domain.view import View
 
 
 class RulePolicy:
     """The built-in decider: rules, no tokens."""
 
-    def propose(self, view: View) -> list[Decision]:
+    def propose(self, view: View) -> Proposal:
         return propose(view)
 
 
-def propose(view: View) -> list[Decision]:
+def propose(view: View) -> Proposal:
     """Candidates, best first; the cycle sends the first whose params validate.
 
     The first rule (by priority, the pack's among them) that answers gives
-    them; each carries the rule's id and the selection (`Decision.trace`).
-    Each has the required params its schema bounds (decide/filling.py); a
-    command the world refused here lately (memory/lessons.py) is not among them.
+    them, each naming it (`Decision.rule`); the proposal carries the
+    selection (who decided, who gave way, the pack's turn). Each has the
+    required params its schema bounds (decide/filling.py); a command the
+    world refused here lately (memory/lessons.py) is not among them.
     """
     from karakuri_agent.decide.behaving import select
 
-    candidates = [completed(view, d) for d in select(view, BUILTIN_RULES, node_for_place)]
-    return [d for d in candidates if not refused_here(view, d)]
+    selection = select(view, BUILTIN_RULES, node_for_place)
+    candidates = (completed(view, d) for d in selection.candidates)
+    return Proposal(tuple(d for d in candidates if not refused_here(view, d)), selection=selection)
 
 
 # The built-in behaviour as named rules, tried highest priority first (behaviour/selector.py):
