@@ -119,6 +119,8 @@ RUN: dict[str, tuple[int, str, str]] = {
     "karakuri-agent day --html today.html": (0, "(Asia/Tokyo)", "no state yet"),
     "karakuri-agent persona init mypack --name タロウ": (0, "wrote mypack/persona.json", ""),
     "karakuri-agent persona check mypack": (0, "mypack: ok", ""),
+    # The state the commands above lived in is the bundled character's: its closeness is not mypack's.
+    "karakuri-agent persona check mypack --state": (0, "mypack: the state holds variable 'closeness'", ""),
     "karakuri-agent persona skill mypack --agent-id 123": (0, "タロウ", ""),
 }
 

@@ -44,6 +44,30 @@ def shown(behaviour: Behaviour, memory: Mapping[str, Any], now: datetime | None)
     return {"variables": out_vars, "rules": rules, "directives": directives}
 
 
+def left_behind(behaviour: Behaviour, memory: Mapping[str, Any]) -> list[str]:
+    """What the state remembers of variables and rules the pack no longer has, one line each.
+
+    Kept as they are (a renamed variable's values are not lost): `state
+    reset-behaviour` forgets them, and a variable's `renamed_from` moves a
+    variable's values to its new name on the next load.
+    """
+    variables = Variables(behaviour.variables, _table(memory, "variables"))
+    names: dict[str, int] = {}
+    for path in variables.kept:
+        names[path.partition(".")[0]] = names.get(path.partition(".")[0], 0) + 1
+    out = [f"the state holds variable {name!r} ({count} value{'s' if count != 1 else ''}), which the pack no"
+           f" longer has{' in that form (one value / per person)' if name in behaviour.variables else ''}: kept;"
+           f" name it in a variable's renamed_from to move it, or `state reset-behaviour` forgets it"
+           for name, count in sorted(names.items())]
+    known = {r.id for r in behaviour.rules}
+    for rule_id, record in sorted(_table(memory, "rules").items()):
+        if rule_id not in known:
+            fires = _count(record.get("fires")) if isinstance(record, dict) else 0
+            out.append(f"the state holds rule {rule_id!r} (fired {fires}), which the pack no longer has: kept;"
+                       f" `state reset-behaviour --rule {rule_id}` forgets it")
+    return out
+
+
 def _rule(rule: Rule, record: Mapping[str, Any], switched: Any, seq: int, now: datetime | None) -> dict[str, Any]:
     enabled = bool(switched) if switched is not None else rule.enabled
     fires = _count(record.get("fires"))
@@ -119,7 +143,7 @@ def reset(behaviour: Behaviour, memory: Mapping[str, Any], *, rule: str | None =
         return state, ["every variable, rule record, switch and directive back to the pack's initial values"]
     done: list[str] = []
     if rule is not None:
-        if behaviour.rule(rule) is None:
+        if behaviour.rule(rule) is None and rule not in _table(state, "rules"):
             raise UsageError(f"--rule {rule!r}: the pack has no such rule{_hint(rule, [r.id for r in behaviour.rules])}")
         for key in ("rules", "switches", CROSSINGS):
             _table(state, key).pop(rule, None)
@@ -129,6 +153,12 @@ def reset(behaviour: Behaviour, memory: Mapping[str, Any], *, rule: str | None =
     if variable is not None:
         name, _, key = variable.partition(".")
         spec = behaviour.variables.get(name)
+        stored = _table(state, "variables")
+        if spec is None and any(p == variable or p.startswith(name + ".") for p in stored) and (
+                not key or variable in stored):  # left behind by the pack: forgotten
+            for path in [p for p in stored if p == variable or (not key and p.startswith(name + "."))]:
+                stored.pop(path, None)
+            return state, [*done, f"variable {variable}: the pack no longer has it; its kept values forgotten"]
         if spec is None or (key and not spec.per_person):
             raise UsageError(f"--variable {variable!r}: the pack has no such variable"
                              f"{_hint(name, list(behaviour.variables))}")

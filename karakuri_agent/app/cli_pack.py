@@ -47,11 +47,17 @@ def persona_init(directory: Path, name: str) -> None:
 
 @persona.command("check")
 @click.argument("directory", type=PACK_DIR)
-def persona_check(directory: Path) -> None:
+@click.option("--state", "against_state", is_flag=True,
+              help="Also read the agent's state (the one KARAKURI_STATE_DIR or KARAKURI_DATABASE_URL names, in the"
+                   " environment or .env; read only) and name every variable and rule it remembers that the"
+                   " pack no longer has.")
+@handles_errors
+def persona_check(directory: Path, against_state: bool) -> None:
     """Validate the pack in DIRECTORY: exit 0, or exit 1 with one line per problem.
 
     A usable pack also gets one line naming the phrase sets it leaves unset
-    (they use the neutral lines in the pack's register)."""
+    (they use the neutral lines in the pack's register); with --state, one
+    line per variable or rule the state keeps that the pack no longer has."""
     from karakuri_agent.voice.persona import problems, unset_phrase_sets
 
     found = problems(directory)
@@ -64,6 +70,27 @@ def persona_check(directory: Path) -> None:
     if unset:
         say(f"{directory}: {len(unset)} phrase set(s) not set, said with neutral {register} lines: "
                    + ", ".join(unset))
+    if against_state:
+        for line in _left_behind(directory):
+            say(f"{directory}: {line}")
+
+
+def _left_behind(directory: Path) -> list[str]:
+    """What the configured state remembers that the pack in `directory` no longer has (read only)."""
+    from karakuri_agent.app.behaviour_state import left_behind
+    from karakuri_agent.app.history import no_state_yet
+    from karakuri_agent.domain.clock import utc_now
+    from karakuri_agent.state.factory import open_state
+    from karakuri_agent.voice.persona import load_persona
+
+    settings = reading_settings()
+    nothing = no_state_yet(settings)
+    if nothing is not None:
+        return [f"{nothing}: nothing it remembers to compare"]
+    with open_state(settings, utc_now, read_only=True) as opened:
+        memory = opened.store.behaviour_state()
+    return left_behind(load_persona(directory).behaviour, memory) or [
+        "the state remembers no variable or rule the pack no longer has"]
 
 
 @click.command(cls=WholeHelpCommand, name="rules")

@@ -187,11 +187,13 @@ def reset_behaviour(rule_id: str | None, path: str | None) -> None:
 
     settings = reading_settings()
     behaviour = load_configured(settings.persona_dir).behaviour or EMPTY
-    reset(behaviour, {}, rule=rule_id, variable=path)  # a wrong id or path: exit 2 before anything is opened
     nothing = no_state_yet(settings)
     if nothing is not None:
+        reset(behaviour, {}, rule=rule_id, variable=path)  # a wrong id or path: exit 2, nothing created
         say(f"{nothing}; nothing to reset", err=True)
         return
+    with open_state(settings, utc_now, read_only=True) as opened:  # one the pack left behind is known only here
+        reset(behaviour, opened.store.behaviour_state(), rule=rule_id, variable=path)
     with open_state(settings, utc_now) as opened:
         with opened.store.batch():
             memory, done = reset(behaviour, opened.store.behaviour_state(), rule=rule_id, variable=path)

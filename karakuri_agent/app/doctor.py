@@ -116,6 +116,27 @@ def check_persona(settings: Settings, transport: httpx.BaseTransport | None = No
     return [Finding(OK, f"persona: {settings.persona_dir} ({load_persona(settings.persona_dir).name}) is usable")]
 
 
+def check_behaviour_state(settings: Settings, transport: httpx.BaseTransport | None = None) -> list[Finding]:
+    """A warning per variable or rule the state remembers that the pack no longer has (kept, not erased)."""
+    from karakuri_agent.app.behaviour_state import left_behind
+    from karakuri_agent.domain.clock import utc_now
+    from karakuri_agent.state.factory import open_state
+    from karakuri_agent.state.sqlite.db import DB_FILENAME
+    from karakuri_agent.voice.persona import load_configured
+
+    if settings.database_url is None and not (settings.state_dir / DB_FILENAME).exists():
+        return []  # no state yet: nothing remembered
+    try:
+        behaviour = load_configured(settings.persona_dir).behaviour
+        with open_state(settings, utc_now, read_only=True) as opened:
+            memory = opened.store.behaviour_state()
+    except KarakuriError:
+        return []  # a pack or a state that cannot be read: said by their own checks
+    if behaviour is None:
+        return []
+    return [Finding(WARNING, f"behaviour: {line}") for line in left_behind(behaviour, memory)]
+
+
 def check_server(settings: Settings, transport: httpx.BaseTransport | None = None) -> list[Finding]:
     """Ask once for a notification nobody has: the answer says whether the URL and the key are right.
 
@@ -182,7 +203,8 @@ def check_model(settings: Settings, transport: httpx.BaseTransport | None = None
 
 
 Check = Callable[[Settings, "httpx.BaseTransport | None"], list[Finding]]
-CHECKS: tuple[Check, ...] = (check_env_file, check_settings, check_state, check_persona, check_server, check_model)
+CHECKS: tuple[Check, ...] = (check_env_file, check_settings, check_state, check_persona, check_behaviour_state,
+                             check_server, check_model)
 
 
 def diagnose(settings: Settings, transport: httpx.BaseTransport | None = None) -> list[Finding]:

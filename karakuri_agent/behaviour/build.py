@@ -30,7 +30,15 @@ def variable(name: str, spec: Mapping[str, Any]) -> Variable:
         initial = min(high, initial) if high is not None else initial
     return Variable(name=name, kind="flag" if flag else "number", per_person=spec.get("per") == "person",
                     minimum=low, maximum=high, initial=initial, max_delta=spec.get("max_delta"),
-                    bands=tuple(Band(lo, hi, str(label)) for lo, hi, label in spec.get("bands") or ()))
+                    bands=tuple(Band(lo, hi, str(label)) for lo, hi, label in spec.get("bands") or ()),
+                    renamed_from=_names(spec.get("renamed_from")))
+
+
+def _names(raw: Any) -> tuple[str, ...]:
+    """`renamed_from`: one older name, or a list of them."""
+    if isinstance(raw, str):
+        return (raw,)
+    return tuple(str(name) for name in raw or ())
 
 
 def trigger(raw: Mapping[str, Any]) -> Trigger:

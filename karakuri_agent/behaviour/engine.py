@@ -310,7 +310,7 @@ class Turn:
     def memory(self) -> dict[str, Any]:
         """What to save after the notification: directives aged, one-prompt context used up."""
         state = _copy(self.state)
-        state["variables"] = dict(self.variables.values)
+        state["variables"] = {**self.variables.kept, **self.variables.values}  # a variable dropped: kept
         state["previous_variables"] = {**self.variables.start, **self.seen}
         # Per crossing rule, what it saw when it last looked: a rule not reached (a higher one decided)
         # keeps what it would have compared with, so a crossing waits for it instead of being lost.

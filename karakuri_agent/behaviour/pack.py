@@ -68,6 +68,7 @@ class VariableModel(_Strict):
     initial: Any = None  # a number in range or a flag's bool: checked in _variables
     max_delta: Delta | None = None
     bands: list[tuple[Value, Value, str]] = Field(default_factory=list)
+    renamed_from: str | list[str] | None = None
 
 
 class TriggerModel(_Strict):
@@ -242,7 +243,24 @@ def _variables(raw: Any, source: str, problems: list[str]) -> dict[str, Variable
             problems.append(f"{where}.initial: {model.initial:g} is outside min {_bound(model.min)} to max"
                             f" {_bound(model.max)}")
         out[name] = build.variable(name, spec)
+    _renames_problems(out, source, problems)
     return out
+
+
+def _renames_problems(variables: dict[str, Variable], source: str, problems: list[str]) -> None:
+    """An older name in `renamed_from` is no variable of the pack now, a plain name, and claimed by one variable."""
+    claimed: dict[str, str] = {}
+    for name, spec in variables.items():
+        for old in spec.renamed_from:
+            where = f"{source}: variables.{_shown(name)}.renamed_from"
+            if not old or "." in old or "{" in old or not _printable(old):
+                problems.append(f"{where}: {_shown(old)} is not a variable's name")
+            elif old in variables:
+                problems.append(f"{where}: {_shown(old)} is a variable of the pack now; it cannot be an old name")
+            elif old in claimed:
+                problems.append(f"{where}: {_shown(old)} is already renamed to {_shown(claimed[old])}")
+            else:
+                claimed[old] = name
 
 
 def _bound(value: float | None) -> str:

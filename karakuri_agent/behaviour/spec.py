@@ -51,6 +51,7 @@ class Variable:
     initial: Any = 0
     max_delta: float | None = None
     bands: tuple[Band, ...] = ()
+    renamed_from: tuple[str, ...] = ()  # older names whose stored values move to this one on load
 
     def band(self, value: Any) -> str | None:
         """The words for a value: the band it falls in (the last band includes its top)."""

@@ -11,7 +11,11 @@ Stored values are fitted to the pack as it is now when they are loaded: a
 lowered `max` (or raised `min`) clamps them, a number turned flag is on
 when it was not 0, and a value that no longer fits its kind (a flag turned
 number, a NaN an older version kept) starts again at `initial`. Each fit is
-recorded as a change by the pack, so `--explain` and `log` say so once.
+recorded as a change by the pack, so `--explain` and `log` say so once. A
+value stored under a name in a variable's `renamed_from` moves to that
+variable (one it already holds stays); a value of a variable the pack no
+longer has is kept as it is (`kept`), saved again, used by nothing, until
+`state reset-behaviour` forgets it.
 """
 
 from __future__ import annotations
@@ -65,10 +69,21 @@ class Variables:
         self.specs = specs
         self.changes: list[Change] = []
         self.values: dict[str, Any] = {}
+        self.kept: dict[str, Any] = {}  # values of variables the pack no longer has: kept, never used
+        renamed = {old: name for name, spec in specs.items() for old in spec.renamed_from}
         for path, stored in values.items():
+            old, dot, key = path.partition(".")
+            if old in renamed and old not in specs:
+                moved = renamed[old] + dot + key
+                if self.spec_of(moved) is not None and moved not in values:
+                    self.changes.append(Change(moved, "pack", "load", stored, stored, stored, APPLIED,
+                                               f"renamed from {path}"))
+                    path = moved
             spec = self.spec_of(path)
             if spec is not None:
                 self.values[path] = self._fitted(spec, path, stored)
+            else:
+                self.kept[path] = stored
         self.start = dict(self.values)
 
     def _fitted(self, spec: Variable, path: str, stored: Any) -> Any:
