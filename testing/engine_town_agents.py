@@ -25,8 +25,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from testing.engine_town.state import Delivery
-from testing.engine_town.town import iso
+from karakuri_agent.town.state import Delivery
+from karakuri_agent.town.town import iso
 from testing.processes import console_script, pycache_prefix
 from testing.town.sim import AgentRun
 from testing.town_agents import InProcessAgent, _last_json, agent_environment

@@ -4,7 +4,7 @@ Every notification payload goes through `cycle.handle()` in process, with
 respx as the server. For any payload: no exception escapes, at most one POST
 is sent, its command is one of the payload's own choices and its params pass
 a strict server's reading of that choice (the town's referee in
-`testing/town/schema.py`, which shares no code with the package), and the
+`karakuri_agent/town/schema.py`, which imports nothing else of the package), and the
 report is one line starting with `からくり: `. Ids, params JSON, instruction-like
 lines from other agents and secrets get their own properties below.
 """
@@ -31,7 +31,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from testing import faultserver as fs
-from testing.town.schema import check_params  # the town's referee: shares no code with the package
+from karakuri_agent.town.schema import check_params  # the town's referee: imports nothing else of the package
 from conftest import API_KEY, BASE_URL, CONVERSATION_REQUEST, SELF_ID, SELF_NAME, WEBHOOK_URL
 from karakuri_agent.report import line as report
 from karakuri_agent.app.cli import agent, karakuri

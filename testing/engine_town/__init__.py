@@ -1,18 +1,34 @@
-"""A test town on the real Karakuri World engine's rules (issue 30), written from reading the engine.
+"""The engine town for tests and benchmarks: the packaged town (`karakuri_agent/town/`) behind loopback HTTP.
 
-- `world`: the map (grid nodes, walls, doors, interiors, NPC nodes), buildings, NPCs, actions, items;
-- `texts`: the engine's notification texts, in its newer and older generations;
-- `choices`: the JSON choices in every shape the contract allows;
-- `lines`: what the residents say, each in their own voice;
-- `town.EngineTown`: the clock, the agent's body, residents, conversations, the log;
-- `life`, `talk`, `events`: prompts, conversations and timers; `rules`: the referee with the engine's error codes;
+The town itself (the world, the engine's texts and rules, the residents)
+lives in the package, where `karakuri-agent town` runs it in process; it
+imports nothing else of the package. What stays here is what only tests
+need:
+
+- `EngineTown`: the packaged town whose Discord messages come in every markup
+  the contract allows (`testing/town/texts.discord_body`), not the one plain form;
 - `server`: the contract's two endpoints over loopback HTTP;
-- `metrics`: the numbers, from the town's log alone.
+- `metrics`: the numbers, from the town's log alone (it imports nothing of the package).
 
-Nothing here imports the agent; `testing/engine_town_agents.py` runs it.
+`testing/engine_town_agents.py` runs the agent against it.
 """
 
+from __future__ import annotations
+
+from typing import Any
+
+from karakuri_agent.town import town as _town
+from karakuri_agent.town.town import API_KEY
+from testing.town.texts import discord_body
+
 from .server import EngineTownServer, serving
-from .town import API_KEY, EngineTown
+
+
+class EngineTown(_town.EngineTown):
+    """The packaged town, with the contract's Discord markups (the town's rng picks one per message)."""
+
+    def __init__(self, seed: int, **options: Any) -> None:
+        super().__init__(seed, wrap=discord_body, **options)
+
 
 __all__ = ["API_KEY", "EngineTown", "EngineTownServer", "serving"]

@@ -1,6 +1,8 @@
 """The engine town's numbers, computed only from what the town saw (its steps and events).
 
-Nothing here imports the agent. Each row has an aim:
+Nothing here imports the package, not even the town it measures
+(`karakuri_agent/town/`): it reads the town's log as data, so a change to
+the town cannot bend its own grading. Each row has an aim:
 
 - `outside_choices`, `second_commands`: hard invariants, 0;
 - `refused`: commands the engine refused, by reason (route error codes, and
@@ -35,16 +37,17 @@ import statistics
 from collections import Counter, defaultdict
 from datetime import timedelta
 from typing import Any, Sequence
+from zoneinfo import ZoneInfo
 
-from .texts import TOKYO
-from .town import EngineTown
+TOKYO = ZoneInfo("Asia/Tokyo")  # the world's zone, as the town's texts state it
 
 UNREADABLE = frozenset({"target_unavailable"})
 MIN_DAY_STEPS = 10
 WINDOW_BEFORE, WINDOW_AFTER = timedelta(minutes=30), timedelta(minutes=45)
 
 
-def measure(town: EngineTown) -> dict[str, Any]:
+def measure(town: Any) -> dict[str, Any]:
+    """`town`: an `EngineTown` after a run (its `steps`, `deliveries`, `events`, `meetings`)."""
     steps = town.steps[: len(town.deliveries)]  # only what was delivered
     refused: Counter[str] = Counter()
     for step in steps:

@@ -17,7 +17,7 @@ from typing import Any, Iterator
 
 from testing.loopback import JSONHandler, QuietServer
 
-from .town import EngineTown
+from karakuri_agent.town.town import EngineTown
 
 NOTIFICATIONS = "/api/agents/notifications/"
 COMMAND = "/api/agents/command"

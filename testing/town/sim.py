@@ -41,7 +41,7 @@ from typing import Any, Callable, Mapping
 from zoneinfo import ZoneInfo
 
 from . import texts
-from .schema import check_params
+from karakuri_agent.town.schema import check_params
 from .world import (
     AFTER_PROMISE, CANCELLED, FAREWELL, INSTRUCT, LEAVES, MEETING_OPENERS, MOVED, OPENERS, SELF_ID, SELF_NAME, TALK,
     TRAVEL_MINUTES, WHAT, WHICH, YES_NO, YES_NO_ANSWERS, Action, Line, Person, Planted, World, generate, plant_facts,

@@ -24,7 +24,7 @@ from . import texts
 from .life import (after_agent_left, end_conversation, fyi, leave, new_conversation, participants,
                    meeting_time, reply_prompt, say, turn_choices, turn_prompt)
 from .state import Conversation, Resident
-from .world import ITEM_NAMES, SELF_ID, SELF_NAME
+from .world import ITEM_NAMES, SELF_ID
 
 if TYPE_CHECKING:
     from .town import EngineTown
@@ -135,7 +135,7 @@ def resident_speaks(town: "EngineTown", conv: Conversation) -> None:
     if conv.status == "active" and conv.turn - conv.last_spoken.get(SELF_ID, 0) >= town.inactive_turns:
         conv.inactive_check = True
         choices = [town.choices.stay(), town.choices.leave()]
-        town.issue("conversation_inactive_check", "inactive", texts.inactive_check_text(town.world, SELF_NAME),
+        town.issue("conversation_inactive_check", "inactive", texts.inactive_check_text(town.world, town.self_name),
                    choices, summary="会話を続けるか確認しています。", conversation=conv)
         town.arm("turn", town.now + town.turn_timeout, "inactive_timeout", conversation=conv.conversation_id)
         return
@@ -170,7 +170,7 @@ def announcement_close(town: "EngineTown", conv: Conversation) -> None:
             leave(town, conv, pid)
     conv.status, conv.closing_reason = "closing", "server_announcement"
     choices_text, choices = turn_choices(town, conv, True, False)
-    text = texts.announcement_closing_text(town.world, SELF_NAME, participants(town, conv), choices_text)
+    text = texts.announcement_closing_text(town.world, town.self_name, participants(town, conv), choices_text)
     town.issue("conversation_closing", "closing", text, choices, summary="サーバーアナウンスにより会話が終了します。",
                conversation=conv)
     conv.speaker = SELF_ID
@@ -214,7 +214,7 @@ def after_agent_spoke(town: "EngineTown", conv: Conversation, nxt: str, *, endin
 
 def start_by_agent(town: "EngineTown", target: Resident, message: str) -> Conversation:
     conv = new_conversation(town, SELF_ID, [SELF_ID, target.agent_id])
-    conv.history.append((SELF_NAME, message))
+    conv.history.append((town.self_name, message))
     conv.last_spoken = {SELF_ID: 1, target.agent_id: 0}
     conv.speaker = target.agent_id
     town.body.pending_conversation = conv.conversation_id

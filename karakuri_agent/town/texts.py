@@ -34,6 +34,11 @@ def yen(amount: int) -> str:
     return f"{amount:,}円"
 
 
+def discord_message(agent_name: str, summary: str, notification_id: str) -> str:
+    """The message the world posts for the agent: whom it is for, what happened, the id."""
+    return f"{agent_name} への通知があります。{summary}\nnotification_id: {notification_id}"
+
+
 def header(world: World, agent_name: str) -> str:
     return f"あなた ({agent_name}) は仮想世界「{world.name}」にログインしています。\n{world.description}"
 

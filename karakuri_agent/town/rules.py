@@ -2,7 +2,7 @@
 
 A command is first held against the notification it answers (the contract's
 wrapper): it must be one of that notification's choices, and its params must
-fit the choice (`testing/town/schema.check_params`, the project's strict
+fit the choice (`schema.check_params`, the project's strict
 reading). Then the engine's own rules, with its error codes:
 
 - `state_conflict` (409): the agent is busy (moving, in an action for a
@@ -27,13 +27,13 @@ import re
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any, Callable
 
-from testing.town.schema import check_params
+from .schema import check_params
 
 from . import gifts, texts
 from .life import (MAX_PARTICIPANTS, after_agent_left, available_actions, candidates, idle_prompt, info_prompt,
                    joinable, perception_text)
 from .talk import after_agent_spoke, join_talk, start_by_agent
-from .world import ITEM_NAMES, ITEMS, SELF_ID, SELF_NAME, distance
+from .world import ITEM_NAMES, ITEMS, SELF_ID, distance
 
 if TYPE_CHECKING:
     from .state import Conversation, Step
@@ -345,7 +345,7 @@ def conversation_accept(town: "EngineTown", step: "Step", params: dict[str, Any]
         town.disarm("agent")  # the engine cancels the action, wait or item use in progress
     body.pending_conversation, body.conversation, body.state = None, conv.conversation_id, "in_conversation"
     conv.status, conv.turn = "active", 2
-    conv.history.append((SELF_NAME, message))
+    conv.history.append((town.self_name, message))
     conv.last_spoken[SELF_ID] = 2
     after_agent_spoke(town, conv, conv.initiator, ending=False)
     return {"status": "ok"}
@@ -446,7 +446,7 @@ def end_conversation(town: "EngineTown", step: "Step", params: dict[str, Any]) -
 def _spoke(town: "EngineTown", conv: "Conversation", message: str, nxt: str) -> None:
     town.disarm("turn")
     conv.turn += 1
-    conv.history.append((SELF_NAME, message))
+    conv.history.append((town.self_name, message))
     conv.last_spoken[SELF_ID] = conv.turn
     conv.last_spoken[nxt] = conv.turn
 

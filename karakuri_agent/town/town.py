@@ -26,9 +26,7 @@ import heapq
 import random
 import threading
 from datetime import datetime, timedelta, timezone
-from typing import Any
-
-from testing.town.texts import discord_body
+from typing import Any, Callable
 
 from . import events, life, rules, texts
 from .choices import Choices
@@ -38,6 +36,15 @@ from .world import ITEMS, SELF_ID, SELF_NAME, distance, generate
 
 API_KEY = "engine-town-key"
 TICK = timedelta(minutes=10)
+# (rng, notification id, summary, share of plain ids) -> (Discord body, template name, markup name)
+Wrap = Callable[[random.Random, str, str, float], tuple[str, str, str]]
+
+
+def plain_body(self_name: str) -> Wrap:
+    """The Discord message in one plain form: whom it is for, what happened, the id (CONTRACT §1)."""
+    def wrap(rng: random.Random, notification_id: str, summary: str, plain_ids: float) -> tuple[str, str, str]:
+        return texts.discord_message(self_name, summary, notification_id), "plain", "notification_id: ID"
+    return wrap
 
 
 def ms(moment: datetime) -> int:
@@ -57,8 +64,13 @@ def start_time(rng: random.Random) -> datetime:
 
 class EngineTown:
     def __init__(self, seed: int, *, style: str | None = None, api_key: str = API_KEY, enums: float | None = None,
-                 per_action: float = 0.75) -> None:
+                 per_action: float = 0.75, self_name: str = SELF_NAME, wrap: Wrap | None = None,
+                 start_hour: int | None = None) -> None:
+        """`self_name`: the agent's name in every text; `wrap`: how a notification reaches it as a Discord
+        message (the plain form unless given); `start_hour`: the world's first hour, local (seeded unless given)."""
         self.seed = seed
+        self.self_name = self_name
+        self.wrap = wrap or plain_body(self_name)
         rng = self.rng = random.Random(seed)
         self.world = generate(rng)
         drawn = rng.choice(("new", "new", "old", "old", "oldest"))  # drawn even when given: a seed is one town
@@ -87,6 +99,9 @@ class EngineTown:
         self.choices = Choices(random.Random(seed * 7 + 1), enums=enum_share if enums is None else enums,
                                json_schema=rng.choice((0.0, 0.5, 1.0)), per_action=per_action)
         self.now = start_time(rng)
+        if start_hour is not None:
+            local = self.now.astimezone(texts.TOKYO).replace(hour=start_hour, minute=0, second=0, microsecond=0)
+            self.now = local.astimezone(timezone.utc)
         items = {i.item_id: 1 for i in rng.sample(ITEMS, rng.randint(0, 2)) if i.item_id != "movie-ticket"}
         self.body = Body(self.world.spawn, rng.choice((600, 2500, 8000)), items)
         homes = [b for b in self.world.map.buildings if b.building_id == "home"]
@@ -161,7 +176,7 @@ class EngineTown:
             notification["participants"] = [{"id": pid, "name": self.name_of(pid)} for pid in conversation.participants]
             notification["conversation_messages"] = [{"speaker": s, "message": m} for s, m in conversation.history[-6:]]
         body["notification"] = notification
-        discord, template, markup = discord_body(rng, notification_id, summary, 0.6)
+        discord, template, markup = self.wrap(rng, notification_id, summary, 0.6)
         step = Step(len(self.steps), notification_id, type_, kind, created, self.body.node,
                     self.world.map.place_of(self.body.node), choices, body, discord,
                     conversation=conversation.conversation_id if conversation else None,
@@ -176,7 +191,7 @@ class EngineTown:
 
     def name_of(self, agent_id: str) -> str:
         if agent_id == SELF_ID:
-            return SELF_NAME
+            return self.self_name
         resident = self.residents.get(agent_id)
         return resident.name if resident else agent_id
 

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import texts
 from .state import Conversation, Resident
-from .world import ITEM_NAMES, SELF_ID, SELF_NAME, Action, distance
+from .world import ITEM_NAMES, SELF_ID, Action, distance
 
 if TYPE_CHECKING:
     from .town import EngineTown
@@ -106,7 +106,7 @@ def idle_prompt(town: "EngineTown", type_: str, event: str, *, since: Any = None
     body.state = "idle"
     body.announcement = False
     choices_text, choices, people = idle_choices(town)
-    text = texts.idle_text(town.world, SELF_NAME, event, perception_text(town), choices_text)
+    text = texts.idle_text(town.world, town.self_name, event, perception_text(town), choices_text)
     today = town.day()
     untalked = [r.agent_id for r in people if today not in r.talked_days]
     town.issue(type_, "idle", text, choices, summary=event, nearby_untalked=untalked)
@@ -117,7 +117,7 @@ def info_prompt(town: "EngineTown", type_: str, info: str) -> None:
     choices_text, choices, people = idle_choices(town)
     today = town.day()
     untalked = [r.agent_id for r in people if today not in r.talked_days]
-    town.issue(type_, "info", texts.info_text(town.world, SELF_NAME, info, choices_text), choices,
+    town.issue(type_, "info", texts.info_text(town.world, town.self_name, info, choices_text), choices,
                summary="情報を取得しました。", nearby_untalked=untalked)
 
 
@@ -158,7 +158,7 @@ def reply_prompt(town: "EngineTown", conv: Conversation, speaker: str, message: 
     closing = conv.status == "closing"
     note, pending = _notes(town, conv)
     choices_text, choices = turn_choices(town, conv, closing, pending)
-    text = texts.reply_text(town.world, SELF_NAME, participants(town, conv), speaker, message, note, choices_text,
+    text = texts.reply_text(town.world, town.self_name, participants(town, conv), speaker, message, note, choices_text,
                             closing=closing)
     town.issue("conversation_message", "closing" if closing else "reply", text, choices,
                summary=f"{speaker}: 「{message}」", conversation=conv, pending_offer=conv.pending_offer if pending else None)
@@ -170,7 +170,7 @@ def turn_prompt(town: "EngineTown", conv: Conversation) -> None:
     closing = conv.status == "closing"
     note, pending = _notes(town, conv)
     choices_text, choices = turn_choices(town, conv, closing, pending)
-    text = texts.turn_text(town.world, SELF_NAME, participants(town, conv), note, choices_text, closing=closing)
+    text = texts.turn_text(town.world, town.self_name, participants(town, conv), note, choices_text, closing=closing)
     town.issue("conversation_turn_started", "closing" if closing else "turn", text, choices,
                summary="あなたの番です。", conversation=conv, pending_offer=conv.pending_offer if pending else None)
     conv.speaker = SELF_ID
@@ -345,7 +345,7 @@ def maybe_request(town: "EngineTown") -> None:
     conv.last_spoken = {resident.agent_id: 1, SELF_ID: 0}
     body.pending_conversation = conv.conversation_id
     town.last_request = town.now
-    text = texts.request_text(town.world, SELF_NAME, resident.name, opener)
+    text = texts.request_text(town.world, town.self_name, resident.name, opener)
     town.issue("conversation_requested", "request", text, [town.choices.accept(), town.choices.reject()],
                summary=f"{resident.name} が話しかけています。「{opener}」", conversation=conv)
     town.arm("accept", town.now + town.accept_timeout, "accept_timeout", conversation=conv.conversation_id)

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from . import texts
 from .life import candidates, idle_prompt
 from .talk import make_offer
-from .world import SELF_NAME
+
 
 if TYPE_CHECKING:
     from .state import Step
@@ -40,7 +40,7 @@ def maybe_offer(town: "EngineTown") -> None:
     town.disarm("idle")
     summary = texts.transfer_summary(offer.get("item"), offer.get("money", 0))
     choices = [town.choices.transfer_answer(True, giver.name), town.choices.transfer_answer(False, giver.name)]
-    town.issue("transfer_requested", "transfer", texts.transfer_request_text(town.world, SELF_NAME, giver.name, summary),
+    town.issue("transfer_requested", "transfer", texts.transfer_request_text(town.world, town.self_name, giver.name, summary),
                choices, summary=f"{giver.name} から {summary} の譲渡提案が届きました。", pending_offer=offer)
     town.arm("gift", town.now + town.transfer_timeout, "transfer_timeout")
 
@@ -117,6 +117,6 @@ def maybe_announce(town: "EngineTown") -> None:
     choices_text, choices, people = idle_choices(town, force=True)
     today = town.day()
     town.issue("server_announcement_fired", "announcement",
-               texts.announcement_text(town.world, SELF_NAME, description, choices_text), choices,
+               texts.announcement_text(town.world, town.self_name, description, choices_text), choices,
                summary=f"【サーバーアナウンス】{description}",
                nearby_untalked=[r.agent_id for r in people if today not in r.talked_days])
