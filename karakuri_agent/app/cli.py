@@ -72,7 +72,7 @@ def command(notification_id: str, command: str, params_json: str) -> None:
 # Each of the agent's commands, and the module of its job that defines it.
 AGENT_COMMANDS = {
     "log": "cli_state", "day": "cli_state", "handle": "cli_run", "listen": "cli_run", "doctor": "cli_run",
-    "demo": "cli_run", "persona": "cli_pack", "rules": "cli_pack", "gc": "cli_state", "state": "cli_state",
+    "demo": "cli_run", "town": "cli_town", "persona": "cli_pack", "rules": "cli_pack", "gc": "cli_state", "state": "cli_state",
 }
 
 
