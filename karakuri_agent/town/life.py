@@ -22,7 +22,6 @@ if TYPE_CHECKING:
 
 INFO_ORDER = ("get_available_actions", "get_perception", "get_map", "get_world_agents", "get_status",
               "get_nearby_agents")
-YOU = "ニケ"
 MAX_PARTICIPANTS = 4
 
 
@@ -373,7 +372,7 @@ def say(town: "EngineTown", resident: Resident, act: str, **facts: str) -> str:
     line: str = rng.choice(fresh)
     resident.said.add(line)
     places = [b.name for b in town.world.map.buildings] or ["広場"]
-    return line.format(me=resident.name, you=YOU, place=facts.get("place", rng.choice(places)),
+    return line.format(me=resident.name, you=town.you, place=facts.get("place", rng.choice(places)),
                        when=facts.get("when", ""), item=facts.get("item", ""), money=facts.get("money", ""))
 
 

@@ -32,7 +32,7 @@ from . import events, life, rules, texts
 from .choices import Choices
 from .lines import PERSONAS
 from .state import Body, Conversation, Delivery, Event, Resident, Step
-from .world import ITEMS, SELF_ID, SELF_NAME, distance, generate
+from .world import ITEMS, SELF_ID, SELF_NAME, SELF_SHORT_NAME, distance, generate
 
 API_KEY = "engine-town-key"
 TICK = timedelta(minutes=10)
@@ -64,12 +64,13 @@ def start_time(rng: random.Random) -> datetime:
 
 class EngineTown:
     def __init__(self, seed: int, *, style: str | None = None, api_key: str = API_KEY, enums: float | None = None,
-                 per_action: float = 0.75, self_name: str = SELF_NAME, wrap: Wrap | None = None,
-                 start_hour: int | None = None) -> None:
-        """`self_name`: the agent's name in every text; `wrap`: how a notification reaches it as a Discord
-        message (the plain form unless given); `start_hour`: the world's first hour, local (seeded unless given)."""
+                 per_action: float = 0.75, self_name: str = SELF_NAME, you: str = SELF_SHORT_NAME,
+                 wrap: Wrap | None = None, start_hour: int | None = None) -> None:
+        """`self_name`: the agent's name in every text, `you` what residents call it; `wrap`: how a notification
+        reaches it as a Discord message (the plain form unless given); `start_hour`: the world's first hour,
+        local (seeded unless given)."""
         self.seed = seed
-        self.self_name = self_name
+        self.self_name, self.you = self_name, you
         self.wrap = wrap or plain_body(self_name)
         rng = self.rng = random.Random(seed)
         self.world = generate(rng)

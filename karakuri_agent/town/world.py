@@ -25,6 +25,7 @@ from typing import Iterable
 
 SELF_ID = "1470446478261747854"  # the same agent as testing/town (testing/town_agents.py sets these)
 SELF_NAME = "AIニケちゃん"
+SELF_SHORT_NAME = "ニケ"  # what the residents call her
 PASSABLE = frozenset({"normal", "door", "building_interior"})
 
 

@@ -116,7 +116,7 @@ def _live(pack: Path | None, persona: Any, days: int, seed: int, state_dir: Path
     from karakuri_agent.voice.persona import PERSONA_DIR_ENV
 
     # The engine's current texts ("new"); the tests' towns also try its older generations.
-    town = EngineTown(seed, style="new", self_name=persona.name, start_hour=START_HOUR)
+    town = EngineTown(seed, style="new", self_name=persona.name, you=persona.short_name, start_hour=START_HOUR)
     first = town.now.astimezone(TOKYO).date()
     life = Life(str(pack) if pack else "bundled", seed, [first + timedelta(days=n) for n in range(days)])
     end = datetime.combine(life.dates[-1] + timedelta(days=1), time(0), TOKYO)
