@@ -86,7 +86,7 @@ def test_a_day_as_json_has_every_field_and_the_packs_rules_and_variables(lived, 
     assert out["seed"] == 3 and out["pack"] == str(packs["cat"])
     [day] = out["days"]
     assert set(day) >= {"date", "places", "conversations", "promises", "gifts", "rules_fired", "variables"}
-    assert set(day["promises"]) == {"kept", "missed"}
+    assert set(day["promises"]) == {"kept", "missed", "called_off"}
     assert day["places"] and all(isinstance(p, str) and p for p in day["places"])
     assert day["conversations"] > 0
     assert day["rules_fired"]["cat-nap"] > 0, day["rules_fired"]  # the pack's own night rule fired
@@ -132,6 +132,15 @@ def test_the_text_names_each_day_and_what_it_holds(packs):
     for label in ("places", "conversations", "promises       kept", "gifts", "rules fired", "variables"):
         assert result.output.count(f"  {label}") == 2, label
     assert "cat-nap" in result.output and "energy = " in result.output
+
+
+def test_residents_promise_and_take_back_and_the_days_count_it():
+    """Residents propose meetings and call some off: kept, missed and called off, each on the day it fell due."""
+    result = _town("--days", "2", "--seed", "1", "--json")  # the bundled character
+    assert result.exit_code == 0, result.output
+    days = json.loads(result.output)["days"]
+    assert sum(d["promises"]["kept"] for d in days) >= 1
+    assert sum(d["promises"]["called_off"] for d in days) >= 1
 
 
 def test_compare_lists_where_one_rule_made_them_decide_differently(packs):

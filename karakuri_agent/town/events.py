@@ -57,7 +57,7 @@ def on_event(town: "EngineTown", kind: str, data: dict[str, Any]) -> None:
         end_conversation(town, conv, data["reason"])
     elif kind == "side_end" and conv is not None and SELF_ID not in conv.participants:
         drop_conversation(town, conv)
-    elif kind == "meet":
+    elif kind == "meet" and not town.meetings[data["meeting"]].get("withdrawn"):  # one taken back is not kept
         resident = town.residents[data["resident"]]
         if resident.state != "in_conversation":  # the one who proposed it turns up and stays a while
             resident.node, resident.state = data["node"], "in_action"

@@ -360,6 +360,8 @@ def new_conversation(town: "EngineTown", initiator: str, people: list[str]) -> C
     conv.plan = acts[:rng.randint(2, 6)] + ["bye"]
     if rng.random() < 0.35 and "offer" not in conv.plan:
         conv.plan.insert(rng.randint(0, len(conv.plan) - 1), "offer")
+    if town.call_off_chance and any(open_meeting(town, p) for p in people) and rng.random() < town.call_off_chance:
+        conv.plan.insert(0, "call_off")  # a resident with a meeting still ahead takes it back first thing
     town.conversations[conv.conversation_id] = conv
     return conv
 
@@ -374,6 +376,20 @@ def say(town: "EngineTown", resident: Resident, act: str, **facts: str) -> str:
     places = [b.name for b in town.world.map.buildings] or ["広場"]
     return line.format(me=resident.name, you=town.you, place=facts.get("place", rng.choice(places)),
                        when=facts.get("when", ""), item=facts.get("item", ""), money=facts.get("money", ""))
+
+
+def open_meeting(town: "EngineTown", resident_id: str) -> dict[str, Any] | None:
+    """The next meeting `resident_id` proposed that is still ahead and not taken back."""
+    ahead = [m for m in town.meetings if m["resident"] == resident_id and m["at"] > town.now and not m.get("withdrawn")]
+    return min(ahead, key=lambda m: m["at"]) if ahead else None
+
+
+def spoken_time(town: "EngineTown", at: datetime) -> str:
+    """How a person says a meeting's time from now: 今日の16時, 明日の10時半."""
+    local, now = at.astimezone(texts.TOKYO), town.now.astimezone(texts.TOKYO)
+    day = "今日の" if local.date() == now.date() else "明日の" if (local.date() - now.date()).days == 1 else \
+        f"{local.month}月{local.day}日の"
+    return f"{day}{local.hour}時" + ("半" if local.minute == 30 else "")
 
 
 def meeting_time(town: "EngineTown") -> tuple[datetime, str]:

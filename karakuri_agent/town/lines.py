@@ -1,7 +1,7 @@
 """What the residents say: each in their own voice, register and habits.
 
 Lines are grouped by what they do in a conversation (open, chat, ask, offer,
-thank, propose a meeting, say goodbye), per persona. They are written for
+thank, propose a meeting, take one back, say goodbye), per persona. They are written for
 this town and deliberately do not reuse the phrasings of `testing/town/`:
 a parser tuned to one town's sentences should not pass here by accident.
 `{me}` is the resident's own name, `{you}` the agent's, `{item}` / `{money}`
@@ -31,6 +31,10 @@ class Persona:
     meet_vague: tuple[str, ...]
     bye: tuple[str, ...]
     last_word: tuple[str, ...]  # answering the agent's farewell
+    # taking back a meeting they proposed (`{when}`, `{place}`: that meeting's)
+    call_off: tuple[str, ...] = ("ごめんなさい、{when}の{place}の約束、行けなくなってしまいました。",
+                                 "{you}、{when}の{place}の件なんだけど、キャンセルさせてもらえるかな。",
+                                 "申し訳ないけど、{when}に{place}で会う約束は、なしでお願いします。")
 
 
 PERSONAS = (

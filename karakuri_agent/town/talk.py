@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import texts
 from .life import (after_agent_left, end_conversation, fyi, leave, new_conversation, participants,
-                   meeting_time, reply_prompt, say, turn_choices, turn_prompt)
+                   meeting_time, open_meeting, reply_prompt, say, spoken_time, turn_choices, turn_prompt)
 from .state import Conversation, Resident
 from .world import ITEM_NAMES, SELF_ID
 
@@ -111,13 +111,21 @@ def resident_speaks(town: "EngineTown", conv: Conversation) -> None:
             facts = {"item": ITEM_NAMES.get(offer["item"][0], offer["item"][0]) if offer.get("item") else "",
                      "money": texts.yen(offer.get("money", 0))}
             act = "offer_item" if offer.get("item") else "offer_money"
+    if act == "call_off":
+        meeting = open_meeting(town, resident.agent_id)
+        if meeting is None:
+            act = "chat"
+        else:
+            meeting["withdrawn"] = town.now
+            facts = {"place": meeting["place"], "when": spoken_time(town, meeting["at"])}
+            town.log("meeting_called_off", resident=resident.agent_id, place=meeting["place"], at=meeting["at"])
     if act == "meet_timed":
         at, spoken = meeting_time(town)
         building = town.rng.choice(town.world.map.buildings)
         facts = {"place": building.name, "when": spoken}
         town.meetings.append({"resident": resident.agent_id, "place": building.name, "at": at,
                               "node": building.interior[0], "step": len(town.steps)})
-        town.schedule(at, "meet", resident=resident.agent_id, node=building.interior[0])
+        town.schedule(at, "meet", resident=resident.agent_id, node=building.interior[0], meeting=len(town.meetings) - 1)
     line = say(town, resident, act, **facts)
     nxt = SELF_ID if act.startswith("offer") or len(others) == 1 or rng.random() < 0.6 else rng.choice(
         [p for p in others if p != SELF_ID])

@@ -92,6 +92,7 @@ class EngineTown:
         self.server_announcement_chance = 0.02  # per tick: an announcement to an idle or busy agent
         self.side_talk_chance = 0.3  # per tick: two residents standing together start talking
         self.gift_chance = 0.08  # per tick, someone idle next to an idle agent offers a standalone transfer
+        self.call_off_chance = 0.0  # per conversation with a resident who proposed a meeting still ahead: taken back
         self.transfer_timeout = timedelta(minutes=rng.choice((3, 5)))
         self.structured = rng.choice((0.0, 0.5, 1.0))  # share of notifications with participants/messages
         self.time_format = rng.choice(("iso", "ms", "mixed"))

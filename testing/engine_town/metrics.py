@@ -72,7 +72,8 @@ def measure(town: Any) -> dict[str, Any]:
     join_offers = [s for s in steps if "conversation_join" in s.commands]
     joined = [s for s in join_offers if s.accepted and s.accepted.get("command") == "conversation_join"]
     end = steps[-1].time if steps else None
-    due = [m for m in town.meetings if end is not None and m["at"] <= end and m["step"] < len(steps)]
+    due = [m for m in town.meetings if end is not None and m["at"] <= end and m["step"] < len(steps)
+           and not m.get("withdrawn")]  # one the resident took back is not theirs to keep
     kept = [m for m in due if any(s.place == m["place"] and m["at"] - WINDOW_BEFORE <= s.time <= m["at"] + WINDOW_AFTER
                                   for s in steps)]
     acted = [s for s in idle if s.accepted is not None]

@@ -31,6 +31,8 @@ START_HOUR = 7
 # A town always has something to say, but an agent that is never left idle would never see the day end:
 # past this many notifications in one day the life stops (a finding, said in the summary).
 MAX_PER_DAY = 600
+# How often a resident with a meeting still ahead takes it back when they next talk (the tests' towns: never).
+CALL_OFF_CHANCE = 0.3
 BASE_URL = "http://town.invalid/api"  # never resolved: every request is answered in process
 
 
@@ -117,6 +119,7 @@ def _live(pack: Path | None, persona: Any, days: int, seed: int, state_dir: Path
 
     # The engine's current texts ("new"); the tests' towns also try its older generations.
     town = EngineTown(seed, style="new", self_name=persona.name, you=persona.short_name, start_hour=START_HOUR)
+    town.call_off_chance = CALL_OFF_CHANCE
     first = town.now.astimezone(TOKYO).date()
     life = Life(str(pack) if pack else "bundled", seed, [first + timedelta(days=n) for n in range(days)])
     end = datetime.combine(life.dates[-1] + timedelta(days=1), time(0), TOKYO)
