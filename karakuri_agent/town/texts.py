@@ -83,9 +83,10 @@ def action_line(action: Action, source: str) -> str:
 def perception(world: World, *, now: datetime, node: str, reach: int, people: Sequence[tuple[str, str, str]],
                money: int, items: dict[str, int], weather: str, conversations: int, style: str) -> str:
     """The perception block. `people`: (id, name, node) of the agents in range."""
-    nodes = [n for n in world.map.in_range(node, reach) if n != node and world.map.passable(n)]
-    npcs = [n for n in world.map.npcs if n.node in set(world.map.in_range(node, reach))]
-    visible = set(world.map.in_range(node, reach))
+    in_range = world.map.in_range(node, reach)
+    nodes = [n for n in in_range if n != node and world.map.passable(n)]
+    visible = set(in_range)
+    npcs = [n for n in world.map.npcs if n.node in visible]
     buildings = sorted((b for b in world.map.buildings if any(n in visible for n in b.walls + b.interior + b.doors)),
                        key=lambda b: b.building_id)
     lines = [

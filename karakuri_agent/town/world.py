@@ -121,9 +121,13 @@ class Map:
         return None
 
     def in_range(self, center: str, reach: int) -> list[str]:
-        nodes = [f"{r}-{c}" for r in range(1, self.rows + 1) for c in range(1, self.cols + 1)
-                 if distance(center, f"{r}-{c}") <= reach]
-        return sorted(nodes, key=lambda n: (distance(center, n), n))
+        """The nodes within `reach` steps of `center` (Manhattan), nearest first: only the square around it is read."""
+        row, col = coords(center)
+        nodes = [(abs(r - row) + abs(c - col), f"{r}-{c}")
+                 for r in range(max(1, row - reach), min(self.rows, row + reach) + 1)
+                 for c in range(max(1, col - reach), min(self.cols, col + reach) + 1)
+                 if abs(r - row) + abs(c - col) <= reach]
+        return [node for _, node in sorted(nodes)]
 
     def building_inside(self, node: str) -> Building | None:
         return next((b for b in self.buildings if node in b.interior), None)
