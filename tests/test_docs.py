@@ -46,6 +46,9 @@ NOT_RUN = {
     "KARAKURI_LLM_BASE_URL=http://localhost:8080/v1": "needs a model server on localhost:8080 (demo --decider llm is"
                                                       " run against a scripted model in tests/test_llm_requests.py)",
     "cd /home/karakuri/agent && sudo -u karakuri": "needs the systemd set-up's user (`log` itself is run above)",
+    "karakuri-agent town --pack ~/tama": "docs/town.md's walkthrough needs its pack: run in order, with the pack"
+                                         " the page shows, by tests/test_town_command.py",
+    "KARAKURI_STATE_DIR=/tmp/tama-life": "docs/town.md's walkthrough (tests/test_town_command.py)",
     ".venv/bin/lint-imports && .venv/bin/mypy": "the shape checks CI runs before the suite (.ci/run); tests/test_layers.py"
                                                " holds the same rooms from the source",
 }

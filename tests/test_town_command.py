@@ -198,3 +198,43 @@ def test_the_installed_command_lives_a_day(tmp_path):
     assert "1 day(s) in the offline town, seed 2" in done.stdout and "rules fired" in done.stdout
     assert list(tmp_path.iterdir()) == [] or not any(p.name.startswith("state") for p in tmp_path.iterdir())
     assert shutil.which  # the throwaway state went with the run (nothing left in the working directory)
+
+
+def test_the_walkthrough_in_docs_town_md_runs_as_written_and_prints_what_it_shows(tmp_path):
+    """docs/town.md: its pack, its commands in order, and its sample output word for word (one seed is one life)."""
+    import re
+    import sys
+
+    page = (Path(__file__).resolve().parents[1] / "docs" / "town.md").read_text(encoding="utf-8")
+    home = tmp_path / "home"
+    home.mkdir()
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("KARAKURI_", "DISCORD_", "XDG_"))}
+    env.update(HOME=str(home), PATH=f"{Path(sys.executable).parent}:/usr/bin:/bin")
+
+    def sh(command: str) -> subprocess.CompletedProcess[str]:
+        done = subprocess.run(["bash", "-c", command.replace("/tmp/", f"{tmp_path}/")], env=env, cwd=tmp_path,
+                              capture_output=True, text=True, timeout=600)
+        assert done.returncode == 0, (command, done.stderr)
+        return done
+
+    for command in ("karakuri-agent persona init ~/tama --name 猫又タマ", "karakuri-agent persona check ~/tama"):
+        assert f"`{command}`" in page.replace("\n   ", " ")
+        sh(command)
+    (home / "tama" / "behaviour.json").write_text(re.search(r"```json\n(.*?)```", page, re.S).group(1)
+                                                  .replace("\n   ", "\n"), encoding="utf-8")
+    commands = [line.strip() for block in re.findall(r"```sh\n(.*?)```", page, re.S) for line in block.splitlines()
+                if line.strip()]
+    assert commands[0].startswith("karakuri-agent town --pack ~/tama --days 3 --state-dir")
+    lived = sh(commands[0]).stdout
+    shown = re.search(r"   ```\n   (/home/me/tama: .*?)\n   …", page, re.S).group(1).replace("\n   ", "\n")
+    assert lived.startswith(shown.replace("/home/me/tama", str(home / "tama"))), lived[:600]
+    for command in commands[1:]:
+        sh(command)
+    assert "猫又タマ" in (tmp_path / "day.html").read_text(encoding="utf-8")
+    shutil.copytree(home / "tama", home / "tama-late")
+    late = home / "tama-late" / "behaviour.json"
+    late.write_text(late.read_text(encoding="utf-8").replace('"21:00", "07:00"', '"23:00", "07:00"'), encoding="utf-8")
+    example = re.search(r"\$ (karakuri-agent town --pack ~/tama --compare ~/tama-late)\n(.*?)\n```", page,
+                        re.S)
+    compared = sh(example.group(1)).stdout
+    assert compared.strip() == example.group(2).replace("/home/me/", f"{home}/").strip()
