@@ -741,7 +741,11 @@ def test_a_later_line_changing_time_and_place_replaces_the_meeting(town, first, 
 
 
 @pytest.mark.parametrize("call_off", ["ごめん、さっきの約束はキャンセルで！", "用事ができたから、待ち合わせはまた今度にしよう。",
-                                      "ごめん、行けなくなっちゃった。"])
+                                      "ごめん、行けなくなっちゃった。",
+                                      # naming the meeting's time and place (the offline town's residents do):
+                                      # once read as a new meeting there, kept by going to an empty café
+                                      "ごめんなさい、今日の15時の喫茶店の約束、行けなくなってしまいました。",
+                                      "15時の喫茶店の件なんだけど、キャンセルさせてもらえるかな。"])
 @pytest.mark.parametrize("together", [False, True])
 def test_a_meeting_called_off_by_its_maker_is_no_longer_where_to_be(town, call_off, together):
     first = ("桜草メイ", "111", "15時に喫茶店で待ち合わせしよう。")

@@ -135,7 +135,7 @@ def _proposal_sentence(message: str, now: datetime, known_places: Sequence[Mappi
     """The sentence that proposes or accepts meeting, or None."""
     places = _PlaceWords.of(known_places)
     for sentence in split_sentences(message):
-        if REFUSAL.search(sentence):
+        if REFUSAL.search(sentence) or CALL_OFF.search(sentence):  # "今日の15時の図書館の約束、行けなくなって…"
             continue
         if STRONG_CUE.search(sentence) or _casual_meeting(sentence, now, places):
             return sentence
