@@ -111,6 +111,8 @@ def test_the_state_serves_day_and_state_show_with_the_same_numbers(lived, packs)
     own = [line["text"] for c in page["conversations"] for line in c["lines"] if line["own"]]
     assert own and any(NAME in line for line in own), own[:5]  # she introduces herself by her own name
     assert not any("ニケ" in line for c in page["conversations"] for line in (x["text"] for x in c["lines"]))
+    log = CliRunner().invoke(agent, ["log", "-n", "5", "--json"], env=env)
+    assert log.exit_code == 0 and len(json.loads(log.output)) == 5, log.output
     state = CliRunner().invoke(agent, ["state", "show", "--json"], env=env)
     assert state.exit_code == 0, state.output
     energy = [v for v in json.loads(state.output)["variables"] if v["path"] == "energy"]
