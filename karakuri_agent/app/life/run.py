@@ -22,9 +22,13 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from karakuri_agent.errors import ConfigError, UsageError
+
+if TYPE_CHECKING:
+    from karakuri_agent.app.cycle import HandleResult
+    from karakuri_agent.town.state import Delivery
 
 MAX_DAYS = 30
 START_HOUR = 7
@@ -148,14 +152,15 @@ def _live(pack: Path | None, persona: Any, days: int, seed: int, state_dir: Path
                 life.cut_short = day
                 break
             result = agent.handle(delivery.discord)
-            life.decided.append(_decided(result, delivery, town))
+            life.decided.append(_decided(result, delivery))
         life.variables[today] = summary.variables(persona, agent.runtime.store)
         life.days = [summary.day(agent.runtime.store, d, life.variables.get(d)) for d in life.dates]
     return life
 
 
-def _decided(result: Any, delivery: Any, town: Any) -> Decided:
+def _decided(result: HandleResult, delivery: Delivery) -> Decided:
     step = delivery.step
+    assert step is not None  # the town delivers only what it issued
     decision = result.decision
     behaviour = result.behaviour or {}
     return Decided(
