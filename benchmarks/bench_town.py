@@ -8,7 +8,9 @@ Each seed is one run of the installed console script (`karakuri-agent town
 --days N --seed S --json`) in a clean environment (no KARAKURI_* variable, a
 temporary working directory): start-up, the town, every notification through
 the real cycle and its SQLite state, the summary. It prints the wall time,
-the notifications the character handled and the time per notification.
+the CPU time (user + system) of the process, the notifications the
+character handled and the wall time per notification. On a shared machine
+the CPU time is the steadier number.
 Aim: a three-day life in seconds. Results are saved to
 benchmarks/results/bench_town.json (gitignored).
 """
@@ -19,6 +21,7 @@ import argparse
 import json
 import os
 import platform
+import resource
 import subprocess
 import sys
 import tempfile
@@ -37,13 +40,16 @@ def run(days: int, seed: int, pack: str | None, work: Path) -> dict[str, float |
     argv = [*console_script("karakuri-agent", "agent"), "town", "--days", str(days), "--seed", str(seed), "--json"]
     if pack:
         argv += ["--pack", pack]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     done = subprocess.run(argv, env=env, cwd=work, capture_output=True, text=True, timeout=600)
     seconds = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     if done.returncode != 0:
         sys.exit(f"seed {seed}: exit {done.returncode}: {done.stderr.strip()}")
     notifications = sum(d["notifications"] for d in json.loads(done.stdout)["days"])
-    return {"seed": seed, "seconds": round(seconds, 2), "notifications": notifications,
+    return {"seed": seed, "seconds": round(seconds, 2), "cpu_seconds": round(cpu, 2), "notifications": notifications,
             "ms_per_notification": round(seconds * 1000 / max(1, notifications), 1)}
 
 
@@ -58,9 +64,10 @@ def main() -> None:
         run(1, args.seeds[0], args.pack, work)  # warm-up: bytecode cache
         rows = [run(args.days, seed, args.pack, work) for seed in args.seeds]
     print(f"karakuri-agent town --days {args.days} ({os.cpu_count()} CPUs, Python {platform.python_version()})")
-    print(f"{'seed':>5} {'seconds':>8} {'notifications':>14} {'ms each':>8}")
+    print(f"{'seed':>5} {'seconds':>8} {'cpu s':>6} {'notifications':>14} {'ms each':>8}")
     for row in rows:
-        print(f"{row['seed']:>5} {row['seconds']:>8} {row['notifications']:>14} {row['ms_per_notification']:>8}")
+        print(f"{row['seed']:>5} {row['seconds']:>8} {row['cpu_seconds']:>6} {row['notifications']:>14}"
+              f" {row['ms_per_notification']:>8}")
     out = ROOT / "benchmarks" / "results"
     out.mkdir(exist_ok=True)
     (out / "bench_town.json").write_text(json.dumps({"days": args.days, "rows": rows}, indent=2), encoding="utf-8")
