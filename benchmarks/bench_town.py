@@ -3,6 +3,7 @@
 Run from the repository root:
 
     .venv/bin/python benchmarks/bench_town.py [--days 3] [--seeds 1 2 3] [--pack DIR]
+    .venv/bin/python benchmarks/bench_town.py --smoke    # one day of one seed, nothing saved (benchmarks/smoke.py)
 
 Each seed is one run of the installed console script (`karakuri-agent town
 --days N --seed S --json`) in a clean environment (no KARAKURI_* variable, a
@@ -31,6 +32,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from testing import smoke  # noqa: E402
 from testing.processes import console_script  # noqa: E402
 
 
@@ -58,16 +60,23 @@ def main() -> None:
     parser.add_argument("--days", type=int, default=3)
     parser.add_argument("--seeds", type=int, nargs="+", default=[1, 2, 3])
     parser.add_argument("--pack", default=None)
+    parser.add_argument("--smoke", action="store_true", help="one day of one seed, no warm-up, nothing saved")
     args = parser.parse_args()
+    if args.smoke:
+        args.days, args.seeds = 1, args.seeds[:1]
     with tempfile.TemporaryDirectory(prefix="bench-town-") as scratch:
         work = Path(scratch)
-        run(1, args.seeds[0], args.pack, work)  # warm-up: bytecode cache
+        if not args.smoke:
+            run(1, args.seeds[0], args.pack, work)  # warm-up: bytecode cache
         rows = [run(args.days, seed, args.pack, work) for seed in args.seeds]
     print(f"karakuri-agent town --days {args.days} ({os.cpu_count()} CPUs, Python {platform.python_version()})")
     print(f"{'seed':>5} {'seconds':>8} {'cpu s':>6} {'notifications':>14} {'ms each':>8}")
     for row in rows:
         print(f"{row['seed']:>5} {row['seconds']:>8} {row['cpu_seconds']:>6} {row['notifications']:>14}"
               f" {row['ms_per_notification']:>8}")
+    if args.smoke:
+        smoke.require((all(row["notifications"] > 0 for row in rows), "the character handled no notification"))
+        return
     out = ROOT / "benchmarks" / "results"
     out.mkdir(exist_ok=True)
     (out / "bench_town.json").write_text(json.dumps({"days": args.days, "rows": rows}, indent=2), encoding="utf-8")

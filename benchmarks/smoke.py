@@ -63,6 +63,7 @@ SCRIPTS: dict[str, tuple[str, ...]] = {
     "bench_reading.py": ("--smoke",),
     "bench_commits.py": ("--smoke",),
     "bench_engine_town.py": ("--smoke",),
+    "bench_town.py": ("--smoke",),
     "bench_llm_real.py": ("--smoke",),
     "bench_startup.py": ("--smoke",),
     "bench_state.py": ("--smoke",),
