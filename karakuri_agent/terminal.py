@@ -58,3 +58,13 @@ def without_controls(text: str) -> str:
     for what is said (a name spoken in town), where an escape would be no better than the control."""
     text = ESCAPE_SEQUENCE.sub("", text)
     return "".join(ch for ch in text if not is_control(ch))
+
+
+def columns(text: str) -> int:
+    """How many terminal columns `text` takes: a wide or full-width character (漢字, かな) two, the rest one."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+def padded(text: str, width: int) -> str:
+    """`text` followed by spaces up to `width` columns (as `:<width`, counting a wide character as two)."""
+    return text + " " * max(0, width - columns(text))

@@ -56,3 +56,14 @@ def test_a_broken_pack_given_by_pack_is_named_so_not_by_the_setting(tmp_path, en
     result = CliRunner().invoke(agent, ["rules", "--pack", str(pack)])
     assert result.exit_code == 2 and f"--pack {pack}: " in result.stderr
     assert "KARAKURI_PERSONA_DIR" not in result.stderr and result.stderr.count("\n") == 1
+
+
+def test_a_japanese_rule_id_keeps_the_columns_aligned(tmp_path):
+    """A wide character takes two terminal columns: the source column starts at one column on every line."""
+    from karakuri_agent.terminal import columns
+
+    result = CliRunner().invoke(agent, ["rules", "--pack", str(_pack(tmp_path))])
+    assert result.exit_code == 0, result.output
+    starts = {columns(line[: line.index(" pack ") if " pack " in line else line.index(" built-in ")])
+              for line in result.stdout.splitlines()}
+    assert len(starts) == 1, result.stdout

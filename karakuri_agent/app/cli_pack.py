@@ -19,7 +19,7 @@ from karakuri_agent.app.cli_support import (
     say,
 )
 from karakuri_agent.errors import EXIT_FAILURE, UsageError
-from karakuri_agent.terminal import shown_lines
+from karakuri_agent.terminal import padded, shown_lines
 
 
 @click.group(name="persona", cls=VerboseEverywhere, context_settings=HELP)
@@ -124,7 +124,7 @@ def rules(pack: Path | None, as_json: bool) -> None:
         state = "" if e.enabled else f"(off: {e.off_by}) " if e.off_by else "(off) "
         details = ", ".join([f"on {e.trigger}"] * bool(e.trigger) + [f"cooldown {e.cooldown}"] * bool(e.cooldown)
                             + [f"at most {e.max_fires} fires"] * (e.max_fires is not None))
-        say(f"{e.priority:>5}  {e.id:<24} {e.source if e.source == 'built-in' else 'pack':<8}  {state}{e.description}"
+        say(f"{e.priority:>5}  {padded(e.id, 24)} {e.source if e.source == 'built-in' else 'pack':<8}  {state}{e.description}"
             + (f"  [{details}]" if details else ""))
 
 
