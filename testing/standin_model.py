@@ -84,6 +84,9 @@ def line_from(found: dict[str, list[Any]], params: dict[str, Any]) -> str:
         return "わあ、ありがとう！うれしいな。"
     if params.get("transfer_response") == "reject":
         return "ありがとう。でも、気持ちだけもらっておくね。"
+    meeting = heard.get("meeting")
+    if isinstance(meeting, dict) and meeting.get("at"):  # the line set a meeting, whatever its kind
+        return f"いいよ！{meeting['at']}に{meeting.get('place') or 'そこ'}だね。"
     if kind == "question":
         return _answer(heard, day, plans, tastes)
     if kind == "farewell":
@@ -98,20 +101,19 @@ def line_from(found: dict[str, list[Any]], params: dict[str, Any]) -> str:
         return "ううん、気にしないで。"
     if kind == "retraction":
         return f"そっか、{topic}はやめにしたんだね。" if topic else "そっか、予定が変わったんだね。"
-    if kind == "invitation":
-        meeting = heard.get("meeting")
-        if isinstance(meeting, dict) and meeting.get("at"):
-            return f"いいよ！{meeting['at']}に{meeting.get('place') or 'そこ'}だね。"
+    if kind == "invitation" or meeting == labels.NO_TIME_SAID:
         return "いいね、行こう！何時にする？"
     if kind == "offer":
         return "ありがとう、助かるよ！"
     mood = heard.get("mood")
-    if kind in ("news", "plan", "feeling", "statement") and topic:
+    told = str(heard.get("told") or "")
+    said = f"{told}んだ" if told else f"{topic}なんだ"  # the thing told, as the understanding words it
+    if kind in ("news", "plan", "feeling", "statement") and (told or topic):
         if mood == labels.MOOD_LABELS["bad"]:
-            return f"{topic}のこと、それは大変だったね。"
+            return f"{said}…それは大変だね。"
         if mood == labels.MOOD_LABELS["good"]:
-            return f"{topic}、よかったね！"
-        return f"{topic}、楽しみだね！" if kind == "plan" else f"へえ、{topic}なんだ！"
+            return f"{said}、よかったね！"
+        return f"{said}、楽しみだね！" if kind == "plan" else f"へえ、{said}！"
     return "うん、そうなんだね。"
 
 
@@ -150,8 +152,10 @@ def _answer(heard: dict[str, Any], day: dict[str, Any], plans: list[dict[str, An
             return "うん、そうだよ。" if taste["does"] == labels.DOES else "ううん、あんまりしないかな。"
         if taste.get("feel"):
             return "うん、好きだよ！" if taste["feel"] == labels.LIKED else "ううん、ちょっと苦手なんだ。"
-        if taste.get("is"):
+        if taste.get("is") and question not in ("yesno", "like"):
             return f"{taste['is']}かな。"
+    if question in ("yesno", "like"):
+        return "うん、けっこう好きだよ。"  # nothing in the tastes says otherwise
     return "うん、そうだね。"
 
 

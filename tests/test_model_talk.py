@@ -239,3 +239,14 @@ def test_the_day_s_gifts_come_from_the_journal_taken_ones_only():
 def test_a_line_said_before_to_these_partners_is_listed_once():
     view = turn("今日どこ行ってたの？", said_before=["こんにちは、リクさん！", "こんにちは、リクさん！", "またね！"])
     assert situation(view)[ja_prompt.SAID_BEFORE] == ["こんにちは、リクさん！", "またね！"]
+
+
+def test_a_meeting_the_line_set_is_understood_whatever_its_kind_and_plans_name_their_place():
+    line = "3時からお茶会があるのですが、ご一緒にいかがですか"
+    pending = {"id": 7, "partner_name": RIKU["name"], "partner_id": RIKU["id"], "source_text": line,
+               "due_at": "2027-05-10T06:00:00+00:00", "status": "pending"}
+    placed = {**pending, "place_name": "喫茶店 店内", "node_id": "7-8"}
+    found = situation(turn(line, context={"people": [], "pending_commitments": [pending]}, meetings=[placed]))
+    assert found[ja_prompt.HEARD][0]["meeting"] == {"at": "15:00"}
+    assert found[ja_prompt.MY_PLANS] == [{"with": RIKU["name"], "place": "喫茶店 店内", "node_id": "7-8",
+                                          "at": "05/10 15:00"}]  # once, with the place the map gave it

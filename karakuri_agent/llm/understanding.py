@@ -73,11 +73,11 @@ def understand(view: View) -> Understanding | None:
                                           given_name_of(partner_name) or partner_name))
     memory = memory_of(view, partner)
     told = recall.about(view, partner).get("facts") or []
+    plans: list[Any] = _plans(view)
     sections: Sections = [
         (ja_prompt.HEARD, [_heard(view, partner, line, heard)]),
         (ja_prompt.MY_DAY, [_day(view, memory.here, memory.today_places, memory.met_today)]),
-        (ja_prompt.MY_PLANS, [promise_shown(c) for c in (view.context.get("pending_commitments") or [])[:PLANS]]
-         or [ja_prompt.NO_PLANS]),
+        (ja_prompt.MY_PLANS, plans or [ja_prompt.NO_PLANS]),
         (ja_prompt.MY_TASTES, tastes(persona, heard, text)),
         (ja_prompt.TOLD_BEFORE, list(told)),
     ]
@@ -104,15 +104,30 @@ def _heard(view: View, partner: Mapping[str, Any], line: str | None, heard: Hear
     if heard.kind in ("news", "plan", "feeling", "retraction", "statement"):
         out["told"] = _cut(heard.clause)
         out["mood"] = ja_prompt.MOOD_LABELS.get(heard.mood)
-    if heard.kind == "invitation" or (question is not None and question.kind == "invite"):
-        meeting = promise_in(view, line, dict(partner))
-        due = meeting.get("due_at") if meeting else None
-        if meeting is not None and isinstance(due, str):
-            out["meeting"] = _drop_empty({"place": _cut(meeting.get("place_name")),
-                                          "at": datetime.fromisoformat(due).astimezone(TOKYO).strftime("%H:%M")})
-        elif asks_time(view, dict(partner)):
-            out["meeting"] = ja_prompt.NO_TIME_SAID
+    # A meeting this very line set, whatever its kind ('3時からお茶会があるのですが、ご一緒にいかがですか'),
+    # or one it proposes without a time: as the rules' reply reads it.
+    meeting = promise_in(view, line, partner)
+    due = meeting.get("due_at") if meeting else None
+    if meeting is not None and isinstance(due, str):
+        out["meeting"] = _drop_empty({"place": _cut(meeting.get("place_name")),
+                                      "at": datetime.fromisoformat(due).astimezone(TOKYO).strftime("%H:%M")})
+    elif heard.kind in ("invitation", "question", "statement", "plan", "news") and asks_time(view, partner):
+        out["meeting"] = ja_prompt.NO_TIME_SAID
     return _drop_empty(out)
+
+
+def _plans(view: View) -> list[dict[str, Any]]:
+    """Its promises not kept yet, soonest first: the meetings the rules keep (placed on the map, so
+    with their place) before the other pending ones, each once."""
+    seen: set[Any] = set()
+    out: list[tuple[str, dict[str, Any]]] = []
+    for promise in [*view.meetings, *(view.context.get("pending_commitments") or [])]:
+        key = promise.get("id") or (promise.get("partner_name"), promise.get("due_at"))
+        if promise.get("status") in ("fulfilled", "withdrawn") or key in seen:
+            continue
+        seen.add(key)
+        out.append((str(promise.get("due_at") or ""), promise_shown(promise)))
+    return [shown for _, shown in sorted(out, key=lambda pair: pair[0])][:PLANS]
 
 
 def promise_shown(commitment: Mapping[str, Any]) -> dict[str, Any]:

@@ -41,6 +41,9 @@ KINDS = ("which_of", "yes_no", "wh_day", "talk_topic", "news", "retraction", "wa
 GREETINGS = ("やあ、ちょっといい？", "こんにちは〜", "おっす", "少しお話しできますか？", "なあなあ、今ひま？",
              "あ、いたいた！", "どうも、こんにちは。", "ねえねえ、おはなししよ！", "よっ", "お、奇遇やね")
 REPLY_TIMEOUT = 30.0
+# A model decider may take its whole budget (KARAKURI_LLM_TIMEOUT, twice with the repair) on top of
+# loading its client: a reply that comes later than the wait would be read as the next message's.
+MODEL_REPLY_TIMEOUT = 120.0
 
 
 def load_lines() -> dict[str, list[dict[str, Any]]]:
@@ -87,6 +90,7 @@ class Feeder:
 
     def __init__(self, mode: str, env: dict[str, str], cwd: Path) -> None:
         self.mode, self.env, self.cwd = mode, env, cwd
+        self.timeout = MODEL_REPLY_TIMEOUT if env.get("KARAKURI_DECIDER") == "llm" else REPLY_TIMEOUT
         self.argv = console_script("karakuri-agent", "agent")
         self.proc: subprocess.Popen[str] | None = None
         self.count = 0
@@ -101,12 +105,12 @@ class Feeder:
         self.count += 1
         if self.proc is None:
             done = subprocess.run([*self.argv, "handle", discord, "--clock-start", at.isoformat()], env=self.env,
-                                  cwd=self.cwd, capture_output=True, text=True, timeout=REPLY_TIMEOUT)
+                                  cwd=self.cwd, capture_output=True, text=True, timeout=self.timeout)
             return done.stdout.strip().splitlines()[-1] if done.stdout.strip() else ""
         assert self.proc.stdin is not None and self.proc.stdout is not None
         self.proc.stdin.write(json.dumps({"content": discord, "id": str(self.count)}, ensure_ascii=False) + "\n")
         self.proc.stdin.flush()
-        ready, _, _ = select.select([self.proc.stdout], [], [], REPLY_TIMEOUT)
+        ready, _, _ = select.select([self.proc.stdout], [], [], self.timeout)
         return self.proc.stdout.readline().strip() if ready else ""
 
     def errors(self) -> list[str]:
