@@ -133,11 +133,13 @@ def _answer(heard: dict[str, Any], day: dict[str, Any], plans: list[dict[str, An
         if plans:
             plan = plans[0]
             at = str(plan.get("at") or "").split(" ")[-1]
-            return f"このあと{at}に{plan.get('place') or '約束の場所'}で約束があるんだ。"
+            where = f"{plan['place']}で" if plan.get("place") else ""
+            who = f"{plan['with']}と" if plan.get("with") else ""
+            return f"このあと{at}に{where}{who}約束があるんだ。"
         return "このあとは特に予定はないよ。"
     if asks == "talk":
         talked = heard.get("talk_topic")
-        return f"{talked}の話をしてたんだよ。" if talked else "まだ話し始めたところだよ。"
+        return f"{talked}の話で盛り上がってたんだよ。" if talked else "まだ話し始めたところだよ。"
     if asks == "other":
         return "うーん、その人のことはよく知らないんだ。"
     if options:
