@@ -43,7 +43,7 @@ def test_each_kept_promise_is_reacted_to_once_for_its_partner(reads, minutes):
         counted |= set(new)
         expected += sorted({name for name in new.values() if name})
         now = replace(v, behaviour_memory=memory, now=v.now + timedelta(minutes=minutes * step))
-        saved, trace = finish(now, None, None, None, kept=kept)
+        saved, trace = finish(now, None, None, None, None, kept=kept)
         before = {k: val for k, val in (memory.get("variables") or {}).items()}
         memory = saved or memory
         grew = [path.split(".", 1)[1] for path, value in (memory.get("variables") or {}).items()
