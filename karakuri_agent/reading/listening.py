@@ -277,7 +277,9 @@ def _retraction(text: str, skip: tuple[str, ...]) -> Heard:
     sentence = next((s for s in split_sentences(text) if topic in s), text)
     clause = _clause(sentence, topic, False)
     verbal = bool(clause) and not clause.endswith(cues.NOUN_LINK) and cues.RETRACT.search(clause)
-    return Heard("retraction", topic=topic, clause=clause if verbal and not _echoes(clause, text) else topic + said)
+    if not (verbal and not _echoes(clause, text)):
+        clause = topic + said if not _echoes(topic + said, text) else topic + cues.NOUN_LINK  # never the line again
+    return Heard("retraction", topic=topic, clause=clause)
 
 
 def _told_topic(text: str, skip: tuple[str, ...]) -> tuple[str, bool]:

@@ -244,8 +244,8 @@ def _answer(q: Question, s: Situation) -> _Answer:
         # Agreeing to a plan is the whole thought; a yes carries its reason.
         # (with what the pack says of the place or thing invited to, when it has something).
         follows = s.picked if q.kind == "invite" else (done if q.past else []) or reasons or details
-        if q.detail:  # "何か読んだ？" wants the thing: what was read lately
-            follows = done or details or (said("where_before", place=place_word_of(recent)) if recent else [])
+        if q.detail:  # "何か読んだ？" wants the thing: what was read lately (where it was, only for a past)
+            follows = done or details or (said("where_before", place=place_word_of(recent)) if recent and q.past else [])
         lines = _combined(said(opener, topic=key or IT), follows)
     # After agreeing to a plan, proposing it again or asking the partner's
     # view of it would echo it.
