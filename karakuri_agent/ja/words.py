@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import re
+from karakuri_agent.patterns import lazy
 
 # UniDic's first-level parts of speech, by the coarse kind reading/words.py gives them.
 POS = {
@@ -37,4 +37,4 @@ NOT_TOPICS = frozenset({
 
 # The case particles a noun comes before ('はが' is 歯が): a kana before one is no particle itself.
 CASE_PARTICLES = frozenset({"が", "を"})
-KANA = re.compile(r"[ぁ-ゖ]")
+KANA = lazy(r"[ぁ-ゖ]")
