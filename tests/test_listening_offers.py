@@ -89,3 +89,24 @@ def test_where_it_was_is_only_where_the_journal_found_it() -> None:
                                                      today_places=("本屋 店内",)))
     assert "本屋" in went
     assert len(split_sentences(went)) <= 2
+
+
+def test_when_it_came_is_told_from_the_journal() -> None:
+    from karakuri_agent.memory.journal import _arrivals
+
+    entries = [  # newest first, as journal.today reads them
+        {"at": "2027-05-01T01:20:00+00:00", "kind": "here", "data": {"label": "港 桟橋"}},
+        {"at": "2027-05-01T01:05:00+00:00", "kind": "here", "data": {"label": "港 桟橋"}},
+        {"at": "2027-05-01T00:50:00+00:00", "kind": "line", "data": {"text": "やあ"}},
+        {"at": "2027-05-01T00:40:00+00:00", "kind": "here", "data": {"label": "駅 改札前"}},
+    ]
+    arrived = _arrivals(entries)  # type: ignore[arg-type]
+    assert arrived == (("港 桟橋", "10:05"), ("駅 改札前", "09:40"))
+    memory = Memory(here="港 桟橋", today_places=("港 桟橋", "駅 改札前"), arrived=arrived)
+    for seed in SEEDS:
+        here = _reply("ここにはいつごろ来たの？", seed=seed, memory=memory)
+        assert "10時5分" in here and "来た" in here, here
+        out = _reply("今日は何時ごろから出歩いてたの？", seed=seed, memory=memory)
+        assert "9時40分" in out and "駅" in out, out
+    # Nothing in the journal: no time is made up.
+    assert "時" not in _reply("ここにはいつごろ来たの？", memory=Memory(here="港 桟橋")).replace("時間", "")

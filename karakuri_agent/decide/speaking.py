@@ -223,7 +223,8 @@ def memory_of(view: View, partner: Mapping[str, Any]) -> Memory:
                   today_places=tuple(view.day_places),
                   met_today=tuple(p for p in view.day_people if p != partner.get("name")),
                   plans=_plans_ahead(view),
-                  talk=tuple(line for line in lines[:-1] if line))
+                  talk=tuple(line for line in lines[:-1] if line),
+                  arrived=tuple(view.day_arrived))
 
 
 def _plans_ahead(view: View) -> tuple[tuple[str, str], ...]:

@@ -47,6 +47,8 @@ class View:
     day_said: Sequence[str] = ()  # its own lines today, to anyone (the journal): none is said twice in a day
     # Gifts it took today (the journal), newest first: (from whom, item id or None for money, quantity or yen).
     day_received: Sequence[tuple[str, str | None, int]] = ()
+    # Where a notification first found it after being elsewhere, and when ('HH:MM' in Tokyo), newest first.
+    day_arrived: Sequence[tuple[str, str]] = ()
     # What the pack's behaviour remembers (variables, fire counts, cooldowns): the state's, as saved.
     behaviour_memory: dict[str, Any] = field(default_factory=dict)
     text: str = ""  # the notification's text, as the server wrote it (what a `keyword` rule reads)

@@ -192,3 +192,13 @@ STANDARD_NO = "なの"
 HIRAGANA_WORD = lazy(r"[ぁ-ゖー]+")
 # A wave drawn out at a sentence's end ('案内するで〜'): no part of its words.
 DRAWN_OUT = lazy(r"[〜~]+(?=[。！？!?\s]|$)")
+# A question of when, about its day: since when it has been here, or out ('いつ来たの？', '何時ごろから').
+ABOUT_SINCE = lazy(r"いつ(?:ごろ|頃)?(?:から|来た|きた|着いた|ついた)|何時(?:ごろ|頃)?(?:から|に来|にき|に着)|いつの間に")
+# ... about where it is now ('ここにはいつ来たの？').
+HERE_ASKED = lazy(r"ここ|こちら|この辺|このへん")
+
+
+def clock_said(hh_mm: str) -> str:
+    """'09:40' → '9時40分', '15:00' → '15時': a time as it is said."""
+    hour, minute = (int(part) for part in hh_mm.split(":"))
+    return f"{hour}時" + (f"{minute}分" if minute else "")

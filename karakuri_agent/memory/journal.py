@@ -24,7 +24,7 @@ from typing import Any, Iterable, TypedDict
 from karakuri_agent.domain.commands import ACCEPT_TRANSFER, CONVERSATION, REJECT_TRANSFER
 from karakuri_agent.domain.notification import parse_timestamp
 from karakuri_agent.domain.identity import Identity
-from karakuri_agent.domain.records import Parsed
+from karakuri_agent.domain.records import JournalEntry, Parsed
 from karakuri_agent.reading.promises import line_key
 from karakuri_agent.state.base import Store
 from karakuri_agent.state.values import utc_text
@@ -140,6 +140,7 @@ class Today(TypedDict):
     day_people: tuple[str, ...]
     day_said: tuple[str, ...]
     day_received: tuple[tuple[str, str | None, int], ...]
+    day_arrived: tuple[tuple[str, str], ...]
 
 
 def today(store: Store, now: datetime) -> Today:
@@ -159,7 +160,26 @@ def today(store: Store, now: datetime) -> Today:
             "day_people": tuple(dict.fromkeys(p for p in people if p)),
             "day_said": tuple(dict.fromkeys(line for line in said if line)),
             "day_received": tuple(_received(e["data"]) for e in entries
-                                  if e["kind"] == TRANSFER and e["data"].get("direction") == RECEIVED)}
+                                  if e["kind"] == TRANSFER and e["data"].get("direction") == RECEIVED),
+            "day_arrived": _arrivals(entries)}
+
+
+def _arrivals(newest_first: list[JournalEntry]) -> tuple[tuple[str, str], ...]:
+    """(place, 'HH:MM' in Tokyo) of each place a notification first found the agent at, after being
+    elsewhere (the arrival of that stay), newest first: 'いつ来たの？' is answered from these."""
+    from karakuri_agent.domain.notification import TOKYO
+
+    out: list[tuple[str, str]] = []
+    last = ""
+    for entry in reversed(newest_first):
+        if entry["kind"] != HERE:
+            continue
+        label = str(entry["data"].get("label") or "")
+        at = parse_timestamp(entry.get("at"))
+        if label and label != last and at is not None:
+            out.append((label, at.astimezone(TOKYO).strftime("%H:%M")))
+        last = label or last
+    return tuple(reversed(out))
 
 
 def _received(gift: dict[str, Any]) -> tuple[str, str | None, int]:

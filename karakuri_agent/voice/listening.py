@@ -63,13 +63,25 @@ def _day(s: Situation, h: Heard) -> list[str]:
     places = tuple(dict.fromkeys(place_word_of(p) for p in s.memory.today_places if p))
     people = tuple(address_name(p, s.persona.honorific) for p in s.memory.met_today if p)
     people = tuple(p for p in people if p and p != s.said.partner)
-    if cues.ABOUT_MET.search(h.question.text if h.question else s.line):
+    asked = h.question.text if h.question else s.line
+    if cues.ABOUT_MET.search(asked):
         return _said(s, "day_met", topic=_listed(people)) if people else _said(s, "met_nobody")
+    if cues.ABOUT_SINCE.search(asked) and s.memory.arrived:
+        return _since(s, asked) or (_said(s, "day", place=_listed(places)) if places else [])
     if places:
         return _said(s, "day", place=_listed(places))
     if s.memory.here:
         return _said(s, "doing", place=place_word_of(s.memory.here))
     return _said(s, "quiet_day")
+
+
+def _since(s: Situation, asked: str) -> list[str]:
+    """'ここにはいつ来たの？': when it came to where it is; '何時ごろから出歩いてたの？': its first
+    arrival today; both from the journal (the time a notification first found it there)."""
+    here, first = s.memory.arrived[0], s.memory.arrived[-1]
+    if cues.HERE_ASKED.search(asked):
+        return _said(s, "arrived_here", place=place_word_of(here[0]), time=cues.clock_said(here[1]))
+    return _said(s, "out_since", place=place_word_of(first[0]), time=cues.clock_said(first[1]))
 
 
 def _talk(s: Situation) -> list[str]:

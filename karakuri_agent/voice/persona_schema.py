@@ -93,6 +93,8 @@ class Answers(_Strict):
     not_sure: Phrases | None = None
     other_unknown: Phrases | None = None
     met_nobody: Phrases | None = None
+    arrived_here: Phrases | None = None
+    out_since: Phrases | None = None
     time_morning: Phrases | None = None
     time_night: Phrases | None = None
 

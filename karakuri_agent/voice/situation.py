@@ -39,6 +39,7 @@ class Memory:
     met_today: tuple[str, ...] = ()  # whom it talked with today
     plans: tuple[tuple[str, str], ...] = ()  # (place, time) of the promises ahead, soonest first
     talk: tuple[str, ...] = ()  # the conversation's lines before the one answered, oldest first
+    arrived: tuple[tuple[str, str], ...] = ()  # (place, 'HH:MM') it was found at after being elsewhere today, newest first
 
 
 def _pickup_pool(pickup: Pickup | None, persona: Persona, scene: Scene) -> list[str]:
