@@ -110,3 +110,22 @@ def test_when_it_came_is_told_from_the_journal() -> None:
         assert "9時40分" in out and "駅" in out, out
     # Nothing in the journal: no time is made up.
     assert "時" not in _reply("ここにはいつごろ来たの？", memory=Memory(here="港 桟橋")).replace("時間", "")
+
+
+@pytest.mark.parametrize("line, topic", [
+    ("ことねくん、自転車で転んで怪我したらしいわ", "怪我"),  # what happened, not the bicycle it happened on
+    ("図書館で勉強してた", "勉強"),
+    ("最近、朝市で店番しよるんよ", "店番"),
+    ("週末、家族で温泉行ってきたで", "温泉"),
+    ("ぶっちゃけ、昨日フラれたわ", "フラれた"),  # ぶっちゃけ only sets the tone
+])
+def test_what_happened_is_the_topic(line: str, topic: str) -> None:
+    heard = hear(line, other_names=("ことね",))
+    assert heard is not None and heard.topic == topic
+
+
+def test_of_two_options_of_one_fact_the_fact_s_own_word_is_picked() -> None:
+    minato = load_persona("testing/conversation/packs/minato")
+    for seed in SEEDS:
+        reply = compose("reply", persona=minato, partner_name="灯屋ユウ", last_line="本と漫画ならどっち読む？", seed=seed)
+        assert "本" in reply and "漫画" not in reply, reply

@@ -29,7 +29,7 @@ BAD = frozenset({"盗む", "盗まれる", "寝込む", "割る", "割れる", "
 # A bad word turned round ('眠れなかった' is bad, 'ついてない' is bad): these need a negation after them.
 BAD_WHEN_NEGATED = frozenset({"眠る", "寝る", "眠れる", "旨い", "上手い", "できる", "出来る", "間に合う", "良い", "いい"})
 # Forms the analyzer cuts oddly ('なくし' as 無い+為る): read as written.
-BAD_FORMS = lazy(r"なくし|失くし|無くし|ついてな|うまくいかな|上手くいかな|間に合わな|眠れな|寝れな|ツイてな")
+BAD_FORMS = lazy(r"なくし|フラれ|ふられ|振られ|失くし|無くし|ついてな|うまくいかな|上手くいかな|間に合わな|眠れな|寝れな|ツイてな")
 GOOD_FORMS = lazy(r"歳になっ|できたの|できた[！!よ]|うまくいった|上手くいった|間に合った|やったー|やった！|やったよ")
 GOOD_WHEN_NEGATED = frozenset({"痛い", "心配", "大変"})
 # Words that turn the meaning of what came before.
@@ -202,3 +202,9 @@ def clock_said(hh_mm: str) -> str:
     """'09:40' → '9時40分', '15:00' → '15時': a time as it is said."""
     hour, minute = (int(part) for part in hh_mm.split(":"))
     return f"{hour}時" + (f"{minute}分" if minute else "")
+# 'で' after a noun: the means or the place ('自転車で転んで'), not what happened.
+BY_MEANS = "で"
+# The analyzer's tag of a noun that takes する ('怪我', '骨折').
+DOABLE = "サ変可能"
+# Words that only set the tone of what follows ('ぶっちゃけ、昨日フラれたわ'): never what a line is about.
+DISCOURSE = frozenset({"ぶっちゃけ", "ぶっちゃける", "てか", "ってか", "正直", "マジで", "まじで"})

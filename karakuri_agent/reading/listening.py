@@ -105,7 +105,7 @@ def _verb_phrase(text: str) -> str:
     out = ""
     for word in analysed.words(text):
         if not out:
-            if word.pos in ("verb", "adjective") and not word.bound:
+            if word.pos in ("verb", "adjective") and not word.bound and word.surface not in cues.DISCOURSE:
                 out = word.surface
             continue
         if word.pos in ("auxiliary", "verb") or (word.pos == "particle" and word.surface in cues.JOINING):
@@ -303,8 +303,21 @@ def _told_topic(text: str, skip: tuple[str, ...]) -> tuple[str, bool]:
         first_predicate = text.index(cues.PAUSE)  # '山の紅葉、そろそろ見頃だって': the topic comes first
     before = [n for n in japanese if 0 <= text.find(n) < first_predicate]
     if before:
+        done = _event_noun(text, japanese)
+        if done and text[text.find(before[-1]) + len(before[-1]):].startswith(cues.BY_MEANS):
+            return done, False  # '自転車で転んで怪我した': what happened is the 怪我, the bicycle only how
         return before[-1], False
     return _topic(text, skip)
+
+
+def _event_noun(text: str, candidates: list[str]) -> str:
+    """The noun of what happened, said with する ('怪我した', '骨折した'), when the line has one."""
+    found = analysed.words(text)
+    for word, following in zip(found, found[1:]):
+        if word.pos == "noun" and cues.DOABLE in word.detail and following.lemma == cues.DOING \
+                and word.surface in candidates:
+            return word.surface
+    return ""
 
 
 def framed(line: str, skip: tuple[str, ...] = ()) -> str:

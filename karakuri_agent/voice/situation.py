@@ -184,9 +184,13 @@ def _favourite_place(s: Situation) -> str:
 
 def _pick_option(options: Sequence[str], s: Situation) -> str:
     """The option the persona likes best; among equals, one fixed by the seed."""
-    def liking(option: str) -> int:
+    def liking(option: str) -> tuple[int, bool]:
+        """How well she likes it, then whether it is her fact's own first word: two options of one
+        fact ('本' and '漫画' of books) go to the one its reasons are written about."""
         found = _find_fact(option, s.persona)
-        return 1 if found is None or found[1].likes is None else (2 if found[1].likes else 0)
+        if found is None or found[1].likes is None:
+            return 1, False
+        return (2 if found[1].likes else 0), bool(found[1].words) and option == found[1].words[0]
     tasted = listening.pick_by_taste(tuple(options), s)
     best = max(liking(o) for o in tasted)
     return s.rot([o for o in tasted if liking(o) == best], "choice")[0]
