@@ -16,6 +16,7 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from karakuri_agent.domain.clock import PLAUSIBLE_YEARS
 from karakuri_agent.domain.notification import TOKYO
 from karakuri_agent.ja.notification_text import CLOCK
 
@@ -25,8 +26,10 @@ if TYPE_CHECKING:
 # A recorded session's own file in a fixtures directory (fixtures.py reads and writes it).
 SESSION_FILE = "session.json"
 
-# An epoch-milliseconds time is at least this (2001-09-09): a smaller number is no recorded time.
-EPOCH_MS_FROM = 10**12
+# An epoch-milliseconds time is at least the start of the plausible years (1971-01-01, domain/clock.py):
+# a smaller number is no recorded time. Low enough that a recorded time moved by years stays a time,
+# so moving a session and moving it back gives back what was recorded.
+EPOCH_MS_FROM = int(datetime(PLAUSIBLE_YEARS.start, 1, 1, tzinfo=timezone.utc).timestamp() * 1000)
 # The notification's own life past the session's last message: an `--at` this close still means "late".
 NOTIFICATION_LIFE = timedelta(minutes=10)
 
