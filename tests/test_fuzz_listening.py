@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import unicodedata
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from karakuri_agent.reading.listening import KINDS, hear
@@ -39,9 +39,12 @@ def test_nouns_are_pieces_of_the_line(line: str) -> None:
 @given(st.lists(st.sampled_from(["来週", "市民マラソン", "に", "出る", "んだ", "、", "財布", "なくしちゃった", "やっぱり", "旅行", "は",
                                   "やめた", "公民館の会議室", "に変更になった", "って", "よ", "！", "引っ越し", "を", "手伝った"]),
                 min_size=1, max_size=10).map("".join))
+@example("公民館の会議室に変更になった公民館の会議室なくしちゃった")
 def test_what_is_said_back_never_repeats_eight_characters_of_the_line(line: str) -> None:
     heard = hear(line)
     assert heard is not None
     said = heard.clause or heard.topic
-    one_word = len(words(heard.topic)) == 1 and said in (heard.topic, heard.topic + "な")
-    assert one_word or not any(line[i:i + 8] in said for i in range(len(line) - 7)), (line, said)
+    # The thing told, named (and a な after it): a short noun phrase may meet the line's next kana by chance
+    # (公民館の会議室 + な of なくしちゃった); a long one would itself be an echo.
+    named = (len(words(heard.topic)) == 1 or len(heard.topic) < 8) and said in (heard.topic, heard.topic + "な")
+    assert named or not any(line[i:i + 8] in said for i in range(len(line) - 7)), (line, said)
