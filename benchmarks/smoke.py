@@ -58,6 +58,7 @@ SCRIPTS: dict[str, tuple[str, ...]] = {
     "compare_runs.py": ("{work}/behaviour.json", "{work}/behaviour.json", "--limit", "0"),
     "bench_memory.py": ("--smoke",),
     "bench_wrapper.py": ("--smoke",),
+    "bench_oneshot.py": ("--smoke",),
     "bench_listen.py": ("--smoke",),
     "bench_day.py": ("--smoke",),
     "bench_reading.py": ("--smoke",),
