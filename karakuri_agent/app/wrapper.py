@@ -13,11 +13,7 @@ from typing import Any
 from karakuri_agent.app.config import Settings
 from karakuri_agent.app.operations import Outcome, act, fetch, open_runtime
 from karakuri_agent.domain.clock import Clock, utc_now
-from karakuri_agent.domain.decision import Decision
 from karakuri_agent.errors import AgentDisabled, AlreadyAttempted, KarakuriError, NotActionable, UsageError
-from karakuri_agent.gate import NOT_ACTIONABLE, Rejected, admit, not_actionable
-from karakuri_agent.ja import phrases
-from karakuri_agent.memory.context import said_before
 from karakuri_agent.reading.trigger import validate_notification_id
 
 
@@ -37,6 +33,12 @@ def run_command(settings: Settings, notification_id: str, command: str, params: 
     retried. KARAKURI_AGENT_DISABLED stops it before anything is read or sent
     (`get_notification` stays allowed: reading is not an action).
     """
+    # The gate and what it checks against, imported here: a read (`get_notification`) needs none of it.
+    from karakuri_agent.domain.decision import Decision
+    from karakuri_agent.gate import NOT_ACTIONABLE, Rejected, admit, not_actionable
+    from karakuri_agent.ja import phrases
+    from karakuri_agent.memory.context import said_before
+
     notification_id = validate_notification_id(notification_id)
     if settings.disabled:
         raise AgentDisabled("KARAKURI_AGENT_DISABLED is set: nothing was sent (unset it to let the agent act)")
