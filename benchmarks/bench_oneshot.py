@@ -164,7 +164,7 @@ def main() -> None:
     with running_api() as api, tempfile.TemporaryDirectory(prefix="karakuri-bench-") as tmp:
         work = Path(tmp)
         pack = work / "pack"
-        shutil.copytree(PACK, pack)
+        shutil.copytree((args.source / PACK.relative_to(ROOT)) if args.source else PACK, pack)  # the pack its code reads
 
         def agent_env(state: str) -> dict[str, str]:
             env = {**child_env(api.base_url, work, work / state), "KARAKURI_PERSONA_DIR": str(pack)}

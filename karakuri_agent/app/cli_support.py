@@ -334,11 +334,12 @@ def read_stdin() -> str:
 
 def clock_from(start: str | None) -> Callable[[], datetime]:
     """The machine's clock, or one that starts at `start` and then ticks in real time."""
-    from karakuri_agent.app.fixtures import parse_time
     from karakuri_agent.domain.clock import utc_now
 
     if start is None:
         return utc_now
+    from karakuri_agent.app.fixtures import parse_time
+
     try:
         began = parse_time(start)
     except UsageError:
