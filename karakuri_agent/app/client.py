@@ -200,16 +200,20 @@ class KarakuriClient:
             except Exception as exc:
                 if not _is_retryable_get_error(exc):
                     raise
-                first = exc
-            return self._get_again(notification_id, first, started)
+                first, first_took = exc, time.monotonic() - started
+            return self._get_again(notification_id, first, first_took)
         except httpx.ReadTimeout:
             raise ServerSlow(f"the server answered too slowly: no answer within {self._timeout:g} s") from None
         except httpx.TransportError as exc:
             raise Unreachable(f"could not fetch the notification: {type(exc).__name__}") from None
 
-    def _get_again(self, notification_id: str, first: Exception, started: float) -> dict[str, Any]:
-        """The retries after a first try that failed with `first`, counted and timed from that first try."""
+    def _get_again(self, notification_id: str, first: Exception, first_took: float) -> dict[str, Any]:
+        """The retries after a first try that failed with `first` in `first_took` seconds, counted and
+        timed from that first try (as if the retry machinery had been there from the start: the time
+        its import takes is not charged to the budget)."""
         from tenacity import Retrying, retry_if_exception, wait_exponential
+
+        started = time.monotonic() - first_took
 
         def wait(state: Any) -> float:
             exc = state.outcome.exception() if state.outcome else None
