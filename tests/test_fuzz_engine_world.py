@@ -219,11 +219,14 @@ person_ids = st.integers(10**17, 10**18 - 1).map(str)
 
 @st.composite
 def company(draw):
-    """People beside the agent: some talked with today, some not, some NPCs by name; itself maybe among them."""
-    people = []
+    """People beside the agent: some talked with today, some not, some NPCs by name; itself maybe among them.
+
+    One id is one person: two people never share an id (one "new" and "talked with today" is no input)."""
+    people: list[tuple[str, str, str]] = []
     for i in range(draw(st.integers(1, 4))):
         kind = draw(st.sampled_from(["new", "today", "yesterday", "npc", "self"]))
-        pid = ME.agent_id if kind == "self" else draw(person_ids)
+        taken = {pid for pid, _, _ in people}
+        pid = ME.agent_id if kind == "self" else draw(person_ids.filter(lambda p: p not in taken and p != ME.agent_id))
         name = {"npc": "おまわりさん", "self": ME.name}.get(kind, f"住人{i}")
         people.append((pid, name, kind))
     return people
