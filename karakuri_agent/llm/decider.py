@@ -28,7 +28,7 @@ from __future__ import annotations
 import json
 import logging
 import time
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from collections.abc import Callable
 from importlib.util import find_spec
 from typing import Any
@@ -93,9 +93,14 @@ class LLMDecider:
         trace = self.last_trace = LLMTrace(self._settings.model, budget=self._settings.timeout)
         started = self._clock()
         try:
-            self._chat.ready()  # loading the client is the machine's time, not the model's: before the budget starts
+            # Loading the client and reading the line (the analyzer, the first prompt and the schema) are the
+            # machine's time, not the model's: done before the budget starts.
+            self._chat.ready()
+            asking = _Asking(persona_card(view.persona), next((d for d in rules if d.acts), None),
+                             proposal_schema(view.choices, variables=_variables(view)))
+            first = asking.messages(view, None, self._secrets)
             started = self._clock()
-            chosen = self._ask(view, rules, trace, deadline=started + self._settings.timeout)
+            chosen = self._ask(view, rules, trace, asking, first, deadline=started + self._settings.timeout)
         except Exception as exc:  # noqa: BLE001 - whatever fails on the model's side, the rules act
             trace.error = describe_failure(exc)
             chosen = None
@@ -105,18 +110,17 @@ class LLMDecider:
                         self._settings.model, self._settings.timeout)
         return replace(proposed, candidates=tuple(rules if chosen is None else [chosen, *rules]), model=trace)
 
-    def _ask(self, view: View, rules: list[Decision], trace: LLMTrace, *, deadline: float) -> Decision | None:
-        """The first admitted proposal within the budget, or None."""
-        persona = persona_card(view.persona)
-        default = next((d for d in rules if d.acts), None)
-        schema = proposal_schema(view.choices, variables=_variables(view))  # the same schema for the repair
+    def _ask(self, view: View, rules: list[Decision], trace: LLMTrace, asking: _Asking,
+             messages: list[dict[str, str]], *, deadline: float) -> Decision | None:
+        """The first admitted proposal within the budget, or None: `messages` first, then one repair."""
         repair: tuple[str | None, list[str]] | None = None
         for attempt in range(ATTEMPTS):
             if deadline - self._clock() <= 0:
                 trace.error = "budget spent"
                 return None
-            answer = self._chat.complete(build_messages(persona, view, default, repair=repair, secrets=self._secrets),
-                                         schema, deadline=deadline)
+            if repair is not None:
+                messages = asking.messages(view, repair, self._secrets)
+            answer = self._chat.complete(messages, asking.schema, deadline=deadline)
             trace.response_format = answer.format
             trace.prompt_tokens += answer.prompt_tokens
             trace.completion_tokens += answer.completion_tokens
@@ -141,6 +145,19 @@ class LLMDecider:
                 repair = (json.dumps(shown, ensure_ascii=False), problems)
             trace.problems.append(problems)
         return None
+
+
+@dataclass(frozen=True)
+class _Asking:
+    """What every attempt of one ask shares: the persona card, the rules' default and the schema."""
+
+    persona: dict[str, Any]
+    default: Decision | None
+    schema: dict[str, Any]
+
+    def messages(self, view: View, repair: tuple[str | None, list[str]] | None,
+                 secrets: tuple[str, ...]) -> list[dict[str, str]]:
+        return build_messages(self.persona, view, self.default, repair=repair, secrets=secrets)
 
 
 def masked(value: Any, secrets: tuple[str, ...]) -> Any:
