@@ -275,7 +275,8 @@ def plans(state_dir: Path, statements: list[str]) -> list[dict[str, Any]]:
 # -- retention ------------------------------------------------------------------------------------
 def run_gc(state_dir: Path, keep_days: int = 30) -> dict[str, Any]:
     """gc on the big store (a year of history: about 11/12 of it goes), then VACUUM."""
-    from karakuri_agent.state.retention import STATEMENTS, gc
+    from karakuri_agent.state.retention import STATEMENTS, forget
+    from karakuri_agent.state.sqlite.store import SQLiteStore
 
     conn = connect(state_dir)
     before = store_bytes(state_dir)
@@ -284,7 +285,7 @@ def run_gc(state_dir: Path, keep_days: int = 30) -> dict[str, Any]:
         "EXPLAIN QUERY PLAN " + sql, {"cutoff": cutoff, "keep_activity": 6, "keep_commands": 6, "keep_memory": 12})]
         for sql in STATEMENTS.values()}
     start = time.perf_counter()
-    deleted = gc(conn, keep_days=keep_days, now=NOW)
+    deleted = forget(SQLiteStore(conn), keep_days=keep_days, now=NOW)
     gc_s = time.perf_counter() - start
     start = time.perf_counter()
     conn.execute("VACUUM")

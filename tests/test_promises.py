@@ -24,7 +24,7 @@ from karakuri_agent.decide.rules import propose
 from karakuri_agent.domain.view import View
 from karakuri_agent.reading.times import PAST_GRACE
 from karakuri_agent.reading.promises import Promise, extract_promise, extract_promises
-from karakuri_agent.state.retention import gc
+from karakuri_agent.state.retention import forget
 from karakuri_agent.voice.persona import load_persona
 from karakuri_agent.state.sqlite.store import SQLiteStore
 
@@ -434,7 +434,7 @@ def test_a_meeting_twelve_hours_away_does_not_make_the_agent_wait_now(store):
 def test_forgetting_old_history_keeps_the_sightings_of_pending_promises(conn, store):
     _read(store, 1, _night(18, 0, 50), [("桜草メイ", "1", "こんにちは")])
     _read(store, 2, _night(18, 1, 0), [MEI_LINE])
-    deleted = gc(conn, keep_days=0, now=_night(18, 1, 30))
+    deleted = forget(store, keep_days=0, now=_night(18, 1, 30))
     assert deleted["heard_lines"] == 1  # the greeting is forgotten, the promise's line is not
     _read(store, 3, _night(18, 2, 10), [MEI_LINE])
     assert _promises(store) == [("神社 境内", _night(18, 1, 57))]

@@ -17,7 +17,7 @@ from karakuri_agent.app.config import load_settings
 from karakuri_agent.app.cycle import handle
 from karakuri_agent.state.sqlite.db import connect
 from karakuri_agent.state.sqlite.ledger import Ledger
-from karakuri_agent.state.retention import KEEP_ACTIVITY, KEEP_MEMORY, gc
+from karakuri_agent.state.retention import KEEP_ACTIVITY, KEEP_MEMORY, forget
 from karakuri_agent.app.maintenance import collect
 from karakuri_agent.state.base import SUCCEEDED
 from karakuri_agent.state.sqlite.store import SQLiteStore
@@ -120,7 +120,7 @@ def test_gc_deletes_old_history_and_keeps_the_ledger_people_places_and_knowledge
     kept_forever = {name: table(conn, name) for name in ("attempts", "people", "places", "knowledge")}
     before = {name: len(table(conn, name)) for name in ("activity", "memory", "notifications", "utterances")}
 
-    deleted = gc(conn, keep_days=30, now=NOW)
+    deleted = forget(SQLiteStore(conn), keep_days=30, now=NOW)
 
     assert {name: table(conn, name) for name in kept_forever} == kept_forever
     assert len(kept_forever["attempts"]) == 201
@@ -142,7 +142,7 @@ def test_gc_deletes_old_history_and_keeps_the_ledger_people_places_and_knowledge
 
 def test_gc_keeps_the_decision_context_exactly(conn, history):
     before = context_of(history)
-    gc(conn, keep_days=1, now=NOW)
+    forget(SQLiteStore(conn), keep_days=1, now=NOW)
     assert context_of(history) == before
 
 
@@ -157,7 +157,7 @@ def test_after_a_long_silence_the_newest_entries_survive_whatever_their_age(conn
     clock.now = NOW
     before = context_of(store)
 
-    deleted = gc(conn, keep_days=7, now=NOW)
+    deleted = forget(SQLiteStore(conn), keep_days=7, now=NOW)
 
     assert context_of(store) == before
     assert len(table(conn, "activity")) == KEEP_ACTIVITY + 5  # newest 6 overall, and newest 6 commands
@@ -166,8 +166,8 @@ def test_after_a_long_silence_the_newest_entries_survive_whatever_their_age(conn
 
 
 def test_gc_twice_deletes_nothing_the_second_time(conn, history):
-    gc(conn, keep_days=30, now=NOW)
-    again = gc(conn, keep_days=30, now=NOW)
+    forget(SQLiteStore(conn), keep_days=30, now=NOW)
+    again = forget(SQLiteStore(conn), keep_days=30, now=NOW)
     assert {k: v for k, v in again.items() if k != "cutoff"} == dict.fromkeys(
         ("activity", "memory", "notifications", "utterances", "heard_lines", "journal", "commitments"), 0)
 
@@ -175,12 +175,12 @@ def test_gc_twice_deletes_nothing_the_second_time(conn, history):
 @pytest.mark.parametrize("bad", [-1, 1.5, "30", True, None, 36_501, 99_999_999_999])
 def test_keep_days_must_be_a_whole_number_of_days(conn, bad):
     with pytest.raises(ValueError):
-        gc(conn, keep_days=bad, now=NOW)
+        forget(SQLiteStore(conn), keep_days=bad, now=NOW)
 
 
 def test_an_old_message_delivered_again_after_gc_still_finds_its_claim(conn, history, env):
     """The ledger is forever: gc never opens a door to a second command."""
-    gc(conn, keep_days=1, now=NOW)
+    forget(SQLiteStore(conn), keep_days=1, now=NOW)
     assert conn.execute("SELECT COUNT(*) FROM notifications WHERE notification_id = 'notif-old000'").fetchone()[0] == 0
     with respx.mock(assert_all_called=False) as mock:  # the same state directory (tmp_path / "state")
         result = handle("notification_id: notif-old000", load_settings())
@@ -219,7 +219,7 @@ def test_any_history_keeps_its_context_and_its_ledger(tmp_path_factory, ages, ke
             live(store, clock, days_ago=age, notification_id=f"notif-p{i}",
                  conversation="with:1474403124906295517" if talk[i] else None)
         before, attempts = context_of(store), table(conn, "attempts")
-        deleted = gc(conn, keep_days=keep_days, now=NOW)
+        deleted = forget(SQLiteStore(conn), keep_days=keep_days, now=NOW)
         after = context_of(store)
         talk_is_recent = conn.execute("SELECT COUNT(*) FROM utterances WHERE created_at >= ?",
                                       (deleted["cutoff"],)).fetchone()[0]

@@ -309,3 +309,30 @@ def test_what_people_told_survives_a_restart_and_a_copy(tmp_path, clock):
         [fact] = opened.store.told_facts(["7"], listener="7")
         assert fact["topic"] == "ミケ" and fact["mentioned_at"] is not None
         opened.close()
+
+
+def _schema(state) -> dict[str, set[str]]:
+    """The tables and columns a migrated database holds, under tables.py's names."""
+    from karakuri_agent.state.tables import TABLES
+
+    conn, dialect = state.store.connection, state.store.dialect
+    if dialect.name == "sqlite":
+        names = [row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()]
+        found = {name: {row[1] for row in conn.execute(f"PRAGMA table_info({name})").fetchall()} for name in names}
+    else:
+        found = {}
+        for table, column in conn.execute("SELECT table_name, column_name FROM information_schema.columns"
+                                          " WHERE table_schema = current_schema()").fetchall():
+            found.setdefault(table, set()).add(column)
+    ours = {dialect.table(t.name): t.name for t in TABLES}
+    return {ours.get(name, name): columns for name, columns in found.items() if name != "schema_migrations"}
+
+
+def test_every_table_and_column_a_migrated_database_holds_is_declared_once_in_tables(state):
+    from karakuri_agent.state.tables import TABLES
+
+    schema = _schema(state)
+    assert set(schema) == {t.name for t in TABLES}
+    for table in TABLES:
+        assert set(table.columns) <= schema[table.name], table.name  # everything copied is there
+        assert schema[table.name] - {"id"} <= set(table.columns) | set(table.not_copied), table.name

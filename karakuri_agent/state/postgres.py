@@ -19,7 +19,6 @@ No driver exception leaves this module: every psycopg error becomes
 from __future__ import annotations
 
 import os
-import re
 import socket
 from contextlib import contextmanager
 from datetime import datetime
@@ -173,11 +172,9 @@ class PostgresState:
         self.ledger = PostgresLedger(self.conn, clock)
 
     def forget_before(self, keep_days: int, now: datetime, *, dry_run: bool = False) -> dict[str, Any]:
-        """retention.py's statements, in psycopg's parameter style, in one transaction (rolled back on a dry run)."""
         from karakuri_agent.state.retention import forget
 
-        return forget(lambda sql, values: self.conn.execute(re.sub(r":(\w+)", r"%(\1)s", sql), values).rowcount,
-                      self.conn.transaction(), keep_days=keep_days, now=now, dry_run=dry_run)
+        return forget(self.store, keep_days=keep_days, now=now, dry_run=dry_run)
 
     def close(self) -> None:
         self.conn.close()

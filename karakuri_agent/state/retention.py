@@ -2,7 +2,7 @@
 
 Every run adds a few rows (the fetched notification, its activity entries, a
 memory line, maybe an utterance), so after months the state file holds
-history nobody reads. `gc()` deletes what is older than `keep_days`, and
+history nobody reads. `forget()` deletes what is older than `keep_days`, and
 never what a run still needs:
 
 - the ledger (`attempts`) is kept forever: a deleted claim could let a late
@@ -18,22 +18,22 @@ One write transaction, so a crash or a concurrent run sees all or nothing.
 
 from __future__ import annotations
 
-import sqlite3
-from contextlib import AbstractContextManager
 from datetime import datetime, timedelta
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any
 
 from karakuri_agent.domain.limits import ACTIVITY_LIMIT as KEEP_ACTIVITY
 from karakuri_agent.domain.limits import MEMORY_LIMIT as KEEP_MEMORY
 from karakuri_agent.domain.limits import RECENT_COMMANDS as KEEP_COMMANDS
-from karakuri_agent.state.sqlite.db import transaction
 from karakuri_agent.state.values import utc_text
+
+if TYPE_CHECKING:
+    from karakuri_agent.state.sql_store import SQLStore
 
 # Keeping a century is keeping everything; past ~2.7 million days the cutoff
 # would fall before year 1, which dates cannot express.
 MAX_KEEP_DAYS = 36_500
 
-# Named parameters (:name) in SQLite's style; the PostgreSQL backend rewrites them to its own.
+# Named parameters (:name) in SQLite's style; a dialect writes them in its driver's (dialect.named).
 STATEMENTS: dict[str, str] = {
     # Old entries, except the newest few overall and the newest few commands.
     "activity": (
@@ -73,28 +73,20 @@ class DryRun(Exception):
     """Raised inside the deleting transaction of a dry run, so every backend rolls it back."""
 
 
-def gc(conn: sqlite3.Connection, *, keep_days: int, now: datetime, dry_run: bool = False) -> dict[str, Any]:
-    """Delete history older than `keep_days` before `now`; returns rows deleted per table.
+def forget(store: SQLStore, *, keep_days: int, now: datetime, dry_run: bool = False) -> dict[str, Any]:
+    """Delete history older than `keep_days` before `now`, on either SQL backend; rows deleted per table.
 
-    `attempts`, `people`, `places` and `knowledge` are never touched. A dry
-    run counts the same rows in the same transaction, then rolls it back.
-    """
-    return forget(lambda sql, values: conn.execute(sql, values).rowcount, transaction(conn),
-                  keep_days=keep_days, now=now, dry_run=dry_run)
-
-
-def forget(run: Callable[[str, dict[str, Any]], int], transaction: AbstractContextManager[Any], *,
-           keep_days: int, now: datetime, dry_run: bool = False) -> dict[str, Any]:
-    """Every backend's forgetting: STATEMENTS in one transaction, `run(sql, values)` giving each one's row count.
-
-    A dry run counts the same rows in the same transaction, then rolls it back.
+    `attempts`, `people`, `places` and `knowledge` are never touched. The
+    statements run in one transaction (waiting for the disk, as a deletion
+    should); a dry run counts the same rows in it, then rolls it back.
     """
     values = retention_values(keep_days, now)
+    conn, dialect = store.connection, store.dialect
     deleted: dict[str, Any] = {}
     try:
-        with transaction:
+        with dialect.transaction(conn):
             for table, sql in STATEMENTS.items():
-                deleted[table] = run(sql, values)
+                deleted[table] = conn.execute(dialect.named(sql), values).rowcount
             if dry_run:
                 raise DryRun
     except DryRun:

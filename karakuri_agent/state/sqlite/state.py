@@ -25,9 +25,9 @@ class SQLiteState:
         self.ledger = Ledger(self.conn, clock)
 
     def forget_before(self, keep_days: int, now: datetime, *, dry_run: bool = False) -> dict[str, Any]:
-        from karakuri_agent.state.retention import gc
+        from karakuri_agent.state.retention import forget
 
-        return gc(self.conn, keep_days=keep_days, now=now, dry_run=dry_run)
+        return forget(self.store, keep_days=keep_days, now=now, dry_run=dry_run)
 
     def close(self) -> None:
         self.conn.close()
