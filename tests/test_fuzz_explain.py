@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from karakuri_agent.behaviour.builtin import BUILTIN_RULE_IDS
 from karakuri_agent.behaviour.engine import Facts, Turn, compare
 from karakuri_agent.behaviour.pack import parse_behaviour
+from karakuri_agent.behaviour.spec import FACT_KINDS, KIND_OPERATORS
 from karakuri_agent.behaviour.selector import DECIDED, NOT_REACHED, Selector, tried_line
 from karakuri_agent.terminal import is_control, shown
 
@@ -31,12 +32,19 @@ FACT_VALUES = {
     "money": st.one_of(st.none(), st.integers(-10, 10**6)), "items": st.one_of(st.none(), NAMES),
     "weather": st.one_of(st.none(), st.sampled_from(["はれ", "くもり", "あめ\n", "\x1b[2J"])),
 }
-CONDITIONS = st.lists(st.fixed_dictionaries({
-    "fact": st.sampled_from([f for f in FACT_VALUES if f != "notification"] + ["time"]),
-    "operator": st.sampled_from(["eq", "neq", "gt", "lt", "gte", "lte", "contains"]),
-    "value": st.one_of(TEXT.filter(lambda t: t.strip()), st.integers(-10, 10**6))}).map(
-        lambda c: {**c, "value": f"{abs(hash(str(c['value']))) % 24:02d}:30"} if c["fact"] == "time" else c),
-    max_size=3)
+
+
+def _condition(fact: str) -> st.SearchStrategy[dict]:
+    """A condition on `fact` that fits its kind (a condition that can never hold is refused by the check)."""
+    kind = FACT_KINDS[fact]
+    value = {"number": st.integers(-10, 10**6), "clock": st.integers(0, 22).map(lambda h: f"{h:02d}:30")}.get(
+        kind, TEXT.filter(lambda t: t.strip()))
+    return st.fixed_dictionaries({"fact": st.just(fact), "operator": st.sampled_from(KIND_OPERATORS[kind]),
+                                  "value": value})
+
+
+CONDITIONS = st.lists(st.sampled_from([f for f in FACT_VALUES if f != "notification"] + ["time"]).flatmap(_condition),
+                      max_size=3)
 TRIGGERS = st.sampled_from([
     {"type": "notification", "types": ["*"]}, {"type": "notification", "types": ["conversation_*"]},
     {"type": "time", "between": ["23:00", "06:00"]}, {"type": "time", "between": ["06:00", "12:00"]},

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from karakuri_agent.behaviour.spec import Action, Band, Behaviour, Condition, Cooldown, Reaction, Rule, Trigger, Variable
+from karakuri_agent.behaviour.spec import DEFAULT_PRIORITY, Action, Band, Behaviour, Condition, Cooldown, Reaction, Rule, Trigger, Variable
 
 
 def build_behaviour(data: Mapping[str, Any], source: str = "") -> Behaviour:
@@ -67,7 +67,7 @@ def rule(raw: Mapping[str, Any]) -> Rule:
     return Rule(id=raw["id"], description=raw.get("description", ""), when=trigger(raw["when"]),
                 conditions=tuple(condition(c) for c in raw.get("conditions") or ()),
                 condition_logic=raw.get("condition_logic", "all"), then=tuple(action(a) for a in raw.get("then") or ()),
-                priority=int(raw.get("priority", 50)),
+                priority=int(raw.get("priority", DEFAULT_PRIORITY)),
                 cooldown=Cooldown(cooldown.get("notifications"), cooldown.get("minutes")) if cooldown else None,
                 max_fires=raw.get("max_fires"), enabled=raw.get("enabled", True) is not False)
 

@@ -22,7 +22,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, Strict, Valid
 
 from karakuri_agent.behaviour import build
 from karakuri_agent.behaviour.vocabulary import entry_problems
-from karakuri_agent.behaviour.spec import ACTIONS, BEHAVIOUR_FILE, CHANGES, COOLDOWN_MINUTES_LIMIT, COUNT_LIMIT, FACTS, OPERATORS, PATH_SLOTS, PRIORITY_LIMIT, TRIGGERS, VALUE_LIMIT, Behaviour, Rule, Variable
+from karakuri_agent.behaviour.spec import ACTIONS, BEHAVIOUR_FILE, CHANGES, COOLDOWN_MINUTES_LIMIT, COUNT_LIMIT, DEFAULT_PRIORITY, FACT_KINDS, FACTS, KIND_OPERATORS, KIND_VALUES, OPERATORS, PATH_SLOTS, PRIORITY_LIMIT, TRIGGERS, VALUE_LIMIT, Behaviour, Condition, Rule, Variable
 from karakuri_agent.patterns import lazy
 
 _CLOCK = lazy(r"^([01]\d|2[0-3]):[0-5]\d$")
@@ -116,7 +116,7 @@ class RuleModel(_Strict):
     conditions: list[ConditionModel] = Field(default_factory=list)
     condition_logic: Literal["all", "any"] = "all"
     then: list[ActionModel] = Field(default_factory=list)
-    priority: Priority = 50
+    priority: Priority = DEFAULT_PRIORITY
     cooldown: CooldownModel | None = None
     max_fires: Count | None = None
     enabled: bool = True
@@ -263,8 +263,8 @@ def _renames_problems(variables: dict[str, Variable], source: str, problems: lis
                 claimed[old] = name
 
 
-def _bound(value: float | None) -> str:
-    return "none" if value is None else f"{value:g}"
+def _bound(value: float | str | None) -> str:
+    return "none" if value is None else value if isinstance(value, str) else f"{value:g}"
 
 
 def _initial_problem(model: VariableModel) -> str | None:
@@ -398,9 +398,8 @@ def _meaning_problems(b: Behaviour, source: str, builtin_ids: Sequence[str],
                     out.append(f"{where}.conditions[{index}]: expected exactly one of fact or variable")
                 elif cond.variable is not None and not _defined(b, cond.variable):
                     out.append(f"{where}.conditions[{index}].variable: {cond.variable!r} is no defined variable")
-                elif cond.fact == "time" and not (isinstance(cond.value, str) and _CLOCK.match(cond.value)):
-                    out.append(f"{where}.conditions[{index}].value: {_shown(cond.value)} is not a time,"
-                               " expected HH:MM")
+                elif problem := _never_holds(b, cond):
+                    out.append(f"{where}.conditions[{index}].{problem}")
                 elif _number_value(cond.value) and _out_of_range(cond.value):
                     out.append(f"{where}.conditions[{index}].value: {_out_of_range(cond.value)}")
             for index, action in enumerate(entry.then):
@@ -423,6 +422,42 @@ def _meaning_problems(b: Behaviour, source: str, builtin_ids: Sequence[str],
                     out.append(f"{where}.when.variable: {when.variable!r} is no defined variable")
             out += entry_problems(entry, where)  # the world's commands, events, types and bounds
     return out
+
+
+def kind_of(b: Behaviour, cond: Condition) -> str:
+    """What a condition looks at: a fact's kind (spec.FACT_KINDS), or a defined variable's (number or flag)."""
+    if cond.fact is not None:
+        return FACT_KINDS[cond.fact]
+    return b.variables[(cond.variable or "").split(".")[0]].kind
+
+
+def _never_holds(b: Behaviour, cond: Condition) -> str | None:
+    """Why a condition can never hold, as `field: why` (None: it can): an operator its kind does not take,
+    or a value of another kind (`money gt "100"`, `place gt 3`, a flag `eq 1`)."""
+    kind = kind_of(b, cond)
+    named = cond.fact if cond.fact is not None else f"variable {cond.variable}"
+    if cond.operator not in KIND_OPERATORS[kind]:
+        return (f"operator: {named} is {KIND_VALUES[kind]}: it takes {', '.join(KIND_OPERATORS[kind])},"
+                f" not {cond.operator}")
+    value = cond.value
+    fits = {"label": isinstance(value, str), "names": isinstance(value, str), "number": _number_value(value),
+            "clock": isinstance(value, str) and bool(_CLOCK.match(value)), "flag": isinstance(value, bool)}[kind]
+    if not fits:
+        return f"value: {named} is compared with {KIND_VALUES[kind]}, got {_shown(value)}"
+    low: float | str | None
+    high: float | str | None
+    if kind == "clock":
+        low, high = "00:00", "23:59"
+    elif cond.variable is not None and kind == "number":
+        spec = b.variables[cond.variable.split(".")[0]]
+        low, high = spec.minimum, spec.maximum  # the engine clamps the variable to these
+    else:
+        return None
+    op = cond.operator
+    if (high is not None and (op == "gt" and value >= high or op in ("gte", "eq") and value > high)) or \
+            (low is not None and (op == "lt" and value <= low or op in ("lte", "eq") and value < low)):
+        return (f"value: {named} runs from {_bound(low)} to {_bound(high)}, so {op} {_shown(value)} never holds")
+    return None
 
 
 def _defined(b: Behaviour, path: str) -> bool:

@@ -14,7 +14,21 @@ BEHAVIOUR_FILE = "behaviour.json"  # beside persona.json in a pack
 TRIGGERS = ("notification", "time", "keyword", "every", "day_start", "variable_crossed", "after_command",
             "manual")
 OPERATORS = ("eq", "neq", "gt", "lt", "gte", "lte", "contains")
-FACTS = ("notification", "time", "place", "nearby", "partner", "money", "items", "weather", "met")
+# What each fact is (business-rules' idea: the operators belong to the value's kind, so a condition
+# that can never hold, such as `money gt "100"` or `place gt 3`, is an error in `persona check`).
+FACT_KINDS = {"notification": "label", "time": "clock", "place": "label", "nearby": "names",
+              "partner": "names", "money": "number", "items": "names", "weather": "label", "met": "names"}
+FACTS = tuple(FACT_KINDS)
+# Per kind: the operators it takes, and what a condition's value must be (engine.compare's meaning).
+KIND_OPERATORS = {
+    "label": ("eq", "neq", "contains"),  # a notification type, a place's label, the weather: text
+    "names": ("eq", "neq", "contains"),  # names: eq and contains ask "is among", neq "is not"
+    "clock": ("eq", "neq", "gt", "lt", "gte", "lte"),  # HH:MM, ordered as the day goes
+    "number": ("eq", "neq", "gt", "lt", "gte", "lte"),  # money, a number variable
+    "flag": ("eq", "neq"),  # a flag variable
+}
+KIND_VALUES = {"label": "a text", "names": "a name", "clock": "a time HH:MM", "number": "a number",
+               "flag": "true or false"}
 ACTIONS = ("choose", "avoid", "say", "set", "add", "subtract", "toggle", "enable_rule", "disable_rule",
            "directive", "context")
 CHANGES = ("set", "add", "subtract", "toggle")
@@ -30,6 +44,7 @@ VALUE_LIMIT = 1_000_000_000  # a variable's min, max, initial, bands, thresholds
 COUNT_LIMIT = 1_000_000  # max_fires, every.notifications, cooldown.notifications, a directive's duration
 COOLDOWN_MINUTES_LIMIT = 525_600  # a year of world time
 PRIORITY_LIMIT = 1_000  # -1000 to 1000 (the built-in rules sit between 10 and 300)
+DEFAULT_PRIORITY = 50  # a pack rule that names none
 
 
 @dataclass(frozen=True)
@@ -113,7 +128,7 @@ class Rule:
     then: tuple[Action, ...] = ()
     conditions: tuple[Condition, ...] = ()
     condition_logic: str = "all"
-    priority: int = 50
+    priority: int = DEFAULT_PRIORITY
     cooldown: Cooldown | None = None
     max_fires: int | None = None
     enabled: bool = True
