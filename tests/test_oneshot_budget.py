@@ -16,7 +16,6 @@ import json
 import shutil
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -63,10 +62,20 @@ MAX_STATEMENTS = 90
 MAX_GET_STATEMENTS = 40
 
 
-def _current(name: str, notification_id: str) -> dict[str, Any]:
+# 2026-04-18 12:30 in Tokyo: the recordings' own day and time (their texts' 現在時刻).
+MIDDAY_MS = 1776483000000
+
+
+def _current(name: str, notification_id: str, minutes_later: int) -> dict[str, Any]:
+    """A recorded notification as the server would send it `minutes_later` than the recording, live for an hour.
+
+    The world's clock is the server's (its `created_at`), so the runs happen at the recording's midday
+    whatever the machine's clock says: at night the pack's night rule would decide instead, a path of
+    its own (it saves its record before the claim: one commit more).
+    """
     body: dict[str, Any] = copy.deepcopy(json.loads((RECORDED / name).read_text(encoding="utf-8"))["body"])
-    now = int(time.time() * 1000)
-    body.update(notification_id=notification_id, created_at=now, expires_at=now + 3600 * 1000)
+    created = MIDDAY_MS + minutes_later * 60_000
+    body.update(notification_id=notification_id, created_at=created, expires_at=created + 3600 * 1000)
     return body
 
 
@@ -84,7 +93,7 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Any]]:
                           ("notif-arrival-3", "notif-demo03.json"),
                           ("notif-turn-1", "notif-demo05.json"), ("notif-read-1", "notif-demo03.json"),
                           ("notif-retried-1", "notif-demo03.json")):
-            api.notifications[nid] = _current(name, nid)
+            api.notifications[nid] = _current(name, nid, minutes_later=len(api.notifications))
         env = {**loopback_env(api.base_url, tmp / "state"), "KARAKURI_PERSONA_DIR": str(pack)}
         runs = [("first arrival", ["karakuri-agent", "handle", "notification_id: notif-arrival-1"]),
                 ("second arrival", ["karakuri-agent", "handle", "notification_id: notif-arrival-2"]),
@@ -164,7 +173,7 @@ def test_a_handle_syncs_a_bounded_number_of_times(tmp_path):
     shutil.copytree(ROOT / "skill" / "personas" / "nike", pack)
     with running_api() as api:
         for nid in ("notif-sync-1", "notif-sync-2"):
-            api.notifications[nid] = _current("notif-demo03.json", nid)
+            api.notifications[nid] = _current("notif-demo03.json", nid, minutes_later=len(api.notifications))
         env = {**loopback_env(api.base_url, tmp_path / "state"), "KARAKURI_PERSONA_DIR": str(pack)}
         _child(["karakuri-agent", "handle", "notification_id: notif-sync-1"], env, tmp_path)
         counted = tmp_path / "strace.txt"

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import copy
 import difflib
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any, Mapping
 
 from karakuri_agent.behaviour.engine import CROSSINGS
@@ -69,24 +69,13 @@ def left_behind(behaviour: Behaviour, memory: Mapping[str, Any]) -> list[str]:
 
 
 def _rule(rule: Rule, record: Mapping[str, Any], switched: Any, seq: int, now: datetime | None) -> dict[str, Any]:
+    """One rule's record as shown: the next notification (`seq` + 1) is held back by the engine's own guards."""
     enabled = bool(switched) if switched is not None else rule.enabled
-    fires = _count(record.get("fires"))
-    left: dict[str, Any] = {}
-    if rule.cooldown is not None and record:
-        if rule.cooldown.notifications is not None:
-            remaining = rule.cooldown.notifications - (seq - _count(record.get("last_seq"))) + 1
-            if remaining > 0:
-                left["notifications"] = remaining
-        if rule.cooldown.minutes is not None and record.get("last_at"):
-            try:
-                until = datetime.fromisoformat(str(record["last_at"])) + timedelta(minutes=rule.cooldown.minutes)
-            except (TypeError, ValueError, OverflowError):  # a stamp that cannot be read holds nothing back
-                until = None
-            if until is not None and (now is None or until > now):
-                left["until"] = until.isoformat(timespec="minutes")
-    return {"id": rule.id, "enabled": enabled, "switched": switched is not None, "fires": fires,
-            "max_fires": rule.max_fires, "spent": rule.max_fires is not None and fires >= rule.max_fires,
-            "cooldown_left": left or None}
+    left = rule.cooldown.left(record, seq + 1, now) if rule.cooldown is not None else {}
+    if "until" in left:
+        left["until"] = left["until"].isoformat(timespec="minutes")
+    return {"id": rule.id, "enabled": enabled, "switched": switched is not None, "fires": _count(record.get("fires")),
+            "max_fires": rule.max_fires, "spent": rule.spent(record), "cooldown_left": left or None}
 
 
 def text_lines(view: Mapping[str, Any]) -> list[str]:

@@ -13,12 +13,11 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from functools import cached_property
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any, Iterable, Mapping, Sequence, TypeGuard
 
 from karakuri_agent.behaviour.spec import PATH_SLOTS, Action, Behaviour, Condition, Reaction, Rule, Trigger, matches_type
 from karakuri_agent.behaviour.variables import Change, Variables
-from karakuri_agent.domain.clock import cooling_down
 
 # Reasons a rule that wanted to fire could not (the trace's words).
 COOLDOWN, SPENT = "on cooldown", "spent"
@@ -154,24 +153,12 @@ class Turn:
         return Trial(rule.id, self.enabled(rule), trigger, triggered, conditions, rule.condition_logic)
 
     def blocked(self, rule: Rule) -> str | None:
-        """Why a rule that wants to fire may not: spent or on cooldown (None: it may)."""
+        """Why a rule that wants to fire may not: spent or on cooldown (None: it may); spec.py's guards."""
         record = self.state["rules"].get(rule.id, {})
-        if rule.max_fires is not None and record.get("fires", 0) >= rule.max_fires:
+        if rule.spent(record):
             return SPENT
-        cooldown = rule.cooldown
-        if cooldown is None or not record:
-            return None
-        if cooldown.notifications is not None and self.seq - int(record.get("last_seq", 0)) <= cooldown.notifications:
+        if rule.cooldown is not None and rule.cooldown.left(record, self.seq, self.facts.now):
             return COOLDOWN
-        if cooldown.minutes is not None and record.get("last_at"):
-            try:
-                last = datetime.fromisoformat(record["last_at"])
-                # The cycle's own rule: a last firing ahead of now counts as just now, at most a window.
-                held = cooling_down(last, self.facts.now, timedelta(minutes=cooldown.minutes))
-            except (TypeError, ValueError):  # a stamp that cannot be read cannot hold the rule back
-                held = False
-            if held:
-                return COOLDOWN
         return None
 
     def _triggered(self, when: Trigger, rule_id: str) -> tuple[bool, str]:

@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import fnmatch
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from typing import Any, Iterable, Mapping
+
+from karakuri_agent.domain.clock import cooled_at
 
 BEHAVIOUR_FILE = "behaviour.json"  # beside persona.json in a pack
 TRIGGERS = ("notification", "time", "keyword", "every", "day_start", "variable_crossed", "after_command",
@@ -117,8 +120,40 @@ class Action:
 
 @dataclass(frozen=True)
 class Cooldown:
+    """A rule's rest after it fires: some notifications, or minutes of world time."""
+
     notifications: int | None = None
     minutes: float | None = None
+
+    def left(self, record: Mapping[str, Any], seq: int, now: datetime | None) -> dict[str, Any]:
+        """What holds the rule back at notification number `seq`, at `now` (empty: nothing).
+
+        `record` is what the engine keeps of the rule (`last_seq`, `last_at`). The
+        one guard the engine blocks by and `state show` tells from; minutes follow
+        the cycle's own clock rule (domain/clock.cooling_down). `now` None (a state
+        that knows no time) counts from the firing itself.
+        """
+        out: dict[str, Any] = {}
+        if not record:
+            return out
+        if self.notifications is not None:
+            left = self.notifications - (seq - _whole(record.get("last_seq"))) + 1
+            if left > 0:
+                out["notifications"] = left
+        if self.minutes is not None and record.get("last_at"):
+            try:  # a stamp that cannot be read cannot hold the rule back
+                last = datetime.fromisoformat(str(record["last_at"]))
+                until = cooled_at(last, last if now is None else now, timedelta(minutes=self.minutes))
+            except (TypeError, ValueError, OverflowError):
+                until = None
+            if until is not None:
+                out["until"] = until
+        return out
+
+
+def _whole(value: Any) -> int:
+    """A count the engine saved (a whole number, 0 when missing or unreadable)."""
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
 
 
 @dataclass(frozen=True)
@@ -133,6 +168,10 @@ class Rule:
     max_fires: int | None = None
     enabled: bool = True
     description: str = ""
+
+    def spent(self, record: Mapping[str, Any]) -> bool:
+        """Whether the rule has fired `max_fires` times (`record`: what the engine keeps of it)."""
+        return self.max_fires is not None and _whole(record.get("fires")) >= self.max_fires
 
     @property
     def choice(self) -> Action | None:

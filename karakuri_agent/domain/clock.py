@@ -32,6 +32,16 @@ def cooling_down(last: datetime, now: datetime, window: timedelta) -> bool:
     return abs(now - last) < window
 
 
+def cooled_at(last: datetime, now: datetime, window: timedelta) -> datetime | None:
+    """When a cooldown that began at `last` ends, seen at `now` (None: it does not hold now).
+
+    By `cooling_down`'s rule: a `last` ahead of now counts as just now, so it ends a window from now.
+    """
+    if not cooling_down(last, now, window):
+        return None
+    return now + window if last > now else last + window
+
+
 def utc_now() -> datetime:
     """The machine's clock: bookkeeping only, and the world's clock until the server has spoken."""
     return datetime.now(timezone.utc)
