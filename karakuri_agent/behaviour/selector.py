@@ -1,13 +1,15 @@
 """The order of named rules, and which one decided: built-in and a pack's, tried by priority.
 
 As py_trees' `Selector` ticks its prioritised children until one succeeds,
-`select` tries rules highest priority first. A built-in rule (a small named
-unit of the package's own decisions) answers with its candidates or passes
-(None). A pack rule that wants to fire chooses its command through the
-caller's `choose` (which resolves names and asks the one gate) or gives way,
-and is recorded: not offered, refused by the gate, on cooldown, spent. A pack
-rule without a `choose` fires (changes variables, adds directives, avoids
-commands) and the selection goes on.
+`select` tries rules highest priority first, each through the same face
+(`attempt`, `unreached`, `entry`), so the selector never asks which kind a
+rule is. A built-in rule (a small named unit of the package's own
+decisions) answers with its candidates or passes (None). A pack rule
+(`PackRule`, through the pack's turn) that wants to fire chooses its command
+through the caller's `choose` (which resolves names and asks the one gate) or
+gives way, and is recorded: not offered, refused by the gate, on cooldown,
+spent. A pack rule without a `choose` fires (changes variables, adds
+directives, avoids commands) and passes.
 """
 
 from __future__ import annotations
@@ -24,6 +26,18 @@ C = TypeVar("C")  # a candidate decision
 BUILT_IN = "built-in"
 
 
+@dataclass
+class _Step(Generic[V, C]):
+    """One selection in progress: what every rule is tried with, and what the trace gathers."""
+
+    view: V
+    turn: Turn | None
+    choose: Callable[[Rule, Action, tuple[str, ...]], C | str]
+    command_of: Callable[[C], str | None]
+    gave_way: list[dict[str, str]] = field(default_factory=list)
+    tried: list[dict[str, Any]] = field(default_factory=list)
+
+
 @dataclass(frozen=True)
 class BuiltinRule(Generic[V, C]):
     """One of the package's own decisions: an id that stays, a priority, a line saying what it does."""
@@ -32,6 +46,87 @@ class BuiltinRule(Generic[V, C]):
     priority: int
     description: str
     propose: Callable[[V], Sequence[C] | None]
+
+    def attempt(self, step: _Step[V, C]) -> list[C] | None:
+        """Its candidates (commands the pack's turn avoids left out), or None to pass to the next rule."""
+        candidates = self.propose(step.view)
+        if candidates is None:
+            return None
+        avoid = step.turn.avoid if step.turn is not None else ()
+        if avoid:
+            kept = [c for c in candidates if step.command_of(c) not in avoid]
+            if candidates and not kept:
+                step.gave_way.append({"rule": self.id, "why": f"avoided: {', '.join(sorted(avoid))}"})
+                return None
+            candidates = kept
+        return list(candidates)
+
+    def unreached(self) -> dict[str, Any] | None:
+        return None  # the trace's `tried` is the pack's rules (a built-in rule says nothing of itself)
+
+    def entry(self, source: str, off_by: str | None) -> Entry:
+        return Entry(self.id, self.priority, BUILT_IN, self.description, off_by is None, off_by=off_by)
+
+
+@dataclass(frozen=True)
+class PackRule(Generic[V, C]):
+    """A rule of the pack's behaviour.json, tried through the pack's turn: the same face as a built-in rule."""
+
+    rule: Rule
+
+    @property
+    def id(self) -> str:
+        return self.rule.id
+
+    @property
+    def priority(self) -> int:
+        return self.rule.priority
+
+    def attempt(self, step: _Step[V, C]) -> list[C] | None:
+        """Its one candidate when it fires and chooses; None when it does not want to, may not, or gives way.
+
+        A rule without a `choose` fires (changes variables, adds directives, avoids commands) and
+        passes, so the next rule is tried. Every outcome goes into the trace's `tried`.
+        """
+        turn, rule = step.turn, self.rule
+        if turn is None:
+            return None
+        trial = turn.consider(rule)
+        entry = trial.to_json()
+        step.tried.append(entry)
+        if not trial.wants:
+            entry["outcome"] = "not wanted" if trial.on else "off"
+            return None
+        why = turn.blocked(rule)
+        if why is None and rule.choice is not None and rule.choice.command in turn.avoid:
+            why = f"avoided: {rule.choice.command}"
+        if why is None and rule.choice is None:
+            turn.fire(rule)  # changes things, decides nothing: the next rule is tried
+            entry["outcome"] = FIRED
+            return None
+        if why is None and rule.choice is not None:
+            phrases = next((a.phrases for a in rule.then if a.type == "say"), ()) or turn.phrases
+            made = step.choose(rule, rule.choice, phrases)
+            if not isinstance(made, str):
+                turn.fire(rule)
+                entry["outcome"] = DECIDED
+                return [made]
+            why = made
+        step.gave_way.append({"rule": rule.id, "why": str(why)})
+        entry["outcome"] = f"gave way: {why}"
+        return None
+
+    def unreached(self) -> dict[str, Any] | None:
+        return {"rule": self.rule.id, "outcome": NOT_REACHED}
+
+    def entry(self, source: str, off_by: str | None) -> Entry:
+        rule = self.rule
+        off_by = off_by or (None if rule.enabled else "enabled: false")
+        cooldown = rule.cooldown and (f"{rule.cooldown.notifications} notifications"
+                                      if rule.cooldown.notifications is not None
+                                      else f"{rule.cooldown.minutes:g} minutes")
+        return Entry(rule.id, rule.priority, source, rule.description or _summary(rule), off_by is None,
+                     rule.when.type, cooldown or None, rule.max_fires, off_by)
 
 
 @dataclass(frozen=True)
@@ -72,33 +167,20 @@ class Selector(Generic[V, C]):
     """Built-in rules and a pack's behaviour, in the order they are tried."""
 
     def __init__(self, builtins: Sequence[BuiltinRule[V, C]], behaviour: Behaviour) -> None:
-        self.builtins = list(builtins)
         self.behaviour = behaviour
         disabled = set(behaviour.disable)
-        ordered: list[tuple[tuple[int, int, int], BuiltinRule[V, C] | Rule]] = []
-        ordered += [((-r.priority, 0, i), r) for i, r in enumerate(behaviour.rules) if r.id not in disabled]
-        ordered += [((-r.priority, 1, i), r) for i, r in enumerate(self.builtins) if r.id not in disabled]
-        self.ordered = [rule for _, rule in sorted(ordered, key=lambda pair: pair[0])]
+        # Pack rules before built-in ones of the same priority, each kind in its own order.
+        every: list[BuiltinRule[V, C] | PackRule[V, C]] = [*(PackRule(r) for r in behaviour.rules), *builtins]
+        ranked = sorted(enumerate(every), key=lambda pair: (-pair[1].priority, isinstance(pair[1], BuiltinRule),
+                                                             pair[0]))
+        self.ordered = [rule for _, rule in ranked if rule.id not in disabled]
+        self._switched_off = [rule for _, rule in ranked if rule.id in disabled]
 
     def entries(self) -> list[Entry]:
-        out = []
-        disabled = set(self.behaviour.disable)
+        """Every rule in the order tried, then those `disable` switched off."""
         source = self.behaviour.source or "behaviour.json"
-        everything: list[BuiltinRule[V, C] | Rule] = [*self.builtins, *self.behaviour.rules]
-        switched_off = [r for r in everything if r.id in disabled]
-        for rule in sorted([*self.ordered, *switched_off],
-                           key=lambda r: (r.id in disabled, -r.priority)):
-            off_by = "disable" if rule.id in disabled else None
-            if isinstance(rule, BuiltinRule):
-                out.append(Entry(rule.id, rule.priority, BUILT_IN, rule.description, off_by is None, off_by=off_by))
-            else:
-                off_by = off_by or (None if rule.enabled else "enabled: false")
-                cooldown = rule.cooldown and (f"{rule.cooldown.notifications} notifications"
-                                              if rule.cooldown.notifications is not None
-                                              else f"{rule.cooldown.minutes:g} minutes")
-                out.append(Entry(rule.id, rule.priority, source, rule.description or _summary(rule), off_by is None,
-                                 rule.when.type, cooldown or None, rule.max_fires, off_by))
-        return out
+        return [*(rule.entry(source, None) for rule in self.ordered),
+                *(rule.entry(source, "disable") for rule in self._switched_off)]
 
     def select(self, view: V, turn: Turn | None,
                choose: Callable[[Rule, Action, tuple[str, ...]], C | str],
@@ -108,56 +190,13 @@ class Selector(Generic[V, C]):
         `choose` makes a pack rule's command a candidate, or says why it
         cannot be one (not offered, unknown place, refused by the gate).
         """
-        gave_way: list[dict[str, str]] = []
-        tried: list[dict[str, Any]] = []
-
-        def answered(candidates: list[C], by: str, index: int) -> Selection[C]:
-            tried.extend({"rule": r.id, "outcome": NOT_REACHED} for r in self.ordered[index + 1:]
-                         if isinstance(r, Rule))
-            return Selection(candidates, by, gave_way, turn, tried)
-
+        step = _Step(view, turn, choose, command_of)
         for index, rule in enumerate(self.ordered):
-            if isinstance(rule, BuiltinRule):
-                candidates = rule.propose(view)
-                if candidates is None:
-                    continue
-                if turn is not None and turn.avoid:
-                    kept = [c for c in candidates if command_of(c) not in turn.avoid]
-                    if candidates and not kept:
-                        gave_way.append({"rule": rule.id, "why": f"avoided: {', '.join(sorted(turn.avoid))}"})
-                        continue
-                    candidates = kept
-                return answered(list(candidates), rule.id, index)
-            if turn is None:
-                continue
-            trial = turn.consider(rule)
-            entry = trial.to_json()
-            tried.append(entry)
-            if not trial.wants:
-                entry["outcome"] = "not wanted" if trial.on else "off"
-                continue
-            why = turn.blocked(rule)
-            if why is None and rule.choice is not None and rule.choice.command in turn.avoid:
-                why = f"avoided: {rule.choice.command}"
-            if why is not None:
-                gave_way.append({"rule": rule.id, "why": why})
-                entry["outcome"] = f"gave way: {why}"
-                continue
-            action = rule.choice
-            if action is None:
-                turn.fire(rule)  # changes things, decides nothing: the next rule is tried
-                entry["outcome"] = FIRED
-                continue
-            phrases = next((a.phrases for a in rule.then if a.type == "say"), ()) or turn.phrases
-            made = choose(rule, action, phrases)
-            if isinstance(made, str):
-                gave_way.append({"rule": rule.id, "why": made})
-                entry["outcome"] = f"gave way: {made}"
-                continue
-            turn.fire(rule)
-            entry["outcome"] = DECIDED
-            return answered([made], rule.id, index)
-        return Selection([], None, gave_way, turn, tried)
+            candidates = rule.attempt(step)
+            if candidates is not None:
+                step.tried.extend(entry for later in self.ordered[index + 1:] if (entry := later.unreached()))
+                return Selection(candidates, rule.id, step.gave_way, turn, step.tried)
+        return Selection([], None, step.gave_way, turn, step.tried)
 
 
 # What became of a pack rule tried (the trace's `tried[].outcome`, besides `gave way: …`).
