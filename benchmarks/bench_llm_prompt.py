@@ -119,7 +119,7 @@ def request_view() -> View:
     return View(notification_id=notification.notification_id, choices=notification.choices,
                 parsed={"notification_type": "conversation_requested",
                         "conversation_messages": [{"speaker": "桜草メイ", "message": "こんにちは！"}]},
-                context={}, me=Identity(SELF_ID, SELF_NAME), now=datetime.now().astimezone(),
+                me=Identity(SELF_ID, SELF_NAME), now=datetime.now().astimezone(),
                 persona=load_persona())
 
 

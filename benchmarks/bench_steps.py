@@ -96,7 +96,7 @@ def instrument() -> StepTimer:
     timer.wrap(client.KarakuriClient, "get_notification", "fetch")  # the GET
     from_json = Notification.from_json.__func__
     Notification.from_json = classmethod(_timed(from_json, timer, "context"))  # type: ignore[method-assign]
-    for name in ("identity_for", "observe", "build_context"):
+    for name in ("identity_for", "observe", "remember"):
         timer.wrap(operations, name, "context")
     timer.wrap(cycle, "view_of", "context")
     timer.wrap(policy.RulePolicy, "propose", "decide")

@@ -129,7 +129,7 @@ def test_a_refused_command_is_not_proposed_here_but_is_elsewhere():
     def decided(here: str) -> str | None:
         parsed = {"notification_type": "movement_completed", "participants": [],
                   "location": {"current_node": {"node_id": here, "name": "映画館 ロビー"}}}
-        view = View(notification_id="notif-v", choices=[movie, wait], parsed=parsed, context={}, me=ME, now=NOW,
+        view = View(notification_id="notif-v", choices=[movie, wait], parsed=parsed, me=ME, now=NOW,
                     persona=load_persona(), refused=refused)
         return propose(view).candidates[0].command
 
@@ -178,7 +178,7 @@ def test_a_generic_choices_wider_bound_does_not_widen_the_actions_own_range():
     parsed = {"notification_type": "movement_completed", "participants": [],
               "actions": offers.parse_action_options(text),
               "location": {"current_node": {"node_id": "3-9", "name": "住宅A 室内"}}}
-    view = View(notification_id="notif-g", choices=[generic], parsed=parsed, context={}, me=ME, now=NOW,
+    view = View(notification_id="notif-g", choices=[generic], parsed=parsed, me=ME, now=NOW,
                 persona=load_persona())
     action = next(d for d in propose(view).candidates if d.command == "action")
     assert action.params["duration_minutes"] == 30  # a nap by day: the shortest the action allows, not the schema's 1
@@ -191,7 +191,7 @@ def test_a_range_only_the_text_gives_is_filled_too():
     parsed = {"notification_type": "movement_completed", "participants": [],
               "actions": offers.parse_action_options(text),
               "location": {"current_node": {"node_id": "7-6", "name": "本屋 店内"}}}
-    view = View(notification_id="notif-t", choices=[action], parsed=parsed, context={}, me=ME, now=NOW,
+    view = View(notification_id="notif-t", choices=[action], parsed=parsed, me=ME, now=NOW,
                 persona=load_persona())
     [decision] = propose(view).candidates[:1]
     assert decision.params == {"action_id": "read", "duration_minutes": 60}
@@ -277,7 +277,7 @@ def beside(nid: str, *, people=((MEI_ID, MEI_NAME),), last_contact: str | None =
               "location": {"current_node": {"node_id": "6-11", "name": "喫茶店 店内"}, "nearby_agent_count": 1}}
     known = {pid: {"agent_id": pid, "display_name": name, "interactions": 1, "last_contact": last_contact}
              for pid, name in people} if last_contact else {}
-    return View(notification_id=nid, choices=[COFFEE, START, WAIT_], parsed=parsed, context={}, me=ME, now=now,
+    return View(notification_id=nid, choices=[COFFEE, START, WAIT_], parsed=parsed, me=ME, now=now,
                 persona=persona or load_persona(), nearby_agents=[{"id": p, "name": n} for p, n in people],
                 acquaintances=known)
 

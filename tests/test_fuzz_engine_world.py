@@ -70,7 +70,7 @@ def idle_view(places, *, npc_nodes=frozenset(), refused=(), enum=(), seed="notif
     parsed = {"notification_type": "movement_completed", "participants": [],
               "location": {"current_node": {"node_id": "1-1", "name": "駅 前"}}}
     known = [{"node_id": n, "name": label, "visits": 0, "last_visited": None} for n, label in places]
-    return View(notification_id=seed, choices=[move, WAIT], parsed=parsed, context={}, me=ME, now=NOW,
+    return View(notification_id=seed, choices=[move, WAIT], parsed=parsed, me=ME, now=NOW,
                 persona=PERSONA, places=known, npc_nodes=frozenset(npc_nodes), refused=list(refused),
                 knowledge_age={"get_map": NOW - NOW})
 
@@ -143,7 +143,7 @@ def test_every_required_bounded_param_is_filled_within_its_bounds(low, span, hou
     parsed = {"notification_type": "movement_completed", "participants": [],
               "actions": offers.parse_action_options(text),
               "location": {"current_node": {"node_id": "3-9", "name": "住宅A 室内"}}}
-    view = View(notification_id="notif-b", choices=[action, WAIT], parsed=parsed, context={}, me=ME, now=now,
+    view = View(notification_id="notif-b", choices=[action, WAIT], parsed=parsed, me=ME, now=now,
                 persona=PERSONA)
     decisions = [d for d in propose(view).candidates if d.command == "action"]
     if 6 <= hour < 23:  # the bundled pack rests at night, whatever is offered
@@ -198,7 +198,7 @@ def test_an_action_is_chosen_only_when_the_agent_knows_it_can_pay_and_holds_what
               "actions": offers.parse_action_options(text),
               "location": {"current_node": {"node_id": "6-11", "name": "商店 店内"}}}
     holdings = reading.read_text(text)
-    view = View(notification_id=f"notif-{seed}", choices=choices, parsed=parsed, context={}, me=ME, now=NOW,
+    view = View(notification_id=f"notif-{seed}", choices=choices, parsed=parsed, me=ME, now=NOW,
                 persona=PERSONA, holdings=holdings, knowledge_age={"get_map": NOW - NOW})
     truth = {name: qty for (name, _), qty in held}
     for decision in propose(view).candidates:
@@ -244,7 +244,7 @@ def test_a_talk_is_started_only_with_someone_new_today_never_an_npc_and_always_w
     parsed = {"notification_type": "movement_completed", "participants": [],
               "npcs": [{"name": "おまわりさん", "node_id": "8-13"}],
               "location": {"current_node": {"node_id": "6-11", "name": "喫茶店 店内"}, "nearby_agent_count": len(people)}}
-    view = View(notification_id=f"notif-{seed}", choices=[COFFEE, START, WAIT], parsed=parsed, context={}, me=ME,
+    view = View(notification_id=f"notif-{seed}", choices=[COFFEE, START, WAIT], parsed=parsed, me=ME,
                 now=NOW, persona=persona, nearby_agents=[{"id": p, "name": n} for p, n, _ in people],
                 acquaintances=known)
     allowed = {pid for pid, _, kind in people if kind in ("new", "yesterday")}

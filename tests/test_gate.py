@@ -127,7 +127,7 @@ def test_a_decider_sees_the_same_problems_the_gate_would_refuse_with(notificatio
     from karakuri_agent.voice.persona import load_persona
 
     offered = Notification.from_json(notification, requested_id=NID)
-    view = View(notification_id=NID, choices=offered.choices, parsed={}, context={}, me=Identity(),
+    view = View(notification_id=NID, choices=offered.choices, parsed={}, me=Identity(),
                 now=datetime.now(timezone.utc), persona=load_persona(), said_before=["またね"])
     assert problems_in_view(view, Decision("conversation_accept", {"message": "またね"})) == [
         "message was already said in this conversation: say something new"]

@@ -74,7 +74,7 @@ def make_view(choices, *, line="こんにちは！", kind="conversation_requeste
         parsed={"notification_type": kind, "participants": [MEI, {"id": ME.agent_id, "name": ME.name}],
                 "conversation_messages": [{"speaker": MEI["name"], "speaker_id": MEI["id"], "message": line}],
                 "location": {"current_node": {"node_id": "6-11", "name": "喫茶店 店内"}}, "transfers": list(transfers)},
-        context={"people": list(people), "pending_commitments": []},
+        people=list(people), pending=[],
         me=ME, now=NOW, persona=load_persona(), transfer_policy=policy,
         said_before=["こんにちは、メイさん！"],
     )

@@ -57,7 +57,7 @@ def turn(line: str, *, persona=None, **extra) -> View:
                 "participants_listed": True, "present": [RIKU],
                 "conversation_messages": [{"speaker": RIKU["name"], "speaker_id": RIKU["id"], "message": line}],
                 "location": {"current_node": {"node_id": "5-2", "name": "公園 芝生広場"}}},
-        context={"people": [], "pending_commitments": []},
+        people=[], pending=[],
         me=ME, now=NOW, persona=persona or load_persona(),
         day_places=("公園 芝生広場", "図書館 閲覧室"), day_people=("あおい",),
         day_received=(("あおい", None, 500), ("ことね", "melon-pan", 2)),
@@ -116,7 +116,7 @@ def test_a_day_with_no_place_says_so_instead_of_leaving_room_for_one():
 
 def test_the_plans_are_the_promises_and_not_listed_twice():
     promise = {"partner_name": "あおい", "place_name": "喫茶店 店内", "node_id": "7-8", "due_at": "2027-05-10T06:00:00+00:00"}
-    view = turn("このあとどうするの？", context={"people": [], "pending_commitments": [promise]})
+    view = turn("このあとどうするの？", people=[], pending=[promise])
     found = situation(view)
     assert found[ja_prompt.HEARD][0]["asks"] == ja_prompt.ASKS_LABELS["plans"]
     assert found[ja_prompt.MY_PLANS] == [{"with": "あおい", "place": "喫茶店 店内", "node_id": "7-8", "at": "05/10 15:00"}]
@@ -154,7 +154,7 @@ def test_a_notification_that_answers_no_line_has_no_understanding():
     move = Choice.from_json({"command": "move", "required_params": ["target_node_id"],
                              "param_schema": {"target_node_id": {"type": "string", "enum": ["3-4"]}}})
     promise = {"partner_name": "あおい", "place_name": "喫茶店 店内", "due_at": "2027-05-10T06:00:00+00:00"}
-    view = turn("", choices=[move], context={"people": [], "pending_commitments": [promise]},
+    view = turn("", choices=[move], people=[], pending=[promise],
                 parsed={"notification_type": "movement_completed",
                         "location": {"current_node": {"node_id": "5-2", "name": "公園 芝生広場"}}})
     found = situation(view, Decision("move", {"target_node_id": "3-4"}, "行ってみる"))
@@ -246,7 +246,7 @@ def test_a_meeting_the_line_set_is_understood_whatever_its_kind_and_plans_name_t
     pending = {"id": 7, "partner_name": RIKU["name"], "partner_id": RIKU["id"], "source_text": line,
                "due_at": "2027-05-10T06:00:00+00:00", "status": "pending"}
     placed = {**pending, "place_name": "喫茶店 店内", "node_id": "7-8"}
-    found = situation(turn(line, context={"people": [], "pending_commitments": [pending]}, meetings=[placed]))
+    found = situation(turn(line, people=[], pending=[pending], meetings=[placed]))
     assert found[ja_prompt.HEARD][0]["meeting"] == {"at": "15:00"}
     assert found[ja_prompt.MY_PLANS] == [{"with": RIKU["name"], "place": "喫茶店 店内", "node_id": "7-8",
                                           "at": "05/10 15:00"}]  # once, with the place the map gave it

@@ -49,7 +49,7 @@ def view(choices, *, here="1-1", commitments=(), recent=(), places=PLACES, messa
         choices=list(choices),
         parsed={"notification_type": kind, "participants": [MEI, {"id": ME.agent_id, "name": ME.name}],
                 "conversation_messages": list(messages), "location": location, "transfers": list(transfers)},
-        context={"pending_commitments": list(commitments), "people": list(people)},
+        pending=list(commitments), people=list(people),
         me=ME,
         now=NOW,
         persona=load_persona(),

@@ -400,7 +400,7 @@ def _idle_view(store: SQLiteStore, now: datetime, here: dict) -> View:
         choices=[WAIT, MOVE, ACT],
         parsed={"notification_type": "idle_reminder_fired", "participants": [], "conversation_messages": [],
                 "location": {"current_node": here}},
-        context={"pending_commitments": store.pending_commitments(None, 8), "people": []},
+        pending=store.pending_commitments(None, 8), people=[],
         me=ME,
         now=now,
         # The built-in rules at night: without the bundled pack's night-rest (behaviour.json), which rests by design.
@@ -646,7 +646,7 @@ def test_a_talk_is_cut_short_in_time_to_walk_to_a_meeting_elsewhere(minutes):
                         "participants": [{"id": "1", "name": "桜草メイ"}],
                         "conversation_messages": [{"speaker": "桜草メイ", "speaker_id": "1", "message": "それでね"}],
                         "location": {"current_node": {"node_id": "1-1", "name": "駅 前"}}},
-                context={"pending_commitments": [meeting], "people": []}, me=ME, now=NOW,
+                pending=[meeting], people=[], me=ME, now=NOW,
                 persona=load_persona(), places=places, meetings=[meeting])
     assert propose(view).candidates[0].command == "end_conversation"
 

@@ -669,7 +669,7 @@ def speaking_view(participants, messages, *, choice=SPEAK_CHOICE, nid="notif-tal
         parsed={"notification_type": "conversation_message",
                 "participants": [*participants, {"id": ME.agent_id, "name": ME.name}],
                 "conversation_messages": list(messages), "location": {}},
-        context={"pending_commitments": [], "people": []},
+        pending=[], people=[],
         me=ME, now=datetime(2026, 4, 18, 6, 0, tzinfo=timezone.utc), persona=load_persona(),
         said_before=list(said_before),
     )
@@ -814,7 +814,7 @@ def test_an_opening_line_said_to_that_person_this_week_is_not_said_again():
     def opening_line(said_before=()):
         view = View(notification_id="notif-idle", choices=[start],
                     parsed={"notification_type": "idle_reminder_fired", "participants": [], "location": {}},
-                    context={"pending_commitments": [], "people": []}, me=ME,
+                    pending=[], people=[], me=ME,
                     now=datetime(2026, 4, 18, 6, 0, tzinfo=timezone.utc), persona=load_persona(),
                     said_before=list(said_before))
         decision = propose(view).candidates[0]

@@ -72,8 +72,7 @@ def test_people_are_counted_by_contact_and_found_by_name(state, clock):
     for _ in range(5):
         state.store.touch_person("1", "メイ")
     state.store.touch_person("3", "ルナ")
-    assert [(p["agent_id"], p["relationship"]) for p in state.store.people(["3", "1", "2"])] == [
-        ("3", "知り合い"), ("1", "友達")]
+    assert [(p["agent_id"], p["interactions"]) for p in state.store.people(["3", "1", "2"])] == [("3", 1), ("1", 5)]
     assert state.store.person_id("ルナ") == "3" and state.store.person_id("誰か") is None
 
 

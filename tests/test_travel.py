@@ -84,7 +84,7 @@ def _talk(minutes_to_meeting: int, walked: list[dict]) -> View:
                         "participants": [{"id": "1", "name": "桜草メイ"}],
                         "conversation_messages": [{"speaker": "桜草メイ", "speaker_id": "1", "message": "それでね"}],
                         "location": {"current_node": {"node_id": "4-1", "name": "商店街 入口"}}},
-                context={"pending_commitments": [meeting], "people": []}, me=ME, now=NOW,
+                pending=[meeting], people=[], me=ME, now=NOW,
                 persona=load_persona(), places=places, meetings=[meeting], trips=walked)
 
 
@@ -110,7 +110,7 @@ def _idle(minutes_to_meeting: int, actions: list[tuple[str, float | None]], walk
                 parsed={"notification_type": "idle_reminder_fired", "participants": [], "conversation_messages": [],
                         "actions": [{"action_id": a, "name": f"{a}をする", "minutes": m} for a, m in actions],
                         "location": {"current_node": {"node_id": "4-1", "name": "商店街 入口"}}},
-                context={"pending_commitments": [meeting], "people": []}, me=ME, now=NOW,
+                pending=[meeting], people=[], me=ME, now=NOW,
                 persona=load_persona(), places=[{"node_id": "4-1", "name": "商店街 入口"},
                                                   {"node_id": "12-7", "name": "展望台 デッキ"}],
                 meetings=[meeting], trips=walked)

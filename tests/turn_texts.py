@@ -114,7 +114,7 @@ def view_of(note: Notification, *, policy: str = "known", met: Sequence[dict[str
         notification_id=note.notification_id,
         choices=note.choices,
         parsed=parse(note, roster=roster or {}, me=ME),
-        context={"pending_commitments": list(pending_commitments), "people": people},
+        pending=list(pending_commitments), people=people,
         me=ME,
         now=now,
         persona=load_persona(),

@@ -22,7 +22,7 @@ from karakuri_agent.domain.clock import Clock, WorldClock, utc_now, world_clock
 from karakuri_agent.domain.fetched import Fetched
 from karakuri_agent.domain.notification import Choice, Notification
 from karakuri_agent.errors import KarakuriError, OutcomeUnknown, ServerRejected, Unreachable
-from karakuri_agent.memory.context import build_context, identity_for, observe
+from karakuri_agent.memory.context import identity_for, observe, remember
 from karakuri_agent.memory.record import record_outcome
 from karakuri_agent.state.base import FAILED, SUCCEEDED, UNKNOWN, Ledger, State, Store
 from karakuri_agent.state.factory import open_state
@@ -111,16 +111,8 @@ def fetch(rt: Runtime, notification_id: str, *, prefer_stored: bool = False) -> 
     now = rt.clock()
     me = identity_for(notification, rt.settings.self_agent_id, rt.settings.self_name)
     activity_id, parsed = observe(rt.store, notification, me=me, now=now)
-    preprocess = build_context(
-        rt.store,
-        notification,
-        activity_id=activity_id,
-        parsed=parsed,
-        me=me,
-        now=now,
-        world_context_file=rt.settings.world_context_file,
-    )
-    return Fetched(notification, me, parsed, preprocess, read_at=now)
+    remembered = remember(rt.store, parsed, me=me, now=now, world_context_file=rt.settings.world_context_file)
+    return Fetched(notification, me, parsed, remembered, activity_id, read_at=now)
 
 
 @dataclass

@@ -14,6 +14,7 @@ from karakuri_agent.app.config import Settings
 from karakuri_agent.app.operations import Outcome, act, fetch, open_runtime
 from karakuri_agent.domain.clock import Clock, utc_now
 from karakuri_agent.errors import AgentDisabled, AlreadyAttempted, KarakuriError, NotActionable, UsageError
+from karakuri_agent.memory.context import wrapper_output
 from karakuri_agent.reading.trigger import validate_notification_id
 
 
@@ -21,7 +22,7 @@ def get_notification(settings: Settings, notification_id: str, *, clock: Clock =
     """The stored notification with `nikechan_preprocess` added (`clock`: the machine's)."""
     notification_id = validate_notification_id(notification_id)
     with open_runtime(settings, clock=clock) as rt:
-        return fetch(rt, notification_id).output()
+        return wrapper_output(fetch(rt, notification_id))
 
 
 def run_command(settings: Settings, notification_id: str, command: str, params: dict[str, Any], *,

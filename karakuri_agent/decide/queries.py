@@ -135,7 +135,7 @@ def offer_in_turn(view: View, choice: Choice) -> dict[str, Any] | None:
 
 
 def knows_person(view: View, agent_id: str | None) -> bool:
-    return any(p.get("agent_id") == agent_id and p.get("interactions", 0) > 0 for p in view.context.get("people", []))
+    return any(p.get("agent_id") == agent_id and p.get("interactions", 0) > 0 for p in view.people)
 
 
 def next_meeting(view: View, *, placed: bool = True) -> Meeting | None:

@@ -246,7 +246,7 @@ def promise_in(view: View, line: str | None, partner: Mapping[str, Any]) -> Meet
     """
     if not line:
         return None
-    return next((c for c in view.context.get("pending_commitments", []) if c.get("source_text") == line
+    return next((c for c in view.pending if c.get("source_text") == line
                  and c.get("due_at") and (not partner.get("id") or not c.get("partner_id")
                                           or c.get("partner_id") == partner.get("id"))), None)
 

@@ -73,8 +73,7 @@ class Person(TypedDict):
     agent_id: str
     display_name: str
     nickname: str | None
-    relationship: str  # 顔見知り / 知り合い / 友達, from the number of interactions
-    interactions: int
+    interactions: int  # conversations had (the wire context's relationship label is said from it)
     last_contact: str | None  # ISO text in UTC
 
 

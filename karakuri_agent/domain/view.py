@@ -27,10 +27,11 @@ class View:
     notification_id: str
     choices: Sequence[Choice]
     parsed: Parsed
-    context: dict[str, Any]
     me: Identity
     now: datetime
     persona: Persona
+    people: Sequence[Person] = ()  # the people the notification names, as met before (Remembered.people)
+    pending: Sequence[Meeting] = ()  # promises not kept yet, soonest first (Remembered.pending)
     recent_commands: Sequence[Activity] = ()  # newest first
     knowledge_age: dict[str, timedelta] = field(default_factory=dict)
     places: Sequence[Place] = ()  # known places with visits / last_visited

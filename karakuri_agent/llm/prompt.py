@@ -30,6 +30,7 @@ from karakuri_agent.domain.records import here_of
 from karakuri_agent.domain.view import View
 from karakuri_agent.gate import SPOKEN_FIELDS
 from karakuri_agent.ja import prompt as ja_prompt
+from karakuri_agent.ja.phrases import relationship
 from karakuri_agent.ja.prompt import (
     ANSWER_SHAPE,
 )
@@ -124,10 +125,10 @@ def _situation(view: View, default: Decision | None) -> str:
         (ja_prompt.NEARBY, [_drop_empty({"id": a.get("id"), "name": _cut(a.get("name"))})
                        for a in view.nearby_agents[:PEOPLE]]),
         (ja_prompt.KNOWN_PEOPLE, [_drop_empty({"id": p.get("agent_id"), "name": _cut(p.get("display_name")),
-                                    "relationship": p.get("relationship"), "met": p.get("interactions")})
-                       for p in (view.context.get("people") or [])[:PEOPLE]]),
+                                    "relationship": relationship(p["interactions"]), "met": p.get("interactions")})
+                       for p in view.people[:PEOPLE]]),
         # On a turn the promises are the agent's plans, in the understanding.
-        (ja_prompt.PROMISES, [promise_shown(c) for c in (view.context.get("pending_commitments") or [])[:PROMISES]]
+        (ja_prompt.PROMISES, [promise_shown(c) for c in view.pending[:PROMISES]]
          if understood is None else []),
         (ja_prompt.RECENT_COMMANDS, [_command(c) for c in view.recent_commands[:RECENT]]),
         (ja_prompt.SAID_BEFORE, [_cut(line, LINE_CHARS) for line in list(dict.fromkeys(view.said_before))[:SAID]]),

@@ -121,7 +121,7 @@ def _plans(view: View) -> list[dict[str, Any]]:
     with their place) before the other pending ones, each once."""
     seen: set[Any] = set()
     out: list[tuple[str, dict[str, Any]]] = []
-    for promise in [*view.meetings, *(view.context.get("pending_commitments") or [])]:
+    for promise in [*view.meetings, *view.pending]:
         key = promise.get("id") or (promise.get("partner_name"), promise.get("due_at"))
         if promise.get("status") in ("fulfilled", "withdrawn") or key in seen:
             continue

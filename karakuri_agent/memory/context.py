@@ -4,15 +4,17 @@ Two steps, kept apart on purpose:
 - `observe()` writes what a fetch teaches (the stored copy, the one request
   entry, people's names and ids, place names, promises). It is idempotent, so
   fetching the same notification twice changes nothing the second time.
-- `build_context()` only reads, and returns the same shape the production
-  pre-processor gives an LLM runtime, with every list bounded.
+- `remember()` only reads what the store adds (every list bounded), as a
+  typed `Remembered`; `render_context()` alone lays a fetched notification
+  out as the `nikechan_preprocess` block the production pre-processor gives
+  an LLM runtime.
 """
 
 from __future__ import annotations
 
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence, cast
 
 from karakuri_agent.domain.commands import INFORMATION
 from karakuri_agent.domain.identity import Identity
@@ -24,11 +26,12 @@ from karakuri_agent.domain.limits import (
     RECENT_COMMANDS,
 )
 from karakuri_agent.domain.notification import Notification
-from karakuri_agent.domain.records import Line, Parsed, Participant
+from karakuri_agent.domain.records import Activity, Line, Parsed, Participant
 from karakuri_agent.ja.context import (
     DECISION_GUIDANCE,
     SELF_HEADER,
 )
+from karakuri_agent.ja.phrases import relationship
 from karakuri_agent.memory import journal, knowledge, promises, recall, surroundings
 from karakuri_agent.memory.journal import (
     LINE_REPEAT_AFTER,  # when the same words are said anew (the day's lines use it too)
@@ -45,7 +48,7 @@ from karakuri_agent.state.base import Store
 TOLD_PER_PERSON = 12
 
 if TYPE_CHECKING:
-    from karakuri_agent.domain.fetched import Fetched
+    from karakuri_agent.domain.fetched import Fetched, Remembered
     from karakuri_agent.domain.persona import Persona
     from karakuri_agent.domain.view import View
 
@@ -238,37 +241,51 @@ def remember_buildings(store: Store, seen: list[dict[str, str]]) -> list[dict[st
     return merged
 
 
-def build_context(
-    store: Store,
-    notification: Notification,
-    *,
-    activity_id: int,
-    parsed: Parsed,
-    me: Identity,
-    now: datetime,
-    world_context_file: Path | None,
-) -> dict[str, Any]:
-    """The whole `nikechan_preprocess` block."""
+def remember(store: Store, parsed: Parsed, *, me: Identity, now: datetime,
+             world_context_file: Path | None) -> Remembered:
+    """What the store adds to this notification for deciding, read once (every list bounded)."""
+    from karakuri_agent.domain.fetched import Remembered
+
     named: list[tuple[str | None, str | None]] = [(p.get("id"), p.get("name")) for p in parsed["participants"]]
     named += [(m.get("speaker_id"), m.get("speaker")) for m in parsed["conversation_messages"]]
     people_ids = [agent_id for agent_id, name in named if agent_id and not me.is_self(agent_id, name)]
+    return Remembered(
+        people=tuple(store.people(people_ids)),
+        pending=tuple(store.pending_commitments(now - promises.COMMITMENT_GRACE, promises.COMMITMENT_LIMIT)),
+        memory=tuple(store.recent_memory(now - timedelta(days=MEMORY_DAYS), MEMORY_LIMIT)),
+        # A model's trace (what it was asked, tokens) is for the operator's log, not for deciding.
+        activity=tuple(cast("Activity", {k: v for k, v in entry.items() if k != "model"})
+                       for entry in store.recent_activity(ACTIVITY_LIMIT)),
+        world=load_world_context(world_context_file),
+        places=tuple(store.known_places()),  # visits / last_visited let a decider prefer places not visited lately
+    )
+
+
+def render_context(fetched: Fetched) -> dict[str, Any]:
+    """The whole `nikechan_preprocess` block, as the production pre-processor gives an LLM runtime: the one
+    place it is made (and each person's relationship label with it)."""
+    remembered = fetched.remembered
     return {
-        "turn_key": f"karakuri:{notification.notification_id}",
-        "activity_log_id": activity_id,
-        "parsed": parsed,
+        "turn_key": f"karakuri:{fetched.notification.notification_id}",
+        "activity_log_id": fetched.activity_id,
+        "parsed": fetched.parsed,
         "context": {
-            "people": store.people(people_ids),
-            "pending_commitments": store.pending_commitments(now - promises.COMMITMENT_GRACE, promises.COMMITMENT_LIMIT),
-            "recent_memory_entries": store.recent_memory(now - timedelta(days=MEMORY_DAYS), MEMORY_LIMIT),
-            # A model's trace (what it was asked, tokens) is for the operator's log, not for deciding.
-            "recent_activity_logs": [{k: v for k, v in entry.items() if k != "model"}
-                                     for entry in store.recent_activity(ACTIVITY_LIMIT)],
-            "unified_world_context": load_world_context(world_context_file),
-            # visits / last_visited let a decider prefer places not visited recently.
-            "known_places": store.known_places(),
+            "people": [{"agent_id": p["agent_id"], "display_name": p["display_name"], "nickname": p["nickname"],
+                        "relationship": relationship(p["interactions"]), "interactions": p["interactions"],
+                        "last_contact": p["last_contact"]} for p in remembered.people],
+            "pending_commitments": list(remembered.pending),
+            "recent_memory_entries": list(remembered.memory),
+            "recent_activity_logs": list(remembered.activity),
+            "unified_world_context": remembered.world,
+            "known_places": list(remembered.places),
         },
         "decision_guidance": list(DECISION_GUIDANCE),
     }
+
+
+def wrapper_output(fetched: Fetched) -> dict[str, Any]:
+    """What `karakuri get_notification` prints: the server's JSON plus `nikechan_preprocess`."""
+    return {**fetched.notification.raw, "nikechan_preprocess": render_context(fetched)}
 
 
 def view_of(store: Store, fetched: Fetched, now: datetime, *, persona: Persona, transfer_policy: str) -> View:
@@ -290,13 +307,14 @@ def view_of(store: Store, fetched: Fetched, now: datetime, *, persona: Persona, 
         notification_id=fetched.notification.notification_id,
         choices=fetched.notification.choices,
         parsed=fetched.parsed,
-        context=fetched.preprocess["context"],
+        people=fetched.remembered.people,
+        pending=fetched.remembered.pending,
         me=fetched.me,
         now=now,
         persona=persona,
         recent_commands=store.recent_commands(RECENT_COMMANDS),
         knowledge_age={k: v for k, v in learned.items() if k in INFORMATION},
-        places=fetched.preprocess["context"]["known_places"],
+        places=fetched.remembered.places,
         nearby_agents=[a for a in nearby if not fetched.me.is_self(a["id"], a["name"])],
         own_lines=this_conversation(lines, now),
         said_before=[line["message"] for line in lines] + _said_this_week(store, fetched, now, also_to=candidates),

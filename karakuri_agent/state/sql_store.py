@@ -18,7 +18,6 @@ from typing import Any, Callable, Iterable, cast
 from karakuri_agent.domain.clock import utc_now
 from karakuri_agent.domain.heard import same_saying
 from karakuri_agent.domain.records import Activity, JournalEntry, Meeting, Node, Participant, Person, Place
-from karakuri_agent.ja.phrases import relationship
 from karakuri_agent.state.base import DAY_LIMIT
 from karakuri_agent.state.dialect import Dialect
 from karakuri_agent.state.told_store import ToldFactsSQL
@@ -213,11 +212,7 @@ class SQLStore(ToldFactsSQL):
         rows = self._rows("SELECT agent_id, display_name, nickname, interactions, last_contact FROM people"
                           f" WHERE agent_id IN ({', '.join('?' * len(ids))})", ids)
         by_id = {row["agent_id"]: row for row in rows}
-        return cast("list[Person]", [
-            {"agent_id": row["agent_id"], "display_name": row["display_name"], "nickname": row["nickname"],
-             "relationship": relationship(row["interactions"]), "interactions": row["interactions"],
-             "last_contact": row["last_contact"]}
-            for agent_id in ids if (row := by_id.get(agent_id)) is not None])
+        return cast("list[Person]", [row for agent_id in ids if (row := by_id.get(agent_id)) is not None])
 
     def met_names(self, limit: int = 500) -> list[str]:
         """The names of the people the agent has talked with, the latest contact first (the `met` fact)."""
