@@ -54,6 +54,7 @@ from karakuri_agent.llm.settings import LLMSettings  # noqa: E402
 from karakuri_agent.domain.notification import Notification  # noqa: E402
 from karakuri_agent.decide.rules import RulePolicy  # noqa: E402
 from karakuri_agent.domain.decision import Decision, Proposal
+from karakuri_agent.domain.records import Parsed
 from karakuri_agent.domain.view import View
 from karakuri_agent.voice.persona import load_persona  # noqa: E402
 from testing.samples import CONVERSATION_REQUEST, SELF_ID, SELF_NAME  # noqa: E402
@@ -91,7 +92,7 @@ class PromptMeter:
             default = next((d for d in decisions.candidates if d.acts), None)
             chars, tokens = prompt_size(build_messages(card, view, default))
             _, repair = prompt_size(build_messages(card, view, default, repair=(TYPICAL_ANSWER, TYPICAL_PROBLEM)))
-            kind = view.parsed.get("notification_type") or "(untyped)"
+            kind = view.parsed.notification_type or "(untyped)"
             self.samples[kind].append({"chars": chars, "tokens": tokens, "repair_tokens": repair})
         return decisions
 
@@ -117,8 +118,8 @@ def offered(_view: View, decision: Decision) -> list[str]:
 def request_view() -> View:
     notification = Notification.from_json(CONVERSATION_REQUEST, requested_id=CONVERSATION_REQUEST["notification_id"])
     return View(notification_id=notification.notification_id, choices=notification.choices,
-                parsed={"notification_type": "conversation_requested",
-                        "conversation_messages": [{"speaker": "桜草メイ", "message": "こんにちは！"}]},
+                parsed=Parsed(notification_type="conversation_requested",
+                              conversation_messages=[{"speaker": "桜草メイ", "message": "こんにちは！"}]),
                 me=Identity(SELF_ID, SELF_NAME), now=datetime.now().astimezone(),
                 persona=load_persona())
 

@@ -215,7 +215,7 @@ def row_of(recorder: Recorder, result: Any) -> Row | None:
     first = proposals[0] if proposals else {}
     sent = result.decision.command if result.sent and result.decision else None
     return Row(
-        source=recorder.source, kind=str(view.parsed.get("notification_type") or "?"),
+        source=recorder.source, kind=view.parsed.notification_type or "?",
         offered=list(dict.fromkeys(c.command for c in view.choices)),
         first=(proposals[0].get("command") or "unreadable") if proposals else "no answer",
         line=str((first.get("params") or {}).get("message") or ""),

@@ -60,8 +60,8 @@ def test_talking_and_keeping_a_promise_bring_closer_clamped_by_the_engine():
     kept = {"id": 7, "partner_id": MEI, "partner_name": "桜草メイ", "status": "fulfilled",
             "due_at": (NOW + timedelta(minutes=5)).isoformat()}
     v = _start_view("notif-kept", {"桜草メイ": 0})
-    v = View(**{**v.__dict__, "behaviour_memory": {}, "parsed": {**v.parsed, "participants": [
-        {"id": MEI, "name": "桜草メイ"}]}})
+    v = View(**{**v.__dict__, "behaviour_memory": {}, "parsed": replace(v.parsed, participants=[
+        {"id": MEI, "name": "桜草メイ"}])})
     start = Decision("conversation_start", {"target_agent_id": MEI, "message": "やっほー"})
     memory, trace = finish(v, None, start, "conversation_start", True, kept=[kept])
     # started (+3) and kept (+8) asked for 11; max_delta 10 per notification clamps it.

@@ -18,6 +18,7 @@ import respx
 from karakuri_agent.decide.rules import propose
 from karakuri_agent.domain.identity import Identity
 from karakuri_agent.domain.notification import Choice
+from karakuri_agent.domain.records import Parsed
 from karakuri_agent.domain.view import View
 from karakuri_agent.memory import lessons
 from karakuri_agent.reading import offers
@@ -127,8 +128,8 @@ def test_a_refused_command_is_not_proposed_here_but_is_elsewhere():
                 "error": "action_rejected", "at": NOW.isoformat()}]
 
     def decided(here: str) -> str | None:
-        parsed = {"notification_type": "movement_completed", "participants": [],
-                  "location": {"current_node": {"node_id": here, "name": "映画館 ロビー"}}}
+        parsed = Parsed(notification_type="movement_completed", participants=[],
+                        location={"current_node": {"node_id": here, "name": "映画館 ロビー"}})
         view = View(notification_id="notif-v", choices=[movie, wait], parsed=parsed, me=ME, now=NOW,
                     persona=load_persona(), refused=refused)
         return propose(view).candidates[0].command
@@ -175,9 +176,9 @@ def test_a_generic_choices_wider_bound_does_not_widen_the_actions_own_range():
     text = "選択肢:\n" + et.action_line("寝る", "sleep", minutes=(30, 480), source="住宅A") + "\n"
     generic = Choice.from_json({"command": "action", "required_params": ["action_id"], "param_schema": {
         "action_id": {"type": "string", "enum": ["sleep"]}, "duration_minutes": {"type": "integer", "minimum": 1}}})
-    parsed = {"notification_type": "movement_completed", "participants": [],
-              "actions": offers.parse_action_options(text),
-              "location": {"current_node": {"node_id": "3-9", "name": "住宅A 室内"}}}
+    parsed = Parsed(notification_type="movement_completed", participants=[],
+                    actions=offers.parse_action_options(text),
+                    location={"current_node": {"node_id": "3-9", "name": "住宅A 室内"}})
     view = View(notification_id="notif-g", choices=[generic], parsed=parsed, me=ME, now=NOW,
                 persona=load_persona())
     action = next(d for d in propose(view).candidates if d.command == "action")
@@ -188,9 +189,9 @@ def test_a_range_only_the_text_gives_is_filled_too():
     """Older notifications: the choice's schema is silent, the action line says `30〜480分, duration_minutes`."""
     text = "選択肢:\n" + et.action_line("読書する", "read", minutes=(30, 120), source="本屋「栞」") + "\n"
     action = Choice.from_json({"command": "action", "params": {"action_id": "read"}})
-    parsed = {"notification_type": "movement_completed", "participants": [],
-              "actions": offers.parse_action_options(text),
-              "location": {"current_node": {"node_id": "7-6", "name": "本屋 店内"}}}
+    parsed = Parsed(notification_type="movement_completed", participants=[],
+                    actions=offers.parse_action_options(text),
+                    location={"current_node": {"node_id": "7-6", "name": "本屋 店内"}})
     view = View(notification_id="notif-t", choices=[action], parsed=parsed, me=ME, now=NOW,
                 persona=load_persona())
     [decision] = propose(view).candidates[:1]
@@ -236,8 +237,8 @@ def test_what_an_action_cost_is_taken_from_the_money_before_the_next_text_says_s
 
     store = MemoryState().store
     holdings.learn_from_text(store, "所持金: 500円\n所持品: なし", "2026-04-18T06:00:00.000+00:00")
-    parsed = {"actions": offers.parse_action_options("選択肢:\n" + et.action_line(
-        "コーヒーを飲む", "drink-coffee", cost=450) + "\n"), "transfers": []}
+    parsed = Parsed(actions=offers.parse_action_options("選択肢:\n" + et.action_line(
+        "コーヒーを飲む", "drink-coffee", cost=450) + "\n"), transfers=[])
     holdings.after_command(store, "action", {"action_id": "drink-coffee"}, parsed)
     assert holdings.held(store).money == 50
     holdings.learn_from_text(store, "所持金: 500円", "2026-04-18T06:00:00.000+00:00")  # the same text read again
@@ -273,8 +274,8 @@ WAIT_ = Choice.from_json({"command": "wait", "required_params": ["duration"],
 
 def beside(nid: str, *, people=((MEI_ID, MEI_NAME),), last_contact: str | None = None, now: datetime = NOW,
            persona=None, npcs=()) -> View:
-    parsed = {"notification_type": "movement_completed", "participants": [], "npcs": list(npcs),
-              "location": {"current_node": {"node_id": "6-11", "name": "喫茶店 店内"}, "nearby_agent_count": 1}}
+    parsed = Parsed(notification_type="movement_completed", participants=[], npcs=list(npcs),
+                    location={"current_node": {"node_id": "6-11", "name": "喫茶店 店内"}, "nearby_agent_count": 1})
     known = {pid: {"agent_id": pid, "display_name": name, "interactions": 1, "last_contact": last_contact}
              for pid, name in people} if last_contact else {}
     return View(notification_id=nid, choices=[COFFEE, START, WAIT_], parsed=parsed, me=ME, now=now,

@@ -16,6 +16,7 @@ from karakuri_agent import gate
 from karakuri_agent.decide.rules import propose
 from karakuri_agent.domain.identity import Identity
 from karakuri_agent.domain.notification import Choice
+from karakuri_agent.domain.records import Parsed
 from karakuri_agent.domain.view import View
 from karakuri_agent.memory import lessons
 from karakuri_agent.memory.record import places_in
@@ -67,8 +68,8 @@ def idle_view(places, *, npc_nodes=frozenset(), refused=(), enum=(), seed="notif
     move = MOVE if not enum else Choice.from_json(
         {"command": "move", "required_params": ["target_node_id"],
          "param_schema": {"target_node_id": {"type": "string", "enum": list(enum)}}})
-    parsed = {"notification_type": "movement_completed", "participants": [],
-              "location": {"current_node": {"node_id": "1-1", "name": "駅 前"}}}
+    parsed = Parsed(notification_type="movement_completed", participants=[],
+                    location={"current_node": {"node_id": "1-1", "name": "駅 前"}})
     known = [{"node_id": n, "name": label, "visits": 0, "last_visited": None} for n, label in places]
     return View(notification_id=seed, choices=[move, WAIT], parsed=parsed, me=ME, now=NOW,
                 persona=PERSONA, places=known, npc_nodes=frozenset(npc_nodes), refused=list(refused),
@@ -140,9 +141,9 @@ def test_every_required_bounded_param_is_filled_within_its_bounds(low, span, hou
     action = Choice.from_json({"command": "action", "params": {"action_id": "act"}, "required_params": required,
                                "param_schema": schema})
     now = datetime(2026, 4, 18, hour, minute, tzinfo=et_zone()).astimezone(timezone.utc)
-    parsed = {"notification_type": "movement_completed", "participants": [],
-              "actions": offers.parse_action_options(text),
-              "location": {"current_node": {"node_id": "3-9", "name": "住宅A 室内"}}}
+    parsed = Parsed(notification_type="movement_completed", participants=[],
+                    actions=offers.parse_action_options(text),
+                    location={"current_node": {"node_id": "3-9", "name": "住宅A 室内"}})
     view = View(notification_id="notif-b", choices=[action, WAIT], parsed=parsed, me=ME, now=now,
                 persona=PERSONA)
     decisions = [d for d in propose(view).candidates if d.command == "action"]
@@ -194,9 +195,9 @@ def test_an_action_is_chosen_only_when_the_agent_knows_it_can_pay_and_holds_what
     if form == "status":
         text += "\n\n所持品:\n" + "\n".join(f"- {name} ({item_id}) ×{qty}" for (name, item_id), qty in held)
     choices = [Choice.from_json(c) for c in notification["notification"]["choices"]]
-    parsed = {"notification_type": "movement_completed", "participants": [],
-              "actions": offers.parse_action_options(text),
-              "location": {"current_node": {"node_id": "6-11", "name": "商店 店内"}}}
+    parsed = Parsed(notification_type="movement_completed", participants=[],
+                    actions=offers.parse_action_options(text),
+                    location={"current_node": {"node_id": "6-11", "name": "商店 店内"}})
     holdings = reading.read_text(text)
     view = View(notification_id=f"notif-{seed}", choices=choices, parsed=parsed, me=ME, now=NOW,
                 persona=PERSONA, holdings=holdings, knowledge_age={"get_map": NOW - NOW})
@@ -241,9 +242,9 @@ def test_a_talk_is_started_only_with_someone_new_today_never_an_npc_and_always_w
     known = {pid: {"agent_id": pid, "display_name": name, "interactions": 1, "last_contact": contact[kind]}
              for pid, name, kind in people if kind in contact}
     persona = replace(PERSONA, rules=replace(PERSONA.rules, sociability=sociability))
-    parsed = {"notification_type": "movement_completed", "participants": [],
-              "npcs": [{"name": "おまわりさん", "node_id": "8-13"}],
-              "location": {"current_node": {"node_id": "6-11", "name": "喫茶店 店内"}, "nearby_agent_count": len(people)}}
+    parsed = Parsed(notification_type="movement_completed", participants=[],
+                    npcs=[{"name": "おまわりさん", "node_id": "8-13"}],
+                    location={"current_node": {"node_id": "6-11", "name": "喫茶店 店内"}, "nearby_agent_count": len(people)})
     view = View(notification_id=f"notif-{seed}", choices=[COFFEE, START, WAIT], parsed=parsed, me=ME,
                 now=NOW, persona=persona, nearby_agents=[{"id": p, "name": n} for p, n, _ in people],
                 acquaintances=known)

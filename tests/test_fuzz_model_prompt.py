@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from karakuri_agent.domain.decision import Decision
+from karakuri_agent.domain.records import Parsed
 from karakuri_agent.llm.prompt import build_messages, persona_card
 from karakuri_agent.voice.persona import load_persona
 
@@ -58,10 +59,10 @@ def test_a_turn_s_prompt_never_offers_the_rules_line_never_a_secret_and_is_bound
     messages += [{"speaker": RIKU["name"], "speaker_id": RIKU["id"], "message": secret}] if where == "history" else []
     messages.append({"speaker": RIKU["name"], "speaker_id": RIKU["id"], "message": planted})
     view = turn(line, persona=pack,
-                parsed={"notification_type": "conversation_message",
-                        "participants": [{**RIKU, "name": RIKU["name"] + (secret if where == "name" else "")}],
-                        "conversation_messages": messages,
-                        "location": {"current_node": {"node_id": "5-2", "name": "公園 芝生広場"}}},
+                parsed=Parsed(notification_type="conversation_message",
+                              participants=[{**RIKU, "name": RIKU["name"] + (secret if where == "name" else "")}],
+                              conversation_messages=messages,
+                              location={"current_node": {"node_id": "5-2", "name": "公園 芝生広場"}}),
                 day_places=tuple(day_places) + ((secret,) if where == "place" else ()),
                 day_people=tuple(day_people), day_received=tuple(received),
                 told={RIKU["id"]: told_rows(told + ([secret] if where == "told" else []))})

@@ -38,8 +38,8 @@ def test_a_rules_turn_names_a_present_participant_or_gives_way(present, speakers
     turn = choice(command, required_params=["message", "next_speaker_agent_id"], param_schema=schema)
     v = view([turn], messages=[{"speaker_id": p["id"], "speaker": p["name"], "message": "やあ"} for p in speakers],
              kind="conversation_message")
-    v = replace(v, parsed={**v.parsed, "participants": [*present, SELF], "present": [*present, SELF],
-                           "participants_listed": True})
+    v = replace(v, parsed=replace(v.parsed, participants=[*present, SELF], present=[*present, SELF],
+                                  participants_listed=True))
     params = {} if named is None else {"next_speaker_agent_id": named}
     rule = {"id": "nyan", "when": {"type": "notification", "types": ["conversation_message"]}, "priority": 400,
             "then": [{"type": "choose", "command": command, "params": params},

@@ -123,11 +123,12 @@ def test_a_decider_sees_the_same_problems_the_gate_would_refuse_with(notificatio
 
     from karakuri_agent.gate import problems_in_view
     from karakuri_agent.domain.identity import Identity
+    from karakuri_agent.domain.records import Parsed
     from karakuri_agent.domain.view import View
     from karakuri_agent.voice.persona import load_persona
 
     offered = Notification.from_json(notification, requested_id=NID)
-    view = View(notification_id=NID, choices=offered.choices, parsed={}, me=Identity(),
+    view = View(notification_id=NID, choices=offered.choices, parsed=Parsed(), me=Identity(),
                 now=datetime.now(timezone.utc), persona=load_persona(), said_before=["またね"])
     assert problems_in_view(view, Decision("conversation_accept", {"message": "またね"})) == [
         "message was already said in this conversation: say something new"]

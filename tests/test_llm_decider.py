@@ -22,6 +22,7 @@ from karakuri_agent.domain.notification import Choice
 from karakuri_agent.params import InvalidParams, merge, validate
 from karakuri_agent.decide.rules import RulePolicy
 from karakuri_agent.domain.decision import Decision, Proposal
+from karakuri_agent.domain.records import Parsed
 from karakuri_agent.domain.view import View
 from karakuri_agent.voice.persona import load_persona
 from testing.llm_server import HANG, running_model
@@ -71,9 +72,9 @@ def make_view(choices, *, line="こんにちは！", kind="conversation_requeste
     return View(
         notification_id="notif-llm",
         choices=list(choices),
-        parsed={"notification_type": kind, "participants": [MEI, {"id": ME.agent_id, "name": ME.name}],
-                "conversation_messages": [{"speaker": MEI["name"], "speaker_id": MEI["id"], "message": line}],
-                "location": {"current_node": {"node_id": "6-11", "name": "喫茶店 店内"}}, "transfers": list(transfers)},
+        parsed=Parsed(notification_type=kind, participants=[MEI, {"id": ME.agent_id, "name": ME.name}],
+                      conversation_messages=[{"speaker": MEI["name"], "speaker_id": MEI["id"], "message": line}],
+                      location={"current_node": {"node_id": "6-11", "name": "喫茶店 店内"}}, transfers=list(transfers)),
         people=list(people), pending=[],
         me=ME, now=NOW, persona=load_persona(), transfer_policy=policy,
         said_before=["こんにちは、メイさん！"],

@@ -14,6 +14,7 @@ from karakuri_agent.decide.rules import RulePolicy
 from karakuri_agent.domain.decision import Decision
 from karakuri_agent.domain.identity import Identity
 from karakuri_agent.domain.notification import Choice
+from karakuri_agent.domain.records import Parsed
 from karakuri_agent.domain.view import View
 from karakuri_agent.gate import problems_in_view
 from karakuri_agent.ja import prompt as ja_prompt
@@ -52,11 +53,11 @@ def turn(line: str, *, persona=None, **extra) -> View:
     """A conversation turn in which 真白リク has just said `line` to the agent."""
     fields = dict(
         notification_id="notif-talk", choices=[SPEAK, END],
-        parsed={"notification_type": "conversation_message",
-                "participants": [RIKU, {"id": ME.agent_id, "name": ME.name}],
-                "participants_listed": True, "present": [RIKU],
-                "conversation_messages": [{"speaker": RIKU["name"], "speaker_id": RIKU["id"], "message": line}],
-                "location": {"current_node": {"node_id": "5-2", "name": "公園 芝生広場"}}},
+        parsed=Parsed(notification_type="conversation_message",
+                      participants=[RIKU, {"id": ME.agent_id, "name": ME.name}],
+                      participants_listed=True, present=[RIKU],
+                      conversation_messages=[{"speaker": RIKU["name"], "speaker_id": RIKU["id"], "message": line}],
+                      location={"current_node": {"node_id": "5-2", "name": "公園 芝生広場"}}),
         people=[], pending=[],
         me=ME, now=NOW, persona=persona or load_persona(),
         day_places=("公園 芝生広場", "図書館 閲覧室"), day_people=("あおい",),
@@ -108,9 +109,9 @@ def test_a_question_about_the_day_is_understood_and_the_day_is_the_journal_s():
 
 def test_a_day_with_no_place_says_so_instead_of_leaving_room_for_one():
     day = situation(turn("今日どこ行ってたの？", day_places=(), day_received=(),
-                         parsed={"notification_type": "conversation_message", "participants": [RIKU],
-                                 "conversation_messages": [{"speaker": RIKU["name"], "speaker_id": RIKU["id"],
-                                                            "message": "今日どこ行ってたの？"}]}))[ja_prompt.MY_DAY]
+                         parsed=Parsed(notification_type="conversation_message", participants=[RIKU],
+                                       conversation_messages=[{"speaker": RIKU["name"], "speaker_id": RIKU["id"],
+                                                            "message": "今日どこ行ってたの？"}])))[ja_prompt.MY_DAY]
     assert day == [{"went": ja_prompt.NO_PLACE_YET, "talked_with": ["あおい"]}]
 
 
@@ -155,8 +156,8 @@ def test_a_notification_that_answers_no_line_has_no_understanding():
                              "param_schema": {"target_node_id": {"type": "string", "enum": ["3-4"]}}})
     promise = {"partner_name": "あおい", "place_name": "喫茶店 店内", "due_at": "2027-05-10T06:00:00+00:00"}
     view = turn("", choices=[move], people=[], pending=[promise],
-                parsed={"notification_type": "movement_completed",
-                        "location": {"current_node": {"node_id": "5-2", "name": "公園 芝生広場"}}})
+                parsed=Parsed(notification_type="movement_completed",
+                              location={"current_node": {"node_id": "5-2", "name": "公園 芝生広場"}}))
     found = situation(view, Decision("move", {"target_node_id": "3-4"}, "行ってみる"))
     assert ja_prompt.HEARD not in found and ja_prompt.MY_DAY not in found
     assert found[ja_prompt.PROMISES][0]["place"] == "喫茶店 店内"

@@ -12,6 +12,7 @@ from karakuri_agent.decide.rules import propose
 from karakuri_agent.domain.decision import Decision
 from karakuri_agent.domain.notification import Choice
 from karakuri_agent.domain.persona import Rules
+from karakuri_agent.domain.records import Parsed
 from karakuri_agent.domain.view import View
 from karakuri_agent.memory.context import Identity
 from karakuri_agent.report.line import ReportFacts
@@ -47,8 +48,8 @@ def view(choices, *, here="1-1", commitments=(), recent=(), places=PLACES, messa
     return View(
         notification_id="notif-test",
         choices=list(choices),
-        parsed={"notification_type": kind, "participants": [MEI, {"id": ME.agent_id, "name": ME.name}],
-                "conversation_messages": list(messages), "location": location, "transfers": list(transfers)},
+        parsed=Parsed(notification_type=kind, participants=[MEI, {"id": ME.agent_id, "name": ME.name}],
+                      conversation_messages=list(messages), location=location, transfers=list(transfers)),
         pending=list(commitments), people=list(people),
         me=ME,
         now=NOW,

@@ -21,6 +21,7 @@ from karakuri_agent.memory.promises import MEETING_LOOKBACK
 from karakuri_agent.domain.notification import Choice, Notification
 from karakuri_agent.decide.queries import COMMITMENT_SOON, MEETING_GRACE
 from karakuri_agent.decide.rules import propose
+from karakuri_agent.domain.records import Parsed
 from karakuri_agent.domain.view import View
 from karakuri_agent.reading.times import PAST_GRACE
 from karakuri_agent.reading.promises import Promise, extract_promise, extract_promises
@@ -398,8 +399,8 @@ def _idle_view(store: SQLiteStore, now: datetime, here: dict) -> View:
     return View(
         notification_id=f"notif-idle-{now:%H%M}",
         choices=[WAIT, MOVE, ACT],
-        parsed={"notification_type": "idle_reminder_fired", "participants": [], "conversation_messages": [],
-                "location": {"current_node": here}},
+        parsed=Parsed(notification_type="idle_reminder_fired", participants=[], conversation_messages=[],
+                      location={"current_node": here}),
         pending=store.pending_commitments(None, 8), people=[],
         me=ME,
         now=now,
@@ -642,10 +643,10 @@ def test_a_talk_is_cut_short_in_time_to_walk_to_a_meeting_elsewhere(minutes):
     meeting = {"partner_id": "2", "partner_name": "黒瀬コウ", "place_name": "図書館 館内", "node_id": "2-2",
                "due_at": (NOW + timedelta(minutes=minutes)).isoformat(), "source_text": "図書館で会おう"}
     view = View(notification_id="n", choices=[speak, end],
-                parsed={"notification_type": "conversation_message",
-                        "participants": [{"id": "1", "name": "桜草メイ"}],
-                        "conversation_messages": [{"speaker": "桜草メイ", "speaker_id": "1", "message": "それでね"}],
-                        "location": {"current_node": {"node_id": "1-1", "name": "駅 前"}}},
+                parsed=Parsed(notification_type="conversation_message",
+                              participants=[{"id": "1", "name": "桜草メイ"}],
+                              conversation_messages=[{"speaker": "桜草メイ", "speaker_id": "1", "message": "それでね"}],
+                              location={"current_node": {"node_id": "1-1", "name": "駅 前"}}),
                 pending=[meeting], people=[], me=ME, now=NOW,
                 persona=load_persona(), places=places, meetings=[meeting])
     assert propose(view).candidates[0].command == "end_conversation"
@@ -877,5 +878,5 @@ def test_the_agent_named_in_a_text_without_a_participant_list_gets_its_configure
     raw = {"notification_id": "notif-self", "created_at": NOW.isoformat(),
            "notification": {"type": "conversation_message", "text": text, "choices": []}}
     parsed = parse(Notification.from_json(raw, requested_id="notif-self"), roster={}, me=ME)
-    assert {"name": SELF_NAME, "id": SELF_ID} in parsed["next_speakers"]
-    assert all(p["id"] == SELF_ID for p in parsed["participants"] if p["name"] == SELF_NAME)
+    assert {"name": SELF_NAME, "id": SELF_ID} in parsed.next_speakers
+    assert all(p["id"] == SELF_ID for p in parsed.participants if p["name"] == SELF_NAME)

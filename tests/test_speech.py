@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from karakuri_agent.decide.rules import propose
 from karakuri_agent.domain.notification import Choice
 from karakuri_agent.domain.persona import Persona
+from karakuri_agent.domain.records import Parsed
 from karakuri_agent.domain.view import View
 from karakuri_agent.memory.context import Identity
 from karakuri_agent.voice import speech
@@ -666,9 +667,9 @@ SPEAK_CHOICE = Choice.from_json({
 def speaking_view(participants, messages, *, choice=SPEAK_CHOICE, nid="notif-talk", said_before=()):
     return View(
         notification_id=nid, choices=[choice],
-        parsed={"notification_type": "conversation_message",
-                "participants": [*participants, {"id": ME.agent_id, "name": ME.name}],
-                "conversation_messages": list(messages), "location": {}},
+        parsed=Parsed(notification_type="conversation_message",
+                      participants=[*participants, {"id": ME.agent_id, "name": ME.name}],
+                      conversation_messages=list(messages), location={}),
         pending=[], people=[],
         me=ME, now=datetime(2026, 4, 18, 6, 0, tzinfo=timezone.utc), persona=load_persona(),
         said_before=list(said_before),
@@ -778,8 +779,8 @@ def test_said_before_spans_a_week_and_is_keyed_by_partner(tmp_path):
 
     def talk(people, message, days_ago, conversation_id=None):
         clock["at"] = now - timedelta(days=days_ago)
-        parsed = {"participants": [*people, {"id": ME.agent_id, "name": ME.name}],
-                  "conversation_id": conversation_id}
+        parsed = Parsed(participants=[*people, {"id": ME.agent_id, "name": ME.name}],
+                        conversation_id=conversation_id)
         store.add_utterance(conversation_key(parsed, ME), message)
 
     talk([YUU], "八日前にユウに", 8)
@@ -787,7 +788,7 @@ def test_said_before_spans_a_week_and_is_keyed_by_partner(tmp_path):
     talk([MEI_P], "昨日メイだけに", 1)
     talk([YUUKI], "昨日ユウキに", 1)
     talk([YUU], "今朝ユウに", 0.1)
-    parsed = {"participants": [YUU, {"id": ME.agent_id, "name": ME.name}]}
+    parsed = Parsed(participants=[YUU, {"id": ME.agent_id, "name": ME.name}])
     lines = said_to_partners(store, partner_keys(parsed, ME), now - timedelta(days=7))
     assert sorted(lines) == sorted(["三日前にユウとメイに", "今朝ユウに"])
 
@@ -813,7 +814,7 @@ def test_an_opening_line_said_to_that_person_this_week_is_not_said_again():
 
     def opening_line(said_before=()):
         view = View(notification_id="notif-idle", choices=[start],
-                    parsed={"notification_type": "idle_reminder_fired", "participants": [], "location": {}},
+                    parsed=Parsed(notification_type="idle_reminder_fired", participants=[], location={}),
                     pending=[], people=[], me=ME,
                     now=datetime(2026, 4, 18, 6, 0, tzinfo=timezone.utc), persona=load_persona(),
                     said_before=list(said_before))
@@ -839,7 +840,7 @@ def test_lines_said_in_a_talk_with_a_server_id_count_as_said_to_its_people(tmp_p
     store = SQLiteStore(connect(tmp_path), clock=lambda: now)
 
     def parsed(people, conversation_id):
-        return {"participants": [*people, {"id": ME.agent_id, "name": ME.name}], "conversation_id": conversation_id}
+        return Parsed(participants=[*people, {"id": ME.agent_id, "name": ME.name}], conversation_id=conversation_id)
 
     earlier = parsed([YUU, MEI_P], first_id)
     remember_partners(store, earlier, ME)

@@ -15,6 +15,7 @@ from karakuri_agent.domain.notification import Choice, TOKYO
 from karakuri_agent.domain.identity import Identity
 from karakuri_agent.voice.persona import load_persona
 from karakuri_agent.decide.rules import propose
+from karakuri_agent.domain.records import Parsed
 from karakuri_agent.domain.view import View
 from karakuri_agent.state.memory import MemoryState
 from karakuri_agent.memory.travel import CEILING, FLOOR, learn_trip, time_to_walk, trips
@@ -35,7 +36,7 @@ def store():
 
 
 def _at(node: str) -> dict:
-    return {"location": {"current_node": {"node_id": node, "name": "どこか"}}}
+    return Parsed(location={"current_node": {"node_id": node, "name": "どこか"}})
 
 
 @pytest.mark.parametrize("minutes, arrives", [(40, lambda m: _ms(NOW + timedelta(minutes=m))),
@@ -49,7 +50,7 @@ def test_an_accepted_move_teaches_its_walk_from_here_to_there(store, minutes, ar
 def test_a_move_from_an_unstated_place_starts_where_the_last_walk_ended(store):
     learn_trip(store, "move", {"target_node_id": "2-2"}, {"arrives_at": _ms(NOW + timedelta(minutes=20))}, _at("1-1"), NOW)
     later = NOW + timedelta(hours=1)
-    learn_trip(store, "move", {"target_node_id": "3-3"}, {"arrives_at": _ms(later + timedelta(minutes=35))}, {}, later)
+    learn_trip(store, "move", {"target_node_id": "3-3"}, {"arrives_at": _ms(later + timedelta(minutes=35))}, Parsed(), later)
     assert [(t["from"], t["to"]) for t in trips(store)] == [("1-1", "2-2"), ("2-2", "3-3")]
 
 
@@ -80,10 +81,10 @@ def _talk(minutes_to_meeting: int, walked: list[dict]) -> View:
     meeting = {"partner_id": "2", "partner_name": "黒瀬コウ", "place_name": "展望台 デッキ", "node_id": "12-7",
                "due_at": (NOW + timedelta(minutes=minutes_to_meeting)).isoformat(), "source_text": "展望台で会おう"}
     return View(notification_id="n", choices=[speak, end],
-                parsed={"notification_type": "conversation_message",
-                        "participants": [{"id": "1", "name": "桜草メイ"}],
-                        "conversation_messages": [{"speaker": "桜草メイ", "speaker_id": "1", "message": "それでね"}],
-                        "location": {"current_node": {"node_id": "4-1", "name": "商店街 入口"}}},
+                parsed=Parsed(notification_type="conversation_message",
+                              participants=[{"id": "1", "name": "桜草メイ"}],
+                              conversation_messages=[{"speaker": "桜草メイ", "speaker_id": "1", "message": "それでね"}],
+                              location={"current_node": {"node_id": "4-1", "name": "商店街 入口"}}),
                 pending=[meeting], people=[], me=ME, now=NOW,
                 persona=load_persona(), places=places, meetings=[meeting], trips=walked)
 
@@ -107,9 +108,9 @@ def _idle(minutes_to_meeting: int, actions: list[tuple[str, float | None]], walk
     meeting = {"partner_id": "2", "partner_name": "黒瀬コウ", "place_name": "展望台 デッキ", "node_id": "12-7",
                "due_at": (NOW + timedelta(minutes=minutes_to_meeting)).isoformat(), "source_text": "展望台で会おう"}
     return View(notification_id="n", choices=[action],
-                parsed={"notification_type": "idle_reminder_fired", "participants": [], "conversation_messages": [],
-                        "actions": [{"action_id": a, "name": f"{a}をする", "minutes": m} for a, m in actions],
-                        "location": {"current_node": {"node_id": "4-1", "name": "商店街 入口"}}},
+                parsed=Parsed(notification_type="idle_reminder_fired", participants=[], conversation_messages=[],
+                              actions=[{"action_id": a, "name": f"{a}をする", "minutes": m} for a, m in actions],
+                              location={"current_node": {"node_id": "4-1", "name": "商店街 入口"}}),
                 pending=[meeting], people=[], me=ME, now=NOW,
                 persona=load_persona(), places=[{"node_id": "4-1", "name": "商店街 入口"},
                                                   {"node_id": "12-7", "name": "展望台 デッキ"}],

@@ -43,20 +43,20 @@ def behaviour_of(view: View) -> Behaviour:
 
 def facts(view: View) -> Facts:
     parsed = view.parsed
-    others = [p for p in parsed.get("participants") or [] if not view.me.is_self(p.get("id"), p.get("name"))]
-    lines = parsed.get("conversation_messages") or []
+    others = [p for p in parsed.participants if not view.me.is_self(p.get("id"), p.get("name"))]
+    lines = parsed.conversation_messages
     held = view.holdings
     items = None if held.items is None and held.item_count != 0 else tuple(
         dict.fromkeys(str(h.name or h.item_id) for h in held.items or () if h.name or h.item_id))
     return Facts(
-        notification=str(parsed.get("notification_type") or ""),
+        notification=parsed.notification_type,
         now=view.now.astimezone(TOKYO),
         place=here_name(parsed),
         nearby=tuple(str(a["name"]) for a in view.nearby_agents if a.get("name")),
         partner=tuple(str(p["name"]) for p in others if p.get("name")),
         money=held.money,  # reading/holdings.py's: the text's 所持金, a status answer, what commands spent
         items=items,
-        weather=(parsed.get("location") or {}).get("weather"),
+        weather=parsed.location.get("weather"),
         met=tuple(view.met),
         text=str(lines[-1].get("message") or "") if lines else view.text,
         offered=tuple(dict.fromkeys(c.command for c in view.choices)),
@@ -162,7 +162,7 @@ def _turn_params(view: View, command: str, params: dict[str, Any]) -> tuple[dict
         return "nobody in this conversation to hand the turn to"
     if view.me.is_self(str(speaker), None):
         return SELF_NAMED
-    if (present or view.parsed.get("participants_listed")) and str(speaker) not in present:  # left, or never in it
+    if (present or view.parsed.participants_listed) and str(speaker) not in present:  # left, or never in it
         return f"{named or speaker} is not someone in this conversation"
     filled = {**{k: v for k, v in built.items() if k != NEXT_SPEAKER}, **params, NEXT_SPEAKER: str(speaker)}
     return filled, present.get(str(speaker)) or partner.get("name")
@@ -170,7 +170,7 @@ def _turn_params(view: View, command: str, params: dict[str, Any]) -> tuple[dict
 
 def person_id(view: View, name: str) -> str | None:
     """The id of someone by name: nearby now, in this conversation, or offered as a target."""
-    for person in [*view.nearby_agents, *(view.parsed.get("participants") or [])]:
+    for person in [*view.nearby_agents, *view.parsed.participants]:
         if person.get("name") == name and person.get("id"):
             return str(person["id"])
     for agent_id, known in view.acquaintances.items():

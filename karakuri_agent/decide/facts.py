@@ -74,17 +74,17 @@ def action_place(view: View, action_id: str, here: str | None) -> str | None:
     (`- おまわりさん`) names a person, not a place, so it names none. Only
     when the text does not say whose action it is does the label here stand in.
     """
-    option = next((a for a in view.parsed.get("actions") or [] if a.get("action_id") == action_id), None)
+    option = next((a for a in view.parsed.actions if a.get("action_id") == action_id), None)
     source = option.get("source") if option else None
     if not source:
         return here
-    npcs = {n.get("name") for n in view.parsed.get("npcs") or []}
+    npcs = {n.get("name") for n in view.parsed.npcs}
     return None if source in npcs else str(source)
 
 
 def _transfer_item(view: View) -> str | None:
     """What is offered: an amount of money, or the item's name when it has one (ids are dropped later)."""
-    for transfer in view.parsed.get("transfers") or []:
+    for transfer in view.parsed.transfers:
         if _amount(transfer.get("money")):
             return _amount(transfer.get("money"))
         item = transfer.get("item") or {}

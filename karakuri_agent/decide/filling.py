@@ -103,7 +103,7 @@ def _until_morning(local: datetime) -> int:
 
 def _option(view: View, params: dict[str, Any]) -> dict[str, Any] | None:
     action_id = params.get("action_id")
-    return next((a for a in view.parsed.get("actions") or [] if a.get("action_id") == action_id), None)
+    return next((a for a in view.parsed.actions if a.get("action_id") == action_id), None)
 
 
 def _text_range(view: View, params: dict[str, Any]) -> tuple[int, int] | None:

@@ -68,19 +68,19 @@ def name_of_agent(view: View, agent_id: Any) -> str | None:
     person = view.acquaintances.get(str(agent_id)) if agent_id else None
     if person and person.get("display_name"):
         return str(person["display_name"])
-    everyone = [*view.nearby_agents, *(view.parsed.get("participants") or [])]
+    everyone = [*view.nearby_agents, *view.parsed.participants]
     return next((str(a["name"]) for a in everyone if a.get("id") == agent_id and a.get("name")), None)
 
 
 def others_in(view: View) -> list[Participant]:
     """The participants of this conversation other than the agent."""
-    return [p for p in view.parsed.get("participants") or [] if not view.me.is_self(p.get("id"), p.get("name"))]
+    return [p for p in view.parsed.participants if not view.me.is_self(p.get("id"), p.get("name"))]
 
 
 def present_others(view: View) -> list[Participant]:
     """The others in the conversation now (those who left excepted): whom a turn may go to."""
-    present = view.parsed.get("present")
-    people = present if isinstance(present, list) else view.parsed.get("participants") or []
+    present = view.parsed.present
+    people = present if isinstance(present, list) else view.parsed.participants
     return [p for p in people if not view.me.is_self(p.get("id"), p.get("name"))]
 
 
@@ -94,7 +94,7 @@ def partner_of(view: View) -> Mapping[str, Any]:
     participant (who left, or a line from another talk) is never addressed;
     only when the participants are unknown is the last speaker the best guess."""
     others = present_others(view)
-    for line in reversed(view.parsed.get("conversation_messages") or []):
+    for line in reversed(view.parsed.conversation_messages):
         speaker = {"id": line.get("speaker_id"), "name": line.get("speaker")}
         if view.me.is_self(speaker["id"], speaker["name"]):
             continue
@@ -105,7 +105,7 @@ def partner_of(view: View) -> Mapping[str, Any]:
 
 
 def transfer_sender(view: View) -> Mapping[str, Any]:
-    for transfer in view.parsed.get("transfers") or []:
+    for transfer in view.parsed.transfers:
         sender = transfer.get("from") or {}
         if not view.me.is_self(sender.get("id"), sender.get("name")):
             return sender
@@ -125,7 +125,7 @@ def offer_in_turn(view: View, choice: Choice) -> dict[str, Any] | None:
     turn without one never carries `transfer_response` (the world refuses it).
     Gives the offer (`from`, `item`, `money`) as the text read it, else one from the partner.
     """
-    pending = [t for t in view.parsed.get("transfers") or []
+    pending = [t for t in view.parsed.transfers
                if t.get("status") == "offered" and t.get("response_required") and t.get("in_conversation")]
     if pending:
         return dict(pending[-1])
@@ -179,7 +179,7 @@ def meeting_elsewhere(view: View, partner_id: str | None) -> Meeting | None:
 
 def ends_in_time(view: View, action_id: str) -> bool:
     """The action (of known length) is over before the agent must set off for a meeting elsewhere."""
-    option = next((a for a in view.parsed.get("actions") or [] if a.get("action_id") == action_id), {})
+    option = next((a for a in view.parsed.actions if a.get("action_id") == action_id), {})
     minutes = option.get("min_minutes") or option.get("minutes")  # a ranged one can be kept short (filling.py)
     if not isinstance(minutes, (int, float)):
         return True
@@ -279,7 +279,7 @@ def node_for_place(view: View, place_name: str | None) -> str | None:
 
 
 def acted_since_arrival(view: View) -> bool:
-    if view.parsed.get("notification_type") == "movement_completed":
+    if view.parsed.notification_type == "movement_completed":
         return False  # just arrived
     for command in view.recent_commands:
         if command.get("command") == "move":
@@ -293,14 +293,14 @@ def action_options(view: View) -> list[str]:
     """Every action id offered here: the choices' own, their enum, and the text's list."""
     choice = view.choice("action")
     own = [c.params.get("action_id") for c in view.choices if c.command == "action"]
-    from_text = [a.get("action_id") for a in view.parsed.get("actions") or []]
+    from_text = [a.get("action_id") for a in view.parsed.actions]
     ids = own + enum_of(choice, "action_id") + from_text
     return list(dict.fromkeys(str(a) for a in ids if isinstance(a, (str, int)) and a != ""))
 
 
 def action_option(view: View, action_id: str) -> dict[str, Any] | None:
     """The offered action's details as its line states them (reading/offers.py), None when not in the text."""
-    return next((a for a in view.parsed.get("actions") or [] if a.get("action_id") == action_id), None)
+    return next((a for a in view.parsed.actions if a.get("action_id") == action_id), None)
 
 
 def affords(view: View, action_id: str) -> bool | None:
@@ -313,7 +313,7 @@ def affords(view: View, action_id: str) -> bool | None:
 
 def action_label(choices: Sequence[Choice], parsed: Parsed, action_id: str | None) -> str | None:
     """What an action is called for people (`コーヒーを飲む`), never its id; None when unknown."""
-    for option in parsed.get("actions") or []:
+    for option in parsed.actions:
         if option.get("action_id") == action_id and option.get("name"):
             return str(option["name"])
     for choice in choices:

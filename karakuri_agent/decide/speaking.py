@@ -193,12 +193,12 @@ def next_speaker(view: View, choice: Choice, partner: Mapping[str, Any]) -> str 
     None: nobody can be named (everyone else has gone).
     """
     options = [str(o) for o in enum_of(choice, NEXT_SPEAKER)]
-    departed = view.parsed.get("departed") or []
+    departed = view.parsed.departed
     gone_names = {p.get("name") for p in departed if p.get("name")}
     gone = {str(p["id"]) for p in departed if p.get("id")}
-    known = bool(view.parsed.get("participants_listed")) and bool(view.parsed.get("present"))
+    known = bool(view.parsed.participants_listed) and bool(view.parsed.present)
     members = [str(p["id"]) for p in present_others(view) if p.get("id")]
-    spoke = [str(line.get("speaker_id")) for line in reversed(view.parsed.get("conversation_messages") or [])
+    spoke = [str(line.get("speaker_id")) for line in reversed(view.parsed.conversation_messages)
              if line.get("speaker_id")]
     if known:
         pool = [i for i in dict.fromkeys([str(partner.get("id") or ""), *spoke, *members]) if i in members]
@@ -214,7 +214,7 @@ def memory_of(view: View, partner: Mapping[str, Any]) -> Memory:
     today (the world's day), whom it talked with today, the promises ahead, and the
     lines of this talk so far (the one answered aside)."""
     here_name = place_name_here(view) or ""
-    lines = [str(m.get("message") or "") for m in view.parsed.get("conversation_messages") or []]
+    lines = [str(m.get("message") or "") for m in view.parsed.conversation_messages]
     # Where it was before: only where the journal found it (a move sent is no arrival; a place set out
     # to and never reached is not said as visited).
     return Memory(here=here_name,
@@ -263,7 +263,7 @@ def last_line_of(view: View, partner: Mapping[str, Any]) -> str | None:
     should a runtime have put one among the lines: the agent answers
     people, never echoes the system's words.
     """
-    for line in reversed(view.parsed.get("conversation_messages") or []):
+    for line in reversed(view.parsed.conversation_messages):
         if same_person_record({"id": line.get("speaker_id"), "name": line.get("speaker")}, partner):
             message = line.get("message")
             return without_server_sentences(message) if isinstance(message, str) else message

@@ -9,6 +9,7 @@ is still a dict.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any, NotRequired, TypedDict
 
 
@@ -43,28 +44,52 @@ class Location(TypedDict):
     weather: NotRequired[str | None]  # the sky of `天気: くもり 18℃` (くもり), None when the text does not say
 
 
-class Parsed(TypedDict):
-    """The `parsed` block of the decision context: the JSON fields first, the text's patterns when absent."""
+def _nowhere() -> Location:
+    return {"current_node": None, "clock": None, "nearby_agent_count": None}
 
-    notification_id: str
-    has_choices: bool
-    notification_type: str
-    conversation_id: str | None
-    participants: list[Participant]  # everyone the notification names (what memory keys a talk by)
-    present: list[Participant]  # who is in the conversation now: the next speaker is one of them
+
+@dataclass(frozen=True)
+class Parsed:
+    """What one notification says, read once: the JSON fields first, the text's patterns when absent.
+
+    The readers fill it (memory/context.parse); the View and the steps read
+    its fields; `wire()` lays it out as the `parsed` block of the wrapper's
+    `nikechan_preprocess`, key for key. Every field has an empty default, so
+    a test or a benchmark names only what it needs.
+    """
+
+    notification_id: str = ""
+    has_choices: bool = False
+    notification_type: str = ""
+    conversation_id: str | None = None
+    participants: list[Participant] = field(default_factory=list)  # everyone named (what memory keys a talk by)
+    # Who is in the conversation now (the next speaker is one of them); None: not read, the participants stand in.
+    present: list[Participant] | None = None
     # The server listed them (the JSON's, or the text's `参加者` line): who is in the conversation now.
     # Else they are the people the text names, those it says left excepted.
-    participants_listed: bool
-    departed: list[Participant]  # those the text says left the conversation (or the world): never named next
-    conversation_messages: list[Line]
-    next_speakers: list[dict[str, Any]]
-    choices: list[dict[str, Any]]
-    self: dict[str, str | None]  # the agent itself: {id, name}
-    location: Location
-    places: list[Node]
-    actions: list[dict[str, Any]]  # reading/offers.py: id, name, source, cost, reward, needs, minutes
-    npcs: list[dict[str, str]]  # NPCs and the nodes they stand on: never a destination
-    transfers: list[dict[str, Any]]
+    participants_listed: bool = False
+    departed: list[Participant] = field(default_factory=list)  # those the text says left: never named next
+    conversation_messages: list[Line] = field(default_factory=list)
+    next_speakers: list[dict[str, Any]] = field(default_factory=list)
+    choices: list[dict[str, Any]] = field(default_factory=list)
+    self_ref: dict[str, str | None] = field(default_factory=dict)  # the agent itself: {id, name} ("self" on the wire)
+    location: Location = field(default_factory=_nowhere)
+    places: list[Node] = field(default_factory=list)
+    actions: list[dict[str, Any]] = field(default_factory=list)  # reading/offers.py: id, name, source, cost, reward, needs, minutes
+    npcs: list[dict[str, str]] = field(default_factory=list)  # NPCs and the nodes they stand on: never a destination
+    transfers: list[dict[str, Any]] = field(default_factory=list)
+
+    def wire(self) -> dict[str, Any]:
+        """The `parsed` block as the wrapper prints it (the production pre-processor's keys and order)."""
+        return {
+            "notification_id": self.notification_id, "has_choices": self.has_choices,
+            "notification_type": self.notification_type, "conversation_id": self.conversation_id,
+            "participants": self.participants, "present": self.present,
+            "participants_listed": self.participants_listed, "departed": self.departed,
+            "conversation_messages": self.conversation_messages, "next_speakers": self.next_speakers,
+            "choices": self.choices, "self": self.self_ref, "location": self.location, "places": self.places,
+            "actions": self.actions, "npcs": self.npcs, "transfers": self.transfers,
+        }
 
 
 class Person(TypedDict):
@@ -133,8 +158,7 @@ class Activity(TypedDict, total=False):
 
 def here_of(parsed: Parsed) -> Node | None:
     """Where the notification finds the agent (None when its text does not say): one spelling for every reader."""
-    location = parsed.get("location")
-    return location.get("current_node") if location else None
+    return parsed.location.get("current_node")
 
 
 def here_id(parsed: Parsed) -> str | None:

@@ -109,18 +109,18 @@ def _situation(view: View, default: Decision | None) -> str:
 
     sections: list[tuple[str, list[Any]]] = [
         (ja_prompt.SITUATION, [_drop_empty({
-            "notification": parsed.get("notification_type"),
+            "notification": parsed.notification_type,
             "time": clock(view.now),
             "me": _drop_empty({"id": view.me.agent_id, "name": view.me.name}),
             "here": _drop_empty({"node_id": here.get("node_id"), "name": _cut(here.get("name"))}),
         })]),
-        (ja_prompt.PARTICIPANTS, [participant(p) for p in (parsed.get("participants") or [])
+        (ja_prompt.PARTICIPANTS, [participant(p) for p in parsed.participants
                                   if not view.me.is_self(p.get("id"), p.get("name"))]),
         (ja_prompt.CONVERSATION, [
             _drop_empty({"speaker": _cut(m.get("speaker")), "id": m.get("speaker_id"),
                          "line": _cut(m.get("message"), LINE_CHARS)})
-            for m in (parsed.get("conversation_messages") or [])[-LINES:]]),
-        (ja_prompt.TRANSFERS, [_transfer(t) for t in parsed.get("transfers") or []]),
+            for m in parsed.conversation_messages[-LINES:]]),
+        (ja_prompt.TRANSFERS, [_transfer(t) for t in parsed.transfers]),
         *(understood.sections if understood is not None else []),
         (ja_prompt.NEARBY, [_drop_empty({"id": a.get("id"), "name": _cut(a.get("name"))})
                        for a in view.nearby_agents[:PEOPLE]]),

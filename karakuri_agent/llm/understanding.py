@@ -66,7 +66,7 @@ def understand(view: View) -> Understanding | None:
         return None
     persona = view.persona
     partner_name = str(partner.get("name") or "")
-    others = [str(p.get("name") or "") for p in view.parsed.get("participants") or []
+    others = [str(p.get("name") or "") for p in view.parsed.participants
               if not view.me.is_self(p.get("id"), p.get("name"))]
     heard = heard_kinds.hear(text, own_names=(persona.short_name, persona.name),
                              other_names=(*filter(None, (given_name_of(o) for o in others)),

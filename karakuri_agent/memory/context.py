@@ -102,7 +102,7 @@ class _KnowingSelf:
 
 
 def parse(notification: Notification, *, roster: textparse.NameLookup, me: Identity) -> Parsed:
-    """The `parsed` block: JSON fields first, the text's patterns when they are absent."""
+    """What the notification says (domain/records.Parsed): JSON fields first, the text's patterns when absent."""
     roster = _KnowingSelf(roster, me)
     body = notification.notification
     text = body.text
@@ -118,42 +118,42 @@ def parse(notification: Notification, *, roster: textparse.NameLookup, me: Ident
         ]
     else:
         messages = textparse.parse_lines(text, roster)
-    return {
-        "notification_id": notification.notification_id,
-        "has_choices": bool(body.choices),
-        "notification_type": body.type,
-        "conversation_id": body.conversation_id,
-        "participants": participants,
-        "present": listed if listed is not None else turns.parse_present(text, roster),  # who may speak next
-        "participants_listed": body.participants is not None or turns.parse_roster_line(text) is not None,
-        "departed": turns.parse_departed(text, roster),  # never named next
-        "conversation_messages": messages,
-        "next_speakers": textparse.parse_next_speakers(text, roster),
-        "choices": [choice.summary() for choice in body.choices],
-        "self": {"id": me.agent_id or None, "name": me.name or None},
-        "location": {
+    return Parsed(
+        notification_id=notification.notification_id,
+        has_choices=bool(body.choices),
+        notification_type=body.type,
+        conversation_id=body.conversation_id,
+        participants=participants,
+        present=listed if listed is not None else turns.parse_present(text, roster),  # who may speak next
+        participants_listed=body.participants is not None or turns.parse_roster_line(text) is not None,
+        departed=turns.parse_departed(text, roster),  # never named next
+        conversation_messages=messages,
+        next_speakers=textparse.parse_next_speakers(text, roster),
+        choices=[choice.summary() for choice in body.choices],
+        self_ref={"id": me.agent_id or None, "name": me.name or None},
+        location={
             "current_node": textparse.parse_current_node(text),
             "clock": _iso(textparse.parse_clock(text)), "weather": textparse.parse_weather(text),
             "nearby_agent_count": textparse.parse_nearby_agent_count(text),
         },
-        "places": textparse.parse_places(text),
-        "actions": offers.parse_action_options(text),
-        "npcs": offers.parse_npcs(text),
-        "transfers": textparse.parse_transfers(text, me.agent_id, me.name, roster),
-    }
+        places=textparse.parse_places(text),
+        actions=offers.parse_action_options(text),
+        npcs=offers.parse_npcs(text),
+        transfers=textparse.parse_transfers(text, me.agent_id, me.name, roster),
+    )
 
 
 def observe(store: Store, notification: Notification, *, me: Identity, now: datetime) -> tuple[int, Parsed]:
     """Record the fetch and learn from it; returns (request activity id, parsed block)."""
     parsed = parse(notification, roster=StoredNames(store), me=me)
-    others = [p for p in parsed["participants"] if not me.is_self(p.get("id"), p.get("name"))]
+    others = [p for p in parsed.participants if not me.is_self(p.get("id"), p.get("name"))]
     with store.batch():
         store.save_notification(notification.notification_id, notification.raw)
-        activity_id = store.record_request(notification.notification_id, parsed["notification_type"])
+        activity_id = store.record_request(notification.notification_id, parsed.notification_type)
         store.see_people(others)
         remember_met(store, parsed, others, me)
-        store.learn_places(parsed["places"])
-        here = parsed["location"]["current_node"]
+        store.learn_places(parsed.places)
+        here = parsed.location.get("current_node")
         if here:
             store.note_presence(here["node_id"], here.get("name"))
         remember_partners(store, parsed, me)
@@ -172,11 +172,11 @@ def observe(store: Store, notification: Notification, *, me: Identity, now: date
                       seen_at=seen_at, now=now, said_at=said_at, first_seen=first_seen,
                       places=[*store.known_places(), *buildings])
         promises.keep_in_place(store, parsed, now)
-        new_lines = [line for line in parsed["conversation_messages"]
-                     if first_seen.get(line_key(line, parsed["conversation_id"])) == seen_at]
+        new_lines = [line for line in parsed.conversation_messages
+                     if first_seen.get(line_key(line, parsed.conversation_id)) == seen_at]
         journal.observed(store, parsed, me, conversation=conversation_key(parsed, me), at=now, heard_at=seen_at)
-        remember_told(store, new_lines, lambda line: first_seen[line_key(line, parsed["conversation_id"])],
-                      me, parsed["conversation_id"])
+        remember_told(store, new_lines, lambda line: first_seen[line_key(line, parsed.conversation_id)],
+                      me, parsed.conversation_id)
     return activity_id, parsed
 
 
@@ -215,7 +215,7 @@ def remember_met(store: Store, parsed: Parsed, others: Sequence[Participant], me
     proof it talked with them (participants, and speakers whose name resolves
     to an id), so they are met, by id, once: re-reading adds nothing.
     """
-    lines = parsed["conversation_messages"]
+    lines = parsed.conversation_messages
     if not any(me.is_self(m.get("speaker_id"), m.get("speaker")) for m in lines):
         return
     named = [(p.get("id"), p.get("name")) for p in others] + [(m.get("speaker_id"), m.get("speaker")) for m in lines]
@@ -246,8 +246,8 @@ def remember(store: Store, parsed: Parsed, *, me: Identity, now: datetime,
     """What the store adds to this notification for deciding, read once (every list bounded)."""
     from karakuri_agent.domain.fetched import Remembered
 
-    named: list[tuple[str | None, str | None]] = [(p.get("id"), p.get("name")) for p in parsed["participants"]]
-    named += [(m.get("speaker_id"), m.get("speaker")) for m in parsed["conversation_messages"]]
+    named: list[tuple[str | None, str | None]] = [(p.get("id"), p.get("name")) for p in parsed.participants]
+    named += [(m.get("speaker_id"), m.get("speaker")) for m in parsed.conversation_messages]
     people_ids = [agent_id for agent_id, name in named if agent_id and not me.is_self(agent_id, name)]
     return Remembered(
         people=tuple(store.people(people_ids)),
@@ -268,7 +268,7 @@ def render_context(fetched: Fetched) -> dict[str, Any]:
     return {
         "turn_key": f"karakuri:{fetched.notification.notification_id}",
         "activity_log_id": fetched.activity_id,
-        "parsed": fetched.parsed,
+        "parsed": fetched.parsed.wire(),
         "context": {
             "people": [{"agent_id": p["agent_id"], "display_name": p["display_name"], "nickname": p["nickname"],
                         "relationship": relationship(p["interactions"]), "interactions": p["interactions"],
@@ -327,7 +327,7 @@ def view_of(store: Store, fetched: Fetched, now: datetime, *, persona: Persona, 
         behaviour_memory=store.behaviour_state() if pack else {},
         broken_promises=broken, met=store.met_names() if pack else (),
         text=fetched.notification.notification.text or "",
-        told=told_to(store, [*[p for p in fetched.parsed.get("participants") or []
+        told=told_to(store, [*[p for p in fetched.parsed.participants
                                if not fetched.me.is_self(p.get("id"), p.get("name"))],
                              *nearby, *({"id": c} for c in candidates)]),
     )

@@ -45,11 +45,11 @@ def after_command(store: Store, command: str, params: Mapping[str, Any], parsed:
     now = held(store)
     changed = now
     if command == "action":
-        option = next((a for a in parsed.get("actions") or [] if a.get("action_id") == params.get("action_id")), None)
+        option = next((a for a in parsed.actions if a.get("action_id") == params.get("action_id")), None)
         if option is not None:
             changed = now.spent(option.get("cost"), reading.needs_of(option))
     elif command in ACCEPTING or (command in SPEAKING and params.get("transfer_response") == "accept"):
-        offer = next((t for t in parsed.get("transfers") or [] if t.get("response_required")), None)
+        offer = next((t for t in parsed.transfers if t.get("response_required")), None)
         if offer is not None:
             changed = now.received(_yen(offer.get("money")), _item(offer.get("item")))
     elif command == "transfer":

@@ -47,18 +47,18 @@ def observed(store: Store, parsed: Parsed, me: Identity, *, conversation: str, a
     run's clock, as the agent's own lines and every activity entry are, so a
     conversation's lines stay in the order they were said.
     """
-    notification_id = parsed["notification_id"]
-    here = parsed["location"]["current_node"]
+    notification_id = parsed.notification_id
+    here = parsed.location.get("current_node")
     if here:
         store.add_to_journal(notification_id, HERE, notification_id, heard_at,
                              {"node_id": here["node_id"], "label": here.get("name")})
     partners = _partner_names(parsed, me)
-    for line in parsed["conversation_messages"]:
+    for line in parsed.conversation_messages:
         text = line.get("message")
         if not text:
             continue
         own = me.is_self(line.get("speaker_id"), line.get("speaker"))
-        _line(store, notification_id, parsed.get("conversation_id"), conversation, partners, at, heard_at,
+        _line(store, notification_id, parsed.conversation_id, conversation, partners, at, heard_at,
               speaker=str(line.get("speaker") or line.get("speaker_id") or ""), speaker_id=line.get("speaker_id"),
               text=text, own=own)
 
@@ -72,7 +72,7 @@ def acted(store: Store, *, notification_id: str, parsed: Parsed, me: Identity, c
                              {"node_id": params["target_node_id"]})
     message = params.get("message")
     if command in CONVERSATION and isinstance(message, str) and message:
-        _line(store, notification_id, parsed.get("conversation_id"), conversation, _partner_names(parsed, me), now,
+        _line(store, notification_id, parsed.conversation_id, conversation, _partner_names(parsed, me), now,
               now, speaker=me.name or me.agent_id, speaker_id=me.agent_id or None, text=message, own=True)
     for index, gift in enumerate(_transfers(command, params, parsed, me)):
         store.add_to_journal(notification_id, TRANSFER, f"{notification_id}:{index}", now, gift)
@@ -95,8 +95,8 @@ def _line(store: Store, notification_id: str, conversation_id: str | None, conve
 
 def _partner_names(parsed: Parsed, me: Identity) -> list[str]:
     """The conversation's others by name: its participants, else the speakers of its lines."""
-    people: list[tuple[str | None, str | None]] = [(p.get("id"), p.get("name")) for p in parsed["participants"]]
-    people += [(m.get("speaker_id"), m.get("speaker")) for m in parsed["conversation_messages"]]
+    people: list[tuple[str | None, str | None]] = [(p.get("id"), p.get("name")) for p in parsed.participants]
+    people += [(m.get("speaker_id"), m.get("speaker")) for m in parsed.conversation_messages]
     names = [name for agent_id, name in people if name and not me.is_self(agent_id, name)]
     return list(dict.fromkeys(names))
 
@@ -112,12 +112,12 @@ def _transfers(command: str, params: dict[str, Any], parsed: Parsed, me: Identit
     if isinstance(offer, dict) and (offer.get("item") or offer.get("money")):
         target = str(offer.get("target_agent_id") or params.get("target_agent_id")
                      or params.get("next_speaker_agent_id") or "")
-        names = {str(p.get("id")): p.get("name") for p in parsed["participants"]}
+        names = {str(p.get("id")): p.get("name") for p in parsed.participants}
         yield _gift(GIVEN, names.get(target) or target, target or None, offer.get("item"), offer.get("money"))
 
 
 def _answered(parsed: Parsed, direction: str) -> Iterable[dict[str, Any]]:
-    for offer in parsed["transfers"]:
+    for offer in parsed.transfers:
         if offer.get("status") == "offered" and offer.get("response_required"):
             sender = offer.get("from") or {}
             yield _gift(direction, str(sender.get("name") or ""), sender.get("id"), offer.get("item"),

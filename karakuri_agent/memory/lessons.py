@@ -82,7 +82,7 @@ def is_refused(refused: Iterable[Mapping[str, Any]], command: str | None, params
 
 def learn_from_text(store: Store, parsed: Parsed, text: str, now: datetime) -> None:
     """What a notification's text teaches: the NPCs' nodes, and an action the world refused to start."""
-    learn_npcs(store, parsed.get("npcs") or offers.parse_npcs(text))
+    learn_npcs(store, parsed.npcs or offers.parse_npcs(text))
     if any(ACTION_REJECTED.match(line) for line in textparse.server_lines(text)):
         last = next(iter(store.recent_commands(1)), None)
         if last and last.get("command") == "action" and last.get("success"):

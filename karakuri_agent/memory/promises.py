@@ -63,14 +63,14 @@ def hear(store: Store, notification_id: str, parsed: Parsed, *, me_id: str, me_n
     Times are read against when each line was first seen (`said_at` records it in `first_seen`), not
     this reading; `places` are those known now, this very text's buildings included.
     """
-    conversation_id = parsed["conversation_id"]
+    conversation_id = parsed.conversation_id
     standing = standing_plans(store, seen_at)
-    promises = extract_promises(parsed["conversation_messages"], self_id=me_id, self_name=me_name, now=seen_at,
+    promises = extract_promises(parsed.conversation_messages, self_id=me_id, self_name=me_name, now=seen_at,
                                 known_places=places, conversation_id=conversation_id, said_at=said_at,
                                 standing=[_promise_of(row) for row in standing])
     for promise in (p for p in promises if p.due_at is not None):  # a meeting needs a time it understood
         store.add_commitment(notification_id, _commitment_row(promise))
-    new_lines = [line for line in parsed["conversation_messages"]
+    new_lines = [line for line in parsed.conversation_messages
                  if first_seen.get(line_key(line, conversation_id)) == seen_at]
     withdraw(store, withdrawn_by(new_lines, standing, promises, conversation_id, now))
 
@@ -171,7 +171,7 @@ def keep_by_talking(store: Store, parsed: Parsed, partner_ids: set[str], now: da
     pending = store.pending_commitments(now - KEEPABLE_AFTER_DUE, KEEPABLE_LIMIT)
     store.fulfil_commitments(
         c["id"] for c in pending
-        if c.get("partner_id") in partner_ids and c.get("notification_id") != parsed.get("notification_id")
+        if c.get("partner_id") in partner_ids and c.get("notification_id") != parsed.notification_id
         and (not (name := c.get("place_name")) or c.get("node_id") == here.get("node_id")
              or name in (here.get("name") or "")))
 

@@ -31,8 +31,8 @@ MAX_KNOWLEDGE_ITEMS = 200
 
 def conversation_key(parsed: Parsed, me: Identity) -> str:
     """Stable key for "this conversation": its id, or who is in it."""
-    if parsed.get("conversation_id"):
-        return f"id:{parsed['conversation_id']}"
+    if parsed.conversation_id:
+        return f"id:{parsed.conversation_id}"
     return "with:" + ",".join(sorted(partner_keys(parsed, me)))
 
 
@@ -40,7 +40,7 @@ def partner_keys(parsed: Parsed, me: Identity) -> set[str]:
     """How the conversation's other participants appear in conversation keys."""
     return {
         p.get("id") or p.get("name", "")
-        for p in parsed.get("participants", [])
+        for p in parsed.participants
         if not me.is_self(p.get("id"), p.get("name"))
     }
 
@@ -62,7 +62,7 @@ def said_to_partners(store: Store, partners: Iterable[str], since: datetime) -> 
 
 def partners(parsed: Parsed, params: dict[str, Any], me: Identity) -> list[Participant]:
     """The other agents a command touched: a named target, else the conversation's others."""
-    people = {p["id"]: p for p in parsed.get("participants", []) if p.get("id")}
+    people = {p["id"]: p for p in parsed.participants if p.get("id")}
     target = params.get("target_agent_id")
     if isinstance(target, (str, int)) and not isinstance(target, bool) and str(target):
         # A schema without a type allows any value; only a plain id names a person.
@@ -90,7 +90,7 @@ def record_outcome(
     message = str(result.get("message") or result.get("error") or "")
     with store.batch():
         activity_id = store.record_command(
-            notification_id, parsed.get("notification_type", ""), command, params, success, message, result, reason
+            notification_id, parsed.notification_type, command, params, success, message, result, reason
         )
         if not success:
             code = lessons.refusal_code(result)

@@ -74,7 +74,7 @@ def _nobody_left(view: View, partner: Mapping[str, Any]) -> list[Decision]:
         if choice.command in SPEAK + END + ("conversation_leave",) and not needs_next_speaker(choice):
             return [Decision(choice.command, speech_params(view, choice, "farewell", partner),
                              turns.WITHOUT_NEXT_SPEAKER)]
-    if view.parsed.get("participants_listed"):  # the server's list holds only the agent
+    if view.parsed.participants_listed:  # the server's list holds only the agent
         speak = view.choice(*SPEAK)
         own = view.me.agent_id
         if speak is not None and own and _closing(speak, view.choice(*END)) and (
@@ -104,7 +104,7 @@ def inactive_check_rule(view: View) -> list[Decision] | None:
     leave = view.choice("conversation_leave")
     if stay is None and leave is None:
         return None
-    alive = bool(view.parsed.get("conversation_messages")) and len(view.own_lines) < view.persona.rules.conversation_turns
+    alive = bool(view.parsed.conversation_messages) and len(view.own_lines) < view.persona.rules.conversation_turns
     stay_decision = None if stay is None else Decision(stay.command, {}, reasons.CONVERSATION_ALIVE)
     leave_decision = None if leave is None else Decision(
         leave.command, speech_params(view, leave, "farewell", partner_of(view)), reasons.CONVERSATION_STOPPED

@@ -186,7 +186,7 @@ def _look_around(view: View, *, essential: bool) -> list[Decision]:
         if current_node_of(view) is None:
             wanted.append(("get_perception", reasons.SURROUNDINGS_UNKNOWN))
     else:
-        nearby = (view.parsed.get("location") or {}).get("nearby_agent_count")
+        nearby = view.parsed.location.get("nearby_agent_count")
         wanted = [("get_nearby_agents", reasons.FIND_SOMEONE)] if (
             nearby and view.choice("conversation_start") and view.persona.rules.start_conversations
             and not view.nearby_agents) else []
@@ -230,7 +230,7 @@ def _talk_to_someone(view: View) -> list[Decision]:
         return []
     recent = view.recent_commands[:view.persona.rules.talk_again_after]
     recent_targets = {c.get("params", {}).get("target_agent_id") for c in recent}
-    npcs = {n.get("name") for n in view.parsed.get("npcs") or []}
+    npcs = {n.get("name") for n in view.parsed.npcs}
     options = enum_of(choice, "target_agent_id") or [a["id"] for a in view.nearby_agents if a.get("id")]
     options = [a for a in options if a not in recent_targets and not view.me.is_self(a, None)
                and not _talked_today(view, str(a)) and (name_of_agent(view, a) or "") not in npcs]
