@@ -53,13 +53,14 @@ class Parsed:
     """What one notification says, read once: the JSON fields first, the text's patterns when absent.
 
     The readers fill it (memory/context.parse); the View and the steps read
-    its fields; `wire()` lays it out as the `parsed` block of the wrapper's
-    `nikechan_preprocess`, key for key. Every field has an empty default, so
-    a test or a benchmark names only what it needs.
+    its fields; memory/context.render_context lays it out, with the offered
+    choices and the agent's own name (which the notification and the identity
+    hold, not this), as the `parsed` block of the wrapper's
+    `nikechan_preprocess`. Every field has an empty default, so a test or a
+    benchmark names only what it needs.
     """
 
     notification_id: str = ""
-    has_choices: bool = False
     notification_type: str = ""
     conversation_id: str | None = None
     participants: list[Participant] = field(default_factory=list)  # everyone named (what memory keys a talk by)
@@ -71,25 +72,11 @@ class Parsed:
     departed: list[Participant] = field(default_factory=list)  # those the text says left: never named next
     conversation_messages: list[Line] = field(default_factory=list)
     next_speakers: list[dict[str, Any]] = field(default_factory=list)
-    choices: list[dict[str, Any]] = field(default_factory=list)
-    self_ref: dict[str, str | None] = field(default_factory=dict)  # the agent itself: {id, name} ("self" on the wire)
     location: Location = field(default_factory=_nowhere)
     places: list[Node] = field(default_factory=list)
     actions: list[dict[str, Any]] = field(default_factory=list)  # reading/offers.py: id, name, source, cost, reward, needs, minutes
     npcs: list[dict[str, str]] = field(default_factory=list)  # NPCs and the nodes they stand on: never a destination
     transfers: list[dict[str, Any]] = field(default_factory=list)
-
-    def wire(self) -> dict[str, Any]:
-        """The `parsed` block as the wrapper prints it (the production pre-processor's keys and order)."""
-        return {
-            "notification_id": self.notification_id, "has_choices": self.has_choices,
-            "notification_type": self.notification_type, "conversation_id": self.conversation_id,
-            "participants": self.participants, "present": self.present,
-            "participants_listed": self.participants_listed, "departed": self.departed,
-            "conversation_messages": self.conversation_messages, "next_speakers": self.next_speakers,
-            "choices": self.choices, "self": self.self_ref, "location": self.location, "places": self.places,
-            "actions": self.actions, "npcs": self.npcs, "transfers": self.transfers,
-        }
 
 
 class Person(TypedDict):

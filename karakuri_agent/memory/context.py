@@ -120,7 +120,6 @@ def parse(notification: Notification, *, roster: textparse.NameLookup, me: Ident
         messages = textparse.parse_lines(text, roster)
     return Parsed(
         notification_id=notification.notification_id,
-        has_choices=bool(body.choices),
         notification_type=body.type,
         conversation_id=body.conversation_id,
         participants=participants,
@@ -129,8 +128,6 @@ def parse(notification: Notification, *, roster: textparse.NameLookup, me: Ident
         departed=turns.parse_departed(text, roster),  # never named next
         conversation_messages=messages,
         next_speakers=textparse.parse_next_speakers(text, roster),
-        choices=[choice.summary() for choice in body.choices],
-        self_ref={"id": me.agent_id or None, "name": me.name or None},
         location={
             "current_node": textparse.parse_current_node(text),
             "clock": _iso(textparse.parse_clock(text)), "weather": textparse.parse_weather(text),
@@ -268,7 +265,7 @@ def render_context(fetched: Fetched) -> dict[str, Any]:
     return {
         "turn_key": f"karakuri:{fetched.notification.notification_id}",
         "activity_log_id": fetched.activity_id,
-        "parsed": fetched.parsed.wire(),
+        "parsed": _parsed_block(fetched),
         "context": {
             "people": [{"agent_id": p["agent_id"], "display_name": p["display_name"], "nickname": p["nickname"],
                         "relationship": relationship(p["interactions"]), "interactions": p["interactions"],
@@ -280,6 +277,21 @@ def render_context(fetched: Fetched) -> dict[str, Any]:
             "known_places": list(remembered.places),
         },
         "decision_guidance": list(DECISION_GUIDANCE),
+    }
+
+
+def _parsed_block(fetched: Fetched) -> dict[str, Any]:
+    """The `parsed` block, in the production pre-processor's keys and order."""
+    parsed, choices, me = fetched.parsed, fetched.notification.notification.choices, fetched.me
+    return {
+        "notification_id": parsed.notification_id, "has_choices": bool(choices),
+        "notification_type": parsed.notification_type, "conversation_id": parsed.conversation_id,
+        "participants": parsed.participants, "present": parsed.present,
+        "participants_listed": parsed.participants_listed, "departed": parsed.departed,
+        "conversation_messages": parsed.conversation_messages, "next_speakers": parsed.next_speakers,
+        "choices": [choice.summary() for choice in choices], "self": {"id": me.agent_id or None, "name": me.name or None},
+        "location": parsed.location, "places": parsed.places, "actions": parsed.actions, "npcs": parsed.npcs,
+        "transfers": parsed.transfers,
     }
 
 
