@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import replace
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from karakuri_agent.behaviour.engine import Facts, Turn
 from karakuri_agent.behaviour.selector import BuiltinRule, Selection, Selector

@@ -11,10 +11,10 @@ from datetime import datetime, timedelta
 from typing import Any, Iterable, Iterator, Mapping, Sequence, TypeVar
 
 from karakuri_agent.domain.decision import Decision
-from karakuri_agent.domain.identity import same_person
+from karakuri_agent.domain.identity import PersonRef
 from karakuri_agent.domain.limits import FRIEND_AFTER_TALKS
 from karakuri_agent.domain.notification import Choice
-from karakuri_agent.domain.records import Meeting, Parsed, Participant, here_id, here_name
+from karakuri_agent.domain.records import Meeting, Parsed, Participant, has_talked, here_id, here_name
 from karakuri_agent.domain.view import View
 from karakuri_agent.ja import places, reasons
 from karakuri_agent.memory import lessons, recall
@@ -84,10 +84,6 @@ def present_others(view: View) -> list[Participant]:
     return [p for p in people if not view.me.is_self(p.get("id"), p.get("name"))]
 
 
-def same_person_record(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
-    return same_person(a.get("id"), a.get("name"), b.get("id"), b.get("name"))
-
-
 def partner_of(view: View) -> Mapping[str, Any]:
     """Who the agent answers: a participant of this conversation other than
     itself, the last of them who spoke by preference. A speaker who is not a
@@ -95,12 +91,12 @@ def partner_of(view: View) -> Mapping[str, Any]:
     only when the participants are unknown is the last speaker the best guess."""
     others = present_others(view)
     for line in reversed(view.parsed.conversation_messages):
-        speaker = {"id": line.get("speaker_id"), "name": line.get("speaker")}
-        if view.me.is_self(speaker["id"], speaker["name"]):
+        speaker = PersonRef.of(line)
+        if view.me.is_me(speaker):
             continue
-        member = next((p for p in others if same_person_record(p, speaker)), None)
+        member = next((p for p in others if PersonRef.of(p).same(speaker)), None)
         if member or not others:
-            return member or speaker
+            return member or speaker.as_participant()
     return others[0] if others else {}
 
 
@@ -135,7 +131,7 @@ def offer_in_turn(view: View, choice: Choice) -> dict[str, Any] | None:
 
 
 def knows_person(view: View, agent_id: str | None) -> bool:
-    return any(p.get("agent_id") == agent_id and p.get("interactions", 0) > 0 for p in view.people)
+    return any(p.get("agent_id") == agent_id and has_talked(p) for p in view.people)
 
 
 def next_meeting(view: View, *, placed: bool = True) -> Meeting | None:

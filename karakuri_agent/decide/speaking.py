@@ -21,12 +21,12 @@ from karakuri_agent.decide.queries import (
     others_in,
     place_name_here,
     present_others,
-    same_person_record,
     stable_hash,
     takes_gift,
 )
 from karakuri_agent.domain.commands import END, SPEAK
 from karakuri_agent.domain.decision import Decision
+from karakuri_agent.domain.identity import PersonRef
 from karakuri_agent.domain.notification import TOKYO, Choice
 from karakuri_agent.domain.records import Meeting
 from karakuri_agent.domain.view import View
@@ -135,7 +135,7 @@ def _spoken_line(view: View, choice: Choice, purpose: str, partner: Mapping[str,
         max_length=max_length_of(choice, "message"),
         seed=view.notification_id,
         time_text=_clock_text(promise),
-        others=[p.get("name") or "" for p in others_in(view) if not same_person_record(p, partner)],
+        others=[p.get("name") or "" for p in others_in(view) if not PersonRef.of(p).same(PersonRef.of(partner))],
         memory=memory_of(view, partner),
         takes_offers=takes_gift(view, partner),  # help offered is answered as a gift would be
     )
@@ -264,7 +264,7 @@ def last_line_of(view: View, partner: Mapping[str, Any]) -> str | None:
     people, never echoes the system's words.
     """
     for line in reversed(view.parsed.conversation_messages):
-        if same_person_record({"id": line.get("speaker_id"), "name": line.get("speaker")}, partner):
+        if PersonRef.of(line).same(PersonRef.of(partner)):
             message = line.get("message")
             return without_server_sentences(message) if isinstance(message, str) else message
     return None

@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, NotRequired, TypedDict
 
+from karakuri_agent.domain.identity import PersonRef
+
 
 class Participant(TypedDict):
     """Someone named in a notification: `名前 (id: 123)` or the JSON `participants` (the id when known)."""
@@ -78,6 +80,10 @@ class Parsed:
     npcs: list[dict[str, str]] = field(default_factory=list)  # NPCs and the nodes they stand on: never a destination
     transfers: list[dict[str, Any]] = field(default_factory=list)
 
+    def named(self) -> list[PersonRef]:
+        """Everyone the notification names: its participants, then the speakers of its lines, in order."""
+        return [*map(PersonRef.of, self.participants), *map(PersonRef.of, self.conversation_messages)]
+
 
 class Person(TypedDict):
     """Someone the agent has met, as the store remembers them."""
@@ -141,6 +147,11 @@ class Activity(TypedDict, total=False):
     message: str
     reason: str
     model: dict[str, Any]
+
+
+def has_talked(person: Person | None) -> bool:
+    """Whether the agent has talked with this remembered person (the one "have we met")."""
+    return person is not None and int(person.get("interactions") or 0) > 0
 
 
 def here_of(parsed: Parsed) -> Node | None:

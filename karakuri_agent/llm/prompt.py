@@ -22,9 +22,9 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from karakuri_agent.decide.queries import same_person_record
 from karakuri_agent.domain.decision import Decision
-from karakuri_agent.domain.notification import TOKYO, Choice
+from karakuri_agent.domain.identity import PersonRef
+from karakuri_agent.domain.notification import Choice
 from karakuri_agent.domain.persona import Persona
 from karakuri_agent.domain.records import here_of
 from karakuri_agent.domain.view import View
@@ -103,7 +103,7 @@ def _situation(view: View, default: Decision | None) -> str:
 
     def participant(p: Mapping[str, Any]) -> dict[str, Any]:
         known = recall.about(view, p)
-        if understood is not None and same_person_record(dict(p), dict(understood.partner)):
+        if understood is not None and PersonRef.of(p).same(PersonRef.of(understood.partner)):
             known.pop("facts", None)  # what they told is in the understanding, once
         return _drop_empty({"id": p.get("id"), "name": _cut(p.get("name")), **known})
 

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence, cast
 
 from karakuri_agent.domain.commands import INFORMATION
-from karakuri_agent.domain.identity import Identity
+from karakuri_agent.domain.identity import Identity, PersonRef
 from karakuri_agent.domain.limits import (
     ACTIVITY_LIMIT,
     MAX_CONFIGURED_FILE_BYTES,
@@ -26,7 +26,7 @@ from karakuri_agent.domain.limits import (
     RECENT_COMMANDS,
 )
 from karakuri_agent.domain.notification import Notification
-from karakuri_agent.domain.records import Activity, Line, Parsed, Participant
+from karakuri_agent.domain.records import Activity, Line, Parsed, Participant, has_talked
 from karakuri_agent.ja.context import (
     DECISION_GUIDANCE,
     SELF_HEADER,
@@ -148,7 +148,7 @@ def observe(store: Store, notification: Notification, *, me: Identity, now: date
         store.save_notification(notification.notification_id, notification.raw)
         activity_id = store.record_request(notification.notification_id, parsed.notification_type)
         store.see_people(others)
-        remember_met(store, parsed, others, me)
+        remember_met(store, parsed, me)
         store.learn_places(parsed.places)
         here = parsed.location.get("current_node")
         if here:
@@ -203,7 +203,7 @@ def told_to(store: Store, people: Iterable[Mapping[str, Any]]) -> dict[str, list
     return out
 
 
-def remember_met(store: Store, parsed: Parsed, others: Sequence[Participant], me: Identity) -> None:
+def remember_met(store: Store, parsed: Parsed, me: Identity) -> None:
     """Everyone in a conversation whose history shows the agent's own line has talked with it.
 
     The agent may have spoken before it knew their ids (a request that named
@@ -212,12 +212,10 @@ def remember_met(store: Store, parsed: Parsed, others: Sequence[Participant], me
     proof it talked with them (participants, and speakers whose name resolves
     to an id), so they are met, by id, once: re-reading adds nothing.
     """
-    lines = parsed.conversation_messages
-    if not any(me.is_self(m.get("speaker_id"), m.get("speaker")) for m in lines):
+    if not any(me.is_me(PersonRef.of(line)) for line in parsed.conversation_messages):
         return
-    named = [(p.get("id"), p.get("name")) for p in others] + [(m.get("speaker_id"), m.get("speaker")) for m in lines]
-    people = {agent_id: name or "" for agent_id, name in named if agent_id and not me.is_self(agent_id, name)}
-    met = {p["agent_id"] for p in store.people(list(people)) if p.get("interactions", 0) > 0}
+    people = {p.id: p.name for p in parsed.named() if p.id and not me.is_me(p)}
+    met = {p["agent_id"] for p in store.people(list(people)) if has_talked(p)}
     for agent_id, name in people.items():
         if agent_id not in met:
             store.touch_person(agent_id, name)
@@ -243,9 +241,7 @@ def remember(store: Store, parsed: Parsed, *, me: Identity, now: datetime,
     """What the store adds to this notification for deciding, read once (every list bounded)."""
     from karakuri_agent.domain.fetched import Remembered
 
-    named: list[tuple[str | None, str | None]] = [(p.get("id"), p.get("name")) for p in parsed.participants]
-    named += [(m.get("speaker_id"), m.get("speaker")) for m in parsed.conversation_messages]
-    people_ids = [agent_id for agent_id, name in named if agent_id and not me.is_self(agent_id, name)]
+    people_ids = [p.id for p in parsed.named() if p.id and not me.is_me(p)]
     return Remembered(
         people=tuple(store.people(people_ids)),
         pending=tuple(store.pending_commitments(now - promises.COMMITMENT_GRACE, promises.COMMITMENT_LIMIT)),

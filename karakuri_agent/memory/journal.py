@@ -95,10 +95,7 @@ def _line(store: Store, notification_id: str, conversation_id: str | None, conve
 
 def _partner_names(parsed: Parsed, me: Identity) -> list[str]:
     """The conversation's others by name: its participants, else the speakers of its lines."""
-    people: list[tuple[str | None, str | None]] = [(p.get("id"), p.get("name")) for p in parsed.participants]
-    people += [(m.get("speaker_id"), m.get("speaker")) for m in parsed.conversation_messages]
-    names = [name for agent_id, name in people if name and not me.is_self(agent_id, name)]
-    return list(dict.fromkeys(names))
+    return list(dict.fromkeys(p.name for p in parsed.named() if p.name and not me.is_me(p)))
 
 
 def _transfers(command: str, params: dict[str, Any], parsed: Parsed, me: Identity) -> Iterable[dict[str, Any]]:

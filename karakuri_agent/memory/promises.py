@@ -12,7 +12,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from karakuri_agent.domain.identity import same_person
+from karakuri_agent.domain.identity import PersonRef
 from karakuri_agent.domain.records import Line, Meeting, Node, Parsed, Place, here_of
 from karakuri_agent.reading.places import known_place
 from karakuri_agent.reading.promises import Promise, calls_off, changes_plan, extract_promises, line_key
@@ -107,7 +107,7 @@ def withdrawn_by(lines: Sequence[Line], standing: Sequence[Meeting], promises: S
 
 
 def _same_speaker(row: Meeting, line: Line) -> bool:
-    return same_person(row.get("partner_id"), row.get("partner_name"), line.get("speaker_id"), line.get("speaker"))
+    return PersonRef.of(row).same(PersonRef.of(line))
 
 
 def _promise_of(row: Meeting) -> Promise:

@@ -37,6 +37,7 @@ from karakuri_agent.domain.commands import CONVERSATION as CONVERSATION_COMMANDS
 from karakuri_agent.domain.commands import INFORMATION as INFORMATION_COMMANDS
 from karakuri_agent.domain.decision import Decision
 from karakuri_agent.domain.notification import TOKYO
+from karakuri_agent.domain.records import has_talked
 from karakuri_agent.domain.view import View
 from karakuri_agent.ja import places, reasons
 from karakuri_agent.memory import recall
@@ -238,7 +239,7 @@ def _talk_to_someone(view: View) -> list[Decision]:
         return []
     target = _closest_first(view, options)
     name = name_of_agent(view, target)
-    known = (person := view.acquaintances.get(target)) is not None and person.get("interactions", 0) > 0
+    known = has_talked(view.acquaintances.get(target))
     message = compose("start", persona=view.persona, partner_name=name, partner_known=known,
                       partner_close=is_close(view, target),
                       place_name=place_name_here(view), seed=view.notification_id,
