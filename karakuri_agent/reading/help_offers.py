@@ -7,7 +7,7 @@ a plain promise of a helpful act ('Need help? 荷物持つよ', '道わからん
 or a set phrase ('何かお手伝いできることはありますか', 'おにぎり半分こしよ').
 The verb is read as the analyzer conjugates it, so a past ('手伝ったよ'),
 a negation ('持たないよ'), a request ('手伝ってあげて') or something done
-together ('一緒に作ろうか', an invitation) is no offer.
+together ('一緒に作ろうか', '夕日見ようよ': invitations) is no offer.
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ def _offered(sentence: str) -> bool:
             continue
         head = i
         if word.pos == "noun":  # '案内する', 'お手伝いしましょうか': the noun's する conjugates
-            if i + 1 >= len(found) or found[i + 1].lemma != cues.DOING:
+            if i + 1 >= len(found) or found[i + 1].lemma not in (cues.DOING, cues.HUMBLE_DOING):
                 continue
             head = i + 1
         chain = _chain(found, head + 1)
@@ -49,8 +49,8 @@ def _offered(sentence: str) -> bool:
             continue
         after = "".join(w.surface for w in found[head + 1 + len(chain):])
         if verb.form.startswith(cues.VOLITIONAL) or any(w.form.startswith(cues.VOLITIONAL) for w in chain):
-            if not after.startswith(cues.MUSING):
-                return True
+            if not after.startswith(cues.MUSING) and not after.startswith(cues.LETS):
+                return True  # 'shall I' ('持とうか'), not 'let's' ('夕日見ようよ': an invitation) nor musing
             continue
         if any(w.surface in cues.KANSAI_BENEFACTIVE for w in chain):
             return True

@@ -57,10 +57,13 @@ def _kana_compound(noun: str) -> bool:
 
 
 def _is_name(noun: str) -> bool:
-    """'白石ミオ', '桜草メイ': a family name in kanji and a short given name in katakana (not '市民マラソン')."""
+    """'白石ミオ', '桜草メイ': a family name in kanji and a short given name in katakana (not '市民マラソン', nor
+    '自転車パンク': a word that takes する, what happened to the thing, is no one's given name)."""
     if not PERSON_NAME.match(noun):
         return False
     parts = analysed.words(noun)
+    if parts and cues.DOABLE in parts[-1].detail:
+        return False
     given = noun.lstrip("".join(ch for ch in noun if is_kanji(ch)))
     return len(given) <= 3 or (bool(parts) and cues.PERSON in parts[0].detail)
 
@@ -196,7 +199,7 @@ def _question(text: str, asking: str, own: tuple[str, ...], others: tuple[str, .
     if (question.kind == "invite" or (question.kind != "choice" and (cues.INVITE_SAID.search(asking)
                                                                       or INVITE.search(asking)))) \
             and not cues.ABOUT_PLANS.search(asking):
-        return Heard("invitation", topic=_topic(asking, skip)[0], question=question)
+        return Heard("invitation", topic=_invited_to(asking, skip), question=question)
     if cues.ABOUT_PLANS.search(asking):
         return Heard("question", asks=PLANS, question=question)
     if cues.ABOUT_DAY.search(asking):
@@ -310,6 +313,13 @@ def _told_topic(text: str, skip: tuple[str, ...]) -> tuple[str, bool]:
     return _topic(text, skip)
 
 
+def _invited_to(text: str, skip: tuple[str, ...]) -> str:
+    """What an invitation is to: the thing named before it is asked ('…に折り紙教室があるんだけど、一緒に
+    どうかな' → '折り紙教室'), never the 'together' it asks with."""
+    topic = _told_topic(text, skip)[0]
+    return "" if cues.TOGETHER.fullmatch(topic) else topic
+
+
 def _event_noun(text: str, candidates: list[str]) -> str:
     """The noun of what happened, said with する ('怪我した', '骨折した'), when the line has one."""
     found = analysed.words(text)
@@ -372,10 +382,10 @@ def hear(line: str | None, *, own_names: tuple[str, ...] = (), other_names: tupl
            for s in sentences if not is_asking(s)) \
             and not cues.THANKS.search(text) and not cues.INVITE_SAID.search(text):
         return Heard("statement")  # a request's words are not taken up: the agent repeats no one's instructions
-    if cues.WARMTH.search(text):
+    if cues.WARMTH.search(text) and not cues.INVITE_ASKED.search(text):
         return Heard("warmth")
     if cues.INVITE_SAID.search(text):
-        return Heard("invitation", topic=_topic(text, skip)[0])
+        return Heard("invitation", topic=_invited_to(text, skip))
     if cues.THANKS.search(text):
         return Heard("thanks", topic=_topic(cues.THANKS.split(text, maxsplit=1)[0], skip)[0])
     body = told or text

@@ -35,7 +35,8 @@ BOTH = re.compile(r"どっちも|どちらも|両方|りょうほう|選べな�
 NEITHER = re.compile(r"どっちでもない|どちらでもない|どっちも(苦手|好きじゃ|嫌い|あんまり)")
 REASON = re.compile(r"から|ので|もん|んだ|のよ|けど|だって|なの|ため|し[、。！]|好き|楽し|おいし|落ち着|幸せ|気持ち|わくわく|ほっと|"
                     r"[くで]て[。！…]*$|て[。！…]+$")
-FUTURE = re.compile(r"行く|行こう|いこう|行きたい|つもり|予定|しようかな|しよう|するよ|する予定|帰る|向かう|寄る|寄ろう|見に|"
+# A promise is a plan too ('16:00に公園で約束してるの' answers 'このあとどうするの？').
+FUTURE = re.compile(r"行く|行こう|いこう|行きたい|つもり|予定|約束|しようかな|しよう|するよ|する予定|帰る|向かう|寄る|寄ろう|見に|"
                     r"たい|かな|まだ決めて|決めてない|ゆっくり|のんびり")
 TIME_WORD = re.compile(r"\d{1,2}時|[０-９]{1,2}時|時ごろ|朝|午前|午後|お昼|昼|さっき|ちょっと前|少し前|\d+分前|夕方|今さっき|ついさっき|さきほど|先ほど")
 EVALUATION = re.compile(r"楽しかった|たのしかった|よかった|良かった|のんびり|いい一日|忙しかった|充実|おだやか|穏やか|ゆったり|最高")
@@ -318,7 +319,8 @@ def _wh_day(reply: str, item: dict[str, Any], day: dict[str, Any]) -> list[str]:
             return []
         return ["no plan said" if not FUTURE.search(reply) else "a plan with nothing concrete"]
     if asks == "when":
-        return [] if TIME_WORD.search(reply) and re.search(r"[来着]た|きた|ついた|いた|から|ずっと|前に|さっき|ついさっき", reply) else ["no time said"]
+        # '来た' and its polite past '来ました' alike ('図書館には9時57分ごろに来ました' was once judged timeless).
+        return [] if TIME_WORD.search(reply) and re.search(r"[来着](?:た|ました)|きた|きました|ついた|いた|から|ずっと|前に|さっき|ついさっき", reply) else ["no time said"]
     if asks == "who":
         return [] if has_any(reply, _met_words(day)) else ["names no one it met"]
     return ["unknown question kind"]
