@@ -1,27 +1,82 @@
-"""Raw `behaviour.json` data, already checked (pack.py), as the frozen records of spec.py.
+"""A checked `behaviour.json` (pack.py) read into the records of spec.py, by the forms spec.py declares.
 
 Kept apart from the checking so that loading a known-good pack (the bundled
-one) costs no pydantic import at start-up.
+one, or a user's whose check is remembered) costs no pydantic import at
+start-up. A record's fields are read by the form each declares (`record`);
+a variable's record is derived from the file's words (`variable`).
 """
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from dataclasses import fields
+from typing import Any, Mapping, TypeVar
 
-from karakuri_agent.behaviour.spec import DEFAULT_PRIORITY, Action, Band, Behaviour, Condition, Cooldown, Reaction, Rule, Trigger, Variable
+from karakuri_agent.behaviour.spec import (
+    FLAG,
+    OBJECT,
+    PAIR,
+    PRIORITY,
+    RECORD,
+    RECORDS,
+    TEXTS,
+    Band,
+    Behaviour,
+    Reaction,
+    Rule,
+    Variable,
+    form_of,
+)
+
+R = TypeVar("R")
+# Forms whose empty value ([], {}) is no value: the field keeps its default.
+_CONTAINERS = (RECORD, RECORDS, TEXTS, PAIR, OBJECT)
 
 
 def build_behaviour(data: Mapping[str, Any], source: str = "") -> Behaviour:
     return Behaviour(
         variables={name: variable(name, spec) for name, spec in (data.get("variables") or {}).items()},
-        rules=tuple(rule(r) for r in data.get("rules") or ()),
-        reactions=tuple(reaction(r) for r in data.get("reactions") or ()),
+        rules=tuple(record(Rule, r) for r in data.get("rules") or ()),
+        reactions=tuple(record(Reaction, r) for r in data.get("reactions") or ()),
         disable=tuple(data.get("disable") or ()),
         source=source,
     )
 
 
+def record(cls: type[R], raw: Mapping[str, Any]) -> R:
+    """One record of spec.py from its entry in the file: each field by its declared form, else its default."""
+    values: dict[str, Any] = {}
+    for spec in fields(cls):  # type: ignore[arg-type]  # the records are dataclasses
+        form = form_of(spec)
+        if form is None:
+            continue
+        kind, key, of = form
+        value = raw.get(key or spec.name)
+        if value is None or (kind in _CONTAINERS and not value):
+            continue
+        values[spec.name] = _read(kind, of, value)
+    return cls(**values)
+
+
+def _read(kind: str, of: Any, value: Any) -> Any:
+    if kind == RECORD:
+        return record(of, value)
+    if kind == RECORDS:
+        return tuple(record(of, entry) for entry in value)
+    if kind == TEXTS:
+        return tuple(value)
+    if kind == PAIR:
+        return str(value[0]), str(value[1])
+    if kind == OBJECT:
+        return dict(value)
+    if kind == FLAG:
+        return bool(value)
+    if kind == PRIORITY:
+        return int(value)
+    return value
+
+
 def variable(name: str, spec: Mapping[str, Any]) -> Variable:
+    """A variable from the file's words: `"type": "flag"`, `"per": "person"`, an initial value within its bounds."""
     flag = spec.get("type") == "flag"
     low, high = spec.get("min"), spec.get("max")
     initial: Any = bool(spec.get("initial")) if flag else spec.get("initial") or 0
@@ -39,40 +94,3 @@ def _names(raw: Any) -> tuple[str, ...]:
     if isinstance(raw, str):
         return (raw,)
     return tuple(str(name) for name in raw or ())
-
-
-def trigger(raw: Mapping[str, Any]) -> Trigger:
-    between = raw.get("between")
-    return Trigger(type=raw["type"], types=tuple(raw.get("types") or ()),
-                   between=(str(between[0]), str(between[1])) if between else None,
-                   keywords=tuple(raw.get("keywords") or ()), notifications=raw.get("notifications"),
-                   variable=raw.get("variable"), direction=raw.get("direction"), threshold=raw.get("threshold"),
-                   command=raw.get("command"))
-
-
-def condition(raw: Mapping[str, Any]) -> Condition:
-    return Condition(operator=raw["operator"], value=raw.get("value"), fact=raw.get("fact"),
-                     variable=raw.get("variable"))
-
-
-def action(raw: Mapping[str, Any]) -> Action:
-    return Action(type=raw["type"], command=raw.get("command"), params=dict(raw.get("params") or {}),
-                  commands=tuple(raw.get("commands") or ()), phrases=tuple(raw.get("phrases") or ()),
-                  path=raw.get("path"), value=raw.get("value"), rule=raw.get("rule"), text=raw.get("text"),
-                  persistent=bool(raw.get("persistent")), duration=raw.get("duration"))
-
-
-def rule(raw: Mapping[str, Any]) -> Rule:
-    cooldown = raw.get("cooldown")
-    return Rule(id=raw["id"], description=raw.get("description", ""), when=trigger(raw["when"]),
-                conditions=tuple(condition(c) for c in raw.get("conditions") or ()),
-                condition_logic=raw.get("condition_logic", "all"), then=tuple(action(a) for a in raw.get("then") or ()),
-                priority=int(raw.get("priority", DEFAULT_PRIORITY)),
-                cooldown=Cooldown(cooldown.get("notifications"), cooldown.get("minutes")) if cooldown else None,
-                max_fires=raw.get("max_fires"), enabled=raw.get("enabled", True) is not False)
-
-
-def reaction(raw: Mapping[str, Any]) -> Reaction:
-    return Reaction(id=raw["id"], on=raw["on"], conditions=tuple(condition(c) for c in raw.get("conditions") or ()),
-                    condition_logic=raw.get("condition_logic", "all"),
-                    then=tuple(action(a) for a in raw.get("then") or ()))

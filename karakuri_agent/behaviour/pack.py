@@ -14,15 +14,51 @@ caller's check).
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import unicodedata
 from pathlib import Path
-from typing import Annotated, Any, Callable, Iterable, Literal, Mapping, Sequence
+from typing import Annotated, Any, Callable, Iterable, Literal, Mapping, Optional, Sequence
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, Strict, ValidationError
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, Strict, ValidationError, create_model
 
 from karakuri_agent.behaviour import build
 from karakuri_agent.behaviour.vocabulary import entry_problems
-from karakuri_agent.behaviour.spec import ACTIONS, BEHAVIOUR_FILE, CHANGES, COOLDOWN_MINUTES_LIMIT, COUNT_LIMIT, DEFAULT_PRIORITY, FACT_KINDS, FACTS, KIND_OPERATORS, KIND_VALUES, OPERATORS, PATH_SLOTS, PRIORITY_LIMIT, TRIGGERS, VALUE_LIMIT, Behaviour, Condition, Rule, Variable
+from karakuri_agent.behaviour.spec import (
+    ANY,
+    BANDS,
+    BEHAVIOUR_FILE,
+    CHANGES,
+    CHOICE,
+    COOLDOWN_MINUTES_LIMIT,
+    COUNT,
+    COUNT_LIMIT,
+    DELTA,
+    FACT_KINDS,
+    FLAG,
+    ID,
+    KIND_OPERATORS,
+    KIND_VALUES,
+    MINUTES,
+    NAMES,
+    OBJECT,
+    PAIR,
+    PATH_SLOTS,
+    PRIORITY,
+    PRIORITY_LIMIT,
+    RECORD,
+    RECORDS,
+    TEXT,
+    TEXTS,
+    VALUE,
+    VALUE_LIMIT,
+    Behaviour,
+    Condition,
+    Reaction,
+    Rule,
+    Variable,
+    form_of,
+)
 from karakuri_agent.patterns import lazy
 
 _CLOCK = lazy(r"^([01]\d|2[0-3]):[0-5]\d$")
@@ -60,74 +96,44 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 
 
-class VariableModel(_Strict):
-    type: Literal["number", "flag"] = "number"
-    per: Literal["person"] | None = None
-    min: Value | None = None
-    max: Value | None = None
-    initial: Any = None  # a number in range or a flag's bool: checked in _variables
-    max_delta: Delta | None = None
-    bands: list[tuple[Value, Value, str]] = Field(default_factory=list)
-    renamed_from: str | list[str] | None = None
+# What each form of spec.py accepts in the file.
+FORMS: dict[str, Any] = {
+    TEXT: str, ID: Annotated[str, Field(min_length=1)], TEXTS: list[str], PAIR: tuple[str, str], FLAG: bool,
+    ANY: Any, OBJECT: dict[str, Any], VALUE: Value, DELTA: Delta, MINUTES: Minutes, COUNT: Count,
+    PRIORITY: Priority, BANDS: list[tuple[Value, Value, str]], NAMES: str | list[str],
+}
 
 
-class TriggerModel(_Strict):
-    type: Literal[TRIGGERS]  # type: ignore[valid-type]
-    types: list[str] | None = None
-    between: tuple[str, str] | None = None
-    keywords: list[str] | None = None
-    notifications: Count | None = None
-    variable: str | None = None
-    direction: Literal["rises_above", "drops_below"] | None = None
-    threshold: Value | None = None
-    command: str | None = None
+@functools.cache
+def model_of(record: type) -> type[BaseModel]:
+    """The pydantic model of one record of spec.py, made from the forms its fields declare.
 
-
-class ConditionModel(_Strict):
-    fact: Literal[FACTS] | None = None  # type: ignore[valid-type]
-    variable: str | None = None
-    operator: Literal[OPERATORS]  # type: ignore[valid-type]
-    value: Any = None
-
-
-class ActionModel(_Strict):
-    type: Literal[ACTIONS]  # type: ignore[valid-type]
-    command: str | None = None
-    params: dict[str, Any] | None = None
-    commands: list[str] | None = None
-    phrases: list[str] | None = None
-    path: str | None = None
-    value: Any = None
-    rule: str | None = None
-    text: str | None = None
-    persistent: bool | None = None
-    duration: Count | None = None
-
-
-class CooldownModel(_Strict):
-    notifications: Count | None = None
-    minutes: Minutes | None = None
-
-
-class RuleModel(_Strict):
-    id: str = Field(min_length=1)
-    description: str = ""
-    when: TriggerModel
-    conditions: list[ConditionModel] = Field(default_factory=list)
-    condition_logic: Literal["all", "any"] = "all"
-    then: list[ActionModel] = Field(default_factory=list)
-    priority: Priority = DEFAULT_PRIORITY
-    cooldown: CooldownModel | None = None
-    max_fires: Count | None = None
-    enabled: bool = True
-
-
-class ReactionModel(_Strict):
-    id: str = Field(min_length=1)
-    on: str = Field(min_length=1)
-    conditions: list[ConditionModel] = Field(default_factory=list)
-    condition_logic: Literal["all", "any"] = "all"
-    then: list[ActionModel] = Field(default_factory=list)
+    A field the record cannot do without is required; a list of entries is
+    empty when not given; any other is None when not given, so the checks
+    below tell what the author wrote from what they left out.
+    """
+    declared: dict[str, Any] = {}
+    for spec in dataclasses.fields(record):
+        form = form_of(spec)
+        if form is None:
+            continue
+        kind, key, of = form
+        if kind == CHOICE:
+            annotation: Any = Literal[of]
+        elif kind == RECORD:
+            annotation = model_of(of)
+        elif kind == RECORDS:
+            annotation = list[model_of(of)]  # type: ignore[misc]  # a model made at run time
+        else:
+            annotation = FORMS[kind]
+        if spec.default is dataclasses.MISSING and spec.default_factory is dataclasses.MISSING:
+            declared[key or spec.name] = (annotation, ...)
+        elif kind in (RECORDS, BANDS):
+            declared[key or spec.name] = (annotation, Field(default_factory=list))
+        else:
+            declared[key or spec.name] = (Optional[annotation], None)
+    model: type[BaseModel] = create_model(f"{record.__name__}Model", __base__=_Strict, **declared)
+    return model
 
 
 _TOP = ("variables", "rules", "reactions", "disable")
@@ -222,7 +228,7 @@ def _variables(raw: Any, source: str, problems: list[str]) -> dict[str, Variable
                             " or a control character")
             continue
         try:
-            model = VariableModel.model_validate(spec)
+            model: Any = model_of(Variable).model_validate(spec)
         except ValidationError as exc:
             problems += _errors(exc, where)
             continue
@@ -267,7 +273,7 @@ def _bound(value: float | str | None) -> str:
     return "none" if value is None else value if isinstance(value, str) else f"{value:g}"
 
 
-def _initial_problem(model: VariableModel) -> str | None:
+def _initial_problem(model: Any) -> str | None:
     """A number variable starts at a number within the limits, a flag at true or false."""
     value = model.initial
     if value is None:
@@ -320,29 +326,29 @@ def _id_problem(raw: Any, where: str) -> list[str]:
 def _rule(raw: Any, index: int, source: str, problems: list[str]) -> Rule | None:
     where = f"{source}: rules[{_entry_id(raw, index)}]"
     problems += _id_problem(raw, where)
-    model = _validated(RuleModel, raw, where, problems)
+    model = _validated(model_of(Rule), raw, where, problems)
     if model is None:
         return None
     problems += _trigger_problems(model.when, where)
     problems += _action_problems(model.then, where)
     if model.cooldown is not None and (model.cooldown.notifications is None) == (model.cooldown.minutes is None):
         problems.append(f"{where}.cooldown: expected exactly one of notifications or minutes")
-    return build.rule(raw)
+    return build.record(Rule, raw)
 
 
 def _reaction(raw: Any, index: int, source: str, problems: list[str]) -> Any:
     where = f"{source}: reactions[{_entry_id(raw, index)}]"
     problems += _id_problem(raw, where)
-    model = _validated(ReactionModel, raw, where, problems)
+    model = _validated(model_of(Reaction), raw, where, problems)
     if model is None:
         return None
     problems += _action_problems(model.then, where)
     if any(a.type == "choose" for a in model.then):
         problems.append(f"{where}.then: a reaction comes after the command: choose belongs in a rule")
-    return build.reaction(raw)
+    return build.record(Reaction, raw)
 
 
-def _trigger_problems(when: TriggerModel, where: str) -> list[str]:
+def _trigger_problems(when: Any, where: str) -> list[str]:
     needs = _TRIGGER_NEEDS[when.type]
     given = {k for k, v in when if v is not None and k != "type"}
     out = [f"{where}.when.{k}: required for a {when.type} trigger" for k in needs if k not in given]
@@ -354,7 +360,7 @@ def _trigger_problems(when: TriggerModel, where: str) -> list[str]:
     return out
 
 
-def _action_problems(actions: Iterable[ActionModel], where: str) -> list[str]:
+def _action_problems(actions: Iterable[Any], where: str) -> list[str]:
     out: list[str] = []
     choose = 0
     for index, action in enumerate(actions):

@@ -1,7 +1,11 @@
-"""The records of a behaviour pack: frozen, checked once when the pack is read (pack.py).
+"""The records of a behaviour pack, and the pack format, defined once: frozen, checked once when read.
 
-Nothing here reads a file or a clock; the engine takes these and the facts of
-one notification and says what the agent's own rules want.
+Each field says how behaviour.json writes it (`written(form, key=...)` in the
+field's metadata): pack.py checks a file against exactly these forms (it
+builds its pydantic models from them, only when a pack is checked) and
+build.py reads a checked file into these records by them. Nothing here reads
+a file or a clock; the engine takes these and the facts of one notification
+and says what the agent's own rules want.
 """
 
 from __future__ import annotations
@@ -14,6 +18,24 @@ from typing import Any, Iterable, Mapping
 from karakuri_agent.domain.clock import cooled_at
 
 BEHAVIOUR_FILE = "behaviour.json"  # beside persona.json in a pack
+
+# The forms a field of behaviour.json takes (pack.py's FORMS says what each accepts, with its range).
+TEXT, ID, TEXTS, PAIR, FLAG, ANY, OBJECT, CHOICE, RECORD, RECORDS = (
+    "text", "id", "texts", "pair", "flag", "any", "object", "choice", "record", "records")
+VALUE, DELTA, MINUTES, COUNT, PRIORITY, BANDS, NAMES = (
+    "value", "delta", "minutes", "count", "priority", "bands", "names")
+WRITTEN = "written"  # the metadata key a record's field keeps its form under
+
+
+def written(form: str, *, key: str | None = None, of: Any = None) -> dict[str, Any]:
+    """A field's form in behaviour.json: `key` when the file names it otherwise, `of` the choices or the record."""
+    return {WRITTEN: (form, key, of)}
+
+
+def form_of(spec: Any) -> tuple[str, str | None, Any] | None:
+    """A dataclass field's form in behaviour.json (None: the file has no such field)."""
+    found: tuple[str, str | None, Any] | None = spec.metadata.get(WRITTEN)
+    return found
 TRIGGERS = ("notification", "time", "keyword", "every", "day_start", "variable_crossed", "after_command",
             "manual")
 OPERATORS = ("eq", "neq", "gt", "lt", "gte", "lte", "contains")
@@ -59,17 +81,21 @@ class Band:
 
 @dataclass(frozen=True)
 class Variable:
-    """One of the agent's own values: a number within bounds, or a flag; one value, or one per person."""
+    """One of the agent's own values: a number within bounds, or a flag; one value, or one per person.
+
+    Its name is the key it is written under; build.variable derives the record from the file's
+    words (`"type": "flag"`, `"per": "person"`, an initial value clamped to the bounds)."""
 
     name: str
-    kind: str = "number"  # "number" | "flag"
-    per_person: bool = False
-    minimum: float | None = None
-    maximum: float | None = None
-    initial: Any = 0
-    max_delta: float | None = None
-    bands: tuple[Band, ...] = ()
-    renamed_from: tuple[str, ...] = ()  # older names whose stored values move to this one on load
+    kind: str = field(default="number", metadata=written(CHOICE, key="type", of=("number", "flag")))
+    per_person: bool = field(default=False, metadata=written(CHOICE, key="per", of=("person",)))
+    minimum: float | None = field(default=None, metadata=written(VALUE, key="min"))
+    maximum: float | None = field(default=None, metadata=written(VALUE, key="max"))
+    initial: Any = field(default=0, metadata=written(ANY))  # a number in range or a flag's bool: pack.py says
+    max_delta: float | None = field(default=None, metadata=written(DELTA))
+    bands: tuple[Band, ...] = field(default=(), metadata=written(BANDS))
+    # Older names whose stored values move to this one on load.
+    renamed_from: tuple[str, ...] = field(default=(), metadata=written(NAMES))
 
     def band(self, value: Any) -> str | None:
         """The words for a value: the band it falls in (the last band includes its top)."""
@@ -82,48 +108,48 @@ class Variable:
         return None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Trigger:
-    type: str
-    types: tuple[str, ...] = ()
-    between: tuple[str, str] | None = None
-    keywords: tuple[str, ...] = ()
-    notifications: int | None = None
-    variable: str | None = None
-    direction: str | None = None
-    threshold: float | None = None
-    command: str | None = None
+    type: str = field(metadata=written(CHOICE, of=TRIGGERS))
+    types: tuple[str, ...] = field(default=(), metadata=written(TEXTS))
+    between: tuple[str, str] | None = field(default=None, metadata=written(PAIR))
+    keywords: tuple[str, ...] = field(default=(), metadata=written(TEXTS))
+    notifications: int | None = field(default=None, metadata=written(COUNT))
+    variable: str | None = field(default=None, metadata=written(TEXT))
+    direction: str | None = field(default=None, metadata=written(CHOICE, of=("rises_above", "drops_below")))
+    threshold: float | None = field(default=None, metadata=written(VALUE))
+    command: str | None = field(default=None, metadata=written(TEXT))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Condition:
-    operator: str
-    value: Any
-    fact: str | None = None
-    variable: str | None = None
+    fact: str | None = field(default=None, metadata=written(CHOICE, of=FACTS))
+    variable: str | None = field(default=None, metadata=written(TEXT))
+    operator: str = field(metadata=written(CHOICE, of=OPERATORS))
+    value: Any = field(default=None, metadata=written(ANY))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Action:
-    type: str
-    command: str | None = None
-    params: Mapping[str, Any] = field(default_factory=dict)
-    commands: tuple[str, ...] = ()
-    phrases: tuple[str, ...] = ()
-    path: str | None = None
-    value: Any = None
-    rule: str | None = None
-    text: str | None = None
-    persistent: bool = False
-    duration: int | None = None
+    type: str = field(metadata=written(CHOICE, of=ACTIONS))
+    command: str | None = field(default=None, metadata=written(TEXT))
+    params: Mapping[str, Any] = field(default_factory=dict, metadata=written(OBJECT))
+    commands: tuple[str, ...] = field(default=(), metadata=written(TEXTS))
+    phrases: tuple[str, ...] = field(default=(), metadata=written(TEXTS))
+    path: str | None = field(default=None, metadata=written(TEXT))
+    value: Any = field(default=None, metadata=written(ANY))
+    rule: str | None = field(default=None, metadata=written(TEXT))
+    text: str | None = field(default=None, metadata=written(TEXT))
+    persistent: bool = field(default=False, metadata=written(FLAG))
+    duration: int | None = field(default=None, metadata=written(COUNT))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Cooldown:
     """A rule's rest after it fires: some notifications, or minutes of world time."""
 
-    notifications: int | None = None
-    minutes: float | None = None
+    notifications: int | None = field(default=None, metadata=written(COUNT))
+    minutes: float | None = field(default=None, metadata=written(MINUTES))
 
     def left(self, record: Mapping[str, Any], seq: int, now: datetime | None) -> dict[str, Any]:
         """What holds the rule back at notification number `seq`, at `now` (empty: nothing).
@@ -156,18 +182,18 @@ def _whole(value: Any) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) else 0
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Rule:
-    id: str
-    when: Trigger
-    then: tuple[Action, ...] = ()
-    conditions: tuple[Condition, ...] = ()
-    condition_logic: str = "all"
-    priority: int = DEFAULT_PRIORITY
-    cooldown: Cooldown | None = None
-    max_fires: int | None = None
-    enabled: bool = True
-    description: str = ""
+    id: str = field(metadata=written(ID))
+    description: str = field(default="", metadata=written(TEXT))
+    when: Trigger = field(metadata=written(RECORD, of=Trigger))
+    conditions: tuple[Condition, ...] = field(default=(), metadata=written(RECORDS, of=Condition))
+    condition_logic: str = field(default="all", metadata=written(CHOICE, of=("all", "any")))
+    then: tuple[Action, ...] = field(default=(), metadata=written(RECORDS, of=Action))
+    priority: int = field(default=DEFAULT_PRIORITY, metadata=written(PRIORITY))
+    cooldown: Cooldown | None = field(default=None, metadata=written(RECORD, of=Cooldown))
+    max_fires: int | None = field(default=None, metadata=written(COUNT))
+    enabled: bool = field(default=True, metadata=written(FLAG))
 
     def spent(self, record: Mapping[str, Any]) -> bool:
         """Whether the rule has fired `max_fires` times (`record`: what the engine keeps of it)."""
@@ -179,13 +205,13 @@ class Rule:
         return next((a for a in self.then if a.type == "choose"), None)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Reaction:
-    id: str
-    on: str
-    then: tuple[Action, ...] = ()
-    conditions: tuple[Condition, ...] = ()
-    condition_logic: str = "all"
+    id: str = field(metadata=written(ID))
+    on: str = field(metadata=written(ID))
+    conditions: tuple[Condition, ...] = field(default=(), metadata=written(RECORDS, of=Condition))
+    condition_logic: str = field(default="all", metadata=written(CHOICE, of=("all", "any")))
+    then: tuple[Action, ...] = field(default=(), metadata=written(RECORDS, of=Action))
 
 
 @dataclass(frozen=True)
