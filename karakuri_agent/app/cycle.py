@@ -90,7 +90,7 @@ class HandleResult:
     unrecorded: str | None = None
     # The rule that decided, the rules that gave way and every variable change (None: nothing was decided).
     behaviour: dict[str, Any] | None = None
-    # What the pack's behaviour remembers after this notification: saved with the report entry.
+    # What the pack's behaviour remembers that this notification changed: saved with the report entry.
     behaviour_memory: dict[str, Any] | None = field(default=None, repr=False)
 
     @property
@@ -313,7 +313,7 @@ class Agent:
 
         from karakuri_agent.decide.behaving import fired_before_sending
 
-        fired = fired_before_sending(source.selection)
+        fired = fired_before_sending(view, source.selection)
         if fired is not None:  # a pack rule's firing counts before its command may reach the server
             with rt.store.batch():
                 rt.store.save_behaviour_state(fired)
@@ -359,14 +359,14 @@ class Agent:
         the ones `day` calls kept) are read back from the store for the
         pack's `promise_kept` reaction.
         """
-        from karakuri_agent.decide.behaving import behaviour_of, finish  # imported once a decision is made
+        from karakuri_agent.decide.behaving import behaviour_of, changed, finish  # imported once a decision is made
 
         kept = [] if behaviour_of(view).empty else self.runtime.store.kept_since(began)
         memory, behaviour = finish(view, proposal.selection, decision, sent, success, kept=kept)
         if behaviour is not None and model is not None and not model.replaced_by_rules:
             # The model chose: the rules' selection came along for its firings, not as the decider.
             behaviour = {**behaviour, "rule": None, "by": "the model"}
-        return {"behaviour_memory": memory, "behaviour": behaviour}
+        return {"behaviour_memory": None if memory is None else changed(view, memory), "behaviour": behaviour}
 
 
 def _mentioned(store: Store, decision: Decision, sent: dict[str, Any], now: datetime) -> None:

@@ -195,7 +195,7 @@ def _with_line(view: View, decision: Decision, phrases: Sequence[str]) -> Decisi
     return replace(decision, params={**decision.params, "message": _line(view, phrases, partner=None)})
 
 
-def fired_before_sending(selection: Selection[Decision] | None) -> dict[str, Any] | None:
+def fired_before_sending(view: View, selection: Selection[Decision] | None) -> dict[str, Any] | None:
     """What to save before the command goes out when pack rules fired for it (None: nothing).
 
     Saved first, as the ledger claims first: a crash after the POST must not
@@ -204,7 +204,13 @@ def fired_before_sending(selection: Selection[Decision] | None) -> dict[str, Any
     """
     if selection is None or selection.turn is None or not selection.turn.fired:
         return None
-    return selection.turn.memory()
+    return changed(view, selection.turn.memory())
+
+
+def changed(view: View, memory: dict[str, Any]) -> dict[str, Any]:
+    """The keys of what the behaviour remembers that differ from what the notification found: all the
+    store needs to keep (it replaces the keys it is given and keeps the others)."""
+    return {key: value for key, value in memory.items() if view.behaviour_memory.get(key) != value}
 
 
 def finish(view: View, selection: Selection[Decision] | None, decision: Decision | None, sent: str | None,
