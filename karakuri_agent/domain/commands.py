@@ -42,3 +42,7 @@ RESPONSE = frozenset(
 WORLD = ("move", "action", "use_item", "wait", "transfer")
 
 KNOWN = frozenset({*WORLD, *INFORMATION, *CONVERSATION, *RESPONSE, "conversation_reject"})
+
+# The notification type of a conversation's last round (the max turns, a leaving partner, a server
+# announcement): its only turn is the parting line.
+CLOSING_NOTIFICATION = "conversation_closing"

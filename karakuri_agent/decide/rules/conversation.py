@@ -6,7 +6,7 @@ from typing import Any, Mapping
 
 from karakuri_agent.decide.queries import enum_of, meeting_elsewhere, partner_of
 from karakuri_agent.decide.speaking import NEXT_SPEAKER, asks_time, needs_next_speaker, offer_reason, recalling, speech_params
-from karakuri_agent.domain.commands import END, SPEAK
+from karakuri_agent.domain.commands import CLOSING_NOTIFICATION, END, SPEAK
 from karakuri_agent.domain.decision import Decision
 from karakuri_agent.domain.notification import Choice
 from karakuri_agent.domain.view import View
@@ -20,7 +20,7 @@ def conversation_turn_rule(view: View) -> list[Decision] | None:
     if speak is None and end is None:
         return None
     partner = partner_of(view)
-    closing = _closing(speak, end)
+    closing = _closing(view, speak, end)
     meeting = meeting_elsewhere(view, partner.get("id"))
     long_enough = len(view.own_lines) >= view.persona.rules.conversation_turns or meeting is not None
     speak_decision = None if speak is None else Decision(
@@ -49,9 +49,11 @@ def _named_next(view: View, decision: Decision) -> bool:
     return choice is None or not needs_next_speaker(choice) or "next_speaker_agent_id" in decision.params
 
 
-def _closing(speak: Choice | None, end: Choice | None) -> bool:
-    """The turn is the parting line of a closing conversation (its only choice: `お別れのメッセージを送る`)."""
-    return speak is not None and end is None and places.asks_farewell(speak.description)
+def _closing(view: View, speak: Choice | None, end: Choice | None) -> bool:
+    """The turn is the parting line of a closing conversation: the world says so by the notification's
+    type, or by its only choice's words (`お別れのメッセージを送る`; a choice may come without them)."""
+    return speak is not None and end is None and (view.parsed.notification_type == CLOSING_NOTIFICATION
+                                                   or places.asks_farewell(speak.description))
 
 
 def _nobody_left(view: View, partner: Mapping[str, Any]) -> list[Decision]:
@@ -77,7 +79,7 @@ def _nobody_left(view: View, partner: Mapping[str, Any]) -> list[Decision]:
     if view.parsed.participants_listed:  # the server's list holds only the agent
         speak = view.choice(*SPEAK)
         own = view.me.agent_id
-        if speak is not None and own and _closing(speak, view.choice(*END)) and (
+        if speak is not None and own and _closing(view, speak, view.choice(*END)) and (
                 not enum_of(speak, NEXT_SPEAKER) or own in map(str, enum_of(speak, NEXT_SPEAKER))):
             params = {**speech_params(view, speak, "farewell", partner), NEXT_SPEAKER: own}
             return [Decision(speak.command, params, turns.CLOSING_ALONE)]
