@@ -358,6 +358,9 @@ def hear(line: str | None, *, own_names: tuple[str, ...] = (), other_names: tupl
     if not text:
         return None
     skip = tuple(n for n in (*own_names, *other_names) if n)
+    entering = cues.ENTERING.match(text)
+    if entering:
+        text = text[entering.end():]  # what comes after an excuse-me on coming in is the line
     sentences = split_sentences(text)
     asking = [s for s in sentences if is_asking(s)]
     told = "".join(s for s in sentences if not is_asking(s))
