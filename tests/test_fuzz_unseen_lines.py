@@ -1,6 +1,7 @@
 """Lines of the conversation benchmark's unseen seeds (41-78) the agent misread, each class built from parts.
 
-The classes: an excuse-me on coming in ('失礼します、何のお話ですか？'), read as a goodbye.
+The classes: an excuse-me on coming in ('失礼します、何のお話ですか？'), read as a goodbye; a how-are-you
+('最近どう？', '調子はどう？'), read as an invitation and answered 'いいですね、そうしましょう'.
 """
 
 from __future__ import annotations
@@ -29,3 +30,22 @@ def test_excuse_me_on_leaving_is_still_a_goodbye(before, leaving):
     line = f"{before}{leaving}"
     heard = hear(line)
     assert heard is not None and heard.kind == "farewell", (line, heard)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.sampled_from(["", "ねえ、", "やあ、", "久しぶり！"]), st.sampled_from(["最近", "さいきん", "近頃", "調子", "最近調子"]),
+       st.sampled_from(["", "は", "って"]), st.sampled_from(["どう", "どうですか", "いかがですか", "どう〜"]),
+       st.sampled_from(["？", "", "?"]))
+def test_how_are_you_is_a_question_about_its_days_never_an_invitation(opener, about, particle, how, mark):
+    line = f"{opener}{about}{particle}{how}{mark}"
+    heard = hear(line)
+    assert heard is not None and heard.kind == "question" and heard.asks == "day", (line, heard)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(["最近どう？", "調子はどう？"]), st.sampled_from(["映画", "お茶", "散歩", "カラオケ"]),
+       st.sampled_from(["一緒に{}でもどう？", "今度{}行かない？", "{}でも一緒にどうかな？"]))
+def test_an_invitation_after_a_how_are_you_is_still_an_invitation(how, thing, ask):
+    line = how + ask.format(thing)
+    heard = hear(line)
+    assert heard is not None and heard.kind == "invitation", (line, heard)

@@ -196,6 +196,8 @@ def _question(text: str, asking: str, own: tuple[str, ...], others: tuple[str, .
     question = read_question(text, own_names=own, other_names=others)
     if question is None:
         return Heard("question", asks=OTHER, topic=_topic(asking, skip)[0])
+    if cues.HOW_ARE_YOU.search(asking) and not cues.TOGETHER.search(asking):
+        return Heard("question", asks=DAY, question=question)  # '最近どう？' asks how it has been: its days answer
     if (question.kind == "invite" or (question.kind != "choice" and (cues.INVITE_SAID.search(asking)
                                                                       or INVITE.search(asking)))) \
             and not cues.ABOUT_PLANS.search(asking):
