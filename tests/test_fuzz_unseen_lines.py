@@ -1,7 +1,8 @@
 """Lines of the conversation benchmark's unseen seeds (41-78) the agent misread, each class built from parts.
 
 The classes: an excuse-me on coming in ('失礼します、何のお話ですか？'), read as a goodbye; a how-are-you
-('最近どう？', '調子はどう？'), read as an invitation and answered 'いいですね、そうしましょう'.
+('最近どう？', '調子はどう？'), read as an invitation and answered 'いいですね、そうしましょう'; a birth said with 産む ('うちの猫が子猫産んだの'),
+read as news of no mood ('子猫かあ、なるほどね').
 """
 
 from __future__ import annotations
@@ -49,3 +50,13 @@ def test_an_invitation_after_a_how_are_you_is_still_an_invitation(how, thing, as
     line = how + ask.format(thing)
     heard = hear(line)
     assert heard is not None and heard.kind == "invitation", (line, heard)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.sampled_from(["", "うちの", "となりの", "姉の家の"]), st.sampled_from(["猫", "犬", "ハムスター", "うさぎ"]),
+       st.sampled_from(["が", "", "、"]), st.sampled_from(["子猫", "子犬", "赤ちゃん", "子ども"]),
+       st.sampled_from(["産んだの", "産んだんだ", "を産みました", "生んだよ", "産んだって"]), st.sampled_from(["", "🐱", "！"]))
+def test_a_birth_said_with_umu_is_good_news(whose, animal, particle, young, born, end):
+    line = f"{whose}{animal}{particle}{young}{born}{end}"
+    heard = hear(line)
+    assert heard is not None and heard.kind == "news" and heard.mood == "good", (line, heard)
