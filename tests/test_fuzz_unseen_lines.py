@@ -2,7 +2,8 @@
 
 The classes: an excuse-me on coming in ('失礼します、何のお話ですか？'), read as a goodbye; a how-are-you
 ('最近どう？', '調子はどう？'), read as an invitation and answered 'いいですね、そうしましょう'; a birth said with 産む ('うちの猫が子猫産んだの'),
-read as news of no mood ('子猫かあ、なるほどね').
+read as news of no mood ('子猫かあ、なるほどね'); a change ahead told as decided ('来月から新しい部署に異動に
+なりました'), whose past tense hid the plan, answered '異動かあ、なるほどね'.
 """
 
 from __future__ import annotations
@@ -60,3 +61,22 @@ def test_a_birth_said_with_umu_is_good_news(whose, animal, particle, young, born
     line = f"{whose}{animal}{particle}{young}{born}{end}"
     heard = hear(line)
     assert heard is not None and heard.kind == "news" and heard.mood == "good", (line, heard)
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.sampled_from(["", "おかげさまで、", "実は", "そうそう、"]), st.sampled_from(["来月から", "来週から", "来年から", "来月、", "明日から"]),
+       st.sampled_from(["", "新しい部署に", "大阪に", "本社に"]), st.sampled_from(["異動", "転勤", "夜勤", "単身赴任", "出張"]),
+       st.sampled_from(["になりました", "になったんだ", "になった", "が決まりました", "が決まったよ", "が決定しました"]))
+def test_a_change_ahead_told_as_decided_is_a_plan(opener, when, where, change, decided):
+    line = f"{opener}{when}{where}{change}{decided}"
+    heard = hear(line)
+    assert heard is not None and heard.kind == "plan" and heard.topic == change, (line, heard)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(["昨日", "先月から", "この前"]), st.sampled_from(["異動", "転勤", "夜勤"]),
+       st.sampled_from(["になりました", "になったんだ", "が決まったよ"]))
+def test_a_change_decided_with_no_time_ahead_is_news(when, change, decided):
+    line = f"{when}{change}{decided}"
+    heard = hear(line)
+    assert heard is not None and heard.kind == "news" and heard.topic == change, (line, heard)

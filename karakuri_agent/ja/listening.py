@@ -37,6 +37,8 @@ NEGATION = frozenset({"ない", "ぬ", "ず", "ん", "無い"})
 # A plan: a time ahead, or the words of an intention.
 AHEAD = frozenset({"明日", "あした", "明後日", "あさって", "来週", "再来週", "来月", "来年", "今度", "週末", "今週末",
                    "来週末", "今夜", "今晩", "夏休み", "冬休み", "連休", "そのうち", "次", "これから", "午後"})
+# What was decided about a time ahead, said in the past ('来月から異動になりました', '春から転勤が決まった'): a plan.
+DECIDED = frozenset({"成る", "決まる", "決定", "確定"})
 INTENT = lazy(r"つもり|予定|ようと思|おうと思|ことにした|ことになっ|ことになり|始める|始めるの|しようかな|ようかな|こうかな|たいな|たいんだ"
                     r"|たいと思|計画|行ってくる|してくる")
 # Feelings told about oneself ('緊張してる', 'わくわくする').

@@ -178,11 +178,27 @@ def _ahead(text: str) -> bool:
     found = analysed.words(text)
     if not any(w.surface in cues.AHEAD or w.lemma in cues.AHEAD for w in found):  # 'こんど' is 今度
         return False
-    return not _past(text)
+    return not any(_past_at(found, i) and not _decided(found, i) for i in range(len(found)))
+
+
+def _past_at(found: tuple[analysed.Word, ...], i: int) -> bool:
+    return found[i].pos == "auxiliary" and found[i].lemma == cues.PAST
+
+
+def _decided(found: tuple[analysed.Word, ...], i: int) -> bool:
+    """The past at ``i`` only says a thing ahead was decided: 'になりました', '決まった', '決定した'."""
+    j = i - 1
+    while j >= 0 and found[j].pos == "auxiliary":  # 'なりました': back over ます to the verb
+        j -= 1
+    if j < 0:
+        return False
+    verb = found[j]
+    return verb.lemma in cues.DECIDED or (verb.lemma == cues.DOING and j > 0 and found[j - 1].lemma in cues.DECIDED)
 
 
 def _past(text: str) -> bool:
-    return any(w.pos == "auxiliary" and w.lemma == cues.PAST for w in analysed.words(text))
+    found = analysed.words(text)
+    return any(_past_at(found, i) for i in range(len(found)))
 
 
 def _felt(text: str) -> bool:
@@ -302,7 +318,7 @@ def _told_topic(text: str, skip: tuple[str, ...]) -> tuple[str, bool]:
             first_predicate = at
             break
     candidates = [n for n in _short_nouns(text) if not any(s and (s in n or n in s) for s in skip)
-                  and not cues.YOU.fullmatch(n) and n not in cues.FEELING]
+                  and not cues.YOU.fullmatch(n) and n not in cues.FEELING and n not in cues.DECIDED]
     japanese = [n for n in candidates if not n.isascii()] or candidates
     if first_predicate == len(text) and cues.PAUSE in text:
         first_predicate = text.index(cues.PAUSE)  # '山の紅葉、そろそろ見頃だって': the topic comes first
