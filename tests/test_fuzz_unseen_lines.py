@@ -3,7 +3,8 @@
 The classes: an excuse-me on coming in ('失礼します、何のお話ですか？'), read as a goodbye; a how-are-you
 ('最近どう？', '調子はどう？'), read as an invitation and answered 'いいですね、そうしましょう'; a birth said with 産む ('うちの猫が子猫産んだの'),
 read as news of no mood ('子猫かあ、なるほどね'); a change ahead told as decided ('来月から新しい部署に異動に
-なりました'), whose past tense hid the plan, answered '異動かあ、なるほどね'.
+なりました'), whose past tense hid the plan, answered '異動かあ、なるほどね'; being with the one spoken to
+('ぶっちゃけ、あんたといるの楽しいわ'), read as a feeling and answered '楽しいんですか、すごいですね！'.
 """
 
 from __future__ import annotations
@@ -80,3 +81,13 @@ def test_a_change_decided_with_no_time_ahead_is_news(when, change, decided):
     line = f"{when}{change}{decided}"
     heard = hear(line)
     assert heard is not None and heard.kind == "news" and heard.topic == change, (line, heard)
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.sampled_from(["", "ぶっちゃけ、", "ほんと", "正直"]), st.sampled_from(["あんた", "あなた", "きみ", "お前"]),
+       st.sampled_from(["といるの", "といると", "と話してると", "としゃべってると", "と過ごす時間は"]),
+       st.sampled_from(["楽しいわ", "落ち着く", "安心する", "元気出る", "幸せ", "楽しいんだよね"]), st.sampled_from(["", "〜", "！", "😊"]))
+def test_being_with_the_one_spoken_to_is_warmth(opener, you, being, felt, end):
+    line = f"{opener}{you}{being}{felt}{end}"
+    heard = hear(line)
+    assert heard is not None and heard.kind == "warmth", (line, heard)
