@@ -4,7 +4,8 @@ The classes: an excuse-me on coming in ('失礼します、何のお話ですか
 ('最近どう？', '調子はどう？'), read as an invitation and answered 'いいですね、そうしましょう'; a birth said with 産む ('うちの猫が子猫産んだの'),
 read as news of no mood ('子猫かあ、なるほどね'); a change ahead told as decided ('来月から新しい部署に異動に
 なりました'), whose past tense hid the plan, answered '異動かあ、なるほどね'; being with the one spoken to
-('ぶっちゃけ、あんたといるの楽しいわ'), read as a feeling and answered '楽しいんですか、すごいですね！'.
+('ぶっちゃけ、あんたといるの楽しいわ'), read as a feeling and answered '楽しいんですか、すごいですね！'; a state
+told in an adjective's て ('昨日から腰が痛くてねえ'), said back in a form no Japanese has ('腰が痛くたんですか').
 """
 
 from __future__ import annotations
@@ -91,3 +92,14 @@ def test_being_with_the_one_spoken_to_is_warmth(opener, you, being, felt, end):
     line = f"{opener}{you}{being}{felt}{end}"
     heard = hear(line)
     assert heard is not None and heard.kind == "warmth", (line, heard)
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.sampled_from(["", "昨日から", "朝から", "最近"]), st.sampled_from(["腰", "頭", "足", "お腹"]),
+       st.sampled_from(["痛", "だる", "重"]), st.sampled_from(["くてねえ、参ったよ", "くてさ", "くて", "くてね…"]))
+def test_a_state_told_in_an_adjectives_te_is_said_back_as_it_is(when, part, adjective, rest):
+    line = f"{when}{part}が{adjective}{rest}"
+    heard = hear(line)
+    assert heard is not None and heard.topic == part, (line, heard)
+    assert not heard.clause.endswith("くた") and (heard.clause in ("", f"{part}な") or heard.clause == f"{part}が{adjective}い"), \
+        (line, heard)

@@ -178,7 +178,8 @@ CLAUSE_STOPS = frozenset({"だ", "です", "ます", "ん", "の", "らしい", 
 # A noun said before 'んだ' takes な ('面接なんだ').
 NOUN_LINK = "な"
 # 'ひいちゃって' said back as 'ひいちゃった', '読んで' as '読んだ'.
-TE_TO_PAST = {"って": "った", "んで": "んだ", "いて": "いた", "いで": "いだ", "して": "した", "て": "た", "で": "だ"}
+# An adjective's (or ない's) て is a state, said back as it is now: '腰が痛くて' as '腰が痛い' (never '痛くた').
+TE_TO_PAST = {"くて": "い", "って": "った", "んで": "んだ", "いて": "いた", "いで": "いだ", "して": "した", "て": "た", "で": "だ"}
 LISTED = "と"  # two places or people said together: '本屋と公園'
 # Lines ending in て that tell, not ask ('できたんだって', '風邪ひいちゃって', '忙しくて').
 TOLD_TE = lazy(r"(?:[たいるだ]で|まして|だって|ちゃって|じゃって|てて|でて|くて|って聞いた|たって)(?:さ|ね|よ|な)?[。！!…]*$")
