@@ -5,7 +5,9 @@ The classes: an excuse-me on coming in ('失礼します、何のお話ですか
 read as news of no mood ('子猫かあ、なるほどね'); a change ahead told as decided ('来月から新しい部署に異動に
 なりました'), whose past tense hid the plan, answered '異動かあ、なるほどね'; being with the one spoken to
 ('ぶっちゃけ、あんたといるの楽しいわ'), read as a feeling and answered '楽しいんですか、すごいですね！'; a state
-told in an adjective's て ('昨日から腰が痛くてねえ'), said back in a form no Japanese has ('腰が痛くたんですか').
+told in an adjective's て ('昨日から腰が痛くてねえ'), said back in a form no Japanese has ('腰が痛くたんですか'); a
+word of a child's spaced hiragana line the analyzer cuts into pieces ('きのう かぶとむし つかまえた' as 蕪・と・虫),
+so the talk was 'about' turnips ('かぶの話で盛り上がってたの！').
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from karakuri_agent.reading.listening import hear
+from karakuri_agent.reading.words import kana_nouns
 
 ENTERING = ["失礼します、", "失礼します。", "あ、失礼します、", "失礼いたします、", "ちょっと失礼します、"]
 TALK_ASKED = ["何のお話ですか？", "なんの話してたの？", "何の話で盛り上がってるんですか？", "どんな話してたの？"]
@@ -103,3 +106,20 @@ def test_a_state_told_in_an_adjectives_te_is_said_back_as_it_is(when, part, adje
     assert heard is not None and heard.topic == part, (line, heard)
     assert not heard.clause.endswith("くた") and (heard.clause in ("", f"{part}な") or heard.clause == f"{part}が{adjective}い"), \
         (line, heard)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from(["", "きのう ", "きょう ", "けさ ", "ママと "]), st.sampled_from(["", "こうえんで ", "にわで ", "やまで "]),
+       st.sampled_from(["かぶとむし", "てんとうむし", "くわがたむし"]), st.sampled_from(["", "を"]),
+       st.sampled_from([" つかまえた", " みつけた", " みたよ", " とったの"]))
+def test_a_word_of_a_spaced_hiragana_line_is_read_whole(when, where, word, particle, did):
+    line = f"{when}{where}{word}{particle}{did}"
+    heard = hear(line)
+    assert heard is not None and heard.topic == word, (line, heard)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(["なんのはなし してたの", "いっしょに いると たのしい", "3じに ひろばで あそぼう", "ぼくと ママで いった",
+                        "きょう はが ぬけたの"]))
+def test_spaced_phrases_read_right_are_left_as_they_are(line):
+    assert not kana_nouns(line), line

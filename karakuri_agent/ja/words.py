@@ -38,3 +38,9 @@ NOT_TOPICS = frozenset({
 # The case particles a noun comes before ('はが' is 歯が): a kana before one is no particle itself.
 CASE_PARTICLES = frozenset({"が", "を"})
 KANA = lazy(r"[ぁ-ゖ]")
+# A word written in hiragana alone, and the distance from a hiragana to its katakana in Unicode ('か' → 'カ').
+HIRAGANA_ONLY = lazy(r"[ぁ-ゖー]+")
+KATAKANA_ONLY = lazy(r"[ァ-ヶー]+")
+TO_KATAKANA = ord("ァ") - ord("ぁ")
+# A case particle a spaced phrase may end with ('かぶとむしを'): not part of the word.
+PHRASE_PARTICLES = frozenset({"を", "が", "に", "と", "は", "も", "で", "へ", "の"})

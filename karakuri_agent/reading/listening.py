@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from karakuri_agent.ja import listening as cues
 from karakuri_agent.ja.sentences import is_asking, split_sentences
@@ -375,6 +375,19 @@ def hear(line: str | None, *, own_names: tuple[str, ...] = (), other_names: tupl
     text = _normal(line or "")
     if not text:
         return None
+    # A word in hiragana the analyzer misreads ('かぶとむし' as 蕪・と・虫) is read in katakana, said back as written.
+    kana = analysed.kana_nouns(line or "")
+    for word in kana:
+        text = text.replace(word, analysed.katakana(word))
+    heard = _heard(text, line or "", own_names, other_names)
+    for word in kana:
+        written = analysed.katakana(word)
+        heard = replace(heard, topic=heard.topic.replace(written, word), clause=heard.clause.replace(written, word))
+    return heard
+
+
+def _heard(text: str, line: str, own_names: tuple[str, ...], other_names: tuple[str, ...]) -> Heard:
+    """What ``text`` (``line`` normalised) is and is about."""
     skip = tuple(n for n in (*own_names, *other_names) if n)
     entering = cues.ENTERING.match(text)
     if entering:
@@ -388,7 +401,7 @@ def hear(line: str | None, *, own_names: tuple[str, ...] = (), other_names: tupl
             cues.SAID_BEFORE.search(text) and (cues.TAKING_BACK.search(text) or cues.CHANGE_TO.search(text))) or cues.TAKEN_BACK_NEG.search(told):
         return _retraction(text, skip)
     # A gift, or help ('持とうか？', '案内するで'), read with the spaces the line had too ('道 教えようか').
-    if cues.OFFER.search(text) or offers_help(text) or offers_help(line or ""):
+    if cues.OFFER.search(text) or offers_help(text) or offers_help(line):
         return Heard("offer", topic=_topic(text, skip)[0])
     options = _side_options(asking)
     if options:

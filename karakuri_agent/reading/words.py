@@ -20,9 +20,23 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from karakuri_agent.ja.words import ADVERBIAL, BOUND, CASE_PARTICLES, KANA, NOT_TOPICS, NOUN_SUFFIX, NUMBER, POS, PROPER
+from karakuri_agent.ja.words import (
+    ADVERBIAL,
+    BOUND,
+    CASE_PARTICLES,
+    HIRAGANA_ONLY,
+    KATAKANA_ONLY,
+    KANA,
+    NOT_TOPICS,
+    NOUN_SUFFIX,
+    NUMBER,
+    PHRASE_PARTICLES,
+    POS,
+    PROPER,
+    TO_KATAKANA,
+)
 
-__all__ = ["Word", "content_words", "nouns", "shortened", "words"]
+__all__ = ["Word", "content_words", "kana_nouns", "katakana", "nouns", "shortened", "words"]
 
 # A line longer than this is read only so far (a conversation message is at most 200 characters).
 _MAX_CHARS = 400
@@ -172,3 +186,43 @@ def shortened(noun: str, limit: int) -> str:
     while parts and len("".join(parts)) >= limit:
         parts = parts[1:]
     return "".join(parts)
+
+
+def katakana(text: str) -> str:
+    """'かぶとむし' → 'カブトムシ': hiragana written as katakana, anything else as it is."""
+    return "".join(chr(ord(ch) + TO_KATAKANA) if KANA.fullmatch(ch) else ch for ch in text)
+
+
+def _known_nouns(text: str) -> bool:
+    """Every word the analyzer finds in ``text`` is a noun of its dictionary (none a guess at an unknown one), each
+    a word of the language written so (its dictionary form in kanji: 甲虫, 天道+虫), no foreign name ('エンデ')."""
+    nodes = list(_tagger()(text))
+    return bool(nodes) and all(not getattr(node, "is_unk", True) and POS.get(_field(node.feature, "pos1")) == "noun"
+                               and not KATAKANA_ONLY.fullmatch(_field(node.feature, "lemma") or node.surface)
+                               for node in nodes)
+
+
+def _kana_noun(phrase: str) -> str:
+    """The noun a spaced phrase in hiragana is, when the analyzer misreads it ('' otherwise)."""
+    if not HIRAGANA_ONLY.fullmatch(phrase):
+        return ""
+    pieces = list(words(phrase))
+    while len(pieces) > 1 and pieces[-1].pos in ("particle", "auxiliary"):
+        pieces.pop()  # 'こうえんで', 'つかまえた': what ends a phrase
+    if len(pieces) < 2 and len(words(phrase)) < 3 or all(w.pos in ("noun", "prefix", "suffix") for w in pieces) \
+            or pieces[0].pos in ("verb", "adjective"):
+        return ""  # a phrase as it should be: a noun ('ざりがに', 'おとうさん') or a predicate with its endings
+    for word in (phrase[:-1] if phrase[-1:] in PHRASE_PARTICLES else "", phrase):  # 'こうえんで' is こうえん, で
+        if len(word) >= 3 and _known_nouns(katakana(word)):
+            return word
+    return ""
+
+
+def kana_nouns(line: str) -> tuple[str, ...]:
+    """'きのう かぶとむし つかまえた' → ('かぶとむし',): in a line written with spaces between its phrases
+    (a child's, in hiragana), a phrase the analyzer cuts into pieces that make no phrase (蕪・と・虫)
+    while the same word in katakana is a noun of its dictionary (甲虫) is that noun, whole."""
+    phrases = line.split()
+    if len(phrases) < 2:
+        return ()
+    return tuple(dict.fromkeys(n for n in (_kana_noun(p) for p in phrases) if n))
