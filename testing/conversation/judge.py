@@ -322,6 +322,8 @@ def _wh_day(reply: str, item: dict[str, Any], day: dict[str, Any]) -> list[str]:
         # '来た' and its polite past '来ました' alike ('図書館には9時57分ごろに来ました' was once judged timeless).
         return [] if TIME_WORD.search(reply) and re.search(r"[来着](?:た|ました)|きた|きました|ついた|いた|から|ずっと|前に|さっき|ついさっき", reply) else ["no time said"]
     if asks == "who":
+        if not day.get("met"):  # no one met yet: the truth is that it met no one
+            return [] if re.search(r"(誰|だれ)とも.*(ない|ません)", reply) else ["names someone, having met no one yet"]
         return [] if has_any(reply, _met_words(day)) else ["names no one it met"]
     return ["unknown question kind"]
 
@@ -448,6 +450,10 @@ def judge(record: dict[str, Any], day: dict[str, Any]) -> Verdict:
         reasons = _invite_time(reply, item, day, report)
     elif kind == "invite_no_time":
         reasons = _invite_no_time(reply, item, day, report)
+    elif kind == "wh_day" and "met_before" in record:
+        # Whom it met is whom it met before the line, not all day: 'まだ誰ともお話ししてないんだ', the truth for
+        # the day's first talk, was judged as naming no one it met, against people it talked with only later.
+        reasons = _wh_day(reply, item, {**day, "met": record["met_before"]})
     else:
         reasons = KINDS[kind](reply, item, day)
     first = (substantive(reply) or sentences(reply))[0]

@@ -63,10 +63,12 @@ class Judged:
     choices: list[str]
     posts: list[dict[str, Any]] = field(default_factory=list)
     report: str = ""
+    met_before: list[str] = field(default_factory=list)  # whom the agent had talked with before, this talk's partner aside
 
     def as_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, "item": self.item, "line": self.line, "notification_id": self.notification_id,
-                "partner": self.partner, "choices": self.choices, "posts": self.posts, "report": self.report}
+                "partner": self.partner, "choices": self.choices, "posts": self.posts, "report": self.report,
+                "met_before": self.met_before}
 
 
 @dataclass
@@ -178,7 +180,9 @@ class Session:
                    notification: tuple[str, dict[str, Any], str]) -> None:
         nid, report = self.deliver(notification)
         choices = [c["command"] for c in notification[1]["notification"].get("choices") or []]
-        self.judged.append(Judged(kind, item, line, nid, partner.name, choices, self.api.posts_for(nid), report))
+        met_before = sorted({name for name in self.day.met if name != partner.name})
+        self.judged.append(Judged(kind, item, line, nid, partner.name, choices, self.api.posts_for(nid), report,
+                                  met_before))
 
     def talk(self, items: list[tuple[str, dict[str, Any]]], partners: list[Person]) -> None:
         """One conversation with partners[0] (others join for group lines); each item judged on its turn."""
@@ -192,6 +196,7 @@ class Session:
             if kind == "talk_topic":
                 a, b, newcomer = partners[1], partners[2], partners[3]
                 group = [a, b]
+                self.day.met.extend(p.name for p in (a, b, newcomer))  # the agent is in this group talk too
                 for i, said in enumerate(item["history"]):
                     speaker, listener = (a, b) if i % 2 == 0 else (b, a)
                     self.deliver(self.world.fyi(speaker, said, listener, [speaker, self.world.me, listener],
