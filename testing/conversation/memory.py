@@ -137,6 +137,15 @@ def run_memory(seed: int, *, mode: str = "listen", pack: str | None = None, tell
         return count(told, days.talks)
 
 
+# A place named as where the agent itself went ('今日は駅とパン屋で過ごしていました', asked '最近どう？'):
+# its own day, not the thing someone told about the same place (once counted as a retracted plan brought back).
+WENT = ("で過ごし", "に行って", "に行った", "に行きました", "にいた", "にいました", "に寄っ", "に寄り")
+
+
+def _where_it_went(reply: str, word: str) -> bool:
+    return all(reply[i + len(word):].startswith(WENT) for i in range(len(reply)) if reply.startswith(word, i))
+
+
 def count(told: list[Told], talks: list[dict[str, Any]]) -> dict[str, Any]:
     """The memory share and its faults, from the told things and the agent's later lines."""
     result = {"told": 0, "brought_back": 0, "late": 0, "twice": 0, "wrong_person": 0, "retracted": 0}
@@ -150,7 +159,8 @@ def count(told: list[Told], talks: list[dict[str, Any]]) -> dict[str, Any]:
                 continue
             heard = talk.get("lines") or [""] * len(talk["replies"])
             hit = [i for i, reply in enumerate(talk["replies"])  # a word of the line it answers is taken up, not recalled
-                   if any(w in reply and w not in (heard[i] if i < len(heard) else "") for w in item.thing)]
+                   if any(w in reply and w not in (heard[i] if i < len(heard) else "")
+                          and not _where_it_went(reply, w) for w in item.thing)]
             if not hit:
                 continue
             item.talks.append({"day": talk["day"], "partner": talk["partner"], "line_index": hit[0]})
