@@ -88,3 +88,23 @@ def test_help_offered_in_humble_keigo_is_an_offer(opener, where, offer, end):
     assert offers_help(line), line
     heard = hear(line)
     assert heard is not None and heard.kind == "offer", (line, heard)
+
+
+SCENES_SHARED = ["今日はいい天気", "風が気持ちいい", "今日は人が多い", "寒い", "夕日がきれい", "空が青い", "桜がきれい",
+                 "駅前、混んでる", "ここは静か", "さっき雨降りそうだった", "明日は雨らしい"]
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.sampled_from(["", "あ、", "ねえ、", "ほら、"]), st.sampled_from(SCENES_SHARED),
+       st.sampled_from(["だね", "ね", "ねえ", "よね", "だなあ", "ですね", "だよね"]), st.sampled_from(["", "！", "〜", "。", "✨"]))
+def test_a_remark_on_the_shared_moment_is_agreed_with_not_taken_for_news(opener, scene, ending, end):
+    from karakuri_agent.voice.persona import load_persona
+    from karakuri_agent.voice.speech import compose
+
+    line = f"{opener}{scene}{ending}{end}"
+    heard = hear(line)
+    assert heard is not None and heard.kind == "remark", (line, heard)
+    pack = load_persona()
+    reply = compose("reply", persona=pack, partner_name="灯屋ユウ", last_line=line, seed=line)
+    agreed = [p.replace("{first_person}", pack.first_person) for p in pack.reactions["remark"]]
+    assert any(reply.endswith(a) for a in agreed), (line, reply)

@@ -29,7 +29,7 @@ from karakuri_agent.reading.questions import Question, read_question
 
 __all__ = ["KINDS", "Heard", "framed", "hear"]
 
-KINDS = ("question", "retraction", "thanks", "compliment", "warmth", "invitation", "offer", "farewell",
+KINDS = ("question", "retraction", "thanks", "compliment", "warmth", "remark", "invitation", "offer", "farewell",
          "greeting", "apology", "news", "plan", "feeling", "statement")
 # What a question asks about (Heard.asks): the agent's plans, its day, the talk, a favourite, its pastimes,
 # a side it takes ('家にいる派？'), someone else.
@@ -420,6 +420,8 @@ def _heard(text: str, line: str, own_names: tuple[str, ...], other_names: tuple[
         return Heard("warmth")
     if cues.INVITE_SAID.search(text):
         return Heard("invitation", topic=_invited_to(text, skip))
+    if cues.REMARK.search(sentences[-1]) and not asking:
+        return Heard("remark", topic=_topic(text, skip)[0])  # the moment both share: agreed with
     if cues.THANKS.search(text):
         return Heard("thanks", topic=_topic(cues.THANKS.split(text, maxsplit=1)[0], skip)[0])
     body = told or text

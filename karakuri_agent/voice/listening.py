@@ -181,7 +181,7 @@ def answered(s: Situation, h: Heard) -> list[str] | None:
         return _said(s, "retraction", table="reactions", topic=h.clause or h.topic + cues.CALLED_OFF)
     if h.kind == "offer":  # help or a gift offered: taken or kindly declined, with thanks, as the policy says
         return _said(s, "offer_accept" if s.takes_offers else "offer_decline", table="reactions") or None
-    if h.kind in ("warmth", "compliment", "thanks", "apology"):
+    if h.kind in ("warmth", "compliment", "thanks", "apology", "remark"):
         return _said(s, h.kind, table="reactions") or None
     if h.kind == "invitation" and (h.question is None or h.question.kind != "invite"):
         # An invitation the question reader took for a yes/no: agreed to, with what the pack says of

@@ -48,6 +48,7 @@ class Reactions(_Strict):
     retraction: Phrases | None = None
     retraction_plain: Phrases | None = None
     warmth: Phrases | None = None
+    remark: Phrases | None = None
     compliment: Phrases | None = None
     offer_accept: Phrases | None = None
     offer_decline: Phrases | None = None
