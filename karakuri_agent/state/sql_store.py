@@ -20,7 +20,7 @@ from karakuri_agent.domain.heard import same_saying
 from karakuri_agent.domain.records import Activity, JournalEntry, Meeting, Node, Participant, Person, Place
 from karakuri_agent.state.base import DAY_LIMIT
 from karakuri_agent.state.dialect import Dialect
-from karakuri_agent.state.told_store import ToldFactsSQL
+from karakuri_agent.state.told_store import FACT_COLUMNS, FACT_SELECT, fact_values
 from karakuri_agent.state.values import ACTIVITY_RESULT_CHARS, truncated_json, utc_text
 
 _ACTIVITY = "id, created_at, notification_id, kind, notification_type, command, params, success, message, reason"
@@ -30,7 +30,7 @@ _MEETING = "id, notification_id, partner_id, partner_name, place_name, node_id, 
 _JSON_ACTIVITY = ("params", "model", "behaviour")
 
 
-class SQLStore(ToldFactsSQL):
+class SQLStore:
     """The Store protocol over one connection, in one dialect."""
 
     def __init__(self, conn: Any, dialect: Dialect, clock: Callable[[], datetime] = utc_now) -> None:
@@ -295,6 +295,41 @@ class SQLStore(ToldFactsSQL):
         limit is far above a week of lines at one per notification)."""
         return self._rows("SELECT conversation_key, message, created_at FROM utterances WHERE created_at >= ?"
                           " ORDER BY id DESC LIMIT ?", (utc_text(since), limit))
+
+    # -- what people told (told_store.py's tables) ------------------------------
+    def learn_facts(self, facts: Iterable[dict[str, Any]]) -> None:
+        marks = ", ".join("?" * len(FACT_COLUMNS))
+        for fact in facts:
+            self._run(f"INSERT INTO told_facts ({', '.join(FACT_COLUMNS)}) VALUES ({marks})"
+                      " ON CONFLICT (fact_key) DO NOTHING", fact_values(fact))
+
+    def told_facts(self, about: Iterable[str], *, listener: str = "", news: bool = False,
+                   limit: int = 20) -> list[dict[str, Any]]:
+        names = list(dict.fromkeys(a for a in about if a))
+        if not names and not news:
+            return []
+        marks = ", ".join("?" * len(names)) or "NULL"
+        return self._rows(
+            f"{FACT_SELECT}, m.mentioned_at FROM told_facts f"
+            " LEFT JOIN fact_mentions m ON m.fact_key = f.fact_key AND m.listener = ?"
+            f" WHERE f.about_id IN ({marks}) OR f.about_name IN ({marks})"
+            + (" OR f.about_name = ''" if news else "") +
+            " ORDER BY f.said_at DESC, f.id DESC LIMIT ?", [listener, *names, *names, limit])
+
+    def withdraw_facts(self, ids: Iterable[int], at: datetime) -> None:
+        self._run_many("UPDATE told_facts SET withdrawn_at = ? WHERE id = ? AND withdrawn_at IS NULL",
+                       [(utc_text(at), fact_id) for fact_id in dict.fromkeys(ids)])
+
+    def mention_fact(self, fact_key: str, listener: str, at: datetime) -> None:
+        self._run("INSERT INTO fact_mentions (fact_key, listener, mentioned_at) VALUES (?, ?, ?)"
+                  " ON CONFLICT (fact_key, listener) DO UPDATE SET mentioned_at = excluded.mentioned_at",
+                  (fact_key, listener, utc_text(at)))
+
+    def facts_learned(self, since: datetime, until: datetime, limit: int = 200) -> list[dict[str, Any]]:
+        """Facts told from `since` to before `until`, oldest first: what the agent learned that day."""
+        return self._rows(f"{FACT_SELECT}, NULL AS mentioned_at FROM told_facts f"
+                          " WHERE f.said_at >= ? AND f.said_at < ? ORDER BY f.said_at, f.id LIMIT ?",
+                          (utc_text(since), utc_text(until), limit))
 
     # -- the day view ----------------------------------------------------------
     def add_to_journal(self, notification_id: str, kind: str, key: str, at: datetime,
