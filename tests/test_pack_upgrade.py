@@ -107,3 +107,15 @@ def test_renamed_from_naming_a_variable_of_the_pack_is_refused(tmp_path):
     result = CliRunner().invoke(agent, ["persona", "check", str(pack)])
     assert result.exit_code == 1
     assert "variables.affection.renamed_from: walked_today is a variable of the pack now" in result.stdout
+
+
+def test_a_pack_that_dropped_its_behaviour_file_reports_everything_the_state_kept(env, tmp_path, monkeypatch):
+    pack = _sora_lived(tmp_path, monkeypatch)
+    (pack / "behaviour.json").unlink()  # a persona.json alone: the pack has no variables or rules any more
+    lines = _check(pack)
+    assert any(line.startswith("the state holds variable 'affection'") for line in lines), lines
+    assert any(line.startswith(DROPPED) for line in lines), lines
+    with respx.mock(assert_all_called=False) as mock:  # doctor says the same
+        mock.get(PROBE_URL).respond(404, json={"error": "not_found", "message": "none"})
+        doctor = CliRunner().invoke(agent, ["doctor"]).stdout.splitlines()
+    assert any(line.startswith(f"warning: behaviour: {DROPPED}") for line in doctor), doctor

@@ -79,6 +79,7 @@ def _left_behind(directory: Path) -> list[str]:
     """What the configured state remembers that the pack in `directory` no longer has (read only)."""
     from karakuri_agent.app.behaviour_state import left_behind
     from karakuri_agent.app.history import no_state_yet
+    from karakuri_agent.behaviour.spec import EMPTY
     from karakuri_agent.domain.clock import utc_now
     from karakuri_agent.state.factory import open_state
     from karakuri_agent.voice.persona import load_persona
@@ -89,7 +90,7 @@ def _left_behind(directory: Path) -> list[str]:
         return [f"{nothing}: nothing it remembers to compare"]
     with open_state(settings, utc_now, read_only=True) as opened:
         memory = opened.store.behaviour_state()
-    return left_behind(load_persona(directory).behaviour, memory) or [
+    return left_behind(load_persona(directory).behaviour or EMPTY, memory) or [
         "the state remembers no variable or rule the pack no longer has"]
 
 

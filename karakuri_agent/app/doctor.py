@@ -119,6 +119,7 @@ def check_persona(settings: Settings, transport: httpx.BaseTransport | None = No
 def check_behaviour_state(settings: Settings, transport: httpx.BaseTransport | None = None) -> list[Finding]:
     """A warning per variable or rule the state remembers that the pack no longer has (kept, not erased)."""
     from karakuri_agent.app.behaviour_state import left_behind
+    from karakuri_agent.behaviour.spec import EMPTY
     from karakuri_agent.domain.clock import utc_now
     from karakuri_agent.state.factory import open_state
     from karakuri_agent.state.sqlite.db import DB_FILENAME
@@ -132,9 +133,7 @@ def check_behaviour_state(settings: Settings, transport: httpx.BaseTransport | N
             memory = opened.store.behaviour_state()
     except KarakuriError:
         return []  # a pack or a state that cannot be read: said by their own checks
-    if behaviour is None:
-        return []
-    return [Finding(WARNING, f"behaviour: {line}") for line in left_behind(behaviour, memory)]
+    return [Finding(WARNING, f"behaviour: {line}") for line in left_behind(behaviour or EMPTY, memory)]
 
 
 def check_server(settings: Settings, transport: httpx.BaseTransport | None = None) -> list[Finding]:
