@@ -54,7 +54,7 @@ from karakuri_agent.llm.settings import LLMSettings  # noqa: E402
 from karakuri_agent.domain.notification import Notification  # noqa: E402
 from karakuri_agent.decide.rules import RulePolicy  # noqa: E402
 from karakuri_agent.domain.decision import Decision, Proposal
-from karakuri_agent.domain.records import Parsed
+from karakuri_agent.domain.records import Line, Parsed
 from karakuri_agent.domain.view import View
 from karakuri_agent.voice.persona import load_persona  # noqa: E402
 from testing.samples import CONVERSATION_REQUEST, SELF_ID, SELF_NAME  # noqa: E402
@@ -119,7 +119,7 @@ def request_view() -> View:
     notification = Notification.from_json(CONVERSATION_REQUEST, requested_id=CONVERSATION_REQUEST["notification_id"])
     return View(notification_id=notification.notification_id, choices=notification.choices,
                 parsed=Parsed(notification_type="conversation_requested",
-                              conversation_messages=[{"speaker": "桜草メイ", "message": "こんにちは！"}]),
+                              conversation_messages=[Line("桜草メイ", "こんにちは！")]),
                 me=Identity(SELF_ID, SELF_NAME), now=datetime.now().astimezone(),
                 persona=load_persona())
 

@@ -99,13 +99,13 @@ def _counted_promises(expected: list[dict[str, Any]], found: list[dict[str, Any]
 FIELDS: dict[str, Callable[[dict[str, Any], list[dict[str, str]]], tuple[int, int, int]]] = {
     "participants": lambda ex, _: _counted(
         (p["name"] for p in ex["truth"]["participants"]),
-        (p["name"] for p in textparse.parse_participants(ex["text"]))),
+        (p.name for p in textparse.parse_participants(ex["text"]))),
     "lines": lambda ex, _: _counted(
         ((line["speaker"], line["message"]) for line in ex["truth"]["lines"]),
-        ((line["speaker"], line["message"]) for line in textparse.parse_lines(ex["text"]))),
+        ((line.speaker, line.message) for line in textparse.parse_lines(ex["text"]))),
     "next_speakers": lambda ex, _: _counted(
         (p["name"] for p in ex["truth"]["next_speakers"]),
-        (p["name"] for p in textparse.parse_next_speakers(ex["text"]))),
+        (p.name for p in textparse.parse_next_speakers(ex["text"]))),
     "promises": lambda ex, places: _counted_promises(ex["truth"]["promises"], _found_promises(ex, places)),
     "places": lambda ex, _: _counted(
         ((p["node_id"], p["name"]) for p in ex["truth"]["places"]),

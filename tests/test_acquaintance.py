@@ -43,7 +43,7 @@ def _read(store, number: int, participants: list[tuple[str, str]], lines: list[t
 
 
 def _met(store, *agent_ids: str) -> dict[str, int]:
-    return {p["agent_id"]: p["interactions"] for p in store.people(agent_ids)}
+    return {p.agent_id: p.interactions for p in store.people(agent_ids)}
 
 
 @pytest.mark.parametrize("partner, pid, other, oid", [

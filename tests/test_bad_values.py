@@ -245,7 +245,7 @@ def test_a_cooldown_of_a_year_in_minutes_runs_at_the_calendars_late_edge():
 def test_an_actions_amount_or_length_of_absurd_size_in_the_servers_text_is_unknown(detail):
     from karakuri_agent.reading.offers import _details
 
-    found = _details(f"{detail}、30分")
+    found = _details("act", "する", None, f"{detail}、30分")
     assert found["cost"] is None and found["reward"] is None and found["minutes"] == 30
 
 

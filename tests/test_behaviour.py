@@ -21,6 +21,7 @@ from karakuri_agent.decide.rules import BUILTIN_RULES, propose
 
 from test_policy import END, MEI, MOVE, SPEAK, WAIT, choice, view
 from test_processes import home, run_agent  # noqa: F401  (home is a fixture)
+from store_rows import as_refs
 
 TOKYO_NIGHT = datetime(2026, 4, 18, 14, 30, tzinfo=timezone.utc)  # 23:30 in Tokyo
 TOKYO_NOON = datetime(2026, 4, 18, 3, 0, tzinfo=timezone.utc)  # 12:00 in Tokyo
@@ -319,7 +320,7 @@ def test_conversation_start_names_a_person_and_say_gives_the_line():
     start = choice("conversation_start", param_schema={"target_agent_id": {"type": "string"},
                                                        "message": {"type": "string", "maxLength": 200}})
     v = view([start, MOVE])
-    v = replace(v, nearby_agents=[MEI])
+    v = replace(v, nearby_agents=as_refs([MEI]))
     chosen = propose(with_pack(v, {"rules": [seek]}, now=TOKYO_NOON))
     assert chosen.candidates[0].params == {"target_agent_id": MEI["id"], "message": "桜草メイさん、会いたかった！"}
 
@@ -489,12 +490,12 @@ def test_the_example_pack_walks_in_the_morning_and_seeks_out_the_one_it_grew_fon
     from pathlib import Path
 
     from karakuri_agent.voice.persona import load_persona
+    from karakuri_agent.domain.records import Place
 
     pack = Path(__file__).resolve().parents[1] / "docs" / "examples" / "behaviour-pack"
     assert run_agent(home, "persona", "check", str(pack), cwd=tmp_path)[0] == 0
     sora = load_persona(pack)
-    places = [{"node_id": "1-1", "name": "駅 前", "visits": 0, "last_visited": None},
-              {"node_id": "4-4", "name": "公園 広場", "visits": 0, "last_visited": None}]
+    places = [Place("1-1", "駅 前"), Place("4-4", "公園 広場")]
     morning = datetime(2026, 4, 17, 22, 30, tzinfo=timezone.utc)  # 07:30 in Tokyo
     v = replace(view([MOVE, WAIT]), persona=sora, now=morning, places=places)
     proposed = propose(v)
@@ -504,7 +505,7 @@ def test_the_example_pack_walks_in_the_morning_and_seeks_out_the_one_it_grew_fon
     assert propose(replace(v, behaviour_memory=memory)).candidates[0].rule != "morning-walk"  # once a day
     start = choice("conversation_start", param_schema={"target_agent_id": {"type": "string"},
                                                        "message": {"type": "string", "maxLength": 200}})
-    noon = replace(v, choices=[start, MOVE, WAIT], now=TOKYO_NOON, nearby_agents=[MEI], behaviour_memory=memory)
+    noon = replace(v, choices=[start, MOVE, WAIT], now=TOKYO_NOON, nearby_agents=as_refs([MEI]), behaviour_memory=memory)
     assert propose(noon).candidates[0].rule != "seek-mei"  # not fond of her yet
     talk = replace(view([SPEAK, END], kind="conversation_message"), persona=sora, now=TOKYO_NOON)
     for n in range(30):  # time together: every turn of talk adds affection, at most 5 per notification

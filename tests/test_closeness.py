@@ -8,11 +8,13 @@ from pathlib import Path
 
 from karakuri_agent.decide.behaving import finish
 from karakuri_agent.domain.decision import Decision
+from karakuri_agent.domain.records import Meeting
 from karakuri_agent.voice.persona import load_persona
 from karakuri_agent.decide.rules import propose
 from karakuri_agent.domain.view import View
 from karakuri_agent.voice.speech import compose
 
+from store_rows import as_refs
 from test_policy import MOVE, NOW, choice, view
 
 PACK = Path(__file__).resolve().parents[1] / "skill" / "personas" / "nike"
@@ -24,7 +26,7 @@ def _start_view(nid: str, closeness: dict[str, int], persona=None) -> View:
     start = choice("conversation_start", param_schema={
         "target_agent_id": {"type": "string", "enum": [p["id"] for p in NEARBY]}, "message": {"type": "string"}})
     v = view([start, MOVE], recent=[{"command": "action", "params": {}}])
-    return View(**{**v.__dict__, "notification_id": nid, "nearby_agents": NEARBY,
+    return View(**{**v.__dict__, "notification_id": nid, "nearby_agents": as_refs(NEARBY),
                    "persona": persona or load_persona(PACK),
                    "behaviour_memory": {"variables": {f"closeness.{n}": c for n, c in closeness.items()}}})
 
@@ -57,11 +59,11 @@ def test_a_close_one_is_greeted_more_familiarly_and_no_one_known_with_hajimemash
 
 
 def test_talking_and_keeping_a_promise_bring_closer_clamped_by_the_engine():
-    kept = {"id": 7, "partner_id": MEI, "partner_name": "桜草メイ", "status": "fulfilled",
-            "due_at": (NOW + timedelta(minutes=5)).isoformat()}
+    kept = Meeting(id=7, partner_id=MEI, partner_name="桜草メイ", status="fulfilled",
+                   due_at=NOW + timedelta(minutes=5))
     v = _start_view("notif-kept", {"桜草メイ": 0})
-    v = View(**{**v.__dict__, "behaviour_memory": {}, "parsed": replace(v.parsed, participants=[
-        {"id": MEI, "name": "桜草メイ"}])})
+    v = View(**{**v.__dict__, "behaviour_memory": {}, "parsed": replace(v.parsed, participants=as_refs([
+        {"id": MEI, "name": "桜草メイ"}]))})
     start = Decision("conversation_start", {"target_agent_id": MEI, "message": "やっほー"})
     memory, trace = finish(v, None, start, "conversation_start", True, kept=[kept])
     # started (+3) and kept (+8) asked for 11; max_delta 10 per notification clamps it.
@@ -78,12 +80,12 @@ def test_talking_and_keeping_a_promise_bring_closer_clamped_by_the_engine():
 KOU_NAME, RIN_NAME = "黒瀬コウ", "白石リン"
 
 
-def _broken(promise_id: int, name: str, hours_ago: float) -> dict:
-    return {"id": promise_id, "partner_id": None, "partner_name": name, "status": "pending",
-            "due_at": (NOW - timedelta(hours=hours_ago)).isoformat()}
+def _broken(promise_id: int, name: str, hours_ago: float) -> Meeting:
+    return Meeting(id=promise_id, partner_id=None, partner_name=name, status="pending",
+                   due_at=NOW - timedelta(hours=hours_ago))
 
 
-def _idle(broken: list[dict], closeness: dict[str, int], memory: dict | None = None) -> View:
+def _idle(broken: list[Meeting], closeness: dict[str, int], memory: dict | None = None) -> View:
     v = view([MOVE], recent=[{"command": "action", "params": {}}])
     base = memory if memory is not None else {"variables": {f"closeness.{n}": c for n, c in closeness.items()}}
     return View(**{**v.__dict__, "persona": load_persona(PACK), "broken_promises": broken, "behaviour_memory": base})
@@ -130,7 +132,7 @@ def _seed(state_dir, at, promises, closeness):
                 "partner_id": None, "partner_name": name, "place_name": "広場", "node_id": None,
                 "due_at": utc_text(at - timedelta(hours=hours_ago)), "source_text": f"{name}と広場で会う約束",
                 "line_key": f"line-{index}", "said_at": utc_text(at - timedelta(days=1))})
-        rows = {r["partner_name"]: r["id"] for r in state.store.meetings(at - timedelta(days=2), at, 50)}
+        rows = {r.partner_name: r.id for r in state.store.meetings(at - timedelta(days=2), at, 50)}
         for name, _, fate in promises:
             if fate == "kept":
                 state.store.fulfil_commitments([rows[name]])

@@ -362,7 +362,7 @@ def test_refusing_a_strangers_gift_does_not_make_them_someone_met(env, notificat
     from karakuri_agent.state.sqlite.store import SQLiteStore
 
     conn = connect(load_settings().state_dir)
-    assert [p["interactions"] for p in SQLiteStore(conn).people(["1490011223344556677"])] == [0]
+    assert [p.interactions for p in SQLiteStore(conn).people(["1490011223344556677"])] == [0]
     conn.close()
 
 

@@ -20,11 +20,13 @@ from karakuri_agent.app.day.read import records_for, window
 from karakuri_agent.app.day.text import lines
 from karakuri_agent.domain.notification import Notification
 from karakuri_agent.domain.identity import Identity
+from karakuri_agent.domain.records import JournalEntry, Meeting
 from karakuri_agent.memory.record import record_outcome
 from karakuri_agent.state.factory import open_url
 
 from testing.browser import Dom, dump_dom
 from conftest import CONVERSATION_REQUEST, IDLE_REMINDER, SELF_ID, SELF_NAME
+from store_rows import as_commands
 
 ME = Identity(SELF_ID, SELF_NAME)
 DAY = date(2026, 11, 29)
@@ -36,15 +38,19 @@ HOSTILE_PLACE = '"><script>x=2</script>'
 
 
 def _at(minutes: float) -> str:
-    return (T0 + timedelta(minutes=minutes)).isoformat(timespec="milliseconds")
+    return _time(minutes).isoformat(timespec="milliseconds")
 
 
-def _entry(minutes: float, kind: str, data: dict, nid: str = "n") -> dict:
-    return {"at": _at(minutes), "notification_id": nid, "kind": kind, "data": data}
+def _time(minutes: float) -> datetime:
+    return T0 + timedelta(minutes=minutes)
+
+
+def _entry(minutes: float, kind: str, data: dict, nid: str = "n") -> JournalEntry:
+    return JournalEntry(T0 + timedelta(minutes=minutes), nid, kind, data)
 
 
 def _records(journal=(), activity=(), promises=(), withdrawn=(), places=None, now_minutes: float | None = 600):
-    return Records(date=DAY, start=START, end=END, journal=list(journal), activity=list(activity),
+    return Records(date=DAY, start=START, end=END, journal=list(journal), activity=as_commands(activity),
                    promises=list(promises), withdrawn=frozenset(withdrawn),
                    place_names=places if places is not None else {"6-11": "喫茶店 店内", "8-3": "図書館 閲覧室"},
                    state_now=None if now_minutes is None else T0 + timedelta(minutes=now_minutes))
@@ -88,12 +94,12 @@ def test_conversations_are_grouped_by_talk_with_partners_and_their_lines():
 
 def test_every_promise_status_the_day_can_show():
     def promise(pid, due_minutes, status="pending", **extra):
-        return {"id": pid, "notification_id": "n", "partner_id": "1", "partner_name": "メイ", "place_name": None,
-                "node_id": "8-3", "due_at": None if due_minutes is None else _at(due_minutes),
-                "source_text": f"約束{pid}", "status": status, "created_at": _at(0), "fulfilled_at": extra.get("kept")}
+        return Meeting(id=pid, notification_id="n", partner_id="1", partner_name="メイ", place_name=None,
+                       node_id="8-3", due_at=None if due_minutes is None else _time(due_minutes),
+                       source_text=f"約束{pid}", status=status, created_at=_time(0), fulfilled_at=extra.get("kept"))
 
     day = build(_records(promises=[
-        promise(1, 60, "fulfilled", kept=_at(55)), promise(2, 60), promise(3, 60), promise(4, 500),
+        promise(1, 60, "fulfilled", kept=_time(55)), promise(2, 60), promise(3, 60), promise(4, 500),
         promise(5, 60 * 24), promise(6, None)], withdrawn={2}, now_minutes=300))
     assert [p.status for p in day.promises] == ["kept", "cancelled", "missed", "pending", "made", "pending"]
     assert day.promises[0].place == "図書館 閲覧室" and day.promises[0].kept_at == T0 + timedelta(minutes=55)
@@ -203,7 +209,7 @@ def test_a_lived_morning_shows_every_place_person_promise_and_gift_once(lived):
 def test_a_promise_called_off_shows_as_cancelled(lived):
     [promise] = lived.store.commitments_between(START, END)
     lived.conn.execute("UPDATE commitments SET status = 'pending', fulfilled_at = NULL")
-    withdraw(lived.store, [promise["id"]])
+    withdraw(lived.store, [promise.id])
     assert [p.status for p in build(records_for(lived.store, DAY)).promises] == ["cancelled"]
 
 

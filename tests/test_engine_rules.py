@@ -16,9 +16,9 @@ import pytest
 import respx
 
 from karakuri_agent.decide.rules import propose
-from karakuri_agent.domain.identity import Identity
+from karakuri_agent.domain.identity import Identity, PersonRef
 from karakuri_agent.domain.notification import Choice
-from karakuri_agent.domain.records import Parsed
+from karakuri_agent.domain.records import Parsed, Person
 from karakuri_agent.domain.view import View
 from karakuri_agent.memory import lessons
 from karakuri_agent.reading import offers
@@ -276,10 +276,10 @@ def beside(nid: str, *, people=((MEI_ID, MEI_NAME),), last_contact: str | None =
            persona=None, npcs=()) -> View:
     parsed = Parsed(notification_type="movement_completed", participants=[], npcs=list(npcs),
                     location={"current_node": {"node_id": "6-11", "name": "喫茶店 店内"}, "nearby_agent_count": 1})
-    known = {pid: {"agent_id": pid, "display_name": name, "interactions": 1, "last_contact": last_contact}
+    known = {pid: Person(pid, name, interactions=1, last_contact=datetime.fromisoformat(last_contact))
              for pid, name in people} if last_contact else {}
     return View(notification_id=nid, choices=[COFFEE, START, WAIT_], parsed=parsed, me=ME, now=now,
-                persona=persona or load_persona(), nearby_agents=[{"id": p, "name": n} for p, n in people],
+                persona=persona or load_persona(), nearby_agents=[PersonRef(p, n) for p, n in people],
                 acquaintances=known)
 
 

@@ -13,6 +13,7 @@ import shutil
 
 from karakuri_agent.behaviour.engine import compare
 from karakuri_agent.reading.textparse import parse_weather
+from karakuri_agent.domain.identity import PersonRef
 
 from test_processes import DEMO01, home, run_agent  # noqa: F401  (home is a fixture)
 
@@ -122,7 +123,7 @@ def test_every_store_names_the_people_met_and_not_those_only_seen(tmp_path):
     clock = lambda: datetime(2026, 4, 18, 3, 0, tzinfo=timezone.utc)  # noqa: E731
     sqlite = SQLiteState(tmp_path / "state", clock)
     for store in (MemoryState().store, sqlite.store):
-        store.see_people([{"id": "1", "name": "森川ソウ"}, {"id": "2", "name": "桜草メイ"}])
+        store.see_people([PersonRef("1", "森川ソウ"), PersonRef("2", "桜草メイ")])
         assert store.met_names() == []
         store.touch_person("2", "桜草メイ")
         assert store.met_names() == ["桜草メイ"]

@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from karakuri_agent.app.day import page
 from karakuri_agent.app.day.model import build
 from karakuri_agent.app.day.text import lines
+from karakuri_agent.domain.records import Meeting
 from karakuri_agent.ja.day import DIRECTION, STATUS
 
 from test_day import _entry, _records
@@ -51,9 +52,9 @@ def test_statuses_and_gifts_are_said_in_japanese_on_one_line(status, direction, 
 
     from test_day import T0
 
-    promise = {"id": 1, "partner_name": partner, "place_name": place, "node_id": None, "source_text": "",
-               "due_at": (T0 + timedelta(hours=1)).isoformat(), "created_at": T0.isoformat(),
-               "status": "fulfilled" if status == "kept" else "pending", "fulfilled_at": None}
+    promise = Meeting(id=1, partner_name=partner, place_name=place, node_id=None, source_text="",
+                      due_at=T0 + timedelta(hours=1), created_at=T0,
+                      status="fulfilled" if status == "kept" else "pending", fulfilled_at=None)
     journal = [_entry(5, "transfer", {"direction": direction, "partner": partner, "item": None, "money": 500})]
     text = list(lines(build(_records(journal=journal, promises=[promise]))))
     gift = text[text.index("Gifts") + 1]

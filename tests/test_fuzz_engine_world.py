@@ -14,9 +14,9 @@ from hypothesis import strategies as st
 
 from karakuri_agent import gate
 from karakuri_agent.decide.rules import propose
-from karakuri_agent.domain.identity import Identity
+from karakuri_agent.domain.identity import Identity, PersonRef
 from karakuri_agent.domain.notification import Choice
-from karakuri_agent.domain.records import Parsed
+from karakuri_agent.domain.records import Parsed, Person, Place
 from karakuri_agent.domain.view import View
 from karakuri_agent.memory import lessons
 from karakuri_agent.memory.record import places_in
@@ -70,7 +70,7 @@ def idle_view(places, *, npc_nodes=frozenset(), refused=(), enum=(), seed="notif
          "param_schema": {"target_node_id": {"type": "string", "enum": list(enum)}}})
     parsed = Parsed(notification_type="movement_completed", participants=[],
                     location={"current_node": {"node_id": "1-1", "name": "駅 前"}})
-    known = [{"node_id": n, "name": label, "visits": 0, "last_visited": None} for n, label in places]
+    known = [Place(n, label) for n, label in places]
     return View(notification_id=seed, choices=[move, WAIT], parsed=parsed, me=ME, now=NOW,
                 persona=PERSONA, places=known, npc_nodes=frozenset(npc_nodes), refused=list(refused),
                 knowledge_age={"get_map": NOW - NOW})
@@ -239,14 +239,14 @@ def test_a_talk_is_started_only_with_someone_new_today_never_an_npc_and_always_w
     from dataclasses import replace
 
     contact = {"today": "2026-04-18T02:00:00+00:00", "yesterday": "2026-04-17T02:00:00+00:00"}
-    known = {pid: {"agent_id": pid, "display_name": name, "interactions": 1, "last_contact": contact[kind]}
+    known = {pid: Person(pid, name, interactions=1, last_contact=datetime.fromisoformat(contact[kind]))
              for pid, name, kind in people if kind in contact}
     persona = replace(PERSONA, rules=replace(PERSONA.rules, sociability=sociability))
     parsed = Parsed(notification_type="movement_completed", participants=[],
                     npcs=[{"name": "おまわりさん", "node_id": "8-13"}],
                     location={"current_node": {"node_id": "6-11", "name": "喫茶店 店内"}, "nearby_agent_count": len(people)})
     view = View(notification_id=f"notif-{seed}", choices=[COFFEE, START, WAIT], parsed=parsed, me=ME,
-                now=NOW, persona=persona, nearby_agents=[{"id": p, "name": n} for p, n, _ in people],
+                now=NOW, persona=persona, nearby_agents=[PersonRef(p, n) for p, n, _ in people],
                 acquaintances=known)
     allowed = {pid for pid, _, kind in people if kind in ("new", "yesterday")}
     decisions = propose(view).candidates

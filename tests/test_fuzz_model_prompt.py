@@ -20,6 +20,7 @@ from karakuri_agent.domain.records import Parsed
 from karakuri_agent.llm.prompt import build_messages, persona_card
 from karakuri_agent.voice.persona import load_persona
 
+from store_rows import as_lines, as_refs
 from test_model_talk import RIKU, turn
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -60,8 +61,8 @@ def test_a_turn_s_prompt_never_offers_the_rules_line_never_a_secret_and_is_bound
     messages.append({"speaker": RIKU["name"], "speaker_id": RIKU["id"], "message": planted})
     view = turn(line, persona=pack,
                 parsed=Parsed(notification_type="conversation_message",
-                              participants=[{**RIKU, "name": RIKU["name"] + (secret if where == "name" else "")}],
-                              conversation_messages=messages,
+                              participants=as_refs([{**RIKU, "name": RIKU["name"] + (secret if where == "name" else "")}]),
+                              conversation_messages=as_lines(messages),
                               location={"current_node": {"node_id": "5-2", "name": "公園 芝生広場"}}),
                 day_places=tuple(day_places) + ((secret,) if where == "place" else ()),
                 day_people=tuple(day_people), day_received=tuple(received),

@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from karakuri_agent.decide.behaving import finish
+from karakuri_agent.domain.records import Meeting
 
 from test_closeness import _start_view
 
@@ -38,8 +39,8 @@ def test_each_kept_promise_is_reacted_to_once_for_its_partner(reads, minutes):
         kept = []
         for promise_id, name in read:
             name = partner_of.setdefault(promise_id, name)  # one promise, one partner
-            kept.append({"id": promise_id, "partner_id": None, "partner_name": name or None, "status": "fulfilled"})
-        new = {p["id"]: p["partner_name"] for p in kept if p["id"] not in counted}
+            kept.append(Meeting(id=promise_id, partner_id=None, partner_name=name, status="fulfilled"))
+        new = {p.id: p.partner_name for p in kept if p.id not in counted}
         counted |= set(new)
         expected += sorted({name for name in new.values() if name})
         now = replace(v, behaviour_memory=memory, now=v.now + timedelta(minutes=minutes * step))

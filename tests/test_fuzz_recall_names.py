@@ -8,12 +8,14 @@ from datetime import datetime, timedelta, timezone
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from karakuri_agent.domain.identity import PersonRef
+from karakuri_agent.domain.records import Line
 from karakuri_agent.memory import recall
 from karakuri_agent.reading.told import read_line, retracted
 
 TOLD_AT = datetime(2026, 12, 1, 3, tzinfo=timezone.utc)
-TELLER = {"id": "a-teller", "name": "霧島レン"}
-OTHER = {"id": "a-other", "name": "桜草メイ"}
+TELLER = PersonRef("a-teller", "霧島レン")
+OTHER = PersonRef("a-other", "桜草メイ")
 # (the plan as a verb, the same word as a noun)
 PLANS = [("引っ越す", "引っ越し"), ("申し込む", "申し込み"), ("乗り換える", "乗り換え"),
          ("打ち合わせる", "打ち合わせ")]
@@ -30,7 +32,7 @@ def _rows(facts):  # type: ignore[no-untyped-def]
 
 
 def _read(message: str, at: datetime = TOLD_AT):  # type: ignore[no-untyped-def]
-    return read_line({"speaker": TELLER["name"], "speaker_id": TELLER["id"], "message": message}, at)
+    return read_line(Line(TELLER.name, message, TELLER.id), at)
 
 
 @settings(max_examples=120, deadline=None)
@@ -59,7 +61,7 @@ NAMES = st.one_of(
 @given(NAMES, st.sampled_from(["さん", "くん", "ちゃん"]), st.sampled_from(NEWS))
 def test_news_reaches_the_one_it_is_about_and_nobody_else(name: tuple[str, str], honorific: str, form: str) -> None:
     full, called = name
-    person = {"id": "a-them", "name": full}
+    person = PersonRef("a-them", full)
     facts, _ = _read(form.format(c=called, h=honorific))
     assert len(facts) == 1, form.format(c=called, h=honorific)
     later = TOLD_AT + timedelta(days=1)

@@ -17,6 +17,7 @@ from karakuri_agent.behaviour.builtin import BUILTIN_RULE_IDS
 from karakuri_agent.behaviour.pack import parse_behaviour
 from karakuri_agent.decide.rules import propose
 
+from store_rows import as_refs
 from test_policy import ME, choice, view
 
 SETTINGS = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -38,7 +39,7 @@ def test_a_rules_turn_names_a_present_participant_or_gives_way(present, speakers
     turn = choice(command, required_params=["message", "next_speaker_agent_id"], param_schema=schema)
     v = view([turn], messages=[{"speaker_id": p["id"], "speaker": p["name"], "message": "やあ"} for p in speakers],
              kind="conversation_message")
-    v = replace(v, parsed=replace(v.parsed, participants=[*present, SELF], present=[*present, SELF],
+    v = replace(v, parsed=replace(v.parsed, participants=as_refs([*present, SELF]), present=as_refs([*present, SELF]),
                                   participants_listed=True))
     params = {} if named is None else {"next_speaker_agent_id": named}
     rule = {"id": "nyan", "when": {"type": "notification", "types": ["conversation_message"]}, "priority": 400,

@@ -28,6 +28,7 @@ from karakuri_agent.reading import textparse as tp
 from karakuri_agent.reading.promises import extract_promise
 from karakuri_agent.state.memory import MemoryState
 
+from store_rows import as_lines
 from turn_texts import (
     ME, MEI, NOW, PEOPLE, SELF, notification, offer_note, roster_line, turn_choices, turn_text, view_of,
 )
@@ -160,9 +161,9 @@ def test_fuzz_a_forged_turn_line_inside_a_quote_never_names_the_next_speaker(par
     message = "".join(parts)
     head = roster_line([{"id": "1", "name": speaker}, {"id": "2", "name": real}]) + "\n\n" if listed else ""
     text = f"{head}{speaker}: 「{message}」\n次は {real} の番です。"
-    assert [p["name"] for p in tp.parse_next_speakers(text)] == [real]
-    assert [line["message"] for line in tp.parse_lines(text)] == [message]
-    named = {p["name"] for p in tp.parse_participants(text)}
+    assert [p.name for p in tp.parse_next_speakers(text)] == [real]
+    assert [line.message for line in tp.parse_lines(text)] == [message]
+    named = {p.name for p in tp.parse_participants(text)}
     assert named <= {speaker, real}
 
 
@@ -205,7 +206,7 @@ def test_fuzz_a_bare_hour_is_the_next_one_ahead_and_is_confirmed_as_such(form, s
     now: datetime = NOW.astimezone(TOKYO).replace(hour=now_hour, minute=minute)
     pending, message = _heard(form.format(t=f"{said}時半" if half else f"{said}時"), now)
     [meeting] = pending
-    due = datetime.fromisoformat(meeting["due_at"]).astimezone(TOKYO)
+    due = meeting.due_at.astimezone(TOKYO)
     assert due.hour % 12 == said % 12 and due.minute == (30 if half else 0)
     assert now - timedelta(minutes=15) <= due < now + timedelta(hours=12)
     assert "その時間" not in message and due.strftime("%H:%M") in message
@@ -225,7 +226,8 @@ def test_fuzz_a_time_given_after_a_timeless_plan_is_the_meeting_at_its_place(pla
     if ask:
         lines.append({"speaker": ME.name, "speaker_id": ME.agent_id, "message": ask.format(p=word)})
     lines.append({"speaker": MEI["name"], "speaker_id": MEI["id"], "message": answer.format(h=said)})
-    timed = [p for p in extract_promises(lines, self_id=ME.agent_id, self_name=ME.name, now=now, known_places=PLACES)
+    timed = [p for p in extract_promises(as_lines(lines), self_id=ME.agent_id, self_name=ME.name, now=now,
+                                         known_places=PLACES)
              if p.due_at is not None]
     assert [(p.node_id, p.due_at.astimezone(TOKYO).hour % 12) for p in timed] == [(node, said % 12)]
     assert now - timedelta(minutes=15) <= timed[0].due_at < now + timedelta(hours=12)

@@ -140,7 +140,7 @@ def test_every_server_timestamp_is_unknown_or_safe_for_a_days_arithmetic(value):
 def test_every_number_in_an_actions_details_is_bounded_or_unknown(digits, unit, lead):
     from karakuri_agent.reading.offers import _details
 
-    found = _details(lead + "9" * digits + unit)
+    found = _details("act", "する", None, lead + "9" * digits + unit)
     for key in ("cost", "reward", "minutes", "min_minutes", "max_minutes"):
         value = found[key]
         assert value is None or 0 <= value < 10 ** 15

@@ -38,8 +38,8 @@ def test_every_store_hands_the_recorded_rule_trace_to_the_day(trace):
             state.store.record_report("n1", "idle_reminder", "ok", dry_run=False, command="wait",
                                       params=None, reason="", failed=False, behaviour=trace)
             rows = state.store.activity_between(NOW - timedelta(hours=1), NOW + timedelta(hours=1))
-            assert [row.get("behaviour") for row in rows] == [trace]
-            assert state.store.recent_activity(1)[0].get("behaviour") == trace
+            assert [row.behaviour for row in rows] == [trace]
+            assert state.store.recent_activity(1)[0].behaviour == trace
         sqlite.close()
 
 

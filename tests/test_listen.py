@@ -197,7 +197,7 @@ def test_an_expired_notification_met_while_catching_up_is_recorded_not_posted(li
                                         reporter=reporter)
     assert post.call_count == 0 and reporter.lines == []
     assert result.report == report.EXPIRED
-    assert [e["message"] for e in state.store.recent_activity() if e["kind"] == "report"] == [report.EXPIRED]
+    assert [e.message for e in state.store.recent_activity() if e.kind == "report"] == [report.EXPIRED]
     (line,) = [r for r in caplog.records if r.name == "karakuri_agent.app.listen.core"]
     assert line.levelno == logging.INFO  # not a failure
     assert "notif-old" in line.getMessage() and "outcome=notification_expired report=skipped" in line.getMessage()

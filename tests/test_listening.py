@@ -331,17 +331,19 @@ def test_persona_check_names_the_sets_left_unset(home, tmp_path) -> None:  # typ
 
 from datetime import datetime, timedelta, timezone  # noqa: E402
 
+from karakuri_agent.domain.identity import PersonRef  # noqa: E402
+from karakuri_agent.domain.records import Line  # noqa: E402
 from karakuri_agent.memory import recall  # noqa: E402
 from karakuri_agent.reading.told import read_line, retracted  # noqa: E402
 
 TOLD_AT = datetime(2026, 12, 1, 3, tzinfo=timezone.utc)
-YUU = {"id": "a-yuu", "name": "灯屋ユウ"}
-MEI = {"id": "a-mei", "name": "桜草メイ"}
-KAI = {"id": "a-kai", "name": "潮見カイ"}
+YUU = PersonRef("a-yuu", "灯屋ユウ")
+MEI = PersonRef("a-mei", "桜草メイ")
+KAI = PersonRef("a-kai", "潮見カイ")
 
 
 def _told(message: str, at: datetime = TOLD_AT):  # type: ignore[no-untyped-def]
-    return read_line({"speaker": YUU["name"], "speaker_id": YUU["id"], "message": message}, at)
+    return read_line(Line(YUU.name, message, YUU.id), at)
 
 
 @pytest.mark.parametrize("line, topic", [
@@ -353,7 +355,7 @@ def _told(message: str, at: datetime = TOLD_AT):  # type: ignore[no-untyped-def]
 ])
 def test_what_someone_tells_of_themselves_is_kept_in_any_words(line: str, topic: str) -> None:
     facts, _ = _told(line)
-    assert [(f.topic, f.about_id) for f in facts] == [(topic, YUU["id"])]
+    assert [(f.topic, f.about_id) for f in facts] == [(topic, YUU.id)]
 
 
 @pytest.mark.parametrize("line", ["明日は雨らしいね。", "図書館で待ってるね。", "弟がギター始めたんだ", "猫は飼ってないんだ。"])

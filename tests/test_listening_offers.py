@@ -5,8 +5,11 @@ said before is a retraction, time words in kana are no topic, a day's places com
 
 from __future__ import annotations
 
+from datetime import datetime
+
 import pytest
 
+from karakuri_agent.domain.records import JournalEntry
 from karakuri_agent.ja.sentences import split_sentences
 from karakuri_agent.reading.help_offers import offers_help
 from karakuri_agent.reading.listening import hear
@@ -95,12 +98,13 @@ def test_when_it_came_is_told_from_the_journal() -> None:
     from karakuri_agent.memory.journal import _arrivals
 
     entries = [  # newest first, as journal.today reads them
-        {"at": "2027-05-01T01:20:00+00:00", "kind": "here", "data": {"label": "港 桟橋"}},
-        {"at": "2027-05-01T01:05:00+00:00", "kind": "here", "data": {"label": "港 桟橋"}},
-        {"at": "2027-05-01T00:50:00+00:00", "kind": "line", "data": {"text": "やあ"}},
-        {"at": "2027-05-01T00:40:00+00:00", "kind": "here", "data": {"label": "駅 改札前"}},
+        JournalEntry(datetime.fromisoformat(at), "n", kind, data) for at, kind, data in (
+            ("2027-05-01T01:20:00+00:00", "here", {"label": "港 桟橋"}),
+            ("2027-05-01T01:05:00+00:00", "here", {"label": "港 桟橋"}),
+            ("2027-05-01T00:50:00+00:00", "line", {"text": "やあ"}),
+            ("2027-05-01T00:40:00+00:00", "here", {"label": "駅 改札前"}))
     ]
-    arrived = _arrivals(entries)  # type: ignore[arg-type]
+    arrived = _arrivals(entries)
     assert arrived == (("港 桟橋", "10:05"), ("駅 改札前", "09:40"))
     memory = Memory(here="港 桟橋", today_places=("港 桟橋", "駅 改札前"), arrived=arrived)
     for seed in SEEDS:

@@ -16,9 +16,10 @@ from karakuri_agent.llm.proposal import Proposal, UnreadableProposal, read_propo
 from karakuri_agent.llm.settings import LLMSettings
 from karakuri_agent.domain.notification import Choice
 from karakuri_agent.domain.decision import Decision
-from karakuri_agent.domain.records import Parsed
+from karakuri_agent.domain.records import Meeting, Parsed
 from karakuri_agent.domain.view import View
 from karakuri_agent.voice.persona import load_persona
+from store_rows import as_lines, as_refs
 
 GOOD = '{"command": "conversation_accept", "params": {"message": "うん、いいよ！"}, "reason": "誘いを受ける"}'
 
@@ -129,11 +130,12 @@ def request_view(**extra) -> View:
         notification_id="notif-prompt",
         choices=[ACCEPT, REJECT],
         parsed=Parsed(notification_type="conversation_requested",
-                      participants=[MEI, {"id": ME.agent_id, "name": ME.name}],
-                      conversation_messages=[{"speaker": "桜草メイ", "speaker_id": MEI["id"], "message": "図書館に行かない？"}],
+                      participants=as_refs([MEI, {"id": ME.agent_id, "name": ME.name}]),
+                      conversation_messages=as_lines([{"speaker": "桜草メイ", "speaker_id": MEI["id"],
+                                                       "message": "図書館に行かない？"}]),
                       location={"current_node": {"node_id": "6-11", "name": "喫茶店 店内"}}),
-        people=[], pending=[{"partner_name": "桜草メイ", "place_name": "神社", "node_id": "3-3",
-                             "due_at": "2026-04-18T07:00:00+00:00"}],
+        people=[], pending=[Meeting(partner_name="桜草メイ", place_name="神社", node_id="3-3",
+                                    due_at=datetime.fromisoformat("2026-04-18T07:00:00+00:00"))],
         me=ME, now=NOW, persona=load_persona(),
         said_before=["こんにちは、メイさん！"],
         **extra,
@@ -177,7 +179,7 @@ def test_the_persona_is_a_plain_mapping_any_pack_can_fill():
 def test_long_conversations_are_cut_to_the_last_lines():
     lines = [{"speaker": "桜草メイ", "speaker_id": MEI["id"], "message": f"発言{i:02d}"} for i in range(30)]
     view = request_view()
-    view = replace(view, parsed=replace(view.parsed, conversation_messages=lines))
+    view = replace(view, parsed=replace(view.parsed, conversation_messages=as_lines(lines)))
     user = build_messages(persona_card(load_persona()), view, None)[1]["content"]
     assert "発言29" in user and "発言22" in user and "発言21" not in user
 

@@ -22,12 +22,13 @@ from karakuri_agent.domain.notification import Choice
 from karakuri_agent.params import InvalidParams, merge, validate
 from karakuri_agent.decide.rules import RulePolicy
 from karakuri_agent.domain.decision import Decision, Proposal
-from karakuri_agent.domain.records import Parsed
+from karakuri_agent.domain.records import Parsed, Person
 from karakuri_agent.domain.view import View
 from karakuri_agent.voice.persona import load_persona
 from testing.llm_server import HANG, running_model
 
 from conftest import API_KEY, CONVERSATION_REQUEST, SELF_ID, SELF_NAME, WEBHOOK_URL
+from store_rows import as_lines, as_refs, as_transfers
 
 BASE = "https://llm.test/v1"
 MODEL_KEY = "sk-model-key-77aa88bb"
@@ -72,9 +73,10 @@ def make_view(choices, *, line="こんにちは！", kind="conversation_requeste
     return View(
         notification_id="notif-llm",
         choices=list(choices),
-        parsed=Parsed(notification_type=kind, participants=[MEI, {"id": ME.agent_id, "name": ME.name}],
-                      conversation_messages=[{"speaker": MEI["name"], "speaker_id": MEI["id"], "message": line}],
-                      location={"current_node": {"node_id": "6-11", "name": "喫茶店 店内"}}, transfers=list(transfers)),
+        parsed=Parsed(notification_type=kind, participants=as_refs([MEI, {"id": ME.agent_id, "name": ME.name}]),
+                      conversation_messages=as_lines([{"speaker": MEI["name"], "speaker_id": MEI["id"], "message": line}]),
+                      location={"current_node": {"node_id": "6-11", "name": "喫茶店 店内"}},
+                      transfers=as_transfers(transfers)),
         people=list(people), pending=[],
         me=ME, now=NOW, persona=load_persona(), transfer_policy=policy,
         said_before=["こんにちは、メイさん！"],
@@ -246,7 +248,7 @@ def test_a_transfer_is_accepted_only_when_the_rules_accept_it(model):
 
     model.side_effect = [answer(proposal("transfer_accept", reason="ありがとう"))]
     friend = make_view(choices, kind="transfer_requested", transfers=offer,
-                       people=[{"agent_id": MEI["id"], "interactions": 3}])
+                       people=[Person(MEI["id"], MEI["name"], interactions=3)])
     assert decider().propose(friend).candidates[0] == Decision("transfer_accept", {}, "ありがとう")
 
 

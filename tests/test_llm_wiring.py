@@ -198,8 +198,8 @@ def test_the_trace_is_kept_by_the_in_memory_store_too(llm_env, world):
     with Agent.open(load_settings(), state=state) as opened:
         result = opened.handle(BODY)
     assert result.sent
-    [entry] = [e for e in state.store.recent_activity(10) if e.get("model")]
-    assert entry["kind"] == "report" and LLMTrace.from_json(entry["model"]).line() == result.model.line()
+    [entry] = [e for e in state.store.recent_activity(10) if e.model]
+    assert entry.kind == "report" and LLMTrace.from_json(entry.model).line() == result.model.line()
 
 
 def test_the_decision_context_for_a_runtime_carries_no_model_trace(llm_env, world):

@@ -14,12 +14,14 @@ import pytest
 
 from karakuri_agent.decide.rules import propose
 from karakuri_agent.domain.notification import TOKYO
+from karakuri_agent.domain.records import Meeting
 from karakuri_agent.gate import first_admitted
 from karakuri_agent.ja import turns
 from karakuri_agent.memory.context import observe
 from karakuri_agent.reading.promises import extract_promise
 from karakuri_agent.state.memory import MemoryState
 
+from store_rows import as_lines
 from turn_texts import ME, MEI, NOW, SELF, notification, turn_choices, turn_text, view_of
 
 PLACES = [{"node_id": "3-3", "name": "公園 広場"}, {"node_id": "6-11", "name": "喫茶店 店内"}]
@@ -65,16 +67,16 @@ def test_a_plan_without_a_time_is_not_recorded_and_gets_a_question_about_the_tim
 def test_three_oclock_said_at_noon_is_three_in_the_afternoon_and_is_confirmed_so():
     pending, message, _ = heard("3時に公園で会おう！")  # NOW is 12:00 in the town
     [meeting] = pending
-    assert meeting["due_at"] and meeting["node_id"] == "3-3"
-    due = __import__("datetime").datetime.fromisoformat(meeting["due_at"]).astimezone(TOKYO)
+    assert meeting.due_at and meeting.node_id == "3-3"
+    due = meeting.due_at.astimezone(TOKYO)
     assert (due.hour, due.minute) == (15, 0)
     assert "15" in message and "03:00" not in message and "その時間" not in message
 
 
 def test_a_time_is_confirmed_only_for_the_line_that_set_it():
     """「うん」 is inside many a line: an old plan's time is not confirmed to a line that said none."""
-    old = {"partner_id": MEI["id"], "partner_name": MEI["name"], "place_name": "公園", "node_id": "3-3",
-           "due_at": (NOW + timedelta(hours=2)).isoformat(), "source_text": "うん、14時に公園でね"}
+    old = Meeting(partner_id=MEI["id"], partner_name=MEI["name"], place_name="公園", node_id="3-3",
+                  due_at=NOW + timedelta(hours=2), source_text="うん、14時に公園でね")
     text = turn_text([MEI, SELF], speaker=MEI, message="うん")
     note = notification(text, turn_choices(enum=[MEI["id"]]), participants=[MEI, SELF],
                         messages=[{"speaker": MEI["name"], "speaker_id": MEI["id"], "message": "うん"}])
@@ -93,7 +95,7 @@ def test_a_time_given_after_a_plan_without_one_makes_the_meeting_at_its_place(mi
     if middle:
         lines.append({"speaker": ME.name, "speaker_id": ME.agent_id, "message": middle})
     lines.append({"speaker": MEI["name"], "speaker_id": MEI["id"], "message": "15時はどう？"})
-    promises = extract_promises(lines, self_id=ME.agent_id, self_name=ME.name, now=NOW, known_places=PLACES)
+    promises = extract_promises(as_lines(lines), self_id=ME.agent_id, self_name=ME.name, now=NOW, known_places=PLACES)
     assert [(p.partner_name, p.node_id, p.due_at.astimezone(TOKYO).hour if p.due_at else None) for p in promises] == [
         (MEI["name"], "3-3", 15)]
 

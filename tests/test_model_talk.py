@@ -14,7 +14,7 @@ from karakuri_agent.decide.rules import RulePolicy
 from karakuri_agent.domain.decision import Decision
 from karakuri_agent.domain.identity import Identity
 from karakuri_agent.domain.notification import Choice
-from karakuri_agent.domain.records import Parsed
+from karakuri_agent.domain.records import Meeting, Parsed
 from karakuri_agent.domain.view import View
 from karakuri_agent.gate import problems_in_view
 from karakuri_agent.ja import prompt as ja_prompt
@@ -25,6 +25,7 @@ from karakuri_agent.secret import Secret
 from karakuri_agent.voice.persona import load_persona
 from testing.llm_server import running_model
 from testing.standin_model import SPOILS, StandInModel, sections
+from store_rows import as_lines, as_refs
 
 ROOT = Path(__file__).resolve().parents[1]
 MINATO = ROOT / "testing" / "conversation" / "packs" / "minato"
@@ -54,9 +55,10 @@ def turn(line: str, *, persona=None, **extra) -> View:
     fields = dict(
         notification_id="notif-talk", choices=[SPEAK, END],
         parsed=Parsed(notification_type="conversation_message",
-                      participants=[RIKU, {"id": ME.agent_id, "name": ME.name}],
-                      participants_listed=True, present=[RIKU],
-                      conversation_messages=[{"speaker": RIKU["name"], "speaker_id": RIKU["id"], "message": line}],
+                      participants=as_refs([RIKU, {"id": ME.agent_id, "name": ME.name}]),
+                      participants_listed=True, present=as_refs([RIKU]),
+                      conversation_messages=as_lines([{"speaker": RIKU["name"], "speaker_id": RIKU["id"],
+                                                       "message": line}]),
                       location={"current_node": {"node_id": "5-2", "name": "公園 芝生広場"}}),
         people=[], pending=[],
         me=ME, now=NOW, persona=persona or load_persona(),
@@ -109,14 +111,16 @@ def test_a_question_about_the_day_is_understood_and_the_day_is_the_journal_s():
 
 def test_a_day_with_no_place_says_so_instead_of_leaving_room_for_one():
     day = situation(turn("今日どこ行ってたの？", day_places=(), day_received=(),
-                         parsed=Parsed(notification_type="conversation_message", participants=[RIKU],
-                                       conversation_messages=[{"speaker": RIKU["name"], "speaker_id": RIKU["id"],
-                                                            "message": "今日どこ行ってたの？"}])))[ja_prompt.MY_DAY]
+                         parsed=Parsed(notification_type="conversation_message", participants=as_refs([RIKU]),
+                                       conversation_messages=as_lines([{"speaker": RIKU["name"],
+                                                                        "speaker_id": RIKU["id"],
+                                                                        "message": "今日どこ行ってたの？"}]))))[ja_prompt.MY_DAY]
     assert day == [{"went": ja_prompt.NO_PLACE_YET, "talked_with": ["あおい"]}]
 
 
 def test_the_plans_are_the_promises_and_not_listed_twice():
-    promise = {"partner_name": "あおい", "place_name": "喫茶店 店内", "node_id": "7-8", "due_at": "2027-05-10T06:00:00+00:00"}
+    promise = Meeting(partner_name="あおい", place_name="喫茶店 店内", node_id="7-8",
+                      due_at=datetime.fromisoformat("2027-05-10T06:00:00+00:00"))
     view = turn("このあとどうするの？", people=[], pending=[promise])
     found = situation(view)
     assert found[ja_prompt.HEARD][0]["asks"] == ja_prompt.ASKS_LABELS["plans"]
@@ -154,7 +158,8 @@ def test_news_is_understood_by_its_whole_word_and_a_partner_s_told_facts_come_wi
 def test_a_notification_that_answers_no_line_has_no_understanding():
     move = Choice.from_json({"command": "move", "required_params": ["target_node_id"],
                              "param_schema": {"target_node_id": {"type": "string", "enum": ["3-4"]}}})
-    promise = {"partner_name": "あおい", "place_name": "喫茶店 店内", "due_at": "2027-05-10T06:00:00+00:00"}
+    promise = Meeting(partner_name="あおい", place_name="喫茶店 店内",
+                      due_at=datetime.fromisoformat("2027-05-10T06:00:00+00:00"))
     view = turn("", choices=[move], people=[], pending=[promise],
                 parsed=Parsed(notification_type="movement_completed",
                               location={"current_node": {"node_id": "5-2", "name": "公園 芝生広場"}}))
@@ -244,9 +249,9 @@ def test_a_line_said_before_to_these_partners_is_listed_once():
 
 def test_a_meeting_the_line_set_is_understood_whatever_its_kind_and_plans_name_their_place():
     line = "3時からお茶会があるのですが、ご一緒にいかがですか"
-    pending = {"id": 7, "partner_name": RIKU["name"], "partner_id": RIKU["id"], "source_text": line,
-               "due_at": "2027-05-10T06:00:00+00:00", "status": "pending"}
-    placed = {**pending, "place_name": "喫茶店 店内", "node_id": "7-8"}
+    pending = Meeting(id=7, partner_name=RIKU["name"], partner_id=RIKU["id"], source_text=line,
+                      due_at=datetime.fromisoformat("2027-05-10T06:00:00+00:00"), status="pending")
+    placed = replace(pending, place_name="喫茶店 店内", node_id="7-8")
     found = situation(turn(line, people=[], pending=[pending], meetings=[placed]))
     assert found[ja_prompt.HEARD][0]["meeting"] == {"at": "15:00"}
     assert found[ja_prompt.MY_PLANS] == [{"with": RIKU["name"], "place": "喫茶店 店内", "node_id": "7-8",

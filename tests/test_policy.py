@@ -12,11 +12,12 @@ from karakuri_agent.decide.rules import propose
 from karakuri_agent.domain.decision import Decision
 from karakuri_agent.domain.notification import Choice
 from karakuri_agent.domain.persona import Rules
-from karakuri_agent.domain.records import Parsed
+from karakuri_agent.domain.records import Meeting, Parsed, Person
 from karakuri_agent.domain.view import View
 from karakuri_agent.memory.context import Identity
 from karakuri_agent.report.line import ReportFacts
 from karakuri_agent.voice.persona import load_persona
+from store_rows import as_commands, as_lines, as_people, as_places, as_refs, as_transfers
 
 NOW = datetime(2026, 4, 18, 6, 0, tzinfo=timezone.utc)
 ME = Identity("1470446478261747854", "AIニケちゃん")
@@ -48,15 +49,15 @@ def view(choices, *, here="1-1", commitments=(), recent=(), places=PLACES, messa
     return View(
         notification_id="notif-test",
         choices=list(choices),
-        parsed=Parsed(notification_type=kind, participants=[MEI, {"id": ME.agent_id, "name": ME.name}],
-                      conversation_messages=list(messages), location=location, transfers=list(transfers)),
-        pending=list(commitments), people=list(people),
+        parsed=Parsed(notification_type=kind, participants=as_refs([MEI, {"id": ME.agent_id, "name": ME.name}]),
+                      conversation_messages=as_lines(messages), location=location, transfers=as_transfers(transfers)),
+        pending=list(commitments), people=as_people(people),
         me=ME,
         now=NOW,
         persona=load_persona(),
-        recent_commands=list(recent),
+        recent_commands=as_commands(recent),
         knowledge_age=knowledge or {},
-        places=places,
+        places=as_places(places),
         own_lines=list(own_lines),
         meetings=list(commitments),
         transfer_policy=policy,
@@ -69,8 +70,8 @@ def first(v):
 
 
 def due_in(minutes, **extra):
-    return {"partner_id": MEI["id"], "partner_name": "桜草メイ", "place_name": "図書館", "node_id": "2-2",
-            "due_at": (NOW + timedelta(minutes=minutes)).isoformat(), "source_text": "図書館で会おう", **extra}
+    return Meeting(**{"partner_id": MEI["id"], "partner_name": "桜草メイ", "place_name": "図書館", "node_id": "2-2",
+                      "due_at": NOW + timedelta(minutes=minutes), "source_text": "図書館で会おう", **extra})
 
 
 def test_a_commitment_due_soon_takes_precedence_over_an_action_here():
@@ -107,7 +108,7 @@ def test_a_talk_is_cut_short_when_a_meeting_elsewhere_is_near():
 def test_starting_a_talk_greets_someone_met_before_as_known():
     start = choice("conversation_start", param_schema={"target_agent_id": {"type": "string", "enum": [MEI["id"]]},
                                                        "message": {"type": "string"}})
-    known = {MEI["id"]: {"agent_id": MEI["id"], "display_name": "桜草メイ", "interactions": 3}}
+    known = {MEI["id"]: Person(MEI["id"], "桜草メイ", interactions=3)}
     v = view([start, MOVE], recent=[{"command": "action", "params": {}}])
     first_time = first(v)
     again = first(View(**{**v.__dict__, "acquaintances": known}))

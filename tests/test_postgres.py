@@ -12,6 +12,7 @@ import socket
 import subprocess
 import sys
 import threading
+from dataclasses import replace
 from datetime import datetime, timedelta, timezone
 from urllib.parse import urlsplit
 
@@ -137,9 +138,9 @@ def fill(state) -> None:
 def what_it_knows(state) -> tuple:
     store = state.store
     return (state.ledger.previous("n1"), state.ledger.previous("n2"), store.load_notification("n1"),
-            [{k: v for k, v in e.items() if k != "id"} for e in store.recent_activity(10)],
+            [replace(e, id=0) for e in store.recent_activity(10)],
             store.recent_memory(NOW - timedelta(days=1)),
-            [{k: v for k, v in c.items() if k != "id"} for c in store.pending_commitments()],
+            [replace(c, id=0) for c in store.pending_commitments()],
             store.people(["7"]), store.known_places(), store.knowledge("get_map"), store.utterances("with:7"),
             store.hear_line("line-1", NOW, timedelta(hours=1)), store.behaviour_state(),
             [{k: v for k, v in f.items() if k != "id"} for f in store.told_facts(["7"], listener="7")])

@@ -14,14 +14,16 @@ from karakuri_agent.app.cli import agent
 from karakuri_agent.app.config import load_settings
 from karakuri_agent.app.cycle import handle
 from karakuri_agent.app.day.model import build
+from karakuri_agent.domain.records import Meeting
 from karakuri_agent.memory.promises import KEEPABLE_AFTER_DUE, PRESENT_BEFORE_DUE, kept_by_being_there
 from karakuri_agent.state.factory import open_state
 from karakuri_agent.state.values import utc_text
-from test_day import _at, _entry, _records
+from test_day import _entry, _records, _time
 
 DUE = datetime(2026, 11, 29, 3, 0, tzinfo=timezone.utc)  # 12:00 in Tokyo
 PROMISE = {"partner_id": "1474403124906295517", "partner_name": "桜草メイ", "place_name": "図書館",
            "node_id": "8-3", "due_at": utc_text(DUE), "source_text": "12時に図書館で会おうね"}
+MEETING = Meeting(**{**PROMISE, "due_at": DUE})  # the same promise as the store reads it back
 
 
 def idle_at(nid: str, at: datetime, here: str = "8-3 (図書館 閲覧室)") -> dict:
@@ -43,15 +45,15 @@ def test_standing_at_the_place_through_the_time_keeps_the_promise_and_day_says_k
             handle(f"notification_id: {nid}", settings, dry_run=True, clock=lambda at=at: at, post=False)
     with open_state(settings, lambda: DUE) as state:
         [row] = state.store.commitments_between(DUE - timedelta(days=1), DUE + timedelta(days=1))
-    assert row["status"] == "fulfilled"
+    assert row.status == "fulfilled"
     day = CliRunner().invoke(agent, ["day", "--date", "2026-11-29", "--json"])
     assert day.exit_code == 0 and '"status": "kept"' in day.stdout and '"missed"' not in day.stdout
 
 
 def test_the_day_of_an_older_state_counts_being_there_as_keeping_it():
-    promise = {"id": 1, "notification_id": "n", "partner_id": "1", "partner_name": "メイ", "place_name": None,
-               "node_id": "8-3", "due_at": _at(60), "source_text": "約束", "status": "pending", "created_at": _at(0),
-               "fulfilled_at": None}
+    promise = Meeting(id=1, notification_id="n", partner_id="1", partner_name="メイ", place_name=None,
+                      node_id="8-3", due_at=_time(60), source_text="約束", status="pending", created_at=_time(0),
+                      fulfilled_at=None)
     there = build(_records(journal=[_entry(30, "here", {"node_id": "8-3"}), _entry(65, "here", {"node_id": "8-3"})],
                            promises=[promise], now_minutes=600))
     elsewhere = build(_records(journal=[_entry(65, "here", {"node_id": "6-11"})], promises=[promise], now_minutes=600))
@@ -61,5 +63,5 @@ def test_the_day_of_an_older_state_counts_being_there_as_keeping_it():
 @given(offset=st.timedeltas(min_value=timedelta(hours=-6), max_value=timedelta(hours=6)),
        node=st.sampled_from(["8-3", "6-11"]))
 def test_being_there_keeps_it_exactly_within_the_window_and_at_the_place(offset, node):
-    kept = kept_by_being_there(PROMISE, node, None, DUE + offset)
+    kept = kept_by_being_there(MEETING, node, None, DUE + offset)
     assert kept == (node == "8-3" and -PRESENT_BEFORE_DUE <= offset <= KEEPABLE_AFTER_DUE)

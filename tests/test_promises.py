@@ -21,13 +21,15 @@ from karakuri_agent.memory.promises import MEETING_LOOKBACK
 from karakuri_agent.domain.notification import Choice, Notification
 from karakuri_agent.decide.queries import COMMITMENT_SOON, MEETING_GRACE
 from karakuri_agent.decide.rules import propose
-from karakuri_agent.domain.records import Parsed
+from karakuri_agent.domain.records import Line, Meeting, Parsed
+from karakuri_agent.domain.identity import PersonRef
 from karakuri_agent.domain.view import View
 from karakuri_agent.reading.times import PAST_GRACE
 from karakuri_agent.reading.promises import Promise, extract_promise, extract_promises
 from karakuri_agent.state.retention import forget
 from karakuri_agent.voice.persona import load_persona
 from karakuri_agent.state.sqlite.store import SQLiteStore
+from store_rows import as_lines, as_places, as_refs, line
 
 FIXTURES = Path(__file__).resolve().parents[2] / "shared" / "examples" / "real-texts.json"
 TOKYO = ZoneInfo("Asia/Tokyo")
@@ -233,7 +235,7 @@ def test_own_lines_are_skipped_and_others_kept_in_order():
         {"speaker": "桜草メイ", "speaker_id": "1", "message": "いいよ、30分後に図書館ね"},
         {"speaker": "黒瀬コウ", "speaker_id": "2", "message": "あとで一緒に神社に行こう"},
     ]
-    got = extract_promises(lines, self_id=SELF_ID, self_name=SELF_NAME, now=NOW)
+    got = extract_promises(as_lines(lines), self_id=SELF_ID, self_name=SELF_NAME, now=NOW)
     assert [(p.partner_name, p.partner_id, p.place_name) for p in got] == [
         ("桜草メイ", "1", "図書館"),
         ("黒瀬コウ", "2", "神社"),
@@ -242,7 +244,7 @@ def test_own_lines_are_skipped_and_others_kept_in_order():
 
 def test_own_line_without_id_is_recognised_by_name():
     lines = [{"speaker": SELF_NAME, "speaker_id": None, "message": "30分後に図書館で会おう"}]
-    assert extract_promises(lines, self_id=SELF_ID, self_name=SELF_NAME, now=NOW) == []
+    assert extract_promises(as_lines(lines), self_id=SELF_ID, self_name=SELF_NAME, now=NOW) == []
 
 
 def test_lines_parsed_from_text_feed_extraction():
@@ -282,7 +284,7 @@ B006_PLACES = "近くの建物: 床屋 [9-11] / 本屋「栞」 [7-6] / 喫茶�
 def test_extraction_never_raises_on_arbitrary_text(message):
     promise = _promise(message, known_places=KNOWN_PLACES + [{"node_id": None, "name": ""}, {"bad": 1}])
     assert promise is None or (promise.place_name or promise.node_id or promise.due_at)
-    lines = [{"speaker": "x", "speaker_id": None, "message": message}, {"message": None}, "not a dict"]
+    lines = [line({"speaker": "x", "speaker_id": None, "message": message}), {"message": None}, "not a dict"]
     alone = extract_promise(message, speaker_name="x", speaker_id=None, now=NOW)
     # Entries that are not lines add nothing; the real line gives what it gives on its own
     # (plus the key of the line that made it and when it was said, which a lone text has no notion of).
@@ -337,7 +339,7 @@ def _read(store: SQLiteStore, number: int, at: datetime, messages, conversation_
 
 def _promises(store: SQLiteStore) -> list[tuple[str | None, datetime]]:
     rows = store.pending_commitments(None, 50)
-    return [(row["place_name"], datetime.fromisoformat(row["due_at"]).astimezone(TOKYO)) for row in rows]
+    return [(row.place_name, row.due_at.astimezone(TOKYO)) for row in rows]
 
 
 MEI_LINE = ("桜草メイ", "1474403124906295517", "01:57に神社で")
@@ -585,25 +587,25 @@ def test_a_word_naming_parts_of_several_buildings_names_none_of_them():
 def test_a_meeting_moved_by_its_proposer_keeps_its_time_at_the_new_place(first, moved_to, node, due):
     lines = [{"speaker": "桜草メイ", "speaker_id": "1", "message": first},
              {"speaker": "桜草メイ", "speaker_id": "1", "message": moved_to}]
-    found = extract_promises(lines, self_id=SELF_ID, self_name=SELF_NAME, now=NOW, known_places=KNOWN_PLACES)
+    found = extract_promises(as_lines(lines), self_id=SELF_ID, self_name=SELF_NAME, now=NOW, known_places=KNOWN_PLACES)
     assert [(p.node_id, p.due_at) for p in found][1:] == [(node, due)]
 
 
 def test_another_persons_place_change_moves_nobody_elses_meeting():
     lines = [{"speaker": "桜草メイ", "speaker_id": "1", "message": "15時に喫茶店で待ち合わせしよう。"},
              {"speaker": "黒瀬コウ", "speaker_id": "2", "message": "やっぱり公民館にしない？"}]
-    found = extract_promises(lines, self_id=SELF_ID, self_name=SELF_NAME, now=NOW, known_places=KNOWN_PLACES)
+    found = extract_promises(as_lines(lines), self_id=SELF_ID, self_name=SELF_NAME, now=NOW, known_places=KNOWN_PLACES)
     assert [p.partner_name for p in found] == ["桜草メイ"]
 
 
 def test_the_later_of_two_plans_with_one_person_for_one_time_is_where_to_be():
     from karakuri_agent.memory.promises import latest_plans
 
-    due = _at(15).isoformat()
-    plans = [{"id": 3, "partner_id": "1", "due_at": due, "node_id": "6-11"},
-             {"id": 5, "partner_id": "1", "due_at": due, "node_id": "10-17"},
-             {"id": 4, "partner_id": "2", "due_at": due, "node_id": "7-6"}]
-    assert [p["id"] for p in latest_plans(plans)] == [5, 4]
+    due = _at(15)
+    plans = [Meeting(id=3, partner_id="1", partner_name="", due_at=due, node_id="6-11"),
+             Meeting(id=5, partner_id="1", partner_name="", due_at=due, node_id="10-17"),
+             Meeting(id=4, partner_id="2", partner_name="", due_at=due, node_id="7-6")]
+    assert [p.id for p in latest_plans(plans)] == [5, 4]
 
 
 @pytest.mark.parametrize("label, building, said", [
@@ -619,7 +621,7 @@ def test_a_building_name_seen_earlier_places_a_later_promise_on_its_node(store, 
                                   requested_id="notif-1")
     observe(store, seen, me=ME, now=NOW)
     _read(store, 2, NOW + timedelta(minutes=20), [("桜草メイ", "1474403124906295517", said)])
-    assert [row["node_id"] for row in store.pending_commitments(None, 50)] == [node]
+    assert [row.node_id for row in store.pending_commitments(None, 50)] == [node]
 
 
 @pytest.mark.parametrize("said, building, node", [
@@ -628,11 +630,11 @@ def test_a_building_name_seen_earlier_places_a_later_promise_on_its_node(store, 
 def test_a_promise_at_a_building_seen_only_later_is_placed_once_it_is_seen(said, building, node):
     from karakuri_agent.memory.promises import placed
 
-    meeting = {"id": 1, "partner_id": "1", "place_name": None, "node_id": None, "source_text": said,
-               "due_at": _at(19).isoformat()}
+    meeting = Meeting(id=1, partner_id="1", partner_name="", place_name=None, node_id=None, source_text=said,
+                      due_at=_at(19))
     labels = [{"node_id": node, "name": "店 店内"}, {"node_id": "1-1", "name": "公園 広場"}]
-    assert placed([meeting], labels)[0]["node_id"] is None
-    assert placed([meeting], labels + [{"node_id": node, "name": building}])[0]["node_id"] == node
+    assert placed([meeting], labels)[0].node_id is None
+    assert placed([meeting], labels + [{"node_id": node, "name": building}])[0].node_id == node
 
 
 @pytest.mark.parametrize("minutes", [20, 28])
@@ -640,15 +642,16 @@ def test_a_talk_is_cut_short_in_time_to_walk_to_a_meeting_elsewhere(minutes):
     speak = Choice.from_json({"command": "conversation_speak", "required_params": ["message", "next_speaker_agent_id"]})
     end = Choice.from_json({"command": "end_conversation", "required_params": ["message", "next_speaker_agent_id"]})
     places = [{"node_id": "1-1", "name": "駅 前"}, {"node_id": "2-2", "name": "図書館 館内"}]
-    meeting = {"partner_id": "2", "partner_name": "黒瀬コウ", "place_name": "図書館 館内", "node_id": "2-2",
-               "due_at": (NOW + timedelta(minutes=minutes)).isoformat(), "source_text": "図書館で会おう"}
+    meeting = Meeting(partner_id="2", partner_name="黒瀬コウ", place_name="図書館 館内", node_id="2-2",
+                      due_at=NOW + timedelta(minutes=minutes), source_text="図書館で会おう")
     view = View(notification_id="n", choices=[speak, end],
                 parsed=Parsed(notification_type="conversation_message",
-                              participants=[{"id": "1", "name": "桜草メイ"}],
-                              conversation_messages=[{"speaker": "桜草メイ", "speaker_id": "1", "message": "それでね"}],
+                              participants=as_refs([{"id": "1", "name": "桜草メイ"}]),
+                              conversation_messages=as_lines([
+                                  {"speaker": "桜草メイ", "speaker_id": "1", "message": "それでね"}]),
                               location={"current_node": {"node_id": "1-1", "name": "駅 前"}}),
                 pending=[meeting], people=[], me=ME, now=NOW,
-                persona=load_persona(), places=places, meetings=[meeting])
+                persona=load_persona(), places=as_places(places), meetings=[meeting])
     assert propose(view).candidates[0].command == "end_conversation"
 
 
@@ -704,7 +707,7 @@ def test_a_single_kanji_of_a_compound_names_no_place():
 def _where_to_be(store: SQLiteStore, at: datetime) -> list[tuple[str | None, datetime]]:
     from karakuri_agent.memory.promises import meetings_ahead
 
-    return [(m["node_id"], datetime.fromisoformat(m["due_at"]).astimezone(TOKYO))
+    return [(m.node_id, m.due_at.astimezone(TOKYO))
             for m in meetings_ahead(store, at, at + timedelta(days=1), store.known_places())]
 
 
@@ -791,9 +794,9 @@ def test_a_time_and_a_place_not_shown_yet_make_a_meeting_placed_once_it_is_shown
 
     promise = _promise(said)
     assert promise is not None and (promise.place_name, promise.node_id) == (word, None)
-    meeting = {"id": 1, "partner_id": "1", "place_name": word, "node_id": None, "source_text": said,
-               "due_at": promise.due_at.isoformat()}
-    assert placed([meeting], [{"node_id": "3-8", "name": word}, {"node_id": "1-1", "name": "公園 広場"}])[0]["node_id"] == "3-8"
+    meeting = Meeting(id=1, partner_id="1", partner_name="", place_name=word, node_id=None, source_text=said,
+                      due_at=promise.due_at)
+    assert placed([meeting], [{"node_id": "3-8", "name": word}, {"node_id": "1-1", "name": "公園 広場"}])[0].node_id == "3-8"
 
 
 @pytest.mark.parametrize("said", ["5時に夕飯で", "明日10時にテストで", "1時間後に会議な", "3時に仕事で忙しい"])
@@ -802,11 +805,11 @@ def test_a_time_and_a_word_that_is_no_place_make_no_meeting(said):
 
 
 # -- one promise per plan, made by the line that proposed it ---------------------------------------
-def _lines(*said: tuple[str, str, str]) -> list[dict]:
-    return [{"speaker": name, "speaker_id": agent_id, "message": message} for name, agent_id, message in said]
+def _lines(*said: tuple[str, str, str]) -> list[Line]:
+    return as_lines({"speaker": name, "speaker_id": agent_id, "message": message} for name, agent_id, message in said)
 
 
-def _plans(lines: list[dict], now: datetime = _night(18, 20, 0), standing=()) -> list[tuple[str, str | None, datetime | None]]:
+def _plans(lines: list[Line], now: datetime = _night(18, 20, 0), standing=()) -> list[tuple[str, str | None, datetime | None]]:
     found = extract_promises(lines, self_id=SELF_ID, self_name=SELF_NAME, now=now, known_places=KNOWN_PLACES,
                              standing=standing)
     return [(p.partner_name, p.place_name, p.due_at and p.due_at.astimezone(TOKYO)) for p in found]
@@ -878,5 +881,5 @@ def test_the_agent_named_in_a_text_without_a_participant_list_gets_its_configure
     raw = {"notification_id": "notif-self", "created_at": NOW.isoformat(),
            "notification": {"type": "conversation_message", "text": text, "choices": []}}
     parsed = parse(Notification.from_json(raw, requested_id="notif-self"), roster={}, me=ME)
-    assert {"name": SELF_NAME, "id": SELF_ID} in parsed.next_speakers
-    assert all(p["id"] == SELF_ID for p in parsed.participants if p["name"] == SELF_NAME)
+    assert PersonRef(SELF_ID, SELF_NAME) in parsed.next_speakers
+    assert all(p.id == SELF_ID for p in parsed.participants if p.name == SELF_NAME)

@@ -8,6 +8,8 @@ from datetime import datetime, timedelta, timezone
 
 import respx
 
+from karakuri_agent.domain.identity import PersonRef
+from karakuri_agent.domain.records import Line
 from karakuri_agent.memory import recall
 from karakuri_agent.reading import told
 from karakuri_agent.app.config import load_settings
@@ -21,12 +23,12 @@ DAY1 = datetime(2026, 12, 1, 1, 0, tzinfo=timezone.utc)  # 10:00 in Tokyo
 
 
 def fact(line: str, *, at=DAY1, speaker="桜草メイ", speaker_id=MEI, **row) -> dict:
-    [found], _ = told.read_line({"speaker": speaker, "speaker_id": speaker_id, "message": line}, at)
+    [found], _ = told.read_line(Line(speaker, line, speaker_id), at)
     return {"id": 1, "withdrawn_at": None, "mentioned_at": None, **found.to_row(), **row}
 
 
-MEI_P = {"id": MEI, "name": "桜草メイ"}
-LUNA_P = {"id": LUNA, "name": "白石ルナ"}
+MEI_P = PersonRef(MEI, "桜草メイ")
+LUNA_P = PersonRef(LUNA, "白石ルナ")
 
 
 def test_a_fact_comes_back_on_a_later_day_only():

@@ -21,6 +21,7 @@ from karakuri_agent.state.retention import KEEP_ACTIVITY, KEEP_MEMORY, forget
 from karakuri_agent.app.maintenance import collect
 from karakuri_agent.state.base import SUCCEEDED
 from karakuri_agent.state.sqlite.store import SQLiteStore
+from store_rows import ref
 
 NOW = datetime(2026, 11, 29, 12, 0, tzinfo=timezone.utc)
 MEI = {"id": "1474403124906295517", "name": "桜草メイ"}
@@ -64,7 +65,7 @@ def _live(store: SQLiteStore, clock: Clock, notification_id: str, command: str, 
     store.record_command(notification_id, "idle_reminder_fired", command, {"target_node_id": node}, True,
                          "ok", {"ok": True}, "理由")
     store.add_memory(notification_id, "action", f"{node}へ移動した")
-    store.see_people([MEI])
+    store.see_people([ref(MEI)])
     store.touch_person(MEI["id"], MEI["name"])
     store.learn_places([{"node_id": node, "name": f"場所{node}"}])
     store.set_knowledge("get_map", {"nodes": [node]})

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from store_rows import as_lines, as_refs, as_transfers
 
 from karakuri_agent.reading import textparse as tp
 
@@ -34,16 +35,16 @@ def test_the_own_texts_cover_every_parser():
 @pytest.mark.parametrize("case", CASES)
 def test_people_and_lines_are_read_as_a_reader_reads_them(case: dict[str, Any]):
     text, expected = case["text"], case["expected"]
-    assert tp.parse_participants(text, ROSTER) == expected["participants"], case["why"]
-    assert tp.parse_lines(text, ROSTER) == expected["lines"], case["why"]
-    assert tp.parse_next_speakers(text, ROSTER) == expected["next_speakers"], case["why"]
+    assert tp.parse_participants(text, ROSTER) == as_refs(expected["participants"]), case["why"]
+    assert tp.parse_lines(text, ROSTER) == as_lines(expected["lines"]), case["why"]
+    assert tp.parse_next_speakers(text, ROSTER) == as_refs(expected["next_speakers"]), case["why"]
 
 
 @pytest.mark.parametrize("case", CASES)
 def test_choices_and_transfers_are_read_as_a_reader_reads_them(case: dict[str, Any]):
     text, expected = case["text"], case["expected"]
     assert tp.parse_choice_commands(text) == expected["choices"], case["why"]
-    assert tp.parse_transfers(text, ME["id"], ME["name"], ROSTER) == expected["transfers"], case["why"]
+    assert tp.parse_transfers(text, ME["id"], ME["name"], ROSTER) == as_transfers(expected["transfers"]), case["why"]
 
 
 @pytest.mark.parametrize("case", [c for c in CASES if "places" in c.values[0]["expected"]])

@@ -22,6 +22,7 @@ from karakuri_agent.voice.names import address_name
 from karakuri_agent.voice.persona import iter_templates, load_persona
 from karakuri_agent.voice.pickup import pick_topic
 from karakuri_agent.voice.speech import PURPOSES, compose
+from store_rows import as_lines, as_refs
 
 BUNDLED = Path(__file__).resolve().parent.parent / "skill" / "personas" / "nike"
 SAMPLE = {"partner": "メイさん", "place": "喫茶店", "topic": "おにぎり", "time": "18時",
@@ -668,8 +669,8 @@ def speaking_view(participants, messages, *, choice=SPEAK_CHOICE, nid="notif-tal
     return View(
         notification_id=nid, choices=[choice],
         parsed=Parsed(notification_type="conversation_message",
-                      participants=[*participants, {"id": ME.agent_id, "name": ME.name}],
-                      conversation_messages=list(messages), location={}),
+                      participants=as_refs([*participants, {"id": ME.agent_id, "name": ME.name}]),
+                      conversation_messages=as_lines(messages), location={}),
         pending=[], people=[],
         me=ME, now=datetime(2026, 4, 18, 6, 0, tzinfo=timezone.utc), persona=load_persona(),
         said_before=list(said_before),
@@ -779,7 +780,7 @@ def test_said_before_spans_a_week_and_is_keyed_by_partner(tmp_path):
 
     def talk(people, message, days_ago, conversation_id=None):
         clock["at"] = now - timedelta(days=days_ago)
-        parsed = Parsed(participants=[*people, {"id": ME.agent_id, "name": ME.name}],
+        parsed = Parsed(participants=as_refs([*people, {"id": ME.agent_id, "name": ME.name}]),
                         conversation_id=conversation_id)
         store.add_utterance(conversation_key(parsed, ME), message)
 
@@ -788,7 +789,7 @@ def test_said_before_spans_a_week_and_is_keyed_by_partner(tmp_path):
     talk([MEI_P], "昨日メイだけに", 1)
     talk([YUUKI], "昨日ユウキに", 1)
     talk([YUU], "今朝ユウに", 0.1)
-    parsed = Parsed(participants=[YUU, {"id": ME.agent_id, "name": ME.name}])
+    parsed = Parsed(participants=as_refs([YUU, {"id": ME.agent_id, "name": ME.name}]))
     lines = said_to_partners(store, partner_keys(parsed, ME), now - timedelta(days=7))
     assert sorted(lines) == sorted(["三日前にユウとメイに", "今朝ユウに"])
 
@@ -840,7 +841,8 @@ def test_lines_said_in_a_talk_with_a_server_id_count_as_said_to_its_people(tmp_p
     store = SQLiteStore(connect(tmp_path), clock=lambda: now)
 
     def parsed(people, conversation_id):
-        return Parsed(participants=[*people, {"id": ME.agent_id, "name": ME.name}], conversation_id=conversation_id)
+        return Parsed(participants=as_refs([*people, {"id": ME.agent_id, "name": ME.name}]),
+                      conversation_id=conversation_id)
 
     earlier = parsed([YUU, MEI_P], first_id)
     remember_partners(store, earlier, ME)

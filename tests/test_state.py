@@ -10,6 +10,7 @@ from click.testing import CliRunner
 
 from conftest import BODY, CONVERSATION_REQUEST, GET_URL
 from karakuri_agent.app.cli import agent
+from karakuri_agent.domain.identity import PersonRef
 from karakuri_agent.errors import AlreadyAttempted
 from karakuri_agent.state.base import SUCCEEDED
 from karakuri_agent.state.memory import MemoryState
@@ -61,18 +62,19 @@ def test_one_request_entry_per_notification_and_commands_newest_first(state, clo
     for command in ("move", "wait", "action"):
         clock.tick(minutes=1)
         state.store.record_command("notif-a", "idle_reminder_fired", command, {"n": 1}, True, "", {}, "why")
-    assert [c["command"] for c in state.store.recent_commands(2)] == ["action", "wait"]
-    [request] = [e for e in state.store.recent_activity(10) if e["kind"] == "request"]
-    assert "command" not in request and request["id"] == first
-    assert state.store.recent_commands(1)[0]["params"] == {"n": 1} and state.store.recent_commands(1)[0]["success"]
+    assert [c.command for c in state.store.recent_commands(2)] == ["action", "wait"]
+    [request] = [e for e in state.store.recent_activity(10) if e.kind == "request"]
+    assert request.command is None and request.id == first and request.created_at == NOW
+    assert state.store.recent_commands(1)[0].params == {"n": 1} and state.store.recent_commands(1)[0].success is True
 
 
 def test_people_are_counted_by_contact_and_found_by_name(state, clock):
-    state.store.see_people([{"id": "1", "name": "メイ"}, {"id": "2", "name": ""}])
+    state.store.see_people([PersonRef("1", "メイ"), PersonRef("2", "")])
     for _ in range(5):
         state.store.touch_person("1", "メイ")
     state.store.touch_person("3", "ルナ")
-    assert [(p["agent_id"], p["interactions"]) for p in state.store.people(["3", "1", "2"])] == [("3", 1), ("1", 5)]
+    assert [(p.agent_id, p.interactions) for p in state.store.people(["3", "1", "2"])] == [("3", 1), ("1", 5)]
+    assert state.store.people(["1"])[0].last_contact == clock()
     assert state.store.person_id("ルナ") == "3" and state.store.person_id("誰か") is None
 
 
@@ -82,11 +84,11 @@ def test_promises_sort_undated_last_and_a_kept_one_stays_a_meeting(state, clock)
     state.store.add_commitment("n1", {"partner_name": "メイ", "source_text": "1時間後に駅で", "due_at": due})
     state.store.add_commitment("n1", {"partner_name": "メイ", "source_text": "1時間後に駅で", "due_at": due})
     pending = state.store.pending_commitments(NOW)
-    assert [c["source_text"] for c in pending] == ["1時間後に駅で", "いつか"]
-    state.store.fulfil_commitments([pending[0]["id"]])
-    assert [c["source_text"] for c in state.store.pending_commitments(NOW)] == ["いつか"]
+    assert [c.source_text for c in pending] == ["1時間後に駅で", "いつか"]
+    state.store.fulfil_commitments([pending[0].id])
+    assert [c.source_text for c in state.store.pending_commitments(NOW)] == ["いつか"]
     [meeting] = state.store.meetings(NOW, NOW + timedelta(hours=2))
-    assert meeting["status"] == "fulfilled"
+    assert meeting.status == "fulfilled"
 
 
 def test_every_backend_finds_the_same_broken_promises(state, clock):
@@ -99,11 +101,11 @@ def test_every_backend_finds_the_same_broken_promises(state, clock):
 
     for name, hours_ago in [("コウ", 4), ("リン", 3.5), ("メイ", 4), ("ルナ", 4), ("ソラ", 2), ("昔", 24 * 3)]:
         promise(name, hours_ago)
-    ids = {m["partner_name"]: m["id"] for m in state.store.meetings(NOW - timedelta(days=4), NOW, 50)}
+    ids = {m.partner_name: m.id for m in state.store.meetings(NOW - timedelta(days=4), NOW, 50)}
     state.store.fulfil_commitments([ids["メイ"]])
     withdraw(state.store, [ids["ルナ"]])
     # Three hours past its time, unkept and not called off; one older than the lookback is forgotten.
-    assert [p["partner_name"] for p in broken_promises(state.store, NOW)] == ["コウ", "リン"]
+    assert [p.partner_name for p in broken_promises(state.store, NOW)] == ["コウ", "リン"]
 
 
 def test_a_withdrawn_promise_is_never_offered_again_however_many_follow(state, clock):
@@ -112,10 +114,10 @@ def test_a_withdrawn_promise_is_never_offered_again_however_many_follow(state, c
     due = (NOW + timedelta(hours=1)).isoformat(timespec="milliseconds")
     for i in range(205):
         state.store.add_commitment("n1", {"partner_name": f"p{i}", "source_text": f"{i}時に駅で", "due_at": due})
-    ids = [m["id"] for m in state.store.meetings(NOW, NOW + timedelta(hours=2), 300)]
+    ids = [m.id for m in state.store.meetings(NOW, NOW + timedelta(hours=2), 300)]
     withdraw(state.store, ids[:204])  # more than the 200 a capped list of ids could hold
-    assert [m["partner_name"] for m in state.store.meetings(NOW, NOW + timedelta(hours=2), 300)] == ["p204"]
-    assert [c["partner_name"] for c in state.store.pending_commitments(NOW, 300)] == ["p204"]
+    assert [m.partner_name for m in state.store.meetings(NOW, NOW + timedelta(hours=2), 300)] == ["p204"]
+    assert [c.partner_name for c in state.store.pending_commitments(NOW, 300)] == ["p204"]
     assert state.store.knowledge_times() == {}  # nothing of it is kept in the knowledge table
 
 
@@ -123,7 +125,8 @@ def test_places_lines_and_knowledge(state, clock):
     state.store.learn_places([{"node_id": "2-1", "name": "駅"}, {"node_id": "1-1", "name": "公園"}])
     state.store.visit_place("9-9")  # visited, never named: not a known place
     state.store.visit_place("2-1")
-    assert [(p["node_id"], p["visits"]) for p in state.store.known_places()] == [("1-1", 0), ("2-1", 1)]
+    assert [(p.node_id, p.visits) for p in state.store.known_places()] == [("1-1", 0), ("2-1", 1)]
+    assert [p.last_visited for p in state.store.known_places()] == [None, clock()]
     state.store.add_utterance("with:1", "こんにちは", opens=True)
     clock.tick(seconds=1)
     state.store.add_utterance("with:1", "またね")
@@ -190,10 +193,10 @@ def test_the_journal_keeps_one_fact_per_kind_and_key_and_reads_a_window_in_time_
     state.store.add_to_journal("n1", "line", "n1", earlier, {"text": "やあ"})  # same key, other kind: kept
     state.store.add_to_journal("n3", "here", "n3", NOW + timedelta(days=1), {"node_id": "3-3"})
     found = state.store.journal_between(NOW, NOW + timedelta(hours=1))
-    assert [(e["kind"], e["data"]) for e in found] == [
+    assert [(e.kind, e.data) for e in found] == [
         ("here", {"node_id": "1-1", "label": "公園"}), ("line", {"text": "やあ"}), ("here", {"node_id": "2-1"})]
-    assert found[0]["notification_id"] == "n1" and datetime.fromisoformat(found[0]["at"]) == earlier
-    assert state.store.journal_between(NOW + timedelta(minutes=5), NOW + timedelta(minutes=6))[0]["data"] == {
+    assert found[0].notification_id == "n1" and found[0].at == earlier
+    assert state.store.journal_between(NOW + timedelta(minutes=5), NOW + timedelta(minutes=6))[0].data == {
         "node_id": "2-1"}  # the start is in the window, the end is not
     assert state.store.journal_between(NOW - timedelta(hours=1), NOW) == []
 
@@ -207,10 +210,9 @@ def test_activity_and_promises_of_a_window(state, clock):
                               reason="invalid_request: bad", failed=True)
     start, end = NOW + timedelta(minutes=30), NOW + timedelta(hours=2)
     entries = state.store.activity_between(start, end)
-    assert [(e["notification_id"], e["kind"]) for e in entries] == [("n1", "request"), ("n1", "command"),
-                                                                    ("n1", "report")]
-    assert entries[1]["success"] is False and entries[1]["params"] == {"target_node_id": "1-1"}
-    assert entries[2]["success"] is False and entries[2]["reason"] == "invalid_request: bad"
+    assert [(e.notification_id, e.kind) for e in entries] == [("n1", "request"), ("n1", "command"), ("n1", "report")]
+    assert entries[1].success is False and entries[1].params == {"target_node_id": "1-1"}
+    assert entries[2].success is False and entries[2].reason == "invalid_request: bad"
     due_in = (NOW + timedelta(hours=1, minutes=30)).isoformat(timespec="milliseconds")
     due_later = (NOW + timedelta(days=2)).isoformat(timespec="milliseconds")
     clock.now = NOW - timedelta(days=1)  # heard the day before, due in the window
@@ -221,11 +223,11 @@ def test_activity_and_promises_of_a_window(state, clock):
     state.store.add_commitment("n1", {"partner_name": "ルナ", "source_text": "あさって", "due_at": due_later,
                                       "node_id": "2-1", "place_name": "駅"})
     found = state.store.commitments_between(start, end)
-    assert [p["partner_name"] for p in found] == ["メイ", "ルナ"]
-    state.store.fulfil_commitments([found[0]["id"]])
+    assert [p.partner_name for p in found] == ["メイ", "ルナ"]
+    state.store.fulfil_commitments([found[0].id])
     kept = state.store.commitments_between(start, end)[0]
-    assert kept["status"] == "fulfilled" and kept["fulfilled_at"] == clock.now.isoformat(timespec="milliseconds")
-    assert found[1]["created_at"] == clock.now.isoformat(timespec="milliseconds") and found[1]["node_id"] == "2-1"
+    assert kept.status == "fulfilled" and kept.fulfilled_at == clock.now
+    assert found[1].created_at == clock.now and found[1].node_id == "2-1"
 
 
 def test_recent_claims_are_newest_first_with_their_outcome(state, clock):
@@ -251,7 +253,7 @@ def test_behaviour_state_is_kept_by_key_and_survives_a_restart(state, tmp_path, 
     assert store.behaviour_state() == expected
     store.record_report("n1", "idle_reminder_fired", "待ちます", dry_run=False, command=None, params=None, reason="",
                         failed=False, behaviour={"rule": "night-rest", "gave_way": [{"rule": "x", "why": "spent"}]})
-    assert store.recent_activity(1)[0]["behaviour"]["rule"] == "night-rest"
+    assert (store.recent_activity(1)[0].behaviour or {})["rule"] == "night-rest"
     if isinstance(state, MemoryState):
         return  # nothing outlives the process
     url = request.getfixturevalue("postgres_url") if "postgres" in request.node.name else ""

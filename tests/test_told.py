@@ -5,6 +5,7 @@ from datetime import date, datetime, timezone
 import pytest
 
 from karakuri_agent.domain import facts as kinds
+from karakuri_agent.domain.records import Line
 from karakuri_agent.reading import told
 
 # Tuesday 2026-12-01, 10:00 in Tokyo (01:00 UTC).
@@ -12,7 +13,7 @@ SAID = datetime(2026, 12, 1, 1, 0, tzinfo=timezone.utc)
 
 
 def read(message, *, at=SAID, speaker="桜草メイ", speaker_id="a-mei"):
-    return told.read_line({"speaker": speaker, "speaker_id": speaker_id, "message": message}, at, "c-1")
+    return told.read_line(Line(speaker, message, speaker_id), at, "c-1")
 
 
 def test_a_pet_with_its_name_is_about_the_speaker():
@@ -81,8 +82,8 @@ def test_town_news_is_about_no_one():
 
 
 def test_the_agents_own_lines_are_not_read():
-    lines = [{"speaker": "ニケ", "speaker_id": "me", "message": "猫を飼ってるの、名前はミケ。"},
-             {"speaker": "桜草メイ", "speaker_id": "a-mei", "message": "妹がいるんだ。"}]
+    lines = [Line("ニケ", "猫を飼ってるの、名前はミケ。", "me"),
+             Line("桜草メイ", "妹がいるんだ。", "a-mei")]
     facts, _ = told.read_lines(lines, lambda line: SAID, is_self=lambda i, n: i == "me")
     assert [(f.kind, f.about_id) for f in facts] == [(kinds.FAMILY, "a-mei")]
 

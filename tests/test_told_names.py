@@ -12,17 +12,19 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
+from karakuri_agent.domain.identity import PersonRef
+from karakuri_agent.domain.records import Line
 from karakuri_agent.ja.told import about_someone, stem
 from karakuri_agent.memory import recall
 from karakuri_agent.reading.told import read_line, retracted
 from karakuri_agent.voice.names import called_names
 
 TOLD_AT = datetime(2026, 12, 1, 3, tzinfo=timezone.utc)
-REN = {"id": "a-ren", "name": "霧島レン"}
+REN = PersonRef("a-ren", "霧島レン")
 
 
-def _told(message: str, at: datetime = TOLD_AT, who: dict[str, str] = REN):  # type: ignore[no-untyped-def]
-    return read_line({"speaker": who["name"], "speaker_id": who["id"], "message": message}, at)
+def _told(message: str, at: datetime = TOLD_AT, who: PersonRef = REN):  # type: ignore[no-untyped-def]
+    return read_line(Line(who.name, message, who.id), at)
 
 
 def _rows(facts):  # type: ignore[no-untyped-def]
@@ -53,18 +55,18 @@ def test_who_news_is_about_is_read_from_how_the_line_calls_them(line: str, name:
 
 
 @pytest.mark.parametrize("person, line", [
-    ({"id": "a-kai", "name": "Kai_07"}, "Kaiくん、結婚するんだって！"),
-    ({"id": "a-hiyo", "name": "ひよりん"}, "ひよりさん、今度そば屋さんを始めるそうですよ"),
-    ({"id": "a-minami", "name": "ミナミ☆"}, "ミナミくん、足を骨折したんだって…"),
-    ({"id": "a-kotone", "name": "ことね"}, "ことねさん、宝くじ当たったらしいで"),
+    (PersonRef("a-kai", "Kai_07"), "Kaiくん、結婚するんだって！"),
+    (PersonRef("a-hiyo", "ひよりん"), "ひよりさん、今度そば屋さんを始めるそうですよ"),
+    (PersonRef("a-minami", "ミナミ☆"), "ミナミくん、足を骨折したんだって…"),
+    (PersonRef("a-kotone", "ことね"), "ことねさん、宝くじ当たったらしいで"),
 ])
-def test_news_goes_back_to_the_one_it_is_about_however_the_line_called_them(person: dict[str, str], line: str) -> None:
+def test_news_goes_back_to_the_one_it_is_about_however_the_line_called_them(person: PersonRef, line: str) -> None:
     facts, _ = _told(line)
     assert len(facts) == 1 and facts[0].about_name in recall.kept_under(person)
     later = TOLD_AT + timedelta(days=1)
     brought = recall.choose(_rows(facts), person, later)
     assert brought is not None and facts[0].topic in brought.line
-    assert recall.choose(_rows(facts), {"id": "a-other", "name": "桜草メイ"}, later) is None
+    assert recall.choose(_rows(facts), PersonRef("a-other", "桜草メイ"), later) is None
     assert recall.choose(_rows(facts), REN, later) is None  # never back to the one who told it
 
 

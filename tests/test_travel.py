@@ -15,10 +15,11 @@ from karakuri_agent.domain.notification import Choice, TOKYO
 from karakuri_agent.domain.identity import Identity
 from karakuri_agent.voice.persona import load_persona
 from karakuri_agent.decide.rules import propose
-from karakuri_agent.domain.records import Parsed
+from karakuri_agent.domain.records import Meeting, Parsed
 from karakuri_agent.domain.view import View
 from karakuri_agent.state.memory import MemoryState
 from karakuri_agent.memory.travel import CEILING, FLOOR, learn_trip, time_to_walk, trips
+from store_rows import as_lines, as_places, as_refs
 
 NOW = datetime(2026, 5, 2, 10, 0, tzinfo=TOKYO)
 ME = Identity("1470446478261747854", "AIニケちゃん")
@@ -78,15 +79,16 @@ def _talk(minutes_to_meeting: int, walked: list[dict]) -> View:
     speak = Choice.from_json({"command": "conversation_speak", "required_params": ["message", "next_speaker_agent_id"]})
     end = Choice.from_json({"command": "conversation_end", "required_params": ["message", "next_speaker_agent_id"]})
     places = [{"node_id": "4-1", "name": "商店街 入口"}, {"node_id": "12-7", "name": "展望台 デッキ"}]
-    meeting = {"partner_id": "2", "partner_name": "黒瀬コウ", "place_name": "展望台 デッキ", "node_id": "12-7",
-               "due_at": (NOW + timedelta(minutes=minutes_to_meeting)).isoformat(), "source_text": "展望台で会おう"}
+    meeting = Meeting(partner_id="2", partner_name="黒瀬コウ", place_name="展望台 デッキ", node_id="12-7",
+                      due_at=NOW + timedelta(minutes=minutes_to_meeting), source_text="展望台で会おう")
     return View(notification_id="n", choices=[speak, end],
                 parsed=Parsed(notification_type="conversation_message",
-                              participants=[{"id": "1", "name": "桜草メイ"}],
-                              conversation_messages=[{"speaker": "桜草メイ", "speaker_id": "1", "message": "それでね"}],
+                              participants=as_refs([{"id": "1", "name": "桜草メイ"}]),
+                              conversation_messages=as_lines([
+                                  {"speaker": "桜草メイ", "speaker_id": "1", "message": "それでね"}]),
                               location={"current_node": {"node_id": "4-1", "name": "商店街 入口"}}),
                 pending=[meeting], people=[], me=ME, now=NOW,
-                persona=load_persona(), places=places, meetings=[meeting], trips=walked)
+                persona=load_persona(), places=as_places(places), meetings=[meeting], trips=walked)
 
 
 @pytest.mark.parametrize("walk, due_in", [(50, 60), (70, 80), (40, 50)])
@@ -105,15 +107,15 @@ def _idle(minutes_to_meeting: int, actions: list[tuple[str, float | None]], walk
     """Free time at 4-1, actions of the given lengths offered, a meeting at 12-7 ahead."""
     action = Choice.from_json({"command": "action", "required_params": ["action_id"],
                                "param_schema": {"action_id": {"type": "string", "enum": [a for a, _ in actions]}}})
-    meeting = {"partner_id": "2", "partner_name": "黒瀬コウ", "place_name": "展望台 デッキ", "node_id": "12-7",
-               "due_at": (NOW + timedelta(minutes=minutes_to_meeting)).isoformat(), "source_text": "展望台で会おう"}
+    meeting = Meeting(partner_id="2", partner_name="黒瀬コウ", place_name="展望台 デッキ", node_id="12-7",
+                      due_at=NOW + timedelta(minutes=minutes_to_meeting), source_text="展望台で会おう")
     return View(notification_id="n", choices=[action],
                 parsed=Parsed(notification_type="idle_reminder_fired", participants=[], conversation_messages=[],
                               actions=[{"action_id": a, "name": f"{a}をする", "minutes": m} for a, m in actions],
                               location={"current_node": {"node_id": "4-1", "name": "商店街 入口"}}),
                 pending=[meeting], people=[], me=ME, now=NOW,
-                persona=load_persona(), places=[{"node_id": "4-1", "name": "商店街 入口"},
-                                                  {"node_id": "12-7", "name": "展望台 デッキ"}],
+                persona=load_persona(), places=as_places([{"node_id": "4-1", "name": "商店街 入口"},
+                                                           {"node_id": "12-7", "name": "展望台 デッキ"}]),
                 meetings=[meeting], trips=walked)
 
 

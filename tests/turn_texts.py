@@ -12,9 +12,11 @@ from datetime import datetime, timezone
 from typing import Any, Sequence
 
 from karakuri_agent.domain.notification import Notification
+from karakuri_agent.domain.records import Meeting, Person
 from karakuri_agent.domain.view import View
 from karakuri_agent.memory.context import Identity, parse
 from karakuri_agent.voice.persona import load_persona
+from store_rows import as_places
 
 NOW = datetime(2026, 4, 18, 3, 0, tzinfo=timezone.utc)  # 12:00 in the town (Asia/Tokyo)
 ME = Identity("1470446478261747854", "AIニケちゃん")
@@ -106,10 +108,10 @@ def notification(text: str, choices: list[dict[str, Any]], *, kind: str = "conve
 
 
 def view_of(note: Notification, *, policy: str = "known", met: Sequence[dict[str, str]] = (),
-            pending_commitments: Sequence[dict[str, Any]] = (), places: Sequence[dict[str, Any]] = (),
+            pending_commitments: Sequence[Meeting] = (), places: Sequence[dict[str, Any]] = (),
             now: datetime = NOW, roster: dict[str, str] | None = None) -> View:
     """The View a decider sees for this notification: parsed as the cycle parses it."""
-    people = [{"agent_id": p["id"], "display_name": p["name"], "interactions": 3} for p in met]
+    people = [Person(p["id"], p["name"], interactions=3) for p in met]
     return View(
         notification_id=note.notification_id,
         choices=note.choices,
@@ -118,7 +120,7 @@ def view_of(note: Notification, *, policy: str = "known", met: Sequence[dict[str
         me=ME,
         now=now,
         persona=load_persona(),
-        places=list(places),
+        places=as_places(places),
         transfer_policy=policy,
         text=note.notification.text,
     )

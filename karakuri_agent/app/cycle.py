@@ -421,8 +421,4 @@ def _cooling_down(rt: Runtime, fetched: Fetched, now: datetime) -> bool:
     last = rt.store.recent_commands(1)
     if not last:
         return False
-    try:
-        stamped = datetime.fromisoformat(last[0]["created_at"])
-    except (TypeError, ValueError):  # a stamp that cannot be read cannot hold the agent back
-        return False
-    return cooling_down(stamped, now, timedelta(seconds=window))
+    return cooling_down(last[0].created_at, now, timedelta(seconds=window))

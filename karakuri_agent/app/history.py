@@ -12,6 +12,7 @@ from karakuri_agent.domain.clock import utc_now
 from karakuri_agent.domain.notification import TOKYO
 from karakuri_agent.outside import dumps_shown
 from karakuri_agent.state.factory import open_state
+from karakuri_agent.state.values import stored_row
 
 # How far back a filtered `log` looks (a person's question, not a run's: read once, filtered here).
 FILTER_SCAN = 100_000
@@ -70,7 +71,7 @@ def recent_counted(settings: Settings, limit: int, filters: Filters = Filters())
     Without filters only `limit` entries are read, so the count is at most `limit`.
     """
     with open_state(settings, utc_now, read_only=True) as state:
-        entries = state.store.recent_activity(FILTER_SCAN if filters.any else limit)
+        entries = [stored_row(entry) for entry in state.store.recent_activity(FILTER_SCAN if filters.any else limit)]
         claims = state.ledger.recent_claims(limit)
     passing = [entry for entry in entries if filters.keeps(entry)]
     kept = list(reversed(passing[:limit]))

@@ -28,6 +28,7 @@ from karakuri_agent.domain.records import Meeting, here_name
 from karakuri_agent.gate import problems_in_view
 from karakuri_agent.ja.phrases import follows_rule
 from karakuri_agent.memory import promises
+from karakuri_agent.state.values import utc_text
 
 if TYPE_CHECKING:
     from karakuri_agent.domain.view import View
@@ -43,7 +44,7 @@ def behaviour_of(view: View) -> Behaviour:
 
 def facts(view: View) -> Facts:
     parsed = view.parsed
-    others = [p for p in parsed.participants if not view.me.is_self(p.get("id"), p.get("name"))]
+    others = [p for p in parsed.participants if not view.me.is_self(p.id, p.name)]
     lines = parsed.conversation_messages
     held = view.holdings
     items = None if held.items is None and held.item_count != 0 else tuple(
@@ -52,15 +53,15 @@ def facts(view: View) -> Facts:
         notification=parsed.notification_type,
         now=view.now.astimezone(TOKYO),
         place=here_name(parsed),
-        nearby=tuple(str(a["name"]) for a in view.nearby_agents if a.get("name")),
-        partner=tuple(str(p["name"]) for p in others if p.get("name")),
+        nearby=tuple(str(a.name) for a in view.nearby_agents if a.name),
+        partner=tuple(str(p.name) for p in others if p.name),
         money=held.money,  # reading/holdings.py's: the text's 所持金, a status answer, what commands spent
         items=items,
         weather=parsed.location.get("weather"),
         met=tuple(view.met),
-        text=str(lines[-1].get("message") or "") if lines else view.text,
+        text=lines[-1].message if lines else view.text,
         offered=tuple(dict.fromkeys(c.command for c in view.choices)),
-        previous_command=view.recent_commands[0].get("command") if view.recent_commands else None,
+        previous_command=view.recent_commands[0].command if view.recent_commands else None,
     )
 
 
@@ -146,11 +147,11 @@ def _turn_params(view: View, command: str, params: dict[str, Any]) -> tuple[dict
     partner = partner_of(view)
     built = speech_params(view, choice, "farewell" if command in END else "reply", partner)
     named = params.get(NEXT_SPEAKER)
-    present = {str(p["id"]): str(p.get("name") or "") for p in present_others(view) if p.get("id")}
+    present = {str(p.id): str(p.name or "") for p in present_others(view) if p.id}
     if named is None:
         speaker = built.get(NEXT_SPEAKER) or next_speaker(view, choice, partner)
     elif named == PARTNER_SLOT:
-        speaker = partner.get("id")
+        speaker = partner.id
     elif view.me.is_self(str(named), None) or view.me.is_self(None, str(named)):
         return SELF_NAMED
     else:
@@ -165,16 +166,16 @@ def _turn_params(view: View, command: str, params: dict[str, Any]) -> tuple[dict
     if (present or view.parsed.participants_listed) and str(speaker) not in present:  # left, or never in it
         return f"{named or speaker} is not someone in this conversation"
     filled = {**{k: v for k, v in built.items() if k != NEXT_SPEAKER}, **params, NEXT_SPEAKER: str(speaker)}
-    return filled, present.get(str(speaker)) or partner.get("name")
+    return filled, present.get(str(speaker)) or partner.name
 
 
 def person_id(view: View, name: str) -> str | None:
     """The id of someone by name: nearby now, in this conversation, or offered as a target."""
     for person in [*view.nearby_agents, *view.parsed.participants]:
-        if person.get("name") == name and person.get("id"):
-            return str(person["id"])
+        if person.name == name and person.id:
+            return str(person.id)
     for agent_id, known in view.acquaintances.items():
-        if known.get("display_name") == name:
+        if known.display_name == name:
             return agent_id
     return None
 
@@ -182,7 +183,7 @@ def person_id(view: View, name: str) -> str | None:
 def _line(view: View, phrases: Sequence[str], *, partner: str | None) -> str:
     """One of a `say`'s phrases, chosen stably per notification, its placeholders filled."""
     phrase = min(phrases, key=lambda p: hashlib.sha256(f"{view.notification_id}:{p}".encode()).hexdigest())
-    who = partner or str(partner_of(view).get("name") or "")  # the one answered: in a group, who spoke last
+    who = partner or partner_of(view).name  # the one answered: in a group, who spoke last
     fill = {"partner": f"{who}{view.persona.honorific}" if who else "", "place": here_name(view.parsed) or "",
             "first_person": view.persona.first_person, "topic": "", "time": view.now.astimezone(TOKYO).strftime("%H:%M")}
     return phrase.format_map(fill)
@@ -261,9 +262,9 @@ def promises_kept(view: View, kept: Sequence[Meeting], memory: dict[str, Any]) -
         del counted[key]
     partners = []
     for promise in kept:
-        key = str(promise.get("id"))
-        known = view.acquaintances.get(str(promise.get("partner_id")))
-        name = promise.get("partner_name") or (known.get("display_name") if known else None)
+        key = str(promise.id)
+        known = view.acquaintances.get(str(promise.partner_id))
+        name = promise.partner_name or (known.display_name if known else None)
         if key in counted or not name:
             continue
         counted[key] = view.now.isoformat()
@@ -288,12 +289,12 @@ def promises_broken(view: View, memory: dict[str, Any]) -> list[str]:
         del counted[key]
     partners = []
     for promise in view.broken_promises:
-        key = str(promise.get("id"))
-        known = view.acquaintances.get(str(promise.get("partner_id")))
-        name = promise.get("partner_name") or (known.get("display_name") if known else None)
+        key = str(promise.id)
+        known = view.acquaintances.get(str(promise.partner_id))
+        name = promise.partner_name or (known.display_name if known else None)
         if key in counted or not name:
             continue
-        counted[key] = str(promise.get("due_at"))
+        counted[key] = utc_text(promise.due_at) if promise.due_at else ""
         partners.append(str(name))
     return partners
 

@@ -39,7 +39,7 @@ def facts_of(view: View, decision: Decision) -> ReportFacts:
         target = str(params.get("target_node_id") or "")
         meeting = next((m for m in view.meetings if target and meeting_node(view, m) == target), None)
         if meeting is not None:
-            return ReportFacts(place=meeting.get("place_name") or name_of(view, target), promise=True)
+            return ReportFacts(place=meeting.place_name or name_of(view, target), promise=True)
         return ReportFacts(place=name_of(view, target))
     here = current_node_of(view)
     place = place_name_here(view) or (name_of(view, here) if here else None)
@@ -50,20 +50,20 @@ def facts_of(view: View, decision: Decision) -> ReportFacts:
         meeting = next_meeting(view)
         node = meeting_node(view, meeting) if meeting is not None else None
         if meeting is not None and node is not None and place_group(view, node) == place_group(view, here):
-            return ReportFacts(place=meeting.get("place_name"), partner=meeting.get("partner_name"), promise=True)
+            return ReportFacts(place=meeting.place_name, partner=meeting.partner_name, promise=True)
         return ReportFacts(place=place)
     if command in ACCEPT_TRANSFER + REJECT_TRANSFER:
-        return ReportFacts(partner=transfer_sender(view).get("name"), item=_transfer_item(view))
+        return ReportFacts(partner=transfer_sender(view).name, item=_transfer_item(view))
     if command == "transfer":
         return ReportFacts(partner=name_of_agent(view, params.get("target_agent_id")),
                            item=_amount(params.get("money")))
     if command == "conversation_start":
         return ReportFacts(partner=name_of_agent(view, params.get("target_agent_id")), place=place)
     if command is not None and params.get("transfer_response") in ("accept", "reject"):  # a turn answering an offer
-        return ReportFacts(partner=transfer_sender(view).get("name"), item=_transfer_item(view), place=place,
+        return ReportFacts(partner=transfer_sender(view).name, item=_transfer_item(view), place=place,
                            gift=str(params["transfer_response"]))
     if command is not None and (command.startswith("conversation_") or command in END):
-        return ReportFacts(partner=partner_of(view).get("name"), place=place)
+        return ReportFacts(partner=partner_of(view).name, place=place)
     return ReportFacts(place=place)
 
 
@@ -87,8 +87,8 @@ def _transfer_item(view: View) -> str | None:
     for transfer in view.parsed.transfers:
         if _amount(transfer.get("money")):
             return _amount(transfer.get("money"))
-        item = transfer.get("item") or {}
-        if item.get("name") or item.get("item_id"):
+        item = transfer.get("item")
+        if item and (item.get("name") or item.get("item_id")):
             return str(item.get("name") or item.get("item_id"))
     return None
 

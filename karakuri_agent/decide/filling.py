@@ -22,8 +22,8 @@ from karakuri_agent.decide.queries import MEETING_GRACE, next_meeting, pick_stab
 from karakuri_agent.domain.decision import Decision
 from karakuri_agent.domain.notification import TOKYO, Choice, offered_choice
 from karakuri_agent.domain.view import View
+from karakuri_agent.domain.records import Offer
 from karakuri_agent.ja.phrases import is_sleep
-from karakuri_agent.memory.promises import due_of
 
 DURATION_MINUTES = "duration_minutes"
 # Night, in the world's zone: a sleep started then lasts until the morning.
@@ -88,7 +88,7 @@ def _minutes(view: View, params: dict[str, Any], low: int, high: int) -> int:
     else:
         wanted = DAY_MINUTES
     meeting = next_meeting(view)
-    due = due_of(meeting) if meeting is not None else None
+    due = meeting.due_at if meeting is not None else None
     if due is not None:
         wanted = min(wanted, int((due - MEETING_GRACE - view.now) / timedelta(minutes=1)))
     return max(low, min(high, wanted))
@@ -101,16 +101,15 @@ def _until_morning(local: datetime) -> int:
     return int((morning - local) / timedelta(minutes=1))
 
 
-def _option(view: View, params: dict[str, Any]) -> dict[str, Any] | None:
+def _option(view: View, params: dict[str, Any]) -> Offer | None:
     action_id = params.get("action_id")
     return next((a for a in view.parsed.actions if a.get("action_id") == action_id), None)
 
 
 def _text_range(view: View, params: dict[str, Any]) -> tuple[int, int] | None:
     option = _option(view, params)
-    if option is None or option.get("min_minutes") is None or option.get("max_minutes") is None:
-        return None
-    return int(option["min_minutes"]), int(option["max_minutes"])
+    low, high = (option.get("min_minutes"), option.get("max_minutes")) if option else (None, None)
+    return None if low is None or high is None else (int(low), int(high))
 
 
 def _action_name(view: View, params: dict[str, Any]) -> str:

@@ -8,17 +8,16 @@ from __future__ import annotations
 
 import hashlib
 from datetime import datetime, timedelta
-from typing import Any, Iterable, Iterator, Mapping, Sequence, TypeVar
+from typing import Any, Iterable, Iterator, Sequence, TypeVar
 
 from karakuri_agent.domain.decision import Decision
-from karakuri_agent.domain.identity import PersonRef
+from karakuri_agent.domain.identity import NOBODY, PersonRef
 from karakuri_agent.domain.limits import FRIEND_AFTER_TALKS
 from karakuri_agent.domain.notification import Choice
-from karakuri_agent.domain.records import Meeting, Parsed, Participant, has_talked, here_id, here_name
+from karakuri_agent.domain.records import Meeting, Offer, Parsed, Transfer, has_talked, here_id, here_name
 from karakuri_agent.domain.view import View
 from karakuri_agent.ja import places, reasons
 from karakuri_agent.memory import lessons, recall
-from karakuri_agent.memory.promises import due_of
 from karakuri_agent.memory.travel import FLOOR, time_to_walk
 from karakuri_agent.reading.holdings import needs_of
 from karakuri_agent.reading.places import known_place
@@ -52,7 +51,7 @@ def closeness_to(view: View, agent_id: str) -> float:
     """How close the agent is to someone: the pack's `closeness` variable, else how often they talked."""
     value = recall.closeness(view, name_of_agent(view, agent_id))
     known = view.acquaintances.get(agent_id)
-    return value if value is not None else float(known.get("interactions", 0) if known else 0)
+    return value if value is not None else float(known.interactions if known else 0)
 
 
 def is_close(view: View, agent_id: str) -> bool:
@@ -66,54 +65,54 @@ def is_close(view: View, agent_id: str) -> bool:
 def name_of_agent(view: View, agent_id: Any) -> str | None:
     """A person's name from whatever the view knows about them."""
     person = view.acquaintances.get(str(agent_id)) if agent_id else None
-    if person and person.get("display_name"):
-        return str(person["display_name"])
+    if person and person.display_name:
+        return person.display_name
     everyone = [*view.nearby_agents, *view.parsed.participants]
-    return next((str(a["name"]) for a in everyone if a.get("id") == agent_id and a.get("name")), None)
+    return next((str(a.name) for a in everyone if a.id == agent_id and a.name), None)
 
 
-def others_in(view: View) -> list[Participant]:
+def others_in(view: View) -> list[PersonRef]:
     """The participants of this conversation other than the agent."""
-    return [p for p in view.parsed.participants if not view.me.is_self(p.get("id"), p.get("name"))]
+    return [p for p in view.parsed.participants if not view.me.is_self(p.id, p.name)]
 
 
-def present_others(view: View) -> list[Participant]:
+def present_others(view: View) -> list[PersonRef]:
     """The others in the conversation now (those who left excepted): whom a turn may go to."""
     present = view.parsed.present
     people = present if isinstance(present, list) else view.parsed.participants
-    return [p for p in people if not view.me.is_self(p.get("id"), p.get("name"))]
+    return [p for p in people if not view.me.is_self(p.id, p.name)]
 
 
-def partner_of(view: View) -> Mapping[str, Any]:
+def partner_of(view: View) -> PersonRef:
     """Who the agent answers: a participant of this conversation other than
     itself, the last of them who spoke by preference. A speaker who is not a
     participant (who left, or a line from another talk) is never addressed;
     only when the participants are unknown is the last speaker the best guess."""
     others = present_others(view)
     for line in reversed(view.parsed.conversation_messages):
-        speaker = PersonRef.of(line)
+        speaker = line.person
         if view.me.is_me(speaker):
             continue
-        member = next((p for p in others if PersonRef.of(p).same(speaker)), None)
+        member = next((p for p in others if p.same(speaker)), None)
         if member or not others:
-            return member or speaker.as_participant()
-    return others[0] if others else {}
+            return member or speaker
+    return others[0] if others else NOBODY
 
 
-def transfer_sender(view: View) -> Mapping[str, Any]:
+def transfer_sender(view: View) -> PersonRef:
     for transfer in view.parsed.transfers:
-        sender = transfer.get("from") or {}
-        if not view.me.is_self(sender.get("id"), sender.get("name")):
+        sender = transfer.get("from") or NOBODY
+        if not view.me.is_self(sender.id, sender.name):
             return sender
     return partner_of(view)
 
 
-def takes_gift(view: View, sender: Mapping[str, Any]) -> bool:
+def takes_gift(view: View, sender: PersonRef) -> bool:
     """The transfer policy's answer to an offer from `sender`: `accept` all, `known` from someone met, `reject` none."""
-    return view.transfer_policy == "accept" or (view.transfer_policy == "known" and knows_person(view, sender.get("id")))
+    return view.transfer_policy == "accept" or (view.transfer_policy == "known" and knows_person(view, sender.id))
 
 
-def offer_in_turn(view: View, choice: Choice) -> dict[str, Any] | None:
+def offer_in_turn(view: View, choice: Choice) -> Transfer | None:
     """The offer a conversation turn answers (its `transfer_response`), or None when there is none.
 
     One is pending when the text says an offer awaits the next turn
@@ -124,14 +123,14 @@ def offer_in_turn(view: View, choice: Choice) -> dict[str, Any] | None:
     pending = [t for t in view.parsed.transfers
                if t.get("status") == "offered" and t.get("response_required") and t.get("in_conversation")]
     if pending:
-        return dict(pending[-1])
+        return pending[-1]
     if "transfer_response" in choice.required_params:
         return {"from": partner_of(view), "item": None, "money": None}
     return None
 
 
 def knows_person(view: View, agent_id: str | None) -> bool:
-    return any(p.get("agent_id") == agent_id and has_talked(p) for p in view.people)
+    return any(p.agent_id == agent_id and has_talked(p) for p in view.people)
 
 
 def next_meeting(view: View, *, placed: bool = True) -> Meeting | None:
@@ -142,7 +141,7 @@ def next_meeting(view: View, *, placed: bool = True) -> Meeting | None:
     one it can keep. Else: only one whose place is not known yet.
     """
     for meeting in view.meetings:
-        due = due_of(meeting)
+        due = meeting.due_at
         if (due is not None and -MEETING_GRACE <= due - view.now <= COMMITMENT_SOON
                 and (meeting_node(view, meeting) is not None) is placed):
             return meeting
@@ -156,7 +155,7 @@ def wait_units_left(view: View, meeting: Meeting) -> int:
     only what fits before time + grace. Zero means waiting would hold the
     agent past the grace.
     """
-    due = due_of(meeting)
+    due = meeting.due_at
     if due is None:
         return 0
     until_due = int((due - view.now) // WAIT_UNIT)
@@ -164,19 +163,19 @@ def wait_units_left(view: View, meeting: Meeting) -> int:
 
 
 def meeting_node(view: View, meeting: Meeting) -> str | None:
-    return meeting.get("node_id") or node_for_place(view, meeting.get("place_name"))
+    return meeting.node_id or node_for_place(view, meeting.place_name)
 
 
 def meeting_elsewhere(view: View, partner_id: str | None) -> Meeting | None:
     """A promise with someone else, somewhere else, due so soon that the agent must set off now."""
     return next((meeting for meeting, set_off in _meetings_elsewhere(view)
-                 if meeting.get("partner_id") != partner_id and set_off <= view.now), None)
+                 if meeting.partner_id != partner_id and set_off <= view.now), None)
 
 
 def ends_in_time(view: View, action_id: str) -> bool:
     """The action (of known length) is over before the agent must set off for a meeting elsewhere."""
-    option = next((a for a in view.parsed.actions if a.get("action_id") == action_id), {})
-    minutes = option.get("min_minutes") or option.get("minutes")  # a ranged one can be kept short (filling.py)
+    option = action_option(view, action_id)
+    minutes = option and (option.get("min_minutes") or option.get("minutes"))  # a ranged one can be kept short (filling.py)
     if not isinstance(minutes, (int, float)):
         return True
     ends = view.now + timedelta(minutes=minutes)
@@ -190,7 +189,7 @@ def _meetings_elsewhere(view: View) -> Iterator[tuple[Meeting, datetime]]:
     """
     here = current_node_of(view)
     for meeting in view.meetings:
-        due, node = due_of(meeting), meeting_node(view, meeting)
+        due, node = meeting.due_at, meeting_node(view, meeting)
         if (due is not None and node is not None and due >= view.now
                 and (here is None or place_group(view, node) != place_group(view, here))):
             yield meeting, due - _leave_before(view, here, node)
@@ -198,7 +197,7 @@ def _meetings_elsewhere(view: View) -> Iterator[tuple[Meeting, datetime]]:
 
 def _leave_before(view: View, here: str | None, there: str) -> timedelta:
     """How long before a meeting at `there` the agent must set off: the walk, and slack for the next notification."""
-    walk = time_to_walk(list(view.trips), here, there)
+    walk = time_to_walk(view.trips, here, there)
     return walk + LEAVE_SLACK if walk > FLOOR else FLOOR
 
 
@@ -208,8 +207,8 @@ def current_node_of(view: View) -> str | None:
     if node:
         return node
     for command in view.recent_commands:
-        if command.get("command") == "move" and command.get("success"):
-            return (command.get("params") or {}).get("target_node_id")
+        if command.command == "move" and command.success:
+            return command.param("target_node_id")
     return None
 
 
@@ -229,13 +228,13 @@ def few_destinations(view: View) -> bool:
     if move is None:
         return False
     here = current_node_of(view)
-    known = enum_of(move, "target_node_id") or [p["node_id"] for p in view.places if p.get("name")]
+    known = enum_of(move, "target_node_id") or [p.node_id for p in view.places if p.name]
     return len({str(n) for n in known if is_destination(view, str(n))} - {here}) < FEW_PLACES
 
 
 def map_asked(view: View) -> bool:
     """The map was asked for recently (sent, or learned from), whatever it revealed."""
-    if any(c.get("command") == "get_map" for c in view.recent_commands):
+    if any(c.command == "get_map" for c in view.recent_commands):
         return True
     age = view.knowledge_age.get("get_map")
     return age is not None and age < MAP_AGAIN_AFTER
@@ -246,7 +245,7 @@ def place_name_here(view: View) -> str | None:
 
 
 def name_of(view: View, node_id: str) -> str | None:
-    return next((p.get("name") for p in view.places if p.get("node_id") == node_id), None)
+    return next((p.name for p in view.places if p.node_id == node_id), None)
 
 
 def place_group(view: View, node_id: str | None) -> str:
@@ -265,22 +264,22 @@ def node_for_place(view: View, place_name: str | None) -> str | None:
     """The known node a promised place names, read as promises read places (喫茶店「さくら」 → 喫茶店 店内)."""
     if not place_name:
         return None
-    matches = [p for p in view.places if p.get("name") and place_name in p["name"]]
+    matches = [p for p in view.places if p.name and place_name in p.name]
     if not matches:
-        found = known_place(place_name, [p for p in view.places if p.get("name") and p.get("node_id")])
-        matches = [p for p in view.places if found and p.get("node_id") == found[1]]
-    inside = [p for p in matches if places.is_inside(p["name"])]
+        found = known_place(place_name, [p.node for p in view.places if p.name and p.node_id])
+        matches = [p for p in view.places if found and p.node_id == found[1]]
+    inside = [p for p in matches if places.is_inside(p.name)]
     chosen = (inside or matches)[:1]
-    return chosen[0]["node_id"] if chosen else None
+    return chosen[0].node_id if chosen else None
 
 
 def acted_since_arrival(view: View) -> bool:
     if view.parsed.notification_type == "movement_completed":
         return False  # just arrived
     for command in view.recent_commands:
-        if command.get("command") == "move":
+        if command.command == "move":
             return False
-        if command.get("command") == "action":
+        if command.command == "action":
             return True
     return False
 
@@ -294,7 +293,7 @@ def action_options(view: View) -> list[str]:
     return list(dict.fromkeys(str(a) for a in ids if isinstance(a, (str, int)) and a != ""))
 
 
-def action_option(view: View, action_id: str) -> dict[str, Any] | None:
+def action_option(view: View, action_id: str) -> Offer | None:
     """The offered action's details as its line states them (reading/offers.py), None when not in the text."""
     return next((a for a in view.parsed.actions if a.get("action_id") == action_id), None)
 
@@ -327,10 +326,10 @@ def repeats_last(view: View, decision: Decision) -> bool:
     if not view.recent_commands or decision.command in ("wait",):
         return False
     last = view.recent_commands[0]
-    if last.get("command") != decision.command:
+    if last.command != decision.command:
         return False
     keys = ("target_node_id", "action_id", "target_agent_id")
-    return all(last.get("params", {}).get(k) == decision.params.get(k) for k in keys)
+    return all((last.params or {}).get(k) == decision.params.get(k) for k in keys)
 
 
 def enum_of(choice: Choice | None, name: str) -> list[Any]:

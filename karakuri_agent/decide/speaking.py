@@ -9,7 +9,7 @@ policy), with a line that says so.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any, Mapping
+from typing import Any
 
 from karakuri_agent.decide.queries import (
     enum_of,
@@ -26,13 +26,12 @@ from karakuri_agent.decide.queries import (
 )
 from karakuri_agent.domain.commands import END, SPEAK
 from karakuri_agent.domain.decision import Decision
-from karakuri_agent.domain.identity import PersonRef
+from karakuri_agent.domain.identity import NOBODY, PersonRef
 from karakuri_agent.domain.notification import TOKYO, Choice
-from karakuri_agent.domain.records import Meeting
+from karakuri_agent.domain.records import Meeting, Transfer
 from karakuri_agent.domain.view import View
 from karakuri_agent.ja import places, reasons, turns
 from karakuri_agent.memory import recall
-from karakuri_agent.memory.promises import due_of
 from karakuri_agent.ja.safety import clean_text
 from karakuri_agent.reading.listening import hear
 from karakuri_agent.reading.turns import without_server_sentences
@@ -47,7 +46,7 @@ RESPONSE = "transfer_response"
 
 
 # -- helpers -------------------------------------------------------------------------
-def recalling(view: View, decision: Decision, choice: Choice, partner: Mapping[str, Any]) -> Decision:
+def recalling(view: View, decision: Decision, choice: Choice, partner: PersonRef) -> Decision:
     """A spoken decision that also brings up something `partner` told on an earlier day, if there is one."""
     said = decision.params.get("message")
     if not isinstance(said, str):
@@ -60,7 +59,7 @@ def recalling(view: View, decision: Decision, choice: Choice, partner: Mapping[s
                    reason=reasons.with_memory(decision.reason, memory.explained()), recalled=memory)
 
 
-def speech_params(view: View, choice: Choice, purpose: str, partner: Mapping[str, Any]) -> dict[str, Any]:
+def speech_params(view: View, choice: Choice, purpose: str, partner: PersonRef) -> dict[str, Any]:
     """Params for a speaking command: the line, the next speaker when asked for, the answer to an offer.
 
     An offer awaiting this turn is answered (the transfer policy decides)
@@ -93,16 +92,16 @@ def offer_reason(view: View, choice: Choice) -> str | None:
     offer = offer_in_turn(view, choice)
     if offer is None:
         return None
-    name = (offer.get("from") or {}).get("name")
+    name = (offer.get("from") or NOBODY).name or None
     if _response_to(view, choice, offer) == "accept":
         return turns.take_offer(name)
     return turns.decline_offer(name, refused_always=view.transfer_policy == "reject")
 
 
-def asks_time(view: View, partner: Mapping[str, Any]) -> bool:
+def asks_time(view: View, partner: PersonRef) -> bool:
     """The partner's latest line proposes meeting without a time the agent understood."""
     last = last_line_of(view, partner)
-    return bool(last) and proposes_without_time(last, now=view.now, known_places=list(view.places)) \
+    return bool(last) and proposes_without_time(last, now=view.now, known_places=[p.node for p in view.places]) \
         and not _not_a_proposal(str(last))
 
 
@@ -118,7 +117,7 @@ def needs_next_speaker(choice: Choice) -> bool:
     return NEXT_SPEAKER in choice.required_params or (not choice.param_schema and choice.command in SPEAK + END)
 
 
-def _spoken_line(view: View, choice: Choice, purpose: str, partner: Mapping[str, Any]) -> str:
+def _spoken_line(view: View, choice: Choice, purpose: str, partner: PersonRef) -> str:
     last = last_line_of(view, partner)
     promise = promise_in(view, last, partner) if purpose == "reply" else None
     if purpose == "reply" and promise is None and asks_time(view, partner):
@@ -126,24 +125,24 @@ def _spoken_line(view: View, choice: Choice, purpose: str, partner: Mapping[str,
     return compose(
         "promise_accept" if promise else purpose,
         persona=view.persona,
-        partner_name=partner.get("name"),
-        partner_known=knows_person(view, partner.get("id")),
-        partner_close=bool(partner.get("id")) and is_close(view, str(partner.get("id"))),
+        partner_name=partner.name,
+        partner_known=knows_person(view, partner.id),
+        partner_close=bool(partner.id) and is_close(view, str(partner.id)),
         last_line=last,
-        place_name=(promise or {}).get("place_name") or place_name_here(view),
+        place_name=(promise.place_name if promise else None) or place_name_here(view),
         previous_lines=[*view.own_lines, *view.said_before, *view.day_said],
         max_length=max_length_of(choice, "message"),
         seed=view.notification_id,
         time_text=_clock_text(promise),
-        others=[p.get("name") or "" for p in others_in(view) if not PersonRef.of(p).same(PersonRef.of(partner))],
+        others=[p.name or "" for p in others_in(view) if not p.same(partner)],
         memory=memory_of(view, partner),
         takes_offers=takes_gift(view, partner),  # help offered is answered as a gift would be
     )
 
 
-def _response_to(view: View, choice: Choice, offer: dict[str, Any]) -> str:
+def _response_to(view: View, choice: Choice, offer: Transfer) -> str:
     """`accept` or `reject`, as the transfer policy says, within the choice's own enum."""
-    wanted = "accept" if takes_gift(view, offer.get("from") or {}) else "reject"
+    wanted = "accept" if takes_gift(view, offer.get("from") or NOBODY) else "reject"
     allowed = [str(o) for o in enum_of(choice, RESPONSE)]
     if allowed and wanted not in allowed:
         return "reject" if "reject" in allowed else allowed[0]
@@ -160,7 +159,7 @@ def _fitted(view: View, choice: Choice, lines: list[str]) -> str:
     return choose_line(lines, used, max_length_of(choice, "message") or DEFAULT_MAX_LENGTH)
 
 
-def _offer_line(view: View, choice: Choice, offer: dict[str, Any], *, taken: bool, parting: bool) -> str:
+def _offer_line(view: View, choice: Choice, offer: Transfer, *, taken: bool, parting: bool) -> str:
     """Thanks for a gift taken, a kind no to one declined; a goodbye after it when the turn ends the talk."""
     if taken:
         answers = turns.THANKS_FOR_MONEY if offer.get("money") and not offer.get("item") else turns.THANKS_FOR_ITEM
@@ -176,14 +175,14 @@ def _offer_line(view: View, choice: Choice, offer: dict[str, Any], *, taken: boo
 def _ask_time_line(view: View, choice: Choice, last: str | None) -> str:
     """A question about the time of a plan proposed without one (naming its place when the line did)."""
     promise = extract_promise(last, speaker_name="", speaker_id=None, now=view.now,
-                              known_places=list(view.places)) if last else None
+                              known_places=[p.node for p in view.places]) if last else None
     place = places.building(promise.place_name) if promise and promise.place_name else ""
     seed = view.notification_id
     lines = [line.format(place=place) for line in _varied(turns.ASK_TIME_AT, seed)] if place else []
     return _fitted(view, choice, lines + _varied(turns.ASK_TIME, seed))
 
 
-def next_speaker(view: View, choice: Choice, partner: Mapping[str, Any]) -> str | None:
+def next_speaker(view: View, choice: Choice, partner: PersonRef) -> str | None:
     """Whom the turn goes to: a current participant, the one who spoke last by preference.
 
     Never the agent itself and never someone who left. The participants the
@@ -194,34 +193,34 @@ def next_speaker(view: View, choice: Choice, partner: Mapping[str, Any]) -> str 
     """
     options = [str(o) for o in enum_of(choice, NEXT_SPEAKER)]
     departed = view.parsed.departed
-    gone_names = {p.get("name") for p in departed if p.get("name")}
-    gone = {str(p["id"]) for p in departed if p.get("id")}
+    gone_names = {p.name for p in departed if p.name}
+    gone = {str(p.id) for p in departed if p.id}
     known = bool(view.parsed.participants_listed) and bool(view.parsed.present)
-    members = [str(p["id"]) for p in present_others(view) if p.get("id")]
-    spoke = [str(line.get("speaker_id")) for line in reversed(view.parsed.conversation_messages)
-             if line.get("speaker_id")]
+    members = [str(p.id) for p in present_others(view) if p.id]
+    spoke = [str(line.speaker_id) for line in reversed(view.parsed.conversation_messages)
+             if line.speaker_id]
     if known:
-        pool = [i for i in dict.fromkeys([str(partner.get("id") or ""), *spoke, *members]) if i in members]
+        pool = [i for i in dict.fromkeys([str(partner.id or ""), *spoke, *members]) if i in members]
     else:
-        pool = [i for i in dict.fromkeys([str(partner.get("id") or ""), *spoke, *members, *options]) if i]
+        pool = [i for i in dict.fromkeys([str(partner.id or ""), *spoke, *members, *options]) if i]
     fitting = [i for i in pool if i not in gone and name_of_agent(view, i) not in gone_names
                and not view.me.is_self(i, None) and (not options or i in options)]
     return fitting[0] if fitting else None
 
 
-def memory_of(view: View, partner: Mapping[str, Any]) -> Memory:
+def memory_of(view: View, partner: PersonRef) -> Memory:
     """What the agent can truly say of itself: where it is, where it went lately and
     today (the world's day), whom it talked with today, the promises ahead, and the
     lines of this talk so far (the one answered aside)."""
     here_name = place_name_here(view) or ""
-    lines = [str(m.get("message") or "") for m in view.parsed.conversation_messages]
+    lines = [str(m.message or "") for m in view.parsed.conversation_messages]
     # Where it was before: only where the journal found it (a move sent is no arrival; a place set out
     # to and never reached is not said as visited).
     return Memory(here=here_name,
                   recent_places=tuple(p for p in view.day_places if p and p != here_name),
-                  known_places=tuple(p["name"] for p in view.places if p.get("name")),
+                  known_places=tuple(p.name for p in view.places if p.name),
                   today_places=tuple(view.day_places),
-                  met_today=tuple(p for p in view.day_people if p != partner.get("name")),
+                  met_today=tuple(p for p in view.day_people if p != partner.name),
                   plans=_plans_ahead(view),
                   talk=tuple(line for line in lines[:-1] if line),
                   arrived=tuple(view.day_arrived))
@@ -231,14 +230,14 @@ def _plans_ahead(view: View) -> tuple[tuple[str, str], ...]:
     """(place, time) of the promises not yet due, soonest first."""
     ahead = []
     for meeting in view.meetings:
-        due = due_of(meeting)
-        if due is None or due <= view.now or meeting.get("status") == "fulfilled" or not meeting.get("place_name"):
+        due = meeting.due_at
+        if due is None or due <= view.now or meeting.status == "fulfilled" or not meeting.place_name:
             continue
-        ahead.append((due, str(meeting.get("place_name")), due.astimezone(TOKYO).strftime("%H:%M")))
+        ahead.append((due, str(meeting.place_name), due.astimezone(TOKYO).strftime("%H:%M")))
     return tuple((place, time) for _, place, time in sorted(ahead))
 
 
-def promise_in(view: View, line: str | None, partner: Mapping[str, Any]) -> Meeting | None:
+def promise_in(view: View, line: str | None, partner: PersonRef) -> Meeting | None:
     """The pending meeting this very line made with the partner, if it made one with a time.
 
     The same line, not one holding it or held in it ("うん" is in many a
@@ -246,17 +245,17 @@ def promise_in(view: View, line: str | None, partner: Mapping[str, Any]) -> Meet
     """
     if not line:
         return None
-    return next((c for c in view.pending if c.get("source_text") == line
-                 and c.get("due_at") and (not partner.get("id") or not c.get("partner_id")
-                                          or c.get("partner_id") == partner.get("id"))), None)
+    return next((c for c in view.pending if c.source_text == line
+                 and c.due_at and (not partner.id or not c.partner_id
+                                          or c.partner_id == partner.id)), None)
 
 
 def _clock_text(commitment: Meeting | None) -> str | None:
-    due = due_of(commitment) if commitment else None
+    due = commitment.due_at if commitment else None
     return due.astimezone(TOKYO).strftime("%H:%M") if due else None
 
 
-def last_line_of(view: View, partner: Mapping[str, Any]) -> str | None:
+def last_line_of(view: View, partner: PersonRef) -> str | None:
     """The partner's latest line: what the agent answers when it speaks to them.
 
     Read without the server's own sentences (an offer's note, a turn line),
@@ -264,7 +263,7 @@ def last_line_of(view: View, partner: Mapping[str, Any]) -> str | None:
     people, never echoes the system's words.
     """
     for line in reversed(view.parsed.conversation_messages):
-        if PersonRef.of(line).same(PersonRef.of(partner)):
-            message = line.get("message")
+        if line.person.same(partner):
+            message = line.message
             return without_server_sentences(message) if isinstance(message, str) else message
     return None

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
+from karakuri_agent.domain.decision import JsonValue
 from karakuri_agent.domain.identity import Identity
 from karakuri_agent.domain.notification import Notification
 from karakuri_agent.domain.records import Activity, Meeting, Parsed, Person, Place
@@ -22,9 +22,9 @@ class Remembered:
 
     people: tuple[Person, ...]  # the people the notification names, as met before
     pending: tuple[Meeting, ...]  # promises not kept yet, soonest first (undated last)
-    memory: tuple[dict[str, Any], ...]  # the newest memory lines of the last days
+    memory: tuple[dict[str, JsonValue], ...]  # the newest memory lines of the last days
     activity: tuple[Activity, ...]  # the newest activity entries, without a model's trace
-    world: dict[str, Any]  # the shared "life background" (or its placeholder)
+    world: dict[str, JsonValue]  # the shared "life background" (or its placeholder)
     places: tuple[Place, ...]  # known places, with visits and last_visited
 
 

@@ -4,16 +4,16 @@ Ids decide when both sides have one; otherwise the exact, non-empty name
 ('灯屋ユウ' is not '灯屋ユウキ'). A second agent who happens to share the
 agent's name, with another id, is someone else.
 
-Records name people in four spellings (a participant's `{id, name}`, a
-line's `{speaker_id, speaker}`, a remembered person's `{agent_id,
-display_name}`, a promise's `{partner_id, partner_name}`); `PersonRef.of`
-reads any of them, so no step rebuilds one spelling from another by hand.
+A person is one record, `PersonRef(id, name)`: a notification's
+participants are PersonRefs, and the records that name someone say who
+through it (`Line.person`, `Meeting.partner`, `Person.ref`), so no step
+rebuilds a person from another record's keys by hand.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 
 def same_person(a_id: Any, a_name: Any, b_id: Any, b_name: Any) -> bool:
@@ -23,10 +23,6 @@ def same_person(a_id: Any, a_name: Any, b_id: Any, b_name: Any) -> bool:
     return bool(a_name) and a_name == b_name
 
 
-# (id key, name key) of each spelling, the most particular first: a promise's row has an `id` of its own.
-SPELLINGS = (("partner_id", "partner_name"), ("agent_id", "display_name"), ("speaker_id", "speaker"), ("id", "name"))
-
-
 @dataclass(frozen=True)
 class PersonRef:
     """Someone as a record names them: the id when known, and the name (empty when not given)."""
@@ -34,21 +30,21 @@ class PersonRef:
     id: str | None
     name: str
 
-    @classmethod
-    def of(cls, record: Mapping[str, Any]) -> PersonRef:
-        """The person a record names, in whichever of the four spellings it uses."""
-        for id_key, name_key in SPELLINGS:
-            if id_key in record or name_key in record:
-                found = record.get(id_key)
-                return cls(str(found) if found else None, str(record.get(name_key) or ""))
-        return cls(None, "")
+    def __post_init__(self) -> None:
+        """An empty id is no id: every record that names someone agrees on that."""
+        if not self.id:
+            object.__setattr__(self, "id", None)
 
     def same(self, other: PersonRef) -> bool:
         return same_person(self.id, self.name, other.id, other.name)
 
-    def as_participant(self) -> dict[str, str | None]:
-        """The `{id, name}` spelling, as a conversation's participants are given."""
-        return {"id": self.id, "name": self.name}
+    def __bool__(self) -> bool:
+        """Someone: an id or a name is known."""
+        return bool(self.id or self.name)
+
+
+# No one: whom the agent answers when nobody else is in the talk (falsy, as an empty name is).
+NOBODY = PersonRef(None, "")
 
 
 @dataclass(frozen=True)

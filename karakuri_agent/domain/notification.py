@@ -19,7 +19,9 @@ from typing import Any, Sequence
 from zoneinfo import ZoneInfo
 
 from karakuri_agent.domain.clock import PLAUSIBLE_YEARS
+from karakuri_agent.domain.identity import PersonRef
 from karakuri_agent.domain.limits import MAX_FIELD_CHARS, MAX_TEXT_CHARS
+from karakuri_agent.domain.records import Line
 
 # Statuses meaning "someone already acted on this notification".
 PROCESSED_STATUSES = frozenset(
@@ -158,29 +160,16 @@ class Choice:
         }
 
 
-@dataclass(frozen=True)
-class Participant:
-    id: str | None
-    name: str
-
-    @classmethod
-    def from_json(cls, data: Any) -> Participant | None:
-        if not isinstance(data, dict):
-            return None
-        return cls(_optional_id(data.get("id") or data.get("agent_id")), _text(data.get("name")))
+def _participant(data: Any) -> PersonRef | None:
+    if not isinstance(data, dict):
+        return None
+    return PersonRef(_optional_id(data.get("id") or data.get("agent_id")), _text(data.get("name")))
 
 
-@dataclass(frozen=True)
-class ConversationMessage:
-    speaker: str
-    message: str
-    speaker_id: str | None = None
-
-    @classmethod
-    def from_json(cls, data: Any) -> ConversationMessage | None:
-        if not isinstance(data, dict):
-            return None
-        return cls(_text(data.get("speaker")), _text(data.get("message")), _optional_id(data.get("speaker_id")))
+def _line(data: Any) -> Line | None:
+    if not isinstance(data, dict):
+        return None
+    return Line(_text(data.get("speaker")), _text(data.get("message")), _optional_id(data.get("speaker_id")))
 
 
 def _items(value: Any, read: Any) -> list[Any] | None:
@@ -197,8 +186,8 @@ class NotificationBody:
     type: str = ""
     text: str = ""
     conversation_id: str | None = None
-    participants: list[Participant] | None = None
-    conversation_messages: list[ConversationMessage] | None = None
+    participants: list[PersonRef] | None = None
+    conversation_messages: list[Line] | None = None
     choices: list[Choice] = field(default_factory=list)
 
     @classmethod
@@ -210,8 +199,8 @@ class NotificationBody:
             type=_text(data.get("type")),
             text=_long_text(data.get("text")),
             conversation_id=_optional_id(conversation_id),
-            participants=_items(data.get("participants"), Participant.from_json),
-            conversation_messages=_items(data.get("conversation_messages"), ConversationMessage.from_json),
+            participants=_items(data.get("participants"), _participant),
+            conversation_messages=_items(data.get("conversation_messages"), _line),
             choices=_items(data.get("choices"), Choice.from_json) or [],
         )
 

@@ -9,7 +9,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from karakuri_agent.behaviour.spec import Behaviour
 
 
 Pool = tuple[str, ...]
@@ -120,7 +123,7 @@ class Persona:
     topics: Pool = ()
     rules: Rules = Rules()
     # The pack's behaviour.json (behaviour/spec.py Behaviour); None: the pack has none.
-    behaviour: Any = None
+    behaviour: Behaviour | None = None
 
     @property
     def by_place(self) -> Mapping[str, Pool]:

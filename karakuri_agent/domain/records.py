@@ -1,33 +1,35 @@
-"""The records that travel through the middle of the pipeline, typed.
+"""The records that travel through the middle of the pipeline, each read once where it comes in.
 
-The store hands the context and the deciders plain dicts (rows); these
-TypedDicts name their fields, so a reader of `policy.View` or of the
-`Store` protocol sees what a person, a place or a meeting carries, and a
-type checker catches a misspelt key. They cost nothing at run time: a row
-is still a dict.
+What a notification says is a frozen `Parsed` (people as `PersonRef`,
+lines as `Line`); what the store remembers comes back as frozen records
+(`Person`, `Place`, `Meeting`, `Activity`, `JournalEntry`) with their times
+already parsed at the row (state/sql_store.py). The shapes the readers
+give inside them (`Offer`, `Npc`, `Transfer`, a location's `Node`) are
+TypedDicts: JSON-like, rendered into the wrapper's context as they are.
+Nothing here is `Any`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, NotRequired, TypedDict
+from datetime import datetime
+from typing import Literal, NotRequired, TypedDict
 
+from karakuri_agent.domain.decision import JsonValue
 from karakuri_agent.domain.identity import PersonRef
 
 
-class Participant(TypedDict):
-    """Someone named in a notification: `名前 (id: 123)` or the JSON `participants` (the id when known)."""
-
-    id: str | None
-    name: str
-
-
-class Line(TypedDict, total=False):
-    """One conversation line: who said it (id when known) and what."""
+@dataclass(frozen=True)
+class Line:
+    """One conversation line: who said it (the id when known) and what."""
 
     speaker: str
-    speaker_id: str | None
     message: str
+    speaker_id: str | None = None
+
+    @property
+    def person(self) -> PersonRef:
+        return PersonRef(self.speaker_id, self.speaker)
 
 
 class Node(TypedDict):
@@ -44,6 +46,64 @@ class Location(TypedDict):
     clock: str | None  # ISO text
     nearby_agent_count: int | None
     weather: NotRequired[str | None]  # the sky of `天気: くもり 18℃` (くもり), None when the text does not say
+
+
+class Need(TypedDict):
+    """An item an action needs: `必要: 小麦粉 x2`."""
+
+    item: str
+    quantity: int
+
+
+class Offer(TypedDict):
+    """An action the text's `選択肢:` block offers (reading/offers.py), with what it costs and takes."""
+
+    action_id: str
+    name: str
+    source: str | None  # the building or NPC whose action it is
+    cost: int | None  # yen; None: free
+    reward: int | None
+    needs: list[Need]
+    minutes: float | None  # how long (the longest when the agent chooses)
+    min_minutes: int | None  # the range of `duration_minutes`; None: a fixed length
+    max_minutes: int | None
+
+
+class Npc(TypedDict):
+    """An NPC and the node it stands on: never a destination."""
+
+    name: str
+    node_id: str
+
+
+class Given(TypedDict):
+    """The item of a transfer: `tea×2`."""
+
+    item_id: str
+    quantity: int
+    name: NotRequired[str]  # when the world names it
+
+
+# An item or money transfer the server reports (reading/textparse.parse_transfers): `from` and `to`,
+# `item` / `money` / `status` (offered, accepted, rejected, ...), `reason` when refused, and
+# `response_required` / `in_conversation` when the agent must answer.
+Transfer = TypedDict("Transfer", {
+    "from": PersonRef, "to": PersonRef, "item": "Given | None", "money": "int | None",
+    "status": str, "reason": str, "response_required": bool, "in_conversation": bool}, total=False)
+
+
+# A walk the agent took and how long it lasted (memory/travel.py): how long before a meeting to set off.
+Trip = TypedDict("Trip", {"from": "str | None", "to": "str | None", "minutes": float})
+
+
+class Refusal(TypedDict):
+    """A command the world refused (memory/lessons.py): not tried again with these params at this place."""
+
+    command: str
+    params: str  # lessons.params_key of the params
+    place: str | None
+    error: str
+    at: str  # when, as ISO text (kept in the knowledge table's JSON)
 
 
 def _nowhere() -> Location:
@@ -65,93 +125,140 @@ class Parsed:
     notification_id: str = ""
     notification_type: str = ""
     conversation_id: str | None = None
-    participants: list[Participant] = field(default_factory=list)  # everyone named (what memory keys a talk by)
+    participants: list[PersonRef] = field(default_factory=list)  # everyone named (what memory keys a talk by)
     # Who is in the conversation now (the next speaker is one of them); None: not read, the participants stand in.
-    present: list[Participant] | None = None
+    present: list[PersonRef] | None = None
     # The server listed them (the JSON's, or the text's `参加者` line): who is in the conversation now.
     # Else they are the people the text names, those it says left excepted.
     participants_listed: bool = False
-    departed: list[Participant] = field(default_factory=list)  # those the text says left: never named next
+    departed: list[PersonRef] = field(default_factory=list)  # those the text says left: never named next
     conversation_messages: list[Line] = field(default_factory=list)
-    next_speakers: list[dict[str, Any]] = field(default_factory=list)
+    next_speakers: list[PersonRef] = field(default_factory=list)
     location: Location = field(default_factory=_nowhere)
     places: list[Node] = field(default_factory=list)
-    actions: list[dict[str, Any]] = field(default_factory=list)  # reading/offers.py: id, name, source, cost, reward, needs, minutes
-    npcs: list[dict[str, str]] = field(default_factory=list)  # NPCs and the nodes they stand on: never a destination
-    transfers: list[dict[str, Any]] = field(default_factory=list)
+    actions: list[Offer] = field(default_factory=list)
+    npcs: list[Npc] = field(default_factory=list)
+    transfers: list[Transfer] = field(default_factory=list)
 
     def named(self) -> list[PersonRef]:
         """Everyone the notification names: its participants, then the speakers of its lines, in order."""
-        return [*map(PersonRef.of, self.participants), *map(PersonRef.of, self.conversation_messages)]
+        return [*self.participants, *(line.person for line in self.conversation_messages)]
 
 
-class Person(TypedDict):
-    """Someone the agent has met, as the store remembers them."""
+@dataclass(frozen=True)
+class Person:
+    """Someone the agent has seen, as the store remembers them (an acquaintance once they have talked)."""
 
     agent_id: str
     display_name: str
-    nickname: str | None
-    interactions: int  # conversations had (the wire context's relationship label is said from it)
-    last_contact: str | None  # ISO text in UTC
+    nickname: str | None = None
+    interactions: int = 0  # conversations had (the wire context's relationship label is said from it)
+    last_contact: datetime | None = None
+
+    @property
+    def ref(self) -> PersonRef:
+        return PersonRef(self.agent_id, self.display_name)
 
 
-class Place(TypedDict):
+@dataclass(frozen=True)
+class Place:
     """A node the agent knows by name, and how often it has been there."""
 
     node_id: str
     name: str
-    visits: int
-    last_visited: str | None
+    visits: int = 0
+    last_visited: datetime | None = None
+
+    @property
+    def node(self) -> Node:
+        """The place as a text names one, for the readers that match names to nodes."""
+        return {"node_id": self.node_id, "name": self.name}
 
 
-class Meeting(TypedDict, total=False):
-    """A promise to be somewhere at a time (a row of `commitments`)."""
-
-    id: int
-    notification_id: str
-    partner_id: str | None
-    partner_name: str
-    place_name: str | None
-    node_id: str | None
-    due_at: str | None  # ISO text in UTC; None: no time was said
-    source_text: str
-    status: str  # pending / fulfilled (meetings() and commitments_between() only)
-    created_at: str  # commitments_between() only: when the promise was heard (UTC ISO text)
-    fulfilled_at: str | None  # commitments_between() only: when it was kept
+MeetingStatus = Literal["pending", "fulfilled", "withdrawn"]
 
 
-class JournalEntry(TypedDict):
-    """One fact of the agent's day (the `journal` table): where it stood, a line said, a gift.
+@dataclass(frozen=True)
+class Meeting:
+    """A promise to be somewhere at a time (a row of `commitments`), its times read once from the row.
 
-    `kind` says what `data` holds (day/read.py and journal.py name the kinds);
-    `at` is UTC ISO text, as every stored time.
+    Who it is with is `partner`; `due_at` is None when no time was said.
+    `created_at` and `fulfilled_at` are read by `day` only (the store fills
+    them on `commitments_between` and `kept_since`).
     """
 
-    at: str
+    partner_name: str
+    partner_id: str | None = None
+    place_name: str | None = None
+    node_id: str | None = None
+    due_at: datetime | None = None
+    source_text: str = ""
+    status: MeetingStatus = "pending"
+    id: int = 0
+    notification_id: str = ""
+    created_at: datetime | None = None
+    fulfilled_at: datetime | None = None
+
+    @property
+    def partner(self) -> PersonRef:
+        return PersonRef(self.partner_id or None, self.partner_name)
+
+
+@dataclass(frozen=True)
+class JournalEntry:
+    """One fact of the agent's day (the `journal` table): where it stood, a line said, a gift.
+
+    `kind` says what `data` holds (day/read.py and journal.py name the kinds).
+    """
+
+    at: datetime
     notification_id: str
     kind: str
-    data: dict[str, Any]
+    data: dict[str, JsonValue]
+
+    def text(self, key: str) -> str:
+        """A text field of `data` ("" when absent)."""
+        value = self.data.get(key)
+        return "" if value is None else str(value)
+
+    def texts(self, key: str) -> list[str]:
+        """A list field of `data` (a line's `partners`), as texts; [] when absent."""
+        value = self.data.get(key)
+        return [str(v) for v in value] if isinstance(value, list) else []
 
 
-class Activity(TypedDict, total=False):
-    """One entry of the activity log; commands carry command, params and success."""
+@dataclass(frozen=True)
+class Activity:
+    """One entry of the activity log, its JSON read and its time parsed once by the store.
+
+    `kind` is request / command / report / dry_run; commands carry command,
+    params and success. A report entry (`recent_activity`, `activity_between`)
+    may carry the model's trace and the rules' trace (`behaviour`: which rule
+    fired, each variable change).
+    """
 
     id: int
-    created_at: str
+    created_at: datetime
     notification_id: str
-    kind: str  # request / command / report / dry_run
-    notification_type: str
-    command: str
-    params: dict[str, Any]
-    success: bool
-    message: str
-    reason: str
-    model: dict[str, Any]
+    kind: str
+    notification_type: str | None = None
+    command: str | None = None
+    params: dict[str, JsonValue] | None = None
+    success: bool | None = None
+    message: str | None = None
+    reason: str | None = None
+    model: dict[str, JsonValue] | None = None
+    behaviour: dict[str, JsonValue] | None = None
+
+    def param(self, name: str) -> str | None:
+        """One of the command's id params (`target_node_id`, `action_id`) as text (None: not given)."""
+        value = (self.params or {}).get(name)
+        return None if value is None else str(value)
 
 
 def has_talked(person: Person | None) -> bool:
     """Whether the agent has talked with this remembered person (the one "have we met")."""
-    return person is not None and int(person.get("interactions") or 0) > 0
+    return person is not None and person.interactions > 0
 
 
 def here_of(parsed: Parsed) -> Node | None:

@@ -8,13 +8,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Sequence
 
+from karakuri_agent.domain.identity import PersonRef
+from karakuri_agent.domain.decision import JsonValue
 from karakuri_agent.domain.holdings import Holdings
 from karakuri_agent.domain.identity import Identity
 from karakuri_agent.domain.notification import Choice
 from karakuri_agent.domain.persona import Persona
-from karakuri_agent.domain.records import Activity, Meeting, Parsed, Participant, Person, Place
+from karakuri_agent.domain.records import Activity, Meeting, Parsed, Person, Place, Refusal, Trip
 
 if TYPE_CHECKING:
     from karakuri_agent.behaviour.engine import Turn
@@ -35,13 +37,13 @@ class View:
     recent_commands: Sequence[Activity] = ()  # newest first
     knowledge_age: dict[str, timedelta] = field(default_factory=dict)
     places: Sequence[Place] = ()  # known places with visits / last_visited
-    nearby_agents: Sequence[Participant] = ()
+    nearby_agents: Sequence[PersonRef] = ()
     own_lines: Sequence[str] = ()  # the agent's lines in this conversation, newest first
     said_before: Sequence[str] = ()  # lines said to these partners this week: never said twice
     acquaintances: dict[str, Person] = field(default_factory=dict)  # agent id → person record
     meetings: Sequence[Meeting] = ()  # promises due soon, already gone to or not
     broken_promises: Sequence[Meeting] = ()  # promises past keeping and not kept (read with a pack only)
-    trips: Sequence[dict[str, Any]] = ()  # trips walked (from, to, minutes), newest last: how long walks take
+    trips: Sequence[Trip] = ()  # trips walked (from, to, minutes), newest last: how long walks take
     transfer_policy: str = "known"
     day_places: Sequence[str] = ()  # where notifications found it today (the journal), newest first
     day_people: Sequence[str] = ()  # whom it talked with today (the journal), newest first
@@ -51,15 +53,15 @@ class View:
     # Where a notification first found it after being elsewhere, and when ('HH:MM' in Tokyo), newest first.
     day_arrived: Sequence[tuple[str, str]] = ()
     # What the pack's behaviour remembers (variables, fire counts, cooldowns): the state's, as saved.
-    behaviour_memory: dict[str, Any] = field(default_factory=dict)
+    behaviour_memory: dict[str, JsonValue] = field(default_factory=dict)
     text: str = ""  # the notification's text, as the server wrote it (what a `keyword` rule reads)
     # What each person the agent may talk to (by id) told about themselves, and town news (told.py's rows).
-    told: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    told: dict[str, list[dict[str, JsonValue]]] = field(default_factory=dict)
 
     # Nodes NPCs stand on (never a destination), and the commands the world refused lately
     # (memory/lessons.py: command, params, place, error, at): neither is tried again.
     npc_nodes: frozenset[str] = frozenset()
-    refused: Sequence[dict[str, Any]] = ()
+    refused: Sequence[Refusal] = ()
     holdings: Holdings = Holdings()  # money and items, as far as known (domain/holdings.py)
     met: Sequence[str] = ()  # names of everyone the agent has talked with, latest first (read with a pack only)
     # This notification's turn of the pack's behaviour (None: the pack has none), begun once by the cycle

@@ -23,10 +23,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from karakuri_agent.domain.decision import Decision
-from karakuri_agent.domain.identity import PersonRef
+from karakuri_agent.domain.identity import NOBODY, PersonRef
 from karakuri_agent.domain.notification import Choice
 from karakuri_agent.domain.persona import Persona
-from karakuri_agent.domain.records import here_of
+from karakuri_agent.domain.records import Activity, Transfer, here_of
 from karakuri_agent.domain.view import View
 from karakuri_agent.gate import SPOKEN_FIELDS
 from karakuri_agent.ja import prompt as ja_prompt
@@ -101,11 +101,11 @@ def _situation(view: View, default: Decision | None) -> str:
     here: Mapping[str, Any] = here_of(parsed) or {}
     understood = understand(view)
 
-    def participant(p: Mapping[str, Any]) -> dict[str, Any]:
+    def participant(p: PersonRef) -> dict[str, Any]:
         known = recall.about(view, p)
-        if understood is not None and PersonRef.of(p).same(PersonRef.of(understood.partner)):
+        if understood is not None and p.same(understood.partner):
             known.pop("facts", None)  # what they told is in the understanding, once
-        return _drop_empty({"id": p.get("id"), "name": _cut(p.get("name")), **known})
+        return _drop_empty({"id": p.id, "name": _cut(p.name), **known})
 
     sections: list[tuple[str, list[Any]]] = [
         (ja_prompt.SITUATION, [_drop_empty({
@@ -115,17 +115,17 @@ def _situation(view: View, default: Decision | None) -> str:
             "here": _drop_empty({"node_id": here.get("node_id"), "name": _cut(here.get("name"))}),
         })]),
         (ja_prompt.PARTICIPANTS, [participant(p) for p in parsed.participants
-                                  if not view.me.is_self(p.get("id"), p.get("name"))]),
+                                  if not view.me.is_self(p.id, p.name)]),
         (ja_prompt.CONVERSATION, [
-            _drop_empty({"speaker": _cut(m.get("speaker")), "id": m.get("speaker_id"),
-                         "line": _cut(m.get("message"), LINE_CHARS)})
+            _drop_empty({"speaker": _cut(m.speaker), "id": m.speaker_id,
+                         "line": _cut(m.message, LINE_CHARS)})
             for m in parsed.conversation_messages[-LINES:]]),
         (ja_prompt.TRANSFERS, [_transfer(t) for t in parsed.transfers]),
         *(understood.sections if understood is not None else []),
-        (ja_prompt.NEARBY, [_drop_empty({"id": a.get("id"), "name": _cut(a.get("name"))})
+        (ja_prompt.NEARBY, [_drop_empty({"id": a.id, "name": _cut(a.name)})
                        for a in view.nearby_agents[:PEOPLE]]),
-        (ja_prompt.KNOWN_PEOPLE, [_drop_empty({"id": p.get("agent_id"), "name": _cut(p.get("display_name")),
-                                    "relationship": relationship(p["interactions"]), "met": p.get("interactions")})
+        (ja_prompt.KNOWN_PEOPLE, [_drop_empty({"id": p.agent_id, "name": _cut(p.display_name),
+                                    "relationship": relationship(p.interactions), "met": p.interactions})
                        for p in view.people[:PEOPLE]]),
         # On a turn the promises are the agent's plans, in the understanding.
         (ja_prompt.PROMISES, [promise_shown(c) for c in view.pending[:PROMISES]]
@@ -176,20 +176,20 @@ def _field(spec: Mapping[str, Any]) -> dict[str, Any]:
 def _places(view: View) -> list[dict[str, Any]]:
     """Names for the node ids a move may name first, then other known places."""
     offered = {str(v) for c in view.choices for v in c.enum("target_node_id")}
-    ranked = sorted(view.places, key=lambda p: (p.get("node_id") not in offered, p.get("visits") or 0))
-    return [_drop_empty({"node_id": p.get("node_id"), "name": _cut(p.get("name")), "visits": p.get("visits") or None})
+    ranked = sorted(view.places, key=lambda p: (p.node_id not in offered, p.visits))
+    return [_drop_empty({"node_id": p.node_id, "name": _cut(p.name), "visits": p.visits or None})
             for p in ranked[:PLACES]]
 
 
-def _command(entry: Mapping[str, Any]) -> dict[str, Any]:
+def _command(entry: Activity) -> dict[str, Any]:
     """What was done; lines said are listed once, in their own section."""
-    params = {k: _cut(v) if isinstance(v, str) else v for k, v in (entry.get("params") or {}).items() if k != "message"}
-    return _drop_empty({"command": entry.get("command"), "params": params, "ok": entry.get("success")})
+    params = {k: _cut(v) if isinstance(v, str) else v for k, v in (entry.params or {}).items() if k != "message"}
+    return _drop_empty({"command": entry.command, "params": params, "ok": entry.success})
 
 
-def _transfer(transfer: Mapping[str, Any]) -> dict[str, Any]:
-    sender = transfer.get("from") or {}
-    return _drop_empty({"from": _cut(sender.get("name")), "id": sender.get("id"),
+def _transfer(transfer: Transfer) -> dict[str, Any]:
+    sender = transfer.get("from") or NOBODY
+    return _drop_empty({"from": _cut(sender.name), "id": sender.id,
                         **{k: v for k, v in transfer.items() if k in ("item", "money", "status")}})
 
 

@@ -14,16 +14,18 @@ reads settings, so no key can reach it. Japanese labels live in ja/prompt.py.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from karakuri_agent.domain.identity import PersonRef
 from karakuri_agent.decide.queries import partner_of
 from karakuri_agent.decide.speaking import asks_time, last_line_of, memory_of, promise_in
 from karakuri_agent.domain.commands import END, SPEAK
 from karakuri_agent.domain.notification import TOKYO
 from karakuri_agent.domain.persona import Persona
+from karakuri_agent.domain.records import Meeting
 from karakuri_agent.domain.view import View
 from karakuri_agent.ja import listening as cues
 from karakuri_agent.ja import prompt as ja_prompt
@@ -51,7 +53,7 @@ Sections = list[tuple[str, list[Any]]]
 class Understanding:
     """A turn understood: whose line it answers, and the prompt's sections that say what is known."""
 
-    partner: Mapping[str, Any]
+    partner: PersonRef
     sections: Sections
 
 
@@ -65,9 +67,9 @@ def understand(view: View) -> Understanding | None:
     if not text:
         return None
     persona = view.persona
-    partner_name = str(partner.get("name") or "")
-    others = [str(p.get("name") or "") for p in view.parsed.participants
-              if not view.me.is_self(p.get("id"), p.get("name"))]
+    partner_name = str(partner.name or "")
+    others = [str(p.name or "") for p in view.parsed.participants
+              if not view.me.is_self(p.id, p.name)]
     heard = heard_kinds.hear(text, own_names=(persona.short_name, persona.name),
                              other_names=(*filter(None, (given_name_of(o) for o in others)),
                                           given_name_of(partner_name) or partner_name))
@@ -84,9 +86,9 @@ def understand(view: View) -> Understanding | None:
     return Understanding(partner, sections)
 
 
-def _heard(view: View, partner: Mapping[str, Any], line: str | None, heard: Heard | None) -> dict[str, Any]:
+def _heard(view: View, partner: PersonRef, line: str | None, heard: Heard | None) -> dict[str, Any]:
     """The line's kind, what it asks about, its topic, the thing told and how it feels."""
-    out: dict[str, Any] = {"from": _cut(partner.get("name"))}
+    out: dict[str, Any] = {"from": _cut(partner.name)}
     if heard is None:
         return _drop_empty(out)
     out["kind"] = ja_prompt.KIND_LABELS.get(heard.kind, heard.kind)
@@ -107,10 +109,9 @@ def _heard(view: View, partner: Mapping[str, Any], line: str | None, heard: Hear
     # A meeting this very line set, whatever its kind ('3時からお茶会があるのですが、ご一緒にいかがですか'),
     # or one it proposes without a time: as the rules' reply reads it.
     meeting = promise_in(view, line, partner)
-    due = meeting.get("due_at") if meeting else None
-    if meeting is not None and isinstance(due, str):
-        out["meeting"] = _drop_empty({"place": _cut(meeting.get("place_name")),
-                                      "at": datetime.fromisoformat(due).astimezone(TOKYO).strftime("%H:%M")})
+    if meeting is not None and meeting.due_at is not None:
+        out["meeting"] = _drop_empty({"place": _cut(meeting.place_name),
+                                      "at": meeting.due_at.astimezone(TOKYO).strftime("%H:%M")})
     elif heard.kind in ("invitation", "question", "statement", "plan", "news") and asks_time(view, partner):
         out["meeting"] = ja_prompt.NO_TIME_SAID
     return _drop_empty(out)
@@ -119,25 +120,24 @@ def _heard(view: View, partner: Mapping[str, Any], line: str | None, heard: Hear
 def _plans(view: View) -> list[dict[str, Any]]:
     """Its promises not kept yet, soonest first: the meetings the rules keep (placed on the map, so
     with their place) before the other pending ones, each once."""
-    seen: set[Any] = set()
-    out: list[tuple[str, dict[str, Any]]] = []
+    seen: set[object] = set()
+    out: list[tuple[bool, datetime | None, dict[str, Any]]] = []
     for promise in [*view.meetings, *view.pending]:
-        key = promise.get("id") or (promise.get("partner_name"), promise.get("due_at"))
-        if promise.get("status") in ("fulfilled", "withdrawn") or key in seen:
+        key = promise.id or (promise.partner_name, promise.due_at)
+        if promise.status in ("fulfilled", "withdrawn") or key in seen:
             continue
         seen.add(key)
-        out.append((str(promise.get("due_at") or ""), promise_shown(promise)))
-    return [shown for _, shown in sorted(out, key=lambda pair: pair[0])][:PLANS]
+        out.append((promise.due_at is not None, promise.due_at, promise_shown(promise)))  # undated first
+    return [shown for _, _, shown in sorted(out, key=lambda row: row[:2])][:PLANS]
 
 
-def promise_shown(commitment: Mapping[str, Any]) -> dict[str, Any]:
+def promise_shown(commitment: Meeting) -> dict[str, Any]:
     """A promise as the prompt shows it: with whom, where, when (the world's time)."""
-    due = commitment.get("due_at")
     return _drop_empty({
-        "with": _cut(commitment.get("partner_name")),
-        "place": _cut(commitment.get("place_name")),
-        "node_id": commitment.get("node_id"),
-        "at": clock(datetime.fromisoformat(due)) if isinstance(due, str) else None,
+        "with": _cut(commitment.partner_name),
+        "place": _cut(commitment.place_name),
+        "node_id": commitment.node_id,
+        "at": clock(commitment.due_at) if commitment.due_at else None,
     })
 
 
@@ -145,13 +145,13 @@ def clock(moment: datetime) -> str:
     return moment.astimezone(TOKYO).strftime("%m/%d %H:%M")
 
 
-def _talk_topic(view: View, partner: Mapping[str, Any]) -> str:
+def _talk_topic(view: View, partner: PersonRef) -> str:
     """What the talk was about, as the rules read it: the first line before this one that names a thing."""
     from karakuri_agent.voice.listening import talk_topic
 
-    memory = memory_of(view, dict(partner))
+    memory = memory_of(view, partner)
     persona = view.persona
-    return talk_topic(memory.talk, (str(partner.get("name") or ""), persona.name, persona.short_name))[0]
+    return talk_topic(memory.talk, (str(partner.name or ""), persona.name, persona.short_name))[0]
 
 
 def _day(view: View, here: str, places: Sequence[str], people: Sequence[str]) -> dict[str, Any]:

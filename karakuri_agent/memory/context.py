@@ -12,9 +12,10 @@ Two steps, kept apart on purpose:
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence, cast
+from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 from karakuri_agent.domain.commands import INFORMATION
 from karakuri_agent.domain.identity import Identity, PersonRef
@@ -26,7 +27,7 @@ from karakuri_agent.domain.limits import (
     RECENT_COMMANDS,
 )
 from karakuri_agent.domain.notification import Notification
-from karakuri_agent.domain.records import Activity, Line, Parsed, Participant, has_talked
+from karakuri_agent.domain.records import Line, Meeting, Parsed, has_talked
 from karakuri_agent.ja.context import (
     DECISION_GUIDANCE,
     SELF_HEADER,
@@ -43,6 +44,7 @@ from karakuri_agent.outside import loads, read_regular_file
 from karakuri_agent.reading import offers, textparse, turns
 from karakuri_agent.reading.promises import line_key
 from karakuri_agent.state.base import Store
+from karakuri_agent.state.values import stored_row, utc_text
 
 # Facts read per person the agent may talk to: the newest, enough to find one to bring up.
 TOLD_PER_PERSON = 12
@@ -106,16 +108,12 @@ def parse(notification: Notification, *, roster: textparse.NameLookup, me: Ident
     roster = _KnowingSelf(roster, me)
     body = notification.notification
     text = body.text
-    listed: list[Participant] | None = ([{"id": p.id, "name": p.name} for p in body.participants]
-                                        if body.participants is not None else None)
+    listed = body.participants
     participants = listed if listed is not None else textparse.parse_participants(text, roster)
     if body.conversation_messages is not None:
-        ids = {p["name"]: p["id"] for p in participants if p.get("id")}
-        messages: list[Line] = [
-            {"speaker": m.speaker, "speaker_id": m.speaker_id or ids.get(m.speaker) or roster.get(m.speaker),
-             "message": m.message}
-            for m in body.conversation_messages
-        ]
+        ids = {p.name: p.id for p in participants if p.id}
+        messages = [replace(m, speaker_id=m.speaker_id or ids.get(m.speaker) or roster.get(m.speaker))
+                    for m in body.conversation_messages]
     else:
         messages = textparse.parse_lines(text, roster)
     return Parsed(
@@ -143,7 +141,7 @@ def parse(notification: Notification, *, roster: textparse.NameLookup, me: Ident
 def observe(store: Store, notification: Notification, *, me: Identity, now: datetime) -> tuple[int, Parsed]:
     """Record the fetch and learn from it; returns (request activity id, parsed block)."""
     parsed = parse(notification, roster=StoredNames(store), me=me)
-    others = [p for p in parsed.participants if not me.is_self(p.get("id"), p.get("name"))]
+    others = [p for p in parsed.participants if not me.is_self(p.id, p.name)]
     with store.batch():
         store.save_notification(notification.notification_id, notification.raw)
         activity_id = store.record_request(notification.notification_id, parsed.notification_type)
@@ -167,7 +165,7 @@ def observe(store: Store, notification: Notification, *, me: Identity, now: date
 
         promises.hear(store, notification.notification_id, parsed, me_id=me.agent_id, me_name=me.name,
                       seen_at=seen_at, now=now, said_at=said_at, first_seen=first_seen,
-                      places=[*store.known_places(), *buildings])
+                      places=[*(p.node for p in store.known_places()), *buildings])
         promises.keep_in_place(store, parsed, now)
         new_lines = [line for line in parsed.conversation_messages
                      if first_seen.get(line_key(line, parsed.conversation_id)) == seen_at]
@@ -193,13 +191,13 @@ def remember_told(store: Store, lines: Sequence[Line], said_at: Any, me: Identit
         store.withdraw_facts(told.retracted(rows, retraction), retraction.said_at)
 
 
-def told_to(store: Store, people: Iterable[Mapping[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+def told_to(store: Store, people: Iterable[PersonRef]) -> dict[str, list[dict[str, Any]]]:
     """For each person the agent may talk to (by id): what they and others told of them, town news, when each last came up."""
     out: dict[str, list[dict[str, Any]]] = {}
     for person in people:
-        if person.get("id") and person["id"] not in out:
-            out[str(person["id"])] = store.told_facts(recall.kept_under(person),
-                                                      listener=str(person["id"]), news=True, limit=TOLD_PER_PERSON)
+        if person.id and person.id not in out:
+            out[person.id] = store.told_facts(recall.kept_under(person),
+                                              listener=person.id, news=True, limit=TOLD_PER_PERSON)
     return out
 
 
@@ -212,10 +210,10 @@ def remember_met(store: Store, parsed: Parsed, me: Identity) -> None:
     proof it talked with them (participants, and speakers whose name resolves
     to an id), so they are met, by id, once: re-reading adds nothing.
     """
-    if not any(me.is_me(PersonRef.of(line)) for line in parsed.conversation_messages):
+    if not any(me.is_me(line.person) for line in parsed.conversation_messages):
         return
     people = {p.id: p.name for p in parsed.named() if p.id and not me.is_me(p)}
-    met = {p["agent_id"] for p in store.people(list(people)) if has_talked(p)}
+    met = {p.agent_id for p in store.people(list(people)) if has_talked(p)}
     for agent_id, name in people.items():
         if agent_id not in met:
             store.touch_person(agent_id, name)
@@ -247,8 +245,7 @@ def remember(store: Store, parsed: Parsed, *, me: Identity, now: datetime,
         pending=tuple(store.pending_commitments(now - promises.COMMITMENT_GRACE, promises.COMMITMENT_LIMIT)),
         memory=tuple(store.recent_memory(now - timedelta(days=MEMORY_DAYS), MEMORY_LIMIT)),
         # A model's trace (what it was asked, tokens) is for the operator's log, not for deciding.
-        activity=tuple(cast("Activity", {k: v for k, v in entry.items() if k != "model"})
-                       for entry in store.recent_activity(ACTIVITY_LIMIT)),
+        activity=tuple(replace(entry, model=None) for entry in store.recent_activity(ACTIVITY_LIMIT)),
         world=load_world_context(world_context_file),
         places=tuple(store.known_places()),  # visits / last_visited let a decider prefer places not visited lately
     )
@@ -263,17 +260,30 @@ def render_context(fetched: Fetched) -> dict[str, Any]:
         "activity_log_id": fetched.activity_id,
         "parsed": _parsed_block(fetched),
         "context": {
-            "people": [{"agent_id": p["agent_id"], "display_name": p["display_name"], "nickname": p["nickname"],
-                        "relationship": relationship(p["interactions"]), "interactions": p["interactions"],
-                        "last_contact": p["last_contact"]} for p in remembered.people],
-            "pending_commitments": list(remembered.pending),
+            "people": [{"agent_id": p.agent_id, "display_name": p.display_name, "nickname": p.nickname,
+                        "relationship": relationship(p.interactions), "interactions": p.interactions,
+                        "last_contact": _stored(p.last_contact)} for p in remembered.people],
+            "pending_commitments": [_promise_wire(m) for m in remembered.pending],
             "recent_memory_entries": list(remembered.memory),
-            "recent_activity_logs": list(remembered.activity),
+            "recent_activity_logs": [stored_row(entry) for entry in remembered.activity],
             "unified_world_context": remembered.world,
-            "known_places": list(remembered.places),
+            "known_places": [{"node_id": p.node_id, "name": p.name, "visits": p.visits,
+                              "last_visited": _stored(p.last_visited)} for p in remembered.places],
         },
         "decision_guidance": list(DECISION_GUIDANCE),
     }
+
+
+def _promise_wire(meeting: Meeting) -> dict[str, Any]:
+    """A pending promise in the state's columns, its time as stored (UTC text)."""
+    return {"id": meeting.id, "notification_id": meeting.notification_id, "partner_id": meeting.partner_id,
+            "partner_name": meeting.partner_name, "place_name": meeting.place_name, "node_id": meeting.node_id,
+            "due_at": _stored(meeting.due_at), "source_text": meeting.source_text}
+
+
+def _stored(moment: datetime | None) -> str | None:
+    """A time as the state stores it (UTC text): the wire context shows the rows as they are."""
+    return utc_text(moment) if moment else None
 
 
 def _parsed_block(fetched: Fetched) -> dict[str, Any]:
@@ -282,13 +292,26 @@ def _parsed_block(fetched: Fetched) -> dict[str, Any]:
     return {
         "notification_id": parsed.notification_id, "has_choices": bool(choices),
         "notification_type": parsed.notification_type, "conversation_id": parsed.conversation_id,
-        "participants": parsed.participants, "present": parsed.present,
-        "participants_listed": parsed.participants_listed, "departed": parsed.departed,
-        "conversation_messages": parsed.conversation_messages, "next_speakers": parsed.next_speakers,
+        "participants": _people(parsed.participants),
+        "present": None if parsed.present is None else _people(parsed.present),
+        "participants_listed": parsed.participants_listed, "departed": _people(parsed.departed),
+        "conversation_messages": [{"speaker": line.speaker, "speaker_id": line.speaker_id, "message": line.message}
+                                  for line in parsed.conversation_messages],
+        "next_speakers": _people(parsed.next_speakers),
         "choices": [choice.summary() for choice in choices], "self": {"id": me.agent_id or None, "name": me.name or None},
         "location": parsed.location, "places": parsed.places, "actions": parsed.actions, "npcs": parsed.npcs,
-        "transfers": parsed.transfers,
+        "transfers": [{**t, **{side: _person(t[side]) for side in ("from", "to") if side in t}}
+                      for t in parsed.transfers],
     }
+
+
+def _people(people: Iterable[PersonRef]) -> list[dict[str, str | None]]:
+    return [_person(p) for p in people]
+
+
+def _person(person: PersonRef) -> dict[str, str | None]:
+    """A person in the wire's `{id, name}`."""
+    return {"id": person.id, "name": person.name}
 
 
 def wrapper_output(fetched: Fetched) -> dict[str, Any]:
@@ -307,7 +330,7 @@ def view_of(store: Store, fetched: Fetched, now: datetime, *, persona: Persona, 
     lines = store.utterances(conversation_key(fetched.parsed, fetched.me), SAID_BEFORE_LINES)
     pack = bool(getattr(persona, "behaviour", None))  # what only a pack's behaviour reads
     broken = promises.broken_promises(store, now) if pack else []
-    candidates = [a["id"] for a in nearby if a["id"]] + [
+    candidates = [a.id for a in nearby if a.id] + [
         str(v) for c in fetched.notification.choices if c.command == "conversation_start"
         for v in c.enum("target_agent_id")
     ]
@@ -323,12 +346,12 @@ def view_of(store: Store, fetched: Fetched, now: datetime, *, persona: Persona, 
         recent_commands=store.recent_commands(RECENT_COMMANDS),
         knowledge_age={k: v for k, v in learned.items() if k in INFORMATION},
         places=fetched.remembered.places,
-        nearby_agents=[a for a in nearby if not fetched.me.is_self(a["id"], a["name"])],
+        nearby_agents=[a for a in nearby if not fetched.me.is_self(a.id, a.name)],
         own_lines=this_conversation(lines, now),
         said_before=[line["message"] for line in lines] + _said_this_week(store, fetched, now, also_to=candidates),
-        acquaintances={p["agent_id"]: p for p in store.people(candidates)},
+        acquaintances={p.agent_id: p for p in store.people(candidates)},
         meetings=promises.meetings_ahead(store, now, now + promises.MEETINGS_AHEAD,
-                                         [*store.known_places(), *remember_buildings(store, [])]),
+                                         [*(p.node for p in store.known_places()), *remember_buildings(store, [])]),
         trips=trips(store),
         **surroundings.seen(store, now),
         transfer_policy=transfer_policy, **journal.today(store, now),
@@ -336,8 +359,8 @@ def view_of(store: Store, fetched: Fetched, now: datetime, *, persona: Persona, 
         broken_promises=broken, met=store.met_names() if pack else (),
         text=fetched.notification.notification.text or "",
         told=told_to(store, [*[p for p in fetched.parsed.participants
-                               if not fetched.me.is_self(p.get("id"), p.get("name"))],
-                             *nearby, *({"id": c} for c in candidates)]),
+                               if not fetched.me.is_self(p.id, p.name)],
+                             *nearby, *(PersonRef(c, "") for c in candidates)]),
     )
 
 

@@ -23,8 +23,8 @@ from typing import Any, Iterable, TypedDict
 
 from karakuri_agent.domain.commands import ACCEPT_TRANSFER, CONVERSATION, REJECT_TRANSFER
 from karakuri_agent.domain.notification import parse_timestamp
-from karakuri_agent.domain.identity import Identity
-from karakuri_agent.domain.records import JournalEntry, Parsed
+from karakuri_agent.domain.identity import Identity, PersonRef
+from karakuri_agent.domain.records import JournalEntry, Line, Parsed
 from karakuri_agent.reading.promises import line_key
 from karakuri_agent.state.base import Store
 from karakuri_agent.state.values import utc_text
@@ -54,12 +54,12 @@ def observed(store: Store, parsed: Parsed, me: Identity, *, conversation: str, a
                              {"node_id": here["node_id"], "label": here.get("name")})
     partners = _partner_names(parsed, me)
     for line in parsed.conversation_messages:
-        text = line.get("message")
+        text = line.message
         if not text:
             continue
-        own = me.is_self(line.get("speaker_id"), line.get("speaker"))
+        own = me.is_self(line.speaker_id, line.speaker)
         _line(store, notification_id, parsed.conversation_id, conversation, partners, at, heard_at,
-              speaker=str(line.get("speaker") or line.get("speaker_id") or ""), speaker_id=line.get("speaker_id"),
+              speaker=str(line.speaker or line.speaker_id or ""), speaker_id=line.speaker_id,
               text=text, own=own)
 
 
@@ -86,7 +86,7 @@ def _line(store: Store, notification_id: str, conversation_id: str | None, conve
     that starts a talk is said from a notification that has none yet, and
     the gate never lets the agent say a line twice to the same people.
     """
-    key = line_key({"speaker": speaker, "speaker_id": speaker_id, "message": text}, None if own else conversation_id)
+    key = line_key(Line(speaker, text, speaker_id), None if own else conversation_id)
     first = store.hear_line(key, heard_at, LINE_REPEAT_AFTER)
     store.add_to_journal(notification_id, LINE, f"{key}@{utc_text(first)}", at, {
         "conversation": conversation, "partners": partners, "speaker": speaker, "speaker_id": speaker_id,
@@ -109,15 +109,15 @@ def _transfers(command: str, params: dict[str, Any], parsed: Parsed, me: Identit
     if isinstance(offer, dict) and (offer.get("item") or offer.get("money")):
         target = str(offer.get("target_agent_id") or params.get("target_agent_id")
                      or params.get("next_speaker_agent_id") or "")
-        names = {str(p.get("id")): p.get("name") for p in parsed.participants}
+        names = {str(p.id): p.name for p in parsed.participants}
         yield _gift(GIVEN, names.get(target) or target, target or None, offer.get("item"), offer.get("money"))
 
 
 def _answered(parsed: Parsed, direction: str) -> Iterable[dict[str, Any]]:
     for offer in parsed.transfers:
         if offer.get("status") == "offered" and offer.get("response_required"):
-            sender = offer.get("from") or {}
-            yield _gift(direction, str(sender.get("name") or ""), sender.get("id"), offer.get("item"),
+            sender: PersonRef = offer.get("from") or PersonRef(None, "")
+            yield _gift(direction, str(sender.name or ""), sender.id, offer.get("item"),
                         offer.get("money"))
 
 
@@ -150,14 +150,14 @@ def today(store: Store, now: datetime) -> Today:
 
     start = now.astimezone(TOKYO).replace(hour=0, minute=0, second=0, microsecond=0)
     entries = list(reversed(store.journal_between(start, now + timedelta(seconds=1))))
-    places = [str(e["data"].get("label") or "") for e in entries if e["kind"] == HERE]
-    people = [str(name) for e in entries if e["kind"] == LINE for name in e["data"].get("partners") or ()]
-    said = [str(e["data"].get("text") or "") for e in entries if e["kind"] == LINE and e["data"].get("own")]
+    places = [e.text("label") for e in entries if e.kind == HERE]
+    people = [name for e in entries if e.kind == LINE for name in e.texts("partners")]
+    said = [e.text("text") for e in entries if e.kind == LINE and e.data.get("own")]
     return {"day_places": tuple(dict.fromkeys(p for p in places if p)),
             "day_people": tuple(dict.fromkeys(p for p in people if p)),
             "day_said": tuple(dict.fromkeys(line for line in said if line)),
-            "day_received": tuple(_received(e["data"]) for e in entries
-                                  if e["kind"] == TRANSFER and e["data"].get("direction") == RECEIVED),
+            "day_received": tuple(_received(e.data) for e in entries
+                                  if e.kind == TRANSFER and e.data.get("direction") == RECEIVED),
             "day_arrived": _arrivals(entries)}
 
 
@@ -169,10 +169,10 @@ def _arrivals(newest_first: list[JournalEntry]) -> tuple[tuple[str, str], ...]:
     out: list[tuple[str, str]] = []
     last = ""
     for entry in reversed(newest_first):
-        if entry["kind"] != HERE:
+        if entry.kind != HERE:
             continue
-        label = str(entry["data"].get("label") or "")
-        at = parse_timestamp(entry.get("at"))
+        label = str(entry.data.get("label") or "")
+        at = entry.at
         if label and label != last and at is not None:
             out.append((label, at.astimezone(TOKYO).strftime("%H:%M")))
         last = label or last

@@ -19,7 +19,7 @@ import json
 from datetime import datetime, timedelta
 from typing import Any, Iterable, Mapping
 
-from karakuri_agent.domain.records import Parsed, here_id
+from karakuri_agent.domain.records import Parsed, Refusal, here_id
 from karakuri_agent.ja.notification_text import ACTION_REJECTED
 from karakuri_agent.memory import knowledge
 from karakuri_agent.reading import offers, textparse
@@ -59,13 +59,13 @@ def refusal_code(result: Mapping[str, Any]) -> str | None:
 def learn_refusal(store: Store, *, command: str, params: Mapping[str, Any], place: str | None, code: str,
                   now: datetime) -> None:
     """Keep one refusal (replacing an older one of the same command, params and place)."""
-    entry = {"command": command, "params": params_key(params),
+    entry: Refusal = {"command": command, "params": params_key(params),
              "place": EVERYWHERE if code in ANYWHERE else place, "error": code, "at": now.isoformat()}
     kept = [r for r in _refusals(store) if not _same(r, entry) and _fresh(r, now)]
     store.set_knowledge(knowledge.REFUSED, (kept + [entry])[-MAX_REFUSALS:])
 
 
-def refusals(store: Store, now: datetime) -> list[dict[str, Any]]:
+def refusals(store: Store, now: datetime) -> list[Refusal]:
     """The refusals still holding their command back, oldest first."""
     return [r for r in _refusals(store) if _fresh(r, now)]
 
@@ -85,8 +85,8 @@ def learn_from_text(store: Store, parsed: Parsed, text: str, now: datetime) -> N
     learn_npcs(store, parsed.npcs or offers.parse_npcs(text))
     if any(ACTION_REJECTED.match(line) for line in textparse.server_lines(text)):
         last = next(iter(store.recent_commands(1)), None)
-        if last and last.get("command") == "action" and last.get("success"):
-            learn_refusal(store, command="action", params=last.get("params") or {}, place=here_id(parsed),
+        if last and last.command == "action" and last.success:
+            learn_refusal(store, command="action", params=last.params or {}, place=here_id(parsed),
                           code="action_rejected", now=now)
 
 
@@ -108,10 +108,14 @@ def npc_nodes(store: Store) -> dict[str, str]:
     return {str(k): str(v) for k, v in value.items()} if isinstance(value, dict) else {}
 
 
-def _refusals(store: Store) -> list[dict[str, Any]]:
+def _refusals(store: Store) -> list[Refusal]:
+    """The refusals kept, oldest first, read back from the knowledge table's JSON."""
     entry = store.knowledge(knowledge.REFUSED)
     value = (entry or {}).get("value")
-    return [r for r in value if isinstance(r, dict)] if isinstance(value, list) else []
+    return [{"command": str(r.get("command") or ""), "params": str(r.get("params") or ""),
+             "place": r.get("place") if isinstance(r.get("place"), str) else None,
+             "error": str(r.get("error") or ""), "at": str(r.get("at") or "")}
+            for r in value if isinstance(r, dict)] if isinstance(value, list) else []
 
 
 def _same(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:

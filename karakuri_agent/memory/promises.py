@@ -9,11 +9,11 @@ promise `day` calls kept is the one the `promise_kept` reaction and the deciders
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from karakuri_agent.domain.identity import PersonRef
-from karakuri_agent.domain.records import Line, Meeting, Node, Parsed, Place, here_of
+from karakuri_agent.domain.records import Line, Meeting, Parsed, here_of
 from karakuri_agent.reading.places import known_place
 from karakuri_agent.reading.promises import Promise, calls_off, changes_plan, extract_promises, line_key
 from karakuri_agent.state.base import Store
@@ -41,14 +41,6 @@ BROKEN_LIMIT = 100
 KEEPABLE_LIMIT = 50
 
 
-def due_of(meeting: Meeting) -> datetime | None:
-    """A promise's time, or None when none was said (or it cannot be read)."""
-    try:
-        return datetime.fromisoformat(due) if (due := meeting.get("due_at")) else None
-    except ValueError:
-        return None
-
-
 def missed(due: datetime | None, now: datetime) -> bool:
     """Past keeping: `now` is more than KEEPABLE_AFTER_DUE after its time."""
     return due is not None and due + KEEPABLE_AFTER_DUE < now
@@ -57,7 +49,7 @@ def missed(due: datetime | None, now: datetime) -> bool:
 # -- made, moved, called off ----------------------------------------------------------------------
 def hear(store: Store, notification_id: str, parsed: Parsed, *, me_id: str, me_name: str, seen_at: datetime,
          now: datetime, said_at: Callable[[str], datetime], first_seen: dict[str, datetime],
-         places: Sequence[Place | Node | dict[str, Any]]) -> None:
+         places: Sequence[Mapping[str, Any]]) -> None:
     """What this notification's lines do to the agent's promises: new ones made, standing ones moved or called off.
 
     Times are read against when each line was first seen (`said_at` records it in `first_seen`), not
@@ -78,7 +70,7 @@ def hear(store: Store, notification_id: str, parsed: Parsed, *, me_id: str, me_n
 def standing_plans(store: Store, now: datetime) -> list[Meeting]:
     """Meetings still ahead (or just past) and not withdrawn, oldest promise first: what a later line may change."""
     rows = store.meetings(now - MEETING_LOOKBACK, now + STANDING_AHEAD, COMMITMENT_LIMIT)
-    return sorted(latest_plans(rows), key=lambda r: r.get("id", 0))
+    return sorted(latest_plans(rows), key=lambda r: r.id)
 
 
 def withdraw(store: Store, ids: Iterable[int]) -> None:
@@ -99,22 +91,21 @@ def withdrawn_by(lines: Sequence[Line], standing: Sequence[Meeting], promises: S
     made_now = {p.line_key for p in promises}
     ids: list[int] = []
     for line in lines:
-        message = line.get("message")
+        message = line.message
         replaces = changes_plan(message) and line_key(line, conversation_id) in made_now
         if calls_off(message, now) or replaces:
-            ids += [row["id"] for row in standing if _same_speaker(row, line)]
+            ids += [row.id for row in standing if _same_speaker(row, line)]
     return ids
 
 
 def _same_speaker(row: Meeting, line: Line) -> bool:
-    return PersonRef.of(row).same(PersonRef.of(line))
+    return row.partner.same(line.person)
 
 
 def _promise_of(row: Meeting) -> Promise:
     """A stored promise as the parser's value, so a later line can move it."""
-    return Promise(partner_id=row.get("partner_id"), partner_name=str(row.get("partner_name") or ""),
-                   place_name=row.get("place_name"), node_id=row.get("node_id"), due_at=due_of(row),
-                   source_text=str(row.get("source_text") or ""))
+    return Promise(partner_id=row.partner_id, partner_name=row.partner_name, place_name=row.place_name,
+                   node_id=row.node_id, due_at=row.due_at, source_text=row.source_text)
 
 
 def _commitment_row(promise: Promise) -> dict[str, Any]:
@@ -133,14 +124,14 @@ def _commitment_row(promise: Promise) -> dict[str, Any]:
 # -- kept -----------------------------------------------------------------------------------------
 def at_promised_place(promise: Meeting, node_id: str, label: str | None) -> bool:
     """Whether the place the agent stands at (`node_id`, its label) is the promise's place."""
-    return bool(((node := promise.get("node_id")) and node == node_id)
-                or ((name := promise.get("place_name")) and label and name in label))
+    return bool(((node := promise.node_id) and node == node_id)
+                or ((name := promise.place_name) and label and name in label))
 
 
 def kept_by_being_there(promise: Meeting, node_id: str, label: str | None, at: datetime) -> bool:
     """The one rule for keeping a promise in place: at its place, around its time (from PRESENT_BEFORE_DUE
     before it until it can no longer be kept). Used when a notification is read and by `day`."""
-    due = due_of(promise)
+    due = promise.due_at
     return (due is not None and at_promised_place(promise, node_id, label)
             and due - PRESENT_BEFORE_DUE <= at <= due + KEEPABLE_AFTER_DUE)
 
@@ -151,15 +142,15 @@ def keep_in_place(store: Store, parsed: Parsed, now: datetime) -> None:
     if not here:
         return
     pending = store.pending_commitments(now - KEEPABLE_AFTER_DUE, KEEPABLE_LIMIT)
-    store.fulfil_commitments(c["id"] for c in pending
+    store.fulfil_commitments(c.id for c in pending
                              if kept_by_being_there(c, here["node_id"], here.get("name"), now))
 
 
 def keep_by_going(store: Store, node_id: str, now: datetime) -> None:
     """A move to the promised place keeps the promise (one that can still be kept)."""
     pending = store.pending_commitments(now - KEEPABLE_AFTER_DUE, KEEPABLE_LIMIT)
-    label = next((p["name"] for p in store.known_places() if p["node_id"] == node_id), "")
-    store.fulfil_commitments(c["id"] for c in pending if at_promised_place(c, node_id, label))
+    label = next((p.name for p in store.known_places() if p.node_id == node_id), "")
+    store.fulfil_commitments(c.id for c in pending if at_promised_place(c, node_id, label))
 
 
 def keep_by_talking(store: Store, parsed: Parsed, partner_ids: set[str], now: datetime) -> None:
@@ -170,15 +161,15 @@ def keep_by_talking(store: Store, parsed: Parsed, partner_ids: set[str], now: da
     here: Mapping[str, Any] = here_of(parsed) or {}
     pending = store.pending_commitments(now - KEEPABLE_AFTER_DUE, KEEPABLE_LIMIT)
     store.fulfil_commitments(
-        c["id"] for c in pending
-        if c.get("partner_id") in partner_ids and c.get("notification_id") != parsed.notification_id
-        and (not (name := c.get("place_name")) or c.get("node_id") == here.get("node_id")
+        c.id for c in pending
+        if c.partner_id in partner_ids and c.notification_id != parsed.notification_id
+        and (not (name := c.place_name) or c.node_id == here.get("node_id")
              or name in (here.get("name") or "")))
 
 
 # -- where to be, and what was broken ---------------------------------------------------------------
 def meetings_ahead(store: Store, now: datetime, until: datetime,
-                   places: Sequence[Place | dict[str, Any]]) -> list[Meeting]:
+                   places: Sequence[Mapping[str, Any]]) -> list[Meeting]:
     """Where to be and when until `until`: the latest plan with each person, placed, none called off."""
     return placed(latest_plans(store.meetings(now - MEETING_LOOKBACK, until)), places)
 
@@ -192,11 +183,11 @@ def broken_promises(store: Store, now: datetime) -> list[Meeting]:
     """
     cutoff = now - KEEPABLE_AFTER_DUE
     rows = latest_plans(store.meetings(cutoff - BROKEN_LOOKBACK, cutoff, BROKEN_LIMIT))
-    return [r for r in rows if r.get("status") == "pending" and (r.get("partner_name") or r.get("partner_id"))
-            and missed(due_of(r), now)]
+    return [r for r in rows if r.status == "pending" and (r.partner_name or r.partner_id)
+            and missed(r.due_at, now)]
 
 
-def placed(meetings: Sequence[Meeting], places: Sequence[Place | dict[str, Any]]) -> list[Meeting]:
+def placed(meetings: Sequence[Meeting], places: Sequence[Mapping[str, Any]]) -> list[Meeting]:
     """Meetings whose place had no node when promised, placed by what is known now.
 
     'さくらで' names no node until the agent has seen 喫茶店「さくら」 on a
@@ -204,8 +195,8 @@ def placed(meetings: Sequence[Meeting], places: Sequence[Place | dict[str, Any]]
     """
     out: list[Meeting] = []
     for meeting in meetings:
-        found = None if meeting.get("node_id") else known_place(str(meeting.get("source_text") or ""), places)
-        out.append({**meeting, "place_name": found[0], "node_id": found[1]} if found and found[1] else meeting)
+        found = None if meeting.node_id else known_place(meeting.source_text, places)
+        out.append(replace(meeting, place_name=found[0], node_id=found[1]) if found and found[1] else meeting)
     return out
 
 
@@ -215,11 +206,11 @@ def latest_plans(meetings: Sequence[Meeting]) -> list[Meeting]:
     A partner who says "やっぱり図書館にしない？" keeps the time and changes the
     place; both lines are promises, and only the later one is where to be.
     """
-    def plan(meeting: Meeting) -> tuple[str, str]:
-        return str(meeting.get("partner_id") or meeting.get("partner_name") or ""), str(meeting.get("due_at"))
+    def plan(meeting: Meeting) -> tuple[str, datetime | None]:
+        return meeting.partner_id or meeting.partner_name, meeting.due_at
 
-    latest: dict[tuple[str, str], Meeting] = {}
+    latest: dict[tuple[str, datetime | None], Meeting] = {}
     for meeting in meetings:
-        if plan(meeting) not in latest or meeting.get("id", 0) > latest[plan(meeting)].get("id", 0):
+        if plan(meeting) not in latest or meeting.id > latest[plan(meeting)].id:
             latest[plan(meeting)] = meeting
     return [m for m in meetings if latest[plan(m)] is m]

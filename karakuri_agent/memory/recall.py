@@ -16,7 +16,9 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
+from karakuri_agent.domain.identity import PersonRef
 from karakuri_agent.domain import facts as kinds
+from karakuri_agent.domain.decision import JsonValue
 from karakuri_agent.domain.limits import MESSAGE_UNITS
 from karakuri_agent.domain.notification import TOKYO
 from karakuri_agent.ja import markup, phrases
@@ -60,31 +62,31 @@ class Recall:
         return phrases.remembered(when, self.speaker, self.source)
 
 
-def kept_under(person: Mapping[str, Any]) -> list[str]:
+def kept_under(person: PersonRef) -> list[str]:
     """What someone's facts are stored under: their id, their name, and the given name lines call them
     by (news about them: 'メイさん、入院したらしいよ' is kept under メイ)."""
     from karakuri_agent.voice.names import called_names
 
-    name = str(person.get("name") or "")
-    return [str(person.get("id") or ""), name, *(called_names(name) if name else ())]
+    name = str(person.name or "")
+    return [str(person.id or ""), name, *(called_names(name) if name else ())]
 
 
-def _about(row: Mapping[str, Any], person: Mapping[str, Any]) -> bool:
+def _about(row: Mapping[str, Any], person: PersonRef) -> bool:
     """Whether a fact is about ``person``: by id, else by name, or by a name a line called
     them by ('メイさん、入院したらしいよ' is about 桜草メイ, 'Kaiくん、…' about Kai_07)."""
-    if row.get("about_id") and person.get("id"):
-        return str(row["about_id"]) == str(person["id"])
+    if row.get("about_id") and person.id:
+        return str(row["about_id"]) == str(person.id)
     from karakuri_agent.voice.names import called_names
 
-    about, name = str(row.get("about_name") or ""), str(person.get("name") or "")
+    about, name = str(row.get("about_name") or ""), str(person.name or "")
     return bool(about) and (about == name or (len(about) >= 2 and name.endswith(about) and about != name[:len(about)])
                             or about in called_names(name))
 
 
-def _told_by(row: Mapping[str, Any], person: Mapping[str, Any]) -> bool:
-    if row.get("speaker_id") and person.get("id"):
-        return str(row["speaker_id"]) == str(person["id"])
-    return bool(row.get("speaker_name")) and row.get("speaker_name") == person.get("name")
+def _told_by(row: Mapping[str, Any], person: PersonRef) -> bool:
+    if row.get("speaker_id") and person.id:
+        return str(row.get("speaker_id")) == str(person.id)
+    return bool(row.get("speaker_name")) and row.get("speaker_name") == person.name
 
 
 def _day(text: Any) -> date | None:
@@ -104,7 +106,7 @@ def _since(mentioned_at: Any, now: datetime) -> timedelta:
         return timedelta.max
 
 
-def choose(rows: Iterable[Mapping[str, Any]], person: Mapping[str, Any], now: datetime,
+def choose(rows: Iterable[Mapping[str, Any]], person: PersonRef, now: datetime,
            said: Iterable[str] = ()) -> Recall | None:
     """The fact to bring up to `person` now, or None."""
     from karakuri_agent.reading import told
@@ -127,7 +129,7 @@ def choose(rows: Iterable[Mapping[str, Any]], person: Mapping[str, Any], now: da
         line = told.recall_line(row, today)
         if line is None or said_key(line) in used:
             continue
-        recall = Recall(str(row["fact_key"]), str(person.get("id") or person.get("name") or ""), line,
+        recall = Recall(str(row["fact_key"]), str(person.id or person.name or ""), line,
                         str(row.get("source") or ""), str(row.get("speaker_name") or ""), str(row.get("said_at")))
         found.append(((_order(str(row.get("kind"))), str(row.get("said_at"))), recall))
     if not found:
@@ -137,15 +139,15 @@ def choose(rows: Iterable[Mapping[str, Any]], person: Mapping[str, Any], now: da
     return max(same, key=lambda kr: kr[0][1])[1]  # the newest of the best kind
 
 
-def for_partner(view: View, person: Mapping[str, Any], *, opening: bool = False) -> Recall | None:
+def for_partner(view: View, person: PersonRef, *, opening: bool = False) -> Recall | None:
     """A memory to bring up to `person` in this conversation, within the agent's first lines.
 
     `opening`: the line starts the conversation (a start or an accept), the first whatever the lines
     kept from an earlier talk with the same people say.
     """
-    if (not opening and len(view.own_lines) >= RECALL_WITHIN_LINES) or not person.get("id"):
+    if (not opening and len(view.own_lines) >= RECALL_WITHIN_LINES) or not person.id:
         return None
-    return choose(view.told.get(str(person["id"]), ()), person, view.now, view.said_before)
+    return choose(view.told.get(str(person.id), ()), person, view.now, view.said_before)
 
 
 def with_recall(message: str, recall: Recall, max_length: int | None) -> str:
@@ -177,7 +179,7 @@ def sociability(view: View) -> float:
     spec = behaviour.variables.get(SOCIABILITY) if behaviour is not None else None
     if (spec is not None and not spec.per_person and spec.minimum is not None and spec.maximum is not None
             and spec.maximum > spec.minimum):
-        value = (view.behaviour_memory.get("variables") or {}).get(SOCIABILITY, spec.initial)
+        value = _variables(view).get(SOCIABILITY, spec.initial)
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             return max(0.0, min(1.0, (float(value) - float(spec.minimum)) / float(spec.maximum - spec.minimum)))
     return float(view.persona.rules.sociability)
@@ -188,19 +190,25 @@ def closeness(view: View, name: str | None) -> float | None:
     spec = closeness_spec(view)
     if spec is None:
         return None
-    value = (view.behaviour_memory.get("variables") or {}).get(f"{CLOSENESS}.{name}", spec.initial)
+    value = _variables(view).get(f"{CLOSENESS}.{name}", spec.initial)
     return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else 0.0
 
 
-def about(view: View, person: Mapping[str, Any]) -> dict[str, Any]:
+def _variables(view: View) -> dict[str, JsonValue]:
+    """The pack's variables as saved (name → value)."""
+    saved = view.behaviour_memory.get("variables")
+    return saved if isinstance(saved, dict) else {}
+
+
+def about(view: View, person: PersonRef) -> dict[str, Any]:
     """What the agent remembers of someone, for the model's prompt: their facts (not taken back)
     with when they were told, and the band of the pack's closeness variable."""
     out: dict[str, Any] = {}
-    spec, value = closeness_spec(view), closeness(view, person.get("name"))
-    band = spec.band(value) if spec is not None and value is not None and person.get("name") else None
+    spec, value = closeness_spec(view), closeness(view, person.name)
+    band = spec.band(value) if spec is not None and value is not None and person.name else None
     if band:
         out["closeness"] = band
-    rows = [r for r in view.told.get(str(person.get("id") or ""), ())
+    rows = [r for r in view.told.get(str(person.id or ""), ())
             if not r.get("withdrawn_at") and (r.get("kind") == kinds.NEWS or _about(r, person))]
     facts = [f"{_day(r.get('said_at')) or ''} {r.get('speaker_name') or ''}{markup.quoted(str(r.get('source') or '')[:SOURCE_CHARS])}".strip()
              for r in rows[:PROMPT_FACTS]]

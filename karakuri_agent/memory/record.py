@@ -11,11 +11,12 @@ import re
 from datetime import datetime
 from typing import Any, Iterable
 
+from karakuri_agent.domain.identity import PersonRef
 from karakuri_agent.domain.commands import CONTACT as CONTACT_COMMANDS
 from karakuri_agent.domain.commands import CONVERSATION as CONVERSATION_COMMANDS
 from karakuri_agent.domain.commands import OPENING as OPENING_COMMANDS
 from karakuri_agent.domain.identity import Identity
-from karakuri_agent.domain.records import Node, Parsed, Participant, here_id
+from karakuri_agent.domain.records import Node, Npc, Parsed, here_id
 from karakuri_agent.ja import phrases
 from karakuri_agent.memory import holdings, journal, knowledge, lessons, promises
 from karakuri_agent.memory.travel import learn_trip
@@ -39,9 +40,9 @@ def conversation_key(parsed: Parsed, me: Identity) -> str:
 def partner_keys(parsed: Parsed, me: Identity) -> set[str]:
     """How the conversation's other participants appear in conversation keys."""
     return {
-        p.get("id") or p.get("name", "")
+        p.id or p.name
         for p in parsed.participants
-        if not me.is_self(p.get("id"), p.get("name"))
+        if not me.is_self(p.id, p.name)
     }
 
 
@@ -60,16 +61,16 @@ def said_to_partners(store: Store, partners: Iterable[str], since: datetime) -> 
     ]
 
 
-def partners(parsed: Parsed, params: dict[str, Any], me: Identity) -> list[Participant]:
+def partners(parsed: Parsed, params: dict[str, Any], me: Identity) -> list[PersonRef]:
     """The other agents a command touched: a named target, else the conversation's others."""
-    people = {p["id"]: p for p in parsed.participants if p.get("id")}
+    people = {p.id: p for p in parsed.participants if p.id}
     target = params.get("target_agent_id")
     if isinstance(target, (str, int)) and not isinstance(target, bool) and str(target):
         # A schema without a type allows any value; only a plain id names a person.
-        return [people.get(str(target), {"id": str(target), "name": ""})]
+        return [people.get(str(target), PersonRef(str(target), ""))]
     if target:
         return []
-    return [p for p in people.values() if not me.is_self(p.get("id"), p.get("name"))]
+    return [p for p in people.values() if not me.is_self(p.id, p.name)]
 
 
 def record_outcome(
@@ -101,8 +102,8 @@ def record_outcome(
         store.add_memory(notification_id, "action", _thought(command, description, params, reason))
         touched = partners(parsed, params, me) if command in CONTACT_COMMANDS else []
         for person in touched:
-            if agent_id := person.get("id"):
-                store.touch_person(agent_id, person.get("name", ""))
+            if agent_id := person.id:
+                store.touch_person(agent_id, person.name)
         if isinstance(params.get("message"), str) and command in CONVERSATION_COMMANDS:
             store.add_utterance(conversation_key(parsed, me), params["message"], opens=command in OPENING_COMMANDS)
         _fulfil(store, command, params, parsed, touched, now)
@@ -126,7 +127,7 @@ def _thought(command: str, description: str, params: dict[str, Any], reason: str
 
 
 def _fulfil(store: Store, command: str, params: dict[str, Any], parsed: Parsed,
-            touched: Iterable[Participant], now: datetime) -> None:
+            touched: Iterable[PersonRef], now: datetime) -> None:
     """A move to the promised place, or talking with the partner at that place, keeps a promise."""
     if command == "move":
         node = params.get("target_node_id")
@@ -135,7 +136,7 @@ def _fulfil(store: Store, command: str, params: dict[str, Any], parsed: Parsed,
         store.visit_place(node)
         promises.keep_by_going(store, node, now)
     elif command in CONVERSATION_COMMANDS:
-        promises.keep_by_talking(store, parsed, {str(p["id"]) for p in touched if p.get("id")}, now)
+        promises.keep_by_talking(store, parsed, {str(p.id) for p in touched if p.id}, now)
 
 
 def _learn(store: Store, command: str, data: Any, now: datetime) -> None:
@@ -163,9 +164,9 @@ def places_in(data: Any) -> list[Node]:
     return places
 
 
-def npcs_in(data: Any) -> list[dict[str, str]]:
+def npcs_in(data: Any) -> list[Npc]:
     """NPCs in an information answer: `{npc_id, name, node_id}` objects, NPC nodes, or the lists of a text."""
-    found: list[dict[str, str]] = []
+    found: list[Npc] = []
     for item in _walk(data):
         if isinstance(item, str):
             found += offers.parse_npcs(item)
@@ -176,16 +177,16 @@ def npcs_in(data: Any) -> list[dict[str, str]]:
     return found
 
 
-def agents_in(data: Any) -> list[Participant]:
+def agents_in(data: Any) -> list[PersonRef]:
     """Agents (numeric ids with names) anywhere in an answer."""
-    agents: list[Participant] = []
+    agents: list[PersonRef] = []
     for item in _walk(data):
         if not isinstance(item, dict):
             continue
         agent = item.get("agent_id") or item.get("id")
         name = item.get("name") or item.get("display_name")
         if agent is not None and str(agent).isdigit() and isinstance(name, str):
-            agents.append({"id": str(agent), "name": name})
+            agents.append(PersonRef(str(agent), name))
     return agents
 
 

@@ -10,10 +10,10 @@ they are kept as that command's answer, where the View reads who is near.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, TypedDict
+from typing import TypedDict
 
 from karakuri_agent.domain.holdings import Holdings
-from karakuri_agent.domain.records import Parsed
+from karakuri_agent.domain.records import Parsed, Refusal
 from karakuri_agent.memory import holdings, knowledge, lessons
 from karakuri_agent.reading import offers
 from karakuri_agent.state.base import Store
@@ -35,7 +35,7 @@ class Seen(TypedDict):
     """The View's fields for the surroundings (`seen`)."""
 
     npc_nodes: frozenset[str]
-    refused: list[dict[str, Any]]
+    refused: list[Refusal]
     holdings: Holdings
 
 

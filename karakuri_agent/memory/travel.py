@@ -13,10 +13,10 @@ covers a few roads in a town not yet walked.
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, Sequence
 
 from karakuri_agent.domain.notification import parse_timestamp
-from karakuri_agent.domain.records import Parsed, here_id
+from karakuri_agent.domain.records import Parsed, Trip, here_id
 from karakuri_agent.memory.knowledge import TRIPS as TRIPS_KEY
 from karakuri_agent.state.base import Store
 
@@ -41,18 +41,19 @@ def learn_trip(store: Store, command: str, params: dict[str, Any], result: dict[
         return
     walked = trips(store)
     here = here_id(parsed)
-    trip = {"from": here or (walked[-1]["to"] if walked else None), "to": str(params.get("target_node_id") or ""),
+    trip: Trip = {"from": here or (walked[-1]["to"] if walked else None), "to": str(params.get("target_node_id") or ""),
             "minutes": round((arrives - now).total_seconds() / 60, 1)}
     store.set_knowledge(TRIPS_KEY, (walked + [trip])[-MAX_TRIPS:])
 
 
-def trips(store: Store) -> list[dict[str, Any]]:
+def trips(store: Store) -> list[Trip]:
+    """The walks kept (from, to, minutes), oldest first; an entry of another shape is skipped."""
     value = (store.knowledge(TRIPS_KEY) or {}).get("value")
-    return [t for t in value if isinstance(t, dict) and isinstance(t.get("minutes"), (int, float))] \
-        if isinstance(value, list) else []
+    return [{"from": t.get("from"), "to": t.get("to"), "minutes": t["minutes"]} for t in value
+            if isinstance(t, dict) and isinstance(t.get("minutes"), (int, float))] if isinstance(value, list) else []
 
 
-def time_to_walk(walked: list[dict[str, Any]], here: str | None, there: str) -> timedelta:
+def time_to_walk(walked: Sequence[Trip], here: str | None, there: str) -> timedelta:
     """How long before a meeting at `there` the agent must leave `here` (between FLOOR and CEILING)."""
     same = [t["minutes"] for t in walked if here and {t.get("from"), t.get("to")} == {here, there}]
     minutes = same[-1] if same else max((t["minutes"] for t in walked), default=0)

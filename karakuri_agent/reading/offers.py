@@ -17,8 +17,8 @@ nothing inside quoted speech counts. They never raise.
 
 from __future__ import annotations
 
-from typing import Any
 
+from karakuri_agent.domain.records import Npc, Offer
 from karakuri_agent.ja.notification_text import (
     ACTION_OPTION,
     CANDIDATE_LINE,
@@ -46,10 +46,10 @@ def _yen(text: str) -> int | None:
     return int(match.group("yen").replace(",", "")) if match else None
 
 
-def _details(rest: str) -> dict[str, Any]:
+def _details(action_id: str, name: str, source: str | None, rest: str) -> Offer:
     """cost, reward, needs, minutes (and the range of a length the agent chooses) from an action's details."""
-    found: dict[str, Any] = {"cost": None, "reward": None, "needs": [], "minutes": None,
-                             "min_minutes": None, "max_minutes": None}
+    found: Offer = {"action_id": action_id, "name": name, "source": source, "cost": None, "reward": None,
+                    "needs": [], "minutes": None, "min_minutes": None, "max_minutes": None}
     needing = False
     for part in DETAIL_SEPARATOR.split(rest):
         part = part.strip()
@@ -65,7 +65,7 @@ def _details(rest: str) -> dict[str, Any]:
             found["reward"] = _yen(part)
         elif (span := MINUTES_RANGE.search(part)) is not None:
             low, high = int(span.group("low")), int(span.group("high"))
-            found.update(min_minutes=min(low, high), max_minutes=max(low, high), minutes=max(low, high))
+            found.update({"min_minutes": min(low, high), "max_minutes": max(low, high), "minutes": max(low, high)})
         elif found["cost"] is None and (cost := _yen(part)) is not None:
             found["cost"] = cost
         elif found["minutes"] is None and (length := SPAN.search(part)) is not None:
@@ -73,7 +73,7 @@ def _details(rest: str) -> dict[str, Any]:
     return found
 
 
-def parse_action_options(text: object) -> list[dict[str, Any]]:
+def parse_action_options(text: object) -> list[Offer]:
     """Actions offered in the `選択肢:` block, in order.
 
     Each: `action_id`, `name`, `source` (the building or NPC whose action it
@@ -83,7 +83,7 @@ def parse_action_options(text: object) -> list[dict[str, Any]]:
     range of `duration_minutes`, None when the length is fixed). The text
     form is how the agent learns action ids when the JSON choice carries no enum.
     """
-    options: list[dict[str, Any]] = []
+    options: list[Offer] = []
     in_block = False
     for line in server_lines(text):
         stripped = line.strip()
@@ -93,14 +93,13 @@ def parse_action_options(text: object) -> list[dict[str, Any]]:
             in_block = False
         elif in_block and (match := ACTION_OPTION.match(stripped)):
             source = (match.group("source") or "").strip() or None
-            options.append({"action_id": match.group("id"), "name": match.group("name").strip(),
-                            "source": source, **_details(match.group("rest"))})
+            options.append(_details(match.group("id"), match.group("name").strip(), source, match.group("rest")))
     return options
 
 
-def parse_npcs(text: object) -> list[dict[str, str]]:
+def parse_npcs(text: object) -> list[Npc]:
     """NPCs and the nodes they stand on, `[{"name", "node_id"}]`: the perception's list and the map's."""
-    found: list[dict[str, str]] = []
+    found: list[Npc] = []
     in_map_list = False
     for line in server_lines(text):
         listed = NPC_LIST.match(line.strip())

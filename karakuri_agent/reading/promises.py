@@ -68,6 +68,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from karakuri_agent.domain.identity import same_person
 from karakuri_agent.domain.notification import TOKYO
+from karakuri_agent.domain.records import Line
 from karakuri_agent.ja.promises import (
     AGREEMENT,
     CALL_OFF,
@@ -201,12 +202,12 @@ def proposes_without_time(message: object, *, now: datetime, known_places: Seque
     return sentence is not None and due_in_text(text, as_tokyo(now)) is None
 
 
-def _is_self(line: Mapping[str, Any], self_id: str | None, self_name: str | None) -> bool:
+def _is_self(line: Line, self_id: str | None, self_name: str | None) -> bool:
     """True when the line was said by the agent itself (by id, else name)."""
-    return same_person(self_id, self_name, line.get("speaker_id"), line.get("speaker"))
+    return same_person(self_id, self_name, line.speaker_id, line.speaker)
 
 
-def line_key(line: Mapping[str, Any], conversation_id: str | None) -> str:
+def line_key(line: Line, conversation_id: str | None) -> str:
     """One key per line said: same speaker, same text, same conversation.
 
     The speaker is their name, which every reading carries (an id may be
@@ -214,13 +215,13 @@ def line_key(line: Mapping[str, Any], conversation_id: str | None) -> str:
     same line look new); without a conversation id the key is speaker and
     text only (the caller bounds how long such a key stands for one saying).
     """
-    speaker = line.get("speaker") or line.get("speaker_id") or ""
-    raw = "\x1f".join((str(conversation_id or ""), str(speaker), str(line.get("message") or "")))
+    speaker = line.speaker or line.speaker_id or ""
+    raw = "\x1f".join((str(conversation_id or ""), str(speaker), str(line.message or "")))
     return hashlib.sha256(raw.encode("utf-8")).hexdigest()
 
 
 def extract_promises(
-    lines: Sequence[Mapping[str, Any]],
+    lines: Sequence[Line],
     *,
     self_id: str | None,
     self_name: str | None,
@@ -245,34 +246,34 @@ def extract_promises(
     promises: list[Promise] = []
     offered: Promise | None = None  # the agent's own latest proposal: what a partner's "了解" takes up
     for line in lines:
-        if not isinstance(line, Mapping):
+        if not isinstance(line, Line):
             continue
         if _is_self(line, self_id, self_name):
-            offered = extract_promise(line.get("message"), speaker_name="", speaker_id=None, now=now,
+            offered = extract_promise(line.message, speaker_name="", speaker_id=None, now=now,
                                       known_places=known_places) or offered
             continue
         key = line_key(line, conversation_id)
         when = said_at(key) if said_at else now
-        speaker = line.get("speaker")
+        speaker = line.speaker
         speaker_name = str(speaker) if speaker is not None else ""
         promise = extract_promise(
-            line.get("message"),
+            line.message,
             speaker_name=speaker_name,
-            speaker_id=str(line["speaker_id"]) if line.get("speaker_id") is not None else None,
+            speaker_id=str(line.speaker_id) if line.speaker_id is not None else None,
             now=when,
             known_places=known_places,
         )
-        if calls_off(line.get("message"), when):  # what the speaker proposed a moment ago is off
+        if calls_off(line.message, when):  # what the speaker proposed a moment ago is off
             promises = [p for p in promises if not _made_by(p, line)]
             continue
         earlier = next((p for p in reversed([*standing, *promises]) if _made_by(p, line)), None)
         if promise is None and earlier is not None and _placed_only(earlier) and earlier in promises:
-            promise = _time_for(line.get("message"), earlier, when)
+            promise = _time_for(line.message, earlier, when)
             promises = [p for p in promises if p is not earlier or promise is None]
         if earlier is not None and (promise is None or promise.due_at is None):
-            promise = _moved(line.get("message"), earlier, known_places, when) or promise
-        elif earlier is not None and promise is not None and changes_plan(line.get("message")):
-            promise = _retimed(line.get("message"), promise, earlier)
+            promise = _moved(line.message, earlier, known_places, when) or promise
+        elif earlier is not None and promise is not None and changes_plan(line.message):
+            promise = _retimed(line.message, promise, earlier)
             promises = [p for p in promises if p is not earlier]  # said a moment ago: the new time replaces it
         elif earlier is not None and promise is not None and _timed_only(promise) and _placed_only(earlier):
             # "公園で会おう！" and, asked when, "15時はどう？": the time of the plan made a moment ago
@@ -314,14 +315,14 @@ def _placed_only(promise: Promise) -> bool:
     return promise.due_at is None and bool(promise.place_name or promise.node_id)
 
 
-def _with_offered_place(line: Mapping[str, Any], promise: Promise, offered: Promise) -> Promise:
+def _with_offered_place(line: Line, promise: Promise, offered: Promise) -> Promise:
     """An agreement to the agent's own proposal that names no place known here meets where the agent said.
 
     So does the time given when the agent asked for one ("公園、いいね！何時ごろにする？" → "15時はどう？").
     """
     if _timed_only(promise) and _placed_only(offered):
         return dataclasses.replace(promise, place_name=offered.place_name, node_id=offered.node_id)
-    message = str(line.get("message") or "").translate(DIGITS)
+    message = str(line.message or "").translate(DIGITS)
     if promise.place_name or promise.node_id or not AGREEMENT.search(message):
         return promise
     if promise.due_at is not None and offered.due_at is not None and _clock_of(promise.due_at) != _clock_of(offered.due_at):
@@ -329,7 +330,7 @@ def _with_offered_place(line: Mapping[str, Any], promise: Promise, offered: Prom
     return dataclasses.replace(promise, place_name=offered.place_name, node_id=offered.node_id)
 
 
-def _takes_up(line: Mapping[str, Any], promise: Promise, earlier: Sequence[Promise]) -> bool:
+def _takes_up(line: Line, promise: Promise, earlier: Sequence[Promise]) -> bool:
     """The line agrees to a plan someone made, or its proposer says it again: no promise of its own.
 
     "了解、15時に喫茶店ね" after "明日15時に喫茶店で会おうよ！" is the same
@@ -337,7 +338,7 @@ def _takes_up(line: Mapping[str, Any], promise: Promise, earlier: Sequence[Promi
     that proposes by itself ("10時に神社で会おう") is its speaker's own
     promise, even when someone proposed the same before.
     """
-    message = str(line.get("message") or "").translate(DIGITS)
+    message = str(line.message or "").translate(DIGITS)
     agrees = bool(AGREEMENT.search(message)) and not STRONG_CUE.search(message)
     changes = bool(PLACE_CHANGE.search(message))
     for plan in earlier:
@@ -395,9 +396,9 @@ def _moved(message: object, earlier: Promise, known_places: Sequence[Mapping[str
     return dataclasses.replace(earlier, place_name=place_name, node_id=node_id, source_text=message)
 
 
-def _made_by(promise: Promise, line: Mapping[str, Any]) -> bool:
+def _made_by(promise: Promise, line: Line) -> bool:
     """The promise was made by the line's speaker: by id when both have one, else by name."""
-    return same_person(promise.partner_id, promise.partner_name, line.get("speaker_id"), str(line.get("speaker") or ""))
+    return same_person(promise.partner_id, promise.partner_name, line.speaker_id, str(line.speaker or ""))
 
 
 def calls_off(message: object, now: datetime) -> bool:

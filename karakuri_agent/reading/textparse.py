@@ -29,8 +29,9 @@ from datetime import datetime
 from typing import Any, Callable, Protocol
 from zoneinfo import ZoneInfo
 
+from karakuri_agent.domain.identity import PersonRef
 from karakuri_agent.domain.notification import TOKYO
-from karakuri_agent.domain.records import Line, Node, Participant
+from karakuri_agent.domain.records import Given, Line, Node, Transfer
 from karakuri_agent.ja import markup
 from karakuri_agent.ja.notification_text import (
     BRACKET,
@@ -245,7 +246,7 @@ def _sentence_names(scan: _Scan) -> list[tuple[int, str]]:
     return found
 
 
-def parse_participants(text: str, roster: NameLookup | None = None) -> list[Participant]:
+def parse_participants(text: str, roster: NameLookup | None = None) -> list[PersonRef]:
     """Agents named in the text, `[{"id", "name"}]`, in order of first appearance.
 
     Sources: `名前 (id: N)` entries, speakers of conversation lines, and the
@@ -260,11 +261,11 @@ def parse_participants(text: str, roster: NameLookup | None = None) -> list[Part
     mentions += [(quote.offset, quote.speaker) for quote in scan.quotes]
     mentions += _sentence_names(scan)
     seen: set[str] = set()
-    result: list[Participant] = []
+    result: list[PersonRef] = []
     for _, name in sorted(mentions, key=lambda item: item[0]):
         if name not in seen:
             seen.add(name)
-            result.append({"id": resolve(name), "name": name})
+            result.append(PersonRef(resolve(name), name))
     return result
 
 
@@ -278,12 +279,12 @@ def parse_lines(text: str, roster: NameLookup | None = None) -> list[Line]:
     scan = _scan(text)
     resolve = _id_resolver(scan, roster)
     return [
-        {"speaker": quote.speaker, "speaker_id": resolve(quote.speaker), "message": quote.message}
+        Line(quote.speaker, quote.message, resolve(quote.speaker))
         for quote in scan.quotes
     ]
 
 
-def parse_next_speakers(text: str, roster: NameLookup | None = None) -> list[dict[str, Any]]:
+def parse_next_speakers(text: str, roster: NameLookup | None = None) -> list[PersonRef]:
     """The name of the server's last `次は 名前 の番です。` line, `[{"id", "name"}]` (empty when none).
 
     The server writes one such line, after the conversation line it follows;
@@ -296,7 +297,7 @@ def parse_next_speakers(text: str, roster: NameLookup | None = None) -> list[dic
         match = NEXT_SPEAKER.match(line)
         name = _clean_name(match.group("name")) if match else None
         if name:
-            return [{"id": resolve(name), "name": name}]
+            return [PersonRef(resolve(name), name)]
     return []
 
 
@@ -330,7 +331,7 @@ def server_lines(text: object) -> tuple[str, ...]:
 # ---------------------------------------------------------------------------
 
 
-def _parse_summary(summary: str) -> tuple[dict[str, Any] | None, int | None]:
+def _parse_summary(summary: str) -> tuple[Given | None, int | None]:
     """(item, money) from `tea×2` or `12,000円`; (None, None) otherwise."""
     summary = summary.strip()
     match = _ITEM_SUMMARY.match(summary)
@@ -350,8 +351,8 @@ def _reason_code(sentence: str) -> str:
     return "unknown"
 
 
-def _transfer_from_line(line: str, me: dict[str, Any], resolve: Callable[[str], str | None]) -> dict[str, Any] | None:
-    """One transfer dict[str, Any] from a server transfer sentence, else None."""
+def _transfer_from_line(line: str, me: PersonRef, resolve: Callable[[str], str | None]) -> Transfer | None:
+    """One transfer from a server transfer sentence, else None."""
     for pattern, direction, status in TRANSFER_PATTERNS:
         match = pattern.match(line)
         if not match:
@@ -359,9 +360,9 @@ def _transfer_from_line(line: str, me: dict[str, Any], resolve: Callable[[str], 
         name = _clean_name(match.group("name"))
         if not name:
             return None
-        other = {"id": resolve(name), "name": name}
+        other: PersonRef = PersonRef(resolve(name), name)
         sender, receiver = (other, me) if direction == "in" else (me, other)
-        transfer: dict[str, Any] = {"from": sender, "to": receiver}
+        transfer: Transfer = {"from": sender, "to": receiver}
         if status in ("offered", "offered_in_conversation", "accepted"):
             item, money = _parse_summary(match.group("summary"))
             transfer.update({"item": item, "money": money, "status": "accepted" if status == "accepted" else "offered"})
@@ -378,7 +379,7 @@ def _transfer_from_line(line: str, me: dict[str, Any], resolve: Callable[[str], 
 
 def parse_transfers(
     text: str, self_id: str, self_name: str, roster: NameLookup | None = None
-) -> list[dict[str, Any]]:
+) -> list[Transfer]:
     """Item or money transfers the server reports, in order.
 
     Shapes: offered `{from, to, item, money, status}` (plus
@@ -392,8 +393,8 @@ def parse_transfers(
     """
     scan = _scan(text)
     resolve = _id_resolver(scan, roster)
-    me = {"id": self_id, "name": self_name}
-    transfers = []
+    me: PersonRef = PersonRef(self_id, self_name)
+    transfers: list[Transfer] = []
     for _, line in scan.lines:
         transfer = _transfer_from_line(line, me, resolve)
         if transfer:

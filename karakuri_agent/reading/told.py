@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta, timezone
 from typing import Any, Iterable, Mapping
 
+from karakuri_agent.domain.records import Line
 from karakuri_agent.domain.facts import (
     DISLIKE,
     EVENT,
@@ -86,12 +87,12 @@ class Retraction:
     about_name: str = ""
 
 
-def read_line(line: Mapping[str, Any], said_at: datetime,
+def read_line(line: Line, said_at: datetime,
               conversation_id: str | None = None) -> tuple[list[Fact], list[Retraction]]:
     """The facts and retractions in one line (the caller leaves out the agent's own)."""
-    message = str(line.get("message") or "")
-    speaker_id = str(line["speaker_id"]) if line.get("speaker_id") else None
-    speaker = str(line.get("speaker") or "")
+    message = str(line.message or "")
+    speaker_id = str(line.speaker_id) if line.speaker_id else None
+    speaker = str(line.speaker or "")
     if not message or not (speaker or speaker_id):
         return [], []
     facts: list[Fact] = []
@@ -163,7 +164,7 @@ def _heard(message: str, speaker_id: str | None, speaker: str, said_at: datetime
                  conversation_id=conversation_id)], []
 
 
-def read_lines(lines: Iterable[Mapping[str, Any]], said_at: Any, *, is_self: Any,
+def read_lines(lines: Iterable[Line], said_at: Any, *, is_self: Any,
                conversation_id: str | None = None) -> tuple[list[Fact], list[Retraction]]:
     """Facts and retractions in lines of a conversation, others' lines only.
 
@@ -173,7 +174,7 @@ def read_lines(lines: Iterable[Mapping[str, Any]], said_at: Any, *, is_self: Any
     facts: list[Fact] = []
     retractions: list[Retraction] = []
     for line in lines:
-        if is_self(line.get("speaker_id"), line.get("speaker")):
+        if is_self(line.speaker_id, line.speaker):
             continue
         more, back = read_line(line, said_at(line), conversation_id)
         facts += more

@@ -8,9 +8,8 @@ raises, quoted speech is data (reading/textparse.py's split).
 
 from __future__ import annotations
 
-from typing import Any
 
-from karakuri_agent.domain.records import Participant
+from karakuri_agent.domain.identity import PersonRef
 from karakuri_agent.ja import markup
 from karakuri_agent.ja.notification_text import (
     ARRIVAL,
@@ -25,7 +24,7 @@ from karakuri_agent.ja.notification_text import (
 from karakuri_agent.reading.textparse import NameLookup, clean_name, name_resolver, parse_participants, server_lines
 
 
-def parse_roster_line(text: str, roster: NameLookup | None = None) -> list[Participant] | None:
+def parse_roster_line(text: str, roster: NameLookup | None = None) -> list[PersonRef] | None:
     """Who is in the conversation now, from the server's last `参加者:` line; None when it has none.
 
     The server writes the line from the conversation as it stands (someone
@@ -36,17 +35,17 @@ def parse_roster_line(text: str, roster: NameLookup | None = None) -> list[Parti
         if PARTICIPANTS_LINE.match(line.strip()):
             names = [clean_name(match.group("name")) for match in ID_ENTRY.finditer(line)]
             unique = list(dict.fromkeys(name for name in names if name))
-            return [{"id": resolve(name), "name": name} for name in unique]
+            return [PersonRef(resolve(name), name) for name in unique]
     return None
 
 
-def parse_departed(text: str, roster: NameLookup | None = None) -> list[Participant]:
+def parse_departed(text: str, roster: NameLookup | None = None) -> list[PersonRef]:
     """People the server says are no longer in the conversation (left it, or left the world).
 
     Read in order: someone who left and then joined again (`が会話に参加しました。`) is back.
     """
     resolve = name_resolver(text, roster)
-    gone: dict[str, Participant] = {}
+    gone: dict[str, PersonRef] = {}
     for line in server_lines(text):
         stripped = line.strip()
         arrived = ARRIVAL.match(stripped)
@@ -56,19 +55,19 @@ def parse_departed(text: str, roster: NameLookup | None = None) -> list[Particip
         for pattern in DEPARTURES:
             left = pattern.match(stripped)
             if left and (name := clean_name(left.group("name"))):
-                gone[name] = {"id": resolve(name), "name": name}
+                gone[name] = PersonRef(resolve(name), name)
                 break
     return list(gone.values())
 
 
-def parse_present(text: str, roster: NameLookup | None = None) -> list[Participant]:
+def parse_present(text: str, roster: NameLookup | None = None) -> list[PersonRef]:
     """The conversation's participants now: the `参加者:` line when there is one, else the people
     the text names (`parse_participants`) but those it says have left."""
     listed = parse_roster_line(text, roster)
     if listed is not None:
         return listed
-    gone = {person["name"] for person in parse_departed(text, roster)}
-    return [person for person in parse_participants(text, roster) if person["name"] not in gone]
+    gone = {person.name for person in parse_departed(text, roster)}
+    return [person for person in parse_participants(text, roster) if person.name not in gone]
 
 
 def is_server_sentence(line: str) -> bool:

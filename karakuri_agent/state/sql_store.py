@@ -15,19 +15,19 @@ from contextlib import AbstractContextManager
 from datetime import datetime, timedelta
 from typing import Any, Callable, Iterable, cast
 
+from karakuri_agent.domain.identity import PersonRef
 from karakuri_agent.domain.clock import utc_now
 from karakuri_agent.domain.heard import same_saying
-from karakuri_agent.domain.records import Activity, JournalEntry, Meeting, Node, Participant, Person, Place
+from karakuri_agent.domain.records import Activity, JournalEntry, Meeting, MeetingStatus, Node, Person, Place
 from karakuri_agent.state.base import DAY_LIMIT
 from karakuri_agent.state.dialect import Dialect
 from karakuri_agent.state.told_store import FACT_COLUMNS, FACT_SELECT, fact_values
-from karakuri_agent.state.values import ACTIVITY_RESULT_CHARS, truncated_json, utc_text
+from karakuri_agent.state.values import ACTIVITY_RESULT_CHARS, stored_time, truncated_json, utc_text
 
 _ACTIVITY = "id, created_at, notification_id, kind, notification_type, command, params, success, message, reason"
 # Commands carry no model trace; a run's report entry may.
 _REPORT = f"{_ACTIVITY}, model, behaviour"
 _MEETING = "id, notification_id, partner_id, partner_name, place_name, node_id, due_at, source_text"
-_JSON_ACTIVITY = ("params", "model", "behaviour")
 
 
 class SQLStore:
@@ -66,15 +66,28 @@ class SQLStore:
         return [dict(zip(names, row)) for row in cursor.fetchall()]
 
     def _activity(self, rows: list[dict[str, Any]]) -> list[Activity]:
-        """Activity rows with their JSON read and `success` a boolean; a field without a value left out."""
+        """Activity rows as records: their JSON read, `success` a boolean, the time parsed."""
         from_json = self.dialect.from_json
-        for row in rows:
-            for key in _JSON_ACTIVITY:
-                if row.get(key) is not None:
-                    row[key] = from_json(row[key])
-            if row.get("success") is not None:
-                row["success"] = bool(row["success"])
-        return cast("list[Activity]", [{k: v for k, v in row.items() if v is not None} for row in rows])
+
+        def json_of(row: dict[str, Any], key: str) -> Any:
+            return None if row.get(key) is None else from_json(row[key])
+
+        return [Activity(
+            id=int(row["id"]), created_at=datetime.fromisoformat(row["created_at"]), notification_id=str(row["notification_id"]),
+            kind=str(row["kind"]), notification_type=row["notification_type"], command=row["command"],
+            params=json_of(row, "params"), success=None if row["success"] is None else bool(row["success"]),
+            message=row["message"], reason=row["reason"], model=json_of(row, "model"),
+            behaviour=json_of(row, "behaviour"),
+        ) for row in rows]
+
+    def _meetings(self, sql: str, params: Iterable[Any]) -> list[Meeting]:
+        """Promise rows as records, their times read once here."""
+        return [Meeting(
+            partner_name=str(row["partner_name"] or ""), partner_id=row["partner_id"], place_name=row["place_name"],
+            node_id=row["node_id"], due_at=stored_time(row["due_at"]), source_text=str(row["source_text"] or ""),
+            status=cast("MeetingStatus", row.get("status") or "pending"), id=int(row["id"]), notification_id=str(row["notification_id"]),
+            created_at=stored_time(row.get("created_at")), fulfilled_at=stored_time(row.get("fulfilled_at")),
+        ) for row in self._rows(sql, params)]
 
     # -- notifications and activity --------------------------------------
     def save_notification(self, notification_id: str, body: dict[str, Any]) -> None:
@@ -162,20 +175,20 @@ class SQLStore:
 
     def pending_commitments(self, due_after: datetime | None = None, limit: int = 8) -> list[Meeting]:
         """Open promises whose time is not before `due_after`, soonest first (undated last)."""
-        return cast("list[Meeting]", self._rows(
+        return self._meetings(
             f"SELECT {_MEETING} FROM commitments WHERE status = 'pending' AND (due_at IS NULL OR due_at >= ?)"
-            " ORDER BY due_at IS NULL, due_at LIMIT ?", (utc_text(due_after) if due_after else "", limit)))
+            " ORDER BY due_at IS NULL, due_at LIMIT ?", (utc_text(due_after) if due_after else "", limit))
 
     def meetings(self, due_from: datetime, due_to: datetime, limit: int = 8) -> list[Meeting]:
         """Promises falling due in a window, kept (gone to) or not yet: the agent still has to be there."""
-        return cast("list[Meeting]", self._rows(
+        return self._meetings(
             f"SELECT {_MEETING}, status FROM commitments WHERE status IN ('pending', 'fulfilled')"
-            " AND due_at BETWEEN ? AND ? ORDER BY due_at LIMIT ?", (utc_text(due_from), utc_text(due_to), limit)))
+            " AND due_at BETWEEN ? AND ? ORDER BY due_at LIMIT ?", (utc_text(due_from), utc_text(due_to), limit))
 
     def kept_since(self, since: datetime, limit: int = 8) -> list[Meeting]:
-        return cast("list[Meeting]", self._rows(
+        return self._meetings(
             f"SELECT {_MEETING}, status, fulfilled_at FROM commitments WHERE status = 'fulfilled'"
-            " AND fulfilled_at >= ? ORDER BY fulfilled_at, id LIMIT ?", (utc_text(since), limit)))
+            " AND fulfilled_at >= ? ORDER BY fulfilled_at, id LIMIT ?", (utc_text(since), limit))
 
     def fulfil_commitments(self, ids: Iterable[int]) -> None:
         now = self._stamp()
@@ -188,12 +201,12 @@ class SQLStore:
                        [(commitment_id,) for commitment_id in ids])
 
     # -- people --------------------------------------------------------------
-    def see_people(self, people: Iterable[Participant]) -> None:
+    def see_people(self, people: Iterable[PersonRef]) -> None:
         """Remember names and ids without counting a contact (ids resolve names later)."""
         now = self._stamp()
         self._run_many("INSERT INTO people (agent_id, display_name, first_seen) VALUES (?, ?, ?)"
                        " ON CONFLICT (agent_id) DO UPDATE SET display_name = excluded.display_name",
-                       [(p["id"], p["name"], now) for p in people if p.get("id") and p.get("name")])
+                       [(p.id, p.name, now) for p in people if p.id and p.name])
 
     def touch_person(self, agent_id: str, name: str) -> None:
         now = self._stamp()
@@ -211,8 +224,11 @@ class SQLStore:
             return []
         rows = self._rows("SELECT agent_id, display_name, nickname, interactions, last_contact FROM people"
                           f" WHERE agent_id IN ({', '.join('?' * len(ids))})", ids)
-        by_id = {row["agent_id"]: row for row in rows}
-        return cast("list[Person]", [row for agent_id in ids if (row := by_id.get(agent_id)) is not None])
+        by_id = {row["agent_id"]: Person(
+            agent_id=str(row["agent_id"]), display_name=str(row["display_name"] or ""), nickname=row["nickname"],
+            interactions=int(row["interactions"] or 0), last_contact=stored_time(row["last_contact"]),
+        ) for row in rows}
+        return [person for agent_id in ids if (person := by_id.get(agent_id)) is not None]
 
     def met_names(self, limit: int = 500) -> list[str]:
         """The names of the people the agent has talked with, the latest contact first (the `met` fact)."""
@@ -250,9 +266,10 @@ class SQLStore:
                   " name = COALESCE(places.name, excluded.name)", (node_id, name, now, now))
 
     def known_places(self, limit: int = 200) -> list[Place]:
-        return cast("list[Place]", self._rows(
+        return [Place(node_id=str(row["node_id"]), name=str(row["name"]), visits=int(row["visits"] or 0),
+                      last_visited=stored_time(row["last_visited"])) for row in self._rows(
             "SELECT node_id, name, visits, last_visited FROM places WHERE name IS NOT NULL"
-            f" ORDER BY node_id COLLATE {self.dialect.binary} LIMIT ?", (limit,)))
+            f" ORDER BY node_id COLLATE {self.dialect.binary} LIMIT ?", (limit,))]
 
     def set_knowledge(self, key: str, value: Any) -> None:
         self._run("INSERT INTO knowledge (key, value, updated_at) VALUES (?, ?, ?)"
@@ -341,7 +358,8 @@ class SQLStore:
     def journal_between(self, start: datetime, end: datetime, limit: int = DAY_LIMIT) -> list[JournalEntry]:
         rows = self._rows("SELECT at, notification_id, kind, data FROM journal WHERE at >= ? AND at < ?"
                           " ORDER BY at, id LIMIT ?", (utc_text(start), utc_text(end), limit))
-        return cast("list[JournalEntry]", [{**row, "data": self.dialect.from_json(row["data"])} for row in rows])
+        return [JournalEntry(at=datetime.fromisoformat(row["at"]), notification_id=str(row["notification_id"]),
+                             kind=str(row["kind"]), data=self.dialect.from_json(row["data"])) for row in rows]
 
     def activity_between(self, start: datetime, end: datetime, limit: int = DAY_LIMIT) -> list[Activity]:
         return self._activity(self._rows(
@@ -351,11 +369,11 @@ class SQLStore:
 
     def commitments_between(self, start: datetime, end: datetime, limit: int = DAY_LIMIT) -> list[Meeting]:
         low, high = utc_text(start), utc_text(end)
-        return cast("list[Meeting]", self._rows(
+        return self._meetings(
             f"SELECT {_MEETING}, status, created_at, fulfilled_at FROM commitments WHERE id IN"
             " (SELECT id FROM commitments WHERE created_at >= ? AND created_at < ?"
             "  UNION SELECT id FROM commitments WHERE due_at >= ? AND due_at < ?) ORDER BY id LIMIT ?",
-            (low, high, low, high, limit)))
+            (low, high, low, high, limit))
 
     def batch(self) -> AbstractContextManager[Any]:
         """Group several writes into one transaction, all or nothing, that does not wait for the disk.

@@ -7,6 +7,7 @@ Timestamps are ISO text in UTC with milliseconds, so text order is time order
 from __future__ import annotations
 
 import json
+from dataclasses import fields
 from datetime import datetime, timezone
 from typing import Any
 
@@ -18,6 +19,21 @@ LEDGER_RESULT_CHARS = 2000
 def utc_text(moment: datetime) -> str:
     """Timestamps are stored as sortable ISO text in UTC (one format, so text order is time order)."""
     return moment.astimezone(timezone.utc).isoformat(timespec="milliseconds")
+
+
+def stored_time(text: str | None) -> datetime | None:
+    """A stored timestamp read back (None for none, or for text no backend wrote: a hand-edited row)."""
+    try:
+        return datetime.fromisoformat(text) if text else None
+    except (TypeError, ValueError):
+        return None
+
+
+def stored_row(record: Any) -> dict[str, Any]:
+    """A record of the store (a dataclass) back in its columns, times as stored, what has no value left out:
+    as the wrapper's context and `log` show an entry."""
+    return {f.name: utc_text(value) if isinstance(value, datetime) else value
+            for f in fields(record) if (value := getattr(record, f.name)) is not None}
 
 
 def to_json(value: Any) -> str:

@@ -176,16 +176,16 @@ def build(records: Records) -> Day:
     return Day(
         date=records.date,
         places=tuple(_visits(entries, records.place_names, records.state_now)),
-        conversations=tuple(_conversations([e for e in entries if e["kind"] == LINE])),
+        conversations=tuple(_conversations([e for e in entries if e.kind == LINE])),
         promises=tuple(_promise(row, records) for row in records.promises),
-        transfers=tuple(_transfer(e) for e in entries if e["kind"] == TRANSFER),
-        commands=dict(Counter(str(a.get("command")) for a in records.activity if a.get("kind") == "command")),
+        transfers=tuple(_transfer(e) for e in entries if e.kind == TRANSFER),
+        commands=dict(Counter(str(a.command) for a in records.activity if a.kind == "command")),
         failures=tuple(_failures(records.activity)),
         known_places=dict(records.place_names),
         rules_fired=tuple(_rules_fired(records.activity)),
         variables=tuple(_variables(records.activity)),
         learned=tuple(_learned(row) for row in records.learned),
-        notifications=sum(1 for a in records.activity if a.get("kind") == "request"),
+        notifications=sum(1 for a in records.activity if a.kind == "request"),
     )
 
 
@@ -196,17 +196,17 @@ def _time(text: str) -> datetime:
 def _traced(activity: list[Activity]) -> Iterable[tuple[Activity, dict[str, Any]]]:
     """Each run's report entry with its rule trace (what `handle --explain` showed), oldest first."""
     for entry in activity:
-        trace = entry.get("behaviour")
-        if entry.get("kind") in ("report", "dry_run") and isinstance(trace, dict):
+        trace = entry.behaviour
+        if entry.kind in ("report", "dry_run") and isinstance(trace, dict):
             yield entry, trace
 
 
 def _rules_fired(activity: list[Activity]) -> Iterable[RuleFired]:
     """The rule that decided each notification, and the command it was sent as (None: nothing was sent)."""
-    sent = {a.get("notification_id"): a.get("command") for a in activity if a.get("kind") == "command"}
+    sent = {a.notification_id: a.command for a in activity if a.kind == "command"}
     for entry, trace in _traced(activity):
         if trace.get("rule"):
-            yield RuleFired(_time(entry["created_at"]), str(trace["rule"]), sent.get(entry.get("notification_id")))
+            yield RuleFired(entry.created_at, str(trace["rule"]), sent.get(entry.notification_id))
 
 
 def _variables(activity: list[Activity]) -> Iterable[VariableValue]:
@@ -214,7 +214,7 @@ def _variables(activity: list[Activity]) -> Iterable[VariableValue]:
     for entry, trace in _traced(activity):
         for change in trace.get("changes") or ():
             if isinstance(change, dict) and change.get("status") in ("applied", "clamped"):
-                yield VariableValue(_time(entry["created_at"]), str(change.get("path") or ""), change.get("after"))
+                yield VariableValue(entry.created_at, str(change.get("path") or ""), change.get("after"))
 
 
 def _learned(row: dict[str, Any]) -> Learned:
@@ -227,16 +227,16 @@ def _visits(entries: Iterable[JournalEntry], names: dict[str, str], now: datetim
     """Places in the order stood at, each with when the agent got there; a walk not over yet is left out."""
     last: str | None = None
     for entry in entries:
-        if entry["kind"] not in (HERE, ARRIVAL):
+        if entry.kind not in (HERE, ARRIVAL):
             continue
-        at = _time(entry["at"])
-        if entry["kind"] == ARRIVAL and now is not None and at > now:
+        at = entry.at
+        if entry.kind == ARRIVAL and now is not None and at > now:
             continue
-        node = str(entry["data"].get("node_id") or "")
+        node = str(entry.data.get("node_id") or "")
         if not node or node == last:
             continue
         last = node
-        yield Visit(node, str(entry["data"].get("label") or names.get(node) or node), at)
+        yield Visit(node, str(entry.data.get("label") or names.get(node) or node), at)
 
 
 def _conversations(lines: list[JournalEntry]) -> Iterable[Conversation]:
@@ -251,11 +251,10 @@ def _conversations(lines: list[JournalEntry]) -> Iterable[Conversation]:
     for talk in talks:
         partners: list[str] = []
         for entry in talk:
-            partners += [str(p) for p in entry["data"].get("partners") or []]
-            if not entry["data"].get("own"):
-                partners.append(str(entry["data"].get("speaker") or ""))
-        said = tuple(SaidLine(_time(e["at"]), str(e["data"].get("speaker") or ""), str(e["data"].get("text") or ""),
-                              bool(e["data"].get("own"))) for e in talk)
+            partners += entry.texts("partners")
+            if not entry.data.get("own"):
+                partners.append(entry.text("speaker"))
+        said = tuple(SaidLine(e.at, e.text("speaker"), e.text("text"), bool(e.data.get("own"))) for e in talk)
         yield Conversation(tuple(dict.fromkeys(p for p in partners if p)), said[0].at, said[-1].at, said)
 
 
@@ -266,33 +265,31 @@ def _same_talk(talk: list[JournalEntry], entry: JournalEntry) -> bool:
     by who is in it (a text that showed no conversation id), the same people.
     """
     last = talk[-1]
-    if _time(entry["at"]) - _time(last["at"]) > CONVERSATION_GAP:
+    if entry.at - last.at > CONVERSATION_GAP:
         return False
-    key, other = str(entry["data"].get("conversation") or ""), str(last["data"].get("conversation") or "")
+    key, other = entry.text("conversation"), last.text("conversation")
     if key == other:
         return True
     return (key.startswith("with:") or other.startswith("with:")) and bool(
-        set(entry["data"].get("partners") or []) & set(last["data"].get("partners") or []))
+        set(entry.texts("partners")) & set(last.texts("partners")))
 
 
 def _promise(row: Meeting, records: Records) -> Promise:
-    due = _time(due_at) if (due_at := row.get("due_at")) else None
-    node = row.get("node_id")
-    place = row.get("place_name") or (records.place_names.get(node) if node else None) or node or ""
-    return Promise(partner=str(row.get("partner_name") or ""), place=str(place), node_id=node, due_at=due,
-                   made_at=_time(row["created_at"]), status=_status(row, due, records),
-                   kept_at=_time(kept) if (kept := row.get("fulfilled_at")) else None,
-                   text=str(row.get("source_text") or ""))
+    node = row.node_id
+    place = row.place_name or (records.place_names.get(node) if node else None) or node or ""
+    assert row.created_at is not None  # commitments_between reads when each promise was made
+    return Promise(partner=row.partner_name, place=place, node_id=node, due_at=row.due_at, made_at=row.created_at,
+                   status=_status(row, row.due_at, records), kept_at=row.fulfilled_at, text=row.source_text)
 
 
 def _status(row: Meeting, due: datetime | None, records: Records) -> str:
     """What became of a promise as far as the state knows: kept, called off, missed, still open, or made for later."""
-    if row.get("status") == "fulfilled":
+    if row.status == "fulfilled":
         return KEPT
-    if row.get("id") in records.withdrawn:
+    if row.id in records.withdrawn:
         return CANCELLED
-    if any(entry["kind"] == HERE and promises.kept_by_being_there(row, str(entry["data"].get("node_id") or ""),
-                                                         entry["data"].get("label"), _time(entry["at"]))
+    if any(entry.kind == HERE and promises.kept_by_being_there(row, entry.text("node_id"),
+                                                         entry.text("label") or None, entry.at)
            for entry in records.journal):  # stood there through the time (a state from before this was kept)
         return KEPT
     if records.state_now is not None and promises.missed(due, records.state_now):
@@ -303,15 +300,14 @@ def _status(row: Meeting, due: datetime | None, records: Records) -> str:
 
 
 def _transfer(entry: JournalEntry) -> Transfer:
-    data = entry["data"]
-    item = data.get("item") if isinstance(data.get("item"), dict) else None
-    money = data.get("money") if isinstance(data.get("money"), int) else None
-    return Transfer(_time(entry["at"]), str(data.get("direction") or ""), str(data.get("partner") or ""), item, money)
+    item, money = entry.data.get("item"), entry.data.get("money")
+    return Transfer(entry.at, entry.text("direction"), entry.text("partner"), item if isinstance(item, dict) else None,
+                    money if isinstance(money, int) else None)
 
 
 def _failures(activity: Iterable[Activity]) -> Iterable[Failure]:
     """Runs that failed, from their report entries: the error code and the message (`code: message`)."""
     for entry in activity:
-        if entry.get("kind") == "report" and entry.get("success") is False:
-            code, _, message = str(entry.get("reason") or "failed").partition(": ")
-            yield Failure(_time(entry["created_at"]), entry["notification_id"], code, message)
+        if entry.kind == "report" and entry.success is False:
+            code, _, message = str(entry.reason or "failed").partition(": ")
+            yield Failure(entry.created_at, entry.notification_id, code, message)

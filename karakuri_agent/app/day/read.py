@@ -51,7 +51,7 @@ def window(day: date) -> tuple[datetime, datetime]:
 def latest_activity(store: Store) -> datetime | None:
     """When the state last recorded anything: "now" as far as the state knows."""
     newest = store.recent_activity(1)
-    return datetime.fromisoformat(newest[0]["created_at"]) if newest else None
+    return newest[0].created_at if newest else None
 
 
 def records_for(store: Store, day: date | None) -> Records:
@@ -61,14 +61,14 @@ def records_for(store: Store, day: date | None) -> Records:
         day = (state_now or datetime.now(ZONE)).astimezone(ZONE).date()
     start, end = window(day)
     promises = store.commitments_between(start, end)
-    withdrawn = {p["id"] for p in promises if p.get("status") == "withdrawn"}
+    withdrawn = {p.id for p in promises if p.status == "withdrawn"}
     return Records(
         date=day, start=start, end=end,
         journal=store.journal_between(start, end),
         activity=store.activity_between(start, end),
         promises=promises,
         withdrawn=frozenset(withdrawn | _replaced(promises)),
-        place_names={p["node_id"]: p["name"] for p in store.known_places(ALL_PLACES)},
+        place_names={p.node_id: p.name for p in store.known_places(ALL_PLACES)},
         state_now=state_now,
         learned=store.facts_learned(start, end),
     )
@@ -76,6 +76,6 @@ def records_for(store: Store, day: date | None) -> Records:
 
 def _replaced(promises: list[Meeting]) -> set[int]:
     """Promises a later line moved (same person, same time, a newer promise): only the newest plan stands."""
-    dated = [p for p in promises if p.get("due_at") and p.get("status") in ("pending", "withdrawn")]
-    standing = {p.get("id") for p in latest_plans(dated)}
-    return {int(p["id"]) for p in dated if p.get("id") not in standing}
+    dated = [p for p in promises if p.due_at and p.status in ("pending", "withdrawn")]
+    standing = {p.id for p in latest_plans(dated)}
+    return {p.id for p in dated if p.id not in standing}

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Mapping
-
+from karakuri_agent.domain.identity import PersonRef
 from karakuri_agent.decide.queries import enum_of, meeting_elsewhere, partner_of
 from karakuri_agent.decide.speaking import NEXT_SPEAKER, asks_time, needs_next_speaker, offer_reason, recalling, speech_params
 from karakuri_agent.domain.commands import CLOSING_NOTIFICATION, END, SPEAK
@@ -21,19 +20,19 @@ def conversation_turn_rule(view: View) -> list[Decision] | None:
         return None
     partner = partner_of(view)
     closing = _closing(view, speak, end)
-    meeting = meeting_elsewhere(view, partner.get("id"))
+    meeting = meeting_elsewhere(view, partner.id)
     long_enough = len(view.own_lines) >= view.persona.rules.conversation_turns or meeting is not None
     speak_decision = None if speak is None else Decision(
         speak.command,
         speech_params(view, speak, "farewell" if closing else "reply", partner),
         offer_reason(view, speak) or (reasons.CLOSING_GREETING if closing else
-                                      turns.ask_time(partner.get("name")) if asks_time(view, partner)
-                                      else reasons.answer(partner.get("name"))),
+                                      turns.ask_time(partner.name) if asks_time(view, partner)
+                                      else reasons.answer(partner.name)),
     )
     end_decision = None if end is None else Decision(
         end.command,
         speech_params(view, end, "farewell", partner),
-        offer_reason(view, end) or (reasons.leave_for_meeting(meeting.get("place_name")) if meeting
+        offer_reason(view, end) or (reasons.leave_for_meeting(meeting.place_name) if meeting
                                     else reasons.TALKED_ENOUGH),
     )
     if speak is not None and speak_decision and not closing and not speak_decision.params.get("transfer_response"):
@@ -56,7 +55,7 @@ def _closing(view: View, speak: Choice | None, end: Choice | None) -> bool:
                                                    or places.asks_farewell(speak.description))
 
 
-def _nobody_left(view: View, partner: Mapping[str, Any]) -> list[Decision]:
+def _nobody_left(view: View, partner: PersonRef) -> list[Decision]:
     """Everyone else has gone: leave with a goodbye, or take a turn that names nobody; else say why not.
 
     The turn's choices all need a next speaker and there is no one to name:
@@ -93,11 +92,11 @@ def conversation_request_rule(view: View) -> list[Decision] | None:
     if accept is None:
         return None
     partner = partner_of(view)
-    urgent = meeting_elsewhere(view, partner.get("id"))
+    urgent = meeting_elsewhere(view, partner.id)
     if urgent is not None and reject is not None:
-        return [Decision(reject.command, {}, reasons.decline_for_meeting(urgent.get("place_name")))]
+        return [Decision(reject.command, {}, reasons.decline_for_meeting(urgent.place_name))]
     accepted = recalling(view, Decision(accept.command, speech_params(view, accept, "accept", partner),
-                                         reasons.accept_invitation(partner.get("name"))), accept, partner)
+                                         reasons.accept_invitation(partner.name)), accept, partner)
     return [accepted] + ([Decision(reject.command, {}, reasons.NO_REPLY_READY)] if reject else [])
 
 

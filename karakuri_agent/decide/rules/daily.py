@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import timedelta
 from typing import Any
 
 from karakuri_agent.decide.queries import (
@@ -37,6 +37,7 @@ from karakuri_agent.domain.commands import CONVERSATION as CONVERSATION_COMMANDS
 from karakuri_agent.domain.commands import INFORMATION as INFORMATION_COMMANDS
 from karakuri_agent.domain.decision import Decision
 from karakuri_agent.domain.notification import TOKYO
+from karakuri_agent.domain.identity import PersonRef
 from karakuri_agent.domain.records import has_talked
 from karakuri_agent.domain.view import View
 from karakuri_agent.ja import places, reasons
@@ -91,9 +92,9 @@ def _speaks_first(view: View) -> bool:
 def _talked_here(view: View) -> bool:
     """The agent has had a conversation since it last moved: one talk a visit comes first, then the place and the town."""
     for command in view.recent_commands:
-        if command.get("command") == "move":
+        if command.command == "move":
             return False
-        if str(command.get("command") or "") in CONVERSATION_COMMANDS:
+        if str(command.command or "") in CONVERSATION_COMMANDS:
             return True
     return False
 
@@ -101,11 +102,7 @@ def _talked_here(view: View) -> bool:
 def _talked_today(view: View, agent_id: str) -> bool:
     """The agent talked with this person earlier in this in-world day (Asia/Tokyo)."""
     known = view.acquaintances.get(agent_id)
-    last = known.get("last_contact") if known else None
-    try:
-        when = datetime.fromisoformat(str(last)) if last else None
-    except ValueError:
-        return False
+    when = known.last_contact if known else None
     return when is not None and when.astimezone(TOKYO).date() == view.now.astimezone(TOKYO).date()
 
 
@@ -116,12 +113,12 @@ def _stayed_long(view: View) -> bool:
     would talk, act, talk again on the same spot all day.
     """
     return (len(view.recent_commands) >= STAY_COMMANDS and acted_since_arrival(view)
-            and not any(c.get("command") == "move" for c in view.recent_commands[:STAY_COMMANDS]))
+            and not any(c.command == "move" for c in view.recent_commands[:STAY_COMMANDS]))
 
 
 def _waited_enough(view: View) -> bool:
     recent = view.recent_commands[:MAX_WAITS_IN_A_ROW]
-    return len(recent) == MAX_WAITS_IN_A_ROW and all(c.get("command") == "wait" for c in recent)
+    return len(recent) == MAX_WAITS_IN_A_ROW and all(c.command == "wait" for c in recent)
 
 
 def _instead_of_waiting(candidates: list[Decision], extra: list[Decision], *, stay: bool) -> list[Decision]:
@@ -141,7 +138,7 @@ def _anything_but_wait(view: View) -> list[Decision]:
         action_id = pick_stable(options, view.notification_id)
         found.append(Decision(choice.command, {"action_id": action_id},
                               reasons.waited_too_much_act(action_label_of(view, action_id))))
-    recent = {c.get("command") for c in view.recent_commands[:3]}
+    recent = {c.command for c in view.recent_commands[:3]}
     for command in INFORMATION_COMMANDS:
         if view.choice(command) is not None and command not in recent:
             found.append(Decision(command, {}, reasons.WAITED_TOO_MUCH_LOOK))
@@ -154,11 +151,11 @@ def _keep_commitment(view: View) -> list[Decision]:
     meeting = next_meeting(view)
     if meeting is None:
         unplaced = next_meeting(view, placed=False)
-        wanted = unplaced.get("place_name") if unplaced is not None else None
+        wanted = unplaced.place_name if unplaced is not None else None
         if wanted and view.choice("get_map") and not map_asked(view):
             return [Decision("get_map", {}, reasons.find_meeting_place(wanted))]
         return []
-    place = meeting.get("place_name")
+    place = meeting.place_name
     node = meeting_node(view, meeting)
     assert node is not None  # next_meeting only gives placed meetings
     if node == current_node_of(view) or place_group(view, node) == place_group(view, current_node_of(view)):
@@ -167,7 +164,7 @@ def _keep_commitment(view: View) -> list[Decision]:
         if wait is None or units < 1 or duration_for(wait, units) > units:
             return []  # no wait that ends by the grace: the meeting stops holding the agent here
         return [Decision(wait.command, {"duration": duration_for(wait, units)},
-                         reasons.wait_for(place, meeting.get("partner_name")))]
+                         reasons.wait_for(place, meeting.partner_name))]
     move = view.choice("move")
     if move is None or node not in (enum_of(move, "target_node_id") or [node]):
         return []
@@ -191,7 +188,7 @@ def _look_around(view: View, *, essential: bool) -> list[Decision]:
         wanted = [("get_nearby_agents", reasons.FIND_SOMEONE)] if (
             nearby and view.choice("conversation_start") and view.persona.rules.start_conversations
             and not view.nearby_agents) else []
-    recent = {c.get("command") for c in view.recent_commands[:3]}
+    recent = {c.command for c in view.recent_commands[:3]}
     for command, reason in wanted:
         age = view.knowledge_age.get(command)
         if view.choice(command) and command not in recent and (age is None or age > INFO_FRESH):
@@ -204,7 +201,7 @@ def _act_here(view: View) -> list[Decision]:
     choice = view.choice("action")
     if choice is None or acted_since_arrival(view):
         return []
-    done = {c.get("params", {}).get("action_id") for c in view.recent_commands[:6]}
+    done = {c.param("action_id") for c in view.recent_commands[:6]}
     fresh = [a for a in action_options(view) if a not in done and ends_in_time(view, a)]
     affordable = [a for a in fresh if affords(view, a)]
     if not affordable:
@@ -219,7 +216,7 @@ def _act_here(view: View) -> list[Decision]:
 def _check_holdings(view: View, unsure: list[str]) -> list[Decision]:
     """Actions here that need items the agent cannot tell it holds: ask what it holds, once in a while."""
     age = view.knowledge_age.get("get_status")
-    recent = {c.get("command") for c in view.recent_commands[:3]}
+    recent = {c.command for c in view.recent_commands[:3]}
     if not unsure or view.choice("get_status") is None or "get_status" in recent or (age is not None and age < INFO_FRESH):
         return []
     return [Decision("get_status", {}, reasons.check_holdings(action_label_of(view, unsure[0])))]
@@ -230,9 +227,9 @@ def _talk_to_someone(view: View) -> list[Decision]:
     if choice is None or not view.persona.rules.start_conversations:
         return []
     recent = view.recent_commands[:view.persona.rules.talk_again_after]
-    recent_targets = {c.get("params", {}).get("target_agent_id") for c in recent}
+    recent_targets = {c.param("target_agent_id") for c in recent}
     npcs = {n.get("name") for n in view.parsed.npcs}
-    options = enum_of(choice, "target_agent_id") or [a["id"] for a in view.nearby_agents if a.get("id")]
+    options = enum_of(choice, "target_agent_id") or [a.id for a in view.nearby_agents if a.id]
     options = [a for a in options if a not in recent_targets and not view.me.is_self(a, None)
                and not _talked_today(view, str(a)) and (name_of_agent(view, a) or "") not in npcs]
     if not options:
@@ -245,7 +242,7 @@ def _talk_to_someone(view: View) -> list[Decision]:
                       place_name=place_name_here(view), seed=view.notification_id,
                       previous_lines=[*view.said_before, *view.day_said], max_length=max_length_of(choice, "message"))
     return [recalling(view, Decision(choice.command, {"target_agent_id": target, "message": message},
-                                      reasons.talk_to(name)), choice, {"id": target, "name": name})]
+                                      reasons.talk_to(name)), choice, PersonRef(target, name or ""))]
 
 
 # How often the closest of several people nearby is the one sought out (the rest: any of them).
@@ -265,18 +262,19 @@ def _move_on(view: View) -> list[Decision]:
     if choice is None:
         return []
     here = current_node_of(view)
-    recent_nodes = [c.get("params", {}).get("target_node_id") for c in view.recent_commands if c.get("command") == "move"]
-    options = enum_of(choice, "target_node_id") or [p["node_id"] for p in view.places if p.get("name")]
+    recent_nodes = [c.param("target_node_id") for c in view.recent_commands if c.command == "move"]
+    options = enum_of(choice, "target_node_id") or [p.node_id for p in view.places if p.name]
     options = [n for n in options if n and n != here and is_destination(view, str(n))]
     if not options:
         return []
-    visits = {p["node_id"]: (p.get("visits") or 0, p.get("last_visited") or "") for p in view.places}
+    # Never visited first, then the longest ago.
+    visits = {p.node_id: (p.visits, (p.last_visited is not None, p.last_visited)) for p in view.places}
     recent_set = set(recent_nodes[:5])
     groups = recent_groups(view, recent_nodes)
     at_door = bool(here and places.is_doorway(name_of(view, here) or place_name_here(view) or ""))
 
     def rank(node: str) -> tuple[Any, ...]:
-        count, last = visits.get(node, (0, ""))
+        count, last = visits.get(node, (0, (False, None)))
         name = name_of(view, node) or ""
         doorway = places.is_doorway(name)
         # At a building's door, its inside is where the building's actions are: go in before going elsewhere.

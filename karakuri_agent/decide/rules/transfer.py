@@ -16,7 +16,7 @@ def transfer_offer_rule(view: View) -> list[Decision] | None:
         return None
     sender = transfer_sender(view)
     take = takes_gift(view, sender)
-    name = sender.get("name")
+    name = sender.name
     if take and accept is not None:
         return [Decision(accept.command, {}, reasons.take_gift(name))]
     if reject is not None:
