@@ -67,3 +67,51 @@ def test_no_stored_value_is_lost_when_the_pack_changes(stored, kept_names, per_p
                 if line.startswith("the state holds variable")}
     assert reported == {p.partition(".")[0] for p in saved if behaviour.variables.get(p.partition(".")[0]) is None
                         or bool(p.partition(".")[2]) != behaviour.variables[p.partition(".")[0]].per_person}
+
+
+RULE_IDS = ["late-rest", "map-first", "stroll", "greeting"]  # none a built-in rule's id
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                 HealthCheck.function_scoped_fixture])
+@given(stored=st.dictionaries(st.sampled_from(NAMES), st.integers(0, 100), max_size=4),
+       fired=st.sets(st.sampled_from(RULE_IDS), max_size=3),
+       pack=st.one_of(st.none(), st.tuples(st.sets(st.sampled_from(NAMES), max_size=3),
+                                           st.sets(st.sampled_from(RULE_IDS), max_size=3))))
+def test_persona_check_against_any_lived_state_names_what_any_pack_lacks(tmp_path_factory, monkeypatch, stored,
+                                                                         fired, pack):
+    """`persona check --state` over any state and any pack (none of its own behaviour included): no internal
+    error, and every stored variable and fired rule the pack lacks is named, nothing else."""
+    import json
+    import shutil
+
+    from click.testing import CliRunner
+
+    from karakuri_agent.app.cli import agent
+    from karakuri_agent.voice.persona import bundled_pack_dir
+    from karakuri_agent.state.factory import open_url
+
+    root = tmp_path_factory.mktemp("lived")
+    state = open_url("", root / "state", lambda: NOW)
+    state.store.save_behaviour_state({"variables": dict(stored),
+                                      "rules": {rule: {"fires": 1, "last_seq": 1} for rule in fired}})
+    state.close()
+    directory = root / "pack"
+    shutil.copytree(bundled_pack_dir(), directory)
+    (directory / "behaviour.json").unlink()
+    if pack is not None:
+        names, rules = pack
+        (directory / "behaviour.json").write_text(json.dumps({
+            "variables": {name: {"min": 0, "max": 100, "initial": 10} for name in names},
+            "rules": [{"id": rule, "when": {"type": "time", "between": ["23:00", "06:00"]},
+                       "then": [{"type": "choose", "command": "wait", "params": {"duration": 6}}]}
+                      for rule in rules]}, ensure_ascii=False), encoding="utf-8")
+    monkeypatch.setenv("KARAKURI_STATE_DIR", str(root / "state"))
+    result = CliRunner().invoke(agent, ["persona", "check", str(directory), "--state"])
+    assert result.exit_code == 0 and "internal error" not in result.output, result.output
+    names, rules = pack if pack is not None else (set(), set())
+    said = result.stdout
+    for name in stored:
+        assert (f"variable '{name}'" in said) == (name not in names), said
+    for rule in fired:
+        assert (f"rule '{rule}'" in said) == (rule not in rules), said
