@@ -53,8 +53,8 @@ def facts(view: View) -> Facts:
         notification=parsed.notification_type,
         now=view.now.astimezone(TOKYO),
         place=here_name(parsed),
-        nearby=tuple(str(a.name) for a in view.nearby_agents if a.name),
-        partner=tuple(str(p.name) for p in others if p.name),
+        nearby=tuple(a.name for a in view.nearby_agents if a.name),
+        partner=tuple(p.name for p in others if p.name),
         money=held.money,  # reading/holdings.py's: the text's 所持金, a status answer, what commands spent
         items=items,
         weather=parsed.location.get("weather"),
@@ -147,7 +147,7 @@ def _turn_params(view: View, command: str, params: dict[str, Any]) -> tuple[dict
     partner = partner_of(view)
     built = speech_params(view, choice, "farewell" if command in END else "reply", partner)
     named = params.get(NEXT_SPEAKER)
-    present = {str(p.id): str(p.name or "") for p in present_others(view) if p.id}
+    present = {str(p.id): p.name for p in present_others(view) if p.id}
     if named is None:
         speaker = built.get(NEXT_SPEAKER) or next_speaker(view, choice, partner)
     elif named == PARTNER_SLOT:

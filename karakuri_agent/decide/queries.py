@@ -68,7 +68,7 @@ def name_of_agent(view: View, agent_id: Any) -> str | None:
     if person and person.display_name:
         return person.display_name
     everyone = [*view.nearby_agents, *view.parsed.participants]
-    return next((str(a.name) for a in everyone if a.id == agent_id and a.name), None)
+    return next((a.name for a in everyone if a.id == agent_id and a.name), None)
 
 
 def others_in(view: View) -> list[PersonRef]:

@@ -213,7 +213,7 @@ def memory_of(view: View, partner: PersonRef) -> Memory:
     today (the world's day), whom it talked with today, the promises ahead, and the
     lines of this talk so far (the one answered aside)."""
     here_name = place_name_here(view) or ""
-    lines = [str(m.message or "") for m in view.parsed.conversation_messages]
+    lines = [m.message for m in view.parsed.conversation_messages]
     # Where it was before: only where the journal found it (a move sent is no arrival; a place set out
     # to and never reached is not said as visited).
     return Memory(here=here_name,

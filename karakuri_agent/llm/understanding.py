@@ -67,8 +67,8 @@ def understand(view: View) -> Understanding | None:
     if not text:
         return None
     persona = view.persona
-    partner_name = str(partner.name or "")
-    others = [str(p.name or "") for p in view.parsed.participants
+    partner_name = partner.name
+    others = [p.name for p in view.parsed.participants
               if not view.me.is_self(p.id, p.name)]
     heard = heard_kinds.hear(text, own_names=(persona.short_name, persona.name),
                              other_names=(*filter(None, (given_name_of(o) for o in others)),
@@ -151,7 +151,7 @@ def _talk_topic(view: View, partner: PersonRef) -> str:
 
     memory = memory_of(view, partner)
     persona = view.persona
-    return talk_topic(memory.talk, (str(partner.name or ""), persona.name, persona.short_name))[0]
+    return talk_topic(memory.talk, (partner.name, persona.name, persona.short_name))[0]
 
 
 def _day(view: View, here: str, places: Sequence[str], people: Sequence[str]) -> dict[str, Any]:

@@ -117,7 +117,7 @@ def _answered(parsed: Parsed, direction: str) -> Iterable[dict[str, Any]]:
     for offer in parsed.transfers:
         if offer.get("status") == "offered" and offer.get("response_required"):
             sender: PersonRef = offer.get("from") or PersonRef(None, "")
-            yield _gift(direction, str(sender.name or ""), sender.id, offer.get("item"),
+            yield _gift(direction, sender.name, sender.id, offer.get("item"),
                         offer.get("money"))
 
 

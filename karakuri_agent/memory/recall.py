@@ -67,7 +67,7 @@ def kept_under(person: PersonRef) -> list[str]:
     by (news about them: 'メイさん、入院したらしいよ' is kept under メイ)."""
     from karakuri_agent.voice.names import called_names
 
-    name = str(person.name or "")
+    name = person.name
     return [str(person.id or ""), name, *(called_names(name) if name else ())]
 
 
@@ -78,7 +78,7 @@ def _about(row: Mapping[str, Any], person: PersonRef) -> bool:
         return str(row["about_id"]) == str(person.id)
     from karakuri_agent.voice.names import called_names
 
-    about, name = str(row.get("about_name") or ""), str(person.name or "")
+    about, name = str(row.get("about_name") or ""), person.name
     return bool(about) and (about == name or (len(about) >= 2 and name.endswith(about) and about != name[:len(about)])
                             or about in called_names(name))
 

@@ -216,7 +216,7 @@ def line_key(line: Line, conversation_id: str | None) -> str:
     text only (the caller bounds how long such a key stands for one saying).
     """
     speaker = line.speaker or line.speaker_id or ""
-    raw = "\x1f".join((str(conversation_id or ""), str(speaker), str(line.message or "")))
+    raw = "\x1f".join((str(conversation_id or ""), str(speaker), line.message))
     return hashlib.sha256(raw.encode("utf-8")).hexdigest()
 
 
@@ -322,7 +322,7 @@ def _with_offered_place(line: Line, promise: Promise, offered: Promise) -> Promi
     """
     if _timed_only(promise) and _placed_only(offered):
         return dataclasses.replace(promise, place_name=offered.place_name, node_id=offered.node_id)
-    message = str(line.message or "").translate(DIGITS)
+    message = line.message.translate(DIGITS)
     if promise.place_name or promise.node_id or not AGREEMENT.search(message):
         return promise
     if promise.due_at is not None and offered.due_at is not None and _clock_of(promise.due_at) != _clock_of(offered.due_at):
@@ -338,7 +338,7 @@ def _takes_up(line: Line, promise: Promise, earlier: Sequence[Promise]) -> bool:
     that proposes by itself ("10時に神社で会おう") is its speaker's own
     promise, even when someone proposed the same before.
     """
-    message = str(line.message or "").translate(DIGITS)
+    message = line.message.translate(DIGITS)
     agrees = bool(AGREEMENT.search(message)) and not STRONG_CUE.search(message)
     changes = bool(PLACE_CHANGE.search(message))
     for plan in earlier:
@@ -398,7 +398,7 @@ def _moved(message: object, earlier: Promise, known_places: Sequence[Mapping[str
 
 def _made_by(promise: Promise, line: Line) -> bool:
     """The promise was made by the line's speaker: by id when both have one, else by name."""
-    return same_person(promise.partner_id, promise.partner_name, line.speaker_id, str(line.speaker or ""))
+    return same_person(promise.partner_id, promise.partner_name, line.speaker_id, line.speaker)
 
 
 def calls_off(message: object, now: datetime) -> bool:

@@ -90,9 +90,9 @@ class Retraction:
 def read_line(line: Line, said_at: datetime,
               conversation_id: str | None = None) -> tuple[list[Fact], list[Retraction]]:
     """The facts and retractions in one line (the caller leaves out the agent's own)."""
-    message = str(line.message or "")
+    message = line.message
     speaker_id = str(line.speaker_id) if line.speaker_id else None
-    speaker = str(line.speaker or "")
+    speaker = line.speaker
     if not message or not (speaker or speaker_id):
         return [], []
     facts: list[Fact] = []
