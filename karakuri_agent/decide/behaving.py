@@ -39,7 +39,7 @@ SELF_NAMED = "the turn cannot go to the agent itself"  # the world's `cannot_nom
 
 
 def behaviour_of(view: View) -> Behaviour:
-    return getattr(view.persona, "behaviour", None) or EMPTY
+    return view.persona.behaviour or EMPTY
 
 
 def facts(view: View) -> Facts:

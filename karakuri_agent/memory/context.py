@@ -328,7 +328,7 @@ def view_of(store: Store, fetched: Fetched, now: datetime, *, persona: Persona, 
     nearby_entry = store.knowledge(knowledge.result_key("get_nearby_agents"))
     nearby = agents_in(nearby_entry["value"]) if nearby_entry and learned["get_nearby_agents"] < NEARBY_FRESH else []
     lines = store.utterances(conversation_key(fetched.parsed, fetched.me), SAID_BEFORE_LINES)
-    pack = bool(getattr(persona, "behaviour", None))  # what only a pack's behaviour reads
+    pack = persona.behaviour is not None  # what only a pack's behaviour reads
     broken = promises.broken_promises(store, now) if pack else []
     candidates = [a.id for a in nearby if a.id] + [
         str(v) for c in fetched.notification.choices if c.command == "conversation_start"
@@ -351,7 +351,7 @@ def view_of(store: Store, fetched: Fetched, now: datetime, *, persona: Persona, 
         said_before=[line["message"] for line in lines] + _said_this_week(store, fetched, now, also_to=candidates),
         acquaintances={p.agent_id: p for p in store.people(candidates)},
         meetings=promises.meetings_ahead(store, now, now + promises.MEETINGS_AHEAD,
-                                         [*(p.node for p in store.known_places()), *remember_buildings(store, [])]),
+                                         [*(p.node for p in fetched.remembered.places), *remember_buildings(store, [])]),
         trips=trips(store),
         **surroundings.seen(store, now),
         transfer_policy=transfer_policy, **journal.today(store, now),

@@ -168,14 +168,14 @@ SOCIABILITY = "sociability"
 
 def closeness_spec(view: View) -> Any:
     """The pack's `closeness` variable (behaviour.spec.Variable), or None when the pack has none."""
-    behaviour = getattr(view.persona, "behaviour", None)
+    behaviour = view.persona.behaviour
     return behaviour.variables.get(CLOSENESS) if behaviour is not None else None
 
 
 def sociability(view: View) -> float:
     """How readily the agent speaks first, 0 to 1: the pack's `sociability` variable where it has one
     (its place between min and max), else the persona's rule."""
-    behaviour = getattr(view.persona, "behaviour", None)
+    behaviour = view.persona.behaviour
     spec = behaviour.variables.get(SOCIABILITY) if behaviour is not None else None
     if (spec is not None and not spec.per_person and spec.minimum is not None and spec.maximum is not None
             and spec.maximum > spec.minimum):
