@@ -194,7 +194,7 @@ def reset_behaviour(rule_id: str | None, path: str | None) -> None:
         return
     with open_state(settings, utc_now, read_only=True) as opened:  # one the pack left behind is known only here
         reset(behaviour, opened.store.behaviour_state(), rule=rule_id, variable=path)
-    with open_state(settings, utc_now) as opened:
+    with open_state(settings, utc_now) as opened, opened.turn(settings.agent_key):  # never between a run's read and write
         with opened.store.batch():
             memory, done = reset(behaviour, opened.store.behaviour_state(), rule=rule_id, variable=path)
             opened.store.save_behaviour_state(memory)

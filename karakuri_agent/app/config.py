@@ -189,6 +189,11 @@ class Settings:
     # With `lenient=True`: each bad variable and its message (its default was used instead).
     problems: tuple[tuple[str, str], ...] = ()
 
+    @property
+    def agent_key(self) -> str:
+        """Whose turn a run takes in the state (state/turns.py): the agent's id, else its name."""
+        return self.self_agent_id or self.self_name
+
 
 class _Checks:
     """Raise the first bad variable, or (lenient) keep every one and go on with its default."""

@@ -208,10 +208,11 @@ class Agent:
         result = answer_without_opening(notification_id, self.runtime.settings, dry_run=dry_run)
         if result is None and notification_id is not None:
             try:
-                result = self._notification(notification_id, dry_run=dry_run)
-                if result.model is not None:
-                    result.model.sent, result.model.dry_run = result.sent, dry_run
-                result = self._keep(result, notification_id, remember)
+                with self.runtime.turn():  # the agent's state read, decided on and written back by one run at a time
+                    result = self._notification(notification_id, dry_run=dry_run)
+                    if result.model is not None:
+                        result.model.sent, result.model.dry_run = result.sent, dry_run
+                    result = self._keep(result, notification_id, remember)
             except StateUnavailable as exc:  # the ledger cannot be asked: nothing more is sent
                 result = _state_unavailable(exc, notification_id, dry_run)
             if self.reporter is not None and not dry_run:

@@ -8,10 +8,10 @@ ledger, so "at most one command per notification" holds whichever front end
 
 from __future__ import annotations
 
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 import httpx
 
@@ -41,6 +41,8 @@ class Runtime:
     ledger: Ledger
     # The world's clock (CONTRACT §9): follows the server from the first notification read.
     clock: WorldClock = field(default_factory=WorldClock)
+    # The agent's turn (state/turns.py): held from a notification's first read to its last write.
+    turn: Callable[[], AbstractContextManager[None]] = nullcontext
 
 
 def choose_transport(settings: Settings, record_dir: Path | None = None,
@@ -82,12 +84,16 @@ def open_runtime(
     )
     try:
         if state is not None:
-            yield Runtime(settings, client, state.store, state.ledger, world)
+            yield Runtime(settings, client, state.store, state.ledger, world, _turn_of(state, settings))
         else:
             with open_state(settings, world) as opened:
-                yield Runtime(settings, client, opened.store, opened.ledger, world)
+                yield Runtime(settings, client, opened.store, opened.ledger, world, _turn_of(opened, settings))
     finally:
         client.close()
+
+
+def _turn_of(state: State, settings: Settings) -> Callable[[], AbstractContextManager[None]]:
+    return lambda: state.turn(settings.agent_key)
 
 
 def load_configured_persona(settings: Settings) -> Persona:

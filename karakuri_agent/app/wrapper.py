@@ -43,7 +43,7 @@ def run_command(settings: Settings, notification_id: str, command: str, params: 
     notification_id = validate_notification_id(notification_id)
     if settings.disabled:
         raise AgentDisabled("KARAKURI_AGENT_DISABLED is set: nothing was sent (unset it to let the agent act)")
-    with open_runtime(settings, clock=clock) as rt:
+    with open_runtime(settings, clock=clock) as rt, rt.turn():
         previous = rt.ledger.previous(notification_id)
         if previous is not None:  # answer at once, before even reading the notification
             raise AlreadyAttempted(notification_id, previous)

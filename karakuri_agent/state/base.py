@@ -132,6 +132,10 @@ class State(Protocol):
         `dry_run`: the same counts, with nothing deleted (the deletes are rolled back).
         """
 
+    def turn(self, agent: str) -> AbstractContextManager[None]:
+        """The agent's turn: one notification's read-decide-write at a time, across processes and machines
+        (state/turns.py); StateBusy when another run holds it too long."""
+
     def close(self) -> None: ...
 
 

@@ -25,6 +25,7 @@ class MemoryState(SQLiteState):
 
     def __init__(self, clock: Callable[[], datetime] = utc_now) -> None:
         self.conn = connect_in_memory()
+        self.state_dir = None
         self.store = SQLiteStore(self.conn, clock)
         self.ledger = Ledger(self.conn, clock)
 

@@ -176,5 +176,25 @@ class PostgresState:
 
         return forget(self.store, keep_days=keep_days, now=now, dry_run=dry_run)
 
+    @contextmanager
+    def turn(self, agent: str) -> Iterator[None]:
+        """The agent's turn (state/turns.py): a session advisory lock keyed by the agent, so agents that share
+        the database wait only for themselves; a connection that dies gives it back."""
+        from karakuri_agent.state.turns import waiting
+
+        key = ("karakuri-agent turn:" + agent,)
+        def try_take() -> bool:
+            row = self.conn.execute("SELECT pg_try_advisory_lock(hashtextextended(%s, 0))", key).fetchone()
+            return bool(row and row[0])
+
+        waiting(try_take, "an advisory lock")
+        try:
+            yield
+        finally:
+            try:
+                self.conn.execute("SELECT pg_advisory_unlock(hashtextextended(%s, 0))", key)
+            except StateUnavailable:
+                pass  # the connection went away, and its lock with it
+
     def close(self) -> None:
         self.conn.close()

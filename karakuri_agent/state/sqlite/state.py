@@ -5,6 +5,7 @@ Its migrations are db.MIGRATIONS; its retention statements are retention.py's.
 
 from __future__ import annotations
 
+from contextlib import AbstractContextManager, nullcontext
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Callable
@@ -21,6 +22,7 @@ class SQLiteState:
     def __init__(self, state_dir: Path, clock: Callable[[], datetime] = utc_now, *, read_only: bool = False) -> None:
         """`read_only`: the existing file, opened to read, nothing created or changed (db.connect_read_only)."""
         self.conn = connect_read_only(state_dir) if read_only else connect(state_dir)
+        self.state_dir: Path | None = state_dir
         self.store = SQLiteStore(self.conn, clock)
         self.ledger = Ledger(self.conn, clock)
 
@@ -28,6 +30,14 @@ class SQLiteState:
         from karakuri_agent.state.retention import forget
 
         return forget(self.store, keep_days=keep_days, now=now, dry_run=dry_run)
+
+    def turn(self, agent: str) -> AbstractContextManager[None]:
+        """The agent's turn (state/turns.py): a lock on a file beside the database, one agent per file."""
+        if self.state_dir is None:
+            return nullcontext()  # an in-memory state lives in one process, one run at a time
+        from karakuri_agent.state.turns import file_turn
+
+        return file_turn(self.state_dir)
 
     def close(self) -> None:
         self.conn.close()
