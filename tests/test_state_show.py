@@ -7,6 +7,7 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings, strategies as st
 from click.testing import CliRunner
 
 from karakuri_agent.app.cli import agent
@@ -17,7 +18,7 @@ PACK = Path(__file__).resolve().parents[1] / "docs" / "examples" / "behaviour-pa
 @pytest.fixture
 def lived(tmp_path, env, monkeypatch):
     """The bundled session replayed by the example pack, its state kept."""
-    state_dir = tmp_path / "state"
+    state_dir = tmp_path / "lived"
     monkeypatch.setenv("KARAKURI_PERSONA_DIR", str(PACK))
     assert CliRunner().invoke(agent, ["demo", "--state-dir", str(state_dir)]).exit_code == 0
     monkeypatch.setenv("KARAKURI_STATE_DIR", str(state_dir))
@@ -78,3 +79,39 @@ def test_log_since_says_when_more_entries_match_than_it_shows(lived):
     assert "showing the newest 3 of " in result.stderr and "raise -n" in result.stderr
     everything = CliRunner().invoke(agent, ["log", "--since", "2026-04-18", "-n", "1000"])
     assert everything.exit_code == 0 and "showing the newest" not in everything.stderr
+
+
+@pytest.mark.parametrize("path", ["affection.", ".桜草メイ", ".", "affection. ", " .x", ""])
+def test_an_empty_or_malformed_variable_path_is_exit_2_and_resets_nothing(lived, path):
+    before = _snapshot(lived)
+    result = CliRunner().invoke(agent, ["state", "reset-behaviour", "--variable", path])
+    assert result.exit_code == 2 and result.stderr.count("\n") == 1 and "--variable" in result.stderr
+    assert _snapshot(lived) == before
+
+
+PEOPLE = st.sampled_from(["桜草メイ", "リク", "Dr. K", "a.b"])
+
+
+@settings(max_examples=200, deadline=None)
+@given(path=st.one_of(st.text(alphabet=st.sampled_from(list("aff.ectionwalk_d 桜メイ")), max_size=14),
+                      st.builds(lambda n, sep, p: n + sep + p, st.sampled_from(["affection", "walked_today", "x", ""]),
+                                st.sampled_from([".", "", ". ", ".."]), st.one_of(st.just(""), PEOPLE))),
+       values=st.dictionaries(st.builds(lambda p: "affection." + p, PEOPLE), st.integers(-100, 100), max_size=4))
+def test_a_reset_path_resets_exactly_what_it_names_or_is_refused(path, values):
+    """A name resets every person's value; NAME.PERSON that person's only; anything else is refused whole."""
+    from karakuri_agent.app.behaviour_state import reset
+    from karakuri_agent.errors import UsageError
+    from karakuri_agent.voice.persona import load_persona
+
+    behaviour = load_persona(PACK).behaviour
+    memory = {"variables": {**values, "walked_today": True}}
+    try:
+        state, _ = reset(behaviour, memory, variable=path)
+    except UsageError:
+        return
+    name, dot, person = path.partition(".")
+    assert name.strip() and (not dot or person.strip())
+    kept = state["variables"]
+    for stored, value in memory["variables"].items():
+        named = stored == path or (not dot and stored.startswith(name + ".")) or stored == name
+        assert (stored not in kept) == named, (path, stored)

@@ -140,7 +140,10 @@ def reset(behaviour: Behaviour, memory: Mapping[str, Any], *, rule: str | None =
                                if isinstance(d, dict) and d.get("by") != rule]
         done.append(f"rule {rule}: fire count, cooldown, switch and its directives reset")
     if variable is not None:
-        name, _, key = variable.partition(".")
+        name, dot, key = variable.partition(".")
+        if not name.strip() or (dot and not key.strip()):  # "affection." must not mean every person's
+            raise UsageError(f"--variable {variable!r}: a path is NAME (every person's value) or NAME.PERSON"
+                             f" (one person's); {'the name' if not name.strip() else 'the person'} is missing")
         spec = behaviour.variables.get(name)
         stored = _table(state, "variables")
         if spec is None and any(p == variable or p.startswith(name + ".") for p in stored) and (
