@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+
+import pytest
 import sqlite3
 
 import respx
@@ -64,6 +66,16 @@ def test_admit_refuses_a_line_already_said_whatever_its_spacing(notification):
     assert isinstance(admit(offered, proposal, said_before=["メイさん、またね"]), Rejected)
     admitted = admit(offered, proposal, said_before=["こんにちは"])
     assert isinstance(admitted, Admitted) and admitted.params == {"message": "メイさん、 またね"}
+
+
+@pytest.mark.parametrize("link", ["https://evil.example/x", "http://e.test", "www.evil.example", "discord.gg/abc",
+                                  "ftp://e.test/f", "HTTPS://E.TEST"])
+@pytest.mark.parametrize("around", ["{}", "見て{}", "これ{}だよ", "夕方の{}を見てね", "（{}）"])
+def test_admit_refuses_a_link_glued_to_japanese_as_well_as_a_spaced_one(notification, link, around):
+    """A Japanese letter is a word character: `見てhttps://…` has no word boundary before the link."""
+    offered = Notification.from_json(notification, requested_id=NID)
+    verdict = admit(offered, Decision("conversation_accept", {"message": around.format(link)}))
+    assert isinstance(verdict, Rejected) and "link" in " ".join(verdict.problems), verdict
 
 
 class Proposes:

@@ -15,8 +15,9 @@ from karakuri_agent.terminal import ESCAPE_SEQUENCE
 # A lone '@' goes too: nothing in town is addressed that way.
 MENTION = re.compile(r"[@＠]\s*(?:everyone|here)\b|[@＠][\w.\-]*", re.IGNORECASE)
 MASKED_LINK = re.compile(r"\[([^\]\n]*)\]\([^)\s]*\)")
+# Not `\b`: a Japanese letter is a word character too, so `見てhttps://…` has no word boundary before the link.
 URL = re.compile(
-    r"(?i)(?:\b(?:https?|ftp)://|\bwww\.|\bdiscord(?:app)?\.(?:gg|com)/)\S*"
+    r"(?i)(?:(?<![a-z0-9])(?:https?|ftp)://|(?<![a-z0-9.])www\.|(?<![a-z0-9])discord(?:app)?\.(?:gg|com)/)\S*"
 )
 DISCORD_TOKEN = re.compile(r"<(?:a?:\w+:\d+|[@#][!&]?\d+|t:\d+(?::\w)?|id:\w+)>")
 LINE_MARKUP = re.compile(r"(?m)^\s*(?:>+|-#|#+)\s*")

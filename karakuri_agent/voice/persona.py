@@ -18,6 +18,7 @@ from __future__ import annotations
 import functools
 import json
 import string
+import unicodedata
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from types import MappingProxyType
@@ -93,6 +94,24 @@ def iter_templates(persona: Persona) -> Iterator[tuple[str, str]]:
             yield from _labelled(f"facts.{key}.{part}", getattr(fact, part))
     for i, habit in enumerate(persona.tastes.habits):
         yield from _labelled(f"tastes.habits[{i}].say", habit.say)
+
+
+def iter_spoken_values(persona: Persona) -> Iterator[tuple[str, str]]:
+    """Every value of the pack a line may say whole (names, tastes, likes, topics, the words of its facts and
+    habits), with a dotted path: held to the rules a phrase is held to. Keys are labels matched against the
+    world's words, never said."""
+    yield from (("name", persona.name), ("short_name", persona.short_name),
+                ("first_person", persona.first_person), ("honorific", persona.honorific))
+    for label, pool in (("likes", persona.likes), ("topics", persona.topics),
+                        ("favourite_places", persona.favourite_places), ("tastes.likes", persona.tastes.likes),
+                        ("tastes.dislikes", persona.tastes.dislikes), ("tastes.pastimes", persona.tastes.pastimes)):
+        yield from _labelled(label, pool)
+    for kind, thing in persona.tastes.favourites.items():
+        yield f"tastes.favourites.{kind}", thing
+    for i, habit in enumerate(persona.tastes.habits):
+        yield from _labelled(f"tastes.habits[{i}].words", habit.words)
+    for key, fact in persona.facts.items():
+        yield from _labelled(f"facts.{key}.words", fact.words)
 
 
 def _labelled(label: str, pool: Pool) -> Iterator[tuple[str, str]]:
@@ -435,11 +454,28 @@ def _not_plain(line: str) -> bool:
 
 
 def _template_problems(persona: Persona) -> Iterator[str]:
-    """Unknown placeholders, and phrases a message cannot carry once filled."""
+    """Unknown placeholders, phrases a message cannot carry once filled, and values no line may say."""
     for where, template in iter_templates(persona):
         problem = phrase_problem(persona, template)
         if problem:
             yield f"{where}: {problem}"
+    for where, value in iter_spoken_values(persona):
+        problem = value_problem(value)
+        if problem:
+            yield f"{where}: {problem}"
+
+
+def value_problem(value: str) -> str | None:
+    """What keeps a value of the pack out of every line: a control character, or what the speech would cut
+    (a link, a mention, chat markup, an id), which would leave a broken sentence; None if it may be said."""
+    from karakuri_agent.ja.safety import BARE_IDS
+
+    if any(unicodedata.category(ch) in ("Cc", "Cf") and ch != "\u200d" for ch in value):
+        return "contains a control character (a line break, a tab, an invisible mark); write it on one line"
+    if _not_plain(value) or BARE_IDS.search(value):
+        return ("contains a link, a mention, chat markup or an id (https://…, @…, **…**), which would be cut out"
+                " when said, leaving a broken sentence; write it in plain words")
+    return None
 
 
 def phrase_problem(persona: Persona, template: str) -> str | None:
