@@ -324,11 +324,15 @@ def test_reasons_are_stored_with_the_activity(any_backend, api):
 def test_record_saves_fixtures_without_secrets(env, api, tmp_path, monkeypatch):
     monkeypatch.setenv("DISCORD_WEBHOOK_URL", WEBHOOK_URL)
     monkeypatch.setattr("karakuri_agent.report.line._send_with_discord_webhook", lambda *a: (204, {}))
+    from karakuri_agent.app.recording import Recorder
+
     recorded = tmp_path / "recorded"
-    result = run(record_dir=recorded)
-    assert result.sent
+    recorder = Recorder(recorded, load_settings().secrets)
+    recorder.check()
+    result = run(transport=recorder.transport())
+    assert result.sent and recorder.save(BODY, datetime.now(timezone.utc), {"id": "1", "name": "me"}) == []
     files = sorted(p.relative_to(recorded).as_posix() for p in recorded.rglob("*.json"))
-    assert files == [f"commands/{NID}.json", f"notifications/{NID}.json"]
+    assert files == [f"commands/{NID}.json", f"notifications/{NID}.json", "session.json"]
     text = "".join(p.read_text() for p in recorded.rglob("*.json"))
     assert API_KEY not in text and WEBHOOK_URL not in text
     assert API_KEY not in state_files_text(load_settings().state_dir)

@@ -28,7 +28,7 @@ def _sora_lived(tmp_path, monkeypatch):
     without its first-map rule."""
     pack = tmp_path / "pack"
     shutil.copytree(ROOT / "docs" / "examples" / "behaviour-pack", pack)
-    state = tmp_path / "state"
+    state = tmp_path / "lived"
     monkeypatch.setenv("KARAKURI_PERSONA_DIR", str(pack))
     assert CliRunner().invoke(agent, ["demo", "--state-dir", str(state)]).exit_code == 0
     monkeypatch.setenv("KARAKURI_STATE_DIR", str(state))

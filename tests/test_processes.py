@@ -192,8 +192,8 @@ def test_the_off_switch_stops_the_wrapper_command_before_any_request(api, proc_e
 @pytest.mark.parametrize("args", [["demo"], ["log", "-n", "5"]], ids=["demo", "log"])
 def test_a_reader_that_stops_early_gets_no_traceback(home, tmp_path, args):
     """`… | head -1`: the pipe is closed before the program writes (the deterministic form)."""
-    home["KARAKURI_STATE_DIR"] = str(tmp_path / "state")
-    run_agent(home, "demo", "--state-dir", home["KARAKURI_STATE_DIR"], cwd=tmp_path)  # something to log
+    run_agent(home, "demo", "--state-dir", str(tmp_path / "state"), cwd=tmp_path)  # something to log
+    home["KARAKURI_STATE_DIR"] = str(tmp_path / "state")  # read afterwards, as the README shows
     read_end, write_end = os.pipe()
     os.close(read_end)
     try:
@@ -211,8 +211,8 @@ def test_gc_refuses_keep_days_out_of_range_with_the_range(home, tmp_path, days):
 
 
 def test_gc_keep_days_0_keeps_only_what_the_next_run_needs(home, tmp_path):
+    run_agent(home, "demo", "--state-dir", str(tmp_path / "state"), cwd=tmp_path)
     home["KARAKURI_STATE_DIR"] = str(tmp_path / "state")
-    run_agent(home, "demo", "--state-dir", home["KARAKURI_STATE_DIR"], cwd=tmp_path)
     code, out, err = run_agent(home, "gc", "--keep-days", "0", "--json", cwd=tmp_path)
     assert code == 0 and err == "" and json.loads(out)["notifications"] > 0
 
@@ -242,15 +242,19 @@ def test_log_after_the_demo_says_why_it_is_empty_and_how_to_keep_a_run(home, tmp
     assert code == 0 and out == ""
     assert "demo --state-dir DIR" in err and "KARAKURI_STATE_DIR=DIR karakuri-agent log" in err
     assert f"no state yet in {tmp_path / 'state'}" in err and not (tmp_path / "state").exists()
-    run_agent(home, "demo", "--state-dir", home["KARAKURI_STATE_DIR"], cwd=tmp_path)
+    code, _, err = run_agent(home, "demo", "--state-dir", home["KARAKURI_STATE_DIR"], cwd=tmp_path)
+    assert code == 2 and "is the live agent's state" in err  # never into the live agent's state
+    del home["KARAKURI_STATE_DIR"]
+    run_agent(home, "demo", "--state-dir", str(tmp_path / "state"), cwd=tmp_path)
+    home["KARAKURI_STATE_DIR"] = str(tmp_path / "state")
     code, out, err = run_agent(home, "log", "-n", "1000", cwd=tmp_path)
     assert err == "" and "report からくり: ログイン通知を確認。" in out
 
 
 def test_log_shows_a_dry_run_as_such_with_its_report(home, tmp_path):
-    home["KARAKURI_STATE_DIR"] = str(tmp_path / "state")
     _, handled, _ = run_agent(home, "handle", "--dry-run", "--json", "--fixtures", "bundled",
-                              "--state-dir", home["KARAKURI_STATE_DIR"], DEMO01, cwd=tmp_path)
+                              "--state-dir", str(tmp_path / "state"), DEMO01, cwd=tmp_path)
+    home["KARAKURI_STATE_DIR"] = str(tmp_path / "state")
     record = json.loads(handled)
     decision = record["decision"]
     _, out, _ = run_agent(home, "log", cwd=tmp_path)

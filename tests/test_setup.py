@@ -363,9 +363,9 @@ def test_a_reader_that_takes_two_lines_and_leaves_gets_exit_0_and_no_traceback(t
     env["HOME"] = str(tmp_path)
     for args in (["demo"], ["log", "-n", "1000"]):
         if args[0] == "log":
-            env["KARAKURI_STATE_DIR"] = str(tmp_path / "state")
             subprocess.run([sys.executable, "-c", AGENT, "demo", "--state-dir", str(tmp_path / "state")],
                            env=env, cwd=tmp_path, capture_output=True, timeout=120)
+            env["KARAKURI_STATE_DIR"] = str(tmp_path / "state")
         env["PY"] = sys.executable
         shell = f"\"$PY\" -c '{AGENT}' {' '.join(args)} | head -2; exit ${{PIPESTATUS[0]}}"
         done = subprocess.run(["bash", "-c", shell], env=env, cwd=tmp_path, capture_output=True, text=True, timeout=120)

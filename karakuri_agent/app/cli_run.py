@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from datetime import datetime
 
     from karakuri_agent.app.config import Settings
+    from karakuri_agent.app.recording import Recorder
 
 
 @click.command(cls=WholeHelpCommand, name="handle")
@@ -50,30 +51,45 @@ def handle(body: str | None, dry_run: bool, fixtures_dir: str | None, at_text: s
     if record_dir is not None and fixtures_dir is not None:
         raise UsageError("--record and --fixtures cannot be combined")
     run = fixture_settings(fixtures_dir, at_text, state_dir, clock_start)
+    from contextlib import nullcontext
+
     from karakuri_agent.app import interrupt
 
-    with interrupt.handled() as interruption, run as (settings, clock):
+    offline = interrupt.terminated_unwinds() if fixtures_dir is not None else nullcontext()
+    with offline, interrupt.handled() as interruption, run as (settings, clock):
+        recorder = _recorder(record_dir, settings)
         try:
             if body is None:
                 body = read_stdin()
             if hasattr(clock, "follow"):
                 clock.follow(body)
             # A fixture run is offline: its report is printed, never posted.
-            result = run_cycle(body, settings, dry_run=dry_run, record_dir=record_dir, clock=clock,
-                               post=settings.fixtures_dir is None)
+            result = run_cycle(body, settings, dry_run=dry_run, clock=clock, post=settings.fixtures_dir is None,
+                               transport=recorder.transport() if recorder else None)
         except KeyboardInterrupt:  # Ctrl-C before the command: nothing was claimed or sent
             from karakuri_agent.report.line import INTERRUPTED
 
             say(f"{program_name()}: {interrupt.ABANDONED}", err=True)
             say(INTERRUPTED)
             sys.exit(interrupt.EXIT_INTERRUPTED)
-    if record_dir is not None and result.notification_id is not None:
-        from karakuri_agent.app.fixtures import add_to_session
-
-        add_to_session(record_dir, body, clock(), {"id": settings.self_agent_id, "name": settings.self_name})
+    if recorder is not None:  # after the outcome is recorded and reported: a failure here loses nothing of it
+        me = {"id": settings.self_agent_id, "name": settings.self_name}
+        for problem in recorder.save(body if result.notification_id else None, clock(), me):
+            say(f"{program_name()}: recording_failed: {problem}; the run itself was recorded in the state", err=True)
     print_result(result, as_json=as_json, explain=explain)
     if interruption.received:  # the command in flight was finished and recorded, then the run stops
         sys.exit(interrupt.EXIT_INTERRUPTED)
+
+
+def _recorder(record_dir: Path | None, settings: Settings) -> Recorder | None:
+    """`--record DIR`'s recorder, its directory checked before anything is read or sent."""
+    if record_dir is None:
+        return None
+    from karakuri_agent.app.recording import Recorder
+
+    recorder = Recorder(record_dir, settings.secrets)
+    recorder.check()
+    return recorder
 
 
 @click.command(cls=WholeHelpCommand, name="listen")
@@ -176,12 +192,20 @@ def doctor() -> None:
 @handles_errors
 def demo(fixtures_dir: str, state_dir: Path | None, as_json: bool, at_text: str | None, decider: str | None) -> None:
     """Replay a recorded session offline and show each decision, its reason and its report."""
-    from karakuri_agent.app.demo import replay
-    from karakuri_agent.app.fixtures import parse_time, resolve_fixtures_dir
-    from karakuri_agent.reading.trigger import find_notification_id
+    from karakuri_agent.app.fixtures import resolve_fixtures_dir
+    from karakuri_agent.app.interrupt import terminated_unwinds
+    from karakuri_agent.app.session import parse_time
 
     at = parse_time(at_text) if at_text else None
-    for message, result in replay(resolve_fixtures_dir(fixtures_dir), state_dir, decider=decider, at=at):
+    with terminated_unwinds():  # SIGTERM, as Ctrl-C, removes the throwaway state on the way out
+        _demo(resolve_fixtures_dir(fixtures_dir), state_dir, as_json, at, decider)
+
+
+def _demo(fixtures_dir: Path, state_dir: Path | None, as_json: bool, at: datetime | None, decider: str | None) -> None:
+    from karakuri_agent.app.demo import replay
+    from karakuri_agent.reading.trigger import find_notification_id
+
+    for message, result in replay(fixtures_dir, state_dir, decider=decider, at=at):
         if not as_json:
             say(f"▶ {message.splitlines()[0][:70]}")
             carried = find_notification_id(message)

@@ -316,7 +316,8 @@ def fixture_settings(fixtures_dir: str | None, at_text: str | None, state_dir: P
         if state_dir is not None:
             raise UsageError("--state-dir only applies to a run on --fixtures (a real run uses KARAKURI_STATE_DIR)")
         return nullcontext((settings, clock_from(clock_start)))
-    from karakuri_agent.app.fixtures import fixture_run, parse_time
+    from karakuri_agent.app.fixtures import fixture_run
+    from karakuri_agent.app.session import parse_time
 
     return fixture_run(settings, parse_time(at_text) if at_text else None, state_dir)
 
@@ -337,7 +338,7 @@ def clock_from(start: str | None) -> Callable[[], datetime]:
 
     if start is None:
         return utc_now
-    from karakuri_agent.app.fixtures import parse_time
+    from karakuri_agent.app.session import parse_time
 
     try:
         began = parse_time(start)

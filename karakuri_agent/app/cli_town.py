@@ -35,6 +35,13 @@ def town(pack: Path | None, days: int, seed: int, state_dir: Path | None, other:
     places, conversations, promises kept and missed, gifts, each rule's fire
     count and every variable at the day's end.
     """
+    from karakuri_agent.app.interrupt import terminated_unwinds
+
+    with terminated_unwinds():  # SIGTERM, as Ctrl-C, removes the throwaway state on the way out
+        _town(pack, days, seed, state_dir, other, as_json)
+
+
+def _town(pack: Path | None, days: int, seed: int, state_dir: Path | None, other: Path | None, as_json: bool) -> None:
     from karakuri_agent.app.life.run import check_days, live, load_pack
 
     check_days(days)  # every argument checked before a day is lived

@@ -130,7 +130,6 @@ def handle(
     *,
     dry_run: bool = False,
     transport: httpx.BaseTransport | None = None,
-    record_dir: Path | None = None,
     decider: Decider | None = None,
     clock: Clock = utc_now,
     post: bool = True,
@@ -141,7 +140,7 @@ def handle(
         return early
     reporter = configured_reporter(settings) if post else None
     try:
-        with Agent.open(settings, transport=transport, record_dir=record_dir, decider=decider, clock=clock,
+        with Agent.open(settings, transport=transport, decider=decider, clock=clock,
                         reporter=reporter) as agent:
             return agent.handle(body, dry_run=dry_run)
     except StateUnavailable as exc:  # the database could not be opened: nothing read, nothing sent
@@ -182,7 +181,7 @@ class Agent:
     @classmethod
     @contextmanager
     def open(cls, settings: Settings, *, transport: httpx.BaseTransport | None = None,
-             record_dir: Path | None = None, decider: Decider | None = None, reporter: Reporter | None = None,
+             decider: Decider | None = None, reporter: Reporter | None = None,
              clock: Clock = utc_now, state: State | None = None) -> Iterator[Agent]:
         """Load the persona, build the decider, open the state and the HTTP client.
 
@@ -191,7 +190,7 @@ class Agent:
         """
         persona = load_configured_persona(settings)
         chosen = decider or build_decider(settings)
-        with open_runtime(settings, transport=transport, record_dir=record_dir, clock=clock, state=state) as rt:
+        with open_runtime(settings, transport=transport, clock=clock, state=state) as rt:
             yield cls(rt, decider=chosen, persona=persona, reporter=reporter)
 
     def handle(self, body: str, *, dry_run: bool = False, remember: Callable[[], None] | None = None) -> HandleResult:
@@ -208,11 +207,14 @@ class Agent:
         result = answer_without_opening(notification_id, self.runtime.settings, dry_run=dry_run)
         if result is None and notification_id is not None:
             try:
-                with self.runtime.turn():  # the agent's state read, decided on and written back by one run at a time
-                    result = self._notification(notification_id, dry_run=dry_run)
-                    if result.model is not None:
-                        result.model.sent, result.model.dry_run = result.sent, dry_run
-                    result = self._keep(result, notification_id, remember)
+                if not dry_run and self.runtime.ledger.previous(notification_id) is not None:
+                    result = self._keep(_ended(Ending("already_handled"), notification_id), notification_id, remember)
+                else:  # the agent's state read, decided on and written back by one run at a time
+                    with self.runtime.turn():
+                        result = self._notification(notification_id, dry_run=dry_run)
+                        if result.model is not None:
+                            result.model.sent, result.model.dry_run = result.sent, dry_run
+                        result = self._keep(result, notification_id, remember)
             except StateUnavailable as exc:  # the ledger cannot be asked: nothing more is sent
                 result = _state_unavailable(exc, notification_id, dry_run)
             if self.reporter is not None and not dry_run:

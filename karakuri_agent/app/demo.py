@@ -20,7 +20,9 @@ from typing import Callable, Iterator
 
 from karakuri_agent.app.config import demo_environment, load_settings
 from karakuri_agent.app.cycle import HandleResult, handle
-from karakuri_agent.app.fixtures import bundled_fixtures_dir, load_session
+from karakuri_agent.app.fixtures import bundled_fixtures_dir
+from karakuri_agent.app.session import load_session
+from karakuri_agent.app.state_dirs import for_fixtures, live_state_dir
 from karakuri_agent.domain.persona import Persona
 from karakuri_agent.voice.persona import PERSONA_DIR_ENV, load_configured, load_persona
 
@@ -81,7 +83,7 @@ def replay(fixtures_dir: Path | None = None, state_dir: Path | None = None,
 
             directory = shifted_copy(directory, load_session(directory, required=True), at, scratch / "shifted")
         session = load_session(directory, required=True)
-        state = state_dir or scratch / "state"
+        state = for_fixtures(state_dir, live_state_dir(demo_environment())) if state_dir else scratch / "state"
         settings = load_settings(
             {
                 "KARAKURI_STATE_DIR": str(state),

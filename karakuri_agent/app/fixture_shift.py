@@ -14,17 +14,18 @@ import json
 import shutil
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from karakuri_agent.app.session import SESSION_FILE, Session, write_whole
 from karakuri_agent.domain.clock import PLAUSIBLE_YEARS
 from karakuri_agent.domain.notification import TOKYO
+from karakuri_agent.errors import UsageError
 from karakuri_agent.ja.notification_text import CLOCK
+from karakuri_agent.outside import file_kind
 
-if TYPE_CHECKING:
-    from karakuri_agent.app.fixtures import Session
-
-# A recorded session's own file in a fixtures directory (fixtures.py reads and writes it).
-SESSION_FILE = "session.json"
+# A recorded answer is one notification or one command's answer: far below this.
+EXCHANGE_LIMIT = 16_000_000
+EXCHANGE_DEPTH = 64
 
 # An epoch-milliseconds time is at least the start of the plausible years (1971-01-01, domain/clock.py):
 # a smaller number is no recorded time. Low enough that a recorded time moved by years stays a time,
@@ -43,26 +44,54 @@ def within_span(session: Session, at: datetime) -> bool:
 
 
 def shifted_copy(directory: Path, session: Session, start: datetime, into: Path) -> Path:
-    """A copy of the fixtures in `directory` (its `session` read) starting at `start`, every recorded time moved alike."""
+    """A copy of the fixtures in `directory` (its `session` read) starting at `start`, every recorded time moved alike.
+
+    A recorded file that is not JSON (or not a regular file) is a UsageError
+    naming it, and so is a session that would end past the calendar's last
+    year: nothing is run on a recording that cannot be moved whole.
+    """
     offset = start - min(moment for moment, _ in session.messages) if session.messages else timedelta(0)
-    shutil.copytree(directory, into)
-    for path in (into / "notifications").glob("*.json"):
-        recorded = json.loads(path.read_text(encoding="utf-8"))
-        body = recorded.get("body")
-        if isinstance(body, dict):
-            _shift_notification(body, offset)
-        path.write_text(json.dumps(recorded, ensure_ascii=False, indent=1), encoding="utf-8")
-    for path in (into / "commands").glob("*.json"):  # an answer's `completes_at`, `arrives_at`: moved alike
-        recorded = json.loads(path.read_text(encoding="utf-8"))
+    try:
+        (max(moment for moment, _ in session.messages) + offset + NOTIFICATION_LIFE).astimezone(timezone.utc)
+    except (ValueError, OverflowError):
+        raise UsageError(f"--at {start.isoformat()}: the recorded session, moved to start then, would end past"
+                         " the year 9999; give an earlier time") from None
+    for folder in ("notifications", "commands"):
+        for path in sorted((directory / folder).glob("*.json")):
+            kind = file_kind(path)
+            if kind != "a regular file":  # a FIFO would block the copy, /dev/zero fill the disk
+                raise UsageError(f"{path} is {kind or 'a link to nothing'}: not a recorded exchange")
+    shutil.copytree(directory, into, symlinks=True)
+    for path in sorted((into / "notifications").glob("*.json")):
+        recorded = read_exchange(path, directory)
+        if isinstance(recorded.get("body"), dict):
+            _shift_notification(recorded["body"], offset)
+        write_whole(path, json.dumps(recorded, ensure_ascii=False, indent=1))
+    for path in sorted((into / "commands").glob("*.json")):  # an answer's `completes_at`, `arrives_at`: moved alike
+        recorded = read_exchange(path, directory)
         if isinstance(recorded.get("body"), dict):
             recorded["body"] = _shift_times(recorded["body"], offset)
-        path.write_text(json.dumps(recorded, ensure_ascii=False, indent=1), encoding="utf-8")
+        write_whole(path, json.dumps(recorded, ensure_ascii=False, indent=1))
     session_path = into / SESSION_FILE
-    data = json.loads(session_path.read_text(encoding="utf-8"))
+    data = json.loads(session_path.read_text(encoding="utf-8"))  # read and checked once already (session.py)
     for entry, (at, _) in zip(data.get("messages") or [], session.messages):
         entry["at"] = _stamp(at + offset)
-    session_path.write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    write_whole(session_path, json.dumps(data, ensure_ascii=False, indent=1) + "\n")
     return into
+
+
+def read_exchange(path: Path, recording: Path) -> dict[str, Any]:
+    """One recorded exchange file (a copy's, named by where it came from in `recording`), or UsageError."""
+    from karakuri_agent.outside import UnreadableJson, read_json_file
+
+    shown = recording / path.parent.name / path.name
+    try:
+        recorded = read_json_file(path, EXCHANGE_LIMIT, max_depth=EXCHANGE_DEPTH)
+    except (UnreadableJson, FileNotFoundError) as exc:
+        raise UsageError(f"{shown}: not a recorded exchange ({str(exc).removeprefix(str(path) + ': ')})") from None
+    if not isinstance(recorded, dict):
+        raise UsageError(f"{shown}: not a recorded exchange (a JSON object with status and body is expected)")
+    return recorded
 
 
 def _shift_notification(body: dict[str, Any], offset: timedelta) -> None:

@@ -30,14 +30,15 @@ from typing import Any, Callable, Iterator
 import httpx
 
 from karakuri_agent.app.config import Settings
-from karakuri_agent.app.fixture_shift import SESSION_FILE, shifted_copy, within_span
+from karakuri_agent.app.fixture_shift import shifted_copy, within_span
+from karakuri_agent.app.session import Session, load_session
+from karakuri_agent.app.state_dirs import for_fixtures
 from karakuri_agent.domain.clock import utc_now
 from karakuri_agent.domain.commands import INFORMATION as INFORMATION_COMMANDS
 from karakuri_agent.domain.ids import ID_PATTERN
 from karakuri_agent.errors import UsageError
 from karakuri_agent.ja import phrases
 from karakuri_agent.reading.trigger import find_notification_id
-from karakuri_agent.secret import redact
 from karakuri_agent.shipped import PACKAGE_DIR
 
 GENERIC_ACCEPTANCE = {"ok": True, "message": phrases.COMMAND_ACCEPTED}
@@ -57,61 +58,6 @@ def resolve_fixtures_dir(value: Path | str) -> Path:
         raise UsageError(f"fixtures directory {directory} does not exist"
                          f" (`--fixtures {BUNDLED}` replays the session shipped with the package)")
     return directory
-
-
-def parse_time(text: str) -> datetime:
-    """ISO 8601; a time without an offset is UTC (as the recorded sessions are)."""
-    try:
-        moment = datetime.fromisoformat(text.strip())
-        moment = moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
-        moment.astimezone(timezone.utc) + timedelta(days=1)  # a time at the calendar's edge cannot be run at
-    except (ValueError, OverflowError):
-        raise UsageError(f"{text!r} is not an ISO 8601 time between years 1 and 9999"
-                         " (e.g. 2026-04-18T03:10:05Z)") from None
-    return moment
-
-
-@dataclass
-class Session:
-    """Who the recorded agent is and which messages it got when."""
-
-    me: dict[str, str] = field(default_factory=dict)
-    messages: list[tuple[datetime, str]] = field(default_factory=list)
-
-    def time_of(self, notification_id: str | None) -> datetime | None:
-        """When the message carrying `notification_id` was first handled."""
-        for at, message in self.messages:
-            if notification_id and find_notification_id(message) == notification_id:
-                return at
-        return None
-
-
-def load_session(directory: Path, *, required: bool) -> Session:
-    """The directory's `session.json`; an empty session when it has none and none is required."""
-    path = directory / SESSION_FILE
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        me = data.get("self") or {}
-        messages = [(parse_time(entry["at"]), entry["message"]) for entry in data["messages"]]
-    except FileNotFoundError:
-        if required:
-            raise UsageError(f"{path} does not exist: not a recorded session") from None
-        return Session()
-    except (OSError, ValueError, KeyError, TypeError, AttributeError, UsageError) as exc:
-        raise UsageError(f"{path} is not a readable recorded session ({exc})") from None
-    return Session({"id": str(me.get("id", "")), "name": str(me.get("name", ""))}, messages)
-
-
-def add_to_session(directory: Path, message: str, at: datetime, me: dict[str, str]) -> None:
-    """The recorder's half of `session.json`: the message, when it came, whose it was."""
-    path = directory / SESSION_FILE
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        data = {"self": me, "messages": []}
-    data["messages"].append({"at": at.isoformat().replace("+00:00", "Z"), "message": message})
-    directory.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
 
 
 class FixtureClock:
@@ -145,7 +91,8 @@ def fixture_run(settings: Settings, at: datetime | None,
     The state is a throwaway directory, removed afterwards,
     unless `state_dir` (`--state-dir`) names one: KARAKURI_STATE_DIR and
     KARAKURI_DATABASE_URL are the real agent's, and fixture places, people
-    and claims must never leak into them.
+    and claims must never leak into them (app/state_dirs.py refuses the live
+    directory and any state no offline run made).
     """
     assert settings.fixtures_dir is not None
     directory = resolve_fixtures_dir(settings.fixtures_dir)
@@ -159,8 +106,8 @@ def fixture_run(settings: Settings, at: datetime | None,
         if session.me.get("id") or session.me.get("name"):
             settings = replace(settings, self_agent_id=session.me["id"], self_name=session.me["name"])
         clock = FixtureClock(session, at)
-        if state_dir is not None:
-            yield replace(settings, state_dir=state_dir), clock
+        if state_dir is not None:  # settings.state_dir is still the live agent's here
+            yield replace(settings, state_dir=for_fixtures(state_dir, settings.state_dir)), clock
             return
         with tempfile.TemporaryDirectory(prefix="karakuri-fixtures-") as state:
             yield replace(settings, state_dir=Path(state)), clock
@@ -176,17 +123,29 @@ def _notification_id_from(request: httpx.Request) -> str | None:
 
 
 def _read_exchange(path: Path, *, command: str | None = None) -> httpx.Response | None:
-    """The recorded answer; for a POST only if it answered `command` (None: not recorded)."""
-    try:
-        exchange = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
+    """The recorded answer; for a POST only if it answered `command` (None: not recorded).
+
+    A file that is not a recorded exchange (not JSON, not a regular file, a
+    status that is no HTTP status, headers that are not text) is answered as
+    a final refusal naming it (`fixture_unreadable`): a run says which file to
+    fix, and a GET is not retried on it.
+    """
+    from karakuri_agent.app.fixture_shift import read_exchange
+
+    if not path.exists() and not path.is_symlink():
         return None
-    except (OSError, ValueError) as exc:
-        return _json_response(500, {"error": "fixture_unreadable", "message": f"{path.name}: {exc}"})
+    try:
+        exchange = read_exchange(path, path.parent.parent)
+        status, headers = exchange.get("status", 200), exchange.get("headers") or {}
+        if not (isinstance(status, int) and not isinstance(status, bool) and 200 <= status <= 599):
+            raise UsageError(f"{path}: its status {status!r} is not an HTTP status from 200 to 599")
+        if not isinstance(headers, dict) or not all(isinstance(v, str) for v in headers.values()):
+            raise UsageError(f"{path}: its headers are not names and texts")
+    except UsageError as exc:
+        return _json_response(400, {"error": "fixture_unreadable", "message": exc.message})
     if command is not None and exchange.get("command") != command:
         return None
-    headers = exchange.get("headers") or {}
-    return httpx.Response(int(exchange.get("status", 200)), json=exchange.get("body"), headers=headers)
+    return httpx.Response(status, json=exchange.get("body"), headers=headers)
 
 
 class FixtureTransport(httpx.BaseTransport):
@@ -230,41 +189,3 @@ class FixtureTransport(httpx.BaseTransport):
                 return _json_response(200, {"command": command, "data": {}})
             return _json_response(200, GENERIC_ACCEPTANCE)
         return _json_response(404, {"error": "not_found", "message": f"no fixture for {request.method} {path}"})
-
-
-class RecordingTransport(httpx.BaseTransport):
-    """Forwards to a real transport and saves each exchange as a fixture file.
-
-    The API key only travels in the Authorization header, which is never
-    written; bodies are scrubbed of every configured secret all the same.
-    """
-
-    def __init__(self, inner: httpx.BaseTransport, directory: Path, secrets: tuple[str, ...]) -> None:
-        self.inner = inner
-        self.directory = Path(directory)
-        self.secrets = secrets
-
-    def handle_request(self, request: httpx.Request) -> httpx.Response:
-        response = self.inner.handle_request(request)
-        response.read()
-        try:
-            body = response.json()
-        except ValueError:
-            body = {"error": f"http_{response.status_code}", "message": response.text[:160]}
-        exchange: dict[str, Any] = {"status": response.status_code}
-        if request.method == "GET":
-            notification_id = _notification_id_from(request)
-            folder = "notifications"
-        else:
-            payload = json.loads(request.content or b"{}")
-            notification_id = str(payload.get("notification_id", ""))
-            exchange["command"] = payload.get("command")
-            folder = "commands"
-        if notification_id and ID_PATTERN.fullmatch(notification_id):
-            self._save(self.directory / folder / f"{notification_id}.json", {**exchange, "body": body})
-        return response
-
-    def _save(self, path: Path, exchange: dict[str, Any]) -> None:
-        text = redact(json.dumps(exchange, ensure_ascii=False, indent=1), self.secrets)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text + "\n", encoding="utf-8")

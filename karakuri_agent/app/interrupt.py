@@ -73,3 +73,23 @@ def handled() -> Iterator[Interruption]:
     finally:
         _current = None
         signal.signal(signal.SIGINT, previous)
+
+
+EXIT_TERMINATED = 143  # 128 + SIGTERM
+
+
+@contextmanager
+def terminated_unwinds() -> Iterator[None]:
+    """SIGTERM ends an offline run as Ctrl-C does: by unwinding, so its throwaway state directory is removed.
+
+    Only for runs that send nothing real (town, demo, fixture runs): a real
+    run's command in flight is finished by `handled()`'s rules instead.
+    """
+    def _on_sigterm(signum: int, frame: FrameType | None) -> None:
+        raise SystemExit(EXIT_TERMINATED)
+
+    previous = signal.signal(signal.SIGTERM, _on_sigterm)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)

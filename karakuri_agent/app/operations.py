@@ -45,17 +45,12 @@ class Runtime:
     turn: Callable[[], AbstractContextManager[None]] = nullcontext
 
 
-def choose_transport(settings: Settings, record_dir: Path | None = None,
-                     clock: Clock | None = None) -> httpx.BaseTransport | None:
-    """Recorded fixtures when configured (answering at `clock`'s time), the network otherwise (optionally recorded)."""
+def choose_transport(settings: Settings, clock: Clock | None = None) -> httpx.BaseTransport | None:
+    """Recorded fixtures when configured (answering at `clock`'s time), the network otherwise."""
     if settings.fixtures_dir is not None:
         from karakuri_agent.app.fixtures import FixtureTransport
 
         return FixtureTransport(settings.fixtures_dir, clock)
-    if record_dir is not None:
-        from karakuri_agent.app.fixtures import RecordingTransport
-
-        return RecordingTransport(httpx.HTTPTransport(), record_dir, settings.secrets)
     return None
 
 
@@ -64,7 +59,6 @@ def open_runtime(
     settings: Settings,
     *,
     transport: httpx.BaseTransport | None = None,
-    record_dir: Path | None = None,
     clock: Clock = utc_now,
     state: State | None = None,
 ) -> Iterator[Runtime]:
@@ -77,7 +71,7 @@ def open_runtime(
     client = KarakuriClient(
         settings.api_base_url,
         settings.api_key,
-        transport=transport or choose_transport(settings, record_dir, clock),
+        transport=transport or choose_transport(settings, clock),
         timeout=settings.http_timeout,
         get_retry_budget=settings.get_retry_budget,
         secrets=settings.secrets,

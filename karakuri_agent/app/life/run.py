@@ -71,16 +71,6 @@ def check_days(days: int) -> int:
     return days
 
 
-def fresh_state_dir(state_dir: Path) -> Path:
-    """`state_dir` if it is new or empty: a life starts on its first day, so a used state is not continued."""
-    if state_dir.exists() and not state_dir.is_dir():
-        raise UsageError(f"--state-dir {state_dir}: not a directory")
-    if state_dir.is_dir() and any(state_dir.iterdir()):
-        raise UsageError(f"--state-dir {state_dir}: it already holds a state; give a new or empty directory"
-                         " (a town life always starts on its first day)")
-    return state_dir
-
-
 def load_pack(pack: Path | None) -> Any:
     """The pack's Persona, checked (None: the bundled character); a broken pack is one line naming it."""
     from karakuri_agent.voice.persona import BrokenPack, load_persona
@@ -96,7 +86,10 @@ def live(pack: Path | None, days: int, seed: int, state_dir: Path | None = None)
     check_days(days)
     persona = load_pack(pack)
     if state_dir is not None:
-        fresh_state_dir(state_dir)
+        from karakuri_agent.app.config import demo_environment
+        from karakuri_agent.app.state_dirs import for_town, live_state_dir
+
+        for_town(state_dir, live_state_dir(demo_environment()))
     with _state_dir(state_dir) as where:
         return _live(pack, persona, days, seed, where)
 
