@@ -240,3 +240,29 @@ def test_the_walkthrough_in_docs_town_md_runs_as_written_and_prints_what_it_show
                         re.S)
     compared = sh(example.group(1)).stdout
     assert compared.strip() == example.group(2).replace("/home/me/", f"{home}/").strip()
+
+
+@pytest.mark.parametrize("seed", [2, 5])
+def test_every_firing_is_counted_in_town_day_and_the_state_alike(packs, tmp_path, seed):
+    """Rules that fire without deciding (a `set`, a `context`) count as `log`'s "also fired" does: town's
+    rules_fired per rule is the fire count `state show` keeps."""
+    behaviour = json.loads(json.dumps(BEHAVIOUR))
+    behaviour["variables"]["noted"] = {"min": 0, "max": 1000, "initial": 0, "max_delta": 5}
+    behaviour["rules"] += [
+        {"id": "note-arrival", "when": {"type": "notification", "types": ["movement_completed", "*_completed"]},
+         "then": [{"type": "add", "path": "noted", "value": 1}], "priority": 900},
+        {"id": "remember-room", "when": {"type": "every", "notifications": 3},
+         "then": [{"type": "context", "text": "部屋の様子を覚えておく"}], "priority": 800, "max_fires": 4}]
+    pack = _pack(tmp_path / "pack", behaviour)
+    state = tmp_path / "state"
+    result = _town("--pack", str(pack), "--seed", str(seed), "--state-dir", str(state), "--json")
+    assert result.exit_code == 0, result.output
+    counted: dict[str, int] = {}
+    for day in json.loads(result.stdout)["days"]:
+        for rule, count in day["rules_fired"].items():
+            counted[rule] = counted.get(rule, 0) + count
+    shown = CliRunner().invoke(agent, ["state", "show", "--json"], env={"KARAKURI_STATE_DIR": str(state),
+                                                                        "KARAKURI_PERSONA_DIR": str(pack)})
+    fires = {r["id"]: r["fires"] for r in json.loads(shown.stdout)["rules"] if r["fires"]}
+    assert counted.get("note-arrival", 0) > 0 and counted.get("remember-room", 0) > 0, counted
+    assert {rule: n for rule, n in counted.items() if rule in fires} == fires, (counted, fires)

@@ -202,11 +202,16 @@ def _traced(activity: list[Activity]) -> Iterable[tuple[Activity, dict[str, Any]
 
 
 def _rules_fired(activity: list[Activity]) -> Iterable[RuleFired]:
-    """The rule that decided each notification, and the command it was sent as (None: nothing was sent)."""
+    """Every firing: the rule that decided each notification, with the command it was sent as (None: nothing
+    was sent), and each pack rule that fired without deciding (a `set`, a `context`: `log`'s "also fired")."""
     sent = {a.notification_id: a.command for a in activity if a.kind == "command"}
     for entry, trace in _traced(activity):
-        if trace.get("rule"):
-            yield RuleFired(entry.created_at, str(trace["rule"]), sent.get(entry.notification_id))
+        decided = str(trace["rule"]) if trace.get("rule") else None
+        if decided:
+            yield RuleFired(entry.created_at, decided, sent.get(entry.notification_id))
+        for rule in trace.get("fired") or ():
+            if isinstance(rule, str) and rule != decided:
+                yield RuleFired(entry.created_at, rule, None)
 
 
 def _variables(activity: list[Activity]) -> Iterable[VariableValue]:
