@@ -71,8 +71,9 @@ from karakuri_agent.llm.decider import LLMDecider  # noqa: E402
 from karakuri_agent.domain.notification import offered_choice  # noqa: E402
 from karakuri_agent.params import InvalidParams, merge, validate  # noqa: E402
 from karakuri_agent.decide.rules import RulePolicy  # noqa: E402
-from karakuri_agent.domain.decision import Decision, Proposal
-from karakuri_agent.domain.view import View
+from karakuri_agent.domain.decision import Decision
+from karakuri_agent.decide.deciders import Proposal
+from karakuri_agent.mind.view import View
 
 RESULTS_FILE = ROOT / "benchmarks" / "results" / "bench_llm_real.json"
 MODEL_NAME = "gemma-3-270m-q4_k_m"

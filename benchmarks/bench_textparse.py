@@ -43,7 +43,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable
 
 from karakuri_agent.reading import textparse
-from karakuri_agent.domain.notification import TOKYO
+from karakuri_agent.domain.clock import TOKYO
 from karakuri_agent.reading.promises import extract_promises
 
 ROOT = Path(__file__).resolve().parents[1]

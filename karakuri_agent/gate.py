@@ -31,7 +31,7 @@ from karakuri_agent.outside import clean
 from karakuri_agent.params import InvalidParams, merge, validate
 
 if TYPE_CHECKING:
-    from karakuri_agent.domain.view import View
+    from karakuri_agent.mind.view import View
 
 # Params whose value is said aloud in town.
 SPOKEN_FIELDS = ("message",)

@@ -18,6 +18,7 @@ import math
 import re
 from typing import Any, TypeGuard
 
+from karakuri_agent.domain.limits import utf16_units
 from karakuri_agent.errors import UsageError
 from karakuri_agent.domain.notification import Choice
 
@@ -142,11 +143,6 @@ def unsendable(params: dict[str, Any]) -> list[str]:
 
 
 _INTEGER_TEXT = re.compile(r"-?[0-9]{1,300}")
-
-
-def utf16_units(text: str) -> int:
-    """Length as the server counts it (JavaScript strings): an emoji outside the BMP is two."""
-    return len(text.encode("utf-16-le")) // 2
 
 
 def _coerce(value: Any, expected: str) -> Any:

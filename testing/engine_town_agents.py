@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from karakuri_agent.town.state import Delivery
-from karakuri_agent.town.town import iso
+from karakuri_agent.town.core import iso
 from testing.processes import console_script, pycache_prefix
 from testing.town.sim import AgentRun
 from testing.town_agents import InProcessAgent, _last_json, agent_environment

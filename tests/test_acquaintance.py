@@ -13,7 +13,8 @@ from datetime import datetime
 import pytest
 
 from karakuri_agent.memory.context import observe
-from karakuri_agent.domain.notification import Notification, TOKYO
+from karakuri_agent.domain.notification import Notification
+from karakuri_agent.domain.clock import TOKYO
 from karakuri_agent.domain.identity import Identity
 from karakuri_agent.state.factory import open_url
 from karakuri_agent.state.memory import MemoryState

@@ -11,7 +11,7 @@ from karakuri_agent.domain.decision import Decision
 from karakuri_agent.domain.records import Meeting
 from karakuri_agent.voice.persona import load_persona
 from karakuri_agent.decide.rules import propose
-from karakuri_agent.domain.view import View
+from karakuri_agent.mind.view import View
 from karakuri_agent.voice.speech import compose
 
 from store_rows import as_refs

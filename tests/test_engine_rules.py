@@ -19,7 +19,7 @@ from karakuri_agent.decide.rules import propose
 from karakuri_agent.domain.identity import Identity, PersonRef
 from karakuri_agent.domain.notification import Choice
 from karakuri_agent.domain.records import Parsed, Person
-from karakuri_agent.domain.view import View
+from karakuri_agent.mind.view import View
 from karakuri_agent.memory import lessons
 from karakuri_agent.reading import offers
 from karakuri_agent.state.factory import open_state

@@ -17,7 +17,7 @@ from karakuri_agent.decide.rules import propose
 from karakuri_agent.domain.identity import Identity, PersonRef
 from karakuri_agent.domain.notification import Choice
 from karakuri_agent.domain.records import Parsed, Person, Place
-from karakuri_agent.domain.view import View
+from karakuri_agent.mind.view import View
 from karakuri_agent.memory import lessons
 from karakuri_agent.memory.record import places_in
 from karakuri_agent.reading import offers, textparse
@@ -159,7 +159,7 @@ def test_every_required_bounded_param_is_filled_within_its_bounds(low, span, hou
 
 
 def et_zone():
-    from karakuri_agent.domain.notification import TOKYO
+    from karakuri_agent.domain.clock import TOKYO
 
     return TOKYO
 

@@ -24,7 +24,7 @@ from karakuri_agent.env_values import refuse_credentials
 from karakuri_agent.errors import ConfigError
 from karakuri_agent.llm.chat import DeadlinePassed, within
 from karakuri_agent.llm.settings import normalise_base_url
-from karakuri_agent.llm.trace import MODEL, REPAIRED, RULES, LLMTrace
+from karakuri_agent.domain.model_trace import MODEL, REPAIRED, RULES, LLMTrace
 from test_behaviour import TOKYO_NOON, with_pack
 from test_llm_decider import ACCEPT, BASE, REJECT, answer, decider, make_view, proposal
 from test_policy import MOVE, WAIT, view

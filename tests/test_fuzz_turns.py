@@ -20,7 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from karakuri_agent.decide.rules import propose
-from karakuri_agent.domain.notification import TOKYO
+from karakuri_agent.domain.clock import TOKYO
 from karakuri_agent.gate import first_admitted
 from karakuri_agent.ja import turns
 from karakuri_agent.memory.context import observe

@@ -30,7 +30,8 @@ from karakuri_agent.behaviour.pack import parse_behaviour
 from karakuri_agent.behaviour.spec import VALUE_LIMIT
 from karakuri_agent.behaviour.variables import Variables
 from karakuri_agent.domain.decision import Decision
-from karakuri_agent.domain.notification import TOKYO, Notification, parse_timestamp
+from karakuri_agent.domain.notification import Notification, parse_timestamp
+from karakuri_agent.domain.clock import TOKYO
 from karakuri_agent.gate import Admitted, admit
 from karakuri_agent.outside import DuplicateKey, UnreadableJson, dumps, loads, read_json_file
 

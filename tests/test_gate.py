@@ -13,7 +13,8 @@ from click.testing import CliRunner
 from karakuri_agent.app.cli import agent, karakuri
 from karakuri_agent.app.config import load_settings
 from karakuri_agent.app.cycle import handle
-from karakuri_agent.domain.decision import Decision, Proposal
+from karakuri_agent.domain.decision import Decision
+from karakuri_agent.decide.deciders import Proposal
 from karakuri_agent.decide.fallback import FallbackDecider
 from karakuri_agent.gate import Admitted, Rejected, admit
 from karakuri_agent.domain.notification import Notification
@@ -136,7 +137,7 @@ def test_a_decider_sees_the_same_problems_the_gate_would_refuse_with(notificatio
     from karakuri_agent.gate import problems_in_view
     from karakuri_agent.domain.identity import Identity
     from karakuri_agent.domain.records import Parsed
-    from karakuri_agent.domain.view import View
+    from karakuri_agent.mind.view import View
     from karakuri_agent.voice.persona import load_persona
 
     offered = Notification.from_json(notification, requested_id=NID)

@@ -35,26 +35,26 @@ def _docstrings(tree: ast.Module) -> set[int]:
             if n.body and isinstance(n.body[0], ast.Expr) and isinstance(n.body[0].value, ast.Constant)}
 
 
-def _type_checking_only(tree: ast.Module) -> set[int]:
-    return {id(node) for block in ast.walk(tree)
-            if isinstance(block, ast.If) and "TYPE_CHECKING" in ast.unparse(block.test)
-            for node in ast.walk(block)}
-
-
 def _imports(path: Path) -> set[str]:
-    """Package modules `path` imports, at module level or in a function; TYPE_CHECKING aside."""
+    """Package modules `path` imports: every import counts, at module level, in a function or under
+    TYPE_CHECKING, relative ones (`from .town import X`, `from . import texts`) resolved."""
     tree, module = _tree(path), _name(path)
-    skipped = _type_checking_only(tree)
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    known = {_name(m) for m in MODULES}
     found: set[str] = set()
     for node in ast.walk(tree):
-        if id(node) in skipped:
-            continue
-        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("karakuri_agent"):
-            found.add(node.module)
-            found.update(f"{node.module}.{a.name}" for a in node.names)
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[:len(package.split(".")) - (node.level - 1)]
+                source = ".".join(base + ([node.module] if node.module else []))
+            else:
+                source = node.module or ""
+            if not source.startswith("karakuri_agent"):
+                continue
+            for alias in node.names:  # `from pkg import module` names a module; `from module import name` does not
+                found.add(f"{source}.{alias.name}" if f"{source}.{alias.name}" in known else source)
         elif isinstance(node, ast.Import):
             found.update(a.name for a in node.names if a.name.startswith("karakuri_agent"))
-    known = {_name(m) for m in MODULES}
     return {name for name in found if name in known and name != module and name != "karakuri_agent"}
 
 
@@ -107,8 +107,16 @@ def test_the_package_has_no_import_cycle():
     assert cycles == []
 
 
-def test_the_decision_types_import_nothing_of_the_package():
-    assert _imports(PACKAGE / "domain" / "decision.py") == set()
+def test_the_domain_imports_nothing_above_it():
+    """domain/ is the floor every room stands on: its modules import only each other."""
+    for path in (PACKAGE / "domain").glob("*.py"):
+        assert {m for m in _imports(path) if not m.startswith("karakuri_agent.domain")} == set(), path
+
+
+def test_relative_imports_are_counted():
+    """The town imports its siblings relatively: the graph sees those arrows too."""
+    assert "karakuri_agent.town.core" in _imports(PACKAGE / "town" / "rules.py")
+    assert "karakuri_agent.town.texts" in _imports(PACKAGE / "town" / "town.py")
 
 
 @pytest.mark.parametrize("path", MODULES, ids=lambda p: str(p.relative_to(PACKAGE)))

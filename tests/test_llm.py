@@ -17,7 +17,7 @@ from karakuri_agent.llm.settings import LLMSettings
 from karakuri_agent.domain.notification import Choice
 from karakuri_agent.domain.decision import Decision
 from karakuri_agent.domain.records import Meeting, Parsed
-from karakuri_agent.domain.view import View
+from karakuri_agent.mind.view import View
 from karakuri_agent.voice.persona import load_persona
 from store_rows import as_lines, as_refs
 

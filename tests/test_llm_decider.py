@@ -21,9 +21,10 @@ from karakuri_agent.llm.settings import LLMSettings
 from karakuri_agent.domain.notification import Choice
 from karakuri_agent.params import InvalidParams, merge, validate
 from karakuri_agent.decide.rules import RulePolicy
-from karakuri_agent.domain.decision import Decision, Proposal
+from karakuri_agent.domain.decision import Decision
+from karakuri_agent.decide.deciders import Proposal
 from karakuri_agent.domain.records import Parsed, Person
-from karakuri_agent.domain.view import View
+from karakuri_agent.mind.view import View
 from karakuri_agent.voice.persona import load_persona
 from testing.llm_server import HANG, running_model
 

@@ -20,7 +20,7 @@ from karakuri_agent.app.registry import build_decider
 from karakuri_agent.errors import ConfigError
 from karakuri_agent.gate import problems_in_view, spoken_problems
 from karakuri_agent.llm.decider import LLMDecider
-from karakuri_agent.llm.trace import LLMTrace
+from karakuri_agent.domain.model_trace import LLMTrace
 from karakuri_agent.state.memory import MemoryState
 
 from conftest import BASE_URL, CONVERSATION_REQUEST

@@ -13,7 +13,7 @@ from datetime import timedelta
 import pytest
 
 from karakuri_agent.decide.rules import propose
-from karakuri_agent.domain.notification import TOKYO
+from karakuri_agent.domain.clock import TOKYO
 from karakuri_agent.domain.records import Meeting
 from karakuri_agent.gate import first_admitted
 from karakuri_agent.ja import turns

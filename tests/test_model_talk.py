@@ -15,7 +15,7 @@ from karakuri_agent.domain.decision import Decision
 from karakuri_agent.domain.identity import Identity
 from karakuri_agent.domain.notification import Choice
 from karakuri_agent.domain.records import Meeting, Parsed
-from karakuri_agent.domain.view import View
+from karakuri_agent.mind.view import View
 from karakuri_agent.gate import problems_in_view
 from karakuri_agent.ja import prompt as ja_prompt
 from karakuri_agent.llm.decider import LLMDecider

@@ -11,9 +11,9 @@ from karakuri_agent.decide.facts import facts_of
 from karakuri_agent.decide.rules import propose
 from karakuri_agent.domain.decision import Decision
 from karakuri_agent.domain.notification import Choice
-from karakuri_agent.domain.persona import Rules
+from karakuri_agent.mind.persona import Rules
 from karakuri_agent.domain.records import Meeting, Parsed, Person
-from karakuri_agent.domain.view import View
+from karakuri_agent.mind.view import View
 from karakuri_agent.memory.context import Identity
 from karakuri_agent.report.line import ReportFacts
 from karakuri_agent.voice.persona import load_persona

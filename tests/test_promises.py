@@ -23,7 +23,7 @@ from karakuri_agent.decide.queries import COMMITMENT_SOON, MEETING_GRACE
 from karakuri_agent.decide.rules import propose
 from karakuri_agent.domain.records import Line, Meeting, Parsed
 from karakuri_agent.domain.identity import PersonRef
-from karakuri_agent.domain.view import View
+from karakuri_agent.mind.view import View
 from karakuri_agent.reading.times import PAST_GRACE
 from karakuri_agent.reading.promises import Promise, extract_promise, extract_promises
 from karakuri_agent.state.retention import forget

@@ -36,7 +36,7 @@ def test_a_fact_comes_back_on_a_later_day_only():
     assert recall.choose([cat], MEI_P, DAY1 + timedelta(hours=5)) is None  # the same day
     back = recall.choose([cat], MEI_P, DAY1 + timedelta(days=1))
     assert back.line == "ミケちゃん、元気？" and back.listener == MEI
-    assert "12/1に桜草メイから聞いた「猫を飼ってるの、名前はミケ。」" in back.explained()
+    assert "12/1に桜草メイから聞いた「猫を飼ってるの、名前はミケ。」" in recall.explained(back)
     # 23:30 in Tokyo is still the same day there, though 14:30 UTC: not yet.
     assert recall.choose([cat], MEI_P, datetime(2026, 12, 1, 14, 30, tzinfo=timezone.utc)) is None
 

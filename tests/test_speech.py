@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 
 from karakuri_agent.decide.rules import propose
 from karakuri_agent.domain.notification import Choice
-from karakuri_agent.domain.persona import Persona
+from karakuri_agent.mind.persona import Persona
 from karakuri_agent.domain.records import Parsed
-from karakuri_agent.domain.view import View
+from karakuri_agent.mind.view import View
 from karakuri_agent.memory.context import Identity
 from karakuri_agent.voice import speech
 from karakuri_agent.voice.names import address_name

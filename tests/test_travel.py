@@ -11,12 +11,13 @@ from datetime import datetime, timedelta
 
 import pytest
 
-from karakuri_agent.domain.notification import Choice, TOKYO
+from karakuri_agent.domain.notification import Choice
+from karakuri_agent.domain.clock import TOKYO
 from karakuri_agent.domain.identity import Identity
 from karakuri_agent.voice.persona import load_persona
 from karakuri_agent.decide.rules import propose
 from karakuri_agent.domain.records import Meeting, Parsed
-from karakuri_agent.domain.view import View
+from karakuri_agent.mind.view import View
 from karakuri_agent.state.memory import MemoryState
 from karakuri_agent.memory.travel import CEILING, FLOOR, learn_trip, time_to_walk, trips
 from store_rows import as_lines, as_places, as_refs

@@ -13,7 +13,7 @@ from typing import Any, Sequence
 
 from karakuri_agent.domain.notification import Notification
 from karakuri_agent.domain.records import Meeting, Person
-from karakuri_agent.domain.view import View
+from karakuri_agent.mind.view import View
 from karakuri_agent.memory.context import Identity, parse
 from karakuri_agent.voice.persona import load_persona
 from store_rows import as_places

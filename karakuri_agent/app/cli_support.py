@@ -282,7 +282,7 @@ def since_time(text: str | None) -> datetime | None:
         return None
     from datetime import datetime as moment
 
-    from karakuri_agent.domain.notification import TOKYO
+    from karakuri_agent.domain.clock import TOKYO
 
     try:
         value = moment.fromisoformat(text.strip())

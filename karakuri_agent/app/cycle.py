@@ -14,7 +14,6 @@ import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 import httpx
@@ -25,10 +24,11 @@ from karakuri_agent.app.registry import build_decider
 from karakuri_agent.decide.facts import facts_of
 from karakuri_agent.domain.clock import cooling_down, utc_now
 from karakuri_agent.domain.commands import RESPONSE
-from karakuri_agent.domain.decision import Decider, Decision, Proposal
+from karakuri_agent.domain.decision import Decision
+from karakuri_agent.decide.deciders import Decider, Proposal
 from karakuri_agent.domain.fetched import Fetched
-from karakuri_agent.domain.persona import Persona
-from karakuri_agent.domain.view import View
+from karakuri_agent.mind.persona import Persona
+from karakuri_agent.mind.view import View
 from karakuri_agent.errors import (
     MAX_MESSAGE,
     AlreadyAttempted,
@@ -51,7 +51,7 @@ from karakuri_agent.secret import redact
 from karakuri_agent.state.base import State, Store
 
 if TYPE_CHECKING:
-    from karakuri_agent.llm.trace import LLMTrace
+    from karakuri_agent.domain.model_trace import LLMTrace
 
 Clock = Callable[[], datetime]
 log = logging.getLogger(__name__)

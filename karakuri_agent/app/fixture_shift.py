@@ -17,8 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from karakuri_agent.app.session import SESSION_FILE, Session, write_whole
-from karakuri_agent.domain.clock import PLAUSIBLE_YEARS
-from karakuri_agent.domain.notification import TOKYO
+from karakuri_agent.domain.clock import PLAUSIBLE_YEARS, TOKYO
 from karakuri_agent.errors import UsageError
 from karakuri_agent.ja.notification_text import CLOCK
 from karakuri_agent.outside import file_kind

@@ -22,8 +22,8 @@ import email.utils
 import json
 import tempfile
 from contextlib import ExitStack, contextmanager
-from dataclasses import dataclass, field, replace
-from datetime import datetime, timedelta, timezone
+from dataclasses import replace
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable, Iterator
 

@@ -8,8 +8,7 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 from karakuri_agent.app.config import Settings
-from karakuri_agent.domain.clock import utc_now
-from karakuri_agent.domain.notification import TOKYO
+from karakuri_agent.domain.clock import TOKYO, utc_now
 from karakuri_agent.outside import dumps_shown
 from karakuri_agent.state.factory import open_state
 from karakuri_agent.state.values import stored_row
@@ -126,7 +125,7 @@ def decider_line(trace: dict[str, Any]) -> str:
     """A model's trace as one line; a decider without one that fell back: what failed, and who decided."""
     if "model" not in trace:
         return f"decider failed ({'; '.join(trace.get('errors') or ())}) → fallback decided"
-    from karakuri_agent.llm.trace import LLMTrace  # plain data: reading a trace needs no model client
+    from karakuri_agent.domain.model_trace import LLMTrace  # plain data: reading a trace needs no model client
 
     return LLMTrace.from_json(trace).line()
 

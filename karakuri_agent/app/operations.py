@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 import httpx
@@ -28,7 +27,7 @@ from karakuri_agent.state.base import FAILED, SUCCEEDED, UNKNOWN, Ledger, State,
 from karakuri_agent.state.factory import open_state
 
 if TYPE_CHECKING:
-    from karakuri_agent.domain.persona import Persona
+    from karakuri_agent.mind.persona import Persona
 
 
 @dataclass

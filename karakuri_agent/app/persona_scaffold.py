@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from karakuri_agent.behaviour.spec import BEHAVIOUR_FILE
-from karakuri_agent.domain.persona import Persona, Rules
+from karakuri_agent.mind.persona import Persona, Rules
 from karakuri_agent.errors import UsageError
 from karakuri_agent.ja import phrases
 from karakuri_agent.shipped import shipped

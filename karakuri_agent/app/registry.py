@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable
 
-from karakuri_agent.domain.decision import Decider
+from karakuri_agent.decide.deciders import Decider
 from karakuri_agent.errors import ConfigError
 from karakuri_agent.llm import LLM_EXTRA
 

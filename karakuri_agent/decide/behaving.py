@@ -23,7 +23,7 @@ from karakuri_agent.decide.queries import partner_of, present_others
 from karakuri_agent.decide.speaking import NEXT_SPEAKER, next_speaker, speech_params
 from karakuri_agent.domain.commands import ACCEPT_TRANSFER, END, SPEAK
 from karakuri_agent.domain.decision import Decision
-from karakuri_agent.domain.notification import TOKYO
+from karakuri_agent.domain.clock import TOKYO
 from karakuri_agent.domain.records import Meeting, here_name
 from karakuri_agent.gate import problems_in_view
 from karakuri_agent.ja.phrases import follows_rule
@@ -31,7 +31,7 @@ from karakuri_agent.memory import promises
 from karakuri_agent.state.values import utc_text
 
 if TYPE_CHECKING:
-    from karakuri_agent.domain.view import View
+    from karakuri_agent.mind.view import View
 
 # A rule's param value that means the conversation's partner (`"next_speaker_agent_id": "{partner}"`).
 PARTNER_SLOT = "{partner}"

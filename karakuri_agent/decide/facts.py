@@ -22,7 +22,7 @@ from karakuri_agent.decide.queries import (
 )
 from karakuri_agent.domain.commands import ACCEPT_TRANSFER, END, REJECT_TRANSFER
 from karakuri_agent.domain.decision import Decision
-from karakuri_agent.domain.view import View
+from karakuri_agent.mind.view import View
 from karakuri_agent.ja import phrases
 from karakuri_agent.report.line import ReportFacts
 

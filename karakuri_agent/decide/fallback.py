@@ -5,8 +5,8 @@ from __future__ import annotations
 import logging
 from dataclasses import replace
 
-from karakuri_agent.domain.decision import Decider, Proposal
-from karakuri_agent.domain.view import View
+from karakuri_agent.decide.deciders import Decider, Proposal
+from karakuri_agent.mind.view import View
 
 log = logging.getLogger(__name__)
 

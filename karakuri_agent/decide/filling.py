@@ -20,8 +20,9 @@ from typing import Any
 
 from karakuri_agent.decide.queries import MEETING_GRACE, next_meeting, pick_stable
 from karakuri_agent.domain.decision import Decision
-from karakuri_agent.domain.notification import TOKYO, Choice, offered_choice
-from karakuri_agent.domain.view import View
+from karakuri_agent.domain.notification import Choice, offered_choice
+from karakuri_agent.domain.clock import TOKYO
+from karakuri_agent.mind.view import View
 from karakuri_agent.domain.records import Offer
 from karakuri_agent.ja.phrases import is_sleep
 

@@ -15,7 +15,7 @@ from karakuri_agent.domain.identity import NOBODY, PersonRef
 from karakuri_agent.domain.limits import FRIEND_AFTER_TALKS
 from karakuri_agent.domain.notification import Choice
 from karakuri_agent.domain.records import Meeting, Offer, Parsed, Transfer, has_talked, here_id, here_name
-from karakuri_agent.domain.view import View
+from karakuri_agent.mind.view import View
 from karakuri_agent.ja import places, reasons
 from karakuri_agent.memory import lessons, recall
 from karakuri_agent.memory.travel import FLOOR, time_to_walk

@@ -27,9 +27,10 @@ from karakuri_agent.decide.queries import (
 from karakuri_agent.domain.commands import END, SPEAK
 from karakuri_agent.domain.decision import Decision
 from karakuri_agent.domain.identity import NOBODY, PersonRef
-from karakuri_agent.domain.notification import TOKYO, Choice
+from karakuri_agent.domain.notification import Choice
+from karakuri_agent.domain.clock import TOKYO
 from karakuri_agent.domain.records import Meeting, Transfer
-from karakuri_agent.domain.view import View
+from karakuri_agent.mind.view import View
 from karakuri_agent.ja import places, reasons, turns
 from karakuri_agent.memory import recall
 from karakuri_agent.ja.safety import clean_text
@@ -56,7 +57,7 @@ def recalling(view: View, decision: Decision, choice: Choice, partner: PersonRef
         return decision
     message = recall.with_recall(said, memory, max_length_of(choice, "message"))
     return replace(decision, params={**decision.params, "message": message},
-                   reason=reasons.with_memory(decision.reason, memory.explained()), recalled=memory)
+                   reason=reasons.with_memory(decision.reason, recall.explained(memory)), recalled=memory)
 
 
 def speech_params(view: View, choice: Choice, purpose: str, partner: PersonRef) -> dict[str, Any]:

@@ -14,8 +14,12 @@ from __future__ import annotations
 import time
 from datetime import datetime, timedelta, timezone
 from typing import Callable
+from zoneinfo import ZoneInfo
 
 Clock = Callable[[], datetime]
+
+# The world's zone: its texts, its days and its clock times are Tokyo's (CONTRACT §9).
+TOKYO = ZoneInfo("Asia/Tokyo")
 
 # A time outside these years is a fault, not a clock: it is not believed (the server's clock, its
 # timestamps, a `--date`), since arithmetic on it could overflow.

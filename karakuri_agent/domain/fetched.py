@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from karakuri_agent.domain.decision import JsonValue
+from karakuri_agent.domain.json_value import JsonValue
 from karakuri_agent.domain.identity import Identity
 from karakuri_agent.domain.notification import Notification
 from karakuri_agent.domain.records import Activity, Meeting, Parsed, Person, Place

@@ -25,3 +25,8 @@ FRIEND_AFTER_TALKS = 5
 MAX_PACK_NESTING = 32
 # The server's maxLength for a conversation message, in UTF-16 code units (as the server counts).
 MESSAGE_UNITS = 200
+
+
+def utf16_units(text: str) -> int:
+    """Length as the server counts it (JavaScript strings): an emoji outside the BMP is two."""
+    return len(text.encode("utf-16-le")) // 2

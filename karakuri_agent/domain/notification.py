@@ -16,7 +16,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any, Sequence
-from zoneinfo import ZoneInfo
 
 from karakuri_agent.domain.clock import PLAUSIBLE_YEARS
 from karakuri_agent.domain.identity import PersonRef
@@ -29,7 +28,6 @@ PROCESSED_STATUSES = frozenset(
 )
 EXPIRED_STATUSES = frozenset({"expired", "stale", "superseded"})
 # The world's clock: reports, promises and texts are all in Tokyo time.
-TOKYO = ZoneInfo("Asia/Tokyo")
 
 
 def parse_timestamp(value: Any) -> datetime | None:

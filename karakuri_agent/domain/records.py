@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Literal, NotRequired, TypedDict
 
-from karakuri_agent.domain.decision import JsonValue
+from karakuri_agent.domain.json_value import JsonValue
 from karakuri_agent.domain.identity import PersonRef
 
 
@@ -225,6 +225,19 @@ class JournalEntry:
         """A list field of `data` (a line's `partners`), as texts; [] when absent."""
         value = self.data.get(key)
         return [str(v) for v in value] if isinstance(value, list) else []
+
+
+@dataclass(frozen=True)
+class Recall:
+    """A fact to bring up to `listener` (an agent id), the line that does, and where it came from
+    (memory/recall.py chooses it; a decision carries it, to mark it mentioned once said)."""
+
+    fact_key: str
+    listener: str
+    line: str
+    source: str
+    speaker: str
+    said_at: str
 
 
 @dataclass(frozen=True)

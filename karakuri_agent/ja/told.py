@@ -6,7 +6,7 @@ import re
 from datetime import date, datetime, timedelta
 
 from karakuri_agent.domain.facts import DISLIKE, EVENT, FAMILY, LIKE, NEWS, PET, PLAN, WORK
-from karakuri_agent.domain.notification import TOKYO
+from karakuri_agent.domain.clock import TOKYO
 from karakuri_agent.ja.sentences import is_asking
 from karakuri_agent.patterns import lazy
 

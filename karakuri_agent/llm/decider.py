@@ -16,7 +16,7 @@ actually asked, so the rules path starts as fast as without it.
 
 Built by `app/registry.py` (KARAKURI_DECIDER=llm) with the rules and
 `gate.problems_in_view`. `propose` returns a `Proposal` whose `model` is the
-`LLMTrace` (llm/trace.py) of that call, None when nothing was asked; the
+`LLMTrace` (domain/model_trace.py) of that call, None when nothing was asked; the
 cycle notes whether a command was sent and stores `trace.to_json()` with the
 run's report entry, which `log`, `--explain` and `--dry-run` print as
 `trace.line()`. `last_trace` keeps the last one for a caller that holds only
@@ -36,10 +36,11 @@ from typing import Any
 from karakuri_agent.secret import redact
 from karakuri_agent.errors import ConfigError
 from karakuri_agent.domain.commands import ACCEPT_TRANSFER
-from karakuri_agent.domain.decision import Decider, Decision, Proposal
+from karakuri_agent.domain.decision import Decision
+from karakuri_agent.decide.deciders import Decider, Proposal
 from karakuri_agent.llm import LLM_EXTRA
 from karakuri_agent.domain.notification import offered_choice
-from karakuri_agent.domain.view import View
+from karakuri_agent.mind.view import View
 from karakuri_agent.gate import SPOKEN_FIELDS
 from karakuri_agent.ja.prompt import OWN_WORDS
 from karakuri_agent.llm.chat import Chat, describe_failure
@@ -47,7 +48,7 @@ from karakuri_agent.llm.prompt import build_messages, persona_card
 from karakuri_agent.llm.proposal import UnreadableProposal, read_proposal
 from karakuri_agent.llm.schema import proposal_schema
 from karakuri_agent.llm.settings import LLMSettings
-from karakuri_agent.llm.trace import MODEL, REPAIRED, LLMTrace
+from karakuri_agent.domain.model_trace import MODEL, REPAIRED, LLMTrace
 
 # `(view, decision) -> problems`; empty means admitted. The caller's one gate:
 # offered, schema, lengths, a clean line, not said before.

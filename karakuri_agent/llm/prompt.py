@@ -25,9 +25,9 @@ from typing import Any
 from karakuri_agent.domain.decision import Decision
 from karakuri_agent.domain.identity import NOBODY, PersonRef
 from karakuri_agent.domain.notification import Choice
-from karakuri_agent.domain.persona import Persona
+from karakuri_agent.mind.persona import Persona
 from karakuri_agent.domain.records import Activity, Transfer, here_of
-from karakuri_agent.domain.view import View
+from karakuri_agent.mind.view import View
 from karakuri_agent.gate import SPOKEN_FIELDS
 from karakuri_agent.ja import prompt as ja_prompt
 from karakuri_agent.ja.phrases import relationship

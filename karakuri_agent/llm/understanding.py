@@ -23,10 +23,10 @@ from karakuri_agent.domain.identity import PersonRef
 from karakuri_agent.decide.queries import partner_of
 from karakuri_agent.decide.speaking import asks_time, last_line_of, memory_of, promise_in
 from karakuri_agent.domain.commands import END, SPEAK
-from karakuri_agent.domain.notification import TOKYO
-from karakuri_agent.domain.persona import Persona
+from karakuri_agent.domain.clock import TOKYO
+from karakuri_agent.mind.persona import Persona
 from karakuri_agent.domain.records import Meeting
-from karakuri_agent.domain.view import View
+from karakuri_agent.mind.view import View
 from karakuri_agent.ja import listening as cues
 from karakuri_agent.ja import prompt as ja_prompt
 from karakuri_agent.ja.safety import clean_text

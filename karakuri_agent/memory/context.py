@@ -51,8 +51,8 @@ TOLD_PER_PERSON = 12
 
 if TYPE_CHECKING:
     from karakuri_agent.domain.fetched import Fetched, Remembered
-    from karakuri_agent.domain.persona import Persona
-    from karakuri_agent.domain.view import View
+    from karakuri_agent.mind.persona import Persona
+    from karakuri_agent.mind.view import View
 
 # People walk around: who was near ten minutes ago may be gone.
 NEARBY_FRESH = timedelta(minutes=10)
@@ -321,7 +321,7 @@ def wrapper_output(fetched: Fetched) -> dict[str, Any]:
 
 def view_of(store: Store, fetched: Fetched, now: datetime, *, persona: Persona, transfer_policy: str) -> View:
     """What a decider may look at: the fetched context plus what the store adds, read once."""
-    from karakuri_agent.domain.view import View  # the decide step's input type; imported when deciding only
+    from karakuri_agent.mind.view import View  # the decide step's input type; imported when deciding only
 
     learned = {knowledge.command_of(key): now - datetime.fromisoformat(at) for key, at in store.knowledge_times().items()
                if knowledge.command_of(key)}

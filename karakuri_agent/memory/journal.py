@@ -21,6 +21,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any, Iterable, TypedDict
 
+from karakuri_agent.domain.clock import TOKYO
 from karakuri_agent.domain.commands import ACCEPT_TRANSFER, CONVERSATION, REJECT_TRANSFER
 from karakuri_agent.domain.notification import parse_timestamp
 from karakuri_agent.domain.identity import Identity, PersonRef
@@ -146,8 +147,6 @@ def today(store: Store, now: datetime) -> Today:
     truly say of its day (View.day_places, View.day_people); its own lines today (View.day_said),
     none of which it says again that day, to anyone; and the gifts it took today (View.day_received),
     newest first."""
-    from karakuri_agent.domain.notification import TOKYO
-
     start = now.astimezone(TOKYO).replace(hour=0, minute=0, second=0, microsecond=0)
     entries = list(reversed(store.journal_between(start, now + timedelta(seconds=1))))
     places = [e.text("label") for e in entries if e.kind == HERE]
@@ -164,7 +163,6 @@ def today(store: Store, now: datetime) -> Today:
 def _arrivals(newest_first: list[JournalEntry]) -> tuple[tuple[str, str], ...]:
     """(place, 'HH:MM' in Tokyo) of each place a notification first found the agent at, after being
     elsewhere (the arrival of that stay), newest first: 'いつ来たの？' is answered from these."""
-    from karakuri_agent.domain.notification import TOKYO
 
     out: list[tuple[str, str]] = []
     last = ""

@@ -12,21 +12,20 @@ rest of the message.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 from karakuri_agent.domain.identity import PersonRef
 from karakuri_agent.domain import facts as kinds
-from karakuri_agent.domain.decision import JsonValue
-from karakuri_agent.domain.limits import MESSAGE_UNITS
-from karakuri_agent.domain.notification import TOKYO
+from karakuri_agent.domain.json_value import JsonValue
+from karakuri_agent.domain.records import Recall
+from karakuri_agent.domain.limits import MESSAGE_UNITS, utf16_units
+from karakuri_agent.domain.clock import TOKYO
 from karakuri_agent.ja import markup, phrases
-from karakuri_agent.params import utf16_units
 from karakuri_agent.voice.fitting import said_key
 
 if TYPE_CHECKING:
-    from karakuri_agent.domain.view import View
+    from karakuri_agent.mind.view import View
 
 # The agent's first lines of a conversation, when a memory may come back.
 RECALL_WITHIN_LINES = 3
@@ -42,24 +41,13 @@ def _order(kind: str) -> int:
             kinds.DISLIKE: 6, kinds.NEWS: 7}.get(kind, 9)
 
 
-@dataclass(frozen=True)
-class Recall:
-    """A fact to bring up to `listener` (an agent id), the line that does, and where it came from."""
-
-    fact_key: str
-    listener: str
-    line: str
-    source: str
-    speaker: str
-    said_at: str
-
-    def explained(self) -> str:
-        """For the decision's reason (`handle --explain`): which memory the line came from."""
-        try:
-            when = datetime.fromisoformat(self.said_at).astimezone(TOKYO).strftime("%-m/%-d")
-        except ValueError:
-            when = phrases.SOME_TIME_AGO
-        return phrases.remembered(when, self.speaker, self.source)
+def explained(recall: Recall) -> str:
+    """For the decision's reason (`handle --explain`): which memory the line came from."""
+    try:
+        when = datetime.fromisoformat(recall.said_at).astimezone(TOKYO).strftime("%-m/%-d")
+    except ValueError:
+        when = phrases.SOME_TIME_AGO
+    return phrases.remembered(when, recall.speaker, recall.source)
 
 
 def kept_under(person: PersonRef) -> list[str]:

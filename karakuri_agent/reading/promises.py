@@ -67,7 +67,7 @@ from datetime import datetime
 from typing import Any, Callable, Mapping, Sequence
 
 from karakuri_agent.domain.identity import same_person
-from karakuri_agent.domain.notification import TOKYO
+from karakuri_agent.domain.clock import TOKYO
 from karakuri_agent.domain.records import Line
 from karakuri_agent.ja.promises import (
     AGREEMENT,

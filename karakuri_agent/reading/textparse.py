@@ -30,7 +30,7 @@ from typing import Any, Callable, Protocol
 from zoneinfo import ZoneInfo
 
 from karakuri_agent.domain.identity import PersonRef
-from karakuri_agent.domain.notification import TOKYO
+from karakuri_agent.domain.clock import TOKYO
 from karakuri_agent.domain.records import Given, Line, Node, Transfer
 from karakuri_agent.ja import markup
 from karakuri_agent.ja.notification_text import (

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from datetime import datetime, timedelta
 
-from karakuri_agent.domain.notification import TOKYO
+from karakuri_agent.domain.clock import TOKYO
 from karakuri_agent.ja.promises import AM, CLOCK_JI, DAY_AFTER, LATER_WORD, NIGHT, PM, RELATIVE, TODAY, TOMORROW
 
 LATER = timedelta(minutes=30)  # what あとで / 後で means

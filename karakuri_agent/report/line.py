@@ -17,7 +17,8 @@ import time
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Literal
 
-from karakuri_agent.domain.notification import TOKYO, parse_timestamp
+from karakuri_agent.domain.notification import parse_timestamp
+from karakuri_agent.domain.clock import TOKYO
 from karakuri_agent.ja import places
 from karakuri_agent.ja import report as ja_report
 from karakuri_agent.ja.report import (  # re-exported: callers name them as line.X

@@ -15,10 +15,10 @@ from .talk import resident_answers, resident_speaks
 from .world import SELF_ID
 
 if TYPE_CHECKING:
-    from .town import EngineTown
+    from .core import TownCore
 
 
-def on_event(town: "EngineTown", kind: str, data: dict[str, Any]) -> None:
+def on_event(town: "TownCore", kind: str, data: dict[str, Any]) -> None:
     body = town.body
     conv = town.conversations.get(data.get("conversation", ""))
     if kind == "tick":

@@ -16,14 +16,15 @@ from typing import TYPE_CHECKING, Any
 
 from . import texts
 from .life import candidates, idle_prompt
+from .state import Refusal
 from .talk import make_offer
 
 
 if TYPE_CHECKING:
     from .state import Step
-    from .town import EngineTown
+    from .core import TownCore
 
-def maybe_offer(town: "EngineTown") -> None:
+def maybe_offer(town: "TownCore") -> None:
     body = town.body
     if body.state != "idle" or body.pending_conversation or body.conversation or body.pending_transfer:
         return
@@ -45,8 +46,7 @@ def maybe_offer(town: "EngineTown") -> None:
     town.arm("gift", town.now + town.transfer_timeout, "transfer_timeout")
 
 
-def answer(town: "EngineTown", step: "Step", accept: bool) -> dict[str, Any]:
-    from .rules import Refusal
+def answer(town: "TownCore", step: "Step", accept: bool) -> dict[str, Any]:
 
     body = town.body
     offer = body.pending_transfer
@@ -73,7 +73,7 @@ def answer(town: "EngineTown", step: "Step", accept: bool) -> dict[str, Any]:
             "transfer_status": "completed" if accept else "rejected"}
 
 
-def expire(town: "EngineTown") -> None:
+def expire(town: "TownCore") -> None:
     offer = town.body.pending_transfer
     if offer is None:
         return
@@ -101,7 +101,7 @@ ANNOUNCEMENTS = (
 )
 
 
-def maybe_announce(town: "EngineTown") -> None:
+def maybe_announce(town: "TownCore") -> None:
     """A server announcement (domain/server-announcements.ts) to an idle or busy agent, not one moving or talking."""
     body = town.body
     if body.state not in ("idle", "in_action") or body.pending_conversation or body.conversation or body.pending_transfer:

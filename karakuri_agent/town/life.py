@@ -18,7 +18,7 @@ from .state import Conversation, Resident
 from .world import ITEM_NAMES, SELF_ID, Action, distance
 
 if TYPE_CHECKING:
-    from .town import EngineTown
+    from .core import TownCore
 
 INFO_ORDER = ("get_available_actions", "get_perception", "get_map", "get_world_agents", "get_status",
               "get_nearby_agents")
@@ -26,7 +26,7 @@ MAX_PARTICIPANTS = 4
 
 
 # ---------------------------------------------------------------------------- what the agent may do here
-def within_hours(hours: tuple[str, str] | None, town: "EngineTown") -> bool:
+def within_hours(hours: tuple[str, str] | None, town: "TownCore") -> bool:
     if hours is None:
         return True
     local = town.now.astimezone(texts.TOKYO)
@@ -35,7 +35,7 @@ def within_hours(hours: tuple[str, str] | None, town: "EngineTown") -> bool:
     return start <= minute < end if start < end else minute >= start or minute < end
 
 
-def available_actions(town: "EngineTown") -> list[tuple[Action, str]]:
+def available_actions(town: "TownCore") -> list[tuple[Action, str]]:
     """The actions on offer where the agent stands (domain/actions.ts), the last one performed excluded."""
     world_map, node = town.world.map, town.body.node
     sources: list[tuple[Action, str]] = []
@@ -48,13 +48,13 @@ def available_actions(town: "EngineTown") -> list[tuple[Action, str]]:
     return sorted((s for s in sources if s[0].action_id != town.body.last_action_id), key=lambda s: s[0].action_id)
 
 
-def candidates(town: "EngineTown") -> list[Resident]:
+def candidates(town: "TownCore") -> list[Resident]:
     """People next to the agent who could be spoken to (idle or busy, not moving, not in a conversation)."""
     return sorted((r for r in town.near(town.body.node) if r.state in ("idle", "in_action")),
                   key=lambda r: r.agent_id)
 
 
-def joinable(town: "EngineTown") -> list[Conversation]:
+def joinable(town: "TownCore") -> list[Conversation]:
     """Talks among residents the agent may join: active, not full, someone in them next to it (info-commands.ts)."""
     return sorted((c for c in town.conversations.values()
                    if c.status == "active" and SELF_ID not in c.participants and len(c.participants) < MAX_PARTICIPANTS
@@ -62,7 +62,7 @@ def joinable(town: "EngineTown") -> list[Conversation]:
                   key=lambda c: c.conversation_id)
 
 
-def idle_choices(town: "EngineTown", *, force: bool = False) -> tuple[str, list[dict[str, Any]], list[Resident]]:
+def idle_choices(town: "TownCore", *, force: bool = False) -> tuple[str, list[dict[str, Any]], list[Resident]]:
     """The idle choices; `force` (a server announcement) shows them to a busy agent too (forceShowActions)."""
     body, chooser = town.body, town.choices
     actions = [a for a in available_actions(town) if a[0].action_id != body.last_rejected_action_id]
@@ -92,7 +92,7 @@ def idle_choices(town: "EngineTown", *, force: bool = False) -> tuple[str, list[
     return text, out, people
 
 
-def perception_text(town: "EngineTown") -> str:
+def perception_text(town: "TownCore") -> str:
     body = town.body
     seen = [(r.agent_id, r.name, r.node) for r in sorted(town.near(body.node, town.reach), key=lambda r: r.agent_id)]
     return texts.perception(town.world, now=town.now, node=body.node, reach=town.reach, people=seen,
@@ -100,7 +100,7 @@ def perception_text(town: "EngineTown") -> str:
                             style=town.style)
 
 
-def idle_prompt(town: "EngineTown", type_: str, event: str, *, since: Any = None) -> None:
+def idle_prompt(town: "TownCore", type_: str, event: str, *, since: Any = None) -> None:
     body = town.body
     body.state = "idle"
     body.announcement = False
@@ -112,7 +112,7 @@ def idle_prompt(town: "EngineTown", type_: str, event: str, *, since: Any = None
     town.arm("idle", town.now + town.idle_interval, "idle_reminder", since=since or town.now)
 
 
-def info_prompt(town: "EngineTown", type_: str, info: str) -> None:
+def info_prompt(town: "TownCore", type_: str, info: str) -> None:
     choices_text, choices, people = idle_choices(town)
     today = town.day()
     untalked = [r.agent_id for r in people if today not in r.talked_days]
@@ -121,11 +121,11 @@ def info_prompt(town: "EngineTown", type_: str, info: str) -> None:
 
 
 # ---------------------------------------------------------------------------- conversation prompts
-def participants(town: "EngineTown", conv: Conversation) -> list[tuple[str, str]]:
+def participants(town: "TownCore", conv: Conversation) -> list[tuple[str, str]]:
     return [(pid, town.name_of(pid)) for pid in conv.participants]
 
 
-def _notes(town: "EngineTown", conv: Conversation) -> tuple[str | None, bool]:
+def _notes(town: "TownCore", conv: Conversation) -> tuple[str | None, bool]:
     lines = []
     offer = conv.pending_offer
     pending = offer is not None and offer["to"] == SELF_ID
@@ -138,7 +138,7 @@ def _notes(town: "EngineTown", conv: Conversation) -> tuple[str | None, bool]:
     return ("\n".join(lines) or None), pending
 
 
-def turn_choices(town: "EngineTown", conv: Conversation, closing: bool, pending: bool) -> tuple[str, list[dict[str, Any]]]:
+def turn_choices(town: "TownCore", conv: Conversation, closing: bool, pending: bool) -> tuple[str, list[dict[str, Any]]]:
     body, chooser = town.body, town.choices
     others = [p for p in conv.participants if p != SELF_ID]
     group = len(conv.participants) > 2
@@ -153,7 +153,7 @@ def turn_choices(town: "EngineTown", conv: Conversation, closing: bool, pending:
     return text, out
 
 
-def reply_prompt(town: "EngineTown", conv: Conversation, speaker: str, message: str) -> None:
+def reply_prompt(town: "TownCore", conv: Conversation, speaker: str, message: str) -> None:
     closing = conv.status == "closing"
     note, pending = _notes(town, conv)
     choices_text, choices = turn_choices(town, conv, closing, pending)
@@ -165,7 +165,7 @@ def reply_prompt(town: "EngineTown", conv: Conversation, speaker: str, message: 
     town.arm("turn", town.now + town.turn_timeout, "turn_timeout", conversation=conv.conversation_id)
 
 
-def turn_prompt(town: "EngineTown", conv: Conversation) -> None:
+def turn_prompt(town: "TownCore", conv: Conversation) -> None:
     closing = conv.status == "closing"
     note, pending = _notes(town, conv)
     choices_text, choices = turn_choices(town, conv, closing, pending)
@@ -176,12 +176,12 @@ def turn_prompt(town: "EngineTown", conv: Conversation) -> None:
     town.arm("turn", town.now + town.turn_timeout, "turn_timeout", conversation=conv.conversation_id)
 
 
-def fyi(town: "EngineTown", text: str, conv: Conversation | None) -> None:
+def fyi(town: "TownCore", text: str, conv: Conversation | None) -> None:
     town.issue("conversation_message", "fyi", text, [], summary=text.split("\n")[0], conversation=conv)
 
 
 # ---------------------------------------------------------------------------- endings
-def finish_activity(town: "EngineTown", data: dict[str, Any]) -> None:
+def finish_activity(town: "TownCore", data: dict[str, Any]) -> None:
     body = town.body
     what = data["what"]
     if what == "action":
@@ -198,7 +198,7 @@ def finish_activity(town: "EngineTown", data: dict[str, Any]) -> None:
                                                                   verb=data["verb"]))
 
 
-def drop_conversation(town: "EngineTown", conv: Conversation) -> None:
+def drop_conversation(town: "TownCore", conv: Conversation) -> None:
     for pid in conv.participants:
         resident = town.residents.get(pid)
         if resident is not None:
@@ -209,7 +209,7 @@ def drop_conversation(town: "EngineTown", conv: Conversation) -> None:
         town.body.pending_conversation = None
 
 
-def end_conversation(town: "EngineTown", conv: Conversation, reason: str) -> None:
+def end_conversation(town: "TownCore", conv: Conversation, reason: str) -> None:
     """The conversation is over: everyone idle, the offer returned, the agent told why, with its choices."""
     town.disarm("turn")
     town.disarm("conv")
@@ -238,7 +238,7 @@ def _refund(giver: Resident, offer: dict[str, Any]) -> None:
     giver.money += offer.get("money", 0)
 
 
-def leave(town: "EngineTown", conv: Conversation, pid: str) -> None:
+def leave(town: "TownCore", conv: Conversation, pid: str) -> None:
     if pid in conv.participants:
         conv.participants.remove(pid)
         conv.left.add(pid)
@@ -254,7 +254,7 @@ def leave(town: "EngineTown", conv: Conversation, pid: str) -> None:
         conv.pending_offer = None
 
 
-def after_agent_left(town: "EngineTown") -> None:
+def after_agent_left(town: "TownCore") -> None:
     """The agent is out of a conversation that goes on without it: idle, and reminded later (cleanupParticipant)."""
     town.disarm("turn")
     body = town.body
@@ -269,7 +269,7 @@ def after_agent_left(town: "EngineTown") -> None:
 
 
 # ---------------------------------------------------------------------------- residents
-def residents_tick(town: "EngineTown") -> None:
+def residents_tick(town: "TownCore") -> None:
     rng, world_map = town.rng, town.world.map
     for resident in town.residents.values():
         if resident.state == "in_conversation":
@@ -294,7 +294,7 @@ def residents_tick(town: "EngineTown") -> None:
     maybe_side_talk(town)
 
 
-def maybe_side_talk(town: "EngineTown") -> None:
+def maybe_side_talk(town: "TownCore") -> None:
     """Two residents standing together start talking between themselves (the agent may join, not hear)."""
     rng = town.rng
     idle = [r for r in town.residents.values() if r.state == "idle"]
@@ -309,7 +309,7 @@ def maybe_side_talk(town: "EngineTown") -> None:
     town.schedule(town.now + timedelta(minutes=rng.choice((20, 30, 40))), "side_end", conversation=conv.conversation_id)
 
 
-def _destination(town: "EngineTown", resident: Resident) -> str:
+def _destination(town: "TownCore", resident: Resident) -> str:
     rng, world_map = town.rng, town.world.map
     hour = town.now.astimezone(texts.TOKYO).hour
     if hour >= 23 or hour < 6:
@@ -323,7 +323,7 @@ def _destination(town: "EngineTown", resident: Resident) -> str:
     return rng.choice([n for n in choices if world_map.passable(n)] or [resident.node])
 
 
-def maybe_request(town: "EngineTown") -> None:
+def maybe_request(town: "TownCore") -> None:
     """A resident next to the agent may start talking (not at night, not twice within two hours)."""
     body, rng = town.body, town.rng
     hour = town.now.astimezone(texts.TOKYO).hour
@@ -350,7 +350,7 @@ def maybe_request(town: "EngineTown") -> None:
     town.arm("accept", town.now + town.accept_timeout, "accept_timeout", conversation=conv.conversation_id)
 
 
-def new_conversation(town: "EngineTown", initiator: str, people: list[str]) -> Conversation:
+def new_conversation(town: "TownCore", initiator: str, people: list[str]) -> Conversation:
     rng = town.rng
     town.conversation_count += 1
     conv = Conversation(f"conversation-{town.seed}-{town.conversation_count:03d}", initiator, list(people),
@@ -366,7 +366,7 @@ def new_conversation(town: "EngineTown", initiator: str, people: list[str]) -> C
     return conv
 
 
-def say(town: "EngineTown", resident: Resident, act: str, **facts: str) -> str:
+def say(town: "TownCore", resident: Resident, act: str, **facts: str) -> str:
     """A line of `act` in the resident's own voice, not one they already said if they have another."""
     rng = town.rng
     pool: list[str] = list(getattr(resident.persona, act))
@@ -378,13 +378,13 @@ def say(town: "EngineTown", resident: Resident, act: str, **facts: str) -> str:
                        when=facts.get("when", ""), item=facts.get("item", ""), money=facts.get("money", ""))
 
 
-def open_meeting(town: "EngineTown", resident_id: str) -> dict[str, Any] | None:
+def open_meeting(town: "TownCore", resident_id: str) -> dict[str, Any] | None:
     """The next meeting `resident_id` proposed that is still ahead and not taken back."""
     ahead = [m for m in town.meetings if m["resident"] == resident_id and m["at"] > town.now and not m.get("withdrawn")]
     return min(ahead, key=lambda m: m["at"]) if ahead else None
 
 
-def spoken_time(town: "EngineTown", at: datetime) -> str:
+def spoken_time(town: "TownCore", at: datetime) -> str:
     """How a person says a meeting's time from now: 今日の16時, 明日の10時半."""
     local, now = at.astimezone(texts.TOKYO), town.now.astimezone(texts.TOKYO)
     day = "今日の" if local.date() == now.date() else "明日の" if (local.date() - now.date()).days == 1 else \
@@ -392,7 +392,7 @@ def spoken_time(town: "EngineTown", at: datetime) -> str:
     return f"{day}{local.hour}時" + ("半" if local.minute == 30 else "")
 
 
-def meeting_time(town: "EngineTown") -> tuple[datetime, str]:
+def meeting_time(town: "TownCore") -> tuple[datetime, str]:
     """A time to meet: later today if the day has room, else tomorrow; and how a person says it."""
     rng = town.rng
     local = town.now.astimezone(texts.TOKYO)

@@ -28,6 +28,7 @@ from datetime import timedelta
 from typing import TYPE_CHECKING, Any, Callable
 
 from .schema import check_params
+from .state import Refusal
 
 from . import gifts, texts
 from .life import (MAX_PARTICIPANTS, after_agent_left, available_actions, candidates, idle_prompt, info_prompt,
@@ -37,7 +38,7 @@ from .world import ITEM_NAMES, ITEMS, SELF_ID, distance
 
 if TYPE_CHECKING:
     from .state import Conversation, Step
-    from .town import EngineTown
+    from .core import TownCore
 
 ACCEPTED = "正常に受け付けました。結果が通知されるまで待機してください。"
 NODE = re.compile(r"^\d+-\d+$")
@@ -46,13 +47,7 @@ INFO = ("get_available_actions", "get_perception", "get_map", "get_world_agents"
         "get_nearby_agents", "get_active_conversations")
 
 
-class Refusal(Exception):
-    def __init__(self, status: int, code: str, message: str) -> None:
-        super().__init__(message)
-        self.status, self.code, self.message = status, code, message
-
-
-def judge(town: "EngineTown", payload: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+def judge(town: "TownCore", payload: dict[str, Any]) -> tuple[int, dict[str, Any]]:
     step = town.by_id.get(str(payload.get("notification_id")))
     if step is None:
         return 404, {"error": "not_found", "message": "Notification not found."}
@@ -77,13 +72,13 @@ def judge(town: "EngineTown", payload: dict[str, Any]) -> tuple[int, dict[str, A
     return 200, answer
 
 
-def _refuse(town: "EngineTown", step: "Step", refusal: Refusal) -> tuple[int, dict[str, Any]]:
+def _refuse(town: "TownCore", step: "Step", refusal: Refusal) -> tuple[int, dict[str, Any]]:
     step.refusals.append(refusal.code)
     town.log("refused", step=step.index, code=refusal.code, message=refusal.message)
     return refusal.status, {"error": refusal.code, "message": refusal.message}
 
 
-def _actionable(town: "EngineTown") -> None:
+def _actionable(town: "TownCore") -> None:
     body = town.body
     if body.announcement and body.state == "in_action":  # the announcement lets a busy agent act (and stops it)
         return
@@ -91,7 +86,7 @@ def _actionable(town: "EngineTown") -> None:
         raise Refusal(409, "state_conflict", "Agent cannot execute the requested action in the current state.")
 
 
-def _started(town: "EngineTown") -> None:
+def _started(town: "TownCore") -> None:
     """An executable command was accepted: the idle reminder stops and the info commands come back.
 
     Under a server announcement it also cancels what the agent was doing (handleServerAnnouncementInterruption)."""
@@ -105,7 +100,7 @@ def _started(town: "EngineTown") -> None:
 
 
 # ---------------------------------------------------------------------------- idle commands
-def move(town: "EngineTown", step: "Step", params: dict[str, Any]) -> dict[str, Any]:
+def move(town: "TownCore", step: "Step", params: dict[str, Any]) -> dict[str, Any]:
     _actionable(town)
     target = str(params.get("target_node_id", ""))
     world_map = town.world.map
@@ -127,7 +122,7 @@ def move(town: "EngineTown", step: "Step", params: dict[str, Any]) -> dict[str, 
     return {"from_node_id": town.body.node, "to_node_id": target, "arrives_at": int(arrives.timestamp() * 1000)}
 
 
-def action(town: "EngineTown", step: "Step", params: dict[str, Any]) -> dict[str, Any]:
+def action(town: "TownCore", step: "Step", params: dict[str, Any]) -> dict[str, Any]:
     _actionable(town)
     body = town.body
     action_id = str(params.get("action_id", ""))
@@ -169,7 +164,7 @@ def action(town: "EngineTown", step: "Step", params: dict[str, Any]) -> dict[str
     return {"ok": True, "message": ACCEPTED}
 
 
-def wait(town: "EngineTown", step: "Step", params: dict[str, Any]) -> dict[str, Any]:
+def wait(town: "TownCore", step: "Step", params: dict[str, Any]) -> dict[str, Any]:
     _actionable(town)
     units = params.get("duration")
     if not isinstance(units, int) or isinstance(units, bool) or not 1 <= units <= 6:
@@ -181,7 +176,7 @@ def wait(town: "EngineTown", step: "Step", params: dict[str, Any]) -> dict[str, 
     return {"completes_at": int(done.timestamp() * 1000)}
 
 
-def use_item(town: "EngineTown", step: "Step", params: dict[str, Any]) -> dict[str, Any]:
+def use_item(town: "TownCore", step: "Step", params: dict[str, Any]) -> dict[str, Any]:
     _actionable(town)
     body = town.body
     item_id = str(params.get("item_id", ""))
@@ -203,7 +198,7 @@ def use_item(town: "EngineTown", step: "Step", params: dict[str, Any]) -> dict[s
     return {"ok": True, "message": ACCEPTED}
 
 
-def transfer(town: "EngineTown", step: "Step", params: dict[str, Any]) -> dict[str, Any]:
+def transfer(town: "TownCore", step: "Step", params: dict[str, Any]) -> dict[str, Any]:
     body = town.body
     if body.state not in ("idle", "in_action") or body.pending_conversation or body.pending_transfer:
         raise Refusal(409, "state_conflict", "Agent cannot transfer in the current state.")
@@ -239,7 +234,7 @@ def _payload(params: dict[str, Any]) -> tuple[tuple[str, int] | None, int]:
     return None, money
 
 
-def info(town: "EngineTown", step: "Step", params: dict[str, Any], command: str) -> dict[str, Any]:
+def info(town: "TownCore", step: "Step", params: dict[str, Any], command: str) -> dict[str, Any]:
     _actionable(town)
     if command in town.body.excluded_info:
         raise Refusal(409, "info_already_consumed", f"Info command {command} is already excluded from current choices.")
@@ -249,7 +244,7 @@ def info(town: "EngineTown", step: "Step", params: dict[str, Any], command: str)
     return {"ok": True, "command": command, "data": data}
 
 
-def info_body(town: "EngineTown", command: str) -> tuple[str, dict[str, Any]]:
+def info_body(town: "TownCore", command: str) -> tuple[str, dict[str, Any]]:
     body, world_map = town.body, town.world.map
     if command == "get_perception":
         return perception_text(town), {"node_id": body.node}
@@ -289,7 +284,7 @@ def _message(params: dict[str, Any]) -> str:
     return message
 
 
-def conversation_start(town: "EngineTown", step: "Step", params: dict[str, Any]) -> dict[str, Any]:
+def conversation_start(town: "TownCore", step: "Step", params: dict[str, Any]) -> dict[str, Any]:
     body = town.body
     if body.state != "idle" or body.pending_conversation:
         raise Refusal(409, "state_conflict", "Initiator cannot start a conversation right now.")
@@ -307,7 +302,7 @@ def conversation_start(town: "EngineTown", step: "Step", params: dict[str, Any])
     return {"conversation_id": conv.conversation_id}
 
 
-def conversation_join(town: "EngineTown", step: "Step", params: dict[str, Any]) -> dict[str, Any]:
+def conversation_join(town: "TownCore", step: "Step", params: dict[str, Any]) -> dict[str, Any]:
     body = town.body
     conv = town.conversations.get(str(params.get("conversation_id", "")))
     if conv is None or conv.status != "active":
@@ -328,14 +323,14 @@ def conversation_join(town: "EngineTown", step: "Step", params: dict[str, Any]) 
     return {"status": "ok"}
 
 
-def _pending(town: "EngineTown") -> "Conversation":
+def _pending(town: "TownCore") -> "Conversation":
     conv = town.conversations.get(town.body.pending_conversation or "")
     if conv is None or conv.status != "pending" or conv.initiator == SELF_ID:
         raise Refusal(400, "conversation_not_found", "No pending conversation found for this agent.")
     return conv
 
 
-def conversation_accept(town: "EngineTown", step: "Step", params: dict[str, Any]) -> dict[str, Any]:
+def conversation_accept(town: "TownCore", step: "Step", params: dict[str, Any]) -> dict[str, Any]:
     conv = _pending(town)
     message = _message(params)
     body = town.body
@@ -351,7 +346,7 @@ def conversation_accept(town: "EngineTown", step: "Step", params: dict[str, Any]
     return {"status": "ok"}
 
 
-def conversation_reject(town: "EngineTown", step: "Step", params: dict[str, Any]) -> dict[str, Any]:
+def conversation_reject(town: "TownCore", step: "Step", params: dict[str, Any]) -> dict[str, Any]:
     conv = _pending(town)
     town.disarm("accept")
     from .life import drop_conversation
@@ -361,7 +356,7 @@ def conversation_reject(town: "EngineTown", step: "Step", params: dict[str, Any]
     return {"status": "ok"}
 
 
-def _my_turn(town: "EngineTown", statuses: tuple[str, ...]) -> "Conversation":
+def _my_turn(town: "TownCore", statuses: tuple[str, ...]) -> "Conversation":
     body = town.body
     if body.state != "in_conversation":
         raise Refusal(409, "state_conflict", "Agent is not in a conversation.")
@@ -386,7 +381,7 @@ def _next_speaker(conv: "Conversation", nominated: str, *, closing: bool) -> str
     return nominated
 
 
-def _settle_offer(town: "EngineTown", conv: "Conversation", response: Any, step: "Step") -> None:
+def _settle_offer(town: "TownCore", conv: "Conversation", response: Any, step: "Step") -> None:
     offer = conv.pending_offer
     if offer is None or offer["to"] != SELF_ID:
         return
@@ -408,7 +403,7 @@ def _settle_offer(town: "EngineTown", conv: "Conversation", response: Any, step:
         conv.settled = "after_reject"
 
 
-def conversation_speak(town: "EngineTown", step: "Step", params: dict[str, Any]) -> dict[str, Any]:
+def conversation_speak(town: "TownCore", step: "Step", params: dict[str, Any]) -> dict[str, Any]:
     conv = _my_turn(town, ("active", "closing"))
     message = _message(params)
     nxt = _next_speaker(conv, str(params.get("next_speaker_agent_id") or ""), closing=conv.status == "closing")
@@ -428,7 +423,7 @@ def conversation_speak(town: "EngineTown", step: "Step", params: dict[str, Any])
     return answer
 
 
-def end_conversation(town: "EngineTown", step: "Step", params: dict[str, Any]) -> dict[str, Any]:
+def end_conversation(town: "TownCore", step: "Step", params: dict[str, Any]) -> dict[str, Any]:
     conv = _my_turn(town, ("active",))
     message = _message(params)
     response = params.get("transfer_response")
@@ -443,7 +438,7 @@ def end_conversation(town: "EngineTown", step: "Step", params: dict[str, Any]) -
     return {"turn": conv.turn}
 
 
-def _spoke(town: "EngineTown", conv: "Conversation", message: str, nxt: str) -> None:
+def _spoke(town: "TownCore", conv: "Conversation", message: str, nxt: str) -> None:
     town.disarm("turn")
     conv.turn += 1
     conv.history.append((town.self_name, message))
@@ -451,7 +446,7 @@ def _spoke(town: "EngineTown", conv: "Conversation", message: str, nxt: str) -> 
     conv.last_spoken[nxt] = conv.turn
 
 
-def _give(town: "EngineTown", conv: "Conversation", to: str, gift: dict[str, Any]) -> dict[str, Any]:
+def _give(town: "TownCore", conv: "Conversation", to: str, gift: dict[str, Any]) -> dict[str, Any]:
     body = town.body
     try:
         item, money = _payload(gift)
@@ -470,7 +465,7 @@ def _give(town: "EngineTown", conv: "Conversation", to: str, gift: dict[str, Any
     return {"transfer_status": "pending"}
 
 
-def conversation_stay(town: "EngineTown", step: "Step", params: dict[str, Any]) -> dict[str, Any]:
+def conversation_stay(town: "TownCore", step: "Step", params: dict[str, Any]) -> dict[str, Any]:
     conv = town.conversations.get(town.body.conversation or "")
     if conv is None or not conv.inactive_check:
         raise Refusal(409, "state_conflict", "Agent is not awaiting an inactive-check response.")
@@ -481,7 +476,7 @@ def conversation_stay(town: "EngineTown", step: "Step", params: dict[str, Any]) 
     return {"status": "ok"}
 
 
-def conversation_leave(town: "EngineTown", step: "Step", params: dict[str, Any]) -> dict[str, Any]:
+def conversation_leave(town: "TownCore", step: "Step", params: dict[str, Any]) -> dict[str, Any]:
     conv = town.conversations.get(town.body.conversation or "")
     if conv is None or not conv.inactive_check:
         raise Refusal(409, "state_conflict", "Agent is not awaiting an inactive-check response.")
@@ -489,7 +484,7 @@ def conversation_leave(town: "EngineTown", step: "Step", params: dict[str, Any])
     return {"status": "ok"}
 
 
-COMMANDS: dict[str, Callable[["EngineTown", "Step", dict[str, Any]], dict[str, Any]]] = {
+COMMANDS: dict[str, Callable[["TownCore", "Step", dict[str, Any]], dict[str, Any]]] = {
     "move": move, "action": action, "wait": wait, "use-item": use_item, "transfer": transfer,
     "conversation_start": conversation_start, "conversation_accept": conversation_accept,
     "conversation_join": conversation_join,

@@ -118,3 +118,11 @@ class Event:
     time: datetime
     kind: str
     data: dict[str, Any] = field(default_factory=dict)
+
+
+class Refusal(Exception):
+    """The engine's refusal of a command: its HTTP status, error code and message."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status, self.code, self.message = status, code, message

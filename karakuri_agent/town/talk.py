@@ -27,13 +27,13 @@ from .state import Conversation, Resident
 from .world import ITEM_NAMES, SELF_ID
 
 if TYPE_CHECKING:
-    from .town import EngineTown
+    from .core import TownCore
 
-def later(town: "EngineTown", kind: str, conv: Conversation, **data: Any) -> None:
+def later(town: "TownCore", kind: str, conv: Conversation, **data: Any) -> None:
     town.arm("conv", town.now + town.interval, kind, conversation=conv.conversation_id, **data)
 
 
-def resident_answers(town: "EngineTown", conv: Conversation) -> None:
+def resident_answers(town: "TownCore", conv: Conversation) -> None:
     """The agent spoke first: the resident accepts with a line of their own (mostly) or declines."""
     resident = town.residents[conv.participants[1]]
     body = town.body
@@ -57,7 +57,7 @@ def resident_answers(town: "EngineTown", conv: Conversation) -> None:
     reply_prompt(town, conv, resident.name, line)
 
 
-def maybe_join(town: "EngineTown", conv: Conversation) -> None:
+def maybe_join(town: "TownCore", conv: Conversation) -> None:
     """Someone joins (applied at the interval, as the engine's pending joiners): a resident standing by,
     or one who walks up to the talk."""
     if len(conv.participants) >= 3 or town.rng.random() >= town.join_chance:
@@ -77,7 +77,7 @@ def maybe_join(town: "EngineTown", conv: Conversation) -> None:
     town.log("joined", conversation=conv.conversation_id, who=joiner.agent_id)
 
 
-def resident_speaks(town: "EngineTown", conv: Conversation) -> None:
+def resident_speaks(town: "TownCore", conv: Conversation) -> None:
     rng = town.rng
     resident = town.residents[conv.speaker]
     if conv.status == "closing":
@@ -150,7 +150,7 @@ def resident_speaks(town: "EngineTown", conv: Conversation) -> None:
     later(town, "resident_turn", conv)
 
 
-def farewell(town: "EngineTown", conv: Conversation, resident: Resident, others: list[str]) -> None:
+def farewell(town: "TownCore", conv: Conversation, resident: Resident, others: list[str]) -> None:
     line = say(town, resident, "bye")
     conv.turn += 1
     conv.history.append((resident.name, line))
@@ -171,7 +171,7 @@ def farewell(town: "EngineTown", conv: Conversation, resident: Resident, others:
         later(town, "resident_turn", conv)
 
 
-def announcement_close(town: "EngineTown", conv: Conversation) -> None:
+def announcement_close(town: "TownCore", conv: Conversation) -> None:
     """A server announcement closes the talk; the resident walks off, the agent may still say goodbye."""
     for pid in [p for p in conv.participants if p != SELF_ID]:
         if town.rng.random() < 0.7 or len(conv.participants) > 2:
@@ -198,7 +198,7 @@ def make_offer(resident: Resident) -> dict[str, Any] | None:
     return None
 
 
-def after_agent_spoke(town: "EngineTown", conv: Conversation, nxt: str, *, ending: bool) -> None:
+def after_agent_spoke(town: "TownCore", conv: Conversation, nxt: str, *, ending: bool) -> None:
     """The agent's turn is done: the closing round goes on, the talk ends, or the next resident speaks."""
     if conv.status == "closing":
         if len(conv.participants) <= 2:
@@ -220,7 +220,7 @@ def after_agent_spoke(town: "EngineTown", conv: Conversation, nxt: str, *, endin
     later(town, "resident_turn", conv)
 
 
-def start_by_agent(town: "EngineTown", target: Resident, message: str) -> Conversation:
+def start_by_agent(town: "TownCore", target: Resident, message: str) -> Conversation:
     conv = new_conversation(town, SELF_ID, [SELF_ID, target.agent_id])
     conv.history.append((town.self_name, message))
     conv.last_spoken = {SELF_ID: 1, target.agent_id: 0}
@@ -232,7 +232,7 @@ def start_by_agent(town: "EngineTown", target: Resident, message: str) -> Conver
     return conv
 
 
-def join_talk(town: "EngineTown", conv: Conversation) -> None:
+def join_talk(town: "TownCore", conv: Conversation) -> None:
     """The agent joined a talk among residents: at the next interval it is a participant, and someone greets it."""
     conv.participants.append(SELF_ID)
     conv.last_spoken[SELF_ID] = conv.turn

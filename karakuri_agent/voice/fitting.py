@@ -7,7 +7,7 @@ import unicodedata
 from collections.abc import Iterable, Iterator, Sequence
 
 from karakuri_agent.ja.speech import ADDRESS, CLOSERS, LAST_RESORT, PAUSE, TERMINATORS
-from karakuri_agent.params import utf16_units
+from karakuri_agent.domain.limits import utf16_units
 
 # How many candidates a tiny max_length may cut shorter before giving up.
 _SHORTER_TRIES = 40

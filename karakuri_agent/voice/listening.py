@@ -21,10 +21,10 @@ from karakuri_agent.ja import listening as cues
 from karakuri_agent.ja.speech import join_sentences
 from karakuri_agent.reading import listening as heard_kinds
 from karakuri_agent.voice.names import address_name, place_word_of
+from karakuri_agent.voice.situation import Situation, time_side
 
 if TYPE_CHECKING:
     from karakuri_agent.reading.listening import Heard
-    from karakuri_agent.voice.situation import Situation
 
 __all__ = ["answered", "talk_topic"]
 
@@ -109,38 +109,11 @@ def _side(s: Situation, h: Heard) -> list[str]:
         if any(w in text for w in habit.words):
             opener = _said(s, "yes" if habit.does else "no")
             return [join_sentences((o, say)) for o in opener[:1] for say in s.rot(list(habit.say), "habit")] or opener
-    side = _time_side(text)
+    side = time_side(text)
     if side and tastes.time_of_day:
         opener = _said(s, "yes" if side == tastes.time_of_day else "no")
         return [join_sentences((o, t)) for o in opener[:1] for t in _said(s, f"time_{tastes.time_of_day}")] or opener
     return []
-
-
-def _time_side(text: str) -> str:
-    """'morning' or 'night' when ``text`` names one of them alone, else ''."""
-    night = any(w in text for w in cues.NIGHT_WORDS)
-    morning = any(w in text for w in cues.MORNING_WORDS)
-    return "" if morning == night else ("night" if night else "morning")
-
-
-def pick_by_taste(options: tuple[str, ...], s: Situation) -> list[str]:
-    """The options of a which-of question the pack's tastes prefer (all of them when it has none)."""
-    tastes = s.persona.tastes
-    favourites = set(tastes.favourites.values()) | set(tastes.likes) | set(tastes.pastimes)
-
-    def score(option: str) -> int:
-        side = _time_side(option)
-        if side and tastes.time_of_day:
-            return 2 if side == tastes.time_of_day else 0
-        if option in cues.SEASONS and tastes.favourites.get("season"):
-            return 2 if option in tastes.favourites["season"] else 0
-        if any(option in f or f in option for f in favourites):
-            return 2
-        if any(option in d or d in option for d in tastes.dislikes):
-            return 0
-        return 1
-    best = max(score(o) for o in options)
-    return [o for o in options if score(o) == best]
 
 
 def _told(s: Situation, h: Heard) -> list[str]:

@@ -24,10 +24,9 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from karakuri_agent.domain.limits import MESSAGE_UNITS
-from karakuri_agent.domain.persona import Fact, Habit, Persona, Pool, Rules, Tastes
+from karakuri_agent.domain.limits import MESSAGE_UNITS, utf16_units
+from karakuri_agent.mind.persona import Fact, Habit, Persona, Pool, Rules, Tastes
 from karakuri_agent.ja import phrases
-from karakuri_agent.params import utf16_units
 from karakuri_agent.shipped import shipped
 from karakuri_agent.voice import pack_check
 

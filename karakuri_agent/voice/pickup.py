@@ -6,7 +6,7 @@ import unicodedata
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from karakuri_agent.domain.persona import Persona
+from karakuri_agent.mind.persona import Persona
 from karakuri_agent.ja.safety import clean_text
 from karakuri_agent.ja.sentences import split_sentences
 from karakuri_agent.ja.speech import (

@@ -8,7 +8,7 @@ import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
-from karakuri_agent.domain.persona import Fact, Persona
+from karakuri_agent.mind.persona import Fact, Persona
 from karakuri_agent.ja.sentences import is_asking, split_sentences
 from karakuri_agent.ja.speech import (
     ECHOES,
@@ -20,8 +20,8 @@ from karakuri_agent.ja.speech import (
     usable_unnamed,
 )
 from karakuri_agent.reading.listening import Heard
+from karakuri_agent.ja import listening as cues
 from karakuri_agent.reading.questions import Question
-from karakuri_agent.voice import listening
 from karakuri_agent.voice.fitting import rotated
 from karakuri_agent.voice.names import place_word_of
 from karakuri_agent.voice.pickup import Pickup, stands_alone, vocabulary_of
@@ -119,11 +119,6 @@ class Situation:
         return self.rot(fill_pool(self.persona.tails, self.here), "tail")
 
     @functools.cached_property
-    def understood(self) -> list[str]:
-        """The lines that answer what the line is (voice/listening.py); [] when the rest of the voice does."""
-        return (listening.answered(self, self.heard) or []) if self.heard else []
-
-    @functools.cached_property
     def answer(self) -> _Answer | None:
         return _answer(self.question, self) if self.question else None
 
@@ -191,9 +186,36 @@ def _pick_option(options: Sequence[str], s: Situation) -> str:
         if found is None or found[1].likes is None:
             return 1, False
         return (2 if found[1].likes else 0), bool(found[1].words) and option == found[1].words[0]
-    tasted = listening.pick_by_taste(tuple(options), s)
+    tasted = pick_by_taste(tuple(options), s)
     best = max(liking(o) for o in tasted)
     return s.rot([o for o in tasted if liking(o) == best], "choice")[0]
+
+
+def time_side(text: str) -> str:
+    """'morning' or 'night' when ``text`` names one of them alone, else ''."""
+    night = any(w in text for w in cues.NIGHT_WORDS)
+    morning = any(w in text for w in cues.MORNING_WORDS)
+    return "" if morning == night else ("night" if night else "morning")
+
+
+def pick_by_taste(options: tuple[str, ...], s: Situation) -> list[str]:
+    """The options of a which-of question the pack's tastes prefer (all of them when it has none)."""
+    tastes = s.persona.tastes
+    favourites = set(tastes.favourites.values()) | set(tastes.likes) | set(tastes.pastimes)
+
+    def score(option: str) -> int:
+        side = time_side(option)
+        if side and tastes.time_of_day:
+            return 2 if side == tastes.time_of_day else 0
+        if option in cues.SEASONS and tastes.favourites.get("season"):
+            return 2 if option in tastes.favourites["season"] else 0
+        if any(option in f or f in option for f in favourites):
+            return 2
+        if any(option in d or d in option for d in tastes.dislikes):
+            return 0
+        return 1
+    best = max(score(o) for o in options)
+    return [o for o in options if score(o) == best]
 
 
 def _answer(q: Question, s: Situation) -> _Answer:

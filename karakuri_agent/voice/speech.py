@@ -28,11 +28,12 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 
 from karakuri_agent.domain.limits import MESSAGE_UNITS
-from karakuri_agent.domain.persona import Persona
+from karakuri_agent.mind.persona import Persona
 from karakuri_agent.ja.safety import clean_text
 from karakuri_agent.ja.speech import HERE, IT, THAT_TIME, THERE, addressed, join_sentences
 from karakuri_agent.reading.listening import hear
 from karakuri_agent.reading.questions import read_question
+from karakuri_agent.voice import listening
 from karakuri_agent.voice.fitting import choose_line, said_key, stable_index
 from karakuri_agent.voice.names import address_name, given_name_of, place_label_of, time_label_of
 from karakuri_agent.voice.pickup import find_pickup, line_kind, pick_topic
@@ -158,8 +159,9 @@ def _plan_reply(s: Situation) -> _Plan:
     Once a pool is used up the next one's lines are said instead, never glued on."""
     if s.heard and s.heard.kind == "farewell":
         return _Plan((s.rot(fill_pool(s.persona.farewells, s.said), "bye"),), [], [])
-    if s.understood:
-        return _Plan((s.understood,), [], [])
+    understood = (listening.answered(s, s.heard) or []) if s.heard else []
+    if understood:
+        return _Plan((understood,), [], [])
     if s.answer:
         return _Plan((s.rot(s.answer.lines, "answer"), s.rot(["", *s.answer.own], "own")), [], [])
     chat = _chat_pool(s.persona, s.here, s.place_key)

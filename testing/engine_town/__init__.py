@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from karakuri_agent.town import town as _town
-from karakuri_agent.town.town import API_KEY
+from karakuri_agent.town.core import API_KEY
 from testing.town.texts import discord_body
 
 from .server import EngineTownServer, serving

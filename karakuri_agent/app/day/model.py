@@ -19,7 +19,7 @@ from datetime import date, datetime
 from typing import Any, Iterable
 
 # The day is a date on the world's clock (Asia/Tokyo), as its texts and the reports show it.
-from karakuri_agent.domain.notification import TOKYO
+from karakuri_agent.domain.clock import TOKYO
 from karakuri_agent.domain.records import Activity, JournalEntry, Meeting
 
 # Lines further apart than CONVERSATION_GAP, without a conversation id, belong to different talks.

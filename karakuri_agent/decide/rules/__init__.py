@@ -29,8 +29,9 @@ from karakuri_agent.decide.rules.conversation import (
 )
 from karakuri_agent.decide.rules.daily import daily_life_rule, keep_commitment_rule
 from karakuri_agent.decide.rules.transfer import transfer_offer_rule
-from karakuri_agent.domain.decision import Decision, Proposal
-from karakuri_agent.domain.view import View
+from karakuri_agent.domain.decision import Decision
+from karakuri_agent.decide.deciders import Proposal
+from karakuri_agent.mind.view import View
 
 
 class RulePolicy:

@@ -8,7 +8,7 @@ from karakuri_agent.decide.speaking import NEXT_SPEAKER, asks_time, needs_next_s
 from karakuri_agent.domain.commands import CLOSING_NOTIFICATION, END, SPEAK
 from karakuri_agent.domain.decision import Decision
 from karakuri_agent.domain.notification import Choice
-from karakuri_agent.domain.view import View
+from karakuri_agent.mind.view import View
 from karakuri_agent.ja import places, reasons, turns
 
 

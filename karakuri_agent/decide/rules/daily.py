@@ -36,10 +36,10 @@ from karakuri_agent.decide.speaking import recalling
 from karakuri_agent.domain.commands import CONVERSATION as CONVERSATION_COMMANDS
 from karakuri_agent.domain.commands import INFORMATION as INFORMATION_COMMANDS
 from karakuri_agent.domain.decision import Decision
-from karakuri_agent.domain.notification import TOKYO
+from karakuri_agent.domain.clock import TOKYO
 from karakuri_agent.domain.identity import PersonRef
 from karakuri_agent.domain.records import has_talked
-from karakuri_agent.domain.view import View
+from karakuri_agent.mind.view import View
 from karakuri_agent.ja import places, reasons
 from karakuri_agent.memory import recall
 from karakuri_agent.voice.speech import compose

@@ -5,7 +5,7 @@ from __future__ import annotations
 from karakuri_agent.decide.queries import NO_ACTION, takes_gift, transfer_sender
 from karakuri_agent.domain.commands import ACCEPT_TRANSFER, REJECT_TRANSFER
 from karakuri_agent.domain.decision import Decision
-from karakuri_agent.domain.view import View
+from karakuri_agent.mind.view import View
 from karakuri_agent.ja import reasons
 
 

@@ -11,11 +11,11 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Sequence
 
 from karakuri_agent.domain.identity import PersonRef
-from karakuri_agent.domain.decision import JsonValue
+from karakuri_agent.domain.json_value import JsonValue
 from karakuri_agent.domain.holdings import Holdings
 from karakuri_agent.domain.identity import Identity
 from karakuri_agent.domain.notification import Choice
-from karakuri_agent.domain.persona import Persona
+from karakuri_agent.mind.persona import Persona
 from karakuri_agent.domain.records import Activity, Meeting, Parsed, Person, Place, Refusal, Trip
 
 if TYPE_CHECKING:
