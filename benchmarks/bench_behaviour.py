@@ -76,7 +76,7 @@ def main(argv: list[str] | None = None) -> int:
         args.output = RESULTS_FILE
     pack_dir = args.pack
     if args.no_behaviour:
-        from karakuri_agent.voice.persona import PACK_FILE, bundled_pack_dir
+        from karakuri_agent.voice.persona_pack import PACK_FILE, bundled_pack_dir
 
         pack_dir = Path(tempfile.mkdtemp(prefix="karakuri-pack-"))
         (pack_dir / PACK_FILE).write_bytes((bundled_pack_dir() / PACK_FILE).read_bytes())

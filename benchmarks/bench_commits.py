@@ -45,7 +45,7 @@ def count_commits(base_url: str, work: Path, notifications: int, api: LoopbackAP
     """The commits (and writing statements) of `notifications` messages through one in-process Listener."""
     from karakuri_agent.app.config import load_settings
     from karakuri_agent.app.cycle import Agent
-    from karakuri_agent.app.listen.core import Listener, Message
+    from karakuri_agent.app.listen.listener import Listener, Message
 
     env = child_env(base_url, work, work / "state-in-process")
     ids = serve(api, "notif-counted", notifications + 1)

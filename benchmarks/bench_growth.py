@@ -55,7 +55,7 @@ sys.path.insert(0, str(ROOT))
 from testing.samples import API_KEY, BASE_URL, CONVERSATION_REQUEST, IDLE_REMINDER, SELF_ID, SELF_NAME  # noqa: E402
 
 from karakuri_agent.app import cycle  # noqa: E402
-from karakuri_agent.state.sqlite import state as sqlite_state  # noqa: E402  (where the runtime opens its file)
+from karakuri_agent.state.sqlite import backend as sqlite_state  # noqa: E402  (where the runtime opens its file)
 from karakuri_agent.app.config import Settings  # noqa: E402
 from karakuri_agent.secret import Secret
 from karakuri_agent.state.sqlite.db import connect  # noqa: E402

@@ -25,7 +25,7 @@ ONE_SHOT = """
 import time
 t = time.perf_counter()
 from karakuri_agent.voice.speech import compose
-from karakuri_agent.voice.persona import load_persona
+from karakuri_agent.voice.persona_pack import load_persona
 compose("reply", persona=load_persona(), partner_name="灯屋ユウ", last_line={line!r}, seed="s")
 print((time.perf_counter() - t) * 1000)
 """
@@ -42,7 +42,7 @@ def one_shot(runs: int) -> list[float]:
 
 def resident(runs: int) -> tuple[list[float], int]:
     """Milliseconds per turn, and how many turns composed an empty reply."""
-    from karakuri_agent.voice.persona import load_persona
+    from karakuri_agent.voice.persona_pack import load_persona
     from karakuri_agent.voice.speech import compose
 
     persona = load_persona()

@@ -57,7 +57,7 @@ from karakuri_agent.domain.decision import Decision
 from karakuri_agent.decide.deciders import Proposal
 from karakuri_agent.domain.records import Line, Parsed
 from karakuri_agent.mind.view import View
-from karakuri_agent.voice.persona import load_persona  # noqa: E402
+from karakuri_agent.voice.persona_pack import load_persona  # noqa: E402
 from testing.samples import CONVERSATION_REQUEST, SELF_ID, SELF_NAME  # noqa: E402
 from testing.llm_server import running_model  # noqa: E402
 from testing import smoke  # noqa: E402

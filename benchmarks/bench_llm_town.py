@@ -51,7 +51,7 @@ from testing.town.metrics import measure  # noqa: E402
 from testing.town_agents import InProcessAgent  # noqa: E402
 from testing.llm_server import running_model  # noqa: E402
 from testing.standin_model import sections  # noqa: E402
-from karakuri_agent.ja.prompt import CHOICES, SUGGESTION  # noqa: E402
+from karakuri_agent.ja.prompt_text import CHOICES, SUGGESTION  # noqa: E402
 from testing.town_agents import crashed  # noqa: E402
 from testing import smoke  # noqa: E402
 

@@ -87,7 +87,7 @@ def instrument() -> StepTimer:
     from karakuri_agent.decide import rules as policy
     from karakuri_agent.report import line as report
     from karakuri_agent.state.sqlite import ledger
-    from karakuri_agent.state.sqlite import state as sqlite_state
+    from karakuri_agent.state.sqlite import backend as sqlite_state
     from karakuri_agent.domain.notification import Notification
 
     timer = StepTimer()

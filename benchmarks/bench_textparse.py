@@ -44,7 +44,7 @@ from typing import Any, Callable, Iterable
 
 from karakuri_agent.reading import textparse
 from karakuri_agent.domain.clock import TOKYO
-from karakuri_agent.reading.promises import extract_promises
+from karakuri_agent.reading.promise_lines import extract_promises
 
 ROOT = Path(__file__).resolve().parents[1]
 OWN_TEXTS = ROOT / "tests" / "data" / "formatter-texts.json"

@@ -13,7 +13,7 @@ from __future__ import annotations
 import sys
 
 from karakuri_agent.voice.speech import Memory, compose
-from karakuri_agent.voice.persona import load_persona
+from karakuri_agent.voice.persona_pack import load_persona
 
 PARTNER_LINES = [
     # yes/no

@@ -53,13 +53,6 @@ def shown_lines(text: str) -> str:
     return "\n".join(shown(line) for line in text.split("\n"))
 
 
-def without_controls(text: str) -> str:
-    """`text` with terminal escape sequences dropped whole and every other control character dropped:
-    for what is said (a name spoken in town), where an escape would be no better than the control."""
-    text = ESCAPE_SEQUENCE.sub("", text)
-    return "".join(ch for ch in text if not is_control(ch))
-
-
 def columns(text: str) -> int:
     """How many terminal columns `text` takes: a wide or full-width character (漢字, かな) two, the rest one."""
     return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)

@@ -25,7 +25,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from karakuri_agent.town.state import Delivery
+from karakuri_agent.town.entities import Delivery
 from karakuri_agent.town.core import iso
 from testing.processes import console_script, pycache_prefix
 from testing.town.sim import AgentRun

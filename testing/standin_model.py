@@ -25,7 +25,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
-from karakuri_agent.ja import prompt as labels
+from karakuri_agent.ja import prompt_text as labels
 
 SPOILS = ("mention", "placeholder", "not_offered", "money", "repeat")
 _KIND = {label: kind for kind, label in labels.KIND_LABELS.items()}

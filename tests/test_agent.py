@@ -13,7 +13,6 @@ from karakuri_agent.report import line as report
 from karakuri_agent.app.cli import agent
 from karakuri_agent.app.config import load_settings
 from karakuri_agent.app.cycle import Agent
-from karakuri_agent.report.reporters import StdoutReporter
 from karakuri_agent.state.memory import MemoryState
 
 from conftest import BASE_URL
@@ -55,14 +54,6 @@ def test_one_agent_handles_many_messages_and_never_one_twice(env, notification, 
     assert reporter.lines == [first.report, other.report, again.report]  # a dry run posts nothing
     assert not planned.sent and planned.report.startswith(report.PREFIX)
     assert not state_dir.exists()  # the in-memory state touched no disk
-
-
-def test_the_stdout_reporter_writes_one_line_per_report():
-    stream = io.StringIO()
-    reporter = StdoutReporter(stream)
-    reporter.post("からくり: 一行目")
-    reporter.post("からくり: 二行目")
-    assert stream.getvalue().splitlines() == ["からくり: 一行目", "からくり: 二行目"]
 
 
 def test_a_persona_pack_that_does_not_exist_is_a_configuration_error(env, monkeypatch, tmp_path):

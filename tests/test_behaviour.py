@@ -69,7 +69,7 @@ def test_an_initial_value_outside_the_variables_range_is_named_not_clamped_silen
                            builtin_ids=BUILTIN_RULE_IDS)[1] == []
 
 def test_every_problem_is_named_in_one_run_one_line_each(tmp_path, home):
-    from karakuri_agent.voice.persona import PACK_FILE, bundled_pack_dir
+    from karakuri_agent.voice.persona_pack import PACK_FILE, bundled_pack_dir
 
     pack = tmp_path / "pack"
     pack.mkdir()
@@ -402,7 +402,7 @@ def test_explain_json_and_log_name_the_rule_the_rules_that_gave_way_and_every_ch
 
     from conftest import BODY
     from karakuri_agent.app.cli import agent
-    from karakuri_agent.voice.persona import PACK_FILE, bundled_pack_dir
+    from karakuri_agent.voice.persona_pack import PACK_FILE, bundled_pack_dir
 
     pack = tmp_path / "pack"
     pack.mkdir()
@@ -444,7 +444,7 @@ def test_the_prompt_shows_the_variables_with_their_band_words_and_the_active_dir
 
 
 def load_plain():
-    from karakuri_agent.voice.persona import load_persona
+    from karakuri_agent.voice.persona_pack import load_persona
 
     return replace(load_persona(), behaviour=None)
 
@@ -467,7 +467,7 @@ def test_a_models_proposal_carries_its_state_deltas_to_the_engine():
 
 
 def test_the_bundled_night_rest_is_switched_off_by_disable(tmp_path, home):
-    from karakuri_agent.voice.persona import bundled_pack_dir, load_persona
+    from karakuri_agent.voice.persona_pack import bundled_pack_dir, load_persona
 
     pack = tmp_path / "nike"
     pack.mkdir()
@@ -489,7 +489,7 @@ def test_the_bundled_night_rest_is_switched_off_by_disable(tmp_path, home):
 def test_the_example_pack_walks_in_the_morning_and_seeks_out_the_one_it_grew_fond_of(tmp_path, home):
     from pathlib import Path
 
-    from karakuri_agent.voice.persona import load_persona
+    from karakuri_agent.voice.persona_pack import load_persona
     from karakuri_agent.domain.records import Place
 
     pack = Path(__file__).resolve().parents[1] / "docs" / "examples" / "behaviour-pack"

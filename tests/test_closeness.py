@@ -9,7 +9,7 @@ from pathlib import Path
 from karakuri_agent.decide.behaving import finish
 from karakuri_agent.domain.decision import Decision
 from karakuri_agent.domain.records import Meeting
-from karakuri_agent.voice.persona import load_persona
+from karakuri_agent.voice.persona_pack import load_persona
 from karakuri_agent.decide.rules import propose
 from karakuri_agent.mind.view import View
 from karakuri_agent.voice.speech import compose

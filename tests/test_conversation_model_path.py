@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from karakuri_agent.ja import prompt as ja_prompt
+from karakuri_agent.ja import prompt_text
 from testing.conversation.measure import judged_seed
 from testing.conversation.runner import KINDS
 from testing.llm_server import running_model
@@ -40,20 +40,20 @@ def test_every_line_of_every_kind_is_asked_of_the_model_and_its_lines_are_sent(m
 
 def test_no_prompt_offers_the_rules_line_and_every_turn_carries_the_understanding(model_run):
     standin, _ = model_run
-    turns = [sections(p) for p in standin.prompts if ja_prompt.HEARD in sections(p)]
+    turns = [sections(p) for p in standin.prompts if prompt_text.HEARD in sections(p)]
     assert len(turns) >= len(KINDS) - 1  # every judged line the agent answers, and the greetings
     for prompt in standin.prompts:
-        for suggestion in sections(prompt).get(ja_prompt.SUGGESTION) or []:
+        for suggestion in sections(prompt).get(prompt_text.SUGGESTION) or []:
             message = (suggestion.get("params") or {}).get("message")
-            assert message in (None, ja_prompt.OWN_WORDS)
+            assert message in (None, prompt_text.OWN_WORDS)
     for found in turns:
-        assert found[ja_prompt.MY_DAY] and found[ja_prompt.MY_PLANS] and found[ja_prompt.HEARD][0].get("kind")
+        assert found[prompt_text.MY_DAY] and found[prompt_text.MY_PLANS] and found[prompt_text.HEARD][0].get("kind")
 
 
 def test_the_day_the_prompt_tells_is_the_day_the_server_saw(model_run):
     standin, result = model_run
     visited = set(result["day"]["visited"])
-    told_days = [sections(p)[ja_prompt.MY_DAY][0] for p in standin.prompts if ja_prompt.MY_DAY in sections(p)]
+    told_days = [sections(p)[prompt_text.MY_DAY][0] for p in standin.prompts if prompt_text.MY_DAY in sections(p)]
     assert told_days
     for day in told_days:
         went = day["went"]

@@ -15,7 +15,7 @@ from click.testing import CliRunner
 from karakuri_agent.app.cli import agent
 from karakuri_agent.app.day import page
 from karakuri_agent.app.day.model import build
-from karakuri_agent.ja.day import DIRECTION, STATUS
+from karakuri_agent.ja.day_text import DIRECTION, STATUS
 
 from test_day import _entry, _records
 from testing.browser import Dom, dump_dom

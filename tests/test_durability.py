@@ -20,7 +20,7 @@ from karakuri_agent.app.cycle import Agent
 from karakuri_agent.domain.clock import utc_now
 from karakuri_agent.state.sqlite.db import DB_FILENAME, transaction
 from karakuri_agent.state.factory import open_url
-from karakuri_agent.state.sqlite.state import SQLiteState
+from karakuri_agent.state.sqlite.backend import SQLiteState
 
 from conftest import BASE_URL
 from testing.sqltrace import FULL, NORMAL, Commits

@@ -23,7 +23,7 @@ from karakuri_agent.mind.view import View
 from karakuri_agent.memory import lessons
 from karakuri_agent.reading import offers
 from karakuri_agent.state.factory import open_state
-from karakuri_agent.voice.persona import load_persona
+from karakuri_agent.voice.persona_pack import load_persona
 
 from karakuri_agent.app.config import load_settings
 from karakuri_agent.app.cycle import handle
@@ -232,19 +232,19 @@ def test_items_it_cannot_tell_it_holds_are_asked_for_then_the_answer_decides(env
 
 
 def test_what_an_action_cost_is_taken_from_the_money_before_the_next_text_says_so(tmp_path):
-    from karakuri_agent.memory import holdings
+    from karakuri_agent.memory import kept_holdings
     from karakuri_agent.state.memory import MemoryState
 
     store = MemoryState().store
-    holdings.learn_from_text(store, "所持金: 500円\n所持品: なし", "2026-04-18T06:00:00.000+00:00")
+    kept_holdings.learn_from_text(store, "所持金: 500円\n所持品: なし", "2026-04-18T06:00:00.000+00:00")
     parsed = Parsed(actions=offers.parse_action_options("選択肢:\n" + et.action_line(
         "コーヒーを飲む", "drink-coffee", cost=450) + "\n"), transfers=[])
-    holdings.after_command(store, "action", {"action_id": "drink-coffee"}, parsed)
-    assert holdings.held(store).money == 50
-    holdings.learn_from_text(store, "所持金: 500円", "2026-04-18T06:00:00.000+00:00")  # the same text read again
-    assert holdings.held(store).money == 50
-    holdings.learn_from_text(store, "所持金: 1,250円", "2026-04-18T07:00:00.000+00:00")  # a newer one: the truth
-    assert holdings.held(store).money == 1250
+    kept_holdings.after_command(store, "action", {"action_id": "drink-coffee"}, parsed)
+    assert kept_holdings.held(store).money == 50
+    kept_holdings.learn_from_text(store, "所持金: 500円", "2026-04-18T06:00:00.000+00:00")  # the same text read again
+    assert kept_holdings.held(store).money == 50
+    kept_holdings.learn_from_text(store, "所持金: 1,250円", "2026-04-18T07:00:00.000+00:00")  # a newer one: the truth
+    assert kept_holdings.held(store).money == 1250
 
 
 # ---------------------------------------------------------------------------------- item 6: starting conversations
@@ -309,7 +309,7 @@ def test_how_often_it_speaks_first_is_the_characters():
 
 
 def test_a_packs_sociability_variable_makes_a_shy_one(tmp_path):
-    from karakuri_agent.voice.persona import bundled_pack_dir
+    from karakuri_agent.voice.persona_pack import bundled_pack_dir
 
     pack = tmp_path / "shy"
     pack.mkdir()

@@ -33,7 +33,7 @@ from testing.engine_town import API_KEY, EngineTown, serving  # noqa: E402
 from karakuri_agent.town import texts  # noqa: E402
 from karakuri_agent.town.life import idle_prompt  # noqa: E402
 from testing.engine_town.metrics import measure  # noqa: E402
-from karakuri_agent.town.state import Step  # noqa: E402
+from karakuri_agent.town.entities import Step  # noqa: E402
 from karakuri_agent.town.world import SELF_ID, generate  # noqa: E402
 from testing.engine_town_agents import InProcessAgent  # noqa: E402
 

@@ -12,7 +12,7 @@ import json
 from click.testing import CliRunner
 
 from karakuri_agent.app.cli import agent
-from karakuri_agent.voice.persona import PACK_FILE, bundled_pack_dir
+from karakuri_agent.voice.persona_pack import PACK_FILE, bundled_pack_dir
 
 
 def _pack(tmp_path, monkeypatch, behaviour: dict) -> None:

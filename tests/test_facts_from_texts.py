@@ -41,7 +41,7 @@ def rule(rule_id, *conditions, priority=600, duration=3):
 
 
 def pack_with(tmp_path, *rules):
-    from karakuri_agent.voice.persona import PACK_FILE, bundled_pack_dir
+    from karakuri_agent.voice.persona_pack import PACK_FILE, bundled_pack_dir
 
     pack = tmp_path / "pack"
     pack.mkdir(exist_ok=True)
@@ -118,7 +118,7 @@ def test_every_store_names_the_people_met_and_not_those_only_seen(tmp_path):
     from datetime import datetime, timezone
 
     from karakuri_agent.state.memory import MemoryState
-    from karakuri_agent.state.sqlite.state import SQLiteState
+    from karakuri_agent.state.sqlite.backend import SQLiteState
 
     clock = lambda: datetime(2026, 4, 18, 3, 0, tzinfo=timezone.utc)  # noqa: E731
     sqlite = SQLiteState(tmp_path / "state", clock)

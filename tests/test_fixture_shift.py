@@ -16,7 +16,7 @@ NIGHT_REST = {"rules": [{"id": "night-rest", "when": {"type": "time", "between":
 
 
 def night_pack(tmp_path):
-    from karakuri_agent.voice.persona import PACK_FILE, bundled_pack_dir
+    from karakuri_agent.voice.persona_pack import PACK_FILE, bundled_pack_dir
 
     pack = tmp_path / "pack"
     pack.mkdir()

@@ -15,7 +15,7 @@ from datetime import datetime
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from karakuri_agent.reading.promises import calls_off, extract_promise
+from karakuri_agent.reading.promise_lines import calls_off, extract_promise
 from karakuri_agent.reading.times import TOKYO
 
 NOW = datetime(2026, 4, 18, 10, 2, tzinfo=TOKYO)

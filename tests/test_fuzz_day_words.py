@@ -21,7 +21,7 @@ from karakuri_agent.app.day import page
 from karakuri_agent.app.day.model import build
 from karakuri_agent.app.day.text import lines
 from karakuri_agent.domain.records import Meeting
-from karakuri_agent.ja.day import DIRECTION, STATUS
+from karakuri_agent.ja.day_text import DIRECTION, STATUS
 
 from test_day import _entry, _records
 

@@ -22,7 +22,7 @@ from karakuri_agent.memory import lessons
 from karakuri_agent.memory.record import places_in
 from karakuri_agent.reading import offers, textparse
 from karakuri_agent.report import line as report
-from karakuri_agent.voice.persona import load_persona
+from karakuri_agent.voice.persona_pack import load_persona
 from testing import engine_texts as et
 
 NOW = datetime(2026, 4, 18, 6, 0, tzinfo=timezone.utc)
@@ -185,7 +185,7 @@ def shop(draw):
 @given(shop(), st.text(alphabet="abcdef0123456789", min_size=4, max_size=8))
 @settings(max_examples=200, deadline=None)
 def test_an_action_is_chosen_only_when_the_agent_knows_it_can_pay_and_holds_what_it_needs(case, seed):
-    from karakuri_agent.reading import holdings as reading
+    from karakuri_agent.reading import money_and_items
 
     actions, held, form, money = case
     listing = ", ".join(f"{name} ({item_id}) ×{qty}" for (name, item_id), qty in held)
@@ -198,7 +198,7 @@ def test_an_action_is_chosen_only_when_the_agent_knows_it_can_pay_and_holds_what
     parsed = Parsed(notification_type="movement_completed", participants=[],
                     actions=offers.parse_action_options(text),
                     location={"current_node": {"node_id": "6-11", "name": "商店 店内"}})
-    holdings = reading.read_text(text)
+    holdings = money_and_items.read_text(text)
     view = View(notification_id=f"notif-{seed}", choices=choices, parsed=parsed, me=ME, now=NOW,
                 persona=PERSONA, holdings=holdings, knowledge_age={"get_map": NOW - NOW})
     truth = {name: qty for (name, _), qty in held}

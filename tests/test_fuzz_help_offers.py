@@ -12,8 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from karakuri_agent.reading.help_offers import offers_help
-from karakuri_agent.reading.listening import hear
-from karakuri_agent.voice.persona import load_persona
+from karakuri_agent.reading.hearing import hear
+from karakuri_agent.voice.persona_pack import load_persona
 from karakuri_agent.voice.speech import compose
 
 NIKE = load_persona()

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from karakuri_agent.reading.help_offers import offers_help
-from karakuri_agent.reading.listening import hear
+from karakuri_agent.reading.hearing import hear
 
 EVENTS = ["折り紙教室", "花火大会", "朝市", "映画", "盆踊り", "料理教室", "フリマ", "コンサート"]
 WHEN = ["", "3時ちょうどに", "明日の夕方、", "今度の土曜に", "週末に"]
@@ -98,7 +98,7 @@ SCENES_SHARED = ["今日はいい天気", "風が気持ちいい", "今日は人
 @given(st.sampled_from(["", "あ、", "ねえ、", "ほら、"]), st.sampled_from(SCENES_SHARED),
        st.sampled_from(["だね", "ね", "ねえ", "よね", "だなあ", "ですね", "だよね"]), st.sampled_from(["", "！", "〜", "。", "✨"]))
 def test_a_remark_on_the_shared_moment_is_agreed_with_not_taken_for_news(opener, scene, ending, end):
-    from karakuri_agent.voice.persona import load_persona
+    from karakuri_agent.voice.persona_pack import load_persona
     from karakuri_agent.voice.speech import compose
 
     line = f"{opener}{scene}{ending}{end}"

@@ -7,8 +7,8 @@ import unicodedata
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from karakuri_agent.reading.listening import KINDS, hear
-from karakuri_agent.reading.words import nouns, words
+from karakuri_agent.reading.hearing import KINDS, hear
+from karakuri_agent.reading.morphemes import nouns, words
 
 JAPANESE = st.text(alphabet=st.sampled_from(list("あいうえおかきくけこさしすせそたちつてとなにぬねのはひふへほまみむめもやゆよらりるれろわをんがぎぐげご"
                                                 "っゃゅょーアイウカキクサシスタチツナニヌハヒフマミムラリルンー日本市民走手伝猫犬雨今明来週行好嫌"

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from karakuri_agent.domain.decision import Decision
 from karakuri_agent.domain.records import Parsed
 from karakuri_agent.llm.prompt import build_messages, persona_card
-from karakuri_agent.voice.persona import load_persona
+from karakuri_agent.voice.persona_pack import load_persona
 
 from store_rows import as_lines, as_refs
 from test_model_talk import RIKU, turn

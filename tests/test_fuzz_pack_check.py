@@ -12,7 +12,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from karakuri_agent.voice.persona import BrokenPack, load_persona
+from karakuri_agent.voice.persona_pack import BrokenPack, load_persona
 
 NIKE = Path(__file__).resolve().parents[1] / "skill" / "personas" / "nike"
 PERSONA = json.loads((NIKE / "persona.json").read_text(encoding="utf-8"))

@@ -88,7 +88,7 @@ def test_persona_check_against_any_lived_state_names_what_any_pack_lacks(tmp_pat
     from click.testing import CliRunner
 
     from karakuri_agent.app.cli import agent
-    from karakuri_agent.voice.persona import bundled_pack_dir
+    from karakuri_agent.voice.persona_pack import bundled_pack_dir
     from karakuri_agent.state.factory import open_url
 
     root = tmp_path_factory.mktemp("lived")

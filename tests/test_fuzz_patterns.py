@@ -76,11 +76,11 @@ def test_a_text_without_the_needs_is_answered_without_compiling():
 
 
 def test_the_told_patterns_still_read_real_lines():
-    from karakuri_agent.ja import told
+    from karakuri_agent.ja import told_words
 
-    assert told.NEWS_LINE.search("駅前に新しいカフェができた")["what"] == "カフェ"
-    assert told.RETRACT.search("やっぱり旅行はやめた")["topic"] == "旅行"
-    assert told.personal_facts("猫が大好き！") == [("like", "猫", "", False)]
-    assert told.personal_facts("妹がいるんだ") == [("family", "妹さん", "妹", False)]
-    assert told.personal_facts("パン屋で働いてるんだ") == [("work", "パン屋", "", False)]
-    assert [kind for kind, *_ in told.personal_facts("昨日、映画館に行ってきた")] == ["event"]
+    assert told_words.NEWS_LINE.search("駅前に新しいカフェができた")["what"] == "カフェ"
+    assert told_words.RETRACT.search("やっぱり旅行はやめた")["topic"] == "旅行"
+    assert told_words.personal_facts("猫が大好き！") == [("like", "猫", "", False)]
+    assert told_words.personal_facts("妹がいるんだ") == [("family", "妹さん", "妹", False)]
+    assert told_words.personal_facts("パン屋で働いてるんだ") == [("work", "パン屋", "", False)]
+    assert [kind for kind, *_ in told_words.personal_facts("昨日、映画館に行ってきた")] == ["event"]

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from karakuri_agent.domain.identity import PersonRef
 from karakuri_agent.domain.records import Line
 from karakuri_agent.memory import recall
-from karakuri_agent.reading.told import read_line, retracted
+from karakuri_agent.reading.told_facts import read_line, retracted
 
 TOLD_AT = datetime(2026, 12, 1, 3, tzinfo=timezone.utc)
 TELLER = PersonRef("a-teller", "霧島レン")

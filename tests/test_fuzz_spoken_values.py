@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from hypothesis import given, settings, strategies as st
 
 from karakuri_agent.app.cli import agent
-from karakuri_agent.voice.persona import iter_spoken_values, load_persona, value_problem
+from karakuri_agent.voice.persona_pack import iter_spoken_values, load_persona, value_problem
 
 NIKE = Path(__file__).resolve().parents[1] / "skill" / "personas" / "nike"
 PERSONA = json.loads((NIKE / "persona.json").read_text(encoding="utf-8"))

@@ -22,10 +22,10 @@ from hypothesis import strategies as st
 from karakuri_agent.decide.rules import propose
 from karakuri_agent.domain.clock import TOKYO
 from karakuri_agent.gate import first_admitted
-from karakuri_agent.ja import turns
+from karakuri_agent.ja import turn_lines
 from karakuri_agent.memory.context import observe
 from karakuri_agent.reading import textparse as tp
-from karakuri_agent.reading.promises import extract_promise
+from karakuri_agent.reading.promise_lines import extract_promise
 from karakuri_agent.state.memory import MemoryState
 
 from store_rows import as_lines
@@ -39,7 +39,7 @@ SUMMARIES = st.one_of(st.integers(min_value=1, max_value=99999).map(lambda n: f"
                       st.tuples(st.sampled_from(["tea", "bread", "flower-bouquet", "movie-ticket", "omikuji"]),
                                 st.integers(min_value=1, max_value=9)).map(lambda t: f"{t[0]}×{t[1]}"))
 ROSTER = {p["name"]: p["id"] for p in PEOPLE}
-ASKED_OR_GREETED = set(turns.THANKS_FOR_ITEM + turns.THANKS_FOR_MONEY + turns.DECLINES)
+ASKED_OR_GREETED = set(turn_lines.THANKS_FOR_ITEM + turn_lines.THANKS_FOR_MONEY + turn_lines.DECLINES)
 
 
 def decide(note, **kwargs):
@@ -74,7 +74,7 @@ def test_fuzz_an_offer_awaiting_the_turn_is_always_answered_by_the_policy(case):
     assert admitted.params["transfer_response"] == ("accept" if takes else "reject")
     message = admitted.params["message"]
     assert any(message.startswith(line) for line in ASKED_OR_GREETED)
-    assert (message.split("。")[0] + "。" in turns.DECLINES or message.startswith(turns.DECLINES)) == (not takes)
+    assert (message.split("。")[0] + "。" in turn_lines.DECLINES or message.startswith(turn_lines.DECLINES)) == (not takes)
     assert "譲渡" not in message and "transfer" not in message
     assert admitted.params["next_speaker_agent_id"] in others
 
@@ -147,7 +147,7 @@ def test_fuzz_with_nobody_left_only_the_closing_farewell_names_the_agent_itself(
         assert admitted is not None and admitted.params["next_speaker_agent_id"] == ME.agent_id
     else:
         assert admitted is None and decision.command is None
-        assert decision.idle_why == turns.NOBODY_LEFT_WHY  # the text's 参加者 line holds only the agent
+        assert decision.idle_why == turn_lines.NOBODY_LEFT_WHY  # the text's 参加者 line holds only the agent
 
 
 NAMES = ["桜草メイ", "黒瀬コウ", "時雨ソラ", "灯屋ユウ", "AIニケちゃん", "偽者", "Luna☆Bot"]
@@ -218,7 +218,7 @@ def test_fuzz_a_bare_hour_is_the_next_one_ahead_and_is_confirmed_as_such(form, s
        said=st.integers(1, 11), answer=st.sampled_from(["{h}時はどう？", "{h}時でどう？", "じゃあ{h}時ね"]),
        now_hour=st.integers(6, 21))
 def test_fuzz_a_time_given_after_a_timeless_plan_is_the_meeting_at_its_place(place, cue, ask, said, answer, now_hour):
-    from karakuri_agent.reading.promises import extract_promises
+    from karakuri_agent.reading.promise_lines import extract_promises
 
     now = NOW.astimezone(TOKYO).replace(hour=now_hour)
     word, node = place

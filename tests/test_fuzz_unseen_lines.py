@@ -15,8 +15,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from karakuri_agent.reading.listening import hear
-from karakuri_agent.reading.words import kana_nouns
+from karakuri_agent.reading.hearing import hear
+from karakuri_agent.reading.morphemes import kana_nouns
 
 ENTERING = ["失礼します、", "失礼します。", "あ、失礼します、", "失礼いたします、", "ちょっと失礼します、"]
 TALK_ASKED = ["何のお話ですか？", "なんの話してたの？", "何の話で盛り上がってるんですか？", "どんな話してたの？"]

@@ -322,7 +322,7 @@ PACK_TEXT = st.one_of(
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(persona=st.one_of(st.none(), PACK_TEXT), behaviour=st.one_of(st.none(), PACK_TEXT))
 def test_any_pack_file_gives_one_line_problems_or_a_pack_the_engine_can_run(tmp_path_factory, persona, behaviour):
-    from karakuri_agent.voice.persona import load_persona, problems
+    from karakuri_agent.voice.persona_pack import load_persona, problems
 
     directory = tmp_path_factory.mktemp("pack")
     (directory / "persona.json").write_text(persona or '{"name": "テスト"}', encoding="utf-8")

@@ -55,7 +55,7 @@ MEMORY = st.dictionaries(st.sampled_from(["clock", "rules", "switches", "variabl
 def test_any_saved_behaviour_memory_is_shown_and_reset_without_an_error(memory):
     """An older or hand-edited state's shapes read as empty: `state show` and `reset-behaviour` never crash."""
     from karakuri_agent.app.behaviour_state import reset, shown, text_lines
-    from karakuri_agent.voice.persona import load_persona
+    from karakuri_agent.voice.persona_pack import load_persona
 
     behaviour = load_persona(Path(__file__).resolve().parents[1] / "docs" / "examples" / "behaviour-pack").behaviour
     view = shown(behaviour, memory, NOW)

@@ -15,7 +15,6 @@ from karakuri_agent.app.config import load_settings
 from karakuri_agent.app.cycle import handle
 from karakuri_agent.domain.decision import Decision
 from karakuri_agent.decide.deciders import Proposal
-from karakuri_agent.decide.fallback import FallbackDecider
 from karakuri_agent.gate import Admitted, Rejected, admit
 from karakuri_agent.domain.notification import Notification
 
@@ -103,15 +102,31 @@ def test_handle_skips_a_spammy_proposal_and_sends_the_next(env, api):
     assert "plain words" in result.rejected[0]["problem"]
 
 
+class FallsBack:
+    """A primary whose proposal walks on to another decider's once its own are all refused (Proposal.fallback)."""
+
+    def __init__(self, primary, fallback) -> None:
+        self.primary, self.fallback = primary, fallback
+
+    def propose(self, view):
+        try:
+            own = self.primary.propose(view)
+        except RuntimeError as exc:
+            stand_in = self.fallback.propose(view)
+            return Proposal(stand_in.candidates, errors=(exc,))
+        return Proposal(own.candidates, fallback=lambda: self.fallback.propose(view))
+
+
 def test_fallback_decides_when_the_primary_raises(env, api):
     fallback = Proposes(Decision("conversation_reject"))
-    result = handle(BODY, load_settings(), decider=FallbackDecider(Fails(), fallback))
+    result = handle(BODY, load_settings(), decider=FallsBack(Fails(), fallback))
     assert result.sent and result.outcome.command == "conversation_reject"
+    assert result.decider_errors == ("RuntimeError",)
 
 
 def test_fallback_decides_when_nothing_the_primary_proposed_is_admitted(env, api):
     primary = Proposes(Decision("move", {"target_node_id": "1-1"}))
-    result = handle(BODY, load_settings(), decider=FallbackDecider(primary, Proposes(Decision("conversation_reject"))))
+    result = handle(BODY, load_settings(), decider=FallsBack(primary, Proposes(Decision("conversation_reject"))))
     assert result.outcome.command == "conversation_reject"
     assert result.rejected[0]["command"] == "move"
 
@@ -119,7 +134,7 @@ def test_fallback_decides_when_nothing_the_primary_proposed_is_admitted(env, api
 def test_fallback_is_not_asked_when_the_primary_is_admitted(env, api):
     fallback = Proposes(Decision("conversation_reject"))
     primary = Proposes(Decision("conversation_accept", {"message": "こんにちは！"}))
-    result = handle(BODY, load_settings(), decider=FallbackDecider(primary, fallback))
+    result = handle(BODY, load_settings(), decider=FallsBack(primary, fallback))
     assert result.outcome.command == "conversation_accept" and fallback.asked == 0
 
 
@@ -138,7 +153,7 @@ def test_a_decider_sees_the_same_problems_the_gate_would_refuse_with(notificatio
     from karakuri_agent.domain.identity import Identity
     from karakuri_agent.domain.records import Parsed
     from karakuri_agent.mind.view import View
-    from karakuri_agent.voice.persona import load_persona
+    from karakuri_agent.voice.persona_pack import load_persona
 
     offered = Notification.from_json(notification, requested_id=NID)
     view = View(notification_id=NID, choices=offered.choices, parsed=Parsed(), me=Identity(),

@@ -1,11 +1,11 @@
-"""The reader of what the agent holds (reading/holdings.py) and its value type (domain/holdings.py)."""
+"""The reader of what the agent holds (reading/money_and_items.py) and its value type (domain/holdings.py)."""
 
 from __future__ import annotations
 
 import pytest
 
 from karakuri_agent.domain.holdings import Held, Holdings, Need
-from karakuri_agent.reading import holdings as reading
+from karakuri_agent.reading import money_and_items
 
 
 @pytest.mark.parametrize("text, money, items, count", [
@@ -20,20 +20,20 @@ from karakuri_agent.reading import holdings as reading
     ("何もない", None, None, None),
 ])
 def test_the_texts_holdings_are_read_in_every_form(text, money, items, count):
-    held = reading.read_text(text)
+    held = money_and_items.read_text(text)
     assert (held.money, held.items, held.item_count) == (money, items, count)
 
 
 def test_an_answer_is_read_at_any_depth_and_nonsense_is_nothing_known():
     answer = {"command": "get_status", "data": {"money": 300, "items": [
         {"item_id": "bread", "name": "パン", "quantity": 2}, {"item_id": "x", "quantity": "many"}]}}
-    assert reading.read_answer(answer) == Holdings(300, (Held(2, "bread", "パン"),))
-    assert not reading.read_answer(["所持金", 5, None]).known
+    assert money_and_items.read_answer(answer) == Holdings(300, (Held(2, "bread", "パン"),))
+    assert not money_and_items.read_answer(["所持金", 5, None]).known
 
 
 def test_a_refusal_says_what_was_short():
     text = "「映画を観る」を実行できませんでした。必要なアイテムが足りません（必要: 映画チケット×1, パン×2）。"
-    assert reading.short_of(text) == [Need("映画チケット", 1), Need("パン", 2)]
+    assert money_and_items.short_of(text) == [Need("映画チケット", 1), Need("パン", 2)]
 
 
 @pytest.mark.parametrize("held, cost, needs, verdict", [

@@ -24,7 +24,7 @@ from karakuri_agent.app.config import load_settings
 from karakuri_agent.app.cycle import Agent
 from karakuri_agent.errors import ConfigError
 from karakuri_agent.app.listen import stdin
-from karakuri_agent.app.listen.core import LAST_SEEN_KEY, Listener, Message
+from karakuri_agent.app.listen.listener import LAST_SEEN_KEY, Listener, Message
 from karakuri_agent.app.listen.stdin import BadLine, parse_line
 from karakuri_agent.state.memory import MemoryState
 
@@ -198,7 +198,7 @@ def test_an_expired_notification_met_while_catching_up_is_recorded_not_posted(li
     assert post.call_count == 0 and reporter.lines == []
     assert result.report == report.EXPIRED
     assert [e.message for e in state.store.recent_activity() if e.kind == "report"] == [report.EXPIRED]
-    (line,) = [r for r in caplog.records if r.name == "karakuri_agent.app.listen.core"]
+    (line,) = [r for r in caplog.records if r.name == "karakuri_agent.app.listen.listener"]
     assert line.levelno == logging.INFO  # not a failure
     assert "notif-old" in line.getMessage() and "outcome=notification_expired report=skipped" in line.getMessage()
 

@@ -22,7 +22,7 @@ from karakuri_agent.app.cli import agent  # noqa: E402
 from karakuri_agent.app.config import load_settings  # noqa: E402
 from karakuri_agent.app.listen.bot import (  # noqa: E402
     FIRST_START_WINDOW, ListenerBot, history_after, is_own, message_of, webhook_id_of)
-from karakuri_agent.app.listen.core import Message  # noqa: E402
+from karakuri_agent.app.listen.listener import Message  # noqa: E402
 from karakuri_agent.report.reporters import DiscordChannelReporter, WebhookReporter  # noqa: E402
 
 WORLD, BOT, HOOK = 555000111, 666000333, 888000444

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from karakuri_agent.reading.listening import DAY, FAVOURITE, OTHER, PASTIME, PLANS, SIDE, TALK, hear
-from karakuri_agent.reading.words import nouns, words
+from karakuri_agent.reading.hearing import DAY, FAVOURITE, OTHER, PASTIME, PLANS, SIDE, TALK, hear
+from karakuri_agent.reading.morphemes import nouns, words
 from test_processes import home  # noqa: F401  (a fixture)
 
 OWN = ("ニケ", "AIニケちゃん")
@@ -110,7 +110,7 @@ def test_an_empty_line_is_nothing() -> None:
 # -- replies: each class of line answered, one thought per line ------------------------------------
 
 from karakuri_agent.ja.sentences import split_sentences  # noqa: E402
-from karakuri_agent.voice.persona import load_persona  # noqa: E402
+from karakuri_agent.voice.persona_pack import load_persona  # noqa: E402
 from karakuri_agent.voice.speech import Memory, compose  # noqa: E402
 
 NIKE = load_persona()
@@ -264,7 +264,7 @@ def test_persona_init_scaffolds_tastes_and_check_validates_them(tmp_path) -> Non
     import json
 
     from karakuri_agent.app.persona_scaffold import init_pack
-    from karakuri_agent.voice.persona import problems
+    from karakuri_agent.voice.persona_pack import problems
 
     pack = tmp_path / "tama"
     init_pack(pack, "タマ")
@@ -334,7 +334,7 @@ from datetime import datetime, timedelta, timezone  # noqa: E402
 from karakuri_agent.domain.identity import PersonRef  # noqa: E402
 from karakuri_agent.domain.records import Line  # noqa: E402
 from karakuri_agent.memory import recall  # noqa: E402
-from karakuri_agent.reading.told import read_line, retracted  # noqa: E402
+from karakuri_agent.reading.told_facts import read_line, retracted  # noqa: E402
 
 TOLD_AT = datetime(2026, 12, 1, 3, tzinfo=timezone.utc)
 YUU = PersonRef("a-yuu", "灯屋ユウ")

@@ -12,9 +12,9 @@ import pytest
 from karakuri_agent.domain.records import JournalEntry
 from karakuri_agent.ja.sentences import split_sentences
 from karakuri_agent.reading.help_offers import offers_help
-from karakuri_agent.reading.listening import hear
-from karakuri_agent.reading.words import nouns
-from karakuri_agent.voice.persona import load_persona
+from karakuri_agent.reading.hearing import hear
+from karakuri_agent.reading.morphemes import nouns
+from karakuri_agent.voice.persona_pack import load_persona
 from karakuri_agent.voice.speech import Memory, compose
 
 NIKE = load_persona()

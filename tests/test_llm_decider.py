@@ -25,7 +25,7 @@ from karakuri_agent.domain.decision import Decision
 from karakuri_agent.decide.deciders import Proposal
 from karakuri_agent.domain.records import Parsed, Person
 from karakuri_agent.mind.view import View
-from karakuri_agent.voice.persona import load_persona
+from karakuri_agent.voice.persona_pack import load_persona
 from testing.llm_server import HANG, running_model
 
 from conftest import API_KEY, CONVERSATION_REQUEST, SELF_ID, SELF_NAME, WEBHOOK_URL

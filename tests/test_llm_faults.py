@@ -123,20 +123,24 @@ def test_a_model_line_the_last_gate_refuses_is_recorded_as_refused_and_the_rules
 
 
 def test_the_errors_a_fallback_kept_are_in_the_record_the_log_and_explain(api, proc_env, monkeypatch):
-    """FallbackDecider's Proposal.errors: a decider that failed, the rules that stood in."""
+    """A proposal's errors: a decider that failed, the rules that stood in (as the llm decider hands them)."""
     from click.testing import CliRunner
 
     from karakuri_agent.app import cycle
     from karakuri_agent.app.cli import agent
-    from karakuri_agent.decide.fallback import FallbackDecider
+    from dataclasses import replace
+
     from karakuri_agent.decide.rules import RulePolicy
     from karakuri_agent.errors import Unreachable
 
     class Broken:
-        def propose(self, view):
-            raise Unreachable(f"the oracle at https://user:{API_KEY}@oracle.test is down")
+        """Fails, and hands over the rules' proposal with its failure (Proposal.errors)."""
 
-    fallback = FallbackDecider(Broken(), RulePolicy())
+        def propose(self, view):
+            failure = Unreachable(f"the oracle at https://user:{API_KEY}@oracle.test is down")
+            return replace(RulePolicy().propose(view), errors=(failure,))
+
+    fallback = Broken()
     monkeypatch.setattr(cycle, "build_decider", lambda settings: fallback)
     for name, value in proc_env.items():
         monkeypatch.setenv(name, value)
@@ -197,7 +201,7 @@ PACK = {
 
 
 def with_pack(env: dict[str, str], tmp_path: Path) -> dict[str, str]:
-    from karakuri_agent.voice.persona import PACK_FILE, bundled_pack_dir
+    from karakuri_agent.voice.persona_pack import PACK_FILE, bundled_pack_dir
 
     pack = tmp_path / "pack"
     pack.mkdir()

@@ -18,7 +18,7 @@ from karakuri_agent.secret import Secret
 from karakuri_agent.errors import ConfigError
 from karakuri_agent.llm.chat import probe
 from karakuri_agent.llm.decider import LLMDecider
-from karakuri_agent.llm.schema import offered_commands, proposal_schema
+from karakuri_agent.llm.answer_schema import proposal_schema
 from karakuri_agent.llm.settings import DEFAULT_MAX_TOKENS, LLMSettings
 from karakuri_agent.decide.rules import RulePolicy
 from testing.llm_server import HANG, running_model
@@ -29,6 +29,11 @@ BUY_TEA = choice("action", description="お茶を買う", params={"action_id": "
 BUY_RICE = choice("action", description="おにぎりを買う", params={"action_id": "buy-onigiri"})
 WAIT = choice("wait", required_params=["duration"],
               param_schema={"duration": {"type": "integer", "minimum": 1, "maximum": 6, "description": "10分単位"}})
+
+
+def offered_commands(schema: dict) -> list[str]:
+    """The commands a proposal schema allows, in order."""
+    return [value for alternative in schema.get("anyOf", ()) for value in alternative["properties"]["command"]["enum"]]
 
 
 def settings(base_url: str, **fields) -> LLMSettings:

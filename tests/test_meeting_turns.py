@@ -16,16 +16,16 @@ from karakuri_agent.decide.rules import propose
 from karakuri_agent.domain.clock import TOKYO
 from karakuri_agent.domain.records import Meeting
 from karakuri_agent.gate import first_admitted
-from karakuri_agent.ja import turns
+from karakuri_agent.ja import turn_lines
 from karakuri_agent.memory.context import observe
-from karakuri_agent.reading.promises import extract_promise
+from karakuri_agent.reading.promise_lines import extract_promise
 from karakuri_agent.state.memory import MemoryState
 
 from store_rows import as_lines
 from turn_texts import ME, MEI, NOW, SELF, notification, turn_choices, turn_text, view_of
 
 PLACES = [{"node_id": "3-3", "name": "公園 広場"}, {"node_id": "6-11", "name": "喫茶店 店内"}]
-ASKS = {line.format(place=place) for line in turns.ASK_TIME_AT for place in ("公園", "広場", "喫茶店")} | set(turns.ASK_TIME)
+ASKS = {line.format(place=place) for line in turn_lines.ASK_TIME_AT for place in ("公園", "広場", "喫茶店")} | set(turn_lines.ASK_TIME)
 
 
 def heard(message, *, now=NOW, nid="notif-meet"):
@@ -61,7 +61,7 @@ def test_a_plan_without_a_time_is_not_recorded_and_gets_a_question_about_the_tim
     pending, message, reason = heard(plan)
     assert pending == []  # before: recorded, confirmed with 「その時間、町民公園で会おうね」 and never kept
     assert message in ASKS and "その時間" not in message
-    assert reason == turns.ask_time(MEI["name"])
+    assert reason == turn_lines.ask_time(MEI["name"])
 
 
 def test_three_oclock_said_at_noon_is_three_in_the_afternoon_and_is_confirmed_so():
@@ -89,7 +89,7 @@ def test_a_time_is_confirmed_only_for_the_line_that_set_it():
 @pytest.mark.parametrize("middle", [None, "公園、いいね！何時ごろにする？", "いいね！何時ごろにする？"])
 def test_a_time_given_after_a_plan_without_one_makes_the_meeting_at_its_place(middle):
     """「公園で会おう！」, the agent asks when, 「15時はどう？」: one meeting, at the park, at 15:00."""
-    from karakuri_agent.reading.promises import extract_promises
+    from karakuri_agent.reading.promise_lines import extract_promises
 
     lines = [{"speaker": MEI["name"], "speaker_id": MEI["id"], "message": "公園で会おう！"}]
     if middle:
@@ -122,4 +122,4 @@ def test_casual_invitations_with_a_time_are_meetings(line):
 @pytest.mark.parametrize("line", ["折り紙教室、一緒に申し込みませんか", "ねえ、あそびにいこ！"])
 def test_an_invitation_naming_neither_place_nor_time_gets_a_question_about_the_time(line):
     pending, message, reason = heard(line)
-    assert pending == [] and message in ASKS and reason == turns.ask_time(MEI["name"])
+    assert pending == [] and message in ASKS and reason == turn_lines.ask_time(MEI["name"])

@@ -17,12 +17,12 @@ from karakuri_agent.domain.notification import Choice
 from karakuri_agent.domain.records import Meeting, Parsed
 from karakuri_agent.mind.view import View
 from karakuri_agent.gate import problems_in_view
-from karakuri_agent.ja import prompt as ja_prompt
+from karakuri_agent.ja import prompt_text
 from karakuri_agent.llm.decider import LLMDecider
 from karakuri_agent.llm.prompt import build_messages, persona_card
 from karakuri_agent.llm.settings import LLMSettings
 from karakuri_agent.secret import Secret
-from karakuri_agent.voice.persona import load_persona
+from karakuri_agent.voice.persona_pack import load_persona
 from testing.llm_server import running_model
 from testing.standin_model import SPOILS, StandInModel, sections
 from store_rows import as_lines, as_refs
@@ -84,9 +84,9 @@ def test_the_rules_line_is_not_offered_to_copy_only_their_command_and_other_para
     messages = build_messages(persona_card(view.persona), view, rules_default(view))
     text = "\n".join(m["content"] for m in messages)
     assert RULES_LINE not in text
-    suggestion = sections(messages[1]["content"])[ja_prompt.SUGGESTION]
+    suggestion = sections(messages[1]["content"])[prompt_text.SUGGESTION]
     assert suggestion == [{"command": "conversation_speak", "reason": "リクの発言に応える",
-                           "params": {"message": ja_prompt.OWN_WORDS, "next_speaker_agent_id": RIKU["id"]}}]
+                           "params": {"message": prompt_text.OWN_WORDS, "next_speaker_agent_id": RIKU["id"]}}]
     assert "「おすすめ」をそのまま選んでよい" not in messages[0]["content"]
 
 
@@ -94,19 +94,19 @@ def test_the_repair_example_does_not_carry_the_rules_line_either():
     view = turn("今日どこ行ってたの？")
     messages = build_messages(persona_card(view.persona), view, rules_default(view), repair=(None, ["no JSON object"]))
     assert RULES_LINE not in "\n".join(m["content"] for m in messages)
-    assert ja_prompt.OWN_WORDS in messages[-1]["content"]
+    assert prompt_text.OWN_WORDS in messages[-1]["content"]
 
 
 # -- (b) the understanding, true to the journal, the tastes and what was told ---------------------------
 def test_a_question_about_the_day_is_understood_and_the_day_is_the_journal_s():
     found = situation(turn("今日どこ行ってたの？"))
-    heard = found[ja_prompt.HEARD][0]
-    assert heard["from"] == "真白リク" and heard["kind"] == ja_prompt.KIND_LABELS["question"]
-    assert heard["asks"] == ja_prompt.ASKS_LABELS["day"]
-    day = found[ja_prompt.MY_DAY][0]
+    heard = found[prompt_text.HEARD][0]
+    assert heard["from"] == "真白リク" and heard["kind"] == prompt_text.KIND_LABELS["question"]
+    assert heard["asks"] == prompt_text.ASKS_LABELS["day"]
+    day = found[prompt_text.MY_DAY][0]
     assert day == {"here": "公園", "went": ["公園", "図書館"], "talked_with": ["あおい"],
                    "got": ["あおいから500円", "ことねからmelon-pan×2"]}
-    assert found[ja_prompt.MY_PLANS] == [ja_prompt.NO_PLANS]
+    assert found[prompt_text.MY_PLANS] == [prompt_text.NO_PLANS]
 
 
 def test_a_day_with_no_place_says_so_instead_of_leaving_room_for_one():
@@ -114,8 +114,8 @@ def test_a_day_with_no_place_says_so_instead_of_leaving_room_for_one():
                          parsed=Parsed(notification_type="conversation_message", participants=as_refs([RIKU]),
                                        conversation_messages=as_lines([{"speaker": RIKU["name"],
                                                                         "speaker_id": RIKU["id"],
-                                                                        "message": "今日どこ行ってたの？"}]))))[ja_prompt.MY_DAY]
-    assert day == [{"went": ja_prompt.NO_PLACE_YET, "talked_with": ["あおい"]}]
+                                                                        "message": "今日どこ行ってたの？"}]))))[prompt_text.MY_DAY]
+    assert day == [{"went": prompt_text.NO_PLACE_YET, "talked_with": ["あおい"]}]
 
 
 def test_the_plans_are_the_promises_and_not_listed_twice():
@@ -123,35 +123,35 @@ def test_the_plans_are_the_promises_and_not_listed_twice():
                       due_at=datetime.fromisoformat("2027-05-10T06:00:00+00:00"))
     view = turn("このあとどうするの？", people=[], pending=[promise])
     found = situation(view)
-    assert found[ja_prompt.HEARD][0]["asks"] == ja_prompt.ASKS_LABELS["plans"]
-    assert found[ja_prompt.MY_PLANS] == [{"with": "あおい", "place": "喫茶店 店内", "node_id": "7-8", "at": "05/10 15:00"}]
-    assert ja_prompt.PROMISES not in found
+    assert found[prompt_text.HEARD][0]["asks"] == prompt_text.ASKS_LABELS["plans"]
+    assert found[prompt_text.MY_PLANS] == [{"with": "あおい", "place": "喫茶店 店内", "node_id": "7-8", "at": "05/10 15:00"}]
+    assert prompt_text.PROMISES not in found
 
 
 def test_a_which_of_question_carries_its_options_and_the_tastes_that_decide_it():
     view = turn("海と山ならどっち派？", persona=load_persona(MINATO))
     found = situation(view)
-    heard = found[ja_prompt.HEARD][0]
+    heard = found[prompt_text.HEARD][0]
     assert heard["options"] == ["海", "山"]
-    tastes = found[ja_prompt.MY_TASTES]
-    assert {"thing": "海", "feel": ja_prompt.LIKED} in tastes and {"thing": "山", "feel": ja_prompt.DISLIKED} in tastes
+    tastes = found[prompt_text.MY_TASTES]
+    assert {"thing": "海", "feel": prompt_text.LIKED} in tastes and {"thing": "山", "feel": prompt_text.DISLIKED} in tastes
 
 
 def test_a_habit_question_carries_the_habit_and_a_favourite_question_the_favourite():
     pack = load_persona(MINATO)
-    habit = situation(turn("休みの日って家にいる派？", persona=pack))[ja_prompt.MY_TASTES]
-    assert {"habit": "家にいる", "does": ja_prompt.DOES_NOT} in habit
-    food = situation(turn("好きな食べ物はなに？", persona=pack))[ja_prompt.MY_TASTES]
-    assert food[0] == {"kind": ja_prompt.FAVOURITE_LABELS["food"], "is": "アジの干物"}
+    habit = situation(turn("休みの日って家にいる派？", persona=pack))[prompt_text.MY_TASTES]
+    assert {"habit": "家にいる", "does": prompt_text.DOES_NOT} in habit
+    food = situation(turn("好きな食べ物はなに？", persona=pack))[prompt_text.MY_TASTES]
+    assert food[0] == {"kind": prompt_text.FAVOURITE_LABELS["food"], "is": "アジの干物"}
 
 
 def test_news_is_understood_by_its_whole_word_and_a_partner_s_told_facts_come_without_the_retracted():
     found = situation(turn("来週、市民マラソンに出るんだ", told={RIKU["id"]: TOLD}))
-    heard = found[ja_prompt.HEARD][0]
-    assert heard["topic"] == "市民マラソン" and heard["kind"] in (ja_prompt.KIND_LABELS["plan"],
-                                                                 ja_prompt.KIND_LABELS["news"])
-    assert found[ja_prompt.TOLD_BEFORE] == ["2027-05-09 真白リク「最近ボルダリング始めたんだ」"]
-    participant = found[ja_prompt.PARTICIPANTS][0]
+    heard = found[prompt_text.HEARD][0]
+    assert heard["topic"] == "市民マラソン" and heard["kind"] in (prompt_text.KIND_LABELS["plan"],
+                                                                 prompt_text.KIND_LABELS["news"])
+    assert found[prompt_text.TOLD_BEFORE] == ["2027-05-09 真白リク「最近ボルダリング始めたんだ」"]
+    participant = found[prompt_text.PARTICIPANTS][0]
     assert "facts" not in participant  # once, in the understanding
 
 
@@ -164,9 +164,9 @@ def test_a_notification_that_answers_no_line_has_no_understanding():
                 parsed=Parsed(notification_type="movement_completed",
                               location={"current_node": {"node_id": "5-2", "name": "公園 芝生広場"}}))
     found = situation(view, Decision("move", {"target_node_id": "3-4"}, "行ってみる"))
-    assert ja_prompt.HEARD not in found and ja_prompt.MY_DAY not in found
-    assert found[ja_prompt.PROMISES][0]["place"] == "喫茶店 店内"
-    assert found[ja_prompt.SUGGESTION][0]["params"] == {"target_node_id": "3-4"}
+    assert prompt_text.HEARD not in found and prompt_text.MY_DAY not in found
+    assert found[prompt_text.PROMISES][0]["place"] == "喫茶店 店内"
+    assert found[prompt_text.SUGGESTION][0]["params"] == {"target_node_id": "3-4"}
 
 
 def test_a_secret_someone_repeats_in_town_is_masked_in_the_prompt():
@@ -209,7 +209,7 @@ def test_the_gate_still_refuses_a_bad_model_line_and_the_rules_decide(spoil, pro
     first = proposal.candidates[0]
     assert first.command in ("conversation_speak", "end_conversation")
     assert "<@" not in first.params.get("message", "") and "transfer" not in first.params
-    assert first.params.get("message") != ja_prompt.OWN_WORDS
+    assert first.params.get("message") != prompt_text.OWN_WORDS
 
 
 def test_the_gate_does_not_judge_what_a_line_claims_so_a_made_up_place_passes_it():
@@ -222,8 +222,8 @@ def test_the_gate_does_not_judge_what_a_line_claims_so_a_made_up_place_passes_it
 
 def test_the_understanding_follows_the_pack_not_a_copy_of_the_rules_pack():
     view = replace(turn("冬と夏、どっちが好き？"), persona=load_persona(MINATO))
-    tastes = situation(view)[ja_prompt.MY_TASTES]
-    assert {"kind": ja_prompt.FAVOURITE_LABELS["season"], "is": "冬"} in tastes
+    tastes = situation(view)[prompt_text.MY_TASTES]
+    assert {"kind": prompt_text.FAVOURITE_LABELS["season"], "is": "冬"} in tastes
 
 
 def test_the_day_s_gifts_come_from_the_journal_taken_ones_only():
@@ -244,7 +244,7 @@ def test_the_day_s_gifts_come_from_the_journal_taken_ones_only():
 
 def test_a_line_said_before_to_these_partners_is_listed_once():
     view = turn("今日どこ行ってたの？", said_before=["こんにちは、リクさん！", "こんにちは、リクさん！", "またね！"])
-    assert situation(view)[ja_prompt.SAID_BEFORE] == ["こんにちは、リクさん！", "またね！"]
+    assert situation(view)[prompt_text.SAID_BEFORE] == ["こんにちは、リクさん！", "またね！"]
 
 
 def test_a_meeting_the_line_set_is_understood_whatever_its_kind_and_plans_name_their_place():
@@ -253,6 +253,6 @@ def test_a_meeting_the_line_set_is_understood_whatever_its_kind_and_plans_name_t
                       due_at=datetime.fromisoformat("2027-05-10T06:00:00+00:00"), status="pending")
     placed = replace(pending, place_name="喫茶店 店内", node_id="7-8")
     found = situation(turn(line, people=[], pending=[pending], meetings=[placed]))
-    assert found[ja_prompt.HEARD][0]["meeting"] == {"at": "15:00"}
-    assert found[ja_prompt.MY_PLANS] == [{"with": RIKU["name"], "place": "喫茶店 店内", "node_id": "7-8",
+    assert found[prompt_text.HEARD][0]["meeting"] == {"at": "15:00"}
+    assert found[prompt_text.MY_PLANS] == [{"with": RIKU["name"], "place": "喫茶店 店内", "node_id": "7-8",
                                           "at": "05/10 15:00"}]  # once, with the place the map gave it

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from karakuri_agent.voice import pack_check, persona
-from karakuri_agent.voice.persona import BrokenPack, load_persona
+from karakuri_agent.voice import pack_check, persona_pack
+from karakuri_agent.voice.persona_pack import BrokenPack, load_persona
 
 NIKE = Path(__file__).resolve().parents[1] / "skill" / "personas" / "nike"
 
@@ -32,13 +32,13 @@ def state(tmp_path: Path) -> Path:
 def checks(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
     """Every full check of a pack that a load runs, by directory."""
     seen: list[Path] = []
-    real = persona.problems
+    real = persona_pack.problems
 
     def counted(directory: Path) -> list[str]:
         seen.append(directory)
         return real(directory)
 
-    monkeypatch.setattr(persona, "problems", counted)
+    monkeypatch.setattr(persona_pack, "problems", counted)
     return seen
 
 
@@ -95,14 +95,14 @@ def test_editing_a_module_of_the_package_changes_the_fingerprint(tmp_path, monke
     try:
         before = pack_check.code_fingerprint()
         pack_check.code_fingerprint.cache_clear()
-        (package / "voice" / "persona.py").write_text("# edited\n", encoding="utf-8")
+        (package / "voice" / "persona_pack.py").write_text("# edited\n", encoding="utf-8")
         assert pack_check.code_fingerprint() != before
     finally:
         pack_check.code_fingerprint.cache_clear()
 
 
 def test_a_pack_changed_while_it_was_checked_is_not_remembered(pack, state, monkeypatch):
-    real = persona.problems
+    real = persona_pack.problems
 
     def edited_meanwhile(directory: Path) -> list[str]:
         found = real(directory)
@@ -110,7 +110,7 @@ def test_a_pack_changed_while_it_was_checked_is_not_remembered(pack, state, monk
         path.write_text(path.read_text(encoding="utf-8") + "\n", encoding="utf-8")  # other bytes, still valid
         return found
 
-    monkeypatch.setattr(persona, "problems", edited_meanwhile)
+    monkeypatch.setattr(persona_pack, "problems", edited_meanwhile)
     load_persona(pack, checked_in=state)
     assert not (state / pack_check.CHECKED_FILE).exists()
 
@@ -132,7 +132,7 @@ def test_without_a_state_directory_nothing_is_kept_and_every_load_checks(pack, t
 def test_a_persona_check_always_checks(pack, state):
     load_persona(pack, checked_in=state)
     (pack / "persona.json").write_text('{"name": 3}', encoding="utf-8")
-    assert persona.problems(pack)  # `persona check` and `doctor` call problems() itself: never remembered
+    assert persona_pack.problems(pack)  # `persona check` and `doctor` call problems() itself: never remembered
 
 
 @pytest.mark.parametrize("field", ["topics", "likes", "honorific", "farewells", "facts", "small_talk", "tastes"])
@@ -146,6 +146,6 @@ def test_a_null_field_is_a_field_left_unset(pack, field):
     (pack.parent / "without").mkdir()
     shutil.copy(pack / "behaviour.json", pack.parent / "without" / "behaviour.json")
     (pack.parent / "without" / "persona.json").write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
-    assert persona.problems(pack) == []
+    assert persona_pack.problems(pack) == []
     # (the behaviour differs only in the path it was read from)
     assert replace(load_persona(pack), behaviour=None) == replace(load_persona(pack.parent / "without"), behaviour=None)

@@ -29,7 +29,7 @@ BROKEN = {
 
 
 def test_persona_check_names_file_rule_field_and_what_is_expected_for_each(tmp_path, home):
-    from karakuri_agent.voice.persona import PACK_FILE, bundled_pack_dir
+    from karakuri_agent.voice.persona_pack import PACK_FILE, bundled_pack_dir
 
     pack = tmp_path / "pack"
     pack.mkdir()

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from test_processes import home, run_agent  # noqa: F401  (home is a fixture)
 
-from karakuri_agent.voice.persona import bundled_pack_dir, iter_templates, load_persona
+from karakuri_agent.voice.persona_pack import bundled_pack_dir, iter_templates, load_persona
 from karakuri_agent.voice.speech import compose
 
 NIKE = ("ニケ", "にけ")

@@ -7,7 +7,7 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from karakuri_agent.decide.facts import facts_of
+from karakuri_agent.decide.report_facts import facts_of
 from karakuri_agent.decide.rules import propose
 from karakuri_agent.domain.decision import Decision
 from karakuri_agent.domain.notification import Choice
@@ -16,7 +16,7 @@ from karakuri_agent.domain.records import Meeting, Parsed, Person
 from karakuri_agent.mind.view import View
 from karakuri_agent.memory.context import Identity
 from karakuri_agent.report.line import ReportFacts
-from karakuri_agent.voice.persona import load_persona
+from karakuri_agent.voice.persona_pack import load_persona
 from store_rows import as_commands, as_lines, as_people, as_places, as_refs, as_transfers
 
 NOW = datetime(2026, 4, 18, 6, 0, tzinfo=timezone.utc)

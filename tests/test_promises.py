@@ -25,9 +25,9 @@ from karakuri_agent.domain.records import Line, Meeting, Parsed
 from karakuri_agent.domain.identity import PersonRef
 from karakuri_agent.mind.view import View
 from karakuri_agent.reading.times import PAST_GRACE
-from karakuri_agent.reading.promises import Promise, extract_promise, extract_promises
+from karakuri_agent.reading.promise_lines import Promise, extract_promise, extract_promises
 from karakuri_agent.state.retention import forget
-from karakuri_agent.voice.persona import load_persona
+from karakuri_agent.voice.persona_pack import load_persona
 from karakuri_agent.state.sqlite.store import SQLiteStore
 from store_rows import as_lines, as_places, as_refs, line
 

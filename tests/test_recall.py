@@ -11,7 +11,7 @@ import respx
 from karakuri_agent.domain.identity import PersonRef
 from karakuri_agent.domain.records import Line
 from karakuri_agent.memory import recall
-from karakuri_agent.reading import told
+from karakuri_agent.reading import told_facts
 from karakuri_agent.app.config import load_settings
 from karakuri_agent.app.cycle import handle
 from karakuri_agent.state.factory import open_url
@@ -23,7 +23,7 @@ DAY1 = datetime(2026, 12, 1, 1, 0, tzinfo=timezone.utc)  # 10:00 in Tokyo
 
 
 def fact(line: str, *, at=DAY1, speaker="桜草メイ", speaker_id=MEI, **row) -> dict:
-    [found], _ = told.read_line(Line(speaker, line, speaker_id), at)
+    [found], _ = told_facts.read_line(Line(speaker, line, speaker_id), at)
     return {"id": 1, "withdrawn_at": None, "mentioned_at": None, **found.to_row(), **row}
 
 

@@ -16,7 +16,7 @@ from click.testing import CliRunner
 
 from conftest import BODY, POST_URL
 from karakuri_agent.app.cli import agent
-from karakuri_agent.voice.persona import PACK_FILE, bundled_pack_dir
+from karakuri_agent.voice.persona_pack import PACK_FILE, bundled_pack_dir
 
 MEI, SORA, ME = "1474403124906295517", "1480000000000000001", "1470446478261747854"
 

@@ -19,7 +19,7 @@ from karakuri_agent.mind.view import View
 from karakuri_agent.memory.context import Identity
 from karakuri_agent.voice import speech
 from karakuri_agent.voice.names import address_name
-from karakuri_agent.voice.persona import iter_templates, load_persona
+from karakuri_agent.voice.persona_pack import iter_templates, load_persona
 from karakuri_agent.voice.pickup import pick_topic
 from karakuri_agent.voice.speech import PURPOSES, compose
 from store_rows import as_lines, as_refs

@@ -101,7 +101,7 @@ def test_a_reset_path_resets_exactly_what_it_names_or_is_refused(path, values):
     """A name resets every person's value; NAME.PERSON that person's only; anything else is refused whole."""
     from karakuri_agent.app.behaviour_state import reset
     from karakuri_agent.errors import UsageError
-    from karakuri_agent.voice.persona import load_persona
+    from karakuri_agent.voice.persona_pack import load_persona
 
     behaviour = load_persona(PACK).behaviour
     memory = {"variables": {**values, "walked_today": True}}

@@ -3,7 +3,7 @@
 A pack rule with `max_fires: 1` fires once however many notifications are
 handled at once, and a counter each notification raises by one ends at the
 number of notifications: no run writes back a state computed without another
-run's change (state/turns.py), on SQLite and on PostgreSQL.
+run's change (state/agent_turn.py), on SQLite and on PostgreSQL.
 """
 
 from __future__ import annotations
@@ -26,8 +26,8 @@ from karakuri_agent.app.registry import build_decider
 from karakuri_agent.domain.clock import utc_now
 from karakuri_agent.errors import StateBusy
 from karakuri_agent.state.factory import open_state
-from karakuri_agent.state.turns import file_turn
-from karakuri_agent.voice.persona import bundled_pack_dir
+from karakuri_agent.state.agent_turn import file_turn
+from karakuri_agent.voice.persona_pack import bundled_pack_dir
 from testing.loopback import running_api
 from testing.processes import console_script, loopback_env
 

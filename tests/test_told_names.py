@@ -14,9 +14,9 @@ import pytest
 
 from karakuri_agent.domain.identity import PersonRef
 from karakuri_agent.domain.records import Line
-from karakuri_agent.ja.told import about_someone, stem
+from karakuri_agent.ja.told_words import about_someone, stem
 from karakuri_agent.memory import recall
-from karakuri_agent.reading.told import read_line, retracted
+from karakuri_agent.reading.told_facts import read_line, retracted
 from karakuri_agent.voice.names import called_names
 
 TOLD_AT = datetime(2026, 12, 1, 3, tzinfo=timezone.utc)

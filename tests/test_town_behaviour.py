@@ -58,7 +58,7 @@ def plain_pack(directory: Path) -> Path:
 
     (The bundled pack's `night-rest` changes her nights by design; it is measured on its own below.)
     """
-    from karakuri_agent.voice.persona import PACK_FILE, bundled_pack_dir
+    from karakuri_agent.voice.persona_pack import PACK_FILE, bundled_pack_dir
 
     directory.mkdir(parents=True, exist_ok=True)
     (directory / PACK_FILE).write_bytes((bundled_pack_dir() / PACK_FILE).read_bytes())

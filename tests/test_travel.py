@@ -14,7 +14,7 @@ import pytest
 from karakuri_agent.domain.notification import Choice
 from karakuri_agent.domain.clock import TOKYO
 from karakuri_agent.domain.identity import Identity
-from karakuri_agent.voice.persona import load_persona
+from karakuri_agent.voice.persona_pack import load_persona
 from karakuri_agent.decide.rules import propose
 from karakuri_agent.domain.records import Meeting, Parsed
 from karakuri_agent.mind.view import View

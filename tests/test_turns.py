@@ -18,9 +18,9 @@ from karakuri_agent.app.config import load_settings
 from karakuri_agent.app.cycle import handle
 from karakuri_agent.decide.rules import propose
 from karakuri_agent.gate import first_admitted
-from karakuri_agent.ja import turns
+from karakuri_agent.ja import turn_lines
 from karakuri_agent.reading import textparse as tp
-from karakuri_agent.reading import turns as rt
+from karakuri_agent.reading import conversation_turns as rt
 
 from conftest import GET_URL, NID, POST_URL
 from karakuri_agent.domain.identity import PersonRef
@@ -30,7 +30,7 @@ from turn_texts import (
     KOU, ME, MEI, NOW, SELF, SORA, YUU, notification, offer_note, turn_choices, turn_text, view_of,
 )
 
-THANKS = turns.THANKS_FOR_ITEM + turns.THANKS_FOR_MONEY
+THANKS = turn_lines.THANKS_FOR_ITEM + turn_lines.THANKS_FOR_MONEY
 
 
 def decide(note, **kwargs):
@@ -69,7 +69,7 @@ def test_an_offer_in_a_conversation_is_answered_by_the_transfer_policy_with_a_li
     assert admitted.params["transfer_response"] == answer
     assert admitted.params["next_speaker_agent_id"] == MEI["id"]
     message = admitted.params["message"]
-    assert message in (THANKS if answer == "accept" else turns.DECLINES)
+    assert message in (THANKS if answer == "accept" else turn_lines.DECLINES)
     assert "譲渡" not in message and "transfer" not in message
     assert ("受け取って" in decision.reason) == (answer == "accept")
 
@@ -78,8 +78,8 @@ def test_a_closing_turn_with_an_offer_answers_it_and_says_goodbye():
     _, _, admitted, refused = decide(offered("tea×1", closing=True), policy="accept")
     assert admitted is not None, refused
     assert admitted.choice.command == "conversation_speak" and admitted.params["transfer_response"] == "accept"
-    assert any(admitted.params["message"].startswith(t) for t in turns.THANKS_FOR_ITEM)
-    assert any(admitted.params["message"].endswith(p) for p in turns.PARTING)
+    assert any(admitted.params["message"].startswith(t) for t in turn_lines.THANKS_FOR_ITEM)
+    assert any(admitted.params["message"].endswith(p) for p in turn_lines.PARTING)
 
 
 def test_a_turn_without_an_offer_never_carries_a_transfer_response():
@@ -93,7 +93,7 @@ def test_an_offer_required_by_the_schema_alone_is_answered_too():
     text = turn_text([MEI, SELF], speaker=MEI, message="はい、どうぞ")  # no note in the text
     _, _, admitted, refused = decide(notification(text, turn_choices(enum=[MEI["id"]], pending=True)), policy="reject")
     assert admitted is not None, refused
-    assert admitted.params["transfer_response"] == "reject" and admitted.params["message"] in turns.DECLINES
+    assert admitted.params["transfer_response"] == "reject" and admitted.params["message"] in turn_lines.DECLINES
 
 
 def test_the_servers_own_sentences_among_the_lines_are_never_echoed():
@@ -119,7 +119,7 @@ def test_through_the_cycle_the_offer_is_answered_once_and_the_record_says_it_was
     [call] = post.calls
     sent = json.loads(call.request.content)
     assert sent["command"] == "conversation_speak"
-    assert sent["params"]["transfer_response"] == "accept" and sent["params"]["message"] in turns.THANKS_FOR_MONEY
+    assert sent["params"]["transfer_response"] == "accept" and sent["params"]["message"] in turn_lines.THANKS_FOR_MONEY
     assert result.report.endswith("桜草メイさんから500円を受け取り、返事をしました。"), result.report
 
 
@@ -192,7 +192,7 @@ def test_an_announcement_closing_with_nobody_left_says_goodbye_naming_the_agent_
     _, decision, admitted, refused = decide(note)
     assert admitted is not None, refused
     assert admitted.params["next_speaker_agent_id"] == ME.agent_id and admitted.params["message"]
-    assert decision.reason == turns.CLOSING_ALONE
+    assert decision.reason == turn_lines.CLOSING_ALONE
     with respx.mock:
         respx.get(GET_URL).respond(200, json=note.raw)
         post = respx.post(POST_URL).respond(200, json={"ok": True})
@@ -204,13 +204,13 @@ def test_a_closing_with_nobody_left_whose_enum_leaves_the_agent_out_sends_nothin
     text = turn_text([SELF], announcement=True)
     note = notification(text, turn_choices(closing=True, enum=[MEI["id"]]), kind="conversation_closing", nid=NID)
     _, decision, admitted, _ = decide(note)
-    assert admitted is None and decision.command is None and decision.idle_why == turns.NOBODY_LEFT_WHY
+    assert admitted is None and decision.command is None and decision.idle_why == turn_lines.NOBODY_LEFT_WHY
     with respx.mock:
         respx.get(GET_URL).respond(200, json=note.raw)
         post = respx.post(POST_URL).respond(200, json={"ok": True})
         result = handle(f"notification_id: {note.notification_id}", load_settings())
     assert not post.calls
-    assert turns.NOBODY_LEFT_WHY in result.report and result.report.endswith("追加操作なし。")
+    assert turn_lines.NOBODY_LEFT_WHY in result.report and result.report.endswith("追加操作なし。")
 
 
 def test_a_turn_that_is_not_closing_never_names_the_agent_even_with_nobody_left():
@@ -225,7 +225,7 @@ def test_with_nobody_left_a_leave_choice_is_taken_instead():
     note = notification(text, [*turn_choices(closing=True), leave], kind="conversation_closing")
     _, decision, admitted, refused = decide(note)
     assert admitted is not None and admitted.choice.command == "conversation_leave", refused
-    assert decision.reason == turns.LEAVE_ALONE
+    assert decision.reason == turn_lines.LEAVE_ALONE
 
 
 def test_with_nobody_left_a_farewell_that_needs_no_next_speaker_is_sent_without_one():

@@ -24,7 +24,7 @@ from karakuri_agent.app.config import load_settings
 from karakuri_agent.app.cycle import Agent, handle
 from karakuri_agent.errors import NotActionable
 from karakuri_agent.app.listen import stdin
-from karakuri_agent.app.listen.core import Listener
+from karakuri_agent.app.listen.listener import Listener
 from karakuri_agent.app.wrapper import run_command
 
 from conftest import BASE_URL, BODY, CONVERSATION_REQUEST, GET_URL, IDLE_REMINDER, NID, POST_URL

@@ -58,7 +58,7 @@ def persona_check(directory: Path, against_state: bool) -> None:
     A usable pack also gets one line naming the phrase sets it leaves unset
     (they use the neutral lines in the pack's register); with --state, one
     line per variable or rule the state keeps that the pack no longer has."""
-    from karakuri_agent.voice.persona import problems, unset_phrase_sets
+    from karakuri_agent.voice.persona_pack import problems, unset_phrase_sets
 
     found = problems(directory)
     for line in found:
@@ -82,7 +82,7 @@ def _left_behind(directory: Path) -> list[str]:
     from karakuri_agent.behaviour.spec import EMPTY
     from karakuri_agent.domain.clock import utc_now
     from karakuri_agent.state.factory import open_state
-    from karakuri_agent.voice.persona import load_persona
+    from karakuri_agent.voice.persona_pack import load_persona
 
     settings = reading_settings()
     nothing = no_state_yet(settings)
@@ -105,13 +105,13 @@ def rules(pack: Path | None, as_json: bool) -> None:
     from karakuri_agent.behaviour.selector import Selector
     from karakuri_agent.behaviour.spec import EMPTY
     from karakuri_agent.decide.rules import BUILTIN_RULES
-    from karakuri_agent.voice.persona import load_configured
+    from karakuri_agent.voice.persona_pack import load_configured
 
     if pack is None:
         loaded = load_configured(load_settings(require_api=False).persona_dir)
     else:
         from karakuri_agent.errors import ConfigError
-        from karakuri_agent.voice.persona import BrokenPack, load_persona
+        from karakuri_agent.voice.persona_pack import BrokenPack, load_persona
 
         try:  # the pack named here, not KARAKURI_PERSONA_DIR: its errors name --pack
             loaded = load_persona(pack)

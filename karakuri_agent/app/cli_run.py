@@ -142,7 +142,7 @@ def _listen(settings: Settings, clock: Callable[[], datetime], from_stdin: bool)
         bot.run(settings, open_agent)
         return
     from karakuri_agent.app.listen import stdin
-    from karakuri_agent.app.listen.core import Listener
+    from karakuri_agent.app.listen.listener import Listener
 
     # A fixture run is offline: its reports are printed, never posted; each message is seen at its own time.
     webhook = configured_reporter(settings) if settings.fixtures_dir is None else None

@@ -152,7 +152,7 @@ def show(as_json: bool) -> None:
     from karakuri_agent.behaviour.spec import EMPTY
     from karakuri_agent.domain.clock import utc_now
     from karakuri_agent.state.factory import open_state
-    from karakuri_agent.voice.persona import load_configured
+    from karakuri_agent.voice.persona_pack import load_configured
 
     settings = reading_settings()
     behaviour = load_configured(settings.persona_dir).behaviour or EMPTY
@@ -183,7 +183,7 @@ def reset_behaviour(rule_id: str | None, path: str | None) -> None:
     from karakuri_agent.behaviour.spec import EMPTY
     from karakuri_agent.domain.clock import utc_now
     from karakuri_agent.state.factory import open_state
-    from karakuri_agent.voice.persona import load_configured
+    from karakuri_agent.voice.persona_pack import load_configured
 
     settings = reading_settings()
     behaviour = load_configured(settings.persona_dir).behaviour or EMPTY

@@ -119,15 +119,6 @@ def read_env_file(path: Path, *, skip_bad_lines: bool = False) -> dict[str, str]
     return {key: value for key, value in values.items() if value is not None}
 
 
-def env_file_problem(path: Path) -> str | None:
-    """What stops `path` from being read as a `.env` (its first bad line, or why it cannot be read); None: it reads."""
-    try:
-        read_env_file(path)
-    except ConfigError as exc:
-        return exc.message
-    return None
-
-
 def unknown_names(values: Mapping[str, str], where: str) -> list[str]:
     """One warning per KARAKURI_* name nothing reads, with the closest known one (difflib, imported only then)."""
     unknown = sorted(name for name in values if name.startswith("KARAKURI_") and name not in KNOWN_VARIABLES
@@ -191,7 +182,7 @@ class Settings:
 
     @property
     def agent_key(self) -> str:
-        """Whose turn a run takes in the state (state/turns.py): the agent's id, else its name."""
+        """Whose turn a run takes in the state (state/agent_turn.py): the agent's id, else its name."""
         return self.self_agent_id or self.self_name
 
 

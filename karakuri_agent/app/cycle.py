@@ -21,7 +21,7 @@ import httpx
 from karakuri_agent.app.config import Settings
 from karakuri_agent.app.operations import Outcome, Runtime, act, fetch, load_configured_persona, open_runtime
 from karakuri_agent.app.registry import build_decider
-from karakuri_agent.decide.facts import facts_of
+from karakuri_agent.decide.report_facts import facts_of
 from karakuri_agent.domain.clock import cooling_down, utc_now
 from karakuri_agent.domain.commands import RESPONSE
 from karakuri_agent.domain.decision import Decision

@@ -24,7 +24,7 @@ from karakuri_agent.app.fixtures import bundled_fixtures_dir
 from karakuri_agent.app.session import load_session
 from karakuri_agent.app.state_dirs import for_fixtures, live_state_dir
 from karakuri_agent.mind.persona import Persona
-from karakuri_agent.voice.persona import PERSONA_DIR_ENV, load_configured, load_persona
+from karakuri_agent.voice.persona_pack import PERSONA_DIR_ENV, load_configured, load_persona
 
 # What `demo` takes from the user's configuration: who decides and how to reach the model.
 DECIDER_SETTINGS = frozenset({"KARAKURI_DECIDER", "KARAKURI_LLM_BASE_URL", "KARAKURI_LLM_API_KEY", "KARAKURI_LLM_MODEL",

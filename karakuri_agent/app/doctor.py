@@ -106,7 +106,7 @@ def _nearest_existing(path: Path) -> Path:
 
 
 def check_persona(settings: Settings, transport: httpx.BaseTransport | None = None) -> list[Finding]:
-    from karakuri_agent.voice.persona import load_persona, problems
+    from karakuri_agent.voice.persona_pack import load_persona, problems
 
     if settings.persona_dir is None:
         return [Finding(OK, f"persona: the bundled character ({load_persona().name})")]
@@ -123,7 +123,7 @@ def check_behaviour_state(settings: Settings, transport: httpx.BaseTransport | N
     from karakuri_agent.domain.clock import utc_now
     from karakuri_agent.state.factory import open_state
     from karakuri_agent.state.sqlite.db import DB_FILENAME
-    from karakuri_agent.voice.persona import load_configured
+    from karakuri_agent.voice.persona_pack import load_configured
 
     if settings.database_url is None and not (settings.state_dir / DB_FILENAME).exists():
         return []  # no state yet: nothing remembered

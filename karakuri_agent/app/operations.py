@@ -40,7 +40,7 @@ class Runtime:
     ledger: Ledger
     # The world's clock (CONTRACT §9): follows the server from the first notification read.
     clock: WorldClock = field(default_factory=WorldClock)
-    # The agent's turn (state/turns.py): held from a notification's first read to its last write.
+    # The agent's turn (state/agent_turn.py): held from a notification's first read to its last write.
     turn: Callable[[], AbstractContextManager[None]] = nullcontext
 
 
@@ -92,7 +92,7 @@ def _turn_of(state: State, settings: Settings) -> Callable[[], AbstractContextMa
 def load_configured_persona(settings: Settings) -> Persona:
     """The persona pack KARAKURI_PERSONA_DIR names (else the bundled one), read once per Agent; a pack
     whose content passed the check before is not checked again (its key is kept in the state directory)."""
-    from karakuri_agent.voice.persona import load_configured
+    from karakuri_agent.voice.persona_pack import load_configured
 
     return load_configured(settings.persona_dir, checked_in=settings.state_dir)
 

@@ -19,7 +19,7 @@ from karakuri_agent.mind.persona import Persona, Rules
 from karakuri_agent.errors import UsageError
 from karakuri_agent.ja import phrases
 from karakuri_agent.shipped import shipped
-from karakuri_agent.voice.persona import PACK_FILE
+from karakuri_agent.voice.persona_pack import PACK_FILE
 
 # An empty behaviour.json: every key there to fill, nothing changed until it is.
 EMPTY_BEHAVIOUR: dict[str, Any] = {"variables": {}, "rules": [], "reactions": [], "disable": []}

@@ -28,9 +28,8 @@ def _rules(settings: Settings) -> Decider:
 def _llm(settings: Settings) -> Decider:
     """A model that proposes, checked by the one gate, with the rules as its own fallback.
 
-    LLMDecider already falls back to the rules on every failure of the model
-    (and puts the rules' candidates behind its own), so it is not wrapped in
-    FallbackDecider: that would only list the rules' candidates twice.
+    LLMDecider falls back to the rules on every failure of the model (and
+    puts the rules' candidates behind its own, as `Proposal.fallback`).
     """
     from karakuri_agent.decide.rules import RulePolicy
     from karakuri_agent.gate import problems_in_view
@@ -47,7 +46,7 @@ def _llm(settings: Settings) -> Decider:
 
 
 # Name → builder. A new decider adds one entry here; one that can fail (a model)
-# falls back to the rules (FallbackDecider, or its own fallback as "llm" has) and
+# falls back to the rules as "llm" does (its Proposal's `fallback` and `errors`) and
 # may check its own proposals with gate.problems_in_view first.
 DECIDERS: dict[str, Callable[[Settings], Decider]] = {
     "rules": _rules,

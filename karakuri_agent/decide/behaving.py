@@ -55,7 +55,7 @@ def facts(view: View) -> Facts:
         place=here_name(parsed),
         nearby=tuple(a.name for a in view.nearby_agents if a.name),
         partner=tuple(p.name for p in others if p.name),
-        money=held.money,  # reading/holdings.py's: the text's 所持金, a status answer, what commands spent
+        money=held.money,  # reading/money_and_items.py's: the text's 所持金, a status answer, what commands spent
         items=items,
         weather=parsed.location.get("weather"),
         met=tuple(view.met),

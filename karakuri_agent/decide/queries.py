@@ -16,11 +16,11 @@ from karakuri_agent.domain.limits import FRIEND_AFTER_TALKS
 from karakuri_agent.domain.notification import Choice
 from karakuri_agent.domain.records import Meeting, Offer, Parsed, Transfer, has_talked, here_id, here_name
 from karakuri_agent.mind.view import View
-from karakuri_agent.ja import places, reasons
+from karakuri_agent.ja import place_words, reasons
 from karakuri_agent.memory import lessons, recall
 from karakuri_agent.memory.travel import FLOOR, time_to_walk
-from karakuri_agent.reading.holdings import needs_of
-from karakuri_agent.reading.places import known_place
+from karakuri_agent.reading.money_and_items import needs_of
+from karakuri_agent.reading.place_names import known_place
 
 # How far ahead a meeting starts to steer the agent (time to walk there and wait).
 COMMITMENT_SOON = timedelta(minutes=90)
@@ -251,7 +251,7 @@ def name_of(view: View, node_id: str) -> str | None:
 def place_group(view: View, node_id: str | None) -> str:
     """The building a node belongs to ("喫茶店 店内" and "喫茶店 入口" are one place)."""
     name = name_of(view, node_id) if node_id else None
-    return places.building(name) if name else (node_id or "")
+    return place_words.building(name) if name else (node_id or "")
 
 
 def recent_groups(view: View, recent_nodes: list[str | None]) -> set[str]:
@@ -268,7 +268,7 @@ def node_for_place(view: View, place_name: str | None) -> str | None:
     if not matches:
         found = known_place(place_name, [p.node for p in view.places if p.name and p.node_id])
         matches = [p for p in view.places if found and p.node_id == found[1]]
-    inside = [p for p in matches if places.is_inside(p.name)]
+    inside = [p for p in matches if place_words.is_inside(p.name)]
     chosen = (inside or matches)[:1]
     return chosen[0].node_id if chosen else None
 

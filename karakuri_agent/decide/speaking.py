@@ -31,12 +31,12 @@ from karakuri_agent.domain.notification import Choice
 from karakuri_agent.domain.clock import TOKYO
 from karakuri_agent.domain.records import Meeting, Transfer
 from karakuri_agent.mind.view import View
-from karakuri_agent.ja import places, reasons, turns
+from karakuri_agent.ja import place_words, reasons, turn_lines
 from karakuri_agent.memory import recall
 from karakuri_agent.ja.safety import clean_text
-from karakuri_agent.reading.listening import hear
-from karakuri_agent.reading.turns import without_server_sentences
-from karakuri_agent.reading.promises import extract_promise, proposes_without_time
+from karakuri_agent.reading.hearing import hear
+from karakuri_agent.reading.conversation_turns import without_server_sentences
+from karakuri_agent.reading.promise_lines import extract_promise, proposes_without_time
 from karakuri_agent.voice.fitting import choose_line, said_key
 from karakuri_agent.voice.speech import DEFAULT_MAX_LENGTH, Memory, compose
 
@@ -95,8 +95,8 @@ def offer_reason(view: View, choice: Choice) -> str | None:
         return None
     name = (offer.get("from") or NOBODY).name or None
     if _response_to(view, choice, offer) == "accept":
-        return turns.take_offer(name)
-    return turns.decline_offer(name, refused_always=view.transfer_policy == "reject")
+        return turn_lines.take_offer(name)
+    return turn_lines.decline_offer(name, refused_always=view.transfer_policy == "reject")
 
 
 def asks_time(view: View, partner: PersonRef) -> bool:
@@ -163,13 +163,13 @@ def _fitted(view: View, choice: Choice, lines: list[str]) -> str:
 def _offer_line(view: View, choice: Choice, offer: Transfer, *, taken: bool, parting: bool) -> str:
     """Thanks for a gift taken, a kind no to one declined; a goodbye after it when the turn ends the talk."""
     if taken:
-        answers = turns.THANKS_FOR_MONEY if offer.get("money") and not offer.get("item") else turns.THANKS_FOR_ITEM
+        answers = turn_lines.THANKS_FOR_MONEY if offer.get("money") and not offer.get("item") else turn_lines.THANKS_FOR_ITEM
     else:
-        answers = turns.DECLINES
+        answers = turn_lines.DECLINES
     seed = view.notification_id
     ordered = _varied(answers, seed)
     if parting:
-        ordered = [a + b for a in ordered for b in _varied(turns.PARTING, seed)] + ordered
+        ordered = [a + b for a in ordered for b in _varied(turn_lines.PARTING, seed)] + ordered
     return _fitted(view, choice, ordered)
 
 
@@ -177,10 +177,10 @@ def _ask_time_line(view: View, choice: Choice, last: str | None) -> str:
     """A question about the time of a plan proposed without one (naming its place when the line did)."""
     promise = extract_promise(last, speaker_name="", speaker_id=None, now=view.now,
                               known_places=[p.node for p in view.places]) if last else None
-    place = places.building(promise.place_name) if promise and promise.place_name else ""
+    place = place_words.building(promise.place_name) if promise and promise.place_name else ""
     seed = view.notification_id
-    lines = [line.format(place=place) for line in _varied(turns.ASK_TIME_AT, seed)] if place else []
-    return _fitted(view, choice, lines + _varied(turns.ASK_TIME, seed))
+    lines = [line.format(place=place) for line in _varied(turn_lines.ASK_TIME_AT, seed)] if place else []
+    return _fitted(view, choice, lines + _varied(turn_lines.ASK_TIME, seed))
 
 
 def next_speaker(view: View, choice: Choice, partner: PersonRef) -> str | None:

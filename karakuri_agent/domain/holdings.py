@@ -6,7 +6,7 @@ The texts tell it in pieces: the perception's `所持金: 10,000円` (always),
 (`- 映画チケット (movie-ticket) ×1`); what it spent and received follows
 from its own commands. `Holdings` keeps what is known and says "unknown"
 (None) for the rest, so a decider can tell "cannot afford" from "cannot
-tell". Read by reading/holdings.py, kept by memory/holdings.py.
+tell". Read by reading/money_and_items.py, kept by memory/kept_holdings.py.
 """
 
 from __future__ import annotations

@@ -36,7 +36,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from karakuri_agent.llm.schema import NAME
+from karakuri_agent.llm.answer_schema import NAME
 from karakuri_agent.llm.settings import LLMSettings
 
 SCHEMA, OBJECT, TEXT = "json_schema", "json_object", "text"

@@ -2,7 +2,7 @@
 
 `LLMDecider.propose(view)` asks the model once for one proposal (a bounded
 request for the JSON Schema of the offered choices, llm/chat.py and
-llm/schema.py), reads it forgivingly, holds it to the agent's own limits
+llm/answer_schema.py), reads it forgivingly, holds it to the agent's own limits
 and to the gate the caller passes in, asks once more with its answer and
 the problems shown when it fails, and otherwise hands the decision back to
 the rules. A model that is down, slow, rude or wrong never costs the
@@ -42,11 +42,11 @@ from karakuri_agent.llm import LLM_EXTRA
 from karakuri_agent.domain.notification import offered_choice
 from karakuri_agent.mind.view import View
 from karakuri_agent.gate import SPOKEN_FIELDS
-from karakuri_agent.ja.prompt import OWN_WORDS
+from karakuri_agent.ja.prompt_text import OWN_WORDS
 from karakuri_agent.llm.chat import Chat, describe_failure
 from karakuri_agent.llm.prompt import build_messages, persona_card
 from karakuri_agent.llm.proposal import UnreadableProposal, read_proposal
-from karakuri_agent.llm.schema import proposal_schema
+from karakuri_agent.llm.answer_schema import proposal_schema
 from karakuri_agent.llm.settings import LLMSettings
 from karakuri_agent.domain.model_trace import MODEL, REPAIRED, LLMTrace
 

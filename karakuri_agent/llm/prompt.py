@@ -29,9 +29,9 @@ from karakuri_agent.mind.persona import Persona
 from karakuri_agent.domain.records import Activity, Transfer, here_of
 from karakuri_agent.mind.view import View
 from karakuri_agent.gate import SPOKEN_FIELDS
-from karakuri_agent.ja import prompt as ja_prompt
+from karakuri_agent.ja import prompt_text
 from karakuri_agent.ja.phrases import relationship
-from karakuri_agent.ja.prompt import (
+from karakuri_agent.ja.prompt_text import (
     ANSWER_SHAPE,
 )
 from karakuri_agent.llm.understanding import clock, promise_shown, understand
@@ -80,18 +80,18 @@ def build_messages(
     shape of the rules' own proposal.
     """
     messages = [
-        {"role": "system", "content": ja_prompt.system_message(persona)},
+        {"role": "system", "content": prompt_text.system_message(persona)},
         {"role": "user", "content": _situation(view, default)},
     ]
     if repair is not None:
         answer, problems = repair
-        offered = ja_prompt.offered(list(dict.fromkeys(c.command for c in view.choices)))
+        offered = prompt_text.offered(list(dict.fromkeys(c.command for c in view.choices)))
         if answer is None:
             example = _json(_suggested(default)) if default is not None and default.acts else ANSWER_SHAPE
-            messages.append({"role": "user", "content": ja_prompt.unreadable(problems, offered, example)})
+            messages.append({"role": "user", "content": prompt_text.unreadable(problems, offered, example)})
         else:
             messages.append({"role": "assistant", "content": answer[:1000]})
-            messages.append({"role": "user", "content": ja_prompt.unusable(problems, offered)})
+            messages.append({"role": "user", "content": prompt_text.unusable(problems, offered)})
     kept = tuple(s for s in secrets if s)
     return [{**m, "content": redact(m["content"], kept)} for m in messages] if kept else messages
 
@@ -108,33 +108,33 @@ def _situation(view: View, default: Decision | None) -> str:
         return _drop_empty({"id": p.id, "name": _cut(p.name), **known})
 
     sections: list[tuple[str, list[Any]]] = [
-        (ja_prompt.SITUATION, [_drop_empty({
+        (prompt_text.SITUATION, [_drop_empty({
             "notification": parsed.notification_type,
             "time": clock(view.now),
             "me": _drop_empty({"id": view.me.agent_id, "name": view.me.name}),
             "here": _drop_empty({"node_id": here.get("node_id"), "name": _cut(here.get("name"))}),
         })]),
-        (ja_prompt.PARTICIPANTS, [participant(p) for p in parsed.participants
+        (prompt_text.PARTICIPANTS, [participant(p) for p in parsed.participants
                                   if not view.me.is_self(p.id, p.name)]),
-        (ja_prompt.CONVERSATION, [
+        (prompt_text.CONVERSATION, [
             _drop_empty({"speaker": _cut(m.speaker), "id": m.speaker_id,
                          "line": _cut(m.message, LINE_CHARS)})
             for m in parsed.conversation_messages[-LINES:]]),
-        (ja_prompt.TRANSFERS, [_transfer(t) for t in parsed.transfers]),
+        (prompt_text.TRANSFERS, [_transfer(t) for t in parsed.transfers]),
         *(understood.sections if understood is not None else []),
-        (ja_prompt.NEARBY, [_drop_empty({"id": a.id, "name": _cut(a.name)})
+        (prompt_text.NEARBY, [_drop_empty({"id": a.id, "name": _cut(a.name)})
                        for a in view.nearby_agents[:PEOPLE]]),
-        (ja_prompt.KNOWN_PEOPLE, [_drop_empty({"id": p.agent_id, "name": _cut(p.display_name),
+        (prompt_text.KNOWN_PEOPLE, [_drop_empty({"id": p.agent_id, "name": _cut(p.display_name),
                                     "relationship": relationship(p.interactions), "met": p.interactions})
                        for p in view.people[:PEOPLE]]),
         # On a turn the promises are the agent's plans, in the understanding.
-        (ja_prompt.PROMISES, [promise_shown(c) for c in view.pending[:PROMISES]]
+        (prompt_text.PROMISES, [promise_shown(c) for c in view.pending[:PROMISES]]
          if understood is None else []),
-        (ja_prompt.RECENT_COMMANDS, [_command(c) for c in view.recent_commands[:RECENT]]),
-        (ja_prompt.SAID_BEFORE, [_cut(line, LINE_CHARS) for line in list(dict.fromkeys(view.said_before))[:SAID]]),
-        (ja_prompt.KNOWN_PLACES, _places(view)),
-        (ja_prompt.CHOICES, [_choice(c) for c in view.choices]),
-        (ja_prompt.SUGGESTION, [_suggested(default)] if default is not None and default.acts else []),
+        (prompt_text.RECENT_COMMANDS, [_command(c) for c in view.recent_commands[:RECENT]]),
+        (prompt_text.SAID_BEFORE, [_cut(line, LINE_CHARS) for line in list(dict.fromkeys(view.said_before))[:SAID]]),
+        (prompt_text.KNOWN_PLACES, _places(view)),
+        (prompt_text.CHOICES, [_choice(c) for c in view.choices]),
+        (prompt_text.SUGGESTION, [_suggested(default)] if default is not None and default.acts else []),
         *_behaviour(view),
     ]
     return "\n".join(f"## {title}\n" + "\n".join(map(_json, items)) for title, items in sections if items)
@@ -149,8 +149,8 @@ def _behaviour(view: View) -> list[tuple[str, list[Any]]]:
         return []
     shown = [_drop_empty({"name": v["path"], "value": v["value"], "band": v.get("band")})
              for v in turn.variables.shown()]
-    return [(ja_prompt.MY_STATE, [*shown, ja_prompt.STATE_HINT] if shown else []),
-            (ja_prompt.DIRECTIVES, turn.directives()), (ja_prompt.CLUES, turn.contexts())]
+    return [(prompt_text.MY_STATE, [*shown, prompt_text.STATE_HINT] if shown else []),
+            (prompt_text.DIRECTIVES, turn.directives()), (prompt_text.CLUES, turn.contexts())]
 
 
 def _choice(choice: Choice) -> dict[str, Any]:
@@ -196,7 +196,7 @@ def _transfer(transfer: Transfer) -> dict[str, Any]:
 def _suggested(decision: Decision) -> dict[str, Any]:
     """The rules' proposal as a default: its command and its other params, never its line (a
     model shown a line copies it); the line's place says that the model writes it."""
-    params = {k: ja_prompt.OWN_WORDS if k in SPOKEN_FIELDS else v for k, v in decision.params.items()}
+    params = {k: prompt_text.OWN_WORDS if k in SPOKEN_FIELDS else v for k, v in decision.params.items()}
     return {"command": decision.command, "params": params, "reason": _cut(decision.reason)}
 
 

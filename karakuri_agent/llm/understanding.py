@@ -1,6 +1,6 @@
 """What the model is told about a conversation turn: the line understood, and what is true of the agent.
 
-The rules answer a partner's line from what it is (reading/listening.py's
+The rules answer a partner's line from what it is (reading/hearing.py's
 `Heard`: its kind, its topic as whole words, what a question asks about)
 and from what the agent knows (decide/speaking.py's `memory_of`: where it
 went today, whom it talked with, its promises ahead; the pack's tastes;
@@ -9,7 +9,7 @@ knowledge, as data, so its line can be as grounded as the rules': never
 the rules' own line, which a small model only copies.
 
 Pure and bounded: every list is cut, every text is cut, and nothing here
-reads settings, so no key can reach it. Japanese labels live in ja/prompt.py.
+reads settings, so no key can reach it. Japanese labels live in ja/prompt_text.py.
 """
 
 from __future__ import annotations
@@ -27,12 +27,12 @@ from karakuri_agent.domain.clock import TOKYO
 from karakuri_agent.mind.persona import Persona
 from karakuri_agent.domain.records import Meeting
 from karakuri_agent.mind.view import View
-from karakuri_agent.ja import listening as cues
-from karakuri_agent.ja import prompt as ja_prompt
+from karakuri_agent.ja import listening_cues
+from karakuri_agent.ja import prompt_text
 from karakuri_agent.ja.safety import clean_text
 from karakuri_agent.memory import recall
-from karakuri_agent.reading import listening as heard_kinds
-from karakuri_agent.reading.listening import Heard
+from karakuri_agent.reading import hearing
+from karakuri_agent.reading.hearing import Heard
 from karakuri_agent.voice.names import given_name_of, place_word_of
 
 # The choices on which the agent answers a partner's line.
@@ -70,18 +70,18 @@ def understand(view: View) -> Understanding | None:
     partner_name = partner.name
     others = [p.name for p in view.parsed.participants
               if not view.me.is_self(p.id, p.name)]
-    heard = heard_kinds.hear(text, own_names=(persona.short_name, persona.name),
+    heard = hearing.hear(text, own_names=(persona.short_name, persona.name),
                              other_names=(*filter(None, (given_name_of(o) for o in others)),
                                           given_name_of(partner_name) or partner_name))
     memory = memory_of(view, partner)
     told = recall.about(view, partner).get("facts") or []
     plans: list[Any] = _plans(view)
     sections: Sections = [
-        (ja_prompt.HEARD, [_heard(view, partner, line, heard)]),
-        (ja_prompt.MY_DAY, [_day(view, memory.here, memory.today_places, memory.met_today)]),
-        (ja_prompt.MY_PLANS, plans or [ja_prompt.NO_PLANS]),
-        (ja_prompt.MY_TASTES, tastes(persona, heard, text)),
-        (ja_prompt.TOLD_BEFORE, list(told)),
+        (prompt_text.HEARD, [_heard(view, partner, line, heard)]),
+        (prompt_text.MY_DAY, [_day(view, memory.here, memory.today_places, memory.met_today)]),
+        (prompt_text.MY_PLANS, plans or [prompt_text.NO_PLANS]),
+        (prompt_text.MY_TASTES, tastes(persona, heard, text)),
+        (prompt_text.TOLD_BEFORE, list(told)),
     ]
     return Understanding(partner, sections)
 
@@ -91,21 +91,21 @@ def _heard(view: View, partner: PersonRef, line: str | None, heard: Heard | None
     out: dict[str, Any] = {"from": _cut(partner.name)}
     if heard is None:
         return _drop_empty(out)
-    out["kind"] = ja_prompt.KIND_LABELS.get(heard.kind, heard.kind)
+    out["kind"] = prompt_text.KIND_LABELS.get(heard.kind, heard.kind)
     question = heard.question
     if heard.kind == "question":
-        out["asks"] = ja_prompt.ASKS_LABELS.get(heard.asks, heard.asks)
+        out["asks"] = prompt_text.ASKS_LABELS.get(heard.asks, heard.asks)
         if question is not None:
-            out["question"] = ja_prompt.QUESTION_LABELS.get(question.kind)
+            out["question"] = prompt_text.QUESTION_LABELS.get(question.kind)
             out["options"] = [_cut(o) for o in question.options[:OPTIONS]]
         if heard.favourite:
-            out["about"] = ja_prompt.FAVOURITE_LABELS.get(heard.favourite)
-        if heard.asks == heard_kinds.TALK:
+            out["about"] = prompt_text.FAVOURITE_LABELS.get(heard.favourite)
+        if heard.asks == hearing.TALK:
             out["talk_topic"] = _cut(_talk_topic(view, partner))
     out["topic"] = _cut(heard.topic)
     if heard.kind in ("news", "plan", "feeling", "retraction", "statement"):
         out["told"] = _cut(heard.clause)
-        out["mood"] = ja_prompt.MOOD_LABELS.get(heard.mood)
+        out["mood"] = prompt_text.MOOD_LABELS.get(heard.mood)
     # A meeting this very line set, whatever its kind ('3時からお茶会があるのですが、ご一緒にいかがですか'),
     # or one it proposes without a time: as the rules' reply reads it.
     meeting = promise_in(view, line, partner)
@@ -113,7 +113,7 @@ def _heard(view: View, partner: PersonRef, line: str | None, heard: Heard | None
         out["meeting"] = _drop_empty({"place": _cut(meeting.place_name),
                                       "at": meeting.due_at.astimezone(TOKYO).strftime("%H:%M")})
     elif heard.kind in ("invitation", "question", "statement", "plan", "news") and asks_time(view, partner):
-        out["meeting"] = ja_prompt.NO_TIME_SAID
+        out["meeting"] = prompt_text.NO_TIME_SAID
     return _drop_empty(out)
 
 
@@ -147,7 +147,7 @@ def clock(moment: datetime) -> str:
 
 def _talk_topic(view: View, partner: PersonRef) -> str:
     """What the talk was about, as the rules read it: the first line before this one that names a thing."""
-    from karakuri_agent.voice.listening import talk_topic
+    from karakuri_agent.voice.answering import talk_topic
 
     memory = memory_of(view, partner)
     persona = view.persona
@@ -157,9 +157,9 @@ def _talk_topic(view: View, partner: PersonRef) -> str:
 def _day(view: View, here: str, places: Sequence[str], people: Sequence[str]) -> dict[str, Any]:
     """Where it is, where it went today, whom it talked with today, what it was given today."""
     went = [_cut(place_word_of(p) or p) for p in dict.fromkeys(places) if p][:PLACES]
-    got = [ja_prompt.gift_from(_cut(giver), ja_prompt.received(item, amount))
+    got = [prompt_text.gift_from(_cut(giver), prompt_text.received(item, amount))
            for giver, item, amount in view.day_received[:GIFTS]]
-    nowhere = ja_prompt.ONLY_HERE if here else ja_prompt.NO_PLACE_YET
+    nowhere = prompt_text.ONLY_HERE if here else prompt_text.NO_PLACE_YET
     return _drop_empty({"here": _cut(place_word_of(here) or here), "went": went or nowhere,
                         "talked_with": [_cut(p) for p in people[:PEOPLE]], "got": got})
 
@@ -170,38 +170,38 @@ def tastes(persona: Persona, heard: Heard | None, text: str) -> list[dict[str, A
     own = persona.tastes
     out: list[dict[str, Any]] = []
     asks = heard.asks if heard is not None and heard.kind == "question" else None
-    if heard is not None and asks == heard_kinds.FAVOURITE and heard.favourite:
+    if heard is not None and asks == hearing.FAVOURITE and heard.favourite:
         thing = own.favourites.get(heard.favourite, "")
         if not thing and heard.favourite == "place" and persona.favourite_places:
             thing = persona.favourite_places[0]
         if not thing and heard.favourite == "pastime" and own.pastimes:
             thing = own.pastimes[0]
         if thing:
-            out.append({"kind": ja_prompt.FAVOURITE_LABELS.get(heard.favourite), "is": _cut(thing)})
-    if asks == heard_kinds.PASTIME and own.pastimes:
-        out.append({"kind": ja_prompt.FAVOURITE_LABELS["pastime"], "is": [_cut(p) for p in own.pastimes[:2]]})
+            out.append({"kind": prompt_text.FAVOURITE_LABELS.get(heard.favourite), "is": _cut(thing)})
+    if asks == hearing.PASTIME and own.pastimes:
+        out.append({"kind": prompt_text.FAVOURITE_LABELS["pastime"], "is": [_cut(p) for p in own.pastimes[:2]]})
     for habit in own.habits:
         said = next((w for w in habit.words if w and w in text), None)
         if said:
-            out.append({"habit": _cut(said), "does": ja_prompt.DOES if habit.does else ja_prompt.DOES_NOT})
-    night = any(w in text for w in cues.NIGHT_WORDS)
-    morning = any(w in text for w in cues.MORNING_WORDS)
+            out.append({"habit": _cut(said), "does": prompt_text.DOES if habit.does else prompt_text.DOES_NOT})
+    night = any(w in text for w in listening_cues.NIGHT_WORDS)
+    morning = any(w in text for w in listening_cues.MORNING_WORDS)
     if own.time_of_day and (night or morning):
-        out.append({"kind": ja_prompt.FAVOURITE_LABELS["time_of_day"], "is": ja_prompt.TIME_OF_DAY.get(own.time_of_day)})
+        out.append({"kind": prompt_text.FAVOURITE_LABELS["time_of_day"], "is": prompt_text.TIME_OF_DAY.get(own.time_of_day)})
     season = own.favourites.get("season", "")
-    if season and any(s in text for s in cues.SEASONS):
-        out.append({"kind": ja_prompt.FAVOURITE_LABELS["season"], "is": _cut(season)})
-    for things, feel in ((own.likes, ja_prompt.LIKED), (own.dislikes, ja_prompt.DISLIKED)):
+    if season and any(s in text for s in listening_cues.SEASONS):
+        out.append({"kind": prompt_text.FAVOURITE_LABELS["season"], "is": _cut(season)})
+    for things, feel in ((own.likes, prompt_text.LIKED), (own.dislikes, prompt_text.DISLIKED)):
         out += [{"thing": _cut(t), "feel": feel} for t in things if t and t in text]
     for fact in persona.facts.values():
         said = next((w for w in fact.words if w and w in text), None)
         if said and fact.likes is not None:
-            out.append({"thing": _cut(said), "feel": ja_prompt.LIKED if fact.likes else ja_prompt.DISLIKED})
-    if not out and asks in ("", heard_kinds.FAVOURITE, heard_kinds.PASTIME, heard_kinds.SIDE):
-        out = [{"kind": ja_prompt.FAVOURITE_LABELS.get(kind), "is": _cut(thing)}
+            out.append({"thing": _cut(said), "feel": prompt_text.LIKED if fact.likes else prompt_text.DISLIKED})
+    if not out and asks in ("", hearing.FAVOURITE, hearing.PASTIME, hearing.SIDE):
+        out = [{"kind": prompt_text.FAVOURITE_LABELS.get(kind), "is": _cut(thing)}
                for kind, thing in own.favourites.items() if thing]
         if own.time_of_day:
-            out.append({"kind": ja_prompt.FAVOURITE_LABELS["time_of_day"], "is": ja_prompt.TIME_OF_DAY.get(own.time_of_day)})
+            out.append({"kind": prompt_text.FAVOURITE_LABELS["time_of_day"], "is": prompt_text.TIME_OF_DAY.get(own.time_of_day)})
     unique = list({repr(sorted(item.items())): item for item in out}.values())
     return unique[:TASTES]
 

@@ -28,7 +28,7 @@ from karakuri_agent.domain.limits import (
 )
 from karakuri_agent.domain.notification import Notification
 from karakuri_agent.domain.records import Line, Meeting, Parsed, has_talked
-from karakuri_agent.ja.context import (
+from karakuri_agent.ja.context_labels import (
     DECISION_GUIDANCE,
     SELF_HEADER,
 )
@@ -41,8 +41,8 @@ from karakuri_agent.memory.record import agents_in, conversation_key
 from karakuri_agent.memory.record import partner_keys, said_to_partners
 from karakuri_agent.memory.travel import trips
 from karakuri_agent.outside import loads, read_regular_file
-from karakuri_agent.reading import offers, textparse, turns
-from karakuri_agent.reading.promises import line_key
+from karakuri_agent.reading import offers, textparse, conversation_turns
+from karakuri_agent.reading.promise_lines import line_key
 from karakuri_agent.state.base import Store
 from karakuri_agent.state.values import stored_row, utc_text
 
@@ -121,9 +121,9 @@ def parse(notification: Notification, *, roster: textparse.NameLookup, me: Ident
         notification_type=body.type,
         conversation_id=body.conversation_id,
         participants=participants,
-        present=listed if listed is not None else turns.parse_present(text, roster),  # who may speak next
-        participants_listed=body.participants is not None or turns.parse_roster_line(text) is not None,
-        departed=turns.parse_departed(text, roster),  # never named next
+        present=listed if listed is not None else conversation_turns.parse_present(text, roster),  # who may speak next
+        participants_listed=body.participants is not None or conversation_turns.parse_roster_line(text) is not None,
+        departed=conversation_turns.parse_departed(text, roster),  # never named next
         conversation_messages=messages,
         next_speakers=textparse.parse_next_speakers(text, roster),
         location={
@@ -181,14 +181,14 @@ def remember_told(store: Store, lines: Sequence[Line], said_at: Any, me: Identit
     if not lines:
         return
     from karakuri_agent.reading import (
-        told,  # its patterns cost start-up time: imported only when there are lines to read
+        told_facts,  # its patterns cost start-up time: imported only when there are lines to read
     )
 
-    facts, retractions = told.read_lines(lines, said_at, is_self=me.is_self, conversation_id=conversation_id)
+    facts, retractions = told_facts.read_lines(lines, said_at, is_self=me.is_self, conversation_id=conversation_id)
     store.learn_facts(fact.to_row() for fact in facts)
     for retraction in retractions:
         rows = store.told_facts([retraction.speaker_id or retraction.speaker_name, retraction.about_name], limit=50)
-        store.withdraw_facts(told.retracted(rows, retraction), retraction.said_at)
+        store.withdraw_facts(told_facts.retracted(rows, retraction), retraction.said_at)
 
 
 def told_to(store: Store, people: Iterable[PersonRef]) -> dict[str, list[dict[str, Any]]]:

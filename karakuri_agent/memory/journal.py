@@ -26,7 +26,7 @@ from karakuri_agent.domain.commands import ACCEPT_TRANSFER, CONVERSATION, REJECT
 from karakuri_agent.domain.notification import parse_timestamp
 from karakuri_agent.domain.identity import Identity, PersonRef
 from karakuri_agent.domain.records import JournalEntry, Line, Parsed
-from karakuri_agent.reading.promises import line_key
+from karakuri_agent.reading.promise_lines import line_key
 from karakuri_agent.state.base import Store
 from karakuri_agent.state.values import utc_text
 

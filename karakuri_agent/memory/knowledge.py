@@ -15,7 +15,7 @@ TRIPS = "trips"
 LAST_SEEN = "listen.last_seen"
 NPCS = "npcs"  # node → name of the NPCs seen: nodes that are never a destination
 REFUSED = "refused"  # commands the world refused, by params and place, with when (memory/lessons.py)
-HOLDINGS = "holdings"  # money and items, as far as known (memory/holdings.py)
+HOLDINGS = "holdings"  # money and items, as far as known (memory/kept_holdings.py)
 NAMED = (BUILDINGS, PARTNERS, TRIPS, LAST_SEEN, NPCS, REFUSED, HOLDINGS)
 
 RESULT_PREFIX = "result:"

@@ -1,7 +1,7 @@
 """A promise's whole life in one place: made from a line, called off or moved by a later one, kept
 by going there or talking there, broken once its time is long past, and the time rules of each step.
 
-reading/promises.py understands the words (who, where, when); this module decides what they do to
+reading/promise_lines.py understands the words (who, where, when); this module decides what they do to
 the agent's promises and what a promise's state is at a moment. The context (`observe`, `view_of`),
 the outcome's record, the deciders' queries, the pack's reactions and `day` all ask here, so a
 promise `day` calls kept is the one the `promise_kept` reaction and the deciders call kept.
@@ -14,8 +14,8 @@ from datetime import datetime, timedelta
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from karakuri_agent.domain.records import Line, Meeting, Parsed, here_of
-from karakuri_agent.reading.places import known_place
-from karakuri_agent.reading.promises import Promise, calls_off, changes_plan, extract_promises, line_key
+from karakuri_agent.reading.place_names import known_place
+from karakuri_agent.reading.promise_lines import Promise, calls_off, changes_plan, extract_promises, line_key
 from karakuri_agent.state.base import Store
 from karakuri_agent.state.values import utc_text
 

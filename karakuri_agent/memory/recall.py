@@ -16,7 +16,7 @@ from datetime import date, datetime, timedelta
 from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 from karakuri_agent.domain.identity import PersonRef
-from karakuri_agent.domain import facts as kinds
+from karakuri_agent.domain import fact_kinds
 from karakuri_agent.domain.json_value import JsonValue
 from karakuri_agent.domain.records import Recall
 from karakuri_agent.domain.limits import MESSAGE_UNITS, utf16_units
@@ -37,8 +37,8 @@ ONE_PER_TALK = timedelta(hours=1)
 
 def _order(kind: str) -> int:
     """What comes first when several could: their plans near the day, then the rest of theirs, then news."""
-    return {kinds.PLAN: 0, kinds.PET: 1, kinds.FAMILY: 2, kinds.EVENT: 3, kinds.WORK: 4, kinds.LIKE: 5,
-            kinds.DISLIKE: 6, kinds.NEWS: 7}.get(kind, 9)
+    return {fact_kinds.PLAN: 0, fact_kinds.PET: 1, fact_kinds.FAMILY: 2, fact_kinds.EVENT: 3, fact_kinds.WORK: 4, fact_kinds.LIKE: 5,
+            fact_kinds.DISLIKE: 6, fact_kinds.NEWS: 7}.get(kind, 9)
 
 
 def explained(recall: Recall) -> str:
@@ -97,7 +97,7 @@ def _since(mentioned_at: Any, now: datetime) -> timedelta:
 def choose(rows: Iterable[Mapping[str, Any]], person: PersonRef, now: datetime,
            said: Iterable[str] = ()) -> Recall | None:
     """The fact to bring up to `person` now, or None."""
-    from karakuri_agent.reading import told
+    from karakuri_agent.reading import told_facts
 
     today = now.astimezone(TOKYO).date()
     used = {said_key(line) for line in said}
@@ -106,7 +106,7 @@ def choose(rows: Iterable[Mapping[str, Any]], person: PersonRef, now: datetime,
         return None
     found: list[tuple[tuple[int, str], Recall]] = []
     for row in rows:
-        news = row.get("kind") == kinds.NEWS
+        news = row.get("kind") == fact_kinds.NEWS
         if row.get("withdrawn_at") or (news and _told_by(row, person)) or not (news or _about(row, person)):
             continue
         told_on = _day(row.get("said_at"))
@@ -114,7 +114,7 @@ def choose(rows: Iterable[Mapping[str, Any]], person: PersonRef, now: datetime,
             continue
         if _since(row.get("mentioned_at"), now) < RECALL_AGAIN_AFTER:
             continue
-        line = told.recall_line(row, today)
+        line = told_facts.recall_line(row, today)
         if line is None or said_key(line) in used:
             continue
         recall = Recall(str(row["fact_key"]), str(person.id or person.name or ""), line,
@@ -197,7 +197,7 @@ def about(view: View, person: PersonRef) -> dict[str, Any]:
     if band:
         out["closeness"] = band
     rows = [r for r in view.told.get(str(person.id or ""), ())
-            if not r.get("withdrawn_at") and (r.get("kind") == kinds.NEWS or _about(r, person))]
+            if not r.get("withdrawn_at") and (r.get("kind") == fact_kinds.NEWS or _about(r, person))]
     facts = [f"{_day(r.get('said_at')) or ''} {r.get('speaker_name') or ''}{markup.quoted(str(r.get('source') or '')[:SOURCE_CHARS])}".strip()
              for r in rows[:PROMPT_FACTS]]
     if facts:

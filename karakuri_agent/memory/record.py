@@ -18,7 +18,7 @@ from karakuri_agent.domain.commands import OPENING as OPENING_COMMANDS
 from karakuri_agent.domain.identity import Identity
 from karakuri_agent.domain.records import Node, Npc, Parsed, here_id
 from karakuri_agent.ja import phrases
-from karakuri_agent.memory import holdings, journal, knowledge, lessons, promises
+from karakuri_agent.memory import kept_holdings, journal, knowledge, lessons, promises
 from karakuri_agent.memory.travel import learn_trip
 from karakuri_agent.reading import offers, textparse
 from karakuri_agent.state.base import Store
@@ -108,7 +108,7 @@ def record_outcome(
             store.add_utterance(conversation_key(parsed, me), params["message"], opens=command in OPENING_COMMANDS)
         _fulfil(store, command, params, parsed, touched, now)
         learn_trip(store, command, params, result, parsed, now)
-        holdings.after_command(store, command, params, parsed)
+        kept_holdings.after_command(store, command, params, parsed)
         journal.acted(store, notification_id=notification_id, parsed=parsed, me=me,
                       conversation=conversation_key(parsed, me), command=command, params=params, result=result,
                       now=now)
@@ -145,7 +145,7 @@ def _learn(store: Store, command: str, data: Any, now: datetime) -> None:
     lessons.learn_npcs(store, npcs_in(data)[:MAX_KNOWLEDGE_ITEMS])
     store.see_people(agents_in(data)[:MAX_KNOWLEDGE_ITEMS])
     store.set_knowledge(knowledge.result_key(command), data)
-    holdings.learn_from_answer(store, data, utc_text(now))
+    kept_holdings.learn_from_answer(store, data, utc_text(now))
 
 
 def places_in(data: Any) -> list[Node]:

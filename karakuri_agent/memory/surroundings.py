@@ -1,7 +1,7 @@
 """What a notification's text tells about the agent's surroundings, kept, and read back for the View.
 
 One step each way, so the context's observe and view stay short: the NPCs
-and the refusals (lessons.py), the money and items (holdings.py), and the
+and the refusals (lessons.py), the money and items (kept_holdings.py), and the
 people the agent may speak to when the text lists them (the nearby-agents
 answer comes as the next notification's text, `conversation_candidates:`):
 they are kept as that command's answer, where the View reads who is near.
@@ -14,7 +14,7 @@ from typing import TypedDict
 
 from karakuri_agent.domain.holdings import Holdings
 from karakuri_agent.domain.records import Parsed, Refusal
-from karakuri_agent.memory import holdings, knowledge, lessons
+from karakuri_agent.memory import kept_holdings, knowledge, lessons
 from karakuri_agent.reading import offers
 from karakuri_agent.state.base import Store
 from karakuri_agent.state.values import utc_text
@@ -25,7 +25,7 @@ NEARBY_COMMAND = "get_nearby_agents"
 def learn(store: Store, parsed: Parsed, text: str, *, seen_at: datetime, now: datetime) -> None:
     """Everything about the surroundings this text states (idempotent: the same text teaches nothing new)."""
     lessons.learn_from_text(store, parsed, text, now)
-    holdings.learn_from_text(store, text, utc_text(seen_at))
+    kept_holdings.learn_from_text(store, text, utc_text(seen_at))
     people = offers.parse_candidates(text)
     if people is not None:
         store.set_knowledge(knowledge.result_key(NEARBY_COMMAND), people)
@@ -42,4 +42,4 @@ class Seen(TypedDict):
 def seen(store: Store, now: datetime) -> Seen:
     """The View's fields for the surroundings: NPC nodes, the refusals still holding, what is held."""
     return {"npc_nodes": frozenset(lessons.npc_nodes(store)), "refused": lessons.refusals(store, now),
-            "holdings": holdings.held(store)}
+            "holdings": kept_holdings.held(store)}

@@ -1,6 +1,6 @@
 """The character as data: its voice's phrase pools, what it knows, the knobs of its rules.
 
-Read and checked from a pack by voice/persona.py; every room that speaks or
+Read and checked from a pack by voice/persona_pack.py; every room that speaks or
 decides reads these types, so they live with the other shared types.
 """
 
@@ -53,7 +53,7 @@ class Habit:
 class Tastes:
     """What the character likes, dislikes and does, to answer questions about itself truly.
 
-    ``favourites`` maps a kind (FAVOURITE_KINDS: food, drink, place,
+    ``favourites`` maps a kind (food, drink, place,
     season, colour, pastime) to the thing ('鮭のおにぎり'); ``time_of_day``
     is 'morning', 'night' or '' (neither); ``pastimes`` answer "what do you
     do on your days off"; ``likes`` and ``dislikes`` pick an option of a
@@ -66,11 +66,6 @@ class Tastes:
     pastimes: Pool = ()
     time_of_day: str = ""
     habits: tuple[Habit, ...] = ()
-
-
-# The kinds of favourite a pack may name (tastes.favourites' keys).
-FAVOURITE_KINDS = ("food", "drink", "place", "season", "colour", "pastime")
-TIMES_OF_DAY = ("morning", "night")
 
 
 @dataclass(frozen=True)

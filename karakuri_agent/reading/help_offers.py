@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import unicodedata
 
-from karakuri_agent.ja import listening as cues
+from karakuri_agent.ja import listening_cues
 from karakuri_agent.ja.sentences import split_sentences
-from karakuri_agent.reading import words as analysed
-from karakuri_agent.reading.words import Word
+from karakuri_agent.reading import morphemes
+from karakuri_agent.reading.morphemes import Word
 
 __all__ = ["offers_help"]
 
@@ -27,20 +27,20 @@ _MARKS = ("So", "Sk", "Cf", "Mn")  # emoji, their modifiers and joiners
 def offers_help(text: str) -> bool:
     """Whether ``text`` offers to do something for the one it is said to."""
     text = "".join(ch for ch in text if unicodedata.category(ch) not in _MARKS)  # emoji read no verb
-    text = cues.DRAWN_OUT.sub("", text)  # '案内するで〜' ends as '案内するで' does
-    if cues.HELP_ASKED.search(text):
+    text = listening_cues.DRAWN_OUT.sub("", text)  # '案内するで〜' ends as '案内するで' does
+    if listening_cues.HELP_ASKED.search(text):
         return True
-    return any(_offered(sentence) for sentence in split_sentences(text) if not cues.TOGETHER.search(sentence))
+    return any(_offered(sentence) for sentence in split_sentences(text) if not listening_cues.TOGETHER.search(sentence))
 
 
 def _offered(sentence: str) -> bool:
-    found = analysed.words(sentence)
+    found = morphemes.words(sentence)
     for i, word in enumerate(found):
-        if word.lemma not in cues.HELP_VERBS or word.pos not in ("verb", "noun"):
+        if word.lemma not in listening_cues.HELP_VERBS or word.pos not in ("verb", "noun"):
             continue
         head = i
         if word.pos == "noun":  # '案内する', 'お手伝いしましょうか': the noun's する conjugates
-            if i + 1 >= len(found) or found[i + 1].lemma not in (cues.DOING, cues.HUMBLE_DOING):
+            if i + 1 >= len(found) or found[i + 1].lemma not in (listening_cues.DOING, listening_cues.HUMBLE_DOING):
                 continue
             head = i + 1
         chain = _chain(found, head + 1)
@@ -48,20 +48,20 @@ def _offered(sentence: str) -> bool:
         if _past_or_negated(chain):
             continue
         after = "".join(w.surface for w in found[head + 1 + len(chain):])
-        if verb.form.startswith(cues.VOLITIONAL) or any(w.form.startswith(cues.VOLITIONAL) for w in chain):
-            if not after.startswith(cues.MUSING) and not after.startswith(cues.LETS):
+        if verb.form.startswith(listening_cues.VOLITIONAL) or any(w.form.startswith(listening_cues.VOLITIONAL) for w in chain):
+            if not after.startswith(listening_cues.MUSING) and not after.startswith(listening_cues.LETS):
                 return True  # 'shall I' ('持とうか'), not 'let's' ('夕日見ようよ': an invitation) nor musing
             continue
-        if any(w.surface in cues.KANSAI_BENEFACTIVE for w in chain):
+        if any(w.surface in listening_cues.KANSAI_BENEFACTIVE for w in chain):
             return True
-        if any(w.lemma in cues.BENEFACTIVE and w.form.startswith((*cues.NON_PAST, cues.VOLITIONAL)) for w in chain):
+        if any(w.lemma in listening_cues.BENEFACTIVE and w.form.startswith((*listening_cues.NON_PAST, listening_cues.VOLITIONAL)) for w in chain):
             return True
-        if word.lemma in cues.HELP_SAID_PLAINLY and verb.form.startswith(cues.NON_PAST) and not chain[-1:]:
+        if word.lemma in listening_cues.HELP_SAID_PLAINLY and verb.form.startswith(listening_cues.NON_PAST) and not chain[-1:]:
             rest = found[head + 1:]
-            if not rest or rest[0].surface in cues.OFFER_ENDS or rest[0].lemma in cues.OFFER_ENDS:
+            if not rest or rest[0].surface in listening_cues.OFFER_ENDS or rest[0].lemma in listening_cues.OFFER_ENDS:
                 return True
-        elif word.lemma in cues.HELP_SAID_PLAINLY and chain and all(w.lemma in cues.PLAIN_TAIL for w in chain):
-            if verb.form.startswith(cues.NON_PAST) or chain[0].form.startswith(cues.NON_PAST):
+        elif word.lemma in listening_cues.HELP_SAID_PLAINLY and chain and all(w.lemma in listening_cues.PLAIN_TAIL for w in chain):
+            if verb.form.startswith(listening_cues.NON_PAST) or chain[0].form.startswith(listening_cues.NON_PAST):
                 return True  # '案内するで', '案内しますよ'
 
     return False
@@ -71,7 +71,7 @@ def _chain(found: tuple[Word, ...], start: int) -> list[Word]:
     """The verbs and auxiliaries that go on from a verb ('て' + 'あげよっ', 'ましょう'), up to the next other word."""
     out: list[Word] = []
     for word in found[start:]:
-        if word.pos in ("verb", "auxiliary") or (word.pos == "particle" and word.surface in cues.JOINING):
+        if word.pos in ("verb", "auxiliary") or (word.pos == "particle" and word.surface in listening_cues.JOINING):
             out.append(word)
             continue
         break
@@ -83,8 +83,8 @@ def _past_or_negated(chain: list[Word]) -> bool:
     if chain and chain[-1].pos == "particle":
         return True
     for word in chain:
-        if word.lemma == cues.PAST and not word.form.startswith(cues.VOLITIONAL):  # '持ったろか' is volitional
+        if word.lemma == listening_cues.PAST and not word.form.startswith(listening_cues.VOLITIONAL):  # '持ったろか' is volitional
             return True
-        if word.lemma in cues.NEGATION or word.surface in cues.NEGATION:
+        if word.lemma in listening_cues.NEGATION or word.surface in listening_cues.NEGATION:
             return True
     return False

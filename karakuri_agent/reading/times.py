@@ -6,7 +6,7 @@ import re
 from datetime import datetime, timedelta
 
 from karakuri_agent.domain.clock import TOKYO
-from karakuri_agent.ja.promises import AM, CLOCK_JI, DAY_AFTER, LATER_WORD, NIGHT, PM, RELATIVE, TODAY, TOMORROW
+from karakuri_agent.ja.promise_words import AM, CLOCK_JI, DAY_AFTER, LATER_WORD, NIGHT, PM, RELATIVE, TODAY, TOMORROW
 
 LATER = timedelta(minutes=30)  # what あとで / 後で means
 PAST_GRACE = timedelta(minutes=15)  # "15時に" said at 15:10 still means today 15:00

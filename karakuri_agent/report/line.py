@@ -19,9 +19,9 @@ from typing import Any, Callable, Literal
 
 from karakuri_agent.domain.notification import parse_timestamp
 from karakuri_agent.domain.clock import TOKYO
-from karakuri_agent.ja import places
-from karakuri_agent.ja import report as ja_report
-from karakuri_agent.ja.report import (  # re-exported: callers name them as line.X
+from karakuri_agent.ja import place_words
+from karakuri_agent.ja import report_phrases
+from karakuri_agent.ja.report_phrases import (  # re-exported: callers name them as line.X
     ACTIONS as ACTIONS,
     ALREADY_HANDLED as ALREADY_HANDLED,
     COOLING_DOWN as COOLING_DOWN,
@@ -105,7 +105,7 @@ def _cleaned(facts: ReportFacts) -> ReportFacts:
     place = _plain(facts.place)
     return replace(
         facts,
-        place=places.building(place) if place else None,
+        place=place_words.building(place) if place else None,
         action=_plain(facts.action),
         partner=_plain(facts.partner, person=True),
         item=_plain(facts.item),
@@ -115,7 +115,7 @@ def _cleaned(facts: ReportFacts) -> ReportFacts:
 def described(command: str, facts: ReportFacts = NO_FACTS) -> tuple[str, str]:
     """(as planned, as done) for a command, as specific as the facts allow. No 。 at the end."""
     cleaned = _cleaned(facts)
-    return ja_report.described(command, place=cleaned.place, action=cleaned.action, item=cleaned.item,
+    return report_phrases.described(command, place=cleaned.place, action=cleaned.action, item=cleaned.item,
                                partner=cleaned.partner, promise=cleaned.promise, gift=cleaned.gift) or ACTIONS.get(command, DEFAULT_ACTION)
 
 
@@ -132,18 +132,18 @@ def clock(value: Any) -> str | None:
 def action_report(notification_type: str, command: str, result: dict[str, Any], *,
                   facts: ReportFacts = NO_FACTS, newer: bool = False) -> str:
     """The report for a command the server accepted."""
-    return ja_report.accepted(summary_of(notification_type), described(command, facts)[1], newer=newer,
+    return report_phrases.accepted(summary_of(notification_type), described(command, facts)[1], newer=newer,
                               arrives=clock(result.get("arrives_at")), completes=clock(result.get("completes_at")))
 
 
 def planned_report(notification_type: str, command: str, facts: ReportFacts = NO_FACTS) -> str:
     """The report of a dry run: what would be sent."""
-    return ja_report.planned(summary_of(notification_type), described(command, facts)[0])
+    return report_phrases.planned(summary_of(notification_type), described(command, facts)[0])
 
 
 def idle_report(notification_type: str, *, why: str = "") -> str:
     """Seen, nothing done: `why` is one of the fixed phrases below."""
-    return ja_report.idle(summary_of(notification_type), why)
+    return report_phrases.idle(summary_of(notification_type), why)
 
 
 # How one notification ended, as its report line tells it (`Ending.how`).

@@ -8,10 +8,9 @@ is for `listen` on Discord without a webhook.
 
 from __future__ import annotations
 
-import sys
-from typing import TYPE_CHECKING, Any, Protocol, TextIO
+from typing import TYPE_CHECKING, Any, Protocol
 
-from karakuri_agent.report import line as report
+from karakuri_agent.report.line import WebhookResult, post_to_discord
 from karakuri_agent.terminal import shown
 from karakuri_agent.secret import Secret
 
@@ -20,7 +19,7 @@ if TYPE_CHECKING:  # asyncio is imported where a bot runs, not by every one-shot
 
 
 class Reporter(Protocol):
-    def post(self, line: str) -> report.WebhookResult | None:
+    def post(self, line: str) -> WebhookResult | None:
         """Deliver the line; a webhook answers whether it was delivered, others None."""
 
 
@@ -29,18 +28,8 @@ class WebhookReporter:
         self._url = url
         self._budget = budget
 
-    def post(self, line: str) -> report.WebhookResult:
-        return report.post_to_discord(self._url.get(), line, budget=self._budget)
-
-
-class StdoutReporter:
-    """One flushed line per report, for a resident process whose output is read live."""
-
-    def __init__(self, stream: TextIO | None = None) -> None:
-        self._stream = stream
-
-    def post(self, line: str) -> None:
-        print(shown(line), file=self._stream or sys.stdout, flush=True)
+    def post(self, line: str) -> WebhookResult:
+        return post_to_discord(self._url.get(), line, budget=self._budget)
 
 
 class DiscordChannelReporter:
@@ -56,7 +45,7 @@ class DiscordChannelReporter:
         self._loop = loop
         self._budget = budget
 
-    def post(self, line: str) -> report.WebhookResult:
+    def post(self, line: str) -> WebhookResult:
         from asyncio import run_coroutine_threadsafe
 
         from discord import AllowedMentions  # only a bot process gets here, with discord.py loaded
@@ -67,7 +56,7 @@ class DiscordChannelReporter:
             sending.result(timeout=self._budget)
         except Exception as exc:  # Discord's refusal, a timeout, a closed loop: the report is lost, nothing else
             sending.cancel()
-            return report.WebhookResult(False, 1, getattr(exc, "status", None))
-        return report.WebhookResult(True, 1, 200)
+            return WebhookResult(False, 1, getattr(exc, "status", None))
+        return WebhookResult(True, 1, 200)
 
 

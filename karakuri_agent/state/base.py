@@ -134,7 +134,7 @@ class State(Protocol):
 
     def turn(self, agent: str) -> AbstractContextManager[None]:
         """The agent's turn: one notification's read-decide-write at a time, across processes and machines
-        (state/turns.py); StateBusy when another run holds it too long."""
+        (state/agent_turn.py); StateBusy when another run holds it too long."""
 
     def close(self) -> None: ...
 

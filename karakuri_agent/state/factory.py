@@ -49,7 +49,7 @@ def open_url(url: str, state_dir: Path, clock: Callable[[], datetime], *, read_o
             raise ConfigError("KARAKURI_DATABASE_URL names PostgreSQL: install the driver with"
                               " in the clone, `pip install '.[postgres]'`") from None
         return PostgresState(url, clock)
-    from karakuri_agent.state.sqlite.state import SQLiteState
+    from karakuri_agent.state.sqlite.backend import SQLiteState
 
     return SQLiteState(state_dir, clock, read_only=read_only)
 

@@ -16,7 +16,7 @@ from typing import Callable
 from karakuri_agent.domain.clock import utc_now
 from karakuri_agent.state.sqlite.db import connect_in_memory
 from karakuri_agent.state.sqlite.ledger import Ledger
-from karakuri_agent.state.sqlite.state import SQLiteState
+from karakuri_agent.state.sqlite.backend import SQLiteState
 from karakuri_agent.state.sqlite.store import SQLiteStore
 
 

@@ -178,9 +178,9 @@ class PostgresState:
 
     @contextmanager
     def turn(self, agent: str) -> Iterator[None]:
-        """The agent's turn (state/turns.py): a session advisory lock keyed by the agent, so agents that share
+        """The agent's turn (state/agent_turn.py): a session advisory lock keyed by the agent, so agents that share
         the database wait only for themselves; a connection that dies gives it back."""
-        from karakuri_agent.state.turns import waiting
+        from karakuri_agent.state.agent_turn import waiting
 
         key = ("karakuri-agent turn:" + agent,)
         def try_take() -> bool:

@@ -7,7 +7,7 @@ without opening anything.
 from __future__ import annotations
 
 import re
-from urllib.parse import parse_qsl, unquote, urlsplit
+from urllib.parse import unquote
 
 # Read from the text itself, before any parsing: a malformed URL (`…@[::1/k`) must not
 # escape masking because a parser refused it. Greedy up to the last "@", so a password
@@ -27,18 +27,6 @@ def passwords_in(url: str) -> list[str]:
     found.extend(m["password"] for m in _QUERY_PASSWORD.finditer(url))
     found += [unquote(p) for p in found]
     return sorted({p for p in found if p}, key=len, reverse=True)
-
-
-def password_of(url: str) -> str | None:
-    """The password in a postgresql:// URL, in its user part or its query (None without one)."""
-    try:
-        parts = urlsplit(url)
-        if parts.password:
-            return parts.password
-        parsed = next((value for key, value in parse_qsl(parts.query) if key == "password" and value), None)
-    except ValueError:
-        parsed = None
-    return parsed or next(iter(passwords_in(url)), None)
 
 
 def password_pieces(url: str) -> list[str]:

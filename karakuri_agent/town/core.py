@@ -30,7 +30,7 @@ from typing import Any, Callable
 from . import texts
 from .choices import Choices
 from .lines import PERSONAS
-from .state import Body, Conversation, Delivery, Event, Resident, Step
+from .entities import Body, Conversation, Delivery, Event, Resident, Step
 from .world import ITEMS, SELF_ID, SELF_NAME, SELF_SHORT_NAME, distance, generate
 
 API_KEY = "engine-town-key"

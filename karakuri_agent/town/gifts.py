@@ -16,12 +16,12 @@ from typing import TYPE_CHECKING, Any
 
 from . import texts
 from .life import candidates, idle_prompt
-from .state import Refusal
+from .entities import Refusal
 from .talk import make_offer
 
 
 if TYPE_CHECKING:
-    from .state import Step
+    from .entities import Step
     from .core import TownCore
 
 def maybe_offer(town: "TownCore") -> None:

@@ -14,7 +14,7 @@ from datetime import datetime, timedelta, timezone
 from typing import TYPE_CHECKING, Any
 
 from . import texts
-from .state import Conversation, Resident
+from .entities import Conversation, Resident
 from .world import ITEM_NAMES, SELF_ID, Action, distance
 
 if TYPE_CHECKING:

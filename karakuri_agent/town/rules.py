@@ -28,7 +28,7 @@ from datetime import timedelta
 from typing import TYPE_CHECKING, Any, Callable
 
 from .schema import check_params
-from .state import Refusal
+from .entities import Refusal
 
 from . import gifts, texts
 from .life import (MAX_PARTICIPANTS, after_agent_left, available_actions, candidates, idle_prompt, info_prompt,
@@ -37,7 +37,7 @@ from .talk import after_agent_spoke, join_talk, start_by_agent
 from .world import ITEM_NAMES, ITEMS, SELF_ID, distance
 
 if TYPE_CHECKING:
-    from .state import Conversation, Step
+    from .entities import Conversation, Step
     from .core import TownCore
 
 ACCEPTED = "正常に受け付けました。結果が通知されるまで待機してください。"

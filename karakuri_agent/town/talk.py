@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from . import texts
 from .life import (after_agent_left, end_conversation, fyi, leave, new_conversation, participants,
                    meeting_time, open_meeting, reply_prompt, say, spoken_time, turn_choices, turn_prompt)
-from .state import Conversation, Resident
+from .entities import Conversation, Resident
 from .world import ITEM_NAMES, SELF_ID
 
 if TYPE_CHECKING:

@@ -24,7 +24,7 @@ from datetime import datetime
 from typing import Iterable, Sequence
 from zoneinfo import ZoneInfo
 
-from .world import ITEM_NAMES, Action, Building, Npc, World
+from .world import ITEM_NAMES, Action, World
 
 TOKYO = ZoneInfo("Asia/Tokyo")
 SKILL = "karakuri-world"
@@ -320,9 +320,3 @@ def transfer_request_text(world: World, agent_name: str, from_name: str, summary
     return sections(header(world, agent_name), f"{from_name} から {summary} の譲渡提案が届きました。", prompt(choices))
 
 
-def building_source(building: Building) -> str:
-    return building.name
-
-
-def npc_source(npc: Npc) -> str:
-    return npc.name

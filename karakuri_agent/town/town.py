@@ -18,7 +18,7 @@ from typing import Any
 
 from . import events, life, rules, texts
 from .core import TICK, TownCore
-from .state import Delivery
+from .entities import Delivery
 
 
 class EngineTown(TownCore):

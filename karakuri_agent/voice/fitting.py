@@ -6,7 +6,7 @@ import hashlib
 import unicodedata
 from collections.abc import Iterable, Iterator, Sequence
 
-from karakuri_agent.ja.speech import ADDRESS, CLOSERS, LAST_RESORT, PAUSE, TERMINATORS
+from karakuri_agent.ja.speech_words import ADDRESS, CLOSERS, LAST_RESORT, PAUSE, TERMINATORS
 from karakuri_agent.domain.limits import utf16_units
 
 # How many candidates a tiny max_length may cut shorter before giving up.

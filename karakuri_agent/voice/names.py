@@ -5,13 +5,13 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from karakuri_agent.ja import places
-from karakuri_agent.ja.names import HONORIFICS, NICKNAME_ENDINGS
+from karakuri_agent.ja import place_words
+from karakuri_agent.ja.name_words import HONORIFICS, NICKNAME_ENDINGS
 from karakuri_agent.ja.phrases import DEFAULT_HONORIFIC
 from karakuri_agent.ja.safety import clean_text
-from karakuri_agent.ja.speech import BRACKET_TAG, BRACKETED_LABEL, FAMILY_GIVEN, TIME_PARTICLE
+from karakuri_agent.ja.speech_words import BRACKET_TAG, BRACKETED_LABEL, FAMILY_GIVEN, TIME_PARTICLE
 from karakuri_agent.voice.fitting import cut_units
-from karakuri_agent.voice.persona import LONGEST_LABEL, LONGEST_NAME
+from karakuri_agent.voice.persona_pack import LONGEST_LABEL, LONGEST_NAME
 
 _BOT_TAG = re.compile(r"[\W_]*(?:(?<![A-Za-z])[Bb][Oo][Tt]|(?<=[a-z])B[Oo][Tt])$")
 
@@ -96,4 +96,4 @@ def called_names(name: str) -> tuple[str, ...]:
 def place_word_of(name: str) -> str:
     """'本屋 店内' -> '本屋': the building, as people say it."""
     label = place_label_of(name)
-    return places.building(label) if label else ""
+    return place_words.building(label) if label else ""

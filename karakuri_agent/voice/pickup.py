@@ -3,24 +3,17 @@
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from karakuri_agent.mind.persona import Persona
 from karakuri_agent.ja.safety import clean_text
-from karakuri_agent.ja.sentences import split_sentences
-from karakuri_agent.ja.speech import (
-    AFTER_NOUN,
+from karakuri_agent.ja.speech_words import (
     APOLOGY,
-    CONTENT_RUN,
     GREETING,
     OPINION,
-    PERSON_NAME,
     QUESTION,
-    REQUEST,
-    SUBJECT,
     THANKS,
-    WHEN_WORDS,
     is_kanji,
 )
 
@@ -110,26 +103,3 @@ def line_kind(line: str | None) -> str | None:
     return None
 
 
-def echo_word(line: str, *, names: Iterable[str | None] = ()) -> str | None:
-    """The last content word of ``line`` (a kanji or katakana run), not a name, or None.
-
-    A Japanese line puts its point last ('コンビニの前で猫が昼寝してた' → 昼寝).
-    A line that asks the agent to do something gives none.
-    A kanji run must end where a noun ends (before の, を, し ...), so a verb
-    stem or half a word (夕焼 of 夕焼け) is never taken up.
-    """
-    if any(REQUEST.search(part) for part in split_sentences(line)):
-        return None  # a request's words are not taken up: the agent repeats no one's instructions
-    known = [n for n in names if n and len(n) >= 2]
-    found = None
-    for match in CONTENT_RUN.finditer(line):
-        word, after = match.group(), line[match.end():match.end() + 1]
-        next_two = line[match.end():match.end() + 2]
-        if is_kanji(word[-1]) and after and after not in AFTER_NOUN and not SUBJECT.match(next_two):
-            continue
-        if word in WHEN_WORDS:
-            continue
-        if PERSON_NAME.match(word) or any(word in name or name in word for name in known):
-            continue
-        found = word
-    return found

@@ -1,5 +1,5 @@
 """What a line is about: the scene its templates are filled from, the situation a reply answers,
-and the answer to a question asked (reading/questions.py) from what the persona knows.
+and the answer to a question asked (reading/question_kinds.py) from what the persona knows.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 
 from karakuri_agent.mind.persona import Fact, Persona
 from karakuri_agent.ja.sentences import is_asking, split_sentences
-from karakuri_agent.ja.speech import (
+from karakuri_agent.ja.speech_words import (
     ECHOES,
     IT,
     LIKE_WORD,
@@ -19,9 +19,9 @@ from karakuri_agent.ja.speech import (
     tidy_unnamed,
     usable_unnamed,
 )
-from karakuri_agent.reading.listening import Heard
-from karakuri_agent.ja import listening as cues
-from karakuri_agent.reading.questions import Question
+from karakuri_agent.reading.hearing import Heard
+from karakuri_agent.ja import listening_cues
+from karakuri_agent.reading.question_kinds import Question
 from karakuri_agent.voice.fitting import rotated
 from karakuri_agent.voice.names import place_word_of
 from karakuri_agent.voice.pickup import Pickup, stands_alone, vocabulary_of
@@ -90,7 +90,7 @@ class Situation:
     line: str  # the partner's line, cleaned
     echo: str | None  # a word of the partner's line to take up when the pack knows none of its words
     memory: Memory
-    heard: Heard | None = None  # what the line is and is about (reading/listening.py)
+    heard: Heard | None = None  # what the line is and is about (reading/hearing.py)
     takes_offers: bool = True  # help or a gift offered is accepted (the transfer policy says so), else declined
 
     def rot(self, pool: list[str], salt: str) -> list[str]:
@@ -136,7 +136,7 @@ class _Answer:
 def _spoken(word: str, key: str, fact: Fact, text: str) -> str:
     """How a fact's subject is said: the line's word when it is a whole noun there ('小説'),
     else the key when the author listed it as a word, else the fact's first word."""
-    from karakuri_agent.reading.words import nouns
+    from karakuri_agent.reading.morphemes import nouns
 
     if word in nouns(text):
         return word
@@ -193,8 +193,8 @@ def _pick_option(options: Sequence[str], s: Situation) -> str:
 
 def time_side(text: str) -> str:
     """'morning' or 'night' when ``text`` names one of them alone, else ''."""
-    night = any(w in text for w in cues.NIGHT_WORDS)
-    morning = any(w in text for w in cues.MORNING_WORDS)
+    night = any(w in text for w in listening_cues.NIGHT_WORDS)
+    morning = any(w in text for w in listening_cues.MORNING_WORDS)
     return "" if morning == night else ("night" if night else "morning")
 
 
@@ -207,7 +207,7 @@ def pick_by_taste(options: tuple[str, ...], s: Situation) -> list[str]:
         side = time_side(option)
         if side and tastes.time_of_day:
             return 2 if side == tastes.time_of_day else 0
-        if option in cues.SEASONS and tastes.favourites.get("season"):
+        if option in listening_cues.SEASONS and tastes.favourites.get("season"):
             return 2 if option in tastes.favourites["season"] else 0
         if any(option in f or f in option for f in favourites):
             return 2

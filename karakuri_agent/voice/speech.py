@@ -30,10 +30,10 @@ from dataclasses import dataclass, replace
 from karakuri_agent.domain.limits import MESSAGE_UNITS
 from karakuri_agent.mind.persona import Persona
 from karakuri_agent.ja.safety import clean_text
-from karakuri_agent.ja.speech import HERE, IT, THAT_TIME, THERE, addressed, join_sentences
-from karakuri_agent.reading.listening import hear
-from karakuri_agent.reading.questions import read_question
-from karakuri_agent.voice import listening
+from karakuri_agent.ja.speech_words import HERE, IT, THAT_TIME, THERE, addressed, join_sentences
+from karakuri_agent.reading.hearing import hear
+from karakuri_agent.reading.question_kinds import read_question
+from karakuri_agent.voice import answering
 from karakuri_agent.voice.fitting import choose_line, said_key, stable_index
 from karakuri_agent.voice.names import address_name, given_name_of, place_label_of, time_label_of
 from karakuri_agent.voice.pickup import find_pickup, line_kind, pick_topic
@@ -153,13 +153,13 @@ def _situation(purpose: str, persona: Persona, *, last_line: str | None, place_l
 
 
 def _plan_reply(s: Situation) -> _Plan:
-    """Answer what the line is (voice/listening.py) or the question it asks, one
+    """Answer what the line is (voice/answering.py) or the question it asks, one
     thought per line: at most the same subject's own addition follows. Otherwise
     pick up the partner's topic; else react to the kind of line; else chat.
     Once a pool is used up the next one's lines are said instead, never glued on."""
     if s.heard and s.heard.kind == "farewell":
         return _Plan((s.rot(fill_pool(s.persona.farewells, s.said), "bye"),), [], [])
-    understood = (listening.answered(s, s.heard) or []) if s.heard else []
+    understood = (answering.answered(s, s.heard) or []) if s.heard else []
     if understood:
         return _Plan((understood,), [], [])
     if s.answer:

@@ -21,8 +21,8 @@ from html import escape
 from typing import Iterable
 
 from karakuri_agent.app.day.model import ZONE, Day, Promise, Transfer
-from karakuri_agent.ja import day as ja_day
-from karakuri_agent.ja.day import (
+from karakuri_agent.ja import day_text
+from karakuri_agent.ja.day_text import (
     KINDS,
 )
 from karakuri_agent.ja.markup import LIST_JOIN, quoted
@@ -72,11 +72,11 @@ ul.plain li{overflow-wrap:anywhere}
 
 def render(day: Day) -> str:
     """The whole page."""
-    title = ja_day.title(day.date.isoformat())
+    title = day_text.title(day.date.isoformat())
     body = "\n".join([
         f"<h1>{_e(title)}</h1>",
         f'<p class="summary">{_e(_summary(day))}</p>',
-        *(_sections(day) if not day.empty else [f'<p class="empty">{ja_day.NO_RECORDS}</p>']),
+        *(_sections(day) if not day.empty else [f'<p class="empty">{day_text.NO_RECORDS}</p>']),
     ])
     return (
         "<!DOCTYPE html>\n<html lang=\"ja\">\n<head>\n<meta charset=\"utf-8\">\n"
@@ -104,7 +104,7 @@ def _sections(day: Day) -> list[str]:
 
 
 def _summary(day: Day) -> str:
-    return ja_day.summary(notifications=day.notifications, commands=sum(day.commands.values()),
+    return day_text.summary(notifications=day.notifications, commands=sum(day.commands.values()),
                           places=len(day.places), conversations=len(day.conversations), promises=len(day.promises),
                           zone=str(ZONE))
 
@@ -112,7 +112,7 @@ def _summary(day: Day) -> str:
 def _timeline(day: Day) -> str:
     items = [f'<li class="event-{_e(kind)}">{_time(at)}<span class="kind kind-{_e(kind)}">{_e(KINDS[kind])}</span>'
              f"{_e(what)}</li>" for at, kind, what in day.timeline()]
-    return f'<ol class="timeline">{"".join(items)}</ol>' if items else f"<p>{ja_day.NOTHING}</p>"
+    return f'<ol class="timeline">{"".join(items)}</ol>' if items else f"<p>{day_text.NOTHING}</p>"
 
 
 def _map(day: Day) -> str:
@@ -122,7 +122,7 @@ def _map(day: Day) -> str:
     placed = {node: (int(m.group(2)), int(m.group(1))) for node in nodes if (m := GRID.match(node))}
     unplaced = [node for node in nodes if node not in placed and node in visited]
     if not placed:
-        return f"<p>{ja_day.NO_PLACES}</p>"
+        return f"<p>{day_text.NO_PLACES}</p>"
     cols = [c for c, _ in placed.values()]
     rows = [r for _, r in placed.values()]
     left, top = (min(cols) - 1) * CELL, (min(rows) - 1) * CELL
@@ -139,8 +139,8 @@ def _map(day: Day) -> str:
     walk = " ".join(f"{placed[n][0] * CELL},{placed[n][1] * CELL}" for n in visited if n in placed)
     path = f'<polyline class="path" points="{walk}"/>' if len(visited) > 1 else ""
     svg = (f'<svg class="map" xmlns="http://www.w3.org/2000/svg" viewBox="{left} {top} {width} {height}"'
-           f' role="img" aria-label="{ja_day.MAP_LABEL}">{path}{"".join(marks)}</svg>')
-    rest = f"<p>{_e(ja_day.unplaced(LIST_JOIN.join(unplaced)))}</p>" if unplaced else ""
+           f' role="img" aria-label="{day_text.MAP_LABEL}">{path}{"".join(marks)}</svg>')
+    rest = f"<p>{_e(day_text.unplaced(LIST_JOIN.join(unplaced)))}</p>" if unplaced else ""
     return f"<figure>{svg}</figure>{rest}"
 
 
@@ -151,24 +151,24 @@ def _label_width(label: str) -> int:
 
 def _talks(day: Day) -> Iterable[str]:
     if not day.conversations:
-        yield f"<p>{ja_day.NOTHING}</p>"
+        yield f"<p>{day_text.NOTHING}</p>"
     for talk in day.conversations:
         lines = "".join(f'<li class="{"own" if line.own else "other"}">{_time(line.at)}'
                         f'<span class="speaker">{_e(line.speaker)}</span>{_e(line.text)}</li>' for line in talk.lines)
         yield (f'<article class="talk"><h3>{_time(talk.started_at)}–{_time(talk.ended_at)}'
-               f'<span class="partners">{_e(LIST_JOIN.join(talk.partners) or ja_day.SOMEONE)}</span></h3><ol>{lines}</ol></article>')
+               f'<span class="partners">{_e(LIST_JOIN.join(talk.partners) or day_text.SOMEONE)}</span></h3><ol>{lines}</ol></article>')
 
 
 def _promise(p: Promise) -> str:
-    due = _time(p.due_at) if p.due_at else f"<time>{ja_day.NO_TIME}</time>"
-    return (f'<span class="status status-{_e(p.status)}" data-status="{_e(p.status)}">{_e(ja_day.status(p.status))}</span>'
+    due = _time(p.due_at) if p.due_at else f"<time>{day_text.NO_TIME}</time>"
+    return (f'<span class="status status-{_e(p.status)}" data-status="{_e(p.status)}">{_e(day_text.status(p.status))}</span>'
             f'{due}<span class="partner">{_e(p.partner)}</span> / '
-            f'<span class="place">{_e(p.place or ja_day.NO_PLACE)}</span><br><small>{_e(quoted(p.text))}</small>')
+            f'<span class="place">{_e(p.place or day_text.NO_PLACE)}</span><br><small>{_e(quoted(p.text))}</small>')
 
 
 def _gift(t: Transfer) -> str:
     what = f"{t.item['item_id']}×{t.item['quantity']}" if t.item else yen(t.money) if t.money else ""
-    return (f'{_time(t.at)}<span class="direction" data-direction="{_e(t.direction)}">{_e(ja_day.direction(t.direction))}</span> '
+    return (f'{_time(t.at)}<span class="direction" data-direction="{_e(t.direction)}">{_e(day_text.direction(t.direction))}</span> '
             f'<span class="partner">{_e(t.partner)}</span> {_e(what)}')
 
 
@@ -184,13 +184,13 @@ def _rules(day: Day) -> list[str]:
     if day.learned:
         out += [_heading("learned"), _list(
             f'{_time(f.at)}<span class="teller">{_e(f.teller)}</span>{_e(quoted(f.line))}'
-            + (ja_day.TAKEN_BACK if f.withdrawn else "") for f in day.learned), "</section>"]
+            + (day_text.TAKEN_BACK if f.withdrawn else "") for f in day.learned), "</section>"]
     return out
 
 
 def _list(items: Iterable[str]) -> str:
     rows = "".join(f"<li>{item}</li>" for item in items)
-    return f'<ul class="plain">{rows}</ul>' if rows else f"<p>{ja_day.NOTHING}</p>"
+    return f'<ul class="plain">{rows}</ul>' if rows else f"<p>{day_text.NOTHING}</p>"
 
 
 def _time(moment: datetime) -> str:
@@ -203,4 +203,4 @@ def _e(text: str) -> str:
 
 
 def _heading(section: str) -> str:
-    return f'<section id="{section}"><h2>{ja_day.HEADINGS[section]}</h2>'
+    return f'<section id="{section}"><h2>{day_text.HEADINGS[section]}</h2>'

@@ -6,7 +6,7 @@ from datetime import datetime
 from typing import Iterable
 
 from karakuri_agent.app.day.model import ZONE, Day, Transfer
-from karakuri_agent.ja import day as ja_day
+from karakuri_agent.ja import day_text
 from karakuri_agent.ja import markup, phrases
 
 FIRST_LAST_CHARS = 60
@@ -22,7 +22,7 @@ def lines(day: Day) -> Iterable[str]:
         f"  {_hm(v.arrived_at)}  {v.label} [{v.node_id}]" for v in day.places))
     yield from _section("Conversations", _conversations(day))
     yield from _section("Promises", (
-        "  " + ja_day.promise(p.status, p.partner, p.place or ja_day.NO_PLACE_SAID, _when(p.due_at),
+        "  " + day_text.promise(p.status, p.partner, p.place or day_text.NO_PLACE_SAID, _when(p.due_at),
                               _hm(p.made_at), _hm(p.kept_at) if p.kept_at else None)
         for p in day.promises))
     yield from _section("Gifts", (f"  {_hm(t.at)}  {_gift(t)}" for t in day.transfers))
@@ -63,7 +63,7 @@ def _section(title: str, rows: Iterable[str]) -> Iterable[str]:
 
 def _gift(t: Transfer) -> str:
     what = f"{t.item['item_id']}×{t.item['quantity']}" if t.item else phrases.yen(t.money) if t.money else ""
-    return ja_day.gift(t.direction, what, t.partner)
+    return day_text.gift(t.direction, what, t.partner)
 
 
 def _short(text: str) -> str:
@@ -75,4 +75,4 @@ def _hm(moment: datetime | None) -> str:
 
 
 def _when(moment: datetime | None) -> str:
-    return moment.astimezone(ZONE).strftime("%m-%d %H:%M") if moment else ja_day.NO_TIME
+    return moment.astimezone(ZONE).strftime("%m-%d %H:%M") if moment else day_text.NO_TIME

@@ -28,7 +28,7 @@ from karakuri_agent.errors import ConfigError, UsageError
 
 if TYPE_CHECKING:
     from karakuri_agent.app.cycle import HandleResult
-    from karakuri_agent.town.state import Delivery
+    from karakuri_agent.town.entities import Delivery
 
 MAX_DAYS = 30
 START_HOUR = 7
@@ -73,7 +73,7 @@ def check_days(days: int) -> int:
 
 def load_pack(pack: Path | None) -> Any:
     """The pack's Persona, checked (None: the bundled character); a broken pack is one line naming it."""
-    from karakuri_agent.voice.persona import BrokenPack, load_persona
+    from karakuri_agent.voice.persona_pack import BrokenPack, load_persona
 
     try:
         return load_persona(pack)
@@ -112,7 +112,7 @@ def _live(pack: Path | None, persona: Any, days: int, seed: int, state_dir: Path
     from karakuri_agent.town.texts import TOKYO
     from karakuri_agent.town.town import EngineTown
     from karakuri_agent.town.world import SELF_ID
-    from karakuri_agent.voice.persona import PERSONA_DIR_ENV
+    from karakuri_agent.voice.persona_pack import PERSONA_DIR_ENV
 
     # The engine's current texts ("new"); the tests' towns also try its older generations.
     town = EngineTown(seed, style="new", self_name=persona.name, you=persona.short_name, start_hour=START_HOUR)

@@ -31,7 +31,7 @@ import discord
 
 from karakuri_agent.app.config import Settings
 from karakuri_agent.app.cycle import configured_reporter
-from karakuri_agent.app.listen.core import Listener, Message
+from karakuri_agent.app.listen.listener import Listener, Message
 from karakuri_agent.errors import ConfigError
 from karakuri_agent.report.reporters import DiscordChannelReporter, Reporter
 

@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from types import FrameType
 from typing import Callable, Iterator, TextIO
 
-from karakuri_agent.app.listen.core import Listener, Message
+from karakuri_agent.app.listen.listener import Listener, Message
 from karakuri_agent.outside import NotOneObject, json_object
 from karakuri_agent.terminal import shown
 

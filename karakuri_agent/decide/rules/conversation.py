@@ -9,7 +9,7 @@ from karakuri_agent.domain.commands import CLOSING_NOTIFICATION, END, SPEAK
 from karakuri_agent.domain.decision import Decision
 from karakuri_agent.domain.notification import Choice
 from karakuri_agent.mind.view import View
-from karakuri_agent.ja import places, reasons, turns
+from karakuri_agent.ja import place_words, reasons, turn_lines
 
 
 # -- answering what the notification asks ---------------------------------------
@@ -26,7 +26,7 @@ def conversation_turn_rule(view: View) -> list[Decision] | None:
         speak.command,
         speech_params(view, speak, "farewell" if closing else "reply", partner),
         offer_reason(view, speak) or (reasons.CLOSING_GREETING if closing else
-                                      turns.ask_time(partner.name) if asks_time(view, partner)
+                                      turn_lines.ask_time(partner.name) if asks_time(view, partner)
                                       else reasons.answer(partner.name)),
     )
     end_decision = None if end is None else Decision(
@@ -52,7 +52,7 @@ def _closing(view: View, speak: Choice | None, end: Choice | None) -> bool:
     """The turn is the parting line of a closing conversation: the world says so by the notification's
     type, or by its only choice's words (`お別れのメッセージを送る`; a choice may come without them)."""
     return speak is not None and end is None and (view.parsed.notification_type == CLOSING_NOTIFICATION
-                                                   or places.asks_farewell(speak.description))
+                                                   or place_words.asks_farewell(speak.description))
 
 
 def _nobody_left(view: View, partner: PersonRef) -> list[Decision]:
@@ -70,20 +70,20 @@ def _nobody_left(view: View, partner: PersonRef) -> list[Decision]:
     """
     leave = view.choice("conversation_leave")
     if leave is not None:
-        return [Decision(leave.command, speech_params(view, leave, "farewell", partner), turns.LEAVE_ALONE)]
+        return [Decision(leave.command, speech_params(view, leave, "farewell", partner), turn_lines.LEAVE_ALONE)]
     for choice in view.choices:
         if choice.command in SPEAK + END + ("conversation_leave",) and not needs_next_speaker(choice):
             return [Decision(choice.command, speech_params(view, choice, "farewell", partner),
-                             turns.WITHOUT_NEXT_SPEAKER)]
+                             turn_lines.WITHOUT_NEXT_SPEAKER)]
     if view.parsed.participants_listed:  # the server's list holds only the agent
         speak = view.choice(*SPEAK)
         own = view.me.agent_id
         if speak is not None and own and _closing(view, speak, view.choice(*END)) and (
                 not enum_of(speak, NEXT_SPEAKER) or own in map(str, enum_of(speak, NEXT_SPEAKER))):
             params = {**speech_params(view, speak, "farewell", partner), NEXT_SPEAKER: own}
-            return [Decision(speak.command, params, turns.CLOSING_ALONE)]
-        return [Decision(None, reason=turns.NOBODY_TO_NAME, idle_why=turns.NOBODY_LEFT_WHY)]
-    return [Decision(None, reason=turns.NO_ONE_KNOWN)]
+            return [Decision(speak.command, params, turn_lines.CLOSING_ALONE)]
+        return [Decision(None, reason=turn_lines.NOBODY_TO_NAME, idle_why=turn_lines.NOBODY_LEFT_WHY)]
+    return [Decision(None, reason=turn_lines.NO_ONE_KNOWN)]
 
 
 def conversation_request_rule(view: View) -> list[Decision] | None:

@@ -40,7 +40,7 @@ from karakuri_agent.domain.clock import TOKYO
 from karakuri_agent.domain.identity import PersonRef
 from karakuri_agent.domain.records import has_talked
 from karakuri_agent.mind.view import View
-from karakuri_agent.ja import places, reasons
+from karakuri_agent.ja import place_words, reasons
 from karakuri_agent.memory import recall
 from karakuri_agent.voice.speech import compose
 
@@ -271,12 +271,12 @@ def _move_on(view: View) -> list[Decision]:
     visits = {p.node_id: (p.visits, (p.last_visited is not None, p.last_visited)) for p in view.places}
     recent_set = set(recent_nodes[:5])
     groups = recent_groups(view, recent_nodes)
-    at_door = bool(here and places.is_doorway(name_of(view, here) or place_name_here(view) or ""))
+    at_door = bool(here and place_words.is_doorway(name_of(view, here) or place_name_here(view) or ""))
 
     def rank(node: str) -> tuple[Any, ...]:
         count, last = visits.get(node, (0, (False, None)))
         name = name_of(view, node) or ""
-        doorway = places.is_doorway(name)
+        doorway = place_words.is_doorway(name)
         # At a building's door, its inside is where the building's actions are: go in before going elsewhere.
         enters = at_door and bool(name) and not doorway and place_group(view, node) == place_group(view, here)
         # A node nobody named is a stretch of street: a place to pass, not to go to, while a named one is left.

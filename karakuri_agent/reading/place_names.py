@@ -6,8 +6,8 @@ import re
 from typing import Any, Mapping, Sequence
 
 from karakuri_agent.ja import markup
-from karakuri_agent.ja.places import building_kind
-from karakuri_agent.ja.promises import SCRIPT_RUN, TOWN_PLACE, UNSEEN_SPOT
+from karakuri_agent.ja.place_words import building_kind
+from karakuri_agent.ja.promise_words import SCRIPT_RUN, TOWN_PLACE, UNSEEN_SPOT
 
 NODE_ID_IN_TEXT = re.compile(r"(?<![\d-])(?P<node>\d{1,4}-\d{1,4})(?![\d-])")
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from karakuri_agent.ja.questions import (
+from karakuri_agent.ja.question_words import (
     ALLOW,
     AND,
     ASKS,

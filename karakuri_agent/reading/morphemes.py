@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from karakuri_agent.ja.words import (
+from karakuri_agent.ja.word_classes import (
     ADVERBIAL,
     BOUND,
     CASE_PARTICLES,

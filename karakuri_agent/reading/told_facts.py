@@ -21,7 +21,7 @@ from datetime import date, datetime, timedelta, timezone
 from typing import Any, Iterable, Mapping
 
 from karakuri_agent.domain.records import Line
-from karakuri_agent.domain.facts import (
+from karakuri_agent.domain.fact_kinds import (
     DISLIKE,
     EVENT,
     FAMILY,
@@ -32,9 +32,9 @@ from karakuri_agent.domain.facts import (
     PLAN,
     WORK,
 )
-from karakuri_agent.ja import told as ja_told
+from karakuri_agent.ja import told_words
 from karakuri_agent.ja.sentences import split_sentences
-from karakuri_agent.ja.told import (
+from karakuri_agent.ja.told_words import (
     NEWS_LINE,
     PETS,
     PLAN_WORDS,
@@ -98,26 +98,26 @@ def read_line(line: Line, said_at: datetime,
     facts: list[Fact] = []
     retractions: list[Retraction] = []
     for sentence in split_sentences(message):
-        plain = ja_told.without_ending(sentence)
-        if ja_told.is_question(plain, sentence):
+        plain = told_words.without_ending(sentence)
+        if told_words.is_question(plain, sentence):
             continue  # a question tells nothing
         retract = RETRACT.search(plain)
         topic = next((t for _, t in PLAN_WORDS if t in plain), None) or (retract["topic"] if retract else None)
-        if retract and (topic or ja_told.TAKING_BACK in plain):
+        if retract and (topic or told_words.TAKING_BACK in plain):
             topic = topic or _taken_back(sentence)  # 'やっぱり申し込みはやめたわ': the analyzer names it
             retractions.append(Retraction(speaker_id, speaker, topic, said_at, message))
             continue
         news = NEWS_LINE.search(plain)
         if news:
-            facts.append(Fact(NEWS, ja_told.news_topic(news["where"], news["what"]), speaker_id, speaker, None, "",
-                              said_at, message, detail=ja_told.news_detail(news["where"], news["what"]),
+            facts.append(Fact(NEWS, told_words.news_topic(news["where"], news["what"]), speaker_id, speaker, None, "",
+                              said_at, message, detail=told_words.news_detail(news["where"], news["what"]),
                               conversation_id=conversation_id))
             continue
-        for kind, topic, detail, dated in ja_told.personal_facts(sentence):
-            due = ja_told.resolve_date(sentence, said_at) if dated else None
+        for kind, topic, detail, dated in told_words.personal_facts(sentence):
+            due = told_words.resolve_date(sentence, said_at) if dated else None
             if dated and due is None:
                 continue  # a plan with no day to know when to ask is not worth keeping
-            owner = ja_told.owner_noun(sentence, topic) if kind == PLAN else ""
+            owner = told_words.owner_noun(sentence, topic) if kind == PLAN else ""
             facts.append(Fact(kind, f"{owner}{topic}" if owner else topic, speaker_id, speaker, speaker_id, speaker,
                               said_at, message, detail=detail, due_on=due, conversation_id=conversation_id))
     if not facts and not retractions:
@@ -127,7 +127,7 @@ def read_line(line: Line, said_at: datetime,
 
 def _taken_back(sentence: str) -> str | None:
     """What a retraction no pattern named takes back, as the voice reads it ('申し込み'), or None."""
-    from karakuri_agent.reading.listening import hear  # the analyzer: only for such a line
+    from karakuri_agent.reading.hearing import hear  # the analyzer: only for such a line
 
     heard = hear(sentence)
     return heard.topic if heard is not None and heard.kind == "retraction" and heard.topic else None
@@ -136,27 +136,27 @@ def _taken_back(sentence: str) -> str | None:
 def _heard(message: str, speaker_id: str | None, speaker: str, said_at: datetime,
            conversation_id: str | None) -> tuple[list[Fact], list[Retraction]]:
     """What a line tells in words no pattern above knows, read as the voice reads it
-    (reading/listening.py): a thing that happened to the speaker or to someone they name,
+    (reading/hearing.py): a thing that happened to the speaker or to someone they name,
     or a told thing taken back. Only a noun topic is kept, never a phrase."""
-    from karakuri_agent.reading.listening import hear  # the analyzer: only when a line tells something
+    from karakuri_agent.reading.hearing import hear  # the analyzer: only when a line tells something
 
-    about_name = ja_told.about_someone(message)
+    about_name = told_words.about_someone(message)
     heard = hear(message, other_names=(about_name,) if about_name else ())
     if heard is None:
         return [], []
-    if heard.kind == "retraction" or ja_told.MISTAKEN.search(message):
+    if heard.kind == "retraction" or told_words.MISTAKEN.search(message):
         if not (heard.topic or about_name):
             return [], []  # 'もう迷うのはやめた': nothing told before is named
         return [], [Retraction(speaker_id, speaker, heard.topic or None, said_at, message, about_name=about_name)]
     told = heard.kind in ("news", "plan", "feeling") or (heard.kind == "statement" and heard.mood)
-    plain = ja_told.without_ending(message)
-    if not told or not heard.topic or heard.phrase or ja_told.negated_near(plain, heard.topic) \
-            or heard.topic in ja_told.SMALL_TALK or ja_told.MEETING.search(plain):
+    plain = told_words.without_ending(message)
+    if not told or not heard.topic or heard.phrase or told_words.negated_near(plain, heard.topic) \
+            or heard.topic in told_words.SMALL_TALK or told_words.MEETING.search(plain):
         return [], []
-    if not about_name and (ja_told.HEARSAY.search(plain) or ja_told.of_family(plain)):
+    if not about_name and (told_words.HEARSAY.search(plain) or told_words.of_family(plain)):
         return [], []  # a rumour about no one named, or someone else's ('弟が猫を飼ってる'): not the speaker's
-    detail = ja_told.PLAN_DETAIL if heard.kind == "plan" and heard.mood != "bad" else {
-        "good": ja_told.GOOD_DETAIL, "bad": ja_told.BAD_DETAIL}.get(heard.mood, "")
+    detail = told_words.PLAN_DETAIL if heard.kind == "plan" and heard.mood != "bad" else {
+        "good": told_words.GOOD_DETAIL, "bad": told_words.BAD_DETAIL}.get(heard.mood, "")
     if about_name:
         return [Fact(EVENT, heard.topic, speaker_id, speaker, None, about_name, said_at, message, detail=detail,
                      conversation_id=conversation_id)], []
@@ -192,7 +192,7 @@ def retracted(rows: Iterable[Mapping[str, Any]], retraction: Retraction) -> list
             and str(r.get("said_at") or "") <= retraction.said_at.isoformat() and r.get("topic")
             and (str(r["topic"]) in retraction.source
                  or (retraction.topic and (retraction.topic in str(r["topic"]) or str(r["topic"]) in retraction.topic
-                                           or ja_told.stem(retraction.topic) in str(r.get("source") or ""))))]
+                                           or told_words.stem(retraction.topic) in str(r.get("source") or ""))))]
     plans = _retracted_plans(rows, retraction) if retraction.topic or not told else []
     return [int(r["id"]) for r in told] + plans
 
@@ -218,11 +218,11 @@ def recall_line(row: Mapping[str, Any], today: date) -> str | None:
     if not topic:
         return None
     if kind == PET and topic in PETS.values():  # a pet known only by its kind (猫ちゃん) is asked after so
-        return ja_told.ask_after_pet(topic)
+        return told_words.ask_after_pet(topic)
     if kind == EVENT and row.get("about_name") and row.get("about_name") != row.get("speaker_name"):
-        return ja_told.bring_back(topic, detail, about_other=True)  # news about someone, to them
-    if kind == EVENT and detail in (ja_told.GOOD_DETAIL, ja_told.BAD_DETAIL, ja_told.PLAN_DETAIL):
-        return ja_told.bring_back(topic, detail, about_other=False)
+        return told_words.bring_back(topic, detail, about_other=True)  # news about someone, to them
+    if kind == EVENT and detail in (told_words.GOOD_DETAIL, told_words.BAD_DETAIL, told_words.PLAN_DETAIL):
+        return told_words.bring_back(topic, detail, about_other=False)
     if kind in RECALL_LINES:
         return RECALL_LINES[kind].format(topic=topic, detail=detail)
     if kind == PLAN:
@@ -232,5 +232,5 @@ def recall_line(row: Mapping[str, Any], today: date) -> str | None:
             return None
         if today < due - timedelta(days=7) or today > due + timedelta(days=3):
             return None
-        return ja_told.ask_about_plan(topic, (due - today).days)
+        return told_words.ask_about_plan(topic, (due - today).days)
     return None

@@ -40,12 +40,6 @@ def proposal_schema(choices: Sequence[Choice], *, variables: Sequence[str] = ())
     return {"type": "object", "anyOf": [_alternative(choice, state) for choice in choices]}
 
 
-def offered_commands(schema: Mapping[str, Any]) -> list[str]:
-    """The commands a schema built here allows, in order (what a test or a benchmark checks)."""
-    return [value for alternative in schema.get("anyOf", ())
-            for value in alternative["properties"]["command"]["enum"]]
-
-
 def _alternative(choice: Choice, state: dict[str, Any] | None) -> dict[str, Any]:
     properties: dict[str, Any] = {
         "command": {"type": "string", "enum": [choice.command]},

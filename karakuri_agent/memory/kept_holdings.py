@@ -1,7 +1,7 @@
 """What the agent holds, kept between notifications: the newest reading, and what its own commands changed.
 
 The texts state the money every time and the items in pieces
-(reading/holdings.py); a command the world accepted changes them before the
+(reading/money_and_items.py); a command the world accepted changes them before the
 next text says so: an action started pays its cost and gives up the items
 it needs, a gift accepted comes in, a gift offered goes out. One knowledge
 note holds the result; a reading older than the one kept changes nothing
@@ -16,7 +16,7 @@ from typing import Any, Mapping
 from karakuri_agent.domain.holdings import Held, Holdings, Need
 from karakuri_agent.domain.records import Parsed
 from karakuri_agent.memory import knowledge
-from karakuri_agent.reading import holdings as reading
+from karakuri_agent.reading import money_and_items
 from karakuri_agent.state.base import Store
 
 ACCEPTING = ("accept_transfer", "transfer_accept")
@@ -31,11 +31,11 @@ def held(store: Store) -> Holdings:
 
 def learn_from_text(store: Store, text: str, seen_at: str) -> None:
     """The money and items a notification's text states, unless what is kept was read later."""
-    _learn(store, reading.read_text(text, at=seen_at))
+    _learn(store, money_and_items.read_text(text, at=seen_at))
 
 
 def learn_from_answer(store: Store, data: Any, at: str) -> None:
-    newer = reading.read_answer(data)
+    newer = money_and_items.read_answer(data)
     if newer.known:
         _learn(store, Holdings(newer.money, newer.items, newer.item_count, at=at))
 
@@ -47,7 +47,7 @@ def after_command(store: Store, command: str, params: Mapping[str, Any], parsed:
     if command == "action":
         option = next((a for a in parsed.actions if a.get("action_id") == params.get("action_id")), None)
         if option is not None:
-            changed = now.spent(option.get("cost"), reading.needs_of(option))
+            changed = now.spent(option.get("cost"), money_and_items.needs_of(option))
     elif command in ACCEPTING or (command in SPEAKING and params.get("transfer_response") == "accept"):
         offer = next((t for t in parsed.transfers if t.get("response_required")), None)
         if offer is not None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from karakuri_agent.ja.names import HONORIFICS
+from karakuri_agent.ja.name_words import HONORIFICS
 
 PREFIX = "からくり: "
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from datetime import date, datetime, timedelta
 
-from karakuri_agent.domain.facts import DISLIKE, EVENT, FAMILY, LIKE, NEWS, PET, PLAN, WORK
+from karakuri_agent.domain.fact_kinds import DISLIKE, EVENT, FAMILY, LIKE, NEWS, PET, PLAN, WORK
 from karakuri_agent.domain.clock import TOKYO
 from karakuri_agent.ja.sentences import is_asking
 from karakuri_agent.patterns import lazy
@@ -209,7 +209,7 @@ def about_someone(message: str) -> str:
     return (found["name"] or found["called"] or "") if found else ""
 # A told thing taken back as a mistake: 'あれ勘違いだったみたい'.
 MISTAKEN = lazy(r"勘違い|間違い|まちがい|嘘だった|うそだった|デマ|違ったみたい|ちがったみたい")
-# The kind of a fact read from any words (reading/listening.py's reading): its mood, or a plan.
+# The kind of a fact read from any words (reading/hearing.py's reading): its mood, or a plan.
 GOOD_DETAIL, BAD_DETAIL, PLAN_DETAIL = "good", "bad", "plan"
 
 

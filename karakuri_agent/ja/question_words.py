@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from karakuri_agent.ja.names import HONORIFICS
+from karakuri_agent.ja.name_words import HONORIFICS
 from karakuri_agent.patterns import lazy
 
 ASKS = lazy(r"[？?]")

@@ -1,11 +1,11 @@
 """What a partner's line is, and what it is about: pure, the one reading the voice answers from.
 
 A line is one of a few kinds (``KINDS``): a question (about the agent, about
-someone else, about the talk; which kind of question is `reading/questions.py`'s
+someone else, about the talk; which kind of question is `reading/question_kinds.py`'s
 `Question`), something told (news, a plan, a feeling, each good, bad or
 neither), a retraction, thanks, a compliment, warmth, an invitation, an
 offer, a farewell, a greeting, an apology, or a plain statement. What it is
-about is a whole word from the analyzer (`reading/words.py`): '市民マラソン'
+about is a whole word from the analyzer (`reading/morphemes.py`): '市民マラソン'
 of '来週、市民マラソンに出るんだ', never '手伝' of '手伝った' (a line that
 names no noun is about its verb phrase, said back nominalised: '手伝ったの').
 
@@ -19,13 +19,13 @@ import re
 import unicodedata
 from dataclasses import dataclass, replace
 
-from karakuri_agent.ja import listening as cues
+from karakuri_agent.ja import listening_cues
 from karakuri_agent.ja.sentences import is_asking, split_sentences
-from karakuri_agent.ja.speech import APOLOGY, GREETING, PERSON_NAME, REQUEST, is_kanji
-from karakuri_agent.reading import words as analysed  # the analyzer itself loads on the first line read
+from karakuri_agent.ja.speech_words import APOLOGY, GREETING, PERSON_NAME, REQUEST, is_kanji
+from karakuri_agent.reading import morphemes  # the analyzer itself loads on the first line read
 from karakuri_agent.reading.help_offers import offers_help
-from karakuri_agent.ja.questions import AND, INVITE, OR
-from karakuri_agent.reading.questions import Question, read_question
+from karakuri_agent.ja.question_words import AND, INVITE, OR
+from karakuri_agent.reading.question_kinds import Question, read_question
 
 __all__ = ["KINDS", "Heard", "framed", "hear"]
 
@@ -45,15 +45,15 @@ _LONGEST_WORD = 12
 def _short_nouns(text: str) -> list[str]:
     """The line's nouns that can be said back, people's names aside: each short (a long
     compound by its last words; one long word stays whole, a word is not a script)."""
-    out = [n if len(n) < ECHO_WINDOW - 1 or len(analysed.words(n)) == 1 or _kana_compound(n)
-           else analysed.shortened(n, ECHO_WINDOW - 1) for n in analysed.nouns(text)]
+    out = [n if len(n) < ECHO_WINDOW - 1 or len(morphemes.words(n)) == 1 or _kana_compound(n)
+           else morphemes.shortened(n, ECHO_WINDOW - 1) for n in morphemes.nouns(text)]
     return [n for n in out if n and not _is_name(n) and len(n) <= _LONGEST_WORD]
 
 
 def _kana_compound(noun: str) -> bool:
     """'はっぴょうかい': a compound written in hiragana, within the echo window, is said whole (its last
     word alone, 'かい', says nothing)."""
-    return len(noun) < ECHO_WINDOW and cues.HIRAGANA_WORD.fullmatch(noun) is not None
+    return len(noun) < ECHO_WINDOW and listening_cues.HIRAGANA_WORD.fullmatch(noun) is not None
 
 
 def _is_name(noun: str) -> bool:
@@ -61,11 +61,11 @@ def _is_name(noun: str) -> bool:
     '自転車パンク': a word that takes する, what happened to the thing, is no one's given name)."""
     if not PERSON_NAME.match(noun):
         return False
-    parts = analysed.words(noun)
-    if parts and cues.DOABLE in parts[-1].detail:
+    parts = morphemes.words(noun)
+    if parts and listening_cues.DOABLE in parts[-1].detail:
         return False
     given = noun.lstrip("".join(ch for ch in noun if is_kanji(ch)))
-    return len(given) <= 3 or (bool(parts) and cues.PERSON in parts[0].detail)
+    return len(given) <= 3 or (bool(parts) and listening_cues.PERSON in parts[0].detail)
 
 
 def _echoes(said: str, text: str) -> bool:
@@ -89,14 +89,14 @@ class Heard:
     @property
     def verbal(self) -> bool:
         """The clause says what happened ('パン屋ができた'), not only a noun ('面接な')."""
-        return bool(self.clause) and not self.clause.endswith(cues.NOUN_LINK)
+        return bool(self.clause) and not self.clause.endswith(listening_cues.NOUN_LINK)
 
 
 def _topic(text: str, skip: tuple[str, ...]) -> tuple[str, bool]:
     """The thing ``text`` is about: its last noun that is not a name or the agent, else its verb phrase."""
     found = [n for n in _short_nouns(text) if not any(s and (s in n or n in s) for s in skip)
-             and not cues.YOU.fullmatch(n)]
-    things = [n for n in found if n not in cues.FEELING]  # '面接で緊張してる' is about the interview
+             and not listening_cues.YOU.fullmatch(n)]
+    things = [n for n in found if n not in listening_cues.FEELING]  # '面接で緊張してる' is about the interview
     if things or found:
         return (things or found)[-1], False
     phrase = _verb_phrase(text)
@@ -106,16 +106,16 @@ def _topic(text: str, skip: tuple[str, ...]) -> tuple[str, bool]:
 def _verb_phrase(text: str) -> str:
     """'手伝った' → '手伝った': the first verb or adjective with what follows it up to a particle of ending."""
     out = ""
-    for word in analysed.words(text):
+    for word in morphemes.words(text):
         if not out:
-            if word.pos in ("verb", "adjective") and not word.bound and word.surface not in cues.DISCOURSE:
+            if word.pos in ("verb", "adjective") and not word.bound and word.surface not in listening_cues.DISCOURSE:
                 out = word.surface
             continue
-        if word.pos in ("auxiliary", "verb") or (word.pos == "particle" and word.surface in cues.JOINING):
+        if word.pos in ("auxiliary", "verb") or (word.pos == "particle" and word.surface in listening_cues.JOINING):
             out += word.surface
             continue
         break
-    out = out.rstrip("".join(cues.JOINING))
+    out = out.rstrip("".join(listening_cues.JOINING))
     return out if 1 < len(out) < ECHO_WINDOW else ""
 
 
@@ -125,67 +125,67 @@ def _clause(text: str, topic: str, phrase: bool) -> str:
     if not topic:
         return ""
     if phrase:
-        return topic if topic[-1] in cues.PLAIN_ENDINGS and not _echoes(topic, text) else ""
-    found = analysed.words(text)
+        return topic if topic[-1] in listening_cues.PLAIN_ENDINGS and not _echoes(topic, text) else ""
+    found = morphemes.words(text)
     surfaces = [w.surface for w in found]
     end = next((i for i in range(len(found)) if "".join(surfaces[:i + 1]).endswith(topic)), None)
-    fallback = topic + cues.NOUN_LINK
+    fallback = topic + listening_cues.NOUN_LINK
     if end is None:
         return fallback
     out, verb = topic, False
     for word in found[end + 1:]:
-        if word.spaced or word.lemma in cues.CLAUSE_STOPS or word.surface in cues.CLAUSE_STOPS:
+        if word.spaced or word.lemma in listening_cues.CLAUSE_STOPS or word.surface in listening_cues.CLAUSE_STOPS:
             break
-        if word.pos == "particle" and word.surface in cues.CLAUSE_PARTICLES and not verb:
+        if word.pos == "particle" and word.surface in listening_cues.CLAUSE_PARTICLES and not verb:
             out += word.surface
         elif word.pos in ("verb", "adjective", "auxiliary") or (word.pos == "particle" and verb
-                                                               and word.surface in cues.JOINING):
+                                                               and word.surface in listening_cues.JOINING):
             out += word.surface
             verb = True
         else:
             break
-    for te, past in cues.TE_TO_PAST.items():
+    for te, past in listening_cues.TE_TO_PAST.items():
         if verb and out.endswith(te):
             out = out[: -len(te)] + past
             break
-    fits = verb and out[-1] in cues.PLAIN_ENDINGS and len(out) <= _CLAUSE_CHARS and not _echoes(out, text)
+    fits = verb and out[-1] in listening_cues.PLAIN_ENDINGS and len(out) <= _CLAUSE_CHARS and not _echoes(out, text)
     return out if fits else fallback
 
 
 def _mood(text: str) -> str:
     """'good', 'bad' or '' by the words of ``text`` (a negation after a word turns it)."""
-    found = analysed.words(text)
-    score = len(cues.GOOD_FORMS.findall(text)) - 2 * len(cues.BAD_FORMS.findall(text))
+    found = morphemes.words(text)
+    score = len(listening_cues.GOOD_FORMS.findall(text)) - 2 * len(listening_cues.BAD_FORMS.findall(text))
     for i, word in enumerate(found):
         lemma = word.lemma
-        negated = any(w.lemma in cues.NEGATION or w.surface in cues.NEGATION
+        negated = any(w.lemma in listening_cues.NEGATION or w.surface in listening_cues.NEGATION
                       for w in found[i + 1:i + 4] if w.pos in ("auxiliary", "adjective"))
-        if lemma in cues.BAD_WHEN_NEGATED and negated:
+        if lemma in listening_cues.BAD_WHEN_NEGATED and negated:
             score -= 1
-        elif lemma in cues.GOOD_WHEN_NEGATED and negated:
+        elif lemma in listening_cues.GOOD_WHEN_NEGATED and negated:
             score += 1
-        elif lemma in cues.BAD or word.surface in cues.BAD:
+        elif lemma in listening_cues.BAD or word.surface in listening_cues.BAD:
             score -= 1
-        elif lemma in cues.GOOD or word.surface in cues.GOOD:
+        elif lemma in listening_cues.GOOD or word.surface in listening_cues.GOOD:
             score += 0 if negated else 1
     return "good" if score > 0 else "bad" if score < 0 else ""
 
 
 def _ahead(text: str) -> bool:
     """A plan: a time ahead with no past tense, or words of intention."""
-    if cues.INTENT.search(text):
+    if listening_cues.INTENT.search(text):
         return True
-    found = analysed.words(text)
-    if not any(w.surface in cues.AHEAD or w.lemma in cues.AHEAD for w in found):  # 'こんど' is 今度
+    found = morphemes.words(text)
+    if not any(w.surface in listening_cues.AHEAD or w.lemma in listening_cues.AHEAD for w in found):  # 'こんど' is 今度
         return False
     return not any(_past_at(found, i) and not _decided(found, i) for i in range(len(found)))
 
 
-def _past_at(found: tuple[analysed.Word, ...], i: int) -> bool:
-    return found[i].pos == "auxiliary" and found[i].lemma == cues.PAST
+def _past_at(found: tuple[morphemes.Word, ...], i: int) -> bool:
+    return found[i].pos == "auxiliary" and found[i].lemma == listening_cues.PAST
 
 
-def _decided(found: tuple[analysed.Word, ...], i: int) -> bool:
+def _decided(found: tuple[morphemes.Word, ...], i: int) -> bool:
     """The past at ``i`` only says a thing ahead was decided: 'になりました', '決まった', '決定した'."""
     j = i - 1
     while j >= 0 and found[j].pos == "auxiliary":  # 'なりました': back over ます to the verb
@@ -193,48 +193,48 @@ def _decided(found: tuple[analysed.Word, ...], i: int) -> bool:
     if j < 0:
         return False
     verb = found[j]
-    return verb.lemma in cues.DECIDED or (verb.lemma == cues.DOING and j > 0 and found[j - 1].lemma in cues.DECIDED)
+    return verb.lemma in listening_cues.DECIDED or (verb.lemma == listening_cues.DOING and j > 0 and found[j - 1].lemma in listening_cues.DECIDED)
 
 
 def _past(text: str) -> bool:
-    found = analysed.words(text)
+    found = morphemes.words(text)
     return any(_past_at(found, i) for i in range(len(found)))
 
 
 def _felt(text: str) -> bool:
-    return any(w.lemma in cues.FEELING or w.surface in cues.FEELING for w in analysed.words(text))
+    return any(w.lemma in listening_cues.FEELING or w.surface in listening_cues.FEELING for w in morphemes.words(text))
 
 
 def _question(text: str, asking: str, own: tuple[str, ...], others: tuple[str, ...],
               skip: tuple[str, ...]) -> Heard:
-    if cues.ABOUT_TALK.search(asking):
+    if listening_cues.ABOUT_TALK.search(asking):
         return Heard("question", asks=TALK, question=Question("what", asking))
     question = read_question(text, own_names=own, other_names=others)
     if question is None:
         return Heard("question", asks=OTHER, topic=_topic(asking, skip)[0])
-    if cues.HOW_ARE_YOU.search(asking) and not cues.TOGETHER.search(asking):
+    if listening_cues.HOW_ARE_YOU.search(asking) and not listening_cues.TOGETHER.search(asking):
         return Heard("question", asks=DAY, question=question)  # '最近どう？' asks how it has been: its days answer
-    if (question.kind == "invite" or (question.kind != "choice" and (cues.INVITE_SAID.search(asking)
+    if (question.kind == "invite" or (question.kind != "choice" and (listening_cues.INVITE_SAID.search(asking)
                                                                       or INVITE.search(asking)))) \
-            and not cues.ABOUT_PLANS.search(asking):
+            and not listening_cues.ABOUT_PLANS.search(asking):
         return Heard("invitation", topic=_invited_to(asking, skip), question=question)
-    if cues.ABOUT_PLANS.search(asking):
+    if listening_cues.ABOUT_PLANS.search(asking):
         return Heard("question", asks=PLANS, question=question)
-    if cues.ABOUT_DAY.search(asking):
+    if listening_cues.ABOUT_DAY.search(asking):
         return Heard("question", asks=DAY, question=question)
-    if cues.PASTIME_ASKED.search(asking) and question.kind in ("what", "doing", "how", "yesno"):
+    if listening_cues.PASTIME_ASKED.search(asking) and question.kind in ("what", "doing", "how", "yesno"):
         return Heard("question", asks=PASTIME, question=question)
-    if cues.FAVOURITE_ASKED.search(asking):
-        kind = next((k for k, names in cues.FAVOURITE_KINDS.items() if any(n in asking for n in names)), "")
+    if listening_cues.FAVOURITE_ASKED.search(asking):
+        kind = next((k for k, names in listening_cues.FAVOURITE_KINDS.items() if any(n in asking for n in names)), "")
         if kind:
             return Heard("question", asks=FAVOURITE, favourite=kind, question=question)
-    if question.kind != "choice" and cues.WHICH.search(asking):
-        found = analysed.nouns(asking)
+    if question.kind != "choice" and listening_cues.WHICH.search(asking):
+        found = morphemes.nouns(asking)
         pairs = [(a, b) for a, b in zip(found, found[1:]) if f"{a}{AND}{b}" in asking or f"{a}{OR}{b}" in asking]
         if pairs:
             return Heard("question", question=Question("choice", asking, pairs[-1]))
     topic, phrase = _topic(asking, skip)
-    if cues.SIDE_ASKED.search(asking) and question.kind != "choice":
+    if listening_cues.SIDE_ASKED.search(asking) and question.kind != "choice":
         return Heard("question", asks=SIDE, topic=topic, question=question, phrase=phrase)
     return Heard("question", topic=topic, question=question, phrase=phrase)
 
@@ -243,18 +243,18 @@ def _side_options(asking: list[str]) -> tuple[str, ...]:
     """'朝型？夜型？' / '犬派？猫派？': two short asking sentences of one noun each are a choice."""
     if len(asking) < 2:
         return ()
-    last = [s.rstrip(cues.QUESTION_MARKS) for s in asking[-2:]]
-    sides = [s[: -len(cues.SIDE)] for s in last if s.endswith(cues.SIDE) and len(s) > len(cues.SIDE)]
+    last = [s.rstrip(listening_cues.QUESTION_MARKS) for s in asking[-2:]]
+    sides = [s[: -len(listening_cues.SIDE)] for s in last if s.endswith(listening_cues.SIDE) and len(s) > len(listening_cues.SIDE)]
     if len(sides) == 2 and sides[0] != sides[1]:
         return tuple(_side_word(side) for side in sides)
-    if all(0 < len(s) <= 8 and analysed.nouns(s) == [s] for s in last) and last[0] != last[1]:
+    if all(0 < len(s) <= 8 and morphemes.nouns(s) == [s] for s in last) and last[0] != last[1]:
         return tuple(last)
     return ()
 
 
 def _side_word(side: str) -> str:
     """'休みの日って家にいる' → '家にいる': what follows the topic marker, the side itself."""
-    return re.split(cues.SIDE_TOPIC, side)[-1] or side
+    return re.split(listening_cues.SIDE_TOPIC, side)[-1] or side
 
 
 def _normal(text: str) -> str:
@@ -262,51 +262,51 @@ def _normal(text: str) -> str:
     question mark given one ('あさとよる どっちがすき' → '…どっちがすき？')."""
     text = "".join(ch for ch in text if unicodedata.category(ch) not in ("So", "Sk", "Cf", "Mn")).strip()
     text = re.sub(r"(?<=[^\x00-\x7f])[ \u3000]+(?=[^\x00-\x7f])", "", text)
-    text = cues.KANSAI_NAN.sub(cues.STANDARD_NO, text)  # '平気なん？' asks as '平気なの？' does
+    text = listening_cues.KANSAI_NAN.sub(listening_cues.STANDARD_NO, text)  # '平気なん？' asks as '平気なの？' does
     out = []
     for sentence in split_sentences(text):
-        bare = sentence.rstrip(cues.SENTENCE_TAIL)
-        if not is_asking(sentence) and cues.BARE_QUESTION.search(bare) and not cues.FAREWELL.search(sentence):
-            sentence = bare + cues.QUESTION_MARKS[0]
+        bare = sentence.rstrip(listening_cues.SENTENCE_TAIL)
+        if not is_asking(sentence) and listening_cues.BARE_QUESTION.search(bare) and not listening_cues.FAREWELL.search(sentence):
+            sentence = bare + listening_cues.QUESTION_MARKS[0]
         out.append(sentence)
     return "".join(out)
 
 
 def _plan_noun(text: str, skip: tuple[str, ...]) -> str:
     """The plan a retraction takes back: its first noun that names a thing ('明日の映画やめとく' → '映画')."""
-    found = [n for n in _short_nouns(text) if n not in cues.NOT_THE_PLAN and not any(s and s in n for s in skip)
+    found = [n for n in _short_nouns(text) if n not in listening_cues.NOT_THE_PLAN and not any(s and s in n for s in skip)
              and not n.isascii()]
     return found[0] if found else ""
 
 
 def _retraction(text: str, skip: tuple[str, ...]) -> Heard:
     """A plan taken back or changed, said back as the change: '映画やめとく', 'ハンバーグにする', '大掃除は延期になった'."""
-    changed = cues.CHANGE_TO.search(text)
+    changed = listening_cues.CHANGE_TO.search(text)
     if changed and changed["new"] in _short_nouns(text):
         new = changed["new"]
-        owner = next((n for n in _short_nouns(text) if f"{n}{cues.OF}{new}" in text), "")
-        if owner and len(owner + cues.OF + new) < ECHO_WINDOW:
-            new = f"{owner}{cues.OF}{new}"  # '公民館の会議室'
-        said = cues.NOUN_LINK if cues.CHANGED_BY_OTHERS in changed.group() else cues.CHANGE_SAID
-        clause = new + said if not _echoes(new + said, text) else new + cues.NOUN_LINK
+        owner = next((n for n in _short_nouns(text) if f"{n}{listening_cues.OF}{new}" in text), "")
+        if owner and len(owner + listening_cues.OF + new) < ECHO_WINDOW:
+            new = f"{owner}{listening_cues.OF}{new}"  # '公民館の会議室'
+        said = listening_cues.NOUN_LINK if listening_cues.CHANGED_BY_OTHERS in changed.group() else listening_cues.CHANGE_SAID
+        clause = new + said if not _echoes(new + said, text) else new + listening_cues.NOUN_LINK
         return Heard("retraction", topic=new, clause=clause)
     topic = _plan_noun(text, skip)
     if not topic:
         return Heard("retraction")
-    said = cues.POSTPONED_SAID if cues.POSTPONED.search(text) else cues.MISSED_SAID if cues.MISSED.search(text) \
-        else cues.CALLED_OFF
+    said = listening_cues.POSTPONED_SAID if listening_cues.POSTPONED.search(text) else listening_cues.MISSED_SAID if listening_cues.MISSED.search(text) \
+        else listening_cues.CALLED_OFF
     sentence = next((s for s in split_sentences(text) if topic in s), text)
     clause = _clause(sentence, topic, False)
-    verbal = bool(clause) and not clause.endswith(cues.NOUN_LINK) and cues.RETRACT.search(clause)
+    verbal = bool(clause) and not clause.endswith(listening_cues.NOUN_LINK) and listening_cues.RETRACT.search(clause)
     if not (verbal and not _echoes(clause, text)):
-        clause = topic + said if not _echoes(topic + said, text) else topic + cues.NOUN_LINK  # never the line again
+        clause = topic + said if not _echoes(topic + said, text) else topic + listening_cues.NOUN_LINK  # never the line again
     return Heard("retraction", topic=topic, clause=clause)
 
 
 def _told_topic(text: str, skip: tuple[str, ...]) -> tuple[str, bool]:
     """What a told line is about: the noun just before its first verb or adjective
     ('最近ボルダリング始めたんだけど、腕がパンパンで' → 'ボルダリング'), else its last noun."""
-    found = analysed.words(text)
+    found = morphemes.words(text)
     cursor, first_predicate = 0, len(text)
     for word in found:
         at = text.find(word.surface, cursor)
@@ -318,14 +318,14 @@ def _told_topic(text: str, skip: tuple[str, ...]) -> tuple[str, bool]:
             first_predicate = at
             break
     candidates = [n for n in _short_nouns(text) if not any(s and (s in n or n in s) for s in skip)
-                  and not cues.YOU.fullmatch(n) and n not in cues.FEELING and n not in cues.DECIDED]
+                  and not listening_cues.YOU.fullmatch(n) and n not in listening_cues.FEELING and n not in listening_cues.DECIDED]
     japanese = [n for n in candidates if not n.isascii()] or candidates
-    if first_predicate == len(text) and cues.PAUSE in text:
-        first_predicate = text.index(cues.PAUSE)  # '山の紅葉、そろそろ見頃だって': the topic comes first
+    if first_predicate == len(text) and listening_cues.PAUSE in text:
+        first_predicate = text.index(listening_cues.PAUSE)  # '山の紅葉、そろそろ見頃だって': the topic comes first
     before = [n for n in japanese if 0 <= text.find(n) < first_predicate]
     if before:
         done = _event_noun(text, japanese)
-        if done and text[text.find(before[-1]) + len(before[-1]):].startswith(cues.BY_MEANS):
+        if done and text[text.find(before[-1]) + len(before[-1]):].startswith(listening_cues.BY_MEANS):
             return done, False  # '自転車で転んで怪我した': what happened is the 怪我, the bicycle only how
         return before[-1], False
     return _topic(text, skip)
@@ -335,14 +335,14 @@ def _invited_to(text: str, skip: tuple[str, ...]) -> str:
     """What an invitation is to: the thing named before it is asked ('…に折り紙教室があるんだけど、一緒に
     どうかな' → '折り紙教室'), never the 'together' it asks with."""
     topic = _told_topic(text, skip)[0]
-    return "" if cues.TOGETHER.fullmatch(topic) else topic
+    return "" if listening_cues.TOGETHER.fullmatch(topic) else topic
 
 
 def _event_noun(text: str, candidates: list[str]) -> str:
     """The noun of what happened, said with する ('怪我した', '骨折した'), when the line has one."""
-    found = analysed.words(text)
+    found = morphemes.words(text)
     for word, following in zip(found, found[1:]):
-        if word.pos == "noun" and cues.DOABLE in word.detail and following.lemma == cues.DOING \
+        if word.pos == "noun" and listening_cues.DOABLE in word.detail and following.lemma == listening_cues.DOING \
                 and word.surface in candidates:
             return word.surface
     return ""
@@ -353,13 +353,13 @@ def framed(line: str, skip: tuple[str, ...] = ()) -> str:
     alone, what a talk that opens so is about ('' when the line opens otherwise, or with a name
     called out: 'ユウタちゃんとこ、' says whose news it is)."""
     text = _normal(line)
-    if cues.PAUSE not in text:
+    if listening_cues.PAUSE not in text:
         return ""
-    part = text[:text.index(cues.PAUSE)]
-    found = analysed.words(part)
-    if any(s and s in part for s in skip) or any(cues.PERSON in w.detail for w in found):
+    part = text[:text.index(listening_cues.PAUSE)]
+    found = morphemes.words(part)
+    if any(s and s in part for s in skip) or any(listening_cues.PERSON in w.detail for w in found):
         return ""
-    if not found or not all(w.pos in ("noun", "prefix", "suffix") or (w.pos == "particle" and w.surface == cues.OF)
+    if not found or not all(w.pos in ("noun", "prefix", "suffix") or (w.pos == "particle" and w.surface == listening_cues.OF)
                             for w in found):
         return ""
     named = _short_nouns(part)
@@ -376,12 +376,12 @@ def hear(line: str | None, *, own_names: tuple[str, ...] = (), other_names: tupl
     if not text:
         return None
     # A word in hiragana the analyzer misreads ('かぶとむし' as 蕪・と・虫) is read in katakana, said back as written.
-    kana = analysed.kana_nouns(line or "")
+    kana = morphemes.kana_nouns(line or "")
     for word in kana:
-        text = text.replace(word, analysed.katakana(word))
+        text = text.replace(word, morphemes.katakana(word))
     heard = _heard(text, line or "", own_names, other_names)
     for word in kana:
-        written = analysed.katakana(word)
+        written = morphemes.katakana(word)
         heard = replace(heard, topic=heard.topic.replace(written, word), clause=heard.clause.replace(written, word))
     return heard
 
@@ -389,48 +389,48 @@ def hear(line: str | None, *, own_names: tuple[str, ...] = (), other_names: tupl
 def _heard(text: str, line: str, own_names: tuple[str, ...], other_names: tuple[str, ...]) -> Heard:
     """What ``text`` (``line`` normalised) is and is about."""
     skip = tuple(n for n in (*own_names, *other_names) if n)
-    entering = cues.ENTERING.match(text)
+    entering = listening_cues.ENTERING.match(text)
     if entering:
         text = text[entering.end():]  # what comes after an excuse-me on coming in is the line
     sentences = split_sentences(text)
     asking = [s for s in sentences if is_asking(s)]
     told = "".join(s for s in sentences if not is_asking(s))
-    if cues.FAREWELL.search(text) and not (asking and asking[-1] == sentences[-1] and not cues.FAREWELL.search(asking[-1])):
+    if listening_cues.FAREWELL.search(text) and not (asking and asking[-1] == sentences[-1] and not listening_cues.FAREWELL.search(asking[-1])):
         return Heard("farewell")
-    if (cues.RETRACT.search(text) and (cues.TAKING_BACK.search(text) or not cues.OFFER.search(text))) or (
-            cues.SAID_BEFORE.search(text) and (cues.TAKING_BACK.search(text) or cues.CHANGE_TO.search(text))) or cues.TAKEN_BACK_NEG.search(told):
+    if (listening_cues.RETRACT.search(text) and (listening_cues.TAKING_BACK.search(text) or not listening_cues.OFFER.search(text))) or (
+            listening_cues.SAID_BEFORE.search(text) and (listening_cues.TAKING_BACK.search(text) or listening_cues.CHANGE_TO.search(text))) or listening_cues.TAKEN_BACK_NEG.search(told):
         return _retraction(text, skip)
     # A gift, or help ('持とうか？', '案内するで'), read with the spaces the line had too ('道 教えようか').
-    if cues.OFFER.search(text) or offers_help(text) or offers_help(line):
+    if listening_cues.OFFER.search(text) or offers_help(text) or offers_help(line):
         return Heard("offer", topic=_topic(text, skip)[0])
     options = _side_options(asking)
     if options:
         return Heard("question", question=Question("choice", "".join(asking[-len(options):]), options))
-    about_me = next((a for a in asking if cues.ABOUT_TALK.search(a) or cues.ABOUT_DAY.search(a)
-                     or cues.ABOUT_PLANS.search(a)), None)
-    if about_me or cues.ABOUT_TALK.search(text):
+    about_me = next((a for a in asking if listening_cues.ABOUT_TALK.search(a) or listening_cues.ABOUT_DAY.search(a)
+                     or listening_cues.ABOUT_PLANS.search(a)), None)
+    if about_me or listening_cues.ABOUT_TALK.search(text):
         return _question(text, about_me or text, own_names, other_names, skip)
     if asking and asking[-1] == sentences[-1]:
         return _question(text, asking[-1], own_names, other_names, skip)
-    if any(REQUEST.search(s) and not cues.TOLD_TE.search(s) and not cues.OPENERS.search(s)
+    if any(REQUEST.search(s) and not listening_cues.TOLD_TE.search(s) and not listening_cues.OPENERS.search(s)
            for s in sentences if not is_asking(s)) \
-            and not cues.THANKS.search(text) and not cues.INVITE_SAID.search(text):
+            and not listening_cues.THANKS.search(text) and not listening_cues.INVITE_SAID.search(text):
         return Heard("statement")  # a request's words are not taken up: the agent repeats no one's instructions
-    if cues.WARMTH.search(text) and not cues.INVITE_ASKED.search(text):
+    if listening_cues.WARMTH.search(text) and not listening_cues.INVITE_ASKED.search(text):
         return Heard("warmth")
-    if cues.INVITE_SAID.search(text):
+    if listening_cues.INVITE_SAID.search(text):
         return Heard("invitation", topic=_invited_to(text, skip))
-    if cues.REMARK.search(sentences[-1]) and not asking:
+    if listening_cues.REMARK.search(sentences[-1]) and not asking:
         return Heard("remark", topic=_topic(text, skip)[0])  # the moment both share: agreed with
-    if cues.THANKS.search(text):
-        return Heard("thanks", topic=_topic(cues.THANKS.split(text, maxsplit=1)[0], skip)[0])
+    if listening_cues.THANKS.search(text):
+        return Heard("thanks", topic=_topic(listening_cues.THANKS.split(text, maxsplit=1)[0], skip)[0])
     body = told or text
     named = [s for s in sentences if not is_asking(s) and _topic(s, skip)[0]]
     nouned = [s for s in named if not _topic(s, skip)[1]]  # '自転車買った。青いやつ': the sentence with a noun
     last = (nouned or named or [body])[-1]
     topic, phrase = _told_topic(last, skip)
-    praised = cues.COMPLIMENT.search(text)
-    if praised and (not topic or phrase or cues.COMPLIMENT.search(topic) or topic in praised.group()):
+    praised = listening_cues.COMPLIMENT.search(text)
+    if praised and (not topic or phrase or listening_cues.COMPLIMENT.search(topic) or topic in praised.group()):
         return Heard("compliment")
     if APOLOGY.search(text):
         return Heard("apology")

@@ -1,4 +1,4 @@
-"""The kinds of fact a person tells about themselves (reading/told.py reads them, the state stores them)."""
+"""The kinds of fact a person tells about themselves (reading/told_facts.py reads them, the state stores them)."""
 
 from __future__ import annotations
 

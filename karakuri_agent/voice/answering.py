@@ -1,4 +1,4 @@
-"""Answering what a line is (reading/listening.py's `Heard`) from what is true.
+"""Answering what a line is (reading/hearing.py's `Heard`) from what is true.
 
 A question about the agent is answered from what it knows: its plans (the
 promises ahead), its day (the places it went and the people it talked with
@@ -17,14 +17,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from karakuri_agent.ja import listening as cues
-from karakuri_agent.ja.speech import join_sentences
-from karakuri_agent.reading import listening as heard_kinds
+from karakuri_agent.ja import listening_cues
+from karakuri_agent.ja.speech_words import join_sentences
+from karakuri_agent.reading import hearing
 from karakuri_agent.voice.names import address_name, place_word_of
 from karakuri_agent.voice.situation import Situation, time_side
 
 if TYPE_CHECKING:
-    from karakuri_agent.reading.listening import Heard
+    from karakuri_agent.reading.hearing import Heard
 
 __all__ = ["answered", "talk_topic"]
 
@@ -38,17 +38,17 @@ def talk_topic(lines: tuple[str, ...], skip: tuple[str, ...]) -> tuple[str, bool
     """What the talk has been about, and whether it is a verb phrase: what its first line
     that names something told or asked about (a talk is about what it was opened with)."""
     for line in lines:
-        frame = heard_kinds.framed(line, skip)  # '盆栽の松、枝ぶりが…': the talk is about the pine
+        frame = hearing.framed(line, skip)  # '盆栽の松、枝ぶりが…': the talk is about the pine
         if frame:
             return frame, False
-        heard = heard_kinds.hear(line, other_names=skip)
+        heard = hearing.hear(line, other_names=skip)
         if heard and heard.topic:
             return heard.topic, heard.phrase
     return "", False
 
 
 def _listed(items: tuple[str, ...]) -> str:
-    return cues.LISTED.join(items[:2])
+    return listening_cues.LISTED.join(items[:2])
 
 
 def _plans(s: Situation) -> list[str]:
@@ -64,9 +64,9 @@ def _day(s: Situation, h: Heard) -> list[str]:
     people = tuple(address_name(p, s.persona.honorific) for p in s.memory.met_today if p)
     people = tuple(p for p in people if p and p != s.said.partner)
     asked = h.question.text if h.question else s.line
-    if cues.ABOUT_MET.search(asked):
+    if listening_cues.ABOUT_MET.search(asked):
         return _said(s, "day_met", topic=_listed(people)) if people else _said(s, "met_nobody")
-    if cues.ABOUT_SINCE.search(asked) and s.memory.arrived:
+    if listening_cues.ABOUT_SINCE.search(asked) and s.memory.arrived:
         return _since(s, asked) or (_said(s, "day", place=_listed(places)) if places else [])
     if places:
         return _said(s, "day", place=_listed(places))
@@ -79,16 +79,16 @@ def _since(s: Situation, asked: str) -> list[str]:
     """'ここにはいつ来たの？': when it came to where it is; '何時ごろから出歩いてたの？': its first
     arrival today; both from the journal (the time a notification first found it there)."""
     here, first = s.memory.arrived[0], s.memory.arrived[-1]
-    if cues.HERE_ASKED.search(asked):
-        return _said(s, "arrived_here", place=place_word_of(here[0]), time=cues.clock_said(here[1]))
-    return _said(s, "out_since", place=place_word_of(first[0]), time=cues.clock_said(first[1]))
+    if listening_cues.HERE_ASKED.search(asked):
+        return _said(s, "arrived_here", place=place_word_of(here[0]), time=listening_cues.clock_said(here[1]))
+    return _said(s, "out_since", place=place_word_of(first[0]), time=listening_cues.clock_said(first[1]))
 
 
 def _talk(s: Situation) -> list[str]:
     topic, phrase = talk_topic(s.memory.talk, (s.said.partner, s.persona.name, s.persona.short_name))
     if not topic:
         return _said(s, "talk_new")
-    return _said(s, "talk_topic", topic=topic if phrase else topic + cues.OF)
+    return _said(s, "talk_topic", topic=topic if phrase else topic + listening_cues.OF)
 
 
 def _favourite(s: Situation, kind: str) -> list[str]:
@@ -128,20 +128,20 @@ def _told(s: Situation, h: Heard) -> list[str]:
 def answered(s: Situation, h: Heard) -> list[str] | None:
     """The lines that answer ``h``, best first; None when the rest of the voice answers it."""
     if h.kind == "question":
-        if h.asks == heard_kinds.PLANS:
+        if h.asks == hearing.PLANS:
             return _plans(s)
-        if h.asks == heard_kinds.DAY:
+        if h.asks == hearing.DAY:
             return _day(s, h)
-        if h.asks == heard_kinds.TALK:
+        if h.asks == hearing.TALK:
             return _talk(s)
-        if h.asks == heard_kinds.FAVOURITE:
+        if h.asks == hearing.FAVOURITE:
             return _favourite(s, h.favourite)
-        if h.asks == heard_kinds.PASTIME:
+        if h.asks == hearing.PASTIME:
             return _said(s, "pastime", topic=s.persona.tastes.pastimes[0]) if s.persona.tastes.pastimes \
                 else _said(s, "not_sure")
-        if h.asks == heard_kinds.OTHER:
+        if h.asks == hearing.OTHER:
             return _said(s, "other_unknown")
-        if h.asks == heard_kinds.SIDE:
+        if h.asks == hearing.SIDE:
             return _side(s, h) or None
         return None
     if h.kind == "news" and not h.mood and (s.pickup or not h.verbal):
@@ -151,7 +151,7 @@ def answered(s: Situation, h: Heard) -> list[str] | None:
     if h.kind == "retraction":
         if not h.topic or h.phrase:
             return _said(s, "retraction_plain", table="reactions")
-        return _said(s, "retraction", table="reactions", topic=h.clause or h.topic + cues.CALLED_OFF)
+        return _said(s, "retraction", table="reactions", topic=h.clause or h.topic + listening_cues.CALLED_OFF)
     if h.kind == "offer":  # help or a gift offered: taken or kindly declined, with thanks, as the policy says
         return _said(s, "offer_accept" if s.takes_offers else "offer_decline", table="reactions") or None
     if h.kind in ("warmth", "compliment", "thanks", "apology", "remark"):

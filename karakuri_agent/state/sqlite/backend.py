@@ -32,10 +32,10 @@ class SQLiteState:
         return forget(self.store, keep_days=keep_days, now=now, dry_run=dry_run)
 
     def turn(self, agent: str) -> AbstractContextManager[None]:
-        """The agent's turn (state/turns.py): a lock on a file beside the database, one agent per file."""
+        """The agent's turn (state/agent_turn.py): a lock on a file beside the database, one agent per file."""
         if self.state_dir is None:
             return nullcontext()  # an in-memory state lives in one process, one run at a time
-        from karakuri_agent.state.turns import file_turn
+        from karakuri_agent.state.agent_turn import file_turn
 
         return file_turn(self.state_dir)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from karakuri_agent.patterns import lazy
 
-# UniDic's first-level parts of speech, by the coarse kind reading/words.py gives them.
+# UniDic's first-level parts of speech, by the coarse kind reading/morphemes.py gives them.
 POS = {
     "名詞": "noun", "代名詞": "pronoun", "動詞": "verb", "形容詞": "adjective", "形状詞": "adjectival",
     "副詞": "adverb", "連体詞": "adnominal", "接続詞": "conjunction", "感動詞": "interjection",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Iterable
 
-from karakuri_agent.ja.names import HONORIFICS
+from karakuri_agent.ja.name_words import HONORIFICS
 from karakuri_agent.patterns import lazy
 
 # Used only when a tiny max_length leaves nothing else unused.
@@ -33,18 +33,6 @@ ADDRESS = lazy(r"^[^、。！？!?]{1,16}?(?:" + "|".join(HONORIFICS) + r")、")
 
 # Taking up a word of the partner's line the pack has nothing for: neutral, whatever the word.
 ECHOES = ("{topic}の話、もっと聞かせて！", "えっ、{topic}？それでそれで？", "{topic}かあ、なるほどね。")
-
-# A run of kanji or katakana: the words a Japanese line carries its content in.
-CONTENT_RUN = lazy(r"[\u4e00-\u9fff々ァ-ヴー]{2,}")
-
-# What may follow a noun ending in kanji; anything else (がり, け, き) makes it part of another word.
-AFTER_NOUN = frozenset("のをにでへはもとや、。！？!?しっ")
-
-# が marks a subject (帽子が), unless a verb goes on (雨上がり, 上がって).
-SUBJECT = lazy(r"^が(?![りるれろっ])")
-
-# Words saying when, not what: nothing to take up.
-WHEN_WORDS = frozenset({"今日", "昨日", "明日", "最近", "今度", "今朝", "今夜", "毎日", "以前", "前回"})
 
 # A line ending as a request or an order (送金して, 見てください, 来い).
 REQUEST = lazy(r"(?:て|で|なさい|ください|下さい|しろ|せよ|くれ|ちょうだい|こい|来い)(?:よ|ね|な)?[。！!]*$")

@@ -69,7 +69,7 @@ from typing import Any, Callable, Mapping, Sequence
 from karakuri_agent.domain.identity import same_person
 from karakuri_agent.domain.clock import TOKYO
 from karakuri_agent.domain.records import Line
-from karakuri_agent.ja.promises import (
+from karakuri_agent.ja.promise_words import (
     AGREEMENT,
     CALL_OFF,
     CALL_OFF_MEETING,
@@ -88,7 +88,7 @@ from karakuri_agent.ja.promises import (
     WEAK_CUE,
 )
 from karakuri_agent.ja.sentences import split_sentences
-from karakuri_agent.reading.places import NODE_ID_IN_TEXT, place_in_text, unambiguous_keys
+from karakuri_agent.reading.place_names import NODE_ID_IN_TEXT, place_in_text, unambiguous_keys
 from karakuri_agent.reading.times import as_tokyo, due_in_text
 
 
