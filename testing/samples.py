@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
 BASE_URL = "https://karakuri.test/api"
+# The checkout the tests run from.
+ROOT = Path(__file__).resolve().parents[1]
 API_KEY = "sk-test-4f9a8b7c6d5e"
 WEBHOOK_URL = "https://discord.test/api/webhooks/123/hook-token-do-not-leak"
 SELF_ID = "1470446478261747854"
@@ -73,3 +76,8 @@ def in_schema(url: str, schema: str) -> str:
     parts = urlsplit(url)
     query = [*parse_qsl(parts.query), ("options", f"-csearch_path={schema}")]
     return parts._replace(query=urlencode(query)).geturl()
+
+
+def state_files_text(state_dir: Path) -> str:
+    """Everything in the state directory as text (for secret scans)."""
+    return "".join(p.read_bytes().decode("utf-8", "replace") for p in state_dir.rglob("*") if p.is_file())

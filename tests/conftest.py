@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import copy
-import json
 import os
 import sys
 import uuid
@@ -12,13 +11,10 @@ from typing import Any, Iterator
 
 import pytest
 
-from testing.samples import (  # noqa: F401  (re-exported for the tests)
-    BASE_URL, API_KEY, WEBHOOK_URL, SELF_ID, SELF_NAME, CONVERSATION_REQUEST, IDLE_REMINDER, NID, BODY, GET_URL, POST_URL, in_schema,
+from testing.samples import (
+    BASE_URL, API_KEY, SELF_ID, SELF_NAME, CONVERSATION_REQUEST, NID, GET_URL, POST_URL, in_schema,
 )
 
-# The 48 real server texts live beside the checkout, not in it; without them their
-# cases skip, and the summary says so (the project's own texts in tests/data still run).
-EXAMPLES = Path(__file__).resolve().parents[2] / "shared" / "examples" / "real-texts.json"
 
 def _files_under(root: Path) -> dict[str, float]:
     """Every file under `root` (recursively) with its modification time; {} when `root` is not there."""
@@ -113,16 +109,6 @@ def env(monkeypatch: pytest.MonkeyPatch, state_dir: Path, tmp_path: Path) -> dic
     return values
 
 
-def state_files_text(state_dir: Path) -> str:
-    """Everything in the state directory as text (for secret scans)."""
-    return "".join(p.read_bytes().decode("utf-8", "replace") for p in state_dir.rglob("*") if p.is_file())
-
-
-def real_texts() -> list[dict[str, Any]]:
-    if not EXAMPLES.exists():
-        pytest.skip(NO_REAL_TEXTS)
-    return json.loads(EXAMPLES.read_text(encoding="utf-8"))
-
 
 # -- PostgreSQL: tests that need it run when KARAKURI_TEST_DATABASE_URL is set ------------
 TEST_DATABASE_URL = os.environ.get("KARAKURI_TEST_DATABASE_URL", "")
@@ -160,6 +146,47 @@ def any_backend(env: dict[str, str], database_url: str, monkeypatch: pytest.Monk
     return {**env, "KARAKURI_DATABASE_URL": database_url}
 
 
-# Without the real texts (CI provides them) their cases skip, each with this reason in the
-# summary (-ra): a clone runs everything it holds, tests/data's server texts included.
-NO_REAL_TEXTS = "the 48 real server texts are provided by CI only; tests/data's texts were checked instead"
+# -- real processes against a loopback server (testing/runs.py runs them) -----------------------------------
+@pytest.fixture
+def loopback() -> Iterator[Any]:
+    """A loopback Karakuri API on 127.0.0.1 serving the sample notification; it records every request.
+
+    A module that needs other notifications defines its own `loopback`, which `proc_env` then uses."""
+    from testing.loopback import running_api
+
+    with running_api() as server:
+        server.notifications[NID] = CONVERSATION_REQUEST
+        yield server
+
+
+@pytest.fixture
+def proc_env(loopback: Any, tmp_path: Path) -> dict[str, str]:
+    """A child process's environment against `loopback`: none of the caller's settings, a private state dir."""
+    from testing.processes import loopback_env
+
+    return loopback_env(loopback.base_url, tmp_path / "state")
+
+
+@pytest.fixture
+def model_env(proc_env: dict[str, str]) -> dict[str, str]:
+    """`proc_env` with a language model deciding (its address is given per run: testing/model_runs.handle)."""
+    from testing.model_runs import MODEL_KEY
+
+    return {**proc_env, "KARAKURI_SELF_NAME": SELF_NAME, "KARAKURI_DECIDER": "llm", "KARAKURI_LLM_MODEL": "test-model",
+            "KARAKURI_LLM_API_KEY": MODEL_KEY}
+
+
+@pytest.fixture
+def home(tmp_path: Path) -> dict[str, str]:
+    """A user with no configuration at all: HOME and XDG dirs inside tmp_path, no .env around."""
+    from testing.runs import clean_env
+
+    return clean_env(tmp_path / "home")
+
+
+@pytest.fixture
+def bare(env: dict[str, str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    """`env` without the URL and key: each test writes what it needs into ./.env."""
+    for name in ("KARAKURI_API_BASE_URL", "KARAKURI_API_KEY", "KARAKURI_STATE_DIR"):
+        monkeypatch.delenv(name)
+    return tmp_path

@@ -15,7 +15,7 @@ from karakuri_agent.app.config import load_settings
 from karakuri_agent.app.cycle import Agent
 from karakuri_agent.state.memory import MemoryState
 
-from conftest import BASE_URL
+from testing.samples import BASE_URL
 
 POST_URL = f"{BASE_URL}/agents/command"
 

@@ -29,7 +29,7 @@ from karakuri_agent.domain.notification import Notification, parse_timestamp
 from karakuri_agent.gate import Admitted, Rejected, admit
 from karakuri_agent.outside import dumps, dumps_shown, loads
 
-from conftest import BASE_URL, BODY, CONVERSATION_REQUEST, NID, POST_URL
+from testing.samples import BASE_URL, BODY, CONVERSATION_REQUEST, NID, POST_URL
 
 NAN, INF = float("nan"), float("inf")
 

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from karakuri_agent.behaviour.build import build_behaviour
-from karakuri_agent.behaviour.engine import Facts, Turn, within
+from karakuri_agent.behaviour.engine import within
 from karakuri_agent.behaviour.pack import parse_behaviour
 from karakuri_agent.behaviour.spec import Variable
 from karakuri_agent.behaviour.variables import CLAMPED, IGNORED, Variables
@@ -19,12 +19,11 @@ from karakuri_agent.decide.behaving import finish
 from karakuri_agent.behaviour.builtin import BUILTIN_RULE_IDS
 from karakuri_agent.decide.rules import BUILTIN_RULES, propose
 
-from test_policy import END, MEI, MOVE, SPEAK, WAIT, choice, view
-from test_processes import home, run_agent  # noqa: F401  (home is a fixture)
-from store_rows import as_refs
+from testing.views import END, MEI, MOVE, SPEAK, WAIT, choice, view
+from testing.runs import run_agent
+from testing.store_rows import as_refs
+from testing.packs import TOKYO_NIGHT, TOKYO_NOON, pack_turn, with_pack
 
-TOKYO_NIGHT = datetime(2026, 4, 18, 14, 30, tzinfo=timezone.utc)  # 23:30 in Tokyo
-TOKYO_NOON = datetime(2026, 4, 18, 3, 0, tzinfo=timezone.utc)  # 12:00 in Tokyo
 NIGHT_REST = {"id": "night-rest", "when": {"type": "time", "between": ["23:00", "06:00"]},
               "then": [{"type": "choose", "command": "wait", "params": {"duration": 6}}], "priority": 100}
 
@@ -32,17 +31,6 @@ NIGHT_REST = {"id": "night-rest", "when": {"type": "time", "between": ["23:00", 
 def first(proposal):
     """The rules' selection and first candidate: what `finish` takes after the outcome."""
     return proposal.selection, proposal.candidates[0]
-
-
-def with_pack(v, data, now=TOKYO_NIGHT, memory=None):
-    behaviour, problems = parse_behaviour(data, builtin_ids=BUILTIN_RULE_IDS)
-    assert problems == []
-    return replace(v, persona=replace(v.persona, behaviour=behaviour), now=now, behaviour_memory=memory or {})
-
-
-def facts(now=TOKYO_NIGHT, **extra):
-    return Facts(notification=extra.pop("notification", "idle_reminder_fired"), now=now.astimezone(
-        timezone(timedelta(hours=9))), **extra)
 
 
 # -- the file --------------------------------------------------------------------------------
@@ -161,12 +149,6 @@ def test_a_time_window_may_cross_midnight():
     assert within("07:00", "06:00", "09:00") and not within("09:00", "06:00", "09:00")
 
 
-def _turn(rules, memory=None, **fact):
-    return Turn.begin(build_behaviour({"rules": rules, "variables": {"energy": {"min": 0, "max": 100,
-                                                                               "initial": 50}}}), facts(**fact),
-                      memory or {})
-
-
 @pytest.mark.parametrize("when, fact, wanted", [
     ({"type": "notification", "types": ["*_completed"]}, {"notification": "movement_completed"}, True),
     ({"type": "notification", "types": ["*_completed"]}, {"notification": "idle_reminder_fired"}, False),
@@ -179,7 +161,7 @@ def _turn(rules, memory=None, **fact):
 ])
 def test_each_trigger_wants_to_fire_only_when_it_holds(when, fact, wanted):
     rule = {"id": "r", "when": when, "then": []}
-    turn = _turn([rule], **fact)
+    turn = pack_turn([rule], **fact)
     assert turn.wants(turn.behaviour.rules[0]) is wanted
 
 
@@ -188,19 +170,19 @@ def test_every_n_day_start_and_crossing_follow_the_remembered_state():
     memory: dict = {}
     fired = []
     for n in range(6):
-        turn = _turn([every], memory)
+        turn = pack_turn([every], memory)
         fired.append(turn.wants(turn.behaviour.rules[0]))
         memory = turn.memory()
     assert fired == [False, False, True, False, False, True]
-    assert not _turn([], memory).day_started  # the same in-world day
-    assert _turn([], memory, now=TOKYO_NIGHT + timedelta(hours=1)).day_started  # 00:30: a new day
+    assert not pack_turn([], memory).day_started  # the same in-world day
+    assert pack_turn([], memory, now=TOKYO_NIGHT + timedelta(hours=1)).day_started  # 00:30: a new day
     crossed = {"id": "x", "when": {"type": "variable_crossed", "variable": "energy", "direction": "drops_below",
                                    "threshold": 30}, "then": []}
-    turn = _turn([crossed], memory)
+    turn = pack_turn([crossed], memory)
     turn.variables.change("set", "energy", 20, "test")
-    later = _turn([crossed], turn.memory())
+    later = pack_turn([crossed], turn.memory())
     assert later.wants(later.behaviour.rules[0])
-    assert not _turn([crossed], later.memory()).wants(later.behaviour.rules[0])  # crossed once, not again
+    assert not pack_turn([crossed], later.memory()).wants(later.behaviour.rules[0])  # crossed once, not again
 
 
 CROSSED = {"id": "x", "when": {"type": "variable_crossed", "variable": "energy", "direction": "drops_below",
@@ -209,10 +191,10 @@ CROSSED = {"id": "x", "when": {"type": "variable_crossed", "variable": "energy",
 
 def test_a_crossing_made_by_a_rule_in_the_same_notification_fires_once_not_again_in_the_next():
     # A rule of higher priority drains energy (50 -> 20) before the crossing rule is asked.
-    turn = _turn([CROSSED])
+    turn = pack_turn([CROSSED])
     turn.variables.change("set", "energy", 20, "drain")
     assert turn.wants(turn.behaviour.rules[0])
-    later = _turn([CROSSED], turn.memory())
+    later = pack_turn([CROSSED], turn.memory())
     later.variables.change("set", "energy", 0, "drain")  # still below: no new crossing
     assert not later.wants(later.behaviour.rules[0])
 
@@ -228,7 +210,7 @@ def test_a_crossing_fires_once_per_crossing_between_two_looks(steps):
     memory: dict = {}
     seen, fired, crossings = [50], 0, 0
     for when, target in steps + [("before", None)]:
-        turn = _turn([CROSSED], memory)
+        turn = pack_turn([CROSSED], memory)
         if when == "before" and target is not None:
             turn.variables.change("set", "energy", target, "rule")
         fired += turn.wants(turn.behaviour.rules[0])
@@ -242,26 +224,26 @@ def test_a_crossing_fires_once_per_crossing_between_two_looks(steps):
 
 def test_cooldowns_count_notifications_or_world_minutes_and_max_fires_spends_a_rule():
     rule = {"id": "r", "when": {"type": "day_start"}, "then": [], "cooldown": {"minutes": 60}, "max_fires": 2}
-    turn = _turn([rule])
+    turn = pack_turn([rule])
     spec = turn.behaviour.rules[0]
     turn.fire(spec)
-    assert _turn([rule], turn.memory(), now=TOKYO_NIGHT + timedelta(minutes=30)).blocked(spec) == "on cooldown"
+    assert pack_turn([rule], turn.memory(), now=TOKYO_NIGHT + timedelta(minutes=30)).blocked(spec) == "on cooldown"
     # a last firing ahead of now (the clock stepped back) counts as just now: it holds at most a window,
     # and one further ahead than a window blocks nothing (CONTRACT §9, the cycle's own cooldown rule)
-    assert _turn([rule], turn.memory(), now=TOKYO_NIGHT - timedelta(minutes=30)).blocked(spec) == "on cooldown"
-    assert _turn([rule], turn.memory(), now=TOKYO_NIGHT - timedelta(hours=5)).blocked(spec) is None
-    assert _turn([rule], turn.memory(), now=TOKYO_NIGHT - timedelta(hours=48)).blocked(spec) is None
-    later = _turn([rule], turn.memory(), now=TOKYO_NIGHT + timedelta(minutes=61))
+    assert pack_turn([rule], turn.memory(), now=TOKYO_NIGHT - timedelta(minutes=30)).blocked(spec) == "on cooldown"
+    assert pack_turn([rule], turn.memory(), now=TOKYO_NIGHT - timedelta(hours=5)).blocked(spec) is None
+    assert pack_turn([rule], turn.memory(), now=TOKYO_NIGHT - timedelta(hours=48)).blocked(spec) is None
+    later = pack_turn([rule], turn.memory(), now=TOKYO_NIGHT + timedelta(minutes=61))
     assert later.blocked(spec) is None
     later.fire(spec)
-    assert _turn([rule], later.memory(), now=TOKYO_NIGHT + timedelta(days=3)).blocked(spec) == "spent"
+    assert pack_turn([rule], later.memory(), now=TOKYO_NIGHT + timedelta(days=3)).blocked(spec) == "spent"
     by_count = {"id": "n", "when": {"type": "day_start"}, "then": [], "cooldown": {"notifications": 2}}
-    turn = _turn([by_count])
+    turn = pack_turn([by_count])
     turn.fire(turn.behaviour.rules[0])
     blocked = []
     memory = turn.memory()
     for _ in range(3):
-        t = _turn([by_count], memory)
+        t = pack_turn([by_count], memory)
         blocked.append(t.blocked(t.behaviour.rules[0]))
         memory = t.memory()
     assert blocked == ["on cooldown", "on cooldown", None]
@@ -400,7 +382,7 @@ def test_explain_json_and_log_name_the_rule_the_rules_that_gave_way_and_every_ch
 
     from click.testing import CliRunner
 
-    from conftest import BODY
+    from testing.samples import BODY
     from karakuri_agent.app.cli import agent
     from karakuri_agent.voice.persona_pack import PACK_FILE, bundled_pack_dir
 
@@ -452,7 +434,7 @@ def load_plain():
 def test_a_models_proposal_carries_its_state_deltas_to_the_engine():
     import respx
 
-    from test_llm_decider import BASE, answer, decider
+    from testing.model_decider import BASE, answer, decider
 
     v = with_pack(view([MOVE, WAIT]), MOODY, now=TOKYO_NOON)
     with respx.mock(assert_all_called=False) as router:
@@ -526,12 +508,11 @@ def test_a_keyword_rule_reads_the_newest_line_else_the_notifications_text():
     assert propose(replace(idle, text="静かな午後です。")).candidates[0].rule == "daily-life"
 
 
-
 def test_the_schema_the_model_is_asked_for_lets_it_change_the_packs_variables_only():
     import respx
 
     from karakuri_agent.decide.behaving import begin
-    from test_llm_decider import BASE, answer, decider
+    from testing.model_decider import BASE, answer, decider
 
     def variables(v):
         turn = begin(v)

@@ -8,7 +8,7 @@ from karakuri_agent.app.client import KarakuriClient
 from karakuri_agent.secret import Secret
 from karakuri_agent.errors import OutcomeUnknown, ServerRejected, Unreachable
 
-from conftest import API_KEY, BASE_URL
+from testing.samples import API_KEY, BASE_URL
 
 GET_URL = f"{BASE_URL}/agents/notifications/notif-1"
 POST_URL = f"{BASE_URL}/agents/command"

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from dataclasses import replace
 from datetime import datetime, timedelta, timezone
-from pathlib import Path
 
 from karakuri_agent.decide.behaving import finish
 from karakuri_agent.domain.decision import Decision
@@ -14,21 +13,9 @@ from karakuri_agent.decide.rules import propose
 from karakuri_agent.mind.view import View
 from karakuri_agent.voice.speech import compose
 
-from store_rows import as_refs
-from test_policy import MOVE, NOW, choice, view
-
-PACK = Path(__file__).resolve().parents[1] / "skill" / "personas" / "nike"
-MEI, KOU, RIN = "1474403124906295517", "1462098815530061904", "1462098815530061777"
-NEARBY = [{"id": MEI, "name": "桜草メイ"}, {"id": KOU, "name": "黒瀬コウ"}, {"id": RIN, "name": "白石リン"}]
-
-
-def _start_view(nid: str, closeness: dict[str, int], persona=None) -> View:
-    start = choice("conversation_start", param_schema={
-        "target_agent_id": {"type": "string", "enum": [p["id"] for p in NEARBY]}, "message": {"type": "string"}})
-    v = view([start, MOVE], recent=[{"command": "action", "params": {}}])
-    return View(**{**v.__dict__, "notification_id": nid, "nearby_agents": as_refs(NEARBY),
-                   "persona": persona or load_persona(PACK),
-                   "behaviour_memory": {"variables": {f"closeness.{n}": c for n, c in closeness.items()}}})
+from testing.store_rows import as_refs
+from testing.views import MOVE, NOW, view
+from testing.closeness_views import KOU, MEI, NEARBY, PACK, RIN, start_view
 
 
 def test_the_bundled_pack_holds_closeness_with_its_band_words():
@@ -37,12 +24,12 @@ def test_the_bundled_pack_holds_closeness_with_its_band_words():
 
 
 def test_the_closest_nearby_is_sought_out_usually_not_always():
-    targets = [propose(_start_view(f"notif-{i}", {"桜草メイ": 40, "黒瀬コウ": 5})).candidates[0].params["target_agent_id"]
+    targets = [propose(start_view(f"notif-{i}", {"桜草メイ": 40, "黒瀬コウ": 5})).candidates[0].params["target_agent_id"]
                for i in range(400)]
     share = targets.count(MEI) / len(targets)
     assert 0.6 <= share <= 0.9, share
     assert {KOU, RIN} <= set(targets)  # variety stays
-    even = [propose(_start_view(f"notif-{i}", {})).candidates[0].params["target_agent_id"] for i in range(300)]
+    even = [propose(start_view(f"notif-{i}", {})).candidates[0].params["target_agent_id"] for i in range(300)]
     assert all(0.2 <= even.count(p["id"]) / 300 <= 0.47 for p in NEARBY)  # nobody closer: any of them
 
 
@@ -61,7 +48,7 @@ def test_a_close_one_is_greeted_more_familiarly_and_no_one_known_with_hajimemash
 def test_talking_and_keeping_a_promise_bring_closer_clamped_by_the_engine():
     kept = Meeting(id=7, partner_id=MEI, partner_name="桜草メイ", status="fulfilled",
                    due_at=NOW + timedelta(minutes=5))
-    v = _start_view("notif-kept", {"桜草メイ": 0})
+    v = start_view("notif-kept", {"桜草メイ": 0})
     v = View(**{**v.__dict__, "behaviour_memory": {}, "parsed": replace(v.parsed, participants=as_refs([
         {"id": MEI, "name": "桜草メイ"}]))})
     start = Decision("conversation_start", {"target_agent_id": MEI, "message": "やっほー"})
@@ -163,7 +150,7 @@ def _idle_run(nid, at):
     from karakuri_agent.app.config import load_settings
     from karakuri_agent.app.cycle import handle
 
-    from conftest import BASE_URL, IDLE_REMINDER
+    from testing.samples import BASE_URL, IDLE_REMINDER
 
     body = {**copy.deepcopy(IDLE_REMINDER), "notification_id": nid, "created_at": at.isoformat()}
     with respx.mock:
@@ -191,7 +178,7 @@ def test_broken_promises_count_once_across_restarts_and_never_a_kept_withdrawn_o
 def test_handle_explain_shows_a_broken_promise_lowering_closeness(env, api, state_dir):
     from click.testing import CliRunner
 
-    from conftest import BODY
+    from testing.samples import BODY
     from karakuri_agent.app.cli import agent
 
     at = datetime(2026, 11, 29, 12, 0, tzinfo=timezone.utc)  # the example notification's time

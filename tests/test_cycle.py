@@ -15,7 +15,7 @@ from karakuri_agent.app.cli import agent
 from karakuri_agent.app.config import load_settings
 from karakuri_agent.app.cycle import handle
 
-from conftest import API_KEY, BASE_URL, BODY, GET_URL, NID, POST_URL, WEBHOOK_URL, state_files_text
+from testing.samples import API_KEY, BASE_URL, BODY, GET_URL, NID, POST_URL, WEBHOOK_URL, state_files_text
 
 MEI = "1474403124906295517"
 

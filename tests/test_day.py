@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
-from datetime import date, datetime, timedelta, timezone
+from datetime import timedelta, timezone
 from pathlib import Path
 
 import pytest
@@ -15,61 +15,43 @@ from karakuri_agent.memory.context import observe
 from karakuri_agent.memory.promises import withdraw
 from karakuri_agent.app.day import page
 from karakuri_agent.app.day.as_json import to_json
-from karakuri_agent.app.day.model import Records, build
-from karakuri_agent.app.day.read import records_for, window
+from karakuri_agent.app.day.model import build
+from karakuri_agent.app.day.read import records_for
 from karakuri_agent.app.day.text import lines
 from karakuri_agent.domain.notification import Notification
 from karakuri_agent.domain.identity import Identity
-from karakuri_agent.domain.records import JournalEntry, Meeting
+from karakuri_agent.domain.records import Meeting
 from karakuri_agent.memory.record import record_outcome
 from karakuri_agent.state.factory import open_url
 
 from testing.browser import Dom, dump_dom
-from conftest import CONVERSATION_REQUEST, IDLE_REMINDER, SELF_ID, SELF_NAME
-from store_rows import as_commands
+from testing.samples import CONVERSATION_REQUEST, IDLE_REMINDER, SELF_ID, SELF_NAME
+from testing.day_records import DAY, END, START, T0, day_entry, day_records, day_time
 
 ME = Identity(SELF_ID, SELF_NAME)
-DAY = date(2026, 11, 29)
-START, END = window(DAY)  # 2026-11-28T15:00Z .. 2026-11-29T15:00Z
-T0 = datetime(2026, 11, 29, 1, 0, tzinfo=timezone.utc)  # 10:00 in Tokyo
 HOSTILE_PERSON = '<script>alert("x")</script>'
 HOSTILE_LINE = "</svg><img src=x onerror=alert(1)>「'\"&amp;」"
 HOSTILE_PLACE = '"><script>x=2</script>'
 
 
 def _at(minutes: float) -> str:
-    return _time(minutes).isoformat(timespec="milliseconds")
-
-
-def _time(minutes: float) -> datetime:
-    return T0 + timedelta(minutes=minutes)
-
-
-def _entry(minutes: float, kind: str, data: dict, nid: str = "n") -> JournalEntry:
-    return JournalEntry(T0 + timedelta(minutes=minutes), nid, kind, data)
-
-
-def _records(journal=(), activity=(), promises=(), withdrawn=(), places=None, now_minutes: float | None = 600):
-    return Records(date=DAY, start=START, end=END, journal=list(journal), activity=as_commands(activity),
-                   promises=list(promises), withdrawn=frozenset(withdrawn),
-                   place_names=places if places is not None else {"6-11": "喫茶店 店内", "8-3": "図書館 閲覧室"},
-                   state_now=None if now_minutes is None else T0 + timedelta(minutes=now_minutes))
+    return day_time(minutes).isoformat(timespec="milliseconds")
 
 
 def _line(minutes, speaker, text, conversation="id:c1", partners=("桜草メイ",), own=False):
-    return _entry(minutes, "line", {"conversation": conversation, "partners": list(partners), "speaker": speaker,
+    return day_entry(minutes, "line", {"conversation": conversation, "partners": list(partners), "speaker": speaker,
                                     "text": text, "own": own})
 
 
 # ------------------------------------------------------------------------------ the builder (pure)
 def test_places_in_the_order_stood_at_with_arrival_times_and_no_walk_not_yet_over():
-    day = build(_records(journal=[
-        _entry(0, "here", {"node_id": "6-11", "label": "喫茶店 店内"}),
-        _entry(5, "here", {"node_id": "6-11"}),  # still there: not a new place
-        _entry(20, "arrival", {"node_id": "8-3"}),
-        _entry(30, "here", {"node_id": "8-3", "label": "図書館 閲覧室"}),
-        _entry(40, "here", {"node_id": "6-11"}),  # back again: a new visit
-        _entry(700, "arrival", {"node_id": "9-9"}),  # arrives after the last thing the state knows
+    day = build(day_records(journal=[
+        day_entry(0, "here", {"node_id": "6-11", "label": "喫茶店 店内"}),
+        day_entry(5, "here", {"node_id": "6-11"}),  # still there: not a new place
+        day_entry(20, "arrival", {"node_id": "8-3"}),
+        day_entry(30, "here", {"node_id": "8-3", "label": "図書館 閲覧室"}),
+        day_entry(40, "here", {"node_id": "6-11"}),  # back again: a new visit
+        day_entry(700, "arrival", {"node_id": "9-9"}),  # arrives after the last thing the state knows
     ]))
     assert [(v.node_id, v.label, v.arrived_at) for v in day.places] == [
         ("6-11", "喫茶店 店内", T0), ("8-3", "図書館 閲覧室", T0 + timedelta(minutes=20)),
@@ -77,7 +59,7 @@ def test_places_in_the_order_stood_at_with_arrival_times_and_no_walk_not_yet_ove
 
 
 def test_conversations_are_grouped_by_talk_with_partners_and_their_lines():
-    day = build(_records(journal=[
+    day = build(day_records(journal=[
         _line(0, "桜草メイ", "こんにちは！"),
         _line(1, SELF_NAME, "こんにちは、メイさん！", own=True),
         _line(3, "桜草メイ", "またね", conversation="with:1474403124906295517"),  # the text showed no id
@@ -95,11 +77,11 @@ def test_conversations_are_grouped_by_talk_with_partners_and_their_lines():
 def test_every_promise_status_the_day_can_show():
     def promise(pid, due_minutes, status="pending", **extra):
         return Meeting(id=pid, notification_id="n", partner_id="1", partner_name="メイ", place_name=None,
-                       node_id="8-3", due_at=None if due_minutes is None else _time(due_minutes),
-                       source_text=f"約束{pid}", status=status, created_at=_time(0), fulfilled_at=extra.get("kept"))
+                       node_id="8-3", due_at=None if due_minutes is None else day_time(due_minutes),
+                       source_text=f"約束{pid}", status=status, created_at=day_time(0), fulfilled_at=extra.get("kept"))
 
-    day = build(_records(promises=[
-        promise(1, 60, "fulfilled", kept=_time(55)), promise(2, 60), promise(3, 60), promise(4, 500),
+    day = build(day_records(promises=[
+        promise(1, 60, "fulfilled", kept=day_time(55)), promise(2, 60), promise(3, 60), promise(4, 500),
         promise(5, 60 * 24), promise(6, None)], withdrawn={2}, now_minutes=300))
     assert [p.status for p in day.promises] == ["kept", "cancelled", "missed", "pending", "made", "pending"]
     assert day.promises[0].place == "図書館 閲覧室" and day.promises[0].kept_at == T0 + timedelta(minutes=55)
@@ -107,10 +89,10 @@ def test_every_promise_status_the_day_can_show():
 
 
 def test_gifts_commands_failures_and_the_rules_extension():
-    day = build(_records(
-        journal=[_entry(1, "transfer", {"direction": "received", "partner": "メイ",
+    day = build(day_records(
+        journal=[day_entry(1, "transfer", {"direction": "received", "partner": "メイ",
                                          "item": {"item_id": "お茶", "quantity": 2}, "money": None}),
-                 _entry(2, "transfer", {"direction": "declined", "partner": "ルナ", "item": None, "money": 50000})],
+                 day_entry(2, "transfer", {"direction": "declined", "partner": "ルナ", "item": None, "money": 50000})],
         activity=[{"kind": "request", "created_at": _at(0), "notification_id": "n1"},
                   {"kind": "command", "command": "move", "created_at": _at(0), "notification_id": "n1"},
                   {"kind": "command", "command": "move", "created_at": _at(9), "notification_id": "n2"},
@@ -136,7 +118,7 @@ def test_gifts_commands_failures_and_the_rules_extension():
 
 
 def test_a_day_without_records_is_empty():
-    day = build(_records(places={}))
+    day = build(day_records(places={}))
     assert day.empty and list(lines(day)) == ["2026-11-29 (Asia/Tokyo): no activity recorded on this day."]
     assert to_json(day)["empty"] is True and "この日の記録はありません" in page.render(day)
 

@@ -17,7 +17,7 @@ from karakuri_agent.app.day import page
 from karakuri_agent.app.day.model import build
 from karakuri_agent.ja.day_text import DIRECTION, STATUS
 
-from test_day import _entry, _records
+from testing.day_records import day_entry, day_records
 from testing.browser import Dom, dump_dom
 
 LONG = "ひまわり商店街の角にある古い喫茶店「ゆうやけ」の奥の窓際の席 (Yuyake Coffee, back room)"
@@ -69,9 +69,9 @@ addEventListener('load', () => {
 
 def test_chromium_draws_a_long_place_label_inside_the_map(tmp_path):
     places = {"6-11": "喫茶店 店内", "8-3": "図書館 閲覧室", "9-12": LONG, "3-1": "駅"}
-    day = build(_records(journal=[_entry(0, "here", {"node_id": "6-11", "label": "喫茶店 店内"}),
-                                  _entry(20, "here", {"node_id": "9-12", "label": LONG}),
-                                  _entry(40, "here", {"node_id": "3-1", "label": "駅"})], places=places))
+    day = build(day_records(journal=[day_entry(0, "here", {"node_id": "6-11", "label": "喫茶店 店内"}),
+                                  day_entry(20, "here", {"node_id": "9-12", "label": LONG}),
+                                  day_entry(40, "here", {"node_id": "3-1", "label": "駅"})], places=places))
     markup = page.render(day)
     target = tmp_path / "measured.html"
     target.write_text(re.sub(r'<meta http-equiv="Content-Security-Policy"[^>]*>', "", markup)

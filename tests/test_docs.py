@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from testing import faultserver as fs
-from conftest import API_KEY, CONVERSATION_REQUEST, SELF_ID
+from testing.samples import API_KEY, CONVERSATION_REQUEST, SELF_ID
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]

@@ -9,18 +9,18 @@ from __future__ import annotations
 
 import respx
 
-from conftest import BODY
+from testing.samples import BODY
 from karakuri_agent.app.cli import agent
 
-from test_docs import ROOT
-from test_setup import PROBE_URL, bare, doctor_lines, run  # noqa: F401  (bare is a fixture)
+from testing.samples import ROOT
+from testing.runs import PROBE_URL, doctor_lines, invoke
 
 
 def test_a_copied_env_example_is_flagged_and_no_request_is_sent(bare, monkeypatch):
     (bare / ".env").write_text((ROOT / ".env.example").read_text(encoding="utf-8"), encoding="utf-8")
     with respx.mock(assert_all_called=False) as mock:
         code, lines = doctor_lines()
-        handled = run(agent, "handle", BODY)
+        handled = invoke(agent, "handle", BODY)
         assert not mock.calls
     assert code == 1
     placeholder = ("problem: KARAKURI_API_KEY is still the .env.example placeholder: put the key issued at the"
@@ -56,9 +56,9 @@ def test_one_bad_webhook_url_is_one_problem_not_also_not_set(env, monkeypatch):
 
 
 def test_persona_init_names_behaviour_json_in_its_help_and_next_steps(tmp_path):
-    helped = run(agent, "persona", "init", "--help")
+    helped = invoke(agent, "persona", "init", "--help")
     assert helped.exit_code == 0 and "behaviour.json" in helped.stdout
-    made = run(agent, "persona", "init", str(tmp_path / "tama"), "--name", "タマ")
+    made = invoke(agent, "persona", "init", str(tmp_path / "tama"), "--name", "タマ")
     assert made.exit_code == 0, made.output
     *wrote, last = made.stdout.splitlines()
     assert f"wrote {tmp_path / 'tama' / 'behaviour.json'}" in wrote

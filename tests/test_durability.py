@@ -22,7 +22,7 @@ from karakuri_agent.state.sqlite.db import DB_FILENAME, transaction
 from karakuri_agent.state.factory import open_url
 from karakuri_agent.state.sqlite.backend import SQLiteState
 
-from conftest import BASE_URL
+from testing.samples import BASE_URL
 from testing.sqltrace import FULL, NORMAL, Commits
 
 NID = "notif-01JDX9M7QZ"

@@ -29,7 +29,7 @@ from karakuri_agent.app.config import load_settings
 from karakuri_agent.app.cycle import handle
 from testing import engine_texts as et
 
-from conftest import BASE_URL
+from testing.samples import BASE_URL
 
 POST_URL = f"{BASE_URL}/agents/command"
 NOW = datetime(2026, 4, 18, 6, 0, tzinfo=timezone.utc)

@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from conftest import BASE_URL, NID, SELF_ID
+from testing.samples import BASE_URL, NID, SELF_ID
 
 AGENT = "import sys; from karakuri_agent.app.cli import agent; sys.exit(agent())"
 WRAPPER = "import sys; from karakuri_agent.app.cli import karakuri; sys.exit(karakuri())"

@@ -14,7 +14,7 @@ from click.testing import CliRunner
 
 from karakuri_agent.app.cli import agent
 
-from test_docs import ROOT
+from testing.samples import ROOT
 
 PACK = ROOT / "docs" / "examples" / "behaviour-pack"
 

@@ -15,7 +15,7 @@ from karakuri_agent.behaviour.engine import compare
 from karakuri_agent.reading.textparse import parse_weather
 from karakuri_agent.domain.identity import PersonRef
 
-from test_processes import DEMO01, home, run_agent  # noqa: F401  (home is a fixture)
+from testing.runs import DEMO01, run_agent
 
 # A real server text (movement_completed), as the world sent it.
 REAL_TEXT = (

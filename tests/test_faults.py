@@ -32,7 +32,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from testing import faultserver as fs
-from conftest import API_KEY, CONVERSATION_REQUEST, SELF_ID
+from testing.samples import API_KEY, CONVERSATION_REQUEST, SELF_ID
 from karakuri_agent.app import cycle
 from karakuri_agent.report import line as report
 from karakuri_agent.app.config import Settings

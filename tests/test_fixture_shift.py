@@ -8,7 +8,7 @@ from datetime import datetime, timedelta, timezone
 from karakuri_agent.app.fixture_shift import shift_text, shifted_copy, within_span
 from karakuri_agent.app.fixtures import bundled_fixtures_dir, load_session
 
-from test_processes import DEMO01, home, run_agent  # noqa: F401  (home is a fixture)
+from testing.runs import DEMO01, run_agent
 
 NIGHT = "2026-04-18T14:00:00Z"  # 23:00 in Tokyo; the bundled session runs 12:10-14:55 Tokyo time
 NIGHT_REST = {"rules": [{"id": "night-rest", "when": {"type": "time", "between": ["22:00", "05:00"]}, "priority": 600,

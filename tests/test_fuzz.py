@@ -32,7 +32,7 @@ from hypothesis import strategies as st
 
 from testing import faultserver as fs
 from karakuri_agent.town.schema import check_params  # the town's referee: imports nothing else of the package
-from conftest import API_KEY, BASE_URL, CONVERSATION_REQUEST, SELF_ID, SELF_NAME, WEBHOOK_URL
+from testing.samples import API_KEY, BASE_URL, CONVERSATION_REQUEST, SELF_ID, SELF_NAME, WEBHOOK_URL
 from karakuri_agent.report import line as report
 from karakuri_agent.app.cli import agent, karakuri
 from karakuri_agent.app.cli_support import parse_params

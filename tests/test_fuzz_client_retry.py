@@ -25,7 +25,7 @@ from karakuri_agent.app.client import KarakuriClient
 from karakuri_agent.errors import ServerRejected
 from karakuri_agent.secret import Secret
 
-from conftest import API_KEY, BASE_URL
+from testing.samples import API_KEY, BASE_URL
 
 NID = "notif-01JDX9M7QZ"
 GET_URL = f"{BASE_URL}/agents/notifications/{NID}"

@@ -7,7 +7,7 @@ from datetime import timedelta
 from hypothesis import given, settings, strategies as st
 
 from karakuri_agent.domain.clock import cooling_down
-from test_behaviour import TOKYO_NIGHT, _turn
+from testing.packs import TOKYO_NIGHT, pack_turn
 
 OFFSET = st.timedeltas(min_value=timedelta(days=-60), max_value=timedelta(days=60))
 
@@ -16,11 +16,11 @@ OFFSET = st.timedeltas(min_value=timedelta(days=-60), max_value=timedelta(days=6
 @given(offset=OFFSET, minutes=st.integers(1, 60 * 24 * 7))
 def test_a_pack_rules_cooldown_holds_exactly_when_the_cycles_rule_says_and_never_past_a_window(offset, minutes):
     rule = {"id": "r", "when": {"type": "day_start"}, "then": [], "cooldown": {"minutes": minutes}}
-    turn = _turn([rule])
+    turn = pack_turn([rule])
     spec = turn.behaviour.rules[0]
     turn.fire(spec)  # fired at TOKYO_NIGHT
     now = TOKYO_NIGHT + offset  # offset < 0: the last firing lies ahead of now
-    held = _turn([rule], turn.memory(), now=now).blocked(spec) == "on cooldown"
+    held = pack_turn([rule], turn.memory(), now=now).blocked(spec) == "on cooldown"
     window = timedelta(minutes=minutes)
     assert held == cooling_down(TOKYO_NIGHT, now, window)
     assert held == (abs(offset) < window)  # a firing 48 h ahead never blocks a rule of a 1 h cooldown
@@ -40,16 +40,16 @@ def test_state_show_says_a_rule_is_held_back_exactly_when_the_next_notification_
         notifications, minutes = (notifications, None) if notifications is not None else (2, None)
     cooldown = {"minutes": minutes} if minutes is not None else {"notifications": notifications}
     rule = {"id": "r", "when": {"type": "day_start"}, "then": [], "cooldown": cooldown, "max_fires": max_fires}
-    turn = _turn([rule])
+    turn = pack_turn([rule])
     spec = turn.behaviour.rules[0]
     for _ in range(fires):
         turn.fire(spec)  # fired at TOKYO_NIGHT, as the notification numbered 1
     memory = turn.memory()
     for _ in range(later):  # notifications that came and went since
-        memory = _turn([rule], memory).memory()
+        memory = pack_turn([rule], memory).memory()
     now = TOKYO_NIGHT + offset
     told = shown(turn.behaviour, memory, now)["rules"][0]
-    next_one = _turn([rule], memory, now=now).blocked(spec)
+    next_one = pack_turn([rule], memory, now=now).blocked(spec)
     assert told["spent"] == (next_one == "spent")
     if not told["spent"]:
         assert (told["cooldown_left"] is not None) == (next_one == "on cooldown"), (told, next_one)

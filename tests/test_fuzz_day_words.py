@@ -23,7 +23,7 @@ from karakuri_agent.app.day.text import lines
 from karakuri_agent.domain.records import Meeting
 from karakuri_agent.ja.day_text import DIRECTION, STATUS
 
-from test_day import _entry, _records
+from testing.day_records import day_entry, day_records
 
 SETTINGS = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 LABELS = st.text(st.characters(blacklist_categories=("Cs", "Cc")), min_size=1, max_size=60).filter(str.strip)
@@ -33,9 +33,9 @@ NODES = st.tuples(st.integers(1, 30), st.integers(1, 30)).map(lambda p: f"{p[0]}
 @SETTINGS
 @given(st.dictionaries(NODES, LABELS, min_size=1, max_size=6))
 def test_the_map_frame_holds_every_label(places):
-    journal = [_entry(i * 10, "here", {"node_id": node, "label": label}) for i, (node, label) in
+    journal = [day_entry(i * 10, "here", {"node_id": node, "label": label}) for i, (node, label) in
                enumerate(places.items())]
-    markup = page.render(build(_records(journal=journal, places=places)))
+    markup = page.render(build(day_records(journal=journal, places=places)))
     x, _, width, _ = (float(v) for v in re.search(r'viewBox="([^"]+)"', markup).group(1).split())
     for node, label in places.items():
         assert f">{escape(label, quote=True)}</text>" in markup
@@ -50,13 +50,13 @@ def test_the_map_frame_holds_every_label(places):
 def test_statuses_and_gifts_are_said_in_japanese_on_one_line(status, direction, partner, place):
     from datetime import timedelta
 
-    from test_day import T0
+    from testing.day_records import T0
 
     promise = Meeting(id=1, partner_name=partner, place_name=place, node_id=None, source_text="",
                       due_at=T0 + timedelta(hours=1), created_at=T0,
                       status="fulfilled" if status == "kept" else "pending", fulfilled_at=None)
-    journal = [_entry(5, "transfer", {"direction": direction, "partner": partner, "item": None, "money": 500})]
-    text = list(lines(build(_records(journal=journal, promises=[promise]))))
+    journal = [day_entry(5, "transfer", {"direction": direction, "partner": partner, "item": None, "money": 500})]
+    text = list(lines(build(day_records(journal=journal, promises=[promise]))))
     gift = text[text.index("Gifts") + 1]
     assert DIRECTION[direction] in gift and direction not in gift.replace(partner, "")
     said = text[text.index("Promises") + 1]

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from karakuri_agent.app.config import load_settings
 from karakuri_agent.app.doctor import PROBLEM, check_settings
 
-from conftest import API_KEY, BASE_URL
+from testing.samples import API_KEY, BASE_URL
 
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 TEXT = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00"), max_size=30)

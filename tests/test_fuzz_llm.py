@@ -25,9 +25,9 @@ from karakuri_agent.errors import ConfigError
 from karakuri_agent.llm.chat import DeadlinePassed, within
 from karakuri_agent.llm.settings import normalise_base_url
 from karakuri_agent.domain.model_trace import MODEL, REPAIRED, RULES, LLMTrace
-from test_behaviour import TOKYO_NOON, with_pack
-from test_llm_decider import ACCEPT, BASE, REJECT, answer, decider, make_view, proposal
-from test_policy import MOVE, WAIT, view
+from testing.packs import TOKYO_NOON, with_pack
+from testing.model_decider import ACCEPT, BASE, REJECT, answer, decider, make_view, proposal
+from testing.views import MOVE, WAIT, view
 
 # Scheduling slack on a loaded 2-core machine: how far past a deadline an ask may end.
 SLACK = 0.25

@@ -20,8 +20,8 @@ from karakuri_agent.domain.records import Parsed
 from karakuri_agent.llm.prompt import build_messages, persona_card
 from karakuri_agent.voice.persona_pack import load_persona
 
-from store_rows import as_lines, as_refs
-from test_model_talk import RIKU, turn
+from testing.store_rows import as_lines, as_refs
+from testing.model_talk import RIKU, turn
 
 ROOT = Path(__file__).resolve().parents[1]
 LINES = json.loads((ROOT / "testing" / "conversation" / "lines.json").read_text(encoding="utf-8"))

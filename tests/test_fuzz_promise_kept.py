@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from karakuri_agent.decide.behaving import finish
 from karakuri_agent.domain.records import Meeting
 
-from test_closeness import _start_view
+from testing.closeness_views import start_view
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 NAMES = ["桜草メイ", "黒瀬コウ", "白石リン", ""]
@@ -29,7 +29,7 @@ NAMES = ["桜草メイ", "黒瀬コウ", "白石リン", ""]
                       max_size=6),
        minutes=st.integers(0, 120))
 def test_each_kept_promise_is_reacted_to_once_for_its_partner(reads, minutes):
-    v = _start_view("notif-kept", {})
+    v = start_view("notif-kept", {})
     memory: dict = {"variables": {}}
     partner_of: dict[int, str] = {}
     reacted: list[str] = []

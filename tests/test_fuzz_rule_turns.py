@@ -17,8 +17,8 @@ from karakuri_agent.behaviour.builtin import BUILTIN_RULE_IDS
 from karakuri_agent.behaviour.pack import parse_behaviour
 from karakuri_agent.decide.rules import propose
 
-from store_rows import as_refs
-from test_policy import ME, choice, view
+from testing.store_rows import as_refs
+from testing.views import ME, choice, view
 
 SETTINGS = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 PEOPLE = [{"id": f"14800000000000000{i:02d}", "name": name} for i, name in enumerate(["桜草メイ", "朝凪ソラ", "灯屋ユウ"])]

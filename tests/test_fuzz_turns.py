@@ -28,8 +28,8 @@ from karakuri_agent.reading import textparse as tp
 from karakuri_agent.reading.promise_lines import extract_promise
 from karakuri_agent.state.memory import MemoryState
 
-from store_rows import as_lines
-from turn_texts import (
+from testing.store_rows import as_lines
+from testing.turn_texts import (
     ME, MEI, NOW, PEOPLE, SELF, notification, offer_note, roster_line, turn_choices, turn_text, view_of,
 )
 

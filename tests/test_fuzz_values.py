@@ -35,7 +35,7 @@ from karakuri_agent.domain.clock import TOKYO
 from karakuri_agent.gate import Admitted, admit
 from karakuri_agent.outside import DuplicateKey, UnreadableJson, dumps, loads, read_json_file
 
-from conftest import CONVERSATION_REQUEST, NID
+from testing.samples import CONVERSATION_REQUEST, NID
 
 SETTINGS = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 ANY_FLOAT = st.floats(allow_nan=True, allow_infinity=True)
@@ -286,7 +286,7 @@ def test_karakuri_command_sends_strict_json_once_or_claims_nothing(env, monkeypa
     from click.testing import CliRunner
 
     from karakuri_agent.app.cli import karakuri
-    from conftest import GET_URL, POST_URL
+    from testing.samples import GET_URL, POST_URL
 
     state = tmp_path_factory.mktemp("state")
     monkeypatch.setenv("KARAKURI_STATE_DIR", str(state))

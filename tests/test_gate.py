@@ -18,7 +18,7 @@ from karakuri_agent.decide.deciders import Proposal
 from karakuri_agent.gate import Admitted, Rejected, admit
 from karakuri_agent.domain.notification import Notification
 
-from conftest import BODY, GET_URL, NID, POST_URL
+from testing.samples import BODY, GET_URL, NID, POST_URL
 
 SPAM = "@everyone 見て！ https://evil.example/x <@1474403124906295517>"
 

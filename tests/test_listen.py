@@ -8,7 +8,6 @@ restart, SIGTERM in the middle of a message.
 
 from __future__ import annotations
 
-import copy
 import io
 import json
 import logging
@@ -28,22 +27,12 @@ from karakuri_agent.app.listen.listener import LAST_SEEN_KEY, Listener, Message
 from karakuri_agent.app.listen.stdin import BadLine, parse_line
 from karakuri_agent.state.memory import MemoryState
 
-from conftest import API_KEY, BASE_URL, CONVERSATION_REQUEST
+from testing.samples import API_KEY, BASE_URL
 from testing.loopback import running_api
-from test_processes import proc_env  # noqa: F401  (the same clean environment, on this module's api)
+from testing.runs import AGENT, CHANNEL, WORLD, body, listen_line, notification
+
 
 POST_URL = f"{BASE_URL}/agents/command"
-WORLD, CHANNEL = "555000111", "777000222"
-
-
-def body(notification_id: str) -> str:
-    return f"🔔 桜草メイ が話しかけています。\nnotification_id: {notification_id}"
-
-
-def notification(notification_id: str, *, expires_at: str = "2099-11-29T12:10:00.000Z") -> dict:
-    value = copy.deepcopy(CONVERSATION_REQUEST)
-    value.update(notification_id=notification_id, expires_at=expires_at)
-    return value
 
 
 class Collects:
@@ -231,22 +220,15 @@ def test_the_stdin_loop_prints_one_flushed_line_per_notification_and_skips_bad_l
 
 
 # -- real processes ------------------------------------------------------------------------
-AGENT = [sys.executable, "-c", "import sys; from karakuri_agent.app.cli import agent; sys.exit(agent())"]
 IDS = [f"notif-listen-{i}" for i in range(5)]
 
 
 @pytest.fixture
-def api():
+def loopback():
     with running_api() as server:
         for nid in IDS:
             server.notifications[nid] = notification(nid)
         yield server
-
-
-def line(nid: str | None, message_id: str, **extra: str) -> str:
-    content = body(nid) if nid else "桜草メイ: みんなおはよう！"
-    return json.dumps({"content": content, "author_id": WORLD, "channel_id": CHANNEL, "id": message_id, **extra},
-                      ensure_ascii=False) + "\n"
 
 
 def listen(env, tmp_path, *flags: str):
@@ -259,88 +241,88 @@ def finish(proc, stdin_text: str = "") -> tuple[int, list[str], str]:
     return proc.returncode, out.splitlines(), err
 
 
-def test_messages_are_handled_in_order_with_one_report_each(api, proc_env, tmp_path):
-    feed = [line(IDS[0], "10"), line(None, "11"), "not json\n", line(IDS[1], "12"), line(IDS[2], "13"),
-            line(IDS[1], "12"), line(IDS[3], "14", channel_id="1")]
+def test_messages_are_handled_in_order_with_one_report_each(loopback, proc_env, tmp_path):
+    feed = [listen_line(IDS[0], "10"), listen_line(None, "11"), "not json\n", listen_line(IDS[1], "12"), listen_line(IDS[2], "13"),
+            listen_line(IDS[1], "12"), listen_line(IDS[3], "14", channel_id="1")]
     proc_env["KARAKURI_CHANNEL_IDS"] = CHANNEL
     code, out, err = finish(listen(proc_env, tmp_path), "".join(feed))
     assert code == 0
-    assert api.gets == IDS[:3]  # in order; the chat line, the bad line, the repeat and the other channel: no GET
-    assert [p["notification_id"] for p in api.posts] == IDS[:3]
+    assert loopback.gets == IDS[:3]  # in order; the chat line, the bad line, the repeat and the other channel: no GET
+    assert [p["notification_id"] for p in loopback.posts] == IDS[:3]
     assert len(out) == 3 and all(o.startswith(report.PREFIX) for o in out)
     assert "line 3 skipped: not JSON" in err
     assert err.count(" decision=") == 3  # one log line per notification
     assert "no notification id" not in err  # the chat line is silent unless -v
 
 
-def test_with_v_a_message_without_an_id_is_one_log_line_and_nothing_on_stdout(api, proc_env, tmp_path):
-    code, out, err = finish(listen(proc_env, tmp_path, "-v"), line(None, "11"))
-    assert code == 0 and out == [] and api.gets == []
+def test_with_v_a_message_without_an_id_is_one_log_line_and_nothing_on_stdout(loopback, proc_env, tmp_path):
+    code, out, err = finish(listen(proc_env, tmp_path, "-v"), listen_line(None, "11"))
+    assert code == 0 and out == [] and loopback.gets == []
     assert "message 11: no notification id, nothing to do" in err
 
 
-def test_a_restart_after_kill_9_sends_no_second_command(api, proc_env, tmp_path):
+def test_a_restart_after_kill_9_sends_no_second_command(loopback, proc_env, tmp_path):
     first = listen(proc_env, tmp_path)
-    first.stdin.write(line(IDS[0], "10"))
+    first.stdin.write(listen_line(IDS[0], "10"))
     first.stdin.flush()
     assert first.stdout.readline().startswith(report.PREFIX)  # handled and reported: now kill it
     first.kill()
     first.wait(timeout=60)
 
     # Mid-command: the claim is taken, the POST is in flight when the process dies.
-    api.hold_post_seconds = 30
-    api.post_started.clear()  # set by the first process's POST: wait for the second's
+    loopback.hold_post_seconds = 30
+    loopback.post_started.clear()  # set by the first process's POST: wait for the second's
     second = listen(proc_env, tmp_path)
-    second.stdin.write(line(IDS[1], "11"))
+    second.stdin.write(listen_line(IDS[1], "11"))
     second.stdin.flush()
-    assert api.post_started.wait(timeout=60)
+    assert loopback.post_started.wait(timeout=60)
     second.kill()
     second.wait(timeout=60)
-    api.hold_post_seconds = 0
-    gets_before = len(api.gets)
+    loopback.hold_post_seconds = 0
+    gets_before = len(loopback.gets)
 
-    code, out, err = finish(listen(proc_env, tmp_path), line(IDS[0], "10") + line(IDS[1], "11"))
+    code, out, err = finish(listen(proc_env, tmp_path), listen_line(IDS[0], "10") + listen_line(IDS[1], "11"))
     assert code == 0
-    assert [p["notification_id"] for p in api.posts] == IDS[:2]  # nothing sent twice
-    assert len(api.gets) == gets_before  # and nothing even read again
+    assert [p["notification_id"] for p in loopback.posts] == IDS[:2]  # nothing sent twice
+    assert len(loopback.gets) == gets_before  # and nothing even read again
     assert out == [report.ALREADY_HANDLED]  # message 10 was seen; message 11 was claimed, not finished
 
 
-def test_sigterm_in_the_middle_of_a_message_finishes_it_and_starts_nothing_new(api, proc_env, tmp_path):
-    api.get_released.clear()  # hold the first GET until the signal has been sent
+def test_sigterm_in_the_middle_of_a_message_finishes_it_and_starts_nothing_new(loopback, proc_env, tmp_path):
+    loopback.get_released.clear()  # hold the first GET until the signal has been sent
     proc = listen(proc_env, tmp_path)
-    proc.stdin.write(line(IDS[0], "10") + line(IDS[1], "11"))
+    proc.stdin.write(listen_line(IDS[0], "10") + listen_line(IDS[1], "11"))
     proc.stdin.flush()
-    assert api.get_started.wait(timeout=60)
+    assert loopback.get_started.wait(timeout=60)
     proc.send_signal(signal.SIGTERM)
-    api.get_released.set()
+    loopback.get_released.set()
     code, out, err = finish(proc)
     assert code == 0, err
-    assert api.gets == [IDS[0]] and [p["notification_id"] for p in api.posts] == [IDS[0]]
+    assert loopback.gets == [IDS[0]] and [p["notification_id"] for p in loopback.posts] == [IDS[0]]
     assert len(out) == 1 and out[0].startswith(report.PREFIX)
 
 
-def test_sigterm_while_waiting_for_input_exits_0(api, proc_env, tmp_path):
+def test_sigterm_while_waiting_for_input_exits_0(loopback, proc_env, tmp_path):
     proc = listen(proc_env, tmp_path)
-    proc.stdin.write(line(IDS[0], "10"))
+    proc.stdin.write(listen_line(IDS[0], "10"))
     proc.stdin.flush()
     assert proc.stdout.readline().startswith(report.PREFIX)
     proc.send_signal(signal.SIGTERM)
     assert proc.wait(timeout=60) == 0
-    assert [p["notification_id"] for p in api.posts] == [IDS[0]]
+    assert [p["notification_id"] for p in loopback.posts] == [IDS[0]]
 
 
-def test_the_report_and_the_log_carry_no_api_key(api, proc_env, tmp_path):
-    code, out, err = finish(listen(proc_env, tmp_path), line(IDS[0], "10") + line("notif-missing", "11"))
+def test_the_report_and_the_log_carry_no_api_key(loopback, proc_env, tmp_path):
+    code, out, err = finish(listen(proc_env, tmp_path), listen_line(IDS[0], "10") + listen_line("notif-missing", "11"))
     assert code == 0 and len(out) == 2
     assert API_KEY not in "\n".join(out) + err
 
 
-def test_with_a_webhook_each_report_is_posted_there_too_with_mentions_disabled(api, proc_env, tmp_path):
-    proc_env["DISCORD_WEBHOOK_URL"] = f"{api.base_url.removesuffix('/api')}/api/webhooks/1/hook-token"
-    code, out, err = finish(listen(proc_env, tmp_path), line(IDS[0], "10") + line(None, "11") + line(IDS[0], "12"))
+def test_with_a_webhook_each_report_is_posted_there_too_with_mentions_disabled(loopback, proc_env, tmp_path):
+    proc_env["DISCORD_WEBHOOK_URL"] = f"{loopback.base_url.removesuffix('/api')}/api/webhooks/1/hook-token"
+    code, out, err = finish(listen(proc_env, tmp_path), listen_line(IDS[0], "10") + listen_line(None, "11") + listen_line(IDS[0], "12"))
     assert code == 0 and len(out) == 2, err
-    webhook = [p for p in api.posts if "notification_id" not in p]
+    webhook = [p for p in loopback.posts if "notification_id" not in p]
     assert [p["content"] for p in webhook] == out  # the same lines, in the same order; the chat line posts nothing
     assert all(p["allowed_mentions"] == {"parse": []} for p in webhook)
     assert "report=posted" in err and "hook-token" not in err

@@ -11,8 +11,8 @@ from hypothesis import given, settings, strategies as st
 from karakuri_agent.app.listen.stdin import BadLine, parse_line
 from karakuri_agent.outside import NotOneObject, json_object
 from karakuri_agent.report import line as report
-from test_listen import AGENT, body, notification
-from test_processes import proc_env  # noqa: F401  (the same clean environment, on this module's api)
+from testing.runs import AGENT, body, notification
+
 from testing.loopback import running_api
 
 IDS = ["notif-bad-lines-1", "notif-bad-lines-2"]
@@ -32,7 +32,7 @@ BAD = [
 
 
 @pytest.fixture
-def api():
+def loopback():
     with running_api() as server:
         for nid in IDS:
             server.notifications[nid] = notification(nid)
@@ -43,14 +43,14 @@ def good(nid: str) -> str:
     return json.dumps({"content": body(nid)}, ensure_ascii=False) + "\n"
 
 
-def test_every_kind_of_bad_line_is_one_warning_and_the_listener_goes_on(api, proc_env, tmp_path):
+def test_every_kind_of_bad_line_is_one_warning_and_the_listener_goes_on(loopback, proc_env, tmp_path):
     feed = (good(IDS[0]) + "".join(BAD)).encode() + b'{"content": "\xff\xfe not utf-8"}\n' + good(IDS[1]).encode()
     proc = subprocess.Popen([*AGENT, "listen", "--stdin"], env=proc_env, cwd=tmp_path, stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     out, err = proc.communicate(feed, timeout=120)
     out_lines, err_text = out.decode().splitlines(), err.decode()
     assert proc.returncode == 0, err_text
-    assert [p["notification_id"] for p in api.posts] == IDS  # the line after the bad ones was handled
+    assert [p["notification_id"] for p in loopback.posts] == IDS  # the line after the bad ones was handled
     assert len(out_lines) == 2 and all(o.startswith(report.PREFIX) for o in out_lines)
     skipped = [line for line in err_text.splitlines() if " skipped: " in line]
     assert [line.split(" skipped: ")[0].rsplit("line ", 1)[1] for line in skipped] == [

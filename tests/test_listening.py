@@ -7,7 +7,7 @@ import pytest
 
 from karakuri_agent.reading.hearing import DAY, FAVOURITE, OTHER, PASTIME, PLANS, SIDE, TALK, hear
 from karakuri_agent.reading.morphemes import nouns, words
-from test_processes import home  # noqa: F401  (a fixture)
+
 
 OWN = ("ニケ", "AIニケちゃん")
 
@@ -316,7 +316,7 @@ def test_a_casual_pack_falls_back_to_casual_neutral_lines(tmp_path) -> None:  # 
 def test_persona_check_names_the_sets_left_unset(home, tmp_path) -> None:  # type: ignore[no-untyped-def]
     import json
 
-    from test_processes import run_agent
+    from testing.runs import run_agent
 
     pack = tmp_path / "tama"
     pack.mkdir()

@@ -19,7 +19,7 @@ from karakuri_agent.domain.decision import Decision
 from karakuri_agent.domain.records import Meeting, Parsed
 from karakuri_agent.mind.view import View
 from karakuri_agent.voice.persona_pack import load_persona
-from store_rows import as_lines, as_refs
+from testing.store_rows import as_lines, as_refs
 
 GOOD = '{"command": "conversation_accept", "params": {"message": "うん、いいよ！"}, "reason": "誘いを受ける"}'
 

@@ -15,29 +15,29 @@ from pathlib import Path
 import pytest
 
 from testing.llm_server import Drip, Redirect, running_model
-from test_listen import line as listen_line
-from test_llm_processes import (  # noqa: F401 - the loopback Karakuri server, its environment and helpers
-    AGENT, API_KEY, BODY, GOOD, MODEL_KEY, NID, OFFERED, accept, api, base_env, handle, proc_env, proposal, record,
-)
+from testing.runs import listen_line
+from testing.model_runs import BODY, GOOD, OFFERED, accept, handle, proposal, record
+from testing.runs import AGENT, NID
+from testing.samples import API_KEY
 
 BUDGET = 3.0
 # A drip of one byte every 0.2 s: a good answer of ~400 bytes would take some 80 s to arrive.
 SLOW = 0.2
 
 
-def assert_rules_sent_one(api, result) -> None:
-    assert len(api.posts) == 1 and api.posts[0]["command"] in OFFERED
+def assert_rules_sent_one(loopback, result) -> None:
+    assert len(loopback.posts) == 1 and loopback.posts[0]["command"] in OFFERED
     assert result["model"]["outcome"] == "rules" and result["sent"] is True
 
 
 # -- item 2: the budget is one deadline -----------------------------------------------------------
-def test_a_model_that_drips_its_answer_is_cut_at_the_budget_and_the_rules_decide(api, base_env):
+def test_a_model_that_drips_its_answer_is_cut_at_the_budget_and_the_rules_decide(loopback, model_env):
     with running_model([Drip(accept(GOOD), every=SLOW)]) as model:
         started = time.monotonic()
-        done = handle(base_env, model, "--explain", timeout=f"{BUDGET:g}")
+        done = handle(model_env, model, "--explain", timeout=f"{BUDGET:g}")
         took = time.monotonic() - started
     result = record(done)
-    assert_rules_sent_one(api, result)
+    assert_rules_sent_one(loopback, result)
     assert len(model.requests) == 1  # no repair asked past the deadline
     trace = result["model"]
     assert trace["error"] == "timeout" and trace["out_of_time"] is True
@@ -45,24 +45,24 @@ def test_a_model_that_drips_its_answer_is_cut_at_the_budget_and_the_rules_decide
     assert BUDGET * 1000 - 50 <= trace["ms"] <= BUDGET * 1000 + 700, trace["ms"]
     assert took < 40  # the whole process (start-up on a loaded machine, the budget, the rules), half the drip
     assert f"timeout: no usable answer within {BUDGET:g} s (KARAKURI_LLM_TIMEOUT) → rules decided" in done.stdout
-    log = subprocess.run([*AGENT, "log"], env=base_env, capture_output=True, text=True, timeout=120).stdout
+    log = subprocess.run([*AGENT, "log"], env=model_env, capture_output=True, text=True, timeout=120).stdout
     assert f"no usable answer within {BUDGET:g} s (KARAKURI_LLM_TIMEOUT) → rules decided" in log
 
 
-def test_the_repair_is_inside_the_same_deadline(api, base_env):
+def test_the_repair_is_inside_the_same_deadline(loopback, model_env):
     # A quick refused answer, then a repair that drips: the two together get one budget.
     with running_model([proposal("move"), Drip(accept(GOOD), every=SLOW)]) as model:
-        result = record(handle(base_env, model, timeout=f"{BUDGET:g}"))
-    assert_rules_sent_one(api, result)
+        result = record(handle(model_env, model, timeout=f"{BUDGET:g}"))
+    assert_rules_sent_one(loopback, result)
     assert len(model.requests) == 2 and result["model"]["error"] == "timeout"
     assert result["model"]["ms"] <= BUDGET * 1000 + 700
 
 
-def test_listen_is_not_held_by_a_dripping_model_and_handles_the_next_message(api, base_env, tmp_path):
+def test_listen_is_not_held_by_a_dripping_model_and_handles_the_next_message(loopback, model_env, tmp_path):
     second = "notif-after-the-drip"
-    api.notifications[second] = {**api.notifications[NID], "notification_id": second}
+    loopback.notifications[second] = {**loopback.notifications[NID], "notification_id": second}
     with running_model([Drip(accept(GOOD), every=SLOW), accept(GOOD)]) as model:
-        env = {**base_env, "KARAKURI_LLM_BASE_URL": model.base_url, "KARAKURI_LLM_TIMEOUT": f"{BUDGET:g}"}
+        env = {**model_env, "KARAKURI_LLM_BASE_URL": model.base_url, "KARAKURI_LLM_TIMEOUT": f"{BUDGET:g}"}
         proc = subprocess.Popen([*AGENT, "-v", "listen", "--stdin"], env=env, cwd=tmp_path, stdin=subprocess.PIPE,
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, bufsize=1)
         assert proc.stdin is not None and proc.stdout is not None
@@ -81,8 +81,8 @@ def test_listen_is_not_held_by_a_dripping_model_and_handles_the_next_message(api
         out, err = proc.communicate("", timeout=120)
         assert proc.returncode == 0, err
     assert len(reports) == 2, err
-    assert [p["notification_id"] for p in api.posts] == [NID, second]
-    assert api.posts[1]["params"] == {"message": GOOD}  # the second message's model answered: its line went out
+    assert [p["notification_id"] for p in loopback.posts] == [NID, second]
+    assert loopback.posts[1]["params"] == {"message": GOOD}  # the second message's model answered: its line went out
     # The second report follows the first at once: nothing of the first ask (its drip runs ~80 s) held it.
     gap = reports[1][1] - reports[0][1]
     assert gap < BUDGET, (gap, err)
@@ -104,25 +104,25 @@ def test_within_drops_a_late_answer_and_passes_on_an_error():
 
 
 # -- item 11: the record says what was sent and who decided ----------------------------------------
-def test_a_model_line_the_last_gate_refuses_is_recorded_as_refused_and_the_rules_as_deciding(api, base_env):
+def test_a_model_line_the_last_gate_refuses_is_recorded_as_refused_and_the_rules_as_deciding(loopback, model_env):
     # The model's own checks do not know the configured keys; the cycle's gate does.
     with running_model([accept(f"鍵は {API_KEY} だよ")]) as model:
-        done = handle(base_env, model, "--explain")
+        done = handle(model_env, model, "--explain")
         result = record(done)
-    assert_rules_sent_one(api, result)
+    assert_rules_sent_one(loopback, result)
     trace = result["model"]
     assert "configured secret" in trace["problems"][-1][0]
     assert len(trace["problems"]) == len(trace["proposals"]) == 1
     assert API_KEY not in json.dumps(trace, ensure_ascii=False)
     assert "conversation_accept (the params carry a configured secret" in done.stdout
     assert "→ rules decided" in done.stdout and "sent as proposed" not in done.stdout
-    log = subprocess.run([*AGENT, "log"], env=base_env, capture_output=True, text=True, timeout=120).stdout
+    log = subprocess.run([*AGENT, "log"], env=model_env, capture_output=True, text=True, timeout=120).stdout
     [line] = [x.strip() for x in log.splitlines() if x.strip().startswith("model ")]
     assert "configured secret" in line and line.split(" (", 1)[0] == "model test-model: conversation_accept"
     assert "→ rules decided" in line and API_KEY not in log
 
 
-def test_the_errors_a_fallback_kept_are_in_the_record_the_log_and_explain(api, proc_env, monkeypatch):
+def test_the_errors_a_fallback_kept_are_in_the_record_the_log_and_explain(loopback, proc_env, monkeypatch):
     """A proposal's errors: a decider that failed, the rules that stood in (as the llm decider hands them)."""
     from click.testing import CliRunner
 
@@ -156,33 +156,33 @@ def test_the_errors_a_fallback_kept_are_in_the_record_the_log_and_explain(api, p
 
 
 # -- item 12: no redirect, no user:password@ -------------------------------------------------------
-def test_a_redirect_is_not_followed_and_the_prompt_goes_nowhere_else(api, base_env):
+def test_a_redirect_is_not_followed_and_the_prompt_goes_nowhere_else(loopback, model_env):
     with running_model([accept(GOOD)]) as elsewhere:
         with running_model([Redirect(f"{elsewhere.base_url}/chat/completions")]) as model:
-            result = record(handle(base_env, model))
+            result = record(handle(model_env, model))
     assert elsewhere.requests == [] and len(model.requests) == 1
-    assert_rules_sent_one(api, result)
+    assert_rules_sent_one(loopback, result)
     assert result["model"]["error"] == "http 307"
 
 
 @pytest.mark.parametrize("userinfo", ["agent:pw-llm-hunter2", "pw-llm-hunter2", "agent:pw-llm-hunter2:more"])
 @pytest.mark.parametrize("command", [["handle", BODY], ["handle", "--dry-run", BODY]])
-def test_a_model_url_with_a_user_or_password_is_a_one_line_configuration_error(api, base_env, userinfo, command):
+def test_a_model_url_with_a_user_or_password_is_a_one_line_configuration_error(loopback, model_env, userinfo, command):
     with running_model([accept(GOOD)]) as model:
         url = model.base_url.replace("http://", f"http://{userinfo}@")
-        env = {**base_env, "KARAKURI_LLM_BASE_URL": url}
+        env = {**model_env, "KARAKURI_LLM_BASE_URL": url}
         done = subprocess.run([*AGENT, *command], env=env, capture_output=True, text=True, timeout=120)
     assert done.returncode == 2
     assert done.stderr.strip().splitlines() == [
         "karakuri-agent: error: KARAKURI_LLM_BASE_URL must not carry a user name or password (user:password@):"
         " the key goes in KARAKURI_LLM_API_KEY"]
     assert "hunter2" not in done.stdout + done.stderr and done.stdout == ""
-    assert model.requests == [] and api.gets == [] and api.posts == []
+    assert model.requests == [] and loopback.gets == [] and loopback.posts == []
 
 
-def test_doctor_names_a_model_url_with_a_password_without_showing_it(api, base_env):
+def test_doctor_names_a_model_url_with_a_password_without_showing_it(loopback, model_env):
     with running_model([accept(GOOD)]) as model:
-        env = {**base_env, "KARAKURI_LLM_BASE_URL": model.base_url.replace("http://", "http://u:pw-llm-hunter2@")}
+        env = {**model_env, "KARAKURI_LLM_BASE_URL": model.base_url.replace("http://", "http://u:pw-llm-hunter2@")}
         done = subprocess.run([*AGENT, "doctor"], env=env, capture_output=True, text=True, timeout=120)
     assert done.returncode != 0
     assert "KARAKURI_LLM_BASE_URL must not carry a user name or password" in done.stdout + done.stderr
@@ -217,13 +217,13 @@ def stored_behaviour(env: dict[str, str]) -> dict:
         return {key: json.loads(value) for key, value in db.execute("SELECT key, value FROM behaviour_state")}
 
 
-def test_a_models_state_change_keeps_the_rules_firings_of_the_same_notification(api, base_env, tmp_path):
-    env = with_pack(base_env, tmp_path)
+def test_a_models_state_change_keeps_the_rules_firings_of_the_same_notification(loopback, model_env, tmp_path):
+    env = with_pack(model_env, tmp_path)
     answer = json.dumps({"command": "conversation_accept", "params": {"message": GOOD}, "reason": "うれしい",
                          "state": {"energy": -30}}, ensure_ascii=False)
     with running_model([answer]) as model:
         result = record(handle(env, model))
-    assert api.posts[0]["params"] == {"message": GOOD} and result["model"]["outcome"] == "model"
+    assert loopback.posts[0]["params"] == {"message": GOOD} and result["model"]["outcome"] == "model"
     behaviour = result["behaviour"]
     assert behaviour["rule"] is None and behaviour["by"] == "the model", behaviour
     assert behaviour["fired"] == ["note-greeting"], behaviour
@@ -239,7 +239,7 @@ def test_a_models_state_change_keeps_the_rules_firings_of_the_same_notification(
 
 def test_a_client_that_cannot_be_built_leaves_the_decision_to_the_rules(monkeypatch):
     from karakuri_agent.llm import chat
-    from test_llm_decider import ACCEPT, REJECT, decider, make_view
+    from testing.model_decider import ACCEPT, REJECT, decider, make_view
 
     def broken(self):
         raise RuntimeError("no client today")

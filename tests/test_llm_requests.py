@@ -22,7 +22,7 @@ from karakuri_agent.llm.answer_schema import proposal_schema
 from karakuri_agent.llm.settings import DEFAULT_MAX_TOKENS, LLMSettings
 from karakuri_agent.decide.rules import RulePolicy
 from testing.llm_server import HANG, running_model
-from test_llm_decider import ACCEPT, END, MODEL_KEY, REJECT, SPEAK, choice, gate, make_view, proposal
+from testing.model_decider import ACCEPT, END, MODEL_KEY, REJECT, SPEAK, choice, gate, make_view, proposal
 
 GOOD = proposal("conversation_accept", {"message": "メイさん、こんにちは！何の話？"}, "誘いに応える")
 BUY_TEA = choice("action", description="お茶を買う", params={"action_id": "buy-tea"})

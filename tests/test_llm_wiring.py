@@ -23,7 +23,7 @@ from karakuri_agent.llm.decider import LLMDecider
 from karakuri_agent.domain.model_trace import LLMTrace
 from karakuri_agent.state.memory import MemoryState
 
-from conftest import BASE_URL, CONVERSATION_REQUEST
+from testing.samples import BASE_URL, CONVERSATION_REQUEST
 
 MODEL_URL = "https://llm.test/v1"
 MODEL_KEY = "sk-model-key-55cc66dd"

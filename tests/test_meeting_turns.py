@@ -21,8 +21,8 @@ from karakuri_agent.memory.context import observe
 from karakuri_agent.reading.promise_lines import extract_promise
 from karakuri_agent.state.memory import MemoryState
 
-from store_rows import as_lines
-from turn_texts import ME, MEI, NOW, SELF, notification, turn_choices, turn_text, view_of
+from testing.store_rows import as_lines
+from testing.turn_texts import ME, MEI, NOW, SELF, notification, turn_choices, turn_text, view_of
 
 PLACES = [{"node_id": "3-3", "name": "公園 広場"}, {"node_id": "6-11", "name": "喫茶店 店内"}]
 ASKS = {line.format(place=place) for line in turn_lines.ASK_TIME_AT for place in ("公園", "広場", "喫茶店")} | set(turn_lines.ASK_TIME)

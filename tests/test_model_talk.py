@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
-from datetime import datetime, timezone
+from datetime import datetime
 from pathlib import Path
 
 import pytest
 
 from karakuri_agent.decide.rules import RulePolicy
 from karakuri_agent.domain.decision import Decision
-from karakuri_agent.domain.identity import Identity
 from karakuri_agent.domain.notification import Choice
 from karakuri_agent.domain.records import Meeting, Parsed
 from karakuri_agent.mind.view import View
@@ -25,20 +24,12 @@ from karakuri_agent.secret import Secret
 from karakuri_agent.voice.persona_pack import load_persona
 from testing.llm_server import running_model
 from testing.standin_model import SPOILS, StandInModel, sections
-from store_rows import as_lines, as_refs
+from testing.store_rows import as_lines, as_refs
+from testing.model_talk import NOW, RIKU, turn
 
 ROOT = Path(__file__).resolve().parents[1]
 MINATO = ROOT / "testing" / "conversation" / "packs" / "minato"
-NOW = datetime(2027, 5, 10, 4, 0, tzinfo=timezone.utc)  # 13:00 in the town
-ME = Identity("1470000000000000001", "AIニケちゃん")
-RIKU = {"id": "1500000000000000001", "name": "真白リク"}
 MODEL_KEY = "sk-model-key-5566ccdd"
-SPEAK = Choice.from_json({"command": "conversation_speak", "required_params": ["message", "next_speaker_agent_id"],
-                          "param_schema": {"message": {"type": "string", "maxLength": 200},
-                                           "next_speaker_agent_id": {"type": "string", "enum": [RIKU["id"]]}}})
-END = Choice.from_json({"command": "end_conversation", "required_params": ["message", "next_speaker_agent_id"],
-                        "param_schema": {"message": {"type": "string", "maxLength": 200},
-                                         "next_speaker_agent_id": {"type": "string", "enum": [RIKU["id"]]}}})
 RULES_LINE = "規則の答え、図書館の話だね！"
 TOLD = [
     {"kind": "like", "topic": "ボルダリング", "about_id": RIKU["id"], "about_name": RIKU["name"],
@@ -48,25 +39,6 @@ TOLD = [
      "speaker_id": RIKU["id"], "speaker_name": RIKU["name"], "said_at": "2027-05-09T04:00:00.000+00:00",
      "source": "来週マラソンに出るんだ", "withdrawn_at": "2027-05-09T05:00:00.000+00:00"},
 ]
-
-
-def turn(line: str, *, persona=None, **extra) -> View:
-    """A conversation turn in which 真白リク has just said `line` to the agent."""
-    fields = dict(
-        notification_id="notif-talk", choices=[SPEAK, END],
-        parsed=Parsed(notification_type="conversation_message",
-                      participants=as_refs([RIKU, {"id": ME.agent_id, "name": ME.name}]),
-                      participants_listed=True, present=as_refs([RIKU]),
-                      conversation_messages=as_lines([{"speaker": RIKU["name"], "speaker_id": RIKU["id"],
-                                                       "message": line}]),
-                      location={"current_node": {"node_id": "5-2", "name": "公園 芝生広場"}}),
-        people=[], pending=[],
-        me=ME, now=NOW, persona=persona or load_persona(),
-        day_places=("公園 芝生広場", "図書館 閲覧室"), day_people=("あおい",),
-        day_received=(("あおい", None, 500), ("ことね", "melon-pan", 2)),
-    )
-    fields.update(extra)
-    return View(**fields)
 
 
 def rules_default(view: View) -> Decision:

@@ -17,7 +17,7 @@ import time
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from conftest import CONVERSATION_REQUEST
+from testing.samples import CONVERSATION_REQUEST
 from testing.loopback import running_api
 from testing.processes import console_script, loopback_env
 

@@ -17,8 +17,8 @@ from karakuri_agent.decide.behaving import begun, finish
 from karakuri_agent.decide.rules import RulePolicy
 from karakuri_agent.llm.prompt import build_messages, persona_card
 
-from test_behaviour import TOKYO_NOON, with_pack
-from test_policy import MOVE, WAIT, view
+from testing.packs import TOKYO_NOON, with_pack
+from testing.views import MOVE, WAIT, view
 
 MINDFUL = {"variables": {"energy": {"min": 0, "max": 100, "initial": 50, "max_delta": 30}},
            "rules": [{"id": "mindful", "priority": 500, "when": {"type": "notification", "types": ["*"]},

@@ -24,7 +24,7 @@ from karakuri_agent.app.cycle import handle
 from karakuri_agent.state.sqlite.ledger import Ledger
 from karakuri_agent.state.sqlite.store import SQLiteStore
 
-from conftest import BASE_URL, BODY, CONVERSATION_REQUEST, GET_URL, IDLE_REMINDER, NID, POST_URL
+from testing.samples import BASE_URL, BODY, CONVERSATION_REQUEST, GET_URL, IDLE_REMINDER, NID, POST_URL
 
 UNTYPED_TARGETS = [
     ("move", {"target_node_id": ["1-1", "2-2"]}),

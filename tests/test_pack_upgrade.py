@@ -13,11 +13,11 @@ import shutil
 import respx
 from click.testing import CliRunner
 
-from conftest import BASE_URL, CONVERSATION_REQUEST
+from testing.samples import BASE_URL, CONVERSATION_REQUEST
 from karakuri_agent.app.cli import agent
 
-from test_docs import ROOT
-from test_setup import PROBE_URL
+from testing.samples import ROOT
+from testing.runs import PROBE_URL
 
 RENAMED = "the state holds variable 'affection' (1 value), which the pack no longer has"
 DROPPED = "the state holds rule 'first-map' (fired 1), which the pack no longer has"

@@ -12,7 +12,7 @@ from karakuri_agent.behaviour.vocabulary import NOTIFICATION_TYPES
 from karakuri_agent.behaviour.builtin import BUILTIN_RULE_IDS
 from karakuri_agent.domain.commands import KNOWN
 
-from test_processes import home, run_agent  # noqa: F401  (home is a fixture)
+from testing.runs import run_agent
 
 BROKEN = {
     "rules": [

@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 
 import pytest
-from test_processes import home, run_agent  # noqa: F401  (home is a fixture)
+from testing.runs import run_agent
 
 from karakuri_agent.voice.persona_pack import bundled_pack_dir, iter_templates, load_persona
 from karakuri_agent.voice.speech import compose
@@ -187,7 +187,7 @@ def test_the_old_persona_file_variable_points_to_the_new_one(home, tmp_path):
 def test_a_pack_can_shorten_conversations_and_never_start_one(tmp_path):
     from dataclasses import replace
 
-    from test_policy import END, MEI, MOVE, SPEAK, choice, first, view
+    from testing.views import END, MEI, MOVE, SPEAK, choice, first, view
 
     quiet = load_persona(write_pack(tmp_path / "quiet", {
         "name": "タロウ", "rules": {"conversation_turns": 2, "start_conversations": False}}))

@@ -18,7 +18,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from conftest import API_KEY, CONVERSATION_REQUEST, SELF_ID
+from testing.samples import API_KEY, CONVERSATION_REQUEST, SELF_ID
 from karakuri_agent.report import line as report
 from karakuri_agent.app.config import load_settings
 from karakuri_agent.secret import redact

@@ -7,29 +7,12 @@ import os
 import signal
 import sqlite3
 import subprocess
-import sys
 
 import pytest
 
-from conftest import API_KEY, CONVERSATION_REQUEST
-from testing.loopback import running_api
-from testing.processes import loopback_env
+from testing.samples import API_KEY
+from testing.runs import AGENT, DEMO01, KARAKURI, NID, run_agent
 
-NID = CONVERSATION_REQUEST["notification_id"]
-KARAKURI = [sys.executable, "-c", "import sys; from karakuri_agent.app.cli import karakuri; sys.exit(karakuri())"]
-
-
-@pytest.fixture
-def api():
-    with running_api() as server:
-        server.notifications[NID] = CONVERSATION_REQUEST
-        yield server
-
-
-@pytest.fixture
-def proc_env(api, tmp_path):
-    env = loopback_env(api.base_url, tmp_path / "state")
-    return env
 
 
 def karakuri(env, *args, **kwargs):
@@ -37,43 +20,43 @@ def karakuri(env, *args, **kwargs):
                             text=True, cwd=env["KARAKURI_STATE_DIR"].rsplit("/", 1)[0], **kwargs)
 
 
-def test_eight_concurrent_processes_on_one_id_send_exactly_one_post(api, proc_env):
-    api.hold_post_seconds = 0.3  # keep the winner busy while the others arrive
+def test_eight_concurrent_processes_on_one_id_send_exactly_one_post(loopback, proc_env):
+    loopback.hold_post_seconds = 0.3  # keep the winner busy while the others arrive
     procs = [karakuri(proc_env, "command", NID, "conversation_reject", "{}") for _ in range(8)]
     results = [(p.wait(timeout=60), p.stdout.read(), p.stderr.read()) for p in procs]
-    assert len(api.posts_for(NID)) == 1
+    assert len(loopback.posts_for(NID)) == 1
     codes = sorted(code for code, _, _ in results)
     assert codes == [0] + [1] * 7, results
     refused = [json.loads(out)["error"] for code, out, _ in results if code == 1]
     assert refused == ["notification_already_attempted"] * 7
 
 
-def test_process_killed_after_its_claim_spends_the_notification(api, proc_env, tmp_path):
-    api.hold_post_seconds = 30  # the POST is in flight when the process dies
+def test_process_killed_after_its_claim_spends_the_notification(loopback, proc_env, tmp_path):
+    loopback.hold_post_seconds = 30  # the POST is in flight when the process dies
     victim = karakuri(proc_env, "command", NID, "conversation_reject", "{}")
-    assert api.post_started.wait(timeout=30)
+    assert loopback.post_started.wait(timeout=30)
     victim.send_signal(signal.SIGKILL)
     victim.wait(timeout=10)
-    api.hold_post_seconds = 0
-    requests_before = len(api.gets) + len(api.posts)
+    loopback.hold_post_seconds = 0
+    requests_before = len(loopback.gets) + len(loopback.posts)
 
     later = karakuri(proc_env, "command", NID, "conversation_accept", '{"message": "こんにちは"}')
     code, out = later.wait(timeout=60), later.stdout.read()
     assert code == 1 and json.loads(out)["error"] == "notification_already_attempted"
-    assert len(api.gets) + len(api.posts) == requests_before
+    assert len(loopback.gets) + len(loopback.posts) == requests_before
     conn = sqlite3.connect(tmp_path / "state" / "karakuri.db")
     assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
     assert conn.execute("SELECT outcome FROM attempts").fetchall() == [("claimed",)]
 
 
-def test_real_process_output_carries_no_api_key(api, proc_env):
+def test_real_process_output_carries_no_api_key(loopback, proc_env):
     for args in (("get_notification", NID), ("command", NID, "conversation_reject", "{}")):
         p = karakuri(proc_env, *args)
         p.wait(timeout=60)
         assert API_KEY not in p.stdout.read() + p.stderr.read()
 
 
-def test_first_runs_racing_on_a_new_state_directory_all_open_it(api, proc_env):
+def test_first_runs_racing_on_a_new_state_directory_all_open_it(loopback, proc_env):
     """Creating the file and switching it to WAL at once must not fail any of them."""
     procs = [karakuri(proc_env, "get_notification", NID) for _ in range(8)]
     results = [(p.wait(timeout=60), p.stderr.read()) for p in procs]
@@ -81,23 +64,6 @@ def test_first_runs_racing_on_a_new_state_directory_all_open_it(api, proc_env):
 
 
 # -- a newcomer's commands, run as a user runs them ------------------------------------
-AGENT = [sys.executable, "-c", "import sys; from karakuri_agent.app.cli import agent; sys.exit(agent())"]
-DEMO01 = "AIニケちゃん への通知があります。notification_id: notif-demo01"
-
-
-@pytest.fixture
-def home(tmp_path):
-    """A user with no configuration at all: HOME and XDG dirs inside tmp_path, no .env around."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("KARAKURI_", "DISCORD_", "XDG_"))}
-    env.update(HOME=str(tmp_path / "home"), XDG_DATA_HOME=str(tmp_path / "home" / "data"))
-    (tmp_path / "home").mkdir()
-    return env
-
-
-def run_agent(env, *args, cwd, stdin=None, stdout=subprocess.PIPE):
-    proc = subprocess.run([*AGENT, *args], env=env, cwd=cwd, input=stdin, stdout=stdout,
-                          stderr=subprocess.PIPE, text=True, timeout=120)
-    return proc.returncode, proc.stdout or "", proc.stderr
 
 
 def test_a_dry_run_on_the_bundled_fixtures_decides_as_the_demo_and_touches_no_state(home, tmp_path):
@@ -149,7 +115,7 @@ def test_handle_on_a_missing_fixtures_dir_refuses_in_one_line(home, tmp_path):
     assert len(err.splitlines()) == 1 and "nowhere" in err and "does not exist" in err
 
 
-def test_a_failure_says_why_on_stderr_in_json_and_in_the_log(api, proc_env, tmp_path):
+def test_a_failure_says_why_on_stderr_in_json_and_in_the_log(loopback, proc_env, tmp_path):
     from karakuri_agent.report.line import FAILED
 
     body = "notification_id: notif-unknown1"
@@ -177,13 +143,13 @@ def test_an_unreachable_server_is_named_as_such(proc_env, tmp_path):
     assert line.startswith("karakuri-agent: server_unreachable: ") and "KARAKURI_API_BASE_URL" in line
 
 
-def test_the_off_switch_stops_the_wrapper_command_before_any_request(api, proc_env):
+def test_the_off_switch_stops_the_wrapper_command_before_any_request(loopback, proc_env):
     proc_env["KARAKURI_AGENT_DISABLED"] = "1"
     p = karakuri(proc_env, "command", NID, "conversation_reject", "{}")
     code, out, err = p.wait(timeout=60), p.stdout.read(), p.stderr.read()
     assert code == 2 and out == ""
     assert err.splitlines() == [err.strip()] and "KARAKURI_AGENT_DISABLED" in err
-    assert api.gets == [] and api.posts == []
+    assert loopback.gets == [] and loopback.posts == []
     # Reading is not an action: get_notification still answers.
     reader = karakuri(proc_env, "get_notification", NID)
     assert reader.wait(timeout=60) == 0 and json.loads(reader.stdout.read())["notification_id"] == NID

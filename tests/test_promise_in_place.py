@@ -9,7 +9,7 @@ import respx
 from click.testing import CliRunner
 from hypothesis import given, strategies as st
 
-from conftest import BASE_URL, IDLE_REMINDER
+from testing.samples import BASE_URL, IDLE_REMINDER
 from karakuri_agent.app.cli import agent
 from karakuri_agent.app.config import load_settings
 from karakuri_agent.app.cycle import handle
@@ -18,7 +18,7 @@ from karakuri_agent.domain.records import Meeting
 from karakuri_agent.memory.promises import KEEPABLE_AFTER_DUE, PRESENT_BEFORE_DUE, kept_by_being_there
 from karakuri_agent.state.factory import open_state
 from karakuri_agent.state.values import utc_text
-from test_day import _entry, _records, _time
+from testing.day_records import day_entry, day_records, day_time
 
 DUE = datetime(2026, 11, 29, 3, 0, tzinfo=timezone.utc)  # 12:00 in Tokyo
 PROMISE = {"partner_id": "1474403124906295517", "partner_name": "桜草メイ", "place_name": "図書館",
@@ -52,11 +52,11 @@ def test_standing_at_the_place_through_the_time_keeps_the_promise_and_day_says_k
 
 def test_the_day_of_an_older_state_counts_being_there_as_keeping_it():
     promise = Meeting(id=1, notification_id="n", partner_id="1", partner_name="メイ", place_name=None,
-                      node_id="8-3", due_at=_time(60), source_text="約束", status="pending", created_at=_time(0),
+                      node_id="8-3", due_at=day_time(60), source_text="約束", status="pending", created_at=day_time(0),
                       fulfilled_at=None)
-    there = build(_records(journal=[_entry(30, "here", {"node_id": "8-3"}), _entry(65, "here", {"node_id": "8-3"})],
+    there = build(day_records(journal=[day_entry(30, "here", {"node_id": "8-3"}), day_entry(65, "here", {"node_id": "8-3"})],
                            promises=[promise], now_minutes=600))
-    elsewhere = build(_records(journal=[_entry(65, "here", {"node_id": "6-11"})], promises=[promise], now_minutes=600))
+    elsewhere = build(day_records(journal=[day_entry(65, "here", {"node_id": "6-11"})], promises=[promise], now_minutes=600))
     assert [p.status for p in there.promises] == ["kept"] and [p.status for p in elsewhere.promises] == ["missed"]
 
 

@@ -15,7 +15,7 @@ from click.testing import CliRunner
 
 from karakuri_agent.app.cli import agent
 
-from test_docs import ROOT
+from testing.samples import ROOT
 
 
 def test_the_reaction_fires_on_the_notification_that_day_says_kept_the_promise(tmp_path, monkeypatch):

@@ -10,7 +10,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from conftest import NO_REAL_TEXTS
+from testing.real_texts import NO_REAL_TEXTS
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -29,7 +29,7 @@ from karakuri_agent.reading.promise_lines import Promise, extract_promise, extra
 from karakuri_agent.state.retention import forget
 from karakuri_agent.voice.persona_pack import load_persona
 from karakuri_agent.state.sqlite.store import SQLiteStore
-from store_rows import as_lines, as_places, as_refs, line
+from testing.store_rows import as_lines, as_places, as_refs, line
 
 FIXTURES = Path(__file__).resolve().parents[2] / "shared" / "examples" / "real-texts.json"
 TOKYO = ZoneInfo("Asia/Tokyo")

@@ -16,7 +16,7 @@ from karakuri_agent.app.config import load_settings
 from karakuri_agent.app.cycle import handle
 from karakuri_agent.state.factory import open_url
 
-from conftest import BASE_URL, CONVERSATION_REQUEST
+from testing.samples import BASE_URL, CONVERSATION_REQUEST
 
 MEI, LUNA = "1474403124906295517", "1474403124906295999"
 DAY1 = datetime(2026, 12, 1, 1, 0, tzinfo=timezone.utc)  # 10:00 in Tokyo

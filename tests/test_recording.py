@@ -20,7 +20,7 @@ import pytest
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from conftest import CONVERSATION_REQUEST
+from testing.samples import CONVERSATION_REQUEST
 from karakuri_agent.app.cli import agent
 from karakuri_agent.app.fixtures import bundled_fixtures_dir
 from karakuri_agent.app.recording import Recorder

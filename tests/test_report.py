@@ -4,9 +4,9 @@ import re
 
 import pytest
 
-from conftest import CONVERSATION_REQUEST
+from testing.samples import CONVERSATION_REQUEST
 from testing.loopback import running_api
-from test_trigger import agent_env, run_handle
+from testing.runs import agent_env, run_handle
 from karakuri_agent.report import line as report
 from karakuri_agent.app.config import load_settings
 from karakuri_agent.errors import ConfigError

@@ -21,7 +21,7 @@ from karakuri_agent.state.retention import KEEP_ACTIVITY, KEEP_MEMORY, forget
 from karakuri_agent.app.maintenance import collect
 from karakuri_agent.state.base import SUCCEEDED
 from karakuri_agent.state.sqlite.store import SQLiteStore
-from store_rows import ref
+from testing.store_rows import ref
 
 NOW = datetime(2026, 11, 29, 12, 0, tzinfo=timezone.utc)
 MEI = {"id": "1474403124906295517", "name": "桜草メイ"}

@@ -14,7 +14,7 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from conftest import BODY, POST_URL
+from testing.samples import BODY, POST_URL
 from karakuri_agent.app.cli import agent
 from karakuri_agent.voice.persona_pack import PACK_FILE, bundled_pack_dir
 

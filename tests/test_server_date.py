@@ -10,7 +10,7 @@ import pytest
 import respx
 from hypothesis import given, strategies as st
 
-from conftest import BODY, CONVERSATION_REQUEST, GET_URL, POST_URL
+from testing.samples import BODY, CONVERSATION_REQUEST, GET_URL, POST_URL
 from karakuri_agent.app.config import load_settings
 from karakuri_agent.app.cycle import handle
 from karakuri_agent.domain.clock import READ_LATE, server_now

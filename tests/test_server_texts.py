@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from store_rows import as_lines, as_refs, as_transfers
+from testing.store_rows import as_lines, as_refs, as_transfers
 
 from karakuri_agent.reading import textparse as tp
 

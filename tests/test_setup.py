@@ -10,28 +10,14 @@ from pathlib import Path
 import httpx
 import pytest
 import respx
-from click.testing import CliRunner
 
-from conftest import API_KEY, BASE_URL, BODY, GET_URL, NID, POST_URL
+from testing.samples import API_KEY, BASE_URL, BODY, GET_URL, NID, POST_URL
 from karakuri_agent.app.cli import agent, karakuri
-from karakuri_agent.app.doctor import PROBE_ID
+from testing.runs import PROBE_URL, doctor_lines, invoke
 from karakuri_agent.report.line import EXPIRED
 
 DEMO01 = "AIニケちゃん への通知があります。notification_id: notif-demo01"
-PROBE_URL = f"{BASE_URL}/agents/notifications/{PROBE_ID}"
 AGENT = "import sys; from karakuri_agent.app.cli import agent; sys.exit(agent())"
-
-
-def run(program, *args: str, stdin: str | None = None):
-    return CliRunner().invoke(program, list(args), input=stdin)
-
-
-@pytest.fixture
-def bare(env, monkeypatch, tmp_path):
-    """`env` without the URL and key: each test writes what it needs into ./.env."""
-    for name in ("KARAKURI_API_BASE_URL", "KARAKURI_API_KEY", "KARAKURI_STATE_DIR"):
-        monkeypatch.delenv(name)
-    return tmp_path
 
 
 # -- 1. python-dotenv reads .env -------------------------------------------------------
@@ -40,7 +26,7 @@ def test_a_dotenv_with_inline_comments_quotes_and_export_sends_the_bare_key(bare
         f"export KARAKURI_API_BASE_URL={BASE_URL}  # the world\n"
         f"KARAKURI_API_KEY={API_KEY} # my key\n"
         f"KARAKURI_STATE_DIR='{bare / 'state'}'\n", encoding="utf-8")
-    result = run(karakuri, "get_notification", NID)
+    result = invoke(karakuri, "get_notification", NID)
     assert result.exit_code == 0, result.output
     [call] = api.calls
     assert call.request.headers["Authorization"] == f"Bearer {API_KEY}"
@@ -51,7 +37,7 @@ def test_a_dotenv_with_inline_comments_quotes_and_export_sends_the_bare_key(bare
 def test_the_environment_wins_over_dotenv(bare, api, monkeypatch):
     (bare / ".env").write_text(f"KARAKURI_API_BASE_URL=https://wrong.test/api\nKARAKURI_API_KEY={API_KEY}\n")
     monkeypatch.setenv("KARAKURI_API_BASE_URL", BASE_URL)
-    assert run(karakuri, "get_notification", NID).exit_code == 0
+    assert invoke(karakuri, "get_notification", NID).exit_code == 0
     assert str(api.calls[0].request.url) == GET_URL
 
 
@@ -59,7 +45,7 @@ def test_the_environment_wins_over_dotenv(bare, api, monkeypatch):
 @pytest.mark.parametrize("value", ["ture", "enabled", "2"])
 def test_an_off_switch_that_is_not_a_boolean_stops_before_anything_is_read(env, api, monkeypatch, value):
     monkeypatch.setenv("KARAKURI_AGENT_DISABLED", value)
-    result = run(agent, "handle", BODY)
+    result = invoke(agent, "handle", BODY)
     assert result.exit_code == 2 and result.stdout == ""
     assert "KARAKURI_AGENT_DISABLED" in result.stderr and repr(value) in result.stderr
     assert not api.calls
@@ -68,14 +54,14 @@ def test_an_off_switch_that_is_not_a_boolean_stops_before_anything_is_read(env, 
 @pytest.mark.parametrize("value", ["1", "TRUE", "yes", "On"])
 def test_every_spelling_of_on_switches_the_agent_off(env, api, monkeypatch, value):
     monkeypatch.setenv("KARAKURI_AGENT_DISABLED", value)
-    result = run(agent, "handle", BODY)
+    result = invoke(agent, "handle", BODY)
     assert result.exit_code == 0 and "停止中" in result.stdout and not api.calls
 
 
 @pytest.mark.parametrize("value", ["0", "false", "NO", "off"])
 def test_every_spelling_of_off_leaves_the_agent_on(env, api, monkeypatch, value):
     monkeypatch.setenv("KARAKURI_AGENT_DISABLED", value)
-    result = run(agent, "handle", "--dry-run", BODY)
+    result = invoke(agent, "handle", "--dry-run", BODY)
     assert result.exit_code == 0 and "停止中" not in result.stdout and len(api.calls) == 1
 
 
@@ -83,7 +69,7 @@ def test_every_spelling_of_off_leaves_the_agent_on(env, api, monkeypatch, value)
 def test_an_unknown_name_is_one_warning_naming_the_closest_one_and_the_run_goes_on(env, api, monkeypatch, tmp_path):
     (tmp_path / ".env").write_text("KARAKURI_STATE_DIRR=/somewhere\n")
     monkeypatch.setenv("KARAKURI_AGENT_DISABLE", "1")
-    result = run(agent, "handle", "--dry-run", BODY)
+    result = invoke(agent, "handle", "--dry-run", BODY)
     assert result.exit_code == 0 and result.stdout.splitlines()[-1].startswith("からくり: ")
     warnings = result.stderr.splitlines()
     assert len(warnings) == 2, warnings
@@ -95,14 +81,14 @@ def test_an_unknown_name_is_one_warning_naming_the_closest_one_and_the_run_goes_
 
 # -- 4. where the settings came from ----------------------------------------------------
 def test_a_missing_setting_says_which_directory_was_searched(bare):
-    result = run(agent, "handle", BODY)
+    result = invoke(agent, "handle", BODY)
     assert result.exit_code == 2
     assert f"KARAKURI_API_BASE_URL is not set: not in the environment, and no .env in {bare}" in result.stderr
 
 
 def test_a_missing_setting_names_the_dotenv_that_was_read(bare):
     (bare / ".env").write_text(f"KARAKURI_API_BASE_URL={BASE_URL}\n")
-    result = run(agent, "handle", BODY)
+    result = invoke(agent, "handle", BODY)
     assert result.exit_code == 2 and f"KARAKURI_API_KEY is not set: not in the environment, and read {bare / '.env'}" \
         in result.stderr
 
@@ -110,7 +96,7 @@ def test_a_missing_setting_names_the_dotenv_that_was_read(bare):
 def test_a_karakuri_env_file_naming_a_missing_file_is_exit_2_with_the_path(env, api, monkeypatch, tmp_path):
     monkeypatch.setenv("KARAKURI_ENV_FILE", str(tmp_path / "nowhere.env"))
     for program, args in ((agent, ["handle", BODY]), (agent, ["log"]), (karakuri, ["get_notification", NID])):
-        result = run(program, *args)
+        result = invoke(program, *args)
         assert result.exit_code == 2, (args, result.output)
         assert f"KARAKURI_ENV_FILE names {tmp_path / 'nowhere.env'}, which does not exist" in result.stderr
     assert not api.calls
@@ -118,10 +104,10 @@ def test_a_karakuri_env_file_naming_a_missing_file_is_exit_2_with_the_path(env, 
 
 # -- 6. log is not stopped by an unrelated bad setting ----------------------------------
 def test_log_warns_about_an_unrelated_bad_setting_and_shows_the_history(env, api, monkeypatch):
-    assert run(agent, "handle", BODY).exit_code == 0
+    assert invoke(agent, "handle", BODY).exit_code == 0
     monkeypatch.setenv("KARAKURI_HTTP_TIMEOUT", "ten")
-    assert run(agent, "handle", BODY).exit_code == 2
-    result = run(agent, "log")
+    assert invoke(agent, "handle", BODY).exit_code == 2
+    result = invoke(agent, "log")
     assert result.exit_code == 0 and NID in result.stdout and "received conversation_requested" in result.stdout
     assert "warning: KARAKURI_HTTP_TIMEOUT must be a number, got 'ten'" in result.stderr
 
@@ -136,12 +122,12 @@ def test_a_non_finite_number_of_seconds_is_a_setting_error_not_an_internal_one(e
         monkeypatch.setenv("KARAKURI_DECIDER", "llm")
         monkeypatch.setenv("KARAKURI_LLM_BASE_URL", "http://127.0.0.1:9/v1")
         monkeypatch.setenv("KARAKURI_LLM_MODEL", "m")
-    result = run(agent, "handle", BODY)
+    result = invoke(agent, "handle", BODY)
     assert result.exit_code == 2 and "internal error" not in result.stderr
     assert f"{name} must be" in result.stderr and len(result.stderr.strip().splitlines()) == 1
     assert not api.calls
     api.get(PROBE_URL).respond(404, json={"error": "not_found", "message": "no such notification"})
-    doctor = run(agent, "doctor")
+    doctor = invoke(agent, "doctor")
     assert doctor.exit_code == 1 and "internal error" not in doctor.stderr + doctor.stdout
     assert f"problem: {name} must be" in doctor.stdout
 
@@ -157,26 +143,21 @@ def test_a_base_url_with_user_info_or_no_host_is_refused_without_printing_it(env
     """A password in the base URL would be printed by doctor and sent as Basic auth instead of the key."""
     monkeypatch.setenv("KARAKURI_API_BASE_URL", url)
     for program, args in ((agent, ["handle", BODY]), (karakuri, ["get_notification", NID])):
-        result = run(program, *args)
+        result = invoke(program, *args)
         assert result.exit_code == 2 and f"KARAKURI_API_BASE_URL {said}" in result.stderr
         assert "hunter2" not in result.stdout + result.stderr
-    doctor = run(agent, "doctor")
+    doctor = invoke(agent, "doctor")
     assert doctor.exit_code == 1 and f"problem: KARAKURI_API_BASE_URL {said}" in doctor.stdout
     assert "hunter2" not in doctor.stdout + doctor.stderr
     assert not api.calls
 
 def test_log_still_stops_on_a_bad_setting_that_says_where_the_state_is(env, monkeypatch):
     monkeypatch.setenv("KARAKURI_DATABASE_URL", "mysql://x")
-    result = run(agent, "log")
+    result = invoke(agent, "log")
     assert result.exit_code == 2 and "KARAKURI_DATABASE_URL must be unset" in result.stderr
 
 
 # -- 5. doctor ------------------------------------------------------------------------------
-def doctor_lines():
-    result = run(agent, "doctor")
-    return result.exit_code, result.stdout.splitlines()
-
-
 def test_doctor_on_a_working_setup_reads_once_and_exits_0(env, tmp_path):
     with respx.mock(assert_all_called=False) as mock:
         probe = mock.get(PROBE_URL).respond(404, json={"error": "not_found", "message": "no such notification"})
@@ -244,7 +225,7 @@ def test_doctor_with_nothing_configured_says_so_without_asking_anyone(bare):
 def test_a_read_timeout_is_reported_as_a_slow_server_not_an_unreachable_one(env):
     with respx.mock() as mock:
         mock.get(GET_URL).side_effect = httpx.ReadTimeout("slow")
-        result = run(agent, "handle", BODY)
+        result = invoke(agent, "handle", BODY)
     assert result.exit_code == 0
     assert result.stderr.startswith("karakuri-agent: server_slow: the server answered too slowly")
     assert "unreachable" not in result.stderr
@@ -253,29 +234,29 @@ def test_a_read_timeout_is_reported_as_a_slow_server_not_an_unreachable_one(env)
 def test_a_refused_connection_is_reported_as_unreachable(env):
     with respx.mock() as mock:
         mock.get(GET_URL).side_effect = httpx.ConnectError("refused")
-        result = run(agent, "handle", BODY)
+        result = invoke(agent, "handle", BODY)
     assert result.stderr.startswith("karakuri-agent: server_unreachable: ")
 
 
 # -- 11. log and gc create nothing; gc --dry-run -------------------------------------------
 @pytest.mark.parametrize("args", [["log"], ["log", "--json"], ["gc", "--keep-days", "30"]])
 def test_reading_commands_on_a_state_that_does_not_exist_create_nothing(env, state_dir, args):
-    result = run(agent, *args)
+    result = invoke(agent, *args)
     assert result.exit_code == 0 and f"no state yet in {state_dir}" in result.stderr
     assert not state_dir.exists()
 
 
 def test_gc_dry_run_counts_what_gc_deletes_and_deletes_nothing(env, api, state_dir):
-    assert run(agent, "handle", BODY).exit_code == 0
+    assert invoke(agent, "handle", BODY).exit_code == 0
     db = state_dir / "karakuri.db"
     before = sqlite3.connect(db).execute("SELECT count(*) FROM activity").fetchone()[0]
-    planned = json.loads(run(agent, "gc", "--keep-days", "0", "--dry-run", "--json").stdout)
+    planned = json.loads(invoke(agent, "gc", "--keep-days", "0", "--dry-run", "--json").stdout)
     assert planned["dry_run"] is True and planned["notifications"] == 1
     assert sqlite3.connect(db).execute("SELECT count(*) FROM activity").fetchone()[0] == before
     assert sqlite3.connect(db).execute("SELECT count(*) FROM notifications").fetchone()[0] == 1
-    shown = run(agent, "gc", "--keep-days", "0", "--dry-run").stdout
+    shown = invoke(agent, "gc", "--keep-days", "0", "--dry-run").stdout
     assert shown.startswith("would delete rows older than") and "notifications 1" in shown
-    done = json.loads(run(agent, "gc", "--keep-days", "0", "--json").stdout)
+    done = json.loads(invoke(agent, "gc", "--keep-days", "0", "--json").stdout)
     assert {k: v for k, v in done.items() if k not in ("cutoff", "dry_run")} == \
         {k: v for k, v in planned.items() if k not in ("cutoff", "dry_run")}
     assert sqlite3.connect(db).execute("SELECT count(*) FROM notifications").fetchone()[0] == 0
@@ -284,12 +265,12 @@ def test_gc_dry_run_counts_what_gc_deletes_and_deletes_nothing(env, api, state_d
 # -- 12. listen --stdin offline ----------------------------------------------------------------
 def test_listen_stdin_runs_offline_on_the_bundled_fixtures_at_each_messages_time(env, state_dir):
     lines = "".join(json.dumps({"content": DEMO01.replace("01", f"{n:02d}"), "id": str(n)}) + "\n" for n in (1, 2))
-    result = run(agent, "listen", "--stdin", "--fixtures", "bundled", stdin=lines)
+    result = invoke(agent, "listen", "--stdin", "--fixtures", "bundled", stdin=lines)
     assert result.exit_code == 0, result.output
     reports = result.stdout.splitlines()
     assert len(reports) == 2 and EXPIRED not in reports, reports
     assert not state_dir.exists()
-    late = run(agent, "listen", "--stdin", "--fixtures", "bundled", "--at", "2026-04-18T05:00:00Z", stdin=lines)
+    late = invoke(agent, "listen", "--stdin", "--fixtures", "bundled", "--at", "2026-04-18T05:00:00Z", stdin=lines)
     assert late.stdout.splitlines() == [EXPIRED, EXPIRED]
 
 
@@ -301,28 +282,28 @@ def test_persona_check_reports_problems_of_every_kind_in_one_run(tmp_path):
         "name": "タロウ", "likes": "not a list",
         "greetings": {"first_meeting": ["{nobody}さん、こんにちは"]},
     }, ensure_ascii=False), encoding="utf-8")
-    result = run(agent, "persona", "check", str(pack))
+    result = invoke(agent, "persona", "check", str(pack))
     assert result.exit_code == 1
     assert any("likes" in line for line in result.stdout.splitlines())
     assert any("{nobody}" in line for line in result.stdout.splitlines()), result.stdout
 
 
 def test_persona_skill_refuses_an_agent_id_that_is_not_digits(env):
-    result = run(agent, "persona", "skill", "--agent-id", "abc")
+    result = invoke(agent, "persona", "skill", "--agent-id", "abc")
     assert result.exit_code == 2 and result.stdout == "" and "'abc'" in result.stderr
 
 
 # -- 17. state copy ------------------------------------------------------------------------------
 def test_state_copy_blames_the_argument_for_a_wrong_url(env):
-    result = run(agent, "state", "copy", "--to", "mysql://x")
+    result = invoke(agent, "state", "copy", "--to", "mysql://x")
     assert result.exit_code == 2 and result.stdout == ""
     assert "--to must be sqlite:DIR or a postgresql:// URL" in result.stderr
     assert "KARAKURI_DATABASE_URL" not in result.stderr
 
 
 def test_state_copy_reports_an_unreachable_database_as_one_line_exit_2(env, api):
-    assert run(agent, "handle", BODY).exit_code == 0
-    result = run(agent, "state", "copy", "--to", "postgresql://k:pw-secret@127.0.0.1:9/k?connect_timeout=2")
+    assert invoke(agent, "handle", BODY).exit_code == 0
+    result = invoke(agent, "state", "copy", "--to", "postgresql://k:pw-secret@127.0.0.1:9/k?connect_timeout=2")
     assert result.exit_code == 2 and result.stdout == ""
     [line] = result.stderr.splitlines()
     assert line.startswith("karakuri-agent: error: ") and "pw-secret" not in line
@@ -333,24 +314,24 @@ def test_log_shows_times_in_the_worlds_zone_and_filters(env, tmp_path):
     runs = [["handle", "--fixtures", "bundled", "--state-dir", str(tmp_path / "kept"),
              DEMO01.replace("01", n)] for n in ("01", "02")]
     for args in runs:
-        assert run(agent, *args).exit_code == 0
+        assert invoke(agent, *args).exit_code == 0
     import os
 
     os.environ["KARAKURI_STATE_DIR"] = str(tmp_path / "kept")
-    lines = run(agent, "log").stdout.splitlines()
+    lines = invoke(agent, "log").stdout.splitlines()
     # notif-demo01 was handled at 03:10:05Z: 12:10:05 in Japan, as its report says.
     assert any(line.startswith("2026-04-18 12:10:05 JST  notif-demo01") for line in lines), lines
-    only = run(agent, "log", "--notification", "notif-demo02").stdout.splitlines()
+    only = invoke(agent, "log", "--notification", "notif-demo02").stdout.splitlines()
     entries = [line for line in only if not line.startswith(" ")]  # indented: a run's rule trace, under its entry
     assert entries and all("notif-demo02" in line for line in entries)
-    since = run(agent, "log", "--since", "2026-04-18T12:15").stdout.splitlines()
+    since = invoke(agent, "log", "--since", "2026-04-18T12:15").stdout.splitlines()
     assert since and all("notif-demo01" not in line for line in since)
-    typed = [line for line in run(agent, "log", "--type", "agent_logged_in").stdout.splitlines()
+    typed = [line for line in invoke(agent, "log", "--type", "agent_logged_in").stdout.splitlines()
              if not line.startswith(" ")]
     assert typed and all("notif-demo01" in line for line in typed)
-    errors = run(agent, "log", "--errors")
+    errors = invoke(agent, "log", "--errors")
     assert errors.stdout == "" and "matches the filters" in errors.stderr
-    assert run(agent, "log", "--since", "yesterday").exit_code == 2
+    assert invoke(agent, "log", "--since", "yesterday").exit_code == 2
 
 
 # -- 14. a closed pipe -------------------------------------------------------------------------------

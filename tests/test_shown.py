@@ -12,7 +12,7 @@ import sys
 
 import pytest
 
-from conftest import API_KEY, CONVERSATION_REQUEST, SELF_ID
+from testing.samples import API_KEY, CONVERSATION_REQUEST, SELF_ID
 from karakuri_agent.terminal import is_control
 from testing.loopback import running_api
 

@@ -22,7 +22,7 @@ from karakuri_agent.voice.names import address_name
 from karakuri_agent.voice.persona_pack import iter_templates, load_persona
 from karakuri_agent.voice.pickup import pick_topic
 from karakuri_agent.voice.speech import PURPOSES, compose
-from store_rows import as_lines, as_refs
+from testing.store_rows import as_lines, as_refs
 
 BUNDLED = Path(__file__).resolve().parent.parent / "skill" / "personas" / "nike"
 SAMPLE = {"partner": "メイさん", "place": "喫茶店", "topic": "おにぎり", "time": "18時",

@@ -8,7 +8,7 @@ import pytest
 import respx
 from click.testing import CliRunner
 
-from conftest import BODY, CONVERSATION_REQUEST, GET_URL
+from testing.samples import BODY, CONVERSATION_REQUEST, GET_URL
 from karakuri_agent.app.cli import agent
 from karakuri_agent.domain.identity import PersonRef
 from karakuri_agent.errors import AlreadyAttempted

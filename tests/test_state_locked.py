@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from conftest import CONVERSATION_REQUEST
+from testing.samples import CONVERSATION_REQUEST
 from karakuri_agent.report.line import FAILED
 from karakuri_agent.state.sqlite import db
 from testing.loopback import running_api

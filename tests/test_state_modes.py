@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CONVERSATION_REQUEST
+from testing.samples import CONVERSATION_REQUEST
 from karakuri_agent.state.sqlite import db
 from testing.loopback import running_api
 from testing.processes import loopback_env

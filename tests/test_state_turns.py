@@ -19,7 +19,7 @@ import pytest
 import respx
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from conftest import BASE_URL, IDLE_REMINDER
+from testing.samples import BASE_URL, IDLE_REMINDER
 from karakuri_agent.app.config import load_settings
 from karakuri_agent.app.cycle import Agent
 from karakuri_agent.app.registry import build_decider

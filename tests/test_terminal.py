@@ -12,7 +12,7 @@ import time
 import pytest
 
 from testing import faultserver as fs
-from conftest import API_KEY, CONVERSATION_REQUEST, SELF_ID
+from testing.samples import API_KEY, CONVERSATION_REQUEST, SELF_ID
 
 AGENT = [sys.executable, "-c", "import sys; from karakuri_agent.app.cli import agent; sys.exit(agent())"]
 NID = CONVERSATION_REQUEST["notification_id"]

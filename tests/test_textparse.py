@@ -10,8 +10,8 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from conftest import NO_REAL_TEXTS
-from store_rows import as_lines, as_refs, as_transfers
+from testing.real_texts import NO_REAL_TEXTS
+from testing.store_rows import as_lines, as_refs, as_transfers
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 

@@ -20,7 +20,7 @@ from karakuri_agent.domain.records import Meeting, Parsed
 from karakuri_agent.mind.view import View
 from karakuri_agent.state.memory import MemoryState
 from karakuri_agent.memory.travel import CEILING, FLOOR, learn_trip, time_to_walk, trips
-from store_rows import as_lines, as_places, as_refs
+from testing.store_rows import as_lines, as_places, as_refs
 
 NOW = datetime(2026, 5, 2, 10, 0, tzinfo=TOKYO)
 ME = Identity("1470446478261747854", "AIニケちゃん")

@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conftest import API_KEY, CONVERSATION_REQUEST, SELF_ID, real_texts
-from testing.loopback import running_api
+from testing.real_texts import real_texts
+from testing.runs import NID, agent_env, run_handle
 from karakuri_agent.errors import UsageError
 from karakuri_agent.reading.trigger import find_notification_id, validate_notification_id
 from karakuri_agent.domain.ids import MAX_ID_LENGTH
@@ -251,27 +248,6 @@ def test_own_texts_with_an_id_in_every_markup_read_the_id(text):
 
 
 # -- as a real process ------------------------------------------------------------------
-AGENT = [sys.executable, "-c", "import sys; from karakuri_agent.app.cli import agent; sys.exit(agent())"]
-NID = CONVERSATION_REQUEST["notification_id"]
-
-
-@pytest.fixture
-def api():
-    with running_api() as server:
-        server.notifications[NID] = CONVERSATION_REQUEST
-        yield server
-
-
-def agent_env(api, tmp_path, **extra: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("KARAKURI_", "DISCORD_"))}
-    env.update(KARAKURI_API_BASE_URL=api.base_url, KARAKURI_API_KEY=API_KEY,
-               KARAKURI_STATE_DIR=str(tmp_path / "state"), KARAKURI_SELF_AGENT_ID=SELF_ID, **extra)
-    return env
-
-
-def run_handle(env: dict[str, str], body: str, cwd) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([*AGENT, "handle", body], env=env, cwd=cwd, capture_output=True, text=True,
-                          timeout=120)  # generous: a cold interpreter on a loaded machine
 
 
 @pytest.mark.parametrize("body", [
@@ -279,23 +255,23 @@ def run_handle(env: dict[str, str], body: str, cwd) -> subprocess.CompletedProce
     f"通知があります。\n```\nnotification_id: {NID}\n```",
     f"**notification_id:** ||{NID}||.",
 ])
-def test_handle_process_reads_the_id_through_markup_and_acts_once(api, tmp_path, body):
-    done = run_handle(agent_env(api, tmp_path), body, tmp_path)
+def test_handle_process_reads_the_id_through_markup_and_acts_once(loopback, tmp_path, body):
+    done = run_handle(agent_env(loopback, tmp_path), body, tmp_path)
     assert done.returncode == 0, done.stderr
-    assert api.gets == [NID]
-    assert [p["notification_id"] for p in api.posts] == [NID]
+    assert loopback.gets == [NID]
+    assert [p["notification_id"] for p in loopback.posts] == [NID]
     assert done.stdout.strip().splitlines()[-1].startswith("からくり: ")
 
 
-def test_handle_process_with_a_marker_but_no_id_sends_nothing(api, tmp_path):
-    done = run_handle(agent_env(api, tmp_path), "ログアウトしました。notification_id: (なし)", tmp_path)
+def test_handle_process_with_a_marker_but_no_id_sends_nothing(loopback, tmp_path):
+    done = run_handle(agent_env(loopback, tmp_path), "ログアウトしました。notification_id: (なし)", tmp_path)
     assert done.returncode == 0, done.stderr
-    assert api.gets == [] and api.posts == []
+    assert loopback.gets == [] and loopback.posts == []
     assert "追加操作なし" in done.stdout
 
 
-def test_handle_process_rejects_a_url_changing_id_before_any_request(api, tmp_path):
-    done = run_handle(agent_env(api, tmp_path), f"`notification_id: {NID}/../x`", tmp_path)
+def test_handle_process_rejects_a_url_changing_id_before_any_request(loopback, tmp_path):
+    done = run_handle(agent_env(loopback, tmp_path), f"`notification_id: {NID}/../x`", tmp_path)
     assert done.returncode == 2
     assert "invalid notification id" in done.stderr and len(done.stderr.strip().splitlines()) == 1
-    assert api.gets == [] and api.posts == []
+    assert loopback.gets == [] and loopback.posts == []

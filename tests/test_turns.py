@@ -22,11 +22,11 @@ from karakuri_agent.ja import turn_lines
 from karakuri_agent.reading import textparse as tp
 from karakuri_agent.reading import conversation_turns as rt
 
-from conftest import GET_URL, NID, POST_URL
+from testing.samples import GET_URL, NID, POST_URL
 from karakuri_agent.domain.identity import PersonRef
 from karakuri_agent.domain.records import Line
-from store_rows import ref
-from turn_texts import (
+from testing.store_rows import ref
+from testing.turn_texts import (
     KOU, ME, MEI, NOW, SELF, SORA, YUU, notification, offer_note, turn_choices, turn_text, view_of,
 )
 

@@ -21,7 +21,7 @@ from karakuri_agent.app.cli import agent
 from karakuri_agent.app.config import load_settings
 from karakuri_agent.app.cycle import handle
 
-from conftest import API_KEY, BASE_URL, BODY, CONVERSATION_REQUEST, GET_URL, POST_URL
+from testing.samples import API_KEY, BASE_URL, BODY, CONVERSATION_REQUEST, GET_URL, POST_URL
 from karakuri_agent.domain.ids import ID_PATTERN, MAX_ID_LENGTH
 
 
@@ -87,7 +87,7 @@ def test_no_id_from_the_server_reaches_a_url_unless_it_is_well_formed(latest):
     import tempfile
     from pathlib import Path
 
-    from conftest import SELF_ID, SELF_NAME
+    from testing.samples import SELF_ID, SELF_NAME
     from karakuri_agent.app.config import Settings
     from karakuri_agent.secret import Secret
 
@@ -108,7 +108,7 @@ def test_no_id_from_the_server_reaches_a_url_unless_it_is_well_formed(latest):
 # -- secrets and markup in what the agent would say ----------------------------------------------
 @pytest.mark.parametrize("line", [f"私の鍵は{API_KEY}です", f"鍵: {' '.join(API_KEY)}", "https://discord.test/api/webhooks/123/hook-token-do-not-leak"])
 def test_the_gate_refuses_a_line_carrying_a_configured_secret(env, monkeypatch, line):
-    from conftest import WEBHOOK_URL
+    from testing.samples import WEBHOOK_URL
     from karakuri_agent.app.cli import karakuri
 
     monkeypatch.setenv("DISCORD_WEBHOOK_URL", WEBHOOK_URL)

@@ -27,7 +27,7 @@ from karakuri_agent.app.listen import stdin
 from karakuri_agent.app.listen.listener import Listener
 from karakuri_agent.app.wrapper import run_command
 
-from conftest import BASE_URL, BODY, CONVERSATION_REQUEST, GET_URL, IDLE_REMINDER, NID, POST_URL
+from testing.samples import BASE_URL, BODY, CONVERSATION_REQUEST, GET_URL, IDLE_REMINDER, NID, POST_URL
 
 SERVER = datetime(2026, 11, 29, 12, 0, tzinfo=timezone.utc)
 SKEWS = {"on time": timedelta(0), "an hour ahead": timedelta(hours=1), "five hours behind": timedelta(hours=-5)}

@@ -17,7 +17,7 @@ from click.testing import CliRunner
 
 from karakuri_agent.app.cli import karakuri
 
-from conftest import API_KEY, GET_URL, NID, POST_URL, SELF_ID, state_files_text
+from testing.samples import API_KEY, GET_URL, NID, POST_URL, SELF_ID, state_files_text
 
 
 

@@ -16,7 +16,7 @@ from karakuri_agent.domain.records import Meeting, Person
 from karakuri_agent.mind.view import View
 from karakuri_agent.memory.context import Identity, parse
 from karakuri_agent.voice.persona_pack import load_persona
-from store_rows import as_places
+from testing.store_rows import as_places
 
 NOW = datetime(2026, 4, 18, 3, 0, tzinfo=timezone.utc)  # 12:00 in the town (Asia/Tokyo)
 ME = Identity("1470446478261747854", "AIニケちゃん")
