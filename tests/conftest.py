@@ -1,4 +1,22 @@
-"""Shared test fixtures: a private state dir, a configured environment, notification bodies."""
+"""Shared test fixtures (a private state dir, a configured environment, loopback servers) and the lanes.
+
+Every test runs in one lane, so a change can be checked in a lane that takes
+seconds and CI still runs them all (`python -m pytest` runs every lane):
+
+- `unit`: in one process, no server, no subprocess, no browser, no database;
+- `fuzz`: property tests (hypothesis); `--hypothesis-profile quick` caps
+  each at 10 examples, the default profile runs each test's own count;
+- `process`: real processes, loopback servers, timeouts;
+- `life`: whole simulated days (the offline town, the engine town, the
+  conversation benchmark);
+- `browser`: the day page in headless Chromium;
+- `postgres`: the PostgreSQL backend (skipped without a database).
+
+A module or a test names its lane with a marker (`pytestmark =
+pytest.mark.process`); what names none is put in a lane by what it uses
+(`pytest_collection_modifyitems` below). README's "For developers" shows the
+commands.
+"""
 
 from __future__ import annotations
 
@@ -10,6 +28,11 @@ from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
+from hypothesis import settings
+
+# Hypothesis profiles: "default" keeps each test's own example count; "quick" caps it (see the lanes above).
+QUICK_EXAMPLES = 10
+settings.register_profile("quick", max_examples=QUICK_EXAMPLES, deadline=None)
 
 from testing.samples import (
     BASE_URL, API_KEY, SELF_ID, SELF_NAME, CONVERSATION_REQUEST, NID, GET_URL, POST_URL, in_schema,
@@ -114,7 +137,6 @@ def env(monkeypatch: pytest.MonkeyPatch, state_dir: Path, tmp_path: Path) -> dic
 TEST_DATABASE_URL = os.environ.get("KARAKURI_TEST_DATABASE_URL", "")
 NO_POSTGRES = ("PostgreSQL backend not tested: KARAKURI_TEST_DATABASE_URL is not set"
                " (scripts/with-postgres.sh runs a command with a throwaway server)")
-needs_postgres = pytest.mark.skipif(not TEST_DATABASE_URL, reason=NO_POSTGRES)
 
 
 
@@ -190,3 +212,38 @@ def bare(env: dict[str, str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -
     for name in ("KARAKURI_API_BASE_URL", "KARAKURI_API_KEY", "KARAKURI_STATE_DIR"):
         monkeypatch.delenv(name)
     return tmp_path
+
+
+# -- the lanes --------------------------------------------------------------------------------------------
+LANES = ("unit", "fuzz", "process", "life", "browser", "postgres")
+PROCESS_FIXTURES = {"loopback", "proc_env", "model_env", "home"}
+
+
+def lane_of(item: pytest.Item) -> str:
+    """The lane a test runs in: its own marker, else what it uses (a database, a server, hypothesis)."""
+    named = [lane for lane in LANES if item.get_closest_marker(lane) is not None]
+    if named:
+        return named[0]
+    callspec = getattr(item, "callspec", None)
+    fixtures = set(getattr(item, "fixturenames", ()))
+    if "postgres_url" in fixtures or (callspec is not None and "postgres" in callspec.params.values()):
+        return "postgres"
+    if fixtures & PROCESS_FIXTURES:
+        return "process"
+    if getattr(getattr(item, "obj", None), "is_hypothesis_test", False):
+        return "fuzz"
+    return "unit"
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    quick = settings.get_current_profile_name() == "quick"  # the profile `--hypothesis-profile` loaded
+    for item in items:
+        lane = lane_of(item)
+        if item.get_closest_marker(lane) is None:
+            item.add_marker(getattr(pytest.mark, lane))
+        test = getattr(item, "obj", None)
+        if quick and getattr(test, "is_hypothesis_test", False):
+            # A test's own @settings(max_examples=N) outranks any profile: capped here, for this run only.
+            own = getattr(test, "_hypothesis_internal_use_settings", None)
+            if own is not None and own.max_examples > QUICK_EXAMPLES:
+                test._hypothesis_internal_use_settings = settings(own, max_examples=QUICK_EXAMPLES)

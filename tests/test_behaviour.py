@@ -431,6 +431,7 @@ def load_plain():
     return replace(load_persona(), behaviour=None)
 
 
+@pytest.mark.process
 def test_a_models_proposal_carries_its_state_deltas_to_the_engine():
     import respx
 

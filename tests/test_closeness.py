@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import datetime, timedelta, timezone
 
+import pytest
+
 from karakuri_agent.decide.behaving import finish
 from karakuri_agent.domain.decision import Decision
 from karakuri_agent.domain.records import Meeting
@@ -23,6 +25,7 @@ def test_the_bundled_pack_holds_closeness_with_its_band_words():
     assert spec.per_person and [b.label for b in spec.bands] == ["知り合い", "友達", "親友"]
 
 
+@pytest.mark.fuzz
 def test_the_closest_nearby_is_sought_out_usually_not_always():
     targets = [propose(start_view(f"notif-{i}", {"桜草メイ": 40, "黒瀬コウ": 5})).candidates[0].params["target_agent_id"]
                for i in range(400)]

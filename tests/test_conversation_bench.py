@@ -27,6 +27,8 @@ from testing.conversation import memory
 from testing.conversation.runner import KINDS, load_lines
 from testing.conversation.scenes import Person
 
+pytestmark = pytest.mark.life
+
 ROOT = Path(__file__).resolve().parents[1]
 BENCH_DIR = ROOT / "testing" / "conversation"
 DAY = {"visited": ["喫茶店", "喫茶「こもれび」", "カフェ", "港", "みなと港"], "labels": ["店内", "桟橋"],

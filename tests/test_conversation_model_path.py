@@ -14,6 +14,8 @@ from testing.conversation.runner import KINDS
 from testing.llm_server import running_model
 from testing.standin_model import StandInModel, sections
 
+pytestmark = pytest.mark.life
+
 ROOT = Path(__file__).resolve().parents[1]
 
 

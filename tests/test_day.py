@@ -285,6 +285,7 @@ def test_the_html_page_is_written_whole(demo_state, tmp_path):
 
 
 # ------------------------------------------------------------------------------ in a real browser
+@pytest.mark.browser
 def test_chromium_renders_places_names_lines_and_statuses(lived, tmp_path):
     target = tmp_path / "day.html"
     target.write_text(page.render(build(records_for(lived.store, DAY))), encoding="utf-8")
@@ -303,6 +304,7 @@ def test_chromium_renders_places_names_lines_and_statuses(lived, tmp_path):
     assert any(f"喫茶店{HOSTILE_PLACE}" in text for text in places)
 
 
+@pytest.mark.browser
 @pytest.mark.parametrize("width", [390, 1280])
 def test_chromium_draws_the_page_at_phone_and_desktop_width(lived, tmp_path, width):
     from testing.browser import run

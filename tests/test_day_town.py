@@ -36,6 +36,8 @@ from karakuri_agent.app.day.model import build  # noqa: E402
 from karakuri_agent.app.day.read import records_for  # noqa: E402
 from karakuri_agent.state.factory import open_url  # noqa: E402
 
+pytestmark = pytest.mark.life
+
 SEEDS = (5, 11)
 MESSAGES = 80
 ACCEPT, REJECT = ("transfer_accept", "accept_transfer"), ("transfer_reject", "reject_transfer")

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import re
 
+import pytest
 from click.testing import CliRunner
 
 from karakuri_agent.app.cli import agent
@@ -67,6 +68,7 @@ addEventListener('load', () => {
 </script>"""
 
 
+@pytest.mark.browser
 def test_chromium_draws_a_long_place_label_inside_the_map(tmp_path):
     places = {"6-11": "喫茶店 店内", "8-3": "図書館 閲覧室", "9-12": LONG, "3-1": "駅"}
     day = build(day_records(journal=[day_entry(0, "here", {"node_id": "6-11", "label": "喫茶店 店内"}),

@@ -21,6 +21,8 @@ import pytest
 from testing import faultserver as fs
 from testing.samples import API_KEY, CONVERSATION_REQUEST, SELF_ID
 
+pytestmark = pytest.mark.process
+
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 BIN = Path(sys.executable).parent
@@ -34,6 +36,7 @@ NOT_RUN = {
     "git pull": "fetches a new version",
     ".venv/bin/python benchmarks/": "a benchmark (minutes; its short form is tests/test_town_behaviour.py)",
     "scripts/with-postgres.sh": "runs the suite itself against a throwaway PostgreSQL",
+    ".venv/bin/python -m pytest -q -m": "runs a lane of the suite itself (tests/conftest.py names the lanes)",
     "ollama pull": "downloads a model",
     "karakuri-agent listen\n": "needs a Discord bot token (the bot is tested in tests/test_listen_discord.py)",
     "karakuri-agent state copy --to postgresql://karakuri:PASSWORD@db.example.net":

@@ -37,6 +37,8 @@ from karakuri_agent.town.entities import Step  # noqa: E402
 from karakuri_agent.town.world import SELF_ID, generate  # noqa: E402
 from testing.engine_town_agents import InProcessAgent  # noqa: E402
 
+pytestmark = pytest.mark.life
+
 SEEDS = {3: "new", 5: "old", 11: "oldest"}  # one town per generation of the engine's texts
 MESSAGES = 60
 AUTH = f"Bearer {API_KEY}"

@@ -64,6 +64,7 @@ def test_doctor_lists_the_bad_line_as_a_problem_and_reads_the_lines_around_it(us
     assert "a real run would work" not in out
 
 
+@pytest.mark.process
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system")
 def test_a_fifo_as_karakuri_env_file_is_named_a_fifo_not_missing_and_nothing_blocks(user, tmp_path):
     fifo = tmp_path / "settings.env"

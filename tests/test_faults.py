@@ -39,6 +39,8 @@ from karakuri_agent.app.config import Settings
 from karakuri_agent.secret import Secret
 from karakuri_agent.state.sqlite.db import connect
 
+pytestmark = pytest.mark.process
+
 ROOT = Path(__file__).resolve().parents[1]
 NID = "notif-FAULT0001"
 NEXT = "notif-FAULT0002"

@@ -476,6 +476,8 @@ def handle_one_long_line(size: int) -> tuple[float, str]:
         return time.perf_counter() - started, result.report
 
 
+@pytest.mark.fuzz
+@pytest.mark.fuzz
 def test_one_very_long_line_is_parsed_in_linear_time():
     """Eight times the text costs about eight times the work, not sixty-four.
 

@@ -23,6 +23,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from testing.engine_town import API_KEY, EngineTown  # noqa: E402
+import pytest
+
+pytestmark = pytest.mark.life
 
 AUTH = f"Bearer {API_KEY}"
 ENGINE_CODES = {

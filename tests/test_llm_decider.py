@@ -132,6 +132,7 @@ def test_a_model_whose_first_answer_spent_the_budget_is_not_asked_again(model):
     assert model.call_count == 1 and d.last_trace.error == "budget spent"
 
 
+@pytest.mark.process
 def test_a_model_that_hangs_past_the_budget_leaves_the_decision_to_the_rules():
     # The real openai client against a loopback model that never answers.
     with running_model([HANG]) as server:
@@ -193,6 +194,7 @@ def karakuri_server(notification: dict, posts: list) -> httpx.MockTransport:
     return httpx.MockTransport(serve)
 
 
+@pytest.mark.process
 def test_through_the_cycle_the_model_s_line_is_sent_and_no_secret_reaches_it(tmp_path):
     env = {"KARAKURI_API_BASE_URL": "https://karakuri.test/api", "KARAKURI_API_KEY": API_KEY,
            "DISCORD_WEBHOOK_URL": WEBHOOK_URL, "KARAKURI_STATE_DIR": str(tmp_path / "state"),
@@ -227,6 +229,7 @@ class CountingDecider:
         return decisions
 
 
+@pytest.mark.life
 def test_no_prompt_of_a_whole_recorded_session_carries_a_secret(tmp_path):
     """Every notification of the bundled session, asked of a model that only talks nonsense."""
     fixtures = bundled_fixtures_dir()

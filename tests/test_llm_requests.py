@@ -24,6 +24,8 @@ from karakuri_agent.decide.rules import RulePolicy
 from testing.llm_server import HANG, running_model
 from testing.model_decider import ACCEPT, END, MODEL_KEY, REJECT, SPEAK, choice, gate, make_view, proposal
 
+pytestmark = pytest.mark.process
+
 GOOD = proposal("conversation_accept", {"message": "メイさん、こんにちは！何の話？"}, "誘いに応える")
 BUY_TEA = choice("action", description="お茶を買う", params={"action_id": "buy-tea"})
 BUY_RICE = choice("action", description="おにぎりを買う", params={"action_id": "buy-onigiri"})

@@ -229,6 +229,7 @@ def test_a_bare_id_in_a_line_is_refused(line):
         "message contains a mention, link, Discord id or chat markup: say it in plain words"]
 
 
+@pytest.mark.process
 def test_a_rules_path_handle_imports_neither_openai_nor_pydantic(env, tmp_path):
     code = ("import sys, respx; from karakuri_agent.app.cli import agent\n"
             f"with respx.mock() as m:\n"

@@ -154,6 +154,7 @@ def standin_decider(server) -> LLMDecider:
     return LLMDecider(settings, RulePolicy(), gate=problems_in_view)
 
 
+@pytest.mark.process
 def test_the_stand_in_answers_from_the_understanding_and_its_line_is_sent_first():
     standin = StandInModel()
     with running_model(standin) as server:
@@ -167,6 +168,7 @@ def test_the_stand_in_answers_from_the_understanding_and_its_line_is_sent_first(
         assert MODEL_KEY not in json.dumps(request, ensure_ascii=False)
 
 
+@pytest.mark.process
 @pytest.mark.parametrize("spoil, problem", [
     ("mention", "mention"), ("placeholder", "placeholder"), ("not_offered", "not one of this notification's choices"),
     ("money", "never gives money"), ("repeat", "already said"),

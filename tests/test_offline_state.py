@@ -21,6 +21,8 @@ from testing.samples import CONVERSATION_REQUEST
 from testing.loopback import running_api
 from testing.processes import console_script, loopback_env
 
+pytestmark = pytest.mark.process
+
 AGENT = console_script("karakuri-agent", "agent")
 NID = CONVERSATION_REQUEST["notification_id"]
 DEMO01 = "notification_id: notif-demo01"

@@ -24,6 +24,8 @@ import pytest
 from testing.loopback import running_api
 from testing.processes import loopback_env
 
+pytestmark = pytest.mark.process
+
 ROOT = Path(__file__).resolve().parents[1]
 RECORDED = ROOT / "karakuri_agent" / "recorded" / "notifications"
 

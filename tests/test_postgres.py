@@ -202,6 +202,7 @@ def test_state_copy_command_names_the_database_without_its_password(postgres_url
 
 
 # -- the database going away -----------------------------------------------------------------
+@pytest.mark.postgres
 def test_an_unreachable_database_fails_the_run_in_one_line_and_sends_nothing(api, tmp_path):
     url = f"postgresql://karakuri:{PASSWORD}@127.0.0.1:{closed_port()}/karakuri"
     env = agent_env(api, tmp_path / "state", url)

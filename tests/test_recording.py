@@ -27,6 +27,8 @@ from karakuri_agent.app.recording import Recorder
 from testing.loopback import running_api
 from testing.processes import console_script, loopback_env
 
+pytestmark = pytest.mark.process
+
 NID = CONVERSATION_REQUEST["notification_id"]
 AGENT = console_script("karakuri-agent", "agent")
 

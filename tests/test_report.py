@@ -195,6 +195,7 @@ def test_webhook_url_plain_http_elsewhere_is_a_configuration_error(env, monkeypa
     assert url not in str(raised.value)  # the URL is a secret: never echoed
 
 
+@pytest.mark.process
 def test_handle_process_posts_its_report_to_a_loopback_webhook(tmp_path):
     with running_api() as api, running_api() as relay:
         api.notifications[NID] = CONVERSATION_REQUEST

@@ -16,6 +16,8 @@ from karakuri_agent.app.cli import agent, karakuri
 from testing.runs import PROBE_URL, doctor_lines, invoke
 from karakuri_agent.report.line import EXPIRED
 
+pytestmark = pytest.mark.process
+
 DEMO01 = "AIニケちゃん への通知があります。notification_id: notif-demo01"
 AGENT = "import sys; from karakuri_agent.app.cli import agent; sys.exit(agent())"
 

@@ -20,6 +20,8 @@ from karakuri_agent.state.sqlite import db
 from testing.loopback import running_api
 from testing.processes import loopback_env
 
+pytestmark = pytest.mark.process
+
 NID = CONVERSATION_REQUEST["notification_id"]
 AGENT = [sys.executable, "-c", "import sys; from karakuri_agent.app.cli import agent; sys.exit(agent())"]
 READING = (["doctor"], ["log"], ["day"], ["log", "--json"], ["day", "--json"])

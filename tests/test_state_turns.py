@@ -31,6 +31,8 @@ from karakuri_agent.voice.persona_pack import bundled_pack_dir
 from testing.loopback import running_api
 from testing.processes import console_script, loopback_env
 
+pytestmark = pytest.mark.process
+
 BUNDLED_PACK = bundled_pack_dir()
 PACK = {
     "variables": {"seen": {"min": 0, "max": 1000, "initial": 0, "max_delta": 5}},

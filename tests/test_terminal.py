@@ -14,6 +14,8 @@ import pytest
 from testing import faultserver as fs
 from testing.samples import API_KEY, CONVERSATION_REQUEST, SELF_ID
 
+pytestmark = pytest.mark.process
+
 AGENT = [sys.executable, "-c", "import sys; from karakuri_agent.app.cli import agent; sys.exit(agent())"]
 NID = CONVERSATION_REQUEST["notification_id"]
 DEMO01 = "AIニケちゃん への通知があります。notification_id: notif-demo01"

@@ -39,6 +39,8 @@ from testing.town import world  # noqa: E402
 from testing.town_agents import InProcessAgent  # noqa: E402
 from karakuri_agent.report import line as report  # noqa: E402
 
+pytestmark = pytest.mark.life
+
 SEEDS = (1, 2, 3)
 MESSAGES = 80
 PLAIN_IDS = 0.9

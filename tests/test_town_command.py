@@ -23,6 +23,8 @@ from click.testing import CliRunner
 from karakuri_agent.app.cli import agent
 from testing.processes import console_script
 
+pytestmark = pytest.mark.life
+
 NAME = "猫又タマ"
 BEHAVIOUR: dict[str, Any] = {
     "variables": {"energy": {"min": 0, "max": 100, "initial": 50, "max_delta": 30}},

@@ -15,6 +15,8 @@ from testing.town.memory import memory_rows  # noqa: E402
 from testing.town.metrics import pool  # noqa: E402
 from testing.town_agents import InProcessAgent  # noqa: E402
 
+pytestmark = pytest.mark.life
+
 SEEDS = (1, 2)
 MESSAGES = 150
 
