@@ -7,7 +7,8 @@ import unicodedata
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from karakuri_agent.reading.hearing import KINDS, hear
+from karakuri_agent.reading.hearing import hear
+from karakuri_agent.domain.understanding import KINDS
 from karakuri_agent.reading.morphemes import nouns, words
 
 JAPANESE = st.text(alphabet=st.sampled_from(list("あいうえおかきくけこさしすせそたちつてとなにぬねのはひふへほまみむめもやゆよらりるれろわをんがぎぐげご"

@@ -112,6 +112,13 @@ def takes_gift(view: View, sender: PersonRef) -> bool:
     return view.transfer_policy == "accept" or (view.transfer_policy == "known" and knows_person(view, sender.id))
 
 
+def takes_help(view: View, sender: PersonRef) -> bool:
+    """Help or food offered in words, nothing transferred ('荷物持とうか？', 'みかん食べる？'): taken as a person
+    would, by the pack's `rules.offers` (accept: from anyone; known: from someone met; decline)."""
+    policy = view.persona.rules.offers
+    return policy == "accept" or (policy == "known" and knows_person(view, sender.id))
+
+
 def offer_in_turn(view: View, choice: Choice) -> Transfer | None:
     """The offer a conversation turn answers (its `transfer_response`), or None when there is none.
 

@@ -23,6 +23,7 @@ from karakuri_agent.decide.queries import (
     present_others,
     stable_hash,
     takes_gift,
+    takes_help,
 )
 from karakuri_agent.domain.commands import END, SPEAK
 from karakuri_agent.domain.decision import Decision
@@ -44,6 +45,9 @@ NEXT_SPEAKER = "next_speaker_agent_id"
 # What a line heard as these is, even when it says 一緒に: no plan to ask the time of.
 NOT_PROPOSALS = frozenset({"warmth", "farewell", "offer", "thanks", "compliment", "retraction"})
 RESPONSE = "transfer_response"
+# What a memory of another day may follow: a greeting, or small talk acknowledged (news met with joy
+# or care is one thought: nothing of another day follows it).
+RECALL_AFTER = frozenset({"greeting", "statement", "news", "remark"})
 
 
 # -- helpers -------------------------------------------------------------------------
@@ -52,6 +56,10 @@ def recalling(view: View, decision: Decision, choice: Choice, partner: PersonRef
     said = decision.params.get("message")
     if not isinstance(said, str):
         return decision
+    last = last_line_of(view, partner)
+    heard = hear(clean_text(last)) if last else None
+    if heard is not None and (heard.troubled or heard.kind not in RECALL_AFTER or heard.mood):
+        return decision  # an answer, care or thanks is one thought: nothing of another day follows it
     memory = recall.for_partner(view, partner, opening=choice.command in ("conversation_start", "conversation_accept"))
     if memory is None:
         return decision
@@ -131,13 +139,14 @@ def _spoken_line(view: View, choice: Choice, purpose: str, partner: PersonRef) -
         partner_close=bool(partner.id) and is_close(view, str(partner.id)),
         last_line=last,
         place_name=(promise.place_name if promise else None) or place_name_here(view),
-        previous_lines=[*view.own_lines, *view.said_before, *view.day_said],
+        previous_lines=[*view.own_lines, *view.said_before], said_today=view.day_said,
         max_length=max_length_of(choice, "message"),
         seed=view.notification_id,
         time_text=_clock_text(promise),
         others=[p.name or "" for p in others_in(view) if not p.same(partner)],
         memory=memory_of(view, partner),
-        takes_offers=takes_gift(view, partner),  # help offered is answered as a gift would be
+        # An offer the turn must answer is the transfer policy's; help offered in words, the pack's own rule.
+        takes_offers=takes_gift(view, partner) if offer_in_turn(view, choice) is not None else takes_help(view, partner),
     )
 
 

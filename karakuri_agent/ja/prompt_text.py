@@ -36,10 +36,10 @@ TOLD_BEFORE = "この相手から前に聞いたこと"
 # What the model writes in place of a line when it is shown the shape of an answer.
 OWN_WORDS = "<自分の言葉で1〜2文>"
 
-# The understanding of a partner's line (reading/hearing.py's Heard), in words the model reads.
+# The understanding of a partner's line (reading/hearing.py's Understanding), in words the model reads.
 KIND_LABELS = {
     "question": "質問", "retraction": "前に言ったことの取り消し・変更", "thanks": "お礼", "compliment": "ほめ言葉",
-    "warmth": "親しみ・好意", "remark": "その場の感想（同意を求める）", "invitation": "誘い", "offer": "申し出（何かをくれる・してくれる）",
+    "warmth": "親しみ・好意", "remark": "その場の感想（同意を求める）", "looks": "様子の感想（おいしそう・楽しそう）", "invitation": "誘い", "offer": "申し出（何かをくれる・してくれる）",
     "farewell": "別れのあいさつ", "greeting": "あいさつ", "apology": "おわび", "news": "知らせ",
     "plan": "自分の予定の話", "feeling": "自分の気持ちの話", "statement": "話",
 }

@@ -7,12 +7,11 @@ from collections.abc import Callable
 from karakuri_agent.ja.name_words import HONORIFICS
 from karakuri_agent.patterns import lazy
 
-ASKS = lazy(r"[？?]")
 
 # "AとBどっち", "AかBか、どちらがいい", "AとBとC、どれにする"
 WHICH = lazy(r"(?:どっち|どちら|どれ)")
 
-CHOICE_TAIL = ("、", "なら", "だったら", "では", "の", "か")
+CHOICE_TAIL = ("、", "なら", "だったら", "やったら", "では", "の", "か")
 
 # What ends the words before the options: punctuation, a topic 'は', 'って'.
 CHOICE_HEAD = lazy(r"[、,。！!？?\s]|(?<=[ぁ-ん])は(?=[^ぁ-ん])|って")

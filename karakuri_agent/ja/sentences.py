@@ -16,6 +16,27 @@ def split_sentences(text: str) -> list[str]:
     return [s.strip() for s in SENTENCE.findall(text) if s.strip()]
 
 
+# A sentence asks without a question mark when it ends in a polite question ('ですか。', 'でしょうか'),
+# or, naming a question word, in a plain or dialect ending ('どこ行くの', 'どげな子じゃったんかね').
+POLITE_ASKING_END = re.compile(r"(?:ですか|ますか|でしょうか|ませんか|ましたか|でしたか|ませんでしたか|のか|べか|だべか)$")
+# '好きかの', 'あるかね', '行ったんかい': a predicate, then か and a closing particle (not '静かね').
+DIALECT_ASKING_END = re.compile(r"(?:[るたんいだ]|好き|嫌い|平気)か(?:の|ね|い|のう)$")
+PLAIN_ASKING_END = re.compile(r"(?:の|ん|と|なん|や|ね|か|かい|だい|なに|何|どこ|いつ|だれ|誰|どれ|どう|どっち|どちら)$")
+QUESTION_WORD = re.compile(r"(?:何|なに|なん[のでだ]?|どこ|いつ|誰|だれ|どれ|どちら|どっち)(?![かもでと])|なんで|何で"
+                           r"|どう(?!ぞ|も)|どの|どんな|どげ|どさ|なぜ|いくつ|いくら")
+TRAILING_MARKS = "。．.！!〜~ー…・ｗw笑 \u3000"
+
+
 def is_asking(sentence: str) -> bool:
-    """A sentence with a question mark (full-width or ASCII) asks something."""
-    return "？" in sentence or "?" in sentence
+    """A sentence asks something: a question mark (full-width or ASCII), a polite or dialect question
+    ending ('お過ごしでしたか。'), or a question word with a plain ending ('今日どこ行っとったん')."""
+    if "？" in sentence or "?" in sentence:
+        return True
+    body = "".join(ch for ch in sentence if not _emoji(ch)).rstrip(TRAILING_MARKS)
+    if POLITE_ASKING_END.search(body) or DIALECT_ASKING_END.search(body):
+        return True
+    return bool(PLAIN_ASKING_END.search(body) and QUESTION_WORD.search(body))
+
+
+def _emoji(ch: str) -> bool:
+    return ord(ch) >= 0x2600 and not ("\u3000" <= ch <= "\u9fff" or "\uff00" <= ch <= "\uffef")

@@ -21,18 +21,16 @@ FAMILY_GIVEN = lazy(r"^[\u4e00-\u9fff々]{2,3}([\u3040-\u30ffー]{2,6})$")
 
 THANKS = lazy(r"ありがと|助か|サンキュ|感謝|thanks|thx", re.IGNORECASE)
 
-APOLOGY = lazy(r"ごめん|すみません|すまん|悪かった|申し訳")
+APOLOGY = lazy(r"ごめん|すみません|すまん|悪かった|申し訳|失礼(?:いた)?しました|失礼しちゃ")
 
 OPINION = lazy(r"どう思う|どうかな|どうだろ|どう[？?]")
 
 QUESTION = lazy(r"[？?]")
 
-GREETING = lazy(r"こんにちは|おはよう|こんばんは|やっほー|はじめまして")
+GREETING = lazy(r"こんにちは|おはよ|こんばんは|こんばんわ|こんにちわ|やっほー|はじめまして|お久しぶり|おひさしぶり|ひさしぶり|まいど|おっす|^(?:お疲れ|おつかれ|お疲れさま|おつかれさま)(?:です|〜|ー|さん)?[。！!〜ー]*$")
 
 ADDRESS = lazy(r"^[^、。！？!?]{1,16}?(?:" + "|".join(HONORIFICS) + r")、")
 
-# Taking up a word of the partner's line the pack has nothing for: neutral, whatever the word.
-ECHOES = ("{topic}の話、もっと聞かせて！", "えっ、{topic}？それでそれで？", "{topic}かあ、なるほどね。")
 
 # A line ending as a request or an order (送金して, 見てください, 来い).
 REQUEST = lazy(r"(?:て|で|なさい|ください|下さい|しろ|せよ|くれ|ちょうだい|こい|来い)(?:よ|ね|な)?[。！!]*$")

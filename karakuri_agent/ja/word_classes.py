@@ -44,3 +44,25 @@ KATAKANA_ONLY = lazy(r"[ァ-ヶー]+")
 TO_KATAKANA = ord("ァ") - ord("ぁ")
 # A case particle a spaced phrase may end with ('かぶとむしを'): not part of the word.
 PHRASE_PARTICLES = frozenset({"を", "が", "に", "と", "は", "も", "で", "へ", "の"})
+
+# What turns the word before it: 'ない' of 眠れない, 'ず', 'ん' of 行かん, 'へん' of 行かへん.
+NEGATIONS = frozenset({"ない", "無い", "ぬ", "ず", "ん", "へん", "ひん"})
+# Particles a negation still turns the word across ('大丈夫じゃない', '楽しくはない', '眠れてない').
+NEGATION_TRANSPARENT = frozenset({"は", "も", "じゃ", "て", "で"})
+# What a sentence may end with after its last word ('…笑。', 'w！'): left off before its end is read.
+SENTENCE_END_MARKS = "。！!？?…〜ー 　"
+# The passive auxiliary's dictionary forms ('食べられた', '外された').
+PASSIVES = frozenset({"れる", "られる"})
+
+# The past auxiliary ('食べられ+た'): a passive in the past tells what was done to one.
+PAST = "た"
+# The particle a helping verb follows ('食べ+て+しまう', '読ん+で+みる').
+TE_LINKS = frozenset({"て", "で"})
+# UniDic's form of an adjective leading a verb ('うまく' of うまくいく): the verb's negation is its own.
+ADVERBIAL_FORM = "連用形"
+# Nouns that stand for a thing only in form ('辛いもの', '読むこと'): no content of their own.
+FORMAL_NOUNS = frozenset({"もの", "物", "こと", "事", "ところ", "の"})
+# The ending an adjective's stem drops ('辛い' → '辛', found in '激辛').
+ADJECTIVE_ENDING = "い"
+# Particles that concede what came before ('ミスしたけど、弾けた'): what follows is what is said.
+CONCESSIVE = frozenset({"けど", "けれど", "けども", "けれども", "だけど"})

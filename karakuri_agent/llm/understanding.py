@@ -1,7 +1,7 @@
 """What the model is told about a conversation turn: the line understood, and what is true of the agent.
 
 The rules answer a partner's line from what it is (reading/hearing.py's
-`Heard`: its kind, its topic as whole words, what a question asks about)
+`Understanding`: its kind, its topic as whole words, what a question asks about)
 and from what the agent knows (decide/speaking.py's `memory_of`: where it
 went today, whom it talked with, its promises ahead; the pack's tastes;
 what this partner told on earlier days). The model gets the same
@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from karakuri_agent.domain.understanding import FAVOURITE, PASTIME, SIDE, TALK
 from karakuri_agent.domain.identity import PersonRef
 from karakuri_agent.decide.queries import partner_of
 from karakuri_agent.decide.speaking import asks_time, last_line_of, memory_of, promise_in
@@ -32,7 +33,7 @@ from karakuri_agent.ja import prompt_text
 from karakuri_agent.ja.safety import clean_text
 from karakuri_agent.memory import recall
 from karakuri_agent.reading import hearing
-from karakuri_agent.reading.hearing import Heard
+from karakuri_agent.domain.understanding import Understanding
 from karakuri_agent.voice.names import given_name_of, place_word_of
 
 # The choices on which the agent answers a partner's line.
@@ -50,14 +51,14 @@ Sections = list[tuple[str, list[Any]]]
 
 
 @dataclass(frozen=True)
-class Understanding:
+class TurnUnderstood:
     """A turn understood: whose line it answers, and the prompt's sections that say what is known."""
 
     partner: PersonRef
     sections: Sections
 
 
-def understand(view: View) -> Understanding | None:
+def understand(view: View) -> TurnUnderstood | None:
     """The understanding of the line this turn answers; None when the turn answers no one's line."""
     if not any(c.command in ANSWERING for c in view.choices):
         return None
@@ -83,10 +84,10 @@ def understand(view: View) -> Understanding | None:
         (prompt_text.MY_TASTES, tastes(persona, heard, text)),
         (prompt_text.TOLD_BEFORE, list(told)),
     ]
-    return Understanding(partner, sections)
+    return TurnUnderstood(partner, sections)
 
 
-def _heard(view: View, partner: PersonRef, line: str | None, heard: Heard | None) -> dict[str, Any]:
+def _heard(view: View, partner: PersonRef, line: str | None, heard: Understanding | None) -> dict[str, Any]:
     """The line's kind, what it asks about, its topic, the thing told and how it feels."""
     out: dict[str, Any] = {"from": _cut(partner.name)}
     if heard is None:
@@ -100,7 +101,7 @@ def _heard(view: View, partner: PersonRef, line: str | None, heard: Heard | None
             out["options"] = [_cut(o) for o in question.options[:OPTIONS]]
         if heard.favourite:
             out["about"] = prompt_text.FAVOURITE_LABELS.get(heard.favourite)
-        if heard.asks == hearing.TALK:
+        if heard.asks == TALK:
             out["talk_topic"] = _cut(_talk_topic(view, partner))
     out["topic"] = _cut(heard.topic)
     if heard.kind in ("news", "plan", "feeling", "retraction", "statement"):
@@ -164,13 +165,13 @@ def _day(view: View, here: str, places: Sequence[str], people: Sequence[str]) ->
                         "talked_with": [_cut(p) for p in people[:PEOPLE]], "got": got})
 
 
-def tastes(persona: Persona, heard: Heard | None, text: str) -> list[dict[str, Any]]:
+def tastes(persona: Persona, heard: Understanding | None, text: str) -> list[dict[str, Any]]:
     """The pack's tastes this line touches: the favourite asked for, habits and likes or dislikes the line
     names, morning or night; for a question about the agent that names none of them, its favourites."""
     own = persona.tastes
     out: list[dict[str, Any]] = []
     asks = heard.asks if heard is not None and heard.kind == "question" else None
-    if heard is not None and asks == hearing.FAVOURITE and heard.favourite:
+    if heard is not None and asks == FAVOURITE and heard.favourite:
         thing = own.favourites.get(heard.favourite, "")
         if not thing and heard.favourite == "place" and persona.favourite_places:
             thing = persona.favourite_places[0]
@@ -178,7 +179,7 @@ def tastes(persona: Persona, heard: Heard | None, text: str) -> list[dict[str, A
             thing = own.pastimes[0]
         if thing:
             out.append({"kind": prompt_text.FAVOURITE_LABELS.get(heard.favourite), "is": _cut(thing)})
-    if asks == hearing.PASTIME and own.pastimes:
+    if asks == PASTIME and own.pastimes:
         out.append({"kind": prompt_text.FAVOURITE_LABELS["pastime"], "is": [_cut(p) for p in own.pastimes[:2]]})
     for habit in own.habits:
         said = next((w for w in habit.words if w and w in text), None)
@@ -197,7 +198,7 @@ def tastes(persona: Persona, heard: Heard | None, text: str) -> list[dict[str, A
         said = next((w for w in fact.words if w and w in text), None)
         if said and fact.likes is not None:
             out.append({"thing": _cut(said), "feel": prompt_text.LIKED if fact.likes else prompt_text.DISLIKED})
-    if not out and asks in ("", hearing.FAVOURITE, hearing.PASTIME, hearing.SIDE):
+    if not out and asks in ("", FAVOURITE, PASTIME, SIDE):
         out = [{"kind": prompt_text.FAVOURITE_LABELS.get(kind), "is": _cut(thing)}
                for kind, thing in own.favourites.items() if thing]
         if own.time_of_day:

@@ -15,25 +15,30 @@ mentions by the caller, and short: nothing said back repeats `ECHO_WINDOW` chara
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from karakuri_agent.ja import listening_cues
 from karakuri_agent.ja.sentences import is_asking, split_sentences
 from karakuri_agent.ja.speech_words import APOLOGY, GREETING, PERSON_NAME, REQUEST, is_kanji
-from karakuri_agent.reading import morphemes  # the analyzer itself loads on the first line read
+from karakuri_agent.reading import lexicon, morphemes  # the analyzer itself loads on the first line read
 from karakuri_agent.reading.help_offers import offers_help
 from karakuri_agent.ja.question_words import AND, INVITE, OR
-from karakuri_agent.reading.question_kinds import Question, read_question
+from karakuri_agent.domain.understanding import (
+    DAY, FAVOURITE, OTHER, PASTIME, PLANS, SELF, SIDE, TALK, Question, Understanding,
+)
+from karakuri_agent.reading.feeling import with_feeling
+from karakuri_agent.reading.question_kinds import read_question
 
-__all__ = ["KINDS", "Heard", "framed", "hear"]
+__all__ = ["framed", "hear"]
 
-KINDS = ("question", "retraction", "thanks", "compliment", "warmth", "remark", "invitation", "offer", "farewell",
-         "greeting", "apology", "news", "plan", "feeling", "statement")
-# What a question asks about (Heard.asks): the agent's plans, its day, the talk, a favourite, its pastimes,
-# a side it takes ('家にいる派？'), someone else.
-PLANS, DAY, TALK, FAVOURITE, PASTIME, SIDE, OTHER = "plans", "day", "talk", "favourite", "pastime", "side", "other"
+# Self topics a favourites question answers from the pack's tastes ('好きな食べ物は？'), when it names one.
+SHADOWED = frozenset({"favourite_dish"})
+# Self topics asked with kin words ('ご家族はどちらにお住まい？'): asked of the agent, they are its own.
+KIN_TOPICS = frozenset({"family", "home"})
+
 # A clause said back stays short: it names the thing, it does not repeat the line.
 _CLAUSE_CHARS = 12
 # No run of this many characters of the partner's line is said back (the line is data, not a script).
@@ -47,7 +52,8 @@ def _short_nouns(text: str) -> list[str]:
     compound by its last words; one long word stays whole, a word is not a script)."""
     out = [n if len(n) < ECHO_WINDOW - 1 or len(morphemes.words(n)) == 1 or _kana_compound(n)
            else morphemes.shortened(n, ECHO_WINDOW - 1) for n in morphemes.nouns(text)]
-    return [n for n in out if n and not _is_name(n) and len(n) <= _LONGEST_WORD]
+    laughs = lexicon.concepts()["laughter"].surfaces
+    return [n for n in out if n and not _is_name(n) and len(n) <= _LONGEST_WORD and n not in laughs]
 
 
 def _kana_compound(noun: str) -> bool:
@@ -71,25 +77,6 @@ def _is_name(noun: str) -> bool:
 def _echoes(said: str, text: str) -> bool:
     """Whether ``said`` repeats ECHO_WINDOW characters of ``text`` in a row."""
     return any(text[i:i + ECHO_WINDOW] in said for i in range(len(text) - ECHO_WINDOW + 1))
-
-
-@dataclass(frozen=True)
-class Heard:
-    """A partner's line, understood: its kind, its topic, how it feels, what a question asks about."""
-
-    kind: str
-    topic: str = ""  # the told or asked thing, a whole word ('' when the line names none)
-    mood: str = ""  # 'good' or 'bad' for news and feelings ('' neither)
-    question: Question | None = None
-    asks: str = ""  # for a question: PLANS, DAY, TALK, FAVOURITE, PASTIME, SIDE, OTHER or '' (about the agent)
-    favourite: str = ""  # for a FAVOURITE question: the kind ('food', 'place', ... ja/listening.FAVOURITE_KINDS)
-    phrase: bool = False  # the topic is a verb phrase ('手伝った'), not a noun
-    clause: str = ""  # the told thing as it takes 'んだ': '市民マラソンに出る', '面接な' ('' when no topic)
-
-    @property
-    def verbal(self) -> bool:
-        """The clause says what happened ('パン屋ができた'), not only a noun ('面接な')."""
-        return bool(self.clause) and not self.clause.endswith(listening_cues.NOUN_LINK)
 
 
 def _topic(text: str, skip: tuple[str, ...]) -> tuple[str, bool]:
@@ -124,15 +111,17 @@ def _clause(text: str, topic: str, phrase: bool) -> str:
     ('市民マラソンに出る', 'パン屋ができた'), else the noun with な ('面接な')."""
     if not topic:
         return ""
-    if phrase:
-        return topic if topic[-1] in listening_cues.PLAIN_ENDINGS and not _echoes(topic, text) else ""
+    if phrase:  # said back whole when it ends as a clause does ('雨が降った'), never mid-way ('楽しく')
+        words = morphemes.words(topic)
+        ends = bool(words) and (not words[-1].form or words[-1].form.startswith(listening_cues.ENDING_FORMS))
+        return topic if ends and topic[-1] in listening_cues.PLAIN_ENDINGS and not _echoes(topic, text) else ""
     found = morphemes.words(text)
     surfaces = [w.surface for w in found]
     end = next((i for i in range(len(found)) if "".join(surfaces[:i + 1]).endswith(topic)), None)
     fallback = topic + listening_cues.NOUN_LINK
     if end is None:
         return fallback
-    out, verb = topic, False
+    out, verb, last = topic, False, None
     for word in found[end + 1:]:
         if word.spaced or word.lemma in listening_cues.CLAUSE_STOPS or word.surface in listening_cues.CLAUSE_STOPS:
             break
@@ -141,14 +130,19 @@ def _clause(text: str, topic: str, phrase: bool) -> str:
         elif word.pos in ("verb", "adjective", "auxiliary") or (word.pos == "particle" and verb
                                                                and word.surface in listening_cues.JOINING):
             out += word.surface
-            verb = True
+            verb, last = True, word
         else:
             break
+    ended = False
     for te, past in listening_cues.TE_TO_PAST.items():
-        if verb and out.endswith(te):
-            out = out[: -len(te)] + past
+        # 'て' that goes on ('出かけて' → '出かけた'); never a closing 'で' after the past ('上がったで')
+        if verb and out.endswith(te) and not out[: -len(te)].endswith(listening_cues.PAST):
+            out, ended = out[: -len(te)] + past, True
             break
-    fits = verb and out[-1] in listening_cues.PLAIN_ENDINGS and len(out) <= _CLAUSE_CHARS and not _echoes(out, text)
+    # A clause takes 'んだ' in a form that ends one ('出る', 'できた'), never one that goes on ('しまい').
+    ended = ended or (last is not None and last.form.startswith(listening_cues.ENDING_FORMS))
+    fits = verb and ended and out[-1] in listening_cues.PLAIN_ENDINGS and len(out) <= _CLAUSE_CHARS \
+        and not _echoes(out, text)
     return out if fits else fallback
 
 
@@ -206,37 +200,83 @@ def _felt(text: str) -> bool:
 
 
 def _question(text: str, asking: str, own: tuple[str, ...], others: tuple[str, ...],
-              skip: tuple[str, ...]) -> Heard:
+              skip: tuple[str, ...]) -> Understanding:
     if listening_cues.ABOUT_TALK.search(asking):
-        return Heard("question", asks=TALK, question=Question("what", asking))
+        return Understanding("question", asks=TALK, question=Question("what", asking))
     question = read_question(text, own_names=own, other_names=others)
     if question is None:
-        return Heard("question", asks=OTHER, topic=_topic(asking, skip)[0])
+        return Understanding("question", asks=OTHER, topic=_topic(asking, skip)[0])
     if listening_cues.HOW_ARE_YOU.search(asking) and not listening_cues.TOGETHER.search(asking):
-        return Heard("question", asks=DAY, question=question)  # '最近どう？' asks how it has been: its days answer
-    if (question.kind == "invite" or (question.kind != "choice" and (listening_cues.INVITE_SAID.search(asking)
+        return Understanding("question", asks=DAY, question=question)  # '最近どう？' asks how it has been: its days answer
+    if (question.kind == "invite" or (question.kind != "choice" and (_invites(asking)
                                                                       or INVITE.search(asking)))) \
             and not listening_cues.ABOUT_PLANS.search(asking):
-        return Heard("invitation", topic=_invited_to(asking, skip), question=question)
+        return Understanding("invitation", topic=_invited_to(asking, skip), question=question)
     if listening_cues.ABOUT_PLANS.search(asking):
-        return Heard("question", asks=PLANS, question=question)
-    if listening_cues.ABOUT_DAY.search(asking):
-        return Heard("question", asks=DAY, question=question)
+        return Understanding("question", asks=PLANS, question=question)
     if listening_cues.PASTIME_ASKED.search(asking) and question.kind in ("what", "doing", "how", "yesno"):
-        return Heard("question", asks=PASTIME, question=question)
+        return Understanding("question", asks=PASTIME, question=question)
+    # a thing of its own named ('いつからこの町にいるの？', 'すきな いろ なあに？') before its day
+    about_self = lexicon.self_topic(unspaced(asking))
+    # 'ご家族はどちらに？': its own family, asked with respect, is its own to answer
+    if about_self and (about_self in KIN_TOPICS or not _about_someone_else(asking, own)) and not any(n and n in asking for n in others) \
+            and question.kind != "choice" \
+            and not listening_cues.SIDE_ASKED.search(asking) \
+            and not (about_self in SHADOWED and listening_cues.FAVOURITE_ASKED.search(asking)):
+        return Understanding("question", asks=SELF, self_topic=about_self, question=question)
+    if listening_cues.ABOUT_DAY.search(asking):
+        return Understanding("question", asks=DAY, question=question)
     if listening_cues.FAVOURITE_ASKED.search(asking):
         kind = next((k for k, names in listening_cues.FAVOURITE_KINDS.items() if any(n in asking for n in names)), "")
         if kind:
-            return Heard("question", asks=FAVOURITE, favourite=kind, question=question)
+            return Understanding("question", asks=FAVOURITE, favourite=kind, question=question)
     if question.kind != "choice" and listening_cues.WHICH.search(asking):
         found = morphemes.nouns(asking)
         pairs = [(a, b) for a, b in zip(found, found[1:]) if f"{a}{AND}{b}" in asking or f"{a}{OR}{b}" in asking]
         if pairs:
-            return Heard("question", question=Question("choice", asking, pairs[-1]))
+            return Understanding("question", question=Question("choice", asking, pairs[-1]))
     topic, phrase = _topic(asking, skip)
     if listening_cues.SIDE_ASKED.search(asking) and question.kind != "choice":
-        return Heard("question", asks=SIDE, topic=topic, question=question, phrase=phrase)
-    return Heard("question", topic=topic, question=question, phrase=phrase)
+        return Understanding("question", asks=SIDE, topic=topic, question=question, phrase=phrase)
+    return Understanding("question", topic=topic, question=question, phrase=phrase)
+
+
+def _invites(text: str) -> re.Match[str] | None:
+    """An invitation said ('一緒に行こう', '食べにおいでや', '釣り行かんね？')."""
+    return listening_cues.INVITE_SAID.search(text) or listening_cues.INVITE_COME.search(text)
+
+
+def _looks(sentence: str) -> bool:
+    """Whether the sentence says how something looks ('おいしそうだね', '楽しそう！'): the 'そう' of
+    appearance after a stem (the 'そう' of hearsay follows a whole form: '変わるそうです')."""
+    found = morphemes.words(sentence)
+    return any(w.surface == listening_cues.APPEARANCE and i > 0 and found[i - 1].pos in ("adjective", "verb", "adjectival")
+               and found[i - 1].form.startswith(listening_cues.STEM_FORMS) for i, w in enumerate(found))
+
+
+def _aside(after: list[str]) -> bool:
+    """Whether what follows a question only says where the speaker stands ('…どっちが好き？私は断然
+    ミステリーです'): sentences that name the speaker; the question is still what the line asks."""
+    return bool(after) and all("first_person" in lexicon.tags(morphemes.words(s), s) for s in after)
+
+
+def unspaced(text: str) -> str:
+    """The line as words run together: kana written with spaces ('すきな いろ') names what it names."""
+    return "".join(text.split())
+
+
+def _about_someone_else(asking: str, own: tuple[str, ...]) -> bool:
+    """The question names what it is about first, and that is neither the agent nor a thing of its own
+    ('この町の町長って何歳？': the mayor's age; 'お誕生日っていつ？', 'ニケちゃんは何歳？' are its own)."""
+    marked = listening_cues.TOPIC_MARKED.search(asking)
+    if marked is None:
+        return False
+    topic = marked["topic"]
+    if any(n and n in topic for n in own) or listening_cues.YOU.search(topic):
+        return False
+    nouns = [w for w in morphemes.words(topic) if w.pos == "noun"]
+    return any(listening_cues.PERSON in w.detail or lexicon.tags([w], w.surface) & {"person_role", "kin"}
+               for w in nouns) or (bool(nouns) and nouns[0].proper)
 
 
 def _side_options(asking: list[str]) -> tuple[str, ...]:
@@ -274,12 +314,17 @@ def _normal(text: str) -> str:
 
 def _plan_noun(text: str, skip: tuple[str, ...]) -> str:
     """The plan a retraction takes back: its first noun that names a thing ('明日の映画やめとく' → '映画')."""
+    causes = list(listening_cues.CAUSE.finditer(text))
+    if causes:  # '台風来るから延期になっちゃった': the typhoon is why, not what was put off
+        text = text[causes[-1].end():]
     found = [n for n in _short_nouns(text) if n not in listening_cues.NOT_THE_PLAN and not any(s and s in n for s in skip)
              and not n.isascii()]
-    return found[0] if found else ""
+    called_off = listening_cues.RETRACT.search(text)
+    before = [n for n in found if called_off and 0 <= text.find(n) < called_off.start()]
+    return (before or found)[-1 if before else 0] if found else ""  # '秋祭りは中止': the plan named just before
 
 
-def _retraction(text: str, skip: tuple[str, ...]) -> Heard:
+def _retraction(text: str, skip: tuple[str, ...]) -> Understanding:
     """A plan taken back or changed, said back as the change: '映画やめとく', 'ハンバーグにする', '大掃除は延期になった'."""
     changed = listening_cues.CHANGE_TO.search(text)
     if changed and changed["new"] in _short_nouns(text):
@@ -289,23 +334,30 @@ def _retraction(text: str, skip: tuple[str, ...]) -> Heard:
             new = f"{owner}{listening_cues.OF}{new}"  # '公民館の会議室'
         said = listening_cues.NOUN_LINK if listening_cues.CHANGED_BY_OTHERS in changed.group() else listening_cues.CHANGE_SAID
         clause = new + said if not _echoes(new + said, text) else new + listening_cues.NOUN_LINK
-        return Heard("retraction", topic=new, clause=clause)
+        return Understanding("retraction", topic=new, clause=clause)
     topic = _plan_noun(text, skip)
-    if not topic:
-        return Heard("retraction")
+    if not topic:  # '台風来るから延期になっちゃった': what was put off goes unnamed; the change is said plainly
+        said = listening_cues.POSTPONED_PLAIN if listening_cues.POSTPONED.search(text) else ""
+        return Understanding("retraction", clause=said)
     said = listening_cues.POSTPONED_SAID if listening_cues.POSTPONED.search(text) else listening_cues.MISSED_SAID if listening_cues.MISSED.search(text) \
-        else listening_cues.CALLED_OFF
+        else listening_cues.CANCELLED_SAID if listening_cues.CANCELLED.search(text) else listening_cues.CALLED_OFF
     sentence = next((s for s in split_sentences(text) if topic in s), text)
     clause = _clause(sentence, topic, False)
     verbal = bool(clause) and not clause.endswith(listening_cues.NOUN_LINK) and listening_cues.RETRACT.search(clause)
     if not (verbal and not _echoes(clause, text)):
-        clause = topic + said if not _echoes(topic + said, text) else topic + listening_cues.NOUN_LINK  # never the line again
-    return Heard("retraction", topic=topic, clause=clause)
+        # never the line again: the change said plainly ('延期になった') when naming the plan would repeat it
+        plain = said.removeprefix(listening_cues.TOPIC_MARK)
+        clause = topic + said if not _echoes(topic + said, text) else plain if plain != said else topic + listening_cues.NOUN_LINK
+    return Understanding("retraction", topic=topic, clause=clause)
 
 
 def _told_topic(text: str, skip: tuple[str, ...]) -> tuple[str, bool]:
     """What a told line is about: the noun just before its first verb or adjective
-    ('最近ボルダリング始めたんだけど、腕がパンパンで' → 'ボルダリング'), else its last noun."""
+    ('最近ボルダリング始めたんだけど、腕がパンパンで' → 'ボルダリング'), else its last noun. A noun the line
+    opens with before a pause is what it is about ('バス、目の前で行っちゃった' → 'バス')."""
+    frame = framed(text, skip)
+    if frame:
+        return frame, False
     found = morphemes.words(text)
     cursor, first_predicate = 0, len(text)
     for word in found:
@@ -366,8 +418,10 @@ def framed(line: str, skip: tuple[str, ...] = ()) -> str:
     return named[-1] if named else ""
 
 
-def hear(line: str | None, *, own_names: tuple[str, ...] = (), other_names: tuple[str, ...] = ()) -> Heard | None:
-    """What ``line`` is and is about; None for an empty line.
+@functools.lru_cache(maxsize=256)
+def hear(line: str | None, *, own_names: tuple[str, ...] = (), other_names: tuple[str, ...] = ()) -> Understanding | None:
+    """What ``line`` is and is about; None for an empty line. The one reading of a line: read once (cached),
+    by the voice, the rules, the memory and the model's prompt alike.
 
     ``own_names`` are the agent's names (a question naming it is its own to
     answer), ``other_names`` the rest of the conversation's.
@@ -379,14 +433,15 @@ def hear(line: str | None, *, own_names: tuple[str, ...] = (), other_names: tupl
     kana = morphemes.kana_nouns(line or "")
     for word in kana:
         text = text.replace(word, morphemes.katakana(word))
-    heard = _heard(text, line or "", own_names, other_names)
+    heard = with_feeling(_heard(text, line or "", own_names, other_names), text, own_names, other_names)
+    heard = replace(heard, verbal=bool(heard.clause) and not heard.clause.endswith(listening_cues.NOUN_LINK))
     for word in kana:
         written = morphemes.katakana(word)
         heard = replace(heard, topic=heard.topic.replace(written, word), clause=heard.clause.replace(written, word))
     return heard
 
 
-def _heard(text: str, line: str, own_names: tuple[str, ...], other_names: tuple[str, ...]) -> Heard:
+def _heard(text: str, line: str, own_names: tuple[str, ...], other_names: tuple[str, ...]) -> Understanding:
     """What ``text`` (``line`` normalised) is and is about."""
     skip = tuple(n for n in (*own_names, *other_names) if n)
     entering = listening_cues.ENTERING.match(text)
@@ -396,34 +451,38 @@ def _heard(text: str, line: str, own_names: tuple[str, ...], other_names: tuple[
     asking = [s for s in sentences if is_asking(s)]
     told = "".join(s for s in sentences if not is_asking(s))
     if listening_cues.FAREWELL.search(text) and not (asking and asking[-1] == sentences[-1] and not listening_cues.FAREWELL.search(asking[-1])):
-        return Heard("farewell")
+        return Understanding("farewell")
     if (listening_cues.RETRACT.search(text) and (listening_cues.TAKING_BACK.search(text) or not listening_cues.OFFER.search(text))) or (
-            listening_cues.SAID_BEFORE.search(text) and (listening_cues.TAKING_BACK.search(text) or listening_cues.CHANGE_TO.search(text))) or listening_cues.TAKEN_BACK_NEG.search(told):
+            listening_cues.SAID_BEFORE.search(text) and ((listening_cues.TAKING_BACK.search(text) and listening_cues.NULLIFIED.search(text))
+                                                         or listening_cues.CHANGE_TO.search(text))) or listening_cues.TAKEN_BACK_NEG.search(told):
         return _retraction(text, skip)
     # A gift, or help ('持とうか？', '案内するで'), read with the spaces the line had too ('道 教えようか').
     if listening_cues.OFFER.search(text) or offers_help(text) or offers_help(line):
-        return Heard("offer", topic=_topic(text, skip)[0])
+        return Understanding("offer", topic=_topic(text, skip)[0])
     options = _side_options(asking)
     if options:
-        return Heard("question", question=Question("choice", "".join(asking[-len(options):]), options))
+        return Understanding("question", question=Question("choice", "".join(asking[-len(options):]), options))
     about_me = next((a for a in asking if listening_cues.ABOUT_TALK.search(a) or listening_cues.ABOUT_DAY.search(a)
-                     or listening_cues.ABOUT_PLANS.search(a)), None)
+                     or listening_cues.ABOUT_PLANS.search(a) or lexicon.self_topic(unspaced(a))), None)
     if about_me or listening_cues.ABOUT_TALK.search(text):
         return _question(text, about_me or text, own_names, other_names, skip)
-    if asking and asking[-1] == sentences[-1]:
+    if asking and (asking[-1] == sentences[-1] or _aside(sentences[sentences.index(asking[-1]) + 1:])):
         return _question(text, asking[-1], own_names, other_names, skip)
     if any(REQUEST.search(s) and not listening_cues.TOLD_TE.search(s) and not listening_cues.OPENERS.search(s)
            for s in sentences if not is_asking(s)) \
-            and not listening_cues.THANKS.search(text) and not listening_cues.INVITE_SAID.search(text):
-        return Heard("statement")  # a request's words are not taken up: the agent repeats no one's instructions
+            and not listening_cues.THANKS.search(text) and not _invites(text) \
+            and not APOLOGY.search(text):  # '名前を忘れてしもうて、ごめんね': an apology, not a request
+        return Understanding("statement")  # a request's words are not taken up: the agent repeats no one's instructions
     if listening_cues.WARMTH.search(text) and not listening_cues.INVITE_ASKED.search(text):
-        return Heard("warmth")
-    if listening_cues.INVITE_SAID.search(text):
-        return Heard("invitation", topic=_invited_to(text, skip))
+        return Understanding("warmth")
+    if _invites(text):
+        return Understanding("invitation", topic=_invited_to(text, skip))
     if listening_cues.REMARK.search(sentences[-1]) and not asking:
-        return Heard("remark", topic=_topic(text, skip)[0])  # the moment both share: agreed with
+        return Understanding("remark", topic=_topic(text, skip)[0])  # the moment both share: agreed with
+    if not is_asking(sentences[-1]) and _looks(sentences[-1]):  # 'コーヒーおいしそうだね': how a thing looks, no news
+        return Understanding("looks", topic=_topic(sentences[-1], skip)[0])
     if listening_cues.THANKS.search(text):
-        return Heard("thanks", topic=_topic(listening_cues.THANKS.split(text, maxsplit=1)[0], skip)[0])
+        return Understanding("thanks", topic=_topic(listening_cues.THANKS.split(text, maxsplit=1)[0], skip)[0])
     body = told or text
     named = [s for s in sentences if not is_asking(s) and _topic(s, skip)[0]]
     nouned = [s for s in named if not _topic(s, skip)[1]]  # '自転車買った。青いやつ': the sentence with a noun
@@ -431,18 +490,18 @@ def _heard(text: str, line: str, own_names: tuple[str, ...], other_names: tuple[
     topic, phrase = _told_topic(last, skip)
     praised = listening_cues.COMPLIMENT.search(text)
     if praised and (not topic or phrase or listening_cues.COMPLIMENT.search(topic) or topic in praised.group()):
-        return Heard("compliment")
+        return Understanding("compliment")
     if APOLOGY.search(text):
-        return Heard("apology")
+        return Understanding("apology")
     if GREETING.search(text) and len(sentences) == 1:
-        return Heard("greeting")
+        return Understanding("greeting")
     mood = _mood(last) or (_mood(body) if last == body else "")
     body = last
     clause = _clause(body, topic, phrase)
-    if _ahead(body):
-        return Heard("plan", topic=topic, mood=mood, phrase=phrase, clause=clause)
+    if _ahead(body) and not listening_cues.HEARSAY.search(body):  # '変わるそうです': heard, not planned
+        return Understanding("plan", topic=topic, mood=mood, phrase=phrase, clause=clause)
     if _felt(body) and (not topic or phrase or mood):
-        return Heard("feeling", topic=topic, mood=mood, phrase=phrase, clause=clause)
+        return Understanding("feeling", topic=topic, mood=mood, phrase=phrase, clause=clause)
     if topic and (mood or not phrase or _past(body)):
-        return Heard("news", topic=topic, mood=mood, phrase=phrase, clause=clause)
-    return Heard("statement", topic=topic, mood=mood, phrase=phrase, clause=clause)
+        return Understanding("news", topic=topic, mood=mood, phrase=phrase, clause=clause)
+    return Understanding("statement", topic=topic, mood=mood, phrase=phrase, clause=clause)

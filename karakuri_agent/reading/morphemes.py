@@ -21,9 +21,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from karakuri_agent.ja.word_classes import (
+    ADJECTIVE_ENDING,
     ADVERBIAL,
     BOUND,
     CASE_PARTICLES,
+    FORMAL_NOUNS,
     HIRAGANA_ONLY,
     KATAKANA_ONLY,
     KANA,
@@ -226,3 +228,15 @@ def kana_nouns(line: str) -> tuple[str, ...]:
     if len(phrases) < 2:
         return ()
     return tuple(dict.fromkeys(n for n in (_kana_noun(p) for p in phrases) if n))
+
+
+def content_stems(text: str) -> tuple[str, ...]:
+    """The words of ``text`` that carry its meaning, as stems a line may hold inside a longer word:
+    nouns whole, an adjective without its ending ('辛いもの' → ('辛',)); formal nouns ('もの') aside."""
+    stems: list[str] = []
+    for w in words(text):
+        if w.pos == "noun" and not w.bound and w.surface not in FORMAL_NOUNS:
+            stems.append(w.surface)
+        elif w.pos == "adjective":
+            stems.append(w.surface[:-1] if w.surface.endswith(ADJECTIVE_ENDING) else w.surface)
+    return tuple(stems)

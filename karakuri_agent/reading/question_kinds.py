@@ -10,12 +10,10 @@ options offered.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from karakuri_agent.ja.question_words import (
     ALLOW,
     AND,
-    ASKS,
     CHOICE_HEAD,
     CHOICE_TAIL,
     DOING,
@@ -37,24 +35,15 @@ from karakuri_agent.ja.question_words import (
     WHO,
     WHY,
 )
-from karakuri_agent.ja.sentences import split_sentences
+from karakuri_agent.domain.understanding import Question
+from karakuri_agent.ja.sentences import is_asking, split_sentences
+from karakuri_agent.reading import morphemes
 
 __all__ = ["Question", "read_question"]
 
 # Options are short words, so only this much before 'どっち' can hold them
 # (which also keeps the reading linear on a very long line).
 _CHOICE_WINDOW = 60
-
-
-@dataclass(frozen=True)
-class Question:
-    """What a line asks: the kind of answer wanted, and where it was asked."""
-
-    kind: str
-    text: str  # the asking sentence, to find the subject in
-    options: tuple[str, ...] = ()  # for a choice, the options as written
-    detail: bool = False  # a yes/no that also wants the thing ("何か読んだ？")
-    past: bool = False  # asks about something done ("おみくじ引いた？")
 
 
 def read_question(line: str | None, *, own_names: tuple[str, ...] = (),
@@ -66,7 +55,7 @@ def read_question(line: str | None, *, own_names: tuple[str, ...] = (),
     """
     if not line:
         return None
-    asking = [s for s in split_sentences(line) if ASKS.search(s)]
+    asking = [s for s in split_sentences(line) if is_asking(s)]
     if not asking:
         return None
     text = asking[-1]
@@ -100,9 +89,28 @@ def _without_tail(text: str) -> str:
     while True:
         text = text.rstrip()
         tail = next((t for t in CHOICE_TAIL if text.endswith(t)), None)
-        if tail is None:
-            return text
+        if tail is None or (len(tail) == 1 and not _ends_in_particle(text, tail)):
+            return text  # '恋愛もの': the の is the word's own
         text = text[: -len(tail)]
+
+
+def _ends_in_particle(text: str, tail: str) -> bool:
+    """Whether ``text`` ends in ``tail`` as a word of its own (a particle or mark), not a word's last kana."""
+    found = morphemes.words(text)
+    return not found or found[-1].surface == tail and found[-1].pos != "noun"
+
+
+def _split_at_and(text: str) -> list[str]:
+    """'とんこつと醤油' → ['とんこつ', '醤油']: split where the analyzer reads 'と' as the particle, never
+    inside a word."""
+    parts, current = [], ""
+    for word in morphemes.words(text):
+        if word.pos == "particle" and word.surface == AND:
+            parts.append(current)
+            current = ""
+        else:
+            current += word.surface
+    return [*parts, current]
 
 
 def _options(text: str) -> tuple[str, ...]:
@@ -113,7 +121,7 @@ def _options(text: str) -> tuple[str, ...]:
     before = _without_tail(text[max(0, which.start() - _CHOICE_WINDOW): which.start()])
     heads = [m.end() for m in CHOICE_HEAD.finditer(before)]
     before = before[heads[-1]:] if heads else before
-    parts = before.split(AND) if AND in before else before.rsplit(OR, 1)
+    parts = _split_at_and(before) if AND in before else before.rsplit(OR, 1)
     parts = [p.strip() for p in parts]
     if len(parts) < 2 or len(set(parts)) != len(parts) or not all(OPTION.match(p) for p in parts):
         return ()

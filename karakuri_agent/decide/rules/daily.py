@@ -240,7 +240,7 @@ def _talk_to_someone(view: View) -> list[Decision]:
     message = compose("start", persona=view.persona, partner_name=name, partner_known=known,
                       partner_close=is_close(view, target),
                       place_name=place_name_here(view), seed=view.notification_id,
-                      previous_lines=[*view.said_before, *view.day_said], max_length=max_length_of(choice, "message"))
+                      previous_lines=view.said_before, said_today=view.day_said, max_length=max_length_of(choice, "message"))
     return [recalling(view, Decision(choice.command, {"target_agent_id": target, "message": message},
                                       reasons.talk_to(name)), choice, PersonRef(target, name or ""))]
 

@@ -1,0 +1,113 @@
+"""A line's reading with what the lexicon says of it: how what is told went and feels, and what each
+sentence does (reading/lexicon.py's concepts and polarity over the analyzer's words).
+
+reading/hearing.py reads what a line is by its structure; this turns that
+reading where the words say more: a told line warm to the agent is warmth,
+worry, feeling unwell or tired is a feeling met with care, worry about the
+agent in a question is concern for it, bad news with a question that is not
+the agent's to answer is the news, and something told laughing is no grief.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from karakuri_agent.domain.understanding import CARE, OTHER, Understanding
+from karakuri_agent.ja import listening_cues
+from karakuri_agent.ja.sentences import is_asking, split_sentences
+from karakuri_agent.ja.speech_words import APOLOGY, GREETING
+from karakuri_agent.reading import lexicon, morphemes
+
+# What a question worries about the agent's own state for ('顔色わるいよ？', '疲れてない？'); fear asks
+# a taste ('雷とか怖くなか？').
+CONCERN = frozenset({"unwell", "hurt", "tired"})
+# Kinds of line that are about the agent (warmth for it, worry for it, asking it along or offering it
+# something); a question is too, unless it asks of someone else.
+ABOUT_AGENT = frozenset({"warmth", "compliment", "concern", "invitation", "offer"})
+# Feelings no laughter lightens.
+SERIOUS = frozenset({"grief", "unwell", "worried"})
+
+
+def with_feeling(heard: Understanding, text: str, own_names: tuple[str, ...], other_names: tuple[str, ...]) -> Understanding:
+    """The reading with what the lexicon says of it (reading/lexicon.py): how what is told went and feels,
+    whom it is warm to, what it points back at, what each sentence does. A told line that is warm to the
+    agent is warmth; worry, feeling unwell or tired is a feeling met with care; bad news told with a
+    question that is not the agent's to answer is the news (the care comes first)."""
+    found = morphemes.words(text)
+    feeling = lexicon.feel(found, text)
+    told_text = _told_part(text, own_names)
+    told = lexicon.feel(morphemes.words(told_text), told_text) if told_text != text else feeling
+    named = lexicon.tags(found, text)
+    kind, mood = heard.kind, heard.mood
+    to_agent = bool(named & {"co_presence", "second_person"}) or any(n and n in text for n in own_names)
+    about_others = any(n and n in text for n in other_names)
+    told_kinds = ("news", "plan", "statement", "feeling", "remark", "compliment")
+    laughing = "laughter" in named and not feeling.emotions & SERIOUS
+    asked = heard.kind in ("question", "invitation") or (heard.kind != "offer" and "question" in _acts(text))
+    if asked and feeling.emotions & CONCERN and not told.emotions & CARE and "first_person" not in named \
+            and not about_others and not heard.self_topic:
+        # '顔色わるいよ？', '大丈夫？無理してない？': the partner worries about the agent; thanked for it
+        return replace(heard, kind="concern", mood="", polarity=feeling.polarity, emotions=feeling.emotions,
+                       acts=_acts(text), subject="agent")
+    if kind in told_kinds and "warm_feeling" in named and to_agent and not about_others \
+            and not feeling.emotions & SERIOUS:
+        kind, mood = "warmth", ""
+    elif laughing and kind in told_kinds:  # '断っちゃった笑', '財布落とした笑': told laughing, no grief to meet
+        mood = ""
+    elif kind in told_kinds and "compliment" in named and to_agent and not about_others and not feeling.troubled:
+        kind, mood = "compliment", ""
+    elif kind in told_kinds and feeling.emotions & CARE and not to_agent:
+        kind, mood = "feeling", "bad"
+    elif kind in ("news", "plan", "statement", "feeling", "remark"):
+        mood = feeling.mood
+        kind = "news" if kind == "statement" and heard.topic and mood else kind
+    elif kind == "question" and told_text and told.troubled and heard.asks in ("", OTHER) and not heard.self_topic \
+            and (heard.question is None or heard.question.kind not in ("choice", "invite")):
+        kind, mood = ("feeling" if told.emotions & CARE else "news"), "bad"
+    # 'うちの犬が', '母が': someone of theirs; what is told is about them, whoever's they are
+    subject = "third" if about_others or named & {"kin", "pet", "person_role"} \
+        else "agent" if kind in ABOUT_AGENT or (kind == "question" and heard.asks != OTHER) else "speaker"
+    return replace(heard, kind=kind, mood=mood, polarity=0 if laughing else feeling.polarity, emotions=feeling.emotions,
+                   subject=subject,
+                   refers_back="refers_back" in named, acts=_acts(text))
+
+
+def _told_part(text: str, own_names: tuple[str, ...]) -> str:
+    """What the line tells, its questions aside: the sentences that do not ask, and what an asking one
+    says before it turns to the agent ('風邪ひいた、ニケちゃんは大丈夫？') or after a pause of '…'
+    ('金魚が死んじゃった…どうしたらいい？')."""
+    told: list[str] = []
+    for sentence in split_sentences(text):
+        if not is_asking(sentence):
+            if not (APOLOGY.search(sentence) or GREETING.search(sentence) or listening_cues.THANKS.search(sentence)):
+                told.append(sentence)  # 'さっきはごめんね': an apology or thanks tells no trouble
+            continue
+        cut = max(sentence.rfind(listening_cues.TRAILING_OFF), 0)
+        named = [sentence.find(n) for n in own_names if n and n in sentence]
+        you = listening_cues.YOU.search(sentence)
+        cut = max([cut, *named, you.start() if you else 0])
+        told.append(sentence[:cut])
+    return "".join(told)
+
+
+def _acts(text: str) -> tuple[str, ...]:
+    """What each sentence of ``text`` does, in order: a question, a greeting, thanks, an apology, a farewell,
+    or something told (good, bad or plain news)."""
+    acts: list[str] = []
+    for sentence in split_sentences(text):
+        if is_asking(sentence):
+            act = "question"
+        elif listening_cues.FAREWELL.search(sentence):
+            act = "farewell"
+        elif listening_cues.THANKS.search(sentence):
+            act = "thanks"
+        elif APOLOGY.search(sentence):
+            act = "apology"
+        elif GREETING.search(sentence):
+            act = "greeting"
+        else:
+            polarity = lexicon.feel(morphemes.words(sentence), sentence).polarity
+            act = "bad_news" if polarity < 0 else "good_news" if polarity > 0 else "news"
+        if not acts or acts[-1] != act:
+            acts.append(act)
+    return tuple(acts)

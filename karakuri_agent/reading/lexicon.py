@@ -1,0 +1,247 @@
+"""The lexicon as data: concepts by lemma (ja/lexicon/concepts.json) and polarity (ja/lexicon/polarity.json).
+
+A line is read as words (reading/morphemes.py); each word is tagged with the
+concepts whose lemmas or surfaces it carries, and scored by its polarity:
+a concept's own polarity first, else the Tohoku dictionaries' (built into
+polarity.json by scripts/build_polarity_lexicon.py). A negation right after
+a predicate (眠れない, 楽しくない, 大丈夫じゃない) turns it: its polarity flips,
+and the concepts that hold it only when negated take it (眠る → worry).
+
+`feel(words, text)` gives what a line tells of how things went and feel:
+a polarity (-1, 0, +1) and the emotions named (worried, unwell, grief...),
+for the one reading of a line (reading/hearing.py). Loaded the first time a
+line is read; nothing here is imported at start-up.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from karakuri_agent.domain.understanding import TROUBLE
+from karakuri_agent.ja.word_classes import ADVERBIAL_FORM, CONCESSIVE, NEGATION_TRANSPARENT, NEGATIONS, PASSIVES, PAST, SENTENCE_END_MARKS, TE_LINKS
+from karakuri_agent.reading.morphemes import Word
+from karakuri_agent.shipped import shipped
+
+# How far after a predicate a negation still turns it: its auxiliaries (れ, なかっ, た) come between.
+NEGATION_REACH = 3
+PREDICATES = frozenset({"verb", "adjective", "adjectival", "noun"})
+
+
+@dataclass(frozen=True)
+class Concept:
+    name: str
+    lemmas: frozenset[str]
+    surfaces: tuple[str, ...]
+    negated_lemmas: frozenset[str] = frozenset()
+    polarity: int = 0
+    negated_polarity: int | None = None
+    emotion: str = ""
+    at_end: bool = False
+    reply_only: bool = False  # a word a reply says (cheer), never a tag of a line
+    polarity_none: bool = False  # its words say nothing of how things went, whatever the dictionaries score
+    passive: bool = False  # a verb made passive (食べられた) is this concept's, unless a glad concept holds it
+    regret_with: tuple[str, ...] = ()  # its words count only with one of these marks in the line ('…')
+
+
+@functools.lru_cache(maxsize=1)
+def concepts() -> dict[str, Concept]:
+    data: dict[str, Any] = json.loads(shipped("ja", "lexicon", "concepts.json").read_text(encoding="utf-8"))
+    return {name: Concept(name, frozenset(spec.get("lemmas", ())), tuple(spec.get("surfaces", ())),
+                          frozenset(spec.get("negated_lemmas", ())), int(spec.get("polarity", 0)),
+                          spec.get("negated_polarity"), str(spec.get("emotion", "")), bool(spec.get("at_end")),
+                          bool(spec.get("reply_only")), bool(spec.get("polarity_none")), bool(spec.get("passive")),
+                          tuple(spec.get("regret_with", ())))
+            for name, spec in data["concepts"].items()}
+
+
+@functools.lru_cache(maxsize=1)
+def self_topics() -> dict[str, tuple[str, ...]]:
+    """A question about the agent itself, by topic: the words that name it (concepts.json `self_topics`)."""
+    data: dict[str, Any] = json.loads(shipped("ja", "lexicon", "concepts.json").read_text(encoding="utf-8"))
+    return {key: tuple(words) for key, words in data["self_topics"].items() if key != "about"}
+
+
+def self_topic(asking: str) -> str:
+    """The topic of the agent itself a question asks about ('お誕生日っていつ？' → 'birthday'), '' when none;
+    the longest word named wins ('好きな食べ物' over '好き')."""
+    best = max(((len(w), key) for key, words in self_topics().items() for w in words if w in asking), default=None)
+    return best[1] if best else ""
+
+
+@functools.lru_cache(maxsize=1)
+def polarity_table() -> dict[str, int]:
+    data: dict[str, Any] = json.loads(shipped("ja", "lexicon", "polarity.json").read_text(encoding="utf-8"))
+    return {str(k): int(v) for k, v in data["lemmas"].items()}
+
+
+@functools.lru_cache(maxsize=1)
+def _by_lemma() -> dict[str, tuple[Concept, ...]]:
+    index: dict[str, list[Concept]] = {}
+    for concept in concepts().values():
+        for lemma in concept.lemmas:
+            index.setdefault(lemma, []).append(concept)
+    return {k: tuple(v) for k, v in index.items()}
+
+
+def cheer_words() -> tuple[str, ...]:
+    """What a reply says to cheer (concepts.json `cheer`): no line that meets bad news or worry says it."""
+    return concepts()["cheer"].surfaces
+
+
+def passive(found: Sequence[Word], i: int) -> bool:
+    """Whether the verb at `i` was done to someone (食べ+られ+た, 外さ+れ+た): the passive auxiliary, then
+    the past; '食べられる？' asks what one can do, it tells nothing done."""
+    following = found[i + 1:i + 4]
+    return bool(following) and following[0].pos == "auxiliary" and following[0].lemma in PASSIVES \
+        and any(w.pos == "auxiliary" and w.lemma == PAST for w in following[1:])
+
+
+def negated(found: Sequence[Word], i: int) -> bool:
+    """Whether a negation follows word `i` within its own phrase (its auxiliaries and particles between);
+    an adverbial adjective takes the negation of the verb it leads ('うまく+いって+ない')."""
+    word = found[i]
+    if word.pos == "adjective" and word.form.startswith(ADVERBIAL_FORM) and i + 1 < len(found) \
+            and found[i + 1].pos == "verb" and _negation_after(found, i + 1):
+        return True
+    return _negation_after(found, i)
+
+
+def _negation_after(found: Sequence[Word], i: int) -> bool:
+    for word in found[i + 1:i + 1 + NEGATION_REACH]:
+        if word.pos in ("auxiliary", "adjective") and (word.lemma in NEGATIONS or word.surface in NEGATIONS):
+            return True
+        if word.pos in ("noun", "verb", "symbol") or (word.pos == "particle" and word.surface not in NEGATION_TRANSPARENT):
+            return False
+    return False
+
+
+def helper(found: Sequence[Word], i: int) -> bool:
+    """Whether word `i` only helps the word before it (食べて+しまう, 行って+みる, 書き+始める): a bound
+    word after a verb or its て; bound after a noun it is the predicate itself (パン屋が+できた)."""
+    word = found[i]
+    if not word.bound or i == 0:
+        return False
+    before = found[i - 1]
+    return before.pos in ("verb", "auxiliary") or (before.pos == "particle" and before.surface in TE_LINKS)
+
+
+def tags(found: Sequence[Word], text: str) -> set[str]:
+    """Every concept the line names: by a word's lemma (or, negated, its negated lemmas) or by a surface."""
+    named: set[str] = set()
+    index = _by_lemma()
+    for i, word in enumerate(found):
+        turned = negated(found, i)
+        for concept in index.get(word.lemma, ()) + index.get(word.surface, ()):
+            if turned and concept.polarity > 0:
+                continue  # '楽しくなかった', 'うまくいってない': the glad word is turned
+            if not concept.reply_only and (not concept.regret_with or any(m in text for m in concept.regret_with)):
+                named.add(concept.name)
+        if turned:
+            named.update(c.name for c in concepts().values() if word.lemma in c.negated_lemmas)
+        if word.pos == "verb" and passive(found, i) and not any(c.polarity > 0 for c in index.get(word.lemma, ())):
+            named.update(c.name for c in concepts().values() if c.passive)
+    if "good_event" in named:
+        named.discard("adversity")  # '選手に選ばれた': done to one, and glad
+    for concept in concepts().values():
+        if concept.name in named or concept.reply_only:
+            continue
+        if concept.at_end:
+            tail = text.rstrip(SENTENCE_END_MARKS)
+            if any(tail.endswith(s) for s in concept.surfaces):
+                named.add(concept.name)
+        elif any(s in text for s in concept.surfaces if len(s) > 1):
+            named.add(concept.name)
+    return named
+
+
+@dataclass(frozen=True)
+class Feeling:
+    """What a line tells of how things went: -1 bad, +1 good, 0 neither; the emotions it names."""
+
+    polarity: int = 0
+    emotions: frozenset[str] = frozenset()
+    main: int = 0  # the polarity of the line's last predicate (what it ends saying happened), turned when negated
+
+    @property
+    def mood(self) -> str:
+        """'good' when a glad thing is told (a concept says so: 受かった, 生まれた), 'bad' when trouble is
+        (a feeling named, or the last predicate is bad: 落とした, 壊れた); '' otherwise: a word the
+        dictionaries score in passing ('空いてる', '無視して') makes no news good or bad."""
+        if self.emotions & TROUBLE or self.main < 0:
+            return "bad"
+        if "glad" in self.emotions and self.polarity > 0:
+            return "good"
+        return ""
+
+    @property
+    def troubled(self) -> bool:
+        """Bad news, worry, illness, grief: nothing to cheer (a reply meets it with care)."""
+        return self.polarity < 0 or bool(self.emotions & TROUBLE)
+
+
+
+def _after_concession(found: Sequence[Word]) -> Sequence[Word] | None:
+    """The words after the line's last concessive particle ('けど', 'けれど', 'が') when a predicate
+    follows it, else None (the whole line counts)."""
+    last = max((i for i, w in enumerate(found) if w.pos == "particle" and w.surface in CONCESSIVE), default=None)
+    if last is None:
+        return None
+    rest = found[last + 1:]
+    return rest if any(w.pos in ("verb", "adjective", "adjectival") for w in rest) else None
+
+
+def feel(found: Sequence[Word], text: str) -> Feeling:
+    """The polarity and emotions of a line: each predicate and noun scored (a concept's polarity, else the
+    Tohoku dictionaries'), a negation after it turning it; the dictionaries' nouns only where nothing else
+    scored."""
+    conceded = _after_concession(found)
+    if conceded is not None:  # 'ミスしたけど最後まで弾けた': what follows けど is what the line says
+        found, text = conceded, "".join(w.surface for w in conceded)
+    table, index = polarity_table(), _by_lemma()
+    named = tags(found, text)
+    score, weak, main = 0, 0, 0
+    emotions: set[str] = {c.emotion for c in concepts().values() if c.name in named and c.emotion
+                          and c.name not in ("warm_feeling", "compliment")}
+    for i, word in enumerate(found):
+        if word.pos not in PREDICATES or helper(found, i) or word.lemma in NEGATIONS:
+            continue  # a negation ('なかった') turns the word before it; it says nothing itself
+        own = index.get(word.lemma, ())
+        if any(c.polarity_none for c in own):
+            continue
+        value = next((c.polarity for c in own if c.polarity), 0) or table.get(word.lemma, 0)
+        if negated(found, i):
+            turned = next((c.negated_polarity for c in own if c.negated_polarity is not None), None)
+            value = turned if turned is not None else -value
+            if any(word.lemma in c.negated_lemmas for c in concepts().values()):
+                value = -1
+        if word.pos == "verb" and passive(found, i) and value <= 0 and "adversity" in named:
+            value = -1  # done to one ('弟に食べられた'), unless a glad thing ('褒められた')
+        if word.pos == "noun" and not own:
+            # the dictionaries' nouns are broad (テスト and 宿題 are negative there): they count only
+            # where no predicate nor concept says how things went ('事故にあった')
+            weak += value
+            continue
+        score += value
+        if word.pos != "noun":
+            main = value
+    # no word scored: a concept named by its surface ('チケット取れた'), else the dictionaries' nouns
+    score = score or sum(c.polarity for c in concepts().values() if c.name in named) or weak
+    if "regret" in named or "letdown" in named or "adversity" in named:
+        main = -1
+    if main > 0 and "glad" in emotions:  # '迷子の猫が見つかった！': it ends telling a glad thing; the loss is over
+        emotions -= {"sad", "disappointed"}
+        score = max(score, 1)
+    if "recovery" in named:  # '風邪、やっと治った': the illness named is over; good news
+        emotions = (emotions - TROUBLE) | {"glad"}
+        score, main = max(score, 1), max(main, 0)
+    elif "sad_marks" in named and "glad" in emotions and named & {"good_event", "joy"}:
+        emotions.discard("sad")  # 'チケット取れた😭🙏': tears of joy
+    if emotions & TROUBLE and score >= 0 and "glad" not in emotions:
+        score = -1
+    if score < 0:
+        emotions.discard("glad")  # '楽しくなかった': the joy named is turned
+    return Feeling(1 if score > 0 else -1 if score < 0 else 0, frozenset(emotions), main)
