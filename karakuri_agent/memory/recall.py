@@ -22,6 +22,7 @@ from karakuri_agent.domain.records import Recall
 from karakuri_agent.domain.limits import MESSAGE_UNITS, utf16_units
 from karakuri_agent.domain.clock import TOKYO
 from karakuri_agent.ja import markup, phrases
+from karakuri_agent.ja.speech_words import join_sentences
 from karakuri_agent.voice.fitting import said_key
 
 if TYPE_CHECKING:
@@ -140,7 +141,7 @@ def for_partner(view: View, person: PersonRef, *, opening: bool = False) -> Reca
 
 def with_recall(message: str, recall: Recall, max_length: int | None) -> str:
     """The message with the memory's line after it; the memory's line alone when both do not fit."""
-    joined = f"{message}{recall.line}"
+    joined = join_sentences((message, recall.line))  # never glued on: 'よかったね' + '。' + 'そういえば…' 
     return joined if utf16_units(joined) <= (MESSAGE_UNITS if max_length is None else max_length) else recall.line
 
 

@@ -83,6 +83,10 @@ class Rules:
     # doing something else first (0: never first, 1: always). A pack's `sociability` variable overrides it.
     sociability: float = 0.8
     transfer_policy: str | None = None
+    # Help or food offered in talk ('荷物持とうか？', 'みかん食べる？'): "accept" (as a person would, from
+    # anyone), "known" (from people met before), "decline". A transfer of items or money is the transfer
+    # policy's.
+    offers: str = "accept"
 
 
 @dataclass(frozen=True)
@@ -113,6 +117,9 @@ class Persona:
     facts: Mapping[str, Fact] = field(default_factory=lambda: MappingProxyType({}))
     favourite_places: Pool = ()
     tastes: Tastes = Tastes()
+    # What it would say of itself, by topic (its birthday, what it is good at, its childhood...: the keys
+    # of ja/lexicon/concepts.json `self_topics`); a topic left out is one it never thought about.
+    about_me: Mapping[str, Pool] = field(default_factory=lambda: MappingProxyType({}))
     honorific: str = ""  # added to the names of the people it talks to; the pack's defaults give さん
     likes: Pool = ()
     topics: Pool = ()

@@ -1,4 +1,4 @@
-"""Answering what a line is (reading/hearing.py's `Heard`) from what is true.
+"""Answering what a line is (reading/hearing.py's `Understanding`) from what is true.
 
 A question about the agent is answered from what it knows: its plans (the
 promises ahead), its day (the places it went and the people it talked with
@@ -17,14 +17,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from karakuri_agent.domain.understanding import CARE, DAY, FAVOURITE, OTHER, PASTIME, PLANS, SELF, SIDE, TALK
 from karakuri_agent.ja import listening_cues
 from karakuri_agent.ja.speech_words import join_sentences
-from karakuri_agent.reading import hearing
+from karakuri_agent.reading import hearing, morphemes
 from karakuri_agent.voice.names import address_name, place_word_of
 from karakuri_agent.voice.situation import Situation, time_side
 
 if TYPE_CHECKING:
-    from karakuri_agent.reading.hearing import Heard
+    from karakuri_agent.domain.understanding import Understanding
 
 __all__ = ["answered", "talk_topic"]
 
@@ -58,7 +59,7 @@ def _plans(s: Situation) -> list[str]:
     return _said(s, "no_plans")
 
 
-def _day(s: Situation, h: Heard) -> list[str]:
+def _day(s: Situation, h: Understanding) -> list[str]:
     """Its day, as it was: the places it went today, or whom it talked with when that is asked."""
     places = tuple(dict.fromkeys(place_word_of(p) for p in s.memory.today_places if p))
     people = tuple(address_name(p, s.persona.honorific) for p in s.memory.met_today if p)
@@ -101,7 +102,7 @@ def _favourite(s: Situation, kind: str) -> list[str]:
     return _said(s, "favourite", topic=thing) if thing else _said(s, "not_sure")
 
 
-def _side(s: Situation, h: Heard) -> list[str]:
+def _side(s: Situation, h: Understanding) -> list[str]:
     """'家にいる派？', '朝型？': a habit of the pack, or morning/night."""
     text = h.question.text if h.question else s.line
     tastes = s.persona.tastes
@@ -116,44 +117,93 @@ def _side(s: Situation, h: Heard) -> list[str]:
     return []
 
 
-def _told(s: Situation, h: Heard) -> list[str]:
-    """A reaction to news, a plan or a feeling, naming the thing told."""
+def _told(s: Situation, h: Understanding) -> list[str]:
+    """A reaction to news, a plan or a feeling: the thing told said back only when the line said what
+    happened to it ('試験に受かったんだ！'); a bare noun is never the news ('金魚なんだ…'), so then the
+    reaction is said plainly. Worry, feeling unwell, tiredness and grief get care of their own."""
+    cared = _cared(s, h)
+    if cared:
+        return cared
     mood = {"good": "good_news", "bad": "bad_news"}.get(h.mood, "")
     kind = "plan" if h.kind == "plan" and not h.mood else mood or ("feeling" if h.kind == "feeling" else "news")
-    if not h.clause:
+    if not h.clause or (not h.verbal and kind != "plan"):  # a bare noun is no news ('金魚なんだ…')
         return _said(s, kind + "_plain", table="reactions")
     return _said(s, kind, table="reactions", topic=h.clause)
 
 
-def answered(s: Situation, h: Heard) -> list[str] | None:
+# The care a troubled line is met with, by the feeling it names, most serious first.
+_CARE = (("grief", "grief"), ("hurt", "hurt"), ("unwell", "unwell"), ("worried", "worry"), ("tired", "tired"))
+
+
+def _cared(s: Situation, h: Understanding) -> list[str]:
+    """Grief, illness, worry, tiredness told: the pack's care for it ([] when the line tells none)."""
+    if h.mood == "good":
+        return []
+    for emotion, pool in _CARE:
+        if emotion in h.emotions:
+            if emotion in ("unwell", "hurt") and h.subject == "third":
+                pool = "unwell_other"  # 'お母さんが風邪で': hope they get well, the speaker is not told to rest
+            said = _said(s, pool, table="reactions")
+            if said:
+                return said
+    return []
+
+
+def _disliked(s: Situation) -> bool:
+    """Whether the line names a thing the pack dislikes: every content word of a dislike in the line
+    ('辛いもの' in '激辛せんべい', 'ホラー映画' only with both)."""
+    return any(words and all(w in s.line for w in words)
+               for words in (morphemes.content_stems(d) for d in s.persona.tastes.dislikes))
+
+
+def _about_me(s: Situation, topic: str) -> list[str]:
+    """A question about itself (its birthday, what it is good at...): the pack's answer, else the answer
+    of someone who never thought about it."""
+    pool = s.persona.about_me.get(topic, ())
+    return s.filled(pool, f"about_me.{topic}") if pool else _said(s, "not_sure")
+
+
+def answered(s: Situation, h: Understanding) -> list[str] | None:
     """The lines that answer ``h``, best first; None when the rest of the voice answers it."""
     if h.kind == "question":
-        if h.asks == hearing.PLANS:
+        if h.asks == PLANS:
             return _plans(s)
-        if h.asks == hearing.DAY:
+        if h.asks == DAY:
             return _day(s, h)
-        if h.asks == hearing.TALK:
+        if h.asks == TALK:
             return _talk(s)
-        if h.asks == hearing.FAVOURITE:
+        if h.asks == FAVOURITE:
             return _favourite(s, h.favourite)
-        if h.asks == hearing.PASTIME:
+        if h.asks == PASTIME:
             return _said(s, "pastime", topic=s.persona.tastes.pastimes[0]) if s.persona.tastes.pastimes \
                 else _said(s, "not_sure")
-        if h.asks == hearing.OTHER:
+        if h.asks == OTHER:
             return _said(s, "other_unknown")
-        if h.asks == hearing.SIDE:
+        if h.asks == SIDE:
             return _side(s, h) or None
+        if h.asks == SELF:
+            return _about_me(s, h.self_topic)
         return None
-    if h.kind == "news" and not h.mood and (s.pickup or not h.verbal):
-        return None  # plain news the pack has words for, or a bare noun: picked up as a topic
-    if h.kind in ("news", "plan", "feeling") or (h.kind == "statement" and h.mood):
+    if h.kind in ("news", "statement") and not h.mood and not h.emotions & CARE:
+        # Plain news or a statement: what the pack has words for is picked up as a topic; else a short
+        # acknowledgement in the pack's register, never a guess at a word of it ('目の話、もっと聞かせて！').
+        return None if s.pickup else (_said(s, "ack", table="reactions") or None)
+    if h.kind in ("news", "plan", "feeling") or (h.kind == "statement" and (h.mood or h.emotions)):
         return _told(s, h)
     if h.kind == "retraction":
+        if h.clause and (h.topic or not h.phrase):
+            return _said(s, "retraction", table="reactions", topic=h.clause)
         if not h.topic or h.phrase:
             return _said(s, "retraction_plain", table="reactions")
-        return _said(s, "retraction", table="reactions", topic=h.clause or h.topic + listening_cues.CALLED_OFF)
-    if h.kind == "offer":  # help or a gift offered: taken or kindly declined, with thanks, as the policy says
-        return _said(s, "offer_accept" if s.takes_offers else "offer_decline", table="reactions") or None
+        return _said(s, "retraction", table="reactions", topic=h.topic + listening_cues.CALLED_OFF)
+    if h.kind == "offer":  # help or a gift offered: taken or kindly declined, with thanks, as the policy says;
+        # a thing it dislikes ('激辛せんべいあるけど食べる？') kindly declined whatever the policy
+        takes = s.takes_offers and not _disliked(s)
+        return _said(s, "offer_accept" if takes else "offer_decline", table="reactions") or None
+    if h.kind == "concern":  # the partner worries about the agent: thanked, and told it is fine
+        return _said(s, "concern_thanks", table="reactions") or None
+    if h.kind == "looks":  # 'コーヒーおいしそうだね': what the pack says of the thing, else agreed with
+        return None if s.pickup else (_said(s, "remark", table="reactions") or None)
     if h.kind in ("warmth", "compliment", "thanks", "apology", "remark"):
         return _said(s, h.kind, table="reactions") or None
     if h.kind == "invitation" and (h.question is None or h.question.kind != "invite"):

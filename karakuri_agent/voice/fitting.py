@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import unicodedata
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
 
 from karakuri_agent.ja.speech_words import ADDRESS, CLOSERS, LAST_RESORT, PAUSE, TERMINATORS
 from karakuri_agent.domain.limits import utf16_units
@@ -55,6 +55,13 @@ def _fit(text: str, max_length: int) -> tuple[str, bool]:
     return cut_units(text, max_length) or "…", False
 
 
+def _ends_cleanly(line: str, cut: str) -> bool:
+    """Whether ``cut`` of ``line`` ends where a phrase does ('そっか' of 'そっか、なるほどね。'), not in a
+    word ('それは大変だった' reads as broken)."""
+    rest = line[len(cut):]
+    return cut[-1] in TERMINATORS or rest[:1] in (PAUSE, *TERMINATORS)
+
+
 def stable_index(seed: str, salt: str, size: int) -> int:
     """A choice that is the same on every run and machine (hash() is salted)."""
     digest = hashlib.sha256(f"{seed}\x1f{salt}".encode("utf-8")).digest()
@@ -75,25 +82,38 @@ def said_key(line: str) -> str:
     return ADDRESS.sub("", "".join(line.split()), count=1)
 
 
-def choose_line(lines: Iterable[str], used: set[str], max_length: int) -> str:
+def choose_line(lines: Iterable[str], used: set[str], max_length: int, *,
+                said_today: Collection[str] = ()) -> str:
     """The first line not said before that fits as whole sentences; else the
     first one cut to fit; for a tiny max_length with all of them used, a
-    shorter cut or a one-word line still says something new."""
+    shorter cut or a one-word line still says something new.
+
+    `used` is what may never be said again (to these people, in this talk);
+    `said_today` what is better not said twice today to anyone: a whole line
+    said today to someone else comes before a line cut short, which reads as
+    broken ('へえ、そうな')."""
     seen: list[str] = []
     first_cut: str | None = None
+    said_elsewhere: str | None = None
     for line in lines:
         fitted, whole = _fit(line, max_length)
-        if said_key(fitted) not in used:
-            if whole:
+        key = said_key(fitted)
+        if key not in used:
+            if whole and key not in said_today:
                 return fitted
-            first_cut = first_cut or fitted
+            if whole:
+                said_elsewhere = said_elsewhere or fitted
+            else:
+                first_cut = first_cut or fitted
         seen.append(line)
+    if said_elsewhere:
+        return said_elsewhere
     if first_cut:
         return first_cut
     for line in list(dict.fromkeys(seen))[:_SHORTER_TRIES]:
         for limit in range(min(max_length, utf16_units(line)) - 1, 0, -1):
             shorter = cut_units(line, limit)
-            if shorter and said_key(shorter) not in used:
+            if shorter and said_key(shorter) not in used and _ends_cleanly(line, shorter):
                 return shorter
     for word in LAST_RESORT:
         if utf16_units(word) <= max_length and said_key(word) not in used:

@@ -93,6 +93,8 @@ def iter_templates(persona: Persona) -> Iterator[tuple[str, str]]:
             yield from _labelled(f"facts.{key}.{part}", getattr(fact, part))
     for i, habit in enumerate(persona.tastes.habits):
         yield from _labelled(f"tastes.habits[{i}].say", habit.say)
+    for topic, pool in persona.about_me.items():
+        yield from _labelled(f"about_me.{topic}", pool)
 
 
 def iter_spoken_values(persona: Persona) -> Iterator[tuple[str, str]]:
@@ -330,6 +332,7 @@ def _build(data: Mapping[str, Any]) -> Persona:
         facts=MappingProxyType(facts),
         favourite_places=tuple(data.get("favourite_places", ())),
         tastes=_tastes(data.get("tastes") or {}),
+        about_me=_pools(data.get("about_me") or {}),
         honorific=data.get("honorific", phrases.DEFAULT_HONORIFIC),
         likes=tuple(data.get("likes", ())),
         topics=tuple(data.get("topics", ())),

@@ -52,6 +52,14 @@ class Reactions(_Strict):
     compliment: Phrases | None = None
     offer_accept: Phrases | None = None
     offer_decline: Phrases | None = None
+    grief: Phrases | None = None
+    unwell: Phrases | None = None
+    worry: Phrases | None = None
+    tired: Phrases | None = None
+    ack: Phrases | None = None
+    concern_thanks: Phrases | None = None
+    unwell_other: Phrases | None = None
+    hurt: Phrases | None = None
 
 
 class SmallTalk(_Strict):
@@ -139,6 +147,7 @@ class Rules(_Strict):
     start_conversations: bool | None = None
     sociability: Annotated[float, Field(ge=0, le=1)] | None = None
     transfer_policy: Literal["known", "accept", "reject"] | None = None
+    offers: Literal["accept", "known", "decline"] | None = None
 
 
 class PersonaFile(_Strict):
@@ -163,4 +172,5 @@ class PersonaFile(_Strict):
     answers: Answers | None = None
     facts: dict[Text, Fact] | None = None
     tastes: Tastes | None = None
+    about_me: dict[Text, Phrases] | None = None
     rules: Rules | None = None

@@ -11,7 +11,6 @@ from dataclasses import dataclass, replace
 from karakuri_agent.mind.persona import Fact, Persona
 from karakuri_agent.ja.sentences import is_asking, split_sentences
 from karakuri_agent.ja.speech_words import (
-    ECHOES,
     IT,
     LIKE_WORD,
     SUBJECT_FOLLOWERS,
@@ -19,7 +18,7 @@ from karakuri_agent.ja.speech_words import (
     tidy_unnamed,
     usable_unnamed,
 )
-from karakuri_agent.reading.hearing import Heard
+from karakuri_agent.domain.understanding import Understanding
 from karakuri_agent.ja import listening_cues
 from karakuri_agent.reading.question_kinds import Question
 from karakuri_agent.voice.fitting import rotated
@@ -88,9 +87,8 @@ class Situation:
     here: Scene  # {place} is where the agent is
     question: Question | None
     line: str  # the partner's line, cleaned
-    echo: str | None  # a word of the partner's line to take up when the pack knows none of its words
     memory: Memory
-    heard: Heard | None = None  # what the line is and is about (reading/hearing.py)
+    heard: Understanding | None = None  # what the line is and is about (reading/hearing.py)
     takes_offers: bool = True  # help or a gift offered is accepted (the transfer policy says so), else declined
 
     def rot(self, pool: list[str], salt: str) -> list[str]:
@@ -103,12 +101,6 @@ class Situation:
     @functools.cached_property
     def picked(self) -> list[str]:
         return _pickup_pool(self.pickup, self.persona, self.said)
-
-    @functools.cached_property
-    def echoed(self) -> list[str]:
-        if not self.echo:
-            return []
-        return fill_pool(ECHOES, replace(self.said, topic=self.echo))
 
     @functools.cached_property
     def reaction(self) -> list[str]:
@@ -188,7 +180,8 @@ def _pick_option(options: Sequence[str], s: Situation) -> str:
         return (2 if found[1].likes else 0), bool(found[1].words) and option == found[1].words[0]
     tasted = pick_by_taste(tuple(options), s)
     best = max(liking(o) for o in tasted)
-    return s.rot([o for o in tasted if liking(o) == best], "choice")[0]
+    # Among equals, the same pick every time she is asked (her taste, not the notification's id).
+    return rotated([o for o in tasted if liking(o) == best], s.persona.name, "choice:" + "|".join(sorted(options)))[0]
 
 
 def time_side(text: str) -> str:
@@ -246,6 +239,8 @@ def _answer(q: Question, s: Situation) -> _Answer:
         lines = _combined(said("choice", topic=picked), s.rot(why, "why"))
     elif q.kind == "opinion":
         lines = s.rot(s.reaction or fill_pool(s.persona.reactions.get("opinion", ()), s.said), "opinion")
+    elif q.kind in ("why", "when", "where") and not _asks_of_itself(q, s):
+        lines = said("unknown")  # 'お祭りっていつ？', 'にじってどうしてできるの？': the world's, not known
     elif q.kind in ("why", "when", "who", "who_with", "how", "what_up"):
         lines = said(q.kind)
     elif q.kind == "where_now" and s.memory.here:
@@ -266,6 +261,8 @@ def _answer(q: Question, s: Situation) -> _Answer:
         lines = _combined(said(opener, topic=key), reasons)
     elif q.kind == "allow":  # the partner has something to say: let them
         return _Answer(said("allow") or unknown, [])
+    elif q.kind == "yesno" and listening_cues.KNOWS_ASKED.search(q.text) and not fact.words:
+        lines = said("unknown")  # '新メニューってなにか知ってる？': it does not
     elif q.kind in ("like", "invite", "yesno"):
         opener = {"like": "like", "invite": "agree"}.get(q.kind, "yes")
         # Agreeing to a plan is the whole thought; a yes carries its reason.
@@ -278,6 +275,14 @@ def _answer(q: Question, s: Situation) -> _Answer:
     # view of it would echo it.
     # One line, one thought: nothing of its own follows the answer.
     return _Answer(lines or unknown, [], avoid)
+
+
+def _asks_of_itself(q: Question, s: Situation) -> bool:
+    """Whether a why/when/where question asks about the agent (named, 'あなた', its tastes, its time:
+    'なんで本が好きなの？', 'いつ空いてる？'), not about the world ('時計台ってなんでずれるの？')."""
+    names = (s.persona.short_name, s.persona.name)
+    return any(n and n in q.text for n in names) or bool(listening_cues.YOU.search(q.text)) \
+        or LIKE_WORD in q.text or bool(listening_cues.OWN_TIME.search(q.text))
 
 
 def statement_words(line: str, persona: Persona) -> frozenset[str]:

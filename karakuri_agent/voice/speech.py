@@ -32,6 +32,7 @@ from karakuri_agent.mind.persona import Persona
 from karakuri_agent.ja.safety import clean_text
 from karakuri_agent.ja.speech_words import HERE, IT, THAT_TIME, THERE, addressed, join_sentences
 from karakuri_agent.reading.hearing import hear
+from karakuri_agent.reading.lexicon import cheer_words
 from karakuri_agent.reading.question_kinds import read_question
 from karakuri_agent.voice import answering
 from karakuri_agent.voice.fitting import choose_line, said_key, stable_index
@@ -138,16 +139,15 @@ def _situation(purpose: str, persona: Persona, *, last_line: str | None, place_l
     question = read_question(line, own_names=own_names, other_names=other_names) \
         if purpose != "promise_accept" else None
     heard = hear(line, own_names=own_names, other_names=(*other_names, given_name_of(partner) or partner)) \
-        if purpose in ("reply", "farewell") and line else None
+        if purpose in ("reply", "farewell", "accept") and line else None
     if heard and heard.question:
         question = heard.question  # read from the line as understood ('朝型？夜型？', 'こわくない' with no ？)
-    echo = None if pickup else (heard.topic if heard and heard.topic and not heard.phrase else None)
     return Situation(
         persona=persona, purpose=purpose, seed=seed, known=known, close=close and known, pickup=pickup,
         kind=line_kind(last_line),
         place_key=_place_key(place_label, persona) if place_label else None,
         said=said, here=here, question=question, line=line,
-        echo=echo, heard=heard, takes_offers=takes_offers,
+        heard=heard, takes_offers=takes_offers,
         memory=replace(memory, here=memory.here or place_label),
     )
 
@@ -165,7 +165,7 @@ def _plan_reply(s: Situation) -> _Plan:
     if s.answer:
         return _Plan((s.rot(s.answer.lines, "answer"), s.rot(["", *s.answer.own], "own")), [], [])
     chat = _chat_pool(s.persona, s.here, s.place_key)
-    primary = s.picked or s.echoed or s.reaction or chat
+    primary = s.picked or s.reaction or chat
     rest = [pool for pool in (s.reaction, chat) if pool and pool is not primary]
     alternatives = [*s.rot(primary, "main"), *(line for i, pool in enumerate(rest) for line in s.rot(pool, f"extra{i}"))]
     return _Plan((alternatives,), [], [])
@@ -173,17 +173,32 @@ def _plan_reply(s: Situation) -> _Plan:
 
 def _plan_accept(s: Situation) -> _Plan:
     """Greet, take up what the request said (an apology, a topic), then say
-    yes, or answer the question it asked (which says yes when it asked leave)."""
+    yes, or answer the question it asked (which says yes when it asked leave).
+    A request that tells or asks something of its own ('金魚が死んじゃった…',
+    'お誕生日っていつ？') is answered as a turn would be, greeted back only
+    when it greeted, and never cheerfully when it tells of trouble."""
+    if s.heard is not None and s.heard.kind == "farewell":
+        return _plan_farewell(s)  # a talk opened to say goodbye ('もう帰らんといかんけん、またね'): goodbye
+    understood = (answering.answered(s, s.heard) or []) if s.heard and s.heard.kind != "greeting" else []
+    # An answer is greeted before only when the line greeted ('こんにちは！今日は何するの？'): it needs
+    # no chatty opener, and trouble no cheerful one.
+    # A request for a moment ('今ちょっといい？') opens a talk as a greeting does.
+    greeted = s.heard is None or (("greeting" in s.heard.acts or (s.question is not None and s.question.kind == "allow"))
+                                  and not s.heard.troubled)
+    greet = s.rot(_greetings(s.persona, s.said, s.known, s.close), "greet")
+    if understood:
+        return _Plan((greet if greeted else [], understood), [], [])
     apology = s.kind in ("apology", "thanks")
     if s.answer:
         middle = (s.picked or s.reaction) if apology else []
         agree = s.answer.lines
     else:  # a greeting is already answered by the greeting slot
         middle = [] if s.kind == "greeting" else s.picked or (s.reaction if apology else [])
-        agree = fill_pool(s.persona.accept, s.said)
+        # a talk opened with a greeting is met with one; 'うん、聞かせて！' answers a request nobody made
+        greeting_only = s.heard is not None and s.heard.kind == "greeting"
+        agree = [] if greeting_only else fill_pool(s.persona.accept, s.said)
     return _Plan(
-        (s.rot(_greetings(s.persona, s.said, s.known, s.close), "greet"), s.rot(middle, "pick"),
-         s.rot(agree, "accept")),
+        (greet if greeted or not s.answer else [], s.rot(middle, "pick"), s.rot(agree, "accept")),
         s.rot(fill_pool(s.persona.reactions["default"], s.said), "extra"),
         s.tails,
     )
@@ -231,6 +246,7 @@ def compose(
     last_line: str | None = None,
     place_name: str | None = None,
     previous_lines: Sequence[str] = (),
+    said_today: Sequence[str] = (),
     max_length: int | None = None,
     seed: str = "",
     time_text: str | None = None,
@@ -244,7 +260,8 @@ def compose(
     partner's line is answered first (from the pack's facts and ``memory``);
     otherwise the line picks up a topic or place the partner mentioned. It
     never asks back what the partner just stated, is never one of
-    ``previous_lines`` (ignoring spacing and an opening name), opens with the
+    ``previous_lines`` (ignoring spacing and an opening name), is one of ``said_today`` (its lines today to
+    anyone) only once every other is, opens with the
     partner's name only on some seeds, and fits ``max_length`` (UTF-16 units,
     as the server counts; None means the server's usual 200). ``others`` are
     the names of the rest of the conversation (a question naming one of them
@@ -268,5 +285,8 @@ def compose(
     avoid = situation.answer.avoid if situation.answer else ()
     lines = (clean_text(_named(join_sentences(parts), partner, call)) for parts in _candidates(plan))
     used = {said_key(line) for line in previous_lines}
+    if situation.heard is not None and situation.heard.troubled:
+        avoid = (*avoid, *cheer_words())  # bad news, worry, illness: never met with cheer
     return choose_line((line for line in lines if line and not asks_back(line, stated)
-                    and not any(word in line for word in avoid)), used, limit)
+                        and not any(word in line for word in avoid)), used, limit,
+                       said_today={said_key(line) for line in said_today})
