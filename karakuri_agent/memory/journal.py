@@ -30,6 +30,9 @@ from karakuri_agent.reading.promise_lines import line_key
 from karakuri_agent.state.base import Store
 from karakuri_agent.state.values import utc_text
 
+# What an own line's key is made with beside its text: the notification it was said for.
+OWN_LINE_CONTEXT = "for:"
+
 HERE, ARRIVAL, LINE, TRANSFER = "here", "arrival", "line", "transfer"
 RECEIVED, GIVEN, DECLINED = "received", "given", "declined"
 # The same words from the same speaker, unseen this long, are said anew when they come back
@@ -59,6 +62,8 @@ def observed(store: Store, parsed: Parsed, me: Identity, *, conversation: str, a
         if not text:
             continue
         own = me.is_self(line.speaker_id, line.speaker)
+        if own:
+            continue  # journaled when said (acted)
         _line(store, notification_id, parsed.conversation_id, conversation, partners, at, heard_at,
               speaker=str(line.speaker or line.speaker_id or ""), speaker_id=line.speaker_id,
               text=text, own=own)
@@ -83,11 +88,12 @@ def _line(store: Store, notification_id: str, conversation_id: str | None, conve
           at: datetime, heard_at: datetime, *, speaker: str, speaker_id: str | None, text: str, own: bool) -> None:
     """One line, once per saying: seen again in a later history, it keeps its key and adds nothing.
 
-    The agent's own lines are keyed without the conversation id: the line
-    that starts a talk is said from a notification that has none yet, and
-    the gate never lets the agent say a line twice to the same people.
+    The agent's own lines are journaled once, when the command that said
+    them is accepted (`acted`), keyed by that notification: the same words
+    said to someone else later are a saying of their own. A history shows
+    them again; `observed` leaves them to `acted`.
     """
-    key = line_key(Line(speaker, text, speaker_id), None if own else conversation_id)
+    key = line_key(Line(speaker, text, speaker_id), OWN_LINE_CONTEXT + notification_id if own else conversation_id)
     first = store.hear_line(key, heard_at, LINE_REPEAT_AFTER)
     store.add_to_journal(notification_id, LINE, f"{key}@{utc_text(first)}", at, {
         "conversation": conversation, "partners": partners, "speaker": speaker, "speaker_id": speaker_id,
