@@ -73,6 +73,8 @@ SCRIPTS: dict[str, tuple[str, ...]] = {
     "bench_listening.py": ("--smoke",),
     "bench_rules.py": ("--smoke",),
     "bench_textparse.py": ("--smoke",),
+    "bench_sealed.py": ("--smoke",),
+    "bench_understanding.py": ("--smoke",),
     "speech_samples.py": ("--smoke",),
 }
 AFTER = {"compare_runs.py": "bench_behaviour.py"}  # run once the other is done, if it is run at all
