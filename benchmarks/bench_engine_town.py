@@ -3,7 +3,7 @@
 Run from the repository root:
 
     .venv/bin/python benchmarks/bench_engine_town.py [--seeds 3 5 11] [--deliveries 60]
-        [--driver handle|listen|inprocess] [--machine-clock] [--style new|old|oldest]
+        [--driver handle|listen|inprocess] [--machine-clock] [--style new|old|oldest] [--login spawn|anywhere]
     .venv/bin/python benchmarks/bench_engine_town.py --smoke   # seed 3, 4 messages, nothing saved: seconds
 
 For each seed, builds `testing/engine_town`'s town (map, buildings, NPCs,
@@ -48,8 +48,8 @@ RESULTS_FILE = ROOT / "benchmarks" / "results" / "bench_engine_town.json"
 
 
 def run_seed(seed: int, deliveries: int, driver: str, *, machine_clock: bool, style: str | None,
-             work: Path) -> dict[str, Any]:
-    town = EngineTown(seed, style=style)
+             work: Path, login: str = "spawn") -> dict[str, Any]:
+    town = EngineTown(seed, style=style, login=login)
     state_dir = work / f"state-{seed}"
     started = time.perf_counter()
     with serving(town) as server:
@@ -88,6 +88,8 @@ def main() -> int:
     parser.add_argument("--driver", choices=("handle", "listen", "inprocess"), default="handle")
     parser.add_argument("--machine-clock", action="store_true", help="run the agent on the machine's clock")
     parser.add_argument("--style", choices=("new", "old", "oldest"), default=None, help="the engine text generation (default: per seed)")
+    parser.add_argument("--login", choices=("spawn", "anywhere"), default="spawn",
+                        help="where the agent logs in: the spawn with a resident beside it, or anywhere on the map")
     parser.add_argument("--smoke", action="store_true",
                         help="seed 3, 4 messages, nothing saved: does the path still run")
     args = parser.parse_args()
@@ -97,7 +99,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="engine-town-") as tmp:
         for seed in args.seeds:
             result = run_seed(seed, args.deliveries, args.driver, machine_clock=args.machine_clock, style=args.style,
-                              work=Path(tmp))
+                              work=Path(tmp), login=args.login)
             results.append(result)
             print(f"seed {seed}: {result['style']} texts, {result['deliveries']} messages, "
                   f"{len(result['exits'])} non-zero exits, {result['seconds']} s", flush=True)

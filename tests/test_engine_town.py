@@ -439,3 +439,45 @@ def test_an_agent_left_out_of_a_group_is_asked_to_stay_and_removed_when_it_does_
     after = town.next_delivery().step
     assert after is not None and town.body.conversation is None and town.body.state == "idle"
     assert measure(town)["rows"]["unanswered_turns"]["counts"] == {"inactive": 1}
+
+
+def test_the_map_answer_is_written_as_the_engine_writes_it_and_read_as_places():
+    """`get_map` answers as the engine's map summary (`  神社 [入口: 3-3] - …`, `NPC:` `  名前 @ 5-5 - …`); the
+    agent reads each building's entrances as places to go and no NPC's node as one."""
+    from karakuri_agent.memory.record import places_in
+
+    world = generate(random.Random(3))
+    summary = texts.map_summary(world.map)
+    assert summary.splitlines()[0].startswith("マップ: ") and "建物:" in summary and "NPC:" in summary
+    places = {p["node_id"]: p["name"] for p in places_in(summary)}
+    doors = {door: b.name for b in world.map.buildings for door in b.doors}
+    assert places.keys() == doors.keys()
+    assert all(name == f"{doors[node]} 入口" for node, name in places.items())
+    assert not {n.node for n in world.map.npcs} & places.keys()
+
+
+@pytest.mark.parametrize("seed", [3, 5, 11, 21])
+def test_an_agent_logged_in_where_nothing_is_in_sight_asks_for_the_map_once_and_goes(tmp_path, seed):
+    """Logged in at the street node farthest from every building, seeing nothing (perception reach 1): it
+    asks for the map once, then walks to the places the map named, several of them, never back to
+    asking for the map every turn."""
+    town = EngineTown(seed, style="new", login="anywhere", enums=0.0)
+    world_map = town.world.map
+    doors = {d for b in world_map.buildings for d in b.doors}
+
+    def distance(node: str) -> int:
+        (r, c) = map(int, node.split("-"))
+        return min(abs(r - int(d.split("-")[0])) + abs(c - int(d.split("-")[1])) for d in doors)
+
+    town.body.node = max(world_map.reachable(town.world.spawn), key=distance)
+    town.reach = 1
+    for resident in town.residents.values():
+        resident.node = town.world.spawn  # nobody near the agent at first
+    with serving(town) as server:
+        agent = InProcessAgent(server.base_url, API_KEY, tmp_path / "state")
+        for _ in range(40):
+            agent(town.next_delivery())
+    commands = [s.accepted["command"] for s in town.steps if s.accepted]
+    moves = [s.accepted["params"]["target_node_id"] for s in town.steps if s.accepted and s.accepted["command"] == "move"]
+    assert commands.count("get_map") == 1, commands
+    assert len(set(moves) & doors) >= 2, (moves, sorted(doors))

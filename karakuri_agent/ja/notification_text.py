@@ -90,6 +90,14 @@ BUILDING = lazy(
     rf"(?P<name>[^\s/:：,，、\[\]][^/\n:：,，、\[\]]{{0,63}}?)\s{{0,8}}\[(?P<node>{NODE})\]"
 )
 
+# A building of the map (`get_map`): the engine's `  神社 [入口: 3-3, 3-4] - 赤い鳥居が立つ…` and the
+# offline town's `- 神社: 入口 3-3, 3-4 / 内部 …`; each entrance is a place to go, named `神社 入口`.
+MAP_BUILDING = lazy(
+    rf"^\s*(?:-\s*)?(?P<name>[^\[\]\n@:：]{{1,64}}?)\s*(?:\[入口[:：]\s*|[:：]\s*入口\s+)"
+    rf"(?P<nodes>{NODE}(?:\s*[,、，]\s*{NODE})*)"
+)
+ENTRANCE = "入口"
+
 CURRENT_NODE = lazy(rf"^現在地[:：]\s*(?P<node>{NODE})(?![\d-])(?:\s*[(（](?P<name>[^()（）\n]+)[)）])?")
 
 CLOCK = lazy(

@@ -18,6 +18,7 @@ from karakuri_agent.domain.commands import OPENING as OPENING_COMMANDS
 from karakuri_agent.domain.identity import Identity
 from karakuri_agent.domain.records import Node, Npc, Parsed, here_id
 from karakuri_agent.ja import phrases
+from karakuri_agent.ja.notification_text import ENTRANCE
 from karakuri_agent.memory import kept_holdings, journal, knowledge, lessons, promises
 from karakuri_agent.memory.travel import learn_trip
 from karakuri_agent.reading import offers, textparse
@@ -159,6 +160,10 @@ def places_in(data: Any) -> list[Node]:
             continue  # an agent's or an NPC's position names someone, not a place; a wall is no place either
         node = item.get("node_id") or item.get("id")
         name = item.get("name") or item.get("label")
+        doors = item.get("door_nodes")
+        if isinstance(doors, list) and isinstance(name, str):  # a building of the map (newer API): its entrances
+            places.extend({"node_id": str(d), "name": f"{name} {ENTRANCE}"} for d in doors if NODE_ID.match(str(d)))
+            continue
         if node is not None and NODE_ID.match(str(node)) and isinstance(name, str):
             places.append({"node_id": str(node), "name": name})
     return places

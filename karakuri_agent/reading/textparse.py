@@ -40,6 +40,9 @@ from karakuri_agent.ja.notification_text import (
     CHOICES_HEADER,
     CLOCK,
     CURRENT_NODE,
+    ENTRANCE,
+    MAP_BUILDING,
+    NODE,
     ID_ENTRY,
     INTRO_LINE,
     MONEY_SUMMARY,
@@ -410,12 +413,19 @@ def parse_transfers(
 def parse_places(text: str) -> list[Node]:
     """Named nodes `[{"node_id", "name"}]`, deduplicated by node id.
 
-    Sources: `6-11 (喫茶店 店内)`, `7-11(喫茶店 入口)` and building entries
-    `本屋「栞」 [7-6]`. The first name seen for a node wins; node ids written
-    without a name teach nothing and are skipped.
+    Sources: `6-11 (喫茶店 店内)`, `7-11(喫茶店 入口)`, building entries
+    `本屋「栞」 [7-6]` and the map's buildings (`神社 [入口: 3-3, 3-4] - …`: each
+    entrance, as `神社 入口`). The first name seen for a node wins; node ids
+    written without a name teach nothing and are skipped.
     """
     found: list[tuple[int, str, str]] = []
     for offset, line in _scan(text).lines:
+        entrances = MAP_BUILDING.match(line)
+        if entrances:  # the map's buildings: each entrance a place ('神社 入口')
+            name = entrances.group("name").strip()
+            for node in re.findall(NODE, entrances.group("nodes")):
+                found.append((offset, node, f"{name} {ENTRANCE}"))
+            continue
         for pattern in (NODE_WITH_LABEL, BUILDING):
             for match in pattern.finditer(line):
                 name = match.group("name").strip()

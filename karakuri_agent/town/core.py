@@ -67,10 +67,12 @@ class TownCore:
 
     def __init__(self, seed: int, *, style: str | None = None, api_key: str = API_KEY, enums: float | None = None,
                  per_action: float = 0.75, self_name: str = SELF_NAME, you: str = SELF_SHORT_NAME,
-                 wrap: Wrap | None = None, start_hour: int | None = None) -> None:
+                 wrap: Wrap | None = None, start_hour: int | None = None, login: str = "spawn") -> None:
         """`self_name`: the agent's name in every text, `you` what residents call it; `wrap`: how a notification
         reaches it as a Discord message (the plain form unless given); `start_hour`: the world's first hour,
-        local (seeded unless given)."""
+        local (seeded unless given); `login`: where the agent logs in, the town's spawn with a resident
+        beside it, or `anywhere` (any street node it can walk from, the map's edges too, nobody placed near:
+        what the real engine allows, where an agent may see nothing at all)."""
         self.seed = seed
         self.self_name, self.you = self_name, you
         self.wrap = wrap or plain_body(self_name)
@@ -108,6 +110,8 @@ class TownCore:
             self.now = local.astimezone(timezone.utc)
         items = {i.item_id: 1 for i in rng.sample(ITEMS, rng.randint(0, 2)) if i.item_id != "movie-ticket"}
         self.body = Body(self.world.spawn, rng.choice((600, 2500, 8000)), items)
+        if login == "anywhere":  # its own stream: the seed's town, residents and clock stay what they are
+            self.body.node = random.Random(seed * 31 + 7).choice(self.world.map.reachable(self.world.spawn))
         homes = [b for b in self.world.map.buildings if b.building_id == "home"]
         streets = [n for n in self.world.map.normal_nodes() if n != self.world.spawn]
         self.residents: dict[str, Resident] = {}
@@ -121,7 +125,9 @@ class TownCore:
         first = next(iter(self.residents.values()))
         beside = [n for n in self.world.map.neighbours(self.world.spawn) if self.world.map.type_of(n) == "normal"]
         if beside:
-            first.node = rng.choice(beside)
+            beside_spawn = rng.choice(beside)  # drawn either way: a seed is one town
+            if login != "anywhere":
+                first.node = beside_spawn
         self.conversations: dict[str, Conversation] = {}
         self.conversation_count = 0
         self.steps: list[Step] = []

@@ -252,10 +252,7 @@ def info_body(town: "TownCore", command: str) -> tuple[str, dict[str, Any]]:
         lines = [f"- action: {texts.action_line(a, s)}" for a, s in available_actions(town)]
         return "\n".join(lines) or "現在実行可能なアクションはありません。", {"actions": [a.action_id for a, _ in available_actions(town)]}
     if command == "get_map":
-        lines = [f"- {b.name}: 入口 {', '.join(b.doors)} / 内部 {', '.join(b.interior)}" for b in world_map.buildings]
-        lines += [f"- {n.name}@{n.node}" for n in world_map.npcs]
-        lines += [f"- {node} ({label})" for node, label in world_map.labels.items() if not world_map.building_at(node)]
-        return f"マップ: {world_map.rows}行 x {world_map.cols}列\n" + "\n".join(lines), {"rows": world_map.rows}
+        return texts.map_summary(world_map), {"rows": world_map.rows}
     if command == "get_world_agents":
         lines = [f"- {r.name} ({r.agent_id}) - 位置: {r.node} - 状態: {r.state}" for r in
                  sorted(town.residents.values(), key=lambda r: r.agent_id)]

@@ -24,7 +24,7 @@ from datetime import datetime
 from typing import Iterable, Sequence
 from zoneinfo import ZoneInfo
 
-from .world import ITEM_NAMES, Action, World
+from .world import ITEM_NAMES, Action, Map, World
 
 TOKYO = ZoneInfo("Asia/Tokyo")
 SKILL = "karakuri-world"
@@ -320,3 +320,12 @@ def transfer_request_text(world: World, agent_name: str, from_name: str, summary
     return sections(header(world, agent_name), f"{from_name} から {summary} の譲渡提案が届きました。", prompt(choices))
 
 
+
+
+def map_summary(world_map: Map) -> str:
+    """`get_map`'s answer as the engine writes it (domain/map-summary.ts): the size, each building with its
+    entrances, each NPC with its node; `なし` for none."""
+    buildings = [f"  {b.name} [入口: {', '.join(b.doors)}] - {b.name}の{b.word}" for b in world_map.buildings]
+    npcs = [f"  {n.name} @ {n.node} - {n.name}がいる" for n in world_map.npcs]
+    return "\n".join([f"マップ: {world_map.rows}行 × {world_map.cols}列", "", "建物:", *(buildings or ["  なし"]),
+                      "", "NPC:", *(npcs or ["  なし"])])

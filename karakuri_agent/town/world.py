@@ -94,6 +94,20 @@ class Map:
     def passable(self, node: str) -> bool:
         return self.within(node) and self.type_of(node) in PASSABLE
 
+    def walkable(self, start: str) -> set[str]:
+        """Every node an agent can walk to from `start` (and `start`)."""
+        seen, queue = {start}, [start]
+        while queue:
+            for nxt in self.neighbours(queue.pop()):
+                if nxt not in seen and self.passable(nxt):
+                    seen.add(nxt)
+                    queue.append(nxt)
+        return seen
+
+    def reachable(self, start: str) -> list[str]:
+        """The street nodes (type normal) an agent can walk to from `start`, in a stable order."""
+        return sorted((n for n in self.walkable(start) if self.type_of(n) == "normal"), key=coords)
+
     def neighbours(self, node: str) -> list[str]:
         row, col = coords(node)
         return [n for n in (f"{row - 1}-{col}", f"{row + 1}-{col}", f"{row}-{col + 1}", f"{row}-{col - 1}")
@@ -302,17 +316,9 @@ def _is_edge_middle(node: str, top: int, left: int, height: int, width: int) -> 
 
 def _drop_unreachable_npcs(world_map: Map, spawn: str) -> None:
     """Turn back into street any NPC whose node cut off part of the town."""
-    def reachable() -> set[str]:
-        seen, queue = {spawn}, [spawn]
-        while queue:
-            for nxt in world_map.neighbours(queue.pop()):
-                if nxt not in seen and world_map.passable(nxt):
-                    seen.add(nxt)
-                    queue.append(nxt)
-        return seen
     for npc in list(world_map.npcs):
         everything = {n for n in _all(world_map) if world_map.passable(n)}
-        if everything <= reachable():
+        if everything <= world_map.walkable(spawn):
             break
         world_map.npcs.remove(npc)
         del world_map.types[npc.node]

@@ -14,7 +14,8 @@ the town cannot bend its own grading. Each row has an aim:
   inactive check) that got no accepted command, so the engine's timeout
   ended or dropped the talk; aim 0;
 - `places_per_day`: distinct places (buildings, labelled spots) the agent
-  stood on per in-world day with at least 10 notifications; aim >= 2 every day;
+  stood on per in-world day with at least 10 notifications over six hours or more
+  (a night's few hours are no day); aim >= 2 every day;
 - `conversations_started`: idle notifications that offered `conversation_start`
   with someone next to the agent not talked to that day, and how many of them
   the agent took; aim > 0;
@@ -43,6 +44,7 @@ TOKYO = ZoneInfo("Asia/Tokyo")  # the world's zone, as the town's texts state it
 
 UNREADABLE = frozenset({"target_unavailable"})
 MIN_DAY_STEPS = 10
+DAY_SPAN = timedelta(hours=6)  # a day counted for places: the run saw six hours of it or more
 WINDOW_BEFORE, WINDOW_AFTER = timedelta(minutes=30), timedelta(minutes=45)
 
 
@@ -61,7 +63,7 @@ def measure(town: Any) -> dict[str, Any]:
     for step in steps:
         by_day[f"{step.time.astimezone(TOKYO):%Y-%m-%d}"].append(step)
     places = {day: len({s.place for s in day_steps if s.place}) for day, day_steps in by_day.items()
-              if len(day_steps) >= MIN_DAY_STEPS}
+              if len(day_steps) >= MIN_DAY_STEPS and day_steps[-1].time - day_steps[0].time >= DAY_SPAN}
     offers = [s for s in steps if s.kind in ("idle", "info", "announcement") and "conversation_start" in s.commands and s.nearby_untalked]
     started = [s for s in offers if s.accepted and s.accepted.get("command") == "conversation_start"]
     settled = [e for e in town.events if e.kind == "offer_settled" and "mode" not in e.data
