@@ -386,6 +386,7 @@ def test_old_unkept_promises_do_not_crowd_out_the_current_one(env, notification)
                                        "source_text": "図書館で会おう"})
     conn.close()
     move = idle(notification, "notif-i1")
+    move["created_at"] = now.isoformat()  # the world's now: the new promise is due in 20 minutes
     move["notification"]["choices"][0]["param_schema"]["target_node_id"]["enum"] = ["2-2", "3-3"]
     with respx.mock:
         respx.get(f"{BASE_URL}/agents/notifications/notif-i1").respond(200, json=move)

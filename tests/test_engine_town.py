@@ -481,3 +481,42 @@ def test_an_agent_logged_in_where_nothing_is_in_sight_asks_for_the_map_once_and_
     moves = [s.accepted["params"]["target_node_id"] for s in town.steps if s.accepted and s.accepted["command"] == "move"]
     assert commands.count("get_map") == 1, commands
     assert len(set(moves) & doors) >= 2, (moves, sorted(doors))
+
+
+@pytest.mark.parametrize("seed, enums", [(5, 0.0), (3, 0.0), (3, 1.0)])
+def test_the_agent_joins_a_talk_beside_it_and_never_the_same_talk_twice_in_a_row(tmp_path, seed, enums):
+    """Two residents talk beside the idle agent: it joins them (the id from the choice, the text, or a
+    `get_active_conversations` answer), within a few prompts."""
+    town = EngineTown(seed, enums=enums)
+    town.body.node = next(n for n in town.world.map.reachable(town.world.spawn)
+                          if sum(town.world.map.passable(m) for m in town.world.map.neighbours(n)) >= 2)
+    beside = [m for m in town.world.map.neighbours(town.body.node) if town.world.map.type_of(m) == "normal"]
+    first, second = list(town.residents.values())[:2]
+    for resident in (first, second):
+        resident.node, resident.state = beside[0], "idle"
+    town.side_talk_chance = 1.0
+    from karakuri_agent.town.life import maybe_side_talk
+    maybe_side_talk(town)
+    assert town.conversations, "the town started no side talk"
+    town.outbox.clear()
+    idle_prompt(town, "idle_reminder_fired", "前回の行動から10分間が経過しました。")
+    joined = []
+    with serving(town) as server:
+        agent = InProcessAgent(server.base_url, API_KEY, tmp_path / "state")
+        for _ in range(4):
+            step = town.outbox[0] if town.outbox else None
+            agent(town.next_delivery())
+            if step is not None and step.accepted and step.accepted["command"] == "conversation_join":
+                joined.append(step.accepted["params"]["conversation_id"])
+                break
+    assert joined and joined[0] in town.conversations
+
+
+def test_the_ids_of_talks_to_join_are_read_from_the_answer_and_the_choices():
+    from karakuri_agent.memory.record import parse_active_conversations
+
+    text = ("参加可能な進行中の会話:\n- conversation-3-013: 山吹ハル (1234567890123)、時雨ソラ (2345678901234)\n"
+            "選択肢:\n- conversation_join: 山吹ハル、時雨ソラ の会話に参加する (conversation_id: conversation-3-014)\n"
+            "- conversation_join: 進行中の会話に参加する (conversation_id: ID)")
+    assert parse_active_conversations(text) == ["conversation-3-013", "conversation-3-014"]
+    assert parse_active_conversations("参加可能な進行中の会話はありません。") == []

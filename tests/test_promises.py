@@ -883,3 +883,32 @@ def test_the_agent_named_in_a_text_without_a_participant_list_gets_its_configure
     parsed = parse(Notification.from_json(raw, requested_id="notif-self"), roster={}, me=ME)
     assert PersonRef(SELF_ID, SELF_NAME) in parsed.next_speakers
     assert all(p.id == SELF_ID for p in parsed.participants if p.name == SELF_NAME)
+
+
+@pytest.mark.parametrize("ahead, kept", [(timedelta(hours=5), False), (timedelta(minutes=60), False),
+                                          (timedelta(minutes=30), True), (timedelta(minutes=-20), True)])
+def test_a_promise_is_kept_near_its_time_not_hours_before(tmp_path, ahead, kept):
+    """Agreeing at the bath at 9:00 to meet there at 14:00, and talking on or walking past it: the promise
+    still stands until about its time (memory/promises.KEEPABLE_BEFORE_DUE)."""
+    from karakuri_agent.memory import promises
+
+    now = datetime(2026, 4, 18, 0, 0, tzinfo=timezone.utc)
+    store = SQLiteStore(db.connect(tmp_path))
+    store.add_commitment("notif-made", {"partner_id": "42", "partner_name": "結城ミオ", "place_name": "銭湯",
+                                        "node_id": "10-5", "due_at": (now + ahead).isoformat(),
+                                        "source_text": "14時に銭湯で待ち合わせしよ！"})
+    promises.keep_by_going(store, "10-5", now)
+    pending = store.pending_commitments(now - timedelta(hours=3), 10)
+    assert (not pending) is kept, pending
+
+
+def test_a_meeting_place_beyond_the_nodes_a_move_offers_is_walked_toward(store):
+    """The move lists only the nodes in sight (an enum); the shrine is farther: the agent steps to the
+    offered node nearest it, in time, rather than not going at all."""
+    _read(store, 1, _night(18, 1, 0), [MEI_LINE])
+    near = Choice.from_json({"command": "move", "param_schema": {"target_node_id": {
+        "type": "string", "enum": ["9-1", "8-2", "7-3", "9-3"]}}})
+    view = dataclasses.replace(_idle_view(store, _night(18, 1, 20), {"node_id": "9-2", "name": None}),
+                               choices=[WAIT, near, ACT])
+    decision = propose(view).candidates[0]
+    assert (decision.command, decision.params) == ("move", {"target_node_id": "7-3"}), decision

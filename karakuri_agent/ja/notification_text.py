@@ -97,6 +97,11 @@ MAP_BUILDING = lazy(
     rf"(?P<nodes>{NODE}(?:\s*[,、，]\s*{NODE})*)"
 )
 ENTRANCE = "入口"
+# A conversation one could join: a line of `get_active_conversations`' answer (`- conv-1: 名前 (123)、…`)
+# or a join choice that names its id (`- conversation_join: … (conversation_id: conv-1)`).
+ACTIVE_TALK = lazy(r"^\s*-\s*(?P<id>[A-Za-z0-9][A-Za-z0-9_.:-]{0,63})\s*[:：]\s*[^\n(]+\(\d{3,}\)")
+JOIN_CHOICE = lazy(r"conversation_join[:：][^\n]*\(conversation_id[:：]\s*(?P<id>[A-Za-z0-9][A-Za-z0-9_.:-]{0,63})\)")
+PLACEHOLDER_ID = "ID"
 
 CURRENT_NODE = lazy(rf"^現在地[:：]\s*(?P<node>{NODE})(?![\d-])(?:\s*[(（](?P<name>[^()（）\n]+)[)）])?")
 

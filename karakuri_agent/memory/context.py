@@ -37,7 +37,7 @@ from karakuri_agent.memory import journal, knowledge, promises, recall, surround
 from karakuri_agent.memory.journal import (
     LINE_REPEAT_AFTER,  # when the same words are said anew (the day's lines use it too)
 )
-from karakuri_agent.memory.record import agents_in, conversation_key
+from karakuri_agent.memory.record import agents_in, conversation_key, conversations_in
 from karakuri_agent.memory.record import partner_keys, said_to_partners
 from karakuri_agent.memory.travel import trips
 from karakuri_agent.outside import loads, read_regular_file
@@ -327,6 +327,9 @@ def view_of(store: Store, fetched: Fetched, now: datetime, *, persona: Persona, 
                if knowledge.command_of(key)}
     nearby_entry = store.knowledge(knowledge.result_key("get_nearby_agents"))
     nearby = agents_in(nearby_entry["value"]) if nearby_entry and learned["get_nearby_agents"] < NEARBY_FRESH else []
+    talks_entry = store.knowledge(knowledge.result_key("get_active_conversations"))
+    talks = conversations_in(talks_entry["value"]) \
+        if talks_entry and learned["get_active_conversations"] < NEARBY_FRESH else []
     lines = store.utterances(conversation_key(fetched.parsed, fetched.me), SAID_BEFORE_LINES)
     pack = persona.behaviour is not None  # what only a pack's behaviour reads
     broken = promises.broken_promises(store, now) if pack else []
@@ -347,6 +350,7 @@ def view_of(store: Store, fetched: Fetched, now: datetime, *, persona: Persona, 
         knowledge_age={k: v for k, v in learned.items() if k in INFORMATION},
         places=fetched.remembered.places,
         nearby_agents=[a for a in nearby if not fetched.me.is_self(a.id, a.name)],
+        active_talks=talks,
         own_lines=this_conversation(lines, now),
         said_before=[line["message"] for line in lines] + _said_this_week(store, fetched, now, also_to=candidates),
         acquaintances={p.agent_id: p for p in store.people(candidates)},

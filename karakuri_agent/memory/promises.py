@@ -31,6 +31,9 @@ MEETINGS_AHEAD = timedelta(hours=3)
 STANDING_AHEAD = timedelta(days=1)
 # A promise still pending this long after its time can no longer be kept: it was broken (missed).
 KEEPABLE_AFTER_DUE = timedelta(hours=3)
+# ...and is kept no earlier than this before its time: being at the place (or with the partner) hours
+# before is not meeting then (「14時に銭湯で」 agreed at the bath at 10:48 still stands).
+KEEPABLE_BEFORE_DUE = timedelta(minutes=45)
 # Standing at the promised place from this long before its time keeps the promise.
 PRESENT_BEFORE_DUE = timedelta(minutes=10)
 # Broken promises are looked for this far back before they became past keeping: one broken while the
@@ -146,9 +149,16 @@ def keep_in_place(store: Store, parsed: Parsed, now: datetime) -> None:
                              if kept_by_being_there(c, here["node_id"], here.get("name"), now))
 
 
+def _keepable(store: Store, now: datetime) -> list[Meeting]:
+    """Pending promises that can be kept now: due within `KEEPABLE_BEFORE_DUE`, or past it by less than
+    `KEEPABLE_AFTER_DUE`; one with no time, whenever."""
+    return [c for c in store.pending_commitments(now - KEEPABLE_AFTER_DUE, KEEPABLE_LIMIT)
+            if c.due_at is None or c.due_at - now <= KEEPABLE_BEFORE_DUE]
+
+
 def keep_by_going(store: Store, node_id: str, now: datetime) -> None:
     """A move to the promised place keeps the promise (one that can still be kept)."""
-    pending = store.pending_commitments(now - KEEPABLE_AFTER_DUE, KEEPABLE_LIMIT)
+    pending = _keepable(store, now)
     label = next((p.name for p in store.known_places() if p.node_id == node_id), "")
     store.fulfil_commitments(c.id for c in pending if at_promised_place(c, node_id, label))
 
@@ -159,7 +169,7 @@ def keep_by_talking(store: Store, parsed: Parsed, partner_ids: set[str], now: da
     Not a promise made in this very notification: agreeing to meet is not meeting.
     """
     here: Mapping[str, Any] = here_of(parsed) or {}
-    pending = store.pending_commitments(now - KEEPABLE_AFTER_DUE, KEEPABLE_LIMIT)
+    pending = _keepable(store, now)
     store.fulfil_commitments(
         c.id for c in pending
         if c.partner_id in partner_ids and c.notification_id != parsed.notification_id

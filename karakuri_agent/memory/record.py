@@ -18,7 +18,7 @@ from karakuri_agent.domain.commands import OPENING as OPENING_COMMANDS
 from karakuri_agent.domain.identity import Identity
 from karakuri_agent.domain.records import Node, Npc, Parsed, here_id
 from karakuri_agent.ja import phrases
-from karakuri_agent.ja.notification_text import ENTRANCE
+from karakuri_agent.ja.notification_text import ACTIVE_TALK, ENTRANCE, JOIN_CHOICE, PLACEHOLDER_ID
 from karakuri_agent.memory import kept_holdings, journal, knowledge, lessons, promises
 from karakuri_agent.memory.travel import learn_trip
 from karakuri_agent.reading import offers, textparse
@@ -180,6 +180,34 @@ def npcs_in(data: Any) -> list[Npc]:
         elif str(item.get("type") or "") == "npc" and item.get("node_id") is not None:
             found.append({"name": str(item.get("label") or ""), "node_id": str(item["node_id"])})
     return found
+
+
+def conversations_in(data: Any) -> list[str]:
+    """The ids of conversations one could join, anywhere in an answer: `conversation_id` fields, a
+    `conversations` list of ids, or the engine's text (`- conv-1: 名前 (id)、…`)."""
+    found: list[str] = []
+    for item in _walk(data):
+        if isinstance(item, str):
+            found.extend(parse_active_conversations(item))
+            continue
+        talks = item.get("conversations")
+        if isinstance(talks, list):
+            found.extend(str(t) for t in talks if isinstance(t, (str, int)))
+        if isinstance(item.get("conversation_id"), str):
+            found.append(item["conversation_id"])
+    return list(dict.fromkeys(found))
+
+
+def parse_active_conversations(text: str) -> list[str]:
+    """Ids of conversations the text offers to join: `get_active_conversations`' lines, and join
+    choices that name theirs (not the placeholder `ID`)."""
+    found: list[str] = []
+    for line in text.splitlines():
+        for pattern in (ACTIVE_TALK, JOIN_CHOICE):
+            match = pattern.search(line)
+            if match and match.group("id") != PLACEHOLDER_ID:
+                found.append(match.group("id"))
+    return list(dict.fromkeys(found))
 
 
 def agents_in(data: Any) -> list[PersonRef]:

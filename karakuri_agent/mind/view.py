@@ -38,6 +38,8 @@ class View:
     knowledge_age: dict[str, timedelta] = field(default_factory=dict)
     places: Sequence[Place] = ()  # known places with visits / last_visited
     nearby_agents: Sequence[PersonRef] = ()
+    # Conversations nearby it could join (their ids): a fresh `get_active_conversations` answer's
+    active_talks: Sequence[str] = ()
     own_lines: Sequence[str] = ()  # the agent's lines in this conversation, newest first
     said_before: Sequence[str] = ()  # lines said to these partners this week: never said twice
     acquaintances: dict[str, Person] = field(default_factory=dict)  # agent id → person record

@@ -41,6 +41,7 @@ from karakuri_agent.domain.identity import PersonRef
 from karakuri_agent.domain.records import has_talked
 from karakuri_agent.mind.view import View
 from karakuri_agent.ja import place_words, reasons
+from karakuri_agent.memory.record import conversations_in
 from karakuri_agent.memory import recall
 from karakuri_agent.voice.speech import compose
 
@@ -70,7 +71,7 @@ def daily_life_rule(view: View) -> list[Decision]:
     candidates: list[Decision] = []
     candidates += commitment
     candidates += _look_around(view, essential=True)
-    social = _look_around(view, essential=False) + _talk_to_someone(view)
+    social = _look_around(view, essential=False) + _join_a_talk(view) + _talk_to_someone(view)
     if social and not commitment and not _stayed_long(view) and not _talked_here(view) and _speaks_first(view):
         candidates += social + _act_here(view) + _move_on(view)
     else:
@@ -166,9 +167,27 @@ def _keep_commitment(view: View) -> list[Decision]:
         return [Decision(wait.command, {"duration": duration_for(wait, units)},
                          reasons.wait_for(place, meeting.partner_name))]
     move = view.choice("move")
-    if move is None or node not in (enum_of(move, "target_node_id") or [node]):
+    if move is None:
         return []
-    return [Decision(move.command, {"target_node_id": node}, reasons.go_to_meeting(place))]
+    reachable = [str(n) for n in enum_of(move, "target_node_id")]
+    step = node if not reachable or node in reachable else _toward(node, current_node_of(view), reachable)
+    if step is None:
+        return []
+    return [Decision(move.command, {"target_node_id": step}, reasons.go_to_meeting(place))]
+
+
+def _toward(target: str, here: str | None, offered: list[str]) -> str | None:
+    """The offered node nearest the target (grid distance), when it is nearer than here: a move that
+    offers only the nodes in sight still leads to a meeting place beyond them."""
+    def distance(node: str | None) -> float:
+        try:
+            (r1, c1), (r2, c2) = (tuple(map(int, str(n).split("-"))) for n in (node, target))
+        except (ValueError, TypeError):
+            return float("inf")
+        return abs(r1 - r2) + abs(c1 - c2)
+
+    best = min(offered, key=distance, default=None)
+    return best if best is not None and distance(best) < distance(here) else None
 
 
 def _look_around(view: View, *, essential: bool) -> list[Decision]:
@@ -220,6 +239,28 @@ def _check_holdings(view: View, unsure: list[str]) -> list[Decision]:
     if not unsure or view.choice("get_status") is None or "get_status" in recent or (age is not None and age < INFO_FRESH):
         return []
     return [Decision("get_status", {}, reasons.check_holdings(action_label_of(view, unsure[0])))]
+
+
+def _join_a_talk(view: View) -> list[Decision]:
+    """A talk among people beside the agent, joined (`conversation_join`): its id from the choice, the
+    text, or a fresh `get_active_conversations` answer, which is asked for when the choice names none.
+    Never a talk it joined or was in lately (one it left is not joined again, no loop on one group)."""
+    choice = view.choice("conversation_join")
+    if choice is None or not view.persona.rules.start_conversations:
+        return []
+    recent = view.recent_commands[:view.persona.rules.talk_again_after]
+    been_in = {c.param("conversation_id") for c in recent} | {view.parsed.conversation_id}
+    offered = [str(t) for t in enum_of(choice, "conversation_id")] \
+        or conversations_in(view.text) or list(view.active_talks)
+    options = [t for t in offered if t and t not in been_in]
+    if not options:
+        asked = view.knowledge_age.get("get_active_conversations")
+        if not offered and view.choice("get_active_conversations") and (asked is None or asked > INFO_FRESH) \
+                and "get_active_conversations" not in {c.command for c in recent}:
+            return [Decision("get_active_conversations", {}, reasons.FIND_A_TALK)]
+        return []
+    talk = pick_stable(options, view.notification_id)
+    return [Decision(choice.command, {"conversation_id": talk}, reasons.JOIN_TALK)]
 
 
 def _talk_to_someone(view: View) -> list[Decision]:
