@@ -9,31 +9,9 @@ from __future__ import annotations
 
 import re
 
+from karakuri_agent.ja.sentences import QUESTION_WORD
 from karakuri_agent.patterns import lazy
 
-# Good news: something went well ('受かった', '勝った', '生まれた').
-GOOD = frozenset({"とれる", "取れる", "合格", "準優勝", "大成功", "卒業", "赤い", "咲く", "やっと", "ついに", "抜ける",
-    "受かる", "合格", "当たる", "勝つ", "優勝", "入賞", "生まれる", "生む", "産む", "出産", "誕生", "嬉しい", "うれしい", "決まる",
-    "完成", "成功", "治る", "見つかる", "昇進", "褒める", "喜ぶ", "ラッキー", "最高", "良い", "よい", "いい",
-    "やった", "幸せ", "できる", "出来る", "貰う", "もらう", "楽しい", "美味しい", "おいしい", "満点", "達成",
-    "クリア", "完走", "上達", "素敵", "きれい", "綺麗",
-})
-# Bad news: something went wrong or hurts ('風邪ひいた', 'なくしちゃった').
-BAD = frozenset({"盗む", "盗まれる", "寝込む", "割る", "割れる", "萎える", "抜く", "歯医者", "止まる", "ぶつける",
-    "風邪", "熱", "怪我", "けが", "負ける", "落ちる", "無くす", "なくす", "失くす", "壊れる", "壊す", "残念", "寂しい",
-    "さびしい", "悲しい", "疲れる", "大変", "痛い", "転ぶ", "遅刻", "失敗", "喧嘩", "けんか", "困る", "落ち込む",
-    "最悪", "亡くなる", "入院", "迷子", "泣く", "辛い", "つらい", "しんどい", "へこむ", "凹む", "落とす", "忘れる",
-    "寝坊", "ミス", "雨", "ひどい", "酷い", "怒る", "叱る", "振られる", "だめ", "駄目", "ダメ", "嫌", "いや", "不安",
-    "心配", "憂鬱", "ゆううつ", "眠れる", "だるい", "病気", "腹痛", "頭痛", "骨折", "倒れる", "散々", "ついてる",
-})
-# A bad word turned round ('眠れなかった' is bad, 'ついてない' is bad): these need a negation after them.
-BAD_WHEN_NEGATED = frozenset({"眠る", "寝る", "眠れる", "旨い", "上手い", "できる", "出来る", "間に合う", "良い", "いい"})
-# Forms the analyzer cuts oddly ('なくし' as 無い+為る): read as written.
-BAD_FORMS = lazy(r"なくし|フラれ|ふられ|振られ|失くし|無くし|ついてな|うまくいかな|上手くいかな|間に合わな|眠れな|寝れな|ツイてな")
-GOOD_FORMS = lazy(r"歳になっ|できたの|できた[！!よ]|うまくいった|上手くいった|間に合った|やったー|やった！|やったよ")
-GOOD_WHEN_NEGATED = frozenset({"痛い", "心配", "大変"})
-# Words that turn the meaning of what came before.
-NEGATION = frozenset({"ない", "ぬ", "ず", "ん", "無い"})
 # A plan: a time ahead, or the words of an intention.
 AHEAD = frozenset({"明日", "あした", "明後日", "あさって", "来週", "再来週", "来月", "来年", "今度", "週末", "今週末",
                    "来週末", "今夜", "今晩", "夏休み", "冬休み", "連休", "そのうち", "次", "これから", "午後"})
@@ -181,7 +159,6 @@ FAVOURITE_ASKED = lazy(r"好きな|お気に入りの|いちばん好き|一番�
 YOU = lazy(r"あなた|君|きみ|キミ|お前|おまえ|そっち|そちら")
 # A verb phrase runs on through these particles ('手伝ってた'), and never ends on them.
 JOINING = ("て", "で")
-PAST = "た"  # the past-tense auxiliary's dictionary form
 QUESTION_MARKS = "？?"
 # A told thing said back before 'んだ': a clause ends in a plain form ('出る', 'できた', '楽しい').
 PLAIN_ENDINGS = "るたいうくすつぬぶむぐだ"
@@ -201,7 +178,7 @@ LISTED = "と"  # two places or people said together: '本屋と公園'
 TOLD_TE = lazy(r"(?:[たいるだ]で|まして|だって|ちゃって|じゃって|てて|でて|くて|って聞いた|たって)(?:さ|ね|よ|な)?[。！!…]*$")
 CALLED_OFF = "はなしになった"  # a retraction said back when its own verb is not ('引っ越しはなしになったんだ')
 # A question asked with no question mark ('あさとよる どっちがすき', 'きょう どこいったの'): a question word and an asking end.
-BARE_QUESTION = lazy(r"(?:(?:何|なに|なん|どこ|どっち|どちら|誰|だれ|いつ)(?![かもでと])|どう(?!ぞ|も)).*(?:の|か|かな|なの|っけ|すき|好き|派|する|した|いる)[〜ー]?$"
+BARE_QUESTION = lazy(rf"(?:{QUESTION_WORD.pattern}).*(?:の|か|かな|なの|っけ|すき|好き|派|する|した|いる)[〜ー]?$"
                            r"|(?:どっち|どちら)[〜ー]?$|(?:こわくない|好きじゃない|平気)$"
                            r"|(?:最近|さいきん|近頃|ちかごろ|調子|ちょうし)(?:は|って)?(?:どう|いかが)(?:ですか|でしょう)?[〜ー]?$")  # how are you, unmarked
 # How a retraction's noun is said back, by what the line did to it.

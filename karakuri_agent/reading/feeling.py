@@ -33,11 +33,10 @@ def with_feeling(heard: Understanding, text: str, own_names: tuple[str, ...], ot
     whom it is warm to, what it points back at, what each sentence does. A told line that is warm to the
     agent is warmth; worry, feeling unwell or tired is a feeling met with care; bad news told with a
     question that is not the agent's to answer is the news (the care comes first)."""
-    found = morphemes.words(text)
-    feeling = lexicon.feel(found, text)
+    feeling = lexicon.feel(text)
     told_text = _told_part(text, own_names)
-    told = lexicon.feel(morphemes.words(told_text), told_text) if told_text != text else feeling
-    named = lexicon.tags(found, text)
+    told = lexicon.feel(told_text)
+    named = lexicon.tags(morphemes.words(text), text)
     kind, mood = heard.kind, heard.mood
     to_agent = bool(named & {"co_presence", "second_person"}) or any(n and n in text for n in own_names)
     about_others = any(n and n in text for n in other_names)
@@ -106,7 +105,7 @@ def _acts(text: str) -> tuple[str, ...]:
         elif GREETING.search(sentence):
             act = "greeting"
         else:
-            polarity = lexicon.feel(morphemes.words(sentence), sentence).polarity
+            polarity = lexicon.feel(sentence).polarity
             act = "bad_news" if polarity < 0 else "good_news" if polarity > 0 else "news"
         if not acts or acts[-1] != act:
             acts.append(act)

@@ -22,6 +22,7 @@ from dataclasses import replace
 
 from karakuri_agent.ja import listening_cues
 from karakuri_agent.ja.sentences import is_asking, split_sentences
+from karakuri_agent.ja.word_classes import PAST
 from karakuri_agent.ja.speech_words import APOLOGY, GREETING, PERSON_NAME, REQUEST, is_kanji
 from karakuri_agent.reading import lexicon, morphemes  # the analyzer itself loads on the first line read
 from karakuri_agent.reading.help_offers import offers_help
@@ -136,7 +137,7 @@ def _clause(text: str, topic: str, phrase: bool) -> str:
     ended = False
     for te, past in listening_cues.TE_TO_PAST.items():
         # 'て' that goes on ('出かけて' → '出かけた'); never a closing 'で' after the past ('上がったで')
-        if verb and out.endswith(te) and not out[: -len(te)].endswith(listening_cues.PAST):
+        if verb and out.endswith(te) and not out[: -len(te)].endswith(PAST):
             out, ended = out[: -len(te)] + past, True
             break
     # A clause takes 'んだ' in a form that ends one ('出る', 'できた'), never one that goes on ('しまい').
@@ -147,22 +148,10 @@ def _clause(text: str, topic: str, phrase: bool) -> str:
 
 
 def _mood(text: str) -> str:
-    """'good', 'bad' or '' by the words of ``text`` (a negation after a word turns it)."""
-    found = morphemes.words(text)
-    score = len(listening_cues.GOOD_FORMS.findall(text)) - 2 * len(listening_cues.BAD_FORMS.findall(text))
-    for i, word in enumerate(found):
-        lemma = word.lemma
-        negated = any(w.lemma in listening_cues.NEGATION or w.surface in listening_cues.NEGATION
-                      for w in found[i + 1:i + 4] if w.pos in ("auxiliary", "adjective"))
-        if lemma in listening_cues.BAD_WHEN_NEGATED and negated:
-            score -= 1
-        elif lemma in listening_cues.GOOD_WHEN_NEGATED and negated:
-            score += 1
-        elif lemma in listening_cues.BAD or word.surface in listening_cues.BAD:
-            score -= 1
-        elif lemma in listening_cues.GOOD or word.surface in listening_cues.GOOD:
-            score += 0 if negated else 1
-    return "good" if score > 0 else "bad" if score < 0 else ""
+    """'good', 'bad' or '' by how the lexicon scores ``text`` (reading/lexicon.py: a negation turns a word,
+    what follows けど is what counts); reading/feeling.py refines it with the emotions named."""
+    polarity = lexicon.feel(text).polarity
+    return "good" if polarity > 0 else "bad" if polarity < 0 else ""
 
 
 def _ahead(text: str) -> bool:
@@ -176,7 +165,7 @@ def _ahead(text: str) -> bool:
 
 
 def _past_at(found: tuple[morphemes.Word, ...], i: int) -> bool:
-    return found[i].pos == "auxiliary" and found[i].lemma == listening_cues.PAST
+    return found[i].pos == "auxiliary" and found[i].lemma == PAST
 
 
 def _decided(found: tuple[morphemes.Word, ...], i: int) -> bool:

@@ -16,6 +16,7 @@ import unicodedata
 
 from karakuri_agent.ja import listening_cues
 from karakuri_agent.ja.sentences import split_sentences
+from karakuri_agent.ja.word_classes import NEGATIONS, PAST
 from karakuri_agent.reading import morphemes
 from karakuri_agent.reading.morphemes import Word
 
@@ -83,8 +84,8 @@ def _past_or_negated(chain: list[Word]) -> bool:
     if chain and chain[-1].pos == "particle":
         return True
     for word in chain:
-        if word.lemma == listening_cues.PAST and not word.form.startswith(listening_cues.VOLITIONAL):  # '持ったろか' is volitional
+        if word.lemma == PAST and not word.form.startswith(listening_cues.VOLITIONAL):  # '持ったろか' is volitional
             return True
-        if word.lemma in listening_cues.NEGATION or word.surface in listening_cues.NEGATION:
+        if word.lemma in NEGATIONS or word.surface in NEGATIONS:
             return True
     return False

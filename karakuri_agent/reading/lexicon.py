@@ -7,7 +7,7 @@ polarity.json by scripts/build_polarity_lexicon.py). A negation right after
 a predicate (眠れない, 楽しくない, 大丈夫じゃない) turns it: its polarity flips,
 and the concepts that hold it only when negated take it (眠る → worry).
 
-`feel(words, text)` gives what a line tells of how things went and feel:
+`feel(text)` gives what a line tells of how things went and feel:
 a polarity (-1, 0, +1) and the emotions named (worried, unwell, grief...),
 for the one reading of a line (reading/hearing.py). Loaded the first time a
 line is read; nothing here is imported at start-up.
@@ -23,7 +23,7 @@ from typing import Any
 
 from karakuri_agent.domain.understanding import TROUBLE
 from karakuri_agent.ja.word_classes import ADVERBIAL_FORM, CONCESSIVE, NEGATION_TRANSPARENT, NEGATIONS, PASSIVES, PAST, SENTENCE_END_MARKS, TE_LINKS
-from karakuri_agent.reading.morphemes import Word
+from karakuri_agent.reading.morphemes import Word, words
 from karakuri_agent.shipped import shipped
 
 # How far after a predicate a negation still turns it: its auxiliaries (れ, なかっ, た) come between.
@@ -194,10 +194,15 @@ def _after_concession(found: Sequence[Word]) -> Sequence[Word] | None:
     return rest if any(w.pos in ("verb", "adjective", "adjectival") for w in rest) else None
 
 
-def feel(found: Sequence[Word], text: str) -> Feeling:
+@functools.lru_cache(maxsize=256)
+def feel(text: str) -> Feeling:
     """The polarity and emotions of a line: each predicate and noun scored (a concept's polarity, else the
     Tohoku dictionaries'), a negation after it turning it; the dictionaries' nouns only where nothing else
-    scored."""
+    scored. Kept per text: one line's reading asks it of the whole line, the part told and each sentence."""
+    return _scored(words(text), text)
+
+
+def _scored(found: Sequence[Word], text: str) -> Feeling:
     conceded = _after_concession(found)
     if conceded is not None:  # 'ミスしたけど最後まで弾けた': what follows けど is what the line says
         found, text = conceded, "".join(w.surface for w in conceded)
