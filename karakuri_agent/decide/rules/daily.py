@@ -37,6 +37,7 @@ from karakuri_agent.domain.commands import CONVERSATION as CONVERSATION_COMMANDS
 from karakuri_agent.domain.commands import INFORMATION as INFORMATION_COMMANDS
 from karakuri_agent.domain.decision import Decision
 from karakuri_agent.domain.clock import TOKYO
+from karakuri_agent.domain import nodes
 from karakuri_agent.domain.identity import PersonRef
 from karakuri_agent.domain.records import has_talked
 from karakuri_agent.mind.view import View
@@ -180,11 +181,8 @@ def _toward(target: str, here: str | None, offered: list[str]) -> str | None:
     """The offered node nearest the target (grid distance), when it is nearer than here: a move that
     offers only the nodes in sight still leads to a meeting place beyond them."""
     def distance(node: str | None) -> float:
-        try:
-            (r1, c1), (r2, c2) = (tuple(map(int, str(n).split("-"))) for n in (node, target))
-        except (ValueError, TypeError):
-            return float("inf")
-        return abs(r1 - r2) + abs(c1 - c2)
+        steps = nodes.distance(node, target) if node is not None else None
+        return float("inf") if steps is None else steps
 
     best = min(offered, key=distance, default=None)
     return best if best is not None and distance(best) < distance(here) else None
