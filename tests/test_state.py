@@ -9,6 +9,7 @@ import respx
 from click.testing import CliRunner
 
 from testing.samples import BODY, CONVERSATION_REQUEST, GET_URL
+from karakuri_agent.reading import textparse as tp
 from karakuri_agent.app.cli import agent
 from karakuri_agent.domain.identity import PersonRef
 from karakuri_agent.errors import AlreadyAttempted
@@ -119,6 +120,20 @@ def test_a_withdrawn_promise_is_never_offered_again_however_many_follow(state, c
     assert [m.partner_name for m in state.store.meetings(NOW, NOW + timedelta(hours=2), 300)] == ["p204"]
     assert [c.partner_name for c in state.store.pending_commitments(NOW, 300)] == ["p204"]
     assert state.store.knowledge_times() == {}  # nothing of it is kept in the knowledge table
+
+
+def test_a_name_made_from_the_map_never_replaces_the_nodes_own_label(state):
+    """The map's building list names an entrance (`神社 入口`); the world's own label for the node wins,
+    whichever is read first, and the map's name fills only a node nobody named."""
+    label = tp.parse_places("現在地: 3-3 (神社「赤鳥居」 入口)")
+    drawn = tp.parse_places("  神社 [入口: 3-3, 3-4] - 赤い鳥居が立つ")
+    state.store.learn_places(drawn)
+    state.store.learn_places(label)
+    state.store.learn_places(drawn)
+    names = {p.node_id: p.name for p in state.store.known_places()}
+    assert names == {"3-3": "神社「赤鳥居」 入口", "3-4": "神社 入口"}
+    both = tp.parse_places("  神社 [入口: 3-3] - 赤い鳥居が立つ\n現在地: 3-3 (神社「赤鳥居」 入口)")
+    assert [p["name"] for p in both] == ["神社「赤鳥居」 入口"]
 
 
 def test_places_lines_and_knowledge(state, clock):

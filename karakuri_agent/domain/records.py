@@ -33,10 +33,13 @@ class Line:
 
 
 class Node(TypedDict):
-    """A place as a text names it: `6-11 (喫茶店 店内)` or `7-11(喫茶店 入口)`."""
+    """A place as a text names it: `6-11 (喫茶店 店内)` or `7-11(喫茶店 入口)`; `from_map` when the name
+    is made from the map's building list (`神社 [入口: 3-3]` → `神社 入口`), which never replaces a
+    name the world gave the node itself."""
 
     node_id: str
     name: str | None
+    from_map: NotRequired[bool]
 
 
 class Location(TypedDict):

@@ -415,26 +415,28 @@ def parse_places(text: str) -> list[Node]:
 
     Sources: `6-11 (喫茶店 店内)`, `7-11(喫茶店 入口)`, building entries
     `本屋「栞」 [7-6]` and the map's buildings (`神社 [入口: 3-3, 3-4] - …`: each
-    entrance, as `神社 入口`). The first name seen for a node wins; node ids
+    entrance, as `神社 入口`, marked `from_map`). The first label seen for a node
+    wins, a name made from the map only where no label names it; node ids
     written without a name teach nothing and are skipped.
     """
-    found: list[tuple[int, str, str]] = []
+    found: list[tuple[int, str, str, bool]] = []
     for offset, line in _scan(text).lines:
         entrances = MAP_BUILDING.match(line)
         if entrances:  # the map's buildings: each entrance a place ('神社 入口')
             name = entrances.group("name").strip()
             for node in re.findall(NODE, entrances.group("nodes")):
-                found.append((offset, node, f"{name} {ENTRANCE}"))
+                found.append((offset, node, f"{name} {ENTRANCE}", True))
             continue
         for pattern in (NODE_WITH_LABEL, BUILDING):
             for match in pattern.finditer(line):
                 name = match.group("name").strip()
                 if name:
-                    found.append((offset + match.start(), match.group("node"), name))
-    places: dict[str, str] = {}
-    for _, node_id, name in sorted(found, key=lambda item: item[0]):
-        places.setdefault(node_id, name)
-    return [{"node_id": node_id, "name": name} for node_id, name in places.items()]
+                    found.append((offset + match.start(), match.group("node"), name, False))
+    places: dict[str, Node] = {}
+    for _, node_id, name, from_map in sorted(found, key=lambda item: (item[3], item[0])):
+        places.setdefault(node_id, {"node_id": node_id, "name": name, "from_map": True} if from_map
+                          else {"node_id": node_id, "name": name})
+    return list(places.values())
 
 
 def parse_buildings(text: str) -> list[dict[str, Any]]:

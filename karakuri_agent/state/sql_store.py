@@ -247,10 +247,13 @@ class SQLStore:
 
     # -- places and world knowledge ------------------------------------------
     def learn_places(self, places: Iterable[Node]) -> None:
+        """A node's own label (the latest) outranks a name made from the map, which only fills a gap."""
         now = self._stamp()
-        self._run_many("INSERT INTO places (node_id, name, learned_at) VALUES (?, ?, ?)"
-                       " ON CONFLICT (node_id) DO UPDATE SET name = COALESCE(excluded.name, places.name)",
-                       [(p["node_id"], p.get("name"), now) for p in places if p.get("node_id")])
+        known = [p for p in places if p.get("node_id")]
+        for from_map, kept in ((False, "COALESCE(excluded.name, places.name)"), (True, "COALESCE(places.name, excluded.name)")):
+            self._run_many("INSERT INTO places (node_id, name, learned_at) VALUES (?, ?, ?)"
+                           f" ON CONFLICT (node_id) DO UPDATE SET name = {kept}",
+                           [(p["node_id"], p.get("name"), now) for p in known if bool(p.get("from_map")) == from_map])
 
     def visit_place(self, node_id: str) -> None:
         now = self._stamp()
