@@ -57,6 +57,8 @@ class LoopbackAPI:
         self.hold_post_seconds = 0.0
         self.gets: list[str] = []
         self.posts: list[dict[str, Any]] = []
+        # (method, notification id, Authorization header) per request: whose key each agent used
+        self.authorizations: list[tuple[str, str, str]] = []
         self.post_started = threading.Event()
         self.get_started = threading.Event()
         self.get_released = threading.Event()
@@ -84,6 +86,7 @@ class LoopbackAPI:
                 notification_id = self.path.rsplit("/", 1)[-1]
                 with api._lock:
                     api.gets.append(notification_id)
+                    api.authorizations.append(("GET", notification_id, self.headers.get("Authorization", "")))
                 api.get_started.set()
                 api.get_released.wait(timeout=60)  # bounded so a failed test cannot hang the server
                 if api.on_get is not None:
@@ -99,6 +102,8 @@ class LoopbackAPI:
                 payload = json.loads(self.rfile.read(length) or b"{}")
                 with api._lock:
                     api.posts.append(payload)
+                    api.authorizations.append(("POST", str(payload.get("notification_id")),
+                                               self.headers.get("Authorization", "")))
                 api.post_started.set()
                 if api.hold_post_seconds:
                     time.sleep(api.hold_post_seconds)

@@ -110,10 +110,10 @@ def test_a_discord_message_becomes_string_ids():
 
 
 def test_own_reports_are_the_bots_messages_and_the_report_webhooks_posts_only():
-    assert is_own(sent_by(BOT, 1, 10), BOT, HOOK)
-    assert is_own(sent_by(HOOK, 1, 10, webhook_id=HOOK), BOT, HOOK)
-    assert not is_own(sent_by(WORLD, 1, 10, webhook_id=WORLD), BOT, HOOK)  # the world posting via its own webhook
-    assert not is_own(sent_by(WORLD, 1, 10), None, None)
+    assert is_own(sent_by(BOT, 1, 10), BOT, {HOOK})
+    assert is_own(sent_by(HOOK, 1, 10, webhook_id=HOOK), BOT, {HOOK})
+    assert not is_own(sent_by(WORLD, 1, 10, webhook_id=WORLD), BOT, {HOOK})  # the world posting via its own webhook
+    assert not is_own(sent_by(WORLD, 1, 10), None, ())
 
 
 def test_the_report_webhook_id_is_read_from_its_url():
@@ -165,6 +165,40 @@ def test_catch_up_reads_after_the_last_seen_oldest_first_then_live_messages_in_o
     assert ten.history_calls[0]["after"].id == 100
     first_start = twenty.history_calls[0]["after"]  # no message seen there yet: the recent window only
     assert timedelta(0) <= discord.utils.utcnow() - first_start - FIRST_START_WINDOW < timedelta(minutes=1)
+
+
+class Lane(Records):
+    """One fleet agent's listener (app/listen/fleet_run.py routes by its channels)."""
+
+    def __init__(self, channel: str, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.agent = SimpleNamespace(runtime=SimpleNamespace(settings=SimpleNamespace(channel_ids={channel})))
+
+
+def test_a_fleet_behind_the_bot_gets_each_agents_channel_caught_up_and_live_and_skips_their_webhooks(settings):
+    from karakuri_agent.app.listen.fleet_run import Fleet
+
+    hook_20 = 888000333
+    ten = FakeChannel(10, [sent_by(WORLD, 101, 10, "a"), sent_by(WORLD, 103, 10, "c")])
+    twenty = FakeChannel(20, [sent_by(WORLD, 201, 20, "d"), sent_by(hook_20, 202, 20, "its report", hook_20)])
+    first, second = Lane("10", last_seen={"10": "100"}, expect=3), Lane("20", expect=2)
+    fleet = Fleet([first, second], workers=2)  # type: ignore[list-item]
+    bot = ListenerBot(settings, lambda reporter_for: fleet, close_listener=lambda: fleet.close(finish_queued=True),
+                      report_webhooks=[f"https://discord.com/api/webhooks/{hook_20}/token-of-20"])
+    bot.get_channel = {10: ten, 20: twenty}.get
+
+    async def scenario() -> None:
+        await bot.setup_hook()
+        await bot.on_ready()
+        await bot.on_message(sent_by(WORLD, 104, 10, "live"))
+        await bot.on_message(sent_by(WORLD, 203, 20, "live too"))
+        assert await asyncio.to_thread(first.done.wait, WAIT) and await asyncio.to_thread(second.done.wait, WAIT)
+        await bot.close()
+
+    asyncio.run(scenario())
+    assert [(m.message_id, up) for m, up in first.calls] == [("101", True), ("103", True), ("104", False)]
+    assert [(m.message_id, up) for m, up in second.calls] == [("201", True), ("203", False)]  # its own report skipped
+    assert ten.history_calls[0]["after"].id == 100  # where the first agent's channel was left
 
 
 def test_close_finishes_the_message_in_hand_starts_nothing_new_and_closes_the_agent_in_its_thread(settings):

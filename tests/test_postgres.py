@@ -343,3 +343,27 @@ def test_without_the_driver_a_postgresql_url_says_what_to_install(monkeypatch, t
     monkeypatch.delitem(sys.modules, "karakuri_agent.state.postgres", raising=False)
     with pytest.raises(ConfigError, match=r"pip install '\.\[postgres\]'"):
         open_url(f"postgresql://k:{PASSWORD}@127.0.0.1:{closed_port()}/k", tmp_path, lambda: NOW)
+
+
+def test_agents_sharing_one_database_each_in_a_schema_of_its_own_never_meet(postgres_url):
+    """A fleet's agents on one database: each URL names its schema (made on first use); no row crosses."""
+    import uuid
+
+    import psycopg
+
+    from testing.samples import in_schema
+
+    database = os.environ["KARAKURI_TEST_DATABASE_URL"]  # set: postgres_url skips without it
+    names = [f"agent_{uuid.uuid4().hex[:10]}" for _ in range(2)]
+    states = [open_url(in_schema(database, name), None, lambda: NOW) for name in names]
+    try:
+        states[0].store.learn_places([{"node_id": "2-1", "name": "駅"}])
+        states[0].ledger.claim("notif-a", "move", {"target_node_id": "2-1"})
+        assert [p.name for p in states[0].store.known_places()] == ["駅"]
+        assert states[1].store.known_places() == [] and states[1].ledger.previous("notif-a") is None
+    finally:
+        for state in states:
+            state.close()
+        with psycopg.connect(database, autocommit=True) as conn:
+            for name in names:
+                conn.execute(f'DROP SCHEMA IF EXISTS "{name}" CASCADE')

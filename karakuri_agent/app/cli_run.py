@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 import click
 
@@ -96,21 +96,67 @@ def _recorder(record_dir: Path | None, settings: Settings) -> Recorder | None:
 @click.option("--stdin", "from_stdin", is_flag=True,
               help='Read messages as JSON lines on stdin ({"content", "author_id", "channel_id", "id"}) instead'
                    " of from Discord; print one report line per notification.")
+@click.option("--fleet", "fleet_file", type=click.Path(dir_okay=False, path_type=Path),
+              help="Run every agent a fleet file names (TOML, one [[agent]] table with env_file per agent), each"
+                   " fed the messages of its own channels. Set-up: docs/fleet.md.")
+@click.option("--workers", type=click.IntRange(1, 256), default=None,
+              help="With --fleet: how many agents are handled at once (default 8); each agent's messages stay in order.")
 @FIXTURES
 @AT
 @FIXTURE_STATE
 @handles_errors
-def listen(from_stdin: bool, fixtures_dir: str | None, at_text: str | None, state_dir: Path | None) -> None:
+def listen(from_stdin: bool, fleet_file: Path | None, workers: int | None, fixtures_dir: str | None,
+           at_text: str | None, state_dir: Path | None) -> None:
     """Stay running: handle each Discord message as `handle` would, one at a time, in arrival order.
 
     Logs one line per notification to stderr (-v adds skipped messages and the
     cycle's own lines). Stops on end of input, SIGTERM or SIGINT after the
-    message in hand. Set-up: docs/listen.md.
+    message in hand. Set-up: docs/listen.md; many agents in one process: docs/fleet.md.
     """
     if (fixtures_dir or at_text or state_dir) and not from_stdin:
         raise UsageError("--fixtures, --at and --state-dir apply to `listen --stdin` only")
+    if fleet_file is not None:
+        if fixtures_dir or at_text or state_dir:
+            raise UsageError("--fixtures, --at and --state-dir replay one agent; a fleet's agents each have their"
+                             " own state (docs/fleet.md)")
+        _listen_fleet(fleet_file, from_stdin, workers)
+        return
+    if workers is not None:
+        raise UsageError("--workers applies to `listen --fleet` only")
     with fixture_settings(fixtures_dir, at_text, state_dir) as (settings, clock):
         _listen(settings, clock, from_stdin)
+
+
+def _listen_fleet(fleet_file: Path, from_stdin: bool, workers: int | None) -> None:
+    """Every agent of the fleet file in this process (app/listen/fleet_run.py), from stdin or Discord."""
+    import logging
+
+    from karakuri_agent.app.fleet import load_fleet
+    from karakuri_agent.app.listen import fleet_run
+
+    members = load_fleet(fleet_file)
+    bot = None if from_stdin else _discord_bot()
+    for member in members:
+        for warning in member.settings.warnings:
+            say(f"warning: {member.env_file}: {warning}", err=True)
+    log_to_stderr("karakuri_agent.app.listen", logging.INFO)
+    if bot is None:
+        fleet_run.from_stdin(members, workers or fleet_run.DEFAULT_WORKERS)
+    else:
+        log_to_stderr("discord", logging.WARNING)
+        fleet_run.from_discord(bot, members, workers or fleet_run.DEFAULT_WORKERS)
+
+
+def _discord_bot() -> Any:
+    """app/listen/bot.py, or a UsageError saying how to install discord.py."""
+    try:
+        from karakuri_agent.app.listen import bot
+    except ModuleNotFoundError as exc:
+        if not (exc.name or "").startswith("discord"):
+            raise
+        raise UsageError("listening on Discord needs discord.py: in the clone, pip install '.[discord]'"
+                         " (or use --stdin)") from None
+    return bot
 
 
 def _listen(settings: Settings, clock: Callable[[], datetime], from_stdin: bool) -> None:
@@ -120,13 +166,7 @@ def _listen(settings: Settings, clock: Callable[[], datetime], from_stdin: bool)
     from karakuri_agent.app.cycle import Agent, configured_reporter
 
     if not from_stdin:
-        try:
-            from karakuri_agent.app.listen import bot
-        except ModuleNotFoundError as exc:
-            if not (exc.name or "").startswith("discord"):
-                raise
-            raise UsageError("listening on Discord needs discord.py: in the clone, pip install '.[discord]'"
-                             " (or use --stdin)") from None
+        bot = _discord_bot()
         bot.check_settings(settings)  # before anything starts: a missing token is exit 2, not a log line
     if not logging.getLogger("karakuri_agent").isEnabledFor(logging.INFO):
         # A resident process's log is its journal: one line per notification by default.
@@ -155,19 +195,27 @@ def _listen(settings: Settings, clock: Callable[[], datetime], from_stdin: bool)
 
 
 @click.command(cls=WholeHelpCommand, name="doctor")
+@click.option("--fleet", "fleet_file", type=click.Path(dir_okay=False, path_type=Path),
+              help="Check every agent of a fleet file (each line names its env file), and that no two are one.")
 @handles_errors
-def doctor() -> None:
+def doctor(fleet_file: Path | None) -> None:
     """Check the set-up without acting: .env, every setting, the state, the persona, one read from the server.
 
     One line per finding (ok, warning, problem); exit 0 only when a real run would work, 1 otherwise.
     The server is asked once for a made-up notification id: a read, never an action.
     """
     from karakuri_agent.app.config import load_settings
-    from karakuri_agent.app.doctor import PROBLEM, diagnose
+    from karakuri_agent.app.doctor import PROBLEM, diagnose, diagnose_fleet
 
-    findings = diagnose(load_settings(lenient=True))
-    for finding in findings:
-        say(finding.line())
+    if fleet_file is not None:
+        named = diagnose_fleet(fleet_file)
+        findings = [finding for _, finding in named]
+        for where, finding in named:
+            say(f"{where}: {finding.line()}")
+    else:
+        findings = diagnose(load_settings(lenient=True))
+        for finding in findings:
+            say(finding.line())
     problems = sum(finding.level == PROBLEM for finding in findings)
     if problems:
         say(f"{problems} problem{'s' if problems > 1 else ''}: a real run would not work until"

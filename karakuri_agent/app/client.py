@@ -115,6 +115,23 @@ def _is_retryable_get_error(exc: BaseException) -> bool:
     return isinstance(exc, (_Busy, httpx.TransportError))
 
 
+def connection_pool(base_url: str, timeout: float = 10.0, transport: httpx.BaseTransport | None = None) -> httpx.Client:
+    """The HTTP connection pool to one server, with no key of its own (each request carries its agent's).
+
+    httpx.Client is safe to share between threads: a fleet's agents use one per server.
+    """
+    return httpx.Client(
+        follow_redirects=False,  # no API call follows a redirect: it would carry the key elsewhere
+        base_url=base_url.rstrip("/") + "/",
+        headers={"User-Agent": USER_AGENT},
+        transport=transport,
+        timeout=httpx.Timeout(timeout, connect=min(timeout, 5.0)),
+        # A plain-http base (a loopback server) never uses TLS: skip loading the
+        # CA bundle, which costs ~20 ms per process. https keeps full verification.
+        verify=not base_url.startswith("http://"),
+    )
+
+
 class KarakuriClient:
     """Two calls: `get_notification` (safe to repeat) and `send_command` (never repeated)."""
 
@@ -130,17 +147,13 @@ class KarakuriClient:
         connect_attempts: int = 3,
         sleep: Callable[[float], None] | None = None,
         secrets: tuple[str, ...] = (),
+        pool: httpx.Client | None = None,
     ) -> None:
-        self._http = httpx.Client(
-            follow_redirects=False,  # no API call follows a redirect: it would carry the key elsewhere
-            base_url=base_url.rstrip("/") + "/",
-            headers={"Authorization": f"Bearer {api_key.get()}", "User-Agent": USER_AGENT},
-            transport=transport,
-            timeout=httpx.Timeout(timeout, connect=min(timeout, 5.0)),
-            # A plain-http base (a loopback server) never uses TLS: skip loading the
-            # CA bundle, which costs ~20 ms per process. https keeps full verification.
-            verify=not base_url.startswith("http://"),
-        )
+        # A fleet's agents share one connection pool per server (`pool`, from connection_pool); each
+        # request carries this agent's own key, never the pool's.
+        self._owns_pool = pool is None
+        self._http = pool or connection_pool(base_url, timeout, transport)
+        self._auth = {"Authorization": f"Bearer {api_key.get()}"}
         # Masked in every answer before it is read. Besides the key, only secrets long enough not to
         # match the JSON's own words: masking a short one could turn a valid body into an invalid one.
         self._secrets = (api_key.get(), *(s for s in secrets if len(s) >= MIN_MASKED_SECRET))
@@ -162,7 +175,8 @@ class KarakuriClient:
         self.close()
 
     def close(self) -> None:
-        self._http.close()
+        if self._owns_pool:
+            self._http.close()
 
     def _within_deadline(self, method: str, url: str, **kwargs: Any) -> httpx.Response:
         """The request, its whole answer read within the call's deadline, else httpx.ReadTimeout.
@@ -171,7 +185,8 @@ class KarakuriClient:
         sends one byte a second cannot hold the run past the deadline.
         """
         started = time.monotonic()
-        with self._http.stream(method, url, **kwargs) as streamed:
+        headers = {**self._auth, **kwargs.pop("headers", {})}
+        with self._http.stream(method, url, headers=headers, **kwargs) as streamed:
             if streamed.is_stream_consumed:  # an answer already in memory (a recorded or mock transport)
                 return streamed
             chunks = []

@@ -11,7 +11,7 @@ from __future__ import annotations
 import errno
 import ipaddress
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Mapping, TypeVar
 from urllib.parse import urlsplit
@@ -53,6 +53,7 @@ class EnvSource:
 
     path: Path
     found: bool
+    file_wins: bool = False  # a fleet's agent: the file overrides the environment
 
     def describe(self) -> str:
         if self.found:
@@ -215,6 +216,7 @@ def load_settings(
     require_api: bool = True,
     fixtures_dir: Path | None = None,
     lenient: bool = False,
+    file_over_environ: bool = False,
 ) -> Settings:
     """Build settings; raise ConfigError naming the first bad variable.
 
@@ -222,7 +224,9 @@ def load_settings(
     With fixtures (argument or `KARAKURI_FIXTURES_DIR`) no URL or key is needed.
     `lenient` keeps going past bad values (their defaults are used) and lists
     them in `problems`: for `doctor`, which reports them all, and for commands
-    that only read the state, which warn about them.
+    that only read the state, which warn about them. `file_over_environ` turns
+    the precedence round for a fleet (app/fleet.py): each agent's env file
+    overrides the process's environment, whose settings are the defaults.
     """
     env = dict(os.environ if environ is None else environ)
     check = _Checks(lenient)
@@ -233,9 +237,11 @@ def load_settings(
         read = check("KARAKURI_ENV_FILE", lambda: read_env_file(found), None)
         # Lenient (doctor): the bad line is a problem, the lines around it are still read.
         from_file = read if read is not None else read_env_file(found, skip_bad_lines=True)
-    merged = {**from_file, **env}
-    warnings = [*unknown_names({k: v for k, v in from_file.items() if k not in env}, f"in {source.path}"
-                               if source else ""),
+    merged = {**env, **from_file} if file_over_environ else {**from_file, **env}
+    if source is not None and file_over_environ:
+        source = replace(source, file_wins=True)
+    warnings = [*unknown_names({k: v for k, v in from_file.items() if file_over_environ or k not in env},
+                               f"in {source.path}" if source else ""),
                 *unknown_names(env, "in the environment")]
 
     def missing(name: str) -> ConfigError:

@@ -182,15 +182,18 @@ class Agent:
     @contextmanager
     def open(cls, settings: Settings, *, transport: httpx.BaseTransport | None = None,
              decider: Decider | None = None, reporter: Reporter | None = None,
-             clock: Clock = utc_now, state: State | None = None) -> Iterator[Agent]:
+             clock: Clock = utc_now, state: State | None = None, persona: Persona | None = None,
+             pool: httpx.Client | None = None) -> Iterator[Agent]:
         """Load the persona, build the decider, open the state and the HTTP client.
 
         `state` is for callers that hold their own (an in-memory one in tests);
-        otherwise the configured backend is opened and closed here.
+        otherwise the configured backend is opened and closed here. A fleet
+        hands in the persona it loaded once for the pack's directory and its
+        connection pool to the server.
         """
-        persona = load_configured_persona(settings)
+        persona = persona or load_configured_persona(settings)
         chosen = decider or build_decider(settings)
-        with open_runtime(settings, transport=transport, clock=clock, state=state) as rt:
+        with open_runtime(settings, transport=transport, clock=clock, state=state, pool=pool) as rt:
             yield cls(rt, decider=chosen, persona=persona, reporter=reporter)
 
     def handle(self, body: str, *, dry_run: bool = False, remember: Callable[[], None] | None = None) -> HandleResult:

@@ -40,6 +40,8 @@ def check_env_file(settings: Settings, transport: httpx.BaseTransport | None = N
     source = settings.env_source
     if source is None:
         return []  # KARAKURI_ENV_FILE named a missing file: that is among the settings' problems
+    if source.found and source.file_wins:
+        return [Finding(OK, f"settings: read {source.path}; it wins over the environment (a fleet's agent)")]
     if source.found:
         return [Finding(OK, f"settings: read {source.path}; variables in the environment win over it")]
     return [Finding(OK, f"settings: no .env in the working directory {source.path.parent}; the environment only"
@@ -209,3 +211,15 @@ CHECKS: tuple[Check, ...] = (check_env_file, check_settings, check_state, check_
 def diagnose(settings: Settings, transport: httpx.BaseTransport | None = None) -> list[Finding]:
     """Every check's findings, in order; a real run would work when none is a PROBLEM."""
     return [finding for check in CHECKS for finding in check(settings, transport)]
+
+
+def diagnose_fleet(path: Path, environ: dict[str, str] | None = None,
+                   transport: httpx.BaseTransport | None = None) -> list[tuple[str, Finding]]:
+    """`doctor --fleet`: every agent's findings, named by its env file, then what keeps two agents from being
+    two (app/fleet.py). A fleet file that cannot be read is a ConfigError (nothing checked)."""
+    from karakuri_agent.app.fleet import apart, env_files, read_member
+
+    env = dict(os.environ if environ is None else environ)
+    members = [read_member(env_file, env, lenient=True) for env_file in env_files(path)]
+    found = [(member.env_file.name, finding) for member in members for finding in diagnose(member.settings, transport)]
+    return found + [(path.name, Finding(PROBLEM, problem)) for problem in apart(members)]

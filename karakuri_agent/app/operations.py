@@ -60,11 +60,13 @@ def open_runtime(
     transport: httpx.BaseTransport | None = None,
     clock: Clock = utc_now,
     state: State | None = None,
+    pool: httpx.Client | None = None,
 ) -> Iterator[Runtime]:
     """The HTTP client and the state (the configured backend unless one is handed in), closed on exit.
 
     `clock` is the machine's; the runtime's is the world's clock over it, and
-    the state opened here stamps with the world's clock too.
+    the state opened here stamps with the world's clock too. `pool` is a
+    fleet's shared connection pool to the server (left open here).
     """
     world = world_clock(clock)
     client = KarakuriClient(
@@ -74,6 +76,7 @@ def open_runtime(
         timeout=settings.http_timeout,
         get_retry_budget=settings.get_retry_budget,
         secrets=settings.secrets,
+        pool=pool,
     )
     try:
         if state is not None:

@@ -16,6 +16,7 @@ reads `Word`s.
 from __future__ import annotations
 
 import functools
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -69,6 +70,9 @@ class Word:
         return BOUND in self.detail
 
 
+_ANALYZER_IN_USE = threading.Lock()
+
+
 @functools.lru_cache(maxsize=1)
 def _tagger() -> Callable[[str], Any]:
     import fugashi  # type: ignore[import-not-found,unused-ignore]  # the analyzer: only when a line is read
@@ -83,6 +87,11 @@ def _field(feature: Any, name: str) -> str:
 
 
 def _analyse(text: str) -> tuple[Word, ...]:
+    with _ANALYZER_IN_USE:  # one analyzer per process; a fleet's workers read lines one at a time through it
+        return _read(text)
+
+
+def _read(text: str) -> tuple[Word, ...]:
     out = []
     for node in _tagger()(text):
         feature = node.feature

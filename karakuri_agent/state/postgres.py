@@ -25,6 +25,7 @@ from datetime import datetime
 from typing import Any, Callable, Iterator
 
 import psycopg
+import psycopg.sql
 from psycopg.types.json import Jsonb
 
 from karakuri_agent.domain.clock import utc_now
@@ -67,7 +68,7 @@ class _Connection:
             self.raw = self._open()
         return self.raw
 
-    def execute(self, sql: str | bytes, params: Any = None) -> psycopg.Cursor[Any]:
+    def execute(self, sql: str | bytes | psycopg.sql.Composed, params: Any = None) -> psycopg.Cursor[Any]:
         try:
             return self._live().execute(sql, params)
         except psycopg.Error as exc:
@@ -112,10 +113,26 @@ class _Connection:
             pass  # closing a connection the server already dropped has nothing left to release
 
 
+def own_schema(conn: _Connection) -> None:
+    """The schema a URL names for its agent (`?options=-csearch_path%3Dnike`), made on first use.
+
+    Several agents share one database each in a schema of its own (docs/fleet.md):
+    the tables are the same, the rows never meet. A URL naming no schema uses
+    `public`, as before.
+    """
+    current, path = conn.execute("SELECT current_schema(), current_setting('search_path')").fetchone() or (None, "")
+    if current is not None:
+        return
+    first = str(path).split(",")[0].strip().strip('"')
+    if first and first != "$user":
+        conn.execute(psycopg.sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(psycopg.sql.Identifier(first)))
+
+
 def connect(url: str) -> _Connection:
     """The one place a connection is made (a pool for a resident process would go here), migrated."""
     conn = _Connection(url)
     try:
+        own_schema(conn)
         migrate(conn)
     except BaseException:
         conn.close()

@@ -24,7 +24,7 @@ import signal
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack
 from datetime import timedelta
-from typing import Any, AsyncIterator, Callable
+from typing import Any, AsyncIterator, Callable, Collection, Mapping, Protocol
 from urllib.parse import urlsplit
 
 import discord
@@ -36,6 +36,15 @@ from karakuri_agent.errors import ConfigError
 from karakuri_agent.report.reporters import DiscordChannelReporter, Reporter
 
 log = logging.getLogger(__name__)
+
+
+class Fed(Protocol):
+    """What the bot feeds: one agent's Listener, or a fleet's router (app/listen/fleet_run.py)."""
+
+    @property
+    def last_seen(self) -> Mapping[str, str]: ...
+
+    def handle(self, message: Message, *, catching_up: bool = False) -> Any: ...
 
 # With no message seen yet in a channel (a first start), catch up on this much of its history:
 # a notification expires within minutes, so older messages could only be recorded as expired.
@@ -58,11 +67,11 @@ def webhook_id_of(url: str) -> int | None:
     return None
 
 
-def is_own(message: Any, bot_user_id: int | None, report_webhook_id: int | None) -> bool:
-    """The agent's own reports (a bot message or a post through the report webhook) are never handled."""
+def is_own(message: Any, bot_user_id: int | None, report_webhook_ids: Collection[int]) -> bool:
+    """The agents' own reports (a bot message or a post through a report webhook) are never handled."""
     if bot_user_id is not None and message.author.id == bot_user_id:
         return True
-    return report_webhook_id is not None and getattr(message, "webhook_id", None) == report_webhook_id
+    return getattr(message, "webhook_id", None) in report_webhook_ids
 
 
 async def history_after(channel: Any, last_seen: str | None) -> AsyncIterator[Any]:
@@ -78,8 +87,10 @@ async def history_after(channel: Any, last_seen: str | None) -> AsyncIterator[An
 class ListenerBot(discord.Client):
     """The gateway side: events in, one queue, one worker thread holding the Listener."""
 
-    def __init__(self, settings: Settings, open_listener: Callable[[Callable[[Message], Reporter | None]], Listener],
-                 *, close_listener: Callable[[], None] = lambda: None) -> None:
+    def __init__(self, settings: Settings, open_listener: Callable[[Callable[[Message], Reporter | None]], Fed],
+                 *, close_listener: Callable[[], None] = lambda: None, report_webhooks: Collection[str] = ()) -> None:
+        """`open_listener` opens what the messages are fed to (one agent's Listener, or a fleet's router);
+        `report_webhooks` are the fleet's agents' own webhooks beside the settings' (their posts are skipped)."""
         intents = discord.Intents.none()
         intents.guilds = True  # the channel cache, to find the watched channels
         intents.guild_messages = True
@@ -92,16 +103,17 @@ class ListenerBot(discord.Client):
         self._open_listener = open_listener
         self._close_listener = close_listener
         self._webhook = configured_reporter(settings)
-        self._report_webhook_id = webhook_id_of(settings.webhook_url.get()) if settings.webhook_url else None
+        urls = [*report_webhooks, *([settings.webhook_url.get()] if settings.webhook_url else [])]
+        self._report_webhook_ids = frozenset(i for i in map(webhook_id_of, urls) if i is not None)
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="karakuri-agent")
         self._queue: asyncio.Queue[Any] = asyncio.Queue()
         self._consumer: asyncio.Task[None] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
-        self._listener: Listener | None = None
+        self._listener: Fed | None = None
         self._stopping = False
 
     @property
-    def listener(self) -> Listener:
+    def listener(self) -> Fed:
         """The Agent's listener, opened by setup_hook before any message is consumed."""
         if self._listener is None:
             raise RuntimeError("the listener is used before setup_hook opened it")
@@ -142,7 +154,7 @@ class ListenerBot(discord.Client):
             self._queue.put_nowait(message_of(message))
 
     def _own(self, message: Any) -> bool:
-        return is_own(message, self.user.id if self.user else None, self._report_webhook_id)
+        return is_own(message, self.user.id if self.user else None, self._report_webhook_ids)
 
     # -- the one consumer ----------------------------------------------------------
     async def _consume(self) -> None:
@@ -199,17 +211,25 @@ def check_settings(settings: Settings) -> None:
 
 
 def run(settings: Settings, open_agent: Callable[[ExitStack], Any]) -> None:
-    """Run the bot until SIGTERM/SIGINT; a refused token or a missing intent is a ConfigError."""
+    """Run the bot for one agent until SIGTERM/SIGINT; a refused token or a missing intent is a ConfigError."""
+    def open_listener(stack: ExitStack, reporter_for: Callable[[Message], Reporter | None]) -> Fed:
+        return Listener(open_agent(stack), reporter_for=reporter_for)
+
+    serve(settings, open_listener)
+
+
+def serve(settings: Settings, open_listener: Callable[[ExitStack, Callable[[Message], Reporter | None]], Fed], *,
+          report_webhooks: Collection[str] = ()) -> None:
+    """Run the bot until SIGTERM/SIGINT, feeding what `open_listener` opens (in the worker thread, closed
+    with the stack it is given); a refused token or a missing intent is a ConfigError."""
     check_settings(settings)
     stack = ExitStack()
 
     token = settings.discord_bot_token
     assert token is not None  # check_settings said so
 
-    def open_listener(reporter_for: Callable[[Message], Reporter | None]) -> Listener:
-        return Listener(open_agent(stack), reporter_for=reporter_for)
-
-    bot = ListenerBot(settings, open_listener, close_listener=stack.close)
+    bot = ListenerBot(settings, functools.partial(open_listener, stack), close_listener=stack.close,
+                      report_webhooks=report_webhooks)
 
     async def main() -> None:
         loop = asyncio.get_running_loop()

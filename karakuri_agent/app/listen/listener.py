@@ -67,8 +67,10 @@ def expired(result: HandleResult) -> bool:
 class Listener:
     """One opened Agent fed message after message; not thread-safe (one worker calls it)."""
 
-    def __init__(self, agent: Agent, *, reporter_for: Callable[[Message], Reporter | None] = lambda m: None) -> None:
+    def __init__(self, agent: Agent, *, reporter_for: Callable[[Message], Reporter | None] = lambda m: None,
+                 name: str = "") -> None:
         self.agent = agent
+        self._who = f"{name}: " if name else ""  # a fleet's log names the agent before each line
         self._reporter_for = reporter_for
         self._settings = agent.runtime.settings
         self._store = agent.runtime.store
@@ -92,16 +94,16 @@ class Listener:
         try:
             result = self.agent.handle(message.content, remember=lambda: self._remember(message))
         except UsageError as exc:
-            log.warning("message %s skipped: %s", message.message_id or "-", exc.message)
+            log.warning("%smessage %s skipped: %s", self._who, message.message_id or "-", exc.message)
             with self._store.batch():
                 self._remember(message)
             return None
         except Exception as exc:  # a bug must not stop a resident process; the ledger keeps a retry safe
             if debug_enabled():
-                log.exception("message %s: internal error", message.message_id or "-")
+                log.exception("%smessage %s: internal error", self._who, message.message_id or "-")
             else:
-                log.error("message %s: internal error (%s); set KARAKURI_DEBUG=1 for details",
-                          message.message_id or "-", type(exc).__name__)
+                log.error("%smessage %s: internal error (%s); set KARAKURI_DEBUG=1 for details",
+                          self._who, message.message_id or "-", type(exc).__name__)
             return None
         if result.notification_id is None:
             log.debug("message %s: no notification id, nothing to do", message.message_id or "-")
@@ -147,7 +149,7 @@ class Listener:
     def _log(self, message: Message, result: HandleResult, posted: str, ms: float) -> None:
         """One line per message: ids, decision, outcome, where the report went, milliseconds."""
         decision = result.decision.command if result.decision and result.decision.command else "none"
-        line = (f"message {message.message_id or '-'} {result.notification_id} decision={decision}"
+        line = (f"{self._who}message {message.message_id or '-'} {result.notification_id} decision={decision}"
                 f" outcome={became(result)} report={posted} {ms:.0f} ms")
         if result.error and not expired(result):
             log.warning("%s: %s. %s", line, result.error["message"].rstrip("."), result.error["what_to_do"])

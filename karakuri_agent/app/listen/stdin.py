@@ -14,11 +14,14 @@ import logging
 import signal
 from contextlib import contextmanager
 from types import FrameType
-from typing import Callable, Iterator, TextIO
+from typing import TYPE_CHECKING, Callable, Iterator, Protocol, TextIO
 
-from karakuri_agent.app.listen.listener import Listener, Message
+from karakuri_agent.app.listen.listener import Message
 from karakuri_agent.outside import NotOneObject, json_object
 from karakuri_agent.terminal import shown
+
+if TYPE_CHECKING:
+    from karakuri_agent.app.cycle import HandleResult
 
 log = logging.getLogger(__name__)
 _SIGNALS = (signal.SIGTERM, signal.SIGINT)
@@ -83,10 +86,18 @@ class _Stopper:
             self._busy = False
 
 
-def run(listener: Listener, lines: TextIO, out: TextIO, *, before: Callable[[Message], None] | None = None) -> None:
+class Handles(Protocol):
+    """What the loop feeds: one agent's Listener (it answers at once), or a Fleet (it queues, answers None,
+    and writes each report itself)."""
+
+    def handle(self, message: Message) -> HandleResult | None: ...
+
+
+def run(listener: Handles, lines: TextIO, out: TextIO, *, before: Callable[[Message], None] | None = None) -> bool:
     """Read messages until end of input or a stop signal; print and flush one report line per notification.
 
     `before` sees each message first (a fixture run sets its clock to the message's recorded time).
+    True when a signal stopped it (a fleet then finishes only what is in hand), False at end of input.
     """
     stopper = _Stopper()
     with stopper.installed():
@@ -112,3 +123,4 @@ def run(listener: Listener, lines: TextIO, out: TextIO, *, before: Callable[[Mes
                 result = listener.handle(message)
                 if result is not None:
                     print(shown(result.report), file=out, flush=True)  # as every output line is
+    return stopper.requested

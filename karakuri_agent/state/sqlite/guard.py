@@ -108,7 +108,9 @@ def open_guarded(path: Path, timeout: float, *, query: str = "") -> GuardedConne
     """
     target = f"{path.as_uri()}?{query}" if query else str(path)
     with mapped(str(path)):
+        # Used by one thread at a time, not always the one that opened it: a fleet's agents take turns
+        # on a pool of workers, each agent's messages one after another (app/listen/fleet_run.py).
         conn = sqlite3.connect(target, timeout=timeout, isolation_level=None, factory=GuardedConnection,
-                               uri=bool(query))
+                               uri=bool(query), check_same_thread=False)
     conn.where = str(path)
     return conn
