@@ -184,6 +184,8 @@ WHAT_TO_DO = {
     "invalid_request": "the server refused the params; the message says which",
     "not_logged_in": "the agent is not logged in to the world; log it in and wait for the next notification",
     "service_unavailable": "the server is busy or down; the next notification will be handled as usual",
+    "rate_limited": ("the server asked to wait longer than the notification lives (or said no time); the command"
+                     " was not taken, and the next notification will be handled as usual"),
     "fixture_unreadable": "a fixture file is not valid JSON; fix or re-record it",
     "invalid_response": "the server's answer was not what the contract describes",
 }

@@ -60,6 +60,35 @@ def test_get_stops_when_retry_after_exceeds_the_budget(slept):
     assert raised.value.status == 429 and route.call_count == 1 and slept == []
 
 
+RATE_LIMITED = {"error": "rate_limited", "message": "Rate limited.", "details": {"retry_after_seconds": 7}}
+
+
+@respx.mock
+def test_get_reads_the_newer_apis_retry_after_seconds_from_the_error_body(client, slept):
+    respx.get(GET_URL).mock(side_effect=[httpx.Response(429, json=RATE_LIMITED), httpx.Response(200, json={})])
+    client.get_notification("notif-1")
+    assert slept == [7.0]
+
+
+@respx.mock
+@pytest.mark.parametrize("answers, life, sent, waited, ok", [
+    ([(429, RATE_LIMITED), (200, {"ok": True})], 600.0, 2, [7.0], True),  # waits as told, then it is taken
+    ([(429, RATE_LIMITED)] * 5, 600.0, 3, [7.0, 7.0], False),  # at most three tries in all
+    ([(429, RATE_LIMITED), (200, {"ok": True})], 6.0, 1, [], False),  # the wait does not fit in the life left
+    ([(429, {"error": "rate_limited"}), (200, {"ok": True})], 600.0, 1, [], False),  # no wait told: not resent
+    ([(503, {"error": "busy", "details": {"retry_after_seconds": 1}}), (200, {})], 600.0, 1, [], False),  # may be done
+])
+def test_a_command_refused_with_429_is_sent_again_only_as_told_within_the_notifications_life(
+        client, slept, answers, life, sent, waited, ok):
+    route = respx.post(POST_URL).mock(side_effect=[httpx.Response(status, json=body) for status, body in answers])
+    if ok:
+        assert client.send_command("notif-1", "wait", {"duration": 1}, may_wait=life) == {"ok": True}
+    else:
+        with pytest.raises(ServerRejected):
+            client.send_command("notif-1", "wait", {"duration": 1}, may_wait=life)
+    assert route.call_count == sent and slept == waited
+
+
 @respx.mock
 def test_get_gives_up_after_bounded_attempts(client):
     route = respx.get(GET_URL).mock(side_effect=httpx.ConnectError("refused"))

@@ -459,3 +459,25 @@ def test_a_fixture_run_posts_nothing_even_with_a_webhook_configured(env, monkeyp
     result = CliRunner().invoke(agent, ["handle", "--fixtures", "bundled", "notification_id: notif-demo01"])
     assert result.exit_code == 0 and result.stdout.startswith("からくり: ログイン通知を確認。")
     assert posted == []
+
+
+@pytest.mark.parametrize("life_seconds, sent", [(120, 2), (10, 1)])
+def test_a_command_refused_with_429_waits_as_told_only_within_the_notifications_life(
+        env, notification, monkeypatch, life_seconds, sent):
+    """The newer API's 429 rate_limited says how long to wait: the command is sent again then (the server did
+    not take it), if that is before the notification expires; one claim, one command taken, either way."""
+    import time as time_module
+
+    now = datetime(2026, 11, 29, 12, 0, tzinfo=timezone.utc)
+    slept: list[float] = []
+    monkeypatch.setattr(time_module, "sleep", slept.append)
+    notification["expires_at"] = (now + timedelta(seconds=life_seconds)).isoformat()
+    limited = {"error": "rate_limited", "message": "Too many requests.", "details": {"retry_after_seconds": 7}}
+    with respx.mock:
+        respx.get(GET_URL).respond(200, json=notification)
+        post = respx.post(POST_URL).mock(side_effect=[httpx.Response(429, json=limited),
+                                                      httpx.Response(200, json={"ok": True})])
+        result = run(clock=lambda: now)
+    assert post.call_count == sent and slept == [7.0] * (sent - 1)
+    assert {json.loads(c.request.content)["notification_id"] for c in post.calls} == {NID}
+    assert result.sent if sent == 2 else (not result.outcome.success and "rate_limited" in result.report + str(result.error))

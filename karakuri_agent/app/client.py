@@ -24,6 +24,8 @@ from karakuri_agent.secret import Secret, redact
 log = logging.getLogger(__name__)
 USER_AGENT = "karakuri-agent/0.1"
 MAX_RETRY_AFTER = 30.0
+# A command refused with 429 `rate_limited` (not taken) is sent at most this many times in all.
+RATE_LIMITED_TRIES = 3
 MIN_MASKED_SECRET = 8
 # Raised before a single byte of the request was written: safe to send again.
 NEVER_SENT = (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout)
@@ -70,8 +72,13 @@ def server_date(response: httpx.Response) -> datetime | None:
     return _http_date(response.headers.get("Date"))
 
 
-def _retry_after(response: httpx.Response) -> float | None:
-    """Seconds from a Retry-After header (delta, or an HTTP date read against the server's own Date)."""
+def _retry_after(response: httpx.Response, body: dict[str, Any] | None = None) -> float | None:
+    """Seconds to wait before asking again: the error body's `details.retry_after_seconds` (the newer API's
+    429 `rate_limited`), else a Retry-After header (delta, or an HTTP date read against the server's Date)."""
+    details = (body or {}).get("details")
+    told = details.get("retry_after_seconds") if isinstance(details, dict) else None
+    if isinstance(told, (int, float)) and not isinstance(told, bool) and 0 <= told < float("inf"):
+        return float(told)
     value = response.headers.get("Retry-After")
     if not value:
         return None
@@ -104,7 +111,8 @@ def _redirected(response: httpx.Response) -> dict[str, Any]:
 
 
 class _Busy(ServerRejected):
-    """A 5xx or 429 answer to a GET: retried, and raised as ServerRejected at the end."""
+    """A 5xx or 429 answer to a GET, or a 429 to a command: retried after `retry_after` (when the server said),
+    and raised as ServerRejected at the end."""
 
     def __init__(self, status: int, body: dict[str, Any], retry_after: float | None) -> None:
         super().__init__(status, body)
@@ -267,7 +275,8 @@ class KarakuriClient:
         response = self._within_deadline("GET", f"agents/notifications/{notification_id}")
         self.last_server_date = server_date(response)
         if response.status_code == 429 or response.status_code >= 500:
-            raise _Busy(response.status_code, _error_body(response, self._secrets), _retry_after(response))
+            body = _error_body(response, self._secrets)
+            raise _Busy(response.status_code, body, _retry_after(response, body))
         if response.is_redirect or 300 <= response.status_code < 400:
             raise ServerRejected(response.status_code, _redirected(response))
         if response.is_error:
@@ -281,12 +290,31 @@ class KarakuriClient:
         return body
 
     # -- acting ----------------------------------------------------------
-    def send_command(self, notification_id: str, command: str, params: dict[str, Any]) -> dict[str, Any]:
-        """POST one command. Retried only while the connection could not be opened.
+    def send_command(self, notification_id: str, command: str, params: dict[str, Any], *,
+                     may_wait: float = 0.0) -> dict[str, Any]:
+        """POST one command. Sent again only when the server certainly did not take it.
 
-        Any other transport failure (timeout, reset, a body cut short) means the
-        command may have been received: OutcomeUnknown, and never a resend.
+        That is: while the connection could not be opened, and after a 429
+        `rate_limited` that says how long to wait, when the wait fits in
+        `may_wait` seconds (what is left of the notification's life; at most
+        RATE_LIMITED_TRIES tries). Any other transport failure (timeout, reset,
+        a body cut short) means the command may have been received:
+        OutcomeUnknown, and never a resend.
         """
+        waited = 0.0
+        for _ in range(RATE_LIMITED_TRIES - 1):
+            try:
+                return self._send_once(notification_id, command, params)
+            except _Busy as exc:  # 429 only: a 5xx answer to a command may have done it
+                wait = exc.retry_after
+                if wait is None or waited + wait > may_wait:
+                    raise
+            log.warning("the server is busy (429 rate_limited): sending again in %.0f s, as it asked", wait)
+            self._sleep(wait)
+            waited += wait
+        return self._send_once(notification_id, command, params)
+
+    def _send_once(self, notification_id: str, command: str, params: dict[str, Any]) -> dict[str, Any]:
         # Strict JSON, the one writer (outside.dumps): the gate refused anything it cannot carry before the claim.
         body = outside.dumps({"notification_id": notification_id, "command": command, "params": params}).encode()
         for attempt in range(1, self._connect_attempts + 1):
@@ -308,7 +336,10 @@ class KarakuriClient:
             raise OutcomeUnknown(f"the command was answered with a redirect (HTTP {response.status_code} to"
                                  f" {_redirect_target(response)}); it may have been received")
         if response.is_error:
-            raise ServerRejected(response.status_code, _error_body(response, self._secrets))
+            refused = _error_body(response, self._secrets)
+            if response.status_code == 429:  # not taken: rate_limited says when to ask again
+                raise _Busy(429, refused, _retry_after(response, refused))
+            raise ServerRejected(response.status_code, refused)
         body = _json(response, self._secrets)
         if body is _NOT_JSON:  # a proxy's page, a cut answer: nothing says the command was taken
             raise OutcomeUnknown(f"the answer to the command (HTTP {response.status_code}) was not JSON;"

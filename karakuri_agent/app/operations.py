@@ -30,6 +30,10 @@ if TYPE_CHECKING:
     from karakuri_agent.mind.persona import Persona
 
 
+# A command refused with 429 is sent again only this long before its notification expires, at the latest.
+LIFE_MARGIN_SECONDS = 5.0
+
+
 @dataclass
 class Runtime:
     """Everything one invocation needs, opened once."""
@@ -168,7 +172,7 @@ def _claim_send_record(rt: Runtime, fetched: Fetched, choice: Choice, params: di
     rt.ledger.claim(notification_id, choice.command, params)
     error: KarakuriError | None = None
     try:
-        result = rt.client.send_command(notification_id, choice.command, params)
+        result = rt.client.send_command(notification_id, choice.command, params, may_wait=_life_left(rt, fetched))
         state = SUCCEEDED
     except ServerRejected as exc:
         error, result, state = exc, exc.body, FAILED
@@ -196,6 +200,16 @@ def _claim_send_record(rt: Runtime, fetched: Fetched, choice: Choice, params: di
     except Exception as exc:  # a full disk, a lost database, a bug: the command was sent all the same
         outcome.unrecorded = _finish_alone(rt, notification_id, state, result, exc)
     return outcome
+
+
+def _life_left(rt: Runtime, fetched: Fetched) -> float:
+    """Seconds a command refused with 429 may wait to be sent again: what is left of the notification's life
+    (by the world's clock, a margin kept), else the settings' retry budget; never past the life."""
+    expires = fetched.notification.expires_at
+    budget = rt.settings.get_retry_budget
+    if expires is None:
+        return budget
+    return max(0.0, (expires - rt.clock()).total_seconds() - LIFE_MARGIN_SECONDS)
 
 
 def _finish_alone(rt: Runtime, notification_id: str, state: str, result: dict[str, Any], exc: Exception) -> str:
