@@ -60,6 +60,7 @@ SCRIPTS: dict[str, tuple[str, ...]] = {
     "bench_wrapper.py": ("--smoke",),
     "bench_oneshot.py": ("--smoke",),
     "bench_listen.py": ("--smoke",),
+    "bench_fleet.py": ("--smoke",),
     "bench_day.py": ("--smoke",),
     "bench_reading.py": ("--smoke",),
     "bench_commits.py": ("--smoke",),

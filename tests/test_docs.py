@@ -52,6 +52,11 @@ NOT_RUN = {
     "karakuri-agent town --pack ~/tama": "docs/town.md's walkthrough needs its pack: run in order, with the pack"
                                          " the page shows, by tests/test_town_command.py",
     "KARAKURI_STATE_DIR=/tmp/tama-life": "docs/town.md's walkthrough (tests/test_town_command.py)",
+    "KARAKURI_ENV_FILE=nike.env karakuri-agent day": "needs docs/fleet.md's env files (`day` itself is run above)",
+    "karakuri-agent doctor --fleet fleet.toml": "needs docs/fleet.md's fleet (run on a fleet of its own by"
+                                                " tests/test_fleet.py)",
+    "karakuri-agent listen --fleet fleet.toml": "needs docs/fleet.md's fleet (run on a fleet of its own by"
+                                                " tests/test_fleet.py)",
     ".venv/bin/lint-imports && .venv/bin/mypy": "the shape checks CI runs before the suite (.ci/run); tests/test_layers.py"
                                                " holds the same rooms from the source",
 }

@@ -179,27 +179,64 @@ def _items(value: Any, read: Any) -> list[Any] | None:
     return [item for item in map(read, value) if item is not None]
 
 
+# The newer API names its notifications by `kind`; the same events under the older `type` names, which
+# packs' triggers and the report's wording use (docs/contract.md, "Two generations"). A kind not listed
+# keeps its own name.
+KIND_TYPES = {
+    "conversation_request": "conversation_requested",
+    "conversation_reply": "conversation_message",
+    "conversation_fyi": "conversation_message",
+    "conversation_turn": "conversation_turn_started",
+    "conversation_forced_ended": "conversation_ended",
+    "idle_reminder": "idle_reminder_fired",
+    "server_announcement": "server_announcement_fired",
+    "transfer_request": "transfer_requested",
+}
+
+
+def _payload_lines(payload: dict[str, Any]) -> list[Line] | None:
+    """The line a newer notification's payload carries: who said it (`speaker_name`, or the `initiator_name`
+    of a request) and the `message`; None when it carries none."""
+    message = payload.get("message")
+    speaker = payload.get("speaker_name") or payload.get("initiator_name")
+    if not isinstance(message, str) or not message or not isinstance(speaker, str):
+        return None
+    return [Line(_text(speaker), _text(message), _optional_id(payload.get("speaker_id")))]
+
+
 @dataclass(frozen=True)
 class NotificationBody:
+    """The notification of either generation: the older `type` and `text`, or the newer `kind`, `summary`,
+    `payload` and `perception` (the structured fields first, the text where they are missing)."""
+
     type: str = ""
     text: str = ""
     conversation_id: str | None = None
     participants: list[PersonRef] | None = None
     conversation_messages: list[Line] | None = None
     choices: list[Choice] = field(default_factory=list)
+    kind: str = ""  # the newer API's own name for it ('conversation_reply'), '' in the older
+    perception: dict[str, Any] = field(default_factory=dict)  # the newer API's surroundings, read by reading/perception.py
 
     @classmethod
     def from_json(cls, data: Any) -> NotificationBody:
         data = _as_dict(data)
+        payload = _as_dict(data.get("payload"))
         conversation = _as_dict(data.get("conversation"))
-        conversation_id = data.get("conversation_id") or conversation.get("id") or conversation.get("conversation_id")
+        conversation_id = data.get("conversation_id") or conversation.get("id") or conversation.get("conversation_id") \
+            or payload.get("conversation_id")
+        kind = _text(data.get("kind"))
+        lines = _items(data.get("conversation_messages"), _line)
         return cls(
-            type=_text(data.get("type")),
-            text=_long_text(data.get("text")),
+            type=_text(data.get("type")) or KIND_TYPES.get(kind, kind),
+            text=_long_text(data.get("text")) or _long_text(data.get("summary")),
             conversation_id=_optional_id(conversation_id),
-            participants=_items(data.get("participants"), _participant),
-            conversation_messages=_items(data.get("conversation_messages"), _line),
+            participants=_items(data.get("participants"), _participant)
+            if data.get("participants") is not None else _items(payload.get("participants"), _participant),
+            conversation_messages=lines if lines is not None else _payload_lines(payload),
             choices=_items(data.get("choices"), Choice.from_json) or [],
+            kind=kind,
+            perception=_as_dict(data.get("perception")),
         )
 
 
@@ -241,12 +278,14 @@ class Notification:
         """
         data = _as_dict(data)
         body = data["notification"] if isinstance(data.get("notification"), dict) else data
+        status = data.get("status") if isinstance(data.get("status"), str) else None
         return cls(
             notification_id=requested_id,
             notification=NotificationBody.from_json(body),
             created_at=parse_timestamp(data.get("created_at")),
             expires_at=parse_timestamp(data.get("expires_at")),
-            status=data.get("status") if isinstance(data.get("status"), str) else None,
+            # The newer API's `stale: true`: consumed, superseded or expired; a command would only be refused.
+            status="stale" if data.get("stale") is True and status is None else status,
             raw=data,
         )
 

@@ -41,7 +41,7 @@ from karakuri_agent.memory.record import agents_in, conversation_key, conversati
 from karakuri_agent.memory.record import partner_keys, said_to_partners
 from karakuri_agent.memory.travel import trips
 from karakuri_agent.outside import loads, read_regular_file
-from karakuri_agent.reading import offers, textparse, conversation_turns
+from karakuri_agent.reading import conversation_turns, offers, perception, textparse
 from karakuri_agent.reading.promise_lines import line_key
 from karakuri_agent.state.base import Store
 from karakuri_agent.state.values import stored_row, utc_text
@@ -116,6 +116,9 @@ def parse(notification: Notification, *, roster: textparse.NameLookup, me: Ident
                     for m in body.conversation_messages]
     else:
         messages = textparse.parse_lines(text, roster)
+    seen = body.perception  # the newer API's surroundings: read first, the text where it says nothing
+    npcs = perception.npcs(seen)
+    near = perception.agents(seen)
     return Parsed(
         notification_id=notification.notification_id,
         notification_type=body.type,
@@ -127,13 +130,14 @@ def parse(notification: Notification, *, roster: textparse.NameLookup, me: Ident
         conversation_messages=messages,
         next_speakers=textparse.parse_next_speakers(text, roster),
         location={
-            "current_node": textparse.parse_current_node(text),
-            "clock": _iso(textparse.parse_clock(text)), "weather": textparse.parse_weather(text),
-            "nearby_agent_count": textparse.parse_nearby_agent_count(text),
+            "current_node": perception.current_node(seen) or textparse.parse_current_node(text),
+            "clock": _iso(textparse.parse_clock(text)),
+            "weather": perception.weather(seen) or textparse.parse_weather(text),
+            "nearby_agent_count": len(near) if near is not None else textparse.parse_nearby_agent_count(text),
         },
-        places=textparse.parse_places(text),
+        places=[*perception.places(seen), *textparse.parse_places(text)],
         actions=offers.parse_action_options(text),
-        npcs=offers.parse_npcs(text),
+        npcs=npcs if npcs is not None else offers.parse_npcs(text),
         transfers=textparse.parse_transfers(text, me.agent_id, me.name, roster),
     )
 
@@ -152,7 +156,8 @@ def observe(store: Store, notification: Notification, *, me: Identity, now: date
         if here:
             store.note_presence(here["node_id"], here.get("name"))
         remember_partners(store, parsed, me)
-        surroundings.learn(store, parsed, notification.notification.text, seen_at=notification.created_at or now, now=now)
+        surroundings.learn(store, parsed, notification.notification.text, seen_at=notification.created_at or now, now=now,
+                           parsed_perception=notification.notification.perception)
         buildings = remember_buildings(store, textparse.parse_buildings(notification.notification.text))
         # After learning: a promise may name a place this very text introduced.
         # Times are read against when each line was first seen, not this reading.

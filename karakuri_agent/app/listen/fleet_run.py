@@ -39,6 +39,9 @@ log = logging.getLogger(__name__)
 # Workers by default: enough that a few slow servers or models do not hold the rest, few enough
 # for a small machine (the work itself is mostly waiting on the network).
 DEFAULT_WORKERS = 8
+# Open files an agent may hold (the database, its -wal and -shm, a lock) and the process's own beside them.
+FILES_PER_AGENT = 6
+FILES_SPARE = 256
 
 
 class _Lane:
@@ -119,6 +122,7 @@ def open_listeners(stack: ExitStack, members: list[Member], *,
     from karakuri_agent.app.cycle import Agent
     from karakuri_agent.app.operations import load_configured_persona
 
+    _room_for(len(members))
     pools: dict[tuple[str, float], httpx.Client] = {}
     packs: dict[Path | None, Persona] = {}
     listeners = []
@@ -135,6 +139,17 @@ def open_listeners(stack: ExitStack, members: list[Member], *,
         agent = stack.enter_context(Agent.open(settings, persona=packs[settings.persona_dir], pool=pools[where]))
         listeners.append(Listener(agent, reporter_for=reporter_for(member), name=member.name))
     return listeners
+
+
+def _room_for(agents: int) -> None:
+    """Raise the soft limit on open files toward the hard one: each agent keeps its database open (with
+    SQLite its journal files too), and a common soft limit of 1,024 would stop a fleet of a few hundred."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = FILES_PER_AGENT * agents + FILES_SPARE
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (wanted if hard == resource.RLIM_INFINITY else min(wanted, hard), hard))
 
 
 def from_stdin(members: list[Member], workers: int) -> None:
