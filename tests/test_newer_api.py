@@ -142,3 +142,36 @@ def test_each_event_gets_the_same_command_in_either_generation(env, newer, monke
 def test_a_stale_notification_gets_no_command(env):
     result, sent = run(wrapper(copy.deepcopy(REQUEST), stale=True))
     assert sent == [] and not result.sent
+
+
+# -- the whole class: whatever the newer fields hold ----------------------------------------------------------
+from hypothesis import given  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+SCALAR = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=True) | st.text(max_size=12) \
+    | st.sampled_from(["3-3", "5-5", "a-b", "桜草メイ", MEI, "", "conversation_reply"])
+VALUE = st.recursive(SCALAR, lambda kids: st.lists(kids, max_size=3) | st.dictionaries(
+    st.sampled_from(["node_id", "label", "name", "agent_id", "agent_name", "node_ids", "door_nodes", "condition",
+                     "message", "speaker_name", "initiator_name", "participants", "id", "conversation_id"]),
+    kids, max_size=4), max_leaves=12)
+PERCEPTION_KEYS = ["current_node", "nearby_nodes", "nearby_buildings", "nearby_npcs", "nearby_agents", "weather"]
+
+
+@pytest.mark.fuzz
+@given(kind=SCALAR, summary=SCALAR, payload=VALUE | st.dictionaries(st.sampled_from(
+    ["conversation_id", "speaker_name", "initiator_name", "message", "participants"]), VALUE, max_size=5),
+    perception=VALUE | st.dictionaries(st.sampled_from(PERCEPTION_KEYS), VALUE, max_size=6), stale=SCALAR)
+def test_whatever_the_newer_fields_hold_the_notification_is_read_without_a_crash(kind, summary, payload, perception,
+                                                                                  stale):
+    from karakuri_agent.domain.identity import Identity
+    from karakuri_agent.memory.context import parse
+
+    body = {"schema_version": 1, "kind": kind, "summary": summary, "payload": payload, "perception": perception,
+            "choices": REPLY["choices"]}
+    read = Notification.from_json({**wrapper(body), "stale": stale}, requested_id=NID)
+    parsed = parse(read, roster={}, me=Identity(SELF_ID, "AIニケちゃん"))
+    assert isinstance(read.notification.type, str) and isinstance(read.notification.text, str)
+    assert all(isinstance(p["node_id"], str) and isinstance(p["name"], str) for p in parsed.places)
+    here = parsed.location["current_node"]
+    assert here is None or isinstance(here["node_id"], str)
+    assert read.is_expired(NOW) == (stale is True)
