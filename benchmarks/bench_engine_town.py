@@ -4,6 +4,7 @@ Run from the repository root:
 
     .venv/bin/python benchmarks/bench_engine_town.py [--seeds 3 5 11] [--deliveries 60]
         [--driver handle|listen|inprocess] [--machine-clock] [--style new|old|oldest] [--login spawn|anywhere]
+        [--generation older|newer]
     .venv/bin/python benchmarks/bench_engine_town.py --smoke   # seed 3, 4 messages, nothing saved: seconds
 
 For each seed, builds `testing/engine_town`'s town (map, buildings, NPCs,
@@ -48,8 +49,8 @@ RESULTS_FILE = ROOT / "benchmarks" / "results" / "bench_engine_town.json"
 
 
 def run_seed(seed: int, deliveries: int, driver: str, *, machine_clock: bool, style: str | None,
-             work: Path, login: str = "spawn") -> dict[str, Any]:
-    town = EngineTown(seed, style=style, login=login)
+             work: Path, login: str = "spawn", generation: str = "older") -> dict[str, Any]:
+    town = EngineTown(seed, style=style, login=login, generation=generation)
     state_dir = work / f"state-{seed}"
     started = time.perf_counter()
     with serving(town) as server:
@@ -90,6 +91,8 @@ def main() -> int:
     parser.add_argument("--style", choices=("new", "old", "oldest"), default=None, help="the engine text generation (default: per seed)")
     parser.add_argument("--login", choices=("spawn", "anywhere"), default="spawn",
                         help="where the agent logs in: the spawn with a resident beside it, or anywhere on the map")
+    parser.add_argument("--generation", choices=("older", "newer"), default="older",
+                        help="the API's notifications: type and text, or kind, summary, payload and perception")
     parser.add_argument("--smoke", action="store_true",
                         help="seed 3, 4 messages, nothing saved: does the path still run")
     args = parser.parse_args()
@@ -99,7 +102,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="engine-town-") as tmp:
         for seed in args.seeds:
             result = run_seed(seed, args.deliveries, args.driver, machine_clock=args.machine_clock, style=args.style,
-                              work=Path(tmp), login=args.login)
+                              work=Path(tmp), login=args.login, generation=args.generation)
             results.append(result)
             print(f"seed {seed}: {result['style']} texts, {result['deliveries']} messages, "
                   f"{len(result['exits'])} non-zero exits, {result['seconds']} s", flush=True)

@@ -242,11 +242,13 @@ def test_the_engine_town_imports_nothing_of_the_agent():
 
 
 # ---------------------------------------------------------------------------- short lives of today's agent
-@pytest.fixture(scope="module")
-def lives(tmp_path_factory: pytest.TempPathFactory) -> list[dict[str, Any]]:
+@pytest.fixture(scope="module", params=["older", "newer"])
+def lives(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> list[dict[str, Any]]:
+    """Short lives in each API generation: the older `type` + `text`, and the newer `kind`, `summary`,
+    `payload` and `perception` with no text at all (karakuri_agent/town/newer.py)."""
     results = []
     for seed, style in SEEDS.items():
-        town = EngineTown(seed, style=style)
+        town = EngineTown(seed, style=style, generation=request.param)
         state = tmp_path_factory.mktemp(f"engine-town-{seed}")
         with serving(town) as server:
             agent = InProcessAgent(server.base_url, API_KEY, state / "state")

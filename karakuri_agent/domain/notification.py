@@ -216,6 +216,7 @@ class NotificationBody:
     conversation_messages: list[Line] | None = None
     choices: list[Choice] = field(default_factory=list)
     kind: str = ""  # the newer API's own name for it ('conversation_reply'), '' in the older
+    pending_transfer: bool = False  # the newer payload's has_pending_transfer: an offer this turn answers
     perception: dict[str, Any] = field(default_factory=dict)  # the newer API's surroundings, read by reading/perception.py
 
     @classmethod
@@ -236,6 +237,7 @@ class NotificationBody:
             conversation_messages=lines if lines is not None else _payload_lines(payload),
             choices=_items(data.get("choices"), Choice.from_json) or [],
             kind=kind,
+            pending_transfer=payload.get("has_pending_transfer") is True,
             perception=_as_dict(data.get("perception")),
         )
 

@@ -26,8 +26,8 @@ from karakuri_agent.domain.limits import (
     MEMORY_LIMIT,
     RECENT_COMMANDS,
 )
-from karakuri_agent.domain.notification import Notification
-from karakuri_agent.domain.records import Line, Meeting, Parsed, has_talked
+from karakuri_agent.domain.notification import Notification, NotificationBody
+from karakuri_agent.domain.records import Line, Meeting, Parsed, Transfer, has_talked
 from karakuri_agent.ja.context_labels import (
     DECISION_GUIDANCE,
     SELF_HEADER,
@@ -136,10 +136,20 @@ def parse(notification: Notification, *, roster: textparse.NameLookup, me: Ident
             "nearby_agent_count": len(near) if near is not None else textparse.parse_nearby_agent_count(text),
         },
         places=[*perception.places(seen), *textparse.parse_places(text)],
-        actions=offers.parse_action_options(text),
+        actions=offers.parse_action_options(text) or offers.action_options_of_choices(body.choices),
         npcs=npcs if npcs is not None else offers.parse_npcs(text),
-        transfers=textparse.parse_transfers(text, me.agent_id, me.name, roster),
+        transfers=textparse.parse_transfers(text, me.agent_id, me.name, roster) or _pending(body, messages),
     )
+
+
+def _pending(body: NotificationBody, messages: list[Line]) -> list[Transfer]:
+    """The newer payload's `has_pending_transfer`: an offer from the last speaker, answered by this turn
+    (what it holds is not said)."""
+    if not body.pending_transfer:
+        return []
+    last = messages[-1].person if messages else PersonRef(None, "")
+    return [{"from": last, "item": None, "money": None, "status": "offered", "response_required": True,
+             "in_conversation": True}]
 
 
 def observe(store: Store, notification: Notification, *, me: Identity, now: datetime) -> tuple[int, Parsed]:

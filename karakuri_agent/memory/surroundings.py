@@ -29,6 +29,8 @@ def learn(store: Store, parsed: Parsed, text: str, *, seen_at: datetime, now: da
     states (idempotent: the same text teaches nothing new)."""
     lessons.learn_from_text(store, parsed, text, now)
     kept_holdings.learn_from_text(store, text, utc_text(seen_at))
+    if parsed_perception:  # the newer API's perception says the money held (`money`)
+        kept_holdings.learn_from_answer(store, parsed_perception, utc_text(seen_at))
     near = perception.agents(parsed_perception or {})
     people = near if near is not None else offers.parse_candidates(text)
     if people is not None:

@@ -17,7 +17,10 @@ nothing inside quoted speech counts. They never raise.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 
+
+from karakuri_agent.domain.notification import Choice
 from karakuri_agent.domain.records import Npc, Offer
 from karakuri_agent.ja.notification_text import (
     ACTION_OPTION,
@@ -91,10 +94,25 @@ def parse_action_options(text: object) -> list[Offer]:
             in_block = True
         elif not stripped:
             in_block = False
-        elif in_block and (match := ACTION_OPTION.match(stripped)):
-            source = (match.group("source") or "").strip() or None
-            options.append(_details(match.group("id"), match.group("name").strip(), source, match.group("rest")))
+        elif in_block and (option := _action_option(stripped)) is not None:
+            options.append(option)
     return options
+
+
+def _action_option(line: str) -> Offer | None:
+    """One `- action: 名前 (action_id: …, …) - 出どころ` line as an offer, None when it is none."""
+    match = ACTION_OPTION.match(line)
+    if match is None:
+        return None
+    source = (match.group("source") or "").strip() or None
+    return _details(match.group("id"), match.group("name").strip(), source, match.group("rest"))
+
+
+def action_options_of_choices(choices: Sequence[Choice]) -> list[Offer]:
+    """Actions as the per-action choices describe them (`コーヒーを飲む (action_id: drink-coffee, 3600秒, 450円)
+    - 喫茶店`): what the newer API's choices say where no text lists them."""
+    found = (_action_option(f"- action: {choice.description}") for choice in choices if choice.command == "action")
+    return [offer for offer in found if offer is not None]
 
 
 def parse_npcs(text: object) -> list[Npc]:

@@ -20,9 +20,12 @@ MESSAGE_LIMITS = (200, 200, 140, 100)
 
 
 class Choices:
-    def __init__(self, rng: random.Random, *, enums: float, json_schema: float, per_action: float = 0.75) -> None:
+    def __init__(self, rng: random.Random, *, enums: float, json_schema: float, per_action: float = 0.75,
+                 labelled: bool = False) -> None:
+        """`labelled`: every choice has its `label` (the newer API's choices always do)."""
         self.rng = rng
         self.per_action = per_action
+        self.labelled = labelled
         self.enums = enums  # share of id fields that carry an enum
         self.json_schema = json_schema
         self.limit = rng.choice(MESSAGE_LIMITS)
@@ -35,7 +38,7 @@ class Choices:
              params: dict[str, Any] | None = None) -> dict[str, Any]:
         choice: dict[str, Any] = {"command": command}
         roll = self.rng.random()
-        key = "description" if roll < 0.7 else "label" if roll < 0.95 else "no_text"
+        key = "label" if self.labelled else "description" if roll < 0.7 else "label" if roll < 0.95 else "no_text"
         if key != "no_text":
             choice[key] = text
         self._count(key)

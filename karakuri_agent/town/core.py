@@ -27,7 +27,7 @@ import threading
 from datetime import datetime, timedelta, timezone
 from typing import Any, Callable
 
-from . import texts
+from . import newer, texts
 from .choices import Choices
 from .lines import PERSONAS
 from .entities import Body, Conversation, Delivery, Event, Resident, Step
@@ -67,13 +67,17 @@ class TownCore:
 
     def __init__(self, seed: int, *, style: str | None = None, api_key: str = API_KEY, enums: float | None = None,
                  per_action: float = 0.75, self_name: str = SELF_NAME, you: str = SELF_SHORT_NAME,
-                 wrap: Wrap | None = None, start_hour: int | None = None, login: str = "spawn") -> None:
+                 wrap: Wrap | None = None, start_hour: int | None = None, login: str = "spawn",
+                 generation: str = "older") -> None:
         """`self_name`: the agent's name in every text, `you` what residents call it; `wrap`: how a notification
         reaches it as a Discord message (the plain form unless given); `start_hour`: the world's first hour,
         local (seeded unless given); `login`: where the agent logs in, the town's spawn with a resident
         beside it, or `anywhere` (any street node it can walk from, the map's edges too, nobody placed near:
-        what the real engine allows, where an agent may see nothing at all)."""
+        what the real engine allows, where an agent may see nothing at all); `generation`: the API's notifications
+        as the older generation writes them (`type`, `text`), or the `newer` (`kind`, `summary`, `payload`,
+        `perception`, every choice labelled and each action its own: town/newer.py)."""
         self.seed = seed
+        self.generation = generation
         self.self_name, self.you = self_name, you
         self.wrap = wrap or plain_body(self_name)
         rng = self.rng = random.Random(seed)
@@ -102,8 +106,10 @@ class TownCore:
         self.time_format = rng.choice(("iso", "ms", "mixed"))
         self.weather = rng.choice(("はれ 21℃", "くもり 17℃", "小雨 14℃", "快晴 26℃"))
         enum_share = rng.choice((0.0, 0.5, 1.0))
+        # The newer API's choices: each action its own choice, every choice labelled (its only text).
         self.choices = Choices(random.Random(seed * 7 + 1), enums=enum_share if enums is None else enums,
-                               json_schema=rng.choice((0.0, 0.5, 1.0)), per_action=per_action)
+                               json_schema=rng.choice((0.0, 0.5, 1.0)),
+                               per_action=1.0 if generation == "newer" else per_action, labelled=generation == "newer")
         self.now = start_time(rng)
         if start_hour is not None:
             local = self.now.astimezone(texts.TOKYO).replace(hour=start_hour, minute=0, second=0, microsecond=0)
@@ -178,6 +184,9 @@ class TownCore:
             notification["participants"] = [{"id": pid, "name": self.name_of(pid)} for pid in conversation.participants]
             notification["conversation_messages"] = [{"speaker": s, "message": m} for s, m in conversation.history[-6:]]
         body["notification"] = notification
+        if self.generation == "newer":
+            body = newer.body(self, notification_id, created, type_, kind, summary, choices, conversation,
+                              pending_offer is not None and pending_offer.get("to") == SELF_ID)
         discord, template, markup = self.wrap(rng, notification_id, summary, 0.6)
         step = Step(len(self.steps), notification_id, type_, kind, created, self.body.node,
                     self.world.map.place_of(self.body.node), choices, body, discord,
@@ -185,7 +194,8 @@ class TownCore:
                     pending_offer=dict(pending_offer) if pending_offer else None,
                     nearby_untalked=list(nearby_untalked or []),
                     variant={"style": self.style, "layout": f"{template} {markup}",
-                             "structured": "participants" in notification})
+                             "structured": "participants" in notification,
+                             "generation": "newer" if "ok" in body else "older"})
         self.steps.append(step)
         self.by_id[notification_id] = step
         self.outbox.append(step)

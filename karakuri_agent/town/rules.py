@@ -252,7 +252,12 @@ def info_body(town: "TownCore", command: str) -> tuple[str, dict[str, Any]]:
         lines = [f"- action: {texts.action_line(a, s)}" for a, s in available_actions(town)]
         return "\n".join(lines) or "現在実行可能なアクションはありません。", {"actions": [a.action_id for a, _ in available_actions(town)]}
     if command == "get_map":
-        return texts.map_summary(world_map), {"rows": world_map.rows}
+        # The map as the engine's MapConfig holds it (the newer API's inline data): buildings by their doors.
+        return texts.map_summary(world_map), {
+            "rows": world_map.rows, "cols": world_map.cols,
+            "buildings": [{"building_id": b.building_id, "name": b.name, "door_nodes": list(b.doors)}
+                          for b in world_map.buildings],
+            "npcs": [{"npc_id": n.npc_id, "name": n.name, "node_id": n.node} for n in world_map.npcs]}
     if command == "get_world_agents":
         lines = [f"- {r.name} ({r.agent_id}) - 位置: {r.node} - 状態: {r.state}" for r in
                  sorted(town.residents.values(), key=lambda r: r.agent_id)]
