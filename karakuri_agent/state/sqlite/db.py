@@ -26,6 +26,7 @@ from karakuri_agent.state.sqlite.guard import mapped, open_guarded
 from karakuri_agent.state.values import utc_text
 
 DB_FILENAME = "karakuri.db"
+PAGE_CACHE_KIB = 512
 BUSY_TIMEOUT_MS = 15_000
 
 
@@ -278,6 +279,9 @@ def connect(state_dir: Path) -> sqlite3.Connection:
         conn = open_guarded(path, BUSY_TIMEOUT_MS / 1000)
         conn.row_factory = sqlite3.Row
         conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        # A page cache of its own per connection, bounded: a fleet keeps one open per agent, and the file
+        # (a few MB after a year) is read from the system's cache anyway (benchmarks/bench_fleet.py).
+        conn.execute(f"PRAGMA cache_size = -{PAGE_CACHE_KIB}")
         _use_wal(conn)
         conn.execute("PRAGMA synchronous = FULL")
         migrate(conn)
