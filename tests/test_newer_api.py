@@ -89,6 +89,10 @@ def test_a_perception_is_read_into_the_places_npcs_and_people_near():
         ("3-3", "広場"), ("3-4", "広場"), ("5-5", "神社 入口"), ("5-6", "神社 入口")]
     assert perception.npcs(seen) == [{"name": "駄菓子屋のおばあちゃん", "node_id": "4-1"}]
     assert perception.agents(seen) == [] and perception.weather(seen) == "はれ"
+    near = {**seen, "nearby_agents": [{"agent_id": MEI, "agent_name": "桜草メイ", "node_id": "3-4"},
+                                      {"agent_id": "42", "agent_name": "源さん", "node_id": "6-6"}]}
+    assert perception.agents(near) == [{"id": MEI, "name": "桜草メイ"}]  # only who is beside it can be talked to
+    assert perception.people_in_sight(near) == 2
     assert perception.agents({}) is None and perception.npcs({"nearby_npcs": "x"}) is None
 
 

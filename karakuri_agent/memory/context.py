@@ -118,7 +118,7 @@ def parse(notification: Notification, *, roster: textparse.NameLookup, me: Ident
         messages = textparse.parse_lines(text, roster)
     seen = body.perception  # the newer API's surroundings: read first, the text where it says nothing
     npcs = perception.npcs(seen)
-    near = perception.agents(seen)
+    in_sight = perception.people_in_sight(seen)
     return Parsed(
         notification_id=notification.notification_id,
         notification_type=body.type,
@@ -133,7 +133,7 @@ def parse(notification: Notification, *, roster: textparse.NameLookup, me: Ident
             "current_node": perception.current_node(seen) or textparse.parse_current_node(text),
             "clock": _iso(textparse.parse_clock(text)),
             "weather": perception.weather(seen) or textparse.parse_weather(text),
-            "nearby_agent_count": len(near) if near is not None else textparse.parse_nearby_agent_count(text),
+            "nearby_agent_count": in_sight if in_sight is not None else textparse.parse_nearby_agent_count(text),
         },
         places=[*perception.places(seen), *textparse.parse_places(text)],
         actions=offers.parse_action_options(text) or offers.action_options_of_choices(body.choices),

@@ -13,11 +13,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from karakuri_agent.domain.nodes import coords
+from karakuri_agent.domain.nodes import coords, distance
 from karakuri_agent.domain.records import Node, Npc
 from karakuri_agent.ja.place_words import DOORWAYS
 
-MAX_ENTRIES = 200  # a perception lists what is near: more is no perception of this world's
+MAX_ENTRIES = 200
+TALKING_REACH = 1  # the engine starts a talk with someone on the next node at most (out_of_range beyond)  # a perception lists what is near: more is no perception of this world's
 
 
 def _entries(perception: dict[str, Any], key: str) -> list[dict[str, Any]]:
@@ -69,15 +70,26 @@ def npcs(perception: dict[str, Any]) -> list[Npc] | None:
 
 
 def agents(perception: dict[str, Any]) -> list[dict[str, str]] | None:
-    """The agents near, `[{"id", "name"}]` as the nearby-agents answer lists them; None when it does not say."""
-    if not isinstance(perception.get("nearby_agents"), list):
+    """The agents within talking reach, `[{"id", "name"}]` as the nearby-agents answer lists them: those the
+    perception places on the agent's node or next to it (a talk is started with someone beside one); an
+    agent at no node is taken as near. None when the perception lists nobody or says not where it stands."""
+    here = current_node(perception)
+    if not isinstance(perception.get("nearby_agents"), list) or here is None:
         return None
     near = []
     for agent in _entries(perception, "nearby_agents"):
         agent_id, name = agent.get("agent_id"), _name(agent.get("agent_name"))
-        if isinstance(agent_id, (str, int)) and not isinstance(agent_id, bool) and str(agent_id) and name:
+        steps = distance(here["node_id"], agent["node_id"]) if _node_id(agent.get("node_id")) else None
+        if isinstance(agent_id, (str, int)) and not isinstance(agent_id, bool) and str(agent_id) and name \
+                and (steps is None or steps <= TALKING_REACH):
             near.append({"id": str(agent_id), "name": name})
     return near
+
+
+def people_in_sight(perception: dict[str, Any]) -> int | None:
+    """How many agents the perception lists near (as `近くのエージェント: 2 人` counts them); None: it does not say."""
+    listed = perception.get("nearby_agents")
+    return len(_entries(perception, "nearby_agents")) if isinstance(listed, list) else None
 
 
 def weather(perception: dict[str, Any]) -> str | None:
