@@ -30,6 +30,8 @@ QUESTION = lazy(r"[？?]")
 GREETING = lazy(r"こんにちは|おはよ|こんばんは|こんばんわ|こんにちわ|やっほー|はじめまして|お久しぶり|おひさしぶり|ひさしぶり|まいど|おっす|^(?:お疲れ|おつかれ|お疲れさま|おつかれさま)(?:です|〜|ー|さん)?[。！!〜ー]*$")
 
 ADDRESS = lazy(r"^[^、。！？!?]{1,16}?(?:" + "|".join(HONORIFICS) + r")、")
+# A name called and nothing more ('あかりさん', 'あかりさん、'): no line.
+ADDRESS_ONLY = lazy(r"^[^、。！？!?]{1,16}?(?:" + "|".join(HONORIFICS) + r")、?$")
 
 
 # A line ending as a request or an order (送金して, 見てください, 来い).

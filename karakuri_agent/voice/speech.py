@@ -59,8 +59,8 @@ DEFAULT_MAX_LENGTH = MESSAGE_UNITS
 def _named(text: str, partner: str, call: bool) -> str:
     """Open with the partner's name when ``call`` says so and the line does not
     already name them: people do not start every sentence with a name."""
-    if not call or not partner or partner in text:
-        return text
+    if not call or not partner or partner in text or not text.strip():
+        return text  # a name alone is no line: an empty candidate stays empty (and is passed over)
     return addressed(partner, text)
 
 
