@@ -24,6 +24,9 @@ DIALECT_ASKING_END = re.compile(r"(?:[るたんいだ]|好き|嫌い|平気)か(
 PLAIN_ASKING_END = re.compile(r"(?:の|ん|と|なん|や|ね|か|かい|だい|なに|何|どこ|いつ|だれ|誰|どれ|どう|どっち|どちら)$")
 QUESTION_WORD = re.compile(r"(?:何|なに|なん[のでだ]?|どこ|いつ|誰|だれ|どれ|どちら|どっち)(?![かもでと])|なんで|何で"
                            r"|どう(?!ぞ|も)|どの|どんな|どげ|どさ|なぜ|いくつ|いくら")
+# 'どう謝ったらええかわからん', 'いつ来るか知らない': a question word inside a clause the sentence says it does not
+# know; it tells, it does not ask (unless a question mark says so).
+NOT_KNOWING_END = re.compile(r"(?:わから|分から|判ら|知ら)(?:ない|ん|へん|ひん|ねえ|ねー|なか|んくて)(?:わ|や|よ|ね|し|けど)?$")
 TRAILING_MARKS = "。．.！!〜~ー…・ｗw笑 \u3000"
 
 
@@ -35,7 +38,7 @@ def is_asking(sentence: str) -> bool:
     body = "".join(ch for ch in sentence if not _emoji(ch)).rstrip(TRAILING_MARKS)
     if POLITE_ASKING_END.search(body) or DIALECT_ASKING_END.search(body):
         return True
-    return bool(PLAIN_ASKING_END.search(body) and QUESTION_WORD.search(body))
+    return bool(PLAIN_ASKING_END.search(body) and QUESTION_WORD.search(body) and not NOT_KNOWING_END.search(body))
 
 
 def _emoji(ch: str) -> bool:
