@@ -299,12 +299,13 @@ FAULTS = {
                                     report=report.FAILED, posts=0, outcome=None),
     "get 404": ServerFault(get=(fs.status(404, {"error": "not_found"}),), report=report.FAILED, posts=0,
                            outcome=None),
-    # Acting: one POST, never repeated; the outcome is recorded and reported.
+    # Acting: one POST, never repeated; the outcome is recorded and reported ...
     "post 500": ServerFault(post=(fs.status(500, {"error": "internal_error"}),), report=report.FAILED,
                             outcome="failed"),
     "post 503 with an HTML body": ServerFault(post=(fs.raw(503, HTML),), report=report.FAILED, outcome="failed"),
-    "post 429 Retry-After": ServerFault(post=(fs.status(429, LIMITED, {"Retry-After": "1"}),),
-                                        report=report.FAILED, outcome="failed"),
+    # ... except a 429 that says when to ask again: the command was not taken, and is sent once more then.
+    "post 429 Retry-After, then taken": ServerFault(post=(fs.status(429, LIMITED, {"Retry-After": "1"}),), posts=2),
+    "post 429 without a wait": ServerFault(post=(fs.status(429, LIMITED),), report=report.FAILED, outcome="failed"),
     "post 409 state_conflict": ServerFault(post=(fs.status(409, {"error": "state_conflict"}),),
                                            report=report.FAILED, outcome="failed"),
     "post 409 stale without a pointer": ServerFault(post=(fs.status(409, {"error": "notification_stale"}),),

@@ -69,6 +69,7 @@ def test_each_env_file_overrides_the_processs_environment_which_gives_the_defaul
     ('[[agent]]\nenv_file = ""\n', "agent 1: env_file is not set"),
     ('[[agent]]\nenv_file = "a0.env"\n[[agent]]\nenv_file = "none.env"\n', "agent 2: env_file .*none.env does not exist"),
     ('[[agent]]\nenv_file = "."\n', "is a directory"),
+    ('[[agent]]\nenv_file = "a0.env"\n[[agent]]\nenv_file = "./a0.env"\n', "agent 2: env_file .*a0.env is agent 1's too"),
 ])
 def test_a_fleet_file_that_is_not_one_is_refused_saying_where(tmp_path, text, problem):
     write_fleet(tmp_path, "http://127.0.0.1:9/api")

@@ -87,6 +87,9 @@ def env_files(path: Path) -> list[Path]:
             kind = file_kind(env_path)
             raise ConfigError(f"{path}, agent {number}: env_file {env_path} "
                               + (f"is {kind}, not a regular file" if kind else "does not exist"))
+        if env_path in found:
+            raise ConfigError(f"{path}, agent {number}: env_file {env_path} is agent {found.index(env_path) + 1}'s"
+                              " too; each agent has an env file of its own")
         found.append(env_path)
     return found
 
