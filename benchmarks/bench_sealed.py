@@ -3,7 +3,7 @@
 Run from the repository root:
 
     .venv/bin/python benchmarks/bench_sealed.py                          # the newest set in benchmarks/sealed/, seeds 1..3
-    .venv/bin/python benchmarks/bench_sealed.py --set benchmarks/sealed/set-1.json --seed 11 --seeds 5
+    .venv/bin/python benchmarks/bench_sealed.py --set benchmarks/understanding/set-1.json --seed 11 --seeds 5
     .venv/bin/python benchmarks/bench_sealed.py --smoke                  # 1 seed, 12 items, nothing saved
 
 A sealed set is written by someone who never reads the agent's code, and
