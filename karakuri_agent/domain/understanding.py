@@ -33,6 +33,7 @@ class Question:
     options: tuple[str, ...] = ()  # for a choice, the options as written
     detail: bool = False  # a yes/no that also wants the thing ("何か読んだ？")
     past: bool = False  # asks about something done ("おみくじ引いた？")
+    predicate: str = ""  # a yes/no's own predicate, to say back ("こわくなかった？" → "こわかった"; '' none)
 
 
 @dataclass(frozen=True)

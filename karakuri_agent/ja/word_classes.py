@@ -66,3 +66,28 @@ FORMAL_NOUNS = frozenset({"もの", "物", "こと", "事", "ところ", "の"})
 ADJECTIVE_ENDING = "い"
 # Particles that concede what came before ('ミスしたけど、弾けた'): what follows is what is said.
 CONCESSIVE = frozenset({"けど", "けれど", "けども", "けれども", "だけど"})
+
+# -- a yes/no question's own predicate, said back in the answer (reading/question_kinds.predicate) --------
+# What closes a question after its predicate ('…する？', '…たん？', '…かな？', '…やと？').
+ASKING_TAILS = frozenset({"か", "の", "かな", "かね", "ね", "よ", "な", "っけ", "かい", "ん", "と", "わ"})
+# Particles a predicate runs on through after a verb ('作っ+たり+も+する', '空い+て+る').
+PREDICATE_LINKS = frozenset({"て", "で", "たり", "だり", "も", "は"})
+# '連れてったほう+が+いい': the advice form, said back whole.
+ADVICE_NOUN, ADVICE_PARTICLE = "方", "が"
+# Words a question asks a favour or speaks politely with: said back they would not be the agent's ('来てくれる').
+NOT_SAID_BACK = frozenset({"呉れる", "くれる", "貰える", "もらえる", "下さる", "頂ける", "ます", "です", "あげる",
+                           "知る", "分かる", "判る"})  # nor a knowledge claim ('知ってる？' is not known)
+# A dialect's 'ておる' ('外出+とった', '寝+よる'): no predicate of its own to say back.
+NOT_A_PREDICATE_START = frozenset({"取る", "とる", "おる", "居る", "よる"})
+# What a question may be about and still be the agent's to answer ('明日って空いてる？').
+TIME_TOPICS = frozenset({"今日", "明日", "あした", "昨日", "きのう", "今", "いま", "最近", "さっき", "今夜", "今晩",
+                         "週末", "来週", "夜", "朝", "昼", "午後", "午前", "休み"})
+TOPIC_PARTICLES = frozenset({"は", "が", "って", "も"})
+# A place named first ('たい焼き屋、まだやってるん？'): the question is the place's, however it is marked.
+PLACE_ENDINGS = ("屋", "店", "館", "駅", "場", "園", "所", "院", "署", "局", "湯", "堂")
+TOPIC_COMMA = ("、", ",", "，")
+VOLITIONAL_FORM = "意志推量形"
+PLAIN_FORMS = ("終止形", "連体形")  # an explanatory 'ん' follows these ('弾けるん？'); after 未然形 it negates
+# An adjective said back without the negation of the question ('こわく+なかった？' → 'こわかった').
+ADJECTIVE_ADVERBIAL_END, ADJECTIVE_PAST_END, ADJECTIVE_END = "く", "かった", "い"
+

@@ -9,6 +9,8 @@ options offered.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import re
 
 from karakuri_agent.ja.question_words import (
@@ -37,6 +39,26 @@ from karakuri_agent.ja.question_words import (
 )
 from karakuri_agent.domain.understanding import Question
 from karakuri_agent.ja.sentences import is_asking, split_sentences
+from karakuri_agent.ja.word_classes import (
+    ADJECTIVE_ADVERBIAL_END,
+    ADJECTIVE_END,
+    ADJECTIVE_PAST_END,
+    ADVICE_NOUN,
+    ADVICE_PARTICLE,
+    ASKING_TAILS,
+    NEGATIONS,
+    NOT_A_PREDICATE_START,
+    NOT_SAID_BACK,
+    PAST,
+    PLACE_ENDINGS,
+    PLAIN_FORMS,
+    PREDICATE_LINKS,
+    TIME_TOPICS,
+    TOPIC_COMMA,
+    TOPIC_PARTICLES,
+    VOLITIONAL_FORM,
+)
+from karakuri_agent.ja.listening_cues import YOU
 from karakuri_agent.reading import morphemes
 
 __all__ = ["Question", "read_question"]
@@ -65,8 +87,9 @@ def read_question(line: str | None, *, own_names: tuple[str, ...] = (),
     options = _options(text)
     if options:
         return Question("choice", text, options)
-    return Question(_kind(text), text, detail=bool(INDEFINITE.search(text)),
-                    past=bool(PAST_ASK.search(text)))
+    kind = _kind(text)
+    return Question(kind, text, detail=bool(INDEFINITE.search(text)), past=bool(PAST_ASK.search(text)),
+                    predicate=predicate(text, own_names) if kind == "yesno" else "")
 
 
 # Question forms, most specific first: the first that matches decides.
@@ -126,3 +149,60 @@ def _options(text: str) -> tuple[str, ...]:
     if len(parts) < 2 or len(set(parts)) != len(parts) or not all(OPTION.match(p) for p in parts):
         return ()
     return tuple(parts)
+
+
+def predicate(text: str, own_names: tuple[str, ...] = ()) -> str:
+    """What a yes/no question says of its subject, in the plain form an answer can say back ('それ、自分で
+    作ったりもする？' → '作ったりもする', '楽しめた？' → '楽しめた', 'こわくなかった？' → 'こわかった',
+    '病院連れてったほうがいいかな？' → '連れてったほうがいい'); '' when there is none to say back (a noun, a
+    favour asked, a polite form, a negated verb)."""
+    found = morphemes.words(text)
+    end = len(found)
+    while end and (found[end - 1].pos == "symbol" or found[end - 1].pos in ("particle", "auxiliary")
+                   and found[end - 1].surface in ASKING_TAILS
+                   and not (found[end - 1].lemma in NEGATIONS and end >= 2
+                            and not found[end - 2].form.startswith(PLAIN_FORMS))):  # '知らん？' negates: kept
+        end -= 1
+    start = end
+    while start:
+        word, before = found[start - 1], found[start - 2] if start >= 2 else None
+        if word.pos in ("verb", "adjective", "auxiliary") or word.bound:
+            start -= 1
+        elif word.pos == "particle" and word.surface in PREDICATE_LINKS and before is not None \
+                and before.pos in ("verb", "adjective", "auxiliary", "particle"):
+            start -= 1
+        elif word.pos == "particle" and word.surface == ADVICE_PARTICLE and before is not None \
+                and before.lemma == ADVICE_NOUN and start < end and found[start].pos == "adjective":
+            start -= 2  # 'ほう+が+いい': the advice and the verb before it
+        else:
+            break
+    chain = found[start:end]
+    if not chain or chain[0].pos not in ("verb", "adjective") or chain[0].lemma in NOT_A_PREDICATE_START \
+            or any(w.lemma in NOT_SAID_BACK or w.surface in NOT_SAID_BACK or w.form.startswith(VOLITIONAL_FORM)
+                   for w in chain) or not _the_agents(found[:start], own_names):
+        return ""
+    negated = [i for i, w in enumerate(chain) if i and (w.lemma in NEGATIONS or w.surface in NEGATIONS)]
+    if not negated:
+        return "".join(w.surface for w in chain)
+    first = chain[0]  # 'こわく+なかっ+た': the adjective, the negation dropped; a negated verb is not said back
+    if len(chain[:negated[0]]) != 1 or first.pos != "adjective" or not first.surface.endswith(ADJECTIVE_ADVERBIAL_END):
+        return ""
+    past = any(w.lemma == PAST for w in chain[negated[0]:])
+    return first.surface[:-1] + (ADJECTIVE_PAST_END if past else ADJECTIVE_END)
+
+
+def _the_agents(before: Sequence[morphemes.Word], own_names: tuple[str, ...]) -> bool:
+    """Whether what the question is about is the agent's to say: its topic ('Xは', 'Xって', 'Xが') is the
+    agent, 'you', a time ('明日って'), or there is none ('雷、起きちゃった？'); 'たい焼き屋、まだやってるん？'
+    with its 'は' said is the shop's, not the agent's to vouch for."""
+    for i, word in enumerate(before):
+        if i and word.surface in TOPIC_COMMA and before[i - 1].pos in ("noun", "suffix") \
+                and before[i - 1].surface.endswith(PLACE_ENDINGS):
+            return False
+        if word.pos == "particle" and word.surface in TOPIC_PARTICLES and i:
+            noun = before[i - 1].surface
+            if not (noun in TIME_TOPICS or YOU.search(noun) or any(n and (n in noun or noun in n) for n in own_names)
+                    or before[i - 1].pos in ("suffix",)):
+                return False
+    return True
+

@@ -7,7 +7,6 @@ import unicodedata
 from collections.abc import Collection, Iterable, Iterator, Sequence
 
 from karakuri_agent.ja.speech_words import ADDRESS, ADDRESS_ONLY, CLOSERS, LAST_RESORT, PAUSE, TERMINATORS
-from karakuri_agent.ja.word_classes import SENTENCE_END_MARKS
 from karakuri_agent.domain.limits import utf16_units
 
 # How many candidates a tiny max_length may cut shorter before giving up.
@@ -111,14 +110,11 @@ def choose_line(lines: Iterable[str], used: set[str], max_length: int, *,
         return said_elsewhere
     if first_cut:
         return first_cut
-    # A cut says something new only if more than the opening name is left and it is not a line said
-    # already with its last mark taken off ('…ないんだ' after '…ないんだ。').
-    said_bare = {key.rstrip(SENTENCE_END_MARKS) for key in used}
     for line in list(dict.fromkeys(seen))[:_SHORTER_TRIES]:
         for limit in range(min(max_length, utf16_units(line)) - 1, 0, -1):
             shorter = cut_units(line, limit)
-            bare = said_key(shorter).rstrip(SENTENCE_END_MARKS)
-            if shorter and bare and bare not in said_bare and not ADDRESS_ONLY.match(shorter) \
+            # a cut keeps more than the opening name ('あかりさん、…' cut to 'あかりさん' says nothing)
+            if shorter and said_key(shorter) not in used and not ADDRESS_ONLY.match(shorter) \
                     and _ends_cleanly(line, shorter):
                 return shorter
     for word in LAST_RESORT:

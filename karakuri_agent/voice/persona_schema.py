@@ -71,6 +71,7 @@ class SmallTalk(_Strict):
 
 class Answers(_Strict):
     yes: Phrases | None = None
+    yes_echo: Phrases | None = None  # yes, saying back the question's own predicate as {topic}
     no: Phrases | None = None
     like: Phrases | None = None
     dislike: Phrases | None = None
