@@ -229,8 +229,9 @@ def test_what_cannot_be_said_back_whole_is_met_by_its_kind_never_by_a_bare_noun(
 def test_the_register_fits_the_news() -> None:
     good = {t.split("{")[0] for t in NIKE.reactions["good_news"]}
     for seed in SEEDS:
-        assert "大変" in _reply("財布なくしちゃった…", seed=seed) or "大丈夫" in _reply("財布なくしちゃった…", seed=seed)
-        assert any(mark in _reply("テストで満点とったよ！", seed=seed) for mark in ("よかった", "すごい"))
+        assert any(mark in _reply("財布なくしちゃった…", seed=seed)
+                   for mark in ("大変", "大丈夫", "残念", "つらかった", "ついてなかった"))
+        assert any(mark in _reply("テストで満点とったよ！", seed=seed) for mark in ("よかった", "すごい", "やった", "うれしい"))
     assert good
 
 
