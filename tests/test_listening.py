@@ -419,3 +419,31 @@ def test_an_invitation_is_agreed_to_as_one_thought() -> None:
     for seed in SEEDS:
         reply = _reply("いつかcafe巡りしない？", seed=seed)
         assert any(a.split("、")[0] in reply for a in NIKE.answers["agree"]) and "さっき" not in reply, reply
+
+
+@pytest.mark.parametrize("line", ["じゃあ、そっちで4時ね", "ほな駅前で3時に", "では、図書館で2時半ということで", "じゃあ5時に公園ね！"])
+def test_a_meeting_settled_is_agreed_to(line: str) -> None:
+    """'じゃあ、そっちで4時ね' settles a time: agreed to, never taken as news ('へえ、そうなんだね')."""
+    assert hear(line).kind == "arrangement"
+    agree = {said_key(t) for t in NIKE.answers["agree"]}
+    for seed in SEEDS:
+        reply = _reply(line, seed=seed)
+        assert said_key(reply.split("、", 1)[-1]) in agree or said_key(reply) in agree, reply
+
+
+@pytest.mark.parametrize("line", ["3時に起きたんだよね", "4時に会うの？", "じゃあ、またね"])
+def test_a_time_told_or_asked_is_no_arrangement(line: str) -> None:
+    assert hear(line).kind != "arrangement"
+
+
+from hypothesis import given  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@given(opener=st.sampled_from(["じゃあ", "じゃあ、", "ほな", "では、", "それなら", ""]),
+       place=st.sampled_from(["駅前で", "そっちで", "本屋の前で", "公園に", ""]),
+       hour=st.integers(1, 12), half=st.booleans(),
+       end=st.sampled_from(["ね", "ね！", "で", "ということで", "で決まり！", "ね〜"]))
+def test_every_way_of_settling_a_time_is_an_arrangement(opener, place, hour, half, end):
+    line = f"{opener}{place}{hour}時{'半' if half else ''}{'に' if end in ('で', 'ね') and not half else ''}{end}"
+    assert hear(line).kind == "arrangement", line

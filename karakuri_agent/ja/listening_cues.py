@@ -248,3 +248,6 @@ INVITE_COME = lazy(r"(?:遊び|あそび|食べ|飲み|見)に(?:おいで|来�
 KNOWS_ASKED = lazy(r"知って(?:る|ます|い)|知っとう|知っとる|ご存じ|ご存知|わかる[？?]")
 # A when/where question about the agent's own time ('いつ空いてる？', 'いつ会える？', 'どこで待ち合わせ？').
 OWN_TIME = lazy(r"空いて|あいて|ひま|暇|都合|会え|会う|来れ|来られ|行け|行き|行く|待ち合わせ|何時に|来る|住")
+# A meeting being settled ('じゃあ、そっちで4時ね', 'ほな駅前で3時に'): said once a time is named, with the
+# words that close an arrangement; agreed to, not taken as news.
+SETTLED = lazy(r"^(?:じゃあ|じゃ|では|なら|ほな|そしたら|それなら)|(?:ね|ねー|で|な|ことで|決まり|決定)[！!。〜ー♪]*$")

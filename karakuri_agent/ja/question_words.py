@@ -55,7 +55,7 @@ INDEFINITE = lazy(r"何か|なにか|なんか|どこか|誰か|だれか|いつ
 LIKE = lazy(r"好き|すき|好み|嫌い|きらい|苦手")
 
 # "ちょっといい？": asking leave, answered with "いいよ".
-ALLOW = lazy(r"ちょっといい|(?:いい|いいか|いいかな|大丈夫|話せる|できる)[？?]")
+ALLOW = lazy(r"ちょっといい|(?<!ほうが)(?<!方が)(?:いい|いいか|いいかな|大丈夫|話せる|できる)[？?]")  # not advice asked
 
 # "どうした？": what brings the agent over.
 WHAT_UP = lazy(r"どうした[のん]?[？?]|なあに[？?]")

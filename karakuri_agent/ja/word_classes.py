@@ -74,9 +74,11 @@ ASKING_TAILS = frozenset({"か", "の", "かな", "かね", "ね", "よ", "な",
 PREDICATE_LINKS = frozenset({"て", "で", "たり", "だり", "も", "は"})
 # '連れてったほう+が+いい': the advice form, said back whole.
 ADVICE_NOUN, ADVICE_PARTICLE = "方", "が"
+ADVICE_FORM = "ほうがいい"  # asking advice ('病院連れてったほうがいいかな？'): no worry for the agent
 # Words a question asks a favour or speaks politely with: said back they would not be the agent's ('来てくれる').
 NOT_SAID_BACK = frozenset({"呉れる", "くれる", "貰える", "もらえる", "下さる", "頂ける", "ます", "です", "あげる",
-                           "知る", "分かる", "判る"})  # nor a knowledge claim ('知ってる？' is not known)
+                           "知る", "分かる", "判る",  # nor a knowledge claim ('知ってる？' is not known)
+                           "信ずる", "信じる"})  # '信じられる？' asks for surprise, not belief
 # A dialect's 'ておる' ('外出+とった', '寝+よる'): no predicate of its own to say back.
 NOT_A_PREDICATE_START = frozenset({"取る", "とる", "おる", "居る", "よる"})
 # What a question may be about and still be the agent's to answer ('明日って空いてる？').

@@ -16,6 +16,7 @@ from karakuri_agent.domain.understanding import CARE, OTHER, Understanding
 from karakuri_agent.ja import listening_cues
 from karakuri_agent.ja.sentences import is_asking, split_sentences
 from karakuri_agent.ja.speech_words import APOLOGY, GREETING
+from karakuri_agent.ja.word_classes import ADVICE_FORM
 from karakuri_agent.reading import lexicon, morphemes
 
 # What a question worries about the agent's own state for ('顔色わるいよ？', '疲れてない？'); fear asks
@@ -43,8 +44,9 @@ def with_feeling(heard: Understanding, text: str, own_names: tuple[str, ...], ot
     told_kinds = ("news", "plan", "statement", "feeling", "remark", "compliment")
     laughing = "laughter" in named and not feeling.emotions & SERIOUS
     asked = heard.kind in ("question", "invitation") or (heard.kind != "offer" and "question" in _acts(text))
+    advice = heard.question is not None and ADVICE_FORM in heard.question.predicate  # '病院連れてったほうがいい？'
     if asked and feeling.emotions & CONCERN and not told.emotions & CARE and "first_person" not in named \
-            and not about_others and not heard.self_topic:
+            and not about_others and not heard.self_topic and not advice:
         # '顔色わるいよ？', '大丈夫？無理してない？': the partner worries about the agent; thanked for it
         return replace(heard, kind="concern", mood="", polarity=feeling.polarity, emotions=feeling.emotions,
                        acts=_acts(text), subject="agent")

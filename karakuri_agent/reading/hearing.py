@@ -22,6 +22,7 @@ from dataclasses import replace
 
 from karakuri_agent.ja import listening_cues
 from karakuri_agent.ja.sentences import is_asking, split_sentences
+from karakuri_agent.ja.promise_words import CLOCK_JI
 from karakuri_agent.ja.word_classes import PAST
 from karakuri_agent.ja.speech_words import APOLOGY, GREETING, PERSON_NAME, REQUEST, is_kanji
 from karakuri_agent.reading import lexicon, morphemes  # the analyzer itself loads on the first line read
@@ -439,6 +440,9 @@ def _heard(text: str, line: str, own_names: tuple[str, ...], other_names: tuple[
     sentences = split_sentences(text)
     asking = [s for s in sentences if is_asking(s)]
     told = "".join(s for s in sentences if not is_asking(s))
+    if not asking and CLOCK_JI.search(text) and listening_cues.SETTLED.search(text) and not _past(text) \
+            and not _invites(text):  # '3時に教室があるんだけど、一緒にいかがですか': still being asked
+        return Understanding("arrangement")  # 'じゃあ、そっちで4時ね', 'ほな駅前で3時に': a meeting settled, agreed to
     if listening_cues.FAREWELL.search(text) and not (asking and asking[-1] == sentences[-1] and not listening_cues.FAREWELL.search(asking[-1])):
         return Understanding("farewell")
     if (listening_cues.RETRACT.search(text) and (listening_cues.TAKING_BACK.search(text) or not listening_cues.OFFER.search(text))) or (

@@ -200,6 +200,8 @@ def answered(s: Situation, h: Understanding) -> list[str] | None:
         # a thing it dislikes ('激辛せんべいあるけど食べる？') kindly declined whatever the policy
         takes = s.takes_offers and not _disliked(s)
         return _said(s, "offer_accept" if takes else "offer_decline", table="reactions") or None
+    if h.kind == "arrangement":  # 'じゃあ、そっちで4時ね': agreed to
+        return _said(s, "agree") or None
     if h.kind == "concern":  # the partner worries about the agent: thanked, and told it is fine
         return _said(s, "concern_thanks", table="reactions") or None
     if h.kind == "looks":  # 'コーヒーおいしそうだね': what the pack says of the thing, else agreed with

@@ -270,7 +270,8 @@ def _answer(q: Question, s: Situation) -> _Answer:
         follows = s.picked if q.kind == "invite" else (done if q.past else []) or reasons or details
         if q.detail:  # "何か読んだ？" wants the thing: what was read lately (where it was, only for a past)
             follows = done or details or (said("where_before", place=place_word_of(recent)) if recent and q.past else [])
-        echoed = said("yes_echo", topic=q.predicate) if q.kind == "yesno" and q.predicate and not follows else []
+        echoed = said("yes_echo", topic=q.predicate) if q.kind == "yesno" and q.predicate and not follows \
+            and not q.detail else []  # 'なんか…ある？' wants the thing, not 'あるよ
         # A bare 'うん' says nothing of what was asked: the question's own predicate is said back
         # ('こわくなかった？' → 'うん、ちょっとこわかったよ'), where the pack has the words for it.
         lines = echoed or _combined(said(opener, topic=key or IT), follows)
