@@ -27,7 +27,7 @@ from karakuri_agent.domain.identity import PersonRef
 from karakuri_agent.domain.records import Line
 from testing.store_rows import ref
 from testing.turn_texts import (
-    KOU, ME, MEI, NOW, SELF, SORA, YUU, notification, offer_note, turn_choices, turn_text, view_of,
+    KOU, ME, MEI, SELF, SORA, YUU, notification, offer_note, turn_choices, turn_text, view_of,
 )
 
 THANKS = turn_lines.THANKS_FOR_ITEM + turn_lines.THANKS_FOR_MONEY

@@ -22,15 +22,10 @@ from typing import Any, Iterable, Mapping
 
 from karakuri_agent.domain.records import Line
 from karakuri_agent.domain.fact_kinds import (
-    DISLIKE,
     EVENT,
-    FAMILY,
-    KINDS,
-    LIKE,
     NEWS,
     PET,
     PLAN,
-    WORK,
 )
 from karakuri_agent.ja import told_words
 from karakuri_agent.ja.sentences import split_sentences
