@@ -136,6 +136,19 @@ def test_a_name_made_from_the_map_never_replaces_the_nodes_own_label(state):
     assert [p["name"] for p in both] == ["神社「赤鳥居」 入口"]
 
 
+@pytest.mark.parametrize("first", ["label", "building"])
+def test_a_buildings_entry_never_replaces_the_label_of_its_door(state, first):
+    """`銭湯「松の湯」 [11-5]` beside `11-5(銭湯 入口)` in another text: one name for the node whichever
+    comes first, so the door does not flip names and look like a second bathhouse."""
+    label = tp.parse_places("近くのノード: 11-5(銭湯 入口), 10-5(銭湯 店内)")
+    entry = tp.parse_places("近くの建物: 銭湯「松の湯」 [11-5] / 神社 [5-4]")
+    order = [label, entry, label, entry] if first == "label" else [entry, label, entry, label]
+    for places in order:
+        state.store.learn_places(places)
+    names = {p.node_id: p.name for p in state.store.known_places()}
+    assert names == {"11-5": "銭湯 入口", "10-5": "銭湯 店内", "5-4": "神社"}
+
+
 def test_places_lines_and_knowledge(state, clock):
     state.store.learn_places([{"node_id": "2-1", "name": "駅"}, {"node_id": "1-1", "name": "公園"}])
     state.store.visit_place("9-9")  # visited, never named: not a known place

@@ -176,7 +176,7 @@ def test_several_conversation_lines_are_kept_in_order():
 def test_perception_label_before_a_bracketed_name_is_not_a_speaker():
     text = "近くの建物: 「森の家」 [1-2]\n"
     assert tp.parse_lines(text) == []
-    assert tp.parse_places(text) == [{"node_id": "1-2", "name": "「森の家」"}]
+    assert tp.parse_places(text) == [{"node_id": "1-2", "name": "「森の家」", "from_building": True}]
 
 
 def test_windows_line_ends_are_understood():
@@ -273,11 +273,13 @@ B006_LIKE = (
 
 
 def test_places_come_from_labelled_nodes_and_buildings_first_name_wins():
+    """A building entry names a door no label names, marked as the building's name: it never replaces
+    the node's own label ('喫茶店「さくら」 [7-11]' beside '7-11(喫茶店 入口)')."""
     assert tp.parse_places(B006_LIKE) == [
         {"node_id": "6-11", "name": "喫茶店 店内"},
         {"node_id": "7-11", "name": "喫茶店 入口"},
         {"node_id": "9-11", "name": "床屋 入口"},
-        {"node_id": "7-6", "name": "本屋「栞」"},
+        {"node_id": "7-6", "name": "本屋「栞」", "from_building": True},
     ]
 
 

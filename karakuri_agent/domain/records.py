@@ -33,13 +33,14 @@ class Line:
 
 
 class Node(TypedDict):
-    """A place as a text names it: `6-11 (喫茶店 店内)` or `7-11(喫茶店 入口)`; `from_map` when the name
-    is made from the map's building list (`神社 [入口: 3-3]` → `神社 入口`), which never replaces a
-    name the world gave the node itself."""
+    """A place as a text names it: `6-11 (喫茶店 店内)` or `7-11(喫茶店 入口)`; `from_building` when the name
+    is not the node's own label but a building's (the map's list, `神社 [入口: 3-3]` → `神社 入口`; a
+    building entry, `銭湯「松の湯」 [11-5]`): it never replaces a label, or the name would flip between
+    texts and one building would look like two places."""
 
     node_id: str
     name: str | None
-    from_map: NotRequired[bool]
+    from_building: NotRequired[bool]
 
 
 class Location(TypedDict):

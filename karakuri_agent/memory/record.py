@@ -162,7 +162,7 @@ def places_in(data: Any) -> list[Node]:
         name = item.get("name") or item.get("label")
         doors = item.get("door_nodes")
         if isinstance(doors, list) and isinstance(name, str):  # a building of the map (newer API): its entrances
-            places.extend({"node_id": str(d), "name": f"{name} {ENTRANCE}", "from_map": True}
+            places.extend({"node_id": str(d), "name": f"{name} {ENTRANCE}", "from_building": True}
                           for d in doors if NODE_ID.match(str(d)))
             continue
         if node is not None and NODE_ID.match(str(node)) and isinstance(name, str):

@@ -57,7 +57,7 @@ def places(perception: dict[str, Any]) -> list[Node]:
         doors = building.get("door_nodes")
         for node in doors if isinstance(doors, list) and name else []:
             if _node_id(node) and node not in found:
-                found[node] = {"node_id": node, "name": f"{name} {DOORWAYS[0]}", "from_map": True}
+                found[node] = {"node_id": node, "name": f"{name} {DOORWAYS[0]}", "from_building": True}
     return list(found.values())
 
 

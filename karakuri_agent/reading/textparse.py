@@ -415,8 +415,9 @@ def parse_places(text: str) -> list[Node]:
 
     Sources: `6-11 (喫茶店 店内)`, `7-11(喫茶店 入口)`, building entries
     `本屋「栞」 [7-6]` and the map's buildings (`神社 [入口: 3-3, 3-4] - …`: each
-    entrance, as `神社 入口`, marked `from_map`). The first label seen for a node
-    wins, a name made from the map only where no label names it; node ids
+    entrance, as `神社 入口`, marked `from_building`, as a building entry is). The first label
+    seen for a node wins, a name from the map or a building entry only where no label names
+    it (the node's own label is what the next text calls it too); node ids
     written without a name teach nothing and are skipped.
     """
     found: list[tuple[int, str, str, bool]] = []
@@ -430,11 +431,11 @@ def parse_places(text: str) -> list[Node]:
         for pattern in (NODE_WITH_LABEL, BUILDING):
             for match in pattern.finditer(line):
                 name = match.group("name").strip()
-                if name:
-                    found.append((offset + match.start(), match.group("node"), name, False))
+                if name:  # a building's entry names its door only where no label does (no flip-flop)
+                    found.append((offset + match.start(), match.group("node"), name, pattern is BUILDING))
     places: dict[str, Node] = {}
-    for _, node_id, name, from_map in sorted(found, key=lambda item: (item[3], item[0])):
-        places.setdefault(node_id, {"node_id": node_id, "name": name, "from_map": True} if from_map
+    for _, node_id, name, from_building in sorted(found, key=lambda item: (item[3], item[0])):
+        places.setdefault(node_id, {"node_id": node_id, "name": name, "from_building": True} if from_building
                           else {"node_id": node_id, "name": name})
     return list(places.values())
 

@@ -250,10 +250,10 @@ class SQLStore:
         """A node's own label (the latest) outranks a name made from the map, which only fills a gap."""
         now = self._stamp()
         known = [p for p in places if p.get("node_id")]
-        for from_map, kept in ((False, "COALESCE(excluded.name, places.name)"), (True, "COALESCE(places.name, excluded.name)")):
+        for from_building, kept in ((False, "COALESCE(excluded.name, places.name)"), (True, "COALESCE(places.name, excluded.name)")):
             self._run_many("INSERT INTO places (node_id, name, learned_at) VALUES (?, ?, ?)"
                            f" ON CONFLICT (node_id) DO UPDATE SET name = {kept}",
-                           [(p["node_id"], p.get("name"), now) for p in known if bool(p.get("from_map")) == from_map])
+                           [(p["node_id"], p.get("name"), now) for p in known if bool(p.get("from_building")) == from_building])
 
     def visit_place(self, node_id: str) -> None:
         now = self._stamp()
