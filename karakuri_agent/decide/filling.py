@@ -21,14 +21,12 @@ from typing import Any
 from karakuri_agent.decide.queries import MEETING_GRACE, next_meeting, pick_stable
 from karakuri_agent.domain.decision import Decision
 from karakuri_agent.domain.notification import Choice, offered_choice
-from karakuri_agent.domain.clock import TOKYO
+from karakuri_agent.domain.clock import MORNING, TOKYO, is_night
 from karakuri_agent.mind.view import View
 from karakuri_agent.domain.records import Offer
 from karakuri_agent.ja.phrases import is_sleep
 
 DURATION_MINUTES = "duration_minutes"
-# Night, in the world's zone: a sleep started then lasts until the morning.
-NIGHT_FROM, MORNING = 21, 7
 # A ranged action by day: about an hour (within its bounds); a nap, the shortest it allows.
 DAY_MINUTES = 60
 
@@ -82,10 +80,8 @@ def _minutes(view: View, params: dict[str, Any], low: int, high: int) -> int:
     """How long: a sleep at night until the morning, a sleep by day the shortest, else about an hour;
     never past the time to set off for a meeting, when the range allows that."""
     low, high = min(low, high), max(low, high)
-    local = view.now.astimezone(TOKYO)
-    night = local.hour >= NIGHT_FROM or local.hour < MORNING
     if is_sleep(_action_name(view, params)):
-        wanted = _until_morning(local) if night else low
+        wanted = _until_morning(view.now.astimezone(TOKYO)) if is_night(view.now) else low
     else:
         wanted = DAY_MINUTES
     meeting = next_meeting(view)

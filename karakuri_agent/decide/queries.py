@@ -34,9 +34,9 @@ LEAVE_SLACK = timedelta(minutes=15)
 
 WAIT_UNIT = timedelta(minutes=10)  # the contract's `wait` duration unit
 
-# Fewer destinations than this (besides where the agent stands) is too few to live on:
-# the map is asked for once, then the agent goes.
-FEW_PLACES = 3
+# Fewer named places than this (besides where the agent stands) is too few for a day: the map
+# is asked for once, then the agent goes (a day out should see four places or more).
+FEW_PLACES = 4
 
 # The map does not change often: asked once, it is not asked again for this long
 # even if it revealed nothing new (a small town stays small).
@@ -229,14 +229,11 @@ def is_destination(view: View, node: str) -> bool:
     return node not in view.npc_nodes and not refused_here(view, Decision("move", {"target_node_id": node}))
 
 
-def few_destinations(view: View) -> bool:
-    """Too few places to go to besides this one: the move's own list if it has one, else what is known."""
-    move = view.choice("move")
-    if move is None:
-        return False
-    here = current_node_of(view)
-    known = enum_of(move, "target_node_id") or [p.node_id for p in view.places if p.name]
-    return len({str(n) for n in known if is_destination(view, str(n))} - {here}) < FEW_PLACES
+def places_known(view: View) -> int:
+    """The named places (buildings, spots) the agent knows it may walk to, besides where it stands: a
+    move's list of street nodes in sight is somewhere to step, not somewhere to go."""
+    here = place_group(view, current_node_of(view))
+    return len({place_group(view, p.node_id) for p in view.places if p.name and is_destination(view, p.node_id)} - {here})
 
 
 def map_asked(view: View) -> bool:

@@ -21,6 +21,15 @@ Clock = Callable[[], datetime]
 # The world's zone: its texts, its days and its clock times are Tokyo's (CONTRACT §9).
 TOKYO = ZoneInfo("Asia/Tokyo")
 
+# The agent's night, in the world's hours: a sleep then lasts until the morning, and a bed offered is taken.
+NIGHT_FROM, MORNING = 21, 7
+
+
+def is_night(now: datetime) -> bool:
+    hour = now.astimezone(TOKYO).hour
+    return hour >= NIGHT_FROM or hour < MORNING
+
+
 # A time outside these years is a fault, not a clock: it is not believed (the server's clock, its
 # timestamps, a `--date`), since arithmetic on it could overflow.
 PLAUSIBLE_YEARS = range(1971, 9000)

@@ -24,6 +24,7 @@ JOIN_TALK = "近くで話している人たちの会話に加わる"
 TRY_SOMETHING_HERE = "ここでできることをしてみる"
 GO_ELSEWHERE = "別の場所へ行ってみる"
 NOTHING_ELSE_WAIT = "ほかにできることがないので少し待つ"
+NIGHT_REST = "夜中に目が覚めたので、出歩かずにここで休む"
 
 
 def answer(name: str | None) -> str:

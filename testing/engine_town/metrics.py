@@ -16,9 +16,11 @@ the town cannot bend its own grading. Each row has an aim:
 - `places_per_day`: distinct places (buildings, labelled spots) the agent
   stood on per in-world day with at least 10 notifications over six hours or more
   (a night's few hours are no day); aim >= 2 every day;
-- `conversations_started`: idle notifications that offered `conversation_start`
-  with someone next to the agent not talked to that day, and how many of them
-  the agent took; aim > 0;
+- `places_per_daytime`: the same, counting only what the agent did between 07:00 and 21:00 (Tokyo)
+  on days the run saw six such hours or more: a night asleep at home is no day out; aim >= 4 (issue 41);
+- `conversations_started`: idle notifications in the daytime (07:00-21:00) that offered
+  `conversation_start` with someone next to the agent not talked to that day, and how many of
+  them the agent took; aim > 0;
 - `offers_answered`: transfers offered inside a conversation that the agent's
   next turn answered with `transfer_response` (accept or reject); aim 100 %;
 - `gifts_answered`: standalone offers (`accept_transfer` / `reject_transfer`)
@@ -44,7 +46,9 @@ TOKYO = ZoneInfo("Asia/Tokyo")  # the world's zone, as the town's texts state it
 
 UNREADABLE = frozenset({"target_unavailable"})
 MIN_DAY_STEPS = 10
-DAY_SPAN = timedelta(hours=6)  # a day counted for places: the run saw six hours of it or more
+DAYTIME = range(7, 21)  # the hours (Tokyo) a day out is counted over: a night's sleep is no day out
+DAY_SPAN = timedelta(hours=6)
+PLACE_KEYS = ("places_per_day", "places_per_daytime")  # pooled as the fewest of any day, not summed  # a day counted for places: the run saw six hours of it or more
 WINDOW_BEFORE, WINDOW_AFTER = timedelta(minutes=30), timedelta(minutes=45)
 
 
@@ -64,7 +68,11 @@ def measure(town: Any) -> dict[str, Any]:
         by_day[f"{step.time.astimezone(TOKYO):%Y-%m-%d}"].append(step)
     places = {day: len({s.place for s in day_steps if s.place}) for day, day_steps in by_day.items()
               if len(day_steps) >= MIN_DAY_STEPS and day_steps[-1].time - day_steps[0].time >= DAY_SPAN}
-    offers = [s for s in steps if s.kind in ("idle", "info", "announcement") and "conversation_start" in s.commands and s.nearby_untalked]
+    by_daytime = {day: [s for s in day_steps if s.time.astimezone(TOKYO).hour in DAYTIME] for day, day_steps in by_day.items()}
+    daytime = {day: len({s.place for s in day_steps if s.place}) for day, day_steps in by_daytime.items()
+               if len(day_steps) >= MIN_DAY_STEPS and day_steps[-1].time - day_steps[0].time >= DAY_SPAN}
+    offers = [s for s in steps if s.kind in ("idle", "info", "announcement") and "conversation_start" in s.commands
+              and s.nearby_untalked and s.time.astimezone(TOKYO).hour in DAYTIME]  # 3 a.m. is no chance to chat
     started = [s for s in offers if s.accepted and s.accepted.get("command") == "conversation_start"]
     settled = [e for e in town.events if e.kind == "offer_settled" and "mode" not in e.data
                and e.data["step"] < len(steps)]
@@ -91,6 +99,8 @@ def measure(town: Any) -> dict[str, Any]:
                                      counts=dict(Counter(s.kind for s in unanswered))),
             "places_per_day": _row("distinct places per day (min over days)", ">= 2",
                                    min(places.values()) if places else None, counts=places),
+            "places_per_daytime": _row("distinct places per daytime, 07-21 (min over days)", ">= 4",
+                                       min(daytime.values()) if daytime else None, counts=daytime),
             "conversations_started": _row("conversations started / offers", "> 0", len(started), den=len(offers)),
             "offers_answered": _row("in-conversation offers answered", "100 %", len(answered), den=len(settled)),
             "gifts_answered": _row("standalone offers answered", "100 %", sum(1 for s in gifts if s.accepted),
@@ -118,6 +128,8 @@ def holds(key: str, row: dict[str, Any]) -> bool | None:
         return bool(row["num"] == 0)
     if key == "places_per_day":
         return bool(row["num"] >= 2)
+    if key == "places_per_daytime":
+        return bool(row["num"] >= 4)
     if key == "conversations_started":
         return None if not row["den"] else bool(row["num"] > 0)
     if key in ("offers_answered", "gifts_answered"):
@@ -134,11 +146,11 @@ def pooled(results: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
         dens = [r["den"] for r in rows if r["den"] is not None]
         values = [r["value"] for r in rows if r["value"] is not None]
         counts: Counter[str] = Counter()
-        if key != "places_per_day":
+        if key not in PLACE_KEYS:
             for r in rows:
                 counts.update(r["counts"])
         out.append({"key": key, "name": rows[0]["name"], "aim": rows[0]["aim"],
-                    "num": (min(nums) if key == "places_per_day" else sum(nums)) if nums else None,
+                    "num": (min(nums) if key in PLACE_KEYS else sum(nums)) if nums else None,
                     "den": sum(dens) if dens else None,
                     "min": min(values) if values else None,
                     "median": statistics.median(values) if values else None,

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from karakuri_agent.decide.queries import (
+    FEW_PLACES,
     acted_since_arrival,
     action_label_of,
     action_options,
@@ -15,7 +16,6 @@ from karakuri_agent.decide.queries import (
     duration_for,
     ends_in_time,
     enum_of,
-    few_destinations,
     is_destination,
     is_close,
     map_asked,
@@ -25,6 +25,7 @@ from karakuri_agent.decide.queries import (
     name_of_agent,
     next_meeting,
     pick_stable,
+    places_known,
     place_group,
     place_name_here,
     recent_groups,
@@ -36,12 +37,13 @@ from karakuri_agent.decide.speaking import recalling
 from karakuri_agent.domain.commands import CONVERSATION as CONVERSATION_COMMANDS
 from karakuri_agent.domain.commands import INFORMATION as INFORMATION_COMMANDS
 from karakuri_agent.domain.decision import Decision
-from karakuri_agent.domain.clock import TOKYO
+from karakuri_agent.domain.clock import TOKYO, is_night
 from karakuri_agent.domain import nodes
 from karakuri_agent.domain.identity import PersonRef
 from karakuri_agent.domain.records import has_talked
 from karakuri_agent.mind.view import View
 from karakuri_agent.ja import place_words, reasons
+from karakuri_agent.ja.phrases import is_sleep
 from karakuri_agent.memory.record import conversations_in
 from karakuri_agent.memory import recall
 from karakuri_agent.voice.speech import compose
@@ -54,6 +56,9 @@ STAY_COMMANDS = 6
 
 # Waits in a row after which anything else offered is preferred to a third one.
 MAX_WAITS_IN_A_ROW = 2
+
+# The contract's longest wait, in its 10-minute units: a night woken is waited out an hour at a time.
+MAX_WAIT_UNITS = 6
 
 
 # -- idle: the agent lives its own day ----------------------------------------------
@@ -69,14 +74,17 @@ def keep_commitment_rule(view: View) -> list[Decision] | None:
 
 def daily_life_rule(view: View) -> list[Decision]:
     commitment = _keep_commitment(view)
+    if not commitment and _woken_at_night(view):
+        return _sleep_at_night(view) + _wait(view, night=True)
     candidates: list[Decision] = []
     candidates += commitment
     candidates += _look_around(view, essential=True)
+    candidates += _sleep_at_night(view)
     social = _look_around(view, essential=False) + _join_a_talk(view) + _talk_to_someone(view)
     if social and not commitment and not _stayed_long(view) and not _talked_here(view) and _speaks_first(view):
         candidates += social + _act_here(view) + _move_on(view)
     else:
-        candidates += _act_here(view)
+        candidates += _act_here(view) + _learn_the_town(view)
         candidates += (_move_on(view) + social) if _stayed_long(view) else (social + _move_on(view))
     candidates += _wait(view)
     if _waited_enough(view):
@@ -196,8 +204,8 @@ def _look_around(view: View, *, essential: bool) -> list[Decision]:
     """
     if essential:
         wanted = []
-        if few_destinations(view) and not map_asked(view):
-            wanted.append(("get_map", reasons.FEW_DESTINATIONS))
+        if view.choice("move") and places_known(view) == 0 and not map_asked(view):
+            wanted.append(("get_map", reasons.FEW_DESTINATIONS))  # stranded: nowhere named to go
         if current_node_of(view) is None:
             wanted.append(("get_perception", reasons.SURROUNDINGS_UNKNOWN))
     else:
@@ -211,6 +219,15 @@ def _look_around(view: View, *, essential: bool) -> list[Decision]:
         if view.choice(command) and command not in recent and (age is None or age > INFO_FRESH):
             return [Decision(command, {}, reason)]
     return []
+
+
+def _learn_the_town(view: View) -> list[Decision]:
+    """Fewer places known than a day's walk needs: the map, once, before moving on."""
+    recent = {c.command for c in view.recent_commands[:3]}
+    if view.choice("move") is None or view.choice("get_map") is None or "get_map" in recent \
+            or places_known(view) >= FEW_PLACES or map_asked(view):
+        return []
+    return [Decision("get_map", {}, reasons.FEW_DESTINATIONS)]
 
 
 def _act_here(view: View) -> list[Decision]:
@@ -228,6 +245,26 @@ def _act_here(view: View) -> list[Decision]:
     label = action_label_of(view, action_id)
     return [Decision(choice.command, {"action_id": action_id},
                      reasons.act_here(label))]
+
+
+def _woken_at_night(view: View) -> bool:
+    """Still night, and the last thing the agent did besides talking and waiting was to sleep: a talk woke it."""
+    if not is_night(view.now):
+        return False
+    last = next((c for c in view.recent_commands if c.command not in CONVERSATION_COMMANDS and c.command != "wait"), None)
+    return last is not None and last.command == "action" and is_sleep(f"{last.param('action_id')} {last.reason or ''}")
+
+
+def _sleep_at_night(view: View) -> list[Decision]:
+    """At night a bed offered here is taken, again after a talk woke the agent: a night is not for walking."""
+    choice = view.choice("action")
+    if choice is None or not is_night(view.now):
+        return []
+    beds = [a for a in action_options(view) if is_sleep(action_label_of(view, a) or "") and affords(view, a)]
+    if not beds:
+        return []
+    action_id = pick_stable(beds, view.notification_id)
+    return [Decision(choice.command, {"action_id": action_id}, reasons.act_here(action_label_of(view, action_id)))]
 
 
 def _check_holdings(view: View, unsure: list[str]) -> list[Decision]:
@@ -302,35 +339,54 @@ def _move_on(view: View) -> list[Decision]:
         return []
     here = current_node_of(view)
     recent_nodes = [c.param("target_node_id") for c in view.recent_commands if c.command == "move"]
-    options = enum_of(choice, "target_node_id") or [p.node_id for p in view.places if p.name]
-    options = [n for n in options if n and n != here and is_destination(view, str(n))]
+    # Where it may step (the move's list, when it has one) and every named place the world told of
+    # (the map, perception): a place beyond the list is walked toward through the listed node nearest it.
+    reachable = [str(n) for n in enum_of(choice, "target_node_id") if n and is_destination(view, str(n))]
+    known = [p.node_id for p in view.places if p.name]
+    options = [n for n in dict.fromkeys(reachable + known) if n and n != here and is_destination(view, n)]
     if not options:
         return []
-    # Never visited first, then the longest ago.
-    visits = {p.node_id: (p.visits, (p.last_visited is not None, p.last_visited)) for p in view.places}
+    # Never visited first, then the longest ago, counted by building: the home's other room, the
+    # library's other door, is no new place.
+    by_building: dict[str, tuple[int, datetime | None]] = {}
+    for p in view.places:
+        count, last = by_building.get(place_group(view, p.node_id), (0, None))
+        latest = max((t for t in (last, p.last_visited) if t is not None), default=None)
+        by_building[place_group(view, p.node_id)] = (count + p.visits, latest)
     recent_set = set(recent_nodes[:5])
     groups = recent_groups(view, recent_nodes)
     at_door = bool(here and place_words.is_doorway(name_of(view, here) or place_name_here(view) or ""))
 
+    explore = not (recent_nodes and recent_nodes[0] and not name_of(view, str(recent_nodes[0])))
+
     def rank(node: str) -> tuple[Any, ...]:
-        count, last = visits.get(node, (0, (False, None)))
+        count, latest = by_building.get(place_group(view, node), (0, None))
+        last = (latest is not None, latest)
+        # Every place it knows seen today: a street comes next, where new places are found (one step at a
+        # time: from a street, a known place again, or a walk of streets would fill the day).
+        today = explore and latest is not None and latest.astimezone(TOKYO).date() == view.now.astimezone(TOKYO).date()
         name = name_of(view, node) or ""
         doorway = place_words.is_doorway(name)
         # At a building's door, its inside is where the building's actions are: go in before going elsewhere.
         enters = at_door and bool(name) and not doorway and place_group(view, node) == place_group(view, here)
         # A node nobody named is a stretch of street: a place to pass, not to go to, while a named one is left.
-        return (node in recent_set, not enters, place_group(view, node) in groups, not name, last, count, doorway,
-                stable_hash(view.notification_id, node))
+        # Of places alike, the nearest: the same goal from every step of the walk (a tie drawn afresh at each
+        # notification sent the agent back and forth between two far places).
+        away = nodes.distance(here, node) if name and here else None
+        return (node in recent_set, not enters, place_group(view, node) in groups, today, not name, last, count, doorway,
+                away if away is not None else float("inf"), stable_hash(view.notification_id, node))
 
-    ranked = sorted(options, key=rank)
-    target = ranked[0]
-    name = name_of(view, target)
-    return [Decision(choice.command, {"target_node_id": target},
-                     reasons.go_to(name))]
+    for target in sorted(options, key=rank):
+        step = target if not reachable or target in reachable else _toward(target, here, reachable)
+        if step is not None:
+            return [Decision(choice.command, {"target_node_id": step}, reasons.go_to(name_of(view, target)))]
+    return []
 
 
-def _wait(view: View) -> list[Decision]:
+def _wait(view: View, *, night: bool = False) -> list[Decision]:
     choice = view.choice("wait")
     if choice is None:
         return []
+    if night:
+        return [Decision(choice.command, {"duration": duration_for(choice, MAX_WAIT_UNITS)}, reasons.NIGHT_REST)]
     return [Decision(choice.command, {"duration": duration_for(choice, 1)}, reasons.NOTHING_ELSE_WAIT)]
