@@ -16,6 +16,8 @@ KINDS = ("question", "retraction", "thanks", "compliment", "warmth", "remark", "
 PLANS, DAY, TALK, FAVOURITE, PASTIME, SIDE, OTHER = "plans", "day", "talk", "favourite", "pastime", "side", "other"
 # ... or the agent itself: its birthday, what it is good at, its childhood (Understanding.self_topic says which).
 SELF = "self"
+# ... or the town: what the agent may know of it ('この町の言い伝えって知ってる？', '郵便局ってどの辺にありますか？').
+WORLD = "world"
 # Feelings that are no news to cheer.
 TROUBLE = frozenset({"worried", "unwell", "hurt", "grief", "sad", "tired", "disappointed"})
 # What is felt about oneself, to be met with care: worry, feeling unwell, tiredness.

@@ -251,3 +251,5 @@ OWN_TIME = lazy(r"空いて|あいて|ひま|暇|都合|会え|会う|来れ|来
 # A meeting being settled ('じゃあ、そっちで4時ね', 'ほな駅前で3時に'): said once a time is named, with the
 # words that close an arrangement; agreed to, not taken as news.
 SETTLED = lazy(r"^(?:じゃあ|じゃ|では|なら|ほな|そしたら|それなら)|(?:ね|ねー|で|な|ことで|決まり|決定)[！!。〜ー♪]*$")
+# Where a thing is, asked of the thing ('郵便局ってどの辺にありますか？', 'トイレはどこ？').
+WHERE_IS = lazy(r"(?:って|は)、?(?:どこ|どちら|どの(?:辺|へん|あたり))(?:に|へ)?(?:ある|あり|です|だ|か|[？?]|$)|^[^、]{1,12}ってどこ")

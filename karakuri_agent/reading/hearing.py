@@ -29,7 +29,7 @@ from karakuri_agent.reading import lexicon, morphemes  # the analyzer itself loa
 from karakuri_agent.reading.help_offers import offers_help
 from karakuri_agent.ja.question_words import AND, INVITE, OR
 from karakuri_agent.domain.understanding import (
-    DAY, FAVOURITE, OTHER, PASTIME, PLANS, SELF, SIDE, TALK, Question, Understanding,
+    DAY, FAVOURITE, OTHER, PASTIME, PLANS, SELF, SIDE, TALK, WORLD, Question, Understanding,
 )
 from karakuri_agent.reading.feeling import with_feeling
 from karakuri_agent.reading.question_kinds import read_question
@@ -206,6 +206,8 @@ def _question(text: str, asking: str, own: tuple[str, ...], others: tuple[str, .
         return Understanding("question", asks=PLANS, question=question)
     if listening_cues.PASTIME_ASKED.search(asking) and question.kind in ("what", "doing", "how", "yesno"):
         return Understanding("question", asks=PASTIME, question=question)
+    if _asks_the_world(asking, own):
+        return Understanding("question", asks=WORLD, topic=_topic(asking, skip)[0], question=question)
     # a thing of its own named ('いつからこの町にいるの？', 'すきな いろ なあに？') before its day
     about_self = lexicon.self_topic(unspaced(asking))
     # 'ご家族はどちらに？': its own family, asked with respect, is its own to answer
@@ -253,6 +255,24 @@ def _aside(after: list[str]) -> bool:
 def unspaced(text: str) -> str:
     """The line as words run together: kana written with spaces ('すきな いろ') names what it names."""
     return "".join(text.split())
+
+
+def _asks_the_world(asking: str, own: tuple[str, ...]) -> bool:
+    """Whether the question asks what the agent knows of the town, not of itself: whether it knows a
+    thing ('この町の言い伝えって知ってる？'), or where a thing is ('郵便局ってどの辺にありますか？').
+
+    The town named in passing is no question about the agent; the thing asked of (the topic the line
+    marks) decides: '出身はどこ？' and 'この町は好き？' ask of its own, 'わたしの名前、知ってる？' and
+    'ニケちゃんのおうちってどこ？' of the speaker or the agent.
+    """
+    if not (listening_cues.KNOWS_ASKED.search(asking) or listening_cues.WHERE_IS.search(asking)):
+        return False
+    if listening_cues.YOU.search(asking) or any(n and n in asking for n in own):
+        return False
+    if "first_person" in lexicon.tags(morphemes.words(asking), asking):
+        return False
+    topic = _topic(asking, ())[0]
+    return not topic or not lexicon.self_topic(topic)
 
 
 def _about_someone_else(asking: str, own: tuple[str, ...]) -> bool:

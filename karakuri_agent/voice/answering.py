@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from karakuri_agent.domain.understanding import CARE, DAY, FAVOURITE, OTHER, PASTIME, PLANS, SELF, SIDE, TALK
+from karakuri_agent.domain.understanding import CARE, DAY, FAVOURITE, OTHER, PASTIME, PLANS, SELF, SIDE, TALK, WORLD
 from karakuri_agent.ja import listening_cues
 from karakuri_agent.ja.speech_words import join_sentences
 from karakuri_agent.reading import hearing, morphemes
@@ -179,6 +179,8 @@ def answered(s: Situation, h: Understanding) -> list[str] | None:
                 else _said(s, "not_sure")
         if h.asks == OTHER:
             return _said(s, "other_unknown")
+        if h.asks == WORLD:  # what the town holds, which the agent was never told: said plainly
+            return _said(s, "unknown") or None
         if h.asks == SIDE:
             return _side(s, h) or None
         if h.asks == SELF:
