@@ -37,6 +37,7 @@ from karakuri_agent.decide.speaking import recalling
 from karakuri_agent.domain.commands import CONVERSATION as CONVERSATION_COMMANDS
 from karakuri_agent.domain.commands import INFORMATION as INFORMATION_COMMANDS
 from karakuri_agent.domain.decision import Decision
+from karakuri_agent.domain.notification import Choice
 from karakuri_agent.domain.clock import TOKYO, is_night
 from karakuri_agent.domain import nodes
 from karakuri_agent.domain.identity import PersonRef
@@ -204,7 +205,7 @@ def _look_around(view: View, *, essential: bool) -> list[Decision]:
     """
     if essential:
         wanted = []
-        if view.choice("move") and places_known(view) == 0 and not map_asked(view):
+        if _map_wanted(view, fewer_than=1):
             wanted.append(("get_map", reasons.FEW_DESTINATIONS))  # stranded: nowhere named to go
         if current_node_of(view) is None:
             wanted.append(("get_perception", reasons.SURROUNDINGS_UNKNOWN))
@@ -221,11 +222,15 @@ def _look_around(view: View, *, essential: bool) -> list[Decision]:
     return []
 
 
+def _map_wanted(view: View, *, fewer_than: int) -> bool:
+    """A move to make, fewer named places known than `fewer_than`, and the map not asked for lately."""
+    return view.choice("move") is not None and places_known(view) < fewer_than and not map_asked(view)
+
+
 def _learn_the_town(view: View) -> list[Decision]:
     """Fewer places known than a day's walk needs: the map, once, before moving on."""
     recent = {c.command for c in view.recent_commands[:3]}
-    if view.choice("move") is None or view.choice("get_map") is None or "get_map" in recent \
-            or places_known(view) >= FEW_PLACES or map_asked(view):
+    if view.choice("get_map") is None or "get_map" in recent or not _map_wanted(view, fewer_than=FEW_PLACES):
         return []
     return [Decision("get_map", {}, reasons.FEW_DESTINATIONS)]
 
@@ -240,11 +245,13 @@ def _act_here(view: View) -> list[Decision]:
     affordable = [a for a in fresh if affords(view, a)]
     if not affordable:
         return _check_holdings(view, [a for a in fresh if affords(view, a) is None])
-    fresh = affordable
-    action_id = pick_stable(fresh, view.notification_id)
-    label = action_label_of(view, action_id)
-    return [Decision(choice.command, {"action_id": action_id},
-                     reasons.act_here(label))]
+    return _do(view, choice, affordable)
+
+
+def _do(view: View, choice: Choice, options: list[str]) -> list[Decision]:
+    """One of the actions offered here, the same one for the same notification."""
+    action_id = pick_stable(options, view.notification_id)
+    return [Decision(choice.command, {"action_id": action_id}, reasons.act_here(action_label_of(view, action_id)))]
 
 
 def _woken_at_night(view: View) -> bool:
@@ -261,10 +268,7 @@ def _sleep_at_night(view: View) -> list[Decision]:
     if choice is None or not is_night(view.now):
         return []
     beds = [a for a in action_options(view) if is_sleep(action_label_of(view, a) or "") and affords(view, a)]
-    if not beds:
-        return []
-    action_id = pick_stable(beds, view.notification_id)
-    return [Decision(choice.command, {"action_id": action_id}, reasons.act_here(action_label_of(view, action_id)))]
+    return _do(view, choice, beds) if beds else []
 
 
 def _check_holdings(view: View, unsure: list[str]) -> list[Decision]:
@@ -342,8 +346,8 @@ def _move_on(view: View) -> list[Decision]:
     # Where it may step (the move's list, when it has one) and every named place the world told of
     # (the map, perception): a place beyond the list is walked toward through the listed node nearest it.
     reachable = [str(n) for n in enum_of(choice, "target_node_id") if n and is_destination(view, str(n))]
-    known = [p.node_id for p in view.places if p.name]
-    options = [n for n in dict.fromkeys(reachable + known) if n and n != here and is_destination(view, n)]
+    known = [p.node_id for p in view.places if p.name and p.node_id not in reachable and is_destination(view, p.node_id)]
+    options = [n for n in dict.fromkeys(reachable + known) if n != here]
     if not options:
         return []
     # Never visited first, then the longest ago, counted by building: the home's other room, the
