@@ -45,14 +45,12 @@ was sent.
 from __future__ import annotations
 
 import argparse
-import email.utils
 import json
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
-import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
@@ -62,7 +60,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from testing.loopback import JSONHandler, QuietServer  # noqa: E402  (shared with the tests; nothing of the package)
+from testing.loopback import Answer, LoopbackAPI, Request, status  # noqa: E402  (shared with the tests; nothing of the package)
 
 CORPUS_DIR = Path(__file__).resolve().parent / "reading"
 TOKYO = timezone(timedelta(hours=9))  # Asia/Tokyo has no daylight saving time
@@ -80,46 +78,25 @@ NAMED = {
 # ---------------------------------------------------------------------------
 
 
-class _Server(QuietServer):
-    def __init__(self) -> None:
-        super().__init__(("127.0.0.1", 0), _Handler)
-        self.notifications: dict[str, dict[str, Any]] = {}
-        self.posts = 0
-        self.lock = threading.Lock()
+class _ReadingAPI(LoopbackAPI):
+    """GET serves the registered notifications; any POST is a fault (reading sends no command)."""
 
-
-class _Handler(JSONHandler):
-    server: _Server
-
-    server_time: datetime | None = None
-
-    def date_time_string(self, timestamp: float | None = None) -> str:
+    def clock(self, request: Request) -> datetime | None:
         """The HTTP `Date` of a real server answering at the notification's time, not this machine's.
 
         The program takes the world's "now" from the server (the latest of
         `created_at` and `Date`), so a `Date` of today would put every
         case's promises in the past.
         """
-        if self.server_time is None:
-            return super().date_time_string(timestamp)
-        return email.utils.format_datetime(self.server_time.astimezone(timezone.utc), usegmt=True)
-
-    def do_GET(self) -> None:  # noqa: N802 (http.server's name)
-        prefix = "/api/agents/notifications/"
-        notification_id = self.path[len(prefix):] if self.path.startswith(prefix) else ""
-        with self.server.lock:
-            body = self.server.notifications.get(notification_id)
+        body = self.notifications.get(request.path.rsplit("/", 1)[-1])
         if body is None:
-            self._send(404, {"error": "not_found", "message": "no such notification"})
-        else:
-            created = datetime.fromisoformat(body["created_at"].replace("Z", "+00:00"))
-            self.server_time = created + timedelta(seconds=1)
-            self._send(200, body)
+            return None
+        return datetime.fromisoformat(body["created_at"].replace("Z", "+00:00")) + timedelta(seconds=1)
 
-    def do_POST(self) -> None:  # noqa: N802
-        with self.server.lock:
-            self.server.posts += 1
-        self._send(500, {"error": "unexpected", "message": "reading sends no command"})
+    def answer(self, request: Request) -> Answer:
+        if request.method == "POST":
+            return status(500, {"error": "unexpected", "message": "reading sends no command"})
+        return super().answer(request)
 
 
 # ---------------------------------------------------------------------------
@@ -184,7 +161,7 @@ class Reading:
     error: str | None = None
 
 
-def _read_case(case: Case, server: _Server, base_url: str, karakuri: str, workdir: Path) -> Reading:
+def _read_case(case: Case, server: _ReadingAPI, base_url: str, karakuri: str, workdir: Path) -> Reading:
     """Feed the case's notifications through `karakuri get_notification`, return what the last one read."""
     state_dir = workdir / case.id / "state"
     state_dir.mkdir(parents=True)
@@ -202,8 +179,7 @@ def _read_case(case: Case, server: _Server, base_url: str, karakuri: str, workdi
     output: dict[str, Any] = {}
     for index, step in enumerate(steps):
         notification_id = f"notif-bench-{case.corpus}-{case.id}-{index}".replace("_", "-")
-        with server.lock:
-            server.notifications[notification_id] = _notification(notification_id, step)
+        server.notifications[notification_id] = _notification(notification_id, step)
         try:
             run = subprocess.run([karakuri, "get_notification", notification_id], env=env, cwd=workdir / case.id,
                                  capture_output=True, text=True, timeout=60)
@@ -373,16 +349,15 @@ def main(argv: list[str] | None = None) -> int:
     if not cases:
         print("bench_reading: no case selected", file=sys.stderr)
         return 2
-    server = _Server()
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    base_url = f"http://127.0.0.1:{server.server_address[1]}/api"
+    server = _ReadingAPI()
+    server.start()
+    base_url = server.base_url
     workdir = Path(tempfile.mkdtemp(prefix="bench-reading-"))
     try:
         with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
             readings = list(pool.map(lambda c: _read_case(c, server, base_url, karakuri, workdir), cases))
     finally:
-        server.shutdown()
-        server.server_close()
+        server.stop()
         shutil.rmtree(workdir, ignore_errors=True)
 
     broken = [r for r in readings if r.error]
@@ -427,7 +402,7 @@ def main(argv: list[str] | None = None) -> int:
 
     print(f"program: {karakuri}")
     print(f"cases: {len(readings) - len(broken)} read ({sum(1 for r in readings if r.case.data.get('source', '').startswith('real-texts'))} "
-          f"from the real server texts), {len(broken)} could not be read, POSTs seen: {server.posts}")
+          f"from the real server texts), {len(broken)} could not be read, POSTs seen: {server.count('POST')}")
     print()
     print(f"{'category':<15}{'tp':>5}{'fp':>5}{'fn':>5}{'precision':>11}{'recall':>8}{'F1':>7}  aim F1 >= {AIM}")
     for category in CATEGORIES:
@@ -461,9 +436,9 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"    missed:   {_short(problem['missed'])}")
             if problem["extra"]:
                 print(f"    extra:    {_short(problem['extra'])}")
-    if args.smoke and (broken or not sum(score.tp for score in scores.values()) or server.posts):
+    if args.smoke and (broken or not sum(score.tp for score in scores.values()) or server.count("POST")):
         print(f"smoke: broken: {len(broken)} cases not read, {sum(s.tp for s in scores.values())} entries read right,"
-              f" {server.posts} commands sent", file=sys.stderr)
+              f" {server.count('POST')} commands sent", file=sys.stderr)
         return 1
     if args.json_out:
         Path(args.json_out).write_text(json.dumps({

@@ -1,6 +1,6 @@
 """A loopback OpenAI-compatible model for tests and benchmarks: scripted answers.
 
-Serves `POST /v1/chat/completions` on 127.0.0.1 from a script, one entry a
+One more fake of the one loopback server (`testing/loopback.py`). Serves `POST /v1/chat/completions` on 127.0.0.1 from a script, one entry a
 request, in order: a text (the model's answer), `(status, body)` for an
 error, `HANG` to hold the request open until the server stops (a model
 past the budget, without any sleep in the test), `Drip(text, every)` to
@@ -16,14 +16,12 @@ benchmarks' adversarial model, which answers what it is asked about).
 from __future__ import annotations
 
 import json
-import threading
-import time
 from contextlib import contextmanager
-from http.server import BaseHTTPRequestHandler
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator, Union
 
-from testing.loopback import JSONHandler, QuietServer
+from testing import loopback
+from testing.loopback import Loopback, Request
 
 HANG = object()
 
@@ -43,78 +41,52 @@ class Redirect:
     location: str
 
 
-Answer = Union[str, tuple[int, dict[str, Any]], Drip, Redirect, object]
-Script = Union[list[Answer], Callable[[dict[str, Any]], Answer]]
+Reply = Union[str, tuple[int, dict[str, Any]], Drip, Redirect, object]
+Script = Union[list[Reply], Callable[[dict[str, Any]], Reply]]
 
 
-class ScriptedModel:
+class ScriptedModel(Loopback):
+    """The model as one more fake of the loopback server (`testing/loopback.py`)."""
+
+    prefix = "/v1"
+
     def __init__(self, script: Script, *, delay: float = 0.0) -> None:
-        self.script = script if callable(script) else list(script)
+        super().__init__()
+        self.replies = script if callable(script) else list(script)
         self.delay = delay  # seconds before each answer (benchmarks: a model answering in 1 s)
-        self.requests: list[dict[str, Any]] = []
-        self.headers: list[dict[str, str]] = []
-        self.released = threading.Event()
-        self._lock = threading.Lock()
-        self.server = QuietServer(("127.0.0.1", 0), self._handler())
 
     @property
-    def base_url(self) -> str:
-        return f"http://127.0.0.1:{self.server.server_port}/v1"
+    def requests(self) -> list[dict[str, Any]]:
+        """Every request body the client sent, in order."""
+        return [r.body for r in self.log]
 
-    def _next(self, request: dict[str, Any]) -> Answer:
-        if callable(self.script):
-            return self.script(request)
+    @property
+    def headers(self) -> list[dict[str, str]]:
+        return [r.headers for r in self.log]
+
+    def _reply(self, request: dict[str, Any]) -> Reply:
+        if callable(self.replies):
+            return self.replies(request)
         with self._lock:
-            return self.script.pop(0) if self.script else (500, {"error": {"message": "script used up"}})
+            queue = self.replies
+            return queue.pop(0) if queue else (500, {"error": {"message": "script used up"}})
 
-    def _handler(self) -> type[BaseHTTPRequestHandler]:
-        model = self
-
-        class Handler(JSONHandler):
-            def do_POST(self) -> None:
-                length = int(self.headers.get("Content-Length", 0))
-                request = json.loads(self.rfile.read(length) or b"{}")
-                with model._lock:
-                    model.requests.append(request)
-                    model.headers.append(dict(self.headers))
-                if self.path.rstrip("/") != "/v1/chat/completions":
-                    self._send(404, {"error": {"message": f"no route {self.path}"}})
-                    return
-                answer = model._next(request)
-                if answer is HANG or model.delay:
-                    model.released.wait(None if answer is HANG else model.delay)
-                if answer is HANG:
-                    return
-                if isinstance(answer, tuple):
-                    self._send(*answer)
-                    return
-                if isinstance(answer, Redirect):
-                    self.send_response(307)
-                    self.send_header("Location", answer.location)
-                    self.send_header("Content-Length", "0")
-                    self.end_headers()
-                    return
-                if isinstance(answer, Drip):
-                    self._drip(answer, completion(answer.text, request))
-                    return
-                self._send(200, completion(str(answer), request))
-
-            def _drip(self, drip: Drip, body: dict[str, Any]) -> None:
-                data = json.dumps(body, ensure_ascii=False).encode()
-                head = (f"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
-                        f"Content-Length: {len(data)}\r\n\r\n").encode()
-                self.close_connection = True
-                try:
-                    for byte in head + data:
-                        if model.released.is_set():
-                            return
-                        self.wfile.write(bytes([byte]))
-                        self.wfile.flush()
-                        time.sleep(drip.every)
-                except (BrokenPipeError, ConnectionResetError):
-                    pass  # the client gave up: its budget was spent
-
-        return Handler
+    def answer(self, request: Request) -> loopback.Answer:
+        if request.path.rstrip("/") != "/v1/chat/completions":
+            return loopback.status(404, {"error": {"message": f"no route {request.path}"}})
+        reply = self._reply(request.body or {})
+        if reply is HANG:
+            return loopback.hang()
+        if isinstance(reply, tuple):
+            answer = loopback.status(*reply)
+        elif isinstance(reply, Redirect):
+            answer = loopback.raw(307, "", "text/plain", {"Location": reply.location})
+        elif isinstance(reply, Drip):
+            body = json.dumps(completion(reply.text, request.body or {}), ensure_ascii=False).encode()
+            answer = loopback.drip(body, reply.every, head_too=True)
+        else:
+            answer = loopback.status(200, completion(str(reply), request.body or {}))
+        return loopback.delay(self.delay, answer) if self.delay else answer
 
 
 def completion(content: str, request: dict[str, Any]) -> dict[str, Any]:
@@ -134,12 +106,8 @@ def completion(content: str, request: dict[str, Any]) -> dict[str, Any]:
 @contextmanager
 def running_model(script: Script, *, delay: float = 0.0) -> Iterator[ScriptedModel]:
     model = ScriptedModel(script, delay=delay)
-    thread = threading.Thread(target=model.server.serve_forever, daemon=True)
-    thread.start()
+    model.start()
     try:
         yield model
     finally:
-        model.released.set()
-        model.server.shutdown()
-        model.server.server_close()
-        thread.join()
+        model.stop()

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from testing import faultserver as fs
+from testing import loopback as lb
 from testing.samples import API_KEY, CONVERSATION_REQUEST, SELF_ID
 
 pytestmark = pytest.mark.process
@@ -146,7 +146,7 @@ def check(command: str, done: subprocess.CompletedProcess[str]) -> None:
 def test_the_readmes_commands_work_as_it_says(user, tmp_path):
     env, cwd = user
     nid = CONVERSATION_REQUEST["notification_id"]
-    with fs.serving() as server:
+    with lb.running_api() as server:
         server.notifications[nid] = CONVERSATION_REQUEST
         # "Setting up a real agent": a .env in the working directory, as step 2 writes it.
         real = {"KARAKURI_API_BASE_URL": server.base_url, "KARAKURI_API_KEY": API_KEY,
@@ -166,7 +166,7 @@ def test_the_readmes_commands_work_as_it_says(user, tmp_path):
 def test_the_docs_commands_work_as_they_say(user, tmp_path):
     env, cwd = user
     nid = CONVERSATION_REQUEST["notification_id"]
-    with fs.serving() as server:
+    with lb.running_api() as server:
         server.notifications[nid] = CONVERSATION_REQUEST
         env = {**env, "KARAKURI_API_BASE_URL": server.base_url, "KARAKURI_API_KEY": API_KEY,
                "KARAKURI_STATE_DIR": str(tmp_path / "state")}

@@ -31,7 +31,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from testing import faultserver as fs
+from testing import loopback as lb
 from testing.samples import API_KEY, CONVERSATION_REQUEST, SELF_ID
 from karakuri_agent.app import cycle
 from karakuri_agent.report import line as report
@@ -155,7 +155,7 @@ def ledger(state_dir: Path, notification_id: str) -> str | None:
 @pytest.fixture(scope="session")
 def tls(tmp_path_factory: pytest.TempPathFactory):
     """A certificate for a loopback https webhook; skipped without the openssl CLI."""
-    made = fs.self_signed(tmp_path_factory.mktemp("tls"))
+    made = lb.self_signed(tmp_path_factory.mktemp("tls"))
     if made is None:
         pytest.skip("openssl is not available to make a loopback certificate")
     return made
@@ -163,7 +163,7 @@ def tls(tmp_path_factory: pytest.TempPathFactory):
 
 @pytest.fixture
 def api():
-    with fs.serving() as server:
+    with lb.running_api() as server:
         server.notifications[NID] = notification(NID)
         server.notifications[NEXT] = notification(NEXT)
         yield server
@@ -194,10 +194,10 @@ KILLS = {
 }
 
 
-def _killed_run(point: str, api: fs.FaultServer, env: dict[str, str]) -> Run:
+def _killed_run(point: str, api: lb.LoopbackAPI, env: dict[str, str]) -> Run:
     """Start `handle` for NID and make it die at `point`."""
     if point == "during_post":
-        api.script["POST"].append(fs.hold())
+        api.script["POST"].append(lb.hold())
         proc = spawn(env, message(NID))
         assert api.entered.wait(TIMEOUT), "the POST never arrived"
         proc.send_signal(signal.SIGKILL)
@@ -241,15 +241,15 @@ def test_a_process_killed_at_any_step_never_leads_to_a_second_command(point, api
 def test_a_process_killed_while_the_webhook_holds_its_post_has_spent_only_its_own_notification(
         api, env, state, tls):
     cert, context = tls
-    with fs.serving(context) as hook:
-        hook.script["POST"].append(fs.hold())
+    with lb.running_api(context) as hook:
+        hook.script["POST"].append(lb.hold())
         env.update(DISCORD_WEBHOOK_URL=hook.webhook_url, REQUESTS_CA_BUNDLE=str(cert))
         proc = spawn(env, message(NID))
         assert hook.entered.wait(TIMEOUT), "the webhook post never arrived"
         row_before_kill = rows(state, "SELECT * FROM attempts")
         proc.send_signal(signal.SIGKILL)
         killed = finish(proc)
-        assert hook.requests[0][2]["content"].startswith(report.PREFIX)
+        assert hook.log[0].body["content"].startswith(report.PREFIX)
 
         assert killed.code == -signal.SIGKILL
         assert rows(state, "SELECT * FROM attempts") == row_before_kill
@@ -265,8 +265,8 @@ def test_a_process_killed_while_the_webhook_holds_its_post_has_spent_only_its_ow
 # -- server faults ----------------------------------------------------------------------
 @dataclass(frozen=True)
 class ServerFault:
-    get: tuple[fs.Fault, ...] = ()
-    post: tuple[fs.Fault, ...] = ()
+    get: tuple[lb.Answer, ...] = ()
+    post: tuple[lb.Answer, ...] = ()
     report: str = ACCEPTED
     posts: int = 1
     outcome: str | None = "succeeded"
@@ -278,58 +278,58 @@ LIMITED = {"error": "rate_limited", "message": "Too many requests"}
 HTML = "<html><body><h1>502 Bad Gateway</h1></body></html>"
 FAULTS = {
     # Reading: retried within KARAKURI_GET_RETRY_BUDGET, then FAILED with nothing sent.
-    "get 503 every time": ServerFault(get=(fs.status(503, BUSY),) * 5, report=report.FAILED, posts=0,
+    "get 503 every time": ServerFault(get=(lb.status(503, BUSY),) * 5, report=report.FAILED, posts=0,
                                       outcome=None, min_gets=2),
     "get 429 Retry-After 0, then the notification": ServerFault(
-        get=(fs.status(429, LIMITED, {"Retry-After": "0"}),), min_gets=2),
+        get=(lb.status(429, LIMITED, {"Retry-After": "0"}),), min_gets=2),
     "get 429 Retry-After beyond the budget": ServerFault(
-        get=(fs.status(429, LIMITED, {"Retry-After": "120"}),), report=report.FAILED, posts=0, outcome=None),
-    "get 502 with an HTML body": ServerFault(get=(fs.raw(502, HTML),) * 5, report=report.FAILED, posts=0,
+        get=(lb.status(429, LIMITED, {"Retry-After": "120"}),), report=report.FAILED, posts=0, outcome=None),
+    "get 502 with an HTML body": ServerFault(get=(lb.raw(502, HTML),) * 5, report=report.FAILED, posts=0,
                                              outcome=None, min_gets=2),
-    "get 200 with an HTML body": ServerFault(get=(fs.raw(200, HTML),), report=report.FAILED, posts=0,
+    "get 200 with an HTML body": ServerFault(get=(lb.raw(200, HTML),), report=report.FAILED, posts=0,
                                              outcome=None),
-    "get 200 with a JSON array": ServerFault(get=(fs.raw(200, "[1, 2]", "application/json"),),
+    "get 200 with a JSON array": ServerFault(get=(lb.raw(200, "[1, 2]", "application/json"),),
                                              report=report.FAILED, posts=0, outcome=None),
-    "get body cut short": ServerFault(get=(fs.cut_short(),) * 5, report=report.FAILED, posts=0, outcome=None,
+    "get body cut short": ServerFault(get=(lb.cut_short(),) * 5, report=report.FAILED, posts=0, outcome=None,
                                       min_gets=2),
-    "get connection reset": ServerFault(get=(fs.reset(),) * 5, report=report.FAILED, posts=0, outcome=None,
+    "get connection reset": ServerFault(get=(lb.reset(),) * 5, report=report.FAILED, posts=0, outcome=None,
                                         min_gets=2),
-    "get never answers": ServerFault(get=(fs.hang(),) * 5, report=report.FAILED, posts=0, outcome=None),
-    "get 301 redirect": ServerFault(get=(fs.status(301, {}, {"Location": "https://user:pw@other.test/x?key=1"}),),
+    "get never answers": ServerFault(get=(lb.hang(),) * 5, report=report.FAILED, posts=0, outcome=None),
+    "get 301 redirect": ServerFault(get=(lb.status(301, {}, {"Location": "https://user:pw@other.test/x?key=1"}),),
                                     report=report.FAILED, posts=0, outcome=None),
-    "get 404": ServerFault(get=(fs.status(404, {"error": "not_found"}),), report=report.FAILED, posts=0,
+    "get 404": ServerFault(get=(lb.status(404, {"error": "not_found"}),), report=report.FAILED, posts=0,
                            outcome=None),
     # Acting: one POST, never repeated; the outcome is recorded and reported ...
-    "post 500": ServerFault(post=(fs.status(500, {"error": "internal_error"}),), report=report.FAILED,
+    "post 500": ServerFault(post=(lb.status(500, {"error": "internal_error"}),), report=report.FAILED,
                             outcome="failed"),
-    "post 503 with an HTML body": ServerFault(post=(fs.raw(503, HTML),), report=report.FAILED, outcome="failed"),
+    "post 503 with an HTML body": ServerFault(post=(lb.raw(503, HTML),), report=report.FAILED, outcome="failed"),
     # ... except a 429 that says when to ask again: the command was not taken, and is sent once more then.
-    "post 429 Retry-After, then taken": ServerFault(post=(fs.status(429, LIMITED, {"Retry-After": "1"}),), posts=2),
-    "post 429 without a wait": ServerFault(post=(fs.status(429, LIMITED),), report=report.FAILED, outcome="failed"),
-    "post 409 state_conflict": ServerFault(post=(fs.status(409, {"error": "state_conflict"}),),
+    "post 429 Retry-After, then taken": ServerFault(post=(lb.status(429, LIMITED, {"Retry-After": "1"}),), posts=2),
+    "post 429 without a wait": ServerFault(post=(lb.status(429, LIMITED),), report=report.FAILED, outcome="failed"),
+    "post 409 state_conflict": ServerFault(post=(lb.status(409, {"error": "state_conflict"}),),
                                            report=report.FAILED, outcome="failed"),
-    "post 409 stale without a pointer": ServerFault(post=(fs.status(409, {"error": "notification_stale"}),),
+    "post 409 stale without a pointer": ServerFault(post=(lb.status(409, {"error": "notification_stale"}),),
                                                     report=report.STALE, outcome="failed"),
     # An error body the contract does not describe still gives one short stderr line.
     "post 400 with line breaks in the code and message": ServerFault(
-        post=(fs.status(400, {"error": "bad\ncode", "message": "line one\nline two\n"}),), report=report.FAILED,
+        post=(lb.status(400, {"error": "bad\ncode", "message": "line one\nline two\n"}),), report=report.FAILED,
         outcome="failed"),
     "post 400 with an object for the code": ServerFault(
-        post=(fs.status(400, {"error": {"code": 1}, "message": ["x"]}),), report=report.FAILED, outcome="failed"),
+        post=(lb.status(400, {"error": {"code": 1}, "message": ["x"]}),), report=report.FAILED, outcome="failed"),
     "post 400 with a 20,000-character message": ServerFault(
-        post=(fs.status(400, {"error": "x" * 5000, "message": "m" * 20000}),), report=report.FAILED,
+        post=(lb.status(400, {"error": "x" * 5000, "message": "m" * 20000}),), report=report.FAILED,
         outcome="failed"),
     # A 2xx that is not JSON, or a redirect: nothing says the command was taken, nor that it was not.
-    "post 200 with a text body": ServerFault(post=(fs.raw(200, "accepted", "text/plain"),),
+    "post 200 with a text body": ServerFault(post=(lb.raw(200, "accepted", "text/plain"),),
                                              report=report.UNKNOWN_OUTCOME, outcome="unknown"),
-    "post 307 redirect": ServerFault(post=(fs.status(307, {}, {"Location": "http://127.0.0.1:9/api/agents/command"}),),
+    "post 307 redirect": ServerFault(post=(lb.status(307, {}, {"Location": "http://127.0.0.1:9/api/agents/command"}),),
                                      report=report.UNKNOWN_OUTCOME, outcome="unknown"),
-    "post 301 redirect": ServerFault(post=(fs.status(301, {"ok": True}, {"Location": "/elsewhere"}),),
+    "post 301 redirect": ServerFault(post=(lb.status(301, {"ok": True}, {"Location": "/elsewhere"}),),
                                      report=report.UNKNOWN_OUTCOME, outcome="unknown"),
-    "post 200 with a JSON array": ServerFault(post=(fs.raw(200, "[]", "application/json"),)),
-    "post body cut short": ServerFault(post=(fs.cut_short(),), report=report.UNKNOWN_OUTCOME, outcome="unknown"),
-    "post connection reset": ServerFault(post=(fs.reset(),), report=report.UNKNOWN_OUTCOME, outcome="unknown"),
-    "post never answers": ServerFault(post=(fs.hang(),), report=report.UNKNOWN_OUTCOME, outcome="unknown"),
+    "post 200 with a JSON array": ServerFault(post=(lb.raw(200, "[]", "application/json"),)),
+    "post body cut short": ServerFault(post=(lb.cut_short(),), report=report.UNKNOWN_OUTCOME, outcome="unknown"),
+    "post connection reset": ServerFault(post=(lb.reset(),), report=report.UNKNOWN_OUTCOME, outcome="unknown"),
+    "post never answers": ServerFault(post=(lb.hang(),), report=report.UNKNOWN_OUTCOME, outcome="unknown"),
 }
 
 
@@ -337,9 +337,9 @@ FAULTS = {
 def fault_runs(tmp_path_factory: pytest.TempPathFactory):
     """Run every fault case at once, each against its own server and state (keeps the file fast)."""
 
-    def one(name: str) -> tuple[Run, fs.FaultServer, Path, Run | None]:
+    def one(name: str) -> tuple[Run, lb.LoopbackAPI, Path, Run | None]:
         fault = FAULTS[name]
-        with fs.serving() as server:
+        with lb.running_api() as server:
             server.notifications[NID] = notification(NID)
             server.script["GET"].extend(fault.get)
             server.script["POST"].extend(fault.post)
@@ -386,37 +386,37 @@ def test_unreachable_webhook_ends_within_its_budget_and_leaves_the_record_alone(
     assert ledger(state, NID) == "succeeded" and len(api.posts_for(NID)) == 1
 
 
-OK_WITH_BODY = fs.status(200, {"id": "1", "content": "からくり"})  # what Discord answers with ?wait=true
+OK_WITH_BODY = lb.status(200, {"id": "1", "content": "からくり"})  # what Discord answers with ?wait=true
 WEBHOOK_BUDGET = 30  # seconds: under the 60 s retry_after below, far over a slow machine's few seconds
 
 
 @pytest.mark.parametrize(
     "script, posts, delivered",
     [
-        ((fs.status(429, {"message": "You are being rate limited.", "retry_after": 0.1, "global": False}),
+        ((lb.status(429, {"message": "You are being rate limited.", "retry_after": 0.1, "global": False}),
           OK_WITH_BODY), 2, True),
         # A 5xx may come after the line was posted (a proxy timing out): it is never posted again.
-        ((fs.status(502, {"message": "bad gateway"}), OK_WITH_BODY), 1, False),
-        ((fs.raw(503, HTML),) * 5, 1, False),
-        ((fs.status(429, {"retry_after": 60}),), 1, False),  # never waits past the budget
-        ((fs.status(404, {"message": "Unknown Webhook", "code": 10015}),), 1, False),  # not retried
+        ((lb.status(502, {"message": "bad gateway"}), OK_WITH_BODY), 1, False),
+        ((lb.raw(503, HTML),) * 5, 1, False),
+        ((lb.status(429, {"retry_after": 60}),), 1, False),  # never waits past the budget
+        ((lb.status(404, {"message": "Unknown Webhook", "code": 10015}),), 1, False),  # not retried
         # A redirect is not followed (it would carry the report, around the https rule, to another host).
-        ((fs.status(307, {}, {"Location": "http://127.0.0.1:9/api/webhooks/1/elsewhere"}), OK_WITH_BODY), 1, False),
-        ((fs.cut_short(200, b'{"id": "1"'),), 1, False),  # the answer lost after the body was sent
+        ((lb.status(307, {}, {"Location": "http://127.0.0.1:9/api/webhooks/1/elsewhere"}), OK_WITH_BODY), 1, False),
+        ((lb.cut_short(200, b'{"id": "1"'),), 1, False),  # the answer lost after the body was sent
     ],
     ids=["429-retry_after", "5xx-not-again", "5xx-always", "429-beyond-budget", "404", "307", "answer-lost"],
 )
 def test_webhook_faults_are_retried_within_the_budget_and_never_touch_the_record(
         script, posts, delivered, api, env, state, tls):
     cert, context = tls
-    with fs.serving(context) as hook:
+    with lb.running_api(context) as hook:
         hook.script["POST"].extend(script)
         # A budget no slow start can use up, so the counts do not depend on the machine's speed;
         # the budget's arithmetic is checked against a fake clock below.
         env.update(DISCORD_WEBHOOK_URL=hook.webhook_url, REQUESTS_CA_BUNDLE=str(cert),
                    KARAKURI_WEBHOOK_BUDGET=str(WEBHOOK_BUDGET))
         run = handle(env, message(NID))
-        webhook_posts = [p for m, _, p in hook.requests if m == "POST"]
+        webhook_posts = [r.body for r in hook.log if r.method == "POST"]
     assert run.code == 0 and run.report == ACCEPTED
     assert len(webhook_posts) == posts
     assert all(p["content"] == ACCEPTED and p["allowed_mentions"] == {"parse": []} for p in webhook_posts)
@@ -426,17 +426,17 @@ def test_webhook_faults_are_retried_within_the_budget_and_never_touch_the_record
 
 def test_a_webhook_answering_204_no_content_gets_the_report_once(api, env, state, tls):
     cert, context = tls
-    with fs.serving(context) as hook:  # answers 204 with no body, as Discord does without ?wait=true
+    with lb.running_api(context) as hook:  # answers 204 with no body, as Discord does without ?wait=true
         env.update(DISCORD_WEBHOOK_URL=hook.webhook_url, REQUESTS_CA_BUNDLE=str(cert), KARAKURI_WEBHOOK_BUDGET="1")
         run = handle(env, message(NID))
-        webhook_posts = [p for m, _, p in hook.requests if m == "POST"]
+        webhook_posts = [r.body for r in hook.log if r.method == "POST"]
     assert run.report == ACCEPTED
     assert len(webhook_posts) == 1
 
 
 # -- the same message twice at once, and again later -----------------------------------
 def test_same_message_at_once_and_again_later_sends_one_command_in_all(api, env, state):
-    api.script["POST"].append(fs.delay(0.4))  # the winner is still busy when the others claim
+    api.script["POST"].append(lb.delay(0.4))  # the winner is still busy when the others claim
     racing = [spawn(env, message(NID)) for _ in range(3)]
     runs = [finish(p) for p in racing]
     later = handle(env, message(NID))
@@ -452,7 +452,7 @@ def test_same_message_at_once_and_again_later_sends_one_command_in_all(api, env,
 
 def test_a_racing_crash_does_not_let_the_other_invocation_act(api, env, state):
     """One invocation dies holding the claim while another handles the same message."""
-    api.script["POST"].append(fs.hold())
+    api.script["POST"].append(lb.hold())
     # The victim must still be waiting on its POST when it dies, however long the other
     # process takes to start on a busy machine: its HTTP timeout outlasts the whole test.
     victim = spawn({**env, "KARAKURI_HTTP_TIMEOUT": str(2 * TIMEOUT)}, message(NID))
@@ -590,7 +590,7 @@ def test_a_server_dripping_one_byte_at_a_time_cannot_hold_a_run_past_the_deadlin
     import time
 
     dripped = json.dumps(notification(NID) if where == "get" else {"ok": True}).encode()
-    api.script["GET" if where == "get" else "POST"].append(fs.drip(dripped, 0.2))  # each read 0.2 s: never a timeout
+    api.script["GET" if where == "get" else "POST"].append(lb.drip(dripped, 0.2))  # each read 0.2 s: never a timeout
     env.update(KARAKURI_GET_RETRY_BUDGET="0")
     started = time.monotonic()
     run = handle(env, message(NID))

@@ -30,7 +30,7 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from testing import faultserver as fs
+from testing import loopback as lb
 from karakuri_agent.town.schema import check_params  # the town's referee: imports nothing else of the package
 from testing.samples import API_KEY, BASE_URL, CONVERSATION_REQUEST, SELF_ID, SELF_NAME, WEBHOOK_URL
 from karakuri_agent.report import line as report
@@ -712,7 +712,7 @@ def _all_text(directory: Path) -> str:
 
 @pytest.fixture
 def live_api(env, monkeypatch):
-    with fs.serving() as server:
+    with lb.running_api() as server:
         server.notifications[NID] = CONVERSATION_REQUEST | {"notification_id": NID}
         monkeypatch.setenv("KARAKURI_API_BASE_URL", server.base_url)
         yield server
@@ -767,7 +767,7 @@ def test_a_server_echoing_any_configured_secret_does_not_get_it_printed_or_store
     monkeypatch.setenv("KARAKURI_LLM_API_KEY", MODEL_KEY)  # read into the secrets even with the rules deciding
     live_api.notifications[NID] = CONVERSATION_REQUEST | {"notification_id": NID, "debug": f"seen {secret}"}
     if answer == "refused":
-        live_api.script["POST"].append(fs.status(400, {"error": "invalid_request", "message": f"bad {secret}"}))
+        live_api.script["POST"].append(lb.status(400, {"error": "invalid_request", "message": f"bad {secret}"}))
     else:
         live_api.command_answer = {"ok": True, "message": f"accepted {secret}"}
     with respx.mock(assert_all_called=False) as discord:  # the webhook: answered here, never posted for real

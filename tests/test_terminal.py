@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from testing import faultserver as fs
+from testing import loopback as lb
 from testing.samples import API_KEY, CONVERSATION_REQUEST, SELF_ID
 
 pytestmark = pytest.mark.process
@@ -64,12 +64,12 @@ def test_handle_with_no_body_on_a_terminal_says_it_reads_stdin_and_then_does(hom
 
 
 def test_a_retried_read_shows_a_waiting_line_on_a_terminal_and_none_in_a_pipe(home, tmp_path):
-    with fs.serving() as server:
+    with lb.running_api() as server:
         server.notifications[NID] = CONVERSATION_REQUEST
         home.update(KARAKURI_API_BASE_URL=server.base_url, KARAKURI_API_KEY=API_KEY)
         body = f"notification_id: {NID}"
 
-        server.script["GET"] = [fs.status(503, {"error": "service_unavailable", "message": "busy"})]
+        server.script["GET"] = [lb.status(503, {"error": "service_unavailable", "message": "busy"})]
         master, slave = pty.openpty()
         proc = subprocess.Popen([*AGENT, "handle", "--dry-run", body], stdin=subprocess.DEVNULL,
                                 stdout=subprocess.PIPE, stderr=slave, env=home, cwd=tmp_path)
@@ -83,22 +83,22 @@ def test_a_retried_read_shows_a_waiting_line_on_a_terminal_and_none_in_a_pipe(ho
         assert "karakuri-agent: still waiting for the server, try 2 of 4" in shown
         assert proc.returncode == 0 and "（ドライラン）" in out.decode()
 
-        server.script["GET"] = [fs.status(503, {"error": "service_unavailable", "message": "busy"})]
+        server.script["GET"] = [lb.status(503, {"error": "service_unavailable", "message": "busy"})]
         piped = subprocess.run([*AGENT, "handle", "--dry-run", body], capture_output=True, text=True, env=home,
                                cwd=tmp_path, timeout=60)
         assert piped.returncode == 0 and piped.stderr == ""
 
 
 def test_doctor_against_a_real_server_process_accepts_the_key_with_one_read(home, tmp_path):
-    with fs.serving() as server:
+    with lb.running_api() as server:
         home.update(KARAKURI_API_BASE_URL=server.base_url, KARAKURI_API_KEY=API_KEY)
         done = subprocess.run([*AGENT, "doctor"], capture_output=True, text=True, env=home, cwd=tmp_path, timeout=60)
         assert done.returncode == 0, done.stdout
-        assert [m for m, _, _ in server.requests] == ["GET"]
+        assert [r.method for r in server.log] == ["GET"]
         assert "ok: server: the key was accepted" in done.stdout
         assert done.stdout.splitlines()[-1] == "a real run would work"
 
-        server.script["GET"] = [fs.delay(3)]
+        server.script["GET"] = [lb.delay(3)]
         home["KARAKURI_HTTP_TIMEOUT"] = "0.5"
         slow = subprocess.run([*AGENT, "doctor"], capture_output=True, text=True, env=home, cwd=tmp_path, timeout=60)
         assert slow.returncode == 1 and "problem: server: slow:" in slow.stdout
@@ -106,7 +106,7 @@ def test_doctor_against_a_real_server_process_accepts_the_key_with_one_read(home
 
 
 def test_doctor_says_unreachable_for_a_closed_port(home, tmp_path):
-    with fs.serving() as server:
+    with lb.running_api() as server:
         url = server.base_url
     home.update(KARAKURI_API_BASE_URL=url, KARAKURI_API_KEY=API_KEY)
     done = subprocess.run([*AGENT, "doctor"], capture_output=True, text=True, env=home, cwd=tmp_path, timeout=60)

@@ -251,7 +251,7 @@ def agent_session(seed: int, *, mode: str = "listen", pack: str | None = None, s
         if PACKS[pack] is not None:
             env["KARAKURI_PERSONA_DIR"] = str(PACKS[pack])
         env.update(settings or {})  # e.g. KARAKURI_DECIDER=llm and its model's settings
-        api.clock = lambda: world.now  # the answers' Date is the world's time, as a real server's is
+        api.world_clock = lambda: world.now  # the answers' Date is the world's time, as a real server's is
         feeder = Feeder(mode, env, work)
         try:
             yield Session(seed, api, feeder, world, pack)

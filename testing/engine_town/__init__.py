@@ -7,7 +7,7 @@ need:
 
 - `EngineTown`: the packaged town whose Discord messages come in every markup
   the contract allows (`testing/town/texts.discord_body`), not the one plain form;
-- `server`: the contract's two endpoints over loopback HTTP;
+- `serving`: the contract's two endpoints over loopback HTTP (`testing/loopback.py`);
 - `metrics`: the numbers, from the town's log alone (it imports nothing of the package).
 
 `testing/engine_town_agents.py` runs the agent against it.
@@ -19,9 +19,8 @@ from typing import Any
 
 from karakuri_agent.town import town as _town
 from karakuri_agent.town.core import API_KEY
+from testing.loopback import serving
 from testing.town.texts import discord_body
-
-from .server import EngineTownServer, serving
 
 
 class EngineTown(_town.EngineTown):
@@ -31,4 +30,4 @@ class EngineTown(_town.EngineTown):
         super().__init__(seed, wrap=discord_body, **options)
 
 
-__all__ = ["API_KEY", "EngineTown", "EngineTownServer", "serving"]
+__all__ = ["API_KEY", "EngineTown", "serving"]

@@ -4,13 +4,14 @@
 - `sim.Town`: the clock, the agent's body, other people, the server and referee, the log;
 - `texts`: notification texts, Discord messages and choices in every contract form;
 - `schema`: the town's own reading of `param_schema`;
-- `server`: the two contract endpoints over loopback HTTP;
 - `metrics`: the behaviour numbers, computed from the town's log alone.
 
-Nothing here imports the agent; `testing/town_agents.py` runs it.
+Its HTTP face is `testing/loopback.serving(town)`. Nothing here imports the agent;
+`testing/town_agents.py` runs it.
 """
 
-from .server import TownServer, serving
+from testing.loopback import serving
+
 from .sim import AgentRun, Delivery, Town, live
 
-__all__ = ["AgentRun", "Delivery", "Town", "TownServer", "live", "serving"]
+__all__ = ["AgentRun", "Delivery", "Town", "live", "serving"]
