@@ -114,12 +114,13 @@ def test_an_empty_line_is_nothing() -> None:
 
 from karakuri_agent.ja.sentences import split_sentences  # noqa: E402
 from karakuri_agent.voice.persona_pack import load_persona  # noqa: E402
+from karakuri_agent.voice.situation import Plan  # noqa: E402
 from karakuri_agent.voice.speech import Memory, compose  # noqa: E402
 
 NIKE = load_persona()
 SEEDS = ("a", "b", "c", "d")
 TODAY = Memory(here="6-11 (喫茶店 店内)", today_places=("本屋 店内", "公園 広場"), met_today=("桜草メイ",),
-               plans=(("神社 境内", "17:00"),), recent_places=("公園 広場", "本屋 店内"),
+               plans=(Plan("神社 境内", "17:00"),), recent_places=("公園 広場", "本屋 店内"),
                talk=("昨日の花火大会、すごかったね", "花火大会の屋台もよかった", "また花火見たいな"))
 EMPTY_DAY = Memory(here="6-11 (喫茶店 店内)")
 # Stock sentences that once were glued to fitting answers: none may ride along with an answer.
@@ -141,6 +142,12 @@ def _one_thought(reply: str) -> None:
     ("朝型？夜型？", ("朝型", "夜型")),
     ("犬と猫ならどっち派？", ("犬", "猫")),
     ("山と海、どちらがお好きですか？", ("山", "海")),
+    # a request after it, an aside in English, options listed with 'かい', a view asked of options named
+    ("たこ焼きとお好み焼き、どっち取る？真剣に答えてや", ("たこ焼き", "お好み焼き")),
+    ("インドア派？アウトドア派？ which one?", ("インドア", "アウトドア")),
+    ("朝はご飯かい、パンかい？", ("ご飯", "パン")),
+    ("銭湯と温泉やったら、どっちがええ？", ("銭湯", "温泉")),
+    ("紅茶とコーヒー、どっちがいいと思う？", ("紅茶", "コーヒー")),
 ])
 def test_a_which_of_question_is_answered_with_one_option(line: str, options: tuple[str, ...]) -> None:
     for seed in SEEDS:
@@ -174,10 +181,11 @@ def test_a_yes_no_about_its_habits_is_answered_from_the_pack(line: str, yes: boo
 @pytest.mark.parametrize("line", ["今日はこのあとどうするの？", "これからの予定は？", "このあとどこ行くんですか？"])
 def test_its_plans_come_from_its_promises(line: str) -> None:
     for seed in SEEDS:
-        assert "神社" in _reply(line, seed=seed) and "17:00" in _reply(line, seed=seed)
+        assert "神社" in _reply(line, seed=seed) and "17時" in _reply(line, seed=seed)
         assert "神社" not in _reply(line, EMPTY_DAY, seed=seed)
-        assert _reply(line, EMPTY_DAY, seed=seed) in {t for t in NIKE.answers["no_plans"]} | {
-            f"ユウさん、{t}" for t in NIKE.answers["no_plans"]}
+        # no promise: what it means to do this afternoon (the pack's plans_ahead.later)
+        assert _reply(line, EMPTY_DAY, seed=seed) in {t for t in NIKE.plans_ahead["later"]} | {
+            f"ユウさん、{t}" for t in NIKE.plans_ahead["later"]}
 
 
 @pytest.mark.parametrize("line", ["今日は何してたの？", "きょうどんな一日だった？", "今日は何やってたんですか？"])

@@ -39,6 +39,7 @@ from karakuri_agent.reading.hearing import hear
 from karakuri_agent.reading.conversation_turns import without_server_sentences
 from karakuri_agent.reading.promise_lines import extract_promise, proposes_without_time
 from karakuri_agent.voice.fitting import choose_line, said_key
+from karakuri_agent.voice.situation import Plan
 from karakuri_agent.voice.speech import DEFAULT_MAX_LENGTH, Memory, compose
 
 NEXT_SPEAKER = "next_speaker_agent_id"
@@ -224,6 +225,10 @@ def memory_of(view: View, partner: PersonRef) -> Memory:
     lines of this talk so far (the one answered aside)."""
     here_name = place_name_here(view) or ""
     lines = [m.message for m in view.parsed.conversation_messages]
+    # What the server sent of the talk, or what the agent kept of it when the server sends only the last line.
+    kept = list(view.talk[:-1] if view.talk and lines and view.talk[-1] == lines[-1] else view.talk)
+    before = [line for line in lines[:-1] if line]
+    talk = before if len(before) >= len(kept) else kept
     # Where it was before: only where the journal found it (a move sent is no arrival; a place set out
     # to and never reached is not said as visited).
     return Memory(here=here_name,
@@ -232,19 +237,23 @@ def memory_of(view: View, partner: PersonRef) -> Memory:
                   today_places=tuple(view.day_places),
                   met_today=tuple(p for p in view.day_people if p != partner.name),
                   plans=_plans_ahead(view),
-                  talk=tuple(line for line in lines[:-1] if line),
+                  talk=tuple(talk),
                   arrived=tuple(view.day_arrived))
 
 
-def _plans_ahead(view: View) -> tuple[tuple[str, str], ...]:
-    """(place, time) of the promises not yet due, soonest first."""
+def _plans_ahead(view: View) -> tuple[Plan, ...]:
+    """The promises not yet due, soonest first, each with its day counted from the world's today."""
+    today = view.now.astimezone(TOKYO).date()
     ahead = []
     for meeting in view.meetings:
         due = meeting.due_at
         if due is None or due <= view.now or meeting.status == "fulfilled" or not meeting.place_name:
             continue
-        ahead.append((due, str(meeting.place_name), due.astimezone(TOKYO).strftime("%H:%M")))
-    return tuple((place, time) for _, place, time in sorted(ahead))
+        local = due.astimezone(TOKYO)
+        days = (local.date() - today).days
+        ahead.append((due, Plan(str(meeting.place_name), local.strftime("%H:%M"), days, local.weekday(),
+                                (today.weekday() + days) // 7)))
+    return tuple(plan for _, plan in sorted(ahead, key=lambda a: a[0]))
 
 
 def promise_in(view: View, line: str | None, partner: PersonRef) -> Meeting | None:

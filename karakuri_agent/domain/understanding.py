@@ -18,6 +18,8 @@ PLANS, DAY, TALK, FAVOURITE, PASTIME, SIDE, OTHER = "plans", "day", "talk", "fav
 SELF = "self"
 # ... or the town: what the agent may know of it ('この町の言い伝えって知ってる？', '郵便局ってどの辺にありますか？').
 WORLD = "world"
+# What of its view a line asks the agent for (Question.kind; concepts.json `asks_view`).
+VIEWS = ("guess", "advice", "suggest")
 # Feelings that are no news to cheer.
 TROUBLE = frozenset({"worried", "unwell", "hurt", "grief", "sad", "tired", "disappointed"})
 # What is felt about oneself, to be met with care: worry, feeling unwell, tiredness.
@@ -47,6 +49,7 @@ class Understanding:
     mood: str = ""  # 'good' or 'bad' for news and feelings ('' neither)
     question: Question | None = None
     asks: str = ""  # for a question: PLANS, DAY, TALK, FAVOURITE, PASTIME, SIDE, OTHER or '' (about the agent)
+    ahead: str = ""  # for a PLANS question: the time ahead it names ('tomorrow', 'tonight'; concepts.json `ahead`)
     favourite: str = ""  # for a FAVOURITE question: the kind ('food', 'place', ... ja/listening.FAVOURITE_KINDS)
     phrase: bool = False  # the topic is a verb phrase ('手伝った'), not a noun
     clause: str = ""  # the told thing as it takes 'んだ': '市民マラソンに出る', '面接な' ('' when no topic)

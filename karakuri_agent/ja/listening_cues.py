@@ -212,6 +212,8 @@ KANSAI_NAN = lazy(r"(?<=[ぁ-んァ-ヴー\u4e00-\u9fff])なん(?=[？?])")
 STANDARD_NO = "なの"
 # A word written in hiragana alone ('はっぴょうかい').
 HIRAGANA_WORD = lazy(r"[ぁ-ゖー]+")
+# A sentence with any Japanese in it ('which one?' has none: an aside in another language).
+JAPANESE = lazy(r"[ぁ-ゖァ-ヴー\u4e00-\u9fff々]")
 # A wave drawn out at a sentence's end ('案内するで〜'): no part of its words.
 DRAWN_OUT = lazy(r"[〜~]+(?=[。！？!?\s]|$)")
 # A question of when, about its day: since when it has been here, or out ('いつ来たの？', '何時ごろから').
@@ -245,6 +247,8 @@ INVITE_COME = lazy(r"(?:遊び|あそび|食べ|飲み|見)に(?:おいで|来�
                    r"|お越し(?:いただけ|ください|になりませんか)|いらして(?:ください|ね)|いらっしゃいませんか"
                    r"|(?:行か|いか|来|こ)ん(?:ね|か|かね|かの|け)[？?。]?$")
 # A question whether one knows something ('知ってる？', 'ご存じですか'): answered from what the pack knows.
+# 'あんた、知ってたかい？' after something told: whether the agent knew it (it did not).
+KNEW_ASKED = lazy(r"知って(?:た|まし)|知っとった|知っちょった|ご存[じ知]でした")
 KNOWS_ASKED = lazy(r"知って(?:る|ます|い)|知っとう|知っとる|ご存じ|ご存知|わかる[？?]")
 # A when/where question about the agent's own time ('いつ空いてる？', 'いつ会える？', 'どこで待ち合わせ？').
 OWN_TIME = lazy(r"空いて|あいて|ひま|暇|都合|会え|会う|来れ|来られ|行け|行き|行く|待ち合わせ|何時に|来る|住")

@@ -20,7 +20,7 @@ CHOICE_HEAD = lazy(r"[、,。！!？?\s]|(?<=[ぁ-ん])は(?=[^ぁ-ん])|って"
 # mention characters, no punctuation.
 OPTION = lazy(r"^[^\s\d、。！？!?「」『』()（）@＠<>:/#.\-_=&%\\|*~`]{1,12}$")
 
-OPINION = lazy(r"どう思う|どうかな|どうだろ|どう感じ")
+OPINION = lazy(r"どう(?:思う|おもう|思います|思われ)|どうかな|どうだろ|どう感じ")
 
 WHY = lazy(r"なんで|なぜ|どうして")
 

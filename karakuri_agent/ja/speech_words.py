@@ -8,6 +8,19 @@ from typing import Iterable
 from karakuri_agent.ja.name_words import HONORIFICS
 from karakuri_agent.patterns import lazy
 
+# How an answer names the day of a plan that is not today's ('明日の17:00', '土曜の10:00').
+DAY_AHEAD = {1: "明日の", 2: "あさっての"}
+WEEKDAYS = "月火水木金土日"
+WEEKDAY_OF = "曜の"
+
+
+def plan_day(days: int, weekday: int) -> str:
+    """The words before a plan's time: none for today's."""
+    if days <= 0:
+        return ""
+    return DAY_AHEAD.get(days) or WEEKDAYS[weekday] + WEEKDAY_OF
+
+
 # Used only when a tiny max_length leaves nothing else unused.
 LAST_RESORT = ("…", "！", "♪", "うん", "ね", "あ", "え", "お", "ん", "？")
 

@@ -74,6 +74,9 @@ ASKING_TAILS = frozenset({"か", "の", "かな", "かね", "ね", "よ", "な",
 PREDICATE_LINKS = frozenset({"て", "で", "たり", "だり", "も", "は"})
 # '連れてったほう+が+いい': the advice form, said back whole.
 ADVICE_NOUN, ADVICE_PARTICLE = "方", "が"
+# 'Xか、Yか', 'Xかい、Yかい' and 'Xにするか、Yにするか': the particles that list an option, and the verb of
+# choosing after 'に' (reading/choices.py).
+OPTION_PARTICLES, CHOOSING, CHOSEN_AS = frozenset({"か", "かい"}), "する", "に"
 ADVICE_FORM = "ほうがいい"  # asking advice ('病院連れてったほうがいいかな？'): no worry for the agent
 # Words a question asks a favour or speaks politely with: said back they would not be the agent's ('来てくれる').
 NOT_SAID_BACK = frozenset({"呉れる", "くれる", "貰える", "もらえる", "下さる", "頂ける", "ます", "です", "あげる",

@@ -58,6 +58,8 @@ if TYPE_CHECKING:
 NEARBY_FRESH = timedelta(minutes=10)
 # Own lines further apart than this belong to different conversations.
 CONVERSATION_GAP = timedelta(minutes=30)
+# The partner's line a talk opened with comes at most this long before the agent's first line of it.
+TALK_OPENER = timedelta(minutes=1)
 # The agent's own recent lines to the same partners: none of them is said again.
 SAID_BEFORE_LINES = 30
 # A line is not said again to the same person within this span (a week of town life).
@@ -367,6 +369,7 @@ def view_of(store: Store, fetched: Fetched, now: datetime, *, persona: Persona, 
         nearby_agents=[a for a in nearby if not fetched.me.is_self(a.id, a.name)],
         active_talks=talks,
         own_lines=this_conversation(lines, now),
+        talk=talk_so_far(store, conversation_key(fetched.parsed, fetched.me), lines, now),
         said_before=[line["message"] for line in lines] + _said_this_week(store, fetched, now, also_to=candidates),
         acquaintances={p.agent_id: p for p in store.people(candidates)},
         meetings=promises.meetings_ahead(store, now, now + promises.MEETINGS_AHEAD,
@@ -423,16 +426,34 @@ def this_conversation(lines: list[dict[str, Any]], now: datetime) -> list[str]:
     talks with the same people are cut off at the line that opened this one
     (an accept or a start) or at the first long silence.
     """
+    return [line["message"] for line in _current(lines, now)]
+
+
+def _current(lines: list[dict[str, Any]], now: datetime) -> list[dict[str, Any]]:
     current, later = [], now
     for line in lines:
         said = datetime.fromisoformat(line["created_at"])
         if later - said > CONVERSATION_GAP:
             break
-        current.append(line["message"])
+        current.append(line)
         if line.get("opens"):
             break
         later = said
     return current
+
+
+def talk_so_far(store: Store, conversation: str, own: list[dict[str, Any]], now: datetime) -> tuple[str, ...]:
+    """This talk's lines, both sides, oldest first, from the journal: from the line the partner opened
+    it with (just before the agent's first line of it) on; () before the agent has said anything in it.
+
+    A server that sends only the line being answered still gets it answered with what came before
+    ('ピンクか、アッシュか…' → 'どっちが似合うと思う？').
+    """
+    current = _current(own, now)
+    if not current:
+        return ()
+    opened = datetime.fromisoformat(current[-1]["created_at"]) - TALK_OPENER
+    return journal.talk(store, conversation, opened, now)
 
 
 def load_world_context(path: Path | None) -> dict[str, Any]:

@@ -166,6 +166,13 @@ def today(store: Store, now: datetime) -> Today:
             "day_arrived": _arrivals(entries)}
 
 
+def talk(store: Store, conversation: str, since: datetime, now: datetime) -> tuple[str, ...]:
+    """The lines of one conversation (its key) journaled since ``since``, both sides, oldest first."""
+    entries = store.journal_between(since, now + timedelta(seconds=1))
+    return tuple(e.text("text") for e in entries
+                 if e.kind == LINE and e.data.get("conversation") == conversation and e.text("text"))
+
+
 def _arrivals(newest_first: list[JournalEntry]) -> tuple[tuple[str, str], ...]:
     """(place, 'HH:MM' in Tokyo) of each place a notification first found the agent at, after being
     elsewhere (the arrival of that stay), newest first: 'いつ来たの？' is answered from these."""

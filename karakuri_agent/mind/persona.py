@@ -120,6 +120,9 @@ class Persona:
     # What it would say of itself, by topic (its birthday, what it is good at, its childhood...: the keys
     # of ja/lexicon/concepts.json `self_topics`); a topic left out is one it never thought about.
     about_me: Mapping[str, Pool] = field(default_factory=lambda: MappingProxyType({}))
+    # What it means to do, by the time ahead asked of ('tomorrow', 'weekend': the frames of concepts.json
+    # `ahead`), said when no promise falls then; a frame left out is answered with answers.no_plans.
+    plans_ahead: Mapping[str, Pool] = field(default_factory=lambda: MappingProxyType({}))
     honorific: str = ""  # added to the names of the people it talks to; the pack's defaults give さん
     likes: Pool = ()
     topics: Pool = ()

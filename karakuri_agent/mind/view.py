@@ -41,6 +41,7 @@ class View:
     # Conversations nearby it could join (their ids): a fresh `get_active_conversations` answer's
     active_talks: Sequence[str] = ()
     own_lines: Sequence[str] = ()  # the agent's lines in this conversation, newest first
+    talk: Sequence[str] = ()  # this conversation's lines so far, both sides, oldest first (the journal)
     said_before: Sequence[str] = ()  # lines said to these partners this week: never said twice
     acquaintances: dict[str, Person] = field(default_factory=dict)  # agent id → person record
     meetings: Sequence[Meeting] = ()  # promises due soon, already gone to or not

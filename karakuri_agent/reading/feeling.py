@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from karakuri_agent.domain.understanding import CARE, OTHER, Understanding
+from karakuri_agent.domain.understanding import CARE, OTHER, TROUBLE, VIEWS, Understanding
 from karakuri_agent.ja import listening_cues
 from karakuri_agent.ja.sentences import is_asking, split_sentences
 from karakuri_agent.ja.speech_words import APOLOGY, GREETING
@@ -63,7 +63,10 @@ def with_feeling(heard: Understanding, text: str, own_names: tuple[str, ...], ot
         mood = feeling.mood
         kind = "news" if kind == "statement" and heard.topic and mood else kind
     elif kind == "question" and told_text and told.troubled and heard.asks in ("", OTHER) and not heard.self_topic \
-            and (heard.question is None or heard.question.kind not in ("choice", "invite")):
+            and (heard.question is None or heard.question.kind not in ("choice", "invite", *VIEWS)
+                 or heard.question.kind in VIEWS and bool(told.emotions & TROUBLE)):
+        # a riddle's flood and fire ('上は洪水、下は大火事、これなーんじゃ') or a costly book are no bad news;
+        # a goldfish that died before 'どうしたらいい？' is
         kind, mood = ("feeling" if told.emotions & CARE else "news"), "bad"
     # 'うちの犬が', '母が': someone of theirs; what is told is about them, whoever's they are
     subject = "third" if about_others or named & {"kin", "pet", "person_role"} \

@@ -27,11 +27,12 @@ from karakuri_agent.ja.word_classes import PAST
 from karakuri_agent.ja.speech_words import APOLOGY, GREETING, PERSON_NAME, REQUEST, is_kanji
 from karakuri_agent.reading import lexicon, morphemes  # the analyzer itself loads on the first line read
 from karakuri_agent.reading.help_offers import offers_help
-from karakuri_agent.ja.question_words import AND, INVITE, OR
+from karakuri_agent.ja.question_words import INVITE
 from karakuri_agent.domain.understanding import (
     DAY, FAVOURITE, OTHER, PASTIME, PLANS, SELF, SIDE, TALK, WORLD, Question, Understanding,
 )
 from karakuri_agent.reading.feeling import with_feeling
+from karakuri_agent.reading import choices
 from karakuri_agent.reading.question_kinds import read_question
 
 __all__ = ["framed", "hear"]
@@ -198,12 +199,14 @@ def _question(text: str, asking: str, own: tuple[str, ...], others: tuple[str, .
         return Understanding("question", asks=OTHER, topic=_topic(asking, skip)[0])
     if listening_cues.HOW_ARE_YOU.search(asking) and not listening_cues.TOGETHER.search(asking):
         return Understanding("question", asks=DAY, question=question)  # '最近どう？' asks how it has been: its days answer
+    # '明日は何するの？', '来週は何か楽しみな予定ある？': its plans, for the time ahead named (concepts.json `ahead`)
+    ahead = "" if question.past else lexicon.plans_asked(unspaced(asking))
+    plans = bool(ahead) or bool(listening_cues.ABOUT_PLANS.search(asking))
     if (question.kind == "invite" or (question.kind != "choice" and (_invites(asking)
-                                                                      or INVITE.search(asking)))) \
-            and not listening_cues.ABOUT_PLANS.search(asking):
+                                                                      or INVITE.search(asking)))) and not plans:
         return Understanding("invitation", topic=_invited_to(asking, skip), question=question)
-    if listening_cues.ABOUT_PLANS.search(asking):
-        return Understanding("question", asks=PLANS, question=question)
+    if plans:
+        return Understanding("question", asks=PLANS, ahead=ahead, question=question)
     if listening_cues.PASTIME_ASKED.search(asking) and question.kind in ("what", "doing", "how", "yesno"):
         return Understanding("question", asks=PASTIME, question=question)
     if _asks_the_world(asking, own):
@@ -222,11 +225,9 @@ def _question(text: str, asking: str, own: tuple[str, ...], others: tuple[str, .
         kind = next((k for k, names in listening_cues.FAVOURITE_KINDS.items() if any(n in asking for n in names)), "")
         if kind:
             return Understanding("question", asks=FAVOURITE, favourite=kind, question=question)
-    if question.kind != "choice" and listening_cues.WHICH.search(asking):
-        found = morphemes.nouns(asking)
-        pairs = [(a, b) for a, b in zip(found, found[1:]) if f"{a}{AND}{b}" in asking or f"{a}{OR}{b}" in asking]
-        if pairs:
-            return Understanding("question", question=Question("choice", asking, pairs[-1]))
+    pair = choices.which_pair(asking) if question.kind != "choice" else None
+    if pair:
+        return Understanding("question", question=Question("choice", asking, pair))
     topic, phrase = _topic(asking, skip)
     if listening_cues.SIDE_ASKED.search(asking) and question.kind != "choice":
         return Understanding("question", asks=SIDE, topic=topic, question=question, phrase=phrase)
@@ -287,24 +288,6 @@ def _about_someone_else(asking: str, own: tuple[str, ...]) -> bool:
     nouns = [w for w in morphemes.words(topic) if w.pos == "noun"]
     return any(listening_cues.PERSON in w.detail or lexicon.tags([w], w.surface) & {"person_role", "kin"}
                for w in nouns) or (bool(nouns) and nouns[0].proper)
-
-
-def _side_options(asking: list[str]) -> tuple[str, ...]:
-    """'朝型？夜型？' / '犬派？猫派？': two short asking sentences of one noun each are a choice."""
-    if len(asking) < 2:
-        return ()
-    last = [s.rstrip(listening_cues.QUESTION_MARKS) for s in asking[-2:]]
-    sides = [s[: -len(listening_cues.SIDE)] for s in last if s.endswith(listening_cues.SIDE) and len(s) > len(listening_cues.SIDE)]
-    if len(sides) == 2 and sides[0] != sides[1]:
-        return tuple(_side_word(side) for side in sides)
-    if all(0 < len(s) <= 8 and morphemes.nouns(s) == [s] for s in last) and last[0] != last[1]:
-        return tuple(last)
-    return ()
-
-
-def _side_word(side: str) -> str:
-    """'休みの日って家にいる' → '家にいる': what follows the topic marker, the side itself."""
-    return re.split(listening_cues.SIDE_TOPIC, side)[-1] or side
 
 
 def _normal(text: str) -> str:
@@ -472,11 +455,17 @@ def _heard(text: str, line: str, own_names: tuple[str, ...], other_names: tuple[
     # A gift, or help ('持とうか？', '案内するで'), read with the spaces the line had too ('道 教えようか').
     if listening_cues.OFFER.search(text) or offers_help(text) or offers_help(line):
         return Understanding("offer", topic=_topic(text, skip)[0])
-    options = _side_options(asking)
-    if options:
-        return Understanding("question", question=Question("choice", "".join(asking[-len(options):]), options))
+    chosen = choices.asked(asking, sentences[-1], own_names, other_names)
+    if chosen is not None:
+        return Understanding("question", question=chosen)
+    # 'どうすりゃいいと思う？', '何味だったと思う？当ててみて', '何色がええやろな': its view of the partner's matter,
+    # unless the line names its own options ('銭湯と温泉やったら、どっちがええ？' is an either-or)
+    view = lexicon.view_asked(unspaced(text))
+    if view and not choices.names_its_own(text, asking, own_names, other_names):
+        return Understanding("question", question=Question(view, (asking or sentences)[-1]))
     about_me = next((a for a in asking if listening_cues.ABOUT_TALK.search(a) or listening_cues.ABOUT_DAY.search(a)
-                     or listening_cues.ABOUT_PLANS.search(a) or lexicon.self_topic(unspaced(a))), None)
+                     or listening_cues.ABOUT_PLANS.search(a) or lexicon.plans_asked(unspaced(a))
+                     or lexicon.self_topic(unspaced(a))), None)
     if about_me or listening_cues.ABOUT_TALK.search(text):
         return _question(text, about_me or text, own_names, other_names, skip)
     if asking and (asking[-1] == sentences[-1] or _aside(sentences[sentences.index(asking[-1]) + 1:])):

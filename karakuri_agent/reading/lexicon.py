@@ -65,6 +65,36 @@ def self_topics() -> dict[str, tuple[str, ...]]:
     return {key: tuple(words) for key, words in data["self_topics"].items() if key != "about"}
 
 
+@functools.lru_cache(maxsize=1)
+def _ahead() -> tuple[tuple[tuple[str, tuple[str, ...]], ...], tuple[str, ...]]:
+    data: dict[str, Any] = json.loads(shipped("ja", "lexicon", "concepts.json").read_text(encoding="utf-8"))
+    frames = tuple((key, tuple(words)) for key, words in data["ahead"].items() if key != "about")
+    return frames, tuple(data["plan_words"]["words"])
+
+
+def plans_asked(asking: str) -> str:
+    """The time ahead a question asks the agent's plans for ('明日は何するの？' → 'tomorrow', '今夜の予定は？'
+    → 'tonight'; concepts.json `ahead`), '' when it names no frame or asks nothing of a plan."""
+    frames, plan_words = _ahead()
+    if not any(w in asking for w in plan_words):
+        return ""
+    return next((key for key, words in frames if any(w in asking for w in words)), "")
+
+
+@functools.lru_cache(maxsize=1)
+def _views() -> dict[str, tuple[str, ...]]:
+    data: dict[str, Any] = json.loads(shipped("ja", "lexicon", "concepts.json").read_text(encoding="utf-8"))
+    return {key: tuple(words) for key, words in data["asks_view"].items() if key != "about"}
+
+
+def view_asked(text: str) -> str:
+    """What of its view a line asks the agent for, about the partner's own matter: 'guess' ('何味だったと
+    思う？当ててみて'), 'advice' ('これ、どうすりゃいいと思う？'), 'suggest' ('何色がええやろな'), '' none
+    (concepts.json `asks_view`); the longest word named wins."""
+    best = max(((len(w), key) for key, words in _views().items() for w in words if w in text), default=None)
+    return best[1] if best else ""
+
+
 def self_topic(asking: str) -> str:
     """The topic of the agent itself a question asks about ('お誕生日っていつ？' → 'birthday'), '' when none;
     the longest word named wins ('好きな食べ物' over '好き')."""

@@ -19,10 +19,11 @@ from typing import TYPE_CHECKING
 
 from karakuri_agent.domain.understanding import CARE, DAY, FAVOURITE, OTHER, PASTIME, PLANS, SELF, SIDE, TALK, WORLD
 from karakuri_agent.ja import listening_cues
-from karakuri_agent.ja.speech_words import join_sentences
-from karakuri_agent.reading import hearing, morphemes
+from karakuri_agent.ja.speech_words import join_sentences, plan_day
+from karakuri_agent.reading import hearing, lexicon, morphemes
 from karakuri_agent.voice.names import address_name, place_word_of
-from karakuri_agent.voice.situation import Situation, time_side
+from karakuri_agent.reading.choices import listed_options
+from karakuri_agent.voice.situation import Plan, Situation, pick_option, time_side
 
 if TYPE_CHECKING:
     from karakuri_agent.domain.understanding import Understanding
@@ -52,11 +53,27 @@ def _listed(items: tuple[str, ...]) -> str:
     return listening_cues.LISTED.join(items[:2])
 
 
-def _plans(s: Situation) -> list[str]:
-    if s.memory.plans:
-        place, time = s.memory.plans[0]
-        return _said(s, "plans", place=place_word_of(place), time=time)
-    return _said(s, "no_plans")
+def _falls_in(plan: Plan, frame: str) -> bool:
+    """Whether a promise falls in the time ahead asked of ('' or 'later' or 'tonight': today's)."""
+    if frame == "tomorrow":
+        return plan.days == 1
+    if frame == "day_after":
+        return plan.days == 2
+    if frame == "weekend":
+        return plan.weekday >= 5 and plan.days < 7  # the coming Saturday and Sunday
+    if frame == "next_week":
+        return plan.week == 1
+    return plan.days == 0
+
+
+def _plans(s: Situation, h: Understanding) -> list[str]:
+    """Its plans for the time asked of: a promise then, else what the pack means to do then, else none."""
+    plan = next((p for p in s.memory.plans if _falls_in(p, h.ahead)), None)
+    if plan is not None:
+        return _said(s, "plans", place=place_word_of(plan.place),
+                     time=plan_day(plan.days, plan.weekday) + listening_cues.clock_said(plan.time))
+    intended = s.persona.plans_ahead.get(h.ahead or "later", ())
+    return s.filled(intended, f"plans_ahead.{h.ahead or 'later'}") if intended else _said(s, "no_plans")
 
 
 def _day(s: Situation, h: Understanding) -> list[str]:
@@ -163,11 +180,42 @@ def _about_me(s: Situation, topic: str) -> list[str]:
     return s.filled(pool, f"about_me.{topic}") if pool else _said(s, "not_sure")
 
 
+def _which_of_the_talk(s: Situation, h: Understanding) -> list[str]:
+    """'どっちが似合うと思う？' with no options of its own: one of those the talk named before
+    ('ピンクか、アッシュか…'), the same pick every time; [] when it named none."""
+    if h.question is None or h.question.options or not listening_cues.WHICH.search(h.question.text):
+        return []
+    named = next((o for line in reversed(s.memory.talk) if (o := listed_options(line))), ())
+    return _said(s, "choice", topic=pick_option(named, s)) if named else []
+
+
+def _troubled_before(s: Situation, h: Understanding) -> list[str]:
+    """'まじでいみわからん、どうおもう？' after '先輩に怒られた', 'まだあるかなあ？' after '財布忘れてもうた':
+    a question of what the agent thinks of, or hopes for, the partner's trouble told just before is
+    met with care for it, never with a cheerful opinion or a bare yes."""
+    q = h.question
+    if q is None or q.kind not in ("opinion", "yesno", "invite") or h.asks or h.self_topic \
+            or listening_cues.YOU.search(q.text):
+        return []
+    for line in reversed(s.memory.talk[-2:]):
+        before = hearing.hear(line)
+        if before is not None and before.troubled:
+            cared = _told(s, before)  # as the trouble itself is met: no cheer word ('わあ' of 'うわあ' too)
+            return [line for line in cared if not any(w in line for w in lexicon.cheer_words())] or cared
+    return []
+
+
 def answered(s: Situation, h: Understanding) -> list[str] | None:
     """The lines that answer ``h``, best first; None when the rest of the voice answers it."""
+    context = _which_of_the_talk(s, h) or _troubled_before(s, h) if h.kind in ("question", "invitation") else []
+    if context:
+        return context
+    if h.kind == "question" and h.question is not None and h.question.kind == "yesno" and s.memory.talk \
+            and listening_cues.KNEW_ASKED.search(h.question.text):
+        return _said(s, "didnt_know") or None  # '昔この町に映画館があった…あんた、知ってたかい？'
     if h.kind == "question":
         if h.asks == PLANS:
-            return _plans(s)
+            return _plans(s, h)
         if h.asks == DAY:
             return _day(s, h)
         if h.asks == TALK:

@@ -95,6 +95,8 @@ def iter_templates(persona: Persona) -> Iterator[tuple[str, str]]:
         yield from _labelled(f"tastes.habits[{i}].say", habit.say)
     for topic, pool in persona.about_me.items():
         yield from _labelled(f"about_me.{topic}", pool)
+    for frame, pool in persona.plans_ahead.items():
+        yield from _labelled(f"plans_ahead.{frame}", pool)
 
 
 def iter_spoken_values(persona: Persona) -> Iterator[tuple[str, str]]:
@@ -333,6 +335,7 @@ def _build(data: Mapping[str, Any]) -> Persona:
         favourite_places=tuple(data.get("favourite_places", ())),
         tastes=_tastes(data.get("tastes") or {}),
         about_me=_pools(data.get("about_me") or {}),
+        plans_ahead=_pools(data.get("plans_ahead") or {}),
         honorific=data.get("honorific", phrases.DEFAULT_HONORIFIC),
         likes=tuple(data.get("likes", ())),
         topics=tuple(data.get("topics", ())),

@@ -101,6 +101,10 @@ class Answers(_Strict):
     favourite: Phrases | None = None
     pastime: Phrases | None = None
     not_sure: Phrases | None = None
+    didnt_know: Phrases | None = None  # 'あんた、知ってたかい？' after something told
+    guess: Phrases | None = None  # a quiz or riddle of the partner's ('何味だったと思う？当ててみて')
+    advice: Phrases | None = None  # what the partner should do ('これ、どうすりゃいいと思う？')
+    suggest: Phrases | None = None  # a thing for the partner to pick ('何色がええやろな')
     other_unknown: Phrases | None = None
     met_nobody: Phrases | None = None
     arrived_here: Phrases | None = None
@@ -174,4 +178,5 @@ class PersonaFile(_Strict):
     facts: dict[Text, Fact] | None = None
     tastes: Tastes | None = None
     about_me: dict[Text, Phrases] | None = None
+    plans_ahead: dict[Text, Phrases] | None = None
     rules: Rules | None = None

@@ -18,12 +18,23 @@ from karakuri_agent.ja.speech_words import (
     tidy_unnamed,
     usable_unnamed,
 )
-from karakuri_agent.domain.understanding import Understanding
+from karakuri_agent.domain.understanding import VIEWS, Understanding
 from karakuri_agent.ja import listening_cues
 from karakuri_agent.reading.question_kinds import Question
 from karakuri_agent.voice.fitting import rotated
 from karakuri_agent.voice.names import place_word_of
 from karakuri_agent.voice.pickup import Pickup, stands_alone, vocabulary_of
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A promise ahead as an answer names it: where, at what time, and on which day from today."""
+
+    place: str
+    time: str  # 'HH:MM'
+    days: int = 0  # 0 today, 1 tomorrow...
+    weekday: int = 0  # of its day, Monday 0
+    week: int = 0  # 0 this week (Monday to Sunday), 1 the next
 
 
 @dataclass(frozen=True)
@@ -36,7 +47,7 @@ class Memory:
     known_places: tuple[str, ...] = ()
     today_places: tuple[str, ...] = ()  # where it went today (the world's day), newest first
     met_today: tuple[str, ...] = ()  # whom it talked with today
-    plans: tuple[tuple[str, str], ...] = ()  # (place, time) of the promises ahead, soonest first
+    plans: tuple[Plan, ...] = ()  # the promises ahead, soonest first
     talk: tuple[str, ...] = ()  # the conversation's lines before the one answered, oldest first
     arrived: tuple[tuple[str, str], ...] = ()  # (place, 'HH:MM') it was found at after being elsewhere today, newest first
 
@@ -169,7 +180,7 @@ def _favourite_place(s: Situation) -> str:
     return s.rot(here, "favourite")[0] if here else ""
 
 
-def _pick_option(options: Sequence[str], s: Situation) -> str:
+def pick_option(options: Sequence[str], s: Situation) -> str:
     """The option the persona likes best; among equals, one fixed by the seed."""
     def liking(option: str) -> tuple[int, bool]:
         """How well she likes it, then whether it is her fact's own first word: two options of one
@@ -232,11 +243,13 @@ def _answer(q: Question, s: Situation) -> _Answer:
     avoid: tuple[str, ...] = ()
     recent = next(iter(s.memory.recent_places), "")
     if q.kind == "choice":
-        picked = _pick_option(q.options, s)
+        picked = pick_option(q.options, s)
         avoid = tuple(o for o in q.options if o != picked)
         chosen = _find_fact(picked, s.persona)
         why = list(chosen[1].reasons) if chosen and chosen[1].likes else []
         lines = _combined(said("choice", topic=picked), s.rot(why, "why"))
+    elif q.kind in VIEWS:  # its view of the partner's own matter: the pack's modest guess, advice or suggestion
+        lines = said(q.kind)
     elif q.kind == "opinion":
         lines = s.rot(s.reaction or fill_pool(s.persona.reactions.get("opinion", ()), s.said), "opinion")
     elif q.kind in ("why", "when", "where") and not _asks_of_itself(q, s):

@@ -1,0 +1,91 @@
+"""Which of some options a partner asks the agent to pick, and the options a line weighs.
+
+An either-or comes in many shapes: 'コーヒーと紅茶、どっちが好き？' (the question
+reader's own), '朝型？夜型？' and '犬派？猫派？ which one?' (two short asking
+sentences), '朝はご飯かい、パンかい？' (options listed with 'か'), and 'たこ焼きと
+お好み焼き、どっち取る？真剣に答えてや' (a request after it). A line that only
+weighs them ('ピンクか、アッシュか…') names the options a later 'どっちが似合うと
+思う？' asks of (voice/answering.py looks back through the talk for them).
+"""
+
+from __future__ import annotations
+
+import re
+
+from karakuri_agent.domain.understanding import Question
+from karakuri_agent.ja import listening_cues
+from karakuri_agent.ja.question_words import AND, OR
+from karakuri_agent.ja.sentences import QUESTION_WORD
+from karakuri_agent.ja.word_classes import CHOOSING, CHOSEN_AS, OPTION_PARTICLES
+from karakuri_agent.reading import morphemes
+from karakuri_agent.reading.question_kinds import read_question
+
+
+def asked(asking: list[str], last: str, own_names: tuple[str, ...], other_names: tuple[str, ...]) -> Question | None:
+    """The either-or among a line's asking sentences (`last`: its last sentence), None when it asks none.
+
+    The question reader's own choice in the last sentence is left to it (it reads the rest of the
+    question too); here are the shapes it does not see."""
+    sides = side_options(asking)
+    if sides:
+        return Question("choice", "".join(asking[-len(sides):]), sides)
+    for sentence in reversed(asking):
+        listed = tuple(o for o in listed_options(sentence) if not QUESTION_WORD.search(o))
+        if len(listed) >= 2:
+            return Question("choice", sentence, listed)
+        chosen = read_question(sentence, own_names=own_names, other_names=other_names)
+        if chosen is not None and chosen.kind == "choice" and sentence != last:
+            return chosen
+    return None
+
+
+def listed_options(text: str) -> tuple[str, ...]:
+    """The options a line weighs ('ピンクか、アッシュか…' → ('ピンク', 'アッシュ'), '夕方にするか朝にするか
+    迷ってて' → ('夕方', '朝')); () when it names fewer than two."""
+    found = morphemes.words(text)
+    options: list[str] = []
+    for i, word in enumerate(found):
+        if i == 0 or word.pos != "particle" or word.surface not in OPTION_PARTICLES:
+            continue
+        j = i - 1
+        if found[j].surface == CHOOSING and j >= 2 and found[j - 1].surface == CHOSEN_AS:
+            j -= 2
+        if found[j].pos == "noun" and found[j].surface not in options:
+            options.append(found[j].surface)
+    return tuple(options) if len(options) >= 2 else ()
+
+
+def names_its_own(text: str, asking: list[str], own: tuple[str, ...], others: tuple[str, ...]) -> bool:
+    """Whether a line asking 'which' names its options itself ('紅茶とコーヒー、どっちがいいと思う？')."""
+    question = read_question(text, own_names=own, other_names=others)
+    if question is not None and question.kind == "choice":
+        return True
+    return any(which_pair(a) for a in asking)
+
+
+def which_pair(asking: str) -> tuple[str, str] | None:
+    """The last two nouns joined by 'と' or 'か' in a question that asks which ('銭湯と温泉、どっち？')."""
+    if not listening_cues.WHICH.search(asking):
+        return None
+    found = morphemes.nouns(asking)
+    pairs = [(a, b) for a, b in zip(found, found[1:]) if f"{a}{AND}{b}" in asking or f"{a}{OR}{b}" in asking]
+    return pairs[-1] if pairs else None
+
+
+def side_options(asking: list[str]) -> tuple[str, ...]:
+    """'朝型？夜型？' / '犬派？猫派？': two short asking sentences of one noun each are a choice."""
+    asking = [s for s in asking if listening_cues.JAPANESE.search(s)]  # '犬派？猫派？ which one?': the aside dropped
+    if len(asking) < 2:
+        return ()
+    last = [s.rstrip(listening_cues.QUESTION_MARKS) for s in asking[-2:]]
+    sides = [s[: -len(listening_cues.SIDE)] for s in last if s.endswith(listening_cues.SIDE) and len(s) > len(listening_cues.SIDE)]
+    if len(sides) == 2 and sides[0] != sides[1]:
+        return tuple(_side_word(side) for side in sides)
+    if all(0 < len(s) <= 8 and morphemes.nouns(s) == [s] for s in last) and last[0] != last[1]:
+        return tuple(last)
+    return ()
+
+
+def _side_word(side: str) -> str:
+    """'休みの日って家にいる' → '家にいる': what follows the topic marker, the side itself."""
+    return re.split(listening_cues.SIDE_TOPIC, side)[-1] or side

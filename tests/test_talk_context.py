@@ -1,0 +1,121 @@
+"""What the talk said before answers the next line, even from a server that sends only the last line.
+
+The engine's conversation notification carries the line being answered and no history; the agent kept
+none either, so 'どっちが似合うと思う？' after 'ピンクか、アッシュか…' got 'わからないや', and 'まじでいみわからん、
+どうおもう？' after '先輩に怒られた' got 'いいね、楽しそう！'. The journal now gives the talk's lines since it
+opened (View.talk); the voice picks one of the options the talk named, meets a question about trouble told
+just before with care, and says it did not know what it was just told.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from datetime import datetime, timedelta, timezone
+
+import pytest
+import respx
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from karakuri_agent.app.config import load_settings
+from karakuri_agent.app.cycle import handle
+from karakuri_agent.reading.lexicon import cheer_words
+from karakuri_agent.voice.persona_pack import load_persona
+from karakuri_agent.voice.speech import Memory, compose
+
+from testing.samples import BASE_URL, CONVERSATION_REQUEST
+
+NIKE = load_persona()
+HERE = "6-11 (喫茶店 店内)"
+MEI, SELF = "1474403124906295517", "1470446478261747854"
+START = datetime(2026, 12, 1, 3, 0, tzinfo=timezone.utc)  # 12:00 in Tokyo
+
+
+def _reply(line: str, talk: tuple[str, ...], seed: str = "a") -> str:
+    return compose("reply", persona=NIKE, partner_name="灯屋ユウ", last_line=line, seed=seed,
+                   memory=Memory(here=HERE, talk=talk), place_name=HERE)
+
+
+def _turn(nid: str, at: datetime, line: str, kind: str = "conversation_message") -> dict:
+    """The engine's form: the line being answered, and no history of the talk."""
+    body = copy.deepcopy(CONVERSATION_REQUEST)
+    body["notification_id"], body["created_at"] = nid, at.isoformat()
+    n = body["notification"]
+    n["participants"] = [{"id": MEI, "name": "桜草メイ"}, {"id": SELF, "name": "AIニケちゃん"}]
+    n["conversation_messages"] = [{"speaker": "桜草メイ", "speaker_id": MEI, "message": line}]
+    n["text"] = f"桜草メイ: 「{line}」"
+    if kind == "conversation_message":
+        n["type"] = kind
+        n["choices"] = [{"command": "conversation_speak", "required_params": ["message"],
+                         "param_schema": {"message": {"type": "string", "maxLength": 200}}}]
+    return body
+
+
+def _said(body: dict, at: datetime) -> str:
+    nid = body["notification_id"]
+    with respx.mock:
+        respx.get(f"{BASE_URL}/agents/notifications/{nid}").respond(200, json=body)
+        post = respx.post(f"{BASE_URL}/agents/command").respond(200, json={"ok": True})
+        handle(f"🔔 notification_id: {nid}", load_settings(), clock=lambda: at)
+    return str(json.loads(post.calls.last.request.content)["params"]["message"])
+
+
+def _talk(lines: list[str], start: datetime = START) -> str:
+    """A talk the partner opens with the first line; the agent's answer to the last."""
+    said = ""
+    for i, line in enumerate(lines):
+        at = start + timedelta(minutes=i)
+        said = _said(_turn(f"notif-{start:%H%M}-{i}", at, line,
+                           "conversation_requested" if i == 0 else "conversation_message"), at)
+    return said
+
+
+def test_options_named_before_are_picked_from_across_notifications(env, state_dir):
+    answer = _talk(["ねえねえ、髪の色変えようか迷ってて", "ピンクか、アッシュか…🤔", "どっちが似合うと思う？"])
+    assert ("ピンク" in answer) != ("アッシュ" in answer), answer
+
+
+def test_trouble_told_before_is_met_with_care_across_notifications(env, state_dir):
+    answer = _talk(["ねえ聞いて", "きのうバイトのせんぱいにおこられた", "まじでいみわからん、どうおもう？"])
+    assert not any(w in answer for w in cheer_words()), answer
+
+
+def test_an_earlier_talk_with_the_same_partner_is_not_this_ones(env, state_dir):
+    _talk(["やっほー", "ピンクか、アッシュか迷ってて"])
+    later = START + timedelta(hours=2)
+    answer = _talk(["こんにちは", "どっちが似合うと思う？"], later)
+    assert "ピンク" not in answer and "アッシュ" not in answer, answer
+
+
+def test_asked_whether_it_knew_what_was_just_told_it_did_not() -> None:
+    reply = _reply("あんた、知ってたかい？", ("昔ね、この町に映画館があったんだよ", "よくじいさんと行ったもんさ"))
+    assert any(reply.endswith(line) for line in NIKE.answers["didnt_know"]), reply
+
+
+TROUBLE = ("さっき財布なくしちゃって", "きのう先輩におこられた", "テストぜんぜんだめだった", "犬が病気になっちゃって",
+           "バイトクビになった")
+ASKED = ("どう思う？", "どうおもう？", "まだあるかなあ？", "大丈夫かなあ？", "これってどうかな？")
+OPTIONS = (("ピンク", "アッシュ"), ("コーヒー", "紅茶"), ("海", "山"), ("夕方", "朝"))
+FRAMES = ("{a}か、{b}か…", "{a}か{b}かで迷ってて", "{a}にするか{b}にするか迷う")
+WHICH = ("どっちがいいと思う？", "どっちが似合うと思う？", "ニケちゃんならどっち？", "どちらがいいと思います？")
+
+
+@pytest.mark.fuzz
+@settings(max_examples=120, deadline=None)
+@given(trouble=st.sampled_from(TROUBLE), asked=st.sampled_from(ASKED), seed=st.sampled_from("abcdef"))
+def test_fuzz_a_question_after_trouble_is_never_met_with_cheer(trouble: str, asked: str, seed: str) -> None:
+    reply = _reply(asked, ("ねえ聞いて", trouble), seed)
+    assert not any(w in reply for w in cheer_words()) and reply not in ("うん！", "うんうん！"), (trouble, asked, reply)
+
+
+@pytest.mark.fuzz
+@settings(max_examples=120, deadline=None)
+@given(options=st.sampled_from(OPTIONS), frame=st.sampled_from(FRAMES), which=st.sampled_from(WHICH))
+def test_fuzz_which_after_options_picks_one_of_them_the_same_every_time(options: tuple[str, str], frame: str,
+                                                                        which: str) -> None:
+    a, b = options
+    talk = ("ちょっと相談なんだけど", frame.format(a=a, b=b))
+    replies = [_reply(which, talk, seed) for seed in "abcd"]
+    picks = {tuple(o for o in options if o in reply) for reply in replies}
+    assert len(picks) == 1 and len(next(iter(picks))) == 1, (talk, which, replies)
