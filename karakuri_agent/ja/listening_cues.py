@@ -36,7 +36,8 @@ SAID_BEFORE = lazy(r"(?:って|と)(?:言った|言ってた|いった|言うて
 TAKEN_BACK_NEG = lazy(r"(?:やっぱ|やはり|結局).*(?:ない|ません|へん|ん)[。！!…〜]*$")
 TAKING_BACK = lazy(r"やっぱ|やはり|結局|さっきの|前に言った|この前言った|言ってた|言うてた|先ほどの件")
 # Thanks, compliments, warmth.
-THANKS = lazy(r"ありがと|有難う|有り難う|助かっ|助かり|助かる|感謝|サンキュ|恩に着る|おおきに|thank|thx", re.IGNORECASE)
+THANKS = lazy(r"ありがと|ありがど|有難う|有り難う|助かっ|助かり|助かる|感謝|サンキュ|恩に着る|おおきに|御礼申し上げ|お礼申し上げ"
+              r"|お世話になりました|thank|thx", re.IGNORECASE)
 COMPLIMENT = lazy(r"かわいい|可愛い|すごい|凄い|すげー|えらい|偉い|優しい|やさしい|素敵|すてき|上手|物知り|似合"
                         r"|センスいい|頼りになる|さすが|かっこいい|格好いい|天才|面白い|おもしろい|いい人|ええ子|いい子|ええ人")
 # Being with the one spoken to ('あんたといるの楽しいわ', 'きみと話してると落ち着く') is warmth as 一緒にいると is.
@@ -47,7 +48,7 @@ WARMTH = lazy(r"(?:話して(?:る|いる)?と|話すと|話せて|(?:一緒|い
                     r".{0,8}(?:楽しい|たのしい|嬉しい|うれしい|落ち着く|ほっと|元気|幸せ|安心|好き|癒さ|よかった)"
                     r"|雰囲気.{0,6}(?:いい|良い|最高|好き|素敵|すてき)"
                     r"|(?:大好き|だいすき|好きだよ|会いたかった|仲良く|友達でいて|また話したい|もっと話したい|ありがたい存在"
-                    r"|おかげで|いてくれて|(?:話し|しゃべっ|喋っ)(?:とる|とったら|てたら|てると|てる|ていると)と?.{0,12}"
+                    r"|おかげで(?!助か)|いてくれて|(?:話し|しゃべっ|喋っ)(?:とる|とったら|てたら|てると|てる|ていると)と?.{0,12}"
                     r"(?:気がする|気分|感じ|楽し|嬉し|うれし|若返|元気|癒|ほっと))")
 # A remark on the moment both share, asking to agree ('今日はいい天気だね', '風が気持ちいいね', '人が多いね'):
 # the weather, the sky, the season, the crowd, the view, said with ね / な / よね at the end.
@@ -58,7 +59,9 @@ REMARK = lazy(r"(?:天気|晴れ|雨|風|空|雲|寒|暑|涼し|暖か|あった
 FAREWELL = lazy(r"またね|じゃあね|じゃね|ではまた|バイバイ|ばいばい|さようなら|さよなら|おやすみ|お休み(?:なさい)?[。！!〜ー]*$"
                       r"|(?:もう|そろそろ)?帰る(?:わ|ね|よ)?[。！!〜ー]*$|帰ります[。！!]*$"
                       r"|そろそろ(?:行|帰|戻|失礼|おいとま)|また明日|またあとで|また後で|また今度(?!でも)|失礼(?:します|いたします|する)"
-                      r"|お先に|行かなきゃ|帰らなきゃ|行くね(?!ん)|帰るね(?!ん)|もう行く|じゃあまた|またな|またの[。！!]?$|また来週|また話そ"
+                      r"|お先に|(?:^|[。！!、]|そろそろ|もう)(?:行かなきゃ|帰らなきゃ)|行くね(?!ん)|帰るね(?!ん)|もう行く|じゃあまた|またな|またの[。！!]?$|また来週|また話そ"
+                      r"|(?:んだら|んだば|ほんなら|そんじゃ|じゃ)、?まだね|(?:それでは|では|じゃあ)、?ごきげんよう|帰るとするか|帰るがら|帰るけん|帰るわ"
+                      r"|また改めて(?:お伺い|伺い|参り)"
                       r"|またあそ(?:ぼ|ぼう)|ばいばー?い|バイバー?イ|また遊ぼ|このへんで|この辺で|これで失礼|^じゃ[。！!]?$|^ほな|^では[、。]?$|bye|see you",
                       re.IGNORECASE)
 # Excuse me, on coming in: '失礼します' opening a line that goes on ('失礼します、何のお話ですか？') enters, it
@@ -212,6 +215,12 @@ KANSAI_NAN = lazy(r"(?<=[ぁ-んァ-ヴー\u4e00-\u9fff])なん(?=[？?])")
 STANDARD_NO = "なの"
 # A word written in hiragana alone ('はっぴょうかい').
 HIRAGANA_WORD = lazy(r"[ぁ-ゖー]+")
+# What is left of a line that only calls someone ('ニケちゃーん！'): the honorific stretched, then marks and emoji.
+NAME_CALL = lazy(r"^(?:ちゃ+ー*ん|さ+ー*ん|く+ー*ん|たん|ー)+")
+CALL_SEPARATORS = "、,，。 　！!〜ー"  # between a name called and what follows it ('ニケちゃん、おつかれ')
+GREETING_TAIL = lazy(r"[ー〜~！!。、…♪☆★\s\U0001F000-\U0001FFFF\u2600-\u27BF]+")
+# What a greeting may carry besides its words and still be only a greeting: 'ございます', 'です', 'さん'.
+GREETING_LEFTOVER = 5
 # A sentence with any Japanese in it ('which one?' has none: an aside in another language).
 JAPANESE = lazy(r"[ぁ-ゖァ-ヴー\u4e00-\u9fff々]")
 # A wave drawn out at a sentence's end ('案内するで〜'): no part of its words.
@@ -247,6 +256,8 @@ INVITE_COME = lazy(r"(?:遊び|あそび|食べ|飲み|見)に(?:おいで|来�
                    r"|お越し(?:いただけ|ください|になりませんか)|いらして(?:ください|ね)|いらっしゃいませんか"
                    r"|(?:行か|いか|来|こ)ん(?:ね|か|かね|かの|け)[？?。]?$")
 # A question whether one knows something ('知ってる？', 'ご存じですか'): answered from what the pack knows.
+# A question after an apology short enough to ask only after the trouble caused ('待った？', '怒ってる？').
+SHORT_ASK = 8
 # 'あんた、知ってたかい？' after something told: whether the agent knew it (it did not).
 KNEW_ASKED = lazy(r"知って(?:た|まし)|知っとった|知っちょった|ご存[じ知]でした")
 KNOWS_ASKED = lazy(r"知って(?:る|ます|い)|知っとう|知っとる|ご存じ|ご存知|わかる[？?]")

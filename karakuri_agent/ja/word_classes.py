@@ -42,6 +42,7 @@ KANA = lazy(r"[ぁ-ゖ]")
 HIRAGANA_ONLY = lazy(r"[ぁ-ゖー]+")
 KATAKANA_ONLY = lazy(r"[ァ-ヶー]+")
 TO_KATAKANA = ord("ァ") - ord("ぁ")
+KATAKANA_LETTER = lazy(r"[ァ-ヶ]")
 # A case particle a spaced phrase may end with ('かぶとむしを'): not part of the word.
 PHRASE_PARTICLES = frozenset({"を", "が", "に", "と", "は", "も", "で", "へ", "の"})
 

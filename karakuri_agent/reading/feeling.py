@@ -15,7 +15,7 @@ from dataclasses import replace
 from karakuri_agent.domain.understanding import CARE, OTHER, TROUBLE, VIEWS, Understanding
 from karakuri_agent.ja import listening_cues
 from karakuri_agent.ja.sentences import is_asking, split_sentences
-from karakuri_agent.ja.speech_words import APOLOGY, GREETING
+from karakuri_agent.ja.speech_words import APOLOGY
 from karakuri_agent.ja.word_classes import ADVICE_FORM
 from karakuri_agent.reading import lexicon, morphemes
 
@@ -43,13 +43,13 @@ def with_feeling(heard: Understanding, text: str, own_names: tuple[str, ...], ot
     about_others = any(n and n in text for n in other_names)
     told_kinds = ("news", "plan", "statement", "feeling", "remark", "compliment")
     laughing = "laughter" in named and not feeling.emotions & SERIOUS
-    asked = heard.kind in ("question", "invitation") or (heard.kind != "offer" and "question" in _acts(text))
+    asked = heard.kind in ("question", "invitation") or (heard.kind != "offer" and "question" in _acts(text, own_names))
     advice = heard.question is not None and ADVICE_FORM in heard.question.predicate  # '病院連れてったほうがいい？'
     if asked and feeling.emotions & CONCERN and not told.emotions & CARE and "first_person" not in named \
             and not about_others and not heard.self_topic and not advice:
         # '顔色わるいよ？', '大丈夫？無理してない？': the partner worries about the agent; thanked for it
         return replace(heard, kind="concern", mood="", polarity=feeling.polarity, emotions=feeling.emotions,
-                       acts=_acts(text), subject="agent")
+                       acts=_acts(text, own_names), subject="agent")
     if kind in told_kinds and "warm_feeling" in named and to_agent and not about_others \
             and not feeling.emotions & SERIOUS:
         kind, mood = "warmth", ""
@@ -73,7 +73,7 @@ def with_feeling(heard: Understanding, text: str, own_names: tuple[str, ...], ot
         else "agent" if kind in ABOUT_AGENT or (kind == "question" and heard.asks != OTHER) else "speaker"
     return replace(heard, kind=kind, mood=mood, polarity=0 if laughing else feeling.polarity, emotions=feeling.emotions,
                    subject=subject,
-                   refers_back="refers_back" in named, acts=_acts(text))
+                   refers_back="refers_back" in named, acts=_acts(text, own_names))
 
 
 def _told_part(text: str, own_names: tuple[str, ...]) -> str:
@@ -83,7 +83,7 @@ def _told_part(text: str, own_names: tuple[str, ...]) -> str:
     told: list[str] = []
     for sentence in split_sentences(text):
         if not is_asking(sentence):
-            if not (APOLOGY.search(sentence) or GREETING.search(sentence) or listening_cues.THANKS.search(sentence)):
+            if not (APOLOGY.search(sentence) or lexicon.greeting(sentence, own_names) or listening_cues.THANKS.search(sentence)):
                 told.append(sentence)  # 'さっきはごめんね': an apology or thanks tells no trouble
             continue
         cut = max(sentence.rfind(listening_cues.TRAILING_OFF), 0)
@@ -94,7 +94,7 @@ def _told_part(text: str, own_names: tuple[str, ...]) -> str:
     return "".join(told)
 
 
-def _acts(text: str) -> tuple[str, ...]:
+def _acts(text: str, own_names: tuple[str, ...] = ()) -> tuple[str, ...]:
     """What each sentence of ``text`` does, in order: a question, a greeting, thanks, an apology, a farewell,
     or something told (good, bad or plain news)."""
     acts: list[str] = []
@@ -107,7 +107,7 @@ def _acts(text: str) -> tuple[str, ...]:
             act = "thanks"
         elif APOLOGY.search(sentence):
             act = "apology"
-        elif GREETING.search(sentence):
+        elif lexicon.greeting(sentence, own_names):
             act = "greeting"
         else:
             polarity = lexicon.feel(sentence).polarity

@@ -24,7 +24,7 @@ from karakuri_agent.ja import listening_cues
 from karakuri_agent.ja.sentences import is_asking, split_sentences
 from karakuri_agent.ja.promise_words import CLOCK_JI
 from karakuri_agent.ja.word_classes import PAST
-from karakuri_agent.ja.speech_words import APOLOGY, GREETING, PERSON_NAME, REQUEST, is_kanji
+from karakuri_agent.ja.speech_words import APOLOGY, PERSON_NAME, REQUEST, is_kanji
 from karakuri_agent.reading import lexicon, morphemes  # the analyzer itself loads on the first line read
 from karakuri_agent.reading.help_offers import offers_help
 from karakuri_agent.ja.question_words import INVITE
@@ -495,7 +495,7 @@ def _heard(text: str, line: str, own_names: tuple[str, ...], other_names: tuple[
         return Understanding("compliment")
     if APOLOGY.search(text):
         return Understanding("apology")
-    if GREETING.search(text) and len(sentences) == 1:
+    if lexicon.greets_only(text, own_names) and len(sentences) == 1:
         return Understanding("greeting")
     mood = _mood(last) or (_mood(body) if last == body else "")
     body = last

@@ -22,8 +22,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from karakuri_agent.domain.understanding import TROUBLE
+from karakuri_agent.ja.listening_cues import CALL_SEPARATORS, GREETING_LEFTOVER, GREETING_TAIL, NAME_CALL
 from karakuri_agent.ja.word_classes import ADVERBIAL_FORM, CONCESSIVE, NEGATION_TRANSPARENT, NEGATIONS, PASSIVES, PAST, SENTENCE_END_MARKS, TE_LINKS
-from karakuri_agent.reading.morphemes import Word, words
+from karakuri_agent.reading.morphemes import Word, hiragana, words
 from karakuri_agent.shipped import shipped
 
 # How far after a predicate a negation still turns it: its auxiliaries (れ, なかっ, た) come between.
@@ -93,6 +94,49 @@ def view_asked(text: str) -> str:
     (concepts.json `asks_view`); the longest word named wins."""
     best = max(((len(w), key) for key, words in _views().items() for w in words if w in text), default=None)
     return best[1] if best else ""
+
+
+@functools.lru_cache(maxsize=1)
+def _greetings() -> dict[str, tuple[str, ...]]:
+    data: dict[str, Any] = json.loads(shipped("ja", "lexicon", "concepts.json").read_text(encoding="utf-8"))
+    return {key: tuple(words) for key, words in data["greetings"].items() if key != "about"}
+
+
+# Greetings that greet only where the line starts: 'おつかれ！' not '今日はおつかれだね', 'ひさしぶり！' not
+# '娘が久しぶりに帰ってくる'; `whole` ones only as the whole line.
+AT_START = ("tired", "again")
+
+
+def greeting(text: str, own_names: tuple[str, ...] = ()) -> str:
+    """The kind of greeting a line greets with ('おはよー！' → 'morning', 'ニケちゃんおつ〜👋' → 'tired', a
+    line that only calls the agent's name → 'hey'; concepts.json `greetings`), '' when it greets not.
+    Tiredness greets only where the line starts ('おつかれ！'), not told of ('今日はおつかれだね')."""
+    kinds = _greetings()
+    bare = text
+    for name in sorted({v for n in own_names if n for v in (n, hiragana(n))}, key=len, reverse=True):
+        bare = bare.replace(name, "")
+    named = bare != text
+    bare = NAME_CALL.sub("", bare).lstrip(CALL_SEPARATORS)
+    found = [(len(w), key) for key, words in kinds.items() if key not in (*AT_START, "whole")
+             for w in words if w in text]
+    found += [(len(w), key) for key in AT_START if key in kinds for w in kinds[key] if bare.startswith(w)]
+    if found:
+        return max(found)[1]
+    rest = GREETING_TAIL.sub("", bare)
+    return "hey" if (named and not rest) or rest in kinds["whole"] else ""
+
+
+def greets_only(text: str, own_names: tuple[str, ...] = ()) -> bool:
+    """Whether a line is a greeting and no more ('おはようございます！', 'ニケちゃんおつ〜'), not one that
+    tells or asks after it ('おはよう…金魚が死んじゃった')."""
+    if not greeting(text, own_names):
+        return False
+    rest = text
+    names = {v for n in own_names if n for v in (n, hiragana(n))}
+    for word in sorted({w for words in _greetings().values() for w in words} | names, key=len, reverse=True):
+        rest = rest.replace(word, "")
+    rest = NAME_CALL.sub("", GREETING_TAIL.sub("", rest).strip(CALL_SEPARATORS))
+    return len(rest) <= GREETING_LEFTOVER
 
 
 def self_topic(asking: str) -> str:

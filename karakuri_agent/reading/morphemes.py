@@ -28,6 +28,7 @@ from karakuri_agent.ja.word_classes import (
     CASE_PARTICLES,
     FORMAL_NOUNS,
     HIRAGANA_ONLY,
+    KATAKANA_LETTER,
     KATAKANA_ONLY,
     KANA,
     NOT_TOPICS,
@@ -39,7 +40,7 @@ from karakuri_agent.ja.word_classes import (
     TO_KATAKANA,
 )
 
-__all__ = ["Word", "content_words", "kana_nouns", "katakana", "nouns", "shortened", "words"]
+__all__ = ["Word", "content_words", "hiragana", "kana_nouns", "katakana", "nouns", "shortened", "words"]
 
 # A line longer than this is read only so far (a conversation message is at most 200 characters).
 _MAX_CHARS = 400
@@ -202,6 +203,11 @@ def shortened(noun: str, limit: int) -> str:
 def katakana(text: str) -> str:
     """'かぶとむし' → 'カブトムシ': hiragana written as katakana, anything else as it is."""
     return "".join(chr(ord(ch) + TO_KATAKANA) if KANA.fullmatch(ch) else ch for ch in text)
+
+
+def hiragana(text: str) -> str:
+    """'ニケ' → 'にけ': katakana written as hiragana (a child writes a name so), anything else as it is."""
+    return "".join(chr(ord(ch) - TO_KATAKANA) if KATAKANA_LETTER.fullmatch(ch) else ch for ch in text)
 
 
 def _known_nouns(text: str) -> bool:

@@ -210,6 +210,9 @@ def answered(s: Situation, h: Understanding) -> list[str] | None:
     context = _which_of_the_talk(s, h) or _troubled_before(s, h) if h.kind in ("question", "invitation") else []
     if context:
         return context
+    if h.kind == "question" and h.question is not None and h.question.kind == "yesno" and "apology" in h.acts \
+            and len(h.question.text) <= listening_cues.SHORT_ASK and not listening_cues.KNOWS_ASKED.search(h.question.text):
+        return _said(s, "apology", table="reactions") or None  # 'ごめん遅れた！待った？': never 'うん、待ったよ'
     if h.kind == "question" and h.question is not None and h.question.kind == "yesno" and s.memory.talk \
             and listening_cues.KNEW_ASKED.search(h.question.text):
         return _said(s, "didnt_know") or None  # '昔この町に映画館があった…あんた、知ってたかい？'

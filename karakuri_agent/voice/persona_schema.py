@@ -27,6 +27,13 @@ class Greetings(_Strict):
     first_meeting: Phrases | None = None
     known: Phrases | None = None
     close: Phrases | None = None
+    # Returned in kind (concepts.json `greetings`): 'おはよー' → morning, 'おつ〜' → tired...
+    morning: Phrases | None = None
+    day: Phrases | None = None
+    evening: Phrases | None = None
+    tired: Phrases | None = None
+    again: Phrases | None = None
+    hey: Phrases | None = None
 
 
 class Reactions(_Strict):

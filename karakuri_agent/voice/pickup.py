@@ -8,9 +8,9 @@ from dataclasses import dataclass
 
 from karakuri_agent.mind.persona import Persona
 from karakuri_agent.ja.safety import clean_text
+from karakuri_agent.reading import lexicon
 from karakuri_agent.ja.speech_words import (
     APOLOGY,
-    GREETING,
     OPINION,
     QUESTION,
     THANKS,
@@ -94,12 +94,9 @@ def line_kind(line: str | None) -> str | None:
     if not line:
         return None
     text = clean_text(line)
-    for kind, pattern in (
-        ("apology", APOLOGY), ("thanks", THANKS),
-        ("opinion", OPINION), ("question", QUESTION), ("greeting", GREETING),
-    ):
+    for kind, pattern in (("apology", APOLOGY), ("thanks", THANKS), ("opinion", OPINION), ("question", QUESTION)):
         if pattern.search(text):
             return kind
-    return None
+    return "greeting" if lexicon.greeting(text) else None
 
 

@@ -32,6 +32,8 @@ from karakuri_agent.mind.persona import Persona
 from karakuri_agent.ja.safety import clean_text
 from karakuri_agent.ja.speech_words import HERE, IT, THAT_TIME, THERE, addressed, join_sentences
 from karakuri_agent.reading.hearing import hear
+from karakuri_agent.ja.sentences import split_sentences
+from karakuri_agent.reading import lexicon
 from karakuri_agent.reading.lexicon import cheer_words
 from karakuri_agent.reading.question_kinds import read_question
 from karakuri_agent.voice import answering
@@ -111,8 +113,11 @@ def _chat_pool(persona: Persona, scene: Scene, place_key: str | None) -> list[st
     return fill_pool(pool, scene)
 
 
-def _greetings(persona: Persona, scene: Scene, known: bool, close: bool = False) -> list[str]:
-    """Greetings by how well the agent knows the partner: never はじめまして to someone known."""
+def _greetings(persona: Persona, scene: Scene, known: bool, close: bool = False, greeted: str = "") -> list[str]:
+    """Greetings by how well the agent knows the partner: never はじめまして to someone known; a greeting
+    returned in kind when the pack has that kind ('おはよー！' → `greetings.morning`)."""
+    if greeted and greeted != "first" and persona.greetings.get(greeted):
+        return fill_pool(persona.greetings[greeted], scene)
     if close and persona.greetings.get("close"):
         return fill_pool(persona.greetings["close"], scene)
     return fill_pool(persona.greetings["known" if known else "first_meeting"], scene)
@@ -159,9 +164,14 @@ def _plan_reply(s: Situation) -> _Plan:
     Once a pool is used up the next one's lines are said instead, never glued on."""
     if s.heard and s.heard.kind == "farewell":
         return _Plan((s.rot(fill_pool(s.persona.farewells, s.said), "bye"),), [], [])
+    if s.heard and s.heard.kind == "greeting":  # greeted in the middle of a talk: greeted back in kind
+        return _Plan((s.rot(_greetings(s.persona, s.said, True, s.close, _greeted(s)), "greet"),), [], [])
     understood = (answering.answered(s, s.heard) or []) if s.heard else []
-    if understood:
-        return _Plan((understood,), [], [])
+    if understood:  # 'おはようございます。いいお天気ですね': greeted back in kind first, where the pack has the kind
+        opened = _greeted(s) if s.heard and s.heard.acts[:1] == ("greeting",) and not s.heard.troubled else ""
+        greet = fill_pool(s.persona.greetings.get(opened, ()), s.said) if opened != "first" else []
+        greet = [g for g in greet if len(split_sentences(g)) == 1] or greet  # one thought: the answer follows
+        return _Plan((s.rot(greet, "greet"), understood) if greet else (understood,), [], [])
     if s.answer:
         return _Plan((s.rot(s.answer.lines, "answer"), s.rot(["", *s.answer.own], "own")), [], [])
     chat = _chat_pool(s.persona, s.here, s.place_key)
@@ -185,7 +195,7 @@ def _plan_accept(s: Situation) -> _Plan:
     # A request for a moment ('今ちょっといい？') opens a talk as a greeting does.
     greeted = s.heard is None or (("greeting" in s.heard.acts or (s.question is not None and s.question.kind == "allow"))
                                   and not s.heard.troubled)
-    greet = s.rot(_greetings(s.persona, s.said, s.known, s.close), "greet")
+    greet = s.rot(_greetings(s.persona, s.said, s.known, s.close, _greeted(s)), "greet")
     if understood:
         return _Plan((greet if greeted else [], understood), [], [])
     apology = s.kind in ("apology", "thanks")
@@ -202,6 +212,11 @@ def _plan_accept(s: Situation) -> _Plan:
         s.rot(fill_pool(s.persona.reactions["default"], s.said), "extra"),
         s.tails,
     )
+
+
+def _greeted(s: Situation) -> str:
+    """The kind of greeting the partner's line greeted with ('' none: reading/lexicon.greeting)."""
+    return lexicon.greeting(s.line, (s.persona.short_name, s.persona.name)) if s.line else ""
 
 
 def _plan_farewell(s: Situation) -> _Plan:
