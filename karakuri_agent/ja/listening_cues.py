@@ -212,6 +212,9 @@ SENTENCE_TAIL = "。！!…〜ー"  # what a bare question ends with before its 
 PERSON = "人名"  # the analyzer's tag for a person's name
 # A Kansai 'の' question ('平気なん？'), read as the standard one.
 KANSAI_NAN = lazy(r"(?<=[ぁ-んァ-ヴー\u4e00-\u9fff])なん(?=[？?])")
+# Kansai 'やけど' for 'だけど' at a clause's end ('三千円やけどな', '足ガクガクやけど'), not the burn of 'やけどした'.
+KANSAI_YAKEDO = lazy(r"(?<=[^\s、。！？!?])やけど(?=[、。！!？?なねよ…〜ー]|$)")
+STANDARD_KEDO = "だけど"
 STANDARD_NO = "なの"
 # A word written in hiragana alone ('はっぴょうかい').
 HIRAGANA_WORD = lazy(r"[ぁ-ゖー]+")
@@ -256,8 +259,13 @@ INVITE_COME = lazy(r"(?:遊び|あそび|食べ|飲み|見)に(?:おいで|来�
                    r"|お越し(?:いただけ|ください|になりませんか)|いらして(?:ください|ね)|いらっしゃいませんか"
                    r"|(?:行か|いか|来|こ)ん(?:ね|か|かね|かの|け)[？?。]?$")
 # A question whether one knows something ('知ってる？', 'ご存じですか'): answered from what the pack knows.
+# A remark after a question short enough to leave the question what the line asks ('かさもってる？あめふりそう').
+ASIDE_CHARS = 20
 # A question after an apology short enough to ask only after the trouble caused ('待った？', '怒ってる？').
 SHORT_ASK = 8
+# Whether the agent remembers ('前にお話しした猫のこと、覚えてますか？'), or will not forget ('ひっこしても わすれない？').
+REMEMBER_ASKED = lazy(r"覚えて(?:る|ます|い|とる|おる|はる|おいで)|おぼえて(?:る|ます|い|とる)|覚えとる|忘れてない|わすれてない")
+WONT_FORGET_ASKED = lazy(r"(?:忘れ|わすれ)(?:ない|んとって|へん)(?:よね|でね|で|ね|の)?[？?！!〜ー]*$")
 # 'あんた、知ってたかい？' after something told: whether the agent knew it (it did not).
 KNEW_ASKED = lazy(r"知って(?:た|まし)|知っとった|知っちょった|ご存[じ知]でした")
 KNOWS_ASKED = lazy(r"知って(?:る|ます|い)|知っとう|知っとる|ご存じ|ご存知|わかる[？?]")

@@ -72,11 +72,15 @@ INVITE = lazy(
 )
 
 # Forms the rest of the sentence narrows down.
+# Words that make a question one about a habit ('よく行く？', '普段飲む？'), not an invitation.
+HABIT = lazy(r"よく(?=[^なか])|いつも|たまに|普段|ふだん|毎日|毎朝|毎晩|しょっちゅう|たまには")
 NARROWER: dict[str, Callable[[str], str]] = {
     "indefinite": lambda t: "where_before" if "どこか" in t and PAST.search(t) else "yesno",
     "where": lambda t: "where_now" if WHERE_NOW.search(t) else "where_before" if PAST.search(t) else "where",
     "who": lambda t: "who_with" if WHO_WITH.search(t) else "who",
     "what": lambda t: "where" if PLACE_WORDS.search(t) else "what",
+    # 'カラオケってよく行く？', 'いつも何時に寝る？': a habit asked of, no invitation
+    "invite": lambda t: "yesno" if HABIT.search(t) else "invite",
 }
 
 # How options are joined: "AとB" (and), else "AかBか" (or).

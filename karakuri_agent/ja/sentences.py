@@ -19,8 +19,10 @@ def split_sentences(text: str) -> list[str]:
 # A sentence asks without a question mark when it ends in a polite question ('ですか。', 'でしょうか'),
 # or, naming a question word, in a plain or dialect ending ('どこ行くの', 'どげな子じゃったんかね').
 POLITE_ASKING_END = re.compile(r"(?:ですか|ますか|でしょうか|ませんか|ましたか|でしたか|ませんでしたか|のか|べか|だべか)$")
-# '好きかの', 'あるかね', '行ったんかい': a predicate, then か and a closing particle (not '静かね').
-DIALECT_ASKING_END = re.compile(r"(?:[るたんいだ]|好き|嫌い|平気)か(?:の|ね|い|のう)$")
+# '好きかの', 'あるかね', '行ったんかい', 'あるのかい', '寝とるんか': a predicate, then か and a closing
+# particle (not '静かね'), or 'んか' alone.
+DIALECT_ASKING_END = re.compile(r"(?:[るたんいだの]|好き|嫌い|平気)か(?:の|ね|い|のう)$|[るたいだ]んか$"
+                                r"|(?:元気|平気|大丈夫|ほんま|本当|ほんと)か$")
 PLAIN_ASKING_END = re.compile(r"(?:の|ん|と|なん|や|ね|か|かい|だい|なに|何|どこ|いつ|だれ|誰|どれ|どう|どっち|どちら)$")
 QUESTION_WORD = re.compile(r"(?:何|なに|なん[のでだ]?|どこ|いつ|誰|だれ|どれ|どちら|どっち)(?![かもでと])|なんで|何で"
                            r"|どう(?!ぞ|も)|どの|どんな|どげ|どさ|なぜ|いくつ|いくら")

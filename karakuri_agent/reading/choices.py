@@ -30,12 +30,12 @@ def asked(asking: list[str], last: str, own_names: tuple[str, ...], other_names:
     if sides:
         return Question("choice", "".join(asking[-len(sides):]), sides)
     for sentence in reversed(asking):
+        chosen = read_question(sentence, own_names=own_names, other_names=other_names)
+        if chosen is not None and chosen.kind == "choice":
+            return chosen if sentence != last else None  # the last sentence's own choice: the reader's to read whole
         listed = tuple(o for o in listed_options(sentence) if not QUESTION_WORD.search(o))
         if len(listed) >= 2:
             return Question("choice", sentence, listed)
-        chosen = read_question(sentence, own_names=own_names, other_names=other_names)
-        if chosen is not None and chosen.kind == "choice" and sentence != last:
-            return chosen
     return None
 
 

@@ -27,7 +27,7 @@ from karakuri_agent.ja.word_classes import PAST
 from karakuri_agent.ja.speech_words import APOLOGY, PERSON_NAME, REQUEST, is_kanji
 from karakuri_agent.reading import lexicon, morphemes  # the analyzer itself loads on the first line read
 from karakuri_agent.reading.help_offers import offers_help
-from karakuri_agent.ja.question_words import INVITE
+from karakuri_agent.ja.question_words import HABIT, INVITE
 from karakuri_agent.domain.understanding import (
     DAY, FAVOURITE, OTHER, PASTIME, PLANS, SELF, SIDE, TALK, WORLD, Question, Understanding,
 )
@@ -202,8 +202,8 @@ def _question(text: str, asking: str, own: tuple[str, ...], others: tuple[str, .
     # '明日は何するの？', '来週は何か楽しみな予定ある？': its plans, for the time ahead named (concepts.json `ahead`)
     ahead = "" if question.past else lexicon.plans_asked(unspaced(asking))
     plans = bool(ahead) or bool(listening_cues.ABOUT_PLANS.search(asking))
-    if (question.kind == "invite" or (question.kind != "choice" and (_invites(asking)
-                                                                      or INVITE.search(asking)))) and not plans:
+    if (question.kind == "invite" or (question.kind != "choice" and (_invites(asking) or INVITE.search(asking))
+                                      and not HABIT.search(asking))) and not plans:
         return Understanding("invitation", topic=_invited_to(asking, skip), question=question)
     if plans:
         return Understanding("question", asks=PLANS, ahead=ahead, question=question)
@@ -249,8 +249,12 @@ def _looks(sentence: str) -> bool:
 
 def _aside(after: list[str]) -> bool:
     """Whether what follows a question only says where the speaker stands ('…どっちが好き？私は断然
-    ミステリーです'): sentences that name the speaker; the question is still what the line asks."""
-    return bool(after) and all("first_person" in lexicon.tags(morphemes.words(s), s) for s in after)
+    ミステリーです') or remarks on it ('かさもってる？あめふりそう', '…ある？おしえてほしいいい', '兄弟おるん？
+    一人っ子っぽい顔してるけどなあ'): sentences that name the speaker, or short ones that tell no trouble;
+    the question is still what the line asks."""
+    return bool(after) and all("first_person" in lexicon.tags(morphemes.words(s), s)
+                               or (len(s) <= listening_cues.ASIDE_CHARS and not lexicon.feel(s).troubled)
+                               for s in after)
 
 
 def unspaced(text: str) -> str:
@@ -296,6 +300,8 @@ def _normal(text: str) -> str:
     text = "".join(ch for ch in text if unicodedata.category(ch) not in ("So", "Sk", "Cf", "Mn")).strip()
     text = re.sub(r"(?<=[^\x00-\x7f])[ \u3000]+(?=[^\x00-\x7f])", "", text)
     text = listening_cues.KANSAI_NAN.sub(listening_cues.STANDARD_NO, text)  # '平気なん？' asks as '平気なの？' does
+    # '三千円やけどな' concedes as '三千円だけどな' does: no burn (火傷) for the analyzer to find
+    text = listening_cues.KANSAI_YAKEDO.sub(listening_cues.STANDARD_KEDO, text)
     out = []
     for sentence in split_sentences(text):
         bare = sentence.rstrip(listening_cues.SENTENCE_TAIL)

@@ -126,6 +126,19 @@ def greeting(text: str, own_names: tuple[str, ...] = ()) -> str:
     return "hey" if (named and not rest) or rest in kinds["whole"] else ""
 
 
+def greets_first(text: str, own_names: tuple[str, ...] = ()) -> str:
+    """The kind of greeting a line opens with ('こんにちは〜、元気してた？' → 'day'), '' when it opens
+    with none."""
+    kind = greeting(text, own_names)
+    if not kind:
+        return ""
+    bare = text
+    for name in sorted({v for n in own_names if n for v in (n, hiragana(n))}, key=len, reverse=True):
+        bare = bare.replace(name, "")
+    bare = NAME_CALL.sub("", bare.lstrip(CALL_SEPARATORS)).lstrip(CALL_SEPARATORS)
+    return kind if any(bare.startswith(w) for w in _greetings().get(kind, ())) else ""
+
+
 def greets_only(text: str, own_names: tuple[str, ...] = ()) -> bool:
     """Whether a line is a greeting and no more ('おはようございます！', 'ニケちゃんおつ〜'), not one that
     tells or asks after it ('おはよう…金魚が死んじゃった')."""
@@ -268,6 +281,16 @@ def _after_concession(found: Sequence[Word]) -> Sequence[Word] | None:
     return rest if any(w.pos in ("verb", "adjective", "adjectival") for w in rest) else None
 
 
+def _before_trailing_concession(found: Sequence[Word]) -> Sequence[Word] | None:
+    """The sentences before a last one that trails off in 'けど' ('マラソン完走したとよ！足ガクガクやけど'): that
+    one is an aside to what was told; None when the line does not end so or is one sentence."""
+    content = [i for i, w in enumerate(found) if w.pos != "symbol"]
+    if not content or found[content[-1]].pos != "particle" or found[content[-1]].surface not in CONCESSIVE:
+        return None
+    breaks = [i for i, w in enumerate(found[:content[-1]]) if w.pos == "symbol" and w.surface in SENTENCE_END_MARKS]
+    return found[:breaks[-1] + 1] if breaks else None
+
+
 @functools.lru_cache(maxsize=256)
 def feel(text: str) -> Feeling:
     """The polarity and emotions of a line: each predicate and noun scored (a concept's polarity, else the
@@ -277,8 +300,10 @@ def feel(text: str) -> Feeling:
 
 
 def _scored(found: Sequence[Word], text: str) -> Feeling:
-    conceded = _after_concession(found)
-    if conceded is not None:  # 'ミスしたけど最後まで弾けた': what follows けど is what the line says
+    # 'ミスしたけど最後まで弾けた': what follows けど is what the line says; a last sentence trailing off
+    # in けど is an aside to the ones before
+    conceded = _after_concession(found) or _before_trailing_concession(found)
+    if conceded is not None:
         found, text = conceded, "".join(w.surface for w in conceded)
     table, index = polarity_table(), _by_lemma()
     named = tags(found, text)

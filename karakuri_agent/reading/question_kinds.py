@@ -46,6 +46,7 @@ from karakuri_agent.ja.word_classes import (
     ADVICE_NOUN,
     ADVICE_PARTICLE,
     ASKING_TAILS,
+    KATAKANA_LETTER,
     NEGATIONS,
     NOT_A_PREDICATE_START,
     NOT_SAID_BACK,
@@ -118,7 +119,10 @@ def _without_tail(text: str) -> str:
 
 
 def _ends_in_particle(text: str, tail: str) -> bool:
-    """Whether ``text`` ends in ``tail`` as a word of its own (a particle or mark), not a word's last kana."""
+    """Whether ``text`` ends in ``tail`` as a word of its own (a particle or mark), not a word's last kana
+    (after katakana it always is: 'アオかイイイか', however the analyzer cuts a word it does not know)."""
+    if len(text) > len(tail) and KATAKANA_LETTER.fullmatch(text[-len(tail) - 1]):
+        return True
     found = morphemes.words(text)
     return not found or found[-1].surface == tail and found[-1].pos != "noun"
 

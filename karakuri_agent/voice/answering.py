@@ -23,7 +23,7 @@ from karakuri_agent.ja.speech_words import join_sentences, plan_day
 from karakuri_agent.reading import hearing, lexicon, morphemes
 from karakuri_agent.voice.names import address_name, place_word_of
 from karakuri_agent.reading.choices import listed_options
-from karakuri_agent.voice.situation import Plan, Situation, pick_option, time_side
+from karakuri_agent.voice.situation import Plan, Situation, find_fact, pick_option, time_side
 
 if TYPE_CHECKING:
     from karakuri_agent.domain.understanding import Understanding
@@ -143,7 +143,8 @@ def _told(s: Situation, h: Understanding) -> list[str]:
         return cared
     mood = {"good": "good_news", "bad": "bad_news"}.get(h.mood, "")
     kind = "plan" if h.kind == "plan" and not h.mood else mood or ("feeling" if h.kind == "feeling" else "news")
-    if not h.clause or (not h.verbal and kind != "plan"):  # a bare noun is no news ('金魚なんだ…')
+    if not h.clause or (not h.verbal and kind != "plan") or "relieved" in h.emotions:
+        # a bare noun is no news ('金魚なんだ…'); a trouble over is met as such ('よかったね！'), not said back
         return _said(s, kind + "_plain", table="reactions")
     return _said(s, kind, table="reactions", topic=h.clause)
 
@@ -177,7 +178,11 @@ def _about_me(s: Situation, topic: str) -> list[str]:
     """A question about itself (its birthday, what it is good at...): the pack's answer, else the answer
     of someone who never thought about it."""
     pool = s.persona.about_me.get(topic, ())
-    return s.filled(pool, f"about_me.{topic}") if pool else _said(s, "not_sure")
+    if pool:
+        return s.filled(pool, f"about_me.{topic}")
+    if find_fact(s.line, s.persona):
+        return []  # the pack's facts say it ('納豆は好き？' → its dislike, and why): the rest of the voice answers
+    return _said(s, "not_sure")
 
 
 def _which_of_the_talk(s: Situation, h: Understanding) -> list[str]:
@@ -210,6 +215,12 @@ def answered(s: Situation, h: Understanding) -> list[str] | None:
     context = _which_of_the_talk(s, h) or _troubled_before(s, h) if h.kind in ("question", "invitation") else []
     if context:
         return context
+    asked = h.question.text if h.question is not None else s.line
+    if listening_cues.WONT_FORGET_ASKED.search(s.line) and not h.emotions & {"grief", "unwell", "hurt"}:
+        return _said(s, "wont_forget") or None  # 'ココが ひっこしても わすれない？', '忘れないでね'
+    if h.kind == "question" and listening_cues.REMEMBER_ASKED.search(asked):
+        # '前にお話しした猫のこと、覚えてますか？': someone it knows, yes; else it says it cannot recall, honestly
+        return _said(s, "remember" if s.known else "forgot") or None
     if h.kind == "question" and h.question is not None and h.question.kind == "yesno" and "apology" in h.acts \
             and len(h.question.text) <= listening_cues.SHORT_ASK and not listening_cues.KNOWS_ASKED.search(h.question.text):
         return _said(s, "apology", table="reactions") or None  # 'ごめん遅れた！待った？': never 'うん、待ったよ'

@@ -109,6 +109,10 @@ class Answers(_Strict):
     pastime: Phrases | None = None
     not_sure: Phrases | None = None
     didnt_know: Phrases | None = None  # 'あんた、知ってたかい？' after something told
+    remember: Phrases | None = None  # '覚えてる？' from someone it knows
+    forgot: Phrases | None = None  # '覚えてる？' from someone it does not
+    wont_forget: Phrases | None = None  # 'わすれない？'
+
     guess: Phrases | None = None  # a quiz or riddle of the partner's ('何味だったと思う？当ててみて')
     advice: Phrases | None = None  # what the partner should do ('これ、どうすりゃいいと思う？')
     suggest: Phrases | None = None  # a thing for the partner to pick ('何色がええやろな')

@@ -146,7 +146,7 @@ def _spoken(word: str, key: str, fact: Fact, text: str) -> str:
     return key if key in fact.words else fact.words[0]
 
 
-def _find_fact(text: str, persona: Persona) -> tuple[str, Fact] | None:
+def find_fact(text: str, persona: Persona) -> tuple[str, Fact] | None:
     """The subject a line is about, as (the word the line used, its fact). A
     disliked subject wins ('ホラー映画' is about horror, not films), then the
     longest word, then the latest. The word is the line's, never the pack's
@@ -185,7 +185,7 @@ def pick_option(options: Sequence[str], s: Situation) -> str:
     def liking(option: str) -> tuple[int, bool]:
         """How well she likes it, then whether it is her fact's own first word: two options of one
         fact ('本' and '漫画' of books) go to the one its reasons are written about."""
-        found = _find_fact(option, s.persona)
+        found = find_fact(option, s.persona)
         if found is None or found[1].likes is None:
             return 1, False
         return (2 if found[1].likes else 0), bool(found[1].words) and option == found[1].words[0]
@@ -230,8 +230,8 @@ def _answer(q: Question, s: Situation) -> _Answer:
         return s.rot(fill_pool(answers.get(kind, ()), replace(s.said, **values)), kind)
 
     # Agreeing to a plan takes its reason from the plan, not from what was said before it.
-    found = _find_fact(q.text, s.persona) or (
-        None if q.kind in ("invite", "allow") else _find_fact(s.line, s.persona))
+    found = find_fact(q.text, s.persona) or (
+        None if q.kind in ("invite", "allow") else find_fact(s.line, s.persona))
     key, fact = found if found else ("", Fact(words=()))
     reasons = s.rot(list(fact.reasons), "reason")
     details = s.rot(list(fact.details), "detail")
@@ -245,7 +245,7 @@ def _answer(q: Question, s: Situation) -> _Answer:
     if q.kind == "choice":
         picked = pick_option(q.options, s)
         avoid = tuple(o for o in q.options if o != picked)
-        chosen = _find_fact(picked, s.persona)
+        chosen = find_fact(picked, s.persona)
         why = list(chosen[1].reasons) if chosen and chosen[1].likes else []
         lines = _combined(said("choice", topic=picked), s.rot(why, "why"))
     elif q.kind in VIEWS:  # its view of the partner's own matter: the pack's modest guess, advice or suggestion

@@ -166,14 +166,18 @@ def _plan_reply(s: Situation) -> _Plan:
         return _Plan((s.rot(fill_pool(s.persona.farewells, s.said), "bye"),), [], [])
     if s.heard and s.heard.kind == "greeting":  # greeted in the middle of a talk: greeted back in kind
         return _Plan((s.rot(_greetings(s.persona, s.said, True, s.close, _greeted(s)), "greet"),), [], [])
+    # 'おはようございます。いいお天気ですね', 'こんにちは〜、元気してた？': greeted back in kind before the answer,
+    # where the pack has the kind; never before care
+    opened = lexicon.greets_first(s.line, (s.persona.short_name, s.persona.name)) \
+        if s.heard and not s.heard.troubled else ""
+    greet = fill_pool(s.persona.greetings.get(opened, ()), s.said) if opened != "first" else []
+    greet = s.rot([g for g in greet if len(split_sentences(g)) == 1] or greet, "greet")  # one thought follows
     understood = (answering.answered(s, s.heard) or []) if s.heard else []
-    if understood:  # 'おはようございます。いいお天気ですね': greeted back in kind first, where the pack has the kind
-        opened = _greeted(s) if s.heard and s.heard.acts[:1] == ("greeting",) and not s.heard.troubled else ""
-        greet = fill_pool(s.persona.greetings.get(opened, ()), s.said) if opened != "first" else []
-        greet = [g for g in greet if len(split_sentences(g)) == 1] or greet  # one thought: the answer follows
-        return _Plan((s.rot(greet, "greet"), understood) if greet else (understood,), [], [])
+    if understood:
+        return _Plan((greet, understood) if greet else (understood,), [], [])
     if s.answer:
-        return _Plan((s.rot(s.answer.lines, "answer"), s.rot(["", *s.answer.own], "own")), [], [])
+        answer = (s.rot(s.answer.lines, "answer"), s.rot(["", *s.answer.own], "own"))
+        return _Plan((greet, *answer) if greet else answer, [], [])
     chat = _chat_pool(s.persona, s.here, s.place_key)
     primary = s.picked or s.reaction or chat
     rest = [pool for pool in (s.reaction, chat) if pool and pool is not primary]

@@ -1,0 +1,86 @@
+"""Questions about itself answered from the pack's `about_me`, the topic read from concepts.json data.
+
+Everyday questions a person answers about themself got a backchannel ('お酒は飲まれますか？' → 'うんうん！',
+'虫って平気なタイプ？' → 'うん！なるほど、おもしろいね！') or a world's "I don't know" ('あんたはどこの生まれかね'
+→ 'ごめんね、それはよく知らないんだ'). The topics are `self_topics` in concepts.json and the answers the bundled
+pack's `about_me`; a remark after the question ('…ある？おしえてほしいいい', '…あるのかい。なんでもできそう
+に見えるけどねえ') leaves it the question.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from karakuri_agent.domain.understanding import SELF
+from karakuri_agent.reading.hearing import hear
+from karakuri_agent.shipped import shipped
+from karakuri_agent.voice.persona_pack import load_persona
+from karakuri_agent.voice.speech import Memory, compose
+
+NIKE = load_persona()
+HERE = "6-11 (喫茶店 店内)"
+OWN = ("AIニケちゃん", "ニケ")
+TOPICS = json.loads(shipped("ja", "lexicon", "concepts.json").read_text(encoding="utf-8"))["self_topics"]
+
+
+def _reply(line: str, seed: str = "a") -> str:
+    return compose("reply", persona=NIKE, partner_name="灯屋ユウ", last_line=line, seed=seed,
+                   memory=Memory(here=HERE), place_name=HERE)
+
+
+def _from_about_me(reply: str, topic: str) -> bool:
+    return any(reply.endswith(line) for line in NIKE.about_me[topic])
+
+
+@pytest.mark.parametrize("line, topic", [
+    ("季節はいつが一番好いとう？", "season"),
+    ("あんたはどこの生まれかね", "town"),
+    ("夜って何時ごろ寝てる？", "bedtime"),
+    ("ニケちゃん、おおきくなったら なにになるの？", "dream"),
+    ("あんた、きょうだいはおるんか？", "family"),
+    ("ニケさん、お酒は飲まれますか？", "alcohol"),
+    ("ニケちゃん、虫って平気なタイプ？", "bugs"),
+    ("ニケちゃんって占い信じる？🔮", "fortune"),
+    ("あんた、苦手なもんはあるのかい。なんでもできそうに見えるけどねえ", "bad_at"),
+    ("ニケちゃん最近ハマってることある？おしえてほしいいい", "lately"),
+    ("夜ってちゃんと眠れてます？", "sleep"),
+])
+def test_a_question_about_itself_is_answered_from_its_pack(line: str, topic: str) -> None:
+    heard = hear(line, own_names=OWN)
+    assert heard is not None and heard.asks == SELF and heard.self_topic == topic, heard
+    for seed in "abc":
+        assert _from_about_me(_reply(line, seed), topic), _reply(line, seed)
+
+
+def test_every_topic_the_bundled_pack_answers_is_a_topic_of_the_lexicon() -> None:
+    assert set(NIKE.about_me) <= set(TOPICS) - {"about"}
+
+
+@pytest.mark.parametrize("line", ["お酒飲みに行かない？", "この町の名前の由来って知ってる？", "娘が恋人を連れてきたの"])
+def test_a_topics_word_in_an_invitation_a_world_question_or_news_asks_nothing_of_it(line: str) -> None:
+    heard = hear(line, own_names=OWN)
+    assert heard is not None and heard.asks != SELF, heard
+
+
+CALLS = ("", "ニケちゃん、", "ニケさんって", "ねえねえ、", "あんた、")
+ENDS = ("？", "?", "？笑", "？！", "？✨")
+# Topics whose words ask by themselves in a plain frame (a word and a question mark after it).
+ASKED = {"bedtime": ("何時ごろ寝てる", "何時に寝るの"), "catchphrase": ("口ぐせってある", "口癖ってなに"),
+         "alcohol": ("お酒は飲むの", "お酒って飲める"), "ghost": ("おばけって見たことある", "幽霊とか信じる"),
+         "karaoke": ("カラオケってよく行く", "カラオケは好き"), "snack": ("好きなおやつってなに", "好きなお菓子は"),
+         "season": ("好きな季節はいつ", "どの季節が好き"), "first_memory": ("一番古い記憶ってなに", "いちばん古い記憶は")}
+
+
+@pytest.mark.fuzz
+@settings(max_examples=120, deadline=None)
+@given(topic=st.sampled_from(sorted(ASKED)), data=st.data())
+def test_fuzz_a_topics_question_in_any_call_and_ending_gets_the_packs_answer(topic: str, data: st.DataObject) -> None:
+    line = data.draw(st.sampled_from(CALLS)) + data.draw(st.sampled_from(ASKED[topic])) + data.draw(st.sampled_from(ENDS))
+    heard = hear(line, own_names=OWN)
+    assert heard is not None and heard.self_topic == topic, (line, heard)
+    reply = _reply(line, data.draw(st.sampled_from("abcdef")))
+    assert _from_about_me(reply, topic), (line, reply)
