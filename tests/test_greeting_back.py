@@ -95,3 +95,9 @@ def test_fuzz_a_greeting_in_any_spelling_is_returned_in_kind(kind: str, data: st
     assert greeting(line, OWN + ("にけ",)) == kind, line
     reply = _said(data.draw(st.sampled_from(("reply", "accept"))), line, data.draw(st.sampled_from("abcdef")))
     assert _greets_with(reply, kind), (line, reply)
+
+
+def test_a_greeting_after_something_told_is_returned_before_the_answer() -> None:
+    reply = _said("reply", "きのうはありがとう。おはよう")
+    assert _greets_with(reply, "morning"), reply
+    assert greeting("いやあ、久しぶりやなあ", OWN) == "again" and greeting("娘が久しぶりに帰ってくるんよ", OWN) == ""

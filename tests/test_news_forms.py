@@ -83,7 +83,9 @@ def test_fuzz_good_news_with_a_trailing_aside_is_never_met_with_care(who: str, g
     assert not any(care in reply for care in CARE), (line, reply)
 
 
-BAD = ("財布なくした", "試験に落ちた", "骨折した", "犬が死んじゃった", "バイトクビになった")
+# the glad phrases turned by a negation after them are bad news too ('うまくいってない', not a recovery)
+BAD = ("財布なくした", "試験に落ちた", "骨折した", "犬が死んじゃった", "バイトクビになった", "仕事がうまくいってない",
+       "まだ足がようなってない", "熱が下がらない", "まだ歩けるようになってない", "彼氏とうまくいってなくて")
 
 
 @pytest.mark.fuzz
@@ -94,3 +96,47 @@ def test_fuzz_bad_news_with_a_trailing_aside_is_never_met_with_cheer(who: str, b
     line = who + bad + aside
     reply = _reply(line, seed)
     assert not any(w in reply for w in cheer_words()), (line, reply)
+
+
+@pytest.mark.parametrize("line", [
+    "ごめん、明日のやつキャンセルさせてもらってもいい？",
+    "今日の3時のやつ、やっぱやめとくわ。ごめんな",
+    "やっぱ図書館いくのあしたにしよ",
+    "先ほど申し上げた会の日時ですが、いったん白紙に戻させてください。",
+])
+def test_a_plan_taken_back_or_moved_is_a_retraction_never_an_offer_or_a_meeting(line: str) -> None:
+    heard = hear(line)
+    assert heard is not None and heard.kind == "retraction", heard
+    reply = _reply(line)
+    assert "ごめん" not in reply.split("、", 1)[-1][:6] and "ありがとう！助かる" not in reply, reply
+
+
+def test_a_goodbye_for_feeling_unwell_gets_care_before_it() -> None:
+    reply = _reply("少々体調が優れませんので、本日は早めに失礼いたします。")
+    assert any(line in reply for line in NIKE.reactions["unwell"]) and any(
+        bye.replace("{partner}", "ユウさん") in reply for bye in NIKE.farewells), reply
+
+
+APOLOGIES = ("ごめん、", "ごめんね、", "すまん、", "申し訳ないんですが、", "")
+PLANS = ("明日のやつ", "3時の約束", "土曜の映画", "今夜のごはん")
+TAKEN_BACK = ("キャンセルさせて", "やっぱやめとくわ", "なしにしてもらってもいい？", "白紙に戻させてください")
+
+
+@pytest.mark.fuzz
+@settings(max_examples=120, deadline=None)
+@given(sorry=st.sampled_from(APOLOGIES), plan=st.sampled_from(PLANS), back=st.sampled_from(TAKEN_BACK),
+       seed=st.sampled_from("abcdef"))
+def test_fuzz_a_plan_taken_back_is_never_thanked_for_nor_agreed_to_as_a_meeting(sorry: str, plan: str, back: str,
+                                                                                seed: str) -> None:
+    line = f"{sorry}{plan}、{back}"
+    heard = hear(line)
+    assert heard is not None and heard.kind == "retraction", (line, heard)
+    reply = _reply(line, seed)
+    assert not any(w in reply for w in ("助かる", "楽しそう", "そうしよう")), (line, reply)
+    assert heard.topic not in ("ごめん", "すまん"), (line, heard)
+
+
+def test_rain_that_stopped_is_no_bad_news_and_a_plan_is_named_without_its_change() -> None:
+    assert hear("雨やんだね").mood != "bad"  # type: ignore[union-attr]
+    heard = hear("雨で遠足中止になった")
+    assert heard is not None and heard.topic == "遠足", heard

@@ -24,7 +24,7 @@ FEELING = frozenset({"緊張", "楽しみ", "ドキドキ", "どきどき", "わ
                      "幸せ", "不安", "心配", "退屈", "暇", "ひま", "お腹", "腹", "元気", "ほっと", "嬉しい", "悲しい",
                      "寂しい", "楽しい", "疲れる", "だるい", "憂鬱", "そわそわ", "いらいら", "イライラ"})
 # A plan taken back: 'やっぱりやめた', 'なしになった', 'キャンセルした', '行かないことにした'.
-RETRACT = lazy(r"やめ(?:た|る|に|とく|とこ|ておく|よう|ちゃ|まし)|止め(?:た|る|に)|中止|キャンセル|cancel|取りやめ|取り消"
+RETRACT = lazy(r"やめ(?:た|る|に|とく|とこ|ておく|よう|ちゃ|まし)|止め(?:た|る|に)|中止|キャンセル|cancel|取りやめ|取り消|白紙に"
                      r"|なしに(?:なった|した|する)|なくなっ|延期|ずらす|ずらし|欠席|行かないことに|しないことに|無理に"
                      r"|無理そう|行けなく|行けん|行かれへん|来れなく|できなくなった|ダメになった|だめになった"
                      r"|(?:なし|ナシ)(?:で|に|！|!|$)|忘れて(?:くれ|ください|下さい|ね|な|ほしい|[。！!]*$)|また今度でも|別の日に|にしてくれ|にしてもらえ|に変えて|に変更"
@@ -68,7 +68,7 @@ FAREWELL = lazy(r"またね|じゃあね|じゃね|ではまた|バイバイ|ば
 # does not leave ('それでは失礼します', '失礼します。' alone, still leave).
 ENTERING = lazy(r"^(?:あ、|あの、|どうも、|ちょっと)?失礼(?:します|いたします|しまーす|しますね)[、。！!]+(?=.)")
 # Offers: something given, lent or done for the agent.
-OFFER = lazy(r"あげる|あげよう|どうぞ|受け取って|もらって|持ってきた|持って来た|お裾分け|おすそわけ|差し入れ"
+OFFER = lazy(r"あげる|あげよう|どうぞ|受け取って|(?<!させて)(?<!して)もらって|持ってきた|持って来た|お裾分け|おすそわけ|差し入れ"
                    r"|貸そうか|貸してあげ|手伝おうか|手伝うよ|おごる|奢る|ごちそうする|プレゼント(?:する|だよ|です)"
                    # something to take home ('持っていかんか', '持ってけ', '持って帰り'), to eat if they like
                    r"|持って(?:いか|いき|いって|け[。！!]?$|帰り|かえり|帰って|帰らん)"
@@ -192,11 +192,14 @@ POSTPONED_PLAIN = "延期になった"  # what was put off unnamed
 CANCELLED = lazy(r"中止|取りやめ|キャンセル")
 CANCELLED_SAID = "は中止になった"
 # Nouns a retraction names its plan by that are not the plan ('さっきの話', 'カラオケの件').
+# The days a plan may be moved to ('あしたにしよ'), said back as the change.
+DAY_WORDS = frozenset({"今日", "きょう", "明日", "あした", "あす", "明後日", "あさって", "来週", "らいしゅう", "週末", "今度", "こんど",
+                       "土曜", "日曜", "午後", "夕方", "夜", "朝"})
 NOT_THE_PLAN = frozenset({"話", "件", "予定", "約束", "こと", "延期", "中止", "キャンセル", "欠席", "変更", "なし", "無し"})
 # What a line gives as the reason ('台風来るから延期', '雨のせいで中止'): a noun before it is the cause, never the plan.
 CAUSE = lazy(r"から|ので|のせいで|せいで|ために|ため、|で中止|で延期")
 # A plan changed to another thing: 'ハンバーグにする', '公園にしてくれん？'.
-CHANGE_TO = lazy(r"(?P<new>[^\s、。！？!?にはがをのでと]{1,12})に(?:する|しよう|して|した|変え|変更)")
+CHANGE_TO = lazy(r"(?P<new>[^\s、。！？!?にはがをのでと]{1,12})に(?:する|しよう?|して|した|変え|変更)")
 CHANGE_SAID = "にする"
 CHANGED_BY_OTHERS = "変更"
 # What a question is about, said first ('この町の町長って何歳？' is about the mayor, not the agent).
@@ -224,6 +227,10 @@ CALL_SEPARATORS = "、,，。 　！!〜ー"  # between a name called and what f
 GREETING_TAIL = lazy(r"[ー〜~！!。、…♪☆★\s\U0001F000-\U0001FFFF\u2600-\u27BF]+")
 # What a greeting may carry besides its words and still be only a greeting: 'ございます', 'です', 'さん'.
 GREETING_LEFTOVER = 5
+# A negation right after a glad phrase turns it ('うまくいって|ない', 'ようなって|へん', '歩けるようになっ|てない').
+NEGATION_AFTER = lazy(r"[ぁ-ゖ]{0,2}?(?:ない|なく|なかっ|ません|へん|ひん|ん(?![だでと])|ず|ねえ|ねー|にゃあ)")
+# 'again' greetings said as an adverb ('久しぶりに帰ってくる') greet nobody.
+ADVERB_PARTICLE = "に"
 # A sentence with any Japanese in it ('which one?' has none: an aside in another language).
 JAPANESE = lazy(r"[ぁ-ゖァ-ヴー\u4e00-\u9fff々]")
 # A wave drawn out at a sentence's end ('案内するで〜'): no part of its words.

@@ -316,8 +316,10 @@ def _plan_noun(text: str, skip: tuple[str, ...]) -> str:
     causes = list(listening_cues.CAUSE.finditer(text))
     if causes:  # '台風来るから延期になっちゃった': the typhoon is why, not what was put off
         text = text[causes[-1].end():]
-    found = [n for n in _short_nouns(text) if n not in listening_cues.NOT_THE_PLAN and not any(s and s in n for s in skip)
-             and not n.isascii()]
+    text = APOLOGY.sub("", text)  # 'ごめん、明日のやつキャンセル': the apology is no plan
+    found = [next((n[:-len(c)] for c in listening_cues.NOT_THE_PLAN if n.endswith(c) and len(n) > len(c)), n)  # '遠足中止'
+             for n in _short_nouns(text) if n not in listening_cues.NOT_THE_PLAN
+             and not any(s and s in n for s in skip) and not n.isascii()]
     called_off = listening_cues.RETRACT.search(text)
     before = [n for n in found if called_off and 0 <= text.find(n) < called_off.start()]
     return (before or found)[-1 if before else 0] if found else ""  # '秋祭りは中止': the plan named just before
@@ -326,7 +328,7 @@ def _plan_noun(text: str, skip: tuple[str, ...]) -> str:
 def _retraction(text: str, skip: tuple[str, ...]) -> Understanding:
     """A plan taken back or changed, said back as the change: '映画やめとく', 'ハンバーグにする', '大掃除は延期になった'."""
     changed = listening_cues.CHANGE_TO.search(text)
-    if changed and changed["new"] in _short_nouns(text):
+    if changed and (changed["new"] in _short_nouns(text) or changed["new"] in listening_cues.DAY_WORDS):
         new = changed["new"]
         owner = next((n for n in _short_nouns(text) if f"{n}{listening_cues.OF}{new}" in text), "")
         if owner and len(owner + listening_cues.OF + new) < ECHO_WINDOW:
@@ -450,12 +452,14 @@ def _heard(text: str, line: str, own_names: tuple[str, ...], other_names: tuple[
     asking = [s for s in sentences if is_asking(s)]
     told = "".join(s for s in sentences if not is_asking(s))
     if not asking and CLOCK_JI.search(text) and listening_cues.SETTLED.search(text) and not _past(text) \
-            and not _invites(text):  # '3時に教室があるんだけど、一緒にいかがですか': still being asked
+            and not _invites(text) and not listening_cues.RETRACT.search(text):
+        # '3時に教室があるんだけど、一緒にいかがですか' is still being asked; '3時のやつ、やっぱやめとくわ' taken back
         return Understanding("arrangement")  # 'じゃあ、そっちで4時ね', 'ほな駅前で3時に': a meeting settled, agreed to
     if listening_cues.FAREWELL.search(text) and not (asking and asking[-1] == sentences[-1] and not listening_cues.FAREWELL.search(asking[-1])):
         return Understanding("farewell")
     if (listening_cues.RETRACT.search(text) and (listening_cues.TAKING_BACK.search(text) or not listening_cues.OFFER.search(text))) or (
-            listening_cues.SAID_BEFORE.search(text) and ((listening_cues.TAKING_BACK.search(text) and listening_cues.NULLIFIED.search(text))
+            (listening_cues.SAID_BEFORE.search(text) or listening_cues.TAKING_BACK.search(text))
+            and ((listening_cues.TAKING_BACK.search(text) and listening_cues.NULLIFIED.search(text))
                                                          or listening_cues.CHANGE_TO.search(text))) or listening_cues.TAKEN_BACK_NEG.search(told):
         return _retraction(text, skip)
     # A gift, or help ('持とうか？', '案内するで'), read with the spaces the line had too ('道 教えようか').
@@ -487,7 +491,7 @@ def _heard(text: str, line: str, own_names: tuple[str, ...], other_names: tuple[
         return Understanding("invitation", topic=_invited_to(text, skip))
     if listening_cues.REMARK.search(sentences[-1]) and not asking:
         return Understanding("remark", topic=_topic(text, skip)[0])  # the moment both share: agreed with
-    if not is_asking(sentences[-1]) and _looks(sentences[-1]):  # 'コーヒーおいしそうだね': how a thing looks, no news
+    if not is_asking(sentences[-1]) and _looks(sentences[-1]) and not lexicon.feel(sentences[-1]).troubled:  # 'コーヒーおいしそうだね': how a thing looks, no news
         return Understanding("looks", topic=_topic(sentences[-1], skip)[0])
     if listening_cues.THANKS.search(text):
         return Understanding("thanks", topic=_topic(listening_cues.THANKS.split(text, maxsplit=1)[0], skip)[0])

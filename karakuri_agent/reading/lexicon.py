@@ -22,7 +22,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from karakuri_agent.domain.understanding import TROUBLE
-from karakuri_agent.ja.listening_cues import CALL_SEPARATORS, GREETING_LEFTOVER, GREETING_TAIL, NAME_CALL
+from karakuri_agent.ja.listening_cues import (
+    ADVERB_PARTICLE, CALL_SEPARATORS, GREETING_LEFTOVER, GREETING_TAIL, NAME_CALL, NEGATION_AFTER,
+)
 from karakuri_agent.ja.word_classes import ADVERBIAL_FORM, CONCESSIVE, NEGATION_TRANSPARENT, NEGATIONS, PASSIVES, PAST, SENTENCE_END_MARKS, TE_LINKS
 from karakuri_agent.reading.morphemes import Word, hiragana, words
 from karakuri_agent.shipped import shipped
@@ -102,9 +104,9 @@ def _greetings() -> dict[str, tuple[str, ...]]:
     return {key: tuple(words) for key, words in data["greetings"].items() if key != "about"}
 
 
-# Greetings that greet only where the line starts: 'おつかれ！' not '今日はおつかれだね', 'ひさしぶり！' not
-# '娘が久しぶりに帰ってくる'; `whole` ones only as the whole line.
-AT_START = ("tired", "again")
+# Greetings that greet only where the line starts ('おつかれ！' not '今日はおつかれだね'); `whole` ones only as
+# the whole line; 'again' ones anywhere but as an adverb ('いやあ、久しぶりやなあ', not '娘が久しぶりに帰ってくる').
+AT_START = ("tired",)
 
 
 def greeting(text: str, own_names: tuple[str, ...] = ()) -> str:
@@ -118,7 +120,7 @@ def greeting(text: str, own_names: tuple[str, ...] = ()) -> str:
     named = bare != text
     bare = NAME_CALL.sub("", bare).lstrip(CALL_SEPARATORS)
     found = [(len(w), key) for key, words in kinds.items() if key not in (*AT_START, "whole")
-             for w in words if w in text]
+             for w in words if w in text and not (key == "again" and w + ADVERB_PARTICLE in text)]
     found += [(len(w), key) for key in AT_START if key in kinds for w in kinds[key] if bare.startswith(w)]
     if found:
         return max(found)[1]
@@ -240,9 +242,20 @@ def tags(found: Sequence[Word], text: str) -> set[str]:
             tail = text.rstrip(SENTENCE_END_MARKS)
             if any(tail.endswith(s) for s in concept.surfaces):
                 named.add(concept.name)
-        elif any(s in text for s in concept.surfaces if len(s) > 1):
+        elif any(_named_unturned(s, text, concept.polarity > 0) for s in concept.surfaces if len(s) > 1):
             named.add(concept.name)
     return named
+
+
+def _named_unturned(surface: str, text: str, glad: bool) -> bool:
+    """Whether ``surface`` is in ``text`` and, for a glad concept, not turned by a negation right after it
+    ('うまくいってない', '歩けるようになってない': no good news)."""
+    start = text.find(surface)
+    while start >= 0:
+        if not glad or not NEGATION_AFTER.match(text, start + len(surface)):
+            return True
+        start = text.find(surface, start + 1)
+    return False
 
 
 @dataclass(frozen=True)
@@ -302,7 +315,11 @@ def feel(text: str) -> Feeling:
 def _scored(found: Sequence[Word], text: str) -> Feeling:
     # 'ミスしたけど最後まで弾けた': what follows けど is what the line says; a last sentence trailing off
     # in けど is an aside to the ones before
-    conceded = _after_concession(found) or _before_trailing_concession(found)
+    conceded = _after_concession(found)
+    if conceded is None:  # the aside dropped only where what came before says how things went of its own
+        before = _before_trailing_concession(found)
+        conceded = before if before is not None and _scored(before, "".join(w.surface for w in before)).polarity \
+            else None
     if conceded is not None:
         found, text = conceded, "".join(w.surface for w in conceded)
     table, index = polarity_table(), _by_lemma()

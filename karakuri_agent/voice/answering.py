@@ -28,7 +28,7 @@ from karakuri_agent.voice.situation import Plan, Situation, find_fact, pick_opti
 if TYPE_CHECKING:
     from karakuri_agent.domain.understanding import Understanding
 
-__all__ = ["answered", "talk_topic"]
+__all__ = ["answered", "cared", "talk_topic"]
 
 
 def _said(s: Situation, kind: str, table: str = "answers", **values: str) -> list[str]:
@@ -138,9 +138,9 @@ def _told(s: Situation, h: Understanding) -> list[str]:
     """A reaction to news, a plan or a feeling: the thing told said back only when the line said what
     happened to it ('試験に受かったんだ！'); a bare noun is never the news ('金魚なんだ…'), so then the
     reaction is said plainly. Worry, feeling unwell, tiredness and grief get care of their own."""
-    cared = _cared(s, h)
-    if cared:
-        return cared
+    care = cared(s, h)
+    if care:
+        return care
     mood = {"good": "good_news", "bad": "bad_news"}.get(h.mood, "")
     kind = "plan" if h.kind == "plan" and not h.mood else mood or ("feeling" if h.kind == "feeling" else "news")
     if not h.clause or (not h.verbal and kind != "plan") or "relieved" in h.emotions:
@@ -153,7 +153,7 @@ def _told(s: Situation, h: Understanding) -> list[str]:
 _CARE = (("grief", "grief"), ("hurt", "hurt"), ("unwell", "unwell"), ("worried", "worry"), ("tired", "tired"))
 
 
-def _cared(s: Situation, h: Understanding) -> list[str]:
+def cared(s: Situation, h: Understanding) -> list[str]:
     """Grief, illness, worry, tiredness told: the pack's care for it ([] when the line tells none)."""
     if h.mood == "good":
         return []

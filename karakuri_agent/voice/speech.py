@@ -163,12 +163,15 @@ def _plan_reply(s: Situation) -> _Plan:
     pick up the partner's topic; else react to the kind of line; else chat.
     Once a pool is used up the next one's lines are said instead, never glued on."""
     if s.heard and s.heard.kind == "farewell":
-        return _Plan((s.rot(fill_pool(s.persona.farewells, s.said), "bye"),), [], [])
+        care = answering.cared(s, s.heard)
+        bye = s.rot(fill_pool(s.persona.farewells, s.said), "bye")
+        return _Plan((s.rot(care, "care"), bye) if care else (bye,), [], [])
     if s.heard and s.heard.kind == "greeting":  # greeted in the middle of a talk: greeted back in kind
         return _Plan((s.rot(_greetings(s.persona, s.said, True, s.close, _greeted(s)), "greet"),), [], [])
     # 'おはようございます。いいお天気ですね', 'こんにちは〜、元気してた？': greeted back in kind before the answer,
     # where the pack has the kind; never before care
-    opened = lexicon.greets_first(s.line, (s.persona.short_name, s.persona.name)) \
+    own = (s.persona.short_name, s.persona.name)
+    opened = (lexicon.greets_first(s.line, own) or (lexicon.greeting(s.line, own) if "greeting" in s.heard.acts else "")) \
         if s.heard and not s.heard.troubled else ""
     greet = fill_pool(s.persona.greetings.get(opened, ()), s.said) if opened != "first" else []
     greet = s.rot([g for g in greet if len(split_sentences(g)) == 1] or greet, "greet")  # one thought follows
@@ -225,7 +228,8 @@ def _greeted(s: Situation) -> str:
 
 def _plan_farewell(s: Situation) -> _Plan:
     farewells = fill_pool(s.persona.farewells, s.said)
-    first = s.answer.lines if s.answer else s.picked
+    # '体調が優れませんので、本日は早めに失礼いたします': care for it before the goodbye
+    first = (answering.cared(s, s.heard) if s.heard else []) or (s.answer.lines if s.answer else s.picked)
     return _Plan((s.rot(first, "pick"), s.rot(farewells, "bye")),
                  s.rot(farewells, "extra"), s.tails)
 
