@@ -41,6 +41,9 @@ def _from(reply: str, kind: str) -> bool:
     ("何かいい方法ないですかね", "advice"),
     ("何色がええやろな", "suggest"),
     ("何作ってあげたら喜ぶかねえ", "suggest"),
+    ("もし明日、空が落ちてきたらどうする？", "hypothetical"),  # no plan for tomorrow
+    ("明日って雨降るのかな？傘いる？", "forecast"),
+    ("週末晴れるかな", "forecast"),
 ])
 def test_a_view_asked_is_read_and_answered_from_the_pack(line: str, kind: str) -> None:
     heard = hear(line, own_names=("AIニケちゃん", "ニケ"))

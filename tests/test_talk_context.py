@@ -83,7 +83,7 @@ def test_trouble_told_before_is_met_with_care_across_notifications(env, state_di
 
 def test_an_earlier_talk_with_the_same_partner_is_not_this_ones(env, state_dir):
     _talk(["やっほー", "ピンクか、アッシュか迷ってて"])
-    later = START + timedelta(hours=2)
+    later = START + timedelta(minutes=3)  # a minute after the last line of the other
     answer = _talk(["こんにちは", "どっちが似合うと思う？"], later)
     assert "ピンク" not in answer and "アッシュ" not in answer, answer
 
@@ -119,3 +119,10 @@ def test_fuzz_which_after_options_picks_one_of_them_the_same_every_time(options:
     replies = [_reply(which, talk, seed) for seed in "abcd"]
     picks = {tuple(o for o in options if o in reply) for reply in replies}
     assert len(picks) == 1 and len(next(iter(picks))) == 1, (talk, which, replies)
+
+
+def test_asked_whether_it_remembers_it_says_what_they_told(env, state_dir):
+    _talk(["ぼくね、ハムスター かってるの。なまえは だいふく"])
+    later = START + timedelta(hours=3)  # the same day: asked for it, it comes back whatever the day
+    answer = _talk(["こんにちは", "ぼくの ハムスターの なまえ、おぼえてる？"], later)
+    assert "だいふく" in answer and any(line in answer for line in NIKE.answers["remember"]), answer

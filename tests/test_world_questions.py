@@ -68,3 +68,15 @@ def test_where_a_place_is_asks_the_world_never_the_agents_day(opening: str, plac
     assert heard is not None and heard.asks == WORLD, (line, heard)
     reply = _reply(line, seed=line)
     assert "今日は" not in reply and "行ってた" not in reply, (line, reply)
+
+
+@pytest.mark.parametrize("line", ["港の朝市って何時からやったっけ？", "図書館は何時まで開いてる？", "商店街の福引きはいつまで？"])
+def test_when_a_thing_of_the_town_opens_is_asked_of_the_world_not_of_its_day(line: str) -> None:
+    heard = hear(line, own_names=("AIニケちゃん", "ニケ"))
+    assert heard is not None and heard.asks == WORLD, heard
+    assert _reply(line) in UNKNOWN | {f"ユウさん、{u}" for u in UNKNOWN}, _reply(line)
+
+
+def test_a_keyboard_mash_is_asked_about_kindly() -> None:
+    reply = _reply("あsdfghjkl")
+    assert any(line in reply for line in NIKE.reactions["puzzled"]), reply

@@ -34,6 +34,7 @@ from karakuri_agent.domain.records import Meeting, Transfer
 from karakuri_agent.mind.view import View
 from karakuri_agent.ja import place_words, reasons, turn_lines
 from karakuri_agent.memory import recall
+from karakuri_agent.ja.listening_cues import REMEMBER_ASKED
 from karakuri_agent.ja.safety import clean_text
 from karakuri_agent.reading.hearing import hear
 from karakuri_agent.reading.conversation_turns import without_server_sentences
@@ -58,10 +59,14 @@ def recalling(view: View, decision: Decision, choice: Choice, partner: PersonRef
     if not isinstance(said, str):
         return decision
     last = last_line_of(view, partner)
-    heard = hear(clean_text(last)) if last else None
-    if heard is not None and (heard.troubled or heard.kind not in RECALL_AFTER or heard.mood):
+    text = clean_text(last) if last else ""
+    heard = hear(text) if text else None
+    asked = bool(REMEMBER_ASKED.search(text)) and bool(partner.id)
+    if not asked and heard is not None and (heard.troubled or heard.kind not in RECALL_AFTER or heard.mood):
         return decision  # an answer, care or thanks is one thought: nothing of another day follows it
-    memory = recall.for_partner(view, partner, opening=choice.command in ("conversation_start", "conversation_accept"))
+    # '覚えてる？' asks for what they told: it comes back whatever the day ('うん、もちろん覚えてるよ！だいふくちゃん、元気？')
+    memory = recall.asked_of(view.told.get(str(partner.id), ()), partner, view.now, text) if asked \
+        else recall.for_partner(view, partner, opening=choice.command in ("conversation_start", "conversation_accept"))
     if memory is None:
         return decision
     message = recall.with_recall(said, memory, max_length_of(choice, "message"))

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 KINDS = ("question", "retraction", "thanks", "compliment", "warmth", "remark", "looks", "invitation", "offer",
-         "farewell", "greeting", "apology", "news", "plan", "feeling", "statement", "concern", "arrangement")
+         "farewell", "greeting", "apology", "news", "plan", "feeling", "statement", "concern", "arrangement", "garbled")
 # What a question asks about (Understanding.asks): the agent's plans, its day, the talk, a favourite, its pastimes,
 # a side it takes ('家にいる派？'), someone else.
 PLANS, DAY, TALK, FAVOURITE, PASTIME, SIDE, OTHER = "plans", "day", "talk", "favourite", "pastime", "side", "other"
@@ -19,7 +19,7 @@ SELF = "self"
 # ... or the town: what the agent may know of it ('この町の言い伝えって知ってる？', '郵便局ってどの辺にありますか？').
 WORLD = "world"
 # What of its view a line asks the agent for (Question.kind; concepts.json `asks_view`).
-VIEWS = ("guess", "advice", "suggest")
+VIEWS = ("guess", "advice", "suggest", "hypothetical", "forecast")
 # Feelings that are no news to cheer.
 TROUBLE = frozenset({"worried", "unwell", "hurt", "grief", "sad", "tired", "disappointed"})
 # What is felt about oneself, to be met with care: worry, feeling unwell, tiredness.

@@ -273,6 +273,15 @@ SHORT_ASK = 8
 # Whether the agent remembers ('前にお話しした猫のこと、覚えてますか？'), or will not forget ('ひっこしても わすれない？').
 REMEMBER_ASKED = lazy(r"覚えて(?:る|ます|い|とる|おる|はる|おいで)|おぼえて(?:る|ます|い|とる)|覚えとる|忘れてない|わすれてない")
 WONT_FORGET_ASKED = lazy(r"(?:忘れ|わすれ)(?:ない|んとって|へん)(?:よね|でね|で|ね|の)?[？?！!〜ー]*$")
+# When a thing of the town opens or closes ('港の朝市って何時からやったっけ？'): the world's, asked of a topic.
+WHEN_OPEN = lazy(r"(?:って|は)、?(?:何時|なんじ|いつ)(?:から|まで|に(?:開|あ|閉|し))")
+# The weather ahead asked ('明日って雨降るのかな？', '週末晴れるかな'): nobody's to know.
+FORECAST_ASKED = lazy(r"(?:明日|あした|今日|きょう|午後|夕方|夜|週末|今夜)(?:って|は)?[^？?。]{0,6}(?:雨|晴れ|はれ|雪|天気|降る|ふる)"
+                      r"[^？?。]{0,8}(?:かな|かね|やろ|かしら|でしょうか|[？?])")
+# A hypothetical asked ('もし明日、空が落ちてきたらどうする？'): played along with, never its plans.
+HYPOTHETICAL = lazy(r"(?:^|、)もし(?:も)?[^？?]{1,30}(?:たら|なら|れば)[、,]?[^？?]{0,12}(?:どうする|どうしよ|何する|なにする|どうなる|どう思う)")
+# A keyboard mash ('あsdfghjkl'): letters with no vowel among them.
+MASHED = lazy(r"[b-df-hj-np-tv-zB-DF-HJ-NP-TV-Z]{5,}")
 # 'あんた、知ってたかい？' after something told: whether the agent knew it (it did not).
 KNEW_ASKED = lazy(r"知って(?:た|まし)|知っとった|知っちょった|ご存[じ知]でした")
 KNOWS_ASKED = lazy(r"知って(?:る|ます|い)|知っとう|知っとる|ご存じ|ご存知|わかる[？?]")

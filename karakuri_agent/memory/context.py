@@ -58,8 +58,9 @@ if TYPE_CHECKING:
 NEARBY_FRESH = timedelta(minutes=10)
 # Own lines further apart than this belong to different conversations.
 CONVERSATION_GAP = timedelta(minutes=30)
-# The partner's line a talk opened with comes at most this long before the agent's first line of it.
-TALK_OPENER = timedelta(minutes=1)
+# The partner's line a talk opened with comes at most this long before the agent's first line of it (the same run
+# reads one and says the other); a talk just before with the same partner is not this one.
+TALK_OPENER = timedelta(seconds=5)
 # The agent's own recent lines to the same partners: none of them is said again.
 SAID_BEFORE_LINES = 30
 # A line is not said again to the same person within this span (a week of town life).

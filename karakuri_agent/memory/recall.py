@@ -128,6 +128,26 @@ def choose(rows: Iterable[Mapping[str, Any]], person: PersonRef, now: datetime,
     return max(same, key=lambda kr: kr[0][1])[1]  # the newest of the best kind
 
 
+def asked_of(rows: Iterable[Mapping[str, Any]], person: PersonRef, now: datetime, asked: str) -> Recall | None:
+    """What `person` asks whether the agent remembers ('ぼくの ハムスターの なまえ、おぼえてる？'): a fact of
+    theirs not taken back, told any day, the one whose topic the question names first, else their newest."""
+    from karakuri_agent.reading import told_facts
+
+    today = now.astimezone(TOKYO).date()
+    found: list[tuple[tuple[bool, str], Recall]] = []
+    for row in rows:
+        if row.get("withdrawn_at") or not (_about(row, person) or _told_by(row, person)):
+            continue
+        line = told_facts.recall_line(row, today)
+        if line is None:
+            continue
+        named = bool(row.get("topic")) and str(row["topic"]) in asked
+        found.append(((named, str(row.get("said_at"))),
+                      Recall(str(row["fact_key"]), str(person.id or person.name or ""), line, str(row.get("source") or ""),
+                             str(row.get("speaker_name") or ""), str(row.get("said_at")))))
+    return max(found, key=lambda kr: kr[0])[1] if found else None
+
+
 def for_partner(view: View, person: PersonRef, *, opening: bool = False) -> Recall | None:
     """A memory to bring up to `person` in this conversation, within the agent's first lines.
 

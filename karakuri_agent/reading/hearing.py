@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import functools
 import re
-import unicodedata
 from dataclasses import replace
 
 from karakuri_agent.ja import listening_cues
@@ -33,6 +32,7 @@ from karakuri_agent.domain.understanding import (
 )
 from karakuri_agent.reading.feeling import with_feeling
 from karakuri_agent.reading import choices
+from karakuri_agent.reading.normalised import normalised, unspaced
 from karakuri_agent.reading.question_kinds import read_question
 
 __all__ = ["framed", "hear"]
@@ -257,11 +257,6 @@ def _aside(after: list[str]) -> bool:
                                for s in after)
 
 
-def unspaced(text: str) -> str:
-    """The line as words run together: kana written with spaces ('すきな いろ') names what it names."""
-    return "".join(text.split())
-
-
 def _asks_the_world(asking: str, own: tuple[str, ...]) -> bool:
     """Whether the question asks what the agent knows of the town, not of itself: whether it knows a
     thing ('この町の言い伝えって知ってる？'), or where a thing is ('郵便局ってどの辺にありますか？').
@@ -270,7 +265,8 @@ def _asks_the_world(asking: str, own: tuple[str, ...]) -> bool:
     marks) decides: '出身はどこ？' and 'この町は好き？' ask of its own, 'わたしの名前、知ってる？' and
     'ニケちゃんのおうちってどこ？' of the speaker or the agent.
     """
-    if not (listening_cues.KNOWS_ASKED.search(asking) or listening_cues.WHERE_IS.search(asking)):
+    if not (listening_cues.KNOWS_ASKED.search(asking) or listening_cues.WHERE_IS.search(asking)
+            or listening_cues.WHEN_OPEN.search(asking)):
         return False
     if listening_cues.YOU.search(asking) or any(n and n in asking for n in own):
         return False
@@ -292,23 +288,6 @@ def _about_someone_else(asking: str, own: tuple[str, ...]) -> bool:
     nouns = [w for w in morphemes.words(topic) if w.pos == "noun"]
     return any(listening_cues.PERSON in w.detail or lexicon.tags([w], w.surface) & {"person_role", "kin"}
                for w in nouns) or (bool(nouns) and nouns[0].proper)
-
-
-def _normal(text: str) -> str:
-    """Spaces between Japanese words dropped ('いっしょに いると たのしい'), a question with no
-    question mark given one ('あさとよる どっちがすき' → '…どっちがすき？')."""
-    text = "".join(ch for ch in text if unicodedata.category(ch) not in ("So", "Sk", "Cf", "Mn")).strip()
-    text = re.sub(r"(?<=[^\x00-\x7f])[ \u3000]+(?=[^\x00-\x7f])", "", text)
-    text = listening_cues.KANSAI_NAN.sub(listening_cues.STANDARD_NO, text)  # '平気なん？' asks as '平気なの？' does
-    # '三千円やけどな' concedes as '三千円だけどな' does: no burn (火傷) for the analyzer to find
-    text = listening_cues.KANSAI_YAKEDO.sub(listening_cues.STANDARD_KEDO, text)
-    out = []
-    for sentence in split_sentences(text):
-        bare = sentence.rstrip(listening_cues.SENTENCE_TAIL)
-        if not is_asking(sentence) and listening_cues.BARE_QUESTION.search(bare) and not listening_cues.FAREWELL.search(sentence):
-            sentence = bare + listening_cues.QUESTION_MARKS[0]
-        out.append(sentence)
-    return "".join(out)
 
 
 def _plan_noun(text: str, skip: tuple[str, ...]) -> str:
@@ -405,7 +384,7 @@ def framed(line: str, skip: tuple[str, ...] = ()) -> str:
     """'盆栽の松、枝ぶりがようなってきてのう' → '松': the noun phrase a line opens with before a pause,
     alone, what a talk that opens so is about ('' when the line opens otherwise, or with a name
     called out: 'ユウタちゃんとこ、' says whose news it is)."""
-    text = _normal(line)
+    text = normalised(line)
     if listening_cues.PAUSE not in text:
         return ""
     part = text[:text.index(listening_cues.PAUSE)]
@@ -427,7 +406,7 @@ def hear(line: str | None, *, own_names: tuple[str, ...] = (), other_names: tupl
     ``own_names`` are the agent's names (a question naming it is its own to
     answer), ``other_names`` the rest of the conversation's.
     """
-    text = _normal(line or "")
+    text = normalised(line or "")
     if not text:
         return None
     # A word in hiragana the analyzer misreads ('かぶとむし' as 蕪・と・虫) is read in katakana, said back as written.
@@ -468,6 +447,12 @@ def _heard(text: str, line: str, own_names: tuple[str, ...], other_names: tuple[
     chosen = choices.asked(asking, sentences[-1], own_names, other_names)
     if chosen is not None:
         return Understanding("question", question=chosen)
+    if listening_cues.MASHED.search(text):
+        return Understanding("garbled")  # 'あsdfghjkl': a keyboard mash, asked about kindly, never taken up
+    for odd, asked_kind in ((listening_cues.HYPOTHETICAL, "hypothetical"), (listening_cues.FORECAST_ASKED, "forecast")):
+        found = next((a for a in (asking if asked_kind == "hypothetical" else sentences) if odd.search(a)), None)
+        if found:  # 'もし明日、空が落ちてきたらどうする？' is no plan; '明日って雨降るのかな？' nobody's to know
+            return Understanding("question", question=Question(asked_kind, found))
     # 'どうすりゃいいと思う？', '何味だったと思う？当ててみて', '何色がええやろな': its view of the partner's matter,
     # unless the line names its own options ('銭湯と温泉やったら、どっちがええ？' is an either-or)
     view = lexicon.view_asked(unspaced(text))

@@ -266,6 +266,8 @@ def answered(s: Situation, h: Understanding) -> list[str] | None:
         return _said(s, "offer_accept" if takes else "offer_decline", table="reactions") or None
     if h.kind == "arrangement":  # 'じゃあ、そっちで4時ね': agreed to
         return _said(s, "agree") or None
+    if h.kind == "garbled":  # 'あsdfghjkl': asked about kindly
+        return _said(s, "puzzled", table="reactions") or None
     if h.kind == "concern":  # the partner worries about the agent: thanked, and told it is fine
         return _said(s, "concern_thanks", table="reactions") or None
     if h.kind == "looks":  # 'コーヒーおいしそうだね': what the pack says of the thing, else agreed with

@@ -67,6 +67,7 @@ class Reactions(_Strict):
     concern_thanks: Phrases | None = None
     unwell_other: Phrases | None = None
     hurt: Phrases | None = None
+    puzzled: Phrases | None = None  # a keyboard mash ('あsdfghjkl')
 
 
 class SmallTalk(_Strict):
@@ -116,6 +117,9 @@ class Answers(_Strict):
     guess: Phrases | None = None  # a quiz or riddle of the partner's ('何味だったと思う？当ててみて')
     advice: Phrases | None = None  # what the partner should do ('これ、どうすりゃいいと思う？')
     suggest: Phrases | None = None  # a thing for the partner to pick ('何色がええやろな')
+    hypothetical: Phrases | None = None  # 'もし明日、空が落ちてきたらどうする？'
+    forecast: Phrases | None = None  # '明日って雨降るのかな？'
+
     other_unknown: Phrases | None = None
     met_nobody: Phrases | None = None
     arrived_here: Phrases | None = None

@@ -1,0 +1,35 @@
+"""A line as the reader reads it: emoji and marks dropped, spaces between Japanese words closed, a dialect's
+forms said as the standard ones the rest of the reader knows, a question with no mark given one.
+
+Kept apart from reading/hearing.py so the one reading of a line starts from one normal form.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from karakuri_agent.ja import listening_cues
+from karakuri_agent.ja.sentences import is_asking, split_sentences
+
+
+def unspaced(text: str) -> str:
+    """The line as words run together: kana written with spaces ('すきな いろ') names what it names."""
+    return "".join(text.split())
+
+
+def normalised(text: str) -> str:
+    """Spaces between Japanese words dropped ('いっしょに いると たのしい'), a question with no
+    question mark given one ('あさとよる どっちがすき' → '…どっちがすき？')."""
+    text = "".join(ch for ch in text if unicodedata.category(ch) not in ("So", "Sk", "Cf", "Mn")).strip()
+    text = re.sub(r"(?<=[^\x00-\x7f])[ \u3000]+(?=[^\x00-\x7f])", "", text)
+    text = listening_cues.KANSAI_NAN.sub(listening_cues.STANDARD_NO, text)  # '平気なん？' asks as '平気なの？' does
+    # '三千円やけどな' concedes as '三千円だけどな' does: no burn (火傷) for the analyzer to find
+    text = listening_cues.KANSAI_YAKEDO.sub(listening_cues.STANDARD_KEDO, text)
+    out = []
+    for sentence in split_sentences(text):
+        bare = sentence.rstrip(listening_cues.SENTENCE_TAIL)
+        if not is_asking(sentence) and listening_cues.BARE_QUESTION.search(bare) and not listening_cues.FAREWELL.search(sentence):
+            sentence = bare + listening_cues.QUESTION_MARKS[0]
+        out.append(sentence)
+    return "".join(out)
