@@ -84,3 +84,32 @@ def test_fuzz_a_topics_question_in_any_call_and_ending_gets_the_packs_answer(top
     assert heard is not None and heard.self_topic == topic, (line, heard)
     reply = _reply(line, data.draw(st.sampled_from("abcdef")))
     assert _from_about_me(reply, topic), (line, reply)
+
+
+@pytest.mark.parametrize("line, thing", [("ニケちゃん ピーマン すき？", "ピーマン"), ("あんた、あんこは好きかね", "あんこ"),
+                                         ("にけちゃん ぴーまん すき？", "ぴーまん")])
+def test_a_like_question_is_answered_naming_the_thing_asked_of(line: str, thing: str) -> None:
+    reply = _reply(line)
+    assert f"{thing}好き" in reply and "それ好き" not in reply, reply
+
+
+def test_the_end_of_a_longer_phrase_is_not_said_back_as_the_thing() -> None:
+    assert "空気好き" not in _reply("冬の朝のキーンと冷えた空気、好き？")
+
+
+TODAY = Memory(here=HERE, today_places=("本屋 店内", "公園 広場"), met_today=("桜草メイ",))
+
+
+@pytest.mark.parametrize("line", ["今日いちばんおもろかったこと何？", "今日はお忙しかったですか？", "今日なんか変わったことあった？",
+                                  "今日一番楽しかったことって何？"])
+def test_a_question_about_its_day_so_far_is_answered_from_where_it_went(line: str) -> None:
+    heard = hear(line, own_names=OWN)
+    assert heard is not None and heard.asks == "day", heard
+    reply = compose("reply", persona=NIKE, partner_name="灯屋ユウ", last_line=line, seed="a", memory=TODAY, place_name=HERE)
+    assert "本屋" in reply or "公園" in reply, reply
+
+
+def test_whom_it_talked_with_today_politely_asked() -> None:
+    reply = compose("reply", persona=NIKE, partner_name="灯屋ユウ", last_line="今日はもう誰かとお話ししましたか？", seed="a",
+                    memory=TODAY, place_name=HERE)
+    assert "メイ" in reply, reply

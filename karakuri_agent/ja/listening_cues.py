@@ -136,7 +136,7 @@ ABOUT_DAY = lazy(r"(?:今日|きょう|さっき|午前|今朝|朝)(?:から|ま
 HOW_ARE_YOU = lazy(r"(?:最近|さいきん|近頃|ちかごろ|調子|ちょうし|元気|げんき)(?:は|って|の方は|のほうは)?"
                          r"(?:どう|いかが|どない)")
 # Within the day: whom it met.
-ABOUT_MET = lazy(r"(?:誰|だれ)か(?:と|に)?(?:会っ|しゃべっ|喋っ|話し)|(?:誰|だれ)に会っ|会ったの、?(?:誰|だれ)"
+ABOUT_MET = lazy(r"(?:誰|だれ)か(?:と|に)?(?:会っ|しゃべっ|喋っ|お?話し)|(?:誰|だれ)に会っ|会ったの、?(?:誰|だれ)"
                        r"|(?:誰|だれ)と(?:会|話|しゃべ)")
 # A habit asked as a side one takes ('家にいる派？', '朝型？', 'インドア派？').
 SIDE_ASKED = lazy(r"派[？?]|派なの|派だったり|型[？?]|型なの")
@@ -231,6 +231,27 @@ GREETING_LEFTOVER = 5
 NEGATION_AFTER = lazy(r"[ぁ-ゖ]{0,2}?(?:ない|なく|なかっ|ません|へん|ひん|ん(?![だでと])|ず|ねえ|ねー|にゃあ)")
 # 'again' greetings said as an adverb ('久しぶりに帰ってくる') greet nobody.
 ADVERB_PARTICLE = "に"
+# A like word a topic may carry ('ピーマンすき'), and the thing asked of as it stands before one ('ピーマン すき？',
+# 'あんこは好きかね'), not a noun at the end of a longer phrase ('…冷えた空気、好き？').
+LIKE_TAIL = lazy(r"(?:すき|好き|スキ)$")
+LIKED_AS_ASKED = lazy(r"(?:は|って|が|とか|も|、)*(?:好き|すき|スキ)")
+# What may come before the thing asked of: nothing, a call ('ニケちゃん', 'あんた、'), an opener ('ねえ、').
+CALL_PREFIX = lazy(r"^(?:[^、,\s]{0,8}(?:ちゃん|さん|くん|さま|様)|あんた|あなた|きみ|君|お前|ねえ|ねぇ|ところで)?(?:は|って)?[、,]?$")
+
+
+def liked_as_asked(thing: str, asked: str) -> bool:
+    """Whether ``thing`` is what ``asked`` asks the agent to like: the whole of what stands before the like
+    word, after a call at most ('ニケちゃん ピーマン すき？', 'あんた、あんこは好きかね')."""
+    unspaced = "".join(asked.split())
+    at = unspaced.find(thing)
+    return at >= 0 and CALL_PREFIX.match(unspaced[:at]) is not None \
+        and LIKED_AS_ASKED.match(unspaced, at + len(thing)) is not None
+
+
+# The particles a question asking to be agreed with may end in ('楽しくないか？', '寒くないね？').
+AGREEING_TAILS = frozenset({"か", "の", "ね", "よね", "かな"})
+# A question that only asks to be agreed with ('かわいくない？', 'すてきじゃない？').
+AGREE_ASKED = lazy(r"(?:くない|じゃない|やない|くね|じゃね)(?:か|かな|よね|ね)?[？?]")
 # A sentence with any Japanese in it ('which one?' has none: an aside in another language).
 JAPANESE = lazy(r"[ぁ-ゖァ-ヴー\u4e00-\u9fff々]")
 # A wave drawn out at a sentence's end ('案内するで〜'): no part of its words.

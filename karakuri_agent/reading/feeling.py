@@ -55,8 +55,9 @@ def with_feeling(heard: Understanding, text: str, own_names: tuple[str, ...], ot
         kind, mood = "warmth", ""
     elif laughing and kind in told_kinds:  # '断っちゃった笑', '財布落とした笑': told laughing, no grief to meet
         mood = ""
-    elif kind in told_kinds and "compliment" in named and to_agent and not about_others and not feeling.troubled:
-        kind, mood = "compliment", ""
+    elif (kind in told_kinds or (kind == "question" and listening_cues.AGREE_ASKED.search(text))) \
+            and "compliment" in named and to_agent and not about_others and not feeling.troubled:
+        kind, mood = "compliment", ""  # 'ニケちゃん今日なんかいつもよりかわいくない？' asks no question of it
     elif kind in told_kinds and feeling.emotions & CARE and not to_agent:
         kind, mood = "feeling", "bad"
     elif kind in ("news", "plan", "statement", "feeling", "remark"):

@@ -219,7 +219,8 @@ def _question(text: str, asking: str, own: tuple[str, ...], others: tuple[str, .
             and not listening_cues.SIDE_ASKED.search(asking) \
             and not (about_self in SHADOWED and listening_cues.FAVOURITE_ASKED.search(asking)):
         return Understanding("question", asks=SELF, self_topic=about_self, question=question)
-    if listening_cues.ABOUT_DAY.search(asking):
+    # '今日いちばんおもろかったこと何？', '今日はお忙しかったですか？': today named, something done asked of
+    if listening_cues.ABOUT_DAY.search(asking) or (lexicon.of_today(asking) and _past(asking)):
         return Understanding("question", asks=DAY, question=question)
     if listening_cues.FAVOURITE_ASKED.search(asking):
         kind = next((k for k, names in listening_cues.FAVOURITE_KINDS.items() if any(n in asking for n in names)), "")

@@ -23,7 +23,8 @@ from typing import Any
 
 from karakuri_agent.domain.understanding import TROUBLE
 from karakuri_agent.ja.listening_cues import (
-    ADVERB_PARTICLE, CALL_SEPARATORS, GREETING_LEFTOVER, GREETING_TAIL, NAME_CALL, NEGATION_AFTER,
+    ADVERB_PARTICLE, AGREEING_TAILS, CALL_SEPARATORS, GREETING_LEFTOVER, GREETING_TAIL, NAME_CALL, NEGATION_AFTER,
+    QUESTION_MARKS,
 )
 from karakuri_agent.ja.word_classes import ADVERBIAL_FORM, CONCESSIVE, NEGATION_TRANSPARENT, NEGATIONS, PASSIVES, PAST, SENTENCE_END_MARKS, TE_LINKS
 from karakuri_agent.reading.morphemes import Word, hiragana, words
@@ -154,6 +155,22 @@ def greets_only(text: str, own_names: tuple[str, ...] = ()) -> bool:
     return len(rest) <= GREETING_LEFTOVER
 
 
+@functools.lru_cache(maxsize=1)
+def _today() -> tuple[tuple[str, ...], tuple[str, ...]]:
+    data: dict[str, Any] = json.loads(shipped("ja", "lexicon", "concepts.json").read_text(encoding="utf-8"))
+    return tuple(data["today"]["words"]), tuple(data["today"]["best"])
+
+
+def of_today(asking: str) -> bool:
+    """Whether a question names the agent's day so far (concepts.json `today`: '今日', '午前中', 'さっきまで')."""
+    return any(w in asking for w in _today()[0])
+
+
+def best_of_day(asking: str) -> bool:
+    """Whether a question about its day asks for the best of it ('今日一番楽しかったことって何？')."""
+    return any(w in asking for w in _today()[1])
+
+
 def self_topic(asking: str) -> str:
     """The topic of the agent itself a question asks about ('お誕生日っていつ？' → 'birthday'), '' when none;
     the longest word named wins ('好きな食べ物' over '好き')."""
@@ -200,12 +217,20 @@ def negated(found: Sequence[Word], i: int) -> bool:
 
 
 def _negation_after(found: Sequence[Word], i: int) -> bool:
-    for word in found[i + 1:i + 1 + NEGATION_REACH]:
+    for j, word in enumerate(found[i + 1:i + 1 + NEGATION_REACH], start=i + 1):
         if word.pos in ("auxiliary", "adjective") and (word.lemma in NEGATIONS or word.surface in NEGATIONS):
-            return True
+            # an adjective's 'ない？' asks to agree ('かわいくない？'); a verb's still turns it ('眠れない？')
+            return not (found[i].pos in ("adjective", "adjectival") and _rhetorical(found[j + 1:]))
         if word.pos in ("noun", "verb", "symbol") or (word.pos == "particle" and word.surface not in NEGATION_TRANSPARENT):
             return False
     return False
+
+
+def _rhetorical(after: Sequence[Word]) -> bool:
+    """Whether a negation ends the line as a question asking to be agreed with ('かわいくない？', '楽しく
+    なかった？'): it says the thing, it does not turn it."""
+    rest = [w for w in after if not (w.pos == "particle" and w.surface in AGREEING_TAILS or w.lemma == PAST)]
+    return bool(rest) and all(w.pos == "symbol" for w in rest) and any(w.surface in QUESTION_MARKS for w in rest)
 
 
 def helper(found: Sequence[Word], i: int) -> bool:

@@ -86,6 +86,8 @@ def _day(s: Situation, h: Understanding) -> list[str]:
         return _said(s, "day_met", topic=_listed(people)) if people else _said(s, "met_nobody")
     if listening_cues.ABOUT_SINCE.search(asked) and s.memory.arrived:
         return _since(s, asked) or (_said(s, "day", place=_listed(places)) if places else [])
+    if places and lexicon.best_of_day(asked):  # '今日一番楽しかったことって何？': the place it went last
+        return _said(s, "day_best", place=places[0]) or _said(s, "day", place=_listed(places))
     if places:
         return _said(s, "day", place=_listed(places))
     if s.memory.here:

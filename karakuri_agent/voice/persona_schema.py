@@ -103,6 +103,7 @@ class Answers(_Strict):
     no_plans: Phrases | None = None
     day: Phrases | None = None
     day_met: Phrases | None = None
+    day_best: Phrases | None = None  # '今日一番楽しかったことって何？' ({place}: where it went last)
     quiet_day: Phrases | None = None
     talk_topic: Phrases | None = None
     talk_new: Phrases | None = None

@@ -287,11 +287,20 @@ def _answer(q: Question, s: Situation) -> _Answer:
             and not q.detail else []  # 'なんか…ある？' wants the thing, not 'あるよ
         # A bare 'うん' says nothing of what was asked: the question's own predicate is said back
         # ('こわくなかった？' → 'うん、ちょっとこわかったよ'), where the pack has the words for it.
-        lines = echoed or _combined(said(opener, topic=key or IT), follows)
+        # 'ピーマン すき？' → 'うん、ピーマン好きだよ！': the thing asked of named, not 'それ'
+        asked = listening_cues.LIKE_TAIL.sub("", s.heard.topic) if q.kind == "like" and s.heard is not None \
+            and not s.heard.phrase else ""
+        if not (0 < len(asked) <= LIKED_THING_CHARS and listening_cues.liked_as_asked(asked, q.text)):
+            asked = ""  # the end of a longer phrase ('...冷えた空気、好き？') is not said back
+        lines = echoed or _combined(said(opener, topic=key or asked or IT), follows)
     # After agreeing to a plan, proposing it again or asking the partner's
     # view of it would echo it.
     # One line, one thought: nothing of its own follows the answer.
     return _Answer(lines or unknown, [], avoid)
+
+
+# The longest thing asked of that a like answer names ('冬の朝のキーンと冷えた空気' is said as 'それ').
+LIKED_THING_CHARS = 8
 
 
 def _asks_of_itself(q: Question, s: Situation) -> bool:
