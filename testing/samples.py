@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit
@@ -81,3 +83,22 @@ def in_schema(url: str, schema: str) -> str:
 def state_files_text(state_dir: Path) -> str:
     """Everything in the state directory as text (for secret scans)."""
     return "".join(p.read_bytes().decode("utf-8", "replace") for p in state_dir.rglob("*") if p.is_file())
+
+
+def conversation_turn(nid: str, at: datetime, speaker: str, speaker_id: str, line: str, *,
+                      kind: str = "conversation_message", conversation_id: str | None = None) -> dict[str, Any]:
+    """A partner's line in the engine's form: that line alone, no history of the talk; a request when `kind`
+    is `conversation_requested`, else a turn offering `conversation_speak`."""
+    body = copy.deepcopy(CONVERSATION_REQUEST)
+    body["notification_id"], body["created_at"] = nid, at.isoformat()
+    n = body["notification"]
+    n["participants"] = [{"id": speaker_id, "name": speaker}, {"id": SELF_ID, "name": SELF_NAME}]
+    n["conversation_messages"] = [{"speaker": speaker, "speaker_id": speaker_id, "message": line}]
+    n["text"] = f"{speaker}: 「{line}」"
+    if conversation_id is not None:
+        n["conversation_id"] = conversation_id
+    if kind == "conversation_message":
+        n["type"] = kind
+        n["choices"] = [{"command": "conversation_speak", "required_params": ["message"],
+                         "param_schema": {"message": {"type": "string", "maxLength": 200}}}]
+    return body

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 import json
 from datetime import datetime, timedelta, timezone
 
@@ -16,7 +15,7 @@ from karakuri_agent.app.config import load_settings
 from karakuri_agent.app.cycle import handle
 from karakuri_agent.state.factory import open_url
 
-from testing.samples import BASE_URL, CONVERSATION_REQUEST
+from testing.samples import BASE_URL, conversation_turn
 
 MEI, LUNA = "1474403124906295517", "1474403124906295999"
 DAY1 = datetime(2026, 12, 1, 1, 0, tzinfo=timezone.utc)  # 10:00 in Tokyo
@@ -76,19 +75,7 @@ def test_their_own_plan_near_its_day_comes_first():
 
 
 def _conversation(nid: str, at: datetime, speaker: str, speaker_id: str, line: str, kind="conversation_message"):
-    body = copy.deepcopy(CONVERSATION_REQUEST)
-    body["notification_id"] = nid
-    body["created_at"] = at.isoformat()
-    n = body["notification"]
-    n["participants"] = [{"id": speaker_id, "name": speaker}, {"id": "1470446478261747854", "name": "AIニケちゃん"}]
-    n["conversation_messages"] = [{"speaker": speaker, "speaker_id": speaker_id, "message": line}]
-    n["text"] = f"{speaker}: 「{line}」"
-    n["conversation_id"] = f"conv-{nid}"
-    if kind == "conversation_message":
-        n["type"] = kind
-        n["choices"] = [{"command": "conversation_speak", "required_params": ["message"],
-                         "param_schema": {"message": {"type": "string", "maxLength": 200}}}]
-    return body
+    return conversation_turn(nid, at, speaker, speaker_id, line, kind=kind, conversation_id=f"conv-{nid}")
 
 
 def _run(env, body, at):

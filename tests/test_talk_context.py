@@ -9,7 +9,6 @@ just before with care, and says it did not know what it was just told.
 
 from __future__ import annotations
 
-import copy
 import json
 from datetime import datetime, timedelta, timezone
 
@@ -24,11 +23,11 @@ from karakuri_agent.reading.lexicon import cheer_words
 from karakuri_agent.voice.persona_pack import load_persona
 from karakuri_agent.voice.speech import Memory, compose
 
-from testing.samples import BASE_URL, CONVERSATION_REQUEST
+from testing.samples import BASE_URL, conversation_turn
 
 NIKE = load_persona()
 HERE = "6-11 (喫茶店 店内)"
-MEI, SELF = "1474403124906295517", "1470446478261747854"
+MEI = "1474403124906295517"
 START = datetime(2026, 12, 1, 3, 0, tzinfo=timezone.utc)  # 12:00 in Tokyo
 
 
@@ -39,17 +38,7 @@ def _reply(line: str, talk: tuple[str, ...], seed: str = "a") -> str:
 
 def _turn(nid: str, at: datetime, line: str, kind: str = "conversation_message") -> dict:
     """The engine's form: the line being answered, and no history of the talk."""
-    body = copy.deepcopy(CONVERSATION_REQUEST)
-    body["notification_id"], body["created_at"] = nid, at.isoformat()
-    n = body["notification"]
-    n["participants"] = [{"id": MEI, "name": "桜草メイ"}, {"id": SELF, "name": "AIニケちゃん"}]
-    n["conversation_messages"] = [{"speaker": "桜草メイ", "speaker_id": MEI, "message": line}]
-    n["text"] = f"桜草メイ: 「{line}」"
-    if kind == "conversation_message":
-        n["type"] = kind
-        n["choices"] = [{"command": "conversation_speak", "required_params": ["message"],
-                         "param_schema": {"message": {"type": "string", "maxLength": 200}}}]
-    return body
+    return conversation_turn(nid, at, "桜草メイ", MEI, line, kind=kind)
 
 
 def _said(body: dict, at: datetime) -> str:
