@@ -912,3 +912,31 @@ def test_a_meeting_place_beyond_the_nodes_a_move_offers_is_walked_toward(store):
                                choices=[WAIT, near, ACT])
     decision = propose(view).candidates[0]
     assert (decision.command, decision.params) == ("move", {"target_node_id": "7-3"}), decision
+
+
+@pytest.mark.parametrize("line, place, hour", [
+    ("今日の12時、銭湯「松の湯」に行くんだけど、来る？", "銭湯「松の湯」", 12),  # the engine town's residents ask so
+    ("明日の10時、図書館行くんだけど来ない？", "図書館", 10),
+    ("3時に公園で遊ぶけど、こん？", "公園", 15),
+    ("明日の15時に銭湯「松の湯」でお茶でもどうだい？", "銭湯「松の湯」", 15),
+    ("今日の16時ごろ、喫茶店「さくら」でお茶でもいかがですか？", "喫茶店「さくら」", 16),
+])
+def test_going_somewhere_at_a_time_and_asking_to_come_along_is_a_promise(line, place, hour):
+    promise = _promise(line)
+    assert promise is not None and promise.place_name == place and promise.due_at.astimezone(TOKYO).hour == hour
+
+
+@pytest.mark.parametrize("line", ["メイちゃん来る？", "明日の3時、公園かわいくない？", "明日って誰か来るの？"])
+def test_asking_whether_someone_comes_or_a_thing_is_no_promise(line):
+    assert _promise(line) is None
+
+
+@pytest.mark.fuzz
+@settings(max_examples=80, deadline=None)
+@given(day=st.sampled_from(["今日の", "明日の", ""]), hour=st.integers(9, 20),
+       place=st.sampled_from(["喫茶店", "図書館", "公園", "銭湯「松の湯」", "神社"]),
+       going=st.sampled_from(["に行くんだけど、", "行くけど", "で遊ぶんやけど、", "に行きます。"]),
+       come=st.sampled_from(["来る？", "来ない？", "こん？", "来ませんか？", "お茶でもどう？", "お茶でもいかがですか？"]))
+def test_fuzz_a_time_a_place_and_come_along_is_a_promise_at_that_place(day, hour, place, going, come):
+    promise = _promise(f"{day}{hour}時、{place}{going}{come}")
+    assert promise is not None and promise.place_name == place and promise.due_at is not None
