@@ -148,6 +148,8 @@ def _one_thought(reply: str) -> None:
     ("朝はご飯かい、パンかい？", ("ご飯", "パン")),
     ("銭湯と温泉やったら、どっちがええ？", ("銭湯", "温泉")),
     ("紅茶とコーヒー、どっちがいいと思う？", ("紅茶", "コーヒー")),
+    ("アアとイイセキ、どっちが好き？", ("アア", "イイセキ")),  # セキ (咳) in an option asks after no one's health
+    ("のど飴と風邪薬、どっちがいい？", ("のど飴", "風邪薬")),
 ])
 def test_a_which_of_question_is_answered_with_one_option(line: str, options: tuple[str, ...]) -> None:
     for seed in SEEDS:
