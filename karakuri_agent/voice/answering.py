@@ -212,23 +212,35 @@ def _troubled_before(s: Situation, h: Understanding) -> list[str]:
     return []
 
 
+def _from_the_talk(s: Situation, h: Understanding) -> list[str]:
+    """What the talk between the two answers, before what the line asks of the agent itself: the options or
+    the trouble told just before, a promise not to forget, whether it remembers or knew what was told, a
+    question after an apology; [] when none of these."""
+    if h.kind in ("question", "invitation"):
+        context = _which_of_the_talk(s, h) or _troubled_before(s, h)
+        if context:
+            return context
+    if listening_cues.WONT_FORGET_ASKED.search(s.line) and not h.emotions & {"grief", "unwell", "hurt"}:
+        return _said(s, "wont_forget")  # 'ココが ひっこしても わすれない？', '忘れないでね'
+    q = h.question
+    if h.kind != "question" or q is None:
+        return []
+    if listening_cues.REMEMBER_ASKED.search(q.text):
+        # '前にお話しした猫のこと、覚えてますか？': someone it knows, yes; else it says it cannot recall, honestly
+        return _said(s, "remember" if s.known else "forgot")
+    if q.kind == "yesno" and "apology" in h.acts and len(q.text) <= listening_cues.SHORT_ASK \
+            and not listening_cues.KNOWS_ASKED.search(q.text):
+        return _said(s, "apology", table="reactions")  # 'ごめん遅れた！待った？': never 'うん、待ったよ'
+    if q.kind == "yesno" and s.memory.talk and listening_cues.KNEW_ASKED.search(q.text):
+        return _said(s, "didnt_know")  # '昔この町に映画館があった…あんた、知ってたかい？'
+    return []
+
+
 def answered(s: Situation, h: Understanding) -> list[str] | None:
     """The lines that answer ``h``, best first; None when the rest of the voice answers it."""
-    context = _which_of_the_talk(s, h) or _troubled_before(s, h) if h.kind in ("question", "invitation") else []
-    if context:
-        return context
-    asked = h.question.text if h.question is not None else s.line
-    if listening_cues.WONT_FORGET_ASKED.search(s.line) and not h.emotions & {"grief", "unwell", "hurt"}:
-        return _said(s, "wont_forget") or None  # 'ココが ひっこしても わすれない？', '忘れないでね'
-    if h.kind == "question" and listening_cues.REMEMBER_ASKED.search(asked):
-        # '前にお話しした猫のこと、覚えてますか？': someone it knows, yes; else it says it cannot recall, honestly
-        return _said(s, "remember" if s.known else "forgot") or None
-    if h.kind == "question" and h.question is not None and h.question.kind == "yesno" and "apology" in h.acts \
-            and len(h.question.text) <= listening_cues.SHORT_ASK and not listening_cues.KNOWS_ASKED.search(h.question.text):
-        return _said(s, "apology", table="reactions") or None  # 'ごめん遅れた！待った？': never 'うん、待ったよ'
-    if h.kind == "question" and h.question is not None and h.question.kind == "yesno" and s.memory.talk \
-            and listening_cues.KNEW_ASKED.search(h.question.text):
-        return _said(s, "didnt_know") or None  # '昔この町に映画館があった…あんた、知ってたかい？'
+    from_the_talk = _from_the_talk(s, h)
+    if from_the_talk:
+        return from_the_talk
     if h.kind == "question":
         if h.asks == PLANS:
             return _plans(s, h)
