@@ -140,7 +140,7 @@ def test_the_text_names_each_day_and_what_it_holds(packs):
 
 def test_residents_promise_and_take_back_and_the_days_count_it():
     """Residents propose meetings and call some off: kept, missed and called off, each on the day it fell due."""
-    result = _town("--days", "3", "--seed", "7", "--json")  # the bundled character; a seed whose residents do both
+    result = _town("--days", "3", "--seed", "11", "--json")  # the bundled character; a seed whose residents do both
     assert result.exit_code == 0, result.output
     days = json.loads(result.output)["days"]
     assert sum(d["promises"]["kept"] for d in days) >= 1
