@@ -348,7 +348,9 @@ def view_of(store: Store, fetched: Fetched, now: datetime, *, persona: Persona, 
     talks_entry = store.knowledge(knowledge.result_key("get_active_conversations"))
     talks = conversations_in(talks_entry["value"]) \
         if talks_entry and learned["get_active_conversations"] < NEARBY_FRESH else []
-    lines = store.utterances(conversation_key(fetched.parsed, fetched.me), SAID_BEFORE_LINES)
+    key = conversation_key(fetched.parsed, fetched.me)
+    lines = store.utterances(key, SAID_BEFORE_LINES)
+    current = _current(lines, now)  # the agent's lines of the talk going on now, newest first
     pack = persona.behaviour is not None  # what only a pack's behaviour reads
     broken = promises.broken_promises(store, now) if pack else []
     candidates = [a.id for a in nearby if a.id] + [
@@ -369,8 +371,8 @@ def view_of(store: Store, fetched: Fetched, now: datetime, *, persona: Persona, 
         places=fetched.remembered.places,
         nearby_agents=[a for a in nearby if not fetched.me.is_self(a.id, a.name)],
         active_talks=talks,
-        own_lines=this_conversation(lines, now),
-        talk=talk_so_far(store, conversation_key(fetched.parsed, fetched.me), lines, now),
+        own_lines=[line["message"] for line in current],
+        talk=talk_so_far(store, key, current, now),
         said_before=[line["message"] for line in lines] + _said_this_week(store, fetched, now, also_to=candidates),
         acquaintances={p.agent_id: p for p in store.people(candidates)},
         meetings=promises.meetings_ahead(store, now, now + promises.MEETINGS_AHEAD,
@@ -443,14 +445,14 @@ def _current(lines: list[dict[str, Any]], now: datetime) -> list[dict[str, Any]]
     return current
 
 
-def talk_so_far(store: Store, conversation: str, own: list[dict[str, Any]], now: datetime) -> tuple[str, ...]:
+def talk_so_far(store: Store, conversation: str, current: list[dict[str, Any]], now: datetime) -> tuple[str, ...]:
     """This talk's lines, both sides, oldest first, from the journal: from the line the partner opened
-    it with (just before the agent's first line of it) on; () before the agent has said anything in it.
+    it with (just before the agent's first line of it, `current`'s oldest) on; () before the agent has
+    said anything in it.
 
     A server that sends only the line being answered still gets it answered with what came before
     ('ピンクか、アッシュか…' → 'どっちが似合うと思う？').
     """
-    current = _current(own, now)
     if not current:
         return ()
     opened = datetime.fromisoformat(current[-1]["created_at"]) - TALK_OPENER

@@ -450,9 +450,10 @@ def _heard(text: str, line: str, own_names: tuple[str, ...], other_names: tuple[
         return Understanding("question", question=chosen)
     if listening_cues.MASHED.search(text):
         return Understanding("garbled")  # 'あsdfghjkl': a keyboard mash, asked about kindly, never taken up
+    # 'もし明日、空が落ちてきたらどうする？' is no plan; '明日って雨降るのかな？', '週末晴れるかな' nobody's to know
     for odd, asked_kind in ((listening_cues.HYPOTHETICAL, "hypothetical"), (listening_cues.FORECAST_ASKED, "forecast")):
-        found = next((a for a in (asking if asked_kind == "hypothetical" else sentences) if odd.search(a)), None)
-        if found:  # 'もし明日、空が落ちてきたらどうする？' is no plan; '明日って雨降るのかな？' nobody's to know
+        found = next((s for s in sentences if odd.search(s)), None)
+        if found:
             return Understanding("question", question=Question(asked_kind, found))
     # 'どうすりゃいいと思う？', '何味だったと思う？当ててみて', '何色がええやろな': its view of the partner's matter,
     # unless the line names its own options ('銭湯と温泉やったら、どっちがええ？' is an either-or)

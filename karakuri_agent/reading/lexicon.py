@@ -52,28 +52,42 @@ class Concept:
 
 
 @functools.lru_cache(maxsize=1)
-def concepts() -> dict[str, Concept]:
+def _lexicon() -> dict[str, Any]:
+    """concepts.json, read once per process: every section below is taken from this one parse."""
     data: dict[str, Any] = json.loads(shipped("ja", "lexicon", "concepts.json").read_text(encoding="utf-8"))
+    return data
+
+
+def _table(section: str) -> dict[str, tuple[str, ...]]:
+    """A section of words by key (its 'about' aside)."""
+    return {key: tuple(words) for key, words in _lexicon()[section].items() if key != "about"}
+
+
+def _longest_named(table: dict[str, tuple[str, ...]], text: str) -> str:
+    """The key whose word in ``text`` is the longest ('好きな食べ物' over '好き'), '' when none is named."""
+    best = max(((len(w), key) for key, words in table.items() for w in words if w in text), default=None)
+    return best[1] if best else ""
+
+
+@functools.lru_cache(maxsize=1)
+def concepts() -> dict[str, Concept]:
     return {name: Concept(name, frozenset(spec.get("lemmas", ())), tuple(spec.get("surfaces", ())),
                           frozenset(spec.get("negated_lemmas", ())), int(spec.get("polarity", 0)),
                           spec.get("negated_polarity"), str(spec.get("emotion", "")), bool(spec.get("at_end")),
                           bool(spec.get("reply_only")), bool(spec.get("polarity_none")), bool(spec.get("passive")),
                           tuple(spec.get("regret_with", ())))
-            for name, spec in data["concepts"].items()}
+            for name, spec in _lexicon()["concepts"].items()}
 
 
 @functools.lru_cache(maxsize=1)
 def self_topics() -> dict[str, tuple[str, ...]]:
     """A question about the agent itself, by topic: the words that name it (concepts.json `self_topics`)."""
-    data: dict[str, Any] = json.loads(shipped("ja", "lexicon", "concepts.json").read_text(encoding="utf-8"))
-    return {key: tuple(words) for key, words in data["self_topics"].items() if key != "about"}
+    return _table("self_topics")
 
 
 @functools.lru_cache(maxsize=1)
 def _ahead() -> tuple[tuple[tuple[str, tuple[str, ...]], ...], tuple[str, ...]]:
-    data: dict[str, Any] = json.loads(shipped("ja", "lexicon", "concepts.json").read_text(encoding="utf-8"))
-    frames = tuple((key, tuple(words)) for key, words in data["ahead"].items() if key != "about")
-    return frames, tuple(data["plan_words"]["words"])
+    return tuple(_table("ahead").items()), tuple(_lexicon()["plan_words"]["words"])
 
 
 def plans_asked(asking: str) -> str:
@@ -87,22 +101,19 @@ def plans_asked(asking: str) -> str:
 
 @functools.lru_cache(maxsize=1)
 def _views() -> dict[str, tuple[str, ...]]:
-    data: dict[str, Any] = json.loads(shipped("ja", "lexicon", "concepts.json").read_text(encoding="utf-8"))
-    return {key: tuple(words) for key, words in data["asks_view"].items() if key != "about"}
+    return _table("asks_view")
 
 
 def view_asked(text: str) -> str:
     """What of its view a line asks the agent for, about the partner's own matter: 'guess' ('何味だったと
     思う？当ててみて'), 'advice' ('これ、どうすりゃいいと思う？'), 'suggest' ('何色がええやろな'), '' none
     (concepts.json `asks_view`); the longest word named wins."""
-    best = max(((len(w), key) for key, words in _views().items() for w in words if w in text), default=None)
-    return best[1] if best else ""
+    return _longest_named(_views(), text)
 
 
 @functools.lru_cache(maxsize=1)
 def _greetings() -> dict[str, tuple[str, ...]]:
-    data: dict[str, Any] = json.loads(shipped("ja", "lexicon", "concepts.json").read_text(encoding="utf-8"))
-    return {key: tuple(words) for key, words in data["greetings"].items() if key != "about"}
+    return _table("greetings")
 
 
 # Greetings that greet only where the line starts ('おつかれ！' not '今日はおつかれだね'); `whole` ones only as
@@ -110,22 +121,32 @@ def _greetings() -> dict[str, tuple[str, ...]]:
 AT_START = ("tired",)
 
 
+def _names(own_names: tuple[str, ...]) -> list[str]:
+    """The agent's names as written and in hiragana ('にけちゃーん'), the longest first."""
+    return sorted({v for n in own_names if n for v in (n, hiragana(n))}, key=len, reverse=True)
+
+
+def _uncalled(text: str, own_names: tuple[str, ...]) -> str:
+    """``text`` without the agent's names and the call's honorific and separators after them: what the line
+    says besides calling it."""
+    for name in _names(own_names):
+        text = text.replace(name, "")
+    return NAME_CALL.sub("", text.lstrip(CALL_SEPARATORS)).lstrip(CALL_SEPARATORS)
+
+
 def greeting(text: str, own_names: tuple[str, ...] = ()) -> str:
     """The kind of greeting a line greets with ('おはよー！' → 'morning', 'ニケちゃんおつ〜👋' → 'tired', a
     line that only calls the agent's name → 'hey'; concepts.json `greetings`), '' when it greets not.
     Tiredness greets only where the line starts ('おつかれ！'), not told of ('今日はおつかれだね')."""
     kinds = _greetings()
-    bare = text
-    for name in sorted({v for n in own_names if n for v in (n, hiragana(n))}, key=len, reverse=True):
-        bare = bare.replace(name, "")
-    named = bare != text
-    bare = NAME_CALL.sub("", bare).lstrip(CALL_SEPARATORS)
+    bare = _uncalled(text, own_names)
     found = [(len(w), key) for key, words in kinds.items() if key not in (*AT_START, "whole")
              for w in words if w in text and not (key == "again" and w + ADVERB_PARTICLE in text)]
     found += [(len(w), key) for key in AT_START if key in kinds for w in kinds[key] if bare.startswith(w)]
     if found:
         return max(found)[1]
     rest = GREETING_TAIL.sub("", bare)
+    named = any(name in text for name in _names(own_names))
     return "hey" if (named and not rest) or rest in kinds["whole"] else ""
 
 
@@ -133,13 +154,8 @@ def greets_first(text: str, own_names: tuple[str, ...] = ()) -> str:
     """The kind of greeting a line opens with ('こんにちは〜、元気してた？' → 'day'), '' when it opens
     with none."""
     kind = greeting(text, own_names)
-    if not kind:
-        return ""
-    bare = text
-    for name in sorted({v for n in own_names if n for v in (n, hiragana(n))}, key=len, reverse=True):
-        bare = bare.replace(name, "")
-    bare = NAME_CALL.sub("", bare.lstrip(CALL_SEPARATORS)).lstrip(CALL_SEPARATORS)
-    return kind if any(bare.startswith(w) for w in _greetings().get(kind, ())) else ""
+    bare = _uncalled(text, own_names)
+    return kind if kind and any(bare.startswith(w) for w in _greetings().get(kind, ())) else ""
 
 
 def greets_only(text: str, own_names: tuple[str, ...] = ()) -> bool:
@@ -147,9 +163,8 @@ def greets_only(text: str, own_names: tuple[str, ...] = ()) -> bool:
     tells or asks after it ('おはよう…金魚が死んじゃった')."""
     if not greeting(text, own_names):
         return False
-    rest = text
-    names = {v for n in own_names if n for v in (n, hiragana(n))}
-    for word in sorted({w for words in _greetings().values() for w in words} | names, key=len, reverse=True):
+    rest = _uncalled(text, own_names)
+    for word in sorted({w for words in _greetings().values() for w in words}, key=len, reverse=True):
         rest = rest.replace(word, "")
     rest = NAME_CALL.sub("", GREETING_TAIL.sub("", rest).strip(CALL_SEPARATORS))
     return len(rest) <= GREETING_LEFTOVER
@@ -157,8 +172,7 @@ def greets_only(text: str, own_names: tuple[str, ...] = ()) -> bool:
 
 @functools.lru_cache(maxsize=1)
 def _today() -> tuple[tuple[str, ...], tuple[str, ...]]:
-    data: dict[str, Any] = json.loads(shipped("ja", "lexicon", "concepts.json").read_text(encoding="utf-8"))
-    return tuple(data["today"]["words"]), tuple(data["today"]["best"])
+    return tuple(_lexicon()["today"]["words"]), tuple(_lexicon()["today"]["best"])
 
 
 def of_today(asking: str) -> bool:
@@ -174,8 +188,7 @@ def best_of_day(asking: str) -> bool:
 def self_topic(asking: str) -> str:
     """The topic of the agent itself a question asks about ('お誕生日っていつ？' → 'birthday'), '' when none;
     the longest word named wins ('好きな食べ物' over '好き')."""
-    best = max(((len(w), key) for key, words in self_topics().items() for w in words if w in asking), default=None)
-    return best[1] if best else ""
+    return _longest_named(self_topics(), asking)
 
 
 @functools.lru_cache(maxsize=1)
