@@ -60,7 +60,8 @@ def test_every_topic_the_bundled_pack_answers_is_a_topic_of_the_lexicon() -> Non
     assert set(NIKE.about_me) <= set(TOPICS) - {"about"}
 
 
-@pytest.mark.parametrize("line", ["お酒飲みに行かない？", "この町の名前の由来って知ってる？", "娘が恋人を連れてきたの"])
+@pytest.mark.parametrize("line", ["お酒飲みに行かない？", "この町の名前の由来って知ってる？", "娘が恋人を連れてきたの",
+                                  "おばけやしき こわくない"])
 def test_a_topics_word_in_an_invitation_a_world_question_or_news_asks_nothing_of_it(line: str) -> None:
     heard = hear(line, own_names=OWN)
     assert heard is not None and heard.asks != SELF, heard

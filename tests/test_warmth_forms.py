@@ -22,6 +22,7 @@ OWN = ("AIニケちゃん", "ニケ")
     ("ニケちゃんの笑った顔、好いとうよ", ("warmth", "compliment")),
     ("ニケちゃんと話すと楽しかけん、つい長居してしまうっちゃんね", ("warmth",)),
     ("この町に越してきてから心細かったんですけど、最初のお友達がニケさんで本当によかったです。", ("warmth",)),
+    ("まじ神すぎん？ありがと〜", ("thanks", "compliment")),  # thanks after the question is no aside
 ])
 def test_warmth_and_compliments_in_their_forms(line: str, kinds: tuple[str, ...]) -> None:
     heard = hear(line, own_names=OWN)

@@ -251,10 +251,12 @@ def _looks(sentence: str) -> bool:
 def _aside(after: list[str]) -> bool:
     """Whether what follows a question only says where the speaker stands ('…どっちが好き？私は断然
     ミステリーです') or remarks on it ('かさもってる？あめふりそう', '…ある？おしえてほしいいい', '兄弟おるん？
-    一人っ子っぽい顔してるけどなあ'): sentences that name the speaker, or short ones that tell no trouble;
-    the question is still what the line asks."""
+    一人っ子っぽい顔してるけどなあ'): sentences that name the speaker, or short ones that tell no trouble and
+    thank or apologise for nothing ('まじ神すぎん？ありがと〜' is thanks); the question is still what the
+    line asks."""
     return bool(after) and all("first_person" in lexicon.tags(morphemes.words(s), s)
-                               or (len(s) <= listening_cues.ASIDE_CHARS and not lexicon.feel(s).troubled)
+                               or (len(s) <= listening_cues.ASIDE_CHARS and not lexicon.feel(s).troubled
+                                   and not listening_cues.THANKS.search(s) and not APOLOGY.search(s))
                                for s in after)
 
 
