@@ -13,9 +13,21 @@ STRONG_CUE = lazy(
     r"|遊ぼ|あそぼ"
     r"|行かない[?？]|行かん[?？]|向かいましょ"
     r"|(?:来る|くる|来ない|こない|来ん|こん|来ませんか|来ますか)[?？]"  # '12時に銭湯行くんだけど、来る？': come along
-    r"|でも(?:どう|いかが)"  # '15時に銭湯でお茶でもどうだい？', '喫茶店でお茶でもいかがですか？'
+    r"|でも(?:どう|いかが)|など(?:どう|いかが)"  # '15時に銭湯でお茶でもどうだい？', '神社でお打ち合わせなどいかがでしょう。'
+    r"|いかがでしょう(?:か)?(?:[。.!！]|$)"  # keigo asks without a question mark
     r"|一緒に|いっしょに|来てね|来てくれ|来てください|おいで|待ってる|待ってて|待ってます"
 )
+
+# Asked to come, read by lemma (reading/promise_lines._asks_to_come): a question ending on 来る in any
+# form and dialect the analyzer cuts ("来られへん？", "来れる？", "来てくれない？", "来られますか？"), or on
+# 行く negated ("行かへん？"). Only these words may follow the verb: a "の" ("誰か来るの？") asks about a fact.
+COME_LEMMAS = frozenset({"来る"})
+GO_LEMMAS = frozenset({"行く"})
+NEGATIVE_LEMMAS = frozenset({"ない", "へん", "ん", "ず", "ぬ", "ひん"})
+AFTER_COME = frozenset({"られる", "れる", "ます", "て", "呉れる", "くれる", "貰う", "もらう", "か", "な", "ね", "よ", "や",
+                        "かな", "い", "ぃ"}) | NEGATIVE_LEMMAS
+SENTENCE_MARKS = "?？!！〜ー～…。 "  # what ends a spoken sentence besides its words
+QUESTION_END = lazy(r"(?:[?？]|か)[\s。！!〜ー～…]*$")
 
 WEAK_CUE = lazy(
     r"いいよ|いいね|(?<![A-Za-z])OK(?![A-Za-z])|ＯＫ|オッケー|おっけー|了解|りょうかい|わかった|分かった"

@@ -70,18 +70,24 @@ from karakuri_agent.domain.identity import same_person
 from karakuri_agent.domain.clock import TOKYO
 from karakuri_agent.domain.records import Line
 from karakuri_agent.ja.promise_words import (
+    AFTER_COME,
     AGREEMENT,
     CALL_OFF,
     CALL_OFF_MEETING,
+    COME_LEMMAS,
     DIGITS,
     DEADLINE,
+    GO_LEMMAS,
     MASS_PING,
     MEETING_WORD,
     NAMES_A_DAY,
+    NEGATIVE_LEMMAS,
     NOT_A_MEETING,
     PLACE_CHANGE,
     PLACE_PARTICLE,
+    QUESTION_END,
     REFUSAL,
+    SENTENCE_MARKS,
     STRONG_CUE,
     TOWN_PLACE,
     UNSEEN_SPOT,
@@ -132,6 +138,22 @@ def _casual_meeting(sentence: str, now: datetime, places: _PlaceWords) -> bool:
     return places.spot.search(sentence) is not None or UNSEEN_SPOT.search(sentence) is not None
 
 
+def _asks_to_come(sentence: str) -> bool:
+    """A question that ends on coming ("映画館来られへん？", "来てくれる？") or on not going ("行かへん？"),
+    by the analyzer's lemmas: every form and dialect it cuts, not one surface at a time."""
+    from karakuri_agent.reading.morphemes import words  # the analyzer: only for a sentence with a question
+
+    found = [w for w in words(sentence.strip().rstrip(SENTENCE_MARKS)) if w.pos != "symbol"]
+    for i in range(len(found) - 1, -1, -1):
+        word = found[i]
+        if word.pos == "verb" and word.lemma in COME_LEMMAS | GO_LEMMAS:
+            tail = [w.lemma for w in found[i + 1:]]
+            if all(lemma in AFTER_COME for lemma in tail):
+                return word.lemma in COME_LEMMAS or any(lemma in NEGATIVE_LEMMAS for lemma in tail)
+            return False
+    return False
+
+
 def _proposal_sentence(message: str, now: datetime, known_places: Sequence[Mapping[str, Any]]) -> str | None:
     """The sentence that proposes or accepts meeting, or None."""
     places = _PlaceWords.of(known_places)
@@ -139,6 +161,8 @@ def _proposal_sentence(message: str, now: datetime, known_places: Sequence[Mappi
         if REFUSAL.search(sentence) or CALL_OFF.search(sentence):  # "今日の15時の図書館の約束、行けなくなって…"
             continue
         if STRONG_CUE.search(sentence) or _casual_meeting(sentence, now, places):
+            return sentence
+        if QUESTION_END.search(sentence) and _asks_to_come(sentence):
             return sentence
         if WEAK_CUE.search(sentence) and (due_in_text(sentence, now) or places.named.search(sentence)):
             return sentence
@@ -343,8 +367,9 @@ def _takes_up(line: Line, promise: Promise, earlier: Sequence[Promise]) -> bool:
     changes = bool(PLACE_CHANGE.search(message))
     for plan in earlier:
         if _made_by(plan, line):
-            # Its proposer saying it again: the same time is the same plan, unless the line changes it.
-            if not changes and promise.due_at is not None and promise.due_at == plan.due_at:
+            # Its proposer saying it again: the same time is the same plan, unless the line changes it or
+            # names another place ("16時に図書館" and later "16時、喫茶店に行くんだけど、来る？": now the café).
+            if not changes and promise.due_at is not None and promise.due_at == plan.due_at and _same_place(promise, plan):
                 return True
             if _same_plan(promise, plan):
                 return True
@@ -373,6 +398,11 @@ def _same_plan(promise: Promise, earlier: Promise, *, by_clock: bool = False) ->
             return False
     if promise.due_at is not None and earlier.due_at is None:
         return False  # a time where there was none is news
+    return _same_place(promise, earlier)
+
+
+def _same_place(promise: Promise, earlier: Promise) -> bool:
+    """The same node, else no place said, or one name inside the other (食堂 of 港の食堂)."""
     if promise.node_id and earlier.node_id:
         return promise.node_id == earlier.node_id
     here, there = promise.place_name, earlier.place_name

@@ -123,6 +123,9 @@ def resident_speaks(town: "TownCore", conv: Conversation) -> None:
         at, spoken = meeting_time(town)
         building = town.rng.choice(town.world.map.buildings)
         facts = {"place": building.name, "when": spoken}
+        for earlier in town.meetings:  # the same resident at the same time somewhere else: the plan moved there
+            if earlier["resident"] == resident.agent_id and earlier["at"] == at and not earlier.get("withdrawn"):
+                earlier["withdrawn"] = town.now
         town.meetings.append({"resident": resident.agent_id, "place": building.name, "at": at,
                               "node": building.interior[0], "step": len(town.steps)})
         town.schedule(at, "meet", resident=resident.agent_id, node=building.interior[0], meeting=len(town.meetings) - 1)
