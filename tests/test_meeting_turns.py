@@ -11,6 +11,8 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from karakuri_agent.decide.rules import propose
 from karakuri_agent.domain.clock import TOKYO
@@ -22,7 +24,7 @@ from karakuri_agent.reading.promise_lines import extract_promise
 from karakuri_agent.state.memory import MemoryState
 
 from testing.store_rows import as_lines
-from testing.turn_texts import ME, MEI, NOW, SELF, notification, turn_choices, turn_text, view_of
+from testing.turn_texts import KOU, ME, MEI, NOW, SELF, notification, turn_choices, turn_text, view_of
 
 PLACES = [{"node_id": "3-3", "name": "公園 広場"}, {"node_id": "6-11", "name": "喫茶店 店内"}]
 ASKS = {line.format(place=place) for line in turn_lines.ASK_TIME_AT for place in ("公園", "広場", "喫茶店")} | set(turn_lines.ASK_TIME)
@@ -123,3 +125,54 @@ def test_casual_invitations_with_a_time_are_meetings(line):
 def test_an_invitation_naming_neither_place_nor_time_gets_a_question_about_the_time(line):
     pending, message, reason = heard(line)
     assert pending == [] and message in ASKS and reason == turn_lines.ask_time(MEI["name"])
+
+
+# -- a plan that clashes with one already made is declined (issue 41: every agreed meeting kept) ------------
+def heard_while_promised(message, earlier: dict, *, now=NOW):
+    """As `heard`, with a meeting already agreed with コウ (`earlier`: place, node, minutes from now)."""
+    text = turn_text([MEI, SELF], speaker=MEI, message=message)
+    note = notification(text, turn_choices(enum=[MEI["id"]]), participants=[MEI, SELF], nid="notif-clash",
+                        created_at=now, messages=[{"speaker": MEI["name"], "speaker_id": MEI["id"], "message": message}])
+    store = MemoryState(clock=lambda: now).store
+    store.learn_places(PLACES)
+    due = now + timedelta(minutes=earlier["minutes"])
+    store.add_commitment("notif-earlier", {"partner_id": earlier.get("partner_id", KOU["id"]),
+                                           "partner_name": earlier.get("partner_name", KOU["name"]),
+                                           "place_name": earlier["place"], "node_id": earlier["node"],
+                                           "due_at": due.isoformat(), "source_text": "約束した", "line_key": "k"})
+    observe(store, note, me=ME, now=now)
+    pending = store.pending_commitments(now - timedelta(hours=1))
+    view = view_of(note, pending_commitments=pending, places=[{**p, "visits": 0, "last_visited": None} for p in PLACES],
+                   now=now)
+    _, admitted, refused = first_admitted(note, propose(view).candidates, ())
+    assert admitted is not None, refused
+    return pending, admitted.params["message"]
+
+
+CAFE_AT_3 = {"place": "喫茶店 店内", "node": "6-11", "minutes": 180}  # 15:00, with コウ
+
+
+def test_a_plan_at_the_time_of_another_meeting_elsewhere_is_declined_naming_the_first():
+    pending, message = heard_while_promised("15時に公園で会おう！", CAFE_AT_3)
+    assert [(m.partner_name, m.node_id) for m in pending] == [(KOU["name"], "6-11")]  # the park plan was not made
+    assert message in {line.format(time="15時", name="コウさん", place="喫茶店") for line in turn_lines.BUSY_THEN}
+
+
+@pytest.mark.fuzz
+@settings(max_examples=60, deadline=None)
+@given(offset=st.integers(-150, 150), same_place=st.booleans(), same_person=st.booleans(),
+       wording=st.sampled_from(["{h}時に{p}で会おう！", "{h}時、{p}に行くんだけど、来る？", "{h}時に{p}でお茶でもどう？",
+                                "{h}時に{p}来られへん？"]))
+def test_fuzz_a_plan_clashes_only_with_another_persons_meeting_elsewhere_within_the_hour(offset, same_place,
+                                                                                        same_person, wording):
+    """Whatever the wording: declined (not made, a no naming the first) exactly when another person's meeting
+    is elsewhere and under an hour away; at the same place, or the same person, or farther apart, it is made."""
+    earlier = {**CAFE_AT_3, "minutes": 180 + offset}
+    if same_person:
+        earlier.update(partner_id=MEI["id"], partner_name=MEI["name"])
+    place = "喫茶店" if same_place else "公園"
+    pending, message = heard_while_promised(wording.format(h=15, p=place), earlier)
+    clash = not same_place and not same_person and abs(offset) < 60
+    made = [m for m in pending if m.partner_name == MEI["name"] and m.source_text != "約束した"]
+    assert (not made) is clash, (pending, message)
+    assert any(message.startswith(line.split("{")[0]) for line in turn_lines.BUSY_THEN) is clash, message

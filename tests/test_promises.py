@@ -19,7 +19,7 @@ from karakuri_agent.reading import textparse as tp
 from karakuri_agent.memory.context import Identity, observe
 from karakuri_agent.memory.promises import MEETING_LOOKBACK
 from karakuri_agent.domain.notification import Choice, Notification
-from karakuri_agent.decide.queries import COMMITMENT_SOON, MEETING_GRACE
+from karakuri_agent.decide.queries import COMMITMENT_SOON, LATE_STILL_GOES, MEETING_GRACE
 from karakuri_agent.decide.rules import propose
 from karakuri_agent.domain.records import Line, Meeting, Parsed
 from karakuri_agent.domain.identity import PersonRef
@@ -426,6 +426,22 @@ def test_the_agent_at_the_shrine_stops_waiting_once_the_grace_is_over(store):
         else:
             now += timedelta(minutes=10)
     assert waited_until is not None and waited_until <= _night(18, 1, 57) + MEETING_GRACE
+
+
+@pytest.mark.parametrize("late", [11, 20, 29])
+def test_late_for_a_meeting_the_agent_still_goes_within_half_an_hour_but_never_waits_past_the_grace(store, late):
+    """A talk ran long, a notification came late: 01:57 at the shrine, and it is later. From elsewhere it
+    still sets off, as a person would; standing there, it does not wait on (the grace is over)."""
+    _read(store, 1, _night(18, 1, 0), [MEI_LINE])
+    now = _night(18, 1, 57) + timedelta(minutes=late)
+    _read(store, 2, now, [MEI_LINE])
+    away = propose(_idle_view(store, now, {"node_id": "9-9", "name": None})).candidates[0]
+    assert (away.command, away.params) == ("move", {"target_node_id": "3-9"}), away
+    there = propose(_idle_view(store, now, SHRINE)).candidates
+    assert all(d.command != "wait" for d in there[:1]), there[:1]
+    too_late = _night(18, 1, 57) + LATE_STILL_GOES + timedelta(minutes=1)
+    gone = propose(_idle_view(store, too_late, {"node_id": "9-9", "name": None})).candidates[0]
+    assert gone.params.get("target_node_id") != "3-9" or gone.command != "move", gone
 
 
 def test_a_meeting_twelve_hours_away_does_not_make_the_agent_wait_now(store):

@@ -28,6 +28,10 @@ COMMITMENT_SOON = timedelta(minutes=90)
 # A partner who has not come this long after the time is not coming.
 MEETING_GRACE = timedelta(minutes=10)
 
+# An agent late for a meeting (a long talk, a notification that came late) still goes this long after its
+# time, as a person would: the partner may still be there. Waiting there stops at MEETING_GRACE.
+LATE_STILL_GOES = timedelta(minutes=30)
+
 # A meeting elsewhere ends or declines a talk when only the walk there (travel.time_to_walk) and
 # this much is left: the next notification may come this much later.
 LEAVE_SLACK = timedelta(minutes=15)
@@ -141,7 +145,7 @@ def knows_person(view: View, agent_id: str | None) -> bool:
 
 
 def next_meeting(view: View, *, placed: bool = True) -> Meeting | None:
-    """The soonest promise still ahead (or only just past), whether or not the agent set off.
+    """The soonest promise still ahead (or only just past: late, the agent still goes), whether or not it set off.
 
     `placed`: only one whose place is a known node (one the agent can go to);
     a promise at a place not on its map must not hold it back from the next
@@ -149,10 +153,19 @@ def next_meeting(view: View, *, placed: bool = True) -> Meeting | None:
     """
     for meeting in view.meetings:
         due = meeting.due_at
-        if (due is not None and -MEETING_GRACE <= due - view.now <= COMMITMENT_SOON
-                and (meeting_node(view, meeting) is not None) is placed):
-            return meeting
+        if (due is None or not -LATE_STILL_GOES <= due - view.now <= COMMITMENT_SOON
+                or (meeting_node(view, meeting) is not None) is not placed):
+            continue
+        if due - view.now < -MEETING_GRACE and placed and at_meeting_place(view, meeting):
+            continue  # waited there past the grace: the partner is not coming
+        return meeting
     return None
+
+
+def at_meeting_place(view: View, meeting: Meeting) -> bool:
+    """The agent stands at the meeting's node or in its building."""
+    node, here = meeting_node(view, meeting), current_node_of(view)
+    return node == here or place_group(view, node) == place_group(view, here)
 
 
 def wait_units_left(view: View, meeting: Meeting) -> int:

@@ -33,13 +33,16 @@ from karakuri_agent.domain.clock import TOKYO
 from karakuri_agent.domain.records import Meeting, Transfer
 from karakuri_agent.mind.view import View
 from karakuri_agent.ja import place_words, reasons, turn_lines
-from karakuri_agent.memory import recall
-from karakuri_agent.ja.listening_cues import REMEMBER_ASKED
+from karakuri_agent.memory import promises, recall
+from karakuri_agent.ja.listening_cues import BACK_REFERENCE, REMEMBER_ASKED
+from karakuri_agent.ja.speech_words import join_sentences
+from karakuri_agent.domain.limits import utf16_units
 from karakuri_agent.ja.safety import clean_text
 from karakuri_agent.reading.hearing import hear
 from karakuri_agent.reading.conversation_turns import without_server_sentences
 from karakuri_agent.reading.promise_lines import extract_promise, proposes_without_time
 from karakuri_agent.voice.fitting import choose_line, said_key
+from karakuri_agent.voice.names import address_name, place_word_of
 from karakuri_agent.voice.situation import Plan
 from karakuri_agent.voice.speech import DEFAULT_MAX_LENGTH, Memory, compose
 
@@ -62,6 +65,10 @@ def recalling(view: View, decision: Decision, choice: Choice, partner: PersonRef
     text = clean_text(last) if last else ""
     heard = hear(text) if text else None
     asked = bool(REMEMBER_ASKED.search(text)) and bool(partner.id)
+    if not asked and BACK_REFERENCE.search(text) and partner.id:
+        topic = recall.linked(view.told.get(str(partner.id), ()), partner, text)
+        if topic:  # 'あのマフラー、やっと編み上がった！' → '前に話してくれたマフラーのことだね！よかったね！'
+            return _said_remembering(view, decision, choice, topic, said)
     if not asked and heard is not None and (heard.troubled or heard.kind not in RECALL_AFTER or heard.mood):
         return decision  # an answer, care or thanks is one thought: nothing of another day follows it
     # '覚えてる？' asks for what they told: it comes back whatever the day ('うん、もちろん覚えてるよ！だいふくちゃん、元気？')
@@ -72,6 +79,16 @@ def recalling(view: View, decision: Decision, choice: Choice, partner: PersonRef
     message = recall.with_recall(said, memory, max_length_of(choice, "message"))
     return replace(decision, params={**decision.params, "message": message},
                    reason=reasons.with_memory(decision.reason, recall.explained(memory)), recalled=memory)
+
+
+def _said_remembering(view: View, decision: Decision, choice: Choice, topic: str, said: str) -> Decision:
+    """The line with what the partner told before named first (the pack's `answers.told_before`, else
+    the built-in lines), when both fit; the line alone otherwise."""
+    pool = view.persona.answers.get("told_before") or turn_lines.TOLD_BEFORE
+    opener = _varied(tuple(line.replace("{topic}", topic) for line in pool), view.notification_id)[0]
+    message = join_sentences((opener, said))
+    limit = max_length_of(choice, "message") or DEFAULT_MAX_LENGTH
+    return replace(decision, params={**decision.params, "message": message}) if utf16_units(message) <= limit else decision
 
 
 def speech_params(view: View, choice: Choice, purpose: str, partner: PersonRef) -> dict[str, Any]:
@@ -135,6 +152,9 @@ def needs_next_speaker(choice: Choice) -> bool:
 def _spoken_line(view: View, choice: Choice, purpose: str, partner: PersonRef) -> str:
     last = last_line_of(view, partner)
     promise = promise_in(view, last, partner) if purpose == "reply" else None
+    busy = _busy_with(view, last, partner) if purpose in ("reply", "farewell") and promise is None else None
+    if busy is not None:
+        return _busy_line(view, choice, busy, parting=purpose == "farewell")
     if purpose == "reply" and promise is None and asks_time(view, partner):
         return _ask_time_line(view, choice, last)
     return compose(
@@ -186,6 +206,30 @@ def _offer_line(view: View, choice: Choice, offer: Transfer, *, taken: bool, par
     if parting:
         ordered = [a + b for a in ordered for b in _varied(turn_lines.PARTING, seed)] + ordered
     return _fitted(view, choice, ordered)
+
+
+def _busy_with(view: View, last: str | None, partner: PersonRef) -> Meeting | None:
+    """The meeting agreed with someone else that the plan this line proposes clashes with
+    (memory/promises.clashing, as when it was heard: that plan was not made)."""
+    if not last:
+        return None
+    proposed = extract_promise(last, speaker_name=partner.name or "", speaker_id=partner.id, now=view.now,
+                               known_places=[p.node for p in view.places])
+    standing = {m.id: m for m in [*view.meetings, *view.pending] if m.status in ("pending", "fulfilled")}
+    return promises.clashing(proposed, list(standing.values())) if proposed is not None else None
+
+
+def _busy_line(view: View, choice: Choice, busy: Meeting, *, parting: bool) -> str:
+    """A kind no to a plan that clashes with one already made, saying with whom, where and when
+    (and a goodbye after it when the turn ends the talk)."""
+    due = busy.due_at.astimezone(TOKYO) if busy.due_at else None
+    values = {"time": turn_lines.clock_said(due.hour, due.minute) if due else turn_lines.THAT_TIME,
+              "name": address_name(busy.partner_name) or busy.partner_name,
+              "place": place_word_of(busy.place_name or "") or busy.place_name or ""}
+    lines = [line.format(**values) for line in _varied(turn_lines.BUSY_THEN, view.notification_id)]
+    if parting:
+        lines = [a + b for a in lines for b in _varied(turn_lines.PARTING, view.notification_id)] + lines
+    return _fitted(view, choice, lines)
 
 
 def _ask_time_line(view: View, choice: Choice, last: str | None) -> str:

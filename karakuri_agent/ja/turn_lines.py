@@ -45,6 +45,27 @@ ASK_TIME = (
     "行けたら行くね。時間が決まったら教えて！",
     "いいね、行きたいな。何時ごろがいい？",
 )
+# A partner's line about something they told before (recall.linked): the agent shows it remembers.
+TOLD_BEFORE = (
+    "前に話してくれた{topic}のことだね！",
+    "あっ、前に言ってた{topic}だね！",
+    "{topic}って、前に聞いたあれだね！",
+)
+
+# A meeting proposed near the time of one agreed with someone else, elsewhere: declined, the other named.
+BUSY_THEN = (
+    "ごめんね、{time}は{name}と{place}で約束してるんだ。また誘ってね！",
+    "あっ、{time}は{place}で{name}と会う約束があって…ごめんね。また今度ぜひ！",
+    "その時間は先約があるんだ、ごめんね。{name}と{place}で会うことになってて。また誘って！",
+)
+THAT_TIME = "その時間"
+
+
+def clock_said(hour: int, minute: int) -> str:
+    """A time of day as said in a line: '15時', '9時半', '13時45分'."""
+    return f"{hour}時" + ("半" if minute == 30 else f"{minute}分" if minute else "")
+
+
 ASK_TIME_AT = (
     "{place}、いいね！何時ごろにする？",
     "{place}なら行きたいな。何時にしようか？",

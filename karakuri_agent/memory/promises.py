@@ -13,6 +13,7 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
+from karakuri_agent.domain.identity import PersonRef
 from karakuri_agent.domain.records import Line, Meeting, Parsed, here_of
 from karakuri_agent.reading.place_names import known_place
 from karakuri_agent.reading.promise_lines import Promise, calls_off, changes_plan, extract_promises, line_key
@@ -44,6 +45,33 @@ BROKEN_LIMIT = 100
 KEEPABLE_LIMIT = 50
 
 
+# Two meetings this near in time at different places cannot both be kept: the later proposal is declined.
+CLASH_WINDOW = timedelta(minutes=60)
+
+
+def clashing(promise: Promise, standing: Sequence[Meeting]) -> Meeting | None:
+    """The meeting already agreed with someone else, somewhere else, too near `promise`'s time to keep
+    both, or None. The earlier promise stands; the new one is declined ("その時間は先約があるんだ").
+
+    The same person naming another place at the same time moves their plan (`latest_plans`), and two
+    meetings at one place are both kept there: neither clashes.
+    """
+    if promise.due_at is None:
+        return None
+    proposer = PersonRef(promise.partner_id, promise.partner_name)
+    for row in standing:
+        if row.due_at is None or row.partner.same(proposer) or abs(row.due_at - promise.due_at) >= CLASH_WINDOW:
+            continue
+        if (row.node_id and row.node_id == promise.node_id) or _one_place(row.place_name, promise.place_name):
+            continue
+        return row
+    return None
+
+
+def _one_place(a: str | None, b: str | None) -> bool:
+    return bool(a) and bool(b) and (str(a) in str(b) or str(b) in str(a))
+
+
 def missed(due: datetime | None, now: datetime) -> bool:
     """Past keeping: `now` is more than KEEPABLE_AFTER_DUE after its time."""
     return due is not None and due + KEEPABLE_AFTER_DUE < now
@@ -63,8 +91,15 @@ def hear(store: Store, notification_id: str, parsed: Parsed, *, me_id: str, me_n
     promises = extract_promises(parsed.conversation_messages, self_id=me_id, self_name=me_name, now=seen_at,
                                 known_places=places, conversation_id=conversation_id, said_at=said_at,
                                 standing=[_promise_of(row) for row in standing])
+    declined: list[Promise] = []
     for promise in (p for p in promises if p.due_at is not None):  # a meeting needs a time it understood
         store.add_commitment(notification_id, _commitment_row(promise))
+        if clashing(promise, standing) is not None:
+            declined.append(promise)  # kept as a row (read again, it is not made anew), never pending
+    if declined:
+        rows = store.meetings(seen_at - MEETING_LOOKBACK, seen_at + STANDING_AHEAD, COMMITMENT_LIMIT * 4)
+        made = {(p.partner_id, p.partner_name, p.due_at, p.source_text) for p in declined}
+        withdraw(store, [row.id for row in rows if (row.partner_id, row.partner_name, row.due_at, row.source_text) in made])
     new_lines = [line for line in parsed.conversation_messages
                  if first_seen.get(line_key(line, conversation_id)) == seen_at]
     withdraw(store, withdrawn_by(new_lines, standing, promises, conversation_id, now))

@@ -11,6 +11,7 @@ from karakuri_agent.decide.queries import (
     action_label_of,
     action_options,
     affords,
+    at_meeting_place,
     closeness_to,
     current_node_of,
     duration_for,
@@ -82,7 +83,7 @@ def daily_life_rule(view: View) -> list[Decision]:
     candidates += _look_around(view, essential=True)
     candidates += _sleep_at_night(view)
     social = _look_around(view, essential=False) + _join_a_talk(view) + _talk_to_someone(view)
-    if social and not commitment and not _stayed_long(view) and not _talked_here(view) and _speaks_first(view):
+    if social and not commitment and not _stayed_long(view) and _speaks_first(view, again=_talked_here(view)):
         candidates += social + _act_here(view) + _move_on(view)
     else:
         candidates += _act_here(view) + _learn_the_town(view)
@@ -94,10 +95,12 @@ def daily_life_rule(view: View) -> list[Decision]:
     return [d for d in candidates if not repeats_last(view, d)] or candidates[-1:]
 
 
-def _speaks_first(view: View) -> bool:
-    """Someone new today is beside the agent and nothing is due: it speaks first, as often as its character does."""
+def _speaks_first(view: View, *, again: bool) -> bool:
+    """Someone new today is beside the agent and nothing is due: it speaks first, as often as its character
+    does; `again` (it has talked here since it came), half as often: one talk a visit comes first, then the
+    place and the town, unless the character is a sociable one."""
     share = int(stable_hash(view.notification_id, "speak-first")[:8], 16) / 0xFFFFFFFF
-    return share < recall.sociability(view)
+    return share < recall.sociability(view) * (0.5 if again else 1.0)
 
 
 def _talked_here(view: View) -> bool:
@@ -169,7 +172,7 @@ def _keep_commitment(view: View) -> list[Decision]:
     place = meeting.place_name
     node = meeting_node(view, meeting)
     assert node is not None  # next_meeting only gives placed meetings
-    if node == current_node_of(view) or place_group(view, node) == place_group(view, current_node_of(view)):
+    if at_meeting_place(view, meeting):
         wait = view.choice("wait")
         units = wait_units_left(view, meeting)
         if wait is None or units < 1 or duration_for(wait, units) > units:
@@ -177,8 +180,8 @@ def _keep_commitment(view: View) -> list[Decision]:
         return [Decision(wait.command, {"duration": duration_for(wait, units)},
                          reasons.wait_for(place, meeting.partner_name))]
     move = view.choice("move")
-    if move is None:
-        return []
+    if move is None or (current_node_of(view) is None and view.choice("get_perception") is not None):
+        return []  # not sure where it stands (it may be there already): it looks first (`_look_around`)
     reachable = [str(n) for n in enum_of(move, "target_node_id")]
     step = node if not reachable or node in reachable else _toward(node, current_node_of(view), reachable)
     if step is None:
