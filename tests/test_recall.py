@@ -6,9 +6,13 @@ import json
 from datetime import datetime, timedelta, timezone
 
 import respx
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from karakuri_agent.domain.identity import PersonRef
 from karakuri_agent.domain.records import Line
+from karakuri_agent.ja import turn_lines
 from karakuri_agent.memory import recall
 from karakuri_agent.reading import told_facts
 from karakuri_agent.app.config import load_settings
@@ -125,3 +129,33 @@ def test_a_plan_taken_back_is_never_brought_up(env, state_dir):
         assert plan["topic"] == "引っ越し" and plan["withdrawn_at"] is not None
     finally:
         state.close()
+
+
+# -- a line that refers back to a thing told before shows it is remembered (issue 40, memory) -------------
+def test_a_line_naming_a_thing_told_before_is_linked_to_it():
+    knit = fact("マフラーを編んでるの、お母さんの誕生日に渡すんだ。")
+    assert recall.linked([knit], MEI_P, "あのマフラー、やっと編み上がった！") == "マフラー"
+    assert recall.linked([knit], LUNA_P, "あのマフラー、やっと編み上がった！") is None  # not what Luna told
+    assert recall.linked([{**knit, "withdrawn_at": "2026-12-01T02:00:00Z"}], MEI_P, "あのマフラー、できた！") is None
+    assert recall.linked([knit], MEI_P, "あの帽子、やっと編み上がった！") is None  # a thing never told of
+
+
+def test_told_on_monday_and_referred_back_to_on_tuesday_is_said_to_be_remembered(env, state_dir):
+    _run(env, _conversation("notif-t1", DAY1, "桜草メイ", MEI, "マフラーを編んでるの、お母さんの誕生日に渡すんだ。"), DAY1)
+    day2 = DAY1 + timedelta(days=1)
+    said, _ = _run(env, _conversation("notif-t2", day2, "桜草メイ", MEI, "あのマフラー、やっと編み上がった！"), day2)
+    assert any(said.startswith(line.format(topic="マフラー")) for line in turn_lines.TOLD_BEFORE), said
+    other, _ = _run(env, _conversation("notif-t3", day2, "白石ルナ", LUNA, "あのマフラー、やっと編み上がった！"), day2)
+    assert "前に" not in other and "マフラー" not in other.split("！")[0]  # Luna never told of one
+
+
+@pytest.mark.fuzz
+@settings(max_examples=40, deadline=None)
+@given(thing=st.sampled_from(["マフラー", "朝顔", "屋台", "試験", "発表会", "松葉杖"]),
+       cue=st.sampled_from(["あの{t}、やっと", "例の{t}、ようやく", "前に話した{t}、", "{t}の件、いよいよ", "結局、{t}は"]),
+       end=st.sampled_from(["できたよ！", "うまくいった！", "終わったんだ", "決まったで"]),
+       other=st.sampled_from(["帽子", "自転車", "スープ"]))
+def test_fuzz_only_a_thing_the_partner_told_of_is_linked(thing, cue, end, other):
+    told = fact(f"最近{thing}のことで頭がいっぱいなんだ。", topic=thing)
+    assert recall.linked([told], MEI_P, cue.format(t=thing) + end) == thing
+    assert recall.linked([told], MEI_P, cue.format(t=other) + end) is None

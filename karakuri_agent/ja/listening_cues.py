@@ -292,6 +292,11 @@ ASIDE_CHARS = 20
 # A question after an apology short enough to ask only after the trouble caused ('待った？', '怒ってる？').
 SHORT_ASK = 8
 # Whether the agent remembers ('前にお話しした猫のこと、覚えてますか？'), or will not forget ('ひっこしても わすれない？').
+# A line that refers back to something told before: "あのマフラー、やっと編み上がった！", "例の朝顔",
+# "前に話した試験、受かったよ", "屋台の件、いよいよ来週から", "足、だいぶようなった".
+BACK_REFERENCE = lazy(r"あの|例の|前に(?:話|言|お話|相談)|この前|こないだ|このあいだ|先日|先週|結局|やっと|ようやく"
+                      r"|だいぶ|あれから|その後|いよいよ|の件|のこと")
+
 REMEMBER_ASKED = lazy(r"覚えて(?:る|ます|い|とる|おる|はる|おいで)|おぼえて(?:る|ます|い|とる)|覚えとる|忘れてない|わすれてない")
 WONT_FORGET_ASKED = lazy(r"(?:忘れ|わすれ)(?:ない|んとって|へん)(?:よね|でね|で|ね|の)?[？?！!〜ー]*$")
 # When a thing of the town opens or closes ('港の朝市って何時からやったっけ？'): the world's, asked of a topic.

@@ -148,6 +148,23 @@ def asked_of(rows: Iterable[Mapping[str, Any]], person: PersonRef, now: datetime
     return max(found, key=lambda kr: kr[0])[1] if found else None
 
 
+def linked(rows: Iterable[Mapping[str, Any]], person: PersonRef, line: str) -> str | None:
+    """The thing `person`'s line names that they told the agent about before ('あのマフラー、やっと
+    編み上がった！' after 'お母さんの誕生日に、マフラー編んでるの'): a noun of the line found in one of
+    their facts not taken back (its topic or its line), the line itself aside; None without one."""
+    from karakuri_agent.reading.morphemes import nouns  # the analyzer: only for a line that refers back
+
+    told = [row for row in rows if not row.get("withdrawn_at") and (_about(row, person) or _told_by(row, person))
+            and str(row.get("source") or "") != line]
+    if not told:
+        return None
+    for noun in nouns(line):
+        for row in told:
+            if noun == str(row.get("topic") or "") or noun in nouns(str(row.get("source") or "")):
+                return noun
+    return None
+
+
 def for_partner(view: View, person: PersonRef, *, opening: bool = False) -> Recall | None:
     """A memory to bring up to `person` in this conversation, within the agent's first lines.
 
