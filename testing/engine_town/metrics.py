@@ -13,14 +13,16 @@ the town cannot bend its own grading. Each row has an aim:
 - `unanswered_turns`: conversation prompts (request, reply, turn, closing,
   inactive check) that got no accepted command, so the engine's timeout
   ended or dropped the talk; aim 0;
-- `places_per_day`: distinct places (buildings, labelled spots) the agent
-  stood on per in-world day with at least 10 notifications over six hours or more
+- `places_per_day`: distinct places (buildings, labelled spots, the side of a
+  person of the town: the map names each NPC's node, and a town of three buildings
+  has its fortune teller too) the agent stood on per in-world day with at least 10 notifications over six hours or more
   (a night's few hours are no day); aim >= 2 every day;
 - `places_per_daytime`: the same, counting only what the agent did between 07:00 and 21:00 (Tokyo)
   on days the run saw six such hours or more: a night asleep at home is no day out; aim >= 4 (issue 41);
 - `conversations_started`: idle notifications in the daytime (07:00-21:00) that offered
-  `conversation_start` with someone next to the agent not talked to that day, and how many of
-  them the agent took; aim > 0;
+  `conversation_start` with someone next to the agent not talked to that day (with the answers
+  to what it asked right after: one moment), and at how many it started a talk; aim: one in five
+  or more (issue 41);
 - `offers_answered`: transfers offered inside a conversation that the agent's
   next turn answered with `transfer_response` (accept or reject); aim 100 %;
 - `gifts_answered`: standalone offers (`accept_transfer` / `reject_transfer`)
@@ -28,9 +30,10 @@ the town cannot bend its own grading. Each row has an aim:
 - `talks_joined`: prompts that offered `conversation_join` (residents talking
   next to the agent) and how many the agent joined (shown, no aim);
 - `meetings_kept`: meetings a resident proposed with a time (「今日の16時に喫茶店で」)
-  that fell due before the run ended, and at how many the agent stood at
-  that building between 30 minutes before and 45 minutes after (shown, no aim:
-  the agent may have declined);
+  whose window (30 minutes before to 45 minutes after) closed before the run
+  ended, not taken back or moved, and at how many the agent stood at that
+  building within the window; aim: all of those the agent agreed to (a proposal it
+  declined because it had another meeting then, its answer says so, is counted apart);
 - `idle_acted`: idle notifications with an accepted command (a wider view of "the agent lives").
 """
 
@@ -66,14 +69,15 @@ def measure(town: Any) -> dict[str, Any]:
     by_day: dict[str, list[Any]] = defaultdict(list)
     for step in steps:
         by_day[f"{step.time.astimezone(TOKYO):%Y-%m-%d}"].append(step)
-    places = {day: len({s.place for s in day_steps if s.place}) for day, day_steps in by_day.items()
+    place_of = _places(town)
+    places = {day: len({place_of(s) for s in day_steps} - {""}) for day, day_steps in by_day.items()
               if len(day_steps) >= MIN_DAY_STEPS and day_steps[-1].time - day_steps[0].time >= DAY_SPAN}
     by_daytime = {day: [s for s in day_steps if s.time.astimezone(TOKYO).hour in DAYTIME] for day, day_steps in by_day.items()}
-    daytime = {day: len({s.place for s in day_steps if s.place}) for day, day_steps in by_daytime.items()
+    daytime = {day: len({place_of(s) for s in day_steps} - {""}) for day, day_steps in by_daytime.items()
                if len(day_steps) >= MIN_DAY_STEPS and day_steps[-1].time - day_steps[0].time >= DAY_SPAN}
-    offers = [s for s in steps if s.kind in ("idle", "info", "announcement") and "conversation_start" in s.commands
-              and s.nearby_untalked and s.time.astimezone(TOKYO).hour in DAYTIME]  # 3 a.m. is no chance to chat
-    started = [s for s in offers if s.accepted and s.accepted.get("command") == "conversation_start"]
+    offers = _chances(steps)
+    started = [chance for chance in offers if any(s.accepted and s.accepted.get("command") == "conversation_start"
+                                                  for s in chance)]
     settled = [e for e in town.events if e.kind == "offer_settled" and "mode" not in e.data
                and e.data["step"] < len(steps)]
     gifts = [s for s in steps if s.kind == "transfer"]
@@ -82,8 +86,12 @@ def measure(town: Any) -> dict[str, Any]:
     join_offers = [s for s in steps if "conversation_join" in s.commands]
     joined = [s for s in join_offers if s.accepted and s.accepted.get("command") == "conversation_join"]
     end = steps[-1].time if steps else None
-    due = [m for m in town.meetings if end is not None and m["at"] <= end and m["step"] < len(steps)
-           and not m.get("withdrawn")]  # one the resident took back is not theirs to keep
+    # Due: its window closed before the run ended (one the run stopped inside of cannot be judged yet),
+    # and not taken back or moved by the resident.
+    proposed = [m for m in town.meetings if end is not None and m["at"] + WINDOW_AFTER <= end and m["step"] < len(steps)
+                and not m.get("withdrawn")]
+    declined = [m for m in proposed if _declined(steps[m["step"]])]
+    due = [m for m in proposed if m not in declined]
     kept = [m for m in due if any(s.place == m["place"] and m["at"] - WINDOW_BEFORE <= s.time <= m["at"] + WINDOW_AFTER
                                   for s in steps)]
     acted = [s for s in idle if s.accepted is not None]
@@ -101,15 +109,60 @@ def measure(town: Any) -> dict[str, Any]:
                                    min(places.values()) if places else None, counts=places),
             "places_per_daytime": _row("distinct places per daytime, 07-21 (min over days)", ">= 4",
                                        min(daytime.values()) if daytime else None, counts=daytime),
-            "conversations_started": _row("conversations started / offers", "> 0", len(started), den=len(offers)),
+            "conversations_started": _row("conversations started / offers", ">= 1/5", len(started), den=len(offers)),
             "offers_answered": _row("in-conversation offers answered", "100 %", len(answered), den=len(settled)),
             "gifts_answered": _row("standalone offers answered", "100 %", sum(1 for s in gifts if s.accepted),
                                    den=len(gifts)),
             "talks_joined": _row("talks among residents joined / offered", "", len(joined), den=len(join_offers)),
-            "meetings_kept": _row("timed meetings proposed and kept", "", len(kept), den=len(due)),
+            "meetings_kept": _row("timed meetings agreed and kept", "all", len(kept), den=len(due),
+                                  counts={"declined": len(declined)} if declined else None),
             "idle_acted": _row("idle prompts acted on", "", len(acted), den=len(idle)),
         },
     }
+
+
+# The agent's answer to a proposal saying it is already meeting someone else then (read as a person
+# reads it, by its words: this module imports nothing of the agent).
+BUSY_WORDS = ("先約", "約束してる", "約束があ", "会う約束", "会うことになって")
+
+
+def _declined(step: Any) -> bool:
+    message = str(((step.accepted or {}).get("params") or {}).get("message") or "")
+    return any(word in message for word in BUSY_WORDS)
+
+
+def _places(town: Any) -> Any:
+    """Where a step stood, as a place: its building or labelled spot, else the side of a person of the town
+    (an NPC: the fortune teller's corner, the stall) the agent stood next to, else '' (the street)."""
+    npcs = [(npc.name, _grid(npc.node)) for npc in town.world.map.npcs]
+
+    def place_of(step: Any) -> str:
+        if step.place:
+            return str(step.place)
+        here = _grid(step.node)
+        return next((f"{name} (NPC)" for name, there in npcs if here and there
+                     and abs(here[0] - there[0]) + abs(here[1] - there[1]) <= 1), "")
+    return place_of
+
+
+def _grid(node: Any) -> tuple[int, int] | None:
+    row, _, col = str(node or "").partition("-")
+    return (int(row), int(col)) if row.isdigit() and col.isdigit() else None
+
+
+def _chances(steps: Sequence[Any]) -> list[list[Any]]:
+    """Moments the agent could start a talk: an idle notification in the daytime (3 a.m. is no chance to
+    chat) offering `conversation_start` with someone beside it not talked to that day, with the answers to
+    what the agent asked right after (`info`: who is near, what it sees), which are the same moment."""
+    chances: list[list[Any]] = []
+    for step in steps:
+        offered = ("conversation_start" in step.commands and bool(step.nearby_untalked)
+                   and step.time.astimezone(TOKYO).hour in DAYTIME)
+        if step.kind == "info" and chances and chances[-1][-1].index == step.index - 1:
+            chances[-1].append(step)  # the same moment, looked at more closely
+        elif offered and step.kind in ("idle", "announcement"):
+            chances.append([step])
+    return chances
 
 
 def _row(name: str, aim: str, num: int | None, *, den: int | None = None,
@@ -131,8 +184,8 @@ def holds(key: str, row: dict[str, Any]) -> bool | None:
     if key == "places_per_daytime":
         return bool(row["num"] >= 4)
     if key == "conversations_started":
-        return None if not row["den"] else bool(row["num"] > 0)
-    if key in ("offers_answered", "gifts_answered"):
+        return None if not row["den"] else bool(row["num"] * 5 >= row["den"])  # one chance in five, at least
+    if key in ("offers_answered", "gifts_answered", "meetings_kept"):
         return None if not row["den"] else bool(row["num"] == row["den"])
     return None
 
