@@ -140,3 +140,20 @@ def test_rain_that_stopped_is_no_bad_news_and_a_plan_is_named_without_its_change
     assert hear("雨やんだね").mood != "bad"  # type: ignore[union-attr]
     heard = hear("雨で遠足中止になった")
     assert heard is not None and heard.topic == "遠足", heard
+
+
+# -- Kansai's copula や is not 嫌 ('屋台の件、いよいよ来週からやで' was met with 「え、それは残念だったね…」) --------
+@pytest.mark.fuzz
+@settings(max_examples=60, deadline=None)
+@given(before=st.sampled_from(["来週から", "明日から", "屋台の件、いよいよ来週から", "うちの店", "今日は休み", "三時から",
+                               "もう春", "新しい店"]),
+       tail=st.sampled_from(["やで", "やねん", "や！", "やけど、楽しみ", "やな"]))
+def test_fuzz_the_kansai_copula_after_a_word_carries_no_dislike(before, tail):
+    heard = hear(before + tail)
+    assert heard is None or heard.mood != "bad", (before + tail, heard)
+
+
+@pytest.mark.parametrize("line", ["やだ、もう最悪", "や、やめてよ"])
+def test_ya_at_the_start_of_a_line_is_still_dislike(line):
+    heard = hear(line)
+    assert heard is not None and heard.mood == "bad", heard

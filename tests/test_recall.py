@@ -159,3 +159,34 @@ def test_fuzz_only_a_thing_the_partner_told_of_is_linked(thing, cue, end, other)
     told = fact(f"最近{thing}のことで頭がいっぱいなんだ。", topic=thing)
     assert recall.linked([told], MEI_P, cue.format(t=thing) + end) == thing
     assert recall.linked([told], MEI_P, cue.format(t=other) + end) is None
+
+
+def test_news_naming_nothing_is_asked_after_the_newest_thing_the_partner_told_of():
+    exam = fact("来週、資格の試験なんだ。", topic="試験")
+    day2 = DAY1 + timedelta(days=1)
+    assert recall.referred([exam], MEI_P, "例のやつ、受かった！", day2) == "試験"
+    assert recall.referred([exam], MEI_P, "うまくいったよ！", day2) == "試験"
+    assert recall.referred([exam], MEI_P, "新しい靴買ったよ！", day2) is None  # it names its own thing
+    assert recall.referred([exam], MEI_P, "うまくいったよ！", day2, before=["自転車の練習してたんだ"]) is None
+    assert recall.referred([exam], MEI_P, "うまくいったよ！", DAY1 + timedelta(hours=2)) is None  # the same day
+    assert recall.referred([exam], MEI_P, "うまくいったよ！", DAY1 + timedelta(days=20)) is None  # long ago
+    assert recall.referred([exam], LUNA_P, "うまくいったよ！", day2) is None  # Luna told of no exam
+
+
+def test_told_of_an_exam_on_monday_good_news_on_tuesday_is_asked_after_it(env, state_dir):
+    _run(env, _conversation("notif-g1", DAY1, "桜草メイ", MEI, "来週、資格の試験なんだ。めっちゃ緊張する"), DAY1)
+    day2 = DAY1 + timedelta(days=1)
+    said, _ = _run(env, _conversation("notif-g2", day2, "桜草メイ", MEI, "例のやつ、受かった！"), day2)
+    assert any(said.startswith(line.format(topic="試験")) for line in turn_lines.TOLD_BEFORE_GUESS), said
+
+
+@pytest.mark.fuzz
+@settings(max_examples=40, deadline=None)
+@given(thing=st.sampled_from(["試験", "面接", "発表会", "引っ越し", "手術", "試合"]),
+       when=st.sampled_from(["来週、", "明日、", "今度の日曜、", ""]),
+       feeling=st.sampled_from(["めっちゃ緊張する", "ちょっと不安なんだ", "心配で眠れない", "すごく楽しみ！"]))
+def test_fuzz_a_thing_told_with_a_feeling_is_kept_as_the_thing_not_the_feeling(thing, when, feeling):
+    facts, _ = told_facts.read_line(Line("桜草メイ", f"{when}{thing}なんだ。{feeling}", MEI), DAY1)
+    assert all(f.topic == thing for f in facts), facts  # kept or not (the reading is conservative), never the nerves
+    if feeling != "心配で眠れない":  # a worry that keeps one awake is not read as a thing told (negated_near)
+        assert facts, feeling

@@ -65,10 +65,19 @@ def recalling(view: View, decision: Decision, choice: Choice, partner: PersonRef
     text = clean_text(last) if last else ""
     heard = hear(text) if text else None
     asked = bool(REMEMBER_ASKED.search(text)) and bool(partner.id)
-    if not asked and BACK_REFERENCE.search(text) and partner.id:
-        topic = recall.linked(view.told.get(str(partner.id), ()), partner, text)
+    if not asked and partner.id and heard is not None:
+        rows = view.told.get(str(partner.id), ())
+        topic = recall.linked(rows, partner, text) if BACK_REFERENCE.search(text) else None
         if topic:  # 'あのマフラー、やっと編み上がった！' → '前に話してくれたマフラーのことだね！よかったね！'
-            return _said_remembering(view, decision, choice, topic, said)
+            return _said_remembering(view, decision, choice, topic, said, "told_before", turn_lines.TOLD_BEFORE)
+        talk = [m.message for m in view.parsed.conversation_messages[:-1]
+                if isinstance(m.message, str) and not view.me.is_self(m.speaker_id, m.speaker)]
+        own = set(view.own_lines)
+        before = [line for line in [*talk, *view.talk[:-1]] if line not in own and line != text]
+        guessed = recall.referred(rows, partner, text, view.now, before) if heard.mood and not heard.question else None
+        if guessed:
+            # 'うまくいったよ！' from someone who told of an exam yesterday → 'もしかして、試験のこと？よかったね！'
+            return _said_remembering(view, decision, choice, guessed, said, "told_before_guess", turn_lines.TOLD_BEFORE_GUESS)
     if not asked and heard is not None and (heard.troubled or heard.kind not in RECALL_AFTER or heard.mood):
         return decision  # an answer, care or thanks is one thought: nothing of another day follows it
     # '覚えてる？' asks for what they told: it comes back whatever the day ('うん、もちろん覚えてるよ！だいふくちゃん、元気？')
@@ -81,10 +90,11 @@ def recalling(view: View, decision: Decision, choice: Choice, partner: PersonRef
                    reason=reasons.with_memory(decision.reason, recall.explained(memory)), recalled=memory)
 
 
-def _said_remembering(view: View, decision: Decision, choice: Choice, topic: str, said: str) -> Decision:
-    """The line with what the partner told before named first (the pack's `answers.told_before`, else
-    the built-in lines), when both fit; the line alone otherwise."""
-    pool = view.persona.answers.get("told_before") or turn_lines.TOLD_BEFORE
+def _said_remembering(view: View, decision: Decision, choice: Choice, topic: str, said: str, kind: str,
+                      builtin: tuple[str, ...]) -> Decision:
+    """The line with what the partner told before named first (the pack's `answers.<kind>`, else the
+    built-in lines), when both fit; the line alone otherwise."""
+    pool = view.persona.answers.get(kind) or builtin
     opener = _varied(tuple(line.replace("{topic}", topic) for line in pool), view.notification_id)[0]
     message = join_sentences((opener, said))
     limit = max_length_of(choice, "message") or DEFAULT_MAX_LENGTH

@@ -52,6 +52,13 @@ TOLD_BEFORE = (
     "{topic}って、前に聞いたあれだね！",
 )
 
+# A partner's news that names nothing ('うまくいったよ！') after they told of something (recall.referred):
+# asked, not assumed.
+TOLD_BEFORE_GUESS = (
+    "もしかして、{topic}のこと？",
+    "それって、前に言ってた{topic}のこと？",
+)
+
 # A meeting proposed near the time of one agreed with someone else, elsewhere: declined, the other named.
 BUSY_THEN = (
     "ごめんね、{time}は{name}と{place}で約束してるんだ。また誘ってね！",

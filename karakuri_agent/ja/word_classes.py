@@ -12,6 +12,12 @@ POS = {
     "補助記号": "symbol", "記号": "symbol", "空白": "space",
 }
 
+# UniDic reads Kansai's copula や ('来週からやで', '雨やねん') as 嫌 (dislike); after a noun, a particle or
+# an inflected word it is だ. At a line's start ('やだ', 'や、やめて') it stays 嫌.
+KANSAI_COPULA_MISREAD = ("や", "嫌")
+COPULA = "だ"
+COPULA_AFTER = frozenset({"noun", "particle", "auxiliary", "verb", "adjective", "suffix", "pronoun"})
+
 # Second-level tags that matter: a proper noun, a number, a noun used as an adverb (来週, 今日).
 PROPER = "固有名詞"
 NUMBER = "数詞"
@@ -97,3 +103,13 @@ PLAIN_FORMS = ("終止形", "連体形")  # an explanatory 'ん' follows these (
 # An adjective said back without the negation of the question ('こわく+なかった？' → 'こわかった').
 ADJECTIVE_ADVERBIAL_END, ADJECTIVE_PAST_END, ADJECTIVE_END = "く", "かった", "い"
 
+
+
+def has_hiragana(word: str) -> bool:
+    """Hiragana in a word ('生まれ'): a noun so written is often a verb the analyzer cut short."""
+    return any("ぁ" <= c <= "ゖ" for c in word)
+
+
+# Nouns that point at a thing without naming it ('例のやつ', 'アレの結果'): a line with only these names nothing.
+VAGUE_REFERENTS = frozenset({"例", "アレ", "あれ", "やつ", "ヤツ", "件", "結果", "おかげさま", "おかげ", "ダメ", "だめ",
+                             "無事", "結局", "ついに", "とうとう"})

@@ -153,6 +153,7 @@ def linked(rows: Iterable[Mapping[str, Any]], person: PersonRef, line: str) -> s
     編み上がった！' after 'お母さんの誕生日に、マフラー編んでるの'): a noun of the line found in one of
     their facts not taken back (its topic or its line), the line itself aside; None without one."""
     from karakuri_agent.reading.morphemes import nouns  # the analyzer: only for a line that refers back
+    from karakuri_agent.ja.word_classes import has_hiragana
 
     told = [row for row in rows if not row.get("withdrawn_at") and (_about(row, person) or _told_by(row, person))
             and str(row.get("source") or "") != line]
@@ -160,9 +161,35 @@ def linked(rows: Iterable[Mapping[str, Any]], person: PersonRef, line: str) -> s
         return None
     for noun in nouns(line):
         for row in told:
-            if noun == str(row.get("topic") or "") or noun in nouns(str(row.get("source") or "")):
+            if noun == str(row.get("topic") or ""):
                 return noun
+            if not has_hiragana(noun) and noun in nouns(str(row.get("source") or "")):
+                return noun  # a noun in kana ('生まれ' of a dialect's 生まれだ) is too often a verb cut short
     return None
+
+
+
+# A thing told this long ago or less may be what a line that names nothing refers back to.
+REFERRED_WITHIN = timedelta(days=14)
+
+
+def referred(rows: Iterable[Mapping[str, Any]], person: PersonRef, line: str, now: datetime,
+             before: Iterable[str] = ()) -> str | None:
+    """What a line that names nothing ('例のやつ、受かった！', 'うまくいったよ！') most likely refers back to:
+    the topic of the newest thing `person` told of themselves on an earlier day, within two weeks, not taken
+    back; None when the line or the talk's lines `before` it name a thing (that is what it is about), or
+    they told nothing."""
+    from karakuri_agent.ja.word_classes import VAGUE_REFERENTS
+    from karakuri_agent.reading.morphemes import nouns  # the analyzer: only for a line heard as news
+
+    if any(noun not in VAGUE_REFERENTS for said in (line, *before) for noun in nouns(said)):
+        return None
+    today = now.astimezone(TOKYO).date()
+    told = [row for row in rows if not row.get("withdrawn_at") and row.get("kind") != fact_kinds.NEWS
+            and _about(row, person) and row.get("topic") and (day := _day(row.get("said_at"))) is not None
+            and day < today and now - datetime.fromisoformat(str(row["said_at"])) <= REFERRED_WITHIN]
+    newest = max(told, key=lambda row: str(row.get("said_at")), default=None)
+    return str(newest["topic"]) if newest is not None else None
 
 
 def for_partner(view: View, person: PersonRef, *, opening: bool = False) -> Recall | None:

@@ -206,6 +206,15 @@ def _by_lemma() -> dict[str, tuple[Concept, ...]]:
     return {k: tuple(v) for k, v in index.items()}
 
 
+# The concepts whose words name a feeling itself (緊張, 寂しい, 嬉しい), not a thing that happened (入院, 死ぬ).
+FEELINGS = frozenset({"worry", "lonely", "joy", "warm_feeling"})
+
+
+def is_feeling(word: str) -> bool:
+    """A word naming a feeling (緊張, 不安, 寂しさ): what is felt, never what happened."""
+    return any(concept.name in FEELINGS for concept in _by_lemma().get(word, ()))
+
+
 def cheer_words() -> tuple[str, ...]:
     """What a reply says to cheer (concepts.json `cheer`): no line that meets bad news or worry says it."""
     return concepts()["cheer"].surfaces

@@ -22,6 +22,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from karakuri_agent.ja.word_classes import (
+    COPULA,
+    COPULA_AFTER,
+    KANSAI_COPULA_MISREAD,
     ADJECTIVE_ENDING,
     ADVERBIAL,
     BOUND,
@@ -93,14 +96,17 @@ def _analyse(text: str) -> tuple[Word, ...]:
 
 
 def _read(text: str) -> tuple[Word, ...]:
-    out = []
+    out: list[Word] = []
     for node in _tagger()(text):
         feature = node.feature
         pos = POS.get(_field(feature, "pos1"), "other")
         lemma = _field(feature, "lemma").split("-", 1)[0] or node.surface
         detail = tuple(d for d in (_field(feature, "pos2"), _field(feature, "pos3")) if d)
-        out.append(Word(str(node.surface), lemma, pos, detail, bool(getattr(node, "white_space", "")),
-                        _field(feature, "cForm")))
+        word = Word(str(node.surface), lemma, pos, detail, bool(getattr(node, "white_space", "")),
+                    _field(feature, "cForm"))
+        if (word.surface, word.lemma) == KANSAI_COPULA_MISREAD and out and out[-1].pos in COPULA_AFTER:
+            word = Word(word.surface, COPULA, "auxiliary", (), word.spaced)  # '来週からやで': Kansai's だ, not 嫌
+        out.append(word)
     return tuple(out)
 
 

@@ -150,13 +150,30 @@ def _heard(message: str, speaker_id: str | None, speaker: str, said_at: datetime
         return [], []
     if not about_name and (told_words.HEARSAY.search(plain) or told_words.of_family(plain)):
         return [], []  # a rumour about no one named, or someone else's ('弟が猫を飼ってる'): not the speaker's
+    topic = _thing_told(message, heard.topic)
     detail = told_words.PLAN_DETAIL if heard.kind == "plan" and heard.mood != "bad" else {
         "good": told_words.GOOD_DETAIL, "bad": told_words.BAD_DETAIL}.get(heard.mood, "")
     if about_name:
-        return [Fact(EVENT, heard.topic, speaker_id, speaker, None, about_name, said_at, message, detail=detail,
+        return [Fact(EVENT, topic, speaker_id, speaker, None, about_name, said_at, message, detail=detail,
                      conversation_id=conversation_id)], []
-    return [Fact(EVENT, heard.topic, speaker_id, speaker, speaker_id, speaker, said_at, message, detail=detail,
+    return [Fact(EVENT, topic, speaker_id, speaker, speaker_id, speaker, said_at, message, detail=detail,
                  conversation_id=conversation_id)], []
+
+
+def _thing_told(message: str, topic: str) -> str:
+    """What a line told of: the topic heard, unless that names a feeling ('来週、資格の試験なんだ。めっちゃ
+    緊張する' is about the exam, not the nerves), then the thing named last before the feeling (the head of
+    '資格の試験'), else the first named after it."""
+    from karakuri_agent.reading.lexicon import is_feeling
+    from karakuri_agent.reading.morphemes import nouns
+
+    if not is_feeling(topic):
+        return topic
+    found = nouns(message)
+    at = found.index(topic) if topic in found else len(found)
+    things = [(i, noun) for i, noun in enumerate(found) if not is_feeling(noun) and noun not in told_words.SMALL_TALK]
+    before = [noun for i, noun in things if i < at]
+    return before[-1] if before else next((noun for i, noun in things if i > at), topic)
 
 
 def read_lines(lines: Iterable[Line], said_at: Any, *, is_self: Any,

@@ -115,6 +115,7 @@ class Answers(_Strict):
     forgot: Phrases | None = None  # '覚えてる？' from someone it does not
     wont_forget: Phrases | None = None  # 'わすれない？'
     told_before: Phrases | None = None  # 'あのマフラー、やっと編み上がった！' after being told of it ({topic})
+    told_before_guess: Phrases | None = None  # 'うまくいったよ！' naming nothing, after being told of a thing ({topic})
 
     guess: Phrases | None = None  # a quiz or riddle of the partner's ('何味だったと思う？当ててみて')
     advice: Phrases | None = None  # what the partner should do ('これ、どうすりゃいいと思う？')
