@@ -65,32 +65,40 @@ def recalling(view: View, decision: Decision, choice: Choice, partner: PersonRef
     text = clean_text(last) if last else ""
     heard = hear(text) if text else None
     asked = bool(REMEMBER_ASKED.search(text)) and bool(partner.id)
-    if not asked and partner.id and heard is not None:
-        rows = view.told.get(str(partner.id), ())
-        topic = recall.linked(rows, partner, text) if BACK_REFERENCE.search(text) else None
-        if topic:  # 'あのマフラー、やっと編み上がった！' → '前に話してくれたマフラーのことだね！よかったね！'
-            return _said_remembering(view, decision, choice, topic, said, "told_before", turn_lines.TOLD_BEFORE)
-        talk = [m.message for m in view.parsed.conversation_messages[:-1]
-                if isinstance(m.message, str) and not view.me.is_self(m.speaker_id, m.speaker)]
-        own = set(view.own_lines)
-        before = [line for line in [*talk, *view.talk[:-1]] if line not in own and line != text]
-        guessed = recall.referred(rows, partner, text, view.now, before) if heard.mood and not heard.question else None
-        if guessed:
-            # 'うまくいったよ！' from someone who told of an exam yesterday → 'もしかして、試験のこと？よかったね！'
-            return _said_remembering(view, decision, choice, guessed, said, "told_before_guess", turn_lines.TOLD_BEFORE_GUESS)
+    link = _told_link(view, partner, text, heard) if not asked and partner.id and heard is not None else None
+    if link is not None and heard is not None and (heard.mood or heard.kind == "news"):
+        return _said_remembering(view, decision, choice, said, *link)  # their news is about what they told
     if not asked and heard is not None and (heard.troubled or heard.kind not in RECALL_AFTER or heard.mood):
         return decision  # an answer, care or thanks is one thought: nothing of another day follows it
     # '覚えてる？' asks for what they told: it comes back whatever the day ('うん、もちろん覚えてるよ！だいふくちゃん、元気？')
     memory = recall.asked_of(view.told.get(str(partner.id), ()), partner, view.now, text) if asked \
         else recall.for_partner(view, partner, opening=choice.command in ("conversation_start", "conversation_accept"))
     if memory is None:
-        return decision
+        return _said_remembering(view, decision, choice, said, *link) if link is not None else decision
     message = recall.with_recall(said, memory, max_length_of(choice, "message"))
     return replace(decision, params={**decision.params, "message": message},
                    reason=reasons.with_memory(decision.reason, recall.explained(memory)), recalled=memory)
 
 
-def _said_remembering(view: View, decision: Decision, choice: Choice, topic: str, said: str, kind: str,
+def _told_link(view: View, partner: PersonRef, text: str, heard: Any) -> tuple[str, str, tuple[str, ...]] | None:
+    """What the partner's line refers back to that they told before, with the phrases that say so: a thing it
+    names ('あのマフラー、やっと編み上がった！' → 'マフラー', recall.linked), else, for news naming nothing
+    ('うまくいったよ！'), the newest thing they told of (recall.referred), asked rather than assumed."""
+    rows = view.told.get(str(partner.id), ())
+    topic = recall.linked(rows, partner, text) if BACK_REFERENCE.search(text) else None
+    if topic:
+        return topic, "told_before", turn_lines.TOLD_BEFORE
+    if not heard.mood or heard.question:
+        return None
+    talk = [m.message for m in view.parsed.conversation_messages[:-1]
+            if isinstance(m.message, str) and not view.me.is_self(m.speaker_id, m.speaker)]
+    own = set(view.own_lines)
+    before = [line for line in [*talk, *view.talk[:-1]] if line not in own and line != text]
+    guessed = recall.referred(rows, partner, text, view.now, before)
+    return (guessed, "told_before_guess", turn_lines.TOLD_BEFORE_GUESS) if guessed else None
+
+
+def _said_remembering(view: View, decision: Decision, choice: Choice, said: str, topic: str, kind: str,
                       builtin: tuple[str, ...]) -> Decision:
     """The line with what the partner told before named first (the pack's `answers.<kind>`, else the
     built-in lines), when both fit; the line alone otherwise."""
