@@ -27,8 +27,8 @@ the town cannot bend its own grading. Each row has an aim:
   next turn answered with `transfer_response` (accept or reject); aim 100 %;
 - `gifts_answered`: standalone offers (`accept_transfer` / `reject_transfer`)
   answered before they expired; aim 100 %;
-- `talks_joined`: prompts that offered `conversation_join` (residents talking
-  next to the agent) and how many the agent joined (shown, no aim);
+- `talks_joined`: prompts in the daytime (07:00-21:00) that offered `conversation_join`
+  (residents talking next to the agent) and how many the agent joined (shown, no aim);
 - `meetings_kept`: meetings a resident proposed with a time (「今日の16時に喫茶店で」)
   whose window (30 minutes before to 45 minutes after) closed before the run
   ended, not taken back or moved, and at how many the agent stood at that
@@ -42,7 +42,7 @@ from __future__ import annotations
 import statistics
 from collections import Counter, defaultdict
 from datetime import timedelta
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 from zoneinfo import ZoneInfo
 
 TOKYO = ZoneInfo("Asia/Tokyo")  # the world's zone, as the town's texts state it
@@ -75,7 +75,7 @@ def measure(town: Any) -> dict[str, Any]:
     by_daytime = {day: [s for s in day_steps if s.time.astimezone(TOKYO).hour in DAYTIME] for day, day_steps in by_day.items()}
     daytime = {day: len({place_of(s) for s in day_steps} - {""}) for day, day_steps in by_daytime.items()
                if len(day_steps) >= MIN_DAY_STEPS and day_steps[-1].time - day_steps[0].time >= DAY_SPAN}
-    offers = _chances(steps)
+    offers = _chances(steps, lambda step: "conversation_start" in step.commands and bool(step.nearby_untalked))
     started = [chance for chance in offers if any(s.accepted and s.accepted.get("command") == "conversation_start"
                                                   for s in chance)]
     settled = [e for e in town.events if e.kind == "offer_settled" and "mode" not in e.data
@@ -83,8 +83,9 @@ def measure(town: Any) -> dict[str, Any]:
     gifts = [s for s in steps if s.kind == "transfer"]
     answered = [e for e in settled if e.data["answered"]]
     idle = [s for s in steps if s.kind == "idle" and s.choices]
-    join_offers = [s for s in steps if "conversation_join" in s.commands]
-    joined = [s for s in join_offers if s.accepted and s.accepted.get("command") == "conversation_join"]
+    join_offers = _chances(steps, lambda step: "conversation_join" in step.commands)
+    joined = [chance for chance in join_offers if any(s.accepted and s.accepted.get("command") == "conversation_join"
+                                                      for s in chance)]
     end = steps[-1].time if steps else None
     # Due: its window closed before the run ended (one the run stopped inside of cannot be judged yet),
     # and not taken back or moved by the resident.
@@ -150,14 +151,14 @@ def _grid(node: Any) -> tuple[int, int] | None:
     return (int(row), int(col)) if row.isdigit() and col.isdigit() else None
 
 
-def _chances(steps: Sequence[Any]) -> list[list[Any]]:
-    """Moments the agent could start a talk: an idle notification in the daytime (3 a.m. is no chance to
-    chat) offering `conversation_start` with someone beside it not talked to that day, with the answers to
-    what the agent asked right after (`info`: who is near, what it sees), which are the same moment."""
+def _chances(steps: Sequence[Any], offers: Callable[[Any], bool]) -> list[list[Any]]:
+    """Moments the agent could take what `offers` says a step offers (start a talk with someone beside it
+    not talked to that day, join residents talking): an idle notification in the daytime (3 a.m. is no
+    chance to chat), with the answers to what the agent asked right after (`info`: who is near, which talks
+    are going on), which are the same moment."""
     chances: list[list[Any]] = []
     for step in steps:
-        offered = ("conversation_start" in step.commands and bool(step.nearby_untalked)
-                   and step.time.astimezone(TOKYO).hour in DAYTIME)
+        offered = offers(step) and step.time.astimezone(TOKYO).hour in DAYTIME
         if step.kind == "info" and chances and chances[-1][-1].index == step.index - 1:
             chances[-1].append(step)  # the same moment, looked at more closely
         elif offered and step.kind in ("idle", "announcement"):
