@@ -241,7 +241,8 @@ def test_the_register_fits_the_news() -> None:
     for seed in SEEDS:
         assert any(mark in _reply("財布なくしちゃった…", seed=seed)
                    for mark in ("大変", "大丈夫", "残念", "つらかった", "ついてなかった"))
-        assert any(mark in _reply("テストで満点とったよ！", seed=seed) for mark in ("よかった", "すごい", "やった", "うれしい"))
+        assert any(mark in _reply("テストで満点とったよ！", seed=seed)
+                   for mark in ("おめでとう", "よかった", "すごい", "やった", "うれしい"))
     assert good
 
 

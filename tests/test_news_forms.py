@@ -157,3 +157,52 @@ def test_fuzz_the_kansai_copula_after_a_word_carries_no_dislike(before, tail):
 def test_ya_at_the_start_of_a_line_is_still_dislike(line):
     heard = hear(line)
     assert heard is not None and heard.mood == "bad", heard
+
+
+# -- managed, at last: read from the verb's form, not a list of lines ---------------------------------------
+@pytest.mark.fuzz
+@settings(max_examples=80, deadline=None)
+@given(thing=st.sampled_from(["カメラ", "チケット", "古本", "限定のケーキ", "新しい靴", "始発"]),
+       # (a one-row verb's られ is also the passive: '手に入れられた' reads as done to one, '弟に食べられた' does)
+       verb=st.sampled_from([("買え", "買えなかった"), ("見つけられ", "見つけられなかった"), ("乗れ", "乗れなかった"),
+                             ("予約でき", "予約できなかった")]),
+       lead=st.sampled_from(["やっと", "ずっと欲しかった", "ついに", ""]),
+       end=st.sampled_from(["たんだ", "た！", "たよ〜", "ました！"]))
+def test_fuzz_something_managed_is_good_news_and_not_managing_it_is_not(thing, verb, lead, end):
+    done, not_done = verb
+    good = hear(f"{lead}{thing}、{done}{end}")
+    assert good is not None and good.mood == "good", (lead, thing, done, end, good)
+    bad = hear(f"{lead}{thing}、{not_done}")
+    assert bad is None or bad.mood != "good", (lead, thing, not_done, bad)
+
+
+@pytest.mark.parametrize("line", ["マラソン、最後まで走りきったばい！", "分厚い本、最後まで読み切った！", "熱下がったよ〜、もうすっかり元気！",
+                                  "膝の手術うまいこといってな、また歩けるようになったんよ", "例の朝顔、ようやく咲いたよ"])
+def test_done_through_recovered_or_at_last_is_good_news(line):
+    heard = hear(line)
+    assert heard is not None and heard.mood == "good", heard
+
+
+@pytest.mark.fuzz
+@settings(max_examples=60, deadline=None)
+@given(event=st.sampled_from(["ミスし", "失敗し", "遅刻し", "風邪ひか", "事故に遭わ", "試合に負け", "熱は出"]),
+       end=st.sampled_from(["なかった！", "なかったよ", "ませんでした"]))
+def test_fuzz_a_bad_thing_that_did_not_happen_is_no_bad_news(event, end):
+    heard = hear(f"今日は{event}{end}")
+    assert heard is None or heard.mood != "bad", (event, end, heard)
+
+
+# -- a milestone is congratulated (concepts.json `milestone`, reactions.celebrate) ----------------------------
+@pytest.mark.fuzz
+@settings(max_examples=60, deadline=None)
+@given(event=st.sampled_from(["試験に合格した", "大会で優勝した", "昇進が決まった", "結婚することになった", "弟が生まれた",
+                              "テストで満点とった", "自分の店を開店した"]),
+       end=st.sampled_from(["よ！", "んだ！", "の〜✨", "ばい！", "んです。"]), seed=st.integers(0, 50))
+def test_fuzz_a_milestone_is_congratulated_and_one_not_reached_is_not(event, end, seed):
+    persona = load_persona()
+    said = compose("reply", persona=persona, partner_name="メイ", last_line=event + end, seed=f"s{seed}",
+                   memory=Memory())
+    assert "おめでとう" in said, (event, end, said)
+    missed = compose("reply", persona=persona, partner_name="メイ", last_line="試験、受からなかった…", seed=f"s{seed}",
+                     memory=Memory())
+    assert "おめでとう" not in missed, missed

@@ -113,3 +113,18 @@ def has_hiragana(word: str) -> bool:
 # Nouns that point at a thing without naming it ('例のやつ', 'アレの結果'): a line with only these names nothing.
 VAGUE_REFERENTS = frozenset({"例", "アレ", "あれ", "やつ", "ヤツ", "件", "結果", "おかげさま", "おかげ", "ダメ", "だめ",
                              "無事", "結局", "ついに", "とうとう"})
+
+
+# Achieving, read from the verb's form ('やっと買えた', '最後まで走りきった', 'また歩けるようになった'):
+# a five-row verb conjugated as one-row is its potential (買う → 買え); 切る after a verb is doing it through.
+GODAN_ENDINGS = frozenset("うくぐすつぬぶむ")
+ONE_ROW = "下一段"
+POTENTIAL_RU = "れ"  # 走る → 走れ
+RU = "る"
+THROUGH = frozenset({"切る"})
+AT_LAST = frozenset({"やっと", "ようやく", "ようやっと"})  # waited for: ついに, とうとう come before bad things too
+
+# A noun's event told by a verb that only carries it (ミスする, 風邪をひく, 事故に遭う): the verb's negation
+# turns the noun ('ミスしなかった' is no mistake). Lemmas as UniDic gives them; the particles between.
+SUPPORT_VERBS = frozenset({"為る", "する", "引く", "遭う", "会う", "罹る", "成る", "起こる", "起きる", "出る"})
+NOUN_TO_VERB = frozenset({"が", "を", "に", "は", "も"})

@@ -26,7 +26,24 @@ from karakuri_agent.ja.listening_cues import (
     ADVERB_PARTICLE, AGREEING_TAILS, CALL_SEPARATORS, GREETING_LEFTOVER, GREETING_TAIL, NAME_CALL, NEGATION_AFTER,
     QUESTION_MARKS,
 )
-from karakuri_agent.ja.word_classes import ADVERBIAL_FORM, CONCESSIVE, NEGATION_TRANSPARENT, NEGATIONS, PASSIVES, PAST, SENTENCE_END_MARKS, TE_LINKS
+from karakuri_agent.ja.word_classes import (
+    ADVERBIAL_FORM,
+    AT_LAST,
+    CONCESSIVE,
+    GODAN_ENDINGS,
+    NEGATION_TRANSPARENT,
+    NEGATIONS,
+    NOUN_TO_VERB,
+    ONE_ROW,
+    PASSIVES,
+    PAST,
+    POTENTIAL_RU,
+    RU,
+    SENTENCE_END_MARKS,
+    SUPPORT_VERBS,
+    TE_LINKS,
+    THROUGH,
+)
 from karakuri_agent.reading.morphemes import Word, hiragana, words
 from karakuri_agent.shipped import shipped
 
@@ -235,6 +252,12 @@ def negated(found: Sequence[Word], i: int) -> bool:
     if word.pos == "adjective" and word.form.startswith(ADVERBIAL_FORM) and i + 1 < len(found) \
             and found[i + 1].pos == "verb" and _negation_after(found, i + 1):
         return True
+    if word.pos == "noun":  # 'ミスしなかった', '風邪ひかなかった', '事故に遭わなかった': its verb is negated
+        j = i + 1
+        while j < len(found) and found[j].pos == "particle" and found[j].surface in NOUN_TO_VERB:
+            j += 1
+        if j < len(found) and found[j].pos == "verb" and found[j].lemma in SUPPORT_VERBS and _negation_after(found, j):
+            return True
     return _negation_after(found, i)
 
 
@@ -272,14 +295,16 @@ def tags(found: Sequence[Word], text: str) -> set[str]:
     for i, word in enumerate(found):
         turned = negated(found, i)
         for concept in index.get(word.lemma, ()) + index.get(word.surface, ()):
-            if turned and concept.polarity > 0:
-                continue  # '楽しくなかった', 'うまくいってない': the glad word is turned
+            if turned and concept.polarity:
+                continue  # '楽しくなかった', 'うまくいってない', '間違えずに弾けた': the word is turned
             if not concept.reply_only and (not concept.regret_with or any(m in text for m in concept.regret_with)):
                 named.add(concept.name)
         if turned:
             named.update(c.name for c in concepts().values() if word.lemma in c.negated_lemmas)
         if word.pos == "verb" and passive(found, i) and not any(c.polarity > 0 for c in index.get(word.lemma, ())):
             named.update(c.name for c in concepts().values() if c.passive)
+    if achieved(found):
+        named.add("good_event")  # 'やっと買えた', '最後まで走りきった': managed, at last
     if "good_event" in named:
         named.discard("adversity")  # '選手に選ばれた': done to one, and glad
     for concept in concepts().values():
@@ -289,20 +314,44 @@ def tags(found: Sequence[Word], text: str) -> set[str]:
             tail = text.rstrip(SENTENCE_END_MARKS)
             if any(tail.endswith(s) for s in concept.surfaces):
                 named.add(concept.name)
-        elif any(_named_unturned(s, text, concept.polarity > 0) for s in concept.surfaces if len(s) > 1):
+        elif any(_named_unturned(s, text, concept.polarity != 0) for s in concept.surfaces if len(s) > 1):
             named.add(concept.name)
     return named
 
 
-def _named_unturned(surface: str, text: str, glad: bool) -> bool:
-    """Whether ``surface`` is in ``text`` and, for a glad concept, not turned by a negation right after it
-    ('うまくいってない', '歩けるようになってない': no good news)."""
+def achieved(found: Sequence[Word]) -> bool:
+    """The line tells of something managed, in the past and not negated: a verb in its potential form
+    ('買えた', '弾けました', '歩けるようになった'), a verb done through ('走りきった'), or any verb after
+    'やっと'/'ついに' ('ようやく咲いた')."""
+    past = [i for i, w in enumerate(found) if w.pos == "auxiliary" and w.lemma == PAST]
+    at_last = next((i for i, w in enumerate(found) if w.surface in AT_LAST), None)
+    for i, word in enumerate(found):
+        if word.pos != "verb" or negated(found, i) or not any(p > i for p in past):
+            continue
+        potential = word.conjugation.startswith(ONE_ROW) and (
+            word.lemma[-1:] in GODAN_ENDINGS
+            or (word.lemma.endswith(RU) and word.surface == word.lemma[:-1] + POTENTIAL_RU))
+        through = word.lemma in THROUGH and i > 0 and found[i - 1].pos == "verb"
+        # 'ついに壊れた' is no good news: after 'やっと' only a verb that is not bad of itself
+        benign = polarity_table().get(word.lemma, 0) >= 0 and not any(c.polarity < 0 for c in _by_lemma().get(word.lemma, ()))
+        if potential or through or (at_last is not None and at_last < i and not helper(found, i) and benign):
+            return True
+    return False
+
+
+def _named_unturned(surface: str, text: str, polar: bool) -> bool:
+    """Whether ``surface`` is in ``text`` and, for a concept that says how things went, not turned by a
+    negation right after it ('うまくいってない', '歩けるようになってない': no good news; '負けなかった': no defeat)."""
     start = text.find(surface)
     while start >= 0:
-        if not glad or not NEGATION_AFTER.match(text, start + len(surface)):
+        if not polar or not NEGATION_AFTER.match(text, start + len(surface)):
             return True
         start = text.find(surface, start + 1)
     return False
+
+
+# The emotions of good news: joy, and pride in a milestone reached (concepts.json `milestone`).
+GLAD = frozenset({"glad", "proud"})
 
 
 @dataclass(frozen=True)
@@ -320,7 +369,7 @@ class Feeling:
         dictionaries score in passing ('空いてる', '無視して') makes no news good or bad."""
         if self.emotions & TROUBLE or self.main < 0:
             return "bad"
-        if "glad" in self.emotions and self.polarity > 0:
+        if self.emotions & GLAD and self.polarity > 0:
             return "good"
         return ""
 
@@ -411,5 +460,5 @@ def _scored(found: Sequence[Word], text: str) -> Feeling:
     if emotions & TROUBLE and score >= 0 and "glad" not in emotions:
         score = -1
     if score < 0:
-        emotions.discard("glad")  # '楽しくなかった': the joy named is turned
+        emotions -= GLAD  # '楽しくなかった': the joy named is turned
     return Feeling(1 if score > 0 else -1 if score < 0 else 0, frozenset(emotions), main)

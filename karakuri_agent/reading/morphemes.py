@@ -64,6 +64,7 @@ class Word:
     detail: tuple[str, ...] = ()
     spaced: bool = False  # whitespace came before it: it starts a new run of words
     form: str = ""  # the conjugated form ('意志推量形' of 持とう, '終止形-一般'), '' for words that do not conjugate
+    conjugation: str = ""  # how it conjugates ('五段-カ行', '下一段-ア行': 買え of 買う is its potential)
 
     @property
     def proper(self) -> bool:
@@ -103,7 +104,7 @@ def _read(text: str) -> tuple[Word, ...]:
         lemma = _field(feature, "lemma").split("-", 1)[0] or node.surface
         detail = tuple(d for d in (_field(feature, "pos2"), _field(feature, "pos3")) if d)
         word = Word(str(node.surface), lemma, pos, detail, bool(getattr(node, "white_space", "")),
-                    _field(feature, "cForm"))
+                    _field(feature, "cForm"), _field(feature, "cType"))
         if (word.surface, word.lemma) == KANSAI_COPULA_MISREAD and out and out[-1].pos in COPULA_AFTER:
             word = Word(word.surface, COPULA, "auxiliary", (), word.spaced)  # '来週からやで': Kansai's だ, not 嫌
         out.append(word)

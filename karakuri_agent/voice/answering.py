@@ -145,11 +145,20 @@ def _told(s: Situation, h: Understanding) -> list[str]:
         return care
     mood = {"good": "good_news", "bad": "bad_news"}.get(h.mood, "")
     kind = "plan" if h.kind == "plan" and not h.mood else mood or ("feeling" if h.kind == "feeling" else "news")
-    if not h.clause or (not h.verbal and kind != "plan") or "relieved" in h.emotions:
+    plain = not h.clause or (not h.verbal and kind != "plan") or "relieved" in h.emotions
+    if kind == "good_news" and MILESTONE in h.emotions:  # '昇進決まった！': congratulations, where the pack has them
+        said = _said(s, "celebrate_plain", table="reactions") if plain else \
+            _said(s, "celebrate", table="reactions", topic=h.clause)
+        if said:
+            return said
+    if plain:
         # a bare noun is no news ('金魚なんだ…'); a trouble over is met as such ('よかったね！'), not said back
         return _said(s, kind + "_plain", table="reactions")
     return _said(s, kind, table="reactions", topic=h.clause)
 
+
+# The emotion of concepts.json's `milestone` (passed, won, promoted, married, born): news to congratulate.
+MILESTONE = "proud"
 
 # The care a troubled line is met with, by the feeling it names, most serious first.
 _CARE = (("grief", "grief"), ("hurt", "hurt"), ("unwell", "unwell"), ("worried", "worry"), ("tired", "tired"))

@@ -44,6 +44,8 @@ class Reactions(_Strict):
     default: Phrases | None = None
     good_news: Phrases | None = None
     good_news_plain: Phrases | None = None
+    celebrate: Phrases | None = None  # good news that is a milestone (合格, 優勝, 昇進, 結婚, 誕生): congratulations
+    celebrate_plain: Phrases | None = None
     bad_news: Phrases | None = None
     bad_news_plain: Phrases | None = None
     news: Phrases | None = None
