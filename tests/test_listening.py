@@ -458,3 +458,32 @@ from hypothesis import strategies as st  # noqa: E402
 def test_every_way_of_settling_a_time_is_an_arrangement(opener, place, hour, half, end):
     line = f"{opener}{place}{hour}時{'半' if half else ''}{'に' if end in ('で', 'ね') and not half else ''}{end}"
     assert hear(line).kind == "arrangement", line
+
+
+# -- a line in kana keeps its question and its sense (sealed-set misses, fuzzed over their class) -----------
+@pytest.mark.fuzz
+@given(before=st.sampled_from(["まじでいみわからん、", "これ、", "ねえ、", "あのさ、", ""]),
+       ask=st.sampled_from(["どうおもう？", "どう思う？", "どうおもいます？", "どうおもうー？"]))
+def test_fuzz_asking_what_one_thinks_in_kana_is_no_invitation(before, ask):
+    heard = hear(before + ask)
+    assert heard is not None and heard.kind != "invitation", heard
+
+
+@pytest.mark.fuzz
+@given(word=st.sampled_from(["なんいろ", "なにいろ", "なんこ", "なんにん", "なんさい"]),
+       end=st.sampled_from(["あるの？", "なの？", "いるの？", "？"]))
+def test_fuzz_a_question_word_in_kana_asks_what_and_is_no_noun(word, end):
+    heard = hear(f"{word} {end}")
+    assert heard is not None and heard.kind == "question" and heard.question is not None, heard
+    assert heard.question.kind != "yesno", heard
+
+
+@pytest.mark.fuzz
+@given(lead=st.sampled_from(["", "ついでに", "今から喫茶店行くけど、", "コンビニ寄るから"]),
+       ask=st.sampled_from(["なんか買ってきてほしいものある？", "何か買ってきてほしいもんとかある？", "何かいる？",
+                            "手伝ってほしいことあったら言ってね"]))
+def test_fuzz_an_errand_offered_is_an_offer_thanked_for(lead, ask):
+    heard = hear(lead + ask)
+    assert heard is not None and heard.kind == "offer", heard
+    said = compose("reply", persona=NIKE, partner_name="メイ", last_line=lead + ask, seed="s", memory=Memory())
+    assert "ありがとう" in said and said != "うん！", said

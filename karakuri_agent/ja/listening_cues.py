@@ -102,7 +102,10 @@ TOGETHER = lazy(r"一緒|いっしょ|みんなで|皆で")
 # Help offered in set phrases: '何かお手伝いできることはありますか', '力になるよ', 'おにぎり半分こしよ', 'Need help?'.
 HELP_ASKED = lazy(r"(?:お)?手伝(?:い|え)(?:できる|出来る|する|しましょう|できそうな)?(?:こと|事)|(?:何か|なにか|なんか)"
                         r"(?:できる|出来る|やれる)(?:こと|事)|力にな(?:れる|ろう|るよ|ります|れたら)|半分こ|はんぶんこ|分けっこ"
-                        r"|わけっこ|\bhelp\b|任せて|まかせて", re.IGNORECASE)
+                        r"|わけっこ|\bhelp\b|任せて|まかせて"
+                        # 'なんか買ってきてほしいものある？', 'ついでに何かいる？': an errand offered
+                        r"|[てで](?:き|来)?(?:ほしい|欲しい)(?:もの|もん|物|こと|事)(?:ある|は|とか|あったら)"
+                        r"|(?:何か|なにか|なんか)(?:いる|要る|いります|要ります|いらない|要らない)[？?]", re.IGNORECASE)
 # An invitation said as a statement ('一緒に行こうよ！', '今度お茶しよう').
 # 'Together, how about it?' ('一緒にどうかなって思って'): an invitation whatever follows ('よかったらだけど' is no warmth).
 INVITE_ASKED = lazy(r"(?:一緒に|いっしょに)(?:どう|いかが)")

@@ -22,18 +22,19 @@ from dataclasses import dataclass
 from typing import Any
 
 from karakuri_agent.ja.word_classes import (
-    COPULA,
-    COPULA_AFTER,
-    KANSAI_COPULA_MISREAD,
     ADJECTIVE_ENDING,
     ADVERBIAL,
+    ASKING_KANA,
     BOUND,
     CASE_PARTICLES,
+    COPULA,
+    COPULA_AFTER,
     FORMAL_NOUNS,
     HIRAGANA_ONLY,
     KATAKANA_LETTER,
     KATAKANA_ONLY,
     KANA,
+    KANSAI_COPULA_MISREAD,
     NOT_TOPICS,
     NOUN_SUFFIX,
     NUMBER,
@@ -228,8 +229,8 @@ def _known_nouns(text: str) -> bool:
 
 def _kana_noun(phrase: str) -> str:
     """The noun a spaced phrase in hiragana is, when the analyzer misreads it ('' otherwise)."""
-    if not HIRAGANA_ONLY.fullmatch(phrase):
-        return ""
+    if not HIRAGANA_ONLY.fullmatch(phrase) or phrase.startswith(ASKING_KANA):
+        return ""  # 'なんいろ', 'なにが': a question word asks, it names nothing
     pieces = list(words(phrase))
     while len(pieces) > 1 and pieces[-1].pos in ("particle", "auxiliary"):
         pieces.pop()  # 'こうえんで', 'つかまえた': what ends a phrase
