@@ -487,3 +487,34 @@ def test_fuzz_an_errand_offered_is_an_offer_thanked_for(lead, ask):
     assert heard is not None and heard.kind == "offer", heard
     said = compose("reply", persona=NIKE, partner_name="メイ", last_line=lead + ask, seed="s", memory=Memory())
     assert "ありがとう" in said and said != "うん！", said
+
+
+@pytest.mark.fuzz
+@given(stem=st.sampled_from(["強", "寒", "暑", "高", "早", "遅", "痛", "眠"]), end=st.sampled_from(["？", "やん", "よな？"]),
+       lead=st.sampled_from(["今日めっちゃ風", "なんか", "これ", ""]))
+def test_fuzz_kansai_adjective_denied_without_ku_asks_to_agree_not_about_nothing(stem, end, lead):
+    from karakuri_agent.reading.normalised import normalised
+
+    assert f"{stem}くない" in normalised(f"{lead}{stem}ない{end}")
+
+
+@pytest.mark.parametrize("line", ["時間ない？", "お金ない？", "問題ない？", "元気ない？"])
+def test_a_noun_before_nai_is_left_as_said(line):
+    from karakuri_agent.reading.normalised import normalised
+
+    assert normalised(line) == line
+
+
+@pytest.mark.fuzz
+@given(place=st.sampled_from(["駅前の本屋さん", "図書館", "郵便局", "喫茶店"]),
+       day=st.sampled_from(["日曜も", "土日も", "月曜", "祝日は"]),
+       open_=st.sampled_from(["開いてますか？", "やってる？", "開いてるの？", "営業してますか？"]))
+def test_fuzz_a_places_opening_days_are_the_worlds_to_know(place, day, open_):
+    heard = hear(f"{place}って、{day}{open_}")
+    assert heard is not None and heard.asks == "world", heard
+
+
+@pytest.mark.parametrize("line", ["パンやさんの おじさんって なんていう なまえ？", "この花、なんていうの？", "あの鳥、何て言う名前？"])
+def test_what_something_is_called_is_a_what_question(line):
+    heard = hear(line)
+    assert heard is not None and heard.question is not None and heard.question.kind == "what", heard

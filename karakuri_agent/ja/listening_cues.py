@@ -303,7 +303,15 @@ BACK_REFERENCE = lazy(r"あの(?![ねさぁーっ〜、])|例の|前に(?:話|�
 REMEMBER_ASKED = lazy(r"覚えて(?:る|ます|い|とる|おる|はる|おいで)|おぼえて(?:る|ます|い|とる)|覚えとる|忘れてない|わすれてない")
 WONT_FORGET_ASKED = lazy(r"(?:忘れ|わすれ)(?:ない|んとって|へん)(?:よね|でね|で|ね|の)?[？?！!〜ー]*$")
 # When a thing of the town opens or closes ('港の朝市って何時からやったっけ？'): the world's, asked of a topic.
-WHEN_OPEN = lazy(r"(?:って|は)、?(?:何時|なんじ|いつ)(?:から|まで|に(?:開|あ|閉|し))")
+# Kansai's adjective denied without く ('風強ない？', '今日寒ない？'): normalised.py checks the stem is one.
+STEM_NAI = lazy(r"(?P<stem>[\u4e00-\u9fff])ない(?P<end>[？?]|やん|よな|か)")
+ADJECTIVE_I = "い"
+ADJECTIVE_KU_NAI = "くない"
+
+WHEN_OPEN = lazy(r"(?:って|は)、?(?:何時|なんじ|いつ)(?:から|まで|に(?:開|あ|閉|し))"
+                 # '駅前の本屋さんって、日曜も開いてますか？', '図書館って月曜やってる？': a place's days
+                 r"|(?:って|は)、?[^？?。]{0,8}(?:[月火水木金土日]曜|土日|祝日|休日|年末|お盆|正月)(?:日)?(?:も|は|って)?"
+                 r"(?:開いて|やって|営業して|あいて)(?:ます|る|ん|い)")
 # The weather ahead asked ('明日って雨降るのかな？', '週末晴れるかな'): nobody's to know.
 FORECAST_ASKED = lazy(r"(?:明日|あした|今日|きょう|午後|夕方|夜|週末|今夜)(?:って|は)?[^？?。]{0,6}(?:雨|晴れ|はれ|雪|天気|降る|ふる)"
                       r"[^？?。]{0,8}(?:かな|かね|やろ|かしら|でしょうか|[？?])")

@@ -26,6 +26,8 @@ def normalised(text: str) -> str:
     text = listening_cues.KANSAI_NAN.sub(listening_cues.STANDARD_NO, text)  # '平気なん？' asks as '平気なの？' does
     # '三千円やけどな' concedes as '三千円だけどな' does: no burn (火傷) for the analyzer to find
     text = listening_cues.KANSAI_YAKEDO.sub(listening_cues.STANDARD_KEDO, text)
+    # '風強ない？', '寒ない？' deny as '強くない？' does: an adjective's stem right before ない
+    text = listening_cues.STEM_NAI.sub(_adjective_nai, text)
     out = []
     for sentence in split_sentences(text):
         bare = sentence.rstrip(listening_cues.SENTENCE_TAIL)
@@ -33,3 +35,14 @@ def normalised(text: str) -> str:
             sentence = bare + listening_cues.QUESTION_MARKS[0]
         out.append(sentence)
     return "".join(out)
+
+
+def _adjective_nai(found: re.Match[str]) -> str:
+    """Kansai's 'X ない' as 'Xくない' when X with い is one adjective to the analyzer (強い, 寒い), else as written."""
+    from karakuri_agent.reading.morphemes import words  # the analyzer: only for a line saying ない after a kanji
+
+    stem = found.group("stem")
+    read = words(stem + listening_cues.ADJECTIVE_I)
+    if len(read) == 1 and read[0].pos == "adjective":
+        return stem + listening_cues.ADJECTIVE_KU_NAI + found.group("end")
+    return found.group(0)
