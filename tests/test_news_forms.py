@@ -206,3 +206,9 @@ def test_fuzz_a_milestone_is_congratulated_and_one_not_reached_is_not(event, end
     missed = compose("reply", persona=persona, partner_name="メイ", last_line="試験、受からなかった…", seed=f"s{seed}",
                      memory=Memory())
     assert "おめでとう" not in missed, missed
+
+
+@pytest.mark.parametrize("line", ["壊れてたオルゴール、直ったよ！", "自転車、やっと直った！", "なくした鍵、見つかった！"])
+def test_a_thing_broken_or_lost_and_now_fixed_or_found_is_good_news(line):
+    heard = hear(line)
+    assert heard is not None and heard.mood == "good", heard

@@ -190,3 +190,15 @@ def test_fuzz_a_thing_told_with_a_feeling_is_kept_as_the_thing_not_the_feeling(t
     assert all(f.topic == thing for f in facts), facts  # kept or not (the reading is conservative), never the nerves
     if feeling != "心配で眠れない":  # a worry that keeps one awake is not read as a thing told (negated_near)
         assert facts, feeling
+
+
+def test_news_that_neither_names_nor_refers_back_is_not_guessed_at(env, state_dir):
+    """'雨ふってきた…' after an exam told of yesterday is the weather: no 「もしかして、試験のこと？」 (when unsure,
+    say less); nor is the agent's own name ever a thing the partner told of."""
+    _run(env, _conversation("notif-n1", DAY1, "桜草メイ", MEI, "来週、資格の試験なんだ。めっちゃ緊張する"), DAY1)
+    _run(env, _conversation("notif-n1b", DAY1, "桜草メイ", MEI, "ニケちゃんってほんとに優しいよね、大好き"), DAY1)
+    day2 = DAY1 + timedelta(days=1)
+    for nid, line in (("notif-n2", "うわ、雨ふってきた…"), ("notif-n3", "うまくいったよ！")):
+        said, _ = _run(env, _conversation(nid, day2, "桜草メイ", MEI, line), day2)
+        assert not any(said.startswith(l.split("{")[0]) for l in turn_lines.TOLD_BEFORE_GUESS if l.split("{")[0]), said
+        assert "ニケ" not in said, said

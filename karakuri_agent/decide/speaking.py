@@ -83,9 +83,15 @@ def recalling(view: View, decision: Decision, choice: Choice, partner: PersonRef
 def _told_link(view: View, partner: PersonRef, text: str, heard: Any) -> tuple[str, str, tuple[str, ...]] | None:
     """What the partner's line refers back to that they told before, with the phrases that say so: a thing it
     names ('あのマフラー、やっと編み上がった！' → 'マフラー', recall.linked), else, for news naming nothing
-    ('うまくいったよ！'), the newest thing they told of (recall.referred), asked rather than assumed."""
-    rows = view.told.get(str(partner.id), ())
-    topic = recall.linked(rows, partner, text) if BACK_REFERENCE.search(text) else None
+    ('例のやつ、受かった！'), the newest thing they told of (recall.referred), asked rather than assumed. Only
+    for a line that refers back (あの, 例の, 前に話した, やっと...): without it, the agent does not guess."""
+    if not BACK_REFERENCE.search(text):
+        return None  # unsure what it refers to: say less ('ふってきた…' is the weather, no exam told of)
+    own_names = {view.persona.short_name, view.persona.name, view.me.name}
+    rows = [r for r in view.told.get(str(partner.id), ())
+            if not any(name and (str(r.get("topic") or "") in name or name in str(r.get("topic") or ""))
+                       for name in own_names)]  # a fact whose topic is the agent itself is no thing they told of
+    topic = recall.linked(rows, partner, text)
     if topic:
         return topic, "told_before", turn_lines.TOLD_BEFORE
     if not heard.mood or heard.question:
