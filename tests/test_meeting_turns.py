@@ -176,3 +176,11 @@ def test_fuzz_a_plan_clashes_only_with_another_persons_meeting_elsewhere_within_
     made = [m for m in pending if m.partner_name == MEI["name"] and m.source_text != "約束した"]
     assert (not made) is clash, (pending, message)
     assert any(message.startswith(line.split("{")[0]) for line in turn_lines.BUSY_THEN) is clash, message
+
+
+def test_a_clash_a_day_and_more_ahead_is_declined_and_not_made_alike():
+    """The memory and the voice read one clash: a meeting tomorrow at 15:00 (27 hours ahead, past the
+    window a later line may move) still keeps 「明日の15時に公園で」 from being made."""
+    pending, message = heard_while_promised("明日の15時に公園で会おう！", {**CAFE_AT_3, "minutes": 180 + 24 * 60})
+    assert [(m.partner_name, m.node_id) for m in pending] == [(KOU["name"], "6-11")]
+    assert message in {line.format(time="15時", name="コウさん", place="喫茶店") for line in turn_lines.BUSY_THEN}

@@ -91,18 +91,26 @@ def hear(store: Store, notification_id: str, parsed: Parsed, *, me_id: str, me_n
     promises = extract_promises(parsed.conversation_messages, self_id=me_id, self_name=me_name, now=seen_at,
                                 known_places=places, conversation_id=conversation_id, said_at=said_at,
                                 standing=[_promise_of(row) for row in standing])
+    agreed = [*standing, *store.pending_commitments(seen_at - MEETING_LOOKBACK, COMMITMENT_LIMIT)]  # days ahead too
     declined: list[Promise] = []
     for promise in (p for p in promises if p.due_at is not None):  # a meeting needs a time it understood
         store.add_commitment(notification_id, _commitment_row(promise))
-        if clashing(promise, standing) is not None:
+        if clashing(promise, agreed) is not None:
             declined.append(promise)  # kept as a row (read again, it is not made anew), never pending
-    if declined:
-        rows = store.meetings(seen_at - MEETING_LOOKBACK, seen_at + STANDING_AHEAD, COMMITMENT_LIMIT * 4)
-        made = {(p.partner_id, p.partner_name, p.due_at, p.source_text) for p in declined}
-        withdraw(store, [row.id for row in rows if (row.partner_id, row.partner_name, row.due_at, row.source_text) in made])
+    _decline(store, declined)
     new_lines = [line for line in parsed.conversation_messages
                  if first_seen.get(line_key(line, conversation_id)) == seen_at]
     withdraw(store, withdrawn_by(new_lines, standing, promises, conversation_id, now))
+
+
+def _decline(store: Store, declined: Sequence[Promise]) -> None:
+    """The rows just made for proposals that clash with a meeting agreed before: withdrawn at once."""
+    dues = [p.due_at for p in declined if p.due_at is not None]
+    if not dues:
+        return
+    made = {(p.partner_id, p.partner_name, p.due_at, p.source_text) for p in declined}
+    withdraw(store, [row.id for row in store.meetings(min(dues), max(dues), COMMITMENT_LIMIT * 4)
+                     if (row.partner_id, row.partner_name, row.due_at, row.source_text) in made])
 
 
 def standing_plans(store: Store, now: datetime) -> list[Meeting]:
