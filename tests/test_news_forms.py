@@ -212,3 +212,9 @@ def test_fuzz_a_milestone_is_congratulated_and_one_not_reached_is_not(event, end
 def test_a_thing_broken_or_lost_and_now_fixed_or_found_is_good_news(line):
     heard = hear(line)
     assert heard is not None and heard.mood == "good", heard
+
+
+@pytest.mark.parametrize("line", ["あ、いたいた！少し話そうよ。", "いたいた！探したよ〜"])
+def test_there_you_are_is_no_pain(line):
+    heard = hear(line)
+    assert heard is None or not heard.troubled, heard

@@ -202,3 +202,13 @@ def test_news_that_neither_names_nor_refers_back_is_not_guessed_at(env, state_di
         said, _ = _run(env, _conversation(nid, day2, "桜草メイ", MEI, line), day2)
         assert not any(said.startswith(l.split("{")[0]) for l in turn_lines.TOLD_BEFORE_GUESS if l.split("{")[0]), said
         assert "ニケ" not in said, said
+
+
+def test_what_they_like_comes_back_before_a_passing_remark_but_after_a_thing_that_went_well():
+    likes = fact("将棋が好きなんだ。")
+    remark = {**fact("さっき商店街に寄ったんだ"), "id": 2, "fact_key": "remark"}
+    passed = {**fact("試験に受かったんだ！"), "id": 3, "fact_key": "passed"}
+    day2 = DAY1 + timedelta(days=1)
+    assert remark["kind"] == "event" and not remark.get("detail") and passed.get("detail")
+    assert "将棋" in recall.choose([remark, likes], MEI_P, day2).line
+    assert "試験" in recall.choose([remark, likes, passed], MEI_P, day2).line

@@ -303,6 +303,10 @@ BACK_REFERENCE = lazy(r"あの(?![ねさぁーっ〜、])|例の|前に(?:話|�
 REMEMBER_ASKED = lazy(r"覚えて(?:る|ます|い|とる|おる|はる|おいで)|おぼえて(?:る|ます|い|とる)|覚えとる|忘れてない|わすれてない")
 WONT_FORGET_ASKED = lazy(r"(?:忘れ|わすれ)(?:ない|んとって|へん)(?:よね|でね|で|ね|の)?[？?！!〜ー]*$")
 # When a thing of the town opens or closes ('港の朝市って何時からやったっけ？'): the world's, asked of a topic.
+# 'あ、いたいた！' (居た居た: there you are), never 痛い: the past doubled.
+FOUND_YOU = lazy(r"(?:いた){2,}")
+FOUND = "いた"
+
 # Kansai's adjective denied without く ('風強ない？', '今日寒ない？'): normalised.py checks the stem is one.
 STEM_NAI = lazy(r"(?P<stem>[\u4e00-\u9fff])ない(?P<end>[？?]|やん|よな|か)")
 ADJECTIVE_I = "い"

@@ -36,10 +36,14 @@ RECALL_AGAIN_AFTER = timedelta(days=7)
 ONE_PER_TALK = timedelta(hours=1)
 
 
-def _order(kind: str) -> int:
-    """What comes first when several could: their plans near the day, then the rest of theirs, then news."""
+def _order(kind: str, detail: str = "") -> int:
+    """What comes first when several could: their plans near the day, then the rest of theirs, then news;
+    a thing that happened comes before what they like only when it went well or badly (a passing remark,
+    '昨日の夕焼け、不思議な色だった', is the least worth asking after)."""
+    if kind == fact_kinds.EVENT and not detail:
+        return 7
     return {fact_kinds.PLAN: 0, fact_kinds.PET: 1, fact_kinds.FAMILY: 2, fact_kinds.EVENT: 3, fact_kinds.WORK: 4, fact_kinds.LIKE: 5,
-            fact_kinds.DISLIKE: 6, fact_kinds.NEWS: 7}.get(kind, 9)
+            fact_kinds.DISLIKE: 6, fact_kinds.NEWS: 8}.get(kind, 9)
 
 
 def explained(recall: Recall) -> str:
@@ -120,7 +124,7 @@ def choose(rows: Iterable[Mapping[str, Any]], person: PersonRef, now: datetime,
             continue
         recall = Recall(str(row["fact_key"]), str(person.id or person.name or ""), line,
                         str(row.get("source") or ""), str(row.get("speaker_name") or ""), str(row.get("said_at")))
-        found.append(((_order(str(row.get("kind"))), str(row.get("said_at"))), recall))
+        found.append(((_order(str(row.get("kind")), str(row.get("detail") or "")), str(row.get("said_at"))), recall))
     if not found:
         return None
     best = min(k[0] for k, _ in found)

@@ -26,6 +26,7 @@ def normalised(text: str) -> str:
     text = listening_cues.KANSAI_NAN.sub(listening_cues.STANDARD_NO, text)  # '平気なん？' asks as '平気なの？' does
     # '三千円やけどな' concedes as '三千円だけどな' does: no burn (火傷) for the analyzer to find
     text = listening_cues.KANSAI_YAKEDO.sub(listening_cues.STANDARD_KEDO, text)
+    text = listening_cues.FOUND_YOU.sub(listening_cues.FOUND, text)  # 'いたいた！' is 'there you are', no pain
     # '風強ない？', '寒ない？' deny as '強くない？' does: an adjective's stem right before ない
     text = listening_cues.STEM_NAI.sub(_adjective_nai, text)
     out = []
