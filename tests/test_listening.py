@@ -518,3 +518,33 @@ def test_fuzz_a_places_opening_days_are_the_worlds_to_know(place, day, open_):
 def test_what_something_is_called_is_a_what_question(line):
     heard = hear(line)
     assert heard is not None and heard.question is not None and heard.question.kind == "what", heard
+
+
+@pytest.mark.fuzz
+@given(when=st.sampled_from(["眠れない夜", "雨の日", "ひまなとき", "落ち込んだ時", "寒い日"]),
+       ask=st.sampled_from(["ってどうしてる？", "は何してるの？", "はなにしてる？", "って何してます？"]))
+def test_fuzz_what_it_does_at_such_times_is_its_pastime_said_whole(when, ask):
+    heard = hear(when + ask)
+    assert heard is not None and heard.asks == PASTIME, heard
+    said = compose("reply", persona=NIKE, partner_name="メイ", last_line=when + ask, seed="s", memory=Memory())
+    assert "ことして" not in said and "わからない" not in said, said
+
+
+@pytest.mark.parametrize("line, asks", [("今日は何してたの？", DAY), ("どうしてそう思うの？", "")])
+def test_its_day_and_why_are_not_a_pastime(line, asks):
+    heard = hear(line)
+    assert heard is not None and heard.asks == asks, heard
+
+
+@pytest.mark.fuzz
+@given(lead=st.sampled_from(["寒くない？", "顔色わるいよ？", "", "ねえ、"]),
+       ask=st.sampled_from(["大丈夫？", "ケガしてない？", "風邪ひいてない？", "無理してない？", "ほんとに大丈夫？"]))
+def test_fuzz_asked_whether_it_is_all_right_it_thanks_for_the_concern(lead, ask):
+    heard = hear(lead + ask)
+    assert heard is not None and heard.kind == "concern", heard
+
+
+@pytest.mark.parametrize("line", ["これ借りても大丈夫？", "明日でも大丈夫？", "寒いの、平気なん？", "犬、大丈夫？"])
+def test_asking_leave_or_what_it_can_stand_is_no_concern(line):
+    heard = hear(line)
+    assert heard is not None and heard.kind != "concern", heard

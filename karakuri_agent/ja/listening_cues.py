@@ -159,7 +159,10 @@ FAVOURITE_KINDS = {
 SEASONS = ("春", "夏", "秋", "冬")
 # 'what do you do on your days off': the pastimes answer it.
 PASTIME_ASKED = lazy(r"(?:休み|休日|暇|ひま|オフ|空いてる時|週末)(?:の日|の時|なとき|な時)?(?:は|って|に)?.{0,6}"
-                           r"(?:何|なに|なん)(?:を|か)?(?:して|する|やって)|趣味")
+                           r"(?:何|なに|なん)(?:を|か)?(?:して|する|やって)|趣味"
+                           # what it does at such times ('眠れない夜ってどうしてる？', '雨の日は何してるの？')
+                           r"|(?<![今昨明本毎先])(?:夜|とき|時|日)(?:は|って|に)、?(?:(?:何|なに|なん)(?:を|か)?|どう)"
+                           r"(?:して|する|やって)")  # not '今日は何してたの？' (its day) nor '今夜は…' (its plans)
 FAVOURITE_ASKED = lazy(r"好きな|お気に入りの|いちばん好き|一番好き|推し")
 # A question to the agent about itself, by the words that name it ('ニケちゃんは', 'あなたは', 'きみって').
 YOU = lazy(r"あなた|君|きみ|キミ|お前|おまえ|そっち|そちら")
@@ -303,6 +306,10 @@ BACK_REFERENCE = lazy(r"あの(?![ねさぁーっ〜、])|例の|前に(?:話|�
 REMEMBER_ASKED = lazy(r"覚えて(?:る|ます|い|とる|おる|はる|おいで)|おぼえて(?:る|ます|い|とる)|覚えとる|忘れてない|わすれてない")
 WONT_FORGET_ASKED = lazy(r"(?:忘れ|わすれ)(?:ない|んとって|へん)(?:よね|でね|で|ね|の)?[？?！!〜ー]*$")
 # When a thing of the town opens or closes ('港の朝市って何時からやったっけ？'): the world's, asked of a topic.
+# 'Are you all right?' on its own ('寒くない？大丈夫？'), not asking leave ('借りても大丈夫？'): concern.
+# ('寒いの、平気なん？', '犬、大丈夫？' ask what it can stand: a sentence of its own only).
+ARE_YOU_OK = lazy(r"(?:^|[。！!？?\s]|(?:ねえ|ねぇ|ねー|あの|ちょっと|おい|え|えっ)、)(?:ほんとに|本当に|ほんまに)?(?:大丈夫|だいじょうぶ)(?:ですか|なの|なん|か)?[？?]")
+
 # 'あ、いたいた！' (居た居た: there you are), never 痛い: the past doubled.
 FOUND_YOU = lazy(r"(?:いた){2,}")
 FOUND = "いた"

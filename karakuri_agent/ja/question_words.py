@@ -22,7 +22,7 @@ OPTION = lazy(r"^[^\s\d、。！？!?「」『』()（）@＠<>:/#.\-_=&%\\|*~`]
 
 OPINION = lazy(r"どう(?:思う|おもう|思います|思われ)|どうかな|どうだろ|どう感じ")
 
-WHY = lazy(r"なんで|なぜ|どうして")
+WHY = lazy(r"なんで|なぜ|どうして(?!る|た|ます|いる|ん)")  # 'どうしてる？' asks how one is doing, not why
 
 WHERE = lazy(r"どこ(?!か)")
 
@@ -56,7 +56,8 @@ INDEFINITE = lazy(r"何か|なにか|なんか|どこか|誰か|だれか|いつ
 LIKE = lazy(r"好き|すき|好み|嫌い|きらい|苦手")
 
 # "ちょっといい？": asking leave, answered with "いいよ".
-ALLOW = lazy(r"ちょっといい|(?<!ほうが)(?<!方が)(?:いい|いいか|いいかな|大丈夫|話せる|できる)[？?]")  # not advice asked
+# Not advice asked; 大丈夫？ asks leave only after what one would do ('借りても大丈夫？'): alone it is concern.
+ALLOW = lazy(r"ちょっといい|(?<!ほうが)(?<!方が)(?:いい|いいか|いいかな|話せる|できる)[？?]|(?<=[てでも])大丈夫[？?]")
 
 # "どうした？": what brings the agent over.
 WHAT_UP = lazy(r"どうした[のん]?[？?]|なあに[？?]")

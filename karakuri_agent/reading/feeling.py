@@ -46,7 +46,9 @@ def with_feeling(heard: Understanding, text: str, own_names: tuple[str, ...], ot
     asked = heard.kind in ("question", "invitation") or (heard.kind != "offer" and "question" in _acts(text, own_names))
     advice = heard.question is not None and ADVICE_FORM in heard.question.predicate  # '病院連れてったほうがいい？'
     chooses = heard.question is not None and heard.question.kind == "choice"  # 'アアとイイセキ、どっち？' asks no health
-    if asked and feeling.emotions & CONCERN and not told.emotions & CARE and "first_person" not in named \
+    worried_for = bool(feeling.emotions & CONCERN) or (  # 'ごめん、遅れた。大丈夫？' asks to be forgiven
+        bool(listening_cues.ARE_YOU_OK.search(text)) and "apology" not in _acts(text, own_names))
+    if asked and worried_for and not told.emotions & CARE and "first_person" not in named \
             and not about_others and not heard.self_topic and not advice and not chooses:
         # '顔色わるいよ？', '大丈夫？無理してない？': the partner worries about the agent; thanked for it
         return replace(heard, kind="concern", mood="", polarity=feeling.polarity, emotions=feeling.emotions,

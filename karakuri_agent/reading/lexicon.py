@@ -256,8 +256,9 @@ def negated(found: Sequence[Word], i: int) -> bool:
         j = i + 1
         while j < len(found) and found[j].pos == "particle" and found[j].surface in NOUN_TO_VERB:
             j += 1
-        if j < len(found) and found[j].pos == "verb" and found[j].lemma in SUPPORT_VERBS and _negation_after(found, j):
-            return True
+        if j < len(found) and found[j].pos == "verb" and found[j].lemma in SUPPORT_VERBS and _negation_after(found, j) \
+                and not _asked_after(found[j + 1:]):
+            return True  # (asked, 'ケガしてない？' asks after the hurt: it turns nothing)
     return _negation_after(found, i)
 
 
@@ -267,6 +268,16 @@ def _negation_after(found: Sequence[Word], i: int) -> bool:
             # an adjective's 'ない？' asks to agree ('かわいくない？'); a verb's still turns it ('眠れない？')
             return not (found[i].pos in ("adjective", "adjectival") and _rhetorical(found[j + 1:]))
         if word.pos in ("noun", "verb", "symbol") or (word.pos == "particle" and word.surface not in NEGATION_TRANSPARENT):
+            return False
+    return False
+
+
+def _asked_after(after: Sequence[Word]) -> bool:
+    """Whether the words after a predicate end its sentence as a question ('ケガしてない？', '風邪ひいてない？')."""
+    for word in after:
+        if word.pos == "symbol":
+            return word.surface in QUESTION_MARKS
+        if word.pos not in ("auxiliary", "particle", "adjective"):
             return False
     return False
 
