@@ -548,3 +548,24 @@ def test_fuzz_asked_whether_it_is_all_right_it_thanks_for_the_concern(lead, ask)
 def test_asking_leave_or_what_it_can_stand_is_no_concern(line):
     heard = hear(line)
     assert heard is not None and heard.kind != "concern", heard
+
+
+# -- the town's things asked of are the world's to know, never the agent's yes (probed shapes, fuzzed) ------
+@pytest.mark.fuzz
+@given(line=st.sampled_from([
+    "バス停から病院まで歩いて何分くらい？", "駅まで何分くらい？", "ここから神社までどれくらいかかる？",
+    "昔ここに学校あったってほんと？", "あのパン屋、閉店するってほんと？", "商店街に新しい店できるらしいけど、マジ？",
+    "この辺でおいしいラーメン屋ある？", "近くにコンビニある？", "このあたりに花屋さんってあったっけ？",
+    "郵便局って土曜日もやってたっけ", "図書館って日曜やってた？"]))
+def test_fuzz_a_question_about_the_town_is_the_worlds_and_no_concern(line):
+    heard = hear(line)
+    assert heard is not None and heard.asks == "world" and heard.kind != "concern", heard
+    said = compose("reply", persona=NIKE, partner_name="メイ", last_line=line, seed="s", memory=Memory())
+    assert not said.startswith(("うん、あるよ", "うん！")) and "心配" not in said, said
+
+
+@pytest.mark.parametrize("line, farewell", [("この辺でおいしいラーメン屋ある？", False), ("じゃあ、この辺で", True),
+                                            ("それでは、この辺で失礼します。", True)])
+def test_kono_hen_de_says_goodbye_only_when_it_closes_the_talk(line, farewell):
+    heard = hear(line)
+    assert heard is not None and (heard.kind == "farewell") is farewell, heard

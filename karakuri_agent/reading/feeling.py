@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from karakuri_agent.domain.understanding import CARE, OTHER, TROUBLE, VIEWS, Understanding
+from karakuri_agent.domain.understanding import CARE, OTHER, TROUBLE, VIEWS, WORLD, Understanding
 from karakuri_agent.ja import listening_cues
 from karakuri_agent.ja.sentences import is_asking, split_sentences
 from karakuri_agent.ja.speech_words import APOLOGY
@@ -48,7 +48,7 @@ def with_feeling(heard: Understanding, text: str, own_names: tuple[str, ...], ot
     chooses = heard.question is not None and heard.question.kind == "choice"  # 'アアとイイセキ、どっち？' asks no health
     worried_for = bool(feeling.emotions & CONCERN) or (  # 'ごめん、遅れた。大丈夫？' asks to be forgiven
         bool(listening_cues.ARE_YOU_OK.search(text)) and "apology" not in _acts(text, own_names))
-    if asked and worried_for and not told.emotions & CARE and "first_person" not in named \
+    if asked and worried_for and heard.asks != WORLD and not told.emotions & CARE and "first_person" not in named \
             and not about_others and not heard.self_topic and not advice and not chooses:
         # '顔色わるいよ？', '大丈夫？無理してない？': the partner worries about the agent; thanked for it
         return replace(heard, kind="concern", mood="", polarity=feeling.polarity, emotions=feeling.emotions,

@@ -269,7 +269,8 @@ def _asks_the_world(asking: str, own: tuple[str, ...]) -> bool:
     'ニケちゃんのおうちってどこ？' of the speaker or the agent.
     """
     if not (listening_cues.KNOWS_ASKED.search(asking) or listening_cues.WHERE_IS.search(asking)
-            or listening_cues.WHEN_OPEN.search(asking)):
+            or listening_cues.WHEN_OPEN.search(asking) or listening_cues.HOW_FAR.search(asking)
+            or listening_cues.NEAR_HERE.search(asking)):
         return False
     if listening_cues.YOU.search(asking) or any(n and n in asking for n in own):
         return False
