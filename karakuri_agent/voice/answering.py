@@ -264,8 +264,8 @@ def answered(s: Situation, h: Understanding) -> list[str] | None:
                 else _said(s, "not_sure")
         if h.asks == OTHER:
             return _said(s, "other_unknown")
-        if h.asks == WORLD:  # what the town holds, which the agent was never told: said plainly
-            return _said(s, "unknown") or None
+        if h.asks == WORLD:  # what the town holds, which the agent was never told: said plainly, how to find out
+            return _said(s, "world_unknown") or _said(s, "unknown") or None
         if h.asks == SIDE:
             return _side(s, h) or None
         if h.asks == SELF:

@@ -125,6 +125,7 @@ class Answers(_Strict):
     hypothetical: Phrases | None = None  # 'もし明日、空が落ちてきたらどうする？'
     forecast: Phrases | None = None  # '明日って雨降るのかな？'
 
+    world_unknown: Phrases | None = None  # a question about the town it was never told of ('駅まで何分くらい？')
     other_unknown: Phrases | None = None
     met_nobody: Phrases | None = None
     arrived_here: Phrases | None = None
