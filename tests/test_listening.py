@@ -569,3 +569,27 @@ def test_fuzz_a_question_about_the_town_is_the_worlds_and_no_concern(line):
 def test_kono_hen_de_says_goodbye_only_when_it_closes_the_talk(line, farewell):
     heard = hear(line)
     assert heard is not None and (heard.kind == "farewell") is farewell, heard
+
+
+@pytest.mark.fuzz
+@given(wish=st.sampled_from(["早く元気になってね", "無理しないでね", "気をつけてね！", "お大事に", "帰り道、気をつけてね〜",
+                             "ゆっくり休んでください"]))
+def test_fuzz_wished_well_it_thanks_for_the_concern(wish):
+    heard = hear(wish)
+    assert heard is not None and heard.kind == "concern", heard
+    said = compose("reply", persona=NIKE, partner_name="メイ", last_line=wish, seed="s", memory=Memory())
+    assert "ありがとう" in said, said
+
+
+@pytest.mark.parametrize("line", ["お母さん、早く元気になってほしいな", "うちの犬、早く元気になってね…", "メイちゃんに無理しないでって言われた"])
+def test_a_wish_for_someone_else_or_a_wish_reported_is_no_concern_for_the_agent(line):
+    heard = hear(line)
+    assert heard is not None and heard.kind != "concern", heard
+
+
+@pytest.mark.fuzz
+@given(good=st.sampled_from(["おもろいこと", "おいしいの", "楽しい歌", "すごい手品"]),
+       verb=st.sampled_from(["言うて", "作ってよ", "見せてや", "教えてください", "やってちょうだい"]))
+def test_fuzz_a_request_with_a_glad_word_in_it_is_no_good_news(good, verb):
+    heard = hear(good + verb)
+    assert heard is not None and heard.mood != "good", heard

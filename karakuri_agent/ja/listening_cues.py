@@ -306,6 +306,13 @@ BACK_REFERENCE = lazy(r"あの(?![ねさぁーっ〜、])|例の|前に(?:話|�
 REMEMBER_ASKED = lazy(r"覚えて(?:る|ます|い|とる|おる|はる|おいで)|おぼえて(?:る|ます|い|とる)|覚えとる|忘れてない|わすれてない")
 WONT_FORGET_ASKED = lazy(r"(?:忘れ|わすれ)(?:ない|んとって|へん)(?:よね|でね|で|ね|の)?[？?！!〜ー]*$")
 # When a thing of the town opens or closes ('港の朝市って何時からやったっけ？'): the world's, asked of a topic.
+# Wishing the agent well ('早く元気になってね', '無理しないでね', '気をつけてね', 'お大事に'): concern, thanked for.
+WELL_WISHED = lazy(r"(?:(?:早く|はやく)?元気に?なって|お大事に|無理(?:は)?しないで|無理せんで|気をつけて|ゆっくり休んで)"
+                   r"(?:ね|な|や|よ|ください|くださいね)?[。！!〜ー…]*$")  # said to the agent, closing the line
+# A request ends its line on a verb's て: what is asked of the agent tells no news ('おもろいこと言うて').
+REQUEST_TE = frozenset({"て", "で"})
+REQUEST_TAILS = frozenset({"や", "よ", "ね", "な", "ー", "〜", "下さる", "くださる", "呉れる", "くれる", "頂戴", "ちょうだい"})
+
 # 'Are you all right?' on its own ('寒くない？大丈夫？'), not asking leave ('借りても大丈夫？'): concern.
 # ('寒いの、平気なん？', '犬、大丈夫？' ask what it can stand: a sentence of its own only).
 ARE_YOU_OK = lazy(r"(?:^|[。！!？?\s]|(?:ねえ|ねぇ|ねー|あの|ちょっと|おい|え|えっ)、)(?:ほんとに|本当に|ほんまに)?(?:大丈夫|だいじょうぶ)(?:ですか|なの|なん|か)?[？?]")

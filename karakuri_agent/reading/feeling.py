@@ -48,6 +48,11 @@ def with_feeling(heard: Understanding, text: str, own_names: tuple[str, ...], ot
     chooses = heard.question is not None and heard.question.kind == "choice"  # 'アアとイイセキ、どっち？' asks no health
     worried_for = bool(feeling.emotions & CONCERN) or (  # 'ごめん、遅れた。大丈夫？' asks to be forgiven
         bool(listening_cues.ARE_YOU_OK.search(text)) and "apology" not in _acts(text, own_names))
+    if listening_cues.WELL_WISHED.search(text) and not about_others and not named & {"kin", "pet", "person_role"} \
+            and kind in ("statement", "feeling", "news"):
+        # '早く元気になってね': wished well, thanked for; no trouble of the speaker's to meet
+        return replace(heard, kind="concern", mood="", polarity=0, emotions=frozenset(),
+                       acts=_acts(text, own_names), subject="agent")
     if asked and worried_for and heard.asks != WORLD and not told.emotions & CARE and "first_person" not in named \
             and not about_others and not heard.self_topic and not advice and not chooses:
         # '顔色わるいよ？', '大丈夫？無理してない？': the partner worries about the agent; thanked for it
@@ -64,7 +69,8 @@ def with_feeling(heard: Understanding, text: str, own_names: tuple[str, ...], ot
     elif kind in told_kinds and feeling.emotions & CARE and not to_agent:
         kind, mood = "feeling", "bad"
     elif kind in ("news", "plan", "statement", "feeling", "remark"):
-        mood = feeling.mood
+        # 'おもろいこと言うて' asks; it tells nothing good ('やめてよ' still protests)
+        mood = "" if feeling.mood == "good" and _requests(text) else feeling.mood
         kind = "news" if kind == "statement" and heard.topic and mood else kind
     elif kind == "question" and told_text and told.troubled and heard.asks in ("", OTHER) and not heard.self_topic \
             and (heard.question is None or heard.question.kind not in ("choice", "invite", *VIEWS)
@@ -96,6 +102,16 @@ def _told_part(text: str, own_names: tuple[str, ...]) -> str:
         cut = max([cut, *named, you.start() if you else 0])
         told.append(sentence[:cut])
     return "".join(told)
+
+
+def _requests(text: str) -> bool:
+    """Whether the line ends asking something of the listener: its last word a verb's て (言うて, 見せて),
+    save the tails a request takes (てや, てよ, てください, てちょうだい)."""
+    found = [w for w in morphemes.words(text) if w.pos != "symbol"]
+    while found and (found[-1].lemma in listening_cues.REQUEST_TAILS or found[-1].surface in listening_cues.REQUEST_TAILS):
+        found.pop()
+    return len(found) >= 2 and found[-1].pos == "particle" and found[-1].surface in listening_cues.REQUEST_TE \
+        and found[-2].pos == "verb"
 
 
 def _acts(text: str, own_names: tuple[str, ...] = ()) -> tuple[str, ...]:
