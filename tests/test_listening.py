@@ -593,3 +593,28 @@ def test_a_wish_for_someone_else_or_a_wish_reported_is_no_concern_for_the_agent(
 def test_fuzz_a_request_with_a_glad_word_in_it_is_no_good_news(good, verb):
     heard = hear(good + verb)
     assert heard is not None and heard.mood != "good", heard
+
+
+@pytest.mark.fuzz
+@given(lead=st.sampled_from(["", "明日の発表、", "ニケちゃん、", "試合"]),
+       cheer=st.sampled_from(["がんばって！", "がんばってね〜", "応援してるよ", "ファイト！💪", "がんばれ！"]))
+def test_fuzz_cheered_on_it_thanks_for_the_cheer(lead, cheer):
+    heard = hear(lead + cheer)
+    assert heard is not None and heard.kind == "cheered", heard
+    said = compose("reply", persona=NIKE, partner_name="メイ", last_line=lead + cheer, seed="s", memory=Memory())
+    assert "ありがとう" in said, said
+
+
+@pytest.mark.parametrize("line", ["弟ががんばってた", "がんばってるね！", "お母さんにがんばってって言われた"])
+def test_someone_elses_effort_or_a_cheer_reported_is_not_a_cheer_for_the_agent(line):
+    heard = hear(line)
+    assert heard is not None and heard.kind != "cheered", heard
+
+
+def test_a_pack_without_cheered_says_its_thanks():
+    from pathlib import Path
+
+    minato = load_persona(Path(__file__).resolve().parents[1] / "testing" / "conversation" / "packs" / "minato")
+    said = compose("reply", persona=minato, partner_name="メイ", last_line="がんばって！", seed="s", memory=Memory())
+    thanks = set(minato.reactions.get("cheered") or minato.reactions["thanks"])
+    assert said in thanks or said.split("、", 1)[-1] in thanks, said

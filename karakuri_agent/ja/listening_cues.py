@@ -309,6 +309,9 @@ WONT_FORGET_ASKED = lazy(r"(?:忘れ|わすれ)(?:ない|んとって|へん)(?:
 # Wishing the agent well ('早く元気になってね', '無理しないでね', '気をつけてね', 'お大事に'): concern, thanked for.
 WELL_WISHED = lazy(r"(?:(?:早く|はやく)?元気に?なって|お大事に|無理(?:は)?しないで|無理せんで|気をつけて|ゆっくり休んで)"
                    r"(?:ね|な|や|よ|ください|くださいね)?[。！!〜ー…]*$")  # said to the agent, closing the line
+# Cheering the agent on ('がんばって！', 'ファイト〜', '応援してるよ'), closing the line: thanked for.
+CHEERED = lazy(r"(?:がんばって|頑張って|がんばれ|頑張れ|ファイト|ふぁいと|応援して(?:る|ます|い)|応援しとる)"
+               r"(?:ね|な|や|よ|ください|くださいね|ー|〜)?[。！!〜ー…✊💪]*$")
 # A request ends its line on a verb's て: what is asked of the agent tells no news ('おもろいこと言うて').
 REQUEST_TE = frozenset({"て", "で"})
 REQUEST_TAILS = frozenset({"や", "よ", "ね", "な", "ー", "〜", "下さる", "くださる", "呉れる", "くれる", "頂戴", "ちょうだい"})

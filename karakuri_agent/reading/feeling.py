@@ -24,7 +24,7 @@ from karakuri_agent.reading import lexicon, morphemes
 CONCERN = frozenset({"unwell", "hurt", "tired"})
 # Kinds of line that are about the agent (warmth for it, worry for it, asking it along or offering it
 # something); a question is too, unless it asks of someone else.
-ABOUT_AGENT = frozenset({"warmth", "compliment", "concern", "invitation", "offer"})
+ABOUT_AGENT = frozenset({"warmth", "compliment", "concern", "cheered", "invitation", "offer"})
 # Feelings no laughter lightens.
 SERIOUS = frozenset({"grief", "unwell", "worried"})
 
@@ -48,8 +48,11 @@ def with_feeling(heard: Understanding, text: str, own_names: tuple[str, ...], ot
     chooses = heard.question is not None and heard.question.kind == "choice"  # 'アアとイイセキ、どっち？' asks no health
     worried_for = bool(feeling.emotions & CONCERN) or (  # 'ごめん、遅れた。大丈夫？' asks to be forgiven
         bool(listening_cues.ARE_YOU_OK.search(text)) and "apology" not in _acts(text, own_names))
-    if listening_cues.WELL_WISHED.search(text) and not about_others and not named & {"kin", "pet", "person_role"} \
-            and kind in ("statement", "feeling", "news"):
+    wished = not about_others and not named & {"kin", "pet", "person_role"} and kind in ("statement", "feeling", "news", "plan")
+    if wished and listening_cues.CHEERED.search(text):  # 'がんばって！': cheered on, thanked for
+        return replace(heard, kind="cheered", mood="", polarity=0, emotions=frozenset(),
+                       acts=_acts(text, own_names), subject="agent")
+    if wished and listening_cues.WELL_WISHED.search(text):
         # '早く元気になってね': wished well, thanked for; no trouble of the speaker's to meet
         return replace(heard, kind="concern", mood="", polarity=0, emotions=frozenset(),
                        acts=_acts(text, own_names), subject="agent")

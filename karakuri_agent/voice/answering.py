@@ -293,6 +293,8 @@ def answered(s: Situation, h: Understanding) -> list[str] | None:
         return _said(s, "puzzled", table="reactions") or None
     if h.kind == "concern":  # the partner worries about the agent: thanked, and told it is fine
         return _said(s, "concern_thanks", table="reactions") or None
+    if h.kind == "cheered":  # 'がんばって！': thanked for the cheer
+        return _said(s, "cheered", table="reactions") or _said(s, "thanks", table="reactions") or None
     if h.kind == "looks":  # 'コーヒーおいしそうだね': what the pack says of the thing, else agreed with
         return None if s.pickup else (_said(s, "remark", table="reactions") or None)
     if h.kind in ("warmth", "compliment", "thanks", "apology", "remark"):

@@ -67,6 +67,7 @@ class Reactions(_Strict):
     tired: Phrases | None = None
     ack: Phrases | None = None
     concern_thanks: Phrases | None = None
+    cheered: Phrases | None = None  # 'がんばって！', '応援してるよ': thanks for the cheer
     unwell_other: Phrases | None = None
     hurt: Phrases | None = None
     puzzled: Phrases | None = None  # a keyboard mash ('あsdfghjkl')
