@@ -30,13 +30,20 @@ PLACES = [{"node_id": "3-3", "name": "公園 広場"}, {"node_id": "6-11", "name
 ASKS = {line.format(place=place) for line in turn_lines.ASK_TIME_AT for place in ("公園", "広場", "喫茶店")} | set(turn_lines.ASK_TIME)
 
 
-def heard(message, *, now=NOW, nid="notif-meet"):
-    """The agent hears `message` from メイ in a turn: what it records, and what it answers."""
+def heard(message, *, now=NOW, nid="notif-meet", earlier: dict | None = None):
+    """The agent hears `message` from メイ in a turn: what it records, and what it answers. `earlier`: a meeting
+    already agreed (with コウ unless it names a partner: place, node, minutes from now)."""
     text = turn_text([MEI, SELF], speaker=MEI, message=message)
     note = notification(text, turn_choices(enum=[MEI["id"]]), participants=[MEI, SELF], nid=nid, created_at=now,
                         messages=[{"speaker": MEI["name"], "speaker_id": MEI["id"], "message": message}])
     store = MemoryState(clock=lambda: now).store
     store.learn_places(PLACES)
+    if earlier is not None:
+        due = now + timedelta(minutes=earlier["minutes"])
+        store.add_commitment("notif-earlier", {"partner_id": earlier.get("partner_id", KOU["id"]),
+                                               "partner_name": earlier.get("partner_name", KOU["name"]),
+                                               "place_name": earlier["place"], "node_id": earlier["node"],
+                                               "due_at": due.isoformat(), "source_text": "約束した", "line_key": "k"})
     observe(store, note, me=ME, now=now)
     pending = store.pending_commitments(now - timedelta(hours=1))
     view = view_of(note, pending_commitments=pending, places=[{**p, "visits": 0, "last_visited": None} for p in PLACES],
@@ -129,24 +136,9 @@ def test_an_invitation_naming_neither_place_nor_time_gets_a_question_about_the_t
 
 # -- a plan that clashes with one already made is declined (issue 41: every agreed meeting kept) ------------
 def heard_while_promised(message, earlier: dict, *, now=NOW):
-    """As `heard`, with a meeting already agreed with コウ (`earlier`: place, node, minutes from now)."""
-    text = turn_text([MEI, SELF], speaker=MEI, message=message)
-    note = notification(text, turn_choices(enum=[MEI["id"]]), participants=[MEI, SELF], nid="notif-clash",
-                        created_at=now, messages=[{"speaker": MEI["name"], "speaker_id": MEI["id"], "message": message}])
-    store = MemoryState(clock=lambda: now).store
-    store.learn_places(PLACES)
-    due = now + timedelta(minutes=earlier["minutes"])
-    store.add_commitment("notif-earlier", {"partner_id": earlier.get("partner_id", KOU["id"]),
-                                           "partner_name": earlier.get("partner_name", KOU["name"]),
-                                           "place_name": earlier["place"], "node_id": earlier["node"],
-                                           "due_at": due.isoformat(), "source_text": "約束した", "line_key": "k"})
-    observe(store, note, me=ME, now=now)
-    pending = store.pending_commitments(now - timedelta(hours=1))
-    view = view_of(note, pending_commitments=pending, places=[{**p, "visits": 0, "last_visited": None} for p in PLACES],
-                   now=now)
-    _, admitted, refused = first_admitted(note, propose(view).candidates, ())
-    assert admitted is not None, refused
-    return pending, admitted.params["message"]
+    """As `heard`, with a meeting already agreed (`earlier`): what is pending, and what the agent answers."""
+    pending, said, _ = heard(message, now=now, nid="notif-clash", earlier=earlier)
+    return pending, said
 
 
 CAFE_AT_3 = {"place": "喫茶店 店内", "node": "6-11", "minutes": 180}  # 15:00, with コウ

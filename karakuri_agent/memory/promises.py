@@ -91,9 +91,11 @@ def hear(store: Store, notification_id: str, parsed: Parsed, *, me_id: str, me_n
     promises = extract_promises(parsed.conversation_messages, self_id=me_id, self_name=me_name, now=seen_at,
                                 known_places=places, conversation_id=conversation_id, said_at=said_at,
                                 standing=[_promise_of(row) for row in standing])
-    agreed = [*standing, *store.pending_commitments(seen_at - MEETING_LOOKBACK, COMMITMENT_LIMIT)]  # days ahead too
+    timed = [p for p in promises if p.due_at is not None]  # a meeting needs a time it understood
+    # What a new one may clash with: the standing plans and the pending ones days ahead (read only when needed).
+    agreed = [*standing, *store.pending_commitments(seen_at - MEETING_LOOKBACK, COMMITMENT_LIMIT)] if timed else []
     declined: list[Promise] = []
-    for promise in (p for p in promises if p.due_at is not None):  # a meeting needs a time it understood
+    for promise in timed:
         store.add_commitment(notification_id, _commitment_row(promise))
         if clashing(promise, agreed) is not None:
             declined.append(promise)  # kept as a row (read again, it is not made anew), never pending

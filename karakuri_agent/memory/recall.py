@@ -163,13 +163,10 @@ def linked(rows: Iterable[Mapping[str, Any]], person: PersonRef, line: str) -> s
             and str(row.get("source") or "") != line]
     if not told:
         return None
-    for noun in nouns(line):
-        for row in told:
-            if noun == str(row.get("topic") or ""):
-                return noun
-            if not has_hiragana(noun) and noun in nouns(str(row.get("source") or "")):
-                return noun  # a noun in kana ('生まれ' of a dialect's 生まれだ) is too often a verb cut short
-    return None
+    topics = {str(row.get("topic") or "") for row in told}
+    named = {noun for row in told for noun in nouns(str(row.get("source") or ""))}  # each told line read once
+    # a noun in kana ('生まれ' of a dialect's 生まれだ) is too often a verb cut short: only as a topic
+    return next((noun for noun in nouns(line) if noun in topics or (not has_hiragana(noun) and noun in named)), None)
 
 
 
