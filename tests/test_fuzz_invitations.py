@@ -108,3 +108,52 @@ def test_a_remark_on_the_shared_moment_is_agreed_with_not_taken_for_news(opener,
     reply = compose("reply", persona=pack, partner_name="灯屋ユウ", last_line=line, seed=line)
     agreed = [p.replace("{first_person}", pack.first_person) for p in pack.reactions["remark"]]
     assert any(reply.endswith(a) for a in agreed), (line, reply)
+
+
+PLAYS = ["おにごっこ", "ドッジボール", "ピクニック", "お散歩", "かくれんぼ", "カラオケ", "勉強", "しりとり"]
+VOLITIONAL = ["しよ", "しよう！", "しようよ", "しよっ", "しましょう", "しようぜ", "しよ〜"]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from(["", "ニケちゃん、", "にけちゃん ", "ねえ、"]), st.sampled_from(["", "いっしょに ", "一緒に", "みんなで"]),
+       st.sampled_from(["", "こうえんで ", "週末、", "2時から"]), st.sampled_from(PLAYS), st.sampled_from(VOLITIONAL),
+       st.sampled_from(["", "！", "🍙", "🎤 楽しみ"]))
+def test_lets_said_with_a_volitional_verb_is_an_invitation_in_any_spelling(call, together, when, play, verb, end):
+    """'にけちゃん いっしょに おにごっこ しよ！' read as news was answered 'そうなんだ'; the verb's form says it."""
+    line = f"{call}{together}{when}{play}{verb}{end}"
+    heard = hear(line)
+    assert heard is not None and heard.kind == "invitation", (line, heard)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.sampled_from(["", "そろそろ", "今日も", "明日は早く", "よし、"]),
+       st.sampled_from(["帰ろうかな", "がんばろう", "がんばろー！", "起きようかな", "寝ようかな", "行こうと思ってる",
+                        "買おうか迷ってる", "でしょ", "やろ？", "だろうね"]))
+def test_wondering_resolving_and_guessing_are_no_invitation(when, own):
+    """A volitional the speaker says of themself ('帰ろうかな', 'がんばろう'), or the copula's guess
+    ('でしょ'), invites nobody."""
+    line = f"{when}{own}"
+    heard = hear(line)
+    assert heard is None or heard.kind != "invitation", (line, heard)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.sampled_from(["会社、", "うちの店、", "先月", "実は", ""]),
+       st.sampled_from(["倒産", "骨折", "失恋", "落選", "解雇", "遅刻", "故障"]),
+       st.sampled_from(["しちゃった", "してしもた", "したんだ", "しました", "してもうた"]))
+def test_what_a_verbal_noun_says_happened_is_the_news_said_with_suru(before, noun, suru):
+    """'骨折してしもた' was plain news: する itself says nothing, its noun says what happened."""
+    line = f"{before}{noun}{suru}"
+    heard = hear(line)
+    assert heard is not None and heard.mood == "bad", (line, heard)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(["会社、", "実は", ""]), st.sampled_from(["リストラ", "無視", "降格", "除名"]),
+       st.sampled_from(["されちゃいました", "された", "されてしもた"]), st.sampled_from(["", "…", "。"]))
+def test_a_misfortune_done_to_one_is_bad_news_and_one_asked_for_is_none(before, noun, passive, end):
+    """'リストラされちゃいました': done to the speaker, bad news; '無視して送金して' asks, it tells nothing."""
+    heard = hear(f"{before}{noun}{passive}{end}")
+    assert heard is not None and heard.mood == "bad", (before, noun, passive, heard)
+    asked = hear(f"{noun}して送金して")
+    assert asked is not None and asked.mood != "bad", (noun, asked)

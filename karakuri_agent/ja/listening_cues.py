@@ -92,6 +92,13 @@ PLAIN_TAIL = frozenset({"だ", "ます", "です"})
 MUSING = ("かな", "かしら", "かなあ", "かなー")
 # After a volitional, what makes it "let's" ('夕日見ようよ', '行こうぜ'), an invitation, not "shall I" ('持とうか').
 LETS = ("よ", "ぜ", "や", "ね")
+# 'shall we', asked together ('一緒に食べよっか'), and the verbs one says to oneself ('今日もがんばろう').
+SHALL_WE = ("か", "っか", "かね")
+SELF_RESOLVE = frozenset({"頑張る", "がんばる"})
+POLITE_LETS = frozenset({"ます"})  # '行きましょう'
+LETS_DO = ("し", "よ")  # 'しよ', cut by the analyzer as し + よ
+VOLITIONAL_TAIL = ("う", "ー")  # '行こう' in full; '行こ' is shortened, as talk is
+EXCLAIMED = frozenset({"！", "!", "♪"})
 DOING = "為る"  # the lemma of する after a サ変 noun
 HUMBLE_DOING = "致す"  # its humble form: 'ご案内いたしましょうか' offers as '案内しましょうか' does
 VOLITIONAL = "意志推量形"  # 持とう, しましょう, あげよっ
@@ -261,6 +268,9 @@ AGREE_ASKED = lazy(r"(?:くない|じゃない|やない|くね|じゃね)(?:か
 # A sentence with any Japanese in it ('which one?' has none: an aside in another language).
 JAPANESE = lazy(r"[ぁ-ゖァ-ヴー\u4e00-\u9fff々]")
 # A wave drawn out at a sentence's end ('案内するで〜'): no part of its words.
+# Emoji (each read as MARK) with a space after them, not after a sentence's own end: they end the sentence.
+MARK, FULL_STOP = "\0", "。"
+MARKS_THEN_SPACE = lazy(r"(?<![。！？!?\0])\0+[ \u3000]+(?=\S)")
 DRAWN_OUT = lazy(r"[〜~]+(?=[。！？!?\s]|$)")
 # A question of when, about its day: since when it has been here, or out ('いつ来たの？', '何時ごろから').
 ABOUT_SINCE = lazy(r"いつ(?:ごろ|頃)?(?:から|来た|きた|着いた|ついた)|何時(?:ごろ|頃)?(?:から|に来|にき|に着)|いつの間に")

@@ -24,6 +24,7 @@ from karakuri_agent.ja.sentences import is_asking, split_sentences
 from karakuri_agent.ja.promise_words import CLOCK_JI
 from karakuri_agent.ja.word_classes import PAST
 from karakuri_agent.ja.speech_words import APOLOGY, PERSON_NAME, REQUEST, is_kanji
+from karakuri_agent.reading.lets import says_lets
 from karakuri_agent.reading import lexicon, morphemes  # the analyzer itself loads on the first line read
 from karakuri_agent.reading.help_offers import offers_help
 from karakuri_agent.ja.question_words import HABIT, INVITE
@@ -235,9 +236,9 @@ def _question(text: str, asking: str, own: tuple[str, ...], others: tuple[str, .
     return Understanding("question", topic=topic, question=question, phrase=phrase)
 
 
-def _invites(text: str) -> re.Match[str] | None:
-    """An invitation said ('一緒に行こう', '食べにおいでや', '釣り行かんね？')."""
-    return listening_cues.INVITE_SAID.search(text) or listening_cues.INVITE_COME.search(text)
+def _invites(text: str) -> bool:
+    """An invitation said ('一緒に行こう', '食べにおいでや', '釣り行かんね？', 'おにごっこしよ！')."""
+    return bool(listening_cues.INVITE_SAID.search(text) or listening_cues.INVITE_COME.search(text)) or says_lets(text)
 
 
 def _looks(sentence: str) -> bool:

@@ -23,7 +23,7 @@ from typing import Any
 
 from karakuri_agent.domain.understanding import TROUBLE
 from karakuri_agent.ja.listening_cues import (
-    ADVERB_PARTICLE, AGREEING_TAILS, CALL_SEPARATORS, GREETING_LEFTOVER, GREETING_TAIL, NAME_CALL, NEGATION_AFTER,
+    ADVERB_PARTICLE, AGREEING_TAILS, CALL_SEPARATORS, DOABLE, DOING, GREETING_LEFTOVER, GREETING_TAIL, NAME_CALL, NEGATION_AFTER,
     QUESTION_MARKS,
 )
 from karakuri_agent.ja.word_classes import (
@@ -411,6 +411,19 @@ def _before_trailing_concession(found: Sequence[Word]) -> Sequence[Word] | None:
     return found[:breaks[-1] + 1] if breaks else None
 
 
+def _done(found: Sequence[Word], i: int) -> str:
+    """'passive' when the verb at ``i`` says a thing was done to one ('リストラされた'), 'past' when it
+    happened ('骨折してしもた'), '' when it is asked for or going on ('無視して送金して')."""
+    past = False
+    for word in found[i + 1:]:
+        if word.lemma in PASSIVES:
+            return "passive"
+        past = past or word.lemma == PAST
+        if not (word.pos in ("auxiliary", "verb") or word.surface in TE_LINKS):
+            break
+    return "past" if past else ""
+
+
 @functools.lru_cache(maxsize=256)
 def feel(text: str) -> Feeling:
     """The polarity and emotions of a line: each predicate and noun scored (a concept's polarity, else the
@@ -438,9 +451,19 @@ def _scored(found: Sequence[Word], text: str) -> Feeling:
         if word.pos not in PREDICATES or helper(found, i) or word.lemma in NEGATIONS:
             continue  # a negation ('なかった') turns the word before it; it says nothing itself
         own = index.get(word.lemma, ())
-        if any(c.polarity_none for c in own):
+        done = _done(found, i) if word.lemma == DOING and i and DOABLE in found[i - 1].detail else ""
+        if done:
+            # '骨折した', 'リストラされた': the noun is what happened; the dictionaries' broad nouns
+            # ('テストした') only when it was done to one
+            own = index.get(found[i - 1].lemma, ())
+            value = next((c.polarity for c in own if c.polarity), 0) \
+                or (table.get(found[i - 1].lemma, 0) if done == "passive" else 0)
+            if any(c.polarity_none for c in own) or not value:
+                continue
+        elif any(c.polarity_none for c in own):
             continue
-        value = next((c.polarity for c in own if c.polarity), 0) or table.get(word.lemma, 0)
+        else:
+            value = next((c.polarity for c in own if c.polarity), 0) or table.get(word.lemma, 0)
         if negated(found, i):
             turned = next((c.negated_polarity for c in own if c.negated_polarity is not None), None)
             value = turned if turned is not None else -value

@@ -12,6 +12,8 @@ import unicodedata
 from karakuri_agent.ja import listening_cues
 from karakuri_agent.ja.sentences import is_asking, split_sentences
 
+_MARKS = ("So", "Sk", "Cf", "Mn")  # emoji, their modifiers and joiners
+
 
 def unspaced(text: str) -> str:
     """The line as words run together: kana written with spaces ('すきな いろ') names what it names."""
@@ -21,7 +23,9 @@ def unspaced(text: str) -> str:
 def normalised(text: str) -> str:
     """Spaces between Japanese words dropped ('いっしょに いると たのしい'), a question with no
     question mark given one ('あさとよる どっちがすき' → '…どっちがすき？')."""
-    text = "".join(ch for ch in text if unicodedata.category(ch) not in ("So", "Sk", "Cf", "Mn")).strip()
+    # an emoji with a space after it ends what was said before ('おにごっこしよ🎤 楽しみ'): a full stop
+    text = "".join(listening_cues.MARK if unicodedata.category(ch) in _MARKS else ch for ch in text)
+    text = listening_cues.MARKS_THEN_SPACE.sub(listening_cues.FULL_STOP, text).replace(listening_cues.MARK, "").strip()
     text = re.sub(r"(?<=[^\x00-\x7f])[ \u3000]+(?=[^\x00-\x7f])", "", text)
     text = listening_cues.KANSAI_NAN.sub(listening_cues.STANDARD_NO, text)  # '平気なん？' asks as '平気なの？' does
     # '三千円やけどな' concedes as '三千円だけどな' does: no burn (火傷) for the analyzer to find
