@@ -34,8 +34,8 @@ def _from(reply: str, kind: str) -> bool:
 @pytest.mark.parametrize("line, kind", [
     ("何味だったと思う？当ててみて😆", "guess"),
     ("あれ、なんだったと思う？", "guess"),
-    ("上は洪水、下は大火事、これなーんじゃ", "guess"),  # a riddle's flood and fire are no bad news
-    ("なぞなぞ！パンは パンでも たべられない パンは なーんだ？", "guess"),
+    ("なぞなぞ！火事も洪水も起きる箱、なーんだ？", "guess"),  # a riddle's flood and fire are no bad news
+    ("なぞなぞ！赤くて まるくて あまい もの なーんだ？", "guess"),  # one play.json does not know
     ("これ、どうすりゃいいと思う？", "advice"),
     ("買うべきか否か、ニケさんのご意見を伺えますか。", "advice"),
     ("何かいい方法ないですかね", "advice"),

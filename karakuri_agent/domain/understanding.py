@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 KINDS = ("question", "retraction", "thanks", "compliment", "warmth", "remark", "looks", "invitation", "offer",
          "farewell", "greeting", "apology", "news", "plan", "feeling", "statement", "concern", "cheered", "arrangement",
-         "garbled")
+         "garbled", "play")
 # What a question asks about (Understanding.asks): the agent's plans, its day, the talk, a favourite, its pastimes,
 # a side it takes ('家にいる派？'), someone else.
 PLANS, DAY, TALK, FAVOURITE, PASTIME, SIDE, OTHER = "plans", "day", "talk", "favourite", "pastime", "side", "other"
@@ -64,6 +64,9 @@ class Understanding:
     # Whom what is told is about: 'speaker' (the one talking), 'agent' (the one spoken to), 'third'
     # (someone else they name: 'お母さんが風邪で', 'うちの犬が').
     subject: str = "speaker"
+    # Word play started (ja/lexicon/play.json): 'riddle' (topic: its answer), 'pun', 'shiritori' (topic: the word
+    # said next), 'shiritori_lost' (the partner's word ended in ん); '' none.
+    game: str = ""
 
     @property
     def troubled(self) -> bool:

@@ -131,3 +131,4 @@ NOUN_TO_VERB = frozenset({"が", "を", "に", "は", "も"})
 
 # Question words in hiragana ('なんいろ あるの？', 'だれと いったの'): a phrase starting so asks, it names no thing.
 ASKING_KANA = ("なん", "なに", "どこ", "だれ", "いつ", "どの", "どれ", "どう", "いくつ", "いくら", "どっち")
+LONG_VOWEL = "ー"  # the long-vowel mark: a word ending in it ends on the sound before it

@@ -25,6 +25,7 @@ from karakuri_agent.ja.promise_words import CLOCK_JI
 from karakuri_agent.ja.word_classes import PAST
 from karakuri_agent.ja.speech_words import APOLOGY, PERSON_NAME, REQUEST, is_kanji
 from karakuri_agent.reading.lets import says_lets
+from karakuri_agent.reading.play import played
 from karakuri_agent.reading import lexicon, morphemes  # the analyzer itself loads on the first line read
 from karakuri_agent.reading.help_offers import offers_help
 from karakuri_agent.ja.question_words import HABIT, INVITE
@@ -432,6 +433,9 @@ def _heard(text: str, line: str, own_names: tuple[str, ...], other_names: tuple[
     entering = listening_cues.ENTERING.match(text)
     if entering:
         text = text[entering.end():]  # what comes after an excuse-me on coming in is the line
+    game = played(text)
+    if game is not None:  # 'パンはパンでも食べられないパンはなーんだ？', 'しりとりしよ！りんご': played back
+        return Understanding("play", topic=game[1], game=game[0])
     sentences = split_sentences(text)
     asking = [s for s in sentences if is_asking(s)]
     told = "".join(s for s in sentences if not is_asking(s))

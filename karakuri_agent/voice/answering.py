@@ -289,6 +289,8 @@ def answered(s: Situation, h: Understanding) -> list[str] | None:
         return _said(s, "offer_accept" if takes else "offer_decline", table="reactions") or None
     if h.kind == "arrangement":  # 'じゃあ、そっちで4時ね': agreed to
         return _said(s, "agree") or None
+    if h.kind == "play":  # a riddle answered, a pun laughed at, a shiritori word said
+        return _said(s, h.game, table="reactions", topic=h.topic) or None
     if h.kind == "garbled":  # 'あsdfghjkl': asked about kindly
         return _said(s, "puzzled", table="reactions") or None
     if h.kind == "concern":  # the partner worries about the agent: thanked, and told it is fine

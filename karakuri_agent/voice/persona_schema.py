@@ -71,6 +71,10 @@ class Reactions(_Strict):
     unwell_other: Phrases | None = None
     hurt: Phrases | None = None
     puzzled: Phrases | None = None  # a keyboard mash ('あsdfghjkl')
+    riddle: Phrases | None = None  # a classic riddle: {topic} is its answer
+    pun: Phrases | None = None  # a classic pun ('布団が吹っ飛んだ'): laughed at
+    shiritori: Phrases | None = None  # shiritori: {topic} is the word said next
+    shiritori_lost: Phrases | None = None  # the partner's shiritori word ended in ん
 
 
 class SmallTalk(_Strict):
