@@ -114,3 +114,16 @@ def test_whom_it_talked_with_today_politely_asked() -> None:
     reply = compose("reply", persona=NIKE, partner_name="灯屋ユウ", last_line="今日はもう誰かとお話ししましたか？", seed="a",
                     memory=TODAY, place_name=HERE)
     assert "メイ" in reply, reply
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.sampled_from([("特技", "good_at"), ("誕生日", "birthday")]), st.sampled_from(["ニケちゃんの", "ねえ、", ""]),
+       st.sampled_from(["みせて〜", "おしえて", "知りたいな"]), st.sampled_from(["🤹‍♀️ ", "。", "！", "〜✨ "]),
+       st.sampled_from(["なんかある？", "ある？", "いつ？", "なに？"]))
+def test_a_short_question_after_what_it_is_about_asks_of_that(topic, opener, ask_for, stop, question):
+    """'ニケちゃんの特技みせて〜🤹‍♀️ なんかある？': the question names nothing itself; the sentence before
+    it names the topic, whatever ends that sentence (an emoji and a space, 。, ！)."""
+    word, key = topic
+    line = f"{opener}{word}{ask_for}{stop}{question}"
+    heard = hear(line, own_names=OWN)
+    assert heard is not None and heard.asks == SELF and heard.self_topic == key, (line, heard)

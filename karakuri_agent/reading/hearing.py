@@ -237,6 +237,12 @@ def _question(text: str, asking: str, own: tuple[str, ...], others: tuple[str, .
     return Understanding("question", topic=topic, question=question, phrase=phrase)
 
 
+def _with_what_before(sentences: list[str]) -> list[str]:
+    """The asking sentences, a short one with the one before it ('特技みせて〜。なんかある？' asks of 特技)."""
+    return [sentences[i - 1] + s if i and len(s) <= listening_cues.SHORT_ASK else s
+            for i, s in enumerate(sentences) if is_asking(s)]
+
+
 def _invites(text: str) -> bool:
     """An invitation said ('一緒に行こう', '食べにおいでや', '釣り行かんね？', 'おにごっこしよ！')."""
     return bool(listening_cues.INVITE_SAID.search(text) or listening_cues.INVITE_COME.search(text)) or says_lets(text)
@@ -468,7 +474,7 @@ def _heard(text: str, line: str, own_names: tuple[str, ...], other_names: tuple[
     view = lexicon.view_asked(unspaced(text))
     if view and not choices.names_its_own(text, asking, own_names, other_names):
         return Understanding("question", question=Question(view, (asking or sentences)[-1]))
-    about_me = next((a for a in asking if listening_cues.ABOUT_TALK.search(a) or listening_cues.ABOUT_DAY.search(a)
+    about_me = next((a for a in _with_what_before(sentences) if listening_cues.ABOUT_TALK.search(a) or listening_cues.ABOUT_DAY.search(a)
                      or listening_cues.ABOUT_PLANS.search(a) or lexicon.plans_asked(unspaced(a))
                      or lexicon.self_topic(unspaced(a))), None)
     if about_me or listening_cues.ABOUT_TALK.search(text):
