@@ -95,7 +95,11 @@ LETS = ("よ", "ぜ", "や", "ね")
 # 'shall we', asked together ('一緒に食べよっか'), and the verbs one says to oneself ('今日もがんばろう').
 SHALL_WE = ("か", "っか", "かね")
 SELF_RESOLVE = frozenset({"頑張る", "がんばる"})
-POLITE_LETS = frozenset({"ます"})  # '行きましょう'
+POLITE_LETS = frozenset({"ます"})
+# Torn: 'しようか迷ってる', 'やめようかなって考えてる': the question's か, then within a few words a verb of deliberating.
+DELIBERATING = frozenset({"迷う", "悩む", "考える"})
+EMBEDDED_QUESTION = "か"
+DELIBERATION_GAP = 4  # '行きましょう'
 LETS_DO = ("し", "よ")  # 'しよ', cut by the analyzer as し + よ
 VOLITIONAL_TAIL = ("う", "ー")  # '行こう' in full; '行こ' is shortened, as talk is
 EXCLAIMED = frozenset({"！", "!", "♪"})

@@ -32,6 +32,9 @@ NOT_KNOWING_END = re.compile(r"(?:わから|分から|判ら|知ら)(?:ない|�
 TRAILING_MARKS = "。．.！!〜~ー…・ｗw笑 \u3000"
 
 
+WHETHER = "かどうか"
+
+
 def is_asking(sentence: str) -> bool:
     """A sentence asks something: a question mark (full-width or ASCII), a polite or dialect question
     ending ('お過ごしでしたか。'), or a question word with a plain ending ('今日どこ行っとったん')."""
@@ -40,7 +43,8 @@ def is_asking(sentence: str) -> bool:
     body = "".join(ch for ch in sentence if not _emoji(ch)).rstrip(TRAILING_MARKS)
     if POLITE_ASKING_END.search(body) or DIALECT_ASKING_END.search(body):
         return True
-    return bool(PLAIN_ASKING_END.search(body) and QUESTION_WORD.search(body) and not NOT_KNOWING_END.search(body))
+    asked = body.replace(WHETHER, "")  # '行くかどうか迷う': 'whether' asks no one
+    return bool(PLAIN_ASKING_END.search(body) and QUESTION_WORD.search(asked) and not NOT_KNOWING_END.search(body))
 
 
 def _emoji(ch: str) -> bool:

@@ -24,7 +24,7 @@ from karakuri_agent.ja.sentences import is_asking, split_sentences
 from karakuri_agent.ja.promise_words import CLOCK_JI
 from karakuri_agent.ja.word_classes import PAST
 from karakuri_agent.ja.speech_words import APOLOGY, PERSON_NAME, REQUEST, is_kanji
-from karakuri_agent.reading.lets import says_lets
+from karakuri_agent.reading.volition import says_lets
 from karakuri_agent.reading.play import played
 from karakuri_agent.reading import lexicon, morphemes  # the analyzer itself loads on the first line read
 from karakuri_agent.reading.help_offers import offers_help

@@ -19,6 +19,7 @@ from karakuri_agent.ja.sentences import split_sentences
 from karakuri_agent.ja.word_classes import NEGATIONS, PAST
 from karakuri_agent.reading import morphemes
 from karakuri_agent.reading.morphemes import Word
+from karakuri_agent.reading.volition import torn
 
 __all__ = ["offers_help"]
 
@@ -36,6 +37,8 @@ def offers_help(text: str) -> bool:
 
 def _offered(sentence: str) -> bool:
     found = morphemes.words(sentence)
+    if torn(found):
+        return False  # '買おうかどうか迷う': a question put to oneself offers nothing
     for i, word in enumerate(found):
         if word.lemma not in listening_cues.HELP_VERBS or word.pos not in ("verb", "noun"):
             continue

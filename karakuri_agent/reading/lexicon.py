@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from karakuri_agent.domain.understanding import TROUBLE
+from karakuri_agent.domain.understanding import TORN, TROUBLE
 from karakuri_agent.ja.listening_cues import (
     ADVERB_PARTICLE, AGREEING_TAILS, CALL_SEPARATORS, DOABLE, DOING, GREETING_LEFTOVER, GREETING_TAIL, NAME_CALL, NEGATION_AFTER,
     QUESTION_MARKS,
@@ -45,6 +45,7 @@ from karakuri_agent.ja.word_classes import (
     THROUGH,
 )
 from karakuri_agent.reading.morphemes import Word, hiragana, words
+from karakuri_agent.reading.volition import torn
 from karakuri_agent.shipped import shipped
 
 # How far after a predicate a negation still turns it: its auxiliaries (れ, なかっ, た) come between.
@@ -481,6 +482,8 @@ def _scored(found: Sequence[Word], text: str) -> Feeling:
             main = value
     # no word scored: a concept named by its surface ('チケット取れた'), else the dictionaries' nouns
     score = score or sum(c.polarity for c in concepts().values() if c.name in named) or weak
+    if torn(found):  # '転職しようか迷ってて': deliberating, met with a listening ear, never cheer
+        emotions.add(TORN)
     if "regret" in named or "letdown" in named or "adversity" in named:
         main = -1
     if main > 0 and "glad" in emotions:  # '迷子の猫が見つかった！': it ends telling a glad thing; the loss is over

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from karakuri_agent.domain.understanding import CARE, DAY, FAVOURITE, OTHER, PASTIME, PLANS, SELF, SIDE, TALK, WORLD
+from karakuri_agent.domain.understanding import CARE, DAY, FAVOURITE, OTHER, PASTIME, PLANS, SELF, SIDE, TALK, TORN, WORLD
 from karakuri_agent.ja import listening_cues
 from karakuri_agent.ja.speech_words import join_sentences, plan_day
 from karakuri_agent.reading import hearing, lexicon, morphemes
@@ -161,7 +161,8 @@ def _told(s: Situation, h: Understanding) -> list[str]:
 MILESTONE = "proud"
 
 # The care a troubled line is met with, by the feeling it names, most serious first.
-_CARE = (("grief", "grief"), ("hurt", "hurt"), ("unwell", "unwell"), ("worried", "worry"), ("tired", "tired"))
+_CARE = (("grief", "grief"), ("hurt", "hurt"), ("unwell", "unwell"), (TORN, "torn"), ("worried", "worry"),
+         ("tired", "tired"))
 
 
 def cared(s: Situation, h: Understanding) -> list[str]:

@@ -65,6 +65,7 @@ class Reactions(_Strict):
     unwell: Phrases | None = None
     worry: Phrases | None = None
     tired: Phrases | None = None
+    torn: Phrases | None = None  # torn over what to do ('転職しようか迷ってて'): listened to, asked what they want
     ack: Phrases | None = None
     concern_thanks: Phrases | None = None
     cheered: Phrases | None = None  # 'がんばって！', '応援してるよ': thanks for the cheer

@@ -1,4 +1,6 @@
-"""Whether a line says "let's": a volitional verb said to the partner, ending what it says.
+"""What a line wants done: "let's" said to the partner, or the speaker torn over what to do.
+
+"Let's" is a volitional verb said to the partner, ending what it says.
 
 'おにごっこしよ！', 'カラオケ行こ🎤 歌聞いてみたい', '一緒に食べよっか', '遊ぼうよ' invite the one
 spoken to, whatever the register or spelling, because the analyzer gives the
@@ -6,16 +8,21 @@ verb's conjugated form (意志推量形) wherever it is written. What is no
 invitation: wondering ('帰ろうかな'), encouraging oneself ('今日もがんばろう'),
 'shall I' with か alone ('手伝おうか': an offer, reading/help_offers.py), and a
 volitional that goes on into more of the sentence ('行こうと思ってる': a plan).
+
+Torn is a question put to oneself and a verb of deliberating over it:
+'転職しようか迷ってて', '辞めようかなって考えてる', '行くか行かないか悩んでる' (the か that
+ends the question, then 迷う, 悩む or 考える), never '道に迷った'.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 
 from karakuri_agent.ja import listening_cues
 from karakuri_agent.reading import morphemes
 
-__all__ = ["says_lets"]
+__all__ = ["says_lets", "torn"]
 
 def says_lets(text: str) -> bool:
     """Whether ``text`` (as reading/normalised.py gives it: an emoji after a verb is a full stop) invites the
@@ -59,3 +66,17 @@ def _chatty(found: tuple[morphemes.Word, ...], i: int) -> bool:
     rest = found[i + 1:i + 2]
     return not found[i].surface.endswith(listening_cues.VOLITIONAL_TAIL) \
         or (bool(rest) and rest[0].surface in listening_cues.EXCLAIMED)
+
+
+def torn(found: Sequence[morphemes.Word]) -> bool:
+    """Whether the words deliberate over a question the speaker puts to themself."""
+    for i, word in enumerate(found):
+        if word.lemma not in listening_cues.DELIBERATING or word.pos != "verb":
+            continue
+        for k in range(max(1, i - listening_cues.DELIBERATION_GAP), i):
+            # the か that ends a clause ('しようか', '行かないか'), not the one of '何か'
+            if found[k].surface == listening_cues.EMBEDDED_QUESTION and found[k].pos == "particle" \
+                    and found[k - 1].pos in ("verb", "auxiliary") \
+                    and all(w.pos in ("particle", "adverb") for w in found[k:i]):
+                return True
+    return False
