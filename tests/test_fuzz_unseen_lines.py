@@ -123,3 +123,13 @@ def test_a_word_of_a_spaced_hiragana_line_is_read_whole(when, where, word, parti
                         "きょう はが ぬけたの"]))
 def test_spaced_phrases_read_right_are_left_as_they_are(line):
     assert not kana_nouns(line), line
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.sampled_from(["そっくりな", "変な", "小さい", "見かけた", "きれいな"]), st.sampled_from(["子", "人", "音", "光"]),
+       st.sampled_from(["見かけた", "見た", "いた", "聞いた"]), st.sampled_from(["", "よ", "👀", "んだよね"]))
+def test_a_one_letter_noun_of_a_longer_thing_is_never_said_back_alone(modifier, noun, verb, end):
+    """'ニケちゃんにそっくりな子見かけた' was said back as '子見かけたんだ': the thing seen is more than 子."""
+    line = f"さっきスーパーで{modifier}{noun}{verb}{end}"
+    heard = hear(line)
+    assert heard is not None and not heard.clause.startswith(noun + verb[0]), (line, heard)

@@ -189,6 +189,9 @@ CLAUSE_PARTICLES = frozenset({"を", "に", "が", "で", "へ", "と", "は", "
 CLAUSE_STOPS = frozenset({"だ", "です", "ます", "ん", "の", "らしい", "って", "そう", "みたい", "じゃ", "でしょ"})
 # A noun said before 'んだ' takes な ('面接なんだ').
 NOUN_LINK = "な"
+# Words (with NOUN_LINK) that make a one-letter noun part of a longer thing ('そっくりな子', '見かけた人'):
+# no clause starts at it.
+MODIFYING = frozenset({"adjectival", "adjective", "verb"})
 TOPIC_MARK = "は"  # the particle a said-back change puts after its plan (引っ越し+は+延期になった)
 # 'ひいちゃって' said back as 'ひいちゃった', '読んで' as '読んだ'.
 # An adjective's (or ない's) て is a state, said back as it is now: '腰が痛くて' as '腰が痛い' (never '痛くた').

@@ -47,5 +47,11 @@ def is_asking(sentence: str) -> bool:
     return bool(PLAIN_ASKING_END.search(body) and QUESTION_WORD.search(asked) and not NOT_KNOWING_END.search(body))
 
 
+def asking_with_what_before(sentences: list[str], short: int) -> list[str]:
+    """The asking sentences, one up to ``short`` letters with the one before it ('特技みせて〜。なんかある？'
+    asks of 特技)."""
+    return [sentences[i - 1] + s if i and len(s) <= short else s for i, s in enumerate(sentences) if is_asking(s)]
+
+
 def _emoji(ch: str) -> bool:
     return ord(ch) >= 0x2600 and not ("\u3000" <= ch <= "\u9fff" or "\uff00" <= ch <= "\uffef")

@@ -20,7 +20,7 @@ import re
 from dataclasses import replace
 
 from karakuri_agent.ja import listening_cues
-from karakuri_agent.ja.sentences import is_asking, split_sentences
+from karakuri_agent.ja.sentences import asking_with_what_before, is_asking, split_sentences
 from karakuri_agent.ja.promise_words import CLOCK_JI
 from karakuri_agent.ja.word_classes import PAST
 from karakuri_agent.ja.speech_words import APOLOGY, PERSON_NAME, REQUEST, is_kanji
@@ -124,8 +124,10 @@ def _clause(text: str, topic: str, phrase: bool) -> str:
     surfaces = [w.surface for w in found]
     end = next((i for i in range(len(found)) if "".join(surfaces[:i + 1]).endswith(topic)), None)
     fallback = topic + listening_cues.NOUN_LINK
-    if end is None:
-        return fallback
+    start = end - len(morphemes.words(topic)) if end is not None else -1
+    if end is None or (len(topic) == 1 and start >= 0 and (found[start].pos in listening_cues.MODIFYING
+                                                           or found[start].surface == listening_cues.NOUN_LINK)):
+        return fallback  # 'そっくりな子見かけた': one letter of a longer thing; said back, it would be half
     out, verb, last = topic, False, None
     for word in found[end + 1:]:
         if word.spaced or word.lemma in listening_cues.CLAUSE_STOPS or word.surface in listening_cues.CLAUSE_STOPS:
@@ -235,12 +237,6 @@ def _question(text: str, asking: str, own: tuple[str, ...], others: tuple[str, .
     if listening_cues.SIDE_ASKED.search(asking) and question.kind != "choice":
         return Understanding("question", asks=SIDE, topic=topic, question=question, phrase=phrase)
     return Understanding("question", topic=topic, question=question, phrase=phrase)
-
-
-def _with_what_before(sentences: list[str]) -> list[str]:
-    """The asking sentences, a short one with the one before it ('特技みせて〜。なんかある？' asks of 特技)."""
-    return [sentences[i - 1] + s if i and len(s) <= listening_cues.SHORT_ASK else s
-            for i, s in enumerate(sentences) if is_asking(s)]
 
 
 def _invites(text: str) -> bool:
@@ -474,7 +470,7 @@ def _heard(text: str, line: str, own_names: tuple[str, ...], other_names: tuple[
     view = lexicon.view_asked(unspaced(text))
     if view and not choices.names_its_own(text, asking, own_names, other_names):
         return Understanding("question", question=Question(view, (asking or sentences)[-1]))
-    about_me = next((a for a in _with_what_before(sentences) if listening_cues.ABOUT_TALK.search(a) or listening_cues.ABOUT_DAY.search(a)
+    about_me = next((a for a in asking_with_what_before(sentences, listening_cues.SHORT_ASK) if listening_cues.ABOUT_TALK.search(a) or listening_cues.ABOUT_DAY.search(a)
                      or listening_cues.ABOUT_PLANS.search(a) or lexicon.plans_asked(unspaced(a))
                      or lexicon.self_topic(unspaced(a))), None)
     if about_me or listening_cues.ABOUT_TALK.search(text):
