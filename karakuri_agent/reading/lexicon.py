@@ -23,8 +23,8 @@ from typing import Any
 
 from karakuri_agent.domain.understanding import TORN, TROUBLE
 from karakuri_agent.ja.listening_cues import (
-    ADVERB_PARTICLE, AGREEING_TAILS, CALL_SEPARATORS, DOABLE, DOING, GREETING_LEFTOVER, GREETING_TAIL, NAME_CALL, NEGATION_AFTER,
-    QUESTION_MARKS,
+    ADVERB_PARTICLE, AGREEING_TAILS, CALL_SEPARATORS, DOABLE, DOING, GREETING_LEFTOVER, GREETING_TAIL, NAME_CALL,
+    NEGATION_AFTER, QUESTION_MARKS,
 )
 from karakuri_agent.ja.word_classes import (
     ADVERBIAL_FORM,

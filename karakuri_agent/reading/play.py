@@ -67,4 +67,5 @@ def _next_word(text: str, game: dict[str, Any]) -> tuple[str, str] | None:
 
 
 def _is_kana(ch: str) -> bool:
+    """Hiragana, katakana or the long-vowel mark: a letter whose sound shiritori can read."""
     return ch != hiragana(ch) or ch != katakana(ch) or ch == LONG_VOWEL

@@ -24,6 +24,7 @@ from karakuri_agent.reading import morphemes
 
 __all__ = ["says_lets", "torn"]
 
+
 def says_lets(text: str) -> bool:
     """Whether ``text`` (as reading/normalised.py gives it: an emoji after a verb is a full stop) invites the
     partner to do something with the speaker."""
