@@ -21,6 +21,7 @@ from karakuri_agent.domain.clock import utc_now
 from karakuri_agent.state.sqlite.db import DB_FILENAME, transaction
 from karakuri_agent.state.factory import open_url
 from karakuri_agent.state.sqlite.backend import SQLiteState
+from karakuri_agent.state.sqlite.guard import GuardedConnection
 
 from testing.samples import BASE_URL
 from testing.sqltrace import FULL, NORMAL, Commits
@@ -79,6 +80,55 @@ def test_a_nested_transaction_that_fails_undoes_only_its_own_writes(tmp_path):
             raise RuntimeError("the inner part fails")
     assert [r[0] for r in state.conn.execute("SELECT content FROM memory")] == ["outer"]
     state.close()
+
+
+class _InterruptedAfter(GuardedConnection):
+    """A connection whose `after`-th statement succeeds and then a signal's exception arrives (SIGTERM's)."""
+
+    after = 0
+
+    def execute(self, sql: str, parameters=(), /):
+        cursor = super().execute(sql, parameters)
+        self.__dict__.setdefault("ran", []).append(sql)
+        if len(self.ran) == self.after:
+            raise SystemExit(143)
+        return cursor
+
+
+def _write_in(conn: sqlite3.Connection, wait_for_disk: bool, nested: bool, table: str) -> None:
+    with transaction(conn, wait_for_disk=wait_for_disk):
+        if nested:
+            with transaction(conn, wait_for_disk=wait_for_disk):
+                conn.execute(f"INSERT INTO {table} (key, value, updated_at) VALUES ('k', '1', 'now')")
+        else:
+            conn.execute(f"INSERT INTO {table} (key, value, updated_at) VALUES ('k', '1', 'now')")
+
+
+@pytest.mark.parametrize("nested", [False, True])
+@pytest.mark.parametrize("wait_for_disk", [True, False])
+def test_a_signal_after_any_statement_of_a_transaction_goes_on_out_and_leaves_it_closed(tmp_path, wait_for_disk,
+                                                                                         nested):
+    # The town's SIGTERM once came right after BEGIN: the setting's reset in `finally` failed inside the
+    # open transaction, its state error hid the exit, and the next claim found a transaction open.
+    SQLiteState(tmp_path).close()  # the schema
+    plain = _InterruptedAfter(":memory:", isolation_level=None)
+    plain.execute("CREATE TABLE t (key, value, updated_at)")
+    _write_in(plain, wait_for_disk, nested, "t")
+    ran = plain.ran[1:]  # BEGIN (a SAVEPOINT), the INSERT, COMMIT (a RELEASE), the setting and its reset
+    plain.close()
+    for after in range(1, len(ran) + 1):
+        conn = sqlite3.connect(tmp_path / DB_FILENAME, isolation_level=None, factory=_InterruptedAfter)
+        conn.after = after
+        with pytest.raises(SystemExit) as left:
+            _write_in(conn, wait_for_disk, nested, "knowledge")
+        assert left.value.code == 143  # the signal's own exit, not a state error raised while unwinding
+        conn.after = 0
+        assert not conn.in_transaction
+        assert conn.execute("PRAGMA synchronous").fetchone()[0] == FULL
+        conn.close()
+        with sqlite3.connect(tmp_path / DB_FILENAME) as other:
+            kept = other.execute("DELETE FROM knowledge WHERE key = 'k' RETURNING key").fetchall()
+        assert bool(kept) == (after > ran.index("COMMIT")), (after, ran)
 
 
 @pytest.mark.parametrize("backend", ["sqlite", "postgres"])

@@ -417,16 +417,18 @@ def transaction(conn: sqlite3.Connection, *, wait_for_disk: bool = True) -> Iter
             raise
         conn.execute("RELEASE nested")
         return
-    if not wait_for_disk:
-        conn.execute("PRAGMA synchronous = NORMAL")
     try:
+        if not wait_for_disk:
+            conn.execute("PRAGMA synchronous = NORMAL")
         conn.execute("BEGIN IMMEDIATE")
-        try:
-            yield conn
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
+        yield conn
         conn.execute("COMMIT")
     finally:
+        # Still open when the block raised, when COMMIT failed, or when a signal's exception (SIGTERM,
+        # Ctrl-C) came between two statements, even right after BEGIN: rolled back here, so the
+        # connection is never left inside a transaction and the setting below can be changed (SQLite
+        # refuses it inside one, and that error would hide the one on its way out).
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
         if not wait_for_disk:
             conn.execute("PRAGMA synchronous = FULL")
