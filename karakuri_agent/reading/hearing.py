@@ -26,6 +26,7 @@ from karakuri_agent.ja.word_classes import PAST
 from karakuri_agent.ja.speech_words import APOLOGY, PERSON_NAME, REQUEST, is_kanji
 from karakuri_agent.reading.volition import says_lets
 from karakuri_agent.reading.play import played
+from karakuri_agent.reading.tastes_asked import asked_taste
 from karakuri_agent.reading import lexicon, morphemes  # the analyzer itself loads on the first line read
 from karakuri_agent.reading.help_offers import offers_help
 from karakuri_agent.ja.question_words import HABIT, INVITE
@@ -194,8 +195,8 @@ def _felt(text: str) -> bool:
     return any(w.lemma in listening_cues.FEELING or w.surface in listening_cues.FEELING for w in morphemes.words(text))
 
 
-def _question(text: str, asking: str, own: tuple[str, ...], others: tuple[str, ...],
-              skip: tuple[str, ...]) -> Understanding:
+def _question(text: str, asking: str, own: tuple[str, ...], others: tuple[str, ...], skip: tuple[str, ...],
+              line: str = "") -> Understanding:
     if listening_cues.ABOUT_TALK.search(asking):
         return Understanding("question", asks=TALK, question=Question("what", asking))
     question = read_question(text, own_names=own, other_names=others)
@@ -213,6 +214,9 @@ def _question(text: str, asking: str, own: tuple[str, ...], others: tuple[str, .
         return Understanding("question", asks=PLANS, ahead=ahead, question=question)
     if listening_cues.PASTIME_ASKED.search(asking) and question.kind in ("what", "doing", "how", "yesno"):
         return Understanding("question", asks=PASTIME, question=question)
+    taste = None if question.kind == "choice" or _about_someone_else(asking, own) else asked_taste(asking, line, question, own)
+    if taste is not None:  # 'すきな どうぶつ なに？': a self topic (the pack's about_me) or a kind of its favourites
+        return taste
     if _asks_the_world(asking, own):
         return Understanding("question", asks=WORLD, topic=_topic(asking, skip)[0], question=question)
     # a thing of its own named ('いつからこの町にいるの？', 'すきな いろ なあに？') before its day
@@ -474,9 +478,9 @@ def _heard(text: str, line: str, own_names: tuple[str, ...], other_names: tuple[
                      or listening_cues.ABOUT_PLANS.search(a) or lexicon.plans_asked(unspaced(a))
                      or lexicon.self_topic(unspaced(a))), None)
     if about_me or listening_cues.ABOUT_TALK.search(text):
-        return _question(text, about_me or text, own_names, other_names, skip)
+        return _question(text, about_me or text, own_names, other_names, skip, line)
     if asking and (asking[-1] == sentences[-1] or _aside(sentences[sentences.index(asking[-1]) + 1:])):
-        return _question(text, asking[-1], own_names, other_names, skip)
+        return _question(text, asking[-1], own_names, other_names, skip, line)
     if any(REQUEST.search(s) and not listening_cues.TOLD_TE.search(s) and not listening_cues.OPENERS.search(s)
            for s in sentences if not is_asking(s)) \
             and not listening_cues.THANKS.search(text) and not _invites(text) \

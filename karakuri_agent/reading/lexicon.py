@@ -81,6 +81,11 @@ def _table(section: str) -> dict[str, tuple[str, ...]]:
     return {key: tuple(words) for key, words in _lexicon()[section].items() if key != "about"}
 
 
+def section(name: str) -> dict[str, tuple[str, ...]]:
+    """A section of concepts.json as words by key (its 'about' aside), for a reader of its own."""
+    return _table(name)
+
+
 def _longest_named(table: dict[str, tuple[str, ...]], text: str) -> str:
     """The key whose word in ``text`` is the longest ('好きな食べ物' over '好き'), '' when none is named."""
     best = max(((len(w), key) for key, words in table.items() for w in words if w in text), default=None)

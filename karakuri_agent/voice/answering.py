@@ -118,6 +118,8 @@ def _favourite(s: Situation, kind: str) -> list[str]:
     if kind == "pastime" and not tastes.favourites.get("pastime") and tastes.pastimes:
         return _said(s, "pastime", topic=tastes.pastimes[0])
     thing = tastes.favourites.get(kind, "")
+    if not thing and find_fact(s.line, s.persona):
+        return []  # a kind its favourites do not name, its facts do ('将棋はどんな戦法が好き？'): the rest answers
     return _said(s, "favourite", topic=thing) if thing else _said(s, "not_sure")
 
 

@@ -1,0 +1,93 @@
+"""A question of what the agent likes of a kind, read by lemma: 'すきな どうぶつ なに？', 'なにいろが すき？'.
+
+The analyzer gives every spelling one lemma (すき and 好き, どうぶつ and
+動物, ところ and 所), so one word of liking (concepts.json `taste_words`),
+one word that asks which, and the noun of the kind asked of make the
+question, in any register or script. The kind is looked up in
+`taste_categories`: a self topic (the pack's `about_me` answers) or a kind
+of the pack's favourites. A noun the table does not name ('パンやったら何が
+一番好きなん？') is still a taste asked, of a kind the character never
+thought about: it answers as a person would ('うーん、考えたことなかったな'),
+never with a line about something else.
+"""
+
+from __future__ import annotations
+
+import functools
+
+from karakuri_agent.domain.understanding import FAVOURITE, SELF, Question, Understanding
+from karakuri_agent.reading import lexicon, morphemes
+
+__all__ = ["UNNAMED", "asked_taste", "taste_asked"]
+
+UNNAMED = ""  # a kind the table does not name
+_WRITTEN_AT_LEAST = 3  # a kind's word this long is found as written too ('のみもの', which the analyzer cuts)
+
+
+def _lemmas(written: tuple[str, ...]) -> frozenset[str]:
+    """The words as written and as the analyzer's lemmas (おやつ is 御八つ to it): an author writes words."""
+    found = [morphemes.words(w) for w in written]
+    return frozenset(written) | {one[0].lemma for one in found if len(one) == 1}
+
+
+@functools.lru_cache(maxsize=1)
+def _tables() -> tuple[frozenset[str], frozenset[str], tuple[str, ...], frozenset[str], frozenset[str], dict[str, str]]:
+    words = lexicon.section("taste_words")
+    kinds = {lemma: kind for kind, written in lexicon.section("taste_categories").items() for lemma in _lemmas(written)}
+    return (_lemmas(words["liking"]), _lemmas(words["asking"]), words["pleased"], frozenset(words["modifying"]),
+            _lemmas(words["not_a_kind"]), kinds)
+
+
+def taste_asked(asking: str, own_names: tuple[str, ...] = ()) -> str | None:
+    """The kind of thing a question asks the agent's favourite of ('animal', 'place', ...), UNNAMED for
+    a kind the lexicon does not name, None when the question asks no taste of a kind (or names no kind:
+    '何が好き？' is left to the other readers)."""
+    liking, asking_words, pleased_words, modifying, not_a_kind, kinds = _tables()
+    found = morphemes.words(asking)
+    lemmas = [w.lemma for w in found]
+    span = len(pleased_words)
+    pleased = [i + span - 1 for i in range(len(lemmas) - span + 1) if tuple(lemmas[i:i + span]) == pleased_words]
+    liked = [i for i, lemma in enumerate(lemmas) if lemma in liking] + pleased
+    if not liked:
+        return None
+    # 'どんな本が好き？', '何色が好き？', '好きな作家だれ？', '好きなどうぶつは？': which is asked
+    naming = any(i + 2 < len(found) and found[i + 1].surface in modifying and found[i + 2].pos in ("noun", "prefix")
+                 for i in liked)
+    if not naming and not any(lemma in asking_words for lemma in lemmas):
+        return None
+    own = tuple(morphemes.katakana(name) for name in own_names if name)
+    nouns = [w for w in found if w.pos == "noun" and not w.proper and w.lemma not in not_a_kind
+             and not any(morphemes.katakana(w.surface) in name or name in w.surface for name in own)]
+    for word in found:  # '本' before 'なに' is a prefix to the analyzer ('すきな本なに？'): the kind all the same
+        if word.lemma in kinds and word.pos in ("noun", "prefix"):
+            return kinds[word.lemma]
+    return _as_written(found, liked, modifying) or (UNNAMED if nouns else None)
+
+
+def _as_written(found: tuple[morphemes.Word, ...], liked: list[int], modifying: frozenset[str]) -> str | None:
+    """The kind by its word as written, where the analyzer cut a kana word elsewhere: right after
+    '好きな' ('好きないろは？', read as ない・ろ), or anywhere when three letters or more ('のみもの')."""
+    text = "".join(w.surface for w in found)
+    named_at = {len("".join(w.surface for w in found[:i + 2])) for i in liked
+                if i + 1 < len(found) and found[i + 1].surface in modifying}
+    for kind, words in lexicon.section("taste_categories").items():
+        if any(text.startswith(w, at) for w in words for at in named_at) \
+                or any(len(w) >= _WRITTEN_AT_LEAST and w in text for w in words):
+            return kind
+    return None
+
+
+def asked_taste(asking: str, line: str, question: Question, own_names: tuple[str, ...]) -> Understanding | None:
+    """The question read as a taste asked: of a self topic (answered from the pack's `about_me`) or of a kind
+    of its favourites (UNNAMED: a kind it never thought about). A line written in phrases with spaces
+    between them (a child's kana) is read with its spaces too: run together, 'なにいろがすき' loses its 色."""
+    kind = taste_asked(asking, own_names)
+    if kind in (None, UNNAMED) and " " in line.strip():
+        spaced = taste_asked(line, own_names)
+        if kind is None or spaced not in (None, UNNAMED):
+            kind = spaced
+    if kind is None:
+        return None
+    if kind in lexicon.self_topics():
+        return Understanding("question", asks=SELF, self_topic=kind, question=question)
+    return Understanding("question", asks=FAVOURITE, favourite=kind, question=question)
