@@ -21,6 +21,8 @@ COPULA_AFTER = frozenset({"noun", "particle", "auxiliary", "verb", "adjective", 
 # Second-level tags that matter: a proper noun, a number, a noun used as an adverb (来週, 今日).
 PROPER = "固有名詞"
 NUMBER = "数詞"
+COUNTER = "助数詞"  # as in 助数詞可能 ("回" of 一回) and the suffix 助数詞 ("つ" of 三つ)
+NUMERALS = "一二三四五六七八九十百千0123456789０１２３４５６７８９"  # a count written as one word starts so (二人)
 ADVERBIAL = "副詞可能"
 # A bound verb or noun (いる in 見ている, こと): part of a phrase, never its point.
 BOUND = "非自立可能"

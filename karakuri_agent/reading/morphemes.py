@@ -24,6 +24,7 @@ from typing import Any
 from karakuri_agent.ja.word_classes import (
     ADJECTIVE_ENDING,
     ADVERBIAL,
+    COUNTER,
     ASKING_KANA,
     BOUND,
     CASE_PARTICLES,
@@ -38,6 +39,7 @@ from karakuri_agent.ja.word_classes import (
     NOT_TOPICS,
     NOUN_SUFFIX,
     NUMBER,
+    NUMERALS,
     PHRASE_PARTICLES,
     POS,
     PROPER,
@@ -141,6 +143,19 @@ def _is_noun(word: Word) -> bool:
     return word.pos == "noun"
 
 
+def _a_count(run: list[Word]) -> bool:
+    """'一回', '三つ', '二人': a number and its counter (one word to the analyzer, for 二人)."""
+    if len(run) == 1:
+        return ADVERBIAL in run[0].detail and run[0].surface[:1] in NUMERALS
+    return len(run) > 1 and NUMBER in run[0].detail and all(COUNTER in "".join(w.detail) for w in run[1:])
+
+
+def _tail(word: Word) -> bool:
+    """A word that ends a compound rather than standing on its own: one letter ('日' of 誕生日) or
+    noun-like ('後' of 放課後)."""
+    return len(word.surface) == 1 or NOUN_SUFFIX in word.detail
+
+
 def nouns(text: str) -> list[str]:
     """The compound nouns of ``text`` that can be a topic, in order: runs of nouns joined
     with their prefixes and noun-making suffixes ('市民マラソン', 'パン屋'), time words,
@@ -151,14 +166,21 @@ def nouns(text: str) -> list[str]:
 
     def close() -> None:
         nonlocal run
-        if all(NUMBER in w.detail or _not_topic(w) for w in run):
-            run = []  # '3時', '三日': a number and its counter say when or how much, not what
+        if all(NUMBER in w.detail or _not_topic(w) for w in run) or _a_count(run) \
+                or (len(run) > 1 and all(ADVERBIAL in w.detail for w in run)):
+            # '3時', '三日', '一回': a number and its counter say when or how much, not what; nor does a
+            # run of words that work as adverbs ('週末あたり', '先週末', '今度みんな')
+            run = []
             return
         core = [w for w in run if not _not_topic(w) or len(run) > 1]
-        while core and _not_topic(core[0]) and ADVERBIAL in core[0].detail:
+        while len(core) > 1 and _not_topic(core[0]) and ADVERBIAL in core[0].detail and NOUN_SUFFIX not in core[1].detail:
             core = core[1:]  # '来週の' is not part of the topic: '来週市民マラソン', 'こんどピアノ' → 'ピアノ'
-        while core and _not_topic(core[-1]) and ADVERBIAL in core[-1].detail:
-            core = core[:-1]
+        while core and _not_topic(core[-1]) and ADVERBIAL in core[-1].detail and not _tail(core[-1]):
+            core = core[:-1]  # but '誕生日', '放課後' keep the word that ends them
+        if len(core) > 2 and _a_count(core[-2:]):
+            core = core[:-2]  # 'ケーキ二つ', '友達三人': the thing, not how many
+        if _a_count(core):
+            core = []  # 'あと一回': once the time word is off, a count
         text = "".join(w.surface for w in core)
         if text and text not in NOT_TOPICS:
             found.append(text)
