@@ -212,3 +212,16 @@ def test_what_they_like_comes_back_before_a_passing_remark_but_after_a_thing_tha
     assert remark["kind"] == "event" and not remark.get("detail") and passed.get("detail")
     assert "将棋" in recall.choose([remark, likes], MEI_P, day2).line
     assert "試験" in recall.choose([remark, likes, passed], MEI_P, day2).line
+
+
+@pytest.mark.parametrize("cue", ["昨日話したやつ、", "きのう いってたやつ、", "昨日言うてたの、", "こないだ言ってたこと、",
+                                 "前に話してたとこ、"])
+@pytest.mark.parametrize("end", ["終わったよ〜", "受かった！", "あかんかったわ", "無事に済みました。"])
+def test_news_that_points_at_what_was_said_the_day_before_is_asked_after_it(env, state_dir, cue, end):
+    """Unseen lines: '昨日話したやつ、終わったよ〜' after an exam told of yesterday got 「そっか、なるほどね」.
+    A line that points back at what was said on a day before, in any wording, and tells how it went (good,
+    bad or only that it is over) is asked after the newest thing told."""
+    _run(env, _conversation("notif-y1", DAY1, "桜草メイ", MEI, "明日、資格の試験なんだよね。けっこう緊張してる"), DAY1)
+    day2 = DAY1 + timedelta(days=1)
+    said, _ = _run(env, _conversation("notif-y2", day2, "桜草メイ", MEI, cue + end), day2)
+    assert any(said.startswith(line.format(topic="試験")) for line in turn_lines.TOLD_BEFORE_GUESS), said

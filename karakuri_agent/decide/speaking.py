@@ -94,7 +94,7 @@ def _told_link(view: View, partner: PersonRef, text: str, heard: Any) -> tuple[s
     topic = recall.linked(rows, partner, text)
     if topic:
         return topic, "told_before", turn_lines.TOLD_BEFORE
-    if not heard.mood or heard.question:
+    if heard.question or not (heard.mood or heard.kind == "news"):  # '昨日話したやつ、終わったよ〜' is news too
         return None
     talk = [m.message for m in view.parsed.conversation_messages[:-1]
             if isinstance(m.message, str) and not view.me.is_self(m.speaker_id, m.speaker)]
