@@ -136,31 +136,33 @@ def test_a_one_letter_noun_of_a_longer_thing_is_never_said_back_alone(modifier, 
 
 
 @settings(max_examples=120, deadline=None)
-@given(st.sampled_from(["最後にもう", "今年は", "あと", ""]), st.sampled_from(["一回", "二回", "三つ", "ふたつ", "二人"]),
+@given(st.sampled_from(["最後にもう", "今年は", "あと", ""]), st.sampled_from(["一回", "二回", "3回", "一度", "二度"]),
        st.sampled_from(["行っときたいな", "食べたい", "やってみる", "買うつもり"]),
        st.sampled_from(["", "って思ってるんだけど…", "！", "わ"]))
 def test_a_count_is_never_the_thing_said_back(before, count, verb, end):
-    """'最後にもう一回行っときたいなって思ってるんだけど…' was met with 「一回なんだ！楽しみだね。」: a number and its
-    counter say how many, not what."""
+    """'最後にもう一回行っときたいなって思ってるんだけど…' was met with 「一回なんだ！楽しみだね。」: a number of
+    times is never the thing ('100点', '一位', '三人で' may be the news, and stay)."""
     line = f"{before}{count}{verb}{end}"
     heard = hear(line)
     assert heard is None or (count not in heard.topic and count not in heard.clause), (line, heard)
+    assert "100点" in hear("数学で100点とれた！").clause
 
 
 @settings(max_examples=120, deadline=None)
-@given(st.sampled_from(["週末あたり", "来週あたり", "先週末", "今度みんな", "明日あたり"]),
+@given(st.sampled_from(["週末あたり", "来週あたり", "今度みんな", "明日あたり"]),
        st.sampled_from(["が見頃かもしれませんね。", "に行こうかなって", "はゆっくりしたいな", "、雨らしいよ"]))
 def test_words_that_only_say_when_are_never_the_thing_said_back(when, rest):
     """'週末あたりが見頃かもしれませんね。' was met with 「あたりなんだね、がんばってね！」."""
     line = when + rest
     heard = hear(line)
-    assert heard is None or not any(part in (heard.topic + heard.clause) for part in ("あたり", "末", "みんな")), \
-        (line, heard)
+    assert heard is None or not any(part in (heard.topic + heard.clause) for part in ("あたり", "みんな")), (line, heard)
 
 
 @settings(max_examples=80, deadline=None)
-@given(st.sampled_from(["誕生日", "放課後", "運動会", "お誕生日"]), st.sampled_from(["が楽しみなんだ", "、最高だった！", "の準備してるの"]))
+@given(st.sampled_from(["誕生日", "放課後", "運動会", "お誕生日", "先週末", "来週末"]),
+       st.sampled_from(["が楽しみなんだ", "、最高だった！", "の準備してるの"]))
 def test_a_compound_keeps_the_word_that_ends_it(thing, rest):
-    """'誕生日' was cut to '誕生' (its 日 taken for a time word), '放課後' to '放課'."""
+    """'誕生日' was cut to '誕生' (its 日 taken for a time word), '放課後' to '放課', '先週末' to '末' ('来週末に
+    変えよう' names the new day whole)."""
     heard = hear(thing + rest)
     assert heard is not None and heard.topic.endswith(thing.removeprefix("お")), (thing + rest, heard)

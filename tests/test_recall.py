@@ -225,3 +225,10 @@ def test_news_that_points_at_what_was_said_the_day_before_is_asked_after_it(env,
     day2 = DAY1 + timedelta(days=1)
     said, _ = _run(env, _conversation("notif-y2", day2, "桜草メイ", MEI, cue + end), day2)
     assert any(said.startswith(line.format(topic="試験")) for line in turn_lines.TOLD_BEFORE_GUESS), said
+
+
+def test_where_one_went_yesterday_is_not_taken_for_what_was_said_yesterday(env, state_dir):
+    _run(env, _conversation("notif-w1", DAY1, "桜草メイ", MEI, "明日、資格の試験なんだよね。けっこう緊張してる"), DAY1)
+    day2 = DAY1 + timedelta(days=1)
+    said, _ = _run(env, _conversation("notif-w2", day2, "桜草メイ", MEI, "きのういったとこ、よかったよ！"), day2)
+    assert not any(said.startswith(line.format(topic="試験")) for line in turn_lines.TOLD_BEFORE_GUESS), said

@@ -22,7 +22,10 @@ COPULA_AFTER = frozenset({"noun", "particle", "auxiliary", "verb", "adjective", 
 PROPER = "固有名詞"
 NUMBER = "数詞"
 COUNTER = "助数詞"  # as in 助数詞可能 ("回" of 一回) and the suffix 助数詞 ("つ" of 三つ)
-NUMERALS = "一二三四五六七八九十百千0123456789０１２３４５６７８９"  # a count written as one word starts so (二人)
+NUMERALS = "一二三四五六七八九十百千0123456789０１２３４５６７８９"  # a count written as one word starts so (一度)
+# Counters of how often: a number of times is never a thing said back (一回, 二度); a score, a rank or a
+# number of things may be the news itself (100点, 一位, 三人で), and stays.
+FREQUENCY_COUNTERS = frozenset({"回", "度", "遍"})
 ADVERBIAL = "副詞可能"
 # A bound verb or noun (いる in 見ている, こと): part of a phrase, never its point.
 BOUND = "非自立可能"

@@ -31,6 +31,7 @@ from karakuri_agent.ja.word_classes import (
     COPULA,
     COPULA_AFTER,
     FORMAL_NOUNS,
+    FREQUENCY_COUNTERS,
     HIRAGANA_ONLY,
     KATAKANA_LETTER,
     KATAKANA_ONLY,
@@ -144,10 +145,11 @@ def _is_noun(word: Word) -> bool:
 
 
 def _a_count(run: list[Word]) -> bool:
-    """'一回', '三つ', '二人': a number and its counter (one word to the analyzer, for 二人)."""
+    """'一回', '二度': a number of times (one word to the analyzer, or a number and its counter)."""
     if len(run) == 1:
-        return ADVERBIAL in run[0].detail and run[0].surface[:1] in NUMERALS
-    return len(run) > 1 and NUMBER in run[0].detail and all(COUNTER in "".join(w.detail) for w in run[1:])
+        return run[0].surface[:1] in NUMERALS and run[0].surface[-1:] in FREQUENCY_COUNTERS
+    return NUMBER in run[0].detail and all(COUNTER in "".join(w.detail) for w in run[1:]) \
+        and run[-1].surface in FREQUENCY_COUNTERS
 
 
 def _tail(word: Word) -> bool:
@@ -167,9 +169,9 @@ def nouns(text: str) -> list[str]:
     def close() -> None:
         nonlocal run
         if all(NUMBER in w.detail or _not_topic(w) for w in run) or _a_count(run) \
-                or (len(run) > 1 and all(ADVERBIAL in w.detail for w in run)):
+                or (len(run) > 1 and all(ADVERBIAL in w.detail for w in run) and len(run[-1].surface) > 1):
             # '3時', '三日', '一回': a number and its counter say when or how much, not what; nor does a
-            # run of words that work as adverbs ('週末あたり', '先週末', '今度みんな')
+            # run of words that work as adverbs ('週末あたり', '今度みんな'; '来週末' is one word, kept whole)
             run = []
             return
         core = [w for w in run if not _not_topic(w) or len(run) > 1]
@@ -177,8 +179,6 @@ def nouns(text: str) -> list[str]:
             core = core[1:]  # '来週の' is not part of the topic: '来週市民マラソン', 'こんどピアノ' → 'ピアノ'
         while core and _not_topic(core[-1]) and ADVERBIAL in core[-1].detail and not _tail(core[-1]):
             core = core[:-1]  # but '誕生日', '放課後' keep the word that ends them
-        if len(core) > 2 and _a_count(core[-2:]):
-            core = core[:-2]  # 'ケーキ二つ', '友達三人': the thing, not how many
         if _a_count(core):
             core = []  # 'あと一回': once the time word is off, a count
         text = "".join(w.surface for w in core)
