@@ -188,3 +188,29 @@ def test_torn_over_what_to_do_is_listened_to_never_cheered_nor_an_offer(opener, 
 def test_a_verb_of_deliberating_without_a_question_put_to_oneself_is_not_torn(line):
     heard = hear(line)
     assert heard is None or "torn" not in heard.emotions, (line, heard)
+
+
+# An activity asked in the negative, in every region's negation (reading/invitations.asks_along).
+ALONG = [("商店街", "ぶらつかへん"), ("海まで", "行かん"), ("釣りにでも", "行かんか"), ("お茶", "しない"), ("ご飯", "食べていかない"),
+         ("映画", "見ない"), ("カラオケ", "行かへん"), ("一緒に", "やらんね"), ("ちょっと", "休まない"), ("うちに", "来ない")]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from(["", "今から", "週末、", "明日の朝、", "今度の日曜、", "ニケちゃん、"]), st.sampled_from(ALONG),
+       st.sampled_from(["？", "?", "？😊", "〜？", "。早いがの"]))
+def test_fuzz_an_activity_asked_in_the_negative_is_an_invitation_whatever_time_it_names(when, along, end):
+    """'今から商店街ぶらつかへん？' was a question, '週末、海まで行かん？' a question about its weekend, '明日の朝、
+    釣りにでも行かんか。' a plan told."""
+    thing, verb = along
+    if end.startswith("。") and not verb.endswith("か"):
+        end = "？" + end[1:]  # a negation with no か asks only with its question mark
+    line = f"{when}{thing}{verb}{end}"
+    heard = hear(line, own_names=("ニケちゃん", "ニケ"))
+    assert heard is not None and heard.kind == "invitation", (line, heard)
+
+
+@pytest.mark.parametrize("line", ["あの本知らない？", "財布見てない？", "行かないの？", "今日は来ないんだ", "そう思わない？",
+                                  "寒くない？", "明日は行かない。", "雨降らないかな"])
+def test_a_negation_that_does_not_ask_along_is_no_invitation(line):
+    heard = hear(line)
+    assert heard is None or heard.kind != "invitation", (line, heard)

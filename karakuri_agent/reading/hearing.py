@@ -24,7 +24,7 @@ from karakuri_agent.ja.sentences import asking_with_what_before, is_asking, spli
 from karakuri_agent.ja.promise_words import CLOCK_JI
 from karakuri_agent.ja.word_classes import PAST
 from karakuri_agent.ja.speech_words import APOLOGY, PERSON_NAME, REQUEST, is_kanji
-from karakuri_agent.reading.volition import says_lets
+from karakuri_agent.reading.invitations import invites
 from karakuri_agent.reading.play import played
 from karakuri_agent.reading.tastes_asked import asked_taste
 from karakuri_agent.reading import lexicon, morphemes  # the analyzer itself loads on the first line read
@@ -207,15 +207,16 @@ def _question(text: str, asking: str, own: tuple[str, ...], others: tuple[str, .
     # '明日は何するの？', '来週は何か楽しみな予定ある？': its plans, for the time ahead named (concepts.json `ahead`)
     ahead = "" if question.past else lexicon.plans_asked(unspaced(asking))
     plans = bool(ahead) or bool(listening_cues.ABOUT_PLANS.search(asking))
-    if (question.kind == "invite" or (question.kind != "choice" and (_invites(asking) or INVITE.search(asking))
-                                      and not HABIT.search(asking))) and not plans:
+    along = invites(asking)  # '週末、海まで行かん？': asked along, whatever time it names
+    if (question.kind == "invite" or (question.kind != "choice" and (along or INVITE.search(asking))
+                                      and not HABIT.search(asking))) and (along or not plans):
         return Understanding("invitation", topic=_invited_to(asking, skip), question=question)
     if plans:
         return Understanding("question", asks=PLANS, ahead=ahead, question=question)
     if listening_cues.PASTIME_ASKED.search(asking) and question.kind in ("what", "doing", "how", "yesno"):
         return Understanding("question", asks=PASTIME, question=question)
-    taste = None if question.kind == "choice" or _about_someone_else(asking, own) else asked_taste(asking, line, question, own)
-    if taste is not None:  # 'すきな どうぶつ なに？': a self topic (the pack's about_me) or a kind of its favourites
+    if (taste := None if question.kind == "choice" or _about_someone_else(asking, own) else
+            asked_taste(asking, line, question, own)) is not None:  # 'すきな どうぶつ なに？': about_me, or a favourite
         return taste
     if _asks_the_world(asking, own):
         return Understanding("question", asks=WORLD, topic=_topic(asking, skip)[0], question=question)
@@ -241,11 +242,6 @@ def _question(text: str, asking: str, own: tuple[str, ...], others: tuple[str, .
     if listening_cues.SIDE_ASKED.search(asking) and question.kind != "choice":
         return Understanding("question", asks=SIDE, topic=topic, question=question, phrase=phrase)
     return Understanding("question", topic=topic, question=question, phrase=phrase)
-
-
-def _invites(text: str) -> bool:
-    """An invitation said ('一緒に行こう', '食べにおいでや', '釣り行かんね？', 'おにごっこしよ！')."""
-    return bool(listening_cues.INVITE_SAID.search(text) or listening_cues.INVITE_COME.search(text)) or says_lets(text)
 
 
 def _looks(sentence: str) -> bool:
@@ -446,7 +442,7 @@ def _heard(text: str, line: str, own_names: tuple[str, ...], other_names: tuple[
     asking = [s for s in sentences if is_asking(s)]
     told = "".join(s for s in sentences if not is_asking(s))
     if not asking and CLOCK_JI.search(text) and listening_cues.SETTLED.search(text) and not _past(text) \
-            and not _invites(text) and not listening_cues.RETRACT.search(text):
+            and not invites(text) and not listening_cues.RETRACT.search(text):
         # '3時に教室があるんだけど、一緒にいかがですか' is still being asked; '3時のやつ、やっぱやめとくわ' taken back
         return Understanding("arrangement")  # 'じゃあ、そっちで4時ね', 'ほな駅前で3時に': a meeting settled, agreed to
     if listening_cues.FAREWELL.search(text) and not (asking and asking[-1] == sentences[-1] and not listening_cues.FAREWELL.search(asking[-1])):
@@ -483,12 +479,12 @@ def _heard(text: str, line: str, own_names: tuple[str, ...], other_names: tuple[
         return _question(text, asking[-1], own_names, other_names, skip, line)
     if any(REQUEST.search(s) and not listening_cues.TOLD_TE.search(s) and not listening_cues.OPENERS.search(s)
            for s in sentences if not is_asking(s)) \
-            and not listening_cues.THANKS.search(text) and not _invites(text) \
+            and not listening_cues.THANKS.search(text) and not invites(text) \
             and not APOLOGY.search(text):  # '名前を忘れてしもうて、ごめんね': an apology, not a request
         return Understanding("statement")  # a request's words are not taken up: the agent repeats no one's instructions
     if listening_cues.WARMTH.search(text) and not listening_cues.INVITE_ASKED.search(text):
         return Understanding("warmth")
-    if _invites(text):
+    if invites(text):
         return Understanding("invitation", topic=_invited_to(text, skip))
     if listening_cues.REMARK.search(sentences[-1]) and not asking:
         return Understanding("remark", topic=_topic(text, skip)[0])  # the moment both share: agreed with

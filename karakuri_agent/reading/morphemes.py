@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import functools
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -113,6 +113,14 @@ def _read(text: str) -> tuple[Word, ...]:
             word = Word(word.surface, COPULA, "auxiliary", (), word.spaced)  # '来週からやで': Kansai's だ, not 嫌
         out.append(word)
     return tuple(out)
+
+
+def lemma_set(written: Iterable[str]) -> frozenset[str]:
+    """Words as a lexicon's author writes them, and as the analyzer's lemmas (おやつ is 御八つ to it, 帰る
+    返る): a data file lists words, a reader compares lemmas."""
+    written = tuple(written)
+    found = [words(w) for w in written]
+    return frozenset(written) | {one[0].lemma for one in found if len(one) == 1}
 
 
 @functools.lru_cache(maxsize=256)

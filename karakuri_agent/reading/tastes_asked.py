@@ -24,18 +24,13 @@ UNNAMED = ""  # a kind the table does not name
 _WRITTEN_AT_LEAST = 3  # a kind's word this long is found as written too ('のみもの', which the analyzer cuts)
 
 
-def _lemmas(written: tuple[str, ...]) -> frozenset[str]:
-    """The words as written and as the analyzer's lemmas (おやつ is 御八つ to it): an author writes words."""
-    found = [morphemes.words(w) for w in written]
-    return frozenset(written) | {one[0].lemma for one in found if len(one) == 1}
-
-
 @functools.lru_cache(maxsize=1)
 def _tables() -> tuple[frozenset[str], frozenset[str], tuple[str, ...], frozenset[str], frozenset[str], dict[str, str]]:
     words = lexicon.section("taste_words")
-    kinds = {lemma: kind for kind, written in lexicon.section("taste_categories").items() for lemma in _lemmas(written)}
-    return (_lemmas(words["liking"]), _lemmas(words["asking"]), words["pleased"], frozenset(words["modifying"]),
-            _lemmas(words["not_a_kind"]), kinds)
+    lemmas = morphemes.lemma_set
+    kinds = {lemma: kind for kind, written in lexicon.section("taste_categories").items() for lemma in lemmas(written)}
+    return (lemmas(words["liking"]), lemmas(words["asking"]), words["pleased"], frozenset(words["modifying"]),
+            lemmas(words["not_a_kind"]), kinds)
 
 
 def taste_asked(asking: str, own_names: tuple[str, ...] = ()) -> str | None:
