@@ -192,16 +192,20 @@ def test_fuzz_a_thing_told_with_a_feeling_is_kept_as_the_thing_not_the_feeling(t
         assert facts, feeling
 
 
-def test_news_that_neither_names_nor_refers_back_is_not_guessed_at(env, state_dir):
+def test_news_that_neither_names_nor_refers_back_nor_tells_an_outcome_is_not_guessed_at(env, state_dir):
     """'雨ふってきた…' after an exam told of yesterday is the weather: no 「もしかして、試験のこと？」 (when unsure,
-    say less); nor is the agent's own name ever a thing the partner told of."""
+    say less). 'うまくいったよ！' tells how a thing came out: the exam is asked after, never the agent's own
+    name, which is no thing the partner told of."""
     _run(env, _conversation("notif-n1", DAY1, "桜草メイ", MEI, "来週、資格の試験なんだ。めっちゃ緊張する"), DAY1)
     _run(env, _conversation("notif-n1b", DAY1, "桜草メイ", MEI, "ニケちゃんってほんとに優しいよね、大好き"), DAY1)
     day2 = DAY1 + timedelta(days=1)
-    for nid, line in (("notif-n2", "うわ、雨ふってきた…"), ("notif-n3", "うまくいったよ！")):
+    for nid, line in (("notif-n2", "うわ、雨ふってきた…"), ("notif-n4", "今日はいい天気だね！")):
         said, _ = _run(env, _conversation(nid, day2, "桜草メイ", MEI, line), day2)
         assert not any(said.startswith(l.split("{")[0]) for l in turn_lines.TOLD_BEFORE_GUESS if l.split("{")[0]), said
         assert "ニケ" not in said, said
+    said, _ = _run(env, _conversation("notif-n3", day2, "桜草メイ", MEI, "うまくいったよ！"), day2)
+    assert any(said.startswith(line.format(topic="試験")) for line in turn_lines.TOLD_BEFORE_GUESS), said
+    assert "ニケ" not in said, said
 
 
 def test_what_they_like_comes_back_before_a_passing_remark_but_after_a_thing_that_went_well():
@@ -215,7 +219,7 @@ def test_what_they_like_comes_back_before_a_passing_remark_but_after_a_thing_tha
 
 
 @pytest.mark.parametrize("cue", ["昨日話したやつ、", "きのう いってたやつ、", "昨日言うてたの、", "こないだ言ってたこと、",
-                                 "前に話してたとこ、"])
+                                 "前に話してたとこ、", "", "ねえねえ、", "ニケちゃん！"])
 @pytest.mark.parametrize("end", ["終わったよ〜", "受かった！", "あかんかったわ", "無事に済みました。"])
 def test_news_that_points_at_what_was_said_the_day_before_is_asked_after_it(env, state_dir, cue, end):
     """Unseen lines: '昨日話したやつ、終わったよ〜' after an exam told of yesterday got 「そっか、なるほどね」.

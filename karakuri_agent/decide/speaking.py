@@ -39,6 +39,11 @@ from karakuri_agent.ja.speech_words import join_sentences
 from karakuri_agent.domain.limits import utf16_units
 from karakuri_agent.ja.safety import clean_text
 from karakuri_agent.reading.hearing import hear
+from karakuri_agent.reading.lexicon import tells_an_outcome
+
+# What a partner tells ('例のやつ、受かった！' is news, '昨日話したやつ、終わったよ〜' a statement): either may be
+# of a thing they told before.
+TOLD = ("news", "statement")
 from karakuri_agent.reading.conversation_turns import without_server_sentences
 from karakuri_agent.reading.promise_lines import extract_promise, proposes_without_time
 from karakuri_agent.voice.fitting import choose_line, said_key
@@ -66,7 +71,7 @@ def recalling(view: View, decision: Decision, choice: Choice, partner: PersonRef
     heard = hear(text) if text else None
     asked = bool(REMEMBER_ASKED.search(text)) and bool(partner.id)
     link = _told_link(view, partner, text, heard) if not asked and partner.id and heard is not None else None
-    if link is not None and heard is not None and (heard.mood or heard.kind == "news"):
+    if link is not None and heard is not None and (heard.mood or heard.kind in TOLD):
         return _said_remembering(view, decision, choice, said, *link)  # their news is about what they told
     if not asked and heard is not None and (heard.troubled or heard.kind not in RECALL_AFTER or heard.mood):
         return decision  # an answer, care or thanks is one thought: nothing of another day follows it
@@ -84,8 +89,9 @@ def _told_link(view: View, partner: PersonRef, text: str, heard: Any) -> tuple[s
     """What the partner's line refers back to that they told before, with the phrases that say so: a thing it
     names ('あのマフラー、やっと編み上がった！' → 'マフラー', recall.linked), else, for news naming nothing
     ('例のやつ、受かった！'), the newest thing they told of (recall.referred), asked rather than assumed. Only
-    for a line that refers back (あの, 例の, 前に話した, やっと...): without it, the agent does not guess."""
-    if not BACK_REFERENCE.search(text):
+    for a line that refers back (あの, 例の, 前に話した, やっと...) or tells how a thing came out ('うまく
+    いったよ！' the day after an exam was told of): without either, the agent does not guess."""
+    if not BACK_REFERENCE.search(text) and not tells_an_outcome(text):
         return None  # unsure what it refers to: say less ('ふってきた…' is the weather, no exam told of)
     own_names = {view.persona.short_name, view.persona.name, view.me.name}
     rows = [r for r in view.told.get(str(partner.id), ())
@@ -94,14 +100,21 @@ def _told_link(view: View, partner: PersonRef, text: str, heard: Any) -> tuple[s
     topic = recall.linked(rows, partner, text)
     if topic:
         return topic, "told_before", turn_lines.TOLD_BEFORE
-    if heard.question or not (heard.mood or heard.kind == "news"):  # '昨日話したやつ、終わったよ〜' is news too
+    if heard.question or not (heard.mood or heard.kind in TOLD):
         return None
     talk = [m.message for m in view.parsed.conversation_messages[:-1]
             if isinstance(m.message, str) and not view.me.is_self(m.speaker_id, m.speaker)]
     own = set(view.own_lines)
     before = [line for line in [*talk, *view.talk[:-1]] if line not in own and line != text]
-    guessed = recall.referred(rows, partner, text, view.now, before)
+    guessed = recall.referred(rows, partner, _without(text, own_names), view.now, before)
     return (guessed, "told_before_guess", turn_lines.TOLD_BEFORE_GUESS) if guessed else None
+
+
+def _without(text: str, names: set[str]) -> str:
+    """The line with the agent's own names taken out ('ニケちゃん！受かった！' names nothing of its own)."""
+    for name in sorted((n for n in names if n), key=len, reverse=True):
+        text = text.replace(name, "")
+    return text
 
 
 def _said_remembering(view: View, decision: Decision, choice: Choice, said: str, topic: str, kind: str,

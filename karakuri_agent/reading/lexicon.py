@@ -504,3 +504,9 @@ def _scored(found: Sequence[Word], text: str) -> Feeling:
     if score < 0:
         emotions -= GLAD  # '楽しくなかった': the joy named is turned
     return Feeling(1 if score > 0 else -1 if score < 0 else 0, frozenset(emotions), main)
+
+
+def tells_an_outcome(text: str) -> bool:
+    """Whether the line tells how a thing came out ('終わったよ〜', '受かった！', 'うまくいったよ': concept `outcome`)."""
+    outcome = concepts()["outcome"].lemmas
+    return any(word.lemma in outcome for word in words(text))
