@@ -229,6 +229,8 @@ SIDE_TOPIC = r"って|は|、"  # what a side question is about ends before thes
 OF = "の"  # a noun before 話 ('花火大会の話'); a verb phrase goes straight on ('引っ越す話')
 WHICH = lazy(r"どっち|どちら|どれ")
 PAUSE = "、"
+# What follows a name called at the start of a line ('ニケちゃん、', 'ニケさん！'): it only calls.
+CALLED = lazy(r"(?:ちゃん|さん|くん|様|さま)?[、,！!]\s*")
 # Openers that ask for attention, not for something to be done ('ねえきいて！').
 OPENERS = lazy(r"^(?:ねえ|ね|あのね|ちょっと)?、?(?:聞いて|きいて|見て|みて)[！!〜ー]*$")
 SENTENCE_TAIL = "。！!…〜ー"  # what a bare question ends with before its ？ is added

@@ -27,6 +27,7 @@ from karakuri_agent.ja.speech_words import APOLOGY, PERSON_NAME, REQUEST, is_kan
 from karakuri_agent.reading.invitations import invites
 from karakuri_agent.reading.play import played
 from karakuri_agent.reading.tastes_asked import asked_taste
+from karakuri_agent.reading.town_questions import town_thing
 from karakuri_agent.reading import lexicon, morphemes  # the analyzer itself loads on the first line read
 from karakuri_agent.reading.help_offers import offers_help
 from karakuri_agent.ja.question_words import HABIT, INVITE
@@ -218,8 +219,9 @@ def _question(text: str, asking: str, own: tuple[str, ...], others: tuple[str, .
     if (taste := None if question.kind == "choice" or _about_someone_else(asking, own) else
             asked_taste(asking, line, question, own)) is not None:  # 'すきな どうぶつ なに？': about_me, or a favourite
         return taste
-    if _asks_the_world(asking, own):
-        return Understanding("question", asks=WORLD, topic=_topic(asking, skip)[0], question=question)
+    if _asks_the_world(asking, own, either_or=bool(question.options)):
+        return Understanding("question", asks=WORLD, topic=town_thing(asking) or _topic(asking, skip)[0],
+                             question=question)
     # a thing of its own named ('いつからこの町にいるの？', 'すきな いろ なあに？') before its day
     about_self = lexicon.self_topic(unspaced(asking))
     # 'ご家族はどちらに？': its own family, asked with respect, is its own to answer
@@ -264,7 +266,7 @@ def _aside(after: list[str]) -> bool:
                                for s in after)
 
 
-def _asks_the_world(asking: str, own: tuple[str, ...]) -> bool:
+def _asks_the_world(asking: str, own: tuple[str, ...], either_or: bool = False) -> bool:
     """Whether the question asks what the agent knows of the town, not of itself: whether it knows a
     thing ('この町の言い伝えって知ってる？'), or where a thing is ('郵便局ってどの辺にありますか？').
 
@@ -274,8 +276,10 @@ def _asks_the_world(asking: str, own: tuple[str, ...]) -> bool:
     """
     if not (listening_cues.KNOWS_ASKED.search(asking) or listening_cues.WHERE_IS.search(asking)
             or listening_cues.WHEN_OPEN.search(asking) or listening_cues.HOW_FAR.search(asking)
-            or listening_cues.NEAR_HERE.search(asking)):
+            or listening_cues.NEAR_HERE.search(asking) or (not either_or and town_thing(asking))):
         return False
+    asking = next((asking[called.end():] for n in own if n and asking.startswith(n)
+                   and (called := listening_cues.CALLED.match(asking, len(n)))), asking)  # 'ニケちゃん、郵便局って…
     if listening_cues.YOU.search(asking) or any(n and n in asking for n in own):
         return False
     if "first_person" in lexicon.tags(morphemes.words(asking), asking):

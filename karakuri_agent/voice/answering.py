@@ -23,6 +23,7 @@ from karakuri_agent.ja.speech_words import join_sentences, plan_day
 from karakuri_agent.reading import hearing, lexicon, morphemes
 from karakuri_agent.voice.names import address_name, place_word_of
 from karakuri_agent.reading.choices import listed_options
+from karakuri_agent.reading.town_questions import is_town_thing
 from karakuri_agent.voice.situation import Plan, Situation, find_fact, pick_option, time_side
 
 if TYPE_CHECKING:
@@ -268,7 +269,8 @@ def answered(s: Situation, h: Understanding) -> list[str] | None:
         if h.asks == OTHER:
             return _said(s, "other_unknown")
         if h.asks == WORLD:  # what the town holds, which the agent was never told: said plainly, how to find out
-            return _said(s, "world_unknown") or _said(s, "unknown") or None
+            named = _said(s, "world_unknown_of", topic=h.topic) if is_town_thing(h.topic) else []
+            return named or _said(s, "world_unknown") or _said(s, "unknown") or None
         if h.asks == SIDE:
             return _side(s, h) or None
         if h.asks == SELF:

@@ -132,6 +132,7 @@ class Answers(_Strict):
     forecast: Phrases | None = None  # '明日って雨降るのかな？'
 
     world_unknown: Phrases | None = None  # a question about the town it was never told of ('駅まで何分くらい？')
+    world_unknown_of: Phrases | None = None  # the same, naming the place or thing asked of ({topic}: '郵便局')
     other_unknown: Phrases | None = None
     met_nobody: Phrases | None = None
     arrived_here: Phrases | None = None

@@ -1,0 +1,56 @@
+"""A question of the town, not of the agent: 'じんじゃの きつねって ほんもの？', '郵便局ってどこだっけ？'.
+
+It names a place or a thing of the town and asks what, where, when, how
+much, or whether it is true of it (concepts.json `town_questions`, its
+things written as people write them and compared by the analyzer's lemma,
+or as written where the analyzer cuts them: '図書・館', '祠' read as a verb).
+The thing asked of is the last one named, not one where something is done
+('公園でなにしてたの？' asks of the agent's day). The agent was never told
+the town's facts: it answers as one who lives there and does not know,
+naming the thing (answers.world_unknown_of).
+"""
+
+from __future__ import annotations
+
+import functools
+
+from karakuri_agent.reading.lexicon import section
+from karakuri_agent.reading.morphemes import lemma_set, words
+
+__all__ = ["is_town_thing", "town_thing"]
+
+
+@functools.lru_cache(maxsize=1)
+def _town_questions() -> tuple[frozenset[str], frozenset[str], tuple[str, ...]]:
+    table = section("town_questions")
+    return lemma_set(table["things"]), lemma_set(table["asking"]), table["where_done"]
+
+
+def town_thing(asking: str) -> str:
+    """The place or thing of the town a question asks what, where, when or whether it is true of, as the
+    line writes it ('郵便局ってどこだっけ？' → '郵便局', 'じんじゃの きつねって ほんもの？' → 'きつね'); '' when the
+    question asks none (concepts.json `town_questions`)."""
+    things, asked, where_done = _town_questions()
+    found = words(asking)
+    if not any(w.lemma in asked or w.surface in asked for w in found):
+        return ""
+    asking = "".join(asking.split())
+    # the last one named is the one asked of ('じんじゃの きつねって ほんもの？' asks of the fox, not the shrine),
+    # by its lemma (じんじゃ is 神社) or as written where the analyzer cut it ('図書・館', '祠' read as a verb)
+    named: list[tuple[int, int, str]] = []
+    at = 0
+    for w in found:
+        at = max(asking.find(w.surface, at), at)
+        if w.lemma in things or w.surface in things:
+            named.append((at + len(w.surface), len(w.surface), w.surface))
+        at += len(w.surface)
+    named += [(i + len(t), len(t), t) for t in things if (i := asking.rfind(t)) >= 0]
+    # where something is done is not what is asked of ('公園でなにしてたの？' asks of the agent's day)
+    named = [n for n in named if not asking.startswith(where_done, n[0])]
+    return max(named)[2] if named else ""
+
+
+def is_town_thing(topic: str) -> bool:
+    """Whether a topic is a place or thing of the town (`town_questions`), to be named when not known."""
+    things, _, _ = _town_questions()
+    return bool(topic) and (topic in things or any(w.lemma in things or w.surface in things for w in words(topic)))
