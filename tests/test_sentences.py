@@ -59,6 +59,9 @@ def test_a_yes_no_question_says_back_its_own_predicate(question, said_back):
     "商店街のたい焼き屋、まだやってるん？",  # the shop's to say, not the agent's
     "あの店って、まだやってる？",
     "元気？",  # no predicate
+    "どや？甘すぎひん？",  # a Kansai negation the analyzer reads as a verb (干る): 「うん！ひんよ。」 was said
+    "これ、辛ない？",  # a negation alone
+    "パン、かたすぎへん？",
 ])
 def test_nothing_is_said_back_that_would_not_be_the_agents(question):
     assert predicate(question, OWN) == ""

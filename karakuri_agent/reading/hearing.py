@@ -93,24 +93,8 @@ def _topic(text: str, skip: tuple[str, ...]) -> tuple[str, bool]:
     things = [n for n in found if n not in listening_cues.FEELING]  # '面接で緊張してる' is about the interview
     if things or found:
         return (things or found)[-1], False
-    phrase = _verb_phrase(text)
+    phrase = morphemes.verb_phrase(text, ECHO_WINDOW)
     return (phrase, True) if phrase else ("", False)
-
-
-def _verb_phrase(text: str) -> str:
-    """'手伝った' → '手伝った': the first verb or adjective with what follows it up to a particle of ending."""
-    out = ""
-    for word in morphemes.words(text):
-        if not out:
-            if word.pos in ("verb", "adjective") and not word.bound and word.surface not in listening_cues.DISCOURSE:
-                out = word.surface
-            continue
-        if word.pos in ("auxiliary", "verb") or (word.pos == "particle" and word.surface in listening_cues.JOINING):
-            out += word.surface
-            continue
-        break
-    out = out.rstrip("".join(listening_cues.JOINING))
-    return out if 1 < len(out) < ECHO_WINDOW else ""
 
 
 def _clause(text: str, topic: str, phrase: bool) -> str:

@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from karakuri_agent.ja.listening_cues import DISCOURSE, JOINING
 from karakuri_agent.ja.word_classes import (
     ADJECTIVE_ENDING,
     ADVERBIAL,
@@ -293,3 +294,24 @@ def content_stems(text: str) -> tuple[str, ...]:
         elif w.pos == "adjective":
             stems.append(w.surface[:-1] if w.surface.endswith(ADJECTIVE_ENDING) else w.surface)
     return tuple(stems)
+
+
+def verb_phrase(text: str, shorter_than: int) -> str:
+    """'手伝った' → '手伝った': the first verb or adjective with what follows it up to a particle of ending,
+    if shorter than ``shorter_than``; '' when a kana word was cut in two ('なかなおりした' as なか・なおり
+    した: half a word is not said back)."""
+    out, before = "", None
+    for word in words(text):
+        if not out:
+            if word.pos in ("verb", "adjective") and not word.bound and word.surface not in DISCOURSE:
+                if before is not None and before.pos == "noun" and HIRAGANA_ONLY.fullmatch(before.surface + word.surface):
+                    return ""
+                out = word.surface
+            before = word
+            continue
+        if word.pos in ("auxiliary", "verb") or (word.pos == "particle" and word.surface in JOINING):
+            out += word.surface
+            continue
+        break
+    out = out.rstrip("".join(JOINING))
+    return out if 1 < len(out) < shorter_than else ""

@@ -181,7 +181,9 @@ def predicate(text: str, own_names: tuple[str, ...] = ()) -> str:
         else:
             break
     chain = found[start:end]
+    # a negation alone is no predicate: 'ひん' of '甘すぎひん？' (read as the verb 干る), 'ない' of '辛ない？'
     if not chain or chain[0].pos not in ("verb", "adjective") or chain[0].lemma in NOT_A_PREDICATE_START \
+            or chain[0].surface in NEGATIONS \
             or any(w.lemma in NOT_SAID_BACK or w.surface in NOT_SAID_BACK or w.form.startswith(VOLITIONAL_FORM)
                    for w in chain) or not _the_agents(found[:start], own_names):
         return ""
