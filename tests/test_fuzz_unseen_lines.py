@@ -166,3 +166,22 @@ def test_a_compound_keeps_the_word_that_ends_it(thing, rest):
     変えよう' names the new day whole)."""
     heard = hear(thing + rest)
     assert heard is not None and heard.topic.endswith(thing.removeprefix("お")), (thing + rest, heard)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.sampled_from(["明日、", "来週、", "今度の土曜に"]),
+       st.sampled_from([("試験受ける", True), ("面接受ける", True), ("試合に出る", True), ("発表会に出る", True),
+                        ("花見に行く", False), ("髪切りに行く", False), ("温泉に行く", False), ("買い物に行く", False)]),
+       st.sampled_from(["んだ", "んだよね", "の！", "予定なんだ"]), st.sampled_from("abcd"))
+def test_a_plan_is_cheered_on_only_when_it_is_worked_at(when, plan, end, seed):
+    """'明日より、バスの時刻表が改正されるそうでございます。' got 「改正されるんだね、がんばってね！」 and a plan of
+    leisure was cheered on as an exam is: only a plan of effort (concept `effort`) gets がんばって."""
+    from karakuri_agent.voice.persona_pack import load_persona
+    from karakuri_agent.voice.speech import Memory, compose
+
+    line = when + plan[0] + end
+    reply = compose("reply", persona=load_persona(), partner_name="灯屋ユウ", last_line=line, seed=seed,
+                    memory=Memory(here="6-11 (喫茶店 店内)"), place_name="6-11 (喫茶店 店内)")
+    assert ("がんばって" in reply or "応援" in reply) == plan[1], (line, reply)
+    heard_news = hear("明日より、バスの時刻表が改正されるそうでございます。")
+    assert heard_news is not None and heard_news.kind == "news", heard_news  # heard of, not planned

@@ -105,6 +105,8 @@ PLACE_ENDINGS = ("屋", "店", "館", "駅", "場", "園", "所", "院", "署", 
 TOPIC_COMMA = ("、", ",", "，")
 VOLITIONAL_FORM = "意志推量形"
 PLAIN_FORMS = ("終止形", "連体形")  # an explanatory 'ん' follows these ('弾けるん？'); after 未然形 it negates
+AUX_STEM = "助動詞語幹"  # そう of '変わるそう(です)' (hearsay, a noun to UniDic) and of 'おいしそう' (looks)
+HEARSAY_WORDS = frozenset({"そう", "らしい"})  # after a plain form: what one heard ('変わるそうじゃ', '継ぐらしい')
 IRREALIS = "未然形"  # the form a negation follows ('行か' of 行かん, 'し' of しない)
 # An adjective said back without the negation of the question ('こわく+なかった？' → 'こわかった').
 ADJECTIVE_ADVERBIAL_END, ADJECTIVE_PAST_END, ADJECTIVE_END = "く", "かった", "い"

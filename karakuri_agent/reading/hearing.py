@@ -495,7 +495,7 @@ def _heard(text: str, line: str, own_names: tuple[str, ...], other_names: tuple[
     mood = _mood(last) or (_mood(body) if last == body else "")
     body = last
     clause = _clause(body, topic, phrase)
-    if _ahead(body) and not listening_cues.HEARSAY.search(body):  # '変わるそうです': heard, not planned
+    if _ahead(body) and not (listening_cues.HEARSAY.search(body) or morphemes.heard_from_others(body)):  # heard of
         return Understanding("plan", topic=topic, mood=mood, phrase=phrase, clause=clause)
     if _felt(body) and (not topic or phrase or mood):
         return Understanding("feeling", topic=topic, mood=mood, phrase=phrase, clause=clause)

@@ -25,6 +25,7 @@ from karakuri_agent.ja.listening_cues import DISCOURSE, JOINING
 from karakuri_agent.ja.word_classes import (
     ADJECTIVE_ENDING,
     ADVERBIAL,
+    AUX_STEM,
     COUNTER,
     ASKING_KANA,
     BOUND,
@@ -33,6 +34,7 @@ from karakuri_agent.ja.word_classes import (
     COPULA_AFTER,
     FORMAL_NOUNS,
     FREQUENCY_COUNTERS,
+    HEARSAY_WORDS,
     HIRAGANA_ONLY,
     KATAKANA_LETTER,
     KATAKANA_ONLY,
@@ -43,6 +45,7 @@ from karakuri_agent.ja.word_classes import (
     NUMBER,
     NUMERALS,
     PHRASE_PARTICLES,
+    PLAIN_FORMS,
     POS,
     PROPER,
     TO_KATAKANA,
@@ -315,3 +318,11 @@ def verb_phrase(text: str, shorter_than: int) -> str:
         break
     out = out.rstrip("".join(JOINING))
     return out if 1 < len(out) < shorter_than else ""
+
+
+def heard_from_others(text: str) -> bool:
+    """Whether the line reports what the speaker heard ('改正されるそうでございます', '変わるそうじゃ',
+    '継ぐらしいで'): そう or らしい right after a plain form (the そう of looks follows a stem: 'おいしそう')."""
+    found = words(text)
+    return any(w.lemma in HEARSAY_WORDS and (w.pos == "auxiliary" or AUX_STEM in w.detail) and i
+               and found[i - 1].form.startswith(PLAIN_FORMS) for i, w in enumerate(found))

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 from karakuri_agent.domain.understanding import CARE, DAY, FAVOURITE, OTHER, PASTIME, PLANS, SELF, SIDE, TALK, TORN, WORLD
 from karakuri_agent.ja import listening_cues
 from karakuri_agent.ja.speech_words import join_sentences, plan_day
+from karakuri_agent.ja.word_classes import NOT_TOPICS
 from karakuri_agent.reading import hearing, lexicon, morphemes
 from karakuri_agent.voice.names import address_name, place_word_of
 from karakuri_agent.reading.choices import listed_options
@@ -157,9 +158,14 @@ def _told(s: Situation, h: Understanding) -> list[str]:
     if plain:
         # a bare noun is no news ('金魚なんだ…'); a trouble over is met as such ('よかったね！'), not said back
         return _said(s, kind + "_plain", table="reactions")
+    if kind == "plan" and EFFORT in h.emotions:  # '試験受けるんだ': cheered on; a plan of leisure is looked forward to
+        return _said(s, "plan_effort", table="reactions", topic=h.clause) or _said(s, kind, table="reactions",
+                                                                                  topic=h.clause)
     return _said(s, kind, table="reactions", topic=h.clause)
 
 
+# The emotion of concepts.json's `effort` (an exam, a match, a shift): a plan of one is cheered on.
+EFFORT = "determined"
 # The emotion of concepts.json's `milestone` (passed, won, promoted, married, born): news to congratulate.
 MILESTONE = "proud"
 
@@ -279,7 +285,9 @@ def answered(s: Situation, h: Understanding) -> list[str] | None:
     if h.kind in ("news", "statement") and not h.mood and not h.emotions & CARE:
         # Plain news or a statement: what the pack has words for is picked up as a topic; else a short
         # acknowledgement in the pack's register, never a guess at a word of it ('目の話、もっと聞かせて！').
-        return None if s.pickup else (_said(s, "ack", table="reactions") or None)
+        # A time word is no topic of news ('明日より、バスの時刻表が…': not 「明日も会えるといいな。」).
+        taken = s.pickup is not None and s.pickup.key not in NOT_TOPICS and s.pickup.text not in NOT_TOPICS
+        return None if taken else (_said(s, "ack", table="reactions") or None)
     if h.kind in ("news", "plan", "feeling") or (h.kind == "statement" and (h.mood or h.emotions)):
         return _told(s, h)
     if h.kind == "retraction":

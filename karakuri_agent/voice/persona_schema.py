@@ -51,6 +51,7 @@ class Reactions(_Strict):
     news: Phrases | None = None
     news_plain: Phrases | None = None
     plan: Phrases | None = None
+    plan_effort: Phrases | None = None  # a plan of something worked at or tested in ('試験受けるんだ'): cheered on ({topic})
     plan_plain: Phrases | None = None
     feeling: Phrases | None = None
     feeling_plain: Phrases | None = None
