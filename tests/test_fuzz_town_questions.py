@@ -51,3 +51,15 @@ def test_fuzz_a_question_of_the_towns_thing_is_the_towns_and_names_it(thing, fra
 def test_a_line_of_the_towns_places_that_asks_nothing_of_the_town_is_left_to_the_other_readers(line):
     heard = hear(line, own_names=OWN)
     assert heard is None or heard.asks != WORLD, (line, heard)
+
+
+@pytest.mark.parametrize("line", ["次はいつ神社行くの？", "今度いつ図書館来る？", "朝市には何時ごろ行くの？"])
+def test_when_someone_goes_to_a_place_is_their_plan_not_the_towns(line):
+    """A reader of sealed set-4 found 'when are you going next?' answered with the town's "I don't know"."""
+    heard = hear(line, own_names=OWN)
+    assert heard is not None and heard.asks != WORLD, (line, heard)
+
+
+def test_the_way_to_a_place_is_still_the_towns():
+    heard = hear("郵便局ってどこから行くの？", own_names=OWN)
+    assert heard is not None and heard.asks == WORLD, heard

@@ -236,3 +236,17 @@ def test_where_one_went_yesterday_is_not_taken_for_what_was_said_yesterday(env, 
     day2 = DAY1 + timedelta(days=1)
     said, _ = _run(env, _conversation("notif-w2", day2, "桜草メイ", MEI, "きのういったとこ、よかったよ！"), day2)
     assert not any(said.startswith(line.format(topic="試験")) for line in turn_lines.TOLD_BEFORE_GUESS), said
+
+
+@pytest.mark.parametrize("told, line", [
+    ("明日、資格の試験なんだよね。けっこう緊張してる", "落ちたらどうしよう…"),  # feared, not come out
+    ("三千円貸してたんだ", "受かった！"),  # a thing merely told cannot come out
+    ("明日、資格の試験なんだよね。けっこう緊張してる", "ニケちゃんのおかげで無事に終わったよ、ありがとね"),  # thanks
+])
+def test_an_outcome_is_not_guessed_at_where_nothing_told_could_have_come_out(env, state_dir, told, line):
+    """A reader of sealed set-4 found the guess wrong three ways: a worry of what may happen taken for what
+    happened, a sum of money told before asked after as if it could pass, and thanks met with a guess."""
+    _run(env, _conversation("notif-o1", DAY1, "桜草メイ", MEI, told), DAY1)
+    day2 = DAY1 + timedelta(days=1)
+    said, _ = _run(env, _conversation("notif-o2", day2, "桜草メイ", MEI, line), day2)
+    assert not any(said.startswith(l.split("{")[0]) for l in turn_lines.TOLD_BEFORE_GUESS if l.split("{")[0]), said

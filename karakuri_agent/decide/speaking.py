@@ -32,7 +32,7 @@ from karakuri_agent.domain.notification import Choice
 from karakuri_agent.domain.clock import TOKYO
 from karakuri_agent.domain.records import Meeting, Transfer
 from karakuri_agent.mind.view import View
-from karakuri_agent.ja import place_words, reasons, turn_lines
+from karakuri_agent.ja import place_words, reasons, told_words, turn_lines
 from karakuri_agent.memory import promises, recall
 from karakuri_agent.ja.listening_cues import BACK_REFERENCE, REMEMBER_ASKED
 from karakuri_agent.ja.speech_words import join_sentences
@@ -91,7 +91,8 @@ def _told_link(view: View, partner: PersonRef, text: str, heard: Any) -> tuple[s
     ('例のやつ、受かった！'), the newest thing they told of (recall.referred), asked rather than assumed. Only
     for a line that refers back (あの, 例の, 前に話した, やっと...) or tells how a thing came out ('うまく
     いったよ！' the day after an exam was told of): without either, the agent does not guess."""
-    if not BACK_REFERENCE.search(text) and not tells_an_outcome(text):
+    pointed = bool(BACK_REFERENCE.search(text))
+    if not pointed and not (heard.kind in TOLD and tells_an_outcome(text)):
         return None  # unsure what it refers to: say less ('ふってきた…' is the weather, no exam told of)
     own_names = {view.persona.short_name, view.persona.name, view.me.name}
     rows = [r for r in view.told.get(str(partner.id), ())
@@ -106,7 +107,10 @@ def _told_link(view: View, partner: PersonRef, text: str, heard: Any) -> tuple[s
             if isinstance(m.message, str) and not view.me.is_self(m.speaker_id, m.speaker)]
     own = set(view.own_lines)
     before = [line for line in [*talk, *view.talk[:-1]] if line not in own and line != text]
-    guessed = recall.referred(rows, partner, _without(text, own_names), view.now, before)
+    # told only how a thing came out, with no word that points back: of a thing they told was ahead of them,
+    # or that weighed on them ('明日、試験なんだ。緊張してる'), never of a thing merely told ('三千円貸してた')
+    ahead = rows if pointed else [r for r in rows if r.get("detail") in (told_words.PLAN_DETAIL, told_words.BAD_DETAIL)]
+    guessed = recall.referred(ahead, partner, _without(text, own_names), view.now, before)
     return (guessed, "told_before_guess", turn_lines.TOLD_BEFORE_GUESS) if guessed else None
 
 

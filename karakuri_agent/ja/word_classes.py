@@ -68,6 +68,7 @@ PASSIVES = frozenset({"れる", "られる"})
 
 # The past auxiliary ('食べられ+た'): a passive in the past tells what was done to one.
 PAST = "た"
+CONDITIONAL = frozenset({"たら", "だら"})  # the past auxiliary as "if" ('落ちたら'): nothing has happened
 # The particle a helping verb follows ('食べ+て+しまう', '読ん+で+みる').
 TE_LINKS = frozenset({"て", "で"})
 # UniDic's form of an adjective leading a verb ('うまく' of うまくいく): the verb's negation is its own.

@@ -30,6 +30,7 @@ from karakuri_agent.ja.word_classes import (
     ADVERBIAL_FORM,
     AT_LAST,
     CONCESSIVE,
+    CONDITIONAL,
     GODAN_ENDINGS,
     NEGATION_TRANSPARENT,
     NEGATIONS,
@@ -507,6 +508,9 @@ def _scored(found: Sequence[Word], text: str) -> Feeling:
 
 
 def tells_an_outcome(text: str) -> bool:
-    """Whether the line tells how a thing came out ('終わったよ〜', '受かった！', 'うまくいったよ': concept `outcome`)."""
+    """Whether the line tells how a thing came out ('終わったよ〜', '受かった！', 'うまくいったよ', 'だめだった':
+    concept `outcome`, then the past within two words); '落ちたらどうしよう' only fears one."""
     outcome = concepts()["outcome"].lemmas
-    return any(word.lemma in outcome for word in words(text))
+    found = words(text)
+    return any(word.lemma in outcome and any(w.lemma == PAST and w.surface not in CONDITIONAL for w in found[i + 1:i + 4])
+               for i, word in enumerate(found))

@@ -21,19 +21,23 @@ __all__ = ["is_town_thing", "town_thing"]
 
 
 @functools.lru_cache(maxsize=1)
-def _town_questions() -> tuple[frozenset[str], frozenset[str], tuple[str, ...]]:
+def _town_questions() -> tuple[frozenset[str], frozenset[str], tuple[str, ...], frozenset[str], frozenset[str]]:
     table = section("town_questions")
-    return lemma_set(table["things"]), lemma_set(table["asking"]), table["where_done"]
+    return (lemma_set(table["things"]), lemma_set(table["asking"]), table["where_done"], lemma_set(table["going"]),
+            lemma_set(table["the_way"]))
 
 
 def town_thing(asking: str) -> str:
     """The place or thing of the town a question asks what, where, when or whether it is true of, as the
     line writes it ('郵便局ってどこだっけ？' → '郵便局', 'じんじゃの きつねって ほんもの？' → 'きつね'); '' when the
     question asks none (concepts.json `town_questions`)."""
-    things, asked, where_done = _town_questions()
+    things, asked, where_done, going, the_way = _town_questions()
     found = words(asking)
     if not any(w.lemma in asked or w.surface in asked for w in found):
         return ""
+    lemmas = {w.lemma for w in found} | {w.surface for w in found}
+    if lemmas & going and not lemmas & the_way:
+        return ""  # '次はいつ神社行くの？' asks of someone's going there, not of the town
     asking = "".join(asking.split())
     # the last one named is the one asked of ('じんじゃの きつねって ほんもの？' asks of the fox, not the shrine),
     # by its lemma (じんじゃ is 神社) or as written where the analyzer cut it ('図書・館', '祠' read as a verb)
@@ -52,5 +56,5 @@ def town_thing(asking: str) -> str:
 
 def is_town_thing(topic: str) -> bool:
     """Whether a topic is a place or thing of the town (`town_questions`), to be named when not known."""
-    things, _, _ = _town_questions()
+    things = _town_questions()[0]
     return bool(topic) and (topic in things or any(w.lemma in things or w.surface in things for w in words(topic)))
