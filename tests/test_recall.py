@@ -250,3 +250,10 @@ def test_an_outcome_is_not_guessed_at_where_nothing_told_could_have_come_out(env
     day2 = DAY1 + timedelta(days=1)
     said, _ = _run(env, _conversation("notif-o2", day2, "桜草メイ", MEI, line), day2)
     assert not any(said.startswith(l.split("{")[0]) for l in turn_lines.TOLD_BEFORE_GUESS if l.split("{")[0]), said
+
+
+def test_an_outcome_is_asked_after_a_thing_told_with_a_time_ahead(env, state_dir):
+    _run(env, _conversation("notif-a1", DAY1, "桜草メイ", MEI, "明日、美容院予約したの！"), DAY1)
+    day2 = DAY1 + timedelta(days=1)
+    said, _ = _run(env, _conversation("notif-a2", day2, "桜草メイ", MEI, "終わったよ〜"), day2)
+    assert any(said.startswith(line.format(topic="美容院予約")) for line in turn_lines.TOLD_BEFORE_GUESS), said

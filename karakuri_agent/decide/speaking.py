@@ -39,7 +39,7 @@ from karakuri_agent.ja.speech_words import join_sentences
 from karakuri_agent.domain.limits import utf16_units
 from karakuri_agent.ja.safety import clean_text
 from karakuri_agent.reading.hearing import hear
-from karakuri_agent.reading.lexicon import tells_an_outcome
+from karakuri_agent.reading.lexicon import names_a_time_ahead, tells_an_outcome
 
 # What a partner tells ('例のやつ、受かった！' is news, '昨日話したやつ、終わったよ〜' a statement): either may be
 # of a thing they told before.
@@ -92,7 +92,7 @@ def _told_link(view: View, partner: PersonRef, text: str, heard: Any) -> tuple[s
     for a line that refers back (あの, 例の, 前に話した, やっと...) or tells how a thing came out ('うまく
     いったよ！' the day after an exam was told of): without either, the agent does not guess."""
     pointed = bool(BACK_REFERENCE.search(text))
-    if not pointed and not (heard.kind in TOLD and tells_an_outcome(text)):
+    if not pointed and not (heard.kind in (*TOLD, "feeling") and tells_an_outcome(text)):  # not thanks, warmth
         return None  # unsure what it refers to: say less ('ふってきた…' is the weather, no exam told of)
     own_names = {view.persona.short_name, view.persona.name, view.me.name}
     rows = [r for r in view.told.get(str(partner.id), ())
@@ -107,9 +107,10 @@ def _told_link(view: View, partner: PersonRef, text: str, heard: Any) -> tuple[s
             if isinstance(m.message, str) and not view.me.is_self(m.speaker_id, m.speaker)]
     own = set(view.own_lines)
     before = [line for line in [*talk, *view.talk[:-1]] if line not in own and line != text]
-    # told only how a thing came out, with no word that points back: of a thing they told was ahead of them,
-    # or that weighed on them ('明日、試験なんだ。緊張してる'), never of a thing merely told ('三千円貸してた')
-    ahead = rows if pointed else [r for r in rows if r.get("detail") in (told_words.PLAN_DETAIL, told_words.BAD_DETAIL)]
+    # told only how a thing came out, with no word that points back: of a thing they told was ahead of them
+    # ('明日、美容院予約したの！') or weighed on them ('試験なんだ。緊張してる'), never one merely told ('三千円貸してた')
+    ahead = rows if pointed else [r for r in rows if r.get("detail") in (told_words.PLAN_DETAIL, told_words.BAD_DETAIL)
+                                  or names_a_time_ahead(str(r.get("source") or ""))]
     guessed = recall.referred(ahead, partner, _without(text, own_names), view.now, before)
     return (guessed, "told_before_guess", turn_lines.TOLD_BEFORE_GUESS) if guessed else None
 

@@ -77,14 +77,9 @@ def _lexicon() -> dict[str, Any]:
     return data
 
 
-def _table(section: str) -> dict[str, tuple[str, ...]]:
-    """A section of words by key (its 'about' aside)."""
-    return {key: tuple(words) for key, words in _lexicon()[section].items() if key != "about"}
-
-
 def section(name: str) -> dict[str, tuple[str, ...]]:
-    """A section of concepts.json as words by key (its 'about' aside), for a reader of its own."""
-    return _table(name)
+    """A section of concepts.json as words by key (its 'about' aside); the readers of their own take theirs."""
+    return {key: tuple(words) for key, words in _lexicon()[name].items() if key != "about"}
 
 
 def _longest_named(table: dict[str, tuple[str, ...]], text: str) -> str:
@@ -106,12 +101,17 @@ def concepts() -> dict[str, Concept]:
 @functools.lru_cache(maxsize=1)
 def self_topics() -> dict[str, tuple[str, ...]]:
     """A question about the agent itself, by topic: the words that name it (concepts.json `self_topics`)."""
-    return _table("self_topics")
+    return section("self_topics")
 
 
 @functools.lru_cache(maxsize=1)
 def _ahead() -> tuple[tuple[tuple[str, tuple[str, ...]], ...], tuple[str, ...]]:
-    return tuple(_table("ahead").items()), tuple(_lexicon()["plan_words"]["words"])
+    return tuple(section("ahead").items()), tuple(_lexicon()["plan_words"]["words"])
+
+
+def names_a_time_ahead(text: str) -> bool:
+    """Whether a line names a time ahead ('明日、美容院予約したの！', '来週、面接なんだ': concepts.json `ahead`)."""
+    return any(w in text for _, words in _ahead()[0] for w in words)
 
 
 def plans_asked(asking: str) -> str:
@@ -125,7 +125,7 @@ def plans_asked(asking: str) -> str:
 
 @functools.lru_cache(maxsize=1)
 def _views() -> dict[str, tuple[str, ...]]:
-    return _table("asks_view")
+    return section("asks_view")
 
 
 def view_asked(text: str) -> str:
@@ -137,7 +137,7 @@ def view_asked(text: str) -> str:
 
 @functools.lru_cache(maxsize=1)
 def _greetings() -> dict[str, tuple[str, ...]]:
-    return _table("greetings")
+    return section("greetings")
 
 
 # Greetings that greet only where the line starts ('おつかれ！' not '今日はおつかれだね'); `whole` ones only as
