@@ -123,7 +123,7 @@ def lemma_set(written: Iterable[str]) -> frozenset[str]:
     """Words as a lexicon's author writes them, and as the analyzer's lemmas (おやつ is 御八つ to it, 帰る
     返る): a data file lists words, a reader compares lemmas."""
     written = tuple(written)
-    found = [words(w) for w in written]
+    found = [_analyse(w) for w in written]  # not through `words`' cache: a table would push the lines out of it
     return frozenset(written) | {one[0].lemma for one in found if len(one) == 1}
 
 
