@@ -40,10 +40,6 @@ from karakuri_agent.domain.limits import utf16_units
 from karakuri_agent.ja.safety import clean_text
 from karakuri_agent.reading.hearing import hear
 from karakuri_agent.reading.lexicon import names_a_time_ahead, tells_an_outcome
-
-# What a partner tells ('例のやつ、受かった！' is news, '昨日話したやつ、終わったよ〜' a statement): either may be
-# of a thing they told before.
-TOLD = ("news", "statement")
 from karakuri_agent.reading.conversation_turns import without_server_sentences
 from karakuri_agent.reading.promise_lines import extract_promise, proposes_without_time
 from karakuri_agent.voice.fitting import choose_line, said_key
@@ -51,6 +47,9 @@ from karakuri_agent.voice.names import address_name, place_word_of
 from karakuri_agent.voice.situation import Plan
 from karakuri_agent.voice.speech import DEFAULT_MAX_LENGTH, Memory, compose
 
+# What a partner tells ('例のやつ、受かった！' is news, '昨日話したやつ、終わったよ〜' a statement): either may be
+# of a thing they told before.
+TOLD = ("news", "statement")
 NEXT_SPEAKER = "next_speaker_agent_id"
 # What a line heard as these is, even when it says 一緒に: no plan to ask the time of.
 NOT_PROPOSALS = frozenset({"warmth", "farewell", "offer", "thanks", "compliment", "retraction"})

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from karakuri_agent.ja.name_words import HONORIFICS
 from karakuri_agent.ja.sentences import QUESTION_WORD
 from karakuri_agent.patterns import lazy
 
@@ -230,7 +231,7 @@ OF = "の"  # a noun before 話 ('花火大会の話'); a verb phrase goes strai
 WHICH = lazy(r"どっち|どちら|どれ")
 PAUSE = "、"
 # What follows a name called at the start of a line ('ニケちゃん、', 'ニケさん！'): it only calls.
-CALLED = lazy(r"(?:ちゃん|さん|くん|様|さま)?[、,！!]\s*")
+CALLED = lazy("(?:" + "|".join(map(re.escape, HONORIFICS)) + r")?[、,！!]\s*")
 # Openers that ask for attention, not for something to be done ('ねえきいて！').
 OPENERS = lazy(r"^(?:ねえ|ね|あのね|ちょっと)?、?(?:聞いて|きいて|見て|みて)[！!〜ー]*$")
 SENTENCE_TAIL = "。！!…〜ー"  # what a bare question ends with before its ？ is added

@@ -28,7 +28,7 @@ _WRITTEN_AT_LEAST = 3  # a kind's word this long is found as written too ('の�
 def _tables() -> tuple[frozenset[str], frozenset[str], tuple[str, ...], frozenset[str], frozenset[str], dict[str, str]]:
     words = lexicon.section("taste_words")
     lemmas = morphemes.lemma_set
-    kinds = {lemma: kind for kind, written in lexicon.section("taste_categories").items() for lemma in lemmas(written)}
+    kinds = {lemma: kind for kind, written in _categories() for lemma in lemmas(written)}
     return (lemmas(words["liking"]), lemmas(words["asking"]), words["pleased"], frozenset(words["modifying"]),
             lemmas(words["not_a_kind"]), kinds)
 
@@ -59,13 +59,18 @@ def taste_asked(asking: str, own_names: tuple[str, ...] = ()) -> str | None:
     return _as_written(found, liked, modifying) or (UNNAMED if nouns else None)
 
 
+@functools.lru_cache(maxsize=1)
+def _categories() -> tuple[tuple[str, tuple[str, ...]], ...]:
+    return tuple(lexicon.section("taste_categories").items())
+
+
 def _as_written(found: tuple[morphemes.Word, ...], liked: list[int], modifying: frozenset[str]) -> str | None:
     """The kind by its word as written, where the analyzer cut a kana word elsewhere: right after
     '好きな' ('好きないろは？', read as ない・ろ), or anywhere when three letters or more ('のみもの')."""
     text = "".join(w.surface for w in found)
     named_at = {len("".join(w.surface for w in found[:i + 2])) for i in liked
                 if i + 1 < len(found) and found[i + 1].surface in modifying}
-    for kind, words in lexicon.section("taste_categories").items():
+    for kind, words in _categories():
         if any(text.startswith(w, at) for w in words for at in named_at) \
                 or any(len(w) >= _WRITTEN_AT_LEAST and w in text for w in words):
             return kind

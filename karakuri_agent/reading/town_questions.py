@@ -27,6 +27,7 @@ def _town_questions() -> tuple[frozenset[str], frozenset[str], tuple[str, ...], 
             lemma_set(table["the_way"]))
 
 
+@functools.lru_cache(maxsize=64)  # the question reader and its topic ask of the same line
 def town_thing(asking: str) -> str:
     """The place or thing of the town a question asks what, where, when or whether it is true of, as the
     line writes it ('郵便局ってどこだっけ？' → '郵便局', 'じんじゃの きつねって ほんもの？' → 'きつね'); '' when the
