@@ -38,6 +38,7 @@ from karakuri_agent.ja.listening_cues import BACK_REFERENCE, REMEMBER_ASKED
 from karakuri_agent.ja.speech_words import join_sentences
 from karakuri_agent.domain.limits import utf16_units
 from karakuri_agent.ja.safety import clean_text
+from karakuri_agent.ja.sentences import is_asking, split_sentences
 from karakuri_agent.reading.hearing import hear
 from karakuri_agent.reading.lexicon import names_a_time_ahead, tells_an_outcome
 from karakuri_agent.reading.conversation_turns import without_server_sentences
@@ -72,7 +73,8 @@ def recalling(view: View, decision: Decision, choice: Choice, partner: PersonRef
     link = _told_link(view, partner, text, heard) if not asked and partner.id and heard is not None else None
     if link is not None and heard is not None and (heard.mood or heard.kind in TOLD):
         return _said_remembering(view, decision, choice, said, *link)  # their news is about what they told
-    if not asked and heard is not None and (heard.troubled or heard.kind not in RECALL_AFTER or heard.mood):
+    own_names = (view.persona.short_name, view.persona.name, view.me.name)
+    if not asked and heard is not None and (heard.troubled or heard.mood or not _leaves_room(heard, text, own_names)):
         return decision  # an answer, care or thanks is one thought: nothing of another day follows it
     # '覚えてる？' asks for what they told: it comes back whatever the day ('うん、もちろん覚えてるよ！だいふくちゃん、元気？')
     memory = recall.asked_of(view.told.get(str(partner.id), ()), partner, view.now, text) if asked \
@@ -82,6 +84,16 @@ def recalling(view: View, decision: Decision, choice: Choice, partner: PersonRef
     message = recall.with_recall(said, memory, max_length_of(choice, "message"))
     return replace(decision, params={**decision.params, "message": message},
                    reason=reasons.with_memory(decision.reason, recall.explained(memory)), recalled=memory)
+
+
+def _leaves_room(heard: Any, text: str, own_names: tuple[str, ...]) -> bool:
+    """Whether a memory of another day may follow the answer to the line: a greeting, or small talk
+    that neither asks ('…つりでくるとこあるっけ') nor is about the agent ('ニケの作るお菓子、店レベル'): after
+    those, 'そういえば…' reads as the reply to them."""
+    if heard.kind == "greeting" or (heard.acts and set(heard.acts) == {"greeting"}):
+        return True
+    return heard.kind in RECALL_AFTER and heard.subject != "agent" and "question" not in heard.acts \
+        and not any(is_asking(s) for s in split_sentences(text)) and not any(n and n in text for n in own_names)
 
 
 def _told_link(view: View, partner: PersonRef, text: str, heard: Any) -> tuple[str, str, tuple[str, ...]] | None:
