@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 from hypothesis import example, given, settings
@@ -27,7 +28,10 @@ def test_any_line_is_understood(line: str) -> None:
     if heard.topic and not heard.phrase:
         # Read from the line as written without spaces and emoji ('いっしょに いると' is one phrase).
         plain = "".join(ch for ch in line if not ch.isspace() and unicodedata.category(ch) not in ("So", "Sk", "Cf", "Mn"))
-        assert heard.topic in plain and (len(heard.topic) < 8 or len(words(heard.topic)) == 1)
+        # a letter left over from typing in romaji between two Japanese letters ('えbこ') is read as not there
+        retyped = re.sub(r"(?<=[ぁ-ヿ一-鿿])[a-vx-z](?=[ぁ-ヿ一-鿿、。！？?!…～ 　]|$)", "", plain)
+        assert (heard.topic in plain or heard.topic in retyped) \
+            and (len(heard.topic) < 8 or len(words(heard.topic)) == 1)
 
 
 @settings(max_examples=200, deadline=None)

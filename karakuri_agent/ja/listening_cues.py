@@ -69,7 +69,7 @@ FAREWELL = lazy(r"またね|じゃあね|じゃね|ではまた|バイバイ|ば
 # does not leave ('それでは失礼します', '失礼します。' alone, still leave).
 ENTERING = lazy(r"^(?:あ、|あの、|どうも、|ちょっと)?失礼(?:します|いたします|しまーす|しますね)[、。！!]+(?=.)")
 # Offers: something given, lent or done for the agent.
-OFFER = lazy(r"あげる|あげよう|どうぞ|受け取って|(?<!させて)(?<!して)もらって|持ってきた|持って来た|お裾分け|おすそわけ|差し入れ"
+OFFER = lazy(r"あげる|あげよう|どうぞ|受け取って|(?<![てで])もらって|持ってきた|持って来た|お裾分け|おすそわけ|差し入れ"
                    r"|貸そうか|貸してあげ|手伝おうか|手伝うよ|おごる|奢る|ごちそうする|プレゼント(?:する|だよ|です)"
                    # something to take home ('持っていかんか', '持ってけ', '持って帰り'), to eat if they like
                    r"|持って(?:いか|いき|いって|け[。！!]?$|帰り|かえり|帰って|帰らん)"
@@ -81,9 +81,15 @@ OFFER = lazy(r"あげる|あげよう|どうぞ|受け取って|(?<!させて)(?
 HELP_VERBS = frozenset({"持つ", "運ぶ", "送る", "案内", "教える", "手伝う", "手伝い", "直す", "修理", "貸す", "驕る",
                         "奢る", "おごる", "届ける", "代わる", "調べる", "探す", "呼ぶ", "連れる", "片付ける", "取る", "作る",
                         "買う", "見る", "分ける", "出す", "払う", "支払う", "拭く", "押す", "紹介", "説明", "掃除", "用意",
-                        "送迎", "手助け", "サポート", "預かる", "見せる", "撮る", "描く", "貸し出す"})
+                        "送迎", "手助け", "サポート", "預かる", "見せる", "撮る", "描く", "貸し出す", "譲る", "譲り", "迎える",
+                        "乗せる"})
 HELP_SAID_PLAINLY = frozenset({"持つ", "運ぶ", "案内", "教える", "手伝う", "手伝い", "直す", "修理", "貸す",
-                               "驕る", "奢る", "おごる", "届ける", "代わる", "紹介", "説明", "預かる", "手助け", "送迎"})
+                               "驕る", "奢る", "おごる", "届ける", "代わる", "紹介", "説明", "預かる", "手助け", "送迎",
+                               "譲る", "譲り", "迎える", "乗せる"})
+# 'let me' ('おごら+せ+て', '払わ+せ+て'): the causative, then a request's て.
+LET_ME = frozenset({"せる", "させる"})
+# Going to do it for one ('迎え+に+行こうか', '手伝い+に+行くで'): the purpose's に, then coming or going.
+PURPOSE, COMING_GOING = "に", frozenset({"行く", "来る"})
 BENEFACTIVE = frozenset({"上げる", "遣る", "たげる", "差し上げる", "あげる", "やる"})
 # Kansai's 'てやる', contracted: '持ったるわ', '運んだるで' (the analyzer's auxiliary たり/たる, with る).
 KANSAI_BENEFACTIVE = ("たる", "だる")
@@ -227,6 +233,7 @@ CHANGED_BY_OTHERS = "変更"
 TOPIC_MARKED = lazy(r"^(?:ねえ|ねぇ|あの|ところで|そういえば)?[、,]?(?P<topic>[^、。？?！!]{1,14}?)(?:って|は)(?!ず)")
 SIDE = "派"  # '家にいる派？': the side one takes
 SIDE_TOPIC = r"って|は|、"  # what a side question is about ends before these
+POLITE_ASKING_TAIL = lazy(r"(?:です|でしょう|ですの|なの|なん)?か?$")  # 'パン派ですか' asks as 'パン派' does
 OF = "の"  # a noun before 話 ('花火大会の話'); a verb phrase goes straight on ('引っ越す話')
 WHICH = lazy(r"どっち|どちら|どれ")
 PAUSE = "、"
@@ -250,8 +257,14 @@ CALL_SEPARATORS = "、,，。 　！!〜ー"  # between a name called and what f
 GREETING_TAIL = lazy(r"[ー〜~！!。、…♪☆★\s\U0001F000-\U0001FFFF\u2600-\u27BF]+")
 # What a greeting may carry besides its words and still be only a greeting: 'ございます', 'です', 'さん'.
 GREETING_LEFTOVER = 5
-# A negation right after a glad phrase turns it ('うまくいって|ない', 'ようなって|へん', '歩けるようになっ|てない').
-NEGATION_AFTER = lazy(r"[ぁ-ゖ]{0,2}?(?:ない|なく|なかっ|ません|へん|ひん|ん(?![だでと])|ず|ねえ|ねー|にゃあ)")
+# A negation right after a glad phrase turns it ('うまくいって|ない', 'ようなって|へん', '歩けるようになっ|てない');
+# Kansai's past 'てん' is none ('パクられ|てん').
+NEGATION_AFTER = lazy(r"[ぁ-ゖ]{0,2}?(?:ない|なく|なかっ|ません|へん|ひん|(?<![てで])ん(?![だでと])|ず|ねえ|ねー|にゃあ)")
+# A letter left over from typing in romaji ('図書館d', 'だｔった', 'なしｎ！', 'むりｒ'): one lower-case letter
+# between Japanese letters (or at the end); 'w' is laughter ('優勝したんだけどｗ') and kept.
+IME_LEFTOVER = lazy(r"(?<=[\u3040-\u30ff\u4e00-\u9fff])[a-vx-zａ-ｖｘ-ｚ](?=[\u3040-\u30ff\u4e00-\u9fff\s、。！？!?…〜]|$)")
+# A face drawn in marks ('(｡•̀ᴗ-)✧', '(*´꒳`*)', '(^^;)'): no words, read as not there ('（笑）' has one, kept).
+KAOMOJI = lazy(r"[(（][^()（）\sぁ-ゖァ-ヺ一-鿿A-Za-z0-9]{1,15}[)）][✧☆★♪vｖ]*")
 # 'again' greetings said as an adverb ('久しぶりに帰ってくる') greet nobody.
 ADVERB_PARTICLE = "に"
 # A like word a topic may carry ('ピーマンすき'), and the thing asked of as it stands before one ('ピーマン すき？',

@@ -68,6 +68,8 @@ PASSIVES = frozenset({"れる", "られる"})
 
 # The past auxiliary ('食べられ+た'): a passive in the past tells what was done to one.
 PAST = "た"
+# Kansai's past told ("パクられ+てん", "行って+ん"): a past, not a negation.
+PAST_TOLD = frozenset({"てん", "でん"})
 CONDITIONAL = frozenset({"たら", "だら"})  # the past auxiliary as "if" ('落ちたら'): nothing has happened
 # The particle a helping verb follows ('食べ+て+しまう', '読ん+で+みる').
 TE_LINKS = frozenset({"て", "で"})
@@ -95,6 +97,10 @@ ADVICE_FORM = "ほうがいい"  # asking advice ('病院連れてったほう�
 NOT_SAID_BACK = frozenset({"呉れる", "くれる", "貰える", "もらえる", "下さる", "頂ける", "ます", "です", "あげる",
                            "知る", "分かる", "判る",  # nor a knowledge claim ('知ってる？' is not known)
                            "信ずる", "信じる"})  # '信じられる？' asks for surprise, not belief
+# A favour asked: a verb's て, then one of these ('返して+もらえる？', '手伝って+くれない？'); the verbs that ask
+# for words instead ('教えていただけますか') ask to be told, which no 'いいよ' answers.
+FAVOUR_VERBS = frozenset({"貰う", "もらう", "呉れる", "くれる", "頂く", "いただく", "下さる", "くださる"})
+TELLING_VERBS = frozenset({"教える", "聞かせる", "話す", "言う"})
 # A dialect's 'ておる' ('外出+とった', '寝+よる'): no predicate of its own to say back.
 NOT_A_PREDICATE_START = frozenset({"取る", "とる", "おる", "居る", "よる"})
 # What a question may be about and still be the agent's to answer ('明日って空いてる？').

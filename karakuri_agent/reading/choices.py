@@ -10,6 +10,7 @@ weighs them ('ピンクか、アッシュか…') names the options a later 'ど
 
 from __future__ import annotations
 
+import os
 import re
 
 from karakuri_agent.domain.understanding import Question
@@ -77,15 +78,28 @@ def side_options(asking: list[str]) -> tuple[str, ...]:
     asking = [s for s in asking if listening_cues.JAPANESE.search(s)]  # '犬派？猫派？ which one?': the aside dropped
     if len(asking) < 2:
         return ()
-    last = [s.rstrip(listening_cues.QUESTION_MARKS) for s in asking[-2:]]
+    last = [listening_cues.POLITE_ASKING_TAIL.sub("", s.rstrip(listening_cues.QUESTION_MARKS)) for s in asking[-2:]]
     sides = [s[: -len(listening_cues.SIDE)] for s in last if s.endswith(listening_cues.SIDE) and len(s) > len(listening_cues.SIDE)]
     if len(sides) == 2 and sides[0] != sides[1]:
         return tuple(_side_word(side) for side in sides)
     if all(0 < len(s) <= 8 and morphemes.nouns(s) == [s] for s in last) and last[0] != last[1]:
         return tuple(last)
+    # '浴衣で行く？私服で行く？': the same ending asked twice, what differs before it the options
+    shared = len(os.path.commonprefix([last[0][::-1], last[1][::-1]]))
+    fronts = [_side_word(s[:len(s) - shared]) for s in last]
+    if shared >= SHARED_ENDING and all(0 < len(f) <= 8 and morphemes.nouns(f) == [f] for f in fronts) \
+            and fronts[0] != fronts[1]:
+        return tuple(fronts)
     return ()
 
 
+# How long an ending two questions share must be to make them one either-or ('で行く', '派ですか').
+SHARED_ENDING = 2
+
+
 def _side_word(side: str) -> str:
-    """'休みの日って家にいる' → '家にいる': what follows the topic marker, the side itself."""
-    return re.split(listening_cues.SIDE_TOPIC, side)[-1] or side
+    """'休みの日って家にいる' → '家にいる': what follows the topic marker, the side itself ('朝ごはん食べる'
+    keeps its ごはん: only a particle the analyzer reads as one marks the topic)."""
+    found = morphemes.words(side)
+    marks = [i for i, w in enumerate(found) if (w.pos == "particle" or w.pos == "symbol") and re.fullmatch(listening_cues.SIDE_TOPIC, w.surface)]
+    return "".join(w.surface for w in found[marks[-1] + 1:]) if marks and marks[-1] + 1 < len(found) else side

@@ -45,6 +45,10 @@ __all__ = ["framed", "hear"]
 SHADOWED = frozenset({"favourite_dish"})
 # Self topics asked with kin words ('ご家族はどちらにお住まい？'): asked of the agent, they are its own.
 KIN_TOPICS = frozenset({"family", "home"})
+# The concept of saying sorry (concepts.json `apology`): 'お詫び申し上げます' is one whatever the regex knows.
+APOLOGISING = "apology"
+# The concepts of praise and of the one spoken to (concepts.json `compliment`, `second_person`).
+PRAISE, SECOND_PERSON = "compliment", "second_person"
 
 # A clause said back stays short: it names the thing, it does not repeat the line.
 _CLAUSE_CHARS = 12
@@ -297,7 +301,9 @@ def _plan_noun(text: str, skip: tuple[str, ...]) -> str:
              and not any(s and s in n for s in skip) and not n.isascii()]
     called_off = listening_cues.RETRACT.search(text)
     before = [n for n in found if called_off and 0 <= text.find(n) < called_off.start()]
-    return (before or found)[-1 if before else 0] if found else ""  # '秋祭りは中止': the plan named just before
+    # '秋祭りは中止': the plan named just before; a noun only after it ('さっきのなし！じぶんでいけることになった')
+    # is no plan taken back, and the change is said plainly
+    return before[-1] if before else found[0] if found and not called_off else ""
 
 
 def _retraction(text: str, skip: tuple[str, ...]) -> Understanding:
@@ -325,6 +331,13 @@ def _retraction(text: str, skip: tuple[str, ...]) -> Understanding:
         plain = said.removeprefix(listening_cues.TOPIC_MARK)
         clause = topic + said if not _echoes(topic + said, text) else plain if plain != said else topic + listening_cues.NOUN_LINK
     return Understanding("retraction", topic=topic, clause=clause)
+
+
+def _praises(text: str, own_names: tuple[str, ...]) -> bool:
+    """Whether a line says something good of the agent by the lexicon's `compliment` concept, naming it
+    ('ニケちゃんは町の宝だなや', 'ニケの作るお菓子、ガチで店レベル'; its names or 'あなた')."""
+    named = lexicon.tags(morphemes.words(text), text)
+    return PRAISE in named and (SECOND_PERSON in named or any(n and n in text for n in own_names))
 
 
 def _told_topic(text: str, skip: tuple[str, ...]) -> tuple[str, bool]:
@@ -435,7 +448,8 @@ def _heard(text: str, line: str, own_names: tuple[str, ...], other_names: tuple[
         return Understanding("arrangement")  # 'じゃあ、そっちで4時ね', 'ほな駅前で3時に': a meeting settled, agreed to
     if listening_cues.FAREWELL.search(text) and not (asking and asking[-1] == sentences[-1] and not listening_cues.FAREWELL.search(asking[-1])):
         return Understanding("farewell")
-    if (listening_cues.RETRACT.search(text) and (listening_cues.TAKING_BACK.search(text) or not listening_cues.OFFER.search(text))) or (
+    if (listening_cues.RETRACT.search(text) and (listening_cues.TAKING_BACK.search(text) or not (
+            listening_cues.OFFER.search(text) or offers_help(text)))) or (
             (listening_cues.SAID_BEFORE.search(text) or listening_cues.TAKING_BACK.search(text))
             and ((listening_cues.TAKING_BACK.search(text) and listening_cues.NULLIFIED.search(text))
                                                          or listening_cues.CHANGE_TO.search(text))) or listening_cues.TAKEN_BACK_NEG.search(told):
@@ -486,9 +500,10 @@ def _heard(text: str, line: str, own_names: tuple[str, ...], other_names: tuple[
     last = (nouned or named or [body])[-1]
     topic, phrase = _told_topic(last, skip)
     praised = listening_cues.COMPLIMENT.search(text)
-    if praised and (not topic or phrase or listening_cues.COMPLIMENT.search(topic) or topic in praised.group()):
+    if praised and (not topic or phrase or listening_cues.COMPLIMENT.search(topic) or topic in praised.group()) \
+            or (not asking and _praises(text, own_names)):
         return Understanding("compliment")
-    if APOLOGY.search(text):
+    if APOLOGY.search(text) or APOLOGISING in lexicon.tags(morphemes.words(text), text):
         return Understanding("apology")
     if lexicon.greets_only(text, own_names) and len(sentences) == 1:
         return Understanding("greeting")

@@ -6,7 +6,7 @@ with a yes or an invitation to a plan: 'shall I' ('荷物重そうだね、持�
 a plain promise of a helpful act ('Need help? 荷物持つよ', '道わからんかったら案内するで'),
 or a set phrase ('何かお手伝いできることはありますか', 'おにぎり半分こしよ').
 The verb is read as the analyzer conjugates it, so a past ('手伝ったよ'),
-a negation ('持たないよ'), a request ('手伝ってあげて') or something done
+a negation ('持たないよ'), a request ('手伝ってあげて'; but 'let me', 'おごらせて', offers) or something done
 together ('一緒に作ろうか', '夕日見ようよ': invitations) is no offer.
 """
 
@@ -16,7 +16,7 @@ import unicodedata
 
 from karakuri_agent.ja import listening_cues
 from karakuri_agent.ja.sentences import split_sentences
-from karakuri_agent.ja.word_classes import NEGATIONS, PAST
+from karakuri_agent.ja.word_classes import NEGATIONS, PAST, TE_LINKS
 from karakuri_agent.reading import morphemes
 from karakuri_agent.reading.morphemes import Word
 from karakuri_agent.reading.volition import torn
@@ -43,12 +43,17 @@ def _offered(sentence: str) -> bool:
         if word.lemma not in listening_cues.HELP_VERBS or word.pos not in ("verb", "noun"):
             continue
         head = i
-        if word.pos == "noun":  # '案内する', 'お手伝いしましょうか': the noun's する conjugates
+        if found[i + 1:i + 2] and found[i + 1].surface == listening_cues.PURPOSE and found[i + 2:i + 3] \
+                and found[i + 2].lemma in listening_cues.COMING_GOING:
+            head = i + 2  # '迎えに行こうか', '手伝いに行くで': the going says whether it is offered
+        elif word.pos == "noun":  # '案内する', 'お手伝いしましょうか': the noun's する conjugates
             if i + 1 >= len(found) or found[i + 1].lemma not in (listening_cues.DOING, listening_cues.HUMBLE_DOING):
                 continue
             head = i + 1
         chain = _chain(found, head + 1)
         verb = found[head]
+        if len(chain) >= 2 and chain[0].lemma in listening_cues.LET_ME and chain[1].surface in TE_LINKS:
+            return True  # 'let me': 'この前のお詫びに、今日はおごらせて'
         if _past_or_negated(chain):
             continue
         after = "".join(w.surface for w in found[head + 1 + len(chain):])

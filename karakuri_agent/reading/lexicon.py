@@ -23,34 +23,31 @@ from typing import Any
 
 from karakuri_agent.domain.understanding import TORN, TROUBLE
 from karakuri_agent.ja.listening_cues import (
-    ADVERB_PARTICLE, AGREEING_TAILS, CALL_SEPARATORS, DOABLE, DOING, GREETING_LEFTOVER, GREETING_TAIL, NAME_CALL,
-    NEGATION_AFTER, QUESTION_MARKS,
+    ADVERB_PARTICLE, CALL_SEPARATORS, DOABLE, DOING, GREETING_LEFTOVER, GREETING_TAIL, NAME_CALL,
+    NEGATION_AFTER,
 )
 from karakuri_agent.ja.word_classes import (
-    ADVERBIAL_FORM,
     AT_LAST,
     CONCESSIVE,
     CONDITIONAL,
     GODAN_ENDINGS,
-    NEGATION_TRANSPARENT,
     NEGATIONS,
-    NOUN_TO_VERB,
     ONE_ROW,
     PASSIVES,
     PAST,
     POTENTIAL_RU,
     RU,
     SENTENCE_END_MARKS,
-    SUPPORT_VERBS,
     TE_LINKS,
     THROUGH,
 )
 from karakuri_agent.reading.morphemes import Word, hiragana, words
+from karakuri_agent.reading.phrase import helper, negated, passive
 from karakuri_agent.reading.volition import torn
 from karakuri_agent.shipped import shipped
 
-# How far after a predicate a negation still turns it: its auxiliaries (れ, なかっ, た) come between.
-NEGATION_REACH = 3
+# How many words may come between two lemmas of a concept's sequence ('熱+が+さがっ', '手術+は+無事+に+成功').
+SEQUENCE_GAP = 3
 PREDICATES = frozenset({"verb", "adjective", "adjectival", "noun"})
 
 
@@ -68,6 +65,7 @@ class Concept:
     polarity_none: bool = False  # its words say nothing of how things went, whatever the dictionaries score
     passive: bool = False  # a verb made passive (食べられた) is this concept's, unless a glad concept holds it
     regret_with: tuple[str, ...] = ()  # its words count only with one of these marks in the line ('…')
+    sequences: tuple[tuple[str, ...], ...] = ()  # lemmas in this order, a few words apart ('熱'…'下がる')
 
 
 @functools.lru_cache(maxsize=1)
@@ -94,7 +92,8 @@ def concepts() -> dict[str, Concept]:
                           frozenset(spec.get("negated_lemmas", ())), int(spec.get("polarity", 0)),
                           spec.get("negated_polarity"), str(spec.get("emotion", "")), bool(spec.get("at_end")),
                           bool(spec.get("reply_only")), bool(spec.get("polarity_none")), bool(spec.get("passive")),
-                          tuple(spec.get("regret_with", ())))
+                          tuple(spec.get("regret_with", ())),
+                          tuple(tuple(sequence) for sequence in spec.get("sequences", ())))
             for name, spec in _lexicon()["concepts"].items()}
 
 
@@ -244,68 +243,6 @@ def cheer_words() -> tuple[str, ...]:
     return concepts()["cheer"].surfaces
 
 
-def passive(found: Sequence[Word], i: int) -> bool:
-    """Whether the verb at `i` was done to someone (食べ+られ+た, 外さ+れ+た): the passive auxiliary, then
-    the past; '食べられる？' asks what one can do, it tells nothing done."""
-    following = found[i + 1:i + 4]
-    return bool(following) and following[0].pos == "auxiliary" and following[0].lemma in PASSIVES \
-        and any(w.pos == "auxiliary" and w.lemma == PAST for w in following[1:])
-
-
-def negated(found: Sequence[Word], i: int) -> bool:
-    """Whether a negation follows word `i` within its own phrase (its auxiliaries and particles between);
-    an adverbial adjective takes the negation of the verb it leads ('うまく+いって+ない')."""
-    word = found[i]
-    if word.pos == "adjective" and word.form.startswith(ADVERBIAL_FORM) and i + 1 < len(found) \
-            and found[i + 1].pos == "verb" and _negation_after(found, i + 1):
-        return True
-    if word.pos == "noun":  # 'ミスしなかった', '風邪ひかなかった', '事故に遭わなかった': its verb is negated
-        j = i + 1
-        while j < len(found) and found[j].pos == "particle" and found[j].surface in NOUN_TO_VERB:
-            j += 1
-        if j < len(found) and found[j].pos == "verb" and found[j].lemma in SUPPORT_VERBS and _negation_after(found, j) \
-                and not _asked_after(found[j + 1:]):
-            return True  # (asked, 'ケガしてない？' asks after the hurt: it turns nothing)
-    return _negation_after(found, i)
-
-
-def _negation_after(found: Sequence[Word], i: int) -> bool:
-    for j, word in enumerate(found[i + 1:i + 1 + NEGATION_REACH], start=i + 1):
-        if word.pos in ("auxiliary", "adjective") and (word.lemma in NEGATIONS or word.surface in NEGATIONS):
-            # an adjective's 'ない？' asks to agree ('かわいくない？'); a verb's still turns it ('眠れない？')
-            return not (found[i].pos in ("adjective", "adjectival") and _rhetorical(found[j + 1:]))
-        if word.pos in ("noun", "verb", "symbol") or (word.pos == "particle" and word.surface not in NEGATION_TRANSPARENT):
-            return False
-    return False
-
-
-def _asked_after(after: Sequence[Word]) -> bool:
-    """Whether the words after a predicate end its sentence as a question ('ケガしてない？', '風邪ひいてない？')."""
-    for word in after:
-        if word.pos == "symbol":
-            return word.surface in QUESTION_MARKS
-        if word.pos not in ("auxiliary", "particle", "adjective"):
-            return False
-    return False
-
-
-def _rhetorical(after: Sequence[Word]) -> bool:
-    """Whether a negation ends the line as a question asking to be agreed with ('かわいくない？', '楽しく
-    なかった？'): it says the thing, it does not turn it."""
-    rest = [w for w in after if not (w.pos == "particle" and w.surface in AGREEING_TAILS or w.lemma == PAST)]
-    return bool(rest) and all(w.pos == "symbol" for w in rest) and any(w.surface in QUESTION_MARKS for w in rest)
-
-
-def helper(found: Sequence[Word], i: int) -> bool:
-    """Whether word `i` only helps the word before it (食べて+しまう, 行って+みる, 書き+始める): a bound
-    word after a verb or its て; bound after a noun it is the predicate itself (パン屋が+できた)."""
-    word = found[i]
-    if not word.bound or i == 0:
-        return False
-    before = found[i - 1]
-    return before.pos in ("verb", "auxiliary") or (before.pos == "particle" and before.surface in TE_LINKS)
-
-
 def tags(found: Sequence[Word], text: str) -> set[str]:
     """Every concept the line names: by a word's lemma (or, negated, its negated lemmas) or by a surface."""
     named: set[str] = set()
@@ -321,6 +258,7 @@ def tags(found: Sequence[Word], text: str) -> set[str]:
             named.update(c.name for c in concepts().values() if word.lemma in c.negated_lemmas)
         if word.pos == "verb" and passive(found, i) and not any(c.polarity > 0 for c in index.get(word.lemma, ())):
             named.update(c.name for c in concepts().values() if c.passive)
+    named.update(c.name for c in concepts().values() if any(_in_order(found, seq) for seq in c.sequences))
     if achieved(found):
         named.add("good_event")  # 'やっと買えた', '最後まで走りきった': managed, at last
     if "good_event" in named:
@@ -335,6 +273,18 @@ def tags(found: Sequence[Word], text: str) -> set[str]:
         elif any(_named_unturned(s, text, concept.polarity != 0) for s in concept.surfaces if len(s) > 1):
             named.add(concept.name)
     return named
+
+
+def _in_order(found: Sequence[Word], sequence: tuple[str, ...]) -> bool:
+    """Whether the words hold ``sequence``'s lemmas (or surfaces) in order, each within SEQUENCE_GAP words of
+    the one before, the last not negated ('熱さがった〜' holds 熱…下がる; '熱が下がらない' does not)."""
+    def at(i: int, k: int) -> bool:
+        if found[i].lemma != sequence[k] and found[i].surface != sequence[k]:
+            return False
+        if k == len(sequence) - 1:
+            return not negated(found, i)
+        return any(at(j, k + 1) for j in range(i + 1, min(len(found), i + 2 + SEQUENCE_GAP)))
+    return bool(sequence) and any(at(i, 0) for i in range(len(found)))
 
 
 def achieved(found: Sequence[Word]) -> bool:

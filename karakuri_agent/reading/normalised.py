@@ -26,6 +26,8 @@ def normalised(text: str) -> str:
     # an emoji with a space after it ends what was said before ('おにごっこしよ🎤 楽しみ'): a full stop
     text = "".join(listening_cues.MARK if unicodedata.category(ch) in _MARKS else ch for ch in text)
     text = listening_cues.MARKS_THEN_SPACE.sub(listening_cues.FULL_STOP, text).replace(listening_cues.MARK, "").strip()
+    text = listening_cues.KAOMOJI.sub("", text)  # 'おはよ〜☀️(｡•̀ᴗ-)✧' greets as 'おはよ〜' does
+    text = listening_cues.IME_LEFTOVER.sub("", text)  # '図書館d' is 図書館: a typo, never said back
     text = re.sub(r"(?<=[^\x00-\x7f])[ \u3000]+(?=[^\x00-\x7f])", "", text)
     text = listening_cues.KANSAI_NAN.sub(listening_cues.STANDARD_NO, text)  # '平気なん？' asks as '平気なの？' does
     # '三千円やけどな' concedes as '三千円だけどな' does: no burn (火傷) for the analyzer to find

@@ -46,6 +46,7 @@ from karakuri_agent.ja.word_classes import (
     ADVICE_NOUN,
     ADVICE_PARTICLE,
     ASKING_TAILS,
+    FAVOUR_VERBS,
     KATAKANA_LETTER,
     NEGATIONS,
     NOT_A_PREDICATE_START,
@@ -54,6 +55,8 @@ from karakuri_agent.ja.word_classes import (
     PLACE_ENDINGS,
     PLAIN_FORMS,
     PREDICATE_LINKS,
+    TE_LINKS,
+    TELLING_VERBS,
     TIME_TOPICS,
     TOPIC_COMMA,
     TOPIC_PARTICLES,
@@ -62,7 +65,7 @@ from karakuri_agent.ja.word_classes import (
 from karakuri_agent.ja.listening_cues import YOU
 from karakuri_agent.reading import morphemes
 
-__all__ = ["Question", "read_question"]
+__all__ = ["Question", "asks_a_favour", "read_question"]
 
 # Options are short words, so only this much before 'どっち' can hold them
 # (which also keeps the reading linear on a very long line).
@@ -189,7 +192,8 @@ def predicate(text: str, own_names: tuple[str, ...] = ()) -> str:
         return ""
     negated = [i for i, w in enumerate(chain) if i and (w.lemma in NEGATIONS or w.surface in NEGATIONS)]
     if not negated:
-        return "".join(w.surface for w in chain)
+        # said back, it must be able to end a sentence: 'あっ' of 'あっか？' (ある, cut short) cannot
+        return "".join(w.surface for w in chain) if chain[-1].form.startswith(PLAIN_FORMS) else ""
     first = chain[0]  # 'こわく+なかっ+た': the adjective, the negation dropped; a negated verb is not said back
     if len(chain[:negated[0]]) != 1 or first.pos != "adjective" or not first.surface.endswith(ADJECTIVE_ADVERBIAL_END):
         return ""
@@ -212,3 +216,11 @@ def _the_agents(before: Sequence[morphemes.Word], own_names: tuple[str, ...]) ->
                 return False
     return True
 
+
+def asks_a_favour(text: str) -> bool:
+    """Whether a question asks the agent to do something for the asker ('あの漫画返してもらえる？',
+    '手伝ってくれない？'): a verb's て and a verb of receiving; not one asking to be told ('教えてくれる？')."""
+    found = morphemes.words(text)
+    return any(w.lemma in FAVOUR_VERBS and i >= 2 and found[i - 1].surface in TE_LINKS
+               and found[i - 2].pos == "verb" and found[i - 2].lemma not in TELLING_VERBS
+               for i, w in enumerate(found))

@@ -15,6 +15,8 @@ Every line comes from the pack's phrase sets (``answers.*`` and
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from typing import TYPE_CHECKING
 
 from karakuri_agent.domain.understanding import CARE, DAY, FAVOURITE, OTHER, PASTIME, PLANS, SELF, SIDE, TALK, TORN, WORLD
@@ -65,6 +67,8 @@ def _falls_in(plan: Plan, frame: str) -> bool:
         return plan.weekday >= 5 and plan.days < 7  # the coming Saturday and Sunday
     if frame == "next_week":
         return plan.week == 1
+    if frame == "far":  # '正月どっか行くん？': further ahead than promises are made
+        return False
     return plan.days == 0
 
 
@@ -155,6 +159,10 @@ def _told(s: Situation, h: Understanding) -> list[str]:
             _said(s, "celebrate", table="reactions", topic=h.clause)
         if said:
             return said
+    if kind == "good_news" and RELIEVED in h.emotions:  # '熱さがった〜': relieved with them, not amazed
+        said = _said(s, "relief", table="reactions")
+        if said:
+            return said
     if plain:
         # a bare noun is no news ('金魚なんだ…'); a trouble over is met as such ('よかったね！'), not said back
         return _said(s, kind + "_plain", table="reactions")
@@ -166,6 +174,8 @@ def _told(s: Situation, h: Understanding) -> list[str]:
 
 # The emotion of concepts.json's `effort` (an exam, a match, a shift): a plan of one is cheered on.
 EFFORT = "determined"
+# The emotion of concepts.json's `recovery` (治った, 熱が下がった, 無事に): a trouble over.
+RELIEVED = "relieved"
 # The emotion of concepts.json's `milestone` (passed, won, promoted, married, born): news to congratulate.
 MILESTONE = "proud"
 
@@ -290,6 +300,12 @@ def answered(s: Situation, h: Understanding) -> list[str] | None:
         return None if taken else (_said(s, "ack", table="reactions") or None)
     if h.kind in ("news", "plan", "feeling") or (h.kind == "statement" and (h.mood or h.emotions)):
         return _told(s, h)
+    if h.kind == "retraction" and "apology" in h.acts:  # 'ごめん、明日のやつキャンセルで': forgiven
+        return _said(s, "apology", table="reactions") or None
+    if h.kind == "retraction" and h.troubled:  # '楽しみにしてた旅行、台風で中止になった…😢': a letdown, cared for
+        return _told(s, replace(h, mood="bad"))
+    if h.kind == "retraction" and "question" in h.acts:  # 'やっぱり ろくじに しても いい？': a change asked for
+        return _said(s, "grant") or _said(s, "allow") or None
     if h.kind == "retraction":
         if h.clause and (h.topic or not h.phrase):
             return _said(s, "retraction", table="reactions", topic=h.clause)

@@ -52,6 +52,7 @@ class Reactions(_Strict):
     news_plain: Phrases | None = None
     plan: Phrases | None = None
     plan_effort: Phrases | None = None  # a plan of something worked at or tested in ('試験受けるんだ'): cheered on ({topic})
+    relief: Phrases | None = None  # a trouble over ('熱さがった〜', '手術は無事に成功'): glad with them; else good_news_plain
     plan_plain: Phrases | None = None
     feeling: Phrases | None = None
     feeling_plain: Phrases | None = None
@@ -134,6 +135,7 @@ class Answers(_Strict):
 
     world_unknown: Phrases | None = None  # a question about the town it was never told of ('駅まで何分くらい？')
     world_unknown_of: Phrases | None = None  # the same, naming the place or thing asked of ({topic}: '郵便局')
+    grant: Phrases | None = None  # a favour asked ('あの漫画返してもらえる？'): granted; else `yes`
     other_unknown: Phrases | None = None
     met_nobody: Phrases | None = None
     arrived_here: Phrases | None = None

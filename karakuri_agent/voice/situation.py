@@ -20,7 +20,7 @@ from karakuri_agent.ja.speech_words import (
 )
 from karakuri_agent.domain.understanding import VIEWS, Understanding
 from karakuri_agent.ja import listening_cues
-from karakuri_agent.reading.question_kinds import Question
+from karakuri_agent.reading.question_kinds import Question, asks_a_favour
 from karakuri_agent.voice.fitting import rotated
 from karakuri_agent.voice.names import place_word_of
 from karakuri_agent.voice.pickup import Pickup, stands_alone, vocabulary_of
@@ -276,6 +276,12 @@ def _answer(q: Question, s: Situation) -> _Answer:
         return _Answer(said("allow") or unknown, [])
     elif q.kind == "yesno" and listening_cues.KNOWS_ASKED.search(q.text) and not fact.words:
         lines = said("unknown")  # '新メニューってなにか知ってる？': it does not
+    elif q.kind == "yesno" and asks_a_favour(q.text):
+        lines = said("grant") or said("yes")  # 'あの漫画返してもらえる？': 'うん、いいよ！'
+    elif q.kind == "yesno" and not fact.words and not q.predicate and not (q.past and done):
+        # '人見知りするほう？', '15時の約束、まだ大丈夫だよね？' with nothing known to answer from: a bare 'うん！'
+        # would make something up; it says it is not sure
+        lines = unknown
     elif q.kind in ("like", "invite", "yesno"):
         opener = {"like": "like", "invite": "agree"}.get(q.kind, "yes")
         # Agreeing to a plan is the whole thought; a yes carries its reason.

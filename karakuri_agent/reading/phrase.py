@@ -1,0 +1,88 @@
+"""How a word stands in its phrase: turned by a negation after it, made passive, or only helping the word before.
+
+Pure functions over the analyzer's words (reading/morphemes.py), read by the lexicon's scoring
+(reading/lexicon.py): a concept's word counts only as its phrase says it ('楽しくなかった' is no joy).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from karakuri_agent.ja.listening_cues import AGREEING_TAILS, QUESTION_MARKS
+from karakuri_agent.ja.word_classes import (
+    ADVERBIAL_FORM,
+    NEGATION_TRANSPARENT,
+    NEGATIONS,
+    NOUN_TO_VERB,
+    PASSIVES,
+    PAST,
+    PAST_TOLD,
+    SUPPORT_VERBS,
+    TE_LINKS,
+)
+from karakuri_agent.reading.morphemes import Word
+
+# How far after a predicate a negation still turns it: its auxiliaries (れ, なかっ, た) come between.
+NEGATION_REACH = 3
+
+
+def passive(found: Sequence[Word], i: int) -> bool:
+    """Whether the verb at `i` was done to someone (食べ+られ+た, 外さ+れ+た): the passive auxiliary, then
+    the past; '食べられる？' asks what one can do, it tells nothing done."""
+    following = found[i + 1:i + 4]
+    return bool(following) and following[0].pos == "auxiliary" and following[0].lemma in PASSIVES \
+        and any(w.pos == "auxiliary" and w.lemma == PAST or w.surface in PAST_TOLD for w in following[1:])
+
+
+def negated(found: Sequence[Word], i: int) -> bool:
+    """Whether a negation follows word `i` within its own phrase (its auxiliaries and particles between);
+    an adverbial adjective takes the negation of the verb it leads ('うまく+いって+ない')."""
+    word = found[i]
+    if word.pos == "adjective" and word.form.startswith(ADVERBIAL_FORM) and i + 1 < len(found) \
+            and found[i + 1].pos == "verb" and _negation_after(found, i + 1):
+        return True
+    if word.pos == "noun":  # 'ミスしなかった', '風邪ひかなかった', '事故に遭わなかった': its verb is negated
+        j = i + 1
+        while j < len(found) and found[j].pos == "particle" and found[j].surface in NOUN_TO_VERB:
+            j += 1
+        if j < len(found) and found[j].pos == "verb" and found[j].lemma in SUPPORT_VERBS and _negation_after(found, j) \
+                and not _asked_after(found[j + 1:]):
+            return True  # (asked, 'ケガしてない？' asks after the hurt: it turns nothing)
+    return _negation_after(found, i)
+
+
+def _negation_after(found: Sequence[Word], i: int) -> bool:
+    for j, word in enumerate(found[i + 1:i + 1 + NEGATION_REACH], start=i + 1):
+        if word.pos in ("auxiliary", "adjective") and (word.lemma in NEGATIONS or word.surface in NEGATIONS):
+            # an adjective's 'ない？' asks to agree ('かわいくない？'); a verb's still turns it ('眠れない？')
+            return not (found[i].pos in ("adjective", "adjectival") and _rhetorical(found[j + 1:]))
+        if word.pos in ("noun", "verb", "symbol") or (word.pos == "particle" and word.surface not in NEGATION_TRANSPARENT):
+            return False
+    return False
+
+
+def _asked_after(after: Sequence[Word]) -> bool:
+    """Whether the words after a predicate end its sentence as a question ('ケガしてない？', '風邪ひいてない？')."""
+    for word in after:
+        if word.pos == "symbol":
+            return word.surface in QUESTION_MARKS
+        if word.pos not in ("auxiliary", "particle", "adjective"):
+            return False
+    return False
+
+
+def _rhetorical(after: Sequence[Word]) -> bool:
+    """Whether a negation ends the line as a question asking to be agreed with ('かわいくない？', '楽しく
+    なかった？'): it says the thing, it does not turn it."""
+    rest = [w for w in after if not (w.pos == "particle" and w.surface in AGREEING_TAILS or w.lemma == PAST)]
+    return bool(rest) and all(w.pos == "symbol" for w in rest) and any(w.surface in QUESTION_MARKS for w in rest)
+
+
+def helper(found: Sequence[Word], i: int) -> bool:
+    """Whether word `i` only helps the word before it (食べて+しまう, 行って+みる, 書き+始める): a bound
+    word after a verb or its て; bound after a noun it is the predicate itself (パン屋が+できた)."""
+    word = found[i]
+    if not word.bound or i == 0:
+        return False
+    before = found[i - 1]
+    return before.pos in ("verb", "auxiliary") or (before.pos == "particle" and before.surface in TE_LINKS)
