@@ -15,7 +15,9 @@ each drawn whole rather than by the line that showed it:
 - praise of the agent by the lexicon's `compliment` ('町の宝', '頭が下がります') was news;
 - a change asked for ('ろくじにしてもいい？') was said back as called off;
 - a plan far ahead ('お正月どっか行くん？') was answered with 'このあとは…';
-- the same ending asked twice ('浴衣で行く？私服で行く？') was no either-or.
+- the same ending asked twice ('浴衣で行く？私服で行く？') was no either-or;
+- a line that tells then asks ('昨日はありがとね。あ、今度の土曜空いとる？') had one half answered;
+- a past deed asked with nothing known was said back ('待った？' → 'うん、待ったよ').
 """
 
 from __future__ import annotations
@@ -223,3 +225,35 @@ def test_fuzz_the_same_ending_asked_twice_is_an_either_or(pair: tuple[str, str],
     assert set(heard.question.options) == set(pair), heard.question.options
     reply = _reply(line)
     assert sum(option in reply for option in pair) == 1, (line, reply)
+
+
+@pytest.mark.fuzz
+@settings(max_examples=150, deadline=None)
+@given(told=st.sampled_from((("昨日はありがとね。", "thanks"), ("先日はお世話になりました。", "thanks"),
+                             ("昇進決まってん！", "good_news"), ("今日誕生日なの🎂 ", "good_news"),
+                             ("遅れてごめん！", "apology"), ("風邪ひいちゃったんだ。", "unwell"))),
+       asked=st.sampled_from(("ニケちゃんは誕生日いつ？", "てか明日ヒマ？", "あ、ところで明日は何するの？")),
+       seed=st.text(min_size=1, max_size=5))
+def test_fuzz_a_line_that_tells_then_asks_is_met_then_answered(told: tuple[str, str], asked: str, seed: str) -> None:
+    line, kind = told[0] + asked, told[1]
+    reply = _reply(line, seed)
+    first = hear(told[0], own_names=OWN)
+    assert first is not None
+    pools = {"thanks": _pool("reactions", "thanks"), "apology": _pool("reactions", "apology"),
+             "good_news": [*_pool("reactions", "good_news_plain"), *_pool("reactions", "celebrate_plain")],
+             "unwell": list(NIKE.reactions.get("unwell") or ())}
+    met = [m.split("{")[0] for m in pools[kind] if m.split("{")[0]]
+    assert any(m in reply for m in met), (line, reply)
+    answers = [*NIKE.about_me.get("birthday", ()), *(a for pool in NIKE.plans_ahead.values() for a in pool),
+               *NIKE.answers["no_plans"]]
+    assert any(a.split("{")[0][:6] in reply for a in answers if a.split("{")[0][:6]), (line, reply)
+
+
+@pytest.mark.fuzz
+@settings(max_examples=100, deadline=None)
+@given(sorry=st.sampled_from(("ごめん遅れた！", "遅れてごめん！", "待たせてごめんね。")),
+       asked=st.sampled_from(("待った？", "もう注文した？", "ずっと待ってた？")), seed=st.text(min_size=1, max_size=5))
+def test_fuzz_a_deed_asked_with_nothing_known_is_never_made_up(sorry: str, asked: str, seed: str) -> None:
+    reply = _reply(sorry + asked, seed)
+    assert any(r in reply for r in _pool("reactions", "apology")), reply
+    assert not any(made_up in reply for made_up in ("待ったよ", "したよ", "待ってたよ")), reply

@@ -140,7 +140,7 @@ def test_opinion_question_gets_an_opinion(persona):
 def test_accepting_an_apology_answers_the_apology(persona):
     line = compose("accept", persona=persona, partner_name="Luna☆Bot", partner_known=True,
                    last_line="ニケさん、さっきはごめんね。今ちょっとだけ話せる？", seed="a")
-    assert "ごめん" in line
+    assert any(reaction in line for reaction in persona.reactions["apology"]) or "ごめん" in line, line
     assert "Lunaさん" in line
 
 

@@ -34,6 +34,9 @@ RETRACT = lazy(r"やめ(?:た|る|に|とく|とこ|ておく|よう|ちゃ|ま�
 SAID_BEFORE = lazy(r"(?:って|と)(?:言った|言ってた|いった|言うてた|話した)|前に言|さっき言|先ほどの件|さっきの話"
                          r"|(?:先日|この前|前に|さっき)(?:お)?話しした|(?:こないだ|この間|この前)(?:言|ゆ)")
 # A plan taken back in a plain negative after やっぱり ('やっぱり どうぶつえん いかない').
+# Quitting told as done ('仕事やめたわ', 'タバコ辞めました'): news of one's life, no plan taken back, unless it says
+# it takes something back ('やっぱりやめた').
+QUIT_DONE = lazy(r"(?:やめ|辞め|止め)(?:た|ました|てん|ちゃった|ちゃいました|てしもた|てもうた)")
 TAKEN_BACK_NEG = lazy(r"(?:やっぱ|やはり|結局).*(?:ない|ません|へん|ん)[。！!…〜]*$")
 TAKING_BACK = lazy(r"やっぱ|やはり|結局|さっきの|前に言った|この前言った|言ってた|言うてた|先ほどの件")
 # Thanks, compliments, warmth.

@@ -16,7 +16,6 @@ mentions by the caller, and short: nothing said back repeats `ECHO_WINDOW` chara
 from __future__ import annotations
 
 import functools
-import re
 from dataclasses import replace
 
 from karakuri_agent.ja import listening_cues
@@ -45,10 +44,6 @@ __all__ = ["framed", "hear"]
 SHADOWED = frozenset({"favourite_dish"})
 # Self topics asked with kin words ('ご家族はどちらにお住まい？'): asked of the agent, they are its own.
 KIN_TOPICS = frozenset({"family", "home"})
-# The concept of saying sorry (concepts.json `apology`): 'お詫び申し上げます' is one whatever the regex knows.
-APOLOGISING = "apology"
-# The concepts of praise and of the one spoken to (concepts.json `compliment`, `second_person`).
-PRAISE, SECOND_PERSON = "compliment", "second_person"
 
 # A clause said back stays short: it names the thing, it does not repeat the line.
 _CLAUSE_CHARS = 12
@@ -333,11 +328,11 @@ def _retraction(text: str, skip: tuple[str, ...]) -> Understanding:
     return Understanding("retraction", topic=topic, clause=clause)
 
 
-def _praises(text: str, own_names: tuple[str, ...]) -> bool:
-    """Whether a line says something good of the agent by the lexicon's `compliment` concept, naming it
-    ('ニケちゃんは町の宝だなや', 'ニケの作るお菓子、ガチで店レベル'; its names or 'あなた')."""
-    named = lexicon.tags(morphemes.words(text), text)
-    return PRAISE in named and (SECOND_PERSON in named or any(n and n in text for n in own_names))
+def _retracts(text: str) -> bool:
+    """Whether the line says something is called off or changed; quitting told as done ('仕事やめたわ') is
+    news of one's life, unless it takes something back ('やっぱりやめた')."""
+    return any(not listening_cues.QUIT_DONE.match(text, m.start()) for m in listening_cues.RETRACT.finditer(text)) \
+        or (listening_cues.RETRACT.search(text) is not None and listening_cues.TAKING_BACK.search(text) is not None)
 
 
 def _told_topic(text: str, skip: tuple[str, ...]) -> tuple[str, bool]:
@@ -448,7 +443,7 @@ def _heard(text: str, line: str, own_names: tuple[str, ...], other_names: tuple[
         return Understanding("arrangement")  # 'じゃあ、そっちで4時ね', 'ほな駅前で3時に': a meeting settled, agreed to
     if listening_cues.FAREWELL.search(text) and not (asking and asking[-1] == sentences[-1] and not listening_cues.FAREWELL.search(asking[-1])):
         return Understanding("farewell")
-    if (listening_cues.RETRACT.search(text) and (listening_cues.TAKING_BACK.search(text) or not (
+    if (_retracts(text) and (listening_cues.TAKING_BACK.search(text) or not (
             listening_cues.OFFER.search(text) or offers_help(text)))) or (
             (listening_cues.SAID_BEFORE.search(text) or listening_cues.TAKING_BACK.search(text))
             and ((listening_cues.TAKING_BACK.search(text) and listening_cues.NULLIFIED.search(text))
@@ -501,9 +496,9 @@ def _heard(text: str, line: str, own_names: tuple[str, ...], other_names: tuple[
     topic, phrase = _told_topic(last, skip)
     praised = listening_cues.COMPLIMENT.search(text)
     if praised and (not topic or phrase or listening_cues.COMPLIMENT.search(topic) or topic in praised.group()) \
-            or (not asking and _praises(text, own_names)):
+            or (not asking and lexicon.praises_the_agent(text, own_names)):
         return Understanding("compliment")
-    if APOLOGY.search(text) or APOLOGISING in lexicon.tags(morphemes.words(text), text):
+    if APOLOGY.search(text) or lexicon.apologises(text):
         return Understanding("apology")
     if lexicon.greets_only(text, own_names) and len(sentences) == 1:
         return Understanding("greeting")

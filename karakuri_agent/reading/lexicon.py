@@ -457,6 +457,18 @@ def _scored(found: Sequence[Word], text: str) -> Feeling:
     return Feeling(1 if score > 0 else -1 if score < 0 else 0, frozenset(emotions), main)
 
 
+def apologises(text: str) -> bool:
+    """Whether the line says sorry by concept `apology` ('お詫び申し上げます', '申し訳ございません', 'ごめんやで')."""
+    return "apology" in tags(words(text), text)
+
+
+def praises_the_agent(text: str, own_names: tuple[str, ...]) -> bool:
+    """Whether the line says something good of the agent by concept `compliment`, naming it (its names or
+    'あなた': 'ニケちゃんは町の宝だなや', 'ニケの作るお菓子、ガチで店レベル')."""
+    named = tags(words(text), text)
+    return "compliment" in named and ("second_person" in named or any(n and n in text for n in own_names))
+
+
 def tells_an_outcome(text: str) -> bool:
     """Whether the line tells how a thing came out ('終わったよ〜', '受かった！', 'うまくいったよ', 'だめだった':
     concept `outcome`, then the past within two words); '落ちたらどうしよう' only fears one."""

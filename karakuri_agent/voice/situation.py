@@ -21,6 +21,7 @@ from karakuri_agent.ja.speech_words import (
 from karakuri_agent.domain.understanding import VIEWS, Understanding
 from karakuri_agent.ja import listening_cues
 from karakuri_agent.reading.question_kinds import Question, asks_a_favour
+from karakuri_agent.ja.word_classes import PAST
 from karakuri_agent.voice.fitting import rotated
 from karakuri_agent.voice.names import place_word_of
 from karakuri_agent.voice.pickup import Pickup, stands_alone, vocabulary_of
@@ -278,9 +279,10 @@ def _answer(q: Question, s: Situation) -> _Answer:
         lines = said("unknown")  # '新メニューってなにか知ってる？': it does not
     elif q.kind == "yesno" and asks_a_favour(q.text):
         lines = said("grant") or said("yes")  # 'あの漫画返してもらえる？': 'うん、いいよ！'
-    elif q.kind == "yesno" and not fact.words and not q.predicate and not (q.past and done):
-        # '人見知りするほう？', '15時の約束、まだ大丈夫だよね？' with nothing known to answer from: a bare 'うん！'
-        # would make something up; it says it is not sure
+    elif q.kind == "yesno" and not fact.words and (not q.predicate or _claims_a_deed(q.predicate)) \
+            and not (q.past and done):
+        # '人見知りするほう？', '15時の約束、まだ大丈夫だよね？', '待った？' with nothing known to answer from: a bare
+        # 'うん！' or 'うん、待ったよ' would make something up; it says it is not sure
         lines = unknown
     elif q.kind in ("like", "invite", "yesno"):
         opener = {"like": "like", "invite": "agree"}.get(q.kind, "yes")
@@ -305,6 +307,13 @@ def _answer(q: Question, s: Situation) -> _Answer:
     return _Answer(lines or unknown, [], avoid)
 
 
+def _claims_a_deed(predicate: str) -> bool:
+    """Whether saying ``predicate`` back would claim something done ('待った', '注文した'): with nothing known,
+    it would make up a day; a feeling in the past ('こわかった') is the agent's own to say."""
+    from karakuri_agent.reading.morphemes import words
+
+    found = words(predicate)
+    return bool(found) and found[0].pos == "verb" and any(w.lemma == PAST for w in found)
 # The longest thing asked of that a like answer names ('冬の朝のキーンと冷えた空気' is said as 'それ').
 LIKED_THING_CHARS = 8
 

@@ -32,7 +32,8 @@ from karakuri_agent.mind.persona import Persona
 from karakuri_agent.ja.safety import clean_text
 from karakuri_agent.ja.speech_words import HERE, IT, THAT_TIME, THERE, addressed, join_sentences
 from karakuri_agent.reading.hearing import hear
-from karakuri_agent.ja.sentences import split_sentences
+from karakuri_agent.reading.normalised import normalised
+from karakuri_agent.ja.sentences import is_asking, split_sentences
 from karakuri_agent.reading import lexicon
 from karakuri_agent.reading.lexicon import cheer_words
 from karakuri_agent.reading.question_kinds import read_question
@@ -250,6 +251,35 @@ def _plan_promise(s: Situation) -> _Plan:
     return _Plan((s.rot(promises, "promise"),), s.rot(promises, "extra"), s.tails)
 
 
+# What the first half of a line of two may tell, to be met before the question after it is answered.
+TELLS = frozenset({"thanks", "news", "plan", "feeling", "apology", "compliment", "warmth", "remark", "retraction"})
+
+
+def _told_then_asked(s: Situation) -> tuple[str, str] | None:
+    """A line that tells, then asks in its last sentence ('昇進決まってん！で、お祝いに飲み行かへん？'): its
+    two halves; None for one thought (or a greeting first, which the plans greet back in kind)."""
+    sentences = split_sentences(normalised(s.line))  # an emoji ends what came before it ('誕生日なの🎂 いつ？')
+    if len(sentences) < 2 or not is_asking(sentences[-1]) or any(is_asking(t) for t in sentences[:-1]):
+        return None
+    return "".join(sentences[:-1]), sentences[-1]
+
+
+def _plan_both(told: Situation, asked: Situation) -> _Plan | None:
+    """What the told half is met with, then the answer to the asked half; None unless both are understood
+    ('今日誕生日なの🎂 ニケちゃんは誕生日いつ？' → 'おめでとう！' + '10月10日だよ')."""
+    if told.heard is None or told.heard.kind not in TELLS or asked.heard is None:
+        return None
+    met = answering.answered(told, told.heard)
+    answer = answering.answered(asked, asked.heard) or (asked.answer.lines if asked.answer else None)
+    hedges = {*fill_pool(asked.persona.answers.get("not_sure", ()), asked.said),
+              *fill_pool(asked.persona.answers.get("unknown", ()), asked.said)}
+    if not met or not answer:
+        return None
+    if set(answer) <= hedges:  # a not-sure after the first half is noise ('ごめん遅れた！待った？' is one apology)
+        return _Plan((told.rot(met, "told"),), [], [])
+    return _Plan((told.rot(met, "told"), asked.rot(answer, "asked")), [], [])
+
+
 _PLANS = {
     "reply": _plan_reply,
     "accept": _plan_accept,
@@ -302,7 +332,15 @@ def compose(
         time_label=time_label_of(time_text), partner=partner, known=partner_known, seed=seed,
         others=others, memory=memory, close=partner_close, takes_offers=takes_offers,
     )
-    plan = _PLANS[purpose](situation)
+    halves = _told_then_asked(situation) if purpose in ("reply", "accept") else None
+    plan = None
+    if halves is not None:  # '昨日はありがとね。あ、今度の土曜空いとる？': each half answered, in order
+        told, asked = (_situation(
+            purpose, persona, last_line=half, place_label=place_label_of(place_name),
+            time_label=time_label_of(time_text), partner=partner, known=partner_known, seed=seed,
+            others=others, memory=memory, close=partner_close, takes_offers=takes_offers) for half in halves)
+        plan = _plan_both(told, asked)
+    plan = plan or _PLANS[purpose](situation)
     call = _calls_by_name(seed, group=bool(others))
     stated = statement_words(situation.line, persona)
     avoid = situation.answer.avoid if situation.answer else ()
