@@ -147,3 +147,7 @@ NOUN_TO_VERB = frozenset({"が", "を", "に", "は", "も"})
 # Question words in hiragana ('なんいろ あるの？', 'だれと いったの'): a phrase starting so asks, it names no thing.
 ASKING_KANA = ("なん", "なに", "どこ", "だれ", "いつ", "どの", "どれ", "どう", "いくつ", "いくら", "どっち")
 LONG_VOWEL = "ー"  # the long-vowel mark: a word ending in it ends on the sound before it
+# Asking whether there is one ('本屋ってあったっけ？', '郵便局はございましたでしょうか'): the verbs of being there,
+# and the particles that mark the thing asked of just before them.
+EXISTING = frozenset({"有る", "御座る"})
+THING_MARKS = frozenset({"って", "は", "が"})

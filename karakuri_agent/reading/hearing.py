@@ -26,7 +26,7 @@ from karakuri_agent.ja.speech_words import APOLOGY, PERSON_NAME, REQUEST, is_kan
 from karakuri_agent.reading.invitations import invites
 from karakuri_agent.reading.play import played
 from karakuri_agent.reading.tastes_asked import asked_taste
-from karakuri_agent.reading.town_questions import town_thing
+from karakuri_agent.reading.town_questions import town_thing, whether_there_is
 from karakuri_agent.reading import lexicon, morphemes  # the analyzer itself loads on the first line read
 from karakuri_agent.reading.help_offers import offers_help
 from karakuri_agent.ja.question_words import HABIT, INVITE
@@ -259,7 +259,7 @@ def _asks_the_world(asking: str, own: tuple[str, ...], either_or: bool = False) 
     """
     if not (listening_cues.KNOWS_ASKED.search(asking) or listening_cues.WHERE_IS.search(asking)
             or listening_cues.WHEN_OPEN.search(asking) or listening_cues.HOW_FAR.search(asking)
-            or listening_cues.NEAR_HERE.search(asking) or (not either_or and town_thing(asking))):
+            or listening_cues.NEAR_HERE.search(asking) or (not either_or and (town_thing(asking) or whether_there_is(asking)))):
         return False
     asking = next((asking[called.end():] for n in own if n and asking.startswith(n)
                    and (called := listening_cues.CALLED.match(asking, len(n)))), asking)  # 'ニケちゃん、郵便局って…

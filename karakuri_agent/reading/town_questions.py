@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import functools
 
+from karakuri_agent.ja.word_classes import EXISTING, PLACE_ENDINGS, THING_MARKS
 from karakuri_agent.reading.lexicon import section
 from karakuri_agent.reading.morphemes import lemma_set, words
 
-__all__ = ["is_town_thing", "town_thing"]
+__all__ = ["is_town_thing", "town_thing", "whether_there_is"]
 
 
 @functools.lru_cache(maxsize=1)
@@ -59,3 +60,20 @@ def is_town_thing(topic: str) -> bool:
     """Whether a topic is a place or thing of the town (`town_questions`), to be named when not known."""
     things = _town_questions()[0]
     return bool(topic) and (topic in things or any(w.lemma in things or w.surface in things for w in words(topic)))
+
+
+def whether_there_is(asking: str) -> str:
+    """The place a question asks whether there is, as written ('商店街に本屋ってあったっけ？' → '本屋',
+    'この町に図書館ってある？' → '図書館'): the nouns just before 'って'/'は'/'が' and a verb of being there;
+    '' when it asks no such thing."""
+    found = words(asking)
+    for i, word in enumerate(found):
+        if word.lemma not in EXISTING or i < 2 or found[i - 1].surface not in THING_MARKS:
+            continue
+        start = i - 1
+        while start and found[start - 1].pos in ("noun", "suffix", "prefix"):
+            start -= 1
+        thing = "".join(w.surface for w in found[start:i - 1])
+        # a place ('本屋', '図書館', 'プール') or a thing of the town; '悩み', '苦手な食べ物' are the agent's own
+        return thing if thing.endswith(PLACE_ENDINGS) or is_town_thing(thing) else ""
+    return ""

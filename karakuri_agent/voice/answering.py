@@ -26,7 +26,7 @@ from karakuri_agent.ja.word_classes import NOT_TOPICS
 from karakuri_agent.reading import hearing, lexicon, morphemes
 from karakuri_agent.voice.names import address_name, place_word_of
 from karakuri_agent.reading.choices import listed_options
-from karakuri_agent.reading.town_questions import is_town_thing
+from karakuri_agent.reading.town_questions import is_town_thing, whether_there_is
 from karakuri_agent.voice.situation import Plan, Situation, find_fact, pick_option, time_side
 
 if TYPE_CHECKING:
@@ -265,6 +265,15 @@ def _from_the_talk(s: Situation, h: Understanding) -> list[str]:
     return []
 
 
+def _known_place(s: Situation, asked: str) -> str:
+    """A place the agent has been to whose name holds the kind a question asks whether the town has
+    ('本屋ってあったっけ？' → '古本屋「しおり堂」'), '' when it knows none or the line asks no such thing."""
+    if not asked:
+        return ""
+    names = [place_word_of(n) for n in (*s.memory.today_places, *s.memory.known_places) if n]
+    return next((n for n in names if asked in n and n != asked), "") or next((n for n in names if n == asked), "")
+
+
 def answered(s: Situation, h: Understanding) -> list[str] | None:
     """The lines that answer ``h``, best first; None when the rest of the voice answers it."""
     from_the_talk = _from_the_talk(s, h)
@@ -284,6 +293,14 @@ def answered(s: Situation, h: Understanding) -> list[str] | None:
                 else _said(s, "not_sure")
         if h.asks == OTHER:
             return _said(s, "other_unknown")
+        asked = whether_there_is(h.question.text) if h.question is not None else ""
+        known = _known_place(s, asked)
+        if known:  # '商店街に本屋ってあったっけ？' after a visit to 古本屋「しおり堂」: the place it knows
+            found = _said(s, "world_known", place=known)
+            if found:
+                return found
+        if asked and is_town_thing(asked):  # '駅前に郵便局はございましたでしょうか': one it does not know
+            return _said(s, "world_unknown_of", topic=asked) or _said(s, "world_unknown") or None
         if h.asks == WORLD:  # what the town holds, which the agent was never told: said plainly, how to find out
             named = _said(s, "world_unknown_of", topic=h.topic) if is_town_thing(h.topic) else []
             return named or _said(s, "world_unknown") or _said(s, "unknown") or None

@@ -34,6 +34,7 @@ class Greetings(_Strict):
     tired: Phrases | None = None
     again: Phrases | None = None
     hey: Phrases | None = None
+    night: Phrases | None = None  # 'おやすみー': said instead of a goodbye
 
 
 class Reactions(_Strict):
@@ -135,6 +136,7 @@ class Answers(_Strict):
 
     world_unknown: Phrases | None = None  # a question about the town it was never told of ('駅まで何分くらい？')
     world_unknown_of: Phrases | None = None  # the same, naming the place or thing asked of ({topic}: '郵便局')
+    world_known: Phrases | None = None  # whether the town has one, of a place it has been to ({place}: its name)
     grant: Phrases | None = None  # a favour asked ('あの漫画返してもらえる？'): granted; else `yes`
     other_unknown: Phrases | None = None
     met_nobody: Phrases | None = None

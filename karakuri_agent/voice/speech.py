@@ -54,6 +54,7 @@ __all__ = [
     "said_key",
 ]
 
+NIGHT = "night"  # the greetings said at bedtime (concepts.json `greetings.night`): a goodbye
 PURPOSES = frozenset({"accept", "reply", "farewell", "start", "promise_accept"})
 # The server's maxLength for a conversation message (CONTRACT §2 example).
 DEFAULT_MAX_LENGTH = MESSAGE_UNITS
@@ -165,7 +166,7 @@ def _plan_reply(s: Situation) -> _Plan:
     Once a pool is used up the next one's lines are said instead, never glued on."""
     if s.heard and s.heard.kind == "farewell":
         care = answering.cared(s, s.heard)
-        bye = s.rot(fill_pool(s.persona.farewells, s.said), "bye")
+        bye = s.rot(_goodbyes(s), "bye")
         return _Plan((s.rot(care, "care"), bye) if care else (bye,), [], [])
     if s.heard and s.heard.kind == "greeting":  # greeted in the middle of a talk: greeted back in kind
         return _Plan((s.rot(_greetings(s.persona, s.said, True, s.close, _greeted(s)), "greet"),), [], [])
@@ -227,8 +228,14 @@ def _greeted(s: Situation) -> str:
     return lexicon.greeting(s.line, (s.persona.short_name, s.persona.name)) if s.line else ""
 
 
+def _goodbyes(s: Situation) -> list[str]:
+    """The pack's goodbyes; its good-nights when the partner said good night ('じゃ おやすみー')."""
+    night = s.persona.greetings.get(NIGHT) if s.line and _greeted(s) == NIGHT else None
+    return fill_pool(night or s.persona.farewells, s.said)
+
+
 def _plan_farewell(s: Situation) -> _Plan:
-    farewells = fill_pool(s.persona.farewells, s.said)
+    farewells = _goodbyes(s)
     # '体調が優れませんので、本日は早めに失礼いたします': care for it before the goodbye
     first = (answering.cared(s, s.heard) if s.heard else []) or (s.answer.lines if s.answer else s.picked)
     return _Plan((s.rot(first, "pick"), s.rot(farewells, "bye")),
