@@ -257,3 +257,40 @@ def test_fuzz_a_deed_asked_with_nothing_known_is_never_made_up(sorry: str, asked
     reply = _reply(sorry + asked, seed)
     assert any(r in reply for r in _pool("reactions", "apology")), reply
     assert not any(made_up in reply for made_up in ("待ったよ", "したよ", "待ってたよ")), reply
+
+
+@pytest.mark.fuzz
+@settings(max_examples=100, deadline=None)
+@given(start=st.sampled_from(("じゃ ", "そろそろ寝るね、", "", "今日はありがと！")),
+       night=st.sampled_from(("おやすみー", "おやすみなさい", "おやすみ〜🌙", "お休みなさい。")), seed=st.text(min_size=1, max_size=5))
+def test_fuzz_good_night_is_said_back_as_good_night(start: str, night: str, seed: str) -> None:
+    reply = _reply(start + night, seed)
+    nights = [g.split("{")[0] or g.split("}")[-1] for g in NIKE.greetings["night"]]
+    assert any(n and n in reply for n in nights), reply
+
+
+PLACES = {"本屋": "古本屋「しおり堂」", "図書館": "市立図書館", "パン屋": "ベーカリー麦のパン屋", "銭湯": "銭湯「亀の湯」"}
+
+
+@pytest.mark.fuzz
+@settings(max_examples=150, deadline=None)
+@given(kind=st.sampled_from(sorted(PLACES)), where=st.sampled_from(("", "商店街に", "この町に", "駅前に")),
+       ask=st.sampled_from(("ってあったっけ？", "ってある？", "はありますか？", "はございましたでしょうか。", "ってあるん？")),
+       known=st.booleans(), seed=st.text(min_size=1, max_size=5))
+def test_fuzz_whether_the_town_has_a_place_is_answered_from_the_places_it_knows(kind: str, where: str, ask: str,
+                                                                                 known: bool, seed: str) -> None:
+    line = where + kind + ask
+    places = (PLACES[kind],) if known else ("港の美術館",)
+    reply = compose("reply", persona=NIKE, partner_name="灯屋ユウ", last_line=line, seed=seed,
+                    memory=Memory(here=HERE, known_places=places), place_name=HERE)
+    if known:
+        assert PLACES[kind] in reply, (line, reply)
+    else:
+        assert kind in reply and "美術館" not in reply and not reply.startswith(("うん", "あるよ")), (line, reply)
+
+
+@pytest.mark.fuzz
+@given(own=st.sampled_from(("何か悩みはある？", "ニケちゃん、苦手な食べ物ってある？", "趣味はある？", "好きな場所ってある？")))
+def test_fuzz_what_the_agent_has_is_no_question_of_the_town(own: str) -> None:
+    heard = hear(own, own_names=OWN)
+    assert heard is not None and heard.asks != "world", (own, heard)
