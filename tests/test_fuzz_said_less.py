@@ -294,3 +294,29 @@ def test_fuzz_whether_the_town_has_a_place_is_answered_from_the_places_it_knows(
 def test_fuzz_what_the_agent_has_is_no_question_of_the_town(own: str) -> None:
     heard = hear(own, own_names=OWN)
     assert heard is not None and heard.asks != "world", (own, heard)
+
+
+@pytest.mark.fuzz
+@settings(max_examples=100, deadline=None)
+@given(trouble=st.sampled_from(("親と最近うまくいってないんだよね", "仕事がうまくいかなくて", "最近なんだか眠れないんだ",
+                                "彼氏と喧嘩ばっかりしてて")), seed=st.text(min_size=1, max_size=5))
+def test_fuzz_a_trouble_going_on_is_listened_to_not_called_past(trouble: str, seed: str) -> None:
+    reply = _reply(trouble, seed)
+    assert not any(past in reply for past in ("大変だったね", "残念だったね", "ついてなかったね", "つらかったね")), reply
+
+
+@pytest.mark.fuzz
+@settings(max_examples=100, deadline=None)
+@given(made=st.sampled_from(("おはぎ作りすぎてしもうたで、", "クッキー焼いたんだけど、", "みかんいっぱいあるけん、")),
+       one=st.sampled_from(("ひとつどうかね。", "おひとついかがですか？", "一つどう？")))
+def test_fuzz_one_of_something_offered_is_taken(made: str, one: str) -> None:
+    heard = hear(made + one, own_names=OWN)
+    assert heard is not None and heard.kind == "offer", (made + one, heard)
+
+
+@pytest.mark.fuzz
+@given(first=st.sampled_from(("Yo、ニケ。", "あれ何て犬種なんだろ。", "転職しようか迷ってて。")),
+       asked=st.sampled_from(("元気してる？", "ニケわかる？", "ぶっちゃけどう思う？")))
+def test_fuzz_a_first_half_with_nothing_to_meet_is_not_met(first: str, asked: str) -> None:
+    reply = _reply(first + asked)
+    assert "教えてくれてありがとう" not in reply and "なるほど" not in reply, reply

@@ -77,6 +77,8 @@ OFFER = lazy(r"あげる|あげよう|どうぞ|受け取って|(?<![てで])も
                    # something to take home ('持っていかんか', '持ってけ', '持って帰り'), to eat if they like
                    r"|持って(?:いか|いき|いって|け[。！!]?$|帰り|かえり|帰って|帰らん)"
                    r"|(?:よかったら|良かったら|あるけど|あるから|余って|余った|すぎちゃった|すぎた).{0,12}(?:食べ|飲|使)(?:る|ます|ん|へん)[？?]"
+                   # one of something offered ('おはぎ作りすぎてしもうたで、ひとつどうかね')
+                   r"|(?:ひとつ|一つ|おひとつ|お一つ|ひと口|一口|ひとくち)(?:どう|いかが)"
                    r"|あげよっか|あげよか|あげるね|教えっよか|教えよか|教えよっか|教えたろか")
 # Help offered: a verb of doing something for someone (lemmas), said as 'shall I' ('持とうか',
 # 'お送りしましょうか'), with a benefactive ('直してあげる', '教えたげる'), or, for the verbs below

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 from karakuri_agent.domain.understanding import CARE, DAY, FAVOURITE, OTHER, PASTIME, PLANS, SELF, SIDE, TALK, TORN, WORLD
 from karakuri_agent.ja import listening_cues
 from karakuri_agent.ja.speech_words import join_sentences, plan_day
-from karakuri_agent.ja.word_classes import NOT_TOPICS
+from karakuri_agent.ja.word_classes import NOT_TOPICS, PAST, PAST_TOLD
 from karakuri_agent.reading import hearing, lexicon, morphemes
 from karakuri_agent.voice.names import address_name, place_word_of
 from karakuri_agent.reading.choices import listed_options
@@ -151,6 +151,11 @@ def _told(s: Situation, h: Understanding) -> list[str]:
     care = cared(s, h)
     if care:
         return care
+    if h.mood == "bad" and h.kind in ("news", "statement", "feeling") and not _told_as_past(s.line):
+        # '親と最近うまくいってないんだよね': a trouble still going on is listened to, not 'それは大変だったね'
+        ongoing = _said(s, "worry", table="reactions")
+        if ongoing:
+            return ongoing
     mood = {"good": "good_news", "bad": "bad_news"}.get(h.mood, "")
     kind = "plan" if h.kind == "plan" and not h.mood else mood or ("feeling" if h.kind == "feeling" else "news")
     plain = not h.clause or (not h.verbal and kind != "plan") or "relieved" in h.emotions
@@ -182,6 +187,11 @@ MILESTONE = "proud"
 # The care a troubled line is met with, by the feeling it names, most serious first.
 _CARE = (("grief", "grief"), ("hurt", "hurt"), ("unwell", "unwell"), (TORN, "torn"), ("worried", "worry"),
          ("tired", "tired"))
+
+
+def _told_as_past(line: str) -> bool:
+    """Whether the line tells a thing done, in the past ('財布落とした', 'パクられてん'), not a state going on."""
+    return any(w.pos == "auxiliary" and w.lemma == PAST or w.surface in PAST_TOLD for w in morphemes.words(line))
 
 
 def cared(s: Situation, h: Understanding) -> list[str]:

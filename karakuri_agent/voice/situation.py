@@ -21,7 +21,7 @@ from karakuri_agent.ja.speech_words import (
 from karakuri_agent.domain.understanding import VIEWS, Understanding
 from karakuri_agent.ja import listening_cues
 from karakuri_agent.reading.question_kinds import Question, asks_a_favour
-from karakuri_agent.ja.word_classes import PAST
+from karakuri_agent.ja.word_classes import IRREALIS, NEGATIONS, PAST, SUGGESTING, VOLITIONAL_FORM
 from karakuri_agent.voice.fitting import rotated
 from karakuri_agent.voice.names import place_word_of
 from karakuri_agent.voice.pickup import Pickup, stands_alone, vocabulary_of
@@ -280,7 +280,7 @@ def _answer(q: Question, s: Situation) -> _Answer:
     elif q.kind == "yesno" and asks_a_favour(q.text):
         lines = said("grant") or said("yes")  # 'あの漫画返してもらえる？': 'うん、いいよ！'
     elif q.kind == "yesno" and not fact.words and (not q.predicate or _claims_a_deed(q.predicate)) \
-            and not (q.past and done):
+            and not (q.past and done) and not _asks_for_a_yes(q.text):
         # '人見知りするほう？', '15時の約束、まだ大丈夫だよね？', '待った？' with nothing known to answer from: a bare
         # 'うん！' or 'うん、待ったよ' would make something up; it says it is not sure
         lines = unknown
@@ -305,6 +305,20 @@ def _answer(q: Question, s: Situation) -> _Answer:
     # view of it would echo it.
     # One line, one thought: nothing of its own follows the answer.
     return _Answer(lines or unknown, [], avoid)
+
+
+def _asks_for_a_yes(text: str) -> bool:
+    """Whether a yes/no suggests rather than asks ('やっとくべか？', '持とうか？', '来ない？'): a volitional, the
+    Tohoku 'べ', or a negation ending the question; a yes is what it asks for (an offer, an invitation)."""
+    from karakuri_agent.reading.morphemes import words
+
+    found = [w for w in words(text) if w.pos != "symbol"]
+    while found and found[-1].pos == "particle":
+        if found[-1].lemma == SUGGESTING:
+            return True
+        found.pop()
+    negated = len(found) >= 2 and found[-1].lemma in NEGATIONS and found[-2].form.startswith(IRREALIS)  # not 'するん'
+    return bool(found) and (found[-1].form.startswith(VOLITIONAL_FORM) or negated)
 
 
 def _claims_a_deed(predicate: str) -> bool:

@@ -28,6 +28,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 
 from karakuri_agent.domain.limits import MESSAGE_UNITS
+from karakuri_agent.domain.understanding import VIEWS
 from karakuri_agent.mind.persona import Persona
 from karakuri_agent.ja.safety import clean_text
 from karakuri_agent.ja.speech_words import HERE, IT, THAT_TIME, THERE, addressed, join_sentences
@@ -216,11 +217,10 @@ def _plan_accept(s: Situation) -> _Plan:
         # a talk opened with a greeting is met with one; 'うん、聞かせて！' answers a request nobody made
         greeting_only = s.heard is not None and s.heard.kind == "greeting"
         agree = [] if greeting_only else fill_pool(s.persona.accept, s.said)
-    return _Plan(
-        (greet if greeted or not s.answer else [], s.rot(middle, "pick"), s.rot(agree, "accept")),
-        s.rot(fill_pool(s.persona.reactions["default"], s.said), "extra"),
-        s.tails,
-    )
+    # an answer is not padded with a reaction once its plain lines are said ('…わからないや。なるほど、おもしろいね！')
+    extras = [] if s.answer else s.rot(fill_pool(s.persona.reactions["default"], s.said), "extra")
+    return _Plan((greet if greeted or not s.answer else [], s.rot(middle, "pick"), s.rot(agree, "accept")),
+                 extras, s.tails)
 
 
 def _greeted(s: Situation) -> str:
@@ -276,6 +276,10 @@ def _plan_both(told: Situation, asked: Situation) -> _Plan | None:
     ('今日誕生日なの🎂 ニケちゃんは誕生日いつ？' → 'おめでとう！' + '10月10日だよ')."""
     if told.heard is None or told.heard.kind not in TELLS or asked.heard is None:
         return None
+    if told.heard.kind == "news" and not (told.heard.mood or told.heard.emotions):
+        return None  # plain news ('Yo、ニケ。', 'あれ何て犬種なんだろ。') is met by answering what it asks
+    if asked.heard.question is not None and asked.heard.question.kind in (*VIEWS, "opinion"):
+        return None  # '転職しようか迷ってて。ぶっちゃけどう思う？' asks its view of the first half: one thought
     met = answering.answered(told, told.heard)
     answer = answering.answered(asked, asked.heard) or (asked.answer.lines if asked.answer else None)
     hedges = {*fill_pool(asked.persona.answers.get("not_sure", ()), asked.said),
