@@ -271,3 +271,13 @@ def test_a_memory_follows_a_greeting_never_praise_or_a_question_of_the_agent(env
         assert "試験" not in said, (line, said)
     said, _ = _run(env, _conversation("notif-r5", day2, "桜草メイ", MEI, "こんにちは！"), day2)
     assert "試験" in said, said
+
+
+def test_a_thing_told_before_said_to_be_over_is_asked_how_it_went(env, state_dir):
+    """'昨日話したやつ、終わったよ〜' after an interview told of (set-4's memory lines): the interview is
+    named and how it went asked, not met with 'うんうん、そうなんだ'."""
+    _run(env, _conversation("notif-o1", DAY1, "桜草メイ", MEI, "明日、面接なんだ。緊張する"), DAY1)
+    day2 = DAY1 + timedelta(days=1)
+    said, _ = _run(env, _conversation("notif-o2", day2, "桜草メイ", MEI, "昨日話したやつ、終わったよ〜"), day2)
+    assert any(line.split("{")[0] in said for line in turn_lines.TOLD_BEFORE + turn_lines.TOLD_BEFORE_GUESS), said
+    assert any(asked in said for asked in turn_lines.OUTCOME_ASKED), said

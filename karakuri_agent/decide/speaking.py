@@ -72,6 +72,10 @@ def recalling(view: View, decision: Decision, choice: Choice, partner: PersonRef
     asked = bool(REMEMBER_ASKED.search(text)) and bool(partner.id)
     link = _told_link(view, partner, text, heard) if not asked and partner.id and heard is not None else None
     if link is not None and heard is not None and (heard.mood or heard.kind in TOLD):
+        if not (heard.mood or heard.emotions) and tells_an_outcome(text):
+            # '昨日話したやつ、終わったよ〜': how it went is not told; asked, not met with 'そうなんだ'
+            said = _varied(tuple(view.persona.reactions.get("outcome_asked") or turn_lines.OUTCOME_ASKED),
+                           view.notification_id)[0]
         return _said_remembering(view, decision, choice, said, *link)  # their news is about what they told
     own_names = (view.persona.short_name, view.persona.name, view.me.name)
     if not asked and heard is not None and (heard.troubled or heard.mood or not _leaves_room(heard, text, own_names)):

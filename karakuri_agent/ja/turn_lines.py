@@ -59,6 +59,12 @@ TOLD_BEFORE_GUESS = (
     "それって、前に言ってた{topic}のこと？",
 )
 
+# A thing told before is over, and how it went is not said ('昨日話したやつ、終わったよ〜'): asked after.
+OUTCOME_ASKED = (
+    "おつかれさま！どうだった？",
+    "そっか、終わったんだね。どうだった？",
+)
+
 # A meeting proposed near the time of one agreed with someone else, elsewhere: declined, the other named.
 BUSY_THEN = (
     "ごめんね、{time}は{name}と{place}で約束してるんだ。また誘ってね！",

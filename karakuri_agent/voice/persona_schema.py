@@ -53,6 +53,7 @@ class Reactions(_Strict):
     news_plain: Phrases | None = None
     plan: Phrases | None = None
     plan_effort: Phrases | None = None  # a plan of something worked at or tested in ('試験受けるんだ'): cheered on ({topic})
+    outcome_asked: Phrases | None = None  # a thing told before is over, how it went unsaid ('終わったよ〜'): asked after
     relief: Phrases | None = None  # a trouble over ('熱さがった〜', '手術は無事に成功'): glad with them; else good_news_plain
     plan_plain: Phrases | None = None
     feeling: Phrases | None = None
