@@ -320,3 +320,17 @@ def test_fuzz_one_of_something_offered_is_taken(made: str, one: str) -> None:
 def test_fuzz_a_first_half_with_nothing_to_meet_is_not_met(first: str, asked: str) -> None:
     reply = _reply(first + asked)
     assert "教えてくれてありがとう" not in reply and "なるほど" not in reply, reply
+
+
+@pytest.mark.fuzz
+@settings(max_examples=150, deadline=None)
+@given(when=st.sampled_from(("", "今度、", "明日、", "暇だったら", "週末、")),
+       ask=st.sampled_from(("うちでお茶でもいかがですか？", "ランチでもどう？", "散歩つきあって", "ちょっと付き合ってよ",
+                            "芋煮会やっから、ニケちゃんも来ねが？", "映画でもどうかな？")), seed=st.text(min_size=1, max_size=5))
+def test_fuzz_an_invitation_in_more_forms_is_taken_up_not_put_off(when: str, ask: str, seed: str) -> None:
+    line = when + ask
+    heard = hear(line, own_names=OWN)
+    assert heard is not None and heard.kind == "invitation", (line, heard)
+    reply = _reply(line, seed)
+    assert any(a.split("{")[0][:4] in reply for a in _pool("answers", "agree")), (line, reply)
+    assert "また今度" not in reply and "また明日" not in reply, (line, reply)

@@ -329,7 +329,11 @@ NULLIFIED = lazy(r"なし|無し|なかったこと|取り消|忘れて|間違|�
 # or a negative question ('釣り行かんね？', 'お参りに行かんか。').
 INVITE_COME = lazy(r"(?:遊び|あそび|食べ|飲み|見)に(?:おいで|来て|きて|来てね|きてね|来てや|来ん)|おいで(?:や|よ|ね|な)?[！!。〜ー]*$"
                    r"|お越し(?:いただけ|ください|になりませんか)|いらして(?:ください|ね)|いらっしゃいませんか"
-                   r"|(?:行か|いか|来|こ)ん(?:ね|か|かね|かの|け)[？?。]?$")
+                   r"|(?:行か|いか|来|こ)ん(?:ね|か|かね|かの|け)[？?。]?$"
+                   # Tohoku's 'won't you come' ('ニケちゃんも来ねが？'); come along with me ('散歩つきあって')
+                   r"|(?:来|こ)ねえ?(?:が|か)[？?。]?$|(?:付き合って|つきあって|付いてきて|ついてきて)(?:よ|や|ね|な|くれ|ください)?[！!。〜ー]*$"
+                   # a suggestion of something to do ('うちでお茶でもいかがですか？', 'ランチでもどう？')
+                   r"|(?:ご飯|ごはん|お食事|食事|お茶|飲み|ランチ|散歩|映画)でも(?:いかが|どう)")
 # A question whether one knows something ('知ってる？', 'ご存じですか'): answered from what the pack knows.
 # A remark after a question short enough to leave the question what the line asks ('かさもってる？あめふりそう').
 ASIDE_CHARS = 20

@@ -361,5 +361,7 @@ def answered(s: Situation, h: Understanding) -> list[str] | None:
         # An invitation the question reader took for a yes/no: agreed to, with what the pack says of
         # the place or thing invited to when it has something ('コンビニ、ちょうど寄りたかったんだ').
         agree = _said(s, "agree")
-        return [join_sentences((a, p)) for a in agree for p in s.picked] or agree or None
+        # what the pack says of a time named ('今度' → 'うん、また今度ね！') reads as putting it off: not said
+        picked = s.picked if s.pickup is not None and s.pickup.key not in NOT_TOPICS else []
+        return [join_sentences((a, p)) for a in agree for p in picked] or agree or None
     return None
