@@ -334,3 +334,17 @@ def test_fuzz_an_invitation_in_more_forms_is_taken_up_not_put_off(when: str, ask
     reply = _reply(line, seed)
     assert any(a.split("{")[0][:4] in reply for a in _pool("answers", "agree")), (line, reply)
     assert "また今度" not in reply and "また明日" not in reply, (line, reply)
+
+
+@pytest.mark.fuzz
+@settings(max_examples=80, deadline=None)
+@given(trouble=st.sampled_from(("友達とケンカしてしもうて、どげんしたらよかか分からんっちゃん", "親と最近うまくいってないんだよね",
+                                "進路まだ決まってなくて焦る", "最近眠れないんだ")),
+       said_today=st.lists(st.sampled_from([*NIKE.reactions["worry"], *NIKE.answers["advice"], *NIKE.answers["not_sure"]]),
+                           max_size=6), seed=st.text(min_size=1, max_size=5))
+def test_fuzz_a_trouble_is_never_padded_with_a_giggle(trouble: str, said_today: list[str], seed: str) -> None:
+    """Once the plain lines were said today, a reply to trouble is not varied with the pack's tails ('えへへ。')."""
+    for purpose in ("accept", "reply"):
+        reply = compose(purpose, persona=NIKE, partner_name="灯屋ユウ", last_line=trouble, seed=seed,
+                        said_today=[line.replace("{partner}", "ユウさん") for line in said_today])
+        assert not any(tail in reply for tail in NIKE.tails if tail not in ("うんうん。",)), reply

@@ -217,10 +217,12 @@ def _plan_accept(s: Situation) -> _Plan:
         # a talk opened with a greeting is met with one; 'うん、聞かせて！' answers a request nobody made
         greeting_only = s.heard is not None and s.heard.kind == "greeting"
         agree = [] if greeting_only else fill_pool(s.persona.accept, s.said)
-    # an answer is not padded with a reaction once its plain lines are said ('…わからないや。なるほど、おもしろいね！')
-    extras = [] if s.answer else s.rot(fill_pool(s.persona.reactions["default"], s.said), "extra")
+    # an answer is not padded with a reaction or a giggle once its plain lines are said ('…わからないや。なるほど、
+    # おもしろいね！', '…どうかなあ…。えへへ。'), nor is a line that tells of trouble
+    light = not s.answer and not (s.heard is not None and s.heard.troubled)
+    extras = s.rot(fill_pool(s.persona.reactions["default"], s.said), "extra") if light else []
     return _Plan((greet if greeted or not s.answer else [], s.rot(middle, "pick"), s.rot(agree, "accept")),
-                 extras, s.tails)
+                 extras, s.tails if light else [])
 
 
 def _greeted(s: Situation) -> str:
@@ -238,8 +240,9 @@ def _plan_farewell(s: Situation) -> _Plan:
     farewells = _goodbyes(s)
     # '体調が優れませんので、本日は早めに失礼いたします': care for it before the goodbye
     first = (answering.cared(s, s.heard) if s.heard else []) or (s.answer.lines if s.answer else s.picked)
+    cared = s.heard is not None and s.heard.troubled  # no giggle after care ('体調が優れませんので…')
     return _Plan((s.rot(first, "pick"), s.rot(farewells, "bye")),
-                 s.rot(farewells, "extra"), s.tails)
+                 s.rot(farewells, "extra"), [] if cared else s.tails)
 
 
 def _plan_start(s: Situation) -> _Plan:
