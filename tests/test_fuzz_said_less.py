@@ -348,3 +348,14 @@ def test_fuzz_a_trouble_is_never_padded_with_a_giggle(trouble: str, said_today: 
         reply = compose(purpose, persona=NIKE, partner_name="灯屋ユウ", last_line=trouble, seed=seed,
                         said_today=[line.replace("{partner}", "ユウさん") for line in said_today])
         assert not any(tail in reply for tail in NIKE.tails if tail not in ("うんうん。",)), reply
+
+
+@pytest.mark.fuzz
+@settings(max_examples=100, deadline=None)
+@given(thing=st.sampled_from(("運動", "早起き", "水泳", "カラオケ", "字を書くの", "暗記")),
+       frame=st.sampled_from(("ニケちゃんって{t}得意と？", "ニケちゃん、{t}は得意かの？", "{t}って得意？", "{t}は苦手だったりする？")),
+       seed=st.text(min_size=1, max_size=5))
+def test_fuzz_good_at_a_thing_is_not_answered_with_another_thing(thing: str, frame: str, seed: str) -> None:
+    reply = _reply(frame.format(t=thing), seed)
+    others = [line for key in ("good_at", "bad_at") for line in NIKE.about_me.get(key, ()) if thing not in line]
+    assert not any(line in reply for line in others), reply

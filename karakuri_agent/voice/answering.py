@@ -219,11 +219,28 @@ def _about_me(s: Situation, topic: str) -> list[str]:
     """A question about itself (its birthday, what it is good at...): the pack's answer, else the answer
     of someone who never thought about it."""
     pool = s.persona.about_me.get(topic, ())
-    if pool:
+    if pool and not _asks_of_another_thing(s, pool):
         return s.filled(pool, f"about_me.{topic}")
     if find_fact(s.line, s.persona):
         return []  # the pack's facts say it ('納豆は好き？' → its dislike, and why): the rest of the voice answers
     return _said(s, "not_sure")
+
+
+def _asks_of_another_thing(s: Situation, pool: tuple[str, ...]) -> bool:
+    """Whether a yes/no asks whether it is so of a thing its answer never names ('運動得意と？' answered with
+    'おにぎりを握るのは得意だよ！'): the noun just before the self topic's word (得意, 苦手), not in the answer."""
+    question = s.heard.question if s.heard is not None else None
+    if question is None or question.kind not in ("yesno", "like"):
+        return False
+    found = morphemes.words(question.text)
+    marks = {w for words in lexicon.self_topics().values() for w in words}
+    at = next((i for i, w in enumerate(found) if w.surface in marks or w.lemma in marks), None)
+    before = [w for w in found[:at] if w.pos != "particle"] if at else []
+    own = (s.persona.short_name, s.persona.name)
+    thing = before[-1].surface if before and before[-1].pos == "noun" else ""
+    if not thing or any(o and (thing in o or o in thing) for o in own):
+        return False
+    return not any(thing in line for line in pool)
 
 
 def _which_of_the_talk(s: Situation, h: Understanding) -> list[str]:
