@@ -359,3 +359,37 @@ def test_fuzz_good_at_a_thing_is_not_answered_with_another_thing(thing: str, fra
     reply = _reply(frame.format(t=thing), seed)
     others = [line for key in ("good_at", "bad_at") for line in NIKE.about_me.get(key, ()) if thing not in line]
     assert not any(line in reply for line in others), reply
+
+
+@pytest.mark.fuzz
+@settings(max_examples=120, deadline=None)
+@given(hour=st.integers(min_value=9, max_value=20), asked=st.sampled_from(("{h}時の約束、まだ大丈夫だよね？", "{h}時の待ち合わせ、忘れてない？",
+                                                                        "{h}時の約束って覚えてる？")),
+       kept=st.booleans(), seed=st.text(min_size=1, max_size=5))
+def test_fuzz_a_promise_asked_after_is_confirmed_only_when_kept(hour: int, asked: str, kept: bool, seed: str) -> None:
+    from karakuri_agent.voice.situation import Plan
+
+    plan = Plan("市場 通路", f"{hour if kept else (hour + 3) % 24:02d}:00")
+    reply = compose("reply", persona=NIKE, partner_name="灯屋ユウ", last_line=asked.format(h=hour), seed=seed,
+                    memory=Memory(here=HERE, plans=(plan,)), place_name=HERE)
+    if kept:
+        assert "市場" in reply and f"{hour}時" in reply, reply
+    else:
+        assert "市場" not in reply and not reply.startswith(("うん", "大丈夫")) and f"{hour}時" in reply, reply
+
+
+@pytest.mark.fuzz
+@settings(max_examples=100, deadline=None)
+@given(place=st.sampled_from((("駅 改札前", "駅"), ("本屋 店内", "本屋"), ("市場 通路", "市場"))),
+       asked=st.sampled_from(("さっき{p}の方にいなかった？", "今日{p}行ってた？", "さっき{p}におった？")), seed=st.text(min_size=1, max_size=5))
+def test_fuzz_a_place_it_was_at_today_asked_is_said_yes(place: tuple[str, str], asked: str, seed: str) -> None:
+    reply = compose("reply", persona=NIKE, partner_name="灯屋ユウ", last_line=asked.format(p=place[1]), seed=seed,
+                    memory=Memory(here=HERE, today_places=(place[0],)), place_name=HERE)
+    assert place[1] in reply, reply
+
+
+@pytest.mark.fuzz
+@given(lonely=st.sampled_from(("息子が遠くへ越すらしゅうてな、寂しゅうなるわい。", "最近ひとりぼっちで寂しいんだ", "娘が嫁いでから、家が寂しゅうてな")))
+def test_fuzz_loneliness_is_stayed_with_not_called_nerves(lonely: str) -> None:
+    reply = _reply(lonely)
+    assert any(line.split("{")[0][:6] in reply for line in NIKE.reactions["lonely"]), reply

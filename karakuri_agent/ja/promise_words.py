@@ -57,6 +57,8 @@ CALL_OFF = lazy(r"キャンセル|取り消|中止|行けなくな|来られな�
 
 CALL_OFF_MEETING = lazy(r"なしで|無しで|なしにし|また今度|またこんど|やめにしよう|やめよう|延期")
 
+# A promise named by what it is ("15時の約束、まだ大丈夫だよね？"): asked after, it is checked against the promises kept.
+PROMISE_NAMED = lazy(r"約束|やくそく|待ち合わせ|待ちあわせ|まちあわせ")
 MEETING_WORD = lazy(r"約束|待ち合わせ|待ちあわせ|待合せ|集合|会う|会おう|行く")
 
 # Casual meetings without a cue word: what rules a time + place sentence out.

@@ -116,10 +116,12 @@ def names_a_time_ahead(text: str) -> bool:
 def plans_asked(asking: str) -> str:
     """The time ahead a question asks the agent's plans for ('明日は何するの？' → 'tomorrow', '今夜の予定は？'
     → 'tonight'; concepts.json `ahead`), '' when it names no frame or asks nothing of a plan."""
-    frames, plan_words = _ahead()
-    if not any(w in asking for w in plan_words):
-        return ""
-    return next((key for key, words in frames if any(w in asking for w in words)), "")
+    return time_ahead(asking) if any(w in asking for w in _ahead()[1]) else ""
+
+
+def time_ahead(text: str) -> str:
+    """The first frame of time ahead a line names ('明日の約束' → 'tomorrow'; concepts.json `ahead`), ''."""
+    return next((key for key, words in _ahead()[0] if any(w in text for w in words)), "")
 
 
 @functools.lru_cache(maxsize=1)

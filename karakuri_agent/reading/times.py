@@ -35,7 +35,7 @@ def _relative_due(text: str, now: datetime) -> datetime | None:
     return None
 
 
-def _clock_parts(text: str) -> tuple[int, int] | None:
+def clock_parts(text: str) -> tuple[int, int] | None:
     """(hour, minute) of the first `HH:MM` or `N時[半|M分]`, if valid."""
     found = []
     for match in (_CLOCK_HHMM.search(text), CLOCK_JI.search(text)):
@@ -61,7 +61,7 @@ def _at(day: datetime, hour: int, minute: int) -> datetime:
 
 def _clock_due(text: str, now: datetime) -> datetime | None:
     """Due time of a clock expression, following the module's day rules."""
-    parts = _clock_parts(text)
+    parts = clock_parts(text)
     if parts is None:
         return None
     hour, minute = parts

@@ -21,9 +21,11 @@ from typing import TYPE_CHECKING
 
 from karakuri_agent.domain.understanding import CARE, DAY, FAVOURITE, OTHER, PASTIME, PLANS, SELF, SIDE, TALK, TORN, WORLD
 from karakuri_agent.ja import listening_cues
-from karakuri_agent.ja.speech_words import join_sentences, plan_day
+from karakuri_agent.ja.promise_words import PROMISE_NAMED
+from karakuri_agent.ja.speech_words import REQUEST, join_sentences, plan_day
 from karakuri_agent.ja.word_classes import NOT_TOPICS, PAST, PAST_TOLD
 from karakuri_agent.reading import hearing, lexicon, morphemes
+from karakuri_agent.reading.times import clock_parts
 from karakuri_agent.voice.names import address_name, place_word_of
 from karakuri_agent.reading.choices import listed_options
 from karakuri_agent.reading.town_questions import is_town_thing, whether_there_is
@@ -153,7 +155,7 @@ def _told(s: Situation, h: Understanding) -> list[str]:
         return care
     if h.mood == "bad" and h.kind in ("news", "statement", "feeling") and not _told_as_past(s.line):
         # '親と最近うまくいってないんだよね': a trouble still going on is listened to, not 'それは大変だったね'
-        ongoing = _said(s, "worry", table="reactions")
+        ongoing = _said(s, "trouble_ongoing", table="reactions") or _said(s, "worry", table="reactions")
         if ongoing:
             return ongoing
     mood = {"good": "good_news", "bad": "bad_news"}.get(h.mood, "")
@@ -186,7 +188,7 @@ MILESTONE = "proud"
 
 # The care a troubled line is met with, by the feeling it names, most serious first.
 _CARE = (("grief", "grief"), ("hurt", "hurt"), ("unwell", "unwell"), (TORN, "torn"), ("worried", "worry"),
-         ("tired", "tired"))
+         ("tired", "tired"), ("lonely", "lonely"))
 
 
 def _told_as_past(line: str) -> bool:
@@ -237,7 +239,7 @@ def _asks_of_another_thing(s: Situation, pool: tuple[str, ...]) -> bool:
     at = next((i for i, w in enumerate(found) if w.surface in marks or w.lemma in marks), None)
     before = [w for w in found[:at] if w.pos != "particle"] if at else []
     own = (s.persona.short_name, s.persona.name)
-    thing = before[-1].surface if before and before[-1].pos == "noun" else ""
+    thing = before[-1].surface if before and before[-1].pos in ("noun", "verb") else ""  # '字を書くの得意と？': 書く
     if not thing or any(o and (thing in o or o in thing) for o in own):
         return False
     return not any(thing in line for line in pool)
@@ -301,9 +303,29 @@ def _known_place(s: Situation, asked: str) -> str:
     return next((n for n in names if asked in n and n != asked), "") or next((n for n in names if n == asked), "")
 
 
+def _promise_asked(s: Situation, h: Understanding) -> list[str]:
+    """A promise at a clock time asked after ('15時の約束、まだ大丈夫だよね？'): confirmed when one is kept
+    then, else said not to be remembered, never a made-up yes ([] when no such promise is asked of)."""
+    if h.kind != "question" or not PROMISE_NAMED.search(s.line):
+        return []
+    clock = clock_parts(s.line)
+    frame = lexicon.time_ahead(s.line) if clock is None else ""
+    if clock is None and not frame:
+        return []
+    kept = next((p for p in s.memory.plans if (int(p.time.split(":")[0]) % 12 == clock[0] % 12 if clock is not None
+                                               else _falls_in(p, frame))), None)
+    if kept is not None:
+        when = plan_day(kept.days, kept.weekday) + listening_cues.clock_said(kept.time)
+        return _said(s, "promise_kept", place=place_word_of(kept.place), time=when) \
+            or _said(s, "plans", place=place_word_of(kept.place), time=when)
+    if clock is None:
+        return []  # '明日の約束忘れてないよね？' with none kept tomorrow: the rest of the voice answers
+    return _said(s, "promise_unknown", time=listening_cues.clock_said(f"{clock[0]}:{clock[1]:02d}"))
+
+
 def answered(s: Situation, h: Understanding) -> list[str] | None:
     """The lines that answer ``h``, best first; None when the rest of the voice answers it."""
-    from_the_talk = _from_the_talk(s, h)
+    from_the_talk = _promise_asked(s, h) or _from_the_talk(s, h)
     if from_the_talk:
         return from_the_talk
     if h.kind == "question":
@@ -346,7 +368,8 @@ def answered(s: Situation, h: Understanding) -> list[str] | None:
         return _told(s, h)
     if h.kind == "retraction" and "apology" in h.acts:  # 'ごめん、明日のやつキャンセルで': forgiven
         return _said(s, "apology", table="reactions") or None
-    if h.kind == "retraction" and h.troubled:  # '楽しみにしてた旅行、台風で中止になった…😢': a letdown, cared for
+    if h.kind == "retraction" and h.troubled and not REQUEST.search(s.line):
+        # '楽しみにしてた旅行、台風で中止になった…😢': a letdown, cared for ('忘れてください' asks, it tells no trouble)
         return _told(s, replace(h, mood="bad"))
     if h.kind == "retraction" and "question" in h.acts:  # 'やっぱり ろくじに しても いい？': a change asked for
         return _said(s, "grant") or _said(s, "allow") or None

@@ -54,6 +54,8 @@ class Reactions(_Strict):
     plan: Phrases | None = None
     plan_effort: Phrases | None = None  # a plan of something worked at or tested in ('試験受けるんだ'): cheered on ({topic})
     outcome_asked: Phrases | None = None  # a thing told before is over, how it went unsaid ('終わったよ〜'): asked after
+    lonely: Phrases | None = None  # loneliness told ('寂しゅうなるわい'): stayed with; else bad_news
+    trouble_ongoing: Phrases | None = None  # a trouble going on ('親とうまくいってない'): listened to; else worry
     relief: Phrases | None = None  # a trouble over ('熱さがった〜', '手術は無事に成功'): glad with them; else good_news_plain
     plan_plain: Phrases | None = None
     feeling: Phrases | None = None
@@ -138,6 +140,8 @@ class Answers(_Strict):
     world_unknown: Phrases | None = None  # a question about the town it was never told of ('駅まで何分くらい？')
     world_unknown_of: Phrases | None = None  # the same, naming the place or thing asked of ({topic}: '郵便局')
     world_known: Phrases | None = None  # whether the town has one, of a place it has been to ({place}: its name)
+    promise_kept: Phrases | None = None  # a promise asked after that it keeps ({time}, {place}); else `plans`
+    promise_unknown: Phrases | None = None  # a promise asked after that it has none of ({time}: '15時')
     grant: Phrases | None = None  # a favour asked ('あの漫画返してもらえる？'): granted; else `yes`
     other_unknown: Phrases | None = None
     met_nobody: Phrases | None = None

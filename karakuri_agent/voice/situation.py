@@ -21,7 +21,7 @@ from karakuri_agent.ja.speech_words import (
 from karakuri_agent.domain.understanding import VIEWS, Understanding
 from karakuri_agent.ja import listening_cues
 from karakuri_agent.reading.question_kinds import Question, asks_a_favour
-from karakuri_agent.ja.word_classes import IRREALIS, NEGATIONS, PAST, SUGGESTING, VOLITIONAL_FORM
+from karakuri_agent.ja.word_classes import BEING_THERE, IRREALIS, NEGATIONS, PAST, SUGGESTING, VOLITIONAL_FORM
 from karakuri_agent.voice.fitting import rotated
 from karakuri_agent.voice.names import place_word_of
 from karakuri_agent.voice.pickup import Pickup, stands_alone, vocabulary_of
@@ -270,6 +270,11 @@ def _answer(q: Question, s: Situation) -> _Answer:
     elif q.kind == "what":
         favourites = [d for f in s.persona.facts.values() if f.likes for d in f.details]
         lines = details or (s.rot(favourites, "favourites") if LIKE_WORD in q.text else [])
+    elif q.kind == "yesno" and asks_a_favour(q.text):
+        lines = said("grant") or said("yes")  # 'あの漫画返してもらえる？': 'うん、いいよ！'
+    elif q.kind == "yesno" and _been_today(q, s):
+        # 'さっき駅の方にいなかった？' when it was: yes, where it was
+        lines = _combined(said("yes"), said("where_before", place=_been_today(q, s)))
     elif fact.likes is False:
         opener = {"like": "dislike", "invite": "decline", "allow": "decline"}.get(q.kind, "no")
         lines = _combined(said(opener, topic=key), reasons)
@@ -277,8 +282,6 @@ def _answer(q: Question, s: Situation) -> _Answer:
         return _Answer(said("allow") or unknown, [])
     elif q.kind == "yesno" and listening_cues.KNOWS_ASKED.search(q.text) and not fact.words:
         lines = said("unknown")  # '新メニューってなにか知ってる？': it does not
-    elif q.kind == "yesno" and asks_a_favour(q.text):
-        lines = said("grant") or said("yes")  # 'あの漫画返してもらえる？': 'うん、いいよ！'
     elif q.kind == "yesno" and not fact.words and (not q.predicate or _claims_a_deed(q.predicate)) \
             and not (q.past and done) and not _asks_for_a_yes(q.text):
         # '人見知りするほう？', '15時の約束、まだ大丈夫だよね？', '待った？' with nothing known to answer from: a bare
@@ -305,6 +308,17 @@ def _answer(q: Question, s: Situation) -> _Answer:
     # view of it would echo it.
     # One line, one thought: nothing of its own follows the answer.
     return _Answer(lines or unknown, [], avoid)
+
+
+def _been_today(q: Question, s: Situation) -> str:
+    """A place it was at today that a yes/no names ('さっき駅の方にいなかった？', '今日図書館行ってた？'), ''."""
+    from karakuri_agent.reading.morphemes import words
+
+    found = words(q.text)
+    if not (any(w.lemma in BEING_THERE for w in found) and any(w.lemma == PAST for w in found)):
+        return ""  # '駅って近い？' asks nothing of where it was
+    places = (place_word_of(p) for p in s.memory.today_places if p)
+    return next((p for p in places if p and p in q.text), "")
 
 
 def _asks_for_a_yes(text: str) -> bool:
