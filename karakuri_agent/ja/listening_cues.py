@@ -229,7 +229,7 @@ DAY_WORDS = frozenset({"今日", "きょう", "明日", "あした", "あす", "
                        "土曜", "日曜", "午後", "夕方", "夜", "朝"})
 NOT_THE_PLAN = frozenset({"話", "件", "予定", "約束", "こと", "延期", "中止", "キャンセル", "欠席", "変更", "なし", "無し"})
 # What a line gives as the reason ('台風来るから延期', '雨のせいで中止'): a noun before it is the cause, never the plan.
-CAUSE = lazy(r"から|ので|のせいで|せいで|ために|ため、|で中止|で延期")
+CAUSE = lazy(r"から|ので|のせいで|せいで|ために|ため、|で中止|で延期|により|によって|のため(?=中止|延期)")
 # A plan changed to another thing: 'ハンバーグにする', '公園にしてくれん？'.
 CHANGE_TO = lazy(r"(?P<new>[^\s、。！？!?にはがをのでと]{1,12})に(?:する|しよう?|して|した|変え|変更)")
 CHANGE_SAID = "にする"

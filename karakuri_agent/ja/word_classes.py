@@ -151,7 +151,5 @@ LONG_VOWEL = "ー"  # the long-vowel mark: a word ending in it ends on the sound
 # and the particles that mark the thing asked of just before them.
 EXISTING = frozenset({"有る", "御座る"})
 THING_MARKS = frozenset({"って", "は", "が"})
-# Tohoku's 'べ' ('やっとくべか？', '行くべ'): shall I, let's.
-SUGGESTING = "べい"
 # Being or going somewhere, asked in the past ('駅の方にいなかった？', '図書館行ってた？'): answered from the day.
 BEING_THERE = frozenset({"居る", "いる", "行く", "寄る", "おる", "来る"})

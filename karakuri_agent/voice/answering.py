@@ -191,6 +191,15 @@ _CARE = (("grief", "grief"), ("hurt", "hurt"), ("unwell", "unwell"), (TORN, "tor
          ("tired", "tired"), ("lonely", "lonely"))
 
 
+def _let_down(line: str, h: Understanding) -> bool:
+    """Whether a plan called off is told as a letdown ('楽しみにしてた旅行、台風で中止になった…😢'), not announced
+    ('来週の読書会は都合により中止とさせていただきます'): a feeling beside the calling off, looked forward to, or
+    tears."""
+    named = lexicon.tags(morphemes.words(line), line)
+    return bool(h.emotions - {"disappointed"}) or "joy" in named \
+        or any(mark in line for mark in lexicon.concepts()["sad_marks"].surfaces)  # '楽しみにしてた', '😢
+
+
 def _told_as_past(line: str) -> bool:
     """Whether the line tells a thing done, in the past ('財布落とした', 'パクられてん'), not a state going on."""
     return any(w.pos == "auxiliary" and w.lemma == PAST or w.surface in PAST_TOLD for w in morphemes.words(line))
@@ -368,7 +377,7 @@ def answered(s: Situation, h: Understanding) -> list[str] | None:
         return _told(s, h)
     if h.kind == "retraction" and "apology" in h.acts:  # 'ごめん、明日のやつキャンセルで': forgiven
         return _said(s, "apology", table="reactions") or None
-    if h.kind == "retraction" and h.troubled and not REQUEST.search(s.line):
+    if h.kind == "retraction" and h.troubled and not REQUEST.search(s.line) and _let_down(s.line, h):
         # '楽しみにしてた旅行、台風で中止になった…😢': a letdown, cared for ('忘れてください' asks, it tells no trouble)
         return _told(s, replace(h, mood="bad"))
     if h.kind == "retraction" and "question" in h.acts:  # 'やっぱり ろくじに しても いい？': a change asked for

@@ -21,7 +21,7 @@ from karakuri_agent.ja.speech_words import (
 from karakuri_agent.domain.understanding import VIEWS, Understanding
 from karakuri_agent.ja import listening_cues
 from karakuri_agent.reading.question_kinds import Question, asks_a_favour
-from karakuri_agent.ja.word_classes import BEING_THERE, IRREALIS, NEGATIONS, PAST, SUGGESTING, VOLITIONAL_FORM
+from karakuri_agent.ja.word_classes import BEING_THERE, PAST
 from karakuri_agent.voice.fitting import rotated
 from karakuri_agent.voice.names import place_word_of
 from karakuri_agent.voice.pickup import Pickup, stands_alone, vocabulary_of
@@ -282,11 +282,6 @@ def _answer(q: Question, s: Situation) -> _Answer:
         return _Answer(said("allow") or unknown, [])
     elif q.kind == "yesno" and listening_cues.KNOWS_ASKED.search(q.text) and not fact.words:
         lines = said("unknown")  # '新メニューってなにか知ってる？': it does not
-    elif q.kind == "yesno" and not fact.words and (not q.predicate or _claims_a_deed(q.predicate)) \
-            and not (q.past and done) and not _asks_for_a_yes(q.text):
-        # '人見知りするほう？', '15時の約束、まだ大丈夫だよね？', '待った？' with nothing known to answer from: a bare
-        # 'うん！' or 'うん、待ったよ' would make something up; it says it is not sure
-        lines = unknown
     elif q.kind in ("like", "invite", "yesno"):
         opener = {"like": "like", "invite": "agree"}.get(q.kind, "yes")
         # Agreeing to a plan is the whole thought; a yes carries its reason.
@@ -321,27 +316,6 @@ def _been_today(q: Question, s: Situation) -> str:
     return next((p for p in places if p and p in q.text), "")
 
 
-def _asks_for_a_yes(text: str) -> bool:
-    """Whether a yes/no suggests rather than asks ('やっとくべか？', '持とうか？', '来ない？'): a volitional, the
-    Tohoku 'べ', or a negation ending the question; a yes is what it asks for (an offer, an invitation)."""
-    from karakuri_agent.reading.morphemes import words
-
-    found = [w for w in words(text) if w.pos != "symbol"]
-    while found and found[-1].pos == "particle":
-        if found[-1].lemma == SUGGESTING:
-            return True
-        found.pop()
-    negated = len(found) >= 2 and found[-1].lemma in NEGATIONS and found[-2].form.startswith(IRREALIS)  # not 'するん'
-    return bool(found) and (found[-1].form.startswith(VOLITIONAL_FORM) or negated)
-
-
-def _claims_a_deed(predicate: str) -> bool:
-    """Whether saying ``predicate`` back would claim something done ('待った', '注文した'): with nothing known,
-    it would make up a day; a feeling in the past ('こわかった') is the agent's own to say."""
-    from karakuri_agent.reading.morphemes import words
-
-    found = words(predicate)
-    return bool(found) and found[0].pos == "verb" and any(w.lemma == PAST for w in found)
 # The longest thing asked of that a like answer names ('冬の朝のキーンと冷えた空気' is said as 'それ').
 LIKED_THING_CHARS = 8
 

@@ -289,7 +289,8 @@ def _plan_both(told: Situation, asked: Situation) -> _Plan | None:
               *fill_pool(asked.persona.answers.get("unknown", ()), asked.said)}
     if not met or not answer:
         return None
-    if set(answer) <= hedges:  # a not-sure after the first half is noise ('ごめん遅れた！待った？' is one apology)
+    # a not-sure after the first half is noise; what follows an apology is part of it ('ごめん遅れた！待った？')
+    if set(answer) <= hedges or told.heard.kind == "apology":
         return _Plan((told.rot(met, "told"),), [], [])
     return _Plan((told.rot(met, "told"), asked.rot(answer, "asked")), [], [])
 
