@@ -16,7 +16,6 @@ Every line comes from the pack's phrase sets (``answers.*`` and
 from __future__ import annotations
 
 from dataclasses import replace
-
 from typing import TYPE_CHECKING
 
 from karakuri_agent.domain.understanding import CARE, DAY, FAVOURITE, OTHER, PASTIME, PLANS, SELF, SIDE, TALK, TORN, WORLD
@@ -313,8 +312,9 @@ def _known_place(s: Situation, asked: str) -> str:
 
 
 def _promise_asked(s: Situation, h: Understanding) -> list[str]:
-    """A promise at a clock time asked after ('15時の約束、まだ大丈夫だよね？'): confirmed when one is kept
-    then, else said not to be remembered, never a made-up yes ([] when no such promise is asked of)."""
+    """A promise asked after at a clock time or on a day ('15時の約束、まだ大丈夫だよね？', '明日の約束忘れてない
+    よね？'): confirmed when one is kept then; at a clock time it does not keep, said not to be remembered, never
+    a made-up yes ([] when no such promise is asked of, or none kept on the day named)."""
     if h.kind != "question" or not PROMISE_NAMED.search(s.line):
         return []
     clock = clock_parts(s.line)

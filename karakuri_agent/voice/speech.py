@@ -285,10 +285,10 @@ def _plan_both(told: Situation, asked: Situation) -> _Plan | None:
         return None  # '転職しようか迷ってて。ぶっちゃけどう思う？' asks its view of the first half: one thought
     met = answering.answered(told, told.heard)
     answer = answering.answered(asked, asked.heard) or (asked.answer.lines if asked.answer else None)
-    hedges = {*fill_pool(asked.persona.answers.get("not_sure", ()), asked.said),
-              *fill_pool(asked.persona.answers.get("unknown", ()), asked.said)}
     if not met or not answer:
         return None
+    hedges = {*fill_pool(asked.persona.answers.get("not_sure", ()), asked.said),
+              *fill_pool(asked.persona.answers.get("unknown", ()), asked.said)}
     # a not-sure after the first half is noise; what follows an apology is part of it ('ごめん遅れた！待った？')
     if set(answer) <= hedges or told.heard.kind == "apology":
         return _Plan((told.rot(met, "told"),), [], [])
@@ -342,20 +342,17 @@ def compose(
     if limit < 1:
         raise ValueError(f"max_length must be at least 1, got {max_length}")
     partner = address_name(partner_name, persona.honorific)
-    situation = _situation(
-        purpose, persona, last_line=last_line, place_label=place_label_of(place_name),
-        time_label=time_label_of(time_text), partner=partner, known=partner_known, seed=seed,
-        others=others, memory=memory, close=partner_close, takes_offers=takes_offers,
-    )
+
+    def situated(line: str | None) -> Situation:
+        return _situation(purpose, persona, last_line=line, place_label=place_label_of(place_name),
+                          time_label=time_label_of(time_text), partner=partner, known=partner_known, seed=seed,
+                          others=others, memory=memory, close=partner_close, takes_offers=takes_offers)
+
+    situation = situated(last_line)
     halves = _told_then_asked(situation) if purpose in ("reply", "accept") else None
-    plan = None
-    if halves is not None:  # '昨日はありがとね。あ、今度の土曜空いとる？': each half answered, in order
-        told, asked = (_situation(
-            purpose, persona, last_line=half, place_label=place_label_of(place_name),
-            time_label=time_label_of(time_text), partner=partner, known=partner_known, seed=seed,
-            others=others, memory=memory, close=partner_close, takes_offers=takes_offers) for half in halves)
-        plan = _plan_both(told, asked)
-    plan = plan or _PLANS[purpose](situation)
+    # '昨日はありがとね。あ、今度の土曜空いとる？': each half answered, in order
+    plan = (_plan_both(situated(halves[0]), situated(halves[1])) if halves is not None else None) \
+        or _PLANS[purpose](situation)
     call = _calls_by_name(seed, group=bool(others))
     stated = statement_words(situation.line, persona)
     avoid = situation.answer.avoid if situation.answer else ()
