@@ -16,7 +16,8 @@ each drawn whole rather than by the line that showed it:
 - a plan far ahead ('お正月どっか行くん？') was answered with 'このあとは…';
 - the same ending asked twice ('浴衣で行く？私服で行く？') was no either-or;
 - a line that tells then asks ('昨日はありがとね。あ、今度の土曜空いとる？') had one half answered;
-- an apology with a question after it was answered 'うん、待ったよ' ('ごめん遅れた！待った？'): forgiven.
+- an apology with a yes/no after it was answered 'うん、待ったよ' ('ごめん遅れた！待った？'): forgiven; a real
+  question after an apology is answered too.
 """
 
 from __future__ import annotations
@@ -234,8 +235,7 @@ def test_fuzz_a_line_that_tells_then_asks_is_met_then_answered(told: tuple[str, 
     assert any(m in reply for m in met), (line, reply)
     answers = [*NIKE.about_me.get("birthday", ()), *(a for pool in NIKE.plans_ahead.values() for a in pool),
                *NIKE.answers["no_plans"]]
-    answered = any(a.split("{")[0][:6] in reply for a in answers if a.split("{")[0][:6])
-    assert answered != (kind == "apology"), (line, reply)  # what follows an apology is part of it
+    assert any(a.split("{")[0][:6] in reply for a in answers if a.split("{")[0][:6]), (line, reply)
 
 
 @pytest.mark.fuzz
