@@ -382,3 +382,13 @@ def test_fuzz_a_place_it_was_at_today_asked_is_said_yes(place: tuple[str, str], 
 def test_fuzz_loneliness_is_stayed_with_not_called_nerves(lonely: str) -> None:
     reply = _reply(lonely)
     assert any(line.split("{")[0][:6] in reply for line in NIKE.reactions["lonely"]), reply
+
+
+@pytest.mark.fuzz
+@settings(max_examples=60, deadline=None)
+@given(softener=st.sampled_from(("悪いけど、", "ごめん、", "すまんけど、", "")),
+       change=st.sampled_from(("駅で待ち合わせって言ったの、公園にしてくれん？", "釣りに行く話、また今度でもいい？", "やっぱり 6時にしてもいい？")),
+       seed=st.text(min_size=1, max_size=5))
+def test_fuzz_a_change_asked_with_a_softener_is_granted_never_pitied(softener: str, change: str, seed: str) -> None:
+    reply = _reply(softener + change, seed)
+    assert not any(c in reply for c in CARE_FOR_MISFORTUNE) and "なんでしょう" not in reply and "なあに" not in reply, reply

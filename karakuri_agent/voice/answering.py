@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 from karakuri_agent.domain.understanding import CARE, DAY, FAVOURITE, OTHER, PASTIME, PLANS, SELF, SIDE, TALK, TORN, WORLD
 from karakuri_agent.ja import listening_cues
 from karakuri_agent.ja.promise_words import PROMISE_NAMED
+from karakuri_agent.ja.sentences import is_asking, split_sentences
 from karakuri_agent.ja.speech_words import REQUEST, join_sentences, plan_day
 from karakuri_agent.ja.word_classes import NOT_TOPICS, PAST, PAST_TOLD
 from karakuri_agent.reading import hearing, lexicon, morphemes
@@ -375,13 +376,14 @@ def answered(s: Situation, h: Understanding) -> list[str] | None:
         return None if taken else (_said(s, "ack", table="reactions") or None)
     if h.kind in ("news", "plan", "feeling") or (h.kind == "statement" and (h.mood or h.emotions)):
         return _told(s, h)
+    if h.kind == "retraction" and is_asking(split_sentences(s.line)[-1]):
+        # 'やっぱり ろくじに しても いい？', '…公園にしてくれん？': a change asked for, granted
+        return _said(s, "grant") or _said(s, "yes") or None
     if h.kind == "retraction" and "apology" in h.acts:  # 'ごめん、明日のやつキャンセルで': forgiven
         return _said(s, "apology", table="reactions") or None
     if h.kind == "retraction" and h.troubled and not REQUEST.search(s.line) and _let_down(s.line, h):
         # '楽しみにしてた旅行、台風で中止になった…😢': a letdown, cared for ('忘れてください' asks, it tells no trouble)
         return _told(s, replace(h, mood="bad"))
-    if h.kind == "retraction" and "question" in h.acts:  # 'やっぱり ろくじに しても いい？': a change asked for
-        return _said(s, "grant") or _said(s, "allow") or None
     if h.kind == "retraction":
         if h.clause and (h.topic or not h.phrase):
             return _said(s, "retraction", table="reactions", topic=h.clause)
