@@ -101,5 +101,6 @@ def _side_word(side: str) -> str:
     """'休みの日って家にいる' → '家にいる': what follows the topic marker, the side itself ('朝ごはん食べる'
     keeps its ごはん: only a particle the analyzer reads as one marks the topic)."""
     found = morphemes.words(side)
-    marks = [i for i, w in enumerate(found) if (w.pos == "particle" or w.pos == "symbol") and re.fullmatch(listening_cues.SIDE_TOPIC, w.surface)]
+    marks = [i for i, w in enumerate(found)
+             if w.pos in ("particle", "symbol") and re.fullmatch(listening_cues.SIDE_TOPIC, w.surface)]
     return "".join(w.surface for w in found[marks[-1] + 1:]) if marks and marks[-1] + 1 < len(found) else side
