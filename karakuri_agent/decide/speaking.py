@@ -50,7 +50,7 @@ from karakuri_agent.voice.speech import DEFAULT_MAX_LENGTH, Memory, compose
 
 # What a partner tells ('例のやつ、受かった！' is news, '昨日話したやつ、終わったよ〜' a statement): either may be
 # of a thing they told before.
-TOLD = ("news", "statement")
+NEWS_LIKE = ("news", "statement")
 NEXT_SPEAKER = "next_speaker_agent_id"
 # What a line heard as these is, even when it says 一緒に: no plan to ask the time of.
 NOT_PROPOSALS = frozenset({"warmth", "farewell", "offer", "thanks", "compliment", "retraction"})
@@ -71,7 +71,7 @@ def recalling(view: View, decision: Decision, choice: Choice, partner: PersonRef
     heard = hear(text) if text else None
     asked = bool(REMEMBER_ASKED.search(text)) and bool(partner.id)
     link = _told_link(view, partner, text, heard) if not asked and partner.id and heard is not None else None
-    if link is not None and heard is not None and (heard.mood or heard.kind in TOLD):
+    if link is not None and heard is not None and (heard.mood or heard.kind in NEWS_LIKE):
         if not (heard.mood or heard.emotions) and tells_an_outcome(text):
             # '昨日話したやつ、終わったよ〜': how it went is not told; asked, not met with 'そうなんだ'
             said = _varied(tuple(view.persona.reactions.get("outcome_asked") or turn_lines.OUTCOME_ASKED),
@@ -107,7 +107,7 @@ def _told_link(view: View, partner: PersonRef, text: str, heard: Any) -> tuple[s
     for a line that refers back (あの, 例の, 前に話した, やっと...) or tells how a thing came out ('うまく
     いったよ！' the day after an exam was told of): without either, the agent does not guess."""
     pointed = bool(BACK_REFERENCE.search(text))
-    if not pointed and not (heard.kind in (*TOLD, "feeling") and tells_an_outcome(text)):  # not thanks, warmth
+    if not pointed and not (heard.kind in (*NEWS_LIKE, "feeling") and tells_an_outcome(text)):  # not thanks, warmth
         return None  # unsure what it refers to: say less ('ふってきた…' is the weather, no exam told of)
     own_names = {view.persona.short_name, view.persona.name, view.me.name}
     rows = [r for r in view.told.get(str(partner.id), ())
@@ -116,7 +116,7 @@ def _told_link(view: View, partner: PersonRef, text: str, heard: Any) -> tuple[s
     topic = recall.linked(rows, partner, text)
     if topic:
         return topic, "told_before", turn_lines.TOLD_BEFORE
-    if heard.question or not (heard.mood or heard.kind in TOLD):
+    if heard.question or not (heard.mood or heard.kind in NEWS_LIKE):
         return None
     talk = [m.message for m in view.parsed.conversation_messages[:-1]
             if isinstance(m.message, str) and not view.me.is_self(m.speaker_id, m.speaker)]

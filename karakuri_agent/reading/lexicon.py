@@ -104,6 +104,12 @@ def self_topics() -> dict[str, tuple[str, ...]]:
 
 
 @functools.lru_cache(maxsize=1)
+def self_topic_words() -> frozenset[str]:
+    """Every word that names a topic about the agent itself (得意, 苦手, 誕生日...), read once per process."""
+    return frozenset(w for names in self_topics().values() for w in names)
+
+
+@functools.lru_cache(maxsize=1)
 def _ahead() -> tuple[tuple[tuple[str, tuple[str, ...]], ...], tuple[str, ...]]:
     return tuple(section("ahead").items()), tuple(_lexicon()["plan_words"]["words"])
 
@@ -189,7 +195,7 @@ def greets_only(text: str, own_names: tuple[str, ...] = ()) -> bool:
     if not greeting(text, own_names):
         return False
     rest = _uncalled(text, own_names)
-    for word in sorted({w for words in _greetings().values() for w in words}, key=len, reverse=True):
+    for word in sorted({w for kind in _greetings().values() for w in kind}, key=len, reverse=True):
         rest = rest.replace(word, "")
     rest = NAME_CALL.sub("", GREETING_TAIL.sub("", rest).strip(CALL_SEPARATORS))
     return len(rest) <= GREETING_LEFTOVER
@@ -459,15 +465,22 @@ def _scored(found: Sequence[Word], text: str) -> Feeling:
     return Feeling(1 if score > 0 else -1 if score < 0 else 0, frozenset(emotions), main)
 
 
+@functools.lru_cache(maxsize=256)
+def named_in(text: str) -> frozenset[str]:
+    """The concepts a whole line names (tags of its words), kept per text: the apology, the praise and the
+    voice's letdown ask of the same line."""
+    return frozenset(tags(words(text), text))
+
+
 def apologises(text: str) -> bool:
     """Whether the line says sorry by concept `apology` ('お詫び申し上げます', '申し訳ございません', 'ごめんやで')."""
-    return "apology" in tags(words(text), text)
+    return "apology" in named_in(text)
 
 
 def praises_the_agent(text: str, own_names: tuple[str, ...]) -> bool:
     """Whether the line says something good of the agent by concept `compliment`, naming it (its names or
     'あなた': 'ニケちゃんは町の宝だなや', 'ニケの作るお菓子、ガチで店レベル')."""
-    named = tags(words(text), text)
+    named = named_in(text)
     return "compliment" in named and ("second_person" in named or any(n and n in text for n in own_names))
 
 

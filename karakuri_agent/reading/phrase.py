@@ -31,7 +31,7 @@ def passive(found: Sequence[Word], i: int) -> bool:
     the past; '食べられる？' asks what one can do, it tells nothing done."""
     following = found[i + 1:i + 4]
     return bool(following) and following[0].pos == "auxiliary" and following[0].lemma in PASSIVES \
-        and any(w.pos == "auxiliary" and w.lemma == PAST or w.surface in PAST_TOLD for w in following[1:])
+        and any(tells_past(w) for w in following[1:])
 
 
 def negated(found: Sequence[Word], i: int) -> bool:
@@ -86,3 +86,8 @@ def helper(found: Sequence[Word], i: int) -> bool:
         return False
     before = found[i - 1]
     return before.pos in ("verb", "auxiliary") or (before.pos == "particle" and before.surface in TE_LINKS)
+
+
+def tells_past(word: Word) -> bool:
+    """Whether the word marks the past: the auxiliary た, or Kansai's past told ('パクられ+てん')."""
+    return word.pos == "auxiliary" and word.lemma == PAST or word.surface in PAST_TOLD

@@ -62,6 +62,7 @@ def is_town_thing(topic: str) -> bool:
     return bool(topic) and (topic in things or any(w.lemma in things or w.surface in things for w in words(topic)))
 
 
+@functools.lru_cache(maxsize=64)  # the hearing and the voice ask of the same question
 def whether_there_is(asking: str) -> str:
     """The place a question asks whether there is, as written ('商店街に本屋ってあったっけ？' → '本屋',
     'この町に図書館ってある？' → '図書館'): the nouns just before 'って'/'は'/'が' and a verb of being there;

@@ -23,8 +23,9 @@ from karakuri_agent.ja import listening_cues
 from karakuri_agent.ja.promise_words import PROMISE_NAMED
 from karakuri_agent.ja.sentences import is_asking, split_sentences
 from karakuri_agent.ja.speech_words import REQUEST, join_sentences, plan_day
-from karakuri_agent.ja.word_classes import NOT_TOPICS, PAST, PAST_TOLD
+from karakuri_agent.ja.word_classes import NOT_TOPICS
 from karakuri_agent.reading import hearing, lexicon, morphemes
+from karakuri_agent.reading.phrase import tells_past
 from karakuri_agent.reading.times import clock_parts
 from karakuri_agent.voice.names import address_name, place_word_of
 from karakuri_agent.reading.choices import listed_options
@@ -195,14 +196,13 @@ def _let_down(line: str, h: Understanding) -> bool:
     """Whether a plan called off is told as a letdown ('楽しみにしてた旅行、台風で中止になった…😢'), not announced
     ('来週の読書会は都合により中止とさせていただきます'): a feeling beside the calling off, looked forward to, or
     tears."""
-    named = lexicon.tags(morphemes.words(line), line)
-    return bool(h.emotions - {"disappointed"}) or "joy" in named \
+    return bool(h.emotions - {"disappointed"}) or "joy" in lexicon.named_in(line) \
         or any(mark in line for mark in lexicon.concepts()["sad_marks"].surfaces)  # '楽しみにしてた', '😢
 
 
 def _told_as_past(line: str) -> bool:
     """Whether the line tells a thing done, in the past ('財布落とした', 'パクられてん'), not a state going on."""
-    return any(w.pos == "auxiliary" and w.lemma == PAST or w.surface in PAST_TOLD for w in morphemes.words(line))
+    return any(tells_past(w) for w in morphemes.words(line))
 
 
 def cared(s: Situation, h: Understanding) -> list[str]:
@@ -244,7 +244,7 @@ def _asks_of_another_thing(s: Situation, pool: tuple[str, ...]) -> bool:
     if question is None or question.kind not in ("yesno", "like"):
         return False
     found = morphemes.words(question.text)
-    marks = {w for words in lexicon.self_topics().values() for w in words}
+    marks = lexicon.self_topic_words()
     at = next((i for i, w in enumerate(found) if w.surface in marks or w.lemma in marks), None)
     before = [w for w in found[:at] if w.pos != "particle"] if at else []
     own = (s.persona.short_name, s.persona.name)
