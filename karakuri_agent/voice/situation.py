@@ -20,6 +20,7 @@ from karakuri_agent.ja.speech_words import (
 )
 from karakuri_agent.domain.understanding import VIEWS, Understanding
 from karakuri_agent.ja import listening_cues
+from karakuri_agent.reading import morphemes
 from karakuri_agent.reading.question_kinds import Question, asks_a_favour
 from karakuri_agent.ja.word_classes import BEING_THERE, PAST
 from karakuri_agent.voice.fitting import rotated
@@ -238,7 +239,7 @@ def _answer(q: Question, s: Situation) -> _Answer:
     details = s.rot(list(fact.details), "detail")
     done = s.rot(list(fact.recent), "recent")
     # A question about itself it has no answer to is said as such, not refused; one about the world is not known.
-    about_itself = q.kind in ("like", "yesno", "choice")
+    about_itself = q.kind in ("like", "yesno", "choice") or _names_itself(q, s)  # 'ニケちゃんは何して遊んでた？'
     unknown = (said("not_sure") if about_itself else []) or said("unknown") or s.rot(s.reaction, "unknown")
     lines: list[str] = []
     avoid: tuple[str, ...] = ()
@@ -323,9 +324,14 @@ LIKED_THING_CHARS = 8
 def _asks_of_itself(q: Question, s: Situation) -> bool:
     """Whether a why/when/where question asks about the agent (named, 'あなた', its tastes, its time:
     'なんで本が好きなの？', 'いつ空いてる？'), not about the world ('時計台ってなんでずれるの？')."""
+    return _names_itself(q, s) or bool(listening_cues.OWN_TIME.search(q.text))
+
+
+def _names_itself(q: Question, s: Situation) -> bool:
+    """Whether a question names the agent ('ニケちゃんは', 'にけちゃん', 'あなた') or its tastes ('好き')."""
     names = (s.persona.short_name, s.persona.name)
-    return any(n and n in q.text for n in names) or bool(listening_cues.YOU.search(q.text)) \
-        or LIKE_WORD in q.text or bool(listening_cues.OWN_TIME.search(q.text))
+    return any(n and (n in q.text or morphemes.hiragana(n) in q.text) for n in names) \
+        or bool(listening_cues.YOU.search(q.text)) or LIKE_WORD in q.text
 
 
 def statement_words(line: str, persona: Persona) -> frozenset[str]:
