@@ -69,6 +69,9 @@ class Understanding:
     # Word play started (ja/lexicon/play.json): 'riddle' (topic: its answer), 'pun', 'shiritori' (topic: the word
     # said next), 'shiritori_lost' (the partner's word ended in ん); '' none.
     game: str = ""
+    # A plan told as decided ('結婚することになりました', '出張が決まった'): news of the deciding, so good
+    # news is wished well; one only intended or scheduled ('プロポーズしよう思てんねん') is looked forward to.
+    decided: bool = False
 
     @property
     def troubled(self) -> bool:

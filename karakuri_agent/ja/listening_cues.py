@@ -18,6 +18,9 @@ AHEAD = frozenset({"明日", "あした", "明後日", "あさって", "来週",
                    "来週末", "今夜", "今晩", "夏休み", "冬休み", "連休", "そのうち", "次", "これから", "午後"})
 # What was decided about a time ahead, said in the past ('来月から異動になりました', '春から転勤が決まった'): a plan.
 DECIDED = frozenset({"成る", "決まる", "決定", "確定"})
+# 'ことになった': a matter (こと) becoming (成る) settled; and the verbs a noun is done with ('結婚する', '合格できた').
+MATTER, TO, BECOME = "事", "に", "成る"
+DOING_VERBS = frozenset({"為る", "出来る"})
 INTENT = lazy(r"つもり|予定|ようと思|おうと思|ことにした|ことになっ|ことになり|始める|始めるの|しようかな|ようかな|こうかな|たいな|たいんだ"
                     r"|たいと思|計画|行ってくる|してくる")
 # Feelings told about oneself ('緊張してる', 'わくわくする').
@@ -38,6 +41,11 @@ SAID_BEFORE = lazy(r"(?:って|と)(?:言った|言ってた|いった|言うて
 # it takes something back ('やっぱりやめた').
 QUIT_DONE = lazy(r"(?:やめ|辞め|止め)(?:た|ました|てん|ちゃった|ちゃいました|てしもた|てもうた)")
 TAKEN_BACK_NEG = lazy(r"(?:やっぱ|やはり|結局).*(?:ない|ません|へん|ん)[。！!…〜]*$")
+# What a calling off's letters may be, read as words (hearing._calls_off): 話 ('はなしになって') is talk, and
+# only a plan's verbs are called off by 'なくなった' ('行けなくなった', not 'うごかなくなった').
+NOT_CALLING_OFF = frozenset({"話", "離す", "放す"})
+NONE_LEMMA = "無し"
+PLAN_VERBS = frozenset({"行く", "来る", "会う", "出来る", "参加", "出る", "出席", "遊ぶ", "帰る", "伺う", "参る", "寄る"})
 TAKING_BACK = lazy(r"やっぱ|やはり|結局|さっきの|前に言った|この前言った|言ってた|言うてた|先ほどの件")
 # Thanks, compliments, warmth.
 THANKS = lazy(r"ありがと|ありがど|有難う|有り難う|助かっ|助かり|助かる|感謝|サンキュ|恩に着る|おおきに|御礼申し上げ|お礼申し上げ"
@@ -60,11 +68,11 @@ REMARK = lazy(r"(?:天気|晴れ|雨|風|空|雲|寒|暑|涼し|暖か|あった
                      r"|静か|夕日|夕焼け|景色|眺め|桜|紅葉|星|月が)"
                      r"[^。！!？?]{0,12}(?:ね|ねえ|ねー|ねぇ|な|なあ|なー|よね|わね)[！!〜ー♪✨。]*$")
 # Farewells.
-FAREWELL = lazy(r"またね|じゃあね|じゃね|ではまた|バイバイ|ばいばい|さようなら|さよなら|おやすみ|お休み(?:なさい)?[。！!〜ー]*$"
+FAREWELL = lazy(r"またね|じゃあね|じゃね(?!え)|ではまた|バイバイ|ばいばい|さようなら|さよなら|おやすみ|お休み(?:なさい)?[。！!〜ー]*$"
                       r"|(?:もう|そろそろ)?帰る(?:わ|ね|よ)?[。！!〜ー]*$|帰ります[。！!]*$"
                       r"|そろそろ(?:行|帰|戻|失礼|おいとま)|また明日|またあとで|また後で|また今度(?!でも)|失礼(?:します|いたします|する)"
                       r"|お先に|(?:^|[。！!、]|そろそろ|もう)(?:行かなきゃ|帰らなきゃ)|行くね(?!ん)|帰るね(?!ん)|もう行く|じゃあまた|またな|またの[。！!]?$|また来週|また話そ"
-                      r"|(?:んだら|んだば|ほんなら|そんじゃ|じゃ)、?まだね|(?:それでは|では|じゃあ)、?ごきげんよう|帰るとするか|帰るがら|帰るけん|帰るわ"
+                      r"|(?:んだら|んだば|ほんなら|そんじゃ|じゃ)、?まだ[ねな]|またらいしゅう|お暇(?:いたします|します|しま)|気[ぃい]?つけ[てで]帰|(?:それでは|では|じゃあ)、?ごきげんよう|帰るとするか|帰るがら|帰るけん|帰るわ"
                       r"|また改めて(?:お伺い|伺い|参り)"
                       r"|またあそ(?:ぼ|ぼう)|ばいばー?い|バイバー?イ|また遊ぼ|(?:このへん|この辺)で(?:[。！!…]*$|失礼|終わ|お開き|おいとま)|これで失礼|^じゃ[。！!]?$|^ほな|^では[、。]?$|bye|see you",
                       re.IGNORECASE)
@@ -80,6 +88,33 @@ OFFER = lazy(r"あげる|あげよう|どうぞ|受け取って|(?<![てで])も
                    # one of something offered ('おはぎ作りすぎてしもうたで、ひとつどうかね')
                    r"|(?:ひとつ|一つ|おひとつ|お一つ|ひと口|一口|ひとくち)(?:どう|いかが)"
                    r"|あげよっか|あげよか|あげるね|教えっよか|教えよか|教えよっか|教えたろか")
+# A thing given (reading/gift_offers.py): a verb of taking it, told to the one given it ('これ使い',
+# 'お使いくださいませ', '持ってってけろ'); 持つ only with its taking along ('持ってって', not '持って').
+TAKING = frozenset({"使う", "食べる", "食う", "飲む", "召し上がる", "貰う", "受け取る", "巻く", "着る", "羽織る",
+                    "味見", "持ち帰る", "持つ", "使い"})
+TAKEN_ONLY_ALONG = frozenset({"持つ"})
+TAKEN_ALONG = frozenset({"行く", "てく", "帰る", "帰り", "って"})  # って: '持ってって。' cut as 持っ+て+って
+# What may follow it in a request: the て, a going along, the polite or imperative helpers.
+REQUEST_TAIL = frozenset({"て", "で", "って", "てく", "行く", "帰る", "帰り", "下さる", "為さる", "ます", "呉れる", "な", "だ", "為る", "か",
+                          "見る"})
+TE_REQUEST = frozenset({"て", "で", "な", "って"})
+ASKING_END = frozenset({"か"})
+# Whether one wants a thing, asked after it is named ('チケット余ってるんだけど、いる？').
+WANT_ASKED = frozenset({"いる", "要る", "いります", "要ります", "いらない", "いらん", "ほしい", "欲しい"})
+WANT_AFTER = frozenset({"けれど", "から", "が"})
+POLITE_TAIL = "ます"
+SOMEONE = frozenset({"kin", "pet", "person_role", "second_person", "first_person"})  # concepts.json
+WHEREABOUTS = frozenset({"辺", "近く", "辺り", "此処", "其処", "彼処", "家", "内", "部屋", "会社", "学校", "外", "中", "そば"})
+WHAT, INDEFINITE_TAIL = "何", "か"  # '何かいる？': something wanted
+IF_YOU_LIKE = lazy(r"よかったら|良かったら|よければ|良ければ|よろしければ|遠慮なく|遠慮せんと")
+# The small vowels a voice is drawn out with in writing ('くださぁい'), by the vowel they sound.
+SMALL_VOWELS = {"ぁ": "A", "ぃ": "I", "ぅ": "U", "ぇ": "E", "ぉ": "O", "ァ": "A", "ィ": "I", "ゥ": "U", "ェ": "E", "ォ": "O"}
+SOFT_ENDS = frozenset({"よ", "ね", "ねー", "ばい", "けん", "や"})
+SOFTENING_ENDS = frozenset({"よ", "ね", "な", "さ"})  # after a quoting って ('切ろうかなってさ')
+# What shows a thing is handed over, not advice given ('これ食べ', 'ひとつ食べて', 'お使いください'; not
+# 'ちゃんと食べてね'): a pointing word, a count, the honorific お, one's own ('俺の使い').
+GIFT_POINTERS = frozenset({"此れ", "其れ", "ほれ", "ほら", "此方", "此の", "其の", "俺", "私", "僕", "うち", "内",
+                           "一", "一つ", "幾つ", "御", "此奴"})
 # Help offered: a verb of doing something for someone (lemmas), said as 'shall I' ('持とうか',
 # 'お送りしましょうか'), with a benefactive ('直してあげる', '教えたげる'), or, for the verbs below
 # it, plainly ('荷物持つよ', '案内するで'). A サ変 noun counts with its する ('案内する', 'お手伝いしましょうか').
@@ -102,6 +137,9 @@ KANSAI_BENEFACTIVE = ("たる", "だる")
 PLAIN_TAIL = frozenset({"だ", "ます", "です"})
 # 'shall I' asked of oneself: '何を作ろうかな' wonders, it offers nothing.
 MUSING = ("かな", "かしら", "かなあ", "かなー")
+# After a volitional and its quoting と, what makes it one's own intention ('片付けようと思ってる'), no offer.
+INTENDING = frozenset({"思う", "考える", "決める", "決心"})
+QUOTE_PARTICLES = ("と", "って", "っと")
 # After a volitional, what makes it "let's" ('夕日見ようよ', '行こうぜ'), an invitation, not "shall I" ('持とうか').
 LETS = ("よ", "ぜ", "や", "ね")
 # 'shall we', asked together ('一緒に食べよっか'), and the verbs one says to oneself ('今日もがんばろう').
@@ -203,7 +241,7 @@ CLAUSE_STOPS = frozenset({"だ", "です", "ます", "ん", "の", "らしい", 
 NOUN_LINK = "な"
 # Words (with NOUN_LINK) that make a one-letter noun part of a longer thing ('そっくりな子', '見かけた人'):
 # no clause starts at it.
-MODIFYING = frozenset({"adjectival", "adjective", "verb"})
+MODIFYING = frozenset({"adjectival", "adjective", "verb", "auxiliary"})  # "見かけた子": a clause before it
 TOPIC_MARK = "は"  # the particle a said-back change puts after its plan (引っ越し+は+延期になった)
 # 'ひいちゃって' said back as 'ひいちゃった', '読んで' as '読んだ'.
 # An adjective's (or ない's) て is a state, said back as it is now: '腰が痛くて' as '腰が痛い' (never '痛くた').
@@ -254,6 +292,8 @@ KANSAI_NAN = lazy(r"(?<=[ぁ-んァ-ヴー\u4e00-\u9fff])なん(?=[？?])")
 KANSAI_YAKEDO = lazy(r"(?<=[^\s、。！？!?])やけど(?=[、。！!？?なねよ…〜ー]|$)")
 STANDARD_KEDO = "だけど"
 STANDARD_NO = "なの"
+# Tohoku's voiced 好ぎ ('どんな漬物が好ぎだ？', '何が好ぎだべ'), read as 好き.
+TOHOKU_SUKI, STANDARD_SUKI = lazy(r"好ぎ"), "好き"
 # A word written in hiragana alone ('はっぴょうかい').
 HIRAGANA_WORD = lazy(r"[ぁ-ゖー]+")
 # What is left of a line that only calls someone ('ニケちゃーん！'): the honorific stretched, then marks and emoji.
@@ -298,6 +338,7 @@ JAPANESE = lazy(r"[ぁ-ゖァ-ヴー\u4e00-\u9fff々]")
 # A wave drawn out at a sentence's end ('案内するで〜'): no part of its words.
 # Emoji (each read as MARK) with a space after them, not after a sentence's own end: they end the sentence.
 MARK, FULL_STOP = "\0", "。"
+WIDE_SPACE_BREAK = lazy(r"(?<=[^\s、。！？!?])\u3000+(?=[^\s、。！？!?])")
 MARKS_THEN_SPACE = lazy(r"(?<![。！？!?\0])\0+[ \u3000]+(?=\S)")
 DRAWN_OUT = lazy(r"[〜~]+(?=[。！？!?\s]|$)")
 # A question of when, about its day: since when it has been here, or out ('いつ来たの？', '何時ごろから').

@@ -30,6 +30,9 @@ QUESTION_WORD = re.compile(r"(?:何|なに|なん[のでだ]?|どこ|いつ|誰|
 # know; it tells, it does not ask (unless a question mark says so).
 NOT_KNOWING_END = re.compile(r"(?:わから|分から|判ら|知ら)(?:ない|ん|へん|ひん|ねえ|ねー|なか|んくて)(?:わ|や|よ|ね|し|けど)?$")
 TRAILING_MARKS = "。．.！!〜~ー…・ｗw笑 \u3000"
+# '第一志望なんだよね', '暇なんだけど', '好きなんやけど': after a word, the copula's な and the explaining ん
+# (のだ) telling, then a particle that asserts; not the question word 何 ('これ、なんだ？', '名前なんだっけ').
+EXPLAINING = re.compile(r"(?<=[^\s、。！？!?「」])なん(?=だよ|だね|だけ|だから|だし|です[よねけが]|や[けねでし]|やん(?!か))")
 
 
 WHETHER = "かどうか"
@@ -43,8 +46,14 @@ def is_asking(sentence: str) -> bool:
     body = "".join(ch for ch in sentence if not _emoji(ch)).rstrip(TRAILING_MARKS)
     if POLITE_ASKING_END.search(body) or DIALECT_ASKING_END.search(body):
         return True
-    asked = body.replace(WHETHER, "")  # '行くかどうか迷う': 'whether' asks no one
+    asked = without_explaining(body.replace(WHETHER, ""))  # '行くかどうか迷う': 'whether' asks no one
     return bool(PLAIN_ASKING_END.search(body) and QUESTION_WORD.search(asked) and not NOT_KNOWING_END.search(body))
+
+
+def without_explaining(text: str) -> str:
+    """``text`` with an explaining 'なん' written 'なの' (the same length), so that no question word is
+    found in it: '試合なんだよね' tells, it does not ask what."""
+    return EXPLAINING.sub("なの", text)
 
 
 def asking_with_what_before(sentences: list[str], short: int) -> list[str]:

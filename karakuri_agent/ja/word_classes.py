@@ -111,6 +111,13 @@ TOPIC_PARTICLES = frozenset({"は", "が", "って", "も"})
 PLACE_ENDINGS = ("屋", "店", "館", "駅", "場", "園", "所", "院", "署", "局", "湯", "堂")
 TOPIC_COMMA = ("、", ",", "，")
 VOLITIONAL_FORM = "意志推量形"
+IMPERATIVE_FORM = "命令形"  # 'けろ', 'なさい', '持ってげ': told to do
+# The particles that quote what was thought or said ('切ろうかなって'): a line ending in one asks nothing.
+QUOTING = frozenset({"って", "たって"})
+# Letters a laugh is typed in ('消えたｗｗ', '負けた笑'): the analyzer calls them nouns, they are no thing.
+LAUGH_LETTERS = frozenset("wWｗＷ笑草")
+# A lemma as a person writes the verb ('しよう' → する, not the dictionary's 為る).
+PLAIN_SPELLING = {"為る": "する", "成る": "なる", "居る": "いる", "有る": "ある", "遣る": "やる"}
 PLAIN_FORMS = ("終止形", "連体形")  # an explanatory 'ん' follows these ('弾けるん？'); after 未然形 it negates
 AUX_STEM = "助動詞語幹"  # そう of '変わるそう(です)' (hearsay, a noun to UniDic) and of 'おいしそう' (looks)
 HEARSAY_WORDS = frozenset({"そう", "らしい"})  # after a plain form: what one heard ('変わるそうじゃ', '継ぐらしい')

@@ -70,7 +70,9 @@ def with_feeling(heard: Understanding, text: str, own_names: tuple[str, ...], ot
             and "compliment" in named and to_agent and not about_others and not feeling.troubled:
         kind, mood = "compliment", ""  # 'ニケちゃん今日なんかいつもよりかわいくない？' asks no question of it
     elif kind in told_kinds and feeling.emotions & CARE and not to_agent:
-        kind, mood = "feeling", "bad"
+        # '明日手術なんだ' is still ahead; '明日面接でさ、緊張してる' is felt now
+        felt = any(w.lemma in listening_cues.FEELING or w.surface in listening_cues.FEELING for w in morphemes.words(text))
+        kind, mood = ("plan" if kind == "plan" and not felt else "feeling"), "bad"
     elif kind in ("news", "plan", "statement", "feeling", "remark"):
         # 'おもろいこと言うて' asks; it tells nothing good ('やめてよ' still protests)
         mood = "" if feeling.mood == "good" and _requests(text) else feeling.mood

@@ -18,25 +18,26 @@ from __future__ import annotations
 import functools
 from dataclasses import replace
 
-from karakuri_agent.ja import listening_cues
-from karakuri_agent.ja.sentences import asking_with_what_before, is_asking, split_sentences
-from karakuri_agent.ja.promise_words import CLOCK_JI
-from karakuri_agent.ja.word_classes import PAST
-from karakuri_agent.ja.speech_words import APOLOGY, PERSON_NAME, REQUEST, is_kanji
-from karakuri_agent.reading.invitations import invites
-from karakuri_agent.reading.play import played
-from karakuri_agent.reading.tastes_asked import asked_taste
-from karakuri_agent.reading.town_questions import town_thing, whether_there_is
-from karakuri_agent.reading import lexicon, morphemes  # the analyzer itself loads on the first line read
-from karakuri_agent.reading.help_offers import offers_help
-from karakuri_agent.ja.question_words import HABIT, INVITE
 from karakuri_agent.domain.understanding import (
     DAY, FAVOURITE, OTHER, PASTIME, PLANS, SELF, SIDE, TALK, WORLD, Question, Understanding,
 )
+from karakuri_agent.ja import listening_cues
+from karakuri_agent.ja.promise_words import CLOCK_JI
+from karakuri_agent.ja.question_words import HABIT, INVITE
+from karakuri_agent.ja.sentences import asking_with_what_before, is_asking, split_sentences
+from karakuri_agent.ja.speech_words import APOLOGY, PERSON_NAME, REQUEST, is_kanji
+from karakuri_agent.ja.word_classes import ADVERBIAL_FORM, PAST, PLAIN_SPELLING, VOLITIONAL_FORM
+from karakuri_agent.reading import calling_off, choices, lexicon, morphemes, tense  # the analyzer loads on first use
 from karakuri_agent.reading.feeling import with_feeling
-from karakuri_agent.reading import choices
+from karakuri_agent.reading.gift_offers import offers_a_thing
+from karakuri_agent.reading.help_offers import offers_help
+from karakuri_agent.reading.invitations import invites
 from karakuri_agent.reading.normalised import normalised, unspaced
+from karakuri_agent.reading.phrase import modifies_a_noun
+from karakuri_agent.reading.play import played
 from karakuri_agent.reading.question_kinds import read_question
+from karakuri_agent.reading.tastes_asked import asked_taste
+from karakuri_agent.reading.town_questions import town_thing, whether_there_is
 
 __all__ = ["framed", "hear"]
 
@@ -110,15 +111,27 @@ def _clause(text: str, topic: str, phrase: bool) -> str:
     end = next((i for i in range(len(found)) if "".join(surfaces[:i + 1]).endswith(topic)), None)
     fallback = topic + listening_cues.NOUN_LINK
     start = end - len(morphemes.words(topic)) if end is not None else -1
-    if end is None or (len(topic) == 1 and start >= 0 and (found[start].pos in listening_cues.MODIFYING
-                                                           or found[start].surface == listening_cues.NOUN_LINK)):
-        return fallback  # 'そっくりな子見かけた': one letter of a longer thing; said back, it would be half
+    paused = end is not None and end + 1 < len(found) and found[end + 1].surface == listening_cues.PAUSE
+    if end is None or (len(topic) == 1 and start >= 0 and not paused and (
+            found[start].pos in listening_cues.MODIFYING or found[start].surface == listening_cues.NOUN_LINK)):
+        # 'そっくりな子見かけた': one letter of a longer thing; said back, it would be half ('探してた猫、
+        # 見つかった' names it as what it is about)
+        return fallback
     out, verb, last = topic, False, None
     for word in found[end + 1:]:
+        if out == topic and word.surface == listening_cues.PAUSE:
+            out += word.surface  # '猫、見つかった': the pause after what it is about
+            continue
         if word.spaced or word.lemma in listening_cues.CLAUSE_STOPS or word.surface in listening_cues.CLAUSE_STOPS:
             break
         if word.pos == "particle" and word.surface in listening_cues.CLAUSE_PARTICLES and not verb:
             out += word.surface
+        elif word.pos == "verb" and word.form.startswith(VOLITIONAL_FORM):
+            out += PLAIN_SPELLING.get(word.lemma, word.lemma)  # '切ろうと思ってる' plans to 切る
+            verb, last = True, replace(word, form=listening_cues.ENDING_FORMS[0])
+            break
+        elif word.pos == "adverb" and not verb and len(word.surface) > 2:
+            out += word.surface  # '髪ばっさり切る' (not a kana misread: 'ごう' of 'ごうかく')
         elif word.pos in ("verb", "adjective", "auxiliary") or (word.pos == "particle" and verb
                                                                and word.surface in listening_cues.JOINING):
             out += word.surface
@@ -143,36 +156,6 @@ def _mood(text: str) -> str:
     what follows けど is what counts); reading/feeling.py refines it with the emotions named."""
     polarity = lexicon.feel(text).polarity
     return "good" if polarity > 0 else "bad" if polarity < 0 else ""
-
-
-def _ahead(text: str) -> bool:
-    """A plan: a time ahead with no past tense, or words of intention."""
-    if listening_cues.INTENT.search(text):
-        return True
-    found = morphemes.words(text)
-    if not any(w.surface in listening_cues.AHEAD or w.lemma in listening_cues.AHEAD for w in found):  # 'こんど' is 今度
-        return False
-    return not any(_past_at(found, i) and not _decided(found, i) for i in range(len(found)))
-
-
-def _past_at(found: tuple[morphemes.Word, ...], i: int) -> bool:
-    return found[i].pos == "auxiliary" and found[i].lemma == PAST
-
-
-def _decided(found: tuple[morphemes.Word, ...], i: int) -> bool:
-    """The past at ``i`` only says a thing ahead was decided: 'になりました', '決まった', '決定した'."""
-    j = i - 1
-    while j >= 0 and found[j].pos == "auxiliary":  # 'なりました': back over ます to the verb
-        j -= 1
-    if j < 0:
-        return False
-    verb = found[j]
-    return verb.lemma in listening_cues.DECIDED or (verb.lemma == listening_cues.DOING and j > 0 and found[j - 1].lemma in listening_cues.DECIDED)
-
-
-def _past(text: str) -> bool:
-    found = morphemes.words(text)
-    return any(_past_at(found, i) for i in range(len(found)))
 
 
 def _felt(text: str) -> bool:
@@ -214,7 +197,7 @@ def _question(text: str, asking: str, own: tuple[str, ...], others: tuple[str, .
             and not (about_self in SHADOWED and listening_cues.FAVOURITE_ASKED.search(asking)):
         return Understanding("question", asks=SELF, self_topic=about_self, question=question)
     # '今日いちばんおもろかったこと何？', '今日はお忙しかったですか？': today named, something done asked of
-    if listening_cues.ABOUT_DAY.search(asking) or (lexicon.of_today(asking) and _past(asking)):
+    if listening_cues.ABOUT_DAY.search(asking) or (lexicon.of_today(asking) and tense.past(asking)):
         return Understanding("question", asks=DAY, question=question)
     if listening_cues.FAVOURITE_ASKED.search(asking):
         kind = next((k for k, names in listening_cues.FAVOURITE_KINDS.items() if any(n in asking for n in names)), "")
@@ -328,13 +311,6 @@ def _retraction(text: str, skip: tuple[str, ...]) -> Understanding:
     return Understanding("retraction", topic=topic, clause=clause)
 
 
-def _retracts(text: str) -> bool:
-    """Whether the line says something is called off or changed; quitting told as done ('仕事やめたわ') is
-    news of one's life, unless it takes something back ('やっぱりやめた')."""
-    return any(not listening_cues.QUIT_DONE.match(text, m.start()) for m in listening_cues.RETRACT.finditer(text)) \
-        or (listening_cues.RETRACT.search(text) is not None and listening_cues.TAKING_BACK.search(text) is not None)
-
-
 def _told_topic(text: str, skip: tuple[str, ...]) -> tuple[str, bool]:
     """What a told line is about: the noun just before its first verb or adjective
     ('最近ボルダリング始めたんだけど、腕がパンパンで' → 'ボルダリング'), else its last noun. A noun the line
@@ -348,9 +324,10 @@ def _told_topic(text: str, skip: tuple[str, ...]) -> tuple[str, bool]:
         at = text.find(word.surface, cursor)
         cursor = at + len(word.surface) if at >= 0 else cursor
         if word.pos in ("verb", "adjective") and at >= 0:  # bound ones too: 卒業する, 始める
-            following = found[found.index(word) + 1] if found.index(word) + 1 < len(found) else None
-            if word.pos == "adjective" and following is not None and following.pos == "noun":
-                continue  # 'でっかいカメ': an adjective before its noun says what it is, not what happened
+            at_word = found.index(word)
+            if modifies_a_noun(found, at_word) or (word.pos == "adjective" and word.form.startswith(ADVERBIAL_FORM)
+                                                    and at_word + 1 < len(found) and found[at_word + 1].pos == "verb"):
+                continue  # 'でっかいカメ', '駅前に新しくできたカレー屋': it says which thing or how, not what happened
             first_predicate = at
             break
     candidates = [n for n in _short_nouns(text) if not any(s and (s in n or n in s) for s in skip)
@@ -437,20 +414,20 @@ def _heard(text: str, line: str, own_names: tuple[str, ...], other_names: tuple[
     sentences = split_sentences(text)
     asking = [s for s in sentences if is_asking(s)]
     told = "".join(s for s in sentences if not is_asking(s))
-    if not asking and CLOCK_JI.search(text) and listening_cues.SETTLED.search(text) and not _past(text) \
+    if not asking and CLOCK_JI.search(text) and listening_cues.SETTLED.search(text) and not tense.past(text) \
             and not invites(text) and not listening_cues.RETRACT.search(text):
         # '3時に教室があるんだけど、一緒にいかがですか' is still being asked; '3時のやつ、やっぱやめとくわ' taken back
         return Understanding("arrangement")  # 'じゃあ、そっちで4時ね', 'ほな駅前で3時に': a meeting settled, agreed to
     if listening_cues.FAREWELL.search(text) and not (asking and asking[-1] == sentences[-1] and not listening_cues.FAREWELL.search(asking[-1])):
         return Understanding("farewell")
-    if (_retracts(text) and (listening_cues.TAKING_BACK.search(text) or not (
+    if (calling_off.retracts(text) and (listening_cues.TAKING_BACK.search(text) or not (
             listening_cues.OFFER.search(text) or offers_help(text)))) or (
             (listening_cues.SAID_BEFORE.search(text) or listening_cues.TAKING_BACK.search(text))
             and ((listening_cues.TAKING_BACK.search(text) and listening_cues.NULLIFIED.search(text))
                                                          or listening_cues.CHANGE_TO.search(text))) or listening_cues.TAKEN_BACK_NEG.search(told):
         return _retraction(text, skip)
     # A gift, or help ('持とうか？', '案内するで'), read with the spaces the line had too ('道 教えようか').
-    if listening_cues.OFFER.search(text) or offers_help(text) or offers_help(line):
+    if listening_cues.OFFER.search(text) or offers_help(text) or offers_help(line) or offers_a_thing(text):
         return Understanding("offer", topic=_topic(text, skip)[0])
     chosen = choices.asked(asking, sentences[-1], own_names, other_names)
     if chosen is not None:
@@ -475,6 +452,7 @@ def _heard(text: str, line: str, own_names: tuple[str, ...], other_names: tuple[
     if asking and (asking[-1] == sentences[-1] or _aside(sentences[sentences.index(asking[-1]) + 1:])):
         return _question(text, asking[-1], own_names, other_names, skip, line)
     if any(REQUEST.search(s) and not listening_cues.TOLD_TE.search(s) and not listening_cues.OPENERS.search(s)
+           and not tense.quoted_end(s)
            for s in sentences if not is_asking(s)) \
             and not listening_cues.THANKS.search(text) and not invites(text) \
             and not APOLOGY.search(text):  # '名前を忘れてしもうて、ごめんね': an apology, not a request
@@ -505,10 +483,10 @@ def _heard(text: str, line: str, own_names: tuple[str, ...], other_names: tuple[
     mood = _mood(last) or (_mood(body) if last == body else "")
     body = last
     clause = _clause(body, topic, phrase)
-    if _ahead(body) and not (listening_cues.HEARSAY.search(body) or morphemes.heard_from_others(body)):  # heard of
-        return Understanding("plan", topic=topic, mood=mood, phrase=phrase, clause=clause)
+    if tense.ahead(body) and not (listening_cues.HEARSAY.search(body) or morphemes.heard_from_others(body)):  # heard of
+        return Understanding("plan", topic=topic, mood=mood, phrase=phrase, clause=clause, decided=tense.settled(text))
     if _felt(body) and (not topic or phrase or mood):
         return Understanding("feeling", topic=topic, mood=mood, phrase=phrase, clause=clause)
-    if topic and (mood or not phrase or _past(body)):
+    if topic and (mood or not phrase or tense.past(body)):
         return Understanding("news", topic=topic, mood=mood, phrase=phrase, clause=clause)
     return Understanding("statement", topic=topic, mood=mood, phrase=phrase, clause=clause)

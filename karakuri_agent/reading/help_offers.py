@@ -58,8 +58,10 @@ def _offered(sentence: str) -> bool:
             continue
         after = "".join(w.surface for w in found[head + 1 + len(chain):])
         if verb.form.startswith(listening_cues.VOLITIONAL) or any(w.form.startswith(listening_cues.VOLITIONAL) for w in chain):
-            if not after.startswith(listening_cues.MUSING) and not after.startswith(listening_cues.LETS):
-                return True  # 'shall I' ('持とうか'), not 'let's' ('夕日見ようよ': an invitation) nor musing
+            then = [w for w in found[head + 1 + len(chain):] if w.surface not in listening_cues.QUOTE_PARTICLES]
+            if not after.startswith(listening_cues.MUSING) and not after.startswith(listening_cues.LETS) \
+                    and not (then and then[0].lemma in listening_cues.INTENDING):
+                return True  # 'shall I' ('持とうか'), not 'let's' ('夕日見ようよ'), musing nor meaning to ('と思ってる')
             continue
         if any(w.surface in listening_cues.KANSAI_BENEFACTIVE for w in chain):
             return True

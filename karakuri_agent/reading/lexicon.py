@@ -42,7 +42,7 @@ from karakuri_agent.ja.word_classes import (
     THROUGH,
 )
 from karakuri_agent.reading.morphemes import Word, hiragana, words
-from karakuri_agent.reading.phrase import helper, negated, passive
+from karakuri_agent.reading.phrase import helper, modifies_a_noun, negated, passive
 from karakuri_agent.reading.volition import torn
 from karakuri_agent.shipped import shipped
 
@@ -264,7 +264,8 @@ def tags(found: Sequence[Word], text: str) -> set[str]:
                 named.add(concept.name)
         if turned:
             named.update(c.name for c in concepts().values() if word.lemma in c.negated_lemmas)
-        if word.pos == "verb" and passive(found, i) and not any(c.polarity > 0 for c in index.get(word.lemma, ())):
+        if word.pos == "verb" and passive(found, i) and not any(c.polarity > 0 for c in index.get(word.lemma, ())) \
+                and not modifies_a_noun(found, i):  # 'すすめられた本' says which book
             named.update(c.name for c in concepts().values() if c.passive)
     named.update(c.name for c in concepts().values() if any(_in_order(found, seq) for seq in c.sequences))
     if achieved(found):

@@ -10,7 +10,7 @@ import re
 import unicodedata
 
 from karakuri_agent.ja import listening_cues
-from karakuri_agent.ja.sentences import is_asking, split_sentences
+from karakuri_agent.ja.sentences import is_asking, split_sentences, without_explaining
 
 _MARKS = ("So", "Sk", "Cf", "Mn")  # emoji, their modifiers and joiners
 
@@ -28,7 +28,12 @@ def normalised(text: str) -> str:
     text = listening_cues.MARKS_THEN_SPACE.sub(listening_cues.FULL_STOP, text).replace(listening_cues.MARK, "").strip()
     text = listening_cues.KAOMOJI.sub("", text)  # 'おはよ〜☀️(｡•̀ᴗ-)✧' greets as 'おはよ〜' does
     text = listening_cues.IME_LEFTOVER.sub("", text)  # '図書館d' is 図書館: a typo, never said back
+    text = _undrawn(text)  # 'くださぁい', 'すごぉい' say ください, すごい drawn out
+    # a wide space typed between two thoughts ends one ('課題おわらん　締め切り明日なのに', '好きな本てなに　ずっと
+    # 気になってた'); a narrow one between kana words does not ('あした ぱぱと つりに')
+    text = listening_cues.WIDE_SPACE_BREAK.sub(listening_cues.FULL_STOP, text)
     text = re.sub(r"(?<=[^\x00-\x7f])[ \u3000]+(?=[^\x00-\x7f])", "", text)
+    text = listening_cues.TOHOKU_SUKI.sub(listening_cues.STANDARD_SUKI, text)
     text = listening_cues.KANSAI_NAN.sub(listening_cues.STANDARD_NO, text)  # '平気なん？' asks as '平気なの？' does
     # '三千円やけどな' concedes as '三千円だけどな' does: no burn (火傷) for the analyzer to find
     text = listening_cues.KANSAI_YAKEDO.sub(listening_cues.STANDARD_KEDO, text)
@@ -38,10 +43,23 @@ def normalised(text: str) -> str:
     out = []
     for sentence in split_sentences(text):
         bare = sentence.rstrip(listening_cues.SENTENCE_TAIL)
-        if not is_asking(sentence) and listening_cues.BARE_QUESTION.search(bare) and not listening_cues.FAREWELL.search(sentence):
+        if not is_asking(sentence) and listening_cues.BARE_QUESTION.search(without_explaining(bare)) and not listening_cues.FAREWELL.search(sentence):
             sentence = bare + listening_cues.QUESTION_MARKS[0]
         out.append(sentence)
     return "".join(out)
+
+
+def _vowel(letter: str) -> str:
+    """The vowel a kana letter ends in ('さ' → 'A'), '' for anything else."""
+    name = unicodedata.name(letter, "")
+    return name[-1] if name.startswith(("HIRAGANA LETTER", "KATAKANA LETTER")) and "SMALL" not in name else ""
+
+
+def _undrawn(text: str) -> str:
+    """A small vowel after a letter ending in that vowel dropped: a voice drawn out in writing
+    ('くださぁい', 'だよぉ'); one that makes a sound of its own stays ('ファン', 'ティー')."""
+    return "".join(ch for i, ch in enumerate(text)
+                   if not (i and ch in listening_cues.SMALL_VOWELS and _vowel(text[i - 1]) == listening_cues.SMALL_VOWELS[ch]))
 
 
 def _adjective_nai(found: re.Match[str]) -> str:

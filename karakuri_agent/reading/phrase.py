@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from karakuri_agent.ja.listening_cues import AGREEING_TAILS, QUESTION_MARKS
 from karakuri_agent.ja.word_classes import (
     ADVERBIAL_FORM,
+    LAUGH_LETTERS,
     NEGATION_TRANSPARENT,
     NEGATIONS,
     NOUN_TO_VERB,
@@ -32,6 +33,18 @@ def passive(found: Sequence[Word], i: int) -> bool:
     following = found[i + 1:i + 4]
     return bool(following) and following[0].pos == "auxiliary" and following[0].lemma in PASSIVES \
         and any(tells_past(w) for w in following[1:])
+
+
+def modifies_a_noun(found: Sequence[Word], i: int) -> bool:
+    """The predicate at ``i`` ends a clause that modifies the noun after it (its auxiliaries, and
+    adjectives after a verb, between): '駅前にできた新しいカレー屋' is about the カレー屋, 'すすめられた本'
+    tells of no trouble; a laugh typed after it is no noun ('消えたｗｗ')."""
+    j = i + 1
+    while j < len(found) and (found[j].pos in ("auxiliary", "adnominal", "prefix")
+                              or (found[j].pos == "adjective" and found[i].pos != "adjective")):
+        j += 1  # 'できた小さな店', 'すすめられたお店'
+    return j < len(found) and found[j].pos == "noun" and not found[j].spaced \
+        and not set(found[j].surface) <= LAUGH_LETTERS
 
 
 def negated(found: Sequence[Word], i: int) -> bool:

@@ -38,7 +38,7 @@ from karakuri_agent.ja.question_words import (
     WHY,
 )
 from karakuri_agent.domain.understanding import Question
-from karakuri_agent.ja.sentences import is_asking, split_sentences
+from karakuri_agent.ja.sentences import is_asking, split_sentences, without_explaining
 from karakuri_agent.ja.word_classes import (
     ADJECTIVE_ADVERBIAL_END,
     ADJECTIVE_END,
@@ -106,7 +106,8 @@ _FORMS: tuple[tuple[re.Pattern[str], str], ...] = (
 
 def _kind(text: str) -> str:
     """The answer wanted: the first form that matches, narrowed by the text."""
-    form = next((kind for pattern, kind in _FORMS if pattern.search(text)), "yesno")
+    asked = without_explaining(text)
+    form = next((kind for pattern, kind in _FORMS if pattern.search(asked)), "yesno")
     narrower = NARROWER.get(form)
     return narrower(text) if narrower else form
 

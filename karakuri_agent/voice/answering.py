@@ -159,15 +159,23 @@ def _told(s: Situation, h: Understanding) -> list[str]:
         ongoing = _said(s, "trouble_ongoing", table="reactions") or _said(s, "worry", table="reactions")
         if ongoing:
             return ongoing
+    if h.mood == "bad" and h.kind == "plan":  # 'あしたから ようちえん いきたくない…': ahead, worried with
+        worry = _said(s, "worry", table="reactions")
+        if worry:
+            return worry
     mood = {"good": "good_news", "bad": "bad_news"}.get(h.mood, "")
-    kind = "plan" if h.kind == "plan" and not h.mood else mood or ("feeling" if h.kind == "feeling" else "news")
+    # A plan is ahead: looked forward to or cheered on; good news only when told as decided
+    # ('結婚することになりました'), never wished well as done ('プロポーズしよう思てんねん' → 'よかったね',
+    # '友達の結婚式に行くの' → 'おめでとう').
+    kind = "plan" if h.kind == "plan" and not (mood == "good_news" and h.decided) \
+        else mood or ("feeling" if h.kind == "feeling" else "news")
     plain = not h.clause or (not h.verbal and kind != "plan") or "relieved" in h.emotions
     if kind == "good_news" and MILESTONE in h.emotions:  # '昇進決まった！': congratulations, where the pack has them
         said = _said(s, "celebrate_plain", table="reactions") if plain else \
             _said(s, "celebrate", table="reactions", topic=h.clause)
         if said:
             return said
-    if kind == "good_news" and RELIEVED in h.emotions:  # '熱さがった〜': relieved with them, not amazed
+    if RELIEVED in h.emotions and h.mood == "good":  # '熱さがった〜', '明日退院できるって': relieved with them
         said = _said(s, "relief", table="reactions")
         if said:
             return said
@@ -213,6 +221,8 @@ def cared(s: Situation, h: Understanding) -> list[str]:
         if emotion in h.emotions:
             if emotion in ("unwell", "hurt") and h.subject == "third":
                 pool = "unwell_other"  # 'お母さんが風邪で': hope they get well, the speaker is not told to rest
+            elif emotion in ("unwell", "hurt") and h.kind == "plan":
+                pool = "worry"  # '明日手術なんだ': ahead, worried with; not told to rest as if ill now
             said = _said(s, pool, table="reactions")
             if said:
                 return said
