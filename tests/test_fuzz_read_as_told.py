@@ -221,3 +221,32 @@ def test_fuzz_a_voice_drawn_out_in_small_vowels_reads_as_the_word(word: str, vow
     at = min(vowel_at, len(word) - 1)
     drawn = word[:at + 1] + small[unicodedata.name(word[at])[-1]] + word[at + 1:]
     assert normalised(drawn) == normalised(word), drawn
+
+
+@pytest.mark.fuzz
+@settings(max_examples=100, deadline=None)
+@given(start=st.sampled_from(("お礼に、あとで", "明日、ニケちゃん家に", "今度ニケちゃんに", "明日の朝、ニケちゃんに")),
+       thing=st.sampled_from(("漬物", "大根", "おはぎ", "みかん")),
+       bring=st.sampled_from(("持っていくよ", "持ってくるね", "持ってぐがら待ってでけろ", "持ってきちゃるけんね", "持って行くけん")))
+def test_fuzz_a_thing_brought_to_the_agent_is_an_offer(start: str, thing: str, bring: str) -> None:
+    line = start + thing + bring
+    heard = hear(line, own_names=OWN)
+    assert heard is not None and heard.kind == "offer", (line, heard)
+
+
+@pytest.mark.fuzz
+@settings(max_examples=60, deadline=None)
+@given(line=st.sampled_from(("傘持っていく", "明日お弁当持っていくね", "水筒持っていったほうがいいよ")))
+def test_fuzz_a_thing_taken_along_by_oneself_is_no_offer(line: str) -> None:
+    heard = hear(line, own_names=OWN)
+    assert heard is not None and heard.kind != "offer", (line, heard)
+
+
+@pytest.mark.fuzz
+@settings(max_examples=60, deadline=None)
+@given(what=st.sampled_from(("なにを かいたと", "なにが つれたと", "なんびき とれたと", "何当たったと", "どこ行ったと")),
+       think=st.sampled_from(("おもう？", "思う？", "おもう?")))
+def test_fuzz_a_guess_asked_is_played_along(what: str, think: str) -> None:
+    line = what + " " + think
+    reply = _reply(line)
+    assert "知らない" not in reply and reply, (line, reply)

@@ -281,3 +281,13 @@ def test_a_thing_told_before_said_to_be_over_is_asked_how_it_went(env, state_dir
     said, _ = _run(env, _conversation("notif-o2", day2, "桜草メイ", MEI, "昨日話したやつ、終わったよ〜"), day2)
     assert any(line.split("{")[0] in said for line in turn_lines.TOLD_BEFORE + turn_lines.TOLD_BEFORE_GUESS), said
     assert any(asked in said for asked in turn_lines.OUTCOME_ASKED), said
+
+
+def test_a_thing_said_in_the_line_itself_is_never_told_before(env, state_dir):
+    """'きのうの、なんとかおわった　手応えよくわからんw' after an interview told of (set-5): the reply named
+    '手応え', a word of that very line, as a thing told before; the interview is what it refers back to."""
+    _run(env, _conversation("notif-t1", DAY1, "桜草メイ", MEI, "明日の面接まじ緊張する　第一志望なんだよね"), DAY1)
+    day2 = DAY1 + timedelta(days=1)
+    said, _ = _run(env, _conversation("notif-t2", day2, "桜草メイ", MEI, "きのうの、なんとかおわった　手応えよくわからんw"), day2)
+    assert "手応え" not in said, said
+    assert "面接" in said, said

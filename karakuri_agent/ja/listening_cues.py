@@ -93,6 +93,10 @@ OFFER = lazy(r"あげる|あげよう|どうぞ|受け取って|(?<![てで])も
 TAKING = frozenset({"使う", "食べる", "食う", "飲む", "召し上がる", "貰う", "受け取る", "巻く", "着る", "羽織る",
                     "味見", "持ち帰る", "持つ", "使い"})
 TAKEN_ONLY_ALONG = frozenset({"持つ"})
+# A thing brought to them ('持ってくるね', '持ってぐがら' read as 持っ+て+グ): the going or coming after 持って,
+# and what says it is for them (お礼に, wait for it).
+BRINGING = frozenset({"行く", "来る", "グ", "てく", "てくる"})
+FOR_THEM = frozenset({"礼", "御礼", "待つ", "お裾分け"})
 TAKEN_ALONG = frozenset({"行く", "てく", "帰る", "帰り", "って"})  # って: '持ってって。' cut as 持っ+て+って
 # What may follow it in a request: the て, a going along, the polite or imperative helpers.
 REQUEST_TAIL = frozenset({"て", "で", "って", "てく", "行く", "帰る", "帰り", "下さる", "為さる", "ます", "呉れる", "な", "だ", "為る", "か",
@@ -387,7 +391,7 @@ BACK_REFERENCE = lazy(r"あの(?![ねさぁーっ〜、])|例の|前に(?:話|�
                       r"|だいぶ|あれから|その後|いよいよ|の件|のこと"
                       # '昨日話したやつ', 'きのう言うてた', '言ってたやつ': what was said on a day before (not
                       # 'きのういった', which is as often 'went')
-                      r"|(?:昨日|きのう|昨夜|ゆうべ|おととい)(?:話|はな|言|お話)"
+                      r"|(?:昨日|きのう|昨夜|ゆうべ|おととい)(?:話|はな|言|お話|の[、,]|の話)"  # 'きのうの、なんとかおわった'
                       r"|(?:(?:話し|言っ)て?|(?:いっ|ゆう|ゆっ)て)(?:た|と[っる]た?)(?:やつ|ヤツ|の[、,]|こと|とこ|件)")
 
 REMEMBER_ASKED = lazy(r"覚えて(?:る|ます|い|とる|おる|はる|おいで)|おぼえて(?:る|ます|い|とる)|覚えとる|忘れてない|わすれてない")

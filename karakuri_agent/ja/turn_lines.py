@@ -42,7 +42,7 @@ PARTING = (
 ASK_TIME = (
     "いいね！何時ごろにする？",
     "楽しそう！何時にするか決めようか。",
-    "行けたら行くね。時間が決まったら教えて！",
+    "うん、行きたい！時間が決まったら教えてね。",
     "いいね、行きたいな。何時ごろがいい？",
 )
 # A partner's line about something they told before (recall.linked): the agent shows it remembers.

@@ -134,7 +134,9 @@ def has_hiragana(word: str) -> bool:
 
 # Nouns that point at a thing without naming it ('例のやつ', 'アレの結果'): a line with only these names nothing.
 VAGUE_REFERENTS = frozenset({"例", "アレ", "あれ", "やつ", "ヤツ", "件", "結果", "おかげさま", "おかげ", "ダメ", "だめ",
-                             "無事", "結局", "ついに", "とうとう", "とこ", "ところ", "こと"})
+                             "無事", "結局", "ついに", "とうとう", "とこ", "ところ", "こと",
+                             # how it came out, or when: no new thing ('きのうの、なんとかおわった　手応えよくわからんw')
+                             "手応え", "感触", "なんとか", "何とか", "昨日", "きのう", "夜中", "結構"})
 
 
 # Achieving, read from the verb's form ('やっと買えた', '最後まで走りきった', 'また歩けるようになった'):

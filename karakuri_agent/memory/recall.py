@@ -159,8 +159,9 @@ def linked(rows: Iterable[Mapping[str, Any]], person: PersonRef, line: str) -> s
     from karakuri_agent.reading.morphemes import nouns  # the analyzer: only for a line that refers back
     from karakuri_agent.ja.word_classes import has_hiragana
 
+    said = "".join(line.split())  # the line itself, however its spaces were kept ('おわった　手応え')
     told = [row for row in rows if not row.get("withdrawn_at") and (_about(row, person) or _told_by(row, person))
-            and str(row.get("source") or "") != line]
+            and "".join(str(row.get("source") or "").split()) != said]
     if not told:
         return None
     topics = {str(row.get("topic") or "") for row in told}

@@ -23,8 +23,11 @@ from karakuri_agent.reading.morphemes import Word
 __all__ = ["offers_a_thing"]
 
 
-def offers_a_thing(text: str) -> bool:
-    """Whether ``text`` gives the one it is said to a thing to take, or asks whether they want one."""
+def offers_a_thing(text: str, own_names: tuple[str, ...] = ()) -> bool:
+    """Whether ``text`` gives the one it is said to a thing to take, asks whether they want one, or says
+    it will bring them one ('お礼に、あとで漬物持ってぐがら待ってでけろ', 'ニケちゃん家に大根持っていくよ')."""
+    if _brought(text, own_names):
+        return True
     # handed over: pointed at or counted anywhere in the line ('ほれ、いぶりがっこ。持ってってけろ'), or 'よかったら'
     handed = listening_cues.IF_YOU_LIKE.search(text) is not None \
         or any(w.lemma in listening_cues.GIFT_POINTERS or w.pos == "numeral" for w in morphemes.words(text))
@@ -87,3 +90,15 @@ def _a_thing(noun: Word) -> bool:
     """A thing one may want, not someone one has ('きょうだいいる？') nor where one is ('この辺いる？')."""
     return not lexicon.named_in(noun.lemma) & listening_cues.SOMEONE and noun.lemma not in listening_cues.WHEREABOUTS \
         and not noun.surface.endswith(PLACE_ENDINGS)
+
+
+def _brought(text: str, own_names: tuple[str, ...]) -> bool:
+    """A thing carried to the listener (持って + 行く / 来る, not asked of them), for them: they are named,
+    thanked ('お礼に') or told to wait for it."""
+    found = morphemes.words(text)
+    for i, word in enumerate(found[:-2]):
+        if word.lemma in listening_cues.TAKEN_ONLY_ALONG and found[i + 1].surface in TE_LINKS \
+                and found[i + 2].lemma in listening_cues.BRINGING and not found[i + 2].form.startswith(IMPERATIVE_FORM):
+            return any(n and n in text for n in own_names) \
+                or any(w.lemma in listening_cues.FOR_THEM for w in found)
+    return False

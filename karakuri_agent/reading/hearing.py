@@ -427,7 +427,7 @@ def _heard(text: str, line: str, own_names: tuple[str, ...], other_names: tuple[
                                                          or listening_cues.CHANGE_TO.search(text))) or listening_cues.TAKEN_BACK_NEG.search(told):
         return _retraction(text, skip)
     # A gift, or help ('持とうか？', '案内するで'), read with the spaces the line had too ('道 教えようか').
-    if listening_cues.OFFER.search(text) or offers_help(text) or offers_help(line) or offers_a_thing(text):
+    if listening_cues.OFFER.search(text) or offers_help(text) or offers_help(line) or offers_a_thing(text, own_names):
         return Understanding("offer", topic=_topic(text, skip)[0])
     chosen = choices.asked(asking, sentences[-1], own_names, other_names)
     if chosen is not None:
@@ -470,7 +470,9 @@ def _heard(text: str, line: str, own_names: tuple[str, ...], other_names: tuple[
     body = told or text
     named = [s for s in sentences if not is_asking(s) and _topic(s, skip)[0]]
     nouned = [s for s in named if not _topic(s, skip)[1]]  # '自転車買った。青いやつ': the sentence with a noun
-    last = (nouned or named or [body])[-1]
+    # the one that says how it went, before a plain aside ('明日の面接まじ緊張する。第一志望なんだよね')
+    felt = [s for s in nouned if lexicon.feel(s).emotions]
+    last = (felt or nouned or named or [body])[-1]
     topic, phrase = _told_topic(last, skip)
     praised = listening_cues.COMPLIMENT.search(text)
     if praised and (not topic or phrase or listening_cues.COMPLIMENT.search(topic) or topic in praised.group()) \

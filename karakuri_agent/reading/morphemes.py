@@ -23,6 +23,7 @@ from typing import Any
 
 from karakuri_agent.ja.listening_cues import DISCOURSE, JOINING
 from karakuri_agent.ja.word_classes import (
+    LAUGH_LETTERS,
     ADJECTIVE_ENDING,
     ADVERBIAL,
     AUX_STEM,
@@ -148,8 +149,10 @@ def _one_kana_noun(found: tuple[Word, ...], i: int) -> bool:
 
 
 def _not_topic(word: Word) -> bool:
-    """A time word or a formal noun, as written or in kana ('きょう' is 今日, 'こんど' is 今度)."""
-    return word.surface in NOT_TOPICS or (word.lemma in NOT_TOPICS and ADVERBIAL in word.detail)
+    """A time word or a formal noun, as written or in kana ('きょう' is 今日, 'こんど' is 今度), or a laugh
+    typed ('よくわからんw': the analyzer's noun w)."""
+    return word.surface in NOT_TOPICS or (word.lemma in NOT_TOPICS and ADVERBIAL in word.detail) \
+        or set(word.surface) <= LAUGH_LETTERS
 
 
 def _is_noun(word: Word) -> bool:

@@ -159,10 +159,10 @@ def _told(s: Situation, h: Understanding) -> list[str]:
         ongoing = _said(s, "trouble_ongoing", table="reactions") or _said(s, "worry", table="reactions")
         if ongoing:
             return ongoing
-    if h.mood == "bad" and h.kind == "plan":  # 'あしたから ようちえん いきたくない…': ahead, worried with
-        worry = _said(s, "worry", table="reactions")
-        if worry:
-            return worry
+    if h.mood == "bad" and h.kind == "plan":  # '会社、今月いっぱいで閉まることになりまして': ahead, listened to
+        ahead = _said(s, "trouble_ongoing", table="reactions") or _said(s, "worry", table="reactions")
+        if ahead:
+            return ahead
     mood = {"good": "good_news", "bad": "bad_news"}.get(h.mood, "")
     # A plan is ahead: looked forward to or cheered on; good news only when told as decided
     # ('結婚することになりました'), never wished well as done ('プロポーズしよう思てんねん' → 'よかったね',
