@@ -250,3 +250,28 @@ def test_fuzz_a_guess_asked_is_played_along(what: str, think: str) -> None:
     line = what + " " + think
     reply = _reply(line)
     assert "知らない" not in reply and reply, (line, reply)
+
+
+@pytest.mark.fuzz
+@settings(max_examples=60, deadline=None)
+@given(line=st.sampled_from(("だいたい五分ずつ早うなっとる", "だいたいそんな感じ", "だいたいあってる")))
+def test_fuzz_a_kana_word_inside_another_word_names_nothing(line: str) -> None:
+    heard = hear(line, own_names=OWN)
+    assert heard is not None and not heard.emotions & {"hurt", "unwell"} and heard.mood != "bad", (line, heard)
+
+
+@pytest.mark.fuzz
+@settings(max_examples=60, deadline=None)
+@given(line=st.sampled_from(("試合、ボロ負けやったわ", "じてんしゃ のれるように なったよ", "あたま いたい", "今年の米、長雨でさっぱりだったんだ")))
+def test_fuzz_a_word_named_as_part_of_its_phrase_still_counts(line: str) -> None:
+    heard = hear(line, own_names=OWN)
+    assert heard is not None and heard.mood in ("good", "bad") or heard is not None and heard.emotions, (line, heard)
+
+
+@pytest.mark.fuzz
+@settings(max_examples=60, deadline=None)
+@given(verb=st.sampled_from(("もらえ", "行け", "会え", "食べれ")), neg=st.sampled_from(("んく", "ねぐ")),
+       end=st.sampled_from(("なった", "なる", "なりました")))
+def test_fuzz_a_dialect_no_longer_reads_as_the_standard_one(verb: str, neg: str, end: str) -> None:
+    from karakuri_agent.reading.normalised import normalised
+    assert normalised(verb + neg + end) == normalised(verb + "なく" + end)

@@ -97,6 +97,7 @@ TAKEN_ONLY_ALONG = frozenset({"持つ"})
 # and what says it is for them (お礼に, wait for it).
 BRINGING = frozenset({"行く", "来る", "グ", "てく", "てくる"})
 FOR_THEM = frozenset({"礼", "御礼", "待つ", "お裾分け"})
+ASKED_FOR = frozenset({"貰う", "呉れる", "頂く", "下さる"})  # '持ってきてもらえる？': a favour asked, no gift
 TAKEN_ALONG = frozenset({"行く", "てく", "帰る", "帰り", "って"})  # って: '持ってって。' cut as 持っ+て+って
 # What may follow it in a request: the て, a going along, the polite or imperative helpers.
 REQUEST_TAIL = frozenset({"て", "で", "って", "てく", "行く", "帰る", "帰り", "下さる", "為さる", "ます", "呉れる", "な", "だ", "為る", "か",
@@ -296,6 +297,8 @@ KANSAI_NAN = lazy(r"(?<=[ぁ-んァ-ヴー\u4e00-\u9fff])なん(?=[？?])")
 KANSAI_YAKEDO = lazy(r"(?<=[^\s、。！？!?])やけど(?=[、。！!？?なねよ…〜ー]|$)")
 STANDARD_KEDO = "だけど"
 STANDARD_NO = "なの"
+# A dialect's 'not any more' ('もらえんくなった', '会えねぐなる'), read as the standard 'なくなった'.
+DIALECT_NAKU, STANDARD_NAKU = lazy(r"(?<=[ぁ-ん])(?:ん|ね)[くぐ](?=な[っるりい])"), "なく"
 # Tohoku's voiced 好ぎ ('どんな漬物が好ぎだ？', '何が好ぎだべ'), read as 好き.
 TOHOKU_SUKI, STANDARD_SUKI = lazy(r"好ぎ"), "好き"
 # A word written in hiragana alone ('はっぴょうかい').

@@ -49,6 +49,7 @@ NOT_TOPICS = frozenset({
 # The case particles a noun comes before ('はが' is 歯が): a kana before one is no particle itself.
 CASE_PARTICLES = frozenset({"が", "を"})
 KANA = lazy(r"[ぁ-ゖ]")
+KANA_WORD = lazy(r"[ぁ-ゖー〜…。、]+")  # a word in hiragana alone (its marks too)
 # A word written in hiragana alone, and the distance from a hiragana to its katakana in Unicode ('か' → 'カ').
 HIRAGANA_ONLY = lazy(r"[ぁ-ゖー]+")
 KATAKANA_ONLY = lazy(r"[ァ-ヶー]+")

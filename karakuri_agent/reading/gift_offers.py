@@ -16,7 +16,9 @@ from dataclasses import replace
 from karakuri_agent.ja import listening_cues
 from karakuri_agent.ja.listening_cues import PAUSE, QUESTION_MARKS
 from karakuri_agent.ja.sentences import TRAILING_MARKS, is_asking, split_sentences
-from karakuri_agent.ja.word_classes import ADVERBIAL_FORM, IMPERATIVE_FORM, PLACE_ENDINGS, TE_LINKS
+from karakuri_agent.ja.word_classes import (
+    ADVERBIAL_FORM, IMPERATIVE_FORM, PLACE_ENDINGS, PLAIN_FORMS, TE_LINKS, VOLITIONAL_FORM,
+)
 from karakuri_agent.reading import lexicon, morphemes
 from karakuri_agent.reading.morphemes import Word
 
@@ -97,8 +99,16 @@ def _brought(text: str, own_names: tuple[str, ...]) -> bool:
     thanked ('お礼に') or told to wait for it."""
     found = morphemes.words(text)
     for i, word in enumerate(found[:-2]):
+        going, last = found[i + 2], found[i + 2]
+        for helper in found[i + 3:]:  # its helpers: 'きちゃる', 'いきます'
+            if helper.pos != "auxiliary":
+                break
+            last = helper
+        # said as what one will do ('持っていく', '持ってこう'), not asked ('持ってきてもらえる？', '持ってきて')
+        told = not last.form or last.form.startswith((*PLAIN_FORMS, VOLITIONAL_FORM))
         if word.lemma in listening_cues.TAKEN_ONLY_ALONG and found[i + 1].surface in TE_LINKS \
-                and found[i + 2].lemma in listening_cues.BRINGING and not found[i + 2].form.startswith(IMPERATIVE_FORM):
+                and going.lemma in listening_cues.BRINGING and told \
+                and not any(w.lemma in listening_cues.ASKED_FOR for w in found[i + 3:]):
             return any(n and n in text for n in own_names) \
                 or any(w.lemma in listening_cues.FOR_THEM for w in found)
     return False

@@ -28,6 +28,7 @@ from karakuri_agent.ja.listening_cues import (
 )
 from karakuri_agent.ja.word_classes import (
     AT_LAST,
+    KANA_WORD,
     CONCESSIVE,
     CONDITIONAL,
     GODAN_ENDINGS,
@@ -272,6 +273,7 @@ def tags(found: Sequence[Word], text: str) -> set[str]:
         named.add("good_event")  # 'やっと買えた', '最後まで走りきった': managed, at last
     if "good_event" in named:
         named.discard("adversity")  # '選手に選ばれた': done to one, and glad
+    spans = _word_spans(found, text)
     for concept in concepts().values():
         if concept.name in named or concept.reply_only:
             continue
@@ -279,9 +281,26 @@ def tags(found: Sequence[Word], text: str) -> set[str]:
             tail = text.rstrip(SENTENCE_END_MARKS)
             if any(tail.endswith(s) for s in concept.surfaces):
                 named.add(concept.name)
-        elif any(_named_unturned(s, text, concept.polarity != 0) for s in concept.surfaces if len(s) > 1):
+        elif any(_named_unturned(s, text, concept.polarity != 0, spans) for s in concept.surfaces if len(s) > 1):
             named.add(concept.name)
     return named
+
+
+def _word_spans(found: Sequence[Word], text: str) -> tuple[tuple[int, int], ...]:
+    """Where in ``text`` each word begins and ends."""
+    spans, cursor = [], 0
+    for word in found:
+        at = text.find(word.surface, cursor)
+        if at >= 0:
+            spans.append((at, at + len(word.surface)))
+            cursor = at + len(word.surface)
+    return tuple(spans)
+
+
+def _inside_a_word(start: int, end: int, spans: tuple[tuple[int, int], ...]) -> bool:
+    """Whether ``text[start:end]`` lies inside one word, not at its start: 'いたい' in 'だいたい' is no pain;
+    'るようになった' after a stem ('のれる' + 'ように') runs on past the word and is the ending it names."""
+    return any(a < start and end <= b for a, b in spans)
 
 
 def _in_order(found: Sequence[Word], sequence: tuple[str, ...]) -> bool:
@@ -316,12 +335,14 @@ def achieved(found: Sequence[Word]) -> bool:
     return False
 
 
-def _named_unturned(surface: str, text: str, polar: bool) -> bool:
+def _named_unturned(surface: str, text: str, polar: bool, spans: tuple[tuple[int, int], ...] = ()) -> bool:
     """Whether ``surface`` is in ``text`` and, for a concept that says how things went, not turned by a
     negation right after it ('うまくいってない', '歩けるようになってない': no good news; '負けなかった': no defeat)."""
     start = text.find(surface)
     while start >= 0:
-        if not polar or not NEGATION_AFTER.match(text, start + len(surface)):
+        # a kana surface never from inside a word ('いたい' is not in 'だいたい'); one with kanji anywhere ('ボロ負け')
+        if not (KANA_WORD.fullmatch(surface) and _inside_a_word(start, start + len(surface), spans)) \
+                and (not polar or not NEGATION_AFTER.match(text, start + len(surface))):
             return True
         start = text.find(surface, start + 1)
     return False

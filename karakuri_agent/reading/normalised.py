@@ -34,6 +34,7 @@ def normalised(text: str) -> str:
     text = listening_cues.WIDE_SPACE_BREAK.sub(listening_cues.FULL_STOP, text)
     text = re.sub(r"(?<=[^\x00-\x7f])[ \u3000]+(?=[^\x00-\x7f])", "", text)
     text = listening_cues.TOHOKU_SUKI.sub(listening_cues.STANDARD_SUKI, text)
+    text = listening_cues.DIALECT_NAKU.sub(listening_cues.STANDARD_NAKU, text)
     text = listening_cues.KANSAI_NAN.sub(listening_cues.STANDARD_NO, text)  # '平気なん？' asks as '平気なの？' does
     # '三千円やけどな' concedes as '三千円だけどな' does: no burn (火傷) for the analyzer to find
     text = listening_cues.KANSAI_YAKEDO.sub(listening_cues.STANDARD_KEDO, text)
