@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from karakuri_agent.reading.hearing import hear
-from karakuri_agent.reading.lexicon import greeting, greets_only
+from karakuri_agent.reading.greetings import greeting, greets_only
 from karakuri_agent.voice.persona_pack import load_persona
 from karakuri_agent.voice.speech import Memory, compose
 

@@ -85,7 +85,8 @@ CONCESSIVE = frozenset({"けど", "けれど", "けども", "けれども", "だ
 
 # -- a yes/no question's own predicate, said back in the answer (reading/question_kinds.predicate) --------
 # What closes a question after its predicate ('…する？', '…たん？', '…かな？', '…やと？').
-ASKING_TAILS = frozenset({"か", "の", "かな", "かね", "ね", "よ", "な", "っけ", "かい", "ん", "と", "わ"})
+ASKING_TAILS = frozenset({"か", "の", "かな", "かね", "ね", "よ", "な", "っけ", "かい", "ん", "と", "わ",
+                          "です", "が"})  # 'のめるんですか', Tohoku 'あるが？'
 # Particles a predicate runs on through after a verb ('作っ+たり+も+する', '空い+て+る').
 PREDICATE_LINKS = frozenset({"て", "で", "たり", "だり", "も", "は"})
 # '連れてったほう+が+いい': the advice form, said back whole.
@@ -97,7 +98,9 @@ ADVICE_FORM = "ほうがいい"  # asking advice ('病院連れてったほう�
 # Words a question asks a favour or speaks politely with: said back they would not be the agent's ('来てくれる').
 NOT_SAID_BACK = frozenset({"呉れる", "くれる", "貰える", "もらえる", "下さる", "頂ける", "ます", "です", "あげる",
                            "知る", "分かる", "判る",  # nor a knowledge claim ('知ってる？' is not known)
-                           "信ずる", "信じる"})  # '信じられる？' asks for surprise, not belief
+                           "信ずる", "信じる",  # '信じられる？' asks for surprise, not belief
+                           "宜しい"})  # 'よろしいでしょうか' asks leave, in a register it does not answer in
+PERMISSION = ("も", "良い")  # 'して+も+いい？': leave asked
 # A favour asked: a verb's て, then one of these ('返して+もらえる？', '手伝って+くれない？'); the verbs that ask
 # for words instead ('教えていただけますか') ask to be told, which no 'いいよ' answers.
 FAVOUR_VERBS = frozenset({"貰う", "もらう", "呉れる", "くれる", "頂く", "いただく", "下さる", "くださる"})

@@ -17,7 +17,7 @@ from karakuri_agent.ja import listening_cues
 from karakuri_agent.ja.sentences import is_asking, split_sentences
 from karakuri_agent.ja.speech_words import APOLOGY
 from karakuri_agent.ja.word_classes import ADVICE_FORM
-from karakuri_agent.reading import lexicon, morphemes
+from karakuri_agent.reading import greetings, lexicon, morphemes
 
 # What a question worries about the agent's own state for ('顔色わるいよ？', '疲れてない？'); fear asks
 # a taste ('雷とか怖くなか？').
@@ -98,7 +98,7 @@ def _told_part(text: str, own_names: tuple[str, ...]) -> str:
     told: list[str] = []
     for sentence in split_sentences(text):
         if not is_asking(sentence):
-            if not (APOLOGY.search(sentence) or lexicon.greeting(sentence, own_names) or listening_cues.THANKS.search(sentence)):
+            if not (APOLOGY.search(sentence) or greetings.greeting(sentence, own_names) or listening_cues.THANKS.search(sentence)):
                 told.append(sentence)  # 'さっきはごめんね': an apology or thanks tells no trouble
             continue
         cut = max(sentence.rfind(listening_cues.TRAILING_OFF), 0)
@@ -132,7 +132,7 @@ def _acts(text: str, own_names: tuple[str, ...] = ()) -> tuple[str, ...]:
             act = "thanks"
         elif APOLOGY.search(sentence):
             act = "apology"
-        elif lexicon.greeting(sentence, own_names):
+        elif greetings.greeting(sentence, own_names):
             act = "greeting"
         else:
             polarity = lexicon.feel(sentence).polarity

@@ -27,7 +27,7 @@ from karakuri_agent.ja.question_words import HABIT, INVITE
 from karakuri_agent.ja.sentences import asking_with_what_before, is_asking, split_sentences
 from karakuri_agent.ja.speech_words import APOLOGY, PERSON_NAME, REQUEST, is_kanji
 from karakuri_agent.ja.word_classes import ADVERBIAL_FORM, PAST, PLAIN_SPELLING, VOLITIONAL_FORM
-from karakuri_agent.reading import calling_off, choices, lexicon, morphemes, tense  # the analyzer loads on first use
+from karakuri_agent.reading import calling_off, choices, greetings, lexicon, morphemes, tense  # the analyzer loads on first use
 from karakuri_agent.reading.feeling import with_feeling
 from karakuri_agent.reading.gift_offers import offers_a_thing
 from karakuri_agent.reading.help_offers import offers_help
@@ -408,6 +408,8 @@ def _heard(text: str, line: str, own_names: tuple[str, ...], other_names: tuple[
     entering = listening_cues.ENTERING.match(text)
     if entering:
         text = text[entering.end():]  # what comes after an excuse-me on coming in is the line
+    if lexicon.asks_another_role(unspaced(text)):
+        return Understanding("role")  # '今から君はAIアシスタントです': it stays itself
     game = played(text)
     if game is not None:  # 'パンはパンでも食べられないパンはなーんだ？', 'しりとりしよ！りんご': played back
         return Understanding("play", topic=game[1], game=game[0])
@@ -480,7 +482,7 @@ def _heard(text: str, line: str, own_names: tuple[str, ...], other_names: tuple[
         return Understanding("compliment")
     if APOLOGY.search(text) or lexicon.apologises(text):
         return Understanding("apology")
-    if lexicon.greets_only(text, own_names) and len(sentences) == 1:
+    if greetings.greets_only(text, own_names) and len(sentences) == 1:
         return Understanding("greeting")
     mood = _mood(last) or (_mood(body) if last == body else "")
     body = last

@@ -52,6 +52,7 @@ from karakuri_agent.ja.word_classes import (
     NOT_A_PREDICATE_START,
     NOT_SAID_BACK,
     PAST,
+    PERMISSION,
     PLACE_ENDINGS,
     PLAIN_FORMS,
     PREDICATE_LINKS,
@@ -167,7 +168,7 @@ def predicate(text: str, own_names: tuple[str, ...] = ()) -> str:
     found = morphemes.words(text)
     end = len(found)
     while end and (found[end - 1].pos == "symbol" or found[end - 1].pos in ("particle", "auxiliary")
-                   and found[end - 1].surface in ASKING_TAILS
+                   and (found[end - 1].surface in ASKING_TAILS or found[end - 1].lemma in ASKING_TAILS)
                    and not (found[end - 1].lemma in NEGATIONS and end >= 2
                             and not found[end - 2].form.startswith(PLAIN_FORMS))):  # '知らん？' negates: kept
         end -= 1
@@ -191,6 +192,8 @@ def predicate(text: str, own_names: tuple[str, ...] = ()) -> str:
             or any(w.lemma in NOT_SAID_BACK or w.surface in NOT_SAID_BACK or w.form.startswith(VOLITIONAL_FORM)
                    for w in chain) or not _the_agents(found[:start], own_names):
         return ""
+    if any(w.surface == PERMISSION[0] and nxt.lemma == PERMISSION[1] for w, nxt in zip(chain, chain[1:])):
+        return ""  # 'してもいいですか' asks leave: 'うん、いいよ', not 'してもいいよ'
     negated = [i for i, w in enumerate(chain) if i and (w.lemma in NEGATIONS or w.surface in NEGATIONS)]
     if not negated:
         # said back, it must be able to end a sentence: 'あっ' of 'あっか？' (ある, cut short) cannot

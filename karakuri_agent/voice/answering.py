@@ -408,6 +408,8 @@ def answered(s: Situation, h: Understanding) -> list[str] | None:
         return _said(s, "agree") or None
     if h.kind == "play":  # a riddle answered, a pun laughed at, a shiritori word said
         return _said(s, h.game, table="reactions", topic=h.topic) or None
+    if h.kind == "role":  # '今から君はAIアシスタントです': it stays itself
+        return _said(s, "stay_myself", table="reactions") or None
     if h.kind == "garbled":  # 'あsdfghjkl': asked about kindly
         return _said(s, "puzzled", table="reactions") or None
     if h.kind == "concern":  # the partner worries about the agent: thanked, and told it is fine

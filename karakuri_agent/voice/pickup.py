@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from karakuri_agent.mind.persona import Persona
 from karakuri_agent.ja.safety import clean_text
-from karakuri_agent.reading import lexicon
+from karakuri_agent.reading import greetings
 from karakuri_agent.ja.speech_words import (
     APOLOGY,
     OPINION,
@@ -97,6 +97,6 @@ def line_kind(line: str | None) -> str | None:
     for kind, pattern in (("apology", APOLOGY), ("thanks", THANKS), ("opinion", OPINION), ("question", QUESTION)):
         if pattern.search(text):
             return kind
-    return "greeting" if lexicon.greeting(text) else None
+    return "greeting" if greetings.greeting(text) else None
 
 

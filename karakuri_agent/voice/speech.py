@@ -35,7 +35,7 @@ from karakuri_agent.ja.speech_words import HERE, IT, THAT_TIME, THERE, addressed
 from karakuri_agent.reading.hearing import hear
 from karakuri_agent.reading.normalised import normalised
 from karakuri_agent.ja.sentences import is_asking, split_sentences
-from karakuri_agent.reading import lexicon
+from karakuri_agent.reading import greetings
 from karakuri_agent.reading.lexicon import cheer_words
 from karakuri_agent.reading.question_kinds import read_question
 from karakuri_agent.voice import answering
@@ -174,7 +174,7 @@ def _plan_reply(s: Situation) -> _Plan:
     # 'おはようございます。いいお天気ですね', 'こんにちは〜、元気してた？': greeted back in kind before the answer,
     # where the pack has the kind; never before care
     own = (s.persona.short_name, s.persona.name)
-    opened = (lexicon.greets_first(s.line, own) or (lexicon.greeting(s.line, own) if "greeting" in s.heard.acts else "")) \
+    opened = (greetings.greets_first(s.line, own) or (greetings.greeting(s.line, own) if "greeting" in s.heard.acts else "")) \
         if s.heard and not s.heard.troubled else ""
     greet = fill_pool(s.persona.greetings.get(opened, ()), s.said) if opened != "first" else []
     greet = s.rot([g for g in greet if len(split_sentences(g)) == 1] or greet, "greet")  # one thought follows
@@ -227,7 +227,7 @@ def _plan_accept(s: Situation) -> _Plan:
 
 def _greeted(s: Situation) -> str:
     """The kind of greeting the partner's line greeted with ('' none: reading/lexicon.greeting)."""
-    return lexicon.greeting(s.line, (s.persona.short_name, s.persona.name)) if s.line else ""
+    return greetings.greeting(s.line, (s.persona.short_name, s.persona.name)) if s.line else ""
 
 
 def _goodbyes(s: Situation) -> list[str]:
