@@ -306,3 +306,37 @@ def test_fuzz_a_yes_no_in_dialect_or_keigo_says_back_its_predicate(line: str) ->
 def test_fuzz_leave_asked_is_never_said_back(line: str) -> None:
     reply = _reply(line)
     assert "てもいいよ" not in reply and "よろしいよ" not in reply, (line, reply)
+
+
+@pytest.mark.fuzz
+@settings(max_examples=100, deadline=None)
+@given(what=st.sampled_from((("静かに勉強できる", "図書館"), ("デートするなら", "公園"), ("お土産買うなら", "商店街"),
+                             ("おみくじ引けるの", "神社"), ("お風呂入れる", "銭湯"))),
+       ask=st.sampled_from(("場所ってありますか？", "どこがおすすめ？", "とこってある？", "おすすめの場所ある？")),
+       start=st.sampled_from(("", "この町で", "このあたりで、")))
+def test_fuzz_a_kind_of_place_looked_for_is_named(what: tuple[str, str], ask: str, start: str) -> None:
+    purpose, kind = what
+    line = start + purpose + ask
+    heard = hear(line, own_names=OWN)
+    assert heard is not None and heard.sought == kind, (line, heard)
+    reply = _reply(line)
+    assert kind in reply and "知らない" not in reply, (line, reply)
+
+
+@pytest.mark.fuzz
+@settings(max_examples=60, deadline=None)
+@given(line=st.sampled_from(("郵便局ってどこ？", "図書館て月曜やすみだったけ？", "明日どこ行くの？", "このまちで いちばん おいしい ぱんやさん どこ？")))
+def test_fuzz_a_place_asked_of_is_not_made_up(line: str) -> None:
+    reply = _reply(line)
+    assert "がいいと思うな" not in reply and "はどうかな" not in reply, (line, reply)
+
+
+@pytest.mark.fuzz
+@settings(max_examples=60, deadline=None)
+@given(first=st.sampled_from(("おにぎりの具なにがすき", "好きな本てなに", "課題おわらん")),
+       brk=st.sampled_from(("\\u3000", "\\n", "\\n\\n")),
+       second=st.sampled_from(("ちなおれツナマヨ", "ずっと気になってた", "締め切り明日なのに")))
+def test_fuzz_a_line_break_or_wide_space_ends_a_thought(first: str, brk: str, second: str) -> None:
+    from karakuri_agent.ja.safety import clean_line
+    brk = brk.encode().decode("unicode_escape")
+    assert clean_line(first + brk + second) == first + "。" + second

@@ -34,7 +34,7 @@ from karakuri_agent.domain.notification import Choice
 from karakuri_agent.domain.records import Meeting, Transfer
 from karakuri_agent.ja import place_words, reasons, told_words, turn_lines
 from karakuri_agent.ja.listening_cues import BACK_REFERENCE, REMEMBER_ASKED
-from karakuri_agent.ja.safety import clean_text
+from karakuri_agent.ja.safety import clean_line
 from karakuri_agent.ja.speech_words import join_sentences
 from karakuri_agent.memory import promises, recall
 from karakuri_agent.mind.view import View
@@ -63,7 +63,7 @@ def recalling(view: View, decision: Decision, choice: Choice, partner: PersonRef
     if not isinstance(said, str):
         return decision
     last = last_line_of(view, partner)
-    text = clean_text(last) if last else ""
+    text = clean_line(last) if last else ""
     heard = hear(text) if text else None
     asked = bool(REMEMBER_ASKED.search(text)) and bool(partner.id)
     link = _told_link(view, partner, text, heard) if not asked and partner.id and heard is not None else None
@@ -189,7 +189,7 @@ def asks_time(view: View, partner: PersonRef) -> bool:
 def _not_a_proposal(line: str) -> bool:
     """Warmth, a goodbye, an offer of help, thanks or a plan taken back said with 一緒に or また…しよう
     ('いっしょに いると たのしい', 'またあそぼうね！'): answered as what they are, not with a time question."""
-    heard = hear(clean_text(line))
+    heard = hear(clean_line(line))
     return heard is not None and heard.kind in NOT_PROPOSALS
 
 

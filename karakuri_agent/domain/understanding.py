@@ -72,6 +72,9 @@ class Understanding:
     # A plan told as decided ('結婚することになりました', '出張が決まった'): news of the deciding, so good
     # news is wished well; one only intended or scheduled ('プロポーズしよう思てんねん') is looked forward to.
     decided: bool = False
+    # For a question of the town: the kind of place it looks for ('静かに勉強できる場所ってある？' → '図書館';
+    # concepts.json `place_for`), '' none.
+    sought: str = ""
 
     @property
     def troubled(self) -> bool:

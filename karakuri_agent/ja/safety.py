@@ -46,6 +46,16 @@ def clean_text(text: str) -> str:
     return " ".join(kept.split())
 
 
+# A line break or a wide space between two thoughts ('課題おわらん　締め切り明日なのに'): read as a full stop.
+THOUGHT_BREAK = re.compile(r"(?<=[^\s。！？!?、])[ \t]*[\n\u3000][\s\u3000]*(?=\S)")
+
+
+def clean_line(text: str) -> str:
+    """A partner's line to read, cleaned as `clean_text` cleans it, a break between two thoughts kept as
+    a full stop (collapsed to a space, '好きな本てなに　ずっと気になってた' would read as one sentence)."""
+    return clean_text(THOUGHT_BREAK.sub("。", text))
+
+
 # A Discord id or a notification id said in a line: the gate refuses it.
 # Ids that mean nothing to a listener: a bare Discord snowflake, a notification id.
 BARE_IDS = re.compile(r"(?<!\d)\d{17,20}(?!\d)|notif-[0-9A-Za-z]{4,}")

@@ -26,6 +26,8 @@ NUMERALS = "一二三四五六七八九十百千0123456789０１２３４５６�
 # Counters of how often: a number of times is never a thing said back (一回, 二度); a score, a rank or a
 # number of things may be the news itself (100点, 一位, 三人で), and stays.
 FREQUENCY_COUNTERS = frozenset({"回", "度", "遍"})
+# How many things ('猫が三匹', '二十分も'): a count, not what was told; a score or a rank ('100点', '一位') is.
+AMOUNT_COUNTERS = frozenset({"匹", "頭", "羽", "本", "個", "枚", "冊", "台", "杯", "軒", "分", "秒", "時間", "週間"})
 ADVERBIAL = "副詞可能"
 # A bound verb or noun (いる in 見ている, こと): part of a phrase, never its point.
 BOUND = "非自立可能"
@@ -34,6 +36,7 @@ NOUN_SUFFIX = "名詞的"
 
 # Nouns that say when, how much or "thing": never what a line is about.
 NOT_TOPICS = frozenset({
+    "半分", "全部", "大半", "一部", "全員",  # how much of it, not what ('荷物まだ半分も詰められてへん')
     "今日", "昨日", "明日", "あした", "きのう", "今朝", "今夜", "今晩", "最近", "今度", "この前", "先週", "来週",
     "再来週", "今週", "週末", "来月", "先月", "今月", "毎日", "いつも", "さっき", "あと", "後", "前", "今", "いま",
     "こと", "もの", "もん", "の", "ん", "ところ", "とこ", "ため", "感じ", "方", "ほう", "時", "とき", "日", "頃",

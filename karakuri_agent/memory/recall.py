@@ -22,6 +22,8 @@ from karakuri_agent.domain.records import Recall
 from karakuri_agent.domain.limits import MESSAGE_UNITS, utf16_units
 from karakuri_agent.domain.clock import TOKYO
 from karakuri_agent.ja import markup, phrases
+from karakuri_agent.ja.listening_cues import FULL_STOP
+from karakuri_agent.ja.safety import clean_line
 from karakuri_agent.ja.speech_words import join_sentences
 from karakuri_agent.voice.fitting import said_key
 
@@ -152,6 +154,11 @@ def asked_of(rows: Iterable[Mapping[str, Any]], person: PersonRef, now: datetime
     return max(found, key=lambda kr: kr[0])[1] if found else None
 
 
+def _as_read(line: str) -> str:
+    """A line as the reader reads it, its spaces and breaks aside: one saying, however it was kept."""
+    return "".join(clean_line(line).replace(FULL_STOP, "").split())
+
+
 def linked(rows: Iterable[Mapping[str, Any]], person: PersonRef, line: str) -> str | None:
     """The thing `person`'s line names that they told the agent about before ('あのマフラー、やっと
     編み上がった！' after 'お母さんの誕生日に、マフラー編んでるの'): a noun of the line found in one of
@@ -159,9 +166,9 @@ def linked(rows: Iterable[Mapping[str, Any]], person: PersonRef, line: str) -> s
     from karakuri_agent.reading.morphemes import nouns  # the analyzer: only for a line that refers back
     from karakuri_agent.ja.word_classes import has_hiragana
 
-    said = "".join(line.split())  # the line itself, however its spaces were kept ('おわった　手応え')
+    said = _as_read(line)  # the line itself, however its spaces were kept ('おわった　手応え')
     told = [row for row in rows if not row.get("withdrawn_at") and (_about(row, person) or _told_by(row, person))
-            and "".join(str(row.get("source") or "").split()) != said]
+            and _as_read(str(row.get("source") or "")) != said]
     if not told:
         return None
     topics = {str(row.get("topic") or "") for row in told}

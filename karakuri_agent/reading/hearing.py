@@ -37,7 +37,7 @@ from karakuri_agent.reading.phrase import modifies_a_noun
 from karakuri_agent.reading.play import played
 from karakuri_agent.reading.question_kinds import read_question
 from karakuri_agent.reading.tastes_asked import asked_taste
-from karakuri_agent.reading.town_questions import town_thing, whether_there_is
+from karakuri_agent.reading.town_questions import place_sought, town_thing, whether_there_is
 
 __all__ = ["framed", "hear"]
 
@@ -182,6 +182,8 @@ def _question(text: str, asking: str, own: tuple[str, ...], others: tuple[str, .
         return Understanding("question", asks=PLANS, ahead=ahead, question=question)
     if listening_cues.PASTIME_ASKED.search(asking) and question.kind in ("what", "doing", "how", "yesno"):
         return Understanding("question", asks=PASTIME, question=question)
+    if question.kind != "choice" and (sought := place_sought(asking)):  # 'デートするならどこがおすすめ？'
+        return Understanding("question", asks=WORLD, sought=sought, question=question)
     if (taste := None if question.kind == "choice" or _about_someone_else(asking, own) else
             asked_taste(asking, line, question, own)) is not None:  # 'すきな どうぶつ なに？': about_me, or a favourite
         return taste

@@ -81,6 +81,11 @@ def section(name: str) -> dict[str, tuple[str, ...]]:
     return {key: tuple(words) for key, words in _lexicon()[name].items() if key != "about"}
 
 
+def nested_section(name: str) -> dict[str, Any]:
+    """A section of concepts.json whose values are not word lists, as parsed (its 'about' aside)."""
+    return {key: value for key, value in _lexicon()[name].items() if key != "about"}
+
+
 def _longest_named(table: dict[str, tuple[str, ...]], text: str) -> str:
     """The key whose word in ``text`` is the longest ('好きな食べ物' over '好き'), '' when none is named."""
     best = max(((len(w), key) for key, words in table.items() for w in words if w in text), default=None)

@@ -23,6 +23,7 @@ from typing import Any
 
 from karakuri_agent.ja.listening_cues import DISCOURSE, JOINING
 from karakuri_agent.ja.word_classes import (
+    AMOUNT_COUNTERS,
     LAUGH_LETTERS,
     ADJECTIVE_ENDING,
     ADVERBIAL,
@@ -160,11 +161,12 @@ def _is_noun(word: Word) -> bool:
 
 
 def _a_count(run: list[Word]) -> bool:
-    """'一回', '二度': a number of times (one word to the analyzer, or a number and its counter)."""
+    """'一回', '二度', '三匹', '二十分': how many or how often (one word to the analyzer, or a number and its
+    counter), not what."""
     if len(run) == 1:
         return run[0].surface[:1] in NUMERALS and run[0].surface[-1:] in FREQUENCY_COUNTERS
     return NUMBER in run[0].detail and all(COUNTER in "".join(w.detail) for w in run[1:]) \
-        and run[-1].surface in FREQUENCY_COUNTERS
+        and run[-1].surface in FREQUENCY_COUNTERS | AMOUNT_COUNTERS
 
 
 def _tail(word: Word) -> bool:

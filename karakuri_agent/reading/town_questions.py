@@ -15,10 +15,10 @@ from __future__ import annotations
 import functools
 
 from karakuri_agent.ja.word_classes import EXISTING, PLACE_ENDINGS, THING_MARKS
-from karakuri_agent.reading.lexicon import section
+from karakuri_agent.reading.lexicon import nested_section, section
 from karakuri_agent.reading.morphemes import lemma_set, words
 
-__all__ = ["is_town_thing", "town_thing", "whether_there_is"]
+__all__ = ["is_town_thing", "place_names", "place_sought", "town_thing", "whether_there_is"]
 
 
 @functools.lru_cache(maxsize=1)
@@ -78,3 +78,28 @@ def whether_there_is(asking: str) -> str:
         # a place ('本屋', '図書館', 'プール') or a thing of the town; '悩み', '苦手な食べ物' are the agent's own
         return thing if thing.endswith(PLACE_ENDINGS) or is_town_thing(thing) else ""
     return ""
+
+
+@functools.lru_cache(maxsize=1)
+def _places_for() -> tuple[tuple[str, ...], tuple[tuple[str, frozenset[str]], ...]]:
+    table = nested_section("place_for")
+    kinds = tuple((kind, lemma_set(spec["for"]) | frozenset(spec["for"])) for kind, spec in table["kinds"].items())
+    return tuple(table["asking"]), kinds
+
+
+def place_sought(asking: str) -> str:
+    """The kind of place a question looks for in the town ('静かに勉強できる場所ってありますか？' → '図書館',
+    'デートするならどこがおすすめ？' → '公園'; concepts.json `place_for`), '' when it looks for none."""
+    asked, kinds = _places_for()
+    text = "".join(asking.split())
+    if not any(word in text for word in asked):
+        return ""
+    found = {w.lemma for w in words(text)} | {w.surface for w in words(text)}
+    return next((kind for kind, wanted in kinds if found & wanted or any(w in text for w in wanted if len(w) > 1)), "")
+
+
+def place_names(kind: str) -> tuple[str, ...]:
+    """The words a place of ``kind`` is named by ('パン屋' → 'パン屋', 'ベーカリー', ...; concepts.json
+    `place_for`), the kind itself when the lexicon has none."""
+    spec = nested_section("place_for")["kinds"].get(kind)
+    return tuple(spec["names"]) if spec else (kind,)

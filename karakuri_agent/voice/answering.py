@@ -29,7 +29,8 @@ from karakuri_agent.reading.phrase import tells_past
 from karakuri_agent.reading.times import clock_parts
 from karakuri_agent.voice.names import address_name, place_word_of
 from karakuri_agent.reading.choices import listed_options
-from karakuri_agent.reading.town_questions import is_town_thing, whether_there_is
+from karakuri_agent.reading.normalised import unspaced
+from karakuri_agent.reading.town_questions import is_town_thing, place_names, whether_there_is
 from karakuri_agent.voice.situation import Plan, Situation, find_fact, pick_option, time_side
 
 if TYPE_CHECKING:
@@ -322,6 +323,14 @@ def _known_place(s: Situation, asked: str) -> str:
     return next((n for n in names if asked in n and n != asked), "") or next((n for n in names if n == asked), "")
 
 
+def _place_of_kind(s: Situation, kind: str) -> str:
+    """A place the agent knows of the kind a question looks for, by the words its kind is named by
+    (concepts.json `place_for`: 'ベーカリー麦' is a パン屋), the one it went to most lately first; '' none."""
+    names = [place_word_of(n) for n in (*s.memory.today_places, *s.memory.known_places) if n]
+    marks = place_names(kind)
+    return next((n for n in names if any(m in n for m in marks)), "")
+
+
 def _promise_asked(s: Situation, h: Understanding) -> list[str]:
     """A promise asked after at a clock time or on a day ('15時の約束、まだ大丈夫だよね？', '明日の約束忘れてない
     よね？'): confirmed when one is kept then; at a clock time it does not keep, said not to be remembered, never
@@ -370,6 +379,12 @@ def answered(s: Situation, h: Understanding) -> list[str] | None:
                 return found
         if asked and is_town_thing(asked):  # '駅前に郵便局はございましたでしょうか': one it does not know
             return _said(s, "world_unknown_of", topic=asked) or _said(s, "world_unknown") or None
+        # 'デートするならどこがおすすめ？': a place of the kind it knows, else the kind, unless the kind is what
+        # was named ('いちばんおいしいぱんやさんどこ？' wants one it does not know)
+        place = _place_of_kind(s, h.sought) if h.sought else ""
+        kind_named = bool(h.sought) and any(m in unspaced(s.line) for m in place_names(h.sought))
+        if place or (h.sought and not kind_named):
+            return _said(s, "recommend", place=place or h.sought) or None
         if h.asks == WORLD:  # what the town holds, which the agent was never told: said plainly, how to find out
             named = _said(s, "world_unknown_of", topic=h.topic) if is_town_thing(h.topic) else []
             return named or _said(s, "world_unknown") or _said(s, "unknown") or None
@@ -382,7 +397,12 @@ def answered(s: Situation, h: Understanding) -> list[str] | None:
         # Plain news or a statement: what the pack has words for is picked up as a topic; else a short
         # acknowledgement in the pack's register, never a guess at a word of it ('目の話、もっと聞かせて！').
         # A time word is no topic of news ('明日より、バスの時刻表が…': not 「明日も会えるといいな。」).
-        taken = s.pickup is not None and s.pickup.key not in NOT_TOPICS and s.pickup.text not in NOT_TOPICS
+        # What is picked up is what the line is about where it names one, or whose it is ('カフェのメニュー'),
+        # never a place it only happened at ('神社のほうに救急車とまってた', '駅で財布拾った'); a greeting's
+        # remark is greeted with the day's words ('おはようございます。今朝は冷え込みましたね').
+        taken = s.pickup is not None and s.pickup.key not in NOT_TOPICS and s.pickup.text not in NOT_TOPICS \
+            and (not h.topic or s.pickup.text in h.topic or h.topic in s.pickup.text or "greeting" in h.acts
+                 or s.pickup.text + listening_cues.OF + h.topic in s.line)
         return None if taken else (_said(s, "ack", table="reactions") or None)
     if h.kind in ("news", "plan", "feeling") or (h.kind == "statement" and (h.mood or h.emotions)):
         return _told(s, h)

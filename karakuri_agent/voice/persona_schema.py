@@ -141,6 +141,7 @@ class Answers(_Strict):
     world_unknown: Phrases | None = None  # a question about the town it was never told of ('駅まで何分くらい？')
     world_unknown_of: Phrases | None = None  # the same, naming the place or thing asked of ({topic}: '郵便局')
     world_known: Phrases | None = None  # whether the town has one, of a place it has been to ({place}: its name)
+    recommend: Phrases | None = None  # a kind of place looked for ('デートするならどこがおすすめ？'): {place}
     promise_kept: Phrases | None = None  # a promise asked after that it keeps ({time}, {place}); else `plans`
     promise_unknown: Phrases | None = None  # a promise asked after that it has none of ({time}: '15時')
     grant: Phrases | None = None  # a favour asked ('あの漫画返してもらえる？'): granted; else `yes`

@@ -30,7 +30,7 @@ from dataclasses import dataclass, replace
 from karakuri_agent.domain.limits import MESSAGE_UNITS
 from karakuri_agent.domain.understanding import VIEWS
 from karakuri_agent.mind.persona import Persona
-from karakuri_agent.ja.safety import clean_text
+from karakuri_agent.ja.safety import clean_line, clean_text
 from karakuri_agent.ja.speech_words import HERE, IT, THAT_TIME, THERE, addressed, join_sentences
 from karakuri_agent.reading.hearing import hear
 from karakuri_agent.reading.normalised import normalised
@@ -141,7 +141,7 @@ def _situation(purpose: str, persona: Persona, *, last_line: str | None, place_l
         here.time,
         persona.first_person,
     )
-    line = clean_text(last_line or "")
+    line = clean_line(last_line or "")
     own_names = (persona.short_name, persona.name)
     other_names = tuple(filter(None, (given_name_of(o) for o in others)))
     question = read_question(line, own_names=own_names, other_names=other_names) \
