@@ -340,3 +340,32 @@ def test_fuzz_a_line_break_or_wide_space_ends_a_thought(first: str, brk: str, se
     from karakuri_agent.ja.safety import clean_line
     brk = brk.encode().decode("unicode_escape")
     assert clean_line(first + brk + second) == first + "。" + second
+
+
+@pytest.mark.fuzz
+@settings(max_examples=100, deadline=None)
+@given(kind=st.sampled_from(("漬物", "鍋", "パン", "お好み焼き", "果物", "うどん")),
+       ask=st.sampled_from(("ニケちゃんは、どんな{}が好き？", "{}は何が好ぎだべ？", "{}やったら何が一番好きなん？")))
+def test_fuzz_a_taste_never_named_is_picked_the_same_every_run(kind: str, ask: str) -> None:
+    line = ask.format(kind)
+    replies = {_reply(line, seed) for seed in ("s1", "s2", "s3", "s4")}
+    picks = {option for option in lexicon_choices(kind) for reply in replies if option in reply}
+    assert len(picks) == 1, (line, replies)
+    assert not any("知らない" in r for r in replies), (line, replies)
+
+
+def lexicon_choices(kind: str) -> tuple[str, ...]:
+    from karakuri_agent.reading import lexicon, morphemes
+    found = lexicon._common_choices()
+    return found.get(kind) or found.get(next(iter(morphemes.lemma_set((kind,)) - {kind}), kind), ())
+
+
+@pytest.mark.fuzz
+@settings(max_examples=100, deadline=None)
+@given(start=st.sampled_from(("やっぱ", "いや、やっぱり", "ごめん、やっぱ", "")),
+       when=st.sampled_from(("9時", "九時", "3時半", "十一時", "土曜日", "明日じゃなくて土曜日")),
+       change=st.sampled_from(("にすっぺ", "にしよう", "にして", "にしよっか")))
+def test_fuzz_a_plan_changed_is_said_back_as_changed_not_called_off(start: str, when: str, change: str) -> None:
+    line = start + when + change
+    reply = _reply(line)
+    assert "やめた" not in reply and "なしに" not in reply, (line, reply)

@@ -256,7 +256,7 @@ LISTED = "と"  # two places or people said together: '本屋と公園'
 TOLD_TE = lazy(r"(?:[たいるだ]で|まして|だって|ちゃって|じゃって|てて|でて|くて|って聞いた|たって)(?:さ|ね|よ|な)?[。！!…]*$")
 CALLED_OFF = "はなしになった"  # a retraction said back when its own verb is not ('引っ越しはなしになったんだ')
 # A question asked with no question mark ('あさとよる どっちがすき', 'きょう どこいったの'): a question word and an asking end.
-BARE_QUESTION = lazy(rf"(?:{QUESTION_WORD.pattern}).*(?:の|か|かな|なの|っけ|すき|好き|派|する|した|いる)[〜ー]?$"
+BARE_QUESTION = lazy(rf"(?:{QUESTION_WORD.pattern}).*(?:の|か|かな|なの|っけ|すき|好き|派|する|した|いる|たい)[〜ー]?$"
                            r"|(?:どっち|どちら)[〜ー]?$|(?:こわくない|好きじゃない|平気)$|っけ[〜ー]?$"
                            r"|(?:最近|さいきん|近頃|ちかごろ|調子|ちょうし)(?:は|って)?(?:どう|いかが)(?:ですか|でしょう)?[〜ー]?$")  # how are you, unmarked
 # How a retraction's noun is said back, by what the line did to it.
@@ -269,13 +269,15 @@ CANCELLED_SAID = "は中止になった"
 # Nouns a retraction names its plan by that are not the plan ('さっきの話', 'カラオケの件').
 # The days a plan may be moved to ('あしたにしよ'), said back as the change.
 DAY_WORDS = frozenset({"今日", "きょう", "明日", "あした", "あす", "明後日", "あさって", "来週", "らいしゅう", "週末", "今度", "こんど",
-                       "土曜", "日曜", "午後", "夕方", "夜", "朝"})
+                       "土曜", "日曜", "午後", "夕方", "夜", "朝", "月曜", "火曜", "水曜", "木曜", "金曜",
+                       "月曜日", "火曜日", "水曜日", "木曜日", "金曜日", "土曜日", "日曜日", "来週末", "昼"})
 NOT_THE_PLAN = frozenset({"話", "件", "予定", "約束", "こと", "延期", "中止", "キャンセル", "欠席", "変更", "なし", "無し"})
 # What a line gives as the reason ('台風来るから延期', '雨のせいで中止'): a noun before it is the cause, never the plan.
 CAUSE = lazy(r"から|ので|のせいで|せいで|ために|ため、|で中止|で延期|により|によって|のため(?=中止|延期)")
 # A plan changed to another thing: 'ハンバーグにする', '公園にしてくれん？'.
-CHANGE_TO = lazy(r"(?P<new>[^\s、。！？!?にはがをのでと]{1,12})に(?:する|しよう?|して|した|変え|変更)")
+CHANGE_TO = lazy(r"(?P<new>[^\s、。！？!?にはがをのでと]{1,12})に(?:する|しよう?|して|した|変え|変更|すっぺ|すんべ|しよっか)")
 CHANGE_SAID = "にする"
+CHANGE_FROM = lazy(r"じゃなくて|じゃなく|ではなく|やっぱり|やっぱ")  # before what a plan is changed to
 CHANGED_BY_OTHERS = "変更"
 # What a question is about, said first ('この町の町長って何歳？' is about the mayor, not the agent).
 TOPIC_MARKED = lazy(r"^(?:ねえ|ねぇ|あの|ところで|そういえば)?[、,]?(?P<topic>[^、。？?！!]{1,14}?)(?:って|は)(?!ず)")
@@ -299,6 +301,9 @@ STANDARD_KEDO = "だけど"
 STANDARD_NO = "なの"
 # A dialect's 'not any more' ('もらえんくなった', '会えねぐなる'), read as the standard 'なくなった'.
 DIALECT_NAKU, STANDARD_NAKU = lazy(r"(?<=[ぁ-ん])(?:ん|ね)[くぐ](?=な[っるりい])"), "なく"
+# A clock time in kanji numerals ('九時', '十一時半'), read as the digits the clock reader knows.
+KANJI_CLOCK = lazy(r"(?<![一-龥])(?P<n>十[一二]?|[一二三四五六七八九])時(?![間的期代計刻])")
+KANJI_DIGITS = {"一": 1, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10}
 # Tohoku's voiced 好ぎ ('どんな漬物が好ぎだ？', '何が好ぎだべ'), read as 好き.
 TOHOKU_SUKI, STANDARD_SUKI = lazy(r"好ぎ"), "好き"
 # A word written in hiragana alone ('はっぴょうかい').

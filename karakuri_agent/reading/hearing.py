@@ -182,11 +182,11 @@ def _question(text: str, asking: str, own: tuple[str, ...], others: tuple[str, .
         return Understanding("question", asks=PLANS, ahead=ahead, question=question)
     if listening_cues.PASTIME_ASKED.search(asking) and question.kind in ("what", "doing", "how", "yesno"):
         return Understanding("question", asks=PASTIME, question=question)
-    if question.kind != "choice" and (sought := place_sought(asking)):  # 'デートするならどこがおすすめ？'
-        return Understanding("question", asks=WORLD, sought=sought, question=question)
     if (taste := None if question.kind == "choice" or _about_someone_else(asking, own) else
             asked_taste(asking, line, question, own)) is not None:  # 'すきな どうぶつ なに？': about_me, or a favourite
         return taste
+    if question.kind != "choice" and (sought := place_sought(asking)):  # 'デートするならどこがおすすめ？'
+        return Understanding("question", asks=WORLD, sought=sought, question=question)
     if _asks_the_world(asking, own, either_or=bool(question.options)):
         return Understanding("question", asks=WORLD, topic=town_thing(asking) or _topic(asking, skip)[0],
                              question=question)
@@ -289,8 +289,11 @@ def _plan_noun(text: str, skip: tuple[str, ...]) -> str:
 def _retraction(text: str, skip: tuple[str, ...]) -> Understanding:
     """A plan taken back or changed, said back as the change: '映画やめとく', 'ハンバーグにする', '大掃除は延期になった'."""
     changed = listening_cues.CHANGE_TO.search(text)
-    if changed and (changed["new"] in _short_nouns(text) or changed["new"] in listening_cues.DAY_WORDS):
-        new = changed["new"]
+    # what it is changed to, after what it is changed from ('明日じゃなくて土曜日にしよう'), or a time ('9時にすっぺ')
+    wanted = listening_cues.CHANGE_FROM.split(changed["new"])[-1] if changed else ""
+    clock = CLOCK_JI.search(wanted)
+    if changed and (wanted in _short_nouns(text) or wanted in listening_cues.DAY_WORDS or clock):
+        new = clock.group() if clock else wanted
         owner = next((n for n in _short_nouns(text) if f"{n}{listening_cues.OF}{new}" in text), "")
         if owner and len(owner + listening_cues.OF + new) < ECHO_WINDOW:
             new = f"{owner}{listening_cues.OF}{new}"  # '公民館の会議室'

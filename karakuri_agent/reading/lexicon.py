@@ -16,6 +16,7 @@ line is read; nothing here is imported at start-up.
 from __future__ import annotations
 
 import functools
+import zlib
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -42,7 +43,7 @@ from karakuri_agent.ja.word_classes import (
     TE_LINKS,
     THROUGH,
 )
-from karakuri_agent.reading.morphemes import Word, words
+from karakuri_agent.reading.morphemes import Word, lemma_set, words
 from karakuri_agent.reading.phrase import helper, modifies_a_noun, negated, passive
 from karakuri_agent.reading.volition import torn
 from karakuri_agent.shipped import shipped
@@ -84,6 +85,19 @@ def section(name: str) -> dict[str, tuple[str, ...]]:
 def nested_section(name: str) -> dict[str, Any]:
     """A section of concepts.json whose values are not word lists, as parsed (its 'about' aside)."""
     return {key: value for key, value in _lexicon()[name].items() if key != "about"}
+
+
+@functools.lru_cache(maxsize=1)
+def _common_choices() -> dict[str, tuple[str, ...]]:
+    table: dict[str, list[str]] = nested_section("common_choices")["choices"]
+    return {name: tuple(options) for key, options in table.items() for name in lemma_set((key,))}
+
+
+def common_choice(kind: str, chooser: str) -> str:
+    """What ``chooser`` picks of a kind its pack never names ('漬物' → 'たくあん'; concepts.json
+    `common_choices`, by the noun's lemma or a taste kind), the same on every run; '' for a kind not there."""
+    options = _common_choices().get(kind, ())
+    return options[zlib.crc32(f"{chooser}:{kind}".encode()) % len(options)] if options else ""
 
 
 def _longest_named(table: dict[str, tuple[str, ...]], text: str) -> str:

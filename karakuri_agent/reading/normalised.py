@@ -33,6 +33,7 @@ def normalised(text: str) -> str:
     # 気になってた'); a narrow one between kana words does not ('あした ぱぱと つりに')
     text = listening_cues.WIDE_SPACE_BREAK.sub(listening_cues.FULL_STOP, text)
     text = re.sub(r"(?<=[^\x00-\x7f])[ \u3000]+(?=[^\x00-\x7f])", "", text)
+    text = listening_cues.KANJI_CLOCK.sub(_clock_in_digits, text)  # 'やっぱ九時にすっぺ' names 9時
     text = listening_cues.TOHOKU_SUKI.sub(listening_cues.STANDARD_SUKI, text)
     text = listening_cues.DIALECT_NAKU.sub(listening_cues.STANDARD_NAKU, text)
     text = listening_cues.KANSAI_NAN.sub(listening_cues.STANDARD_NO, text)  # '平気なん？' asks as '平気なの？' does
@@ -48,6 +49,12 @@ def normalised(text: str) -> str:
             sentence = bare + listening_cues.QUESTION_MARKS[0]
         out.append(sentence)
     return "".join(out)
+
+
+def _clock_in_digits(found: re.Match[str]) -> str:
+    """'九時' → '9時', '十一時' → '11時'."""
+    number = sum(listening_cues.KANJI_DIGITS[ch] for ch in found["n"])
+    return f"{number}{found.group()[len(found['n']):]}"
 
 
 def _vowel(letter: str) -> str:

@@ -59,6 +59,15 @@ def taste_asked(asking: str, own_names: tuple[str, ...] = ()) -> str | None:
     return _as_written(found, liked, modifying) or (UNNAMED if nouns else None)
 
 
+def _kind_noun(asking: str, own_names: tuple[str, ...]) -> str:
+    """The noun a question of an unnamed kind asks of ('漬物' of 'どんな漬物が好き？'), '' when none."""
+    *_, not_a_kind, _kinds = _tables()
+    own = tuple(morphemes.katakana(name) for name in own_names if name)
+    return next((w.lemma for w in morphemes.words(asking) if w.pos == "noun" and not w.proper
+                 and w.lemma not in not_a_kind and not any(morphemes.katakana(w.surface) in n or n in w.surface
+                                                           for n in own)), "")
+
+
 @functools.lru_cache(maxsize=1)
 def _categories() -> tuple[tuple[str, tuple[str, ...]], ...]:
     return tuple(lexicon.section("taste_categories").items())
@@ -90,4 +99,5 @@ def asked_taste(asking: str, line: str, question: Question, own_names: tuple[str
         return None
     if kind in lexicon.self_topics():
         return Understanding("question", asks=SELF, self_topic=kind, question=question)
-    return Understanding("question", asks=FAVOURITE, favourite=kind, question=question)
+    topic = _kind_noun(asking, own_names) if kind == UNNAMED else ""  # 'どんな漬物が好ぎだ？': of 漬物
+    return Understanding("question", asks=FAVOURITE, favourite=kind, topic=topic, question=question)

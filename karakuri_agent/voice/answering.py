@@ -121,7 +121,9 @@ def _talk(s: Situation) -> list[str]:
     return _said(s, "talk_topic", topic=topic if phrase else topic + listening_cues.OF)
 
 
-def _favourite(s: Situation, kind: str) -> list[str]:
+def _favourite(s: Situation, kind: str, noun: str = "") -> list[str]:
+    """Its favourite of a kind from the pack; of a kind the pack never names, what it would pick (concepts.json
+    `common_choices`: 'どんな漬物が好き？' → 'たくあんかな', the same every run), else never thought about."""
     tastes = s.persona.tastes
     if kind == "place" and not tastes.favourites.get("place") and s.persona.favourite_places:
         return _said(s, "favourite", topic=s.persona.favourite_places[0])
@@ -130,7 +132,10 @@ def _favourite(s: Situation, kind: str) -> list[str]:
     thing = tastes.favourites.get(kind, "")
     if not thing and find_fact(s.line, s.persona):
         return []  # a kind its favourites do not name, its facts do ('将棋はどんな戦法が好き？'): the rest answers
-    return _said(s, "favourite", topic=thing) if thing else _said(s, "not_sure")
+    if thing:
+        return _said(s, "favourite", topic=thing)
+    picked = lexicon.common_choice(noun, s.persona.name) or lexicon.common_choice(kind, s.persona.name)
+    return (_said(s, "favourite_guess", topic=picked) if picked else []) or _said(s, "not_sure")
 
 
 def _side(s: Situation, h: Understanding) -> list[str]:
@@ -365,7 +370,7 @@ def answered(s: Situation, h: Understanding) -> list[str] | None:
         if h.asks == TALK:
             return _talk(s)
         if h.asks == FAVOURITE:
-            return _favourite(s, h.favourite)
+            return _favourite(s, h.favourite, h.topic)
         if h.asks == PASTIME:
             return _said(s, "pastime", topic=s.persona.tastes.pastimes[0]) if s.persona.tastes.pastimes \
                 else _said(s, "not_sure")

@@ -123,6 +123,7 @@ class Answers(_Strict):
     talk_topic: Phrases | None = None
     talk_new: Phrases | None = None
     favourite: Phrases | None = None
+    favourite_guess: Phrases | None = None  # of a kind the pack never names, what it would pick ({topic})
     pastime: Phrases | None = None
     not_sure: Phrases | None = None
     didnt_know: Phrases | None = None  # 'あんた、知ってたかい？' after something told
