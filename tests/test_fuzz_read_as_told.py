@@ -369,3 +369,34 @@ def test_fuzz_a_plan_changed_is_said_back_as_changed_not_called_off(start: str, 
     line = start + when + change
     reply = _reply(line)
     assert "やめた" not in reply and "なしに" not in reply, (line, reply)
+
+
+@pytest.mark.fuzz
+@settings(max_examples=100, deadline=None)
+@given(who=st.sampled_from(("うちの子", "猫", "息子", "じいちゃん")),
+       missing=st.sampled_from(("まだ帰ってこんとよ…", "が昨日から帰ってこないんだよ。", "から、しばらく連絡ねえのよ。")),
+       then=st.sampled_from(("どこ行ったっちゃろ", "なにがあったんだろう", "")),
+       seed=st.sampled_from(("s1", "s2")))
+def test_fuzz_someone_missing_is_worried_with(who: str, missing: str, then: str, seed: str) -> None:
+    line = who + missing + then
+    reply = _reply(line, seed)
+    assert not any(w in reply for w in ("知らない", "なるほど", "そうなんだ", "よかった", "楽しみ")), (line, reply)
+
+
+@pytest.mark.fuzz
+@settings(max_examples=60, deadline=None)
+@given(noun=st.sampled_from(("不安", "心配", "大変", "好き", "苦手")), tail=st.sampled_from(("なんよね", "なんよ", "なんよ〜")),
+       start=st.sampled_from(("やっていけるか", "明日の発表、", "")))
+def test_fuzz_an_explaining_nanyo_asks_nothing(noun: str, tail: str, start: str) -> None:
+    heard = hear(start + noun + tail, own_names=OWN)
+    assert heard is not None and heard.kind != "question", (start + noun + tail, heard)
+
+
+@pytest.mark.fuzz
+@settings(max_examples=60, deadline=None)
+@given(trouble=st.sampled_from(("傘盗まれたっちゃけど。", "財布落としたんだけど。", "自転車でこけてな、手首折ってしもたわ。")),
+       after=st.sampled_from(("お気に入りやったとに", "まあいいか", "")))
+def test_fuzz_a_trouble_ending_in_kedo_is_still_told(trouble: str, after: str) -> None:
+    line = trouble + after
+    heard = hear(line, own_names=OWN)
+    assert heard is not None and (heard.mood == "bad" or heard.emotions & {"hurt", "sad", "disappointed"}), (line, heard)

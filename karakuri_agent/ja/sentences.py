@@ -32,7 +32,7 @@ NOT_KNOWING_END = re.compile(r"(?:わから|分から|判ら|知ら)(?:ない|�
 TRAILING_MARKS = "。．.！!〜~ー…・ｗw笑 \u3000"
 # '第一志望なんだよね', '暇なんだけど', '好きなんやけど': after a word, the copula's な and the explaining ん
 # (のだ) telling, then a particle that asserts; not the question word 何 ('これ、なんだ？', '名前なんだっけ').
-EXPLAINING = re.compile(r"(?<=[^\s、。！？!?「」])なん(?=だよ|だね|だけ|だから|だし|です[よねけが]|や[けねでし]|やん(?!か))")
+EXPLAINING = re.compile(r"(?<=[^\s、。！？!?「」])なん(?=だよ|だね|だけ|だから|だし|です[よねけが]|や[けねでし]|やん(?!か)|よ(?![？?]))")
 
 
 WHETHER = "かどうか"

@@ -351,6 +351,10 @@ def _after_concession(found: Sequence[Word]) -> Sequence[Word] | None:
     if last is None:
         return None
     rest = found[last + 1:]
+    # a けど that ends its sentence concedes nothing to the next ('傘盗まれたっちゃけど。お気に入りやったとに')
+    ends = next((i for i, w in enumerate(rest) if w.pos != "particle"), None)
+    if ends is not None and rest[ends].pos == "symbol" and rest[ends].surface in SENTENCE_END_MARKS:
+        return None
     return rest if any(w.pos in ("verb", "adjective", "adjectival") for w in rest) else None
 
 
