@@ -336,7 +336,8 @@ def memory_of(view: View, partner: PersonRef) -> Memory:
                   met_today=tuple(p for p in view.day_people if p != partner.name),
                   plans=_plans_ahead(view),
                   talk=tuple(talk),
-                  arrived=tuple(view.day_arrived))
+                  arrived=tuple(view.day_arrived),
+                  did_today=tuple(view.day_actions))
 
 
 def _plans_ahead(view: View) -> tuple[Plan, ...]:

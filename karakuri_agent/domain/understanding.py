@@ -15,6 +15,8 @@ KINDS = ("question", "retraction", "thanks", "compliment", "warmth", "remark", "
 # What a question asks about (Understanding.asks): the agent's plans, its day, the talk, a favourite, its pastimes,
 # a side it takes ('家にいる派？'), someone else.
 PLANS, DAY, TALK, FAVOURITE, PASTIME, SIDE, OTHER = "plans", "day", "talk", "favourite", "pastime", "side", "other"
+# ... what it ate or drank today ('お昼なに食べた？').
+MEAL = "meal"
 # ... or the agent itself: its birthday, what it is good at, its childhood (Understanding.self_topic says which).
 SELF = "self"
 # ... or the town: what the agent may know of it ('この町の言い伝えって知ってる？', '郵便局ってどの辺にありますか？').

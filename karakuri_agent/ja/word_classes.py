@@ -118,7 +118,14 @@ TOPIC_PARTICLES = frozenset({"は", "が", "って", "も"})
 PLACE_ENDINGS = ("屋", "店", "館", "駅", "場", "園", "所", "院", "署", "局", "湯", "堂")
 TOPIC_COMMA = ("、", ",", "，")
 VOLITIONAL_FORM = "意志推量形"
-IMPERATIVE_FORM = "命令形"  # 'けろ', 'なさい', '持ってげ': told to do
+IMPERATIVE_FORM = "命令形"
+# A verb said as done, by how it conjugates (the analyzer's conjugation type): its last letter and the
+# past that takes its place ('食べる' → '食べた', '飲む' → '飲んだ', '買う' → '買った'); '行く' is '行った'.
+PAST_BY_CONJUGATION = (("五段-カ行", "く", "いた"), ("五段-ガ行", "ぐ", "いだ"), ("五段-サ行", "す", "した"),
+                       ("五段-タ行", "つ", "った"), ("五段-ナ行", "ぬ", "んだ"), ("五段-バ行", "ぶ", "んだ"),
+                       ("五段-マ行", "む", "んだ"), ("五段-ラ行", "る", "った"), ("五段-ワア行", "う", "った"),
+                       ("上一段", "る", "た"), ("下一段", "る", "た"), ("カ行変格", "る", "た"), ("サ行変格", "する", "した"))
+GOING_PAST = ("行く", "行った")  # 'けろ', 'なさい', '持ってげ': told to do
 # The particles that quote what was thought or said ('切ろうかなって'): a line ending in one asks nothing.
 QUOTING = frozenset({"って", "たって"})
 # Letters a laugh is typed in ('消えたｗｗ', '負けた笑'): the analyzer calls them nouns, they are no thing.

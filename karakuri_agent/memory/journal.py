@@ -10,7 +10,8 @@ seeing a line again in a later notification's history, adds nothing:
 - `line`: one line of a conversation, the agent's own or someone else's,
   stamped when it was first seen, with who else was in the conversation
   (a saying is told apart by the sighting `hear_line` keeps for promises);
-- `transfer`: a gift received, given or declined, with whom and what.
+- `transfer`: a gift received, given or declined, with whom and what;
+- `action`: an action the world accepted ('厚切りトーストを食べる'), by its name as the text offered it.
 
 Which rule decided and how the variables changed are not written here: each
 run's report entry keeps its rule trace already, and the day reads it there.
@@ -33,7 +34,7 @@ from karakuri_agent.state.values import utc_text
 # What an own line's key is made with beside its text: the notification it was said for.
 OWN_LINE_CONTEXT = "for:"
 
-HERE, ARRIVAL, LINE, TRANSFER = "here", "arrival", "line", "transfer"
+HERE, ARRIVAL, LINE, TRANSFER, ACTION = "here", "arrival", "line", "transfer", "action"
 RECEIVED, GIVEN, DECLINED = "received", "given", "declined"
 # The same words from the same speaker, unseen this long, are said anew when they come back
 # (for promises, context.py, and for the day's lines alike).
@@ -71,7 +72,11 @@ def observed(store: Store, parsed: Parsed, me: Identity, *, conversation: str, a
 
 def acted(store: Store, *, notification_id: str, parsed: Parsed, me: Identity, conversation: str, command: str,
           params: dict[str, Any], result: dict[str, Any], now: datetime) -> None:
-    """What an accepted command adds to the day: the walk's arrival, the agent's own line, a gift."""
+    """What an accepted command adds to the day: the walk's arrival, the agent's own line, a gift, an action."""
+    if command == "action" and isinstance(params.get("action_id"), str):
+        name = next((o["name"] for o in parsed.actions if o.get("action_id") == params["action_id"] and o.get("name")), "")
+        if name:  # 'お昼なに食べた？' is answered from these
+            store.add_to_journal(notification_id, ACTION, notification_id, now, {"name": name})
     if command == "move" and isinstance(params.get("target_node_id"), str):
         arrives = parse_timestamp(result.get("arrives_at")) or now
         store.add_to_journal(notification_id, ARRIVAL, notification_id, arrives,
@@ -145,12 +150,14 @@ class Today(TypedDict):
     day_said: tuple[str, ...]
     day_received: tuple[tuple[str, str | None, int], ...]
     day_arrived: tuple[tuple[str, str], ...]
+    day_actions: tuple[str, ...]
 
 
 def today(store: Store, now: datetime) -> Today:
     """The agent's day so far (``now``'s world day, Asia/Tokyo), newest first, each once: where
     notifications found it (a move set off is not an arrival) and whom it talked with: what it can
-    truly say of its day (View.day_places, View.day_people); its own lines today (View.day_said),
+    truly say of its day (View.day_places, View.day_people), and what it did (View.day_actions, the
+    actions the world accepted); its own lines today (View.day_said),
     none of which it says again that day, to anyone; and the gifts it took today (View.day_received),
     newest first."""
     start = now.astimezone(TOKYO).replace(hour=0, minute=0, second=0, microsecond=0)
@@ -163,7 +170,8 @@ def today(store: Store, now: datetime) -> Today:
             "day_said": tuple(dict.fromkeys(line for line in said if line)),
             "day_received": tuple(_received(e.data) for e in entries
                                   if e.kind == TRANSFER and e.data.get("direction") == RECEIVED),
-            "day_arrived": _arrivals(entries)}
+            "day_arrived": _arrivals(entries),
+            "day_actions": tuple(e.text("name") for e in entries if e.kind == ACTION and e.text("name"))}
 
 
 def talk(store: Store, conversation: str, since: datetime, now: datetime) -> tuple[str, ...]:

@@ -55,6 +55,7 @@ class View:
     day_received: Sequence[tuple[str, str | None, int]] = ()
     # Where a notification first found it after being elsewhere, and when ('HH:MM' in Tokyo), newest first.
     day_arrived: Sequence[tuple[str, str]] = ()
+    day_actions: Sequence[str] = ()  # the actions it did today, by name ('厚切りトーストを食べる'), newest first
     # What the pack's behaviour remembers (variables, fire counts, cooldowns): the state's, as saved.
     behaviour_memory: dict[str, JsonValue] = field(default_factory=dict)
     text: str = ""  # the notification's text, as the server wrote it (what a `keyword` rule reads)

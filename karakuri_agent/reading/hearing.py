@@ -19,7 +19,7 @@ import functools
 from dataclasses import replace
 
 from karakuri_agent.domain.understanding import (
-    DAY, FAVOURITE, OTHER, PASTIME, PLANS, SELF, SIDE, TALK, WORLD, Question, Understanding,
+    DAY, FAVOURITE, MEAL, OTHER, PASTIME, PLANS, SELF, SIDE, TALK, WORLD, Question, Understanding,
 )
 from karakuri_agent.ja import listening_cues
 from karakuri_agent.ja.promise_words import CLOCK_JI
@@ -182,6 +182,9 @@ def _question(text: str, asking: str, own: tuple[str, ...], others: tuple[str, .
         return Understanding("question", asks=PLANS, ahead=ahead, question=question)
     if listening_cues.PASTIME_ASKED.search(asking) and question.kind in ("what", "doing", "how", "yesno"):
         return Understanding("question", asks=PASTIME, question=question)
+    if question.kind != "choice" and (question.past or tense.past(asking)) and lexicon.meal_asked(unspaced(text)) \
+            and not listening_cues.EVER_DONE.search(asking):
+        return Understanding("question", asks=MEAL, question=question)  # 'お昼なに食べた？', 'おやつなんだった？'
     if (taste := None if question.kind == "choice" or _about_someone_else(asking, own) else
             asked_taste(asking, line, question, own)) is not None:  # 'すきな どうぶつ なに？': about_me, or a favourite
         return taste

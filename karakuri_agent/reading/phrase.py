@@ -11,12 +11,14 @@ from collections.abc import Sequence
 from karakuri_agent.ja.listening_cues import AGREEING_TAILS, QUESTION_MARKS
 from karakuri_agent.ja.word_classes import (
     ADVERBIAL_FORM,
+    GOING_PAST,
     LAUGH_LETTERS,
     NEGATION_TRANSPARENT,
     NEGATIONS,
     NOUN_TO_VERB,
     PASSIVES,
     PAST,
+    PAST_BY_CONJUGATION,
     PAST_TOLD,
     SUPPORT_VERBS,
     TE_LINKS,
@@ -104,3 +106,20 @@ def helper(found: Sequence[Word], i: int) -> bool:
 def tells_past(word: Word) -> bool:
     """Whether the word marks the past: the auxiliary た, or Kansai's past told ('パクられ+てん')."""
     return word.pos == "auxiliary" and word.lemma == PAST or word.surface in PAST_TOLD
+
+
+def said_as_done(phrase: str) -> str:
+    """An action's name in the past ('厚切りトーストを食べる' → '厚切りトーストを食べた', '干物を買う' →
+    '干物を買った'), by how its last verb conjugates; '' when it does not end in a verb's plain form."""
+    from karakuri_agent.reading.morphemes import words  # the analyzer: only for a day's action said
+
+    found = words(phrase)
+    if not found or found[-1].pos != "verb" or not phrase.endswith(found[-1].surface):
+        return ""
+    verb = found[-1]
+    if verb.surface.endswith(GOING_PAST[0]):
+        return phrase[: -len(GOING_PAST[0])] + GOING_PAST[1]
+    for kind, ending, past in PAST_BY_CONJUGATION:
+        if verb.conjugation.startswith(kind) and phrase.endswith(ending):
+            return phrase[: -len(ending)] + past
+    return ""

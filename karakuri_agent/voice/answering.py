@@ -18,14 +18,16 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from karakuri_agent.domain.understanding import CARE, DAY, FAVOURITE, OTHER, PASTIME, PLANS, SELF, SIDE, TALK, TORN, WORLD
+from karakuri_agent.domain.understanding import (
+    CARE, DAY, FAVOURITE, MEAL, OTHER, PASTIME, PLANS, SELF, SIDE, TALK, TORN, WORLD,
+)
 from karakuri_agent.ja import listening_cues
 from karakuri_agent.ja.promise_words import PROMISE_NAMED
 from karakuri_agent.ja.sentences import is_asking, split_sentences
 from karakuri_agent.ja.speech_words import REQUEST, join_sentences, plan_day
 from karakuri_agent.ja.word_classes import NOT_TOPICS
 from karakuri_agent.reading import hearing, lexicon, morphemes
-from karakuri_agent.reading.phrase import tells_past
+from karakuri_agent.reading.phrase import said_as_done, tells_past
 from karakuri_agent.reading.times import clock_parts
 from karakuri_agent.voice.names import address_name, place_word_of
 from karakuri_agent.reading.choices import listed_options
@@ -328,6 +330,13 @@ def _known_place(s: Situation, asked: str) -> str:
     return next((n for n in names if asked in n and n != asked), "") or next((n for n in names if n == asked), "")
 
 
+def _ate(s: Situation) -> list[str]:
+    """'お昼なに食べた？': the newest thing eaten or drunk today, as the journal has the actions it did
+    ('厚切りトーストを食べたよ！'), else that it has not yet; never a place instead."""
+    eaten = next((done for action in s.memory.did_today if lexicon.eats(action) and (done := said_as_done(action))), "")
+    return _said(s, "ate", topic=eaten) if eaten else _said(s, "ate_nothing")
+
+
 def _place_of_kind(s: Situation, kind: str) -> str:
     """A place the agent knows of the kind a question looks for, by the words its kind is named by
     (concepts.json `place_for`: 'ベーカリー麦' is a パン屋), the one it went to most lately first; '' none."""
@@ -365,6 +374,8 @@ def answered(s: Situation, h: Understanding) -> list[str] | None:
     if h.kind == "question":
         if h.asks == PLANS:
             return _plans(s, h)
+        if h.asks == MEAL:
+            return _ate(s)
         if h.asks == DAY:
             return _day(s, h)
         if h.asks == TALK:

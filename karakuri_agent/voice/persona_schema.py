@@ -118,6 +118,8 @@ class Answers(_Strict):
     no_plans: Phrases | None = None
     day: Phrases | None = None
     day_met: Phrases | None = None
+    ate: Phrases | None = None  # 'お昼なに食べた？': {topic} is what it ate or drank today, said as done ('…を食べた')
+    ate_nothing: Phrases | None = None  # the same when it did nothing of eating today
     day_best: Phrases | None = None  # '今日一番楽しかったことって何？' ({place}: where it went last)
     quiet_day: Phrases | None = None
     talk_topic: Phrases | None = None

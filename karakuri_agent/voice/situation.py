@@ -52,6 +52,7 @@ class Memory:
     plans: tuple[Plan, ...] = ()  # the promises ahead, soonest first
     talk: tuple[str, ...] = ()  # the conversation's lines before the one answered, oldest first
     arrived: tuple[tuple[str, str], ...] = ()  # (place, 'HH:MM') it was found at after being elsewhere today, newest first
+    did_today: tuple[str, ...] = ()  # the actions it did today, by name, newest first
 
 
 def _pickup_pool(pickup: Pickup | None, persona: Persona, scene: Scene) -> list[str]:
