@@ -91,7 +91,9 @@ def test_fuzz_a_meal_asked_with_nothing_eaten_is_never_made_up(line: str, seed: 
 
 @pytest.mark.fuzz
 @settings(max_examples=40, deadline=None)
-@given(line=st.sampled_from(("これ食べたことある？", "何食べたい？", "好きな食べ物は？", "お昼何にする？")))
+@given(line=st.sampled_from(("これ食べたことある？", "何食べたい？", "好きな食べ物は？", "お昼何にする？", "お昼すぎって何してたの？",
+                             "撤回させていただけますでしょうか。", "ばあさんの干し柿、食ったことあっか？", "今日のランチどこ行った？",
+                             "今夜の夕飯は、もう何にするか決めたんかい")))
 def test_fuzz_no_meal_of_today_asked_is_left_to_the_other_readers(line: str) -> None:
     heard = hear(line, own_names=("ニケ",))
     assert heard is not None and heard.asks != "meal", (line, heard)

@@ -277,7 +277,7 @@ CAUSE = lazy(r"から|ので|のせいで|せいで|ために|ため、|で中�
 # A plan changed to another thing: 'ハンバーグにする', '公園にしてくれん？'.
 CHANGE_TO = lazy(r"(?P<new>[^\s、。！？!?にはがをのでと]{1,12})に(?:する|しよう?|して|した|変え|変更|すっぺ|すんべ|しよっか)")
 CHANGE_SAID = "にする"
-EVER_DONE = lazy(r"たこと(?:が|は)?(?:ある|あり|ない|ござい)|だこと(?:が|は)?(?:ある|あり|ない)")  # 'これ食べたことある？'
+EVER_DONE = lazy(r"[たど]こと(?:が|は)?(?:あ|な|ござい)|[たど]ごど")  # 'これ食べたことある？'
 CHANGE_FROM = lazy(r"じゃなくて|じゃなく|ではなく|やっぱり|やっぱ")  # before what a plan is changed to
 CHANGED_BY_OTHERS = "変更"
 # What a question is about, said first ('この町の町長って何歳？' is about the mayor, not the agent).
