@@ -400,3 +400,24 @@ def test_fuzz_a_trouble_ending_in_kedo_is_still_told(trouble: str, after: str) -
     line = trouble + after
     heard = hear(line, own_names=OWN)
     assert heard is not None and (heard.mood == "bad" or heard.emotions & {"hurt", "sad", "disappointed"}), (line, heard)
+
+
+@pytest.mark.fuzz
+@settings(max_examples=100, deadline=None)
+@given(trouble=st.sampled_from(("今日さ、駅で財布落としたんだよ", "猫が昨日から帰ってこないんだよ", "朝から眼鏡が見当たらなくて困ってる")),
+       found=st.sampled_from(("で、さっき交番行ったら、中身そのまま届いてた", "さっき帰ってきた！", "あ、見つかった！", "あった〜！")),
+       seed=st.sampled_from(("s1", "s2")))
+def test_fuzz_a_trouble_just_told_then_resolved_is_met_with_relief(trouble: str, found: str, seed: str) -> None:
+    reply = compose("reply", persona=NIKE, partner_name="灯屋ユウ", last_line=found, seed=seed,
+                    memory=Memory(here=HERE, talk=(trouble, "そっか…大変だったね。")), place_name=HERE)
+    assert any(w in reply for w in ("よかった", "ほっと", "安心")), (trouble, found, reply)
+
+
+@pytest.mark.fuzz
+@settings(max_examples=60, deadline=None)
+@given(found=st.sampled_from(("で、さっき交番行ったら、中身そのまま届いてた", "さっき帰ってきた！", "まだ見つかってない")),
+       before=st.sampled_from(((), ("今日はいい天気だね", "うん、気持ちいいね！"))))
+def test_fuzz_found_with_no_trouble_before_is_no_relief(found: str, before: tuple[str, ...]) -> None:
+    reply = compose("reply", persona=NIKE, partner_name="灯屋ユウ", last_line=found, seed="s1",
+                    memory=Memory(here=HERE, talk=before), place_name=HERE)
+    assert "ほっと" not in reply, (found, before, reply)

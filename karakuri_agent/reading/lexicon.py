@@ -482,6 +482,19 @@ def named_in(text: str) -> frozenset[str]:
     return frozenset(tags(words(text), text))
 
 
+def tells_found(text: str) -> bool:
+    """Whether a line tells of a thing found or come back (concepts.json `found`: 届いてた, 見つかった,
+    帰ってきた), not negated; what it resolves is in the talk before it."""
+    found = words(text)
+    lemmas = _found_lemmas()
+    return any(w.lemma in lemmas and not negated(found, i) for i, w in enumerate(found))
+
+
+@functools.lru_cache(maxsize=1)
+def _found_lemmas() -> frozenset[str]:
+    return lemma_set(concepts()["found"].lemmas)  # as written ('見つかる') and as the analyzer's (見付かる)
+
+
 def apologises(text: str) -> bool:
     """Whether the line says sorry by concept `apology` ('お詫び申し上げます', '申し訳ございません', 'ごめんやで')."""
     return "apology" in named_in(text)

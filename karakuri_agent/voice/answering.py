@@ -297,6 +297,16 @@ def _troubled_before(s: Situation, h: Understanding) -> list[str]:
     return []
 
 
+def _resolved(s: Situation, h: Understanding) -> list[str]:
+    """'で、さっき交番行ったら、中身そのまま届いてた' after '駅で財布落としたんだよ': a trouble told just before in
+    the talk, now found or come back (lexicon.tells_found), is met with relief, not 'なるほどね'."""
+    if h.kind not in ("news", "statement") or h.mood == "bad" or h.troubled or not lexicon.tells_found(s.line):
+        return []
+    if any((before := hearing.hear(line)) is not None and before.troubled for line in s.memory.talk[-3:]):
+        return _said(s, "relief", table="reactions")
+    return []
+
+
 def _from_the_talk(s: Situation, h: Understanding) -> list[str]:
     """What the talk between the two answers, before what the line asks of the agent itself: the options or
     the trouble told just before, a promise not to forget, whether it remembers or knew what was told, a
@@ -305,6 +315,9 @@ def _from_the_talk(s: Situation, h: Understanding) -> list[str]:
         context = _which_of_the_talk(s, h) or _troubled_before(s, h)
         if context:
             return context
+    resolved = _resolved(s, h)
+    if resolved:
+        return resolved
     if listening_cues.WONT_FORGET_ASKED.search(s.line) and not h.emotions & {"grief", "unwell", "hurt"}:
         return _said(s, "wont_forget")  # 'ココが ひっこしても わすれない？', '忘れないでね'
     q = h.question
