@@ -421,3 +421,13 @@ def test_fuzz_found_with_no_trouble_before_is_no_relief(found: str, before: tupl
     reply = compose("reply", persona=NIKE, partner_name="灯屋ユウ", last_line=found, seed="s1",
                     memory=Memory(here=HERE, talk=before), place_name=HERE)
     assert "ほっと" not in reply, (found, before, reply)
+
+
+@pytest.mark.fuzz
+@settings(max_examples=60, deadline=None)
+@given(name=st.sampled_from(("にけちゃん", "ニケちゃん")), warm=st.sampled_from(("に あえて うれしい！", " だいすき！", "がいない日って、なんか静かなんだよね",
+                                                                        "おったら、来てよかったって思うわ")))
+def test_fuzz_warmth_to_it_in_kana_too_is_warmth_and_met_as_such(name: str, warm: str) -> None:
+    line = "また " + name + warm
+    reply = compose("reply", persona=NIKE, partner_name="灯屋ユウ", last_line=line, seed="s1", memory=Memory(here=HERE))
+    assert not any(w in reply for w in ("すごいね", "なるほど", "そうなんだ", "わたしもそう思")), (line, reply)

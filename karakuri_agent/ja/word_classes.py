@@ -119,6 +119,7 @@ PLACE_ENDINGS = ("屋", "店", "館", "駅", "場", "園", "所", "院", "署", 
 TOPIC_COMMA = ("、", ",", "，")
 VOLITIONAL_FORM = "意志推量形"
 IMPERATIVE_FORM = "命令形"
+TALKING = frozenset({"話す", "喋る", "しゃべる", "お喋り", "おしゃべり", "話"})  # warmth about talking together
 # A verb said as done, by how it conjugates (the analyzer's conjugation type): its last letter and the
 # past that takes its place ('食べる' → '食べた', '飲む' → '飲んだ', '買う' → '買った'); '行く' is '行った'.
 PAST_BY_CONJUGATION = (("五段-カ行", "く", "いた"), ("五段-ガ行", "ぐ", "いだ"), ("五段-サ行", "す", "した"),

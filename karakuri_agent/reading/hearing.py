@@ -27,7 +27,9 @@ from karakuri_agent.ja.question_words import HABIT, INVITE
 from karakuri_agent.ja.sentences import asking_with_what_before, is_asking, split_sentences
 from karakuri_agent.ja.speech_words import APOLOGY, PERSON_NAME, REQUEST, is_kanji
 from karakuri_agent.ja.word_classes import ADVERBIAL_FORM, PAST, PLAIN_SPELLING, VOLITIONAL_FORM
-from karakuri_agent.reading import calling_off, choices, greetings, lexicon, morphemes, tense  # the analyzer loads on first use
+from karakuri_agent.reading import (  # the analyzer loads on first use
+    calling_off, choices, greetings, lexicon, morphemes, tense, told_of,
+)
 from karakuri_agent.reading.feeling import with_feeling
 from karakuri_agent.reading.gift_offers import offers_a_thing
 from karakuri_agent.reading.help_offers import offers_help
@@ -183,14 +185,14 @@ def _question(text: str, asking: str, own: tuple[str, ...], others: tuple[str, .
     if listening_cues.PASTIME_ASKED.search(asking) and question.kind in ("what", "doing", "how", "yesno"):
         return Understanding("question", asks=PASTIME, question=question)
     if question.kind not in ("choice", "where", "who", "when") and (question.past or tense.past(asking)) \
-            and lexicon.meal_asked(unspaced(text)) and not listening_cues.EVER_DONE.search(asking) \
+            and told_of.meal_asked(unspaced(text)) and not listening_cues.EVER_DONE.search(asking) \
             and not lexicon.time_ahead(text):
         return Understanding("question", asks=MEAL, question=question)  # 'お昼なに食べた？', 'おやつなんだった？'
     if (taste := None if question.kind == "choice" or _about_someone_else(asking, own) else
             asked_taste(asking, line, question, own)) is not None:  # 'すきな どうぶつ なに？': about_me, or a favourite
         return taste
     if question.kind != "choice" and (sought := place_sought(asking)):  # 'デートするならどこがおすすめ？'
-        return Understanding("question", asks=WORLD, sought=sought, question=question)
+        return Understanding("question", asks=WORLD, sought=sought, topic=town_thing(asking), question=question)
     if _asks_the_world(asking, own, either_or=bool(question.options)):
         return Understanding("question", asks=WORLD, topic=town_thing(asking) or _topic(asking, skip)[0],
                              question=question)
@@ -399,6 +401,8 @@ def hear(line: str | None, *, own_names: tuple[str, ...] = (), other_names: tupl
     text = normalised(line or "")
     if not text:
         return None
+    # its names as a child writes them too ('にけちゃんに あえて うれしい！' is warm to it)
+    own_names = tuple(dict.fromkeys((*own_names, *(morphemes.hiragana(n) for n in own_names if n))))
     # A word in hiragana the analyzer misreads ('かぶとむし' as 蕪・と・虫) is read in katakana, said back as written.
     kana = morphemes.kana_nouns(line or "")
     for word in kana:

@@ -26,7 +26,7 @@ from karakuri_agent.ja.promise_words import PROMISE_NAMED
 from karakuri_agent.ja.sentences import is_asking, split_sentences
 from karakuri_agent.ja.speech_words import REQUEST, join_sentences, plan_day
 from karakuri_agent.ja.word_classes import NOT_TOPICS
-from karakuri_agent.reading import hearing, lexicon, morphemes
+from karakuri_agent.reading import hearing, lexicon, morphemes, told_of
 from karakuri_agent.reading.phrase import said_as_done, tells_past
 from karakuri_agent.reading.times import clock_parts
 from karakuri_agent.voice.names import address_name, place_word_of
@@ -299,8 +299,8 @@ def _troubled_before(s: Situation, h: Understanding) -> list[str]:
 
 def _resolved(s: Situation, h: Understanding) -> list[str]:
     """'で、さっき交番行ったら、中身そのまま届いてた' after '駅で財布落としたんだよ': a trouble told just before in
-    the talk, now found or come back (lexicon.tells_found), is met with relief, not 'なるほどね'."""
-    if h.kind not in ("news", "statement") or h.mood == "bad" or h.troubled or not lexicon.tells_found(s.line):
+    the talk, now found or come back (told_of.tells_found), is met with relief, not 'なるほどね'."""
+    if h.kind not in ("news", "statement") or h.mood == "bad" or h.troubled or not told_of.tells_found(s.line):
         return []
     if any((before := hearing.hear(line)) is not None and before.troubled for line in s.memory.talk[-3:]):
         return _said(s, "relief", table="reactions")
@@ -346,7 +346,7 @@ def _known_place(s: Situation, asked: str) -> str:
 def _ate(s: Situation) -> list[str]:
     """'お昼なに食べた？': the newest thing eaten or drunk today, as the journal has the actions it did
     ('厚切りトーストを食べたよ！'), else that it has not yet; never a place instead."""
-    eaten = next((done for action in s.memory.did_today if lexicon.eats(action) and (done := said_as_done(action))), "")
+    eaten = next((done for action in s.memory.did_today if told_of.eats(action) and (done := said_as_done(action))), "")
     return _said(s, "ate", topic=eaten) if eaten else _said(s, "ate_nothing")
 
 
@@ -467,6 +467,8 @@ def answered(s: Situation, h: Understanding) -> list[str] | None:
         return _said(s, "cheered", table="reactions") or _said(s, "thanks", table="reactions") or None
     if h.kind == "looks":  # 'コーヒーおいしそうだね': what the pack says of the thing, else agreed with
         return None if s.pickup else (_said(s, "remark", table="reactions") or None)
+    if h.kind == "warmth" and told_of.about_talking(s.line):  # 'ニケちゃんと話してると時間を忘れちゃう'
+        return _said(s, "warmth_talk", table="reactions") or _said(s, "warmth", table="reactions") or None
     if h.kind in ("warmth", "compliment", "thanks", "apology", "remark"):
         return _said(s, h.kind, table="reactions") or None
     if h.kind == "invitation" and (h.question is None or h.question.kind != "invite"):

@@ -63,6 +63,7 @@ class Reactions(_Strict):
     retraction: Phrases | None = None
     retraction_plain: Phrases | None = None
     warmth: Phrases | None = None
+    warmth_talk: Phrases | None = None  # warmth about talking with it ('ニケちゃんと話してると楽しい'); else `warmth`
     remark: Phrases | None = None
     compliment: Phrases | None = None
     offer_accept: Phrases | None = None
