@@ -162,15 +162,12 @@ def _told(s: Situation, h: Understanding) -> list[str]:
     care = cared(s, h)
     if care:
         return care
-    if h.mood == "bad" and h.kind in ("news", "statement", "feeling") and not _told_as_past(s.line):
-        # '親と最近うまくいってないんだよね': a trouble still going on is listened to, not 'それは大変だったね'
+    # a trouble still going on ('親と最近うまくいってないんだよね') or ahead ('会社、今月いっぱいで閉まること
+    # になりまして') is listened to, not 'それは大変だったね'
+    if h.mood == "bad" and (h.kind == "plan" or h.kind in ("news", "statement", "feeling") and not _told_as_past(s.line)):
         ongoing = _said(s, "trouble_ongoing", table="reactions") or _said(s, "worry", table="reactions")
         if ongoing:
             return ongoing
-    if h.mood == "bad" and h.kind == "plan":  # '会社、今月いっぱいで閉まることになりまして': ahead, listened to
-        ahead = _said(s, "trouble_ongoing", table="reactions") or _said(s, "worry", table="reactions")
-        if ahead:
-            return ahead
     mood = {"good": "good_news", "bad": "bad_news"}.get(h.mood, "")
     # A plan is ahead: looked forward to or cheered on; good news only when told as decided
     # ('結婚することになりました'), never wished well as done ('プロポーズしよう思てんねん' → 'よかったね',
