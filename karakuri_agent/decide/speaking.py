@@ -35,6 +35,7 @@ from karakuri_agent.domain.records import Meeting, Transfer
 from karakuri_agent.ja import place_words, reasons, told_words, turn_lines
 from karakuri_agent.ja.listening_cues import BACK_REFERENCE, REMEMBER_ASKED
 from karakuri_agent.ja.safety import clean_line
+from karakuri_agent.ja.sentences import is_asking, split_sentences
 from karakuri_agent.ja.speech_words import join_sentences
 from karakuri_agent.memory import promises, recall
 from karakuri_agent.mind.view import View
@@ -54,6 +55,9 @@ NEXT_SPEAKER = "next_speaker_agent_id"
 # What a line heard as these is, even when it says 一緒に: no plan to ask the time of.
 NOT_PROPOSALS = frozenset({"warmth", "farewell", "offer", "thanks", "compliment", "retraction"})
 RESPONSE = "transfer_response"
+# What a memory of another day may follow besides a greeting: small talk acknowledged (news met with joy
+# or care is one thought: nothing of another day follows it).
+RECALL_AFTER = frozenset({"statement", "remark", "news"})
 
 
 # -- helpers -------------------------------------------------------------------------
@@ -73,7 +77,8 @@ def recalling(view: View, decision: Decision, choice: Choice, partner: PersonRef
             said = _varied(tuple(view.persona.reactions.get("outcome_asked") or turn_lines.OUTCOME_ASKED),
                            view.notification_id)[0]
         return _said_remembering(view, decision, choice, said, *link)  # their news is about what they told
-    if not asked and heard is not None and (heard.troubled or heard.mood or not _leaves_room(heard)):
+    own_names = (view.persona.short_name, view.persona.name, view.me.name)
+    if not asked and heard is not None and (heard.troubled or heard.mood or not _leaves_room(heard, text, own_names)):
         return decision  # an answer, care or thanks is one thought: nothing of another day follows it
     # '覚えてる？' asks for what they told: it comes back whatever the day ('うん、もちろん覚えてるよ！だいふくちゃん、元気？')
     memory = recall.asked_of(view.told.get(str(partner.id), ()), partner, view.now, text) if asked \
@@ -85,11 +90,14 @@ def recalling(view: View, decision: Decision, choice: Choice, partner: PersonRef
                    reason=reasons.with_memory(decision.reason, recall.explained(memory)), recalled=memory)
 
 
-def _leaves_room(heard: Any) -> bool:
-    """Whether a memory of another day may follow the answer to the line: only a greeting's. After
-    anything else, 'そういえば…' reads as the reply to it; a reader of the fifth sealed set found eleven
-    such replies wrong, most after a line misread as small talk ('よっ、さっきぶり', 'ピカピカでしょ')."""
-    return heard.kind == "greeting" or bool(heard.acts) and set(heard.acts) == {"greeting"}
+def _leaves_room(heard: Any, text: str, own_names: tuple[str, ...]) -> bool:
+    """Whether a memory of another day may follow the answer to the line: a greeting, or small talk that
+    neither asks nor is about the agent ('…つりでくるとこあるっけ', 'ニケの作るお菓子、店レベル'): after those,
+    'そういえば…' reads as the reply to them."""
+    if heard.kind == "greeting" or (heard.acts and set(heard.acts) == {"greeting"}):
+        return True
+    return heard.kind in RECALL_AFTER and heard.subject != "agent" and "question" not in heard.acts \
+        and not any(is_asking(s) for s in split_sentences(text)) and not any(n and n in text for n in own_names)
 
 
 def _told_link(view: View, partner: PersonRef, text: str, heard: Any) -> tuple[str, str, tuple[str, ...]] | None:
