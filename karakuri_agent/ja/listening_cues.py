@@ -351,7 +351,6 @@ JAPANESE = lazy(r"[ぁ-ゖァ-ヴー\u4e00-\u9fff々]")
 # A wave drawn out at a sentence's end ('案内するで〜'): no part of its words.
 # Emoji (each read as MARK) with a space after them, not after a sentence's own end: they end the sentence.
 MARK, FULL_STOP = "\0", "。"
-WIDE_SPACE_BREAK = lazy(r"(?<=[^\s、。！？!?])\u3000+(?=[^\s、。！？!?])")
 MARKS_THEN_SPACE = lazy(r"(?<![。！？!?\0])\0+[ \u3000]+(?=\S)")
 DRAWN_OUT = lazy(r"[〜~]+(?=[。！？!?\s]|$)")
 # A question of when, about its day: since when it has been here, or out ('いつ来たの？', '何時ごろから').

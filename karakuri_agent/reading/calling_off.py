@@ -22,13 +22,8 @@ def _calls_off(text: str, at: int) -> bool:
     """Whether the words at ``at`` call something off, as the analyzer reads them: not '話' ('はなしになって'),
     not 'without' ('字幕なしで洋画'), not a thing that stopped ('うごかなくなった'), not a reason given
     ('見に行けなくて', '行けなくてごめん')."""
-    words, cursor, i = morphemes.words(text), 0, None
-    for j, word in enumerate(words):
-        start = text.find(word.surface, cursor)
-        cursor = start + len(word.surface) if start >= 0 else cursor
-        if start <= at < cursor:
-            i = j
-            break
+    words = morphemes.words(text)
+    i = next((j for j, (start, end) in enumerate(morphemes.word_spans(words, text)) if start <= at < end), None)
     if i is None:
         return True
     word, after = words[i], words[i + 1:i + 3]

@@ -9,7 +9,7 @@ from karakuri_agent.ja.listening_cues import (
     ADVERB_PARTICLE, CALL_SEPARATORS, GREETING_LEFTOVER, GREETING_TAIL, NAME_CALL,
 )
 from karakuri_agent.reading.lexicon import section
-from karakuri_agent.reading.morphemes import hiragana
+from karakuri_agent.reading.morphemes import name_forms
 
 __all__ = ["greeting", "greets_first", "greets_only"]
 
@@ -26,7 +26,7 @@ AT_START = ("tired",)
 
 def _names(own_names: tuple[str, ...]) -> list[str]:
     """The agent's names as written and in hiragana ('にけちゃーん'), the longest first."""
-    return sorted({v for n in own_names if n for v in (n, hiragana(n))}, key=len, reverse=True)
+    return sorted(name_forms(own_names), key=len, reverse=True)
 
 
 def _uncalled(text: str, own_names: tuple[str, ...]) -> str:

@@ -402,7 +402,7 @@ def hear(line: str | None, *, own_names: tuple[str, ...] = (), other_names: tupl
     if not text:
         return None
     # its names as a child writes them too ('にけちゃんに あえて うれしい！' is warm to it)
-    own_names = tuple(dict.fromkeys((*own_names, *(morphemes.hiragana(n) for n in own_names if n))))
+    own_names = morphemes.name_forms(own_names)
     # A word in hiragana the analyzer misreads ('かぶとむし' as 蕪・と・虫) is read in katakana, said back as written.
     kana = morphemes.kana_nouns(line or "")
     for word in kana:

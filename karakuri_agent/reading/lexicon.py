@@ -43,7 +43,7 @@ from karakuri_agent.ja.word_classes import (
     TE_LINKS,
     THROUGH,
 )
-from karakuri_agent.reading.morphemes import Word, lemma_set, words
+from karakuri_agent.reading.morphemes import Word, lemma_set, word_spans, words
 from karakuri_agent.reading.phrase import helper, modifies_a_noun, negated, passive
 from karakuri_agent.reading.volition import torn
 from karakuri_agent.shipped import shipped
@@ -239,7 +239,7 @@ def tags(found: Sequence[Word], text: str) -> set[str]:
         named.add("good_event")  # 'やっと買えた', '最後まで走りきった': managed, at last
     if "good_event" in named:
         named.discard("adversity")  # '選手に選ばれた': done to one, and glad
-    spans = _word_spans(found, text)
+    spans = word_spans(found, text)
     for concept in concepts().values():
         if concept.name in named or concept.reply_only:
             continue
@@ -250,17 +250,6 @@ def tags(found: Sequence[Word], text: str) -> set[str]:
         elif any(_named_unturned(s, text, concept.polarity != 0, spans) for s in concept.surfaces if len(s) > 1):
             named.add(concept.name)
     return named
-
-
-def _word_spans(found: Sequence[Word], text: str) -> tuple[tuple[int, int], ...]:
-    """Where in ``text`` each word begins and ends."""
-    spans, cursor = [], 0
-    for word in found:
-        at = text.find(word.surface, cursor)
-        if at >= 0:
-            spans.append((at, at + len(word.surface)))
-            cursor = at + len(word.surface)
-    return tuple(spans)
 
 
 def _inside_a_word(start: int, end: int, spans: tuple[tuple[int, int], ...]) -> bool:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import functools
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -135,6 +135,22 @@ def words(text: str) -> tuple[Word, ...]:
     if not text:
         return ()
     return _analyse(text[:_MAX_CHARS])
+
+
+def name_forms(names: Iterable[str]) -> tuple[str, ...]:
+    """Names as written and in hiragana, as a child writes them ('ニケ' and 'にけ'), each once, in order."""
+    return tuple(dict.fromkeys(form for name in names if name for form in (name, hiragana(name))))
+
+
+def word_spans(found: Sequence[Word], text: str) -> tuple[tuple[int, int], ...]:
+    """Where in ``text`` each of ``found`` (its words) begins and ends, in order; an empty span where the
+    text does not hold a word as the analyzer wrote it."""
+    spans, cursor = [], 0
+    for word in found:
+        at = text.find(word.surface, cursor)
+        spans.append((at, at + len(word.surface)) if at >= 0 else (cursor, cursor))
+        cursor = spans[-1][1]
+    return tuple(spans)
 
 
 def _one_kana_noun(found: tuple[Word, ...], i: int) -> bool:

@@ -331,12 +331,17 @@ def _from_the_talk(s: Situation, h: Understanding) -> list[str]:
     return []
 
 
+def _places_known(s: Situation) -> list[str]:
+    """The places the agent went to today, then the rest it knows, by the words it says them with."""
+    return [place_word_of(n) for n in (*s.memory.today_places, *s.memory.known_places) if n]
+
+
 def _known_place(s: Situation, asked: str) -> str:
     """A place the agent has been to whose name holds the kind a question asks whether the town has
     ('本屋ってあったっけ？' → '古本屋「しおり堂」'), '' when it knows none or the line asks no such thing."""
     if not asked:
         return ""
-    names = [place_word_of(n) for n in (*s.memory.today_places, *s.memory.known_places) if n]
+    names = _places_known(s)
     return next((n for n in names if asked in n and n != asked), "") or next((n for n in names if n == asked), "")
 
 
@@ -350,7 +355,7 @@ def _ate(s: Situation) -> list[str]:
 def _place_of_kind(s: Situation, kind: str) -> str:
     """A place the agent knows of the kind a question looks for, by the words its kind is named by
     (concepts.json `place_for`: 'ベーカリー麦' is a パン屋), the one it went to most lately first; '' none."""
-    names = [place_word_of(n) for n in (*s.memory.today_places, *s.memory.known_places) if n]
+    names = _places_known(s)
     marks = place_names(kind)
     return next((n for n in names if any(m in n for m in marks)), "")
 

@@ -330,8 +330,7 @@ def _asks_of_itself(q: Question, s: Situation) -> bool:
 
 def _names_itself(q: Question, s: Situation) -> bool:
     """Whether a question names the agent ('ニケちゃんは', 'にけちゃん', 'あなた') or its tastes ('好き')."""
-    names = (s.persona.short_name, s.persona.name)
-    return any(n and (n in q.text or morphemes.hiragana(n) in q.text) for n in names) \
+    return any(n in q.text for n in morphemes.name_forms((s.persona.short_name, s.persona.name))) \
         or bool(listening_cues.YOU.search(q.text)) or LIKE_WORD in q.text
 
 
