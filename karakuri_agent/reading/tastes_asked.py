@@ -37,7 +37,7 @@ def taste_asked(asking: str, own_names: tuple[str, ...] = ()) -> str | None:
     """The kind of thing a question asks the agent's favourite of ('animal', 'place', ...), UNNAMED for
     a kind the lexicon does not name, None when the question asks no taste of a kind (or names no kind:
     '何が好き？' is left to the other readers)."""
-    liking, asking_words, pleased_words, modifying, not_a_kind, kinds = _tables()
+    liking, asking_words, pleased_words, modifying, _, kinds = _tables()
     found = morphemes.words(asking)
     lemmas = [w.lemma for w in found]
     span = len(pleased_words)
@@ -50,22 +50,24 @@ def taste_asked(asking: str, own_names: tuple[str, ...] = ()) -> str | None:
                  for i in liked)
     if not naming and not any(lemma in asking_words for lemma in lemmas):
         return None
-    own = tuple(morphemes.katakana(name) for name in own_names if name)
-    nouns = [w for w in found if w.pos == "noun" and not w.proper and w.lemma not in not_a_kind
-             and not any(morphemes.katakana(w.surface) in name or name in w.surface for name in own)]
+    nouns = _kind_nouns(found, own_names)
     for word in found:  # '本' before 'なに' is a prefix to the analyzer ('すきな本なに？'): the kind all the same
         if word.lemma in kinds and word.pos in ("noun", "prefix"):
             return kinds[word.lemma]
     return _as_written(found, liked, modifying) or (UNNAMED if nouns else None)
 
 
+def _kind_nouns(found: tuple[morphemes.Word, ...], own_names: tuple[str, ...]) -> list[morphemes.Word]:
+    """The nouns that may name the kind asked of: no name, no word that never names a kind, not the agent."""
+    not_a_kind = _tables()[4]
+    own = tuple(morphemes.katakana(name) for name in own_names if name)
+    return [w for w in found if w.pos == "noun" and not w.proper and w.lemma not in not_a_kind
+            and not any(morphemes.katakana(w.surface) in name or name in w.surface for name in own)]
+
+
 def _kind_noun(asking: str, own_names: tuple[str, ...]) -> str:
     """The noun a question of an unnamed kind asks of ('漬物' of 'どんな漬物が好き？'), '' when none."""
-    *_, not_a_kind, _kinds = _tables()
-    own = tuple(morphemes.katakana(name) for name in own_names if name)
-    return next((w.lemma for w in morphemes.words(asking) if w.pos == "noun" and not w.proper
-                 and w.lemma not in not_a_kind and not any(morphemes.katakana(w.surface) in n or n in w.surface
-                                                           for n in own)), "")
+    return next((w.lemma for w in _kind_nouns(morphemes.words(asking), own_names)), "")
 
 
 @functools.lru_cache(maxsize=1)
