@@ -30,7 +30,7 @@ from karakuri_agent.domain.records import Meeting
 from karakuri_agent.mind.view import View
 from karakuri_agent.ja import listening_cues
 from karakuri_agent.ja import prompt_text
-from karakuri_agent.ja.safety import clean_text
+from karakuri_agent.ja.safety import clean_line
 from karakuri_agent.memory import recall
 from karakuri_agent.reading import hearing
 from karakuri_agent.domain.understanding import Understanding
@@ -64,7 +64,7 @@ def understand(view: View) -> TurnUnderstood | None:
         return None
     partner = partner_of(view)
     line = last_line_of(view, partner) if partner else None
-    text = clean_text(line or "")
+    text = clean_line(line or "")  # read as the voice reads it: a break between two thoughts ends one
     if not text:
         return None
     persona = view.persona
