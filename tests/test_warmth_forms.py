@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from karakuri_agent.reading.hearing import hear
-from karakuri_agent.reading.lexicon import feel
+from karakuri_agent.reading.sentiment import feel
 
 OWN = ("AIニケちゃん", "ニケ")
 

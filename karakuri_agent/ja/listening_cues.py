@@ -317,7 +317,8 @@ GREETING_TAIL = lazy(r"[ー〜~！!。、…♪☆★\s\U0001F000-\U0001FFFF\u26
 GREETING_LEFTOVER = 5
 # A negation right after a glad phrase turns it ('うまくいって|ない', 'ようなって|へん', '歩けるようになっ|てない');
 # Kansai's past 'てん' is none ('パクられ|てん').
-NEGATION_AFTER = lazy(r"[ぁ-ゖ]{0,2}?(?:ない|なく|なかっ|ません|へん|ひん|(?<![てで])ん(?![だでと])|ず|ねえ|ねー|にゃあ)")
+NEGATION_AFTER = lazy(r"[ぁ-ゖ]{0,2}?(?:ない|なく|なかっ|ません|へん|ひん|(?<![てで])ん(?![だでと])|ず|ねえ|ねー|にゃあ)"
+                      r"|なし|無し|回避|克服|脱出|解消")  # a noun averted (word_classes.AVERTING): '心配なし'
 # A letter left over from typing in romaji ('図書館d', 'だｔった', 'なしｎ！', 'むりｒ'): one lower-case letter
 # between Japanese letters (or at the end); 'w' is laughter ('優勝したんだけどｗ') and kept.
 IME_LEFTOVER = lazy(r"(?<=[\u3040-\u30ff\u4e00-\u9fff])[a-vx-zａ-ｖｘ-ｚ](?=[\u3040-\u30ff\u4e00-\u9fff\s、。！？!?…〜]|$)")

@@ -63,10 +63,19 @@ PHRASE_PARTICLES = frozenset({"を", "が", "に", "と", "は", "も", "で", "
 
 # What turns the word before it: 'ない' of 眠れない, 'ず', 'ん' of 行かん, 'へん' of 行かへん.
 NEGATIONS = frozenset({"ない", "無い", "ぬ", "ず", "ん", "へん", "ひん"})
+# A negation followed by these makes a must, no negation ('スピーチせんといかん', '行かなければならない').
+OBLIGING_LINKS = frozenset({"と", "ば", "きゃ", "ちゃ", "にゃ", "と、"})
+OBLIGING = frozenset({"行く", "いける", "行ける", "成る", "なる", "駄目", "だめ", "ダメ", "明く", "あかん"})
 # Particles a negation still turns the word across ('大丈夫じゃない', '楽しくはない', '眠れてない').
 NEGATION_TRANSPARENT = frozenset({"は", "も", "じゃ", "て", "で"})
 # What a sentence may end with after its last word ('…笑。', 'w！'): left off before its end is read.
 SENTENCE_END_MARKS = "。！!？?…〜ー 　"
+# The marks that end a sentence for certain (a '…' or a '〜' may trail mid-sentence).
+FULL_STOPS = "。！!？?"
+# Auxiliaries of the polite style: they end a sentence, never a clause that says which thing ('フラれました笑').
+POLITE = frozenset({"ます", "です"})
+# A laugh typed after a predicate ('フラれました笑'), read as a noun: no thing.
+LAUGHS = frozenset({"笑", "笑い"})
 # The passive auxiliary's dictionary forms ('食べられた', '外された').
 PASSIVES = frozenset({"れる", "られる"})
 
@@ -77,14 +86,29 @@ PAST_TOLD = frozenset({"てん", "でん"})
 CONDITIONAL = frozenset({"たら", "だら"})  # the past auxiliary as "if" ('落ちたら'): nothing has happened
 # The particle a helping verb follows ('食べ+て+しまう', '読ん+で+みる').
 TE_LINKS = frozenset({"て", "で"})
+# 'なる' after a negation: a change ('行けなくなった' calls a plan off), not a thing failed.
+BECOMING = frozenset({"成る", "なる"})
+# UniDic's mark of a sound-changed stem ('置い', '行っ', '読ん'): it takes only て or た after it.
+EUPHONIC = "音便"
 # UniDic's form of an adjective leading a verb ('うまく' of うまくいく): the verb's negation is its own.
 ADVERBIAL_FORM = "連用形"
 # Nouns that stand for a thing only in form ('辛いもの', '読むこと'): no content of their own.
 FORMAL_NOUNS = frozenset({"もの", "物", "こと", "事", "ところ", "の"})
+# Nouns a clause before them makes into a time, a reason or a way, no thing ('行ったほうがいい', '疲れたときは',
+# '転んだせいで', '開くことができた'): the clause is the line's own predicate, not which thing it is.
+CLAUSE_NOUNS = FORMAL_NOUNS | frozenset({"ほう", "方", "とき", "時", "はず", "筈", "せい", "ため", "為", "つもり", "ついで",
+                                         "まま", "うち", "前", "後", "あと", "わけ", "訳", "度", "たび", "場合", "最中", "途端",
+                                         "けん"})  # Hakata's から, read as a noun ('入院したけん、')
 # The ending an adjective's stem drops ('辛い' → '辛', found in '激辛').
 ADJECTIVE_ENDING = "い"
 # Particles that concede what came before ('ミスしたけど、弾けた'): what follows is what is said.
 CONCESSIVE = frozenset({"けど", "けれど", "けども", "けれども", "だけど"})
+# 'の' + 'に' after a predicate concedes a premise ('3年付き合ってたのに、電話一本でおわり'): what follows is said.
+CONCESSIVE_NO = ("の", "に")
+# The copula before 'のに' as the analyzer may leave it, a particle ('雨やのに', '雨なのに').
+COPULAS = frozenset({"な", "や"})
+# Nouns that turn the noun before them ('赤点回避', '心配なし', '苦手克服'): the trouble named is averted.
+AVERTING = frozenset({"回避", "無し", "克服", "脱出", "解消"})
 
 # -- a yes/no question's own predicate, said back in the answer (reading/question_kinds.predicate) --------
 # What closes a question after its predicate ('…する？', '…たん？', '…かな？', '…やと？').

@@ -17,7 +17,7 @@ from karakuri_agent.ja import listening_cues
 from karakuri_agent.ja.sentences import is_asking, split_sentences
 from karakuri_agent.ja.speech_words import APOLOGY
 from karakuri_agent.ja.word_classes import ADVICE_FORM
-from karakuri_agent.reading import greetings, lexicon, morphemes
+from karakuri_agent.reading import greetings, lexicon, morphemes, sentiment
 
 # What a question worries about the agent's own state for ('顔色わるいよ？', '疲れてない？'); fear asks
 # a taste ('雷とか怖くなか？').
@@ -34,9 +34,9 @@ def with_feeling(heard: Understanding, text: str, own_names: tuple[str, ...], ot
     whom it is warm to, what it points back at, what each sentence does. A told line that is warm to the
     agent is warmth; worry, feeling unwell or tired is a feeling met with care; bad news told with a
     question that is not the agent's to answer is the news (the care comes first)."""
-    feeling = lexicon.feel(text)
+    feeling = sentiment.feel(text)
     told_text = _told_part(text, own_names)
-    told = lexicon.feel(told_text)
+    told = sentiment.feel(told_text)
     named = lexicon.tags(morphemes.words(text), text)
     kind, mood = heard.kind, heard.mood
     to_agent = bool(named & {"co_presence", "second_person"}) or any(n and n in text for n in own_names)
@@ -135,7 +135,7 @@ def _acts(text: str, own_names: tuple[str, ...] = ()) -> tuple[str, ...]:
         elif greetings.greeting(sentence, own_names):
             act = "greeting"
         else:
-            polarity = lexicon.feel(sentence).polarity
+            polarity = sentiment.feel(sentence).polarity
             act = "bad_news" if polarity < 0 else "good_news" if polarity > 0 else "news"
         if not acts or acts[-1] != act:
             acts.append(act)

@@ -28,7 +28,7 @@ from karakuri_agent.ja.sentences import asking_with_what_before, is_asking, spli
 from karakuri_agent.ja.speech_words import APOLOGY, PERSON_NAME, REQUEST, is_kanji
 from karakuri_agent.ja.word_classes import ADVERBIAL_FORM, PAST, PLAIN_SPELLING, VOLITIONAL_FORM
 from karakuri_agent.reading import (  # the analyzer loads on first use
-    calling_off, choices, greetings, lexicon, morphemes, tense, told_of,
+    calling_off, choices, greetings, lexicon, morphemes, sentiment, tense, told_of,
 )
 from karakuri_agent.reading.feeling import with_feeling
 from karakuri_agent.reading.gift_offers import offers_a_thing
@@ -156,7 +156,7 @@ def _clause(text: str, topic: str, phrase: bool) -> str:
 def _mood(text: str) -> str:
     """'good', 'bad' or '' by how the lexicon scores ``text`` (reading/lexicon.py: a negation turns a word,
     what follows けど is what counts); reading/feeling.py refines it with the emotions named."""
-    polarity = lexicon.feel(text).polarity
+    polarity = sentiment.feel(text).polarity
     return "good" if polarity > 0 else "bad" if polarity < 0 else ""
 
 
@@ -235,7 +235,7 @@ def _aside(after: list[str]) -> bool:
     thank or apologise for nothing ('まじ神すぎん？ありがと〜' is thanks); the question is still what the
     line asks."""
     return bool(after) and all("first_person" in lexicon.tags(morphemes.words(s), s)
-                               or (len(s) <= listening_cues.ASIDE_CHARS and not lexicon.feel(s).troubled
+                               or (len(s) <= listening_cues.ASIDE_CHARS and not sentiment.feel(s).troubled
                                    and not listening_cues.THANKS.search(s) and not APOLOGY.search(s))
                                for s in after)
 
@@ -478,7 +478,7 @@ def _heard(text: str, line: str, own_names: tuple[str, ...], other_names: tuple[
         return Understanding("invitation", topic=_invited_to(text, skip))
     if listening_cues.REMARK.search(sentences[-1]) and not asking:
         return Understanding("remark", topic=_topic(text, skip)[0])  # the moment both share: agreed with
-    if not is_asking(sentences[-1]) and _looks(sentences[-1]) and not lexicon.feel(sentences[-1]).troubled:  # 'コーヒーおいしそうだね': how a thing looks, no news
+    if not is_asking(sentences[-1]) and _looks(sentences[-1]) and not sentiment.feel(sentences[-1]).troubled:  # 'コーヒーおいしそうだね': how a thing looks, no news
         return Understanding("looks", topic=_topic(sentences[-1], skip)[0])
     if listening_cues.THANKS.search(text):
         return Understanding("thanks", topic=_topic(listening_cues.THANKS.split(text, maxsplit=1)[0], skip)[0])
@@ -486,7 +486,7 @@ def _heard(text: str, line: str, own_names: tuple[str, ...], other_names: tuple[
     named = [s for s in sentences if not is_asking(s) and _topic(s, skip)[0]]
     nouned = [s for s in named if not _topic(s, skip)[1]]  # '自転車買った。青いやつ': the sentence with a noun
     # the one that says how it went, before a plain aside ('明日の面接まじ緊張する。第一志望なんだよね')
-    felt = [s for s in nouned if lexicon.feel(s).emotions]
+    felt = [s for s in nouned if sentiment.feel(s).emotions]
     last = (felt or nouned or named or [body])[-1]
     topic, phrase = _told_topic(last, skip)
     praised = listening_cues.COMPLIMENT.search(text)

@@ -7,7 +7,7 @@ polarity.json by scripts/build_polarity_lexicon.py). A negation right after
 a predicate (眠れない, 楽しくない, 大丈夫じゃない) turns it: its polarity flips,
 and the concepts that hold it only when negated take it (眠る → worry).
 
-`feel(text)` gives what a line tells of how things went and feel:
+`tags(words, text)` gives the concepts a line names; reading/sentiment.py scores them:
 a polarity (-1, 0, +1) and the emotions named (worried, unwell, grief...),
 for the one reading of a line (reading/hearing.py). Loaded the first time a
 line is read; nothing here is imported at start-up.
@@ -22,30 +22,24 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from karakuri_agent.domain.understanding import TORN, TROUBLE
 from karakuri_agent.ja.listening_cues import (
-    DOABLE, DOING,
     NEGATION_AFTER,
 )
 from karakuri_agent.ja.word_classes import (
     AT_LAST,
+    BECOMING,
     KANA_WORD,
-    CONCESSIVE,
     CONDITIONAL,
     GODAN_ENDINGS,
-    NEGATIONS,
     ONE_ROW,
-    PASSIVES,
     PAST,
     POTENTIAL_RU,
     RU,
     SENTENCE_END_MARKS,
-    TE_LINKS,
     THROUGH,
 )
 from karakuri_agent.reading.morphemes import Word, lemma_set, word_spans, words
 from karakuri_agent.reading.phrase import helper, modifies_a_noun, negated, passive
-from karakuri_agent.reading.volition import torn
 from karakuri_agent.shipped import shipped
 
 # How many words may come between two lemmas of a concept's sequence ('熱+が+さがっ', '手術+は+無事+に+成功').
@@ -196,7 +190,7 @@ def polarity_table() -> dict[str, int]:
 
 
 @functools.lru_cache(maxsize=1)
-def _by_lemma() -> dict[str, tuple[Concept, ...]]:
+def by_lemma() -> dict[str, tuple[Concept, ...]]:
     index: dict[str, list[Concept]] = {}
     for concept in concepts().values():
         for lemma in concept.lemmas:
@@ -210,7 +204,7 @@ FEELINGS = frozenset({"worry", "lonely", "joy", "warm_feeling"})
 
 def is_feeling(word: str) -> bool:
     """A word naming a feeling (緊張, 不安, 寂しさ): what is felt, never what happened."""
-    return any(concept.name in FEELINGS for concept in _by_lemma().get(word, ()))
+    return any(concept.name in FEELINGS for concept in by_lemma().get(word, ()))
 
 
 def cheer_words() -> tuple[str, ...]:
@@ -221,22 +215,25 @@ def cheer_words() -> tuple[str, ...]:
 def tags(found: Sequence[Word], text: str) -> set[str]:
     """Every concept the line names: by a word's lemma (or, negated, its negated lemmas) or by a surface."""
     named: set[str] = set()
-    index = _by_lemma()
+    index = by_lemma()
     for i, word in enumerate(found):
         turned = negated(found, i)
         for concept in index.get(word.lemma, ()) + index.get(word.surface, ()):
-            if turned and concept.polarity:
-                continue  # '楽しくなかった', 'うまくいってない', '間違えずに弾けた': the word is turned
+            if turned and (concept.polarity or concept.emotion):
+                continue  # '楽しくなかった', 'うまくいってない', '寂しくない', '心配なし': the word is turned
             if not concept.reply_only and (not concept.regret_with or any(m in text for m in concept.regret_with)):
                 named.add(concept.name)
         if turned:
             named.update(c.name for c in concepts().values() if word.lemma in c.negated_lemmas)
-        if word.pos == "verb" and passive(found, i) and not any(c.polarity > 0 for c in index.get(word.lemma, ())) \
-                and not modifies_a_noun(found, i):  # 'すすめられた本' says which book
+        if word.pos == "verb" and passive(found, i) and not any(c.polarity > 0 or c.polarity_none
+                                                                for c in index.get(word.lemma, ())) \
+                and not modifies_a_noun(found, i):  # 'すすめられた本' says which book; '…と言われた', what was said
             named.update(c.name for c in concepts().values() if c.passive)
     named.update(c.name for c in concepts().values() if any(_in_order(found, seq) for seq in c.sequences))
     if achieved(found):
         named.add("good_event")  # 'やっと買えた', '最後まで走りきった': managed, at last
+    elif could_not(found):
+        named.add("letdown")  # '買えなかった', '行けなかった': not managed
     if "good_event" in named:
         named.discard("adversity")  # '選手に選ばれた': done to one, and glad
     spans = word_spans(found, text)
@@ -279,15 +276,27 @@ def achieved(found: Sequence[Word]) -> bool:
     for i, word in enumerate(found):
         if word.pos != "verb" or negated(found, i) or not any(p > i for p in past):
             continue
-        potential = word.conjugation.startswith(ONE_ROW) and (
-            word.lemma[-1:] in GODAN_ENDINGS
-            or (word.lemma.endswith(RU) and word.surface == word.lemma[:-1] + POTENTIAL_RU))
+        potential = _potential(word)
         through = word.lemma in THROUGH and i > 0 and found[i - 1].pos == "verb"
         # 'ついに壊れた' is no good news: after 'やっと' only a verb that is not bad of itself
-        benign = polarity_table().get(word.lemma, 0) >= 0 and not any(c.polarity < 0 for c in _by_lemma().get(word.lemma, ()))
+        benign = polarity_table().get(word.lemma, 0) >= 0 and not any(c.polarity < 0 for c in by_lemma().get(word.lemma, ()))
         if potential or through or (at_last is not None and at_last < i and not helper(found, i) and benign):
             return True
     return False
+
+
+def _potential(word: Word) -> bool:
+    """Whether the verb is in its potential form ('買え', '弾け', '乗れ'): a one-row verb made of a godan one."""
+    return word.conjugation.startswith(ONE_ROW) and (
+        word.lemma[-1:] in GODAN_ENDINGS or (word.lemma.endswith(RU) and word.surface == word.lemma[:-1] + POTENTIAL_RU))
+
+
+def could_not(found: Sequence[Word]) -> bool:
+    """The line tells of something one could not do, in the past ('買えなかった', '行けへんかった'): a letdown;
+    not a plan changed ('行けなくなった' calls something off)."""
+    past = [i for i, w in enumerate(found) if w.pos == "auxiliary" and w.lemma == PAST]
+    return any(w.pos == "verb" and _potential(w) and negated(found, i) and any(p > i for p in past)
+               and not any(v.lemma in BECOMING for v in found[i + 2:i + 4]) for i, w in enumerate(found))
 
 
 def _named_unturned(surface: str, text: str, polar: bool, spans: tuple[tuple[int, int], ...] = ()) -> bool:
@@ -301,149 +310,6 @@ def _named_unturned(surface: str, text: str, polar: bool, spans: tuple[tuple[int
             return True
         start = text.find(surface, start + 1)
     return False
-
-
-# The emotions of good news: joy, and pride in a milestone reached (concepts.json `milestone`).
-GLAD = frozenset({"glad", "proud"})
-
-
-@dataclass(frozen=True)
-class Feeling:
-    """What a line tells of how things went: -1 bad, +1 good, 0 neither; the emotions it names."""
-
-    polarity: int = 0
-    emotions: frozenset[str] = frozenset()
-    main: int = 0  # the polarity of the line's last predicate (what it ends saying happened), turned when negated
-
-    @property
-    def mood(self) -> str:
-        """'good' when a glad thing is told (a concept says so: 受かった, 生まれた), 'bad' when trouble is
-        (a feeling named, or the last predicate is bad: 落とした, 壊れた); '' otherwise: a word the
-        dictionaries score in passing ('空いてる', '無視して') makes no news good or bad."""
-        if self.emotions & TROUBLE or self.main < 0:
-            return "bad"
-        if self.emotions & GLAD and self.polarity > 0:
-            return "good"
-        return ""
-
-    @property
-    def troubled(self) -> bool:
-        """Bad news, worry, illness, grief: nothing to cheer (a reply meets it with care)."""
-        return self.polarity < 0 or bool(self.emotions & TROUBLE)
-
-
-
-def _after_concession(found: Sequence[Word]) -> Sequence[Word] | None:
-    """The words after the line's last concessive particle ('けど', 'けれど', 'が') when a predicate
-    follows it, else None (the whole line counts)."""
-    last = max((i for i, w in enumerate(found) if w.pos == "particle" and w.surface in CONCESSIVE), default=None)
-    if last is None:
-        return None
-    rest = found[last + 1:]
-    # a けど that ends its sentence concedes nothing to the next ('傘盗まれたっちゃけど。お気に入りやったとに')
-    ends = next((i for i, w in enumerate(rest) if w.pos != "particle"), None)
-    if ends is not None and rest[ends].pos == "symbol" and rest[ends].surface in SENTENCE_END_MARKS:
-        return None
-    return rest if any(w.pos in ("verb", "adjective", "adjectival") for w in rest) else None
-
-
-def _before_trailing_concession(found: Sequence[Word]) -> Sequence[Word] | None:
-    """The sentences before a last one that trails off in 'けど' ('マラソン完走したとよ！足ガクガクやけど'): that
-    one is an aside to what was told; None when the line does not end so or is one sentence."""
-    content = [i for i, w in enumerate(found) if w.pos != "symbol"]
-    if not content or found[content[-1]].pos != "particle" or found[content[-1]].surface not in CONCESSIVE:
-        return None
-    breaks = [i for i, w in enumerate(found[:content[-1]]) if w.pos == "symbol" and w.surface in SENTENCE_END_MARKS]
-    return found[:breaks[-1] + 1] if breaks else None
-
-
-def _done(found: Sequence[Word], i: int) -> str:
-    """'passive' when the verb at ``i`` says a thing was done to one ('リストラされた'), 'past' when it
-    happened ('骨折してしもた'), '' when it is asked for or going on ('無視して送金して')."""
-    past = False
-    for word in found[i + 1:]:
-        if word.lemma in PASSIVES:
-            return "passive"
-        past = past or word.lemma == PAST
-        if not (word.pos in ("auxiliary", "verb") or word.surface in TE_LINKS):
-            break
-    return "past" if past else ""
-
-
-@functools.lru_cache(maxsize=256)
-def feel(text: str) -> Feeling:
-    """The polarity and emotions of a line: each predicate and noun scored (a concept's polarity, else the
-    Tohoku dictionaries'), a negation after it turning it; the dictionaries' nouns only where nothing else
-    scored. Kept per text: one line's reading asks it of the whole line, the part told and each sentence."""
-    return _scored(words(text), text)
-
-
-def _scored(found: Sequence[Word], text: str) -> Feeling:
-    # 'ミスしたけど最後まで弾けた': what follows けど is what the line says; a last sentence trailing off
-    # in けど is an aside to the ones before
-    conceded = _after_concession(found)
-    if conceded is None:  # the aside dropped only where what came before says how things went of its own
-        before = _before_trailing_concession(found)
-        conceded = before if before is not None and _scored(before, "".join(w.surface for w in before)).polarity \
-            else None
-    if conceded is not None:
-        found, text = conceded, "".join(w.surface for w in conceded)
-    table, index = polarity_table(), _by_lemma()
-    named = tags(found, text)
-    score, weak, main = 0, 0, 0
-    emotions: set[str] = {c.emotion for c in concepts().values() if c.name in named and c.emotion
-                          and c.name not in ("warm_feeling", "compliment")}
-    for i, word in enumerate(found):
-        if word.pos not in PREDICATES or helper(found, i) or word.lemma in NEGATIONS:
-            continue  # a negation ('なかった') turns the word before it; it says nothing itself
-        own = index.get(word.lemma, ())
-        done = _done(found, i) if word.lemma == DOING and i and DOABLE in found[i - 1].detail else ""
-        if done:
-            # '骨折した', 'リストラされた': the noun is what happened; the dictionaries' broad nouns
-            # ('テストした') only when it was done to one
-            own = index.get(found[i - 1].lemma, ())
-            value = next((c.polarity for c in own if c.polarity), 0) \
-                or (table.get(found[i - 1].lemma, 0) if done == "passive" else 0)
-            if any(c.polarity_none for c in own) or not value:
-                continue
-        elif any(c.polarity_none for c in own):
-            continue
-        else:
-            value = next((c.polarity for c in own if c.polarity), 0) or table.get(word.lemma, 0)
-        if negated(found, i):
-            turned = next((c.negated_polarity for c in own if c.negated_polarity is not None), None)
-            value = turned if turned is not None else -value
-            if any(word.lemma in c.negated_lemmas for c in concepts().values()):
-                value = -1
-        if word.pos == "verb" and passive(found, i) and value <= 0 and "adversity" in named:
-            value = -1  # done to one ('弟に食べられた'), unless a glad thing ('褒められた')
-        if word.pos == "noun" and not own:
-            # the dictionaries' nouns are broad (テスト and 宿題 are negative there): they count only
-            # where no predicate nor concept says how things went ('事故にあった')
-            weak += value
-            continue
-        score += value
-        if word.pos != "noun":
-            main = value
-    # no word scored: a concept named by its surface ('チケット取れた'), else the dictionaries' nouns
-    score = score or sum(c.polarity for c in concepts().values() if c.name in named) or weak
-    if torn(found):  # '転職しようか迷ってて': deliberating, met with a listening ear, never cheer
-        emotions.add(TORN)
-    if "regret" in named or "letdown" in named or "adversity" in named:
-        main = -1
-    if main > 0 and "glad" in emotions:  # '迷子の猫が見つかった！': it ends telling a glad thing; the loss is over
-        emotions -= {"sad", "disappointed"}
-        score = max(score, 1)
-    if "recovery" in named:  # '風邪、やっと治った': the illness named is over; good news
-        emotions = (emotions - TROUBLE) | {"glad"}
-        score, main = max(score, 1), max(main, 0)
-    elif "sad_marks" in named and "glad" in emotions and named & {"good_event", "joy"}:
-        emotions.discard("sad")  # 'チケット取れた😭🙏': tears of joy
-    if emotions & TROUBLE and score >= 0 and "glad" not in emotions:
-        score = -1
-    if score < 0:
-        emotions -= GLAD  # '楽しくなかった': the joy named is turned
-    return Feeling(1 if score > 0 else -1 if score < 0 else 0, frozenset(emotions), main)
 
 
 @functools.lru_cache(maxsize=256)

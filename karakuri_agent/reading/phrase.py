@@ -11,10 +11,14 @@ from collections.abc import Sequence
 from karakuri_agent.ja.listening_cues import AGREEING_TAILS, QUESTION_MARKS
 from karakuri_agent.ja.word_classes import (
     ADVERBIAL_FORM,
+    AVERTING,
+    EUPHONIC,
     GOING_PAST,
     LAUGH_LETTERS,
     NEGATION_TRANSPARENT,
     NEGATIONS,
+    OBLIGING,
+    OBLIGING_LINKS,
     NOUN_TO_VERB,
     PASSIVES,
     PAST,
@@ -57,6 +61,8 @@ def negated(found: Sequence[Word], i: int) -> bool:
             and found[i + 1].pos == "verb" and _negation_after(found, i + 1):
         return True
     if word.pos == "noun":  # 'ミスしなかった', '風邪ひかなかった', '事故に遭わなかった': its verb is negated
+        if i + 1 < len(found) and found[i + 1].lemma in AVERTING:
+            return True  # '赤点回避', '心配なし': the trouble named is averted
         j = i + 1
         while j < len(found) and found[j].pos == "particle" and found[j].surface in NOUN_TO_VERB:
             j += 1
@@ -69,11 +75,18 @@ def negated(found: Sequence[Word], i: int) -> bool:
 def _negation_after(found: Sequence[Word], i: int) -> bool:
     for j, word in enumerate(found[i + 1:i + 1 + NEGATION_REACH], start=i + 1):
         if word.pos in ("auxiliary", "adjective") and (word.lemma in NEGATIONS or word.surface in NEGATIONS):
-            # an adjective's 'ない？' asks to agree ('かわいくない？'); a verb's still turns it ('眠れない？')
-            return not (found[i].pos in ("adjective", "adjectival") and _rhetorical(found[j + 1:]))
+            # an adjective's 'ない？' asks to agree ('かわいくない？'); a verb's still turns it ('眠れない？');
+            # 'せんといかん', 'しないといけない' oblige, they turn nothing
+            return not (found[i].pos in ("adjective", "adjectival") and _rhetorical(found[j + 1:])) \
+                and not _obliged(found[j + 1:])
         if word.pos in ("noun", "verb", "symbol") or (word.pos == "particle" and word.surface not in NEGATION_TRANSPARENT):
             return False
     return False
+
+
+def _obliged(after: Sequence[Word]) -> bool:
+    """Whether the words after a negation make it a must ('と+いかん', 'と+いけない', 'きゃ', 'ば+ならない')."""
+    return len(after) >= 2 and after[0].surface in OBLIGING_LINKS and after[1].lemma in OBLIGING
 
 
 def _asked_after(after: Sequence[Word]) -> bool:
@@ -97,9 +110,13 @@ def helper(found: Sequence[Word], i: int) -> bool:
     """Whether word `i` only helps the word before it (食べて+しまう, 行って+みる, 書き+始める): a bound
     word after a verb or its て; bound after a noun it is the predicate itself (パン屋が+できた)."""
     word = found[i]
-    if not word.bound or i == 0:
+    if i == 0:
         return False
     before = found[i - 1]
+    if word.pos == "verb" and before.pos == "verb" and EUPHONIC in before.form:
+        return True  # '置い+でき+ちまった' is 置いてきた in a dialect's voice: a sound-changed stem takes only て or た
+    if not word.bound:
+        return False
     return before.pos in ("verb", "auxiliary") or (before.pos == "particle" and before.surface in TE_LINKS)
 
 

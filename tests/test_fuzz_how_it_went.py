@@ -1,0 +1,136 @@
+"""How a line says things went, read from what it says rather than from every word it holds (issue 40).
+
+A reader of the sixth sealed set (now development data) found bad news met with cheer and good news with
+care where a word of the line was not what the line said: '彼氏と別れた。3年付き合ってたのに…' was glad
+(付き合う, and 彼氏 counted as a glad event), '楽しみにしてたチケット、取れなかった' was glad (楽しみ says
+which ticket), '昨日なくした指輪、出てきた！' was a loss, '赤点回避' a failure, '杖なしで歩いてよいと言われた'
+a thing done to one. Each class is drawn whole here.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from karakuri_agent.reading.hearing import hear
+from karakuri_agent.reading.sentiment import feel
+from karakuri_agent.voice.persona_pack import load_persona
+from karakuri_agent.voice.speech import compose
+
+NIKE = load_persona()
+OWN = ("ニケ", "ニケちゃん")
+CHEER = ("楽しみ", "いいね", "よかった", "おめでとう", "すごい", "わくわく", "やったね", "うれしい")
+CARE = ("大変", "つらかった", "しんどい", "残念", "心配", "大丈夫？")
+
+BAD_EVENTS = st.sampled_from(("彼氏と別れた", "彼女にふられた", "財布落とした", "試合に負けた", "スマホ壊れた",
+                              "試験落ちた", "バイトクビになった", "自転車盗まれた"))
+PREMISES = st.sampled_from(("3年付き合ってたのに", "ずっと頑張ってたのに", "楽しみにしてたのに", "新しかったのに",
+                            "大事にしてたのに", "毎日練習したのに"))
+AFTER = st.sampled_from(("あっけなく終わり", "全部パー", "もう最悪", "電話一本でおわり", "なんでだろ", "もういいけど"))
+
+
+def _reply(line: str, seed: str = "s1") -> str:
+    return compose("reply", persona=NIKE, partner_name="灯屋ユウ", last_line=line, seed=seed)
+
+
+@pytest.mark.fuzz
+@settings(max_examples=120, deadline=None)
+@given(event=BAD_EVENTS, premise=PREMISES, after=AFTER, seed=st.sampled_from(("s1", "s2", "s3")))
+def test_fuzz_what_a_later_sentence_concedes_leaves_the_bad_news_bad(event: str, premise: str, after: str,
+                                                                      seed: str) -> None:
+    line = f"{event}。{premise}、{after}"
+    assert feel(line).troubled, line
+    said = _reply(line, seed)
+    assert not any(word in said for word in CHEER), (line, said)
+
+
+@pytest.mark.fuzz
+@settings(max_examples=80, deadline=None)
+@given(premise=st.sampled_from(("明日テストなのに", "せっかく早起きしたのに", "チケット取ったのに", "雨やのに",
+                                "お金払ったのに", "約束したのに")),
+       after=st.sampled_from(("ぜんぜん頭に入らない", "誰も来なかった", "日付まちがえてた", "行けなくなった",
+                              "中止やって", "寝坊した")))
+def test_fuzz_a_premise_let_down_is_a_complaint(premise: str, after: str) -> None:
+    """'AのにB': B against what A led one to expect, never cheered."""
+    line = premise + after
+    assert feel(line).troubled, line
+    said = _reply(line)
+    assert not any(word in said for word in CHEER), (line, said)
+
+
+@pytest.mark.fuzz
+@settings(max_examples=80, deadline=None)
+@given(event=st.sampled_from(("財布落としてもうた", "傘なくした", "ママにおこられた", "電車に乗り遅れた")),
+       trail=st.sampled_from(("…免許証も入ってたのに", "…お気に入りやったのに", "…ゆいわるくないのに", "…急いでたのに")))
+def test_fuzz_a_line_ending_in_noni_regrets(event: str, trail: str) -> None:
+    """A line that ends in 'のに' concedes nothing: it regrets what it told."""
+    line = event + trail
+    assert feel(line).troubled, line
+
+
+@pytest.mark.fuzz
+@settings(max_examples=100, deadline=None)
+@given(looked_forward=st.sampled_from(("楽しみにしてた", "待ちに待った", "ずっと欲しかった", "楽しみにしとった")),
+       thing=st.sampled_from(("チケット", "ライブ", "限定のケーキ", "新作のゲーム")),
+       outcome=st.sampled_from(("取れなかった", "買えなかった", "売り切れてた", "中止になった", "なくしちゃった")))
+def test_fuzz_a_clause_that_says_which_thing_is_not_what_happened(looked_forward: str, thing: str,
+                                                                   outcome: str) -> None:
+    line = f"{looked_forward}{thing}、{outcome}…"
+    heard = hear(line, own_names=OWN)
+    assert heard is not None and heard.troubled, (line, heard)
+    said = _reply(line)
+    assert not any(word in said for word in CHEER), (line, said)
+
+
+@pytest.mark.fuzz
+@settings(max_examples=80, deadline=None)
+@given(lost=st.sampled_from(("昨日なくした", "落とした", "ずっと探してた", "なくしてた")),
+       thing=st.sampled_from(("指輪", "鍵", "財布", "イヤホン", "定期")),
+       back=st.sampled_from(("出てきた！", "見つかった！", "戻ってきた！", "ソファの隙間から出てきた！！")))
+def test_fuzz_a_thing_lost_and_found_is_relief(lost: str, thing: str, back: str) -> None:
+    line = f"ねえ聞いて、{lost}{thing}、{back}"
+    heard = hear(line, own_names=OWN)
+    assert heard is not None and not heard.troubled, (line, heard)
+    said = _reply(line)
+    assert not any(word in said for word in CARE), (line, said)
+
+
+@pytest.mark.fuzz
+@settings(max_examples=60, deadline=None)
+@given(averted=st.sampled_from(("赤点回避", "遅刻回避", "ミスなし", "心配なし", "問題なし", "赤点回避した！",
+                                 "問題なしやって", "苦手克服")),
+       start=st.sampled_from(("", "よっしゃ、", "今回は", "おかげで")))
+def test_fuzz_a_trouble_averted_is_no_trouble(averted: str, start: str) -> None:
+    line = start + averted
+    assert not feel(line).troubled, line
+
+
+@pytest.mark.fuzz
+@settings(max_examples=60, deadline=None)
+@given(who=st.sampled_from(("先生に", "医者に", "店長に", "おばあちゃんに")),
+       said=st.sampled_from(("もう大丈夫", "センスある", "杖なしで歩いてよい", "上手になった", "来週から来ていい")),
+       told=st.sampled_from(("って言われた", "と言われたんじゃ", "って言われちゃった", "言われてん")))
+def test_fuzz_being_told_a_good_thing_is_no_trouble(who: str, said: str, told: str) -> None:
+    """'言われた' is made passive, but what was said decides: nothing was done to the speaker."""
+    line = who + said + told
+    assert not feel(line).troubled, line
+
+
+@pytest.mark.fuzz
+@settings(max_examples=40, deadline=None)
+@given(partner=st.sampled_from(("彼氏", "彼女")), verb=st.sampled_from(("と別れた", "にふられた", "と喧嘩した")))
+def test_fuzz_a_partner_named_is_no_glad_event(partner: str, verb: str) -> None:
+    assert feel(partner + verb).troubled and not feel(partner + "できた！").troubled
+
+
+@pytest.mark.fuzz
+@settings(max_examples=40, deadline=None)
+@given(sorry=st.sampled_from(("わりぃな、", "わりいね、", "悪い、", "わるいな、")),
+       what=st.sampled_from(("借りた傘、どっかに置いてきちまった", "遅れた", "借りだ傘、どっかさ置いできちまった",
+                             "約束すっぽかした")))
+def test_fuzz_a_rough_sorry_is_an_apology(sorry: str, what: str) -> None:
+    line = sorry + what
+    heard = hear(line, own_names=OWN)
+    assert heard is not None and heard.kind == "apology", (line, heard)
+    assert not any(word in _reply(line) for word in CHEER[:-1] if word != "よかった"), line
