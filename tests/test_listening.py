@@ -377,7 +377,7 @@ def _told(message: str, at: datetime = TOLD_AT):  # type: ignore[no-untyped-def]
     ("最近ボルダリング始めたんだ、まだ全然登れないけど", "ボルダリング"),
     ("昨日から腰が痛くてねえ、参ったよ", "腰"),
     ("週末、家族で温泉行ってきたで♨️", "温泉"),
-    ("今度の日曜、娘の運動会なんです", "運動会"),
+    ("今度の日曜、娘の運動会なんです", "娘さんの運動会"),  # whose, as it is asked after ('娘さんの運動会、どうだった？')
     ("最近、朝市で店番しよるんよ", "店番"),
 ])
 def test_what_someone_tells_of_themselves_is_kept_in_any_words(line: str, topic: str) -> None:

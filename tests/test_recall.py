@@ -291,3 +291,39 @@ def test_a_thing_said_in_the_line_itself_is_never_told_before(env, state_dir):
     said, _ = _run(env, _conversation("notif-t2", day2, "桜草メイ", MEI, "きのうの、なんとかおわった　手応えよくわからんw"), day2)
     assert "手応え" not in said, said
     assert "面接" in said, said
+
+
+TOLD_AHEAD = ["明日、フルマラソン初挑戦なんだよね。完走できるかなあ", "明日な、うちの店で新しいメニュー出すねん",
+              "娘が明日引っ越しするけん、手伝いに行ってくるとよ", "明日、例のクライアントとの最終プレゼンなんだよね。これ決まったらボーナス確定"]
+TOPICS = {TOLD_AHEAD[0]: "初挑戦", TOLD_AHEAD[1]: "メニュー", TOLD_AHEAD[2]: "娘さんの引っ越し", TOLD_AHEAD[3]: "最終プレゼン"}
+
+
+@pytest.mark.parametrize("told", TOLD_AHEAD)
+@pytest.mark.parametrize("line", ["ただいまー。足パンパンだわ", "ニケちゃん、昨日はもうクタクタやったばい", "いやー、今日はえらい疲れたわ",
+                                  "いやー、結果から言うとさ、まあ聞いてよ", "昨日の件、聞いてくれる？", "じゃーん😆 どうかな？",
+                                  "こんにちは、昨日はいろいろ聞いてくれてありがとう"])
+def test_on_the_day_of_a_thing_told_ahead_a_line_of_how_they_have_been_asks_after_it(env, state_dir, told, line):
+    """Sealed set-6's memory lines (0 of 10): told 'tomorrow, my first marathon' one day, 'ただいまー。足パンパンだわ'
+    the next was met with 'うんうん、そうなんだ'. On the day of a thing told as ahead (or just after), a line that
+    tells how they have been, shows something or asks to be heard, naming no other event, is answered and then
+    how the thing went is asked, the thing named as it was told."""
+    _run(env, _conversation("notif-d1", DAY1, "桜草メイ", MEI, told), DAY1)
+    day2 = DAY1 + timedelta(days=1)
+    said, _ = _run(env, _conversation("notif-d2", day2, "桜草メイ", MEI, line), day2)
+    assert f"{TOPICS[told]}、どうだった？" in said, said
+    assert not said.startswith(TOPICS[told]), said  # the line is answered first
+
+
+@pytest.mark.parametrize("told, when, line", [
+    (TOLD_AHEAD[0], timedelta(days=1), "新しい自転車買ったよ！"),  # names a thing of its own
+    (TOLD_AHEAD[0], timedelta(days=1), "落ちたらどうしよう…"),  # still ahead of them
+    (TOLD_AHEAD[0], timedelta(days=1), "ニケちゃんの好きな食べ物ってなに？"),  # asks the agent of itself
+    (TOLD_AHEAD[0], timedelta(days=1), "明日、映画行かない？"),  # asks it along
+    (TOLD_AHEAD[0], timedelta(hours=3), "ただいまー。足パンパンだわ"),  # the same day: not yet its day
+    (TOLD_AHEAD[0], timedelta(days=6), "ただいまー。足パンパンだわ"),  # long past
+    ("来週の土曜、フルマラソンなんだ", timedelta(days=1), "ただいまー。足パンパンだわ"),  # not yet its day
+])
+def test_a_thing_told_ahead_is_not_asked_after_off_its_day_or_past_another_matter(env, state_dir, told, when, line):
+    _run(env, _conversation("notif-e1", DAY1, "桜草メイ", MEI, told), DAY1)
+    said, _ = _run(env, _conversation("notif-e2", DAY1 + when, "桜草メイ", MEI, line), DAY1 + when)
+    assert "どうだった？" not in said, (line, said)

@@ -56,10 +56,19 @@ def test_a_plan_without_a_day_is_not_kept():
 @pytest.mark.parametrize("line", [
     "コーヒーが好き？", "コーヒーが好きじゃないんだ。", "猫って好き？", "妹がいるの？",
     "明日は雨らしいね。", "いいね、それ。", "", "図書館で待ってるね。",
-    "弟が猫を飼ってるんだ。", "父はパン屋で働いてるよ。", "弟が来週の土曜に引っ越すんだ。", "猫を飼ってないんだ。",
+    "弟が猫を飼ってるんだ。", "父はパン屋で働いてるよ。", "猫を飼ってないんだ。",
 ])
 def test_questions_negations_and_small_talk_tell_nothing(line):
     assert read(line) == ([], [])
+
+
+def test_a_day_ahead_of_someone_of_theirs_is_kept_as_theirs_to_ask_after():
+    """'弟の引っ越し、来週の土曜なんだ': the brother's move, on its day, is the speaker's to be asked after
+    ('弟さんの引っ越し、どうだった？'); what a brother does with no day ahead ('弟が猫を飼ってる') is not kept,
+    nor a plan that names only who ('弟が来週の土曜に引っ越すんだ': the brother is no thing to ask after)."""
+    facts, _ = read("来週の土曜、弟の引っ越しなんだ。")
+    assert [(f.topic, f.about_id, f.due_on is not None) for f in facts] == [("弟さんの引っ越し", "a-mei", True)]
+    assert read("弟が来週の土曜に引っ越すんだ。") == ([], [])
 
 
 def test_a_retraction_names_the_plan_or_means_the_latest():

@@ -37,11 +37,13 @@ from karakuri_agent.ja.listening_cues import BACK_REFERENCE, REMEMBER_ASKED
 from karakuri_agent.ja.safety import clean_line
 from karakuri_agent.ja.sentences import is_asking, split_sentences
 from karakuri_agent.ja.speech_words import join_sentences
+from karakuri_agent.ja.word_classes import LISTENING_VERBS, VAGUE_REFERENTS
 from karakuri_agent.memory import promises, recall
 from karakuri_agent.mind.view import View
 from karakuri_agent.reading.conversation_turns import without_server_sentences
 from karakuri_agent.reading.hearing import hear
-from karakuri_agent.reading.lexicon import names_a_time_ahead, tells_an_outcome
+from karakuri_agent.reading.lexicon import names_a_time_ahead, names_an_event, tells_an_outcome
+from karakuri_agent.reading.morphemes import words
 from karakuri_agent.reading.promise_lines import extract_promise, proposes_without_time
 from karakuri_agent.voice.fitting import choose_line, said_key
 from karakuri_agent.voice.names import address_name, place_word_of
@@ -55,6 +57,12 @@ NEXT_SPEAKER = "next_speaker_agent_id"
 # What a line heard as these is, even when it says 一緒に: no plan to ask the time of.
 NOT_PROPOSALS = frozenset({"warmth", "farewell", "offer", "thanks", "compliment", "retraction"})
 RESPONSE = "transfer_response"
+# The answers key (and kind) of a thing told of asked after on its day; the kinds of line that may be about it,
+# and the questions that show or ask to be heard ('どうかな？', '聞いてくれる？').
+DUE = "told_due"
+REPORTS = frozenset({"statement", "news", "feeling", "thanks", "greeting", "remark", "looks", "shown"})
+SHOWN = frozenset({"opinion", "guess"})
+FEARED = frozenset({"worried"})
 # What a memory of another day may follow besides a greeting: small talk acknowledged (news met with joy
 # or care is one thought: nothing of another day follows it).
 RECALL_AFTER = frozenset({"statement", "remark", "news"})
@@ -71,7 +79,7 @@ def recalling(view: View, decision: Decision, choice: Choice, partner: PersonRef
     heard = hear(text) if text else None
     asked = bool(REMEMBER_ASKED.search(text)) and bool(partner.id)
     link = _told_link(view, partner, text, heard) if not asked and partner.id and heard is not None else None
-    if link is not None and heard is not None and (heard.mood or heard.kind in NEWS_LIKE):
+    if link is not None and heard is not None and (heard.mood or heard.kind in NEWS_LIKE or link[1] == DUE):
         if not (heard.mood or heard.emotions) and tells_an_outcome(text):
             # '昨日話したやつ、終わったよ〜': how it went is not told; asked, not met with 'そうなんだ'
             said = _varied(tuple(view.persona.reactions.get("outcome_asked") or turn_lines.OUTCOME_ASKED),
@@ -106,13 +114,17 @@ def _told_link(view: View, partner: PersonRef, text: str, heard: Any) -> tuple[s
     ('例のやつ、受かった！'), the newest thing they told of (recall.referred), asked rather than assumed. Only
     for a line that refers back (あの, 例の, 前に話した, やっと...) or tells how a thing came out ('うまく
     いったよ！' the day after an exam was told of): without either, the agent does not guess."""
-    pointed = bool(BACK_REFERENCE.search(text))
-    if not pointed and not (heard.kind in (*NEWS_LIKE, "feeling") and tells_an_outcome(text)):  # not thanks, warmth
-        return None  # unsure what it refers to: say less ('ふってきた…' is the weather, no exam told of)
     own_names = {view.persona.short_name, view.persona.name, view.me.name}
     rows = [r for r in view.told.get(str(partner.id), ())
             if not any(name and (str(r.get("topic") or "") in name or name in str(r.get("topic") or ""))
                        for name in own_names)]  # a fact whose topic is the agent itself is no thing they told of
+    pointed = bool(BACK_REFERENCE.search(text))
+    outcome = heard.kind in (*NEWS_LIKE, "feeling") and tells_an_outcome(text)  # not thanks, warmth
+    due = recall.due_now(rows, partner, view.now) if not outcome and _reports(heard, text) else None
+    if due and not recall.linked(rows, partner, text) and not names_an_event(text, VAGUE_REFERENTS):
+        return due, DUE, turn_lines.TOLD_DUE  # 'ただいまー。足パンパンだわ' the day of the marathon told of
+    if not pointed and not outcome:
+        return None  # unsure what it refers to: say less ('ふってきた…' is the weather, no exam told of)
     topic = recall.linked(rows, partner, text)
     if topic:
         return topic, "told_before", turn_lines.TOLD_BEFORE
@@ -130,6 +142,19 @@ def _told_link(view: View, partner: PersonRef, text: str, heard: Any) -> tuple[s
     return (guessed, "told_before_guess", turn_lines.TOLD_BEFORE_GUESS) if guessed else None
 
 
+def _reports(heard: Any, text: str) -> bool:
+    """Whether the line tells or shows how the speaker has been, or asks to be heard ('昨日はもうクタクタ',
+    '昨日の件、聞いてくれる？', 'じゃーん😆 どうかな？'), rather than asking the agent of itself, its day or the
+    town, or asking it along: what a line on the day of a thing told of may be about."""
+    if heard.emotions & FEARED or names_a_time_ahead(text):
+        return False  # '落ちたらどうしよう…': still ahead of them
+    if heard.kind in REPORTS or "thanks" in heard.acts:  # '昨日は聞いてくれてありがとう'
+        return True
+    question = heard.question
+    return question is not None and not heard.asks and not heard.self_topic and (
+        question.kind in SHOWN or any(w.lemma in LISTENING_VERBS for w in words(text)))
+
+
 def _without(text: str, names: set[str]) -> str:
     """The line with the agent's own names taken out ('ニケちゃん！受かった！' names nothing of its own)."""
     for name in sorted((n for n in names if n), key=len, reverse=True):
@@ -143,7 +168,7 @@ def _said_remembering(view: View, decision: Decision, choice: Choice, said: str,
     built-in lines), when both fit; the line alone otherwise."""
     pool = view.persona.answers.get(kind) or builtin
     opener = _varied(tuple(line.replace("{topic}", topic) for line in pool), view.notification_id)[0]
-    message = join_sentences((opener, said))
+    message = join_sentences((said, opener) if kind == DUE else (opener, said))  # how it went, asked after
     limit = max_length_of(choice, "message") or DEFAULT_MAX_LENGTH
     return replace(decision, params={**decision.params, "message": message}) if utf16_units(message) <= limit else decision
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 KINDS = ("question", "retraction", "thanks", "compliment", "warmth", "remark", "looks", "invitation", "offer",
          "farewell", "greeting", "apology", "news", "plan", "feeling", "statement", "concern", "cheered", "arrangement",
-         "garbled", "play", "role")
+         "garbled", "play", "role", "shown")
 # What a question asks about (Understanding.asks): the agent's plans, its day, the talk, a favourite, its pastimes,
 # a side it takes ('家にいる派？'), someone else.
 PLANS, DAY, TALK, FAVOURITE, PASTIME, SIDE, OTHER = "plans", "day", "talk", "favourite", "pastime", "side", "other"

@@ -317,6 +317,11 @@ GREETING_TAIL = lazy(r"[ー〜~！!。、…♪☆★\s\U0001F000-\U0001FFFF\u26
 GREETING_LEFTOVER = 5
 # A negation right after a glad phrase turns it ('うまくいって|ない', 'ようなって|へん', '歩けるようになっ|てない');
 # Kansai's past 'てん' is none ('パクられ|てん').
+# What may open a line before its words ('、どうかな？' once a name or 'じゃーん' is read off it).
+LEADING_MARKS = "、,。！!…〜ー 　"
+# Asked how a thing shown looks ('どうかな？', '似合う？', 'かわいくない？').
+HOW_IT_LOOKS = lazy(r"(?:どう(?:かな|かしら|やろ|や|よ|ね)?|似合う|にあう|似合ってる|いい感じ|かわいくない|可愛くない"
+                    r"|すごくない|良くない|よくない)[？?！!〜ー✨♪]*$")
 NEGATION_AFTER = lazy(r"[ぁ-ゖ]{0,2}?(?:ない|なく|なかっ|ません|へん|ひん|(?<![てで])ん(?![だでと])|ず|ねえ|ねー|にゃあ)"
                       r"|なし|無し|回避|克服|脱出|解消")  # a noun averted (word_classes.AVERTING): '心配なし'
 # A letter left over from typing in romaji ('図書館d', 'だｔった', 'なしｎ！', 'むりｒ'): one lower-case letter

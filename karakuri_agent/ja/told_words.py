@@ -232,6 +232,17 @@ def of_family(plain: str) -> bool:
     return re.search(rf"(?:{_FAM}|{_OTHERS})(?:さん|ちゃん)?(?:が|は|も)", plain) is not None
 
 
+def is_family(word: str) -> bool:
+    return word in _FAMILY or word in _FAMILY.values()
+
+
+def family_owner(sentence: str, topic: str) -> str:
+    """'娘が明日引っ越しする' → '娘さんの', '母の検査結果' → 'お母さんの': whose a plan told of family is,
+    its subject or the owner of the thing itself ('' otherwise: '祖父の家を片付けに' is the speaker's)."""
+    found = re.search(rf"(?:^|[、\s])(?:うちの)?(?P<who>{_FAM})(?:が|は|の{re.escape(topic)})", sentence)
+    return f"{_FAMILY[found['who']]}の" if found else ""
+
+
 _OTHERS = "友達|友だち|先輩|後輩|彼氏|彼女|彼|先生|同僚|上司|店長|近所の人|[ァ-ヴー]{2,6}(?:さん|くん|ちゃん)"
 # Meeting talk ('図書館で待ってるね'): the promises' business, not something told.
 MEETING = lazy(r"待って|待ち合わせ|集合|向かう|行くね|来てね|おいで")
@@ -252,6 +263,7 @@ def negated_near(plain: str, topic: str) -> bool:
 
 
 def owner_noun(sentence: str, topic: str) -> str:
-    """'簿記の試験' → '簿記の': what a plan's word belongs to, when a short noun says it ('' otherwise)."""
+    """'簿記の試験' → '簿記の', '弟の引っ越し' → '弟さんの': what a plan's word belongs to, when a short noun
+    says it, someone of theirs as they are called to them ('' otherwise)."""
     found = re.search(rf"(?P<noun>{NOUN})の{re.escape(topic)}", sentence)
-    return f"{found['noun']}の" if found and len(found["noun"]) <= 4 else ""
+    return f"{_FAMILY.get(found['noun'], found['noun'])}の" if found and len(found["noun"]) <= 4 else ""

@@ -59,6 +59,13 @@ TOLD_BEFORE_GUESS = (
     "それって、前に言ってた{topic}のこと？",
 )
 
+# On the day of a thing the partner told was ahead of them, or just after, a line of theirs that names no other
+# event ('ただいまー。足パンパンだわ' the day of a marathon told of): after the answer, how it went is asked.
+TOLD_DUE = (
+    "{topic}、どうだった？",
+    "そういえば{topic}、どうだった？",
+)
+
 # A thing told before is over, and how it went is not said ('昨日話したやつ、終わったよ〜'): asked after.
 OUTCOME_ASKED = (
     "おつかれさま！どうだった？",

@@ -172,6 +172,8 @@ def has_hiragana(word: str) -> bool:
 
 
 # Nouns that point at a thing without naming it ('例のやつ', 'アレの結果'): a line with only these names nothing.
+# A question with these asks to be heard ('昨日の件、聞いてくれる？'): the speaker has something to tell.
+LISTENING_VERBS = frozenset({"聞く", "聴く"})
 VAGUE_REFERENTS = frozenset({"例", "アレ", "あれ", "やつ", "ヤツ", "件", "結果", "おかげさま", "おかげ", "ダメ", "だめ",
                              "無事", "結局", "ついに", "とうとう", "とこ", "ところ", "こと",
                              # how it came out, or when: no new thing ('きのうの、なんとかおわった　手応えよくわからんw')

@@ -201,6 +201,28 @@ def referred(rows: Iterable[Mapping[str, Any]], person: PersonRef, line: str, no
     return str(newest["topic"]) if newest is not None else None
 
 
+# A thing told as ahead is asked after from its day to this many days later, when the partner speaks of it.
+DUE_WITHIN = timedelta(days=2)
+
+
+def due_now(rows: Iterable[Mapping[str, Any]], person: PersonRef, now: datetime) -> str | None:
+    """What `person` told on an earlier day was ahead of them and whose day is today or just past ('明日、
+    フルマラソンなんだ' told yesterday): the newest such thing's topic, not taken back; None without one."""
+    today = now.astimezone(TOKYO).date()
+    due = [row for row in rows if not row.get("withdrawn_at") and row.get("kind") != fact_kinds.NEWS
+           and _about(row, person) and row.get("topic") and (told := _day(row.get("said_at"))) is not None
+           and told < today and (on := _due_on(row)) is not None and on <= today <= on + DUE_WITHIN]
+    newest = max(due, key=lambda row: str(row.get("said_at")), default=None)
+    return str(newest["topic"]) if newest is not None else None
+
+
+def _due_on(row: Mapping[str, Any]) -> date | None:
+    try:
+        return date.fromisoformat(str(row.get("due_on")))
+    except ValueError:
+        return None
+
+
 def for_partner(view: View, person: PersonRef, *, opening: bool = False) -> Recall | None:
     """A memory to bring up to `person` in this conversation, within the agent's first lines.
 

@@ -444,6 +444,8 @@ def _heard(text: str, line: str, own_names: tuple[str, ...], other_names: tuple[
     # A gift, or help ('持とうか？', '案内するで'), read with the spaces the line had too ('道 教えようか').
     if listening_cues.OFFER.search(text) or offers_help(text) or offers_help(line) or offers_a_thing(text, own_names):
         return Understanding("offer", topic=_topic(text, skip)[0])
+    if told_of.shows_a_thing(text, told, asking, own_names):
+        return Understanding("shown")  # 'じゃーん😆 どうかな？', '見て見て！': a thing shown, nothing told; admired
     chosen = choices.asked(asking, sentences[-1], own_names, other_names)
     if chosen is not None:
         return Understanding("question", question=chosen)

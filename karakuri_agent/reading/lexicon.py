@@ -22,9 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from karakuri_agent.ja.listening_cues import (
-    NEGATION_AFTER,
-)
+from karakuri_agent.ja.listening_cues import DOABLE, NEGATION_AFTER
 from karakuri_agent.ja.word_classes import (
     AT_LAST,
     BECOMING,
@@ -329,6 +327,14 @@ def praises_the_agent(text: str, own_names: tuple[str, ...]) -> bool:
     'あなた': 'ニケちゃんは町の宝だなや', 'ニケの作るお菓子、ガチで店レベル')."""
     named = named_in(text)
     return "compliment" in named and ("second_person" in named or any(n and n in text for n in own_names))
+
+
+def names_an_event(text: str, aside: frozenset[str] = frozenset()) -> bool:
+    """Whether the line names a thing that happens ('旅行', '試験', '結婚': a noun that takes する, or one a
+    concept says went well or badly), which is then what it is about; the words ``aside`` not counted."""
+    index = by_lemma()
+    return any(w.pos == "noun" and w.surface not in aside and w.lemma not in aside
+               and (DOABLE in w.detail or any(c.polarity for c in index.get(w.lemma, ()))) for w in words(text))
 
 
 def tells_an_outcome(text: str) -> bool:

@@ -139,6 +139,10 @@ def _heard(message: str, speaker_id: str | None, speaker: str, said_at: datetime
     heard = hear(message, other_names=(about_name,) if about_name else ())
     if heard is None:
         return [], []
+    ahead = _sentence_ahead(message)
+    if ahead and ahead != message and heard.kind not in ("retraction", "question"):
+        # '明日、最終プレゼンなんだ。これ決まったらボーナス確定': what is ahead is the presentation
+        heard = hear(ahead, other_names=(about_name,) if about_name else ()) or heard
     if heard.kind == "retraction" or told_words.MISTAKEN.search(message):
         if not (heard.topic or about_name):
             return [], []  # 'もう迷うのはやめた': nothing told before is named
@@ -148,16 +152,26 @@ def _heard(message: str, speaker_id: str | None, speaker: str, said_at: datetime
     if not told or not heard.topic or heard.phrase or told_words.negated_near(plain, heard.topic) \
             or heard.topic in told_words.SMALL_TALK or told_words.MEETING.search(plain):
         return [], []
-    if not about_name and (told_words.HEARSAY.search(plain) or told_words.of_family(plain)):
+    topic = _thing_told(ahead or message, heard.topic)
+    family = told_words.family_owner(ahead, topic) if ahead and not told_words.is_family(topic) else ""
+    if not about_name and (told_words.HEARSAY.search(plain) or (told_words.of_family(plain) and not family)):
         return [], []  # a rumour about no one named, or someone else's ('弟が猫を飼ってる'): not the speaker's
-    topic = _thing_told(message, heard.topic)
+    topic = family + topic  # '娘さんの引っ越し''
+    due = told_words.resolve_date(ahead, said_at) if ahead else None
     detail = told_words.PLAN_DETAIL if heard.kind == "plan" and heard.mood != "bad" else {
         "good": told_words.GOOD_DETAIL, "bad": told_words.BAD_DETAIL}.get(heard.mood, "")
     if about_name:
         return [Fact(EVENT, topic, speaker_id, speaker, None, about_name, said_at, message, detail=detail,
                      conversation_id=conversation_id)], []
     return [Fact(EVENT, topic, speaker_id, speaker, speaker_id, speaker, said_at, message, detail=detail,
-                 conversation_id=conversation_id)], []
+                 due_on=due, conversation_id=conversation_id)], []
+
+
+def _sentence_ahead(message: str) -> str:
+    """The sentence of a line that names a time ahead ('明日', '来週の土曜'), where a plan is told ('' without)."""
+    from karakuri_agent.reading.lexicon import names_a_time_ahead
+
+    return next((s for s in split_sentences(message) if names_a_time_ahead(s)), "")
 
 
 def _thing_told(message: str, topic: str) -> str:
@@ -221,6 +235,13 @@ def _retracted_plans(rows: Iterable[Mapping[str, Any]], retraction: Retraction) 
     return [int(latest["id"])] if latest else []
 
 
+def _day(text: Any) -> date | None:
+    try:
+        return date.fromisoformat(str(text))
+    except ValueError:
+        return None
+
+
 def recall_line(row: Mapping[str, Any], today: date) -> str | None:
     """The line that brings a stored fact back on `today` (world's day), or None when it is not the time.
 
@@ -234,15 +255,15 @@ def recall_line(row: Mapping[str, Any], today: date) -> str | None:
     if kind == EVENT and row.get("about_name") and row.get("about_name") != row.get("speaker_name"):
         return told_words.bring_back(topic, detail, about_other=True)  # news about someone, to them
     if kind == EVENT and detail in (told_words.GOOD_DETAIL, told_words.BAD_DETAIL, told_words.PLAN_DETAIL):
+        due = _day(row.get("due_on"))
+        if due is not None and detail != told_words.GOOD_DETAIL and due <= today <= due + timedelta(days=3):
+            return told_words.ask_about_plan(topic, (due - today).days)  # on its day, or how it went
         return told_words.bring_back(topic, detail, about_other=False)
     if kind in RECALL_LINES:
         return RECALL_LINES[kind].format(topic=topic, detail=detail)
     if kind == PLAN:
-        try:
-            due = date.fromisoformat(str(row.get("due_on")))
-        except ValueError:
-            return None
-        if today < due - timedelta(days=7) or today > due + timedelta(days=3):
+        due = _day(row.get("due_on"))
+        if due is None or today < due - timedelta(days=7) or today > due + timedelta(days=3):
             return None
         return told_words.ask_about_plan(topic, (due - today).days)
     return None

@@ -1,16 +1,18 @@
 """What a line tells of, read by the lexicon's words (concepts.json): eating asked of (`meals`), a thing
-found or come back (`found`), talking together; each asked by one reader of the voice, not a tag of the line."""
+found or come back (`found`), talking together, a thing shown (`showing`); each asked by one reader, not a tag of
+the line."""
 
 from __future__ import annotations
 
 import functools
 
+from karakuri_agent.ja.listening_cues import HOW_IT_LOOKS, LEADING_MARKS
 from karakuri_agent.ja.word_classes import TALKING
-from karakuri_agent.reading.lexicon import concepts, section
+from karakuri_agent.reading.lexicon import concepts, named_in, section
 from karakuri_agent.reading.morphemes import lemma_set, words
 from karakuri_agent.reading.phrase import negated
 
-__all__ = ["about_talking", "eats", "meal_asked", "tells_found"]
+__all__ = ["about_talking", "eats", "meal_asked", "shows_a_thing", "tells_found"]
 
 
 @functools.lru_cache(maxsize=1)
@@ -47,3 +49,20 @@ def tells_found(text: str) -> bool:
 @functools.lru_cache(maxsize=1)
 def _found_lemmas() -> frozenset[str]:
     return lemma_set(concepts()["found"].lemmas)  # as written ('見つかる') and as the analyzer's (見付かる)
+
+
+def shows_a_thing(text: str, told: str, asking: list[str], own_names: tuple[str, ...]) -> bool:
+    """Whether the line shows the listener a thing and tells nothing besides ('じゃーん😆 どうかな？', '見て見て！',
+    'じゃーん！新しい靴！似合う？'; concepts.json `showing`), at most asking how it looks; 'はがぬけたの！みてみて！'
+    tells of a tooth, 'じゃーん、明日どこ行く？' asks of a plan."""
+    if "showing" not in named_in(text):
+        return False
+    shows = (*concepts()["showing"].surfaces, *own_names)
+    return not any(w.pos == "verb" for w in words(_without(told, shows))) \
+        and all(HOW_IT_LOOKS.search(_without(a, shows)) for a in asking)
+
+
+def _without(text: str, said: tuple[str, ...]) -> str:
+    for word in said:
+        text = text.replace(word, "")
+    return text.lstrip(LEADING_MARKS)

@@ -467,6 +467,8 @@ def answered(s: Situation, h: Understanding) -> list[str] | None:
         return _said(s, "concern_thanks", table="reactions") or None
     if h.kind == "cheered":  # 'がんばって！': thanked for the cheer
         return _said(s, "cheered", table="reactions") or _said(s, "thanks", table="reactions") or None
+    if h.kind == "shown":  # 'じゃーん😆 どうかな？': admired
+        return _said(s, "shown", table="reactions") or _said(s, "remark", table="reactions") or None
     if h.kind == "looks":  # 'コーヒーおいしそうだね': what the pack says of the thing, else agreed with
         return None if s.pickup else (_said(s, "remark", table="reactions") or None)
     if h.kind == "warmth" and told_of.about_talking(s.line):  # 'ニケちゃんと話してると時間を忘れちゃう'

@@ -65,6 +65,7 @@ class Reactions(_Strict):
     warmth: Phrases | None = None
     warmth_talk: Phrases | None = None  # warmth about talking with it ('ニケちゃんと話してると楽しい'); else `warmth`
     remark: Phrases | None = None
+    shown: Phrases | None = None  # a thing shown to her ('じゃーん😆 どうかな？'): admired
     compliment: Phrases | None = None
     offer_accept: Phrases | None = None
     offer_decline: Phrases | None = None
