@@ -319,6 +319,9 @@ GREETING_LEFTOVER = 5
 # Kansai's past 'てん' is none ('パクられ|てん').
 # What may open a line before its words ('、どうかな？' once a name or 'じゃーん' is read off it).
 LEADING_MARKS = "、,。！!…〜ー 　"
+# A verb in respect ('お出かけされた', '行かれる', 'いらっしゃる', 'なさる'): the one asked is its subject.
+RESPECTED_DOING = lazy(r"(?:お|ご)[^、。？?]{1,6}(?:され|になられ|になっ|になり|なさ)|(?:行|来|帰|出)かれ|(?:来|見|帰)られ"
+                       r"|いらっしゃ|なさい?ま|なさっ|召し上が|お過ごし")
 # Asked how a thing shown looks ('どうかな？', '似合う？', 'かわいくない？').
 HOW_IT_LOOKS = lazy(r"(?:どう(?:かな|かしら|やろ|や|よ|ね)?|似合う|にあう|似合ってる|いい感じ|かわいくない|可愛くない"
                     r"|すごくない|良くない|よくない)[？?！!〜ー✨♪]*$")

@@ -24,7 +24,9 @@ OPINION = lazy(r"どう(?:思う|おもう|思います|思われ)|どうかな|
 
 WHY = lazy(r"なんで|なぜ|どうして(?!る|た|ます|いる|ん)")  # 'どうしてる？' asks how one is doing, not why
 
-WHERE = lazy(r"どこ(?!か)")
+# 'どちら' asking where, not which ('今からどちらへ行かれるんですか'; 'どっちにする？' still asks which).
+WHICH_PLACE = lazy(r"(?:どちら|どっち)(?:へ|で|まで|から|に(?!する|すん|しよ|し[たま]|なさ))")
+WHERE = lazy(r"どこ(?!か)|" + WHICH_PLACE.pattern)
 
 WHERE_NOW = lazy(r"(?:今|いま).{0,4}どこ|どこに(?:いる|居る)")
 

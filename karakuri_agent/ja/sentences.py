@@ -38,16 +38,29 @@ EXPLAINING = re.compile(r"(?<=[^\s、。！？!?「」])なん(?=だよ|だね|�
 WHETHER = "かどうか"
 
 
+# Asked to tell ('今日のハイライト教えて〜', 'ハマってるのあったら教えて', '話聞かせてよ'): a question.
+TELL_ME_END = re.compile(r"(?:教えて|おしえて|聞かせて|きかせて)(?:よ|ね|な|や|ください|下さい|ちょうだい|ほしい|欲しい|くれ|くれん|もらえる)?$")
+
+
 def is_asking(sentence: str) -> bool:
     """A sentence asks something: a question mark (full-width or ASCII), a polite or dialect question
     ending ('お過ごしでしたか。'), or a question word with a plain ending ('今日どこ行っとったん')."""
     if "？" in sentence or "?" in sentence:
         return True
     body = "".join(ch for ch in sentence if not _emoji(ch)).rstrip(TRAILING_MARKS)
-    if POLITE_ASKING_END.search(body) or DIALECT_ASKING_END.search(body):
-        return True
+    if POLITE_ASKING_END.search(body) or DIALECT_ASKING_END.search(body) or TELL_ME_END.search(body):
+        return True  # '今日のハイライト教えて〜': asked to tell is asked
     asked = without_explaining(body.replace(WHETHER, ""))  # '行くかどうか迷う': 'whether' asks no one
     return bool(PLAIN_ASKING_END.search(body) and QUESTION_WORD.search(asked) and not NOT_KNOWING_END.search(body))
+
+
+def the_question(asking: list[str]) -> str:
+    """Which of a line's asking sentences is its question: the last, unless that only asks to be told and
+    one before asks with a question word ('すきな作家だれ？おすすめおしえて' asks who)."""
+    last = asking[-1]
+    if TELL_ME_END.search(last.rstrip(TRAILING_MARKS)):
+        return next((s for s in reversed(asking[:-1]) if QUESTION_WORD.search(without_explaining(s))), last)
+    return last
 
 
 def without_explaining(text: str) -> str:

@@ -90,7 +90,24 @@ def side_options(asking: list[str]) -> tuple[str, ...]:
     if shared >= SHARED_ENDING and all(0 < len(f) <= 8 and morphemes.nouns(f) == [f] for f in fronts) \
             and fronts[0] != fronts[1]:
         return tuple(fronts)
-    return ()
+    return _listed_after(asking)
+
+
+def _listed_after(asking: list[str]) -> tuple[str, ...]:
+    """'服の好みってどんな系？きれいめ？カジュアル？古着とかもアリ？': a question, then two or more asking
+    sentences that each only name a thing, its options (what trails after them aside)."""
+    bare = [listening_cues.POLITE_ASKING_TAIL.sub("", s.rstrip(listening_cues.QUESTION_MARKS)) for s in asking]
+    run: list[str] = []
+    for sentence in bare[1:]:
+        found = morphemes.words(sentence)
+        if 0 < len(sentence) <= 8 and found and sentence not in run \
+                and all(w.pos in ("noun", "adjectival", "auxiliary", "suffix", "prefix") for w in found):  # きれいめ
+            run.append(sentence)
+        elif len(run) >= 2:
+            break
+        else:
+            run = []
+    return tuple(run) if len(run) >= 2 else ()
 
 
 # How long an ending two questions share must be to make them one either-or ('で行く', '派ですか').

@@ -24,7 +24,7 @@ from karakuri_agent.domain.understanding import (
 from karakuri_agent.ja import listening_cues
 from karakuri_agent.ja.promise_words import CLOCK_JI
 from karakuri_agent.ja.question_words import HABIT, INVITE
-from karakuri_agent.ja.sentences import asking_with_what_before, is_asking, split_sentences
+from karakuri_agent.ja.sentences import asking_with_what_before, is_asking, split_sentences, the_question
 from karakuri_agent.ja.speech_words import APOLOGY, PERSON_NAME, REQUEST, is_kanji
 from karakuri_agent.ja.word_classes import ADVERBIAL_FORM, PAST, PLAIN_SPELLING, VOLITIONAL_FORM
 from karakuri_agent.reading import (  # the analyzer loads on first use
@@ -205,7 +205,8 @@ def _question(text: str, asking: str, own: tuple[str, ...], others: tuple[str, .
             and not (about_self in SHADOWED and listening_cues.FAVOURITE_ASKED.search(asking)):
         return Understanding("question", asks=SELF, self_topic=about_self, question=question)
     # '今日いちばんおもろかったこと何？', '今日はお忙しかったですか？': today named, something done asked of
-    if listening_cues.ABOUT_DAY.search(asking) or (lexicon.of_today(asking) and tense.past(asking)):
+    if listening_cues.ABOUT_DAY.search(asking) or (lexicon.of_today(asking) and (
+            tense.past(asking) or lexicon.best_of_day(asking))):  # '今日のハイライト教えて〜': its best
         return Understanding("question", asks=DAY, question=question)
     if listening_cues.FAVOURITE_ASKED.search(asking):
         kind = next((k for k, names in listening_cues.FAVOURITE_KINDS.items() if any(n in asking for n in names)), "")
@@ -254,8 +255,9 @@ def _asks_the_world(asking: str, own: tuple[str, ...], either_or: bool = False) 
         return False
     asking = next((asking[called.end():] for n in own if n and asking.startswith(n)
                    and (called := listening_cues.CALLED.match(asking, len(n)))), asking)  # 'ニケちゃん、郵便局って…
-    if listening_cues.YOU.search(asking) or any(n and n in asking for n in own):
-        return False
+    if listening_cues.YOU.search(asking) or listening_cues.RESPECTED_DOING.search(asking) \
+            or any(n and n in asking for n in own):
+        return False  # 'ニケさんは…', 'お出かけされたんですか？': what the listener does, in respect
     if "first_person" in lexicon.tags(morphemes.words(asking), asking):
         return False
     topic = _topic(asking, ())[0]
@@ -467,7 +469,7 @@ def _heard(text: str, line: str, own_names: tuple[str, ...], other_names: tuple[
     if about_me or listening_cues.ABOUT_TALK.search(text):
         return _question(text, about_me or text, own_names, other_names, skip, line)
     if asking and (asking[-1] == sentences[-1] or _aside(sentences[sentences.index(asking[-1]) + 1:])):
-        return _question(text, asking[-1], own_names, other_names, skip, line)
+        return _question(text, the_question(asking), own_names, other_names, skip, line)
     if any(REQUEST.search(s) and not listening_cues.TOLD_TE.search(s) and not listening_cues.OPENERS.search(s)
            and not tense.quoted_end(s)
            for s in sentences if not is_asking(s)) \

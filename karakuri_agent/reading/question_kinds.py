@@ -34,11 +34,14 @@ from karakuri_agent.ja.question_words import (
     WHEN,
     WHERE,
     WHICH,
+    WHICH_PLACE,
     WHO,
     WHY,
 )
 from karakuri_agent.domain.understanding import Question
-from karakuri_agent.ja.sentences import is_asking, split_sentences, without_explaining
+from karakuri_agent.ja.sentences import (
+    TELL_ME_END, TRAILING_MARKS, is_asking, split_sentences, the_question, without_explaining,
+)
 from karakuri_agent.ja.word_classes import (
     ADJECTIVE_ADVERBIAL_END,
     ADJECTIVE_END,
@@ -85,7 +88,7 @@ def read_question(line: str | None, *, own_names: tuple[str, ...] = (),
     asking = [s for s in split_sentences(line) if is_asking(s)]
     if not asking:
         return None
-    text = asking[-1]
+    text = the_question(asking)
     named = [m.group(1) for m in NAMED.finditer(text)] + [n for n in other_names if n and n in text]
     if named and not any(n and n in text for n in own_names):
         return None
@@ -108,7 +111,9 @@ _FORMS: tuple[tuple[re.Pattern[str], str], ...] = (
 def _kind(text: str) -> str:
     """The answer wanted: the first form that matches, narrowed by the text."""
     asked = without_explaining(text)
-    form = next((kind for pattern, kind in _FORMS if pattern.search(asked)), "yesno")
+    # asked to tell ('今日のハイライト教えて〜') wants what it is, not a yes
+    form = next((kind for pattern, kind in _FORMS if pattern.search(asked)),
+                "what" if TELL_ME_END.search(asked.rstrip(TRAILING_MARKS)) else "yesno")
     narrower = NARROWER.get(form)
     return narrower(text) if narrower else form
 
@@ -157,6 +162,9 @@ def _options(text: str) -> tuple[str, ...]:
     parts = [p.strip() for p in parts]
     if len(parts) < 2 or len(set(parts)) != len(parts) or not all(OPTION.match(p) for p in parts):
         return ()
+    if WHICH_PLACE.match(text, which.start()) and not all(any(w.pos == "noun" for w in morphemes.words(p))
+                                                         for p in parts):
+        return ()  # '今からどちらへ行かれるんですか' asks where: '今', 'ら' are no options
     return tuple(parts)
 
 
