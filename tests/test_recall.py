@@ -327,3 +327,14 @@ def test_a_thing_told_ahead_is_not_asked_after_off_its_day_or_past_another_matte
     _run(env, _conversation("notif-e1", DAY1, "桜草メイ", MEI, told), DAY1)
     said, _ = _run(env, _conversation("notif-e2", DAY1 + when, "桜草メイ", MEI, line), DAY1 + when)
     assert "どうだった？" not in said, (line, said)
+
+
+def test_a_thing_told_ahead_is_asked_after_once_not_in_every_talk_of_its_day(env, state_dir):
+    """Asked once, it is marked brought up like any memory: a second talk that day does not ask again."""
+    _run(env, _conversation("notif-f1", DAY1, "桜草メイ", MEI, TOLD_AHEAD[0]), DAY1)
+    day2 = DAY1 + timedelta(days=1)
+    said, _ = _run(env, _conversation("notif-f2", day2, "桜草メイ", MEI, "ただいまー。足パンパンだわ"), day2)
+    assert "どうだった？" in said, said
+    later = day2 + timedelta(hours=3)
+    said, _ = _run(env, _conversation("notif-f3", later, "桜草メイ", MEI, "いやー、今日はえらい疲れたわ"), later)
+    assert "どうだった？" not in said and TOPICS[TOLD_AHEAD[0]] not in said, said

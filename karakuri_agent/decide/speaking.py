@@ -79,7 +79,11 @@ def recalling(view: View, decision: Decision, choice: Choice, partner: PersonRef
     heard = hear(text) if text else None
     asked = bool(REMEMBER_ASKED.search(text)) and bool(partner.id)
     link = _told_link(view, partner, text, heard) if not asked and partner.id and heard is not None else None
-    if link is not None and heard is not None and (heard.mood or heard.kind in NEWS_LIKE or link[1] == DUE):
+    if link is not None and link[1] == DUE:  # asked how it went, marked mentioned like any memory brought up
+        asked_after = _said_remembering(view, decision, choice, said, *link)
+        due = recall.due_now(view.told.get(str(partner.id), ()), partner, view.now)
+        return asked_after if asked_after is decision else replace(asked_after, recalled=due)
+    if link is not None and heard is not None and (heard.mood or heard.kind in NEWS_LIKE):
         if not (heard.mood or heard.emotions) and tells_an_outcome(text):
             # '昨日話したやつ、終わったよ〜': how it went is not told; asked, not met with 'そうなんだ'
             said = _varied(tuple(view.persona.reactions.get("outcome_asked") or turn_lines.OUTCOME_ASKED),
@@ -122,7 +126,7 @@ def _told_link(view: View, partner: PersonRef, text: str, heard: Any) -> tuple[s
     outcome = heard.kind in (*NEWS_LIKE, "feeling") and tells_an_outcome(text)  # not thanks, warmth
     due = recall.due_now(rows, partner, view.now) if not outcome and _reports(heard, text) else None
     if due and not recall.linked(rows, partner, text) and not names_an_event(text, VAGUE_REFERENTS):
-        return due, DUE, turn_lines.TOLD_DUE  # 'ただいまー。足パンパンだわ' the day of the marathon told of
+        return due.line, DUE, turn_lines.TOLD_DUE  # 'ただいまー。足パンパンだわ' the day of the marathon told of
     if not pointed and not outcome:
         return None  # unsure what it refers to: say less ('ふってきた…' is the weather, no exam told of)
     topic = recall.linked(rows, partner, text)
