@@ -23,7 +23,7 @@ each drawn whole rather than by the line that showed it:
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from karakuri_agent.reading.hearing import hear
@@ -86,6 +86,10 @@ def test_fuzz_a_letter_left_from_typing_in_romaji_is_never_said_back(line: str, 
     places = [i for i in range(1, len(line) + 1)
               if not line[i - 1].isascii() and line[i - 1] not in "、。！？" and (i == len(line) or not line[i].isascii())]
     at = data.draw(st.sampled_from(places))
+    after = line[at:at + 1]
+    # a consonant before a vowel kana makes that syllable ('まｔあな' is またな), an n before a kana is ん
+    # ('ごめｎね'): letters the typing meant, read as such (tests/test_fuzz_how_it_went.py)
+    assume(not (after in "あいうえお" and letter not in "aeiouａ") and not (letter in "nｎ" and after and not after.isascii()))
     typed = line[:at] + letter + line[at:]
     heard, clean = hear(typed, own_names=OWN), hear(line, own_names=OWN)
     assert heard is not None and clean is not None and (heard.kind, heard.topic) == (clean.kind, clean.topic)

@@ -16,6 +16,11 @@ from karakuri_agent.patterns import lazy
 # A plan: a time ahead, or the words of an intention.
 AHEAD = frozenset({"明日", "あした", "明後日", "あさって", "来週", "再来週", "来月", "来年", "今度", "週末", "今週末",
                    "来週末", "今夜", "今晩", "夏休み", "冬休み", "連休", "そのうち", "次", "これから", "午後"})
+# A sentence trailing off in 'けど' after a question ('おこることあんの？そうぞうできないんだけど'): a remark on it.
+TRAILING_KEDO = lazy(r"(?:けど|けれど|けども)(?:ね|さ|な|なあ|ねえ)?[。！!…〜ー]*$")
+# A time ahead with まで, and a verb going on ('午後まで電車が止まってる'): a state now, no plan.
+UNTIL = "まで"
+ONGOING = frozenset({"てる", "ている", "居る", "とる", "おる"})
 # What was decided about a time ahead, said in the past ('来月から異動になりました', '春から転勤が決まった'): a plan.
 DECIDED = frozenset({"成る", "決まる", "決定", "確定"})
 # 'ことになった': a matter (こと) becoming (成る) settled; and the verbs a noun is done with ('結婚する', '合格できた').
@@ -322,6 +327,8 @@ LEADING_MARKS = "、,。！!…〜ー 　"
 # A verb in respect ('お出かけされた', '行かれる', 'いらっしゃる', 'なさる'): the one asked is its subject.
 RESPECTED_DOING = lazy(r"(?:お|ご)[^、。？?]{1,6}(?:され|になられ|になっ|になり|なさ)|(?:行|来|帰|出)かれ|(?:来|見|帰)られ"
                        r"|いらっしゃ|なさい?ま|なさっ|召し上が|お過ごし")
+# A volitional after these wonders what to do ('選ばれへんかったらどうしよ'), it invites to nothing.
+WONDERING = frozenset({"どう", "どない", "どげん", "どがい", "なんと"})
 # Asked how a thing shown looks ('どうかな？', '似合う？', 'かわいくない？').
 HOW_IT_LOOKS = lazy(r"(?:どう(?:かな|かしら|やろ|や|よ|ね)?|似合う|にあう|似合ってる|いい感じ|かわいくない|可愛くない"
                     r"|すごくない|良くない|よくない)[？?！!〜ー✨♪]*$")
@@ -330,6 +337,14 @@ NEGATION_AFTER = lazy(r"[ぁ-ゖ]{0,2}?(?:ない|なく|なかっ|ません|へ�
 # A letter left over from typing in romaji ('図書館d', 'だｔった', 'なしｎ！', 'むりｒ'): one lower-case letter
 # between Japanese letters (or at the end); 'w' is laughter ('優勝したんだけどｗ') and kept.
 IME_LEFTOVER = lazy(r"(?<=[\u3040-\u30ff\u4e00-\u9fff])[a-vx-zａ-ｖｘ-ｚ](?=[\u3040-\u30ff\u4e00-\u9fff\s、。！？!?…〜]|$)")
+# A consonant typed in romaji with the vowel kana the IME made of the rest ('まｔあな' is またな), its kana by row.
+ROMAJI_SYLLABLE = lazy(r"(?<![A-Za-zＡ-Ｚａ-ｚ])([bdghkmnprstwyzｂｄｇｈｋｍｎｐｒｓｔｗｙｚ])([あいうえお])")
+ROMAJI_ROWS = {"k": "かきくけこ", "s": "さしすせそ", "t": "たちつてと", "n": "なにぬねの", "h": "はひふへほ",
+               "m": "まみむめも", "y": "やいゆえよ", "r": "らりるれろ", "w": "わいうえを", "g": "がぎぐげご",
+               "z": "ざじずぜぞ", "d": "だぢづでど", "b": "ばびぶべぼ", "p": "ぱぴぷぺぽ"}
+ROMAJI_VOWELS = "あいうえお"
+ROMAJI_N, KANA_N = "n", "ん"  # an n left before another kana is ん ('ごめｎね')
+KANA = lazy(r"[\u3041-\u3096\u30a1-\u30fa]")
 # A face drawn in marks ('(｡•̀ᴗ-)✧', '(*´꒳`*)', '(^^;)'): no words, read as not there ('（笑）' has one, kept).
 KAOMOJI = lazy(r"[(（][^()（）\sぁ-ゖァ-ヺ一-鿿A-Za-z0-9]{1,15}[)）][✧☆★♪vｖ]*")
 # 'again' greetings said as an adverb ('久しぶりに帰ってくる') greet nobody.

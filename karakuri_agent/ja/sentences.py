@@ -42,14 +42,20 @@ WHETHER = "かどうか"
 TELL_ME_END = re.compile(r"(?:教えて|おしえて|聞かせて|きかせて)(?:よ|ね|な|や|ください|下さい|ちょうだい|ほしい|欲しい|くれ|くれん|もらえる)?$")
 
 
+# Advice wondered aloud to the listener ('やっぱやめたほうがいいかな'): a question.
+ADVICE_ASKED = re.compile(r"(?:ほう|方)が(?:いい|良い|ええ|よか)")
+ADVICE_ASKING_END = re.compile(ADVICE_ASKED.pattern + r"(?:ん)?(?:かな|かなあ|かね|かしら|やろか|やろうか|と思う)$")
+
+
 def is_asking(sentence: str) -> bool:
     """A sentence asks something: a question mark (full-width or ASCII), a polite or dialect question
     ending ('お過ごしでしたか。'), or a question word with a plain ending ('今日どこ行っとったん')."""
     if "？" in sentence or "?" in sentence:
         return True
     body = "".join(ch for ch in sentence if not _emoji(ch)).rstrip(TRAILING_MARKS)
-    if POLITE_ASKING_END.search(body) or DIALECT_ASKING_END.search(body) or TELL_ME_END.search(body):
-        return True  # '今日のハイライト教えて〜': asked to tell is asked
+    if POLITE_ASKING_END.search(body) or DIALECT_ASKING_END.search(body) or TELL_ME_END.search(body) \
+            or ADVICE_ASKING_END.search(body):
+        return True  # '今日のハイライト教えて〜': asked to tell is asked; 'やめたほうがいいかな', advice
     asked = without_explaining(body.replace(WHETHER, ""))  # '行くかどうか迷う': 'whether' asks no one
     return bool(PLAIN_ASKING_END.search(body) and QUESTION_WORD.search(asked) and not NOT_KNOWING_END.search(body))
 

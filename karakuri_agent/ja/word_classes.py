@@ -98,7 +98,8 @@ FORMAL_NOUNS = frozenset({"もの", "物", "こと", "事", "ところ", "の"})
 # '転んだせいで', '開くことができた'): the clause is the line's own predicate, not which thing it is.
 CLAUSE_NOUNS = FORMAL_NOUNS | frozenset({"ほう", "方", "とき", "時", "はず", "筈", "せい", "ため", "為", "つもり", "ついで",
                                          "まま", "うち", "前", "後", "あと", "わけ", "訳", "度", "たび", "場合", "最中", "途端",
-                                         "けん"})  # Hakata's から, read as a noun ('入院したけん、')
+                                         "けん",  # Hakata's から, read as a noun ('入院したけん、')
+                                         "そう", "よう", "みたい"})  # hearsay, likeness ('畳まれるそうです')
 # The ending an adjective's stem drops ('辛い' → '辛', found in '激辛').
 ADJECTIVE_ENDING = "い"
 # Particles that concede what came before ('ミスしたけど、弾けた'): what follows is what is said.

@@ -22,14 +22,22 @@ from karakuri_agent.reading import morphemes
 from karakuri_agent.reading.question_kinds import read_question
 
 
-def asked(asking: list[str], last: str, own_names: tuple[str, ...], other_names: tuple[str, ...]) -> Question | None:
-    """The either-or among a line's asking sentences (`last`: its last sentence), None when it asks none.
+def asked(asking: list[str], last: str, own_names: tuple[str, ...], other_names: tuple[str, ...],
+          told: str = "") -> Question | None:
+    """The either-or among a line's asking sentences (`last`: its last sentence), None when it asks none;
+    a 'which' that names no options takes the pair the line weighs before it (`told`: '沖縄と北海道で
+    迷ってる〜 ニケちゃんならどっち？').
 
     The question reader's own choice in the last sentence is left to it (it reads the rest of the
     question too); here are the shapes it does not see."""
     sides = side_options(asking)
     if sides:
         return Question("choice", "".join(asking[-len(sides):]), sides)
+    own = read_question(asking[-1], own_names=own_names, other_names=other_names) if asking else None
+    if asking and listening_cues.WHICH.search(asking[-1]) and not (own is not None and own.options):
+        weighed = which_pair(told + "".join(asking))
+        if weighed:
+            return Question("choice", asking[-1], weighed)
     for sentence in reversed(asking):
         chosen = read_question(sentence, own_names=own_names, other_names=other_names)
         if chosen is not None and chosen.kind == "choice":

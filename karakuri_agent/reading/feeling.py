@@ -78,6 +78,7 @@ def with_feeling(heard: Understanding, text: str, own_names: tuple[str, ...], ot
         mood = "" if feeling.mood == "good" and _requests(text) else feeling.mood
         kind = "news" if kind == "statement" and heard.topic and mood else kind
     elif kind == "question" and told_text and told.troubled and heard.asks in ("", OTHER) and not heard.self_topic \
+            and not (heard.question is not None and any(n and n in heard.question.text for n in own_names)) \
             and (heard.question is None or heard.question.kind not in ("choice", "invite", *VIEWS)
                  or heard.question.kind in VIEWS and bool(told.emotions & TROUBLE)):
         # a riddle's flood and fire ('上は洪水、下は大火事、これなーんじゃ') or a costly book are no bad news;

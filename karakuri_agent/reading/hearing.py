@@ -24,7 +24,7 @@ from karakuri_agent.domain.understanding import (
 from karakuri_agent.ja import listening_cues
 from karakuri_agent.ja.promise_words import CLOCK_JI
 from karakuri_agent.ja.question_words import HABIT, INVITE
-from karakuri_agent.ja.sentences import asking_with_what_before, is_asking, split_sentences, the_question
+from karakuri_agent.ja.sentences import ADVICE_ASKED, asking_with_what_before, is_asking, split_sentences, the_question
 from karakuri_agent.ja.speech_words import APOLOGY, PERSON_NAME, REQUEST, is_kanji
 from karakuri_agent.ja.word_classes import ADVERBIAL_FORM, PAST, PLAIN_SPELLING, VOLITIONAL_FORM
 from karakuri_agent.reading import (  # the analyzer loads on first use
@@ -236,6 +236,7 @@ def _aside(after: list[str]) -> bool:
     thank or apologise for nothing ('まじ神すぎん？ありがと〜' is thanks); the question is still what the
     line asks."""
     return bool(after) and all("first_person" in lexicon.tags(morphemes.words(s), s)
+                               or listening_cues.TRAILING_KEDO.search(s)  # '…あんの？そうぞうできないんだけど'
                                or (len(s) <= listening_cues.ASIDE_CHARS and not sentiment.feel(s).troubled
                                    and not listening_cues.THANKS.search(s) and not APOLOGY.search(s))
                                for s in after)
@@ -437,18 +438,19 @@ def _heard(text: str, line: str, own_names: tuple[str, ...], other_names: tuple[
         return Understanding("arrangement")  # 'じゃあ、そっちで4時ね', 'ほな駅前で3時に': a meeting settled, agreed to
     if listening_cues.FAREWELL.search(text) and not (asking and asking[-1] == sentences[-1] and not listening_cues.FAREWELL.search(asking[-1])):
         return Understanding("farewell")
-    if (calling_off.retracts(text) and (listening_cues.TAKING_BACK.search(text) or not (
+    advice = any(ADVICE_ASKED.search(a) for a in asking)  # 'やっぱやめたほうがいいかな' asks, takes nothing back
+    if not advice and ((calling_off.retracts(text) and (listening_cues.TAKING_BACK.search(text) or not (
             listening_cues.OFFER.search(text) or offers_help(text)))) or (
             (listening_cues.SAID_BEFORE.search(text) or listening_cues.TAKING_BACK.search(text))
             and ((listening_cues.TAKING_BACK.search(text) and listening_cues.NULLIFIED.search(text))
-                                                         or listening_cues.CHANGE_TO.search(text))) or listening_cues.TAKEN_BACK_NEG.search(told):
+                 or listening_cues.CHANGE_TO.search(text))) or listening_cues.TAKEN_BACK_NEG.search(told)):
         return _retraction(text, skip)
     # A gift, or help ('持とうか？', '案内するで'), read with the spaces the line had too ('道 教えようか').
     if listening_cues.OFFER.search(text) or offers_help(text) or offers_help(line) or offers_a_thing(text, own_names):
         return Understanding("offer", topic=_topic(text, skip)[0])
     if told_of.shows_a_thing(text, told, asking, own_names):
         return Understanding("shown")  # 'じゃーん😆 どうかな？', '見て見て！': a thing shown, nothing told; admired
-    chosen = choices.asked(asking, sentences[-1], own_names, other_names)
+    chosen = choices.asked(asking, sentences[-1], own_names, other_names, told)
     if chosen is not None:
         return Understanding("question", question=chosen)
     if listening_cues.MASHED.search(text):

@@ -28,7 +28,8 @@ def normalised(text: str) -> str:
     text = "".join(listening_cues.MARK if unicodedata.category(ch) in _MARKS else ch for ch in text)
     text = listening_cues.MARKS_THEN_SPACE.sub(listening_cues.FULL_STOP, text).replace(listening_cues.MARK, "").strip()
     text = listening_cues.KAOMOJI.sub("", text)  # 'おはよ〜☀️(｡•̀ᴗ-)✧' greets as 'おはよ〜' does
-    text = listening_cues.IME_LEFTOVER.sub("", text)  # '図書館d' is 図書館: a typo, never said back
+    text = listening_cues.ROMAJI_SYLLABLE.sub(_syllable, text)  # 'まｔあな' is またな
+    text = listening_cues.IME_LEFTOVER.sub(_romaji, text)  # '図書館d' is 図書館: a typo, never said back
     text = _undrawn(text)  # 'くださぁい', 'すごぉい' say ください, すごい drawn out
     # a wide space typed between two thoughts ends one ('課題おわらん　締め切り明日なのに', '好きな本てなに　ずっと
     # 気になってた'); a narrow one between kana words does not ('あした ぱぱと つりに')
@@ -50,6 +51,20 @@ def normalised(text: str) -> str:
             sentence = bare + listening_cues.QUESTION_MARKS[0]
         out.append(sentence)
     return "".join(out)
+
+
+def _syllable(found: re.Match[str]) -> str:
+    """A consonant typed in romaji and the vowel kana after it: the kana they make together."""
+    row = listening_cues.ROMAJI_ROWS[unicodedata.normalize("NFKC", found.group(1)).lower()]
+    return row[listening_cues.ROMAJI_VOWELS.index(found.group(2))]
+
+
+def _romaji(found: re.Match[str]) -> str:
+    """Any other letter left from typing in romaji: an n before a kana, ん ('ごめｎね'); else nothing ('だtった'
+    is だった, 'なしｎ！' なし)."""
+    letter = unicodedata.normalize("NFKC", found.group()).lower()
+    after = found.string[found.end():found.end() + 1]
+    return listening_cues.KANA_N if letter == listening_cues.ROMAJI_N and listening_cues.KANA.fullmatch(after or "x") else ""
 
 
 def _clock_in_digits(found: re.Match[str]) -> str:

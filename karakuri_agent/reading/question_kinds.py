@@ -49,6 +49,7 @@ from karakuri_agent.ja.word_classes import (
     ADVICE_NOUN,
     ADVICE_PARTICLE,
     ASKING_TAILS,
+    EUPHONIC,
     FAVOUR_VERBS,
     KATAKANA_LETTER,
     NEGATIONS,
@@ -59,14 +60,14 @@ from karakuri_agent.ja.word_classes import (
     PLACE_ENDINGS,
     PLAIN_FORMS,
     PREDICATE_LINKS,
-    TE_LINKS,
     TELLING_VERBS,
+    TE_LINKS,
     TIME_TOPICS,
     TOPIC_COMMA,
     TOPIC_PARTICLES,
     VOLITIONAL_FORM,
 )
-from karakuri_agent.ja.listening_cues import YOU
+from karakuri_agent.ja.listening_cues import OF, YOU
 from karakuri_agent.reading import morphemes
 
 __all__ = ["Question", "asks_a_favour", "read_question"]
@@ -162,10 +163,20 @@ def _options(text: str) -> tuple[str, ...]:
     parts = [p.strip() for p in parts]
     if len(parts) < 2 or len(set(parts)) != len(parts) or not all(OPTION.match(p) for p in parts):
         return ()
-    if WHICH_PLACE.match(text, which.start()) and not all(any(w.pos == "noun" for w in morphemes.words(p))
-                                                         for p in parts):
-        return ()  # '今からどちらへ行かれるんですか' asks where: '今', 'ら' are no options
+    if not all(_names_a_thing(p) for p in parts):
+        return ()  # '今からどちらへ': '今', 'ら'; '沖縄と北海道で悩んでて、どっち': the second names no thing alone
     return tuple(parts)
+
+
+def _names_a_thing(option: str) -> bool:
+    """Whether an option names a thing ('北海道', '温かいお茶', '甘いの', 'きれいめ'), not a clause that goes on
+    past it ('北海道で悩んでて': a verb after a particle) nor a word cut short ('ら' of '今から')."""
+    if all(KATAKANA_LETTER.fullmatch(ch) for ch in option):
+        return True  # a word the analyzer may not know ('アイ', 'ピスタチオ'), however it cuts it
+    found = [w for w in morphemes.words(option) if w.pos != "symbol"]
+    clause = any(w.pos == "verb" for w in found) and any(w.pos == "particle" and w.surface != OF for w in found)
+    return bool(found) and not clause and (found[-1].pos != "particle" or found[-1].surface == OF) \
+        and any(w.pos in ("noun", "adjectival", "pronoun", "verb", "adjective") for w in found)
 
 
 def predicate(text: str, own_names: tuple[str, ...] = ()) -> str:
@@ -204,8 +215,11 @@ def predicate(text: str, own_names: tuple[str, ...] = ()) -> str:
         return ""  # 'してもいいですか' asks leave: 'うん、いいよ', not 'してもいいよ'
     negated = [i for i, w in enumerate(chain) if i and (w.lemma in NEGATIONS or w.surface in NEGATIONS)]
     if not negated:
-        # said back, it must be able to end a sentence: 'あっ' of 'あっか？' (ある, cut short) cannot
-        return "".join(w.surface for w in chain) if chain[-1].form.startswith(PLAIN_FORMS) else ""
+        # said back, it must be able to end a sentence: 'あっ' of 'あっか？' (ある, cut short) cannot, nor
+        # 'あん' of 'あんの？' (a sound-changed ending: 'うん、あんよ！')
+        last = chain[-1]
+        return "".join(w.surface for w in chain) if last.form.startswith(PLAIN_FORMS) and EUPHONIC not in last.form \
+            else ""
     first = chain[0]  # 'こわく+なかっ+た': the adjective, the negation dropped; a negated verb is not said back
     if len(chain[:negated[0]]) != 1 or first.pos != "adjective" or not first.surface.endswith(ADJECTIVE_ADVERBIAL_END):
         return ""

@@ -19,11 +19,18 @@ def ahead(text: str) -> bool:
     if listening_cues.INTENT.search(text):
         return True
     found = morphemes.words(text)
-    if not any(w.surface in listening_cues.AHEAD or w.lemma in listening_cues.AHEAD for w in found):  # 'こんど' is 今度
+    times = [i for i, w in enumerate(found) if w.surface in listening_cues.AHEAD or w.lemma in listening_cues.AHEAD]
+    if not times:  # 'こんど' is 今度
         return False
+    if all(_until(found, i) for i in times) and any(w.lemma in listening_cues.ONGOING for w in found):
+        return False  # '午後まで電車が止まってる': a state until a time ahead, going on now
     # '駅前にできたカレー屋、行ってみる': a past that says which thing is not what was done
     return not any(_past_at(found, i) and not _decided(found, i) and not modifies_a_noun(found, i)
                    for i in range(len(found)))
+
+
+def _until(found: tuple[morphemes.Word, ...], i: int) -> bool:
+    return i + 1 < len(found) and found[i + 1].surface == listening_cues.UNTIL
 
 
 def _past_at(found: tuple[morphemes.Word, ...], i: int) -> bool:

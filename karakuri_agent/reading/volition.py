@@ -37,9 +37,10 @@ def says_lets(text: str) -> bool:
         elif not word.form.startswith(listening_cues.VOLITIONAL) \
                 or not (word.pos == "verb" or word.lemma in listening_cues.POLITE_LETS):
             continue  # the copula's 'でしょ', 'やろ', 'だろ' guess; they invite to nothing
-        verb = next((w for w in reversed(found[:i + 1]) if w.pos == "verb"), word)
-        if verb.lemma in listening_cues.SELF_RESOLVE:
-            continue
+        at = next((j for j in range(i, -1, -1) if found[j].pos == "verb"), i)
+        verb = found[at]
+        if verb.lemma in listening_cues.SELF_RESOLVE or (at and found[at - 1].surface in listening_cues.WONDERING):
+            continue  # 'どうしよ': what to do, wondered, is no 'let's'
         after = ""
         for rest in found[i + 1:]:  # what follows it up to the end of its run of words
             if rest.pos == "symbol" or rest.spaced:

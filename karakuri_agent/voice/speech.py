@@ -271,6 +271,8 @@ def _told_then_asked(s: Situation) -> tuple[str, str] | None:
     sentences = split_sentences(normalised(s.line))  # an emoji ends what came before it ('誕生日なの🎂 いつ？')
     if len(sentences) < 2 or not is_asking(sentences[-1]) or any(is_asking(t) for t in sentences[:-1]):
         return None
+    if s.heard is not None and s.heard.question is not None and s.heard.question.kind == "choice":
+        return None  # '沖縄と北海道で迷ってる〜 ニケちゃんならどっち？': the first half names the options
     return "".join(sentences[:-1]), sentences[-1]
 
 
