@@ -81,3 +81,25 @@ def test_fuzz_options_listed_after_a_question_are_its_options(asked: str, first:
     heard = hear(line, own_names=OWN)
     assert heard is not None and heard.question is not None and heard.question.kind == "choice", (line, heard)
     assert heard.question.options[:2] == (first, second), (line, heard)
+
+
+@pytest.mark.fuzz
+@settings(max_examples=60, deadline=None)
+@given(kind=st.sampled_from((("どうぶつ", "animal"), ("動物", "animal"), ("花", "flower"), ("季節", "season"), ("色", "colour"))),
+       ask=st.sampled_from(("だったらなにになりたい？", "だったら何になりたい？", "やったら何になりたいん？", "で言うと何？")))
+def test_fuzz_which_of_a_kind_it_would_be_is_its_pick_of_the_kind(kind: tuple[str, str], ask: str) -> None:
+    """'どうぶつだったらなにになりたい？' asks which animal, never its dream for the future."""
+    line = "ニケちゃんってさ、" + kind[0] + ask
+    heard = hear(line, own_names=OWN)
+    assert heard is not None and kind[1] in (heard.favourite, heard.self_topic), (line, heard)
+
+
+@pytest.mark.fuzz
+@settings(max_examples=60, deadline=None)
+@given(news=st.sampled_from(("ランキングで3位入ったんだけど", "宝くじ当たったんだけど", "テスト満点だったんだけど")),
+       pointed=st.sampled_from(("これマジで夢じゃない？", "これって夢じゃない？", "それ、夢みたいじゃない？")))
+def test_fuzz_a_thing_pointed_at_is_what_the_question_asks_of(news: str, pointed: str) -> None:
+    """'…3位入ったんだけど、これマジで夢じゃない？' shares good news; its 夢 is no question of the agent's dream."""
+    line = f"いや聞いてよ、{news}、{pointed}"
+    heard = hear(line, own_names=OWN)
+    assert heard is not None and heard.self_topic != "dream" and not heard.troubled, (line, heard)

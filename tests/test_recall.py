@@ -19,7 +19,7 @@ from karakuri_agent.app.config import load_settings
 from karakuri_agent.app.cycle import handle
 from karakuri_agent.state.factory import open_url
 
-from testing.samples import BASE_URL, conversation_turn
+from testing.samples import BASE_URL, SELF_ID, SELF_NAME, conversation_turn
 
 MEI, LUNA = "1474403124906295517", "1474403124906295999"
 DAY1 = datetime(2026, 12, 1, 1, 0, tzinfo=timezone.utc)  # 10:00 in Tokyo
@@ -338,3 +338,19 @@ def test_a_thing_told_ahead_is_asked_after_once_not_in_every_talk_of_its_day(env
     later = day2 + timedelta(hours=3)
     said, _ = _run(env, _conversation("notif-f3", later, "桜草メイ", MEI, "いやー、今日はえらい疲れたわ"), later)
     assert "どうだった？" not in said and TOPICS[TOLD_AHEAD[0]] not in said, said
+
+
+@pytest.mark.parametrize("line", ["ほんでな、ランドセルの色でもうずーっと揉めてんねん", "で、それがこないだバズってさ、注文すごいの",
+                                  "あれ、結局うちで飼うことになったっちゃん", "そこでばあさんと初めて会うたんじゃよ"])
+def test_nothing_of_another_day_cuts_into_a_story_going_on(env, state_dir, line):
+    """Set-6's context lines: 'ほんでな、ランドセルの色で…' got 'そうなんだ。メニュー、どうだった？'. A line that goes on
+    with the talk (a word that carries on, or one pointing back at what was said) is followed, not cut into."""
+    _run(env, _conversation("notif-s1", DAY1, "桜草メイ", MEI, "猫を飼ってるの、名前はミケ。"), DAY1)
+    day2 = DAY1 + timedelta(days=1)
+    body = _conversation("notif-s2", day2, "桜草メイ", MEI, line)
+    talk = body["notification"]
+    talk["conversation_messages"] = [{"speaker": "桜草メイ", "speaker_id": MEI, "message": "うちの孫がな、今度小学校入るねん"},
+                                     {"speaker": SELF_NAME, "speaker_id": SELF_ID, "message": "そうなんだ！"},
+                                     *talk["conversation_messages"]]
+    said, _ = _run(env, body, day2)
+    assert "ミケ" not in said, said

@@ -33,7 +33,7 @@ from karakuri_agent.domain.limits import utf16_units
 from karakuri_agent.domain.notification import Choice
 from karakuri_agent.domain.records import Meeting, Transfer
 from karakuri_agent.ja import place_words, reasons, told_words, turn_lines
-from karakuri_agent.ja.listening_cues import BACK_REFERENCE, REMEMBER_ASKED
+from karakuri_agent.ja.listening_cues import BACK_REFERENCE, GOING_ON, REMEMBER_ASKED
 from karakuri_agent.ja.safety import clean_line
 from karakuri_agent.ja.sentences import is_asking, split_sentences
 from karakuri_agent.ja.speech_words import join_sentences
@@ -63,6 +63,7 @@ DUE = "told_due"
 REPORTS = frozenset({"statement", "news", "feeling", "thanks", "greeting", "remark", "looks", "shown"})
 SHOWN = frozenset({"opinion", "guess"})
 FEARED = frozenset({"worried"})
+
 # What a memory of another day may follow besides a greeting: small talk acknowledged (news met with joy
 # or care is one thought: nothing of another day follows it).
 RECALL_AFTER = frozenset({"statement", "remark", "news"})
@@ -77,6 +78,8 @@ def recalling(view: View, decision: Decision, choice: Choice, partner: PersonRef
     last = last_line_of(view, partner)
     text = clean_line(last) if last else ""
     heard = hear(text) if text else None
+    if _goes_on(view, text):
+        return decision  # a story of theirs going on ('ほんでな、ランドセルの色で…'): nothing of another day cuts in
     asked = bool(REMEMBER_ASKED.search(text)) and bool(partner.id)
     link = _told_link(view, partner, text, heard) if not asked and partner.id and heard is not None else None
     if link is not None and link[1] == DUE:  # asked how it went, marked mentioned like any memory brought up
@@ -100,6 +103,14 @@ def recalling(view: View, decision: Decision, choice: Choice, partner: PersonRef
     message = recall.with_recall(said, memory, max_length_of(choice, "message"))
     return replace(decision, params={**decision.params, "message": message},
                    reason=reasons.with_memory(decision.reason, recall.explained(memory)), recalled=memory)
+
+
+def _goes_on(view: View, text: str) -> bool:
+    """Whether ``text`` goes on with what this talk was about: it opens with a word that carries on ('ほんでな、',
+    'で、', 'そんなら') or points back at what was said ('あれ、結局…', 'そこでばあさんと…'), after lines of this
+    talk; the agent follows it, and nothing of another day cuts in."""
+    earlier = len(view.parsed.conversation_messages) > 1 or len(view.talk) > 1
+    return earlier and bool(GOING_ON.search(text))
 
 
 def _leaves_room(heard: Any, text: str, own_names: tuple[str, ...]) -> bool:

@@ -16,6 +16,11 @@ from karakuri_agent.patterns import lazy
 # A plan: a time ahead, or the words of an intention.
 AHEAD = frozenset({"明日", "あした", "明後日", "あさって", "来週", "再来週", "来月", "来年", "今度", "週末", "今週末",
                    "来週末", "今夜", "今晩", "夏休み", "冬休み", "連休", "そのうち", "次", "これから", "午後"})
+# A thing pointed at as what a question asks of ('これマジで夢じゃない？', 'それって将来役に立つ？').
+POINTED = lazy(r"(?:^|[、。！!？?\s])(?:これ|それ|あれ|こいつ|そいつ)(?:って|は|が|も|マジで|まじで|ほんとに|、)")
+# Which of a kind one would be, asked ('どうぶつだったらなにになりたい？', '花で言うと何？'): its pick of the kind.
+WOULD_BE = lazy(r"(?:だったら|やったら|じゃったら|なら|で言うと|でいうと)、?(?:自分は)?(?:何|なに|なん)(?:に|が|かな)?"
+                r"(?:なりたい|なる|いい|[？?]|$)")
 # A sentence trailing off in 'けど' after a question ('おこることあんの？そうぞうできないんだけど'): a remark on it.
 TRAILING_KEDO = lazy(r"(?:けど|けれど|けども)(?:ね|さ|な|なあ|ねえ)?[。！!…〜ー]*$")
 # A time ahead with まで, and a verb going on ('午後まで電車が止まってる'): a state now, no plan.
@@ -419,6 +424,12 @@ SHORT_ASK = 8
 # Whether the agent remembers ('前にお話しした猫のこと、覚えてますか？'), or will not forget ('ひっこしても わすれない？').
 # A line that refers back to something told before: "あのマフラー、やっと編み上がった！", "例の朝顔",
 # "前に話した試験、受かったよ", "屋台の件、いよいよ来週から", "足、だいぶようなった".
+# A line that goes on with the talk: a word that carries on at its start, or one that points back at what was
+# said ('ほんでな、…', 'で、それがこないだバズって', 'あれ、結局うちで飼うことに', 'そこでばあさんと').
+GOING_ON = lazy(r"^(?:で[、,ねさもな]|でな|それで|そんで|ほんで|ほいで|ほんなら|そんなら|そしたら|したら|じゃあ|ほな|ちなみに"
+                r"|なるほど|ああ、|あ、|わかる|でもね|でもさ|しかも|それが|それで)"
+                r"|(?:^|[、。！!？?\s])(?:それ|そこ|あれ|あそこ|そいつ|あいつ)(?:が|は|を|に|で|って|、|も|から|なら)"
+                r"|(?:^|[、。！!？?\s])(?:その|あの)(?=[\u4e00-\u9fffァ-ヴ])")
 BACK_REFERENCE = lazy(r"あの(?![ねさぁーっ〜、])|例の|前に(?:話|言|お話|相談)|この前|こないだ|このあいだ|先日|先週|結局|やっと|ようやく"
                       r"|だいぶ|あれから|その後|いよいよ|の件|のこと"
                       # '昨日話したやつ', 'きのう言うてた', '言ってたやつ': what was said on a day before (not

@@ -69,6 +69,9 @@ def with_feeling(heard: Understanding, text: str, own_names: tuple[str, ...], ot
     elif (kind in told_kinds or (kind == "question" and listening_cues.AGREE_ASKED.search(text))) \
             and "compliment" in named and to_agent and not about_others and not feeling.troubled:
         kind, mood = "compliment", ""  # 'ニケちゃん今日なんかいつもよりかわいくない？' asks no question of it
+    elif kind == "question" and listening_cues.AGREE_ASKED.search(text) and told.mood == "good" and not to_agent \
+            and heard.question is not None and heard.question.kind == "yesno" and not heard.self_topic:
+        kind, mood = "news", "good"  # '3位入ったんだけど、これマジで夢じゃない？': the news, asked to be shared
     elif kind in told_kinds and feeling.emotions & CARE and not to_agent:
         # '明日手術なんだ' is still ahead; '明日面接でさ、緊張してる' is felt now
         felt = any(w.lemma in listening_cues.FEELING or w.surface in listening_cues.FEELING for w in morphemes.words(text))
@@ -105,7 +108,8 @@ def _told_part(text: str, own_names: tuple[str, ...]) -> str:
         cut = max(sentence.rfind(listening_cues.TRAILING_OFF), 0)
         named = [sentence.find(n) for n in own_names if n and n in sentence]
         you = listening_cues.YOU.search(sentence)
-        cut = max([cut, *named, you.start() if you else 0])
+        pointed = listening_cues.POINTED.search(sentence)  # '…3位入ったんだけど、これマジで夢じゃない？'
+        cut = max([cut, *named, you.start() if you else 0, pointed.start() if pointed else 0])
         told.append(sentence[:cut])
     return "".join(told)
 

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from karakuri_agent.ja.listening_cues import DOABLE, NEGATION_AFTER
+from karakuri_agent.ja.listening_cues import DOABLE, NEGATION_AFTER, POINTED
 from karakuri_agent.ja.word_classes import (
     AT_LAST,
     BECOMING,
@@ -177,7 +177,10 @@ def best_of_day(asking: str) -> bool:
 
 def self_topic(asking: str) -> str:
     """The topic of the agent itself a question asks about ('お誕生日っていつ？' → 'birthday'), '' when none;
-    the longest word named wins ('好きな食べ物' over '好き')."""
+    the longest word named wins ('好きな食べ物' over '好き'). A question of a thing pointed at ('これマジで夢
+    じゃない？') asks of that thing, not of the agent."""
+    if POINTED.search(asking) and "second_person" not in tags(words(asking), asking):
+        return ""
     return _longest_named(self_topics(), asking)
 
 

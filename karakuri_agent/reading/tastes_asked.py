@@ -16,6 +16,7 @@ from __future__ import annotations
 import functools
 
 from karakuri_agent.domain.understanding import FAVOURITE, SELF, Question, Understanding
+from karakuri_agent.ja import listening_cues
 from karakuri_agent.reading import lexicon, morphemes
 
 __all__ = ["UNNAMED", "asked_taste", "taste_asked"]
@@ -43,6 +44,8 @@ def taste_asked(asking: str, own_names: tuple[str, ...] = ()) -> str | None:
     span = len(pleased_words)
     pleased = [i + span - 1 for i in range(len(lemmas) - span + 1) if tuple(lemmas[i:i + span]) == pleased_words]
     liked = [i for i, lemma in enumerate(lemmas) if lemma in liking] + pleased
+    if not liked and listening_cues.WOULD_BE.search(asking):
+        liked = [len(found) - 1]  # 'どうぶつだったらなにになりたい？': which of a kind it would be, its pick
     if not liked:
         return None
     # 'どんな本が好き？', '何色が好き？', '好きな作家だれ？', '好きなどうぶつは？': which is asked
