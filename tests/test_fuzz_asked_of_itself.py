@@ -103,3 +103,15 @@ def test_fuzz_a_thing_pointed_at_is_what_the_question_asks_of(news: str, pointed
     line = f"いや聞いてよ、{news}、{pointed}"
     heard = hear(line, own_names=OWN)
     assert heard is not None and heard.self_topic != "dream" and not heard.troubled, (line, heard)
+
+
+@pytest.mark.parametrize("line, options", [
+    ("映画館で見るのと家で見るの、どっちがいい？", {"映画館で見るの", "家で見る"}),  # the last の closes the question
+    ("先に行くのと後で行くの、どっちがいい？", {"先に行くの", "後で行く"}),
+    ("電車で行くか歩いて行くか、どっちにする？", {"電車で行く", "歩いて行く"}),
+    ("コーヒーと紅茶、どちらになさいますか？", {"コーヒー", "紅茶"}),
+])
+def test_options_that_are_doings_are_still_options(line: str, options: set[str]) -> None:
+    """An option may be a doing ('歩いて行く', '家で見るの'); only one that goes on past itself is none."""
+    heard = hear(line, own_names=OWN)
+    assert heard is not None and heard.question is not None and set(heard.question.options) == options, (line, heard)

@@ -134,3 +134,32 @@ def test_fuzz_a_rough_sorry_is_an_apology(sorry: str, what: str) -> None:
     heard = hear(line, own_names=OWN)
     assert heard is not None and heard.kind == "apology", (line, heard)
     assert not any(word in _reply(line) for word in CHEER[:-1] if word != "よかった"), line
+
+
+@pytest.mark.fuzz
+@settings(max_examples=80, deadline=None)
+@given(when=st.sampled_from(("明日", "来週", "明後日", "今度の土曜")),
+       thing=st.sampled_from(("面接", "試験", "プレゼン", "発表会", "試合")),
+       nerves=st.sampled_from(("なんだけど、緊張してぜんぜん寝れない", "なんだ。めっちゃ緊張する", "が正直ちょっと不安で…",
+                               "なんですが、少々不安でございまして")),
+       seed=st.sampled_from(("s1", "s2", "s3")))
+def test_fuzz_nerves_before_a_thing_undertaken_are_met_with_encouragement_for_it(when: str, thing: str, nerves: str,
+                                                                                 seed: str) -> None:
+    """Set-6's worry lines got one generic line each ('そっか、心配だよね…。わたしでよければ話聞くよ。'):
+    nerves before a thing the speaker undertakes are met naming it, with encouragement, never cheer."""
+    line = f"{when}、{thing}{nerves}"
+    said = _reply(line, seed)
+    assert thing in said, (line, said)
+    assert not any(word in said for word in CHEER), (line, said)
+
+
+@pytest.mark.fuzz
+@settings(max_examples=60, deadline=None)
+@given(line=st.sampled_from(("娘の帰りが遅くて、ちょっと心配なんです。まだ連絡もなくて。", "猫が昨日から帰ってこないんだよ",
+                             "実は、検査で病気が見つかりまして、来週から入院いたします。", "バイト先潰れてもうた。来月からどないしよ",
+                             "来週の手術が、正直ちょっと怖いんです。", "腰が痛ぐて、来週の祭りの準備できっかわがんね")),
+       seed=st.sampled_from(("s1", "s2", "s3")))
+def test_fuzz_a_worry_of_no_undertaking_is_never_cheered_on(line: str, seed: str) -> None:
+    """Someone else's lateness, an illness, a job lost: cared for, never 'きっと大丈夫！応援してるね'."""
+    said = _reply(line, seed)
+    assert "応援" not in said and not any(word in said for word in CHEER), (line, said)

@@ -26,6 +26,9 @@ TRAILING_KEDO = lazy(r"(?:けど|けれど|けども)(?:ね|さ|な|なあ|ね�
 # A time ahead with まで, and a verb going on ('午後まで電車が止まってる'): a state now, no plan.
 UNTIL = "まで"
 ONGOING = frozenset({"てる", "ている", "居る", "とる", "おる"})
+# Words that only say when ('明後日、面接なんだ'): never what a line is about (a holiday, 夏休み, may be).
+WHEN_ONLY = frozenset({"明日", "あした", "明後日", "あさって", "来週", "再来週", "来月", "来年", "今度", "週末", "今週末",
+                       "来週末", "今夜", "今晩", "午後", "今日", "きょう", "昨日", "きのう"})
 # What was decided about a time ahead, said in the past ('来月から異動になりました', '春から転勤が決まった'): a plan.
 DECIDED = frozenset({"成る", "決まる", "決定", "確定"})
 # 'ことになった': a matter (こと) becoming (成る) settled; and the verbs a noun is done with ('結婚する', '合格できた').

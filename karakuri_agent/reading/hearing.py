@@ -92,7 +92,8 @@ def _topic(text: str, skip: tuple[str, ...]) -> tuple[str, bool]:
     """The thing ``text`` is about: its last noun that is not a name or the agent, else its verb phrase."""
     found = [n for n in _short_nouns(text) if not any(s and (s in n or n in s) for s in skip)
              and not listening_cues.YOU.fullmatch(n)]
-    things = [n for n in found if n not in listening_cues.FEELING]  # '面接で緊張してる' is about the interview
+    # '面接で緊張してる' is about the interview; '明後日、面接なんだけど' about it too, not the day
+    things = [n for n in found if n not in listening_cues.FEELING and n not in listening_cues.WHEN_ONLY]
     if things or found:
         return (things or found)[-1], False
     phrase = morphemes.verb_phrase(text, ECHO_WINDOW)
@@ -345,7 +346,8 @@ def _told_topic(text: str, skip: tuple[str, ...]) -> tuple[str, bool]:
             first_predicate = at
             break
     candidates = [n for n in _short_nouns(text) if not any(s and (s in n or n in s) for s in skip)
-                  and not listening_cues.YOU.fullmatch(n) and n not in listening_cues.FEELING and n not in listening_cues.DECIDED]
+                  and not listening_cues.YOU.fullmatch(n) and n not in listening_cues.FEELING and n not in listening_cues.DECIDED
+                  and n not in listening_cues.WHEN_ONLY]  # '明後日、面接が…': the day is when, not what
     japanese = [n for n in candidates if not n.isascii()] or candidates
     if first_predicate == len(text) and listening_cues.PAUSE in text:
         first_predicate = text.index(listening_cues.PAUSE)  # '山の紅葉、そろそろ見頃だって': the topic comes first
@@ -390,7 +392,7 @@ def framed(line: str, skip: tuple[str, ...] = ()) -> str:
                             for w in found):
         return ""
     named = _short_nouns(part)
-    return named[-1] if named else ""
+    return named[-1] if named and named[-1] not in listening_cues.WHEN_ONLY else ""  # '明後日、面接なんだ': a time, no topic
 
 
 @functools.lru_cache(maxsize=256)

@@ -199,13 +199,17 @@ def by_lemma() -> dict[str, tuple[Concept, ...]]:
     return {k: tuple(v) for k, v in index.items()}
 
 
+# The concepts whose nouns are things undertaken ('試験', '発表会'), for encouragement before them.
+UNDERTAKEN = frozenset({"effort", "milestone"})
 # The concepts whose words name a feeling itself (緊張, 寂しい, 嬉しい), not a thing that happened (入院, 死ぬ).
 FEELINGS = frozenset({"worry", "lonely", "joy", "warm_feeling"})
 
 
 def is_feeling(word: str) -> bool:
     """A word naming a feeling (緊張, 不安, 寂しさ): what is felt, never what happened."""
-    return any(concept.name in FEELINGS for concept in by_lemma().get(word, ()))
+    found = words(word) if word else ()
+    last = found[-1].lemma if found else word  # '少々不安': a feeling still, its last word says
+    return any(concept.name in FEELINGS for concept in (*by_lemma().get(word, ()), *by_lemma().get(last, ())))
 
 
 def cheer_words() -> tuple[str, ...]:
@@ -338,6 +342,19 @@ def names_an_event(text: str, aside: frozenset[str] = frozenset()) -> bool:
     index = by_lemma()
     return any(w.pos == "noun" and w.surface not in aside and w.lemma not in aside
                and (DOABLE in w.detail or any(c.polarity for c in index.get(w.lemma, ()))) for w in words(text))
+
+
+def undertaking(noun: str) -> bool:
+    """Whether a noun names a thing one does and may be nervous of ('面接', '発表会', '手術', 'プレゼン'): its last
+    word takes する, or a concept of effort or of a milestone holds it; not an illness, a loss, a person."""
+    found = words(noun)
+    if not found or found[-1].pos not in ("noun", "suffix"):
+        return False
+    index = by_lemma()
+    own = [c for w in found for c in index.get(w.lemma, ())]
+    if any(c.polarity < 0 for c in own):
+        return False  # '病気', '入院': a trouble, not a thing undertaken
+    return DOABLE in found[-1].detail or any(c.name in UNDERTAKEN for c in own)
 
 
 def tells_an_outcome(text: str) -> bool:

@@ -68,6 +68,7 @@ from karakuri_agent.ja.word_classes import (
     VOLITIONAL_FORM,
 )
 from karakuri_agent.ja.listening_cues import OF, YOU
+from karakuri_agent.ja.name_words import HONORIFICS
 from karakuri_agent.reading import morphemes
 
 __all__ = ["Question", "asks_a_favour", "read_question"]
@@ -93,7 +94,7 @@ def read_question(line: str | None, *, own_names: tuple[str, ...] = (),
     named = [m.group(1) for m in NAMED.finditer(text)] + [n for n in other_names if n and n in text]
     if named and not any(n and n in text for n in own_names):
         return None
-    options = _options(text)
+    options = _options(text, own_names)
     if options:
         return Question("choice", text, options)
     kind = _kind(text)
@@ -151,7 +152,7 @@ def _split_at_and(text: str) -> list[str]:
     return [*parts, current]
 
 
-def _options(text: str) -> tuple[str, ...]:
+def _options(text: str, own_names: tuple[str, ...] = ()) -> tuple[str, ...]:
     """'コーヒーと紅茶、どっちが好き？' -> ('コーヒー', '紅茶'); () if not a choice."""
     which = WHICH.search(text)
     if not which:
@@ -160,23 +161,40 @@ def _options(text: str) -> tuple[str, ...]:
     heads = [m.end() for m in CHOICE_HEAD.finditer(before)]
     before = before[heads[-1]:] if heads else before
     parts = _split_at_and(before) if AND in before else before.rsplit(OR, 1)
-    parts = [p.strip() for p in parts]
+    parts = [_without_caller(p.strip(), own_names) for p in parts]
     if len(parts) < 2 or len(set(parts)) != len(parts) or not all(OPTION.match(p) for p in parts):
         return ()
-    if not all(_names_a_thing(p) for p in parts):
-        return ()  # '今からどちらへ': '今', 'ら'; '沖縄と北海道で悩んでて、どっち': the second names no thing alone
+    if not all(_an_option(p) and not _calls_at_end(p, own_names) for p in parts) \
+            or (WHICH_PLACE.match(text, which.start()) and not all(
+            any(w.pos == "noun" for w in morphemes.words(p)) for p in parts)):
+        return ()  # '今からどちらへ': '今', 'ら'; '沖縄と北海道で悩んでて、どっち': the second goes on past it
     return tuple(parts)
 
 
-def _names_a_thing(option: str) -> bool:
-    """Whether an option names a thing ('北海道', '温かいお茶', '甘いの', 'きれいめ'), not a clause that goes on
-    past it ('北海道で悩んでて': a verb after a particle) nor a word cut short ('ら' of '今から')."""
+def _without_caller(option: str, own_names: tuple[str, ...]) -> str:
+    """'にけちゃんあめ' → 'あめ': the agent called before the first option is no part of it."""
+    for name in sorted((n for n in own_names if n), key=len, reverse=True):
+        if option.startswith(name) and option != name:
+            rest = option[len(name):]
+            rest = next((rest[len(h):] for h in HONORIFICS if rest.startswith(h)), rest)  # 'にけ'+'ちゃん'
+            return rest.lstrip("".join(TOPIC_COMMA) + " ") or option
+    return option
+
+
+def _calls_at_end(option: str, own_names: tuple[str, ...]) -> bool:
+    """'山で悩んでてニケちゃん': an option that ran on into the agent called, no option at all."""
+    found = morphemes.words(option)
+    return any(n and n in option and n != option and not all(KATAKANA_LETTER.fullmatch(ch) for ch in option)
+               for n in own_names) and any(w.pos == "particle" for w in found)
+
+
+def _an_option(option: str) -> bool:
+    """Whether an option ends as one does: a thing ('北海道', '温かいお茶'), a doing ('歩いて行く', '家で見るの'),
+    never a clause going on past it ('北海道で悩んでて': its last word a linking particle)."""
     if all(KATAKANA_LETTER.fullmatch(ch) for ch in option):
-        return True  # a word the analyzer may not know ('アイ', 'ピスタチオ'), however it cuts it
+        return True  # a word the analyzer may not know ('イサ', 'ピスタチオ'), however it cuts it
     found = [w for w in morphemes.words(option) if w.pos != "symbol"]
-    clause = any(w.pos == "verb" for w in found) and any(w.pos == "particle" and w.surface != OF for w in found)
-    return bool(found) and not clause and (found[-1].pos != "particle" or found[-1].surface == OF) \
-        and any(w.pos in ("noun", "adjectival", "pronoun", "verb", "adjective") for w in found)
+    return not found or found[-1].pos != "particle" or found[-1].surface == OF
 
 
 def predicate(text: str, own_names: tuple[str, ...] = ()) -> str:

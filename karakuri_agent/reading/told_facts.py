@@ -152,7 +152,7 @@ def _heard(message: str, speaker_id: str | None, speaker: str, said_at: datetime
     if not told or not heard.topic or heard.phrase or told_words.negated_near(plain, heard.topic) \
             or heard.topic in told_words.SMALL_TALK or told_words.MEETING.search(plain):
         return [], []
-    topic = _thing_told(ahead or message, heard.topic)
+    topic = thing_told(ahead or message, heard.topic)
     family = told_words.family_owner(ahead, topic) if ahead and not told_words.is_family(topic) else ""
     if not about_name and (told_words.HEARSAY.search(plain) or (told_words.of_family(plain) and not family)):
         return [], []  # a rumour about no one named, or someone else's ('弟が猫を飼ってる'): not the speaker's
@@ -174,7 +174,7 @@ def _sentence_ahead(message: str) -> str:
     return next((s for s in split_sentences(message) if names_a_time_ahead(s)), "")
 
 
-def _thing_told(message: str, topic: str) -> str:
+def thing_told(message: str, topic: str) -> str:
     """What a line told of: the topic heard, unless that names a feeling ('来週、資格の試験なんだ。めっちゃ
     緊張する' is about the exam, not the nerves), then the thing named last before the feeling (the head of
     '資格の試験'), else the first named after it."""

@@ -32,6 +32,7 @@ from karakuri_agent.reading.times import clock_parts
 from karakuri_agent.voice.names import address_name, place_word_of
 from karakuri_agent.reading.choices import listed_options
 from karakuri_agent.reading.normalised import unspaced
+from karakuri_agent.reading.told_facts import thing_told
 from karakuri_agent.reading.town_questions import is_town_thing, place_names, whether_there_is
 from karakuri_agent.voice.situation import Plan, Situation, find_fact, pick_option, time_side
 
@@ -218,6 +219,10 @@ def _told_as_past(line: str) -> bool:
     return any(tells_past(w) for w in morphemes.words(line))
 
 
+# The feelings an undertaking ahead may come with and still be encouraged for ('面接、緊張する').
+ENCOURAGED = frozenset({"worried", "determined", "torn"})
+
+
 def cared(s: Situation, h: Understanding) -> list[str]:
     """Grief, illness, worry, tiredness told: the pack's care for it ([] when the line tells none)."""
     if h.mood == "good":
@@ -228,6 +233,14 @@ def cared(s: Situation, h: Understanding) -> list[str]:
                 pool = "unwell_other"  # 'お母さんが風邪で': hope they get well, the speaker is not told to rest
             elif emotion in ("unwell", "hurt") and h.kind == "plan":
                 pool = "worry"  # '明日手術なんだ': ahead, worried with; not told to rest as if ill now
+            thing = thing_told(s.line, h.topic) if h.topic and not h.phrase else ""  # '試験なんだ。緊張する': 試験
+            if pool == "worry" and thing and h.subject == "speaker" and not h.emotions - ENCOURAGED \
+                    and lexicon.undertaking(thing) \
+                    and (h.kind == "plan" or (h.kind == "feeling" and lexicon.names_a_time_ahead(s.line))):
+                # '来週プレゼンなんだけど、不安で': the thing ahead named, the speaker encouraged for it
+                said = _said(s, "worry_ahead", table="reactions", topic=thing)
+                if said:
+                    return said
             said = _said(s, pool, table="reactions")
             if said:
                 return said

@@ -72,6 +72,7 @@ class Reactions(_Strict):
     grief: Phrases | None = None
     unwell: Phrases | None = None
     worry: Phrases | None = None
+    worry_ahead: Phrases | None = None  # worry about a thing ahead ('明日面接なんだけど緊張する'): {topic}; else worry
     tired: Phrases | None = None
     torn: Phrases | None = None  # torn over what to do ('転職しようか迷ってて'): listened to, asked what they want
     ack: Phrases | None = None
