@@ -163,3 +163,25 @@ def test_fuzz_a_worry_of_no_undertaking_is_never_cheered_on(line: str, seed: str
     """Someone else's lateness, an illness, a job lost: cared for, never 'きっと大丈夫！応援してるね'."""
     said = _reply(line, seed)
     assert "応援" not in said and not any(word in said for word in CHEER), (line, said)
+
+
+@pytest.mark.fuzz
+@settings(max_examples=80, deadline=None)
+@given(news=st.sampled_from((("最近ジム通い始めたんだよね", "news_began"), ("先週からピアノ習い始めたとよ", "news_began"),
+                             ("ヨガを始めました", "news_began"), ("引っ越した！まだダンボールだらけだけど", "news_moved"),
+                             ("昨日この町に越してきたんです", "news_moved"), ("髪切ってん", "news_haircut"),
+                             ("今日ね、髪切ったの！", "news_haircut"))),
+       seed=st.sampled_from(("s1", "s2", "s3")))
+def test_fuzz_plain_news_of_ones_own_is_met_by_what_it_tells(news: tuple[str, str], seed: str) -> None:
+    """Set-6's plain news got 'そっか、なるほどね' ('ピアノ習い始めたとよ'): a thing begun, a move, a haircut of the
+    speaker's own are met with what a person says to each (the pack's reactions.news_began / moved / haircut)."""
+    said = _reply(news[0], seed)
+    assert any(said.endswith(line.replace("{first_person}", "わたし")) for line in NIKE.reactions[news[1]]), (news, said)
+
+
+@pytest.mark.parametrize("line", ["雨が降り始めた", "隣の家さ、新しい人越してきたみでえだよ", "妹が髪切ったんだって",
+                                  "引っ越すって言ったじゃん？あれやめた。ここに残るわ"])
+def test_news_of_someone_else_or_of_nothing_begun_is_not_met_as_ones_own(line: str) -> None:
+    said = _reply(line)
+    assert not any(said.endswith(t) for key in ("news_began", "news_moved", "news_haircut")
+                   for t in NIKE.reactions[key]), (line, said)

@@ -404,7 +404,7 @@ DISCOURSE = frozenset({"ぶっちゃけ", "ぶっちゃける", "てか", "っ�
 # A pause that ends what a line tells before it asks ('金魚が死んじゃった…どうしたらいい？').
 TRAILING_OFF = "…"
 # Told as heard from others ('変わるそうです', '降ってくるらしい'): news, not the speaker's plan.
-HEARSAY = lazy(r"(?:そう|らしい|みたい)(?:です|や|だ|よ|ばい|やで|ね|な)*[。！!〜ー]*$|んだって[。！!〜ー]*$")
+HEARSAY = lazy(r"(?:そう|らしい|みたい|みてえ|みでえ)(?:です|や|だ|よ|ばい|やで|ね|な)*[。！!〜ー]*$|んだって[。！!〜ー]*$")
 # The 'そう' of how a thing looks, after a stem ('おいし+そう', '降り+そう').
 APPEARANCE = "そう"
 STEM_FORMS = ("語幹", "連用形")

@@ -60,6 +60,7 @@ class Concept:
     passive: bool = False  # a verb made passive (食べられた) is this concept's, unless a glad concept holds it
     regret_with: tuple[str, ...] = ()  # its words count only with one of these marks in the line ('…')
     sequences: tuple[tuple[str, ...], ...] = ()  # lemmas in this order, a few words apart ('熱'…'下がる')
+    reaction: str = ""  # the pack's reaction a plain news of this concept is met with ('news_began')
 
 
 @functools.lru_cache(maxsize=1)
@@ -105,7 +106,8 @@ def concepts() -> dict[str, Concept]:
                           spec.get("negated_polarity"), str(spec.get("emotion", "")), bool(spec.get("at_end")),
                           bool(spec.get("reply_only")), bool(spec.get("polarity_none")), bool(spec.get("passive")),
                           tuple(spec.get("regret_with", ())),
-                          tuple(tuple(sequence) for sequence in spec.get("sequences", ())))
+                          tuple(tuple(sequence) for sequence in spec.get("sequences", ())),
+                          str(spec.get("reaction", "")))
             for name, spec in _lexicon()["concepts"].items()}
 
 
@@ -342,6 +344,13 @@ def names_an_event(text: str, aside: frozenset[str] = frozenset()) -> bool:
     index = by_lemma()
     return any(w.pos == "noun" and w.surface not in aside and w.lemma not in aside
                and (DOABLE in w.detail or any(c.polarity for c in index.get(w.lemma, ()))) for w in words(text))
+
+
+def told_event(text: str) -> str:
+    """The pack's reaction for the kind of thing a plain news tells ('ピアノ習い始めた' → 'news_began',
+    '引っ越した！' → 'news_moved'; concepts with a `reaction`), '' when it tells none of them."""
+    named = named_in(text)
+    return next((c.reaction for c in concepts().values() if c.reaction and c.name in named), "")
 
 
 def undertaking(noun: str) -> bool:

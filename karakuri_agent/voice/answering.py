@@ -219,6 +219,8 @@ def _told_as_past(line: str) -> bool:
     return any(tells_past(w) for w in morphemes.words(line))
 
 
+# Concepts that name someone other than the speaker: what they did is no news of the speaker's own.
+OTHERS_NAMED = frozenset({"kin", "person_role", "pet"})
 # The feelings an undertaking ahead may come with and still be encouraged for ('面接、緊張する').
 ENCOURAGED = frozenset({"worried", "determined", "torn"})
 
@@ -447,7 +449,12 @@ def answered(s: Situation, h: Understanding) -> list[str] | None:
         taken = s.pickup is not None and s.pickup.key not in NOT_TOPICS and s.pickup.text not in NOT_TOPICS \
             and (not h.topic or s.pickup.text in h.topic or h.topic in s.pickup.text or "greeting" in h.acts
                  or s.pickup.text + listening_cues.OF + h.topic in s.line)
-        return None if taken else (_said(s, "ack", table="reactions") or None)
+        # 'ピアノ習い始めたとよ': the speaker's own, never a neighbour's heard of ('隣に新しい人越してきたみたい')
+        own = h.kind != "plan" and h.subject == "speaker" and not listening_cues.HEARSAY.search(s.line) \
+            and not lexicon.named_in(s.line) & OTHERS_NAMED
+        event = lexicon.told_event(s.line) if own and not taken else ""
+        return None if taken else (_said(s, event, table="reactions") if event else []) \
+            or _said(s, "ack", table="reactions") or None
     if h.kind in ("news", "plan", "feeling") or (h.kind == "statement" and (h.mood or h.emotions)):
         return _told(s, h)
     if h.kind == "retraction" and is_asking(split_sentences(s.line)[-1]):

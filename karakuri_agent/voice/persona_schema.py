@@ -72,7 +72,10 @@ class Reactions(_Strict):
     grief: Phrases | None = None
     unwell: Phrases | None = None
     worry: Phrases | None = None
-    worry_ahead: Phrases | None = None  # worry about a thing ahead ('明日面接なんだけど緊張する'): {topic}; else worry
+    worry_ahead: Phrases | None = None
+    news_began: Phrases | None = None  # something new begun ('ピアノ習い始めた'): interest; else ack
+    news_moved: Phrases | None = None  # a move told ('引っ越した！'): asked of the new place; else ack
+    news_haircut: Phrases | None = None  # hair cut ('髪切ってん'): a word on how it must look; else ack  # worry about a thing ahead ('明日面接なんだけど緊張する'): {topic}; else worry
     tired: Phrases | None = None
     torn: Phrases | None = None  # torn over what to do ('転職しようか迷ってて'): listened to, asked what they want
     ack: Phrases | None = None
