@@ -185,3 +185,17 @@ def test_news_of_someone_else_or_of_nothing_begun_is_not_met_as_ones_own(line: s
     said = _reply(line)
     assert not any(said.endswith(t) for key in ("news_began", "news_moved", "news_haircut")
                    for t in NIKE.reactions[key]), (line, said)
+
+
+@pytest.mark.fuzz
+@settings(max_examples=80, deadline=None)
+@given(what=st.sampled_from(("店、今月で閉める", "ばあちゃんの家、取り壊す", "この町を出る", "来月から東京に転勤する",
+                             "ひとりで見る", "部署が変わる")),
+       decided=st.sampled_from(("ことになった", "ことになってしもうた", "ことになりまして", "ことになったっちゃん")),
+       seed=st.sampled_from(("s1", "s2", "s3")))
+def test_fuzz_a_thing_decided_for_them_is_never_cheered_unasked(what: str, decided: str, seed: str) -> None:
+    """'店、今月で閉めることになってしもうた' got '店なんだ！楽しみだね。': a thing decided whose feeling the line
+    leaves unsaid is met without cheer (when unsure, say less)."""
+    line = what + decided
+    said = _reply(line, seed)
+    assert not any(word in said for word in CHEER), (line, said)

@@ -55,7 +55,7 @@ WHAT = lazy(r"(?:何|なに|なん)(?!か|だか|て|で(?!す))|(?:何|なん)�
 # "何か読んだ？", "どこか行った？": an indefinite word makes a yes/no question.
 INDEFINITE = lazy(r"何か|なにか|なんか|どこか|誰か|だれか|いつか")
 
-LIKE = lazy(r"好き|すき|好み|嫌い|きらい|苦手")
+LIKE = lazy(r"好き|すき|好み(?!焼)|嫌い|きらい|苦手")  # 'お好み焼き' is a dish, no liking
 
 # "ちょっといい？": asking leave, answered with "いいよ".
 # Not advice asked; 大丈夫？ asks leave only after what one would do ('借りても大丈夫？'): alone it is concern.

@@ -175,6 +175,9 @@ def _told(s: Situation, h: Understanding) -> list[str]:
     # '友達の結婚式に行くの' → 'おめでとう').
     kind = "plan" if h.kind == "plan" and not (mood == "good_news" and h.decided) \
         else mood or ("feeling" if h.kind == "feeling" else "news")
+    if kind == "plan" and not h.mood and h.decided:
+        # '店、今月で閉めることになってしもうた': decided for them, its feeling unsaid; no cheer when unsure
+        kind = "news"
     plain = not h.clause or (not h.verbal and kind != "plan") or "relieved" in h.emotions
     if kind == "good_news" and MILESTONE in h.emotions:  # '昇進決まった！': congratulations, where the pack has them
         said = _said(s, "celebrate_plain", table="reactions") if plain else \
