@@ -199,3 +199,16 @@ def test_fuzz_a_thing_decided_for_them_is_never_cheered_unasked(what: str, decid
     line = what + decided
     said = _reply(line, seed)
     assert not any(word in said for word in CHEER), (line, said)
+
+
+@pytest.mark.fuzz
+@settings(max_examples=60, deadline=None)
+@given(lost=st.sampled_from(("なくしたと思ってた", "落としたと思ってた", "なくしたと思った")),
+       thing=st.sampled_from(("鍵", "財布", "イヤホン")),
+       there=st.sampled_from(("、ポケットに入ってた", "、カバンの中にあった！", "、机の下から出てきた")))
+def test_fuzz_a_thing_only_thought_lost_is_relief(lost: str, thing: str, there: str) -> None:
+    """'なくしたと思ってた鍵、ポケットに入ってた' was met 'それはつらかったね': what one thought is no loss."""
+    line = lost + thing + there
+    assert not feel(line).troubled, line
+    said = _reply(line)
+    assert not any(word in said for word in CARE), (line, said)

@@ -104,6 +104,9 @@ CLAUSE_NOUNS = FORMAL_NOUNS | frozenset({"ほう", "方", "とき", "時", "は�
 ADJECTIVE_ENDING = "い"
 # Particles that concede what came before ('ミスしたけど、弾けた'): what follows is what is said.
 CONCESSIVE = frozenset({"けど", "けれど", "けども", "けれども", "だけど"})
+# What one thought, quoted ('なくしたと思ってた鍵'): the clause before と 思う is a belief, not what happened.
+QUOTE_TO = "と"
+THINKING = frozenset({"思う", "思い込む", "信じる"})
 # 'の' + 'に' after a predicate concedes a premise ('3年付き合ってたのに、電話一本でおわり'): what follows is said.
 CONCESSIVE_NO = ("の", "に")
 # The copula before 'のに' as the analyzer may leave it, a particle ('雨やのに', '雨なのに').

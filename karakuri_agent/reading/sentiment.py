@@ -23,6 +23,8 @@ from karakuri_agent.ja.word_classes import (
     LAUGHS,
     CONCESSIVE,
     CONCESSIVE_NO,
+    QUOTE_TO,
+    THINKING,
     COPULAS,
     NEGATIONS,
     PASSIVES,
@@ -167,7 +169,7 @@ def _told(found: Sequence[Word], text: str) -> Feeling:
         return _tally(found, text)
     told = [w for i, w in enumerate(found) if i not in which]
     if _found_again(found, which, told):
-        return Feeling(1, frozenset({"glad"}), 1)  # '昨日なくした指輪、ソファの隙間から出てきた！！'
+        return Feeling(1, frozenset({"glad", "relieved"}), 1)  # '昨日なくした指輪、ソファの隙間から出てきた！！': relief
     said = _tally(told, _text(told))
     return said if said.main or said.emotions else _tally(found, text)  # a predicate of its own, or a feeling
 
@@ -181,7 +183,15 @@ def _which_thing(found: Sequence[Word]) -> set[int]:
     '駅前にできた新しいカレー屋'): each from its sentence's start, or the pause or topic before it, to the noun."""
     inside: set[int] = set()
     for i, word in enumerate(found):
-        if word.pos not in ("verb", "adjective") or helper(found, i) or not modifies_a_noun(found, i):
+        if word.pos not in ("verb", "adjective") or helper(found, i):
+            continue
+        if _believed(found, i):  # 'なくしたと思ってた鍵': what one thought, not what happened
+            start = i
+            while start > 0 and found[start - 1].pos != "symbol":
+                start -= 1
+            inside.update(range(start, i + 1))
+            continue
+        if not modifies_a_noun(found, i):
             continue
         end = i + 1
         while end < len(found) and found[end].pos != "noun":
@@ -195,6 +205,14 @@ def _which_thing(found: Sequence[Word]) -> set[int]:
             start -= 1
         inside.update(range(start, end))
     return inside
+
+
+def _believed(found: Sequence[Word], i: int) -> bool:
+    """Whether the predicate at ``i`` is what one thought ('なくしたと思ってた'): its auxiliaries, then と 思う."""
+    j = i + 1
+    while j < len(found) and found[j].pos == "auxiliary":
+        j += 1
+    return j + 1 < len(found) and found[j].surface == QUOTE_TO and found[j + 1].lemma in THINKING
 
 
 def _found_again(found: Sequence[Word], which: set[int], told: Sequence[Word]) -> bool:
