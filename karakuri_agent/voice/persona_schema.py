@@ -140,6 +140,7 @@ class Answers(_Strict):
     wont_forget: Phrases | None = None  # 'わすれない？'
     told_before: Phrases | None = None  # 'あのマフラー、やっと編み上がった！' after being told of it ({topic})
     told_before_guess: Phrases | None = None  # 'うまくいったよ！' naming nothing, after being told of a thing ({topic})
+    told_due: Phrases | None = None  # on the day of a thing told ahead, after the answer: how it went ({topic})
 
     guess: Phrases | None = None  # a quiz or riddle of the partner's ('何味だったと思う？当ててみて')
     advice: Phrases | None = None  # what the partner should do ('これ、どうすりゃいいと思う？')
