@@ -31,7 +31,7 @@ from karakuri_agent.domain.decision import Decision
 from karakuri_agent.domain.identity import NOBODY, PersonRef
 from karakuri_agent.domain.limits import utf16_units
 from karakuri_agent.domain.notification import Choice
-from karakuri_agent.domain.records import Meeting, Transfer
+from karakuri_agent.domain.records import Meeting, Recall, Transfer
 from karakuri_agent.ja import place_words, reasons, told_words, turn_lines
 from karakuri_agent.ja.listening_cues import BACK_REFERENCE, GOING_ON, REMEMBER_ASKED
 from karakuri_agent.ja.safety import clean_line
@@ -63,6 +63,9 @@ DUE = "told_due"
 REPORTS = frozenset({"statement", "news", "feeling", "thanks", "greeting", "remark", "looks", "shown"})
 SHOWN = frozenset({"opinion", "guess"})
 FEARED = frozenset({"worried"})
+# What a line refers back to that the partner told before: the thing, the answers key and built-in lines that
+# say so, and the memory it brings up (a thing asked after on its day is marked mentioned).
+Link = tuple[str, str, tuple[str, ...], Recall | None]
 
 # What a memory of another day may follow besides a greeting: small talk acknowledged (news met with joy
 # or care is one thought: nothing of another day follows it).
@@ -83,15 +86,14 @@ def recalling(view: View, decision: Decision, choice: Choice, partner: PersonRef
     asked = bool(REMEMBER_ASKED.search(text)) and bool(partner.id)
     link = _told_link(view, partner, text, heard) if not asked and partner.id and heard is not None else None
     if link is not None and link[1] == DUE:  # asked how it went, marked mentioned like any memory brought up
-        asked_after = _said_remembering(view, decision, choice, said, *link)
-        due = recall.due_now(view.told.get(str(partner.id), ()), partner, view.now)
-        return asked_after if asked_after is decision else replace(asked_after, recalled=due)
+        asked_after = _said_remembering(view, decision, choice, said, *link[:3])
+        return asked_after if asked_after is decision else replace(asked_after, recalled=link[3])
     if link is not None and heard is not None and (heard.mood or heard.kind in NEWS_LIKE):
         if not (heard.mood or heard.emotions) and tells_an_outcome(text):
             # '昨日話したやつ、終わったよ〜': how it went is not told; asked, not met with 'そうなんだ'
             said = _varied(tuple(view.persona.reactions.get("outcome_asked") or turn_lines.OUTCOME_ASKED),
                            view.notification_id)[0]
-        return _said_remembering(view, decision, choice, said, *link)  # their news is about what they told
+        return _said_remembering(view, decision, choice, said, *link[:3])  # their news is about what they told
     own_names = (view.persona.short_name, view.persona.name, view.me.name)
     if not asked and heard is not None and (heard.troubled or heard.mood or not _leaves_room(heard, text, own_names)):
         return decision  # an answer, care or thanks is one thought: nothing of another day follows it
@@ -99,7 +101,7 @@ def recalling(view: View, decision: Decision, choice: Choice, partner: PersonRef
     memory = recall.asked_of(view.told.get(str(partner.id), ()), partner, view.now, text) if asked \
         else recall.for_partner(view, partner, opening=choice.command in ("conversation_start", "conversation_accept"))
     if memory is None:
-        return _said_remembering(view, decision, choice, said, *link) if link is not None else decision
+        return _said_remembering(view, decision, choice, said, *link[:3]) if link is not None else decision
     message = recall.with_recall(said, memory, max_length_of(choice, "message"))
     return replace(decision, params={**decision.params, "message": message},
                    reason=reasons.with_memory(decision.reason, recall.explained(memory)), recalled=memory)
@@ -123,7 +125,7 @@ def _leaves_room(heard: Any, text: str, own_names: tuple[str, ...]) -> bool:
         and not any(is_asking(s) for s in split_sentences(text)) and not any(n and n in text for n in own_names)
 
 
-def _told_link(view: View, partner: PersonRef, text: str, heard: Any) -> tuple[str, str, tuple[str, ...]] | None:
+def _told_link(view: View, partner: PersonRef, text: str, heard: Any) -> Link | None:
     """What the partner's line refers back to that they told before, with the phrases that say so: a thing it
     names ('あのマフラー、やっと編み上がった！' → 'マフラー', recall.linked), else, for news naming nothing
     ('例のやつ、受かった！'), the newest thing they told of (recall.referred), asked rather than assumed. Only
@@ -137,12 +139,12 @@ def _told_link(view: View, partner: PersonRef, text: str, heard: Any) -> tuple[s
     outcome = heard.kind in (*NEWS_LIKE, "feeling") and tells_an_outcome(text)  # not thanks, warmth
     due = recall.due_now(rows, partner, view.now) if not outcome and _reports(heard, text) else None
     if due and not recall.linked(rows, partner, text) and not names_an_event(text, VAGUE_REFERENTS):
-        return due.line, DUE, turn_lines.TOLD_DUE  # 'ただいまー。足パンパンだわ' the day of the marathon told of
+        return due.line, DUE, turn_lines.TOLD_DUE, due  # 'ただいまー。足パンパンだわ' the day of the marathon told of
     if not pointed and not outcome:
         return None  # unsure what it refers to: say less ('ふってきた…' is the weather, no exam told of)
     topic = recall.linked(rows, partner, text)
     if topic:
-        return topic, "told_before", turn_lines.TOLD_BEFORE
+        return topic, "told_before", turn_lines.TOLD_BEFORE, None
     if heard.question or not (heard.mood or heard.kind in NEWS_LIKE):
         return None
     talk = [m.message for m in view.parsed.conversation_messages[:-1]
@@ -154,7 +156,7 @@ def _told_link(view: View, partner: PersonRef, text: str, heard: Any) -> tuple[s
     ahead = rows if pointed else [r for r in rows if r.get("detail") in (told_words.PLAN_DETAIL, told_words.BAD_DETAIL)
                                   or names_a_time_ahead(str(r.get("source") or ""))]
     guessed = recall.referred(ahead, partner, _without(text, own_names), view.now, before)
-    return (guessed, "told_before_guess", turn_lines.TOLD_BEFORE_GUESS) if guessed else None
+    return (guessed, "told_before_guess", turn_lines.TOLD_BEFORE_GUESS, None) if guessed else None
 
 
 def _reports(heard: Any, text: str) -> bool:

@@ -209,26 +209,21 @@ def due_now(rows: Iterable[Mapping[str, Any]], person: PersonRef, now: datetime)
     """What `person` told on an earlier day was ahead of them and whose day is today or just past ('明日、
     フルマラソンなんだ' told yesterday): the newest such thing, not taken back, not brought up this week nor
     another thing in this talk (its `line` is its topic, for the caller's words); None without one."""
+    from karakuri_agent.reading.told_facts import due_day
+
     today = now.astimezone(TOKYO).date()
     rows = [row for row in rows if not row.get("withdrawn_at")]
     if any(_since(row.get("mentioned_at"), now) < ONE_PER_TALK for row in rows):
         return None
     due = [row for row in rows if row.get("kind") != fact_kinds.NEWS and _about(row, person) and row.get("topic")
            and (told := _day(row.get("said_at"))) is not None and told < today
-           and (on := _due_on(row)) is not None and on <= today <= on + DUE_WITHIN
+           and (on := due_day(row)) is not None and on <= today <= on + DUE_WITHIN
            and _since(row.get("mentioned_at"), now) >= RECALL_AGAIN_AFTER]
     newest = max(due, key=lambda row: str(row.get("said_at")), default=None)
     if newest is None:
         return None
     return Recall(str(newest["fact_key"]), str(person.id or person.name or ""), str(newest["topic"]),
                   str(newest.get("source") or ""), str(newest.get("speaker_name") or ""), str(newest.get("said_at")))
-
-
-def _due_on(row: Mapping[str, Any]) -> date | None:
-    try:
-        return date.fromisoformat(str(row.get("due_on")))
-    except ValueError:
-        return None
 
 
 def for_partner(view: View, person: PersonRef, *, opening: bool = False) -> Recall | None:

@@ -235,9 +235,10 @@ def _retracted_plans(rows: Iterable[Mapping[str, Any]], retraction: Retraction) 
     return [int(latest["id"])] if latest else []
 
 
-def _day(text: Any) -> date | None:
+def due_day(row: Mapping[str, Any]) -> date | None:
+    """The day a stored fact's thing is due ('明日、面接なんだ' said on the 1st: the 2nd), None when it names none."""
     try:
-        return date.fromisoformat(str(text))
+        return date.fromisoformat(str(row.get("due_on")))
     except ValueError:
         return None
 
@@ -255,14 +256,14 @@ def recall_line(row: Mapping[str, Any], today: date) -> str | None:
     if kind == EVENT and row.get("about_name") and row.get("about_name") != row.get("speaker_name"):
         return told_words.bring_back(topic, detail, about_other=True)  # news about someone, to them
     if kind == EVENT and detail in (told_words.GOOD_DETAIL, told_words.BAD_DETAIL, told_words.PLAN_DETAIL):
-        due = _day(row.get("due_on"))
+        due = due_day(row)
         if due is not None and detail != told_words.GOOD_DETAIL and due <= today <= due + timedelta(days=3):
             return told_words.ask_about_plan(topic, (due - today).days)  # on its day, or how it went
         return told_words.bring_back(topic, detail, about_other=False)
     if kind in RECALL_LINES:
         return RECALL_LINES[kind].format(topic=topic, detail=detail)
     if kind == PLAN:
-        due = _day(row.get("due_on"))
+        due = due_day(row)
         if due is None or today < due - timedelta(days=7) or today > due + timedelta(days=3):
             return None
         return told_words.ask_about_plan(topic, (due - today).days)
