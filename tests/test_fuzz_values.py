@@ -340,3 +340,12 @@ def test_any_pack_file_gives_one_line_problems_or_a_pack_the_engine_can_run(tmp_
                     turn.fire(rule)
             memory = turn.memory()
         assert strictly_json(memory)
+
+
+def test_an_int_too_large_for_a_float_is_no_number_and_changes_nothing():
+    """CI found it: a stored 3e-169, then 10**400 set, overflowed the sum ('int too large to convert to float')."""
+    behaviour, _ = parse_behaviour({"variables": {"energy": {}}})
+    variables = Variables(behaviour.variables, {})
+    variables.change("set", "energy", 2.9e-169, "model")
+    change = variables.change("set", "energy", 10**400, "model")
+    assert change.after == 2.9e-169 and variables.get("energy") == 2.9e-169

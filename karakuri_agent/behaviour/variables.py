@@ -173,10 +173,14 @@ def clamp(spec: Variable, wanted: float, start: float) -> tuple[float, str]:
 
 
 def finite(value: Any) -> TypeGuard[float]:
-    """A number a variable can hold: not a bool, not NaN or infinite."""
+    """A number a variable can hold: not a bool, not NaN or infinite, and an int only as large as a float can be
+    (a model's 10**400 would overflow the first sum with a float: said to be no number, and ignored)."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return False
-    return isinstance(value, int) or math.isfinite(value)  # an int of any size is finite (and clamped)
+    try:
+        return math.isfinite(value)
+    except OverflowError:
+        return False
 
 
 def _whole(value: float) -> float | int:
