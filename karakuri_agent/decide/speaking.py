@@ -138,11 +138,11 @@ def _told_link(view: View, partner: PersonRef, text: str, heard: Any) -> Link | 
     pointed = bool(BACK_REFERENCE.search(text))
     outcome = heard.kind in (*NEWS_LIKE, "feeling") and tells_an_outcome(text)  # not thanks, warmth
     due = recall.due_now(rows, partner, view.now) if not outcome and _reports(heard, text) else None
-    if due and not recall.linked(rows, partner, text) and not names_an_event(text, VAGUE_REFERENTS):
+    topic = recall.linked(rows, partner, text) if due or pointed or outcome else None
+    if due and not topic and not names_an_event(text, VAGUE_REFERENTS):
         return due.line, DUE, turn_lines.TOLD_DUE, due  # 'ただいまー。足パンパンだわ' the day of the marathon told of
     if not pointed and not outcome:
         return None  # unsure what it refers to: say less ('ふってきた…' is the weather, no exam told of)
-    topic = recall.linked(rows, partner, text)
     if topic:
         return topic, "told_before", turn_lines.TOLD_BEFORE, None
     if heard.question or not (heard.mood or heard.kind in NEWS_LIKE):

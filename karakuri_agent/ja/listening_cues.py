@@ -11,6 +11,7 @@ import re
 
 from karakuri_agent.ja.name_words import HONORIFICS
 from karakuri_agent.ja.sentences import QUESTION_WORD
+from karakuri_agent.ja.word_classes import AVERTING
 from karakuri_agent.patterns import lazy
 
 # A plan: a time ahead, or the words of an intention.
@@ -341,7 +342,7 @@ WONDERING = frozenset({"どう", "どない", "どげん", "どがい", "なん�
 HOW_IT_LOOKS = lazy(r"(?:どう(?:かな|かしら|やろ|や|よ|ね)?|似合う|にあう|似合ってる|いい感じ|かわいくない|可愛くない"
                     r"|すごくない|良くない|よくない)[？?！!〜ー✨♪]*$")
 NEGATION_AFTER = lazy(r"[ぁ-ゖ]{0,2}?(?:ない|なく|なかっ|ません|へん|ひん|(?<![てで])ん(?![だでと])|ず|ねえ|ねー|にゃあ)"
-                      r"|なし|無し|回避|克服|脱出|解消")  # a noun averted (word_classes.AVERTING): '心配なし'
+                      + "|" + "|".join(sorted(AVERTING)))  # a noun averted: '心配なし'
 # A letter left over from typing in romaji ('図書館d', 'だｔった', 'なしｎ！', 'むりｒ'): one lower-case letter
 # between Japanese letters (or at the end); 'w' is laughter ('優勝したんだけどｗ') and kept.
 IME_LEFTOVER = lazy(r"(?<=[\u3040-\u30ff\u4e00-\u9fff])[a-vx-zａ-ｖｘ-ｚ](?=[\u3040-\u30ff\u4e00-\u9fff\s、。！？!?…〜]|$)")

@@ -112,7 +112,7 @@ CONCESSIVE_NO = ("の", "に")
 # The copula before 'のに' as the analyzer may leave it, a particle ('雨やのに', '雨なのに').
 COPULAS = frozenset({"な", "や"})
 # Nouns that turn the noun before them ('赤点回避', '心配なし', '苦手克服'): the trouble named is averted.
-AVERTING = frozenset({"回避", "無し", "克服", "脱出", "解消"})
+AVERTING = frozenset({"回避", "無し", "なし", "克服", "脱出", "解消"})  # as lemmas and as written
 
 # -- a yes/no question's own predicate, said back in the answer (reading/question_kinds.predicate) --------
 # What closes a question after its predicate ('…する？', '…たん？', '…かな？', '…やと？').

@@ -38,8 +38,8 @@ def asked(asking: list[str], last: str, own_names: tuple[str, ...], other_names:
         weighed = which_pair(told + "".join(asking))
         if weighed:
             return Question("choice", asking[-1], weighed)
-    for sentence in reversed(asking):
-        chosen = read_question(sentence, own_names=own_names, other_names=other_names)
+    for at, sentence in reversed(list(enumerate(asking))):
+        chosen = own if at == len(asking) - 1 else read_question(sentence, own_names=own_names, other_names=other_names)
         if chosen is not None and chosen.kind == "choice":
             return chosen if sentence != last else None  # the last sentence's own choice: the reader's to read whole
         listed = tuple(o for o in listed_options(sentence) if not QUESTION_WORD.search(o))

@@ -238,8 +238,9 @@ def cared(s: Situation, h: Understanding) -> list[str]:
                 pool = "unwell_other"  # 'お母さんが風邪で': hope they get well, the speaker is not told to rest
             elif emotion in ("unwell", "hurt") and h.kind == "plan":
                 pool = "worry"  # '明日手術なんだ': ahead, worried with; not told to rest as if ill now
-            thing = thing_told(s.line, h.topic) if h.topic and not h.phrase else ""  # '試験なんだ。緊張する': 試験
-            if pool == "worry" and thing and h.subject == "speaker" and not h.emotions - ENCOURAGED \
+            # '試験なんだ。緊張する': the thing is 試験, named before the nerves
+            thing = thing_told(s.line, h.topic) if pool == "worry" and h.topic and not h.phrase else ""
+            if thing and h.subject == "speaker" and not h.emotions - ENCOURAGED \
                     and lexicon.undertaking(thing) \
                     and (h.kind == "plan" or (h.kind == "feeling" and lexicon.names_a_time_ahead(s.line))):
                 # '来週プレゼンなんだけど、不安で': the thing ahead named, the speaker encouraged for it
