@@ -354,3 +354,15 @@ def test_nothing_of_another_day_cuts_into_a_story_going_on(env, state_dir, line)
                                      *talk["conversation_messages"]]
     said, _ = _run(env, body, day2)
     assert "ミケ" not in said, said
+
+
+@pytest.mark.parametrize("line", ["孫が、この春から保育士さなったんだわ", "バジル、まだ生きてる。奇跡", "うちの息子が家を建てたんよ",
+                                  "朝イチのパン屋で焼きたてメロンパン最後の1個ゲット", "ぱぱの くるま あたらしく なった"])
+def test_nothing_of_another_day_follows_their_news_that_went_well_or_badly_or_is_of_someone_of_theirs(env, state_dir, line):
+    """Set-7, read by a reader: 9 of 10 'そういえば X、その後どう？' after the partner's own news were wrong (the
+    grandchild's new job met with 'そういえば三回忌、どうなった？'). Their news is theirs to tell: nothing of
+    another day follows news that went well or badly, nor news of someone of theirs."""
+    _run(env, _conversation("notif-n1", DAY1, "桜草メイ", MEI, "猫を飼ってるの、名前はミケ。"), DAY1)
+    day2 = DAY1 + timedelta(days=1)
+    said, _ = _run(env, _conversation("notif-n2", day2, "桜草メイ", MEI, line), day2)
+    assert "ミケ" not in said, (line, said)

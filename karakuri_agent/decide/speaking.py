@@ -70,6 +70,7 @@ Link = tuple[str, str, tuple[str, ...], Recall | None]
 # What a memory of another day may follow besides a greeting: small talk acknowledged (news met with joy
 # or care is one thought: nothing of another day follows it).
 RECALL_AFTER = frozenset({"statement", "remark", "news"})
+THIRD = "third"
 
 
 # -- helpers -------------------------------------------------------------------------
@@ -95,8 +96,11 @@ def recalling(view: View, decision: Decision, choice: Choice, partner: PersonRef
                            view.notification_id)[0]
         return _said_remembering(view, decision, choice, said, *link[:3])  # their news is about what they told
     own_names = (view.persona.short_name, view.persona.name, view.me.name)
-    if not asked and heard is not None and (heard.troubled or heard.mood or not _leaves_room(heard, text, own_names)):
-        return decision  # an answer, care or thanks is one thought: nothing of another day follows it
+    if not asked and heard is not None and (heard.troubled or heard.mood or heard.polarity or heard.subject == THIRD
+                                            or not _leaves_room(heard, text, own_names)):
+        # an answer, care or thanks is one thought, and news of theirs that went well or badly, or of someone
+        # of theirs ('孫が保育士になった'), is theirs to tell: nothing of another day follows it
+        return decision
     # '覚えてる？' asks for what they told: it comes back whatever the day ('うん、もちろん覚えてるよ！だいふくちゃん、元気？')
     memory = recall.asked_of(view.told.get(str(partner.id), ()), partner, view.now, text) if asked \
         else recall.for_partner(view, partner, opening=choice.command in ("conversation_start", "conversation_accept"))
