@@ -342,6 +342,24 @@ def test_fuzz_a_line_break_or_wide_space_ends_a_thought(first: str, brk: str, se
     assert clean_line(first + brk + second) == first + "。" + second
 
 
+SPACED_LINES = (("ニケちゃんの", "すきな", "いろ", "なあに？"), ("ニケって", "ねこ", "さわれる？"),
+                ("あのね、", "きょう", "はじめて", "ひとりで", "おつかい", "できたよ！"),
+                ("うちの", "にわの", "かきのき", "きられちゃうんだよ"), ("すきな", "おにぎりの", "ぐ", "なに？"))
+
+
+@pytest.mark.fuzz
+@settings(max_examples=80, deadline=None)
+@given(words=st.sampled_from(SPACED_LINES), space=st.sampled_from(("\u3000", " ", "\u3000\u3000")))
+def test_fuzz_a_line_written_word_by_word_reads_as_one_sentence(words: tuple[str, ...], space: str) -> None:
+    """Set-7's kana lines, written with a wide space between words as children's books are: each space read as
+    a break between thoughts left 'なあに？' alone (its colour asked as 'what's up?'). Two wide spaces or more in
+    one sentence space its words apart; the line reads as it does run together."""
+    spaced, joined = space.join(words), "".join(words)
+    heard, whole = hear(spaced, own_names=OWN), hear(joined, own_names=OWN)
+    assert heard is not None and whole is not None
+    assert (heard.kind, heard.self_topic, heard.polarity) == (whole.kind, whole.self_topic, whole.polarity), spaced
+
+
 @pytest.mark.fuzz
 @settings(max_examples=100, deadline=None)
 @given(kind=st.sampled_from(("漬物", "鍋", "パン", "お好み焼き", "果物", "うどん")),

@@ -320,7 +320,9 @@ DIALECT_NAKU, STANDARD_NAKU = lazy(r"(?<=[ぁ-ん])(?:ん|ね)[くぐ](?=な[っ
 KANJI_CLOCK = lazy(r"(?<![一-龥])(?P<n>十[一二]?|[一二三四五六七八九])時(?![間的期代計刻])")
 KANJI_DIGITS = {"一": 1, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10}
 # Tohoku's voiced 好ぎ ('どんな漬物が好ぎだ？', '何が好ぎだべ'), read as 好き.
-TOHOKU_SUKI, STANDARD_SUKI = lazy(r"好ぎ"), "好き"
+# '好ぎ' (Tohoku), and 'すき' in kana where it ends a question or goes on as 好き does ('どんな映画すき？', 'すきなの？'):
+# the analyzer reads a lone 'すき' as 隙 (a gap)
+TOHOKU_SUKI, STANDARD_SUKI = lazy(r"好ぎ|(?<!だい)(?<!大)すき(?=[？?！!。〜ーっ]|$|な[のん？?]|だ|や[ろん]|じゃ|って|です|やねん)"), "好き"
 # A word written in hiragana alone ('はっぴょうかい').
 HIRAGANA_WORD = lazy(r"[ぁ-ゖー]+")
 # What is left of a line that only calls someone ('ニケちゃーん！'): the honorific stretched, then marks and emoji.

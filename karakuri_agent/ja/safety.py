@@ -48,12 +48,22 @@ def clean_text(text: str) -> str:
 
 # A line break or a wide space between two thoughts ('課題おわらん　締め切り明日なのに'): read as a full stop.
 THOUGHT_BREAK = re.compile(r"(?<=[^\s。！？!?、])[ \t]*[\n\u3000][\s\u3000]*(?=\S)")
+# Two wide spaces or more in one sentence space its words apart, as kana is written for children
+# ('ニケちゃんの　すきな　いろ　なあに？'): spaces between words, no break between thoughts.
+WORDS_SPACED = re.compile(r"[^。！？!?\n]*\u3000[^。！？!?\n\u3000]*\u3000[^。！？!?\n]*")
+
+
+def thoughts_broken(text: str, full_stop: str = "。") -> str:
+    """The line with each break between two thoughts made a full stop, and wide spaces between words that
+    are written apart made plain spaces."""
+    text = WORDS_SPACED.sub(lambda spaced: spaced.group().replace("\u3000", " "), text)
+    return THOUGHT_BREAK.sub(full_stop, text)
 
 
 def clean_line(text: str) -> str:
     """A partner's line to read, cleaned as `clean_text` cleans it, a break between two thoughts kept as
     a full stop (collapsed to a space, '好きな本てなに　ずっと気になってた' would read as one sentence)."""
-    return clean_text(THOUGHT_BREAK.sub("。", text))
+    return clean_text(thoughts_broken(text))
 
 
 # A Discord id or a notification id said in a line: the gate refuses it.

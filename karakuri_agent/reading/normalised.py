@@ -10,7 +10,7 @@ import re
 import unicodedata
 
 from karakuri_agent.ja import listening_cues
-from karakuri_agent.ja.safety import THOUGHT_BREAK
+from karakuri_agent.ja.safety import thoughts_broken
 from karakuri_agent.ja.sentences import is_asking, split_sentences, without_explaining
 
 _MARKS = ("So", "Sk", "Cf", "Mn")  # emoji, their modifiers and joiners
@@ -33,7 +33,7 @@ def normalised(text: str) -> str:
     text = _undrawn(text)  # 'くださぁい', 'すごぉい' say ください, すごい drawn out
     # a wide space typed between two thoughts ends one ('課題おわらん　締め切り明日なのに', '好きな本てなに　ずっと
     # 気になってた'); a narrow one between kana words does not ('あした ぱぱと つりに')
-    text = THOUGHT_BREAK.sub(listening_cues.FULL_STOP, text)  # as ja/safety.clean_line keeps it
+    text = thoughts_broken(text, listening_cues.FULL_STOP)  # as ja/safety.clean_line keeps it
     text = re.sub(r"(?<=[^\x00-\x7f])[ \u3000]+(?=[^\x00-\x7f])", "", text)
     text = listening_cues.KANJI_CLOCK.sub(_clock_in_digits, text)  # 'やっぱ九時にすっぺ' names 9時
     text = listening_cues.TOHOKU_SUKI.sub(listening_cues.STANDARD_SUKI, text)
