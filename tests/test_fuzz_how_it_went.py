@@ -212,3 +212,28 @@ def test_fuzz_a_thing_only_thought_lost_is_relief(lost: str, thing: str, there: 
     assert not feel(line).troubled, line
     said = _reply(line)
     assert not any(word in said for word in CARE), (line, said)
+
+
+@pytest.mark.fuzz
+@settings(max_examples=80, deadline=None)
+@given(befell=st.sampled_from(("ひょうでやられ", "木を切られ", "自転車を盗まれ", "見送りとなっ", "中止になっ", "病気になっ",
+                               "クビになっ", "バスに置いていかれ")),
+       helper=st.sampled_from(("てしまった", "ちゃった", "てしもうた", "ちゃう", "てしまいました", "てしまって")),
+       end=st.sampled_from(("", "んだよ", "。", "わ", "よ")))
+def test_fuzz_what_befell_one_regretted_is_trouble_whatever_follows(befell: str, helper: str, end: str) -> None:
+    """Set-7's bad news met with cheer ('ひょうでやられでしまって' → 'よかったね！', '見送りとなってしまいました' →
+    '楽しみだね'): 'しまう' after a thing done to one or a thing become tells a misfortune, with or without '…'."""
+    if helper.startswith("ち") and befell.endswith("っ"):
+        befell = befell[:-1] + "っ"  # 'なっちゃった'
+    line = befell + (helper if not (befell.endswith("っ") and helper.startswith("て")) else helper)
+    line += end
+    assert feel(line).troubled, line
+
+
+@pytest.mark.fuzz
+@settings(max_examples=60, deadline=None)
+@given(glad=st.sampled_from(("褒められ", "選ばれ", "好きになっ", "お姉ちゃんになっ", "合格になっ")),
+       helper=st.sampled_from(("ちゃった", "てしまった", "ちゃった！")))
+def test_fuzz_a_glad_thing_befallen_is_no_trouble(glad: str, helper: str) -> None:
+    line = glad + helper
+    assert not feel(line).troubled, line

@@ -30,10 +30,13 @@ from karakuri_agent.ja.word_classes import (
     CONDITIONAL,
     GODAN_ENDINGS,
     ONE_ROW,
+    PASSIVES,
     PAST,
     POTENTIAL_RU,
     RU,
     SENTENCE_END_MARKS,
+    TE_LINKS,
+    TELLING_VERBS,
     THROUGH,
 )
 from karakuri_agent.reading.morphemes import Word, lemma_set, word_spans, words
@@ -228,7 +231,8 @@ def tags(found: Sequence[Word], text: str) -> set[str]:
         for concept in index.get(word.lemma, ()) + index.get(word.surface, ()):
             if turned and (concept.polarity or concept.emotion):
                 continue  # '楽しくなかった', 'うまくいってない', '寂しくない', '心配なし': the word is turned
-            if not concept.reply_only and (not concept.regret_with or any(m in text for m in concept.regret_with)):
+            if not concept.reply_only and (not concept.regret_with or any(m in text for m in concept.regret_with)
+                                           or _befallen(found, i)):
                 named.add(concept.name)
         if turned:
             named.update(c.name for c in concepts().values() if word.lemma in c.negated_lemmas)
@@ -241,8 +245,6 @@ def tags(found: Sequence[Word], text: str) -> set[str]:
         named.add("good_event")  # 'やっと買えた', '最後まで走りきった': managed, at last
     elif could_not(found):
         named.add("letdown")  # '買えなかった', '行けなかった': not managed
-    if "good_event" in named:
-        named.discard("adversity")  # '選手に選ばれた': done to one, and glad
     spans = word_spans(found, text)
     for concept in concepts().values():
         if concept.name in named or concept.reply_only:
@@ -253,7 +255,27 @@ def tags(found: Sequence[Word], text: str) -> set[str]:
                 named.add(concept.name)
         elif any(_named_unturned(s, text, concept.polarity != 0, spans) for s in concept.surfaces if len(s) > 1):
             named.add(concept.name)
+    if "good_event" in named:
+        named.discard("adversity")  # '選手に選ばれた': done to one, and glad
     return named
+
+
+GLAD_FEELINGS = frozenset({"glad", "proud", "fond", "relieved"})
+
+
+def _befallen(found: Sequence[Word], i: int) -> bool:
+    """Whether the 'しまう' at ``i`` helps a thing done to one or a thing become ('ひょうでやられてしまって',
+    'きられちゃう', '見送りとなってしまいました'): what befell one, regretted whatever marks follow; '食べちゃった！'
+    is a thing one did, and counts only with a trailing '…'."""
+    j = i - 1 if i and found[i - 1].surface in TE_LINKS else i
+    if j < 2 or not (found[j - 1].lemma in PASSIVES and found[j - 1].pos == "auxiliary"
+                     and found[j - 2].lemma not in TELLING_VERBS  # '大丈夫って言われちゃった': what was said decides
+                     or found[j - 1].lemma in BECOMING and found[j - 1].pos == "verb"):
+        return False
+    # a glad thing done to one or become ('褒められちゃった', '好きになっちゃった') is no misfortune
+    glad = {c.name for c in concepts().values() if c.polarity > 0 or c.emotion in GLAD_FEELINGS}
+    before = found[:i]
+    return not tags(before, "".join(w.surface for w in before)) & glad
 
 
 def _inside_a_word(start: int, end: int, spans: tuple[tuple[int, int], ...]) -> bool:
