@@ -107,3 +107,36 @@ def test_fuzz_a_state_until_a_time_ahead_is_no_plan(when: str, state: str) -> No
 def test_a_remark_trailing_off_after_a_question_of_the_agent_leaves_the_question(line: str) -> None:
     heard = hear(line, own_names=OWN)
     assert heard is not None and heard.kind == "question", (line, heard)
+
+
+@pytest.mark.fuzz
+@settings(max_examples=80, deadline=None)
+@given(asked_why=st.sampled_from((("ニケは酒とか飲めるとや？", "見た目じゃ分からんけん聞いとくばい"),
+                                   ("この町ってコインランドリーある？", "うちの洗濯機壊れてさ"), ("かさもってる？", "あめふりそう"),
+                                   ("ニケって泳げるん？", "夏に川行こか言うてたけど、カナヅチやったらアレやし"),
+                                   ("お昼どこで食べた？", "最近行くとこ固定しちゃって飽きてさ"),
+                                   ("図書館って年末は何日まで開いてる？", "調べたけど分からなくて"))),
+       call=st.sampled_from(("", "ねえ、", "ニケちゃん、")), mark=st.sampled_from(("", "。", "笑", "…")))
+def test_fuzz_why_one_asks_told_after_the_question_leaves_it_the_question(asked_why: tuple[str, str], call: str,
+                                                                          mark: str) -> None:
+    """Set-7, read by a reader: a question followed by why it is asked, trouble and all ('…洗濯機壊れてさ',
+    '見た目じゃ分からんけん聞いとくばい'), was met as the trouble ('それは大変だったね…'); the question is still
+    what the line asks."""
+    asked, why = asked_why
+    line = call + asked + why + mark
+    heard = hear(line, own_names=OWN)
+    assert heard is not None and heard.kind == "question", (line, heard)
+
+
+@pytest.mark.parametrize("line", ["元気？最近ずっと体調悪くてさ", "ねえ聞いて？昨日財布落としちゃって、もう最悪",
+                                  "ねえねえ、知ってる？うちの店、来月閉めることになったんよ"])
+def test_what_follows_a_greeting_asked_is_what_the_line_tells(line: str) -> None:
+    heard = hear(line, own_names=OWN)
+    assert heard is not None and heard.kind != "question" and heard.troubled, (line, heard)
+
+
+@pytest.mark.parametrize("line", ["引っ越すって言ったじゃん？あれやめた。ここに残るわ", "この前言ったけど、ジム通いやめたんだ",
+                                  "さっき言ったやつ、やめとくわ"])
+def test_what_was_said_before_and_quit_is_taken_back(line: str) -> None:
+    heard = hear(line, own_names=OWN)
+    assert heard is not None and heard.kind == "retraction", (line, heard)

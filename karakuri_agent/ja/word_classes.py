@@ -136,6 +136,8 @@ PERMISSION = ("も", "良い")  # 'して+も+いい？': leave asked
 # for words instead ('教えていただけますか') ask to be told, which no 'いいよ' answers.
 FAVOUR_VERBS = frozenset({"貰う", "もらう", "呉れる", "くれる", "頂く", "いただく", "下さる", "くださる"})
 TELLING_VERBS = frozenset({"教える", "聞かせる", "話す", "言う"})
+# A question asking only to be heard ("ねえねえ、知ってる？", "聞いて？"): what follows it is what is told.
+ASKED_TO_HEAR = frozenset({"知る", "聞く", "聴く"})
 # A dialect's 'ておる' ('外出+とった', '寝+よる'): no predicate of its own to say back.
 NOT_A_PREDICATE_START = frozenset({"取る", "とる", "おる", "居る", "よる"})
 # What a question may be about and still be the agent's to answer ('明日って空いてる？').

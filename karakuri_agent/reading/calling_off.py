@@ -12,10 +12,11 @@ __all__ = ["retracts"]
 
 def retracts(text: str) -> bool:
     """Whether the line says something is called off or changed; quitting told as done ('仕事やめたわ') is
-    news of one's life, unless it takes something back ('やっぱりやめた')."""
+    news of one's life, unless it takes something back ('やっぱりやめた') or what was said before
+    ('引っ越すって言ったじゃん？あれやめた')."""
     found = [m for m in listening_cues.RETRACT.finditer(text) if _calls_off(text, m.start())]
     return any(not listening_cues.QUIT_DONE.match(text, m.start()) for m in found) \
-        or (bool(found) and listening_cues.TAKING_BACK.search(text) is not None)
+        or (bool(found) and (listening_cues.TAKING_BACK.search(text) or listening_cues.SAID_BEFORE.search(text)) is not None)
 
 
 def _calls_off(text: str, at: int) -> bool:

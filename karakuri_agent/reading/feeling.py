@@ -80,12 +80,13 @@ def with_feeling(heard: Understanding, text: str, own_names: tuple[str, ...], ot
         # 'おもろいこと言うて' asks; it tells nothing good ('やめてよ' still protests)
         mood = "" if feeling.mood == "good" and _requests(text) else feeling.mood
         kind = "news" if kind == "statement" and heard.topic and mood else kind
-    elif kind == "question" and told_text and told.troubled and heard.asks in ("", OTHER) and not heard.self_topic \
+    elif kind == "question" and told_text and told.emotions & TROUBLE and heard.asks in ("", OTHER) and not heard.self_topic \
             and not (heard.question is not None and any(n and n in heard.question.text for n in own_names)) \
             and (heard.question is None or heard.question.kind not in ("choice", "invite", *VIEWS)
                  or heard.question.kind in VIEWS and bool(told.emotions & TROUBLE)):
         # a riddle's flood and fire ('上は洪水、下は大火事、これなーんじゃ') or a costly book are no bad news;
-        # a goldfish that died before 'どうしたらいい？' is
+        # a goldfish that died before 'どうしたらいい？' is; a trouble no feeling is told of is why one asks
+        # ('かさもってる？あめふりそう')
         kind, mood = ("feeling" if told.emotions & CARE else "news"), "bad"
     # 'うちの犬が', '母が': someone of theirs; what is told is about them, whoever's they are
     subject = "third" if about_others or named & {"kin", "pet", "person_role"} \

@@ -230,19 +230,6 @@ def _looks(sentence: str) -> bool:
                and found[i - 1].form.startswith(listening_cues.STEM_FORMS) for i, w in enumerate(found))
 
 
-def _aside(after: list[str]) -> bool:
-    """Whether what follows a question only says where the speaker stands ('…どっちが好き？私は断然
-    ミステリーです') or remarks on it ('かさもってる？あめふりそう', '…ある？おしえてほしいいい', '兄弟おるん？
-    一人っ子っぽい顔してるけどなあ'): sentences that name the speaker, or short ones that tell no trouble and
-    thank or apologise for nothing ('まじ神すぎん？ありがと〜' is thanks); the question is still what the
-    line asks."""
-    return bool(after) and all("first_person" in lexicon.tags(morphemes.words(s), s)
-                               or listening_cues.TRAILING_KEDO.search(s)  # '…あんの？そうぞうできないんだけど'
-                               or (len(s) <= listening_cues.ASIDE_CHARS and not sentiment.feel(s).troubled
-                                   and not listening_cues.THANKS.search(s) and not APOLOGY.search(s))
-                               for s in after)
-
-
 def _asks_the_world(asking: str, own: tuple[str, ...], either_or: bool = False) -> bool:
     """Whether the question asks what the agent knows of the town, not of itself: whether it knows a
     thing ('この町の言い伝えって知ってる？'), or where a thing is ('郵便局ってどの辺にありますか？').
@@ -472,7 +459,7 @@ def _heard(text: str, line: str, own_names: tuple[str, ...], other_names: tuple[
                      or lexicon.self_topic(unspaced(a))), None)
     if about_me or listening_cues.ABOUT_TALK.search(text):
         return _question(text, about_me or text, own_names, other_names, skip, line)
-    if asking and (asking[-1] == sentences[-1] or _aside(sentences[sentences.index(asking[-1]) + 1:])):
+    if asking and (asking[-1] == sentences[-1] or told_of.aside(sentences[sentences.index(asking[-1]) + 1:], asking[-1])):
         return _question(text, the_question(asking), own_names, other_names, skip, line)
     if any(REQUEST.search(s) and not listening_cues.TOLD_TE.search(s) and not listening_cues.OPENERS.search(s)
            and not tense.quoted_end(s)

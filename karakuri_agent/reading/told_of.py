@@ -1,18 +1,27 @@
 """What a line tells of, read by the lexicon's words (concepts.json): eating asked of (`meals`), a thing
 found or come back (`found`), talking together, a thing shown (`showing`); each asked by one reader, not a tag of
-the line."""
+the line. And what a line tells beside what it asks: an aside to its question, or news of its own."""
 
 from __future__ import annotations
 
 import functools
 
-from karakuri_agent.ja.listening_cues import HOW_IT_LOOKS, LEADING_MARKS
-from karakuri_agent.ja.word_classes import TALKING
-from karakuri_agent.reading.lexicon import concepts, named_in, section
+from karakuri_agent.ja.listening_cues import (
+    ASIDE_CHARS,
+    HOW_IT_LOOKS,
+    LEADING_MARKS,
+    THANKS,
+    TRAILING_KEDO,
+)
+from karakuri_agent.ja.speech_words import APOLOGY
+from karakuri_agent.ja.word_classes import ASKED_TO_HEAR, TALKING
+from karakuri_agent.reading.greetings import greeting
+from karakuri_agent.reading.lexicon import concepts, named_in, section, tags
 from karakuri_agent.reading.morphemes import lemma_set, words
 from karakuri_agent.reading.phrase import negated
+from karakuri_agent.reading.sentiment import feel
 
-__all__ = ["about_talking", "eats", "meal_asked", "shows_a_thing", "tells_found"]
+__all__ = ["about_talking", "aside", "eats", "meal_asked", "shows_a_thing", "tells_found"]
 
 
 @functools.lru_cache(maxsize=1)
@@ -66,3 +75,22 @@ def _without(text: str, said: tuple[str, ...]) -> str:
     for word in said:
         text = text.replace(word, "")
     return text.lstrip(LEADING_MARKS)
+
+
+def aside(after: list[str], asked: str) -> bool:
+    """Whether what follows a question only says where the speaker stands ('…どっちが好き？私は断然
+    ミステリーです') or remarks on it ('かさもってる？あめふりそう', '…ある？おしえてほしいいい', '兄弟おるん？
+    一人っ子っぽい顔してるけどなあ'), or why it is asked, trouble and all ('この町ってコインランドリーある？
+    うちの洗濯機壊れてさ', '酒とか飲めるとや？見た目じゃ分からんけん聞いとくばい'): sentences that name the
+    speaker, or ones that thank or apologise for nothing ('まじ神すぎん？ありがと〜' is thanks) and tell no
+    glad news unless in a few words ('海鮮丼いかん？うまい店あるで'); the question is still what the line asks.
+    After a greeting asked ('元気？') or a question asking only to be heard ('ねえねえ、知ってる？'), only short
+    ones that tell no trouble: '元気？最近ずっと体調悪くて' tells."""
+    verbs = [w.lemma for w in words(asked) if w.pos == "verb"]
+    if greeting(asked) or (verbs and all(v in ASKED_TO_HEAR for v in verbs)):
+        return bool(after) and all(len(s) <= ASIDE_CHARS and not feel(s).troubled for s in after)
+    return bool(after) and all("first_person" in tags(words(s), s)
+                               or TRAILING_KEDO.search(s)  # '…あんの？そうぞうできないんだけど'
+                               or (not THANKS.search(s) and not APOLOGY.search(s)
+                                   and (len(s) <= ASIDE_CHARS and not feel(s).troubled or feel(s).mood != "good"))
+                               for s in after)
