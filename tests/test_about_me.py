@@ -24,7 +24,8 @@ from karakuri_agent.voice.speech import Memory, compose
 NIKE = load_persona()
 HERE = "6-11 (喫茶店 店内)"
 OWN = ("AIニケちゃん", "ニケ")
-TOPICS = json.loads(shipped("ja", "lexicon", "concepts.json").read_text(encoding="utf-8"))["self_topics"]
+LEXICON = json.loads(shipped("ja", "lexicon", "concepts.json").read_text(encoding="utf-8"))
+TOPICS = {*LEXICON["self_topics"], *LEXICON["self_topic_lemmas"]["topics"]}
 
 
 def _reply(line: str, seed: str = "a") -> str:
@@ -57,7 +58,7 @@ def test_a_question_about_itself_is_answered_from_its_pack(line: str, topic: str
 
 
 def test_every_topic_the_bundled_pack_answers_is_a_topic_of_the_lexicon() -> None:
-    assert set(NIKE.about_me) <= set(TOPICS) - {"about"}
+    assert set(NIKE.about_me) <= TOPICS - {"about"}
 
 
 @pytest.mark.parametrize("line", ["お酒飲みに行かない？", "この町の名前の由来って知ってる？", "娘が恋人を連れてきたの",
@@ -127,3 +128,32 @@ def test_a_short_question_after_what_it_is_about_asks_of_that(topic, opener, ask
     line = f"{opener}{word}{ask_for}{stop}{question}"
     heard = hear(line, own_names=OWN)
     assert heard is not None and heard.asks == SELF and heard.self_topic == key, (line, heard)
+
+
+# A thing named by its lemma, in any register (set-7, read by a reader: 'ニケは酒とか飲めるとや？' met with
+# 'それは大変だったね…', 'ニケって　ねこ　さわれる？' with care, '歌うのとくい？' with what it is good at).
+NAMED = {"alcohol": ("酒とか飲める", "ビールとか飲める", "お酒は飲める"), "animal": ("ねこ さわれる", "猫だいじょうぶ"),
+         "karaoke": ("歌うのとくい", "うたうの好き"), "love": ("彼氏とかいる", "恋人おるん"),
+         "swim": ("泳げるん", "およげる"), "drive": ("運転できる", "免許もってる"), "movie": ("映画はよく観る", "映画とかよく見る"),
+         "ghost": ("おばけ こわい", "幽霊平気")}
+TAILS = ("", "とや", "の", "ん", "かね", "っけ")
+SPACED = ("", "　")
+
+
+@pytest.mark.fuzz
+@settings(max_examples=150, deadline=None)
+@given(topic=st.sampled_from(sorted(NAMED)), data=st.data())
+def test_fuzz_a_thing_named_in_a_question_to_it_is_asked_of_in_any_register(topic: str, data: st.DataObject) -> None:
+    asked = data.draw(st.sampled_from(NAMED[topic])).replace(" ", data.draw(st.sampled_from(SPACED)) or " ")
+    line = data.draw(st.sampled_from(CALLS)) + asked + data.draw(st.sampled_from(TAILS)) + data.draw(st.sampled_from(ENDS))
+    heard = hear(line, own_names=OWN)
+    assert heard is not None and heard.asks == SELF and heard.self_topic == topic, (line, heard)
+    assert _from_about_me(_reply(line, data.draw(st.sampled_from("abc"))), topic), line
+
+
+@pytest.mark.parametrize("line", ["ね、きのうの ねこ、まだ こうえんに いた？", "さっきのおにぎり屋さん、なんて名前だっけ",
+                                  "明日の映画、何時からだっけ？", "うちの猫見た？", "ニケちゃん、みおのおたんじょうびかい、きてくれる？"])
+def test_one_thing_or_when_asked_of_names_no_topic_of_its_own(line: str) -> None:
+    """A cat seen yesterday, a shop's name, a film's time, someone's birthday party: no question of its tastes."""
+    heard = hear(line, own_names=OWN)
+    assert heard is None or heard.self_topic == "", heard

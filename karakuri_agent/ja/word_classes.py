@@ -164,6 +164,7 @@ LAUGH_LETTERS = frozenset("wWｗＷ笑草")
 # A lemma as a person writes the verb ('しよう' → する, not the dictionary's 為る).
 PLAIN_SPELLING = {"為る": "する", "成る": "なる", "居る": "いる", "有る": "ある", "遣る": "やる"}
 PLAIN_FORMS = ("終止形", "連体形")  # an explanatory 'ん' follows these ('弾けるん？'); after 未然形 it negates
+ADJECTIVAL_NOUN = "形状詞可能"  # a noun that says how a thing is ('平気', '無理'): it ends a compound
 AUX_STEM = "助動詞語幹"  # そう of '変わるそう(です)' (hearsay, a noun to UniDic) and of 'おいしそう' (looks)
 HEARSAY_WORDS = frozenset({"そう", "らしい"})  # after a plain form: what one heard ('変わるそうじゃ', '継ぐらしい')
 IRREALIS = "未然形"  # the form a negation follows ('行か' of 行かん, 'し' of しない)

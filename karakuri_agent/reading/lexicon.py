@@ -22,8 +22,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from karakuri_agent.ja.listening_cues import DOABLE, NEGATION_AFTER, POINTED
+from karakuri_agent.ja.listening_cues import DOABLE, NEGATION_AFTER, OF, POINTED
 from karakuri_agent.ja.word_classes import (
+    ADJECTIVAL_NOUN,
     AT_LAST,
     BECOMING,
     KANA_WORD,
@@ -182,11 +183,55 @@ def best_of_day(asking: str) -> bool:
 
 def self_topic(asking: str) -> str:
     """The topic of the agent itself a question asks about ('お誕生日っていつ？' → 'birthday'), '' when none;
-    the longest word named wins ('好きな食べ物' over '好き'). A question of a thing pointed at ('これマジで夢
-    じゃない？') asks of that thing, not of the agent."""
-    if POINTED.search(asking) and "second_person" not in tags(words(asking), asking):
+    the longest word named wins ('好きな食べ物' over '好き'), else a thing named by its lemma ('酒とか飲めると
+    や？' → 'alcohol'), which goes before what it is good or bad at ('歌うのとくい？' → 'karaoke'). A question
+    of a thing pointed at ('これマジで夢じゃない？') asks of that thing, not of the agent."""
+    found = words(asking)
+    if POINTED.search(asking) and "second_person" not in tags(found, asking):
         return ""
-    return _longest_named(self_topics(), asking)
+    named = _longest_named(self_topics(), asking)
+    over, by_thing, not_when = _topic_lemmas()
+    if named and named not in over or any(w.lemma in not_when for w in found):
+        return named
+    return next((by_thing[t] for start, things in _things(found) for t in things
+                 if t in by_thing and not _of_one(found, start)), named)
+
+
+def _things(found: Sequence[Word]) -> list[tuple[int, tuple[str, ...]]]:
+    """Each thing a line names, where it starts and its lemma: a run of nouns as one compound ('誕生日', '運転
+    免許'; '化け屋敷' is no ghost, 'ホラー映画' no film it likes) up to a noun that says how it is ('幽霊平気？'),
+    a verb or an adjective alone ('泳ぐ')."""
+    out: list[tuple[int, tuple[str, ...]]] = []
+    i = 0
+    while i < len(found):
+        if found[i].pos == "noun":
+            end = i
+            while end + 1 < len(found) and found[end + 1].pos == "noun" and ADJECTIVAL_NOUN not in found[end + 1].detail:
+                end += 1
+            out.append((i, ("".join(w.lemma for w in found[i:end + 1]),)))
+            i = end + 1
+            continue
+        if found[i].pos in PREDICATES:
+            out.append((i, (found[i].lemma,)))
+        i += 1
+    return out
+
+
+def _of_one(found: Sequence[Word], i: int) -> bool:
+    """Whether the noun at ``i`` is one thing, said whose or which ('きのうのねこ', 'みおのおたんじょうび'), not
+    the kind ('好きな映画'); 'ニケちゃんの' names the agent's own."""
+    while i and found[i - 1].pos == "prefix":
+        i -= 1
+    return i >= 2 and found[i - 1].surface == OF and found[i - 2].pos not in ("suffix",) and not found[i - 2].proper
+
+
+@functools.lru_cache(maxsize=1)
+def _topic_lemmas() -> tuple[frozenset[str], dict[str, str], frozenset[str]]:
+    """concepts.json `self_topic_lemmas`: the topics a thing named goes before, each lemma's topic, and the
+    words that ask when or where (no taste of its own is asked then)."""
+    spec = nested_section("self_topic_lemmas")
+    return (frozenset(spec["over"]), {lemma: topic for topic, lemmas in spec["topics"].items() for lemma in lemmas},
+            frozenset(spec["not_when_asked"]))
 
 
 @functools.lru_cache(maxsize=1)

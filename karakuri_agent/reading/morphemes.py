@@ -129,6 +129,11 @@ def lemma_set(written: Iterable[str]) -> frozenset[str]:
     return frozenset(written) | {one[0].lemma for one in found if len(one) == 1}
 
 
+def lemmas_of(lines: Iterable[str]) -> frozenset[str]:
+    """The lemmas of every word of some lines ('ゆったりした歌なら歌えるんだ' holds 歌う): what they speak of."""
+    return frozenset(w.lemma for line in lines for w in words(line))
+
+
 @functools.lru_cache(maxsize=256)
 def words(text: str) -> tuple[Word, ...]:
     """The words of ``text`` in order (cached: a line is read by several readers in one turn)."""

@@ -285,7 +285,7 @@ def _asks_of_another_thing(s: Situation, pool: tuple[str, ...]) -> bool:
     thing = before[-1].surface if before and before[-1].pos in ("noun", "verb") else ""  # '字を書くの得意と？': 書く
     if not thing or any(o and (thing in o or o in thing) for o in own):
         return False
-    return not any(thing in line for line in pool)
+    return not any(thing in line for line in pool) and before[-1].lemma not in morphemes.lemmas_of(pool)
 
 
 def _which_of_the_talk(s: Situation, h: Understanding) -> list[str]:
