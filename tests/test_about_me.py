@@ -157,3 +157,14 @@ def test_one_thing_or_when_asked_of_names_no_topic_of_its_own(line: str) -> None
     """A cat seen yesterday, a shop's name, a film's time, someone's birthday party: no question of its tastes."""
     heard = hear(line, own_names=OWN)
     assert heard is None or heard.self_topic == "", heard
+
+
+@pytest.mark.parametrize("line, topic", [("ニケってさ　にがてな　たべもの　ある？", "dislike_food"),
+                                         ("すきな　きせつ　なあに？", "season"),
+                                         ("ニケちゃん、なに食うのが一番好ぎだ？", "")])
+def test_a_topic_written_in_kana_is_the_topic_its_kanji_names(line: str, topic: str) -> None:
+    """'にがてな　たべもの' is '苦手な食べ物': the topics' words are found in the line spelled by its lemmas."""
+    heard = hear(line, own_names=OWN)
+    assert heard is not None and heard.self_topic == topic, heard
+    if not topic:  # what it likes to eat: its favourite food, not what it ate today
+        assert heard.asks != "meal" and "鮭" in _reply(line), _reply(line)

@@ -140,3 +140,20 @@ def test_what_follows_a_greeting_asked_is_what_the_line_tells(line: str) -> None
 def test_what_was_said_before_and_quit_is_taken_back(line: str) -> None:
     heard = hear(line, own_names=OWN)
     assert heard is not None and heard.kind == "retraction", (line, heard)
+
+
+@pytest.mark.fuzz
+@settings(max_examples=40, deadline=None)
+@given(call=st.sampled_from(("ニケちゃんは", "ニケって", "ニケちゃんは　")),
+       pair=st.sampled_from((("あかレンジャー", "あおレンジャー"), ("いぬ", "ねこ"), ("はちみつ", "ジャム"))))
+def test_fuzz_the_particle_after_the_agents_name_is_no_part_of_an_option(call: str, pair: tuple[str, str]) -> None:
+    """Set-7: 'ニケちゃんは　あかレンジャーと　あおレンジャー　どっちが　すき？' answered 'はあかレンジャーかな！'."""
+    line = f"{call}{pair[0]}と{pair[1]}どっちがすき？"
+    heard = hear(line, own_names=OWN)
+    assert heard is not None and heard.question is not None and heard.question.options == pair, (line, heard)
+
+
+@pytest.mark.parametrize("line", ["変なこと聞きますけど、もし一日だけ猫になれたら、何をしますか？", "もし魔法が使えたら、なにしたい？"])
+def test_a_hypothetical_asked_politely_is_one(line: str) -> None:
+    heard = hear(line, own_names=OWN)
+    assert heard is not None and heard.question is not None and heard.question.kind == "hypothetical", heard

@@ -237,3 +237,30 @@ def test_fuzz_what_befell_one_regretted_is_trouble_whatever_follows(befell: str,
 def test_fuzz_a_glad_thing_befallen_is_no_trouble(glad: str, helper: str) -> None:
     line = glad + helper
     assert not feel(line).troubled, line
+
+
+@pytest.mark.fuzz
+@settings(max_examples=80, deadline=None)
+@given(what=st.sampled_from(("肩が上がらなく", "歩けなく", "眠れなく", "食べられなく", "字が読めなく", "膝が曲がらなく")),
+       become=st.sampled_from(("なった", "なって", "なってしもうた", "なってまいりまして", "なったんよ", "なっちゃった")))
+def test_fuzz_a_thing_one_can_no_longer_do_is_trouble(what: str, become: str) -> None:
+    """Set-7: 'このところ肩が上がらなくなってまいりまして…' met with 'うんうん、そうなんだ'. A verb negated, then
+    なる, tells what one can no longer do (concept `no_longer`)."""
+    line = what + become
+    assert feel(line).troubled, line
+
+
+@pytest.mark.parametrize("line", ["泣かなくなった", "迷わなくなった", "痛くなくなった"])
+def test_a_bad_thing_that_stopped_is_no_trouble(line: str) -> None:
+    assert not feel(line).troubled, line
+
+
+@pytest.mark.fuzz
+@settings(max_examples=60, deadline=None)
+@given(nobody=st.sampled_from(("友達いない", "友達おらん", "もう指す相手がおらん", "話し相手がいなくて", "友達できない")),
+       end=st.sampled_from(("", "のかな私", "んよ", "。さみしくはないけど", "わ")))
+def test_fuzz_nobody_to_be_with_is_lonely(nobody: str, end: str) -> None:
+    """Set-7: '友達いないのかな私' and 'もう指す相手がおらん' met with 'へえ〜、そっか' (concept `lonely`,
+    `negated_sequences`)."""
+    line = nobody + end
+    assert "lonely" in feel(line).emotions, line

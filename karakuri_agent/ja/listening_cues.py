@@ -477,7 +477,7 @@ WHEN_OPEN = lazy(r"(?:って|は)、?(?:何時|なんじ|いつ)(?:から|まで
 FORECAST_ASKED = lazy(r"(?:明日|あした|今日|きょう|午後|夕方|夜|週末|今夜)(?:って|は)?[^？?。]{0,6}(?:雨|晴れ|はれ|雪|天気|降る|ふる)"
                       r"[^？?。]{0,8}(?:かな|かね|やろ|かしら|でしょうか|[？?])")
 # A hypothetical asked ('もし明日、空が落ちてきたらどうする？'): played along with, never its plans.
-HYPOTHETICAL = lazy(r"(?:^|、)もし(?:も)?[^？?]{1,30}(?:たら|なら|れば)[、,]?[^？?]{0,12}(?:どうする|どうしよ|何する|なにする|どうなる|どう思う)")
+HYPOTHETICAL = lazy(r"(?:^|、)もし(?:も)?[^？?]{1,30}(?:たら|なら|れば)[、,]?[^？?]{0,12}(?:どうする|どうしよ|どうします|(?:何|なに)を?(?:する|します|したい)|どうなる|どう思う)")
 # A keyboard mash ('あsdfghjkl'): letters with no vowel among them.
 MASHED = lazy(r"[b-df-hj-np-tv-zB-DF-HJ-NP-TV-Z]{5,}")
 # 'あんた、知ってたかい？' after something told: whether the agent knew it (it did not).

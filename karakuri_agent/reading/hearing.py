@@ -187,7 +187,7 @@ def _question(text: str, asking: str, own: tuple[str, ...], others: tuple[str, .
         return Understanding("question", asks=PASTIME, question=question)
     if question.kind not in ("choice", "where", "who", "when") and (question.past or tense.past(asking)) \
             and told_of.meal_asked(unspaced(text)) and not listening_cues.EVER_DONE.search(asking) \
-            and not lexicon.time_ahead(text):
+            and not lexicon.time_ahead(text) and not listening_cues.FAVOURITE_ASKED.search(asking):  # '一番好き
         return Understanding("question", asks=MEAL, question=question)  # 'お昼なに食べた？', 'おやつなんだった？'
     if (taste := None if question.kind == "choice" or _about_someone_else(asking, own) else
             asked_taste(asking, line, question, own)) is not None:  # 'すきな どうぶつ なに？': about_me, or a favourite

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from karakuri_agent.ja.listening_cues import DOABLE, NEGATION_AFTER, OF, POINTED
+from karakuri_agent.ja.listening_cues import DOABLE, NEGATION_AFTER, OF, PLAN_VERBS, POINTED
 from karakuri_agent.ja.word_classes import (
     ADJECTIVAL_NOUN,
     AT_LAST,
@@ -65,6 +65,8 @@ class Concept:
     regret_with: tuple[str, ...] = ()  # its words count only with one of these marks in the line ('…')
     sequences: tuple[tuple[str, ...], ...] = ()  # lemmas in this order, a few words apart ('熱'…'下がる')
     reaction: str = ""  # the pack's reaction a plain news of this concept is met with ('news_began')
+    no_longer: bool = False  # a verb negated, then なる ('歩けなくなった'), is this concept's
+    negated_sequences: tuple[tuple[str, ...], ...] = ()  # as `sequences`, the last negated ('友達'…'居ない')
 
 
 @functools.lru_cache(maxsize=1)
@@ -97,9 +99,10 @@ def common_choice(kind: str, chooser: str) -> str:
     return options[zlib.crc32(f"{chooser}:{kind}".encode()) % len(options)] if options else ""
 
 
-def _longest_named(table: dict[str, tuple[str, ...]], text: str) -> str:
-    """The key whose word in ``text`` is the longest ('好きな食べ物' over '好き'), '' when none is named."""
-    best = max(((len(w), key) for key, words in table.items() for w in words if w in text), default=None)
+def _longest_named(table: dict[str, tuple[str, ...]], *texts: str) -> str:
+    """The key whose word in one of ``texts`` is the longest ('好きな食べ物' over '好き'), '' when none is named."""
+    best = max(((len(w), key) for key, words in table.items() for w in words for text in texts if w in text),
+               default=None)
     return best[1] if best else ""
 
 
@@ -111,7 +114,8 @@ def concepts() -> dict[str, Concept]:
                           bool(spec.get("reply_only")), bool(spec.get("polarity_none")), bool(spec.get("passive")),
                           tuple(spec.get("regret_with", ())),
                           tuple(tuple(sequence) for sequence in spec.get("sequences", ())),
-                          str(spec.get("reaction", "")))
+                          str(spec.get("reaction", "")), bool(spec.get("no_longer")),
+                          tuple(tuple(sequence) for sequence in spec.get("negated_sequences", ())))
             for name, spec in _lexicon()["concepts"].items()}
 
 
@@ -183,18 +187,24 @@ def best_of_day(asking: str) -> bool:
 
 def self_topic(asking: str) -> str:
     """The topic of the agent itself a question asks about ('お誕生日っていつ？' → 'birthday'), '' when none;
-    the longest word named wins ('好きな食べ物' over '好き'), else a thing named by its lemma ('酒とか飲めると
-    や？' → 'alcohol'), which goes before what it is good or bad at ('歌うのとくい？' → 'karaoke'). A question
+    the longest word named wins ('好きな食べ物' over '好き', in kana too: 'にがてな　たべもの'), else a thing named
+    by its lemma ('酒とか飲めるとや？' → 'alcohol'), which goes before what it is good or bad at ('歌うのとくい？' → 'karaoke'). A question
     of a thing pointed at ('これマジで夢じゃない？') asks of that thing, not of the agent."""
     found = words(asking)
     if POINTED.search(asking) and "second_person" not in tags(found, asking):
         return ""
-    named = _longest_named(self_topics(), asking)
+    named = _longest_named(self_topics(), asking, _in_kanji(found))
     over, by_thing, not_when = _topic_lemmas()
     if named and named not in over or any(w.lemma in not_when for w in found):
         return named
     return next((by_thing[t] for start, things in _things(found) for t in things
                  if t in by_thing and not _of_one(found, start)), named)
+
+
+def _in_kanji(found: Sequence[Word]) -> str:
+    """The line with each noun written in hiragana spelled as its lemma ('にがてな　たべもの' → '苦手な食べ物'), so
+    the words an author wrote in kanji are found however the line spells them."""
+    return "".join(w.lemma if w.pos == "noun" and KANA_WORD.fullmatch(w.surface) else w.surface for w in found)
 
 
 def _things(found: Sequence[Word]) -> list[tuple[int, tuple[str, ...]]]:
@@ -285,11 +295,14 @@ def tags(found: Sequence[Word], text: str) -> set[str]:
                                                                 for c in index.get(word.lemma, ())) \
                 and not modifies_a_noun(found, i):  # 'すすめられた本' says which book; '…と言われた', what was said
             named.update(c.name for c in concepts().values() if c.passive)
-    named.update(c.name for c in concepts().values() if any(_in_order(found, seq) for seq in c.sequences))
+    named.update(c.name for c in concepts().values() if any(_in_order(found, seq) for seq in c.sequences)
+                 or any(_in_order(found, seq, last_negated=True) for seq in c.negated_sequences))
     if achieved(found):
         named.add("good_event")  # 'やっと買えた', '最後まで走りきった': managed, at last
     elif could_not(found):
         named.add("letdown")  # '買えなかった', '行けなかった': not managed
+    if no_longer(found):
+        named.update(c.name for c in concepts().values() if c.no_longer)  # '肩が上がらなくなって'
     spans = word_spans(found, text)
     for concept in concepts().values():
         if concept.name in named or concept.reply_only:
@@ -329,14 +342,15 @@ def _inside_a_word(start: int, end: int, spans: tuple[tuple[int, int], ...]) -> 
     return any(a < start and end <= b for a, b in spans)
 
 
-def _in_order(found: Sequence[Word], sequence: tuple[str, ...]) -> bool:
+def _in_order(found: Sequence[Word], sequence: tuple[str, ...], last_negated: bool = False) -> bool:
     """Whether the words hold ``sequence``'s lemmas (or surfaces) in order, each within SEQUENCE_GAP words of
-    the one before, the last not negated ('熱さがった〜' holds 熱…下がる; '熱が下がらない' does not)."""
+    the one before, the last not negated ('熱さがった〜' holds 熱…下がる; '熱が下がらない' does not), or, with
+    ``last_negated``, negated ('話す相手がおらん' holds 相手…居る)."""
     def at(i: int, k: int) -> bool:
         if found[i].lemma != sequence[k] and found[i].surface != sequence[k]:
             return False
         if k == len(sequence) - 1:
-            return not negated(found, i)
+            return negated(found, i) == last_negated
         return any(at(j, k + 1) for j in range(i + 1, min(len(found), i + 2 + SEQUENCE_GAP)))
     return bool(sequence) and any(at(i, 0) for i in range(len(found)))
 
@@ -371,6 +385,17 @@ def could_not(found: Sequence[Word]) -> bool:
     past = [i for i, w in enumerate(found) if w.pos == "auxiliary" and w.lemma == PAST]
     return any(w.pos == "verb" and _potential(w) and negated(found, i) and any(p > i for p in past)
                and not any(v.lemma in BECOMING for v in found[i + 2:i + 4]) for i, w in enumerate(found))
+
+
+def no_longer(found: Sequence[Word]) -> bool:
+    """Whether the line tells of a thing one can no longer do: a verb negated, then なる ('歩けなくなった',
+    '肩が上がらなくなって'); not a plan called off ('行けなくなった' is a retraction), nor a bad thing that
+    stopped ('泣かなくなった')."""
+    table, index = polarity_table(), by_lemma()
+    return any(w.pos == "verb" and negated(found, i) and w.lemma not in PLAN_VERBS
+               and not any(c.polarity < 0 for c in index.get(w.lemma, ())) and table.get(w.lemma, 0) >= 0
+               and any(v.lemma in BECOMING and v.pos == "verb" for v in found[i + 1:i + 4])
+               for i, w in enumerate(found))
 
 
 def _named_unturned(surface: str, text: str, polar: bool, spans: tuple[tuple[int, int], ...] = ()) -> bool:

@@ -172,12 +172,18 @@ def _options(text: str, own_names: tuple[str, ...] = ()) -> tuple[str, ...]:
 
 
 def _without_caller(option: str, own_names: tuple[str, ...]) -> str:
-    """'にけちゃんあめ' → 'あめ': the agent called before the first option is no part of it."""
+    """'にけちゃんあめ' → 'あめ', 'ニケちゃんはあかレンジャー' → 'あかレンジャー': the agent called before the first
+    option, and the particle marking it, are no part of it."""
     for name in sorted((n for n in own_names if n), key=len, reverse=True):
         if option.startswith(name) and option != name:
             rest = option[len(name):]
             rest = next((rest[len(h):] for h in HONORIFICS if rest.startswith(h)), rest)  # 'にけ'+'ちゃん'
-            return rest.lstrip("".join(TOPIC_COMMA) + " ") or option
+            rest = rest.lstrip("".join(TOPIC_COMMA) + " ")
+            # 'ニケちゃんは　あかレンジャーと…': the は is the call's, as the analyzer reads it after the name
+            called, at = morphemes.words(option), len(option) - len(rest)
+            marker = next((w.surface for w, (start, _) in zip(called, morphemes.word_spans(called, option))
+                           if start == at and w.pos == "particle" and w.surface in TOPIC_PARTICLES), "")
+            return rest[len(marker):] or option
     return option
 
 

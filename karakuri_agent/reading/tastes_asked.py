@@ -54,8 +54,10 @@ def taste_asked(asking: str, own_names: tuple[str, ...] = ()) -> str | None:
     if not naming and not any(lemma in asking_words for lemma in lemmas):
         return None
     nouns = _kind_nouns(found, own_names)
-    for word in found:  # '本' before 'なに' is a prefix to the analyzer ('すきな本なに？'): the kind all the same
-        if word.lemma in kinds and word.pos in ("noun", "prefix"):
+    # '本' before 'なに' is a prefix to the analyzer ('すきな本なに？'): the kind all the same; a verb may name
+    # it too ('なに食うのが一番好きだ？': food)
+    for word in found:
+        if word.lemma in kinds and word.pos in ("noun", "prefix", "verb"):
             return kinds[word.lemma]
     return _as_written(found, liked, modifying) or (UNNAMED if nouns else None)
 
