@@ -157,3 +157,25 @@ def test_fuzz_the_particle_after_the_agents_name_is_no_part_of_an_option(call: s
 def test_a_hypothetical_asked_politely_is_one(line: str) -> None:
     heard = hear(line, own_names=OWN)
     assert heard is not None and heard.question is not None and heard.question.kind == "hypothetical", heard
+
+
+@pytest.mark.fuzz
+@settings(max_examples=40, deadline=None)
+@given(before=st.sampled_from(("", "さてと、あたしはそろそろ夕飯の支度しなきゃ。", "気ぃつけてな。")),
+       come=st.sampled_from(("またおいでね", "また来てね", "またいらっしゃい", "また寄ってな", "またおいで！")))
+def test_fuzz_come_again_is_a_farewell(before: str, come: str) -> None:
+    """Set-7: 'またおいでね' answered 'いいね、行きたいな。何時ごろがいい？'."""
+    line = before + come
+    heard = hear(line, own_names=OWN)
+    assert heard is not None and heard.kind == "farewell", (line, heard)
+
+
+@pytest.mark.parametrize("line, kind", [("資格試験、ワンチャン落ちたと思ってたら受かってたわ。神に感謝", "news"),
+                                        ("こないだは待だせでしまって、わりがったな", "apology"),
+                                        ("すまん、ニケの傘まちごうて持って帰ってもうた", "apology"),
+                                        ("今度は長くなるって先生がいうんだよ", "news")])
+def test_what_a_line_does_under_its_words(line: str, kind: str) -> None:
+    """Set-7's misread acts: thanks to another is no thanks to the agent, an apology in Tohoku, a thing taken
+    home by mistake is no offer, what someone named said is no plan of the speaker's."""
+    heard = hear(line, own_names=OWN)
+    assert heard is not None and heard.kind == kind, (line, heard)

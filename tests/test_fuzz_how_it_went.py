@@ -264,3 +264,40 @@ def test_fuzz_nobody_to_be_with_is_lonely(nobody: str, end: str) -> None:
     `negated_sequences`)."""
     line = nobody + end
     assert "lonely" in feel(line).emotions, line
+
+
+@pytest.mark.fuzz
+@settings(max_examples=60, deadline=None)
+@given(verb=st.sampled_from(("かおつけ", "人参食べ", "ひとりで着替え", "十時まで起きて", "自転車で坂を越え")),
+       end=st.sampled_from(("られた！", "られたよ！", "られたんだ", "られました")))
+def test_fuzz_what_one_could_do_is_no_passive(verb: str, end: str) -> None:
+    """Set-7: 'あのね、かお　つけられた！' (managed to put one's face in the water) met with 'ショックだったね'. A
+    one-row verb's られた with nobody named doing it (に) is what one could do: glad, never trouble."""
+    line = verb + end
+    assert not feel(line).troubled, line
+
+
+@pytest.mark.parametrize("line", ["弟にケーキ食べられた", "先輩に見捨てられた", "犬に靴を隠された"])
+def test_a_thing_done_to_one_by_someone_named_is_trouble(line: str) -> None:
+    assert feel(line).troubled, line
+
+
+@pytest.mark.parametrize("line", ["膝の手術の経過がよくてね、先生がもう杖なしで歩いていいって言うんだよ",
+                                  "ついに免許とったどーー！！路上で三回落ちたけどもう過去のこと", "資格取ったよ！"])
+def test_a_trouble_over_or_a_licence_got_is_good_news(line: str) -> None:
+    """Set-7: met with 'それは心配だね' and 'つらかったね'. What follows けど may end in a noun ('もう過去のこと')."""
+    felt = feel(line)
+    assert felt.polarity > 0 and not felt.troubled, (line, felt)
+
+
+@pytest.mark.fuzz
+@settings(max_examples=60, deadline=None)
+@given(when=st.sampled_from(("来週の法要で", "明日の朝礼で", "今度の結婚式で")),
+       what=st.sampled_from(("挨拶を頼まれておりまして", "スピーチすることになって", "乾杯の音頭とることになってん")),
+       but=st.sampled_from(("、人前で話すのがどうにも苦手でございまして。", "。人前ほんま苦手やねん", "。話すの苦手なんだよね")))
+def test_fuzz_a_thing_ahead_told_badly_is_never_looked_forward_to(when: str, what: str, but: str) -> None:
+    """Set-7: '来週の法要で挨拶を頼まれておりまして、人前で話すのがどうにも苦手で…' met with '挨拶なんだね、
+    いいね！'. A plan whose line scores badly is never cheered: one to undertake is encouraged, naming it."""
+    line = when + what + but
+    said = _reply(line)
+    assert not any(word in said for word in ("楽しみ", "いいね", "よかった", "おめでとう", "やったね")), (line, said)

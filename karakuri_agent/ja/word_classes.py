@@ -164,8 +164,14 @@ LAUGH_LETTERS = frozenset("wWｗＷ笑草")
 # A lemma as a person writes the verb ('しよう' → する, not the dictionary's 為る).
 PLAIN_SPELLING = {"為る": "する", "成る": "なる", "居る": "いる", "有る": "ある", "遣る": "やる"}
 PLAIN_FORMS = ("終止形", "連体形")  # an explanatory 'ん' follows these ('弾けるん？'); after 未然形 it negates
+# Verbs that only carry what comes before them ("苦手でございます", "元気であります"): no predicate of their own.
+COPULA_VERBS = frozenset({"御座る", "有る", "居る"})
+COPULA_LEMMAS = frozenset({"だ", "です", "や", "じゃ"})  # the copula as the analyzer gives its lemma
+ATTRIBUTIVE = "連体形"  # the form that modifies a noun ("へんな形"): no predicate
 ADJECTIVAL_NOUN = "形状詞可能"  # a noun that says how a thing is ('平気', '無理'): it ends a compound
 AUX_STEM = "助動詞語幹"  # そう of '変わるそう(です)' (hearsay, a noun to UniDic) and of 'おいしそう' (looks)
+# Someone named quoted ('…って先生がいうんだよ'): the quote, who said it (が), the verb of saying.
+QUOTING, SUBJECT_MARK, SAYING = frozenset({"って", "と", "て"}), "が", frozenset({"言う"})
 HEARSAY_WORDS = frozenset({"そう", "らしい"})  # after a plain form: what one heard ('変わるそうじゃ', '継ぐらしい')
 IRREALIS = "未然形"  # the form a negation follows ('行か' of 行かん, 'し' of しない)
 # An adjective said back without the negation of the question ('こわく+なかった？' → 'こわかった').
@@ -191,6 +197,8 @@ VAGUE_REFERENTS = frozenset({"例", "アレ", "あれ", "やつ", "ヤツ", "件
 # a five-row verb conjugated as one-row is its potential (買う → 買え); 切る after a verb is doing it through.
 GODAN_ENDINGS = frozenset("うくぐすつぬぶむ")
 ONE_ROW = "下一段"
+# A one-row verb's られ (付け+られ+た) is its potential as well as its passive: passive only with who did it (に).
+ONE_ROWS, RARE, AGENT_MARK = ("下一段", "上一段"), "られ", "に"
 POTENTIAL_RU = "れ"  # 走る → 走れ
 RU = "る"
 THROUGH = frozenset({"切る"})

@@ -429,7 +429,7 @@ def _heard(text: str, line: str, own_names: tuple[str, ...], other_names: tuple[
         return Understanding("farewell")
     advice = any(ADVICE_ASKED.search(a) for a in asking)  # 'やっぱやめたほうがいいかな' asks, takes nothing back
     if not advice and ((calling_off.retracts(text) and (listening_cues.TAKING_BACK.search(text) or not (
-            listening_cues.OFFER.search(text) or offers_help(text)))) or (
+            listening_cues.OFFER.search(text) or offers_help(text)) or listening_cues.SAID_BEFORE.search(text))) or (
             (listening_cues.SAID_BEFORE.search(text) or listening_cues.TAKING_BACK.search(text))
             and ((listening_cues.TAKING_BACK.search(text) and listening_cues.NULLIFIED.search(text))
                  or listening_cues.CHANGE_TO.search(text))) or listening_cues.TAKEN_BACK_NEG.search(told)):

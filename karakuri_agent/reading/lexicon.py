@@ -41,7 +41,7 @@ from karakuri_agent.ja.word_classes import (
     THROUGH,
 )
 from karakuri_agent.reading.morphemes import Word, lemma_set, word_spans, words
-from karakuri_agent.reading.phrase import helper, modifies_a_noun, negated, passive
+from karakuri_agent.reading.phrase import could_do, helper, modifies_a_noun, negated, passive
 from karakuri_agent.shipped import shipped
 
 # How many words may come between two lemmas of a concept's sequence ('熱+が+さがっ', '手術+は+無事+に+成功').
@@ -364,7 +364,7 @@ def achieved(found: Sequence[Word]) -> bool:
     for i, word in enumerate(found):
         if word.pos != "verb" or negated(found, i) or not any(p > i for p in past):
             continue
-        potential = _potential(word)
+        potential = _potential(word) or could_do(found, i)
         through = word.lemma in THROUGH and i > 0 and found[i - 1].pos == "verb"
         # 'ついに壊れた' is no good news: after 'やっと' only a verb that is not bad of itself
         benign = polarity_table().get(word.lemma, 0) >= 0 and not any(c.polarity < 0 for c in by_lemma().get(word.lemma, ()))

@@ -24,6 +24,9 @@ from typing import Any
 from karakuri_agent.ja.listening_cues import DISCOURSE, JOINING
 from karakuri_agent.ja.word_classes import (
     AMOUNT_COUNTERS,
+    QUOTING,
+    SAYING,
+    SUBJECT_MARK,
     LAUGH_LETTERS,
     ADJECTIVE_ENDING,
     ADVERBIAL,
@@ -351,4 +354,11 @@ def heard_from_others(text: str) -> bool:
     '継ぐらしいで'): そう or らしい right after a plain form (the そう of looks follows a stem: 'おいしそう')."""
     found = words(text)
     return any(w.lemma in HEARSAY_WORDS and (w.pos == "auxiliary" or AUX_STEM in w.detail) and i
-               and found[i - 1].form.startswith(PLAIN_FORMS) for i, w in enumerate(found))
+               and found[i - 1].form.startswith(PLAIN_FORMS) for i, w in enumerate(found)) or _quoted(found)
+
+
+def _quoted(found: Sequence[Word]) -> bool:
+    """Whether the line quotes someone named saying it ('今度は長くなるって先生がいうんだよ', '来月閉まるって
+    店長が言ってた'): a quote, then who said it with が, then a verb of saying."""
+    return any(w.lemma in SAYING and i >= 3 and found[i - 1].surface == SUBJECT_MARK and found[i - 2].pos == "noun"
+               and found[i - 3].surface in QUOTING for i, w in enumerate(found))

@@ -11,19 +11,22 @@ from collections.abc import Sequence
 from karakuri_agent.ja.listening_cues import AGREEING_TAILS, QUESTION_MARKS
 from karakuri_agent.ja.word_classes import (
     ADVERBIAL_FORM,
+    AGENT_MARK,
     AVERTING,
     EUPHONIC,
     GOING_PAST,
     LAUGH_LETTERS,
     NEGATION_TRANSPARENT,
     NEGATIONS,
+    NOUN_TO_VERB,
     OBLIGING,
     OBLIGING_LINKS,
-    NOUN_TO_VERB,
+    ONE_ROWS,
     PASSIVES,
     PAST,
     PAST_BY_CONJUGATION,
     PAST_TOLD,
+    RARE,
     SUPPORT_VERBS,
     TE_LINKS,
 )
@@ -35,10 +38,19 @@ NEGATION_REACH = 3
 
 def passive(found: Sequence[Word], i: int) -> bool:
     """Whether the verb at `i` was done to someone (食べ+られ+た, 外さ+れ+た): the passive auxiliary, then
-    the past; '食べられる？' asks what one can do, it tells nothing done."""
+    the past; '食べられる？' asks what one can do, it tells nothing done, and a one-row verb's られた with no
+    one named doing it (に) is what one could do ('かおつけられた！', '人参食べられた！')."""
     following = found[i + 1:i + 4]
     return bool(following) and following[0].pos == "auxiliary" and following[0].lemma in PASSIVES \
-        and any(tells_past(w) for w in following[1:])
+        and any(tells_past(w) for w in following[1:]) and not could_do(found, i)
+
+
+def could_do(found: Sequence[Word], i: int) -> bool:
+    """Whether the one-row verb at ``i`` with られ is its potential ('かおつけられた！'): nobody named doing it
+    ('弟に食べられた' is done to one)."""
+    after = found[i + 1:i + 2]
+    return found[i].conjugation.startswith(ONE_ROWS) and bool(after) and after[0].surface.startswith(RARE) \
+        and not any(w.surface == AGENT_MARK and w.pos == "particle" for w in found[:i])
 
 
 def modifies_a_noun(found: Sequence[Word], i: int) -> bool:
@@ -128,7 +140,9 @@ def tells_past(word: Word) -> bool:
 def said_as_done(phrase: str) -> str:
     """An action's name in the past ('厚切りトーストを食べる' → '厚切りトーストを食べた', '干物を買う' →
     '干物を買った'), by how its last verb conjugates; '' when it does not end in a verb's plain form."""
-    from karakuri_agent.reading.morphemes import words  # the analyzer: only for a day's action said
+    from karakuri_agent.reading.morphemes import (
+        words,  # the analyzer: only for a day's action said
+    )
 
     found = words(phrase)
     if not found or found[-1].pos != "verb" or not phrase.endswith(found[-1].surface):

@@ -18,6 +18,10 @@ from dataclasses import dataclass
 from karakuri_agent.domain.understanding import TORN, TROUBLE
 from karakuri_agent.ja.listening_cues import DOABLE, DOING
 from karakuri_agent.ja.word_classes import (
+    ADJECTIVAL_NOUN,
+    ATTRIBUTIVE,
+    COPULA_LEMMAS,
+    COPULA_VERBS,
     CLAUSE_NOUNS,
     FULL_STOPS,
     LAUGHS,
@@ -99,7 +103,10 @@ def _after_concession(found: Sequence[Word]) -> Sequence[Word] | None:
     if ends is None or not any(w.pos not in ("particle", "symbol") for w in rest):
         return None  # '免許証も入っとったのに': a line ending so regrets; nothing is conceded
     premise = found[last].surface == CONCESSIVE_NO[1]
-    if not premise and not any(w.pos in ("verb", "adjective", "adjectival") for w in rest):
+    said = [w for w in rest if w.pos not in ("particle", "symbol")]
+    # a predicate must follow: a verb or an adjective, or a noun ending what is said ('…落ちたけどもう過去のこと')
+    if not premise and not any(w.pos in ("verb", "adjective", "adjectival") for w in rest) \
+            and not (said and said[-1].pos == "noun"):
         return None
     starts = max((i + 1 for i, w in enumerate(found[:last]) if w.pos == "symbol" and w.surface in FULL_STOPS), default=0)
     return [*found[:starts], *rest]
@@ -224,6 +231,16 @@ def _found_again(found: Sequence[Word], which: set[int], told: Sequence[Word]) -
         and told[verbs[-1]].lemma in back and not negated(told, verbs[-1])
 
 
+def _predicative(found: Sequence[Word], i: int) -> bool:
+    """Whether the noun at ``i`` says how a thing is, as a predicate: a noun that can ('苦手', '最悪', '元気')
+    before the copula or a negation ('苦手でございまして', '最悪やわ', '元気なくて')."""
+    after = found[i + 1:i + 3]
+    modifying = bool(after) and after[0].form.startswith(ATTRIBUTIVE) and len(after) > 1 and after[1].pos == "noun"
+    return ADJECTIVAL_NOUN in found[i].detail and bool(after) and (
+        after[0].pos == "auxiliary" and after[0].lemma in COPULA_LEMMAS and not modifying
+        or after[0].lemma in NEGATIONS)  # not 'へんな形' ('苦手なんだ' is); '元気なくて' says how one is
+
+
 def _tally(found: Sequence[Word], text: str) -> Feeling:
     table, index = polarity_table(), by_lemma()
     named = tags(found, text)
@@ -254,14 +271,14 @@ def _tally(found: Sequence[Word], text: str) -> Feeling:
                 value = -1
         if word.pos == "verb" and passive(found, i) and value <= 0 and "adversity" in named:
             value = -1  # done to one ('弟に食べられた'), unless a glad thing ('褒められた')
-        if word.pos == "noun" and not own:
+        if word.pos == "noun" and not own and not _predicative(found, i):
             # the dictionaries' nouns are broad (テスト and 宿題 are negative there): they count only
             # where no predicate nor concept says how things went ('事故にあった')
             weak += value
             continue
         score += value
-        if word.pos != "noun":
-            main = value
+        if (word.pos != "noun" or _predicative(found, i)) and (value or word.lemma not in COPULA_VERBS):
+            main = value  # '…話すのが苦手でございまして': it ends so; ござる, ある after it say nothing
     # no word scored: a concept named by its surface ('チケット取れた'), else the dictionaries' nouns
     score = score or sum(c.polarity for c in concepts().values() if c.name in named) or weak
     if torn(found):  # '転職しようか迷ってて': deliberating, met with a listening ear, never cheer

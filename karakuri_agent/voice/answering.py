@@ -19,7 +19,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from karakuri_agent.domain.understanding import (
-    CARE, DAY, FAVOURITE, MEAL, OTHER, PASTIME, PLANS, SELF, SIDE, TALK, TORN, WORLD,
+    CARE, DAY, FAVOURITE, MEAL, OTHER, PASTIME, PLANS, SELF, SIDE, TALK, WORLD,
 )
 from karakuri_agent.ja import listening_cues
 from karakuri_agent.ja.promise_words import PROMISE_NAMED
@@ -27,24 +27,19 @@ from karakuri_agent.ja.sentences import is_asking, split_sentences
 from karakuri_agent.ja.speech_words import REQUEST, join_sentences, plan_day
 from karakuri_agent.ja.word_classes import NOT_TOPICS
 from karakuri_agent.reading import hearing, lexicon, morphemes, told_of
-from karakuri_agent.reading.phrase import said_as_done, tells_past
+from karakuri_agent.reading.phrase import said_as_done
 from karakuri_agent.reading.times import clock_parts
 from karakuri_agent.voice.names import address_name, place_word_of
 from karakuri_agent.reading.choices import listed_options
 from karakuri_agent.reading.normalised import unspaced
-from karakuri_agent.reading.told_facts import thing_told
 from karakuri_agent.reading.town_questions import is_town_thing, place_names, whether_there_is
+from karakuri_agent.voice.reacting import reacted
 from karakuri_agent.voice.situation import Plan, Situation, find_fact, pick_option, time_side
 
 if TYPE_CHECKING:
     from karakuri_agent.domain.understanding import Understanding
 
-__all__ = ["answered", "cared", "talk_topic"]
-
-
-def _said(s: Situation, kind: str, table: str = "answers", **values: str) -> list[str]:
-    pool = (s.persona.answers if table == "answers" else s.persona.reactions).get(kind, ())
-    return s.filled(pool, f"{table}.{kind}", **values)
+__all__ = ["answered", "talk_topic"]
 
 
 def talk_topic(lines: tuple[str, ...], skip: tuple[str, ...]) -> tuple[str, bool]:
@@ -83,10 +78,10 @@ def _plans(s: Situation, h: Understanding) -> list[str]:
     """Its plans for the time asked of: a promise then, else what the pack means to do then, else none."""
     plan = next((p for p in s.memory.plans if _falls_in(p, h.ahead)), None)
     if plan is not None:
-        return _said(s, "plans", place=place_word_of(plan.place),
+        return s.lines_of("plans", place=place_word_of(plan.place),
                      time=plan_day(plan.days, plan.weekday) + listening_cues.clock_said(plan.time))
     intended = s.persona.plans_ahead.get(h.ahead or "later", ())
-    return s.filled(intended, f"plans_ahead.{h.ahead or 'later'}") if intended else _said(s, "no_plans")
+    return s.filled(intended, f"plans_ahead.{h.ahead or 'later'}") if intended else s.lines_of("no_plans")
 
 
 def _day(s: Situation, h: Understanding) -> list[str]:
@@ -96,16 +91,16 @@ def _day(s: Situation, h: Understanding) -> list[str]:
     people = tuple(p for p in people if p and p != s.said.partner)
     asked = h.question.text if h.question else s.line
     if listening_cues.ABOUT_MET.search(asked):
-        return _said(s, "day_met", topic=_listed(people)) if people else _said(s, "met_nobody")
+        return s.lines_of("day_met", topic=_listed(people)) if people else s.lines_of("met_nobody")
     if listening_cues.ABOUT_SINCE.search(asked) and s.memory.arrived:
-        return _since(s, asked) or (_said(s, "day", place=_listed(places)) if places else [])
+        return _since(s, asked) or (s.lines_of("day", place=_listed(places)) if places else [])
     if places and lexicon.best_of_day(asked):  # '今日一番楽しかったことって何？': the place it went last
-        return _said(s, "day_best", place=places[0]) or _said(s, "day", place=_listed(places))
+        return s.lines_of("day_best", place=places[0]) or s.lines_of("day", place=_listed(places))
     if places:
-        return _said(s, "day", place=_listed(places))
+        return s.lines_of("day", place=_listed(places))
     if s.memory.here:
-        return _said(s, "doing", place=place_word_of(s.memory.here))
-    return _said(s, "quiet_day")
+        return s.lines_of("doing", place=place_word_of(s.memory.here))
+    return s.lines_of("quiet_day")
 
 
 def _since(s: Situation, asked: str) -> list[str]:
@@ -113,15 +108,15 @@ def _since(s: Situation, asked: str) -> list[str]:
     arrival today; both from the journal (the time a notification first found it there)."""
     here, first = s.memory.arrived[0], s.memory.arrived[-1]
     if listening_cues.HERE_ASKED.search(asked):
-        return _said(s, "arrived_here", place=place_word_of(here[0]), time=listening_cues.clock_said(here[1]))
-    return _said(s, "out_since", place=place_word_of(first[0]), time=listening_cues.clock_said(first[1]))
+        return s.lines_of("arrived_here", place=place_word_of(here[0]), time=listening_cues.clock_said(here[1]))
+    return s.lines_of("out_since", place=place_word_of(first[0]), time=listening_cues.clock_said(first[1]))
 
 
 def _talk(s: Situation) -> list[str]:
     topic, phrase = talk_topic(s.memory.talk, (s.said.partner, s.persona.name, s.persona.short_name))
     if not topic:
-        return _said(s, "talk_new")
-    return _said(s, "talk_topic", topic=topic if phrase else topic + listening_cues.OF)
+        return s.lines_of("talk_new")
+    return s.lines_of("talk_topic", topic=topic if phrase else topic + listening_cues.OF)
 
 
 def _favourite(s: Situation, kind: str, noun: str = "") -> list[str]:
@@ -129,16 +124,16 @@ def _favourite(s: Situation, kind: str, noun: str = "") -> list[str]:
     `common_choices`: 'どんな漬物が好き？' → 'たくあんかな', the same every run), else never thought about."""
     tastes = s.persona.tastes
     if kind == "place" and not tastes.favourites.get("place") and s.persona.favourite_places:
-        return _said(s, "favourite", topic=s.persona.favourite_places[0])
+        return s.lines_of("favourite", topic=s.persona.favourite_places[0])
     if kind == "pastime" and not tastes.favourites.get("pastime") and tastes.pastimes:
-        return _said(s, "pastime", topic=tastes.pastimes[0])
+        return s.lines_of("pastime", topic=tastes.pastimes[0])
     thing = tastes.favourites.get(kind, "")
     if not thing and find_fact(s.line, s.persona):
         return []  # a kind its favourites do not name, its facts do ('将棋はどんな戦法が好き？'): the rest answers
     if thing:
-        return _said(s, "favourite", topic=thing)
+        return s.lines_of("favourite", topic=thing)
     picked = lexicon.common_choice(noun, s.persona.name) or lexicon.common_choice(kind, s.persona.name)
-    return (_said(s, "favourite_guess", topic=picked) if picked else []) or _said(s, "not_sure")
+    return (s.lines_of("favourite_guess", topic=picked) if picked else []) or s.lines_of("not_sure")
 
 
 def _side(s: Situation, h: Understanding) -> list[str]:
@@ -147,66 +142,13 @@ def _side(s: Situation, h: Understanding) -> list[str]:
     tastes = s.persona.tastes
     for habit in tastes.habits:
         if any(w in text for w in habit.words):
-            opener = _said(s, "yes" if habit.does else "no")
+            opener = s.lines_of("yes" if habit.does else "no")
             return [join_sentences((o, say)) for o in opener[:1] for say in s.rot(list(habit.say), "habit")] or opener
     side = time_side(text)
     if side and tastes.time_of_day:
-        opener = _said(s, "yes" if side == tastes.time_of_day else "no")
-        return [join_sentences((o, t)) for o in opener[:1] for t in _said(s, f"time_{tastes.time_of_day}")] or opener
+        opener = s.lines_of("yes" if side == tastes.time_of_day else "no")
+        return [join_sentences((o, t)) for o in opener[:1] for t in s.lines_of(f"time_{tastes.time_of_day}")] or opener
     return []
-
-
-def _told(s: Situation, h: Understanding) -> list[str]:
-    """A reaction to news, a plan or a feeling: the thing told said back only when the line said what
-    happened to it ('試験に受かったんだ！'); a bare noun is never the news ('金魚なんだ…'), so then the
-    reaction is said plainly. Worry, feeling unwell, tiredness and grief get care of their own."""
-    care = cared(s, h)
-    if care:
-        return care
-    # a trouble still going on ('親と最近うまくいってないんだよね') or ahead ('会社、今月いっぱいで閉まること
-    # になりまして') is listened to, not 'それは大変だったね'
-    if h.mood == "bad" and (h.kind == "plan" or h.kind in ("news", "statement", "feeling") and not _told_as_past(s.line)):
-        ongoing = _said(s, "trouble_ongoing", table="reactions") or _said(s, "worry", table="reactions")
-        if ongoing:
-            return ongoing
-    mood = {"good": "good_news", "bad": "bad_news"}.get(h.mood, "")
-    # A plan is ahead: looked forward to or cheered on; good news only when told as decided
-    # ('結婚することになりました'), never wished well as done ('プロポーズしよう思てんねん' → 'よかったね',
-    # '友達の結婚式に行くの' → 'おめでとう').
-    kind = "plan" if h.kind == "plan" and not (mood == "good_news" and h.decided) \
-        else mood or ("feeling" if h.kind == "feeling" else "news")
-    if kind == "plan" and not h.mood and h.decided:
-        # '店、今月で閉めることになってしもうた': decided for them, its feeling unsaid; no cheer when unsure
-        kind = "news"
-    plain = not h.clause or (not h.verbal and kind != "plan") or "relieved" in h.emotions
-    if kind == "good_news" and MILESTONE in h.emotions:  # '昇進決まった！': congratulations, where the pack has them
-        said = _said(s, "celebrate_plain", table="reactions") if plain else \
-            _said(s, "celebrate", table="reactions", topic=h.clause)
-        if said:
-            return said
-    if RELIEVED in h.emotions and h.mood == "good":  # '熱さがった〜', '明日退院できるって': relieved with them
-        said = _said(s, "relief", table="reactions")
-        if said:
-            return said
-    if plain:
-        # a bare noun is no news ('金魚なんだ…'); a trouble over is met as such ('よかったね！'), not said back
-        return _said(s, kind + "_plain", table="reactions")
-    if kind == "plan" and EFFORT in h.emotions:  # '試験受けるんだ': cheered on; a plan of leisure is looked forward to
-        return _said(s, "plan_effort", table="reactions", topic=h.clause) or _said(s, kind, table="reactions",
-                                                                                  topic=h.clause)
-    return _said(s, kind, table="reactions", topic=h.clause)
-
-
-# The emotion of concepts.json's `effort` (an exam, a match, a shift): a plan of one is cheered on.
-EFFORT = "determined"
-# The emotion of concepts.json's `recovery` (治った, 熱が下がった, 無事に): a trouble over.
-RELIEVED = "relieved"
-# The emotion of concepts.json's `milestone` (passed, won, promoted, married, born): news to congratulate.
-MILESTONE = "proud"
-
-# The care a troubled line is met with, by the feeling it names, most serious first.
-_CARE = (("grief", "grief"), ("hurt", "hurt"), ("unwell", "unwell"), (TORN, "torn"), ("worried", "worry"),
-         ("tired", "tired"), ("lonely", "lonely"))
 
 
 def _let_down(line: str, h: Understanding) -> bool:
@@ -217,40 +159,8 @@ def _let_down(line: str, h: Understanding) -> bool:
         or any(mark in line for mark in lexicon.concepts()["sad_marks"].surfaces)  # '楽しみにしてた', '😢
 
 
-def _told_as_past(line: str) -> bool:
-    """Whether the line tells a thing done, in the past ('財布落とした', 'パクられてん'), not a state going on."""
-    return any(tells_past(w) for w in morphemes.words(line))
-
-
 # Concepts that name someone other than the speaker: what they did is no news of the speaker's own.
 OTHERS_NAMED = frozenset({"kin", "person_role", "pet"})
-# The feelings an undertaking ahead may come with and still be encouraged for ('面接、緊張する').
-ENCOURAGED = frozenset({"worried", "determined", "torn"})
-
-
-def cared(s: Situation, h: Understanding) -> list[str]:
-    """Grief, illness, worry, tiredness told: the pack's care for it ([] when the line tells none)."""
-    if h.mood == "good":
-        return []
-    for emotion, pool in _CARE:
-        if emotion in h.emotions:
-            if emotion in ("unwell", "hurt") and h.subject == "third":
-                pool = "unwell_other"  # 'お母さんが風邪で': hope they get well, the speaker is not told to rest
-            elif emotion in ("unwell", "hurt") and h.kind == "plan":
-                pool = "worry"  # '明日手術なんだ': ahead, worried with; not told to rest as if ill now
-            # '試験なんだ。緊張する': the thing is 試験, named before the nerves
-            thing = thing_told(s.line, h.topic) if pool == "worry" and h.topic and not h.phrase else ""
-            if thing and h.subject == "speaker" and not h.emotions - ENCOURAGED \
-                    and lexicon.undertaking(thing) \
-                    and (h.kind == "plan" or (h.kind == "feeling" and lexicon.names_a_time_ahead(s.line))):
-                # '来週プレゼンなんだけど、不安で': the thing ahead named, the speaker encouraged for it
-                said = _said(s, "worry_ahead", table="reactions", topic=thing)
-                if said:
-                    return said
-            said = _said(s, pool, table="reactions")
-            if said:
-                return said
-    return []
 
 
 def _disliked(s: Situation) -> bool:
@@ -268,7 +178,7 @@ def _about_me(s: Situation, topic: str) -> list[str]:
         return s.filled(pool, f"about_me.{topic}")
     if find_fact(s.line, s.persona):
         return []  # the pack's facts say it ('納豆は好き？' → its dislike, and why): the rest of the voice answers
-    return _said(s, "not_sure")
+    return s.lines_of("not_sure")
 
 
 def _asks_of_another_thing(s: Situation, pool: tuple[str, ...]) -> bool:
@@ -294,7 +204,7 @@ def _which_of_the_talk(s: Situation, h: Understanding) -> list[str]:
     if h.question is None or h.question.options or not listening_cues.WHICH.search(h.question.text):
         return []
     named = next((o for line in reversed(s.memory.talk) if (o := listed_options(line))), ())
-    return _said(s, "choice", topic=pick_option(named, s)) if named else []
+    return s.lines_of("choice", topic=pick_option(named, s)) if named else []
 
 
 def _troubled_before(s: Situation, h: Understanding) -> list[str]:
@@ -308,7 +218,7 @@ def _troubled_before(s: Situation, h: Understanding) -> list[str]:
     for line in reversed(s.memory.talk[-2:]):
         before = hearing.hear(line)
         if before is not None and before.troubled:
-            cared = _told(s, before)  # as the trouble itself is met: no cheer word ('わあ' of 'うわあ' too)
+            cared = reacted(s, before)  # as the trouble itself is met: no cheer word ('わあ' of 'うわあ' too)
             return [line for line in cared if not any(w in line for w in lexicon.cheer_words())] or cared
     return []
 
@@ -319,7 +229,7 @@ def _resolved(s: Situation, h: Understanding) -> list[str]:
     if h.kind not in ("news", "statement") or h.mood == "bad" or h.troubled or not told_of.tells_found(s.line):
         return []
     if any((before := hearing.hear(line)) is not None and before.troubled for line in s.memory.talk[-3:]):
-        return _said(s, "relief", table="reactions")
+        return s.lines_of("relief", table="reactions")
     return []
 
 
@@ -335,18 +245,18 @@ def _from_the_talk(s: Situation, h: Understanding) -> list[str]:
     if resolved:
         return resolved
     if listening_cues.WONT_FORGET_ASKED.search(s.line) and not h.emotions & {"grief", "unwell", "hurt"}:
-        return _said(s, "wont_forget")  # 'ココが ひっこしても わすれない？', '忘れないでね'
+        return s.lines_of("wont_forget")  # 'ココが ひっこしても わすれない？', '忘れないでね'
     q = h.question
     if h.kind != "question" or q is None:
         return []
     if listening_cues.REMEMBER_ASKED.search(q.text):
         # '前にお話しした猫のこと、覚えてますか？': someone it knows, yes; else it says it cannot recall, honestly
-        return _said(s, "remember" if s.known else "forgot")
+        return s.lines_of("remember" if s.known else "forgot")
     if q.kind == "yesno" and "apology" in h.acts and len(q.text) <= listening_cues.SHORT_ASK \
             and not listening_cues.KNOWS_ASKED.search(q.text):
-        return _said(s, "apology", table="reactions")  # 'ごめん遅れた！待った？': never 'うん、待ったよ'
+        return s.lines_of("apology", table="reactions")  # 'ごめん遅れた！待った？': never 'うん、待ったよ'
     if q.kind == "yesno" and s.memory.talk and listening_cues.KNEW_ASKED.search(q.text):
-        return _said(s, "didnt_know")  # '昔この町に映画館があった…あんた、知ってたかい？'
+        return s.lines_of("didnt_know")  # '昔この町に映画館があった…あんた、知ってたかい？'
     return []
 
 
@@ -368,7 +278,7 @@ def _ate(s: Situation) -> list[str]:
     """'お昼なに食べた？': the newest thing eaten or drunk today, as the journal has the actions it did
     ('厚切りトーストを食べたよ！'), else that it has not yet; never a place instead."""
     eaten = next((done for action in s.memory.did_today if told_of.eats(action) and (done := said_as_done(action))), "")
-    return _said(s, "ate", topic=eaten) if eaten else _said(s, "ate_nothing")
+    return s.lines_of("ate", topic=eaten) if eaten else s.lines_of("ate_nothing")
 
 
 def _place_of_kind(s: Situation, kind: str) -> str:
@@ -393,11 +303,11 @@ def _promise_asked(s: Situation, h: Understanding) -> list[str]:
                                                else _falls_in(p, frame))), None)
     if kept is not None:
         when = plan_day(kept.days, kept.weekday) + listening_cues.clock_said(kept.time)
-        return _said(s, "promise_kept", place=place_word_of(kept.place), time=when) \
-            or _said(s, "plans", place=place_word_of(kept.place), time=when)
+        return s.lines_of("promise_kept", place=place_word_of(kept.place), time=when) \
+            or s.lines_of("plans", place=place_word_of(kept.place), time=when)
     if clock is None:
         return []  # '明日の約束忘れてないよね？' with none kept tomorrow: the rest of the voice answers
-    return _said(s, "promise_unknown", time=listening_cues.clock_said(f"{clock[0]}:{clock[1]:02d}"))
+    return s.lines_of("promise_unknown", time=listening_cues.clock_said(f"{clock[0]}:{clock[1]:02d}"))
 
 
 def answered(s: Situation, h: Understanding) -> list[str] | None:
@@ -417,27 +327,27 @@ def answered(s: Situation, h: Understanding) -> list[str] | None:
         if h.asks == FAVOURITE:
             return _favourite(s, h.favourite, h.topic)
         if h.asks == PASTIME:
-            return _said(s, "pastime", topic=s.persona.tastes.pastimes[0]) if s.persona.tastes.pastimes \
-                else _said(s, "not_sure")
+            return s.lines_of("pastime", topic=s.persona.tastes.pastimes[0]) if s.persona.tastes.pastimes \
+                else s.lines_of("not_sure")
         if h.asks == OTHER:
-            return _said(s, "other_unknown")
+            return s.lines_of("other_unknown")
         asked = whether_there_is(h.question.text) if h.question is not None else ""
         known = _known_place(s, asked)
         if known:  # '商店街に本屋ってあったっけ？' after a visit to 古本屋「しおり堂」: the place it knows
-            found = _said(s, "world_known", place=known)
+            found = s.lines_of("world_known", place=known)
             if found:
                 return found
         if asked and is_town_thing(asked):  # '駅前に郵便局はございましたでしょうか': one it does not know
-            return _said(s, "world_unknown_of", topic=asked) or _said(s, "world_unknown") or None
+            return s.lines_of("world_unknown_of", topic=asked) or s.lines_of("world_unknown") or None
         # 'デートするならどこがおすすめ？': a place of the kind it knows, else the kind, unless the kind is what
         # was named ('いちばんおいしいぱんやさんどこ？' wants one it does not know)
         place = _place_of_kind(s, h.sought) if h.sought else ""
         kind_named = bool(h.sought) and any(m in unspaced(s.line) for m in place_names(h.sought))
         if place or (h.sought and not kind_named):
-            return _said(s, "recommend", place=place or h.sought) or None
+            return s.lines_of("recommend", place=place or h.sought) or None
         if h.asks == WORLD:  # what the town holds, which the agent was never told: said plainly, how to find out
-            named = _said(s, "world_unknown_of", topic=h.topic) if is_town_thing(h.topic) else []
-            return named or _said(s, "world_unknown") or _said(s, "unknown") or None
+            named = s.lines_of("world_unknown_of", topic=h.topic) if is_town_thing(h.topic) else []
+            return named or s.lines_of("world_unknown") or s.lines_of("unknown") or None
         if h.asks == SIDE:
             return _side(s, h) or None
         if h.asks == SELF:
@@ -457,52 +367,52 @@ def answered(s: Situation, h: Understanding) -> list[str] | None:
         own = h.kind != "plan" and h.subject == "speaker" and not listening_cues.HEARSAY.search(s.line) \
             and not lexicon.named_in(s.line) & OTHERS_NAMED
         event = lexicon.told_event(s.line) if own and not taken else ""
-        return None if taken else (_said(s, event, table="reactions") if event else []) \
-            or _said(s, "ack", table="reactions") or None
+        return None if taken else (s.lines_of(event, table="reactions") if event else []) \
+            or s.lines_of("ack", table="reactions") or None
     if h.kind in ("news", "plan", "feeling") or (h.kind == "statement" and (h.mood or h.emotions)):
-        return _told(s, h)
+        return reacted(s, h)
     if h.kind == "retraction" and is_asking(split_sentences(s.line)[-1]):
         # 'やっぱり ろくじに しても いい？', '…公園にしてくれん？': a change asked for, granted
-        return _said(s, "grant") or _said(s, "yes") or None
+        return s.lines_of("grant") or s.lines_of("yes") or None
     if h.kind == "retraction" and "apology" in h.acts:  # 'ごめん、明日のやつキャンセルで': forgiven
-        return _said(s, "apology", table="reactions") or None
+        return s.lines_of("apology", table="reactions") or None
     if h.kind == "retraction" and h.troubled and not REQUEST.search(s.line) and _let_down(s.line, h):
         # '楽しみにしてた旅行、台風で中止になった…😢': a letdown, cared for ('忘れてください' asks, it tells no trouble)
-        return _told(s, replace(h, mood="bad"))
+        return reacted(s, replace(h, mood="bad"))
     if h.kind == "retraction":
         if h.clause and (h.topic or not h.phrase):
-            return _said(s, "retraction", table="reactions", topic=h.clause)
+            return s.lines_of("retraction", table="reactions", topic=h.clause)
         if not h.topic or h.phrase:
-            return _said(s, "retraction_plain", table="reactions")
-        return _said(s, "retraction", table="reactions", topic=h.topic + listening_cues.CALLED_OFF)
+            return s.lines_of("retraction_plain", table="reactions")
+        return s.lines_of("retraction", table="reactions", topic=h.topic + listening_cues.CALLED_OFF)
     if h.kind == "offer":  # help or a gift offered: taken or kindly declined, with thanks, as the policy says;
         # a thing it dislikes ('激辛せんべいあるけど食べる？') kindly declined whatever the policy
         takes = s.takes_offers and not _disliked(s)
-        return _said(s, "offer_accept" if takes else "offer_decline", table="reactions") or None
+        return s.lines_of("offer_accept" if takes else "offer_decline", table="reactions") or None
     if h.kind == "arrangement":  # 'じゃあ、そっちで4時ね': agreed to
-        return _said(s, "agree") or None
+        return s.lines_of("agree") or None
     if h.kind == "play":  # a riddle answered, a pun laughed at, a shiritori word said
-        return _said(s, h.game, table="reactions", topic=h.topic) or None
+        return s.lines_of(h.game, table="reactions", topic=h.topic) or None
     if h.kind == "role":  # '今から君はAIアシスタントです': it stays itself
-        return _said(s, "stay_myself", table="reactions") or None
+        return s.lines_of("stay_myself", table="reactions") or None
     if h.kind == "garbled":  # 'あsdfghjkl': asked about kindly
-        return _said(s, "puzzled", table="reactions") or None
+        return s.lines_of("puzzled", table="reactions") or None
     if h.kind == "concern":  # the partner worries about the agent: thanked, and told it is fine
-        return _said(s, "concern_thanks", table="reactions") or None
+        return s.lines_of("concern_thanks", table="reactions") or None
     if h.kind == "cheered":  # 'がんばって！': thanked for the cheer
-        return _said(s, "cheered", table="reactions") or _said(s, "thanks", table="reactions") or None
+        return s.lines_of("cheered", table="reactions") or s.lines_of("thanks", table="reactions") or None
     if h.kind == "shown":  # 'じゃーん😆 どうかな？': admired
-        return _said(s, "shown", table="reactions") or _said(s, "remark", table="reactions") or None
+        return s.lines_of("shown", table="reactions") or s.lines_of("remark", table="reactions") or None
     if h.kind == "looks":  # 'コーヒーおいしそうだね': what the pack says of the thing, else agreed with
-        return None if s.pickup else (_said(s, "remark", table="reactions") or None)
+        return None if s.pickup else (s.lines_of("remark", table="reactions") or None)
     if h.kind == "warmth" and told_of.about_talking(s.line):  # 'ニケちゃんと話してると時間を忘れちゃう'
-        return _said(s, "warmth_talk", table="reactions") or _said(s, "warmth", table="reactions") or None
+        return s.lines_of("warmth_talk", table="reactions") or s.lines_of("warmth", table="reactions") or None
     if h.kind in ("warmth", "compliment", "thanks", "apology", "remark"):
-        return _said(s, h.kind, table="reactions") or None
+        return s.lines_of(h.kind, table="reactions") or None
     if h.kind == "invitation" and (h.question is None or h.question.kind != "invite"):
         # An invitation the question reader took for a yes/no: agreed to, with what the pack says of
         # the place or thing invited to when it has something ('コンビニ、ちょうど寄りたかったんだ').
-        agree = _said(s, "agree")
+        agree = s.lines_of("agree")
         # what the pack says of a time named ('今度' → 'うん、また今度ね！') reads as putting it off: not said
         picked = s.picked if s.pickup is not None and s.pickup.key not in NOT_TOPICS else []
         return [join_sentences((a, p)) for a in agree for p in picked] or agree or None

@@ -112,6 +112,11 @@ class Situation:
         """``pool``'s templates filled with what was said (and ``values``), in this seed's order."""
         return self.rot(fill_pool(pool, replace(self.said, **values)), salt)
 
+    def lines_of(self, kind: str, table: str = "answers", **values: str) -> list[str]:
+        """The pack's lines of ``table.kind`` (its `answers` or `reactions`), filled, in this seed's order."""
+        pool = (self.persona.answers if table == "answers" else self.persona.reactions).get(kind, ())
+        return self.filled(pool, f"{table}.{kind}", **values)
+
     @functools.cached_property
     def picked(self) -> list[str]:
         return _pickup_pool(self.pickup, self.persona, self.said)

@@ -38,7 +38,7 @@ from karakuri_agent.ja.sentences import is_asking, split_sentences
 from karakuri_agent.reading import greetings
 from karakuri_agent.reading.lexicon import cheer_words
 from karakuri_agent.reading.question_kinds import read_question
-from karakuri_agent.voice import answering
+from karakuri_agent.voice import answering, reacting
 from karakuri_agent.voice.fitting import choose_line, said_key, stable_index
 from karakuri_agent.voice.names import address_name, given_name_of, place_label_of, time_label_of
 from karakuri_agent.voice.pickup import find_pickup, line_kind, pick_topic
@@ -166,7 +166,7 @@ def _plan_reply(s: Situation) -> _Plan:
     pick up the partner's topic; else react to the kind of line; else chat.
     Once a pool is used up the next one's lines are said instead, never glued on."""
     if s.heard and s.heard.kind == "farewell":
-        care = answering.cared(s, s.heard)
+        care = reacting.cared(s, s.heard)
         bye = s.rot(_goodbyes(s), "bye")
         return _Plan((s.rot(care, "care"), bye) if care else (bye,), [], [])
     if s.heard and s.heard.kind == "greeting":  # greeted in the middle of a talk: greeted back in kind
@@ -239,7 +239,7 @@ def _goodbyes(s: Situation) -> list[str]:
 def _plan_farewell(s: Situation) -> _Plan:
     farewells = _goodbyes(s)
     # '体調が優れませんので、本日は早めに失礼いたします': care for it before the goodbye
-    first = (answering.cared(s, s.heard) if s.heard else []) or (s.answer.lines if s.answer else s.picked)
+    first = (reacting.cared(s, s.heard) if s.heard else []) or (s.answer.lines if s.answer else s.picked)
     cared = s.heard is not None and s.heard.troubled  # no giggle after care ('体調が優れませんので…')
     return _Plan((s.rot(first, "pick"), s.rot(farewells, "bye")),
                  s.rot(farewells, "extra"), [] if cared else s.tails)

@@ -1,0 +1,118 @@
+"""How what a partner tells is met: news, a plan, a feeling, a trouble (the pack's `reactions`).
+
+answering.py decides what a line asks for; a line that tells something is reacted to here: care by the
+feeling it names, encouragement before a thing to undertake, congratulations, relief, joy, or plain
+interest, and never cheer for trouble or for a thing ahead told badly.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from karakuri_agent.domain.understanding import TORN
+from karakuri_agent.reading import lexicon, morphemes
+from karakuri_agent.reading.phrase import tells_past
+from karakuri_agent.reading.told_facts import thing_told
+
+if TYPE_CHECKING:
+    from karakuri_agent.domain.understanding import Understanding
+    from karakuri_agent.voice.situation import Situation
+
+__all__ = ["cared", "encouraged", "reacted", "told_as_past"]
+
+# The emotion of concepts.json's `effort` (an exam, a match, a shift): a plan of one is cheered on.
+EFFORT = "determined"
+# The emotion of concepts.json's `recovery` (治った, 熱が下がった, 無事に): a trouble over.
+RELIEVED = "relieved"
+# The emotion of concepts.json's `milestone` (passed, won, promoted, married, born): news to congratulate.
+MILESTONE = "proud"
+# The care a troubled line is met with, by the feeling it names, most serious first.
+_CARE = (("grief", "grief"), ("hurt", "hurt"), ("unwell", "unwell"), (TORN, "torn"), ("worried", "worry"),
+         ("tired", "tired"), ("lonely", "lonely"))
+# The feelings an undertaking ahead may come with and still be encouraged for ('面接、緊張する').
+ENCOURAGED = frozenset({"worried", "determined", "torn"})
+
+
+def reacted(s: Situation, h: Understanding) -> list[str]:
+    """A reaction to news, a plan or a feeling: the thing told said back only when the line said what
+    happened to it ('試験に受かったんだ！'); a bare noun is never the news ('金魚なんだ…'), so then the
+    reaction is said plainly. Worry, feeling unwell, tiredness and grief get care of their own."""
+    care = cared(s, h)
+    if care:
+        return care
+    # a trouble still going on ('親と最近うまくいってないんだよね') or ahead ('会社、今月いっぱいで閉まること
+    # になりまして') is listened to, not 'それは大変だったね'
+    if h.mood == "bad" and (h.kind == "plan" or h.kind in ("news", "statement", "feeling") and not told_as_past(s.line)):
+        ongoing = (encouraged(s, h) if h.kind == "plan" else []) or s.lines_of("trouble_ongoing", table="reactions") \
+            or s.lines_of("worry", table="reactions")
+        if ongoing:
+            return ongoing
+    mood = {"good": "good_news", "bad": "bad_news"}.get(h.mood, "")
+    # A plan is ahead: looked forward to or cheered on; good news only when told as decided
+    # ('結婚することになりました'), never wished well as done ('プロポーズしよう思てんねん' → 'よかったね',
+    # '友達の結婚式に行くの' → 'おめでとう').
+    kind = "plan" if h.kind == "plan" and not (mood == "good_news" and h.decided) \
+        else mood or ("feeling" if h.kind == "feeling" else "news")
+    if kind == "plan" and not h.mood and h.decided:
+        # '店、今月で閉めることになってしもうた': decided for them, its feeling unsaid; no cheer when unsure
+        kind = "news"
+    if kind == "plan" and not h.mood and h.polarity < 0:
+        # a thing ahead told badly ('来週試験なんだ': 試験 scores badly) is never looked forward to
+        said = encouraged(s, h)
+        if said:
+            return said
+        kind = "news"
+    plain = not h.clause or (not h.verbal and kind != "plan") or "relieved" in h.emotions
+    if kind == "good_news" and MILESTONE in h.emotions:  # '昇進決まった！': congratulations, where the pack has them
+        said = s.lines_of("celebrate_plain", table="reactions") if plain else \
+            s.lines_of("celebrate", table="reactions", topic=h.clause)
+        if said:
+            return said
+    if RELIEVED in h.emotions and h.mood == "good":  # '熱さがった〜', '明日退院できるって': relieved with them
+        said = s.lines_of("relief", table="reactions")
+        if said:
+            return said
+    if plain:
+        # a bare noun is no news ('金魚なんだ…'); a trouble over is met as such ('よかったね！'), not said back
+        return s.lines_of(kind + "_plain", table="reactions")
+    if kind == "plan" and EFFORT in h.emotions:  # '試験受けるんだ': cheered on; a plan of leisure is looked forward to
+        return s.lines_of("plan_effort", table="reactions", topic=h.clause) or s.lines_of(kind, table="reactions",
+                                                                                  topic=h.clause)
+    return s.lines_of(kind, table="reactions", topic=h.clause)
+
+
+def encouraged(s: Situation, h: Understanding) -> list[str]:
+    """A thing of the speaker's to undertake, told badly ('法要で挨拶を頼まれておりまして、人前で話すのがどうにも
+    苦手で'): encouraged, naming it (reactions.worry_ahead); [] for anything else."""
+    thing = thing_told(s.line, h.topic) if h.topic and not h.phrase else ""
+    if not (thing and h.subject == "speaker" and lexicon.undertaking(thing)):
+        return []
+    return s.lines_of("worry_ahead", table="reactions", topic=thing)
+
+
+def told_as_past(line: str) -> bool:
+    """Whether the line tells a thing done, in the past ('財布落とした', 'パクられてん'), not a state going on."""
+    return any(tells_past(w) for w in morphemes.words(line))
+
+
+def cared(s: Situation, h: Understanding) -> list[str]:
+    """Grief, illness, worry, tiredness told: the pack's care for it ([] when the line tells none)."""
+    if h.mood == "good":
+        return []
+    for emotion, pool in _CARE:
+        if emotion in h.emotions:
+            if emotion in ("unwell", "hurt") and h.subject == "third":
+                pool = "unwell_other"  # 'お母さんが風邪で': hope they get well, the speaker is not told to rest
+            elif emotion in ("unwell", "hurt") and h.kind == "plan":
+                pool = "worry"  # '明日手術なんだ': ahead, worried with; not told to rest as if ill now
+            # '来週プレゼンなんだけど、不安で', '試験なんだ。緊張する': the thing ahead named (試験, before the
+            # nerves), the speaker encouraged for it
+            if pool == "worry" and not h.emotions - ENCOURAGED \
+                    and (h.kind == "plan" or (h.kind == "feeling" and lexicon.names_a_time_ahead(s.line))):
+                said = encouraged(s, h)
+                if said:
+                    return said
+            said = s.lines_of(pool, table="reactions")
+            if said:
+                return said
+    return []
