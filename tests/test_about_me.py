@@ -10,13 +10,16 @@ pack's `about_me`; a remark after the question ('…ある？おしえてほし�
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from karakuri_agent.domain.understanding import SELF
+from karakuri_agent.ja.sentences import split_sentences
 from karakuri_agent.reading.hearing import hear
+from karakuri_agent.reading.phrase import says_not
 from karakuri_agent.shipped import shipped
 from karakuri_agent.voice.persona_pack import load_persona
 from karakuri_agent.voice.speech import Memory, compose
@@ -49,6 +52,8 @@ def _from_about_me(reply: str, topic: str) -> bool:
     ("あんた、苦手なもんはあるのかい。なんでもできそうに見えるけどねえ", "bad_at"),
     ("ニケちゃん最近ハマってることある？おしえてほしいいい", "lately"),
     ("夜ってちゃんと眠れてます？", "sleep"),
+    ("ところで、ニケさんはお加減いかがですか。", "how_are_you"),
+    ("ニケちゃんおひさ〜！げんきしとった？", "how_are_you"),
 ])
 def test_a_question_about_itself_is_answered_from_its_pack(line: str, topic: str) -> None:
     heard = hear(line, own_names=OWN)
@@ -168,3 +173,36 @@ def test_a_topic_written_in_kana_is_the_topic_its_kanji_names(line: str, topic: 
     assert heard is not None and heard.self_topic == topic, heard
     if not topic:  # what it likes to eat: its favourite food, not what it ate today
         assert heard.asks != "meal" and "鮭" in _reply(line), _reply(line)
+
+
+@pytest.mark.parametrize("line, topic", [("料理ってする？🍳", "cooking"), ("ニケちゃん、料理はするの？", "cooking"),
+                                         ("お変わりありませんか", "how_are_you"),
+                                         ("こんにちは。お変わりございませんか", "how_are_you")])
+@pytest.mark.parametrize("seed", ["a", "b", "c"])
+def test_a_yes_no_about_itself_says_where_it_stands_first(line: str, topic: str, seed: str) -> None:
+    """'料理ってする？' got 'おにぎりくらいなら作るよ！…' with no yes (the CI's yes/no floor): a yes/no about itself
+    opens with the pack's yes or no, a no where its answer ends on a negation; 'ありませんか' asks, never invites."""
+    heard = hear(line, own_names=OWN)
+    assert heard is not None and heard.kind == "question" and heard.self_topic == topic, heard
+    reply = _reply(line, seed)
+    answer = next(a for a in NIKE.about_me[topic] if reply.endswith(a))
+    stance = re.split("[、！。]", reply[:-len(answer)].rstrip("、"))[-1]  # after a greeting or the partner's name
+    wanted = "no" if says_not(split_sentences(answer)[0]) else "yes"
+    assert any(stance == opener.rstrip("。！…") for opener in NIKE.answers[wanted]), reply
+
+
+@pytest.mark.parametrize("text, negative", [("おにぎりくらいなら作るよ！", False), ("料理はあんまりしないんだ", True),
+                                            ("作ってみたことないなあ", True), ("得意じゃないかな", True),
+                                            ("泳げないんです。", True), ("好きじゃないけど、作るよ", False),
+                                            ("行きませんでした", True), ("時間がある日は走ってるよ", False)])
+def test_an_answer_says_not_when_it_ends_on_a_negation(text: str, negative: bool) -> None:
+    assert says_not(text) is negative
+
+
+@pytest.mark.parametrize("line, kind", [("何か困ってることありませんか", "question"), ("一緒にお茶しませんか", "invitation"),
+                                        ("今度、映画でも見に行きませんか？", "invitation"),
+                                        ("お怪我はございませんか", "concern")])
+def test_whether_there_is_asked_politely_is_no_invitation(line: str, kind: str) -> None:
+    """'お変わりありませんか' was read as an invitation ('いいね、楽しそう！'): ある is no thing one is asked along to."""
+    heard = hear(line, own_names=OWN)
+    assert heard is not None and heard.kind == kind, heard

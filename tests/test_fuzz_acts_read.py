@@ -179,3 +179,25 @@ def test_what_a_line_does_under_its_words(line: str, kind: str) -> None:
     home by mistake is no offer, what someone named said is no plan of the speaker's."""
     heard = hear(line, own_names=OWN)
     assert heard is not None and heard.kind == kind, (line, heard)
+
+
+@pytest.mark.fuzz
+@settings(max_examples=60, deadline=None)
+@given(greeting=st.sampled_from(("", "おお、ニケさんか。", "おはようございます。", "おや　ニケちゃん　こんにちは。", "こんばんは。")),
+       remark=st.sampled_from(("今日はええ天気じゃのう", "いい　てんきだね", "今夜は冷えるねえ", "今朝は冷えたなや", "雨降りだしたばい")))
+def test_fuzz_a_remark_on_the_weather_in_any_register_is_shared(greeting: str, remark: str) -> None:
+    """Set-7: 'おお、ニケさんか。今日はええ天気じゃのう' met with '天気のこと、わたしもちょうど気になってたんだ。',
+    'いい　てんきだね' with 'こんにちは、ちょうど話したかったんだ。': a remark on the moment, agreed with."""
+    line = greeting + remark
+    heard = hear(line, own_names=OWN)
+    assert heard is not None and heard.kind == "remark", (line, heard)
+
+
+@pytest.mark.parametrize("line, kind", [("明日、空から魚降ってくるらしいばい", "news"),
+                                        ("じゃ、俺はここで離脱するわ。おつ〜", "farewell"), ("そろそろ落ちるわ", "farewell"),
+                                        ("おつ〜", "greeting"), ("ごめん、遅れる！あと15分くらいかかりそう", "apology")])
+def test_hearsay_leaving_and_being_late_read_as_what_they_do(line: str, kind: str) -> None:
+    """What one heard is no moment shared; leaving a talk is a farewell ('おつ〜' alone greets); a late notice
+    apologises (it was read as how a thing looks)."""
+    heard = hear(line, own_names=OWN)
+    assert heard is not None and heard.kind == kind, (line, heard)

@@ -366,3 +366,13 @@ def test_nothing_of_another_day_follows_their_news_that_went_well_or_badly_or_is
     day2 = DAY1 + timedelta(days=1)
     said, _ = _run(env, _conversation("notif-n2", day2, "桜草メイ", MEI, line), day2)
     assert "ミケ" not in said, (line, said)
+
+
+@pytest.mark.parametrize("line", ["風が気持ちいいね", "今日はいい天気ですね", "夕焼けがきれいだなあ"])
+def test_a_remark_on_the_day_is_small_talk_a_memory_may_follow(env, state_dir, line):
+    """The CI's memory floor fell to 0.6: 'そういえば隣町、どうなった？' stopped following '風が気持ちいいね' once
+    news told well kept memories out. A remark on the moment is not their news: small talk, where it comes back."""
+    _run(env, _conversation("notif-w1", DAY1, "桜草メイ", MEI, "猫を飼ってるの、名前はミケ。"), DAY1)
+    day2 = DAY1 + timedelta(days=1)
+    said, _ = _run(env, _conversation("notif-w2", day2, "桜草メイ", MEI, line), day2)
+    assert "ミケ" in said, (line, said)

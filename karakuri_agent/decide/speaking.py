@@ -71,6 +71,7 @@ Link = tuple[str, str, tuple[str, ...], Recall | None]
 # or care is one thought: nothing of another day follows it).
 RECALL_AFTER = frozenset({"statement", "remark", "news"})
 THIRD = "third"
+REMARK = "remark"
 
 
 # -- helpers -------------------------------------------------------------------------
@@ -96,10 +97,12 @@ def recalling(view: View, decision: Decision, choice: Choice, partner: PersonRef
                            view.notification_id)[0]
         return _said_remembering(view, decision, choice, said, *link[:3])  # their news is about what they told
     own_names = (view.persona.short_name, view.persona.name, view.me.name)
-    if not asked and heard is not None and (heard.troubled or heard.mood or heard.polarity or heard.subject == THIRD
+    told_well_or_badly = heard is not None and bool(heard.polarity) and heard.kind != REMARK
+    if not asked and heard is not None and (heard.troubled or heard.mood or told_well_or_badly or heard.subject == THIRD
                                             or not _leaves_room(heard, text, own_names)):
         # an answer, care or thanks is one thought, and news of theirs that went well or badly, or of someone
-        # of theirs ('孫が保育士になった'), is theirs to tell: nothing of another day follows it
+        # of theirs ('孫が保育士になった'), is theirs to tell: nothing of another day follows it; a remark on the
+        # day ('風が気持ちいいね') is small talk, where it does
         return decision
     # '覚えてる？' asks for what they told: it comes back whatever the day ('うん、もちろん覚えてるよ！だいふくちゃん、元気？')
     memory = recall.asked_of(view.told.get(str(partner.id), ()), partner, view.now, text) if asked \

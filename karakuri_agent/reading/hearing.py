@@ -457,6 +457,8 @@ def _heard(text: str, line: str, own_names: tuple[str, ...], other_names: tuple[
     about_me = next((a for a in asking_with_what_before(sentences, listening_cues.SHORT_ASK) if listening_cues.ABOUT_TALK.search(a) or listening_cues.ABOUT_DAY.search(a)
                      or listening_cues.ABOUT_PLANS.search(a) or lexicon.plans_asked(unspaced(a))
                      or lexicon.self_topic(unspaced(a))), None)
+    if about_me and asking and about_me not in asking[-1] and invites(asking[-1]):
+        about_me = None  # '調子はどう？一緒に映画でもどう？': the invitation after it is what waits for an answer
     if about_me or listening_cues.ABOUT_TALK.search(text):
         return _question(text, about_me or text, own_names, other_names, skip, line)
     if asking and (asking[-1] == sentences[-1] or told_of.aside(sentences[sentences.index(asking[-1]) + 1:], asking[-1])):
@@ -471,9 +473,10 @@ def _heard(text: str, line: str, own_names: tuple[str, ...], other_names: tuple[
         return Understanding("warmth")
     if invites(text):
         return Understanding("invitation", topic=_invited_to(text, skip))
-    if listening_cues.REMARK.search(sentences[-1]) and not asking:
+    if listening_cues.REMARK.search(sentences[-1]) and not asking and not listening_cues.HEARSAY.search(text):
         return Understanding("remark", topic=_topic(text, skip)[0])  # the moment both share: agreed with
-    if not is_asking(sentences[-1]) and _looks(sentences[-1]) and not sentiment.feel(sentences[-1]).troubled:  # 'コーヒーおいしそうだね': how a thing looks, no news
+    if not is_asking(sentences[-1]) and _looks(sentences[-1]) and not sentiment.feel(sentences[-1]).troubled \
+            and not APOLOGY.search(text):  # 'ごめん、遅れる！あと15分くらいかかりそう' apologises  # 'コーヒーおいしそうだね': how a thing looks, no news
         return Understanding("looks", topic=_topic(sentences[-1], skip)[0])
     if listening_cues.THANKS.search(text):
         return Understanding("thanks", topic=_topic(listening_cues.THANKS.split(text, maxsplit=1)[0], skip)[0])

@@ -30,6 +30,7 @@ from karakuri_agent.ja.word_classes import (
     SUPPORT_VERBS,
     TE_LINKS,
 )
+from karakuri_agent.reading import morphemes
 from karakuri_agent.reading.morphemes import Word
 
 # How far after a predicate a negation still turns it: its auxiliaries (れ, なかっ, た) come between.
@@ -154,3 +155,15 @@ def said_as_done(phrase: str) -> str:
         if verb.conjugation.startswith(kind) and phrase.endswith(ending):
             return phrase[: -len(ending)] + past
     return ""
+
+
+def says_not(text: str) -> bool:
+    """Whether a sentence ends on a negation ('料理はあんまりしないんだ', '作ったことないなあ', '得意じゃないかな'),
+    so a yes/no answered by it is a no; 'おにぎりくらいなら作るよ' is a yes. Read from its end: the first
+    negation or predicate met decides."""
+    for word in reversed(morphemes.words(text)):
+        if word.lemma in NEGATIONS and word.pos in ("auxiliary", "adjective"):
+            return True
+        if word.pos in ("verb", "adjective", "adjectival", "noun"):
+            return False
+    return False

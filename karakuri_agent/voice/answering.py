@@ -24,10 +24,10 @@ from karakuri_agent.domain.understanding import (
 from karakuri_agent.ja import listening_cues
 from karakuri_agent.ja.promise_words import PROMISE_NAMED
 from karakuri_agent.ja.sentences import is_asking, split_sentences
-from karakuri_agent.ja.speech_words import REQUEST, join_sentences, plan_day
+from karakuri_agent.ja.speech_words import PAUSE, REQUEST, STANCE_OPENING, TERMINATORS, join_sentences, plan_day
 from karakuri_agent.ja.word_classes import NOT_TOPICS
 from karakuri_agent.reading import hearing, lexicon, morphemes, told_of
-from karakuri_agent.reading.phrase import said_as_done
+from karakuri_agent.reading.phrase import said_as_done, says_not
 from karakuri_agent.reading.times import clock_parts
 from karakuri_agent.voice.names import address_name, place_word_of
 from karakuri_agent.reading.choices import listed_options
@@ -175,10 +175,22 @@ def _about_me(s: Situation, topic: str) -> list[str]:
     of someone who never thought about it."""
     pool = s.persona.about_me.get(topic, ())
     if pool and not _asks_of_another_thing(s, pool):
-        return s.filled(pool, f"about_me.{topic}")
+        return [_with_stance(s, line) for line in s.filled(pool, f"about_me.{topic}")]
     if find_fact(s.line, s.persona):
         return []  # the pack's facts say it ('納豆は好き？' → its dislike, and why): the rest of the voice answers
     return s.lines_of("not_sure")
+
+
+def _with_stance(s: Situation, line: str) -> str:
+    """A yes/no about itself answered with where it stands first, one word before a pause ('料理ってする？' →
+    'うん、おにぎりくらいなら作るよ！'): a no where the answer's first sentence ends on a negation; the answer
+    as written where it opens with a stance of its own ('あんまり…')."""
+    question = s.heard.question if s.heard is not None else None
+    if question is None or question.kind != "yesno" or STANCE_OPENING.search(line):
+        return line
+    first = split_sentences(line)[0] if split_sentences(line) else line
+    opener = s.lines_of("no" if says_not(first) else "yes")
+    return opener[0].rstrip(TERMINATORS) + PAUSE + line if opener else line
 
 
 def _asks_of_another_thing(s: Situation, pool: tuple[str, ...]) -> bool:
