@@ -301,3 +301,24 @@ def test_fuzz_a_thing_ahead_told_badly_is_never_looked_forward_to(when: str, wha
     line = when + what + but
     said = _reply(line)
     assert not any(word in said for word in ("楽しみ", "いいね", "よかった", "おめでとう", "やったね")), (line, said)
+
+
+@pytest.mark.fuzz
+@settings(max_examples=80, deadline=None)
+@given(whose=st.sampled_from(("うちの", "実家の", "ばあちゃんちの", "")), being=st.sampled_from(("ねこ", "犬", "インコ", "ハムスター")),
+       how=st.sampled_from(("老衰で", "病気で", "もう長くないって", "余命わずかで", "ぷかぷか浮いてた", "朝から動かなくて")),
+       trail=st.sampled_from(("…", "...", "……", "。。。")), seed=st.sampled_from(("s1", "s2", "s3")))
+def test_fuzz_a_line_trailing_off_over_one_of_theirs_is_never_cheered(whose: str, being: str, how: str, trail: str,
+                                                                       seed: str) -> None:
+    """Set-8's pets dying or ill were met with a taste of the animal ('ねこって、見てるだけで癒やされるよね'). A line
+    that trails off leaves the worst unsaid: 'そっか…' or care, never a liking nor cheer; 老衰, 余命, もう長くない grieve."""
+    line = f"{whose}{being}、{how}{trail}"
+    reply = _reply(line, seed)
+    assert not any(word in reply for word in (*CHEER, "かわいい", "癒やされる", "へえ")), (line, reply)
+
+
+@pytest.mark.parametrize("line", ["犬の散歩中に転んじゃった", "母の料理、今日はしょっぱかった", "うちの犬の散歩してたら転んだ"])
+def test_someone_of_theirs_named_only_as_whose_leaves_the_line_the_speakers(line: str) -> None:
+    """'犬の散歩中に転んじゃった' got 'それは心配だね。早くよくなりますように。', as if the dog fell: 犬 says whose walk."""
+    heard = hear(line, own_names=OWN)
+    assert heard is not None and heard.subject == "speaker", heard

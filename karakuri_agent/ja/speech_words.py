@@ -105,4 +105,4 @@ def join_sentences(parts: Iterable[str]) -> str:
     return out
 
 # An answer that already opens with where it stands on a yes/no question ('うん、', 'あんまり…', 'もちろん').
-STANCE_OPENING = lazy(r"^(?:うん|ううん|はい|いいえ|いや|ええ|もちろん|まあ|あんまり|あまり|全然|ぜんぜん|たまに|実は|じつは|そう)")
+STANCE_OPENING = lazy(r"^(?:うん|ううん|うーん|んー|えっと|えー|はい|いいえ|いや|ええ|もちろん|まあ|あんまり|あまり|全然|ぜんぜん|たまに|実は|じつは|そう|えへへ|ふふ)")

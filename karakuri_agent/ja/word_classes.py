@@ -208,6 +208,10 @@ AT_LAST = frozenset({"やっと", "ようやく", "ようやっと"})  # waited 
 # turns the noun ('ミスしなかった' is no mistake). Lemmas as UniDic gives them; the particles between.
 SUPPORT_VERBS = frozenset({"為る", "する", "引く", "遭う", "会う", "罹る", "成る", "起こる", "起きる", "出る"})
 NOUN_TO_VERB = frozenset({"が", "を", "に", "は", "も"})
+# Adverbs that take a negation, said or left unsaid ('あんまり…', '全然'): an answer ending on one says no.
+NEGATIVE_ADVERBS = frozenset({"余り", "全然", "全く", "大して", "ちっとも"})
+# The particles that mark where one goes ('実家に帰る', '海へ行く').
+GOING_TO = frozenset({"に", "へ"})
 
 # Question words in hiragana ('なんいろ あるの？', 'だれと いったの'): a phrase starting so asks, it names no thing.
 ASKING_KANA = ("なん", "なに", "どこ", "だれ", "いつ", "どの", "どれ", "どう", "いくつ", "いくら", "どっち")

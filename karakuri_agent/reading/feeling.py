@@ -19,6 +19,9 @@ from karakuri_agent.ja.speech_words import APOLOGY
 from karakuri_agent.ja.word_classes import ADVICE_FORM
 from karakuri_agent.reading import greetings, lexicon, morphemes, sentiment
 
+# Concepts naming someone of the speaker's (うちの犬, 母, 先生): what is told is about them.
+OF_THEIRS = frozenset({"kin", "pet", "person_role"})
+
 # What a question worries about the agent's own state for ('顔色わるいよ？', '疲れてない？'); fear asks
 # a taste ('雷とか怖くなか？').
 CONCERN = frozenset({"unwell", "hurt", "tired"})
@@ -48,7 +51,7 @@ def with_feeling(heard: Understanding, text: str, own_names: tuple[str, ...], ot
     chooses = heard.question is not None and heard.question.kind == "choice"  # 'アアとイイセキ、どっち？' asks no health
     worried_for = bool(feeling.emotions & CONCERN) or (  # 'ごめん、遅れた。大丈夫？' asks to be forgiven
         bool(listening_cues.ARE_YOU_OK.search(text)) and "apology" not in _acts(text, own_names))
-    wished = not about_others and not named & {"kin", "pet", "person_role"} and kind in ("statement", "feeling", "news", "plan")
+    wished = not about_others and not named & OF_THEIRS and kind in ("statement", "feeling", "news", "plan")
     if wished and listening_cues.CHEERED.search(text):  # 'がんばって！': cheered on, thanked for
         return replace(heard, kind="cheered", mood="", polarity=0, emotions=frozenset(),
                        acts=_acts(text, own_names), subject="agent")
@@ -89,11 +92,22 @@ def with_feeling(heard: Understanding, text: str, own_names: tuple[str, ...], ot
         # ('かさもってる？あめふりそう')
         kind, mood = ("feeling" if told.emotions & CARE else "news"), "bad"
     # 'うちの犬が', '母が': someone of theirs; what is told is about them, whoever's they are
-    subject = "third" if about_others or named & {"kin", "pet", "person_role"} \
+    subject = "third" if about_others or (named & OF_THEIRS and not _only_whose(morphemes.words(text))) \
         else "agent" if kind in ABOUT_AGENT or (kind == "question" and heard.asks != OTHER) else "speaker"
     return replace(heard, kind=kind, mood=mood, polarity=0 if laughing else feeling.polarity, emotions=feeling.emotions,
                    subject=subject,
                    refers_back="refers_back" in named, acts=_acts(text, own_names))
+
+
+def _only_whose(found: tuple[morphemes.Word, ...]) -> bool:
+    """Whether someone of theirs is named only as the one a thing the speaker does is for ('犬の散歩中に転んじゃった',
+    '母の看病で寝不足'): a doing (a サ変 noun) of theirs is the speaker's; a thing of theirs ('ぱぱの くるま
+    あたらしく なった') is still their news."""
+    of_theirs = [i for i, w in enumerate(found) if any(c.name in OF_THEIRS for c in
+                                                        (*lexicon.by_lemma().get(w.lemma, ()), *lexicon.by_lemma().get(w.surface, ())))]
+    return bool(of_theirs) and all(i + 2 < len(found) and found[i + 1].surface == listening_cues.OF
+                                   and found[i + 1].pos == "particle" and listening_cues.DOABLE in found[i + 2].detail
+                                   for i in of_theirs)
 
 
 def _told_part(text: str, own_names: tuple[str, ...]) -> str:

@@ -47,6 +47,9 @@ __all__ = ["framed", "hear"]
 SHADOWED = frozenset({"favourite_dish"})
 # Self topics asked with kin words ('ご家族はどちらにお住まい？'): asked of the agent, they are its own.
 KIN_TOPICS = frozenset({"family", "home"})
+# How it has been, asked of itself (concepts.json self_topics): a greeting's question, which an invitation after it
+# outweighs ('元気にしてた？今度お茶でもどう？').
+HOW_ARE_YOU = "how_are_you"
 
 # A clause said back stays short: it names the thing, it does not repeat the line.
 _CLAUSE_CHARS = 12
@@ -457,7 +460,8 @@ def _heard(text: str, line: str, own_names: tuple[str, ...], other_names: tuple[
     about_me = next((a for a in asking_with_what_before(sentences, listening_cues.SHORT_ASK) if listening_cues.ABOUT_TALK.search(a) or listening_cues.ABOUT_DAY.search(a)
                      or listening_cues.ABOUT_PLANS.search(a) or lexicon.plans_asked(unspaced(a))
                      or lexicon.self_topic(unspaced(a))), None)
-    if about_me and asking and about_me not in asking[-1] and invites(asking[-1]):
+    if about_me and asking and about_me not in asking[-1] and invites(asking[-1]) \
+            and (listening_cues.HOW_ARE_YOU.search(about_me) or lexicon.self_topic(unspaced(about_me)) == HOW_ARE_YOU):
         about_me = None  # '調子はどう？一緒に映画でもどう？': the invitation after it is what waits for an answer
     if about_me or listening_cues.ABOUT_TALK.search(text):
         return _question(text, about_me or text, own_names, other_names, skip, line)
@@ -473,7 +477,8 @@ def _heard(text: str, line: str, own_names: tuple[str, ...], other_names: tuple[
         return Understanding("warmth")
     if invites(text):
         return Understanding("invitation", topic=_invited_to(text, skip))
-    if listening_cues.REMARK.search(sentences[-1]) and not asking and not listening_cues.HEARSAY.search(text):
+    if listening_cues.REMARK.search(sentences[-1]) and not asking \
+            and (not listening_cues.HEARSAY.search(text) or listening_cues.REMARK_HEARD.search(text)):
         return Understanding("remark", topic=_topic(text, skip)[0])  # the moment both share: agreed with
     if not is_asking(sentences[-1]) and _looks(sentences[-1]) and not sentiment.feel(sentences[-1]).troubled \
             and not APOLOGY.search(text):  # 'ごめん、遅れる！あと15分くらいかかりそう' apologises  # 'コーヒーおいしそうだね': how a thing looks, no news

@@ -27,10 +27,12 @@ from karakuri_agent.ja.word_classes import (
     ADJECTIVAL_NOUN,
     AT_LAST,
     BECOMING,
+    GOING_TO,
     KANA_WORD,
     CONDITIONAL,
     GODAN_ENDINGS,
     ONE_ROW,
+    ONE_ROWS,
     PASSIVES,
     PAST,
     POTENTIAL_RU,
@@ -194,11 +196,31 @@ def self_topic(asking: str) -> str:
     if POINTED.search(asking) and "second_person" not in tags(found, asking):
         return ""
     named = _longest_named(self_topics(), asking, _in_kanji(found))
-    over, by_thing, not_when = _topic_lemmas()
+    over, by_thing, not_when, going = _topic_lemmas()
     if named and named not in over or any(w.lemma in not_when for w in found):
         return named
     return next((by_thing[t] for start, things in _things(found) for t in things
-                 if t in by_thing and not _of_one(found, start)), named)
+                 if t in by_thing and not _of_one(found, start) and not _gone_to(found, start, going)
+                 and not _done_to(found, start)), named)
+
+
+def _done_to(found: Sequence[Word], i: int) -> bool:
+    """Whether the verb at ``i`` is done to one ('怒られたら', '怒られると'): a passive whatever its tense, which a
+    one-row verb's られる is only as phrase.passive reads it (食べられる is what one can eat)."""
+    after = found[i + 1] if i + 1 < len(found) else None
+    if found[i].pos != "verb" or after is None or after.pos != "auxiliary" or after.lemma not in PASSIVES:
+        return False
+    return not found[i].conjugation.startswith(ONE_ROWS) or passive(found, i)
+
+
+def _gone_to(found: Sequence[Word], i: int, going: frozenset[str]) -> bool:
+    """Whether the noun at ``i`` is where one goes ('実家に帰る', 'お正月、実家帰る？'): asked of, it is a plan."""
+    j = i
+    while j < len(found) and found[j].pos == "noun":
+        j += 1
+    if j < len(found) and found[j].pos == "particle" and found[j].surface in GOING_TO:
+        j += 1
+    return j > i and j < len(found) and found[j].pos in ("verb", "noun") and found[j].lemma in going
 
 
 def _in_kanji(found: Sequence[Word]) -> str:
@@ -236,12 +258,12 @@ def _of_one(found: Sequence[Word], i: int) -> bool:
 
 
 @functools.lru_cache(maxsize=1)
-def _topic_lemmas() -> tuple[frozenset[str], dict[str, str], frozenset[str]]:
-    """concepts.json `self_topic_lemmas`: the topics a thing named goes before, each lemma's topic, and the
-    words that ask when or where (no taste of its own is asked then)."""
+def _topic_lemmas() -> tuple[frozenset[str], dict[str, str], frozenset[str], frozenset[str]]:
+    """concepts.json `self_topic_lemmas`: the topics a thing named goes before, each lemma's topic, the
+    words that ask when or where (no taste of its own is asked then) and the verbs of going somewhere."""
     spec = nested_section("self_topic_lemmas")
     return (frozenset(spec["over"]), {lemma: topic for topic, lemmas in spec["topics"].items() for lemma in lemmas},
-            frozenset(spec["not_when_asked"]))
+            frozenset(spec["not_when_asked"]), frozenset(spec["not_where_going"]))
 
 
 @functools.lru_cache(maxsize=1)

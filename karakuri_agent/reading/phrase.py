@@ -18,6 +18,7 @@ from karakuri_agent.ja.word_classes import (
     LAUGH_LETTERS,
     NEGATION_TRANSPARENT,
     NEGATIONS,
+    NEGATIVE_ADVERBS,
     NOUN_TO_VERB,
     OBLIGING,
     OBLIGING_LINKS,
@@ -162,8 +163,22 @@ def says_not(text: str) -> bool:
     so a yes/no answered by it is a no; 'おにぎりくらいなら作るよ' is a yes. Read from its end: the first
     negation or predicate met decides."""
     for word in reversed(morphemes.words(text)):
-        if word.lemma in NEGATIONS and word.pos in ("auxiliary", "adjective"):
-            return True
+        if word.lemma in NEGATIONS and word.pos in ("auxiliary", "adjective") or word.lemma in NEGATIVE_ADVERBS:
+            return True  # 'スポーツは見るのもするのもあんまり…': the negation left unsaid
         if word.pos in ("verb", "adjective", "adjectival", "noun"):
             return False
     return False
+
+
+def predicate_of(text: str) -> str:
+    """The lemma a sentence ends on, its particles, auxiliaries and helping verbs aside ('運転免許もってる？' → 持つ,
+    '寒いのは平気だべか' → 平気), a run of nouns whole ('今日お誕生日じゃありませんでしたっけ' → 誕生日); ''."""
+    found = morphemes.words(text)
+    at = next((i for i in range(len(found) - 1, -1, -1)
+               if found[i].pos in ("verb", "adjective", "adjectival", "noun") and not helper(found, i)), None)
+    if at is None:
+        return ""
+    start = at
+    while found[at].pos == "noun" and start and found[start - 1].pos == "noun":
+        start -= 1
+    return "".join(w.lemma for w in found[start:at + 1])

@@ -27,7 +27,7 @@ from karakuri_agent.ja.sentences import is_asking, split_sentences
 from karakuri_agent.ja.speech_words import PAUSE, REQUEST, STANCE_OPENING, TERMINATORS, join_sentences, plan_day
 from karakuri_agent.ja.word_classes import NOT_TOPICS
 from karakuri_agent.reading import hearing, lexicon, morphemes, told_of
-from karakuri_agent.reading.phrase import said_as_done, says_not
+from karakuri_agent.reading.phrase import predicate_of, said_as_done, says_not
 from karakuri_agent.reading.times import clock_parts
 from karakuri_agent.voice.names import address_name, place_word_of
 from karakuri_agent.reading.choices import listed_options
@@ -183,13 +183,24 @@ def _about_me(s: Situation, topic: str) -> list[str]:
 
 def _with_stance(s: Situation, line: str) -> str:
     """A yes/no about itself answered with where it stands first, one word before a pause ('料理ってする？' →
-    'うん、おにぎりくらいなら作るよ！'): a no where the answer's first sentence ends on a negation; the answer
-    as written where it opens with a stance of its own ('あんまり…')."""
+    'うん、おにぎりくらいなら作るよ！', '泳げるん？' → 'うん、泳ぐのは…'): a no where the answer's first sentence
+    ends on a negation. Only where that sentence speaks of what was asked (its last word, or any doing asked
+    with する) and the answer of every word the question named; as written where it opens with a stance of its
+    own ('あんまり…')."""
     question = s.heard.question if s.heard is not None else None
     if question is None or question.kind != "yesno" or STANCE_OPENING.search(line):
         return line
     first = split_sentences(line)[0] if split_sentences(line) else line
-    opener = s.lines_of("no" if says_not(first) else "yes")
+    asked = predicate_of(question.text)
+    said = {w.lemma for w in morphemes.words(line)}
+    own = morphemes.lemmas_of(n for n in (s.persona.name, s.persona.short_name) if n)
+    unsaid = [w for w in morphemes.words(question.text) if w.pos in ("noun", "verb", "adjective", "adjectival", "adverb")
+              and not w.bound and w.lemma not in own and w.lemma != listening_cues.DOING and w.lemma not in said]
+    if not asked or unsaid or (asked != listening_cues.DOING and asked not in "".join(w.lemma for w in morphemes.words(first))):
+        # 'おばけこわい？' → 'おばけは見たことないよ！', 'ひとりで暮らしてんの？' → 'お母さんとふたりで…': the answer
+        # speaks past what was asked; no yes or no is put before it
+        return line
+    opener = sorted(s.lines_of("no" if says_not(first) else "yes"), key=len)
     return opener[0].rstrip(TERMINATORS) + PAUSE + line if opener else line
 
 
@@ -371,7 +382,10 @@ def answered(s: Situation, h: Understanding) -> list[str] | None:
         # A time word is no topic of news ('明日より、バスの時刻表が…': not 「明日も会えるといいな。」).
         # What is picked up is what the line is about where it names one, or whose it is ('カフェのメニュー'),
         # never a place it only happened at ('神社のほうに救急車とまってた', '駅で財布拾った'); a greeting's
-        # remark is greeted with the day's words ('おはようございます。今朝は冷え込みましたね').
+        # remark is greeted with the day's words ('おはようございます。今朝は冷え込みましたね'). A line that
+        # trails off leaves the worst unsaid ('実家のねこ、老衰で…'): a quiet 'そっか…', never a taste of its thing.
+        if listening_cues.TRAILS_OFF.search(s.line):
+            return s.lines_of("unsaid", table="reactions") or s.lines_of("ack", table="reactions") or None
         taken = s.pickup is not None and s.pickup.key not in NOT_TOPICS and s.pickup.text not in NOT_TOPICS \
             and (not h.topic or s.pickup.text in h.topic or h.topic in s.pickup.text or "greeting" in h.acts
                  or s.pickup.text + listening_cues.OF + h.topic in s.line)
