@@ -96,3 +96,26 @@ def test_fuzz_a_view_asked_after_a_setup_gets_a_view_never_cheer_or_a_bare_yes(k
     reply = _reply(line, (setup,), seed=data.draw(st.sampled_from("abcdef")))
     assert _from(reply, kind), (setup, line, reply)
     assert reply not in ("うん！", "うんうん！") and not any(w in reply for w in cheer_words()), reply
+
+
+@pytest.mark.fuzz
+@settings(max_examples=150, deadline=None)
+@given(asked=st.sampled_from([("何", "作って", "suggest"), ("なに", "着ていっ", "suggest"), ("何", "買っ", "suggest"),
+                              ("どう", "謝っ", "advice"), ("どない", "言う", "advice"), ("どげん", "し", "advice"),
+                              ("誰に", "相談し", "advice"), ("何て", "言え", "advice")]),
+       good=st.sampled_from(["たらいい", "たらええ", "たらよか"]),
+       end=st.sampled_from(["んやろ", "べな", "と？", "かな", "んだろう", "の？", "やろか", "んでしょうか"]))
+def test_fuzz_what_to_do_asked_by_its_form_is_a_view_asked(asked: tuple[str, str, str], good: str, end: str) -> None:
+    """Set-7: '何作ってやったらいいべな', 'どない言うたらええんやろ' got 'へえ、そうなんだね': a word that asks, a
+    conditional and good ask what to do, in any dialect's words (concepts.json `asks_view_forms`)."""
+    word, verb, kind = asked
+    conditional = "ば" + good[2:] if verb.endswith("え") else good  # '言えばいい'
+    line = word + verb + conditional + end
+    heard = hear(line)
+    assert heard is not None and heard.question is not None and heard.question.kind == kind, (line, heard)
+
+
+@pytest.mark.parametrize("line", ["明日晴れたらいいな", "もっと時間があったらよかったのに", "合格したらええな"])
+def test_a_wish_asks_no_view(line: str) -> None:
+    heard = hear(line)
+    assert heard is None or heard.question is None or heard.question.kind not in ("advice", "suggest"), heard

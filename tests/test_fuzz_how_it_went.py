@@ -322,3 +322,15 @@ def test_someone_of_theirs_named_only_as_whose_leaves_the_line_the_speakers(line
     """'犬の散歩中に転んじゃった' got 'それは心配だね。早くよくなりますように。', as if the dog fell: 犬 says whose walk."""
     heard = hear(line, own_names=OWN)
     assert heard is not None and heard.subject == "speaker", heard
+
+
+@pytest.mark.fuzz
+@settings(max_examples=60, deadline=None)
+@given(verb=st.sampled_from(["答え", "起き", "食べ", "決め", "覚え"]), neg=st.sampled_from(["なかった", "んかった", "へんかった"]),
+       end=st.sampled_from(["", "気がする", "っちゃんね", "わ…"]))
+def test_fuzz_a_one_row_verb_one_could_not_is_a_letdown(verb: str, neg: str, end: str) -> None:
+    """'聞かれたことの半分も答えられんかった' was plain news: a one-row verb's られる negated in the past is a thing
+    one could not do (a godan verb's れる is done to one: '怒られなかった' is no letdown)."""
+    line = f"半分も{verb}られ{neg}{end}"
+    heard = hear(line, own_names=OWN)
+    assert heard is not None and heard.mood == "bad", (line, heard)

@@ -115,3 +115,33 @@ def test_asked_whether_it_remembers_it_says_what_they_told(env, state_dir):
     later = START + timedelta(hours=3)  # the same day: asked for it, it comes back whatever the day
     answer = _talk(["こんにちは", "ぼくの ハムスターの なまえ、おぼえてる？"], later)
     assert "だいふく" in answer and any(line in answer for line in NIKE.answers["remember"]), answer
+
+
+GOES_ON = ("まあ大したことはないんじゃが、膝がのう", "今度は長くなるって先生がいうんだよ", "しばらく店休むげな",
+           "まあ、向こうにも色々あったみたいでさ", "で、まだ連絡ないんよ", "ほんでな、今日も病院やねん")
+TROUBLE_ACK = ("なるほど", "へえ", "かわいい", "好き")
+
+
+@pytest.mark.fuzz
+@settings(max_examples=120, deadline=None)
+@given(trouble=st.sampled_from(TROUBLE), goes_on=st.sampled_from(GOES_ON), seed=st.sampled_from("abcdef"))
+def test_fuzz_a_line_of_nothing_good_or_bad_after_trouble_goes_on_with_it(trouble: str, goes_on: str, seed: str) -> None:
+    """Set-7's context turns: '膝がのう' after a fall got 'なるほど、そっか', a long hospital stay 'へえ、そうなんだね',
+    'まあ、向こうにも色々あったみたいで' after a breakup 'よかったあ！ほっとしたね' (ある as 'found'). A line telling
+    nothing good or bad of its own, just after trouble, is listened to: no cheer, no 'なるほど', no relief."""
+    said = _reply(trouble, ())
+    reply = _reply(goes_on, (trouble, said), seed)
+    assert reply.split("、", 1)[-1] not in said and not any(w in reply for w in (*cheer_words(), *TROUBLE_ACK, "ほっと")), (trouble, goes_on, reply)
+
+
+@pytest.mark.parametrize("lost, back", [("昨日な、財布落としてん", "ほんでな、交番行ったら誰か届けてくれとってん！"),
+                                        ("鍵なくしちゃって", "さっき見つかった！"), ("猫が逃げちゃって", "今朝、帰ってきた！")])
+def test_a_thing_lost_and_handed_in_is_relief(lost: str, back: str) -> None:
+    reply = _reply(back, (lost, _reply(lost, ())))
+    assert any(w in reply for w in ("よかった", "ほっと", "安心")), reply
+
+
+@pytest.mark.parametrize("line", ["ほんで、その後なに入るんやろな", "まあ、向こうにも色々あったみたいでさ", "何があったんだろう"])
+def test_a_guess_or_a_wonder_tells_nothing_found(line: str) -> None:
+    from karakuri_agent.reading.told_of import tells_found
+    assert not tells_found(line)

@@ -343,6 +343,8 @@ LEADING_MARKS = "、,。！!…〜ー 　"
 RESPECTED_DOING = lazy(r"(?:お|ご)[^、。？?]{1,6}(?:され|になられ|になっ|になり|なさ)|(?:行|来|帰|出)かれ|(?:来|見|帰)られ"
                        r"|いらっしゃ|なさい?ま|なさっ|召し上が|お過ごし")
 # A volitional after these wonders what to do ('選ばれへんかったらどうしよ'), it invites to nothing.
+# A line that wonders aloud, with no question mark ('その後なに入るんやろな', '誰が来るんだろう').
+WONDERED = lazy(r"(?:何|なに|なん|誰|だれ|どこ|いつ)[^。！!？?]*(?:やろ|だろ|かな|かしら|じゃろ|べか)[ねなあー〜]*[。…]*$")
 WONDERING = frozenset({"どう", "どない", "どげん", "どがい", "なんと"})
 # Asked how a thing shown looks ('どうかな？', '似合う？', 'かわいくない？').
 HOW_IT_LOOKS = lazy(r"(?:どう(?:かな|かしら|やろ|や|よ|ね)?|似合う|にあう|似合ってる|いい感じ|かわいくない|可愛くない"

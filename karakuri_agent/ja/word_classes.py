@@ -219,6 +219,8 @@ LONG_VOWEL = "ー"  # the long-vowel mark: a word ending in it ends on the sound
 # Asking whether there is one ('本屋ってあったっけ？', '郵便局はございましたでしょうか'): the verbs of being there,
 # and the particles that mark the thing asked of just before them.
 EXISTING = frozenset({"有る", "御座る"})
+# Words after a verb that only guess or pass on what was heard ('色々あったみたい', 'なに入るんやろ'): nothing told as so.
+GUESSING = frozenset({"みたい", "らしい", "かも", "かもしれない"})
 THING_MARKS = frozenset({"って", "は", "が"})
 # Being or going somewhere, asked in the past ('駅の方にいなかった？', '図書館行ってた？'): answered from the day.
 BEING_THERE = frozenset({"居る", "いる", "行く", "寄る", "おる", "来る"})

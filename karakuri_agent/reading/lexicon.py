@@ -168,8 +168,27 @@ def asks_another_role(text: str) -> bool:
 def view_asked(text: str) -> str:
     """What of its view a line asks the agent for, about the partner's own matter: 'guess' ('何味だったと
     思う？当ててみて'), 'advice' ('これ、どうすりゃいいと思う？'), 'suggest' ('何色がええやろな'), '' none
-    (concepts.json `asks_view`); the longest word named wins."""
-    return _longest_named(_views(), text)
+    (concepts.json `asks_view`); the longest word named wins; else by its form ('何作ってやったらいいべな':
+    `asks_view_forms`)."""
+    return _longest_named(_views(), text) or _view_by_form(words(text))
+
+
+def _view_by_form(found: Sequence[Word]) -> str:
+    """'suggest' or 'advice' for a word that asks before a conditional and good ('どない言うたらええんやろ'), ''."""
+    spec = nested_section("asks_view_forms")
+    for j, word in enumerate(found):
+        if word.pos not in ("auxiliary", "particle") or word.surface not in spec["conditional"]:
+            continue
+        after = found[j + 1:j + 3]
+        if not after or not (after[0].lemma in spec["good"]
+                             or any("".join(w.surface for w in after).startswith(g) for g in spec["good_spelled"])):
+            continue
+        asked = [i for i in range(j) if found[i].lemma in spec["asking"]]
+        if asked:
+            i = asked[-1]
+            leads = i + 1 < j and found[i + 1].pos in ("noun", "verb")
+            return "suggest" if found[i].lemma in spec["what"] and leads else "advice"
+    return ""
 
 
 @functools.lru_cache(maxsize=1)
@@ -401,11 +420,18 @@ def _potential(word: Word) -> bool:
         word.lemma[-1:] in GODAN_ENDINGS or (word.lemma.endswith(RU) and word.surface == word.lemma[:-1] + POTENTIAL_RU))
 
 
+def _one_row_could(found: Sequence[Word], i: int) -> bool:
+    """Whether a one-row verb takes られる as what one can do ('答え+られ+なかった', '起き+られ+んかった'); a godan
+    verb's れる is done to one ('聞か+れ+なかった')."""
+    return found[i].conjugation.startswith(ONE_ROWS) and i + 1 < len(found) \
+        and found[i + 1].pos == "auxiliary" and found[i + 1].lemma in PASSIVES
+
+
 def could_not(found: Sequence[Word]) -> bool:
     """The line tells of something one could not do, in the past ('買えなかった', '行けへんかった'): a letdown;
     not a plan changed ('行けなくなった' calls something off)."""
     past = [i for i, w in enumerate(found) if w.pos == "auxiliary" and w.lemma == PAST]
-    return any(w.pos == "verb" and _potential(w) and negated(found, i) and any(p > i for p in past)
+    return any(w.pos == "verb" and (_potential(w) or _one_row_could(found, i)) and negated(found, i) and any(p > i for p in past)
                and not any(v.lemma in BECOMING for v in found[i + 2:i + 4]) for i, w in enumerate(found))
 
 

@@ -344,6 +344,9 @@ def verb_phrase(text: str, shorter_than: int) -> str:
         if word.pos in ("auxiliary", "verb") or (word.pos == "particle" and word.surface in JOINING):
             out += word.surface
             continue
+        if word.pos == "noun" and not word.spaced:
+            out, before = "", word  # '聞かれたことの半分も答えられんかった': it says which thing; the next verb is told
+            continue
         break
     out = out.rstrip("".join(JOINING))
     return out if 1 < len(out) < shorter_than else ""

@@ -5,6 +5,7 @@ the line. And what a line tells beside what it asks: an aside to its question, o
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 
 from karakuri_agent.ja.listening_cues import (
     ASIDE_CHARS,
@@ -14,10 +15,10 @@ from karakuri_agent.ja.listening_cues import (
     TRAILING_KEDO,
 )
 from karakuri_agent.ja.speech_words import APOLOGY
-from karakuri_agent.ja.word_classes import ASKED_TO_HEAR, TALKING
+from karakuri_agent.ja.word_classes import ASKED_TO_HEAR, EXISTING, GUESSING, TALKING, VOLITIONAL_FORM
 from karakuri_agent.reading.greetings import greeting
 from karakuri_agent.reading.lexicon import concepts, named_in, section, tags
-from karakuri_agent.reading.morphemes import lemma_set, words
+from karakuri_agent.reading.morphemes import Word, lemma_set, words
 from karakuri_agent.reading.phrase import negated
 from karakuri_agent.reading.sentiment import feel
 
@@ -52,7 +53,19 @@ def tells_found(text: str) -> bool:
     帰ってきた), not negated; what it resolves is in the talk before it."""
     found = words(text)
     lemmas = _found_lemmas()
-    return any(w.lemma in lemmas and not negated(found, i) for i, w in enumerate(found))
+    return any(w.lemma in lemmas and not negated(found, i) and not _guessed(found[i + 1:i + 6])
+               and not (w.lemma in EXISTING and i and found[i - 1].pos == "adverb") for i, w in enumerate(found))
+
+
+def _guessed(after: Sequence[Word]) -> bool:
+    """Whether the words after a verb only guess ('色々あったみたいでさ', 'その後なに入るんやろな'): told as a guess,
+    nothing was found ('色々' before ある says how much, not what)."""
+    for word in after:
+        if word.pos == "symbol":
+            return False
+        if word.lemma in GUESSING or word.surface in GUESSING or (word.pos == "auxiliary" and word.form.startswith(VOLITIONAL_FORM)):
+            return True
+    return False
 
 
 @functools.lru_cache(maxsize=1)

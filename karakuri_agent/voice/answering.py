@@ -256,6 +256,19 @@ def _resolved(s: Situation, h: Understanding) -> list[str]:
     return []
 
 
+def _trouble_goes_on(s: Situation, h: Understanding) -> list[str]:
+    """'まあ大したことはないんじゃが、膝がのう' after '神社の石段で転んでしもうてな', '今度は長くなるって先生が
+    いうんだよ' after '亭主がまた入院することになってね': a line that tells nothing good or bad of its own, after a
+    trouble told just before, goes on with it and is listened to, never met with 'なるほどね' or a topic."""
+    if h.kind not in ("news", "statement") or h.mood or h.emotions or h.question is not None \
+            or is_asking(s.line) or not s.memory.talk or listening_cues.WONDERED.search(s.line):
+        return []  # 'ほんで、その後なに入るんやろな' wonders at something else
+    if not any((before := hearing.hear(line)) is not None and before.troubled for line in s.memory.talk[-2:]):
+        return []
+    said = s.memory.talk[-1]  # its own last line, if it spoke: not said twice
+    return [line for line in s.lines_of("trouble_ongoing", table="reactions") if line not in said]
+
+
 def _from_the_talk(s: Situation, h: Understanding) -> list[str]:
     """What the talk between the two answers, before what the line asks of the agent itself: the options or
     the trouble told just before, a promise not to forget, whether it remembers or knew what was told, a
@@ -264,7 +277,7 @@ def _from_the_talk(s: Situation, h: Understanding) -> list[str]:
         context = _which_of_the_talk(s, h) or _troubled_before(s, h)
         if context:
             return context
-    resolved = _resolved(s, h)
+    resolved = _resolved(s, h) or _trouble_goes_on(s, h)
     if resolved:
         return resolved
     if listening_cues.WONT_FORGET_ASKED.search(s.line) and not h.emotions & {"grief", "unwell", "hurt"}:
