@@ -28,7 +28,7 @@ WHY = lazy(r"なんで|なぜ|どうして(?!る|た|ます|いる|ん)")  # '�
 WHICH_PLACE = lazy(r"(?:どちら|どっち)(?:へ|で|まで|から|に(?!する|すん|しよ|し[たま]|なさ))")
 WHERE = lazy(r"どこ(?!か)|" + WHICH_PLACE.pattern)
 
-WHERE_NOW = lazy(r"(?:今|いま).{0,4}どこ|どこに(?:いる|居る)")
+WHERE_NOW = lazy(r"(?:今|いま)(?![年日度月週回朝晩夜])[^はっ]{0,4}どこ|どこに(?:いる|居る)")  # not '今年の桜はどこが'
 
 PAST = lazy(r"(?:た|だ|てた|ってた|ってきた|てきた)(?:の|ん)?[？?]?$|行った|いた")
 
@@ -59,7 +59,7 @@ LIKE = lazy(r"好き|すき|好み(?!焼)|嫌い|きらい|苦手")  # 'お好�
 
 # "ちょっといい？": asking leave, answered with "いいよ".
 # Not advice asked; 大丈夫？ asks leave only after what one would do ('借りても大丈夫？'): alone it is concern.
-ALLOW = lazy(r"ちょっといい|(?<!ほうが)(?<!方が)(?:いい|いいか|いいかな|話せる|できる)[？?]|(?<=[てでも])大丈夫[？?]")
+ALLOW = lazy(r"ちょっといい|(?<!ほうが)(?<!方が)(?:いい|いいか|いいかな|話せる|(?:相談|電話|お願い|今|いま)できる)[？?]|(?<=[てでも])大丈夫[？?]")  # 'スキーできる？' asks what it can do
 
 # "どうした？": what brings the agent over.
 WHAT_UP = lazy(r"どうした[のん]?[？?]|なあに[？?]")
@@ -90,3 +90,10 @@ NARROWER: dict[str, Callable[[str], str]] = {
 # How options are joined: "AとB" (and), else "AかBか" (or).
 AND = "と"
 OR = "か"
+
+# A question of what kind of one the agent is ('朝つよいほう？', 'せっかちなほう？', '映画で泣くタイプ？', '昼寝する人？'):
+# the word its question ends on.
+TRAIT_MARKS = frozenset({"ほう", "方", "派", "タイプ", "人", "系", "性格", "質"})
+ABLE = "出来る"  # 'スキーできる？': what it can do
+# What happens to one now and then ('寂しくなることありますか？', '怒ることある？').
+NOW_AND_THEN = lazy(r"(?:[うくぐすつぬぶむる]|ない)こと(?:が|は|って|も)?(?:ある|あり|あん|ない|ござい)")  # not 'いいことあった？'

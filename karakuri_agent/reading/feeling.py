@@ -60,7 +60,8 @@ def with_feeling(heard: Understanding, text: str, own_names: tuple[str, ...], ot
         return replace(heard, kind="concern", mood="", polarity=0, emotions=frozenset(),
                        acts=_acts(text, own_names), subject="agent")
     if asked and worried_for and heard.asks != WORLD and not told.emotions & CARE and "first_person" not in named \
-            and not about_others and not heard.self_topic and not advice and not chooses:
+            and not about_others and not heard.self_topic and not advice and not chooses \
+            and not listening_cues.EVER_DONE.search(text):  # '徹夜したことある？' asks what it has done
         # '顔色わるいよ？', '大丈夫？無理してない？': the partner worries about the agent; thanked for it
         return replace(heard, kind="concern", mood="", polarity=feeling.polarity, emotions=feeling.emotions,
                        acts=_acts(text, own_names), subject="agent")

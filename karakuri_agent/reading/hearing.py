@@ -26,7 +26,7 @@ from karakuri_agent.ja.promise_words import CLOCK_JI
 from karakuri_agent.ja.question_words import HABIT, INVITE
 from karakuri_agent.ja.sentences import ADVICE_ASKED, asking_with_what_before, is_asking, split_sentences, the_question
 from karakuri_agent.ja.speech_words import APOLOGY, PERSON_NAME, REQUEST, is_kanji
-from karakuri_agent.ja.word_classes import ADVERBIAL_FORM, PAST, PLAIN_SPELLING, VOLITIONAL_FORM
+from karakuri_agent.ja.word_classes import ADVERBIAL_FORM, NEAR_HERE, PAST, PLAIN_SPELLING, VOLITIONAL_FORM
 from karakuri_agent.reading import (  # the analyzer loads on first use
     calling_off, choices, greetings, lexicon, morphemes, sentiment, tense, told_of,
 )
@@ -50,6 +50,8 @@ KIN_TOPICS = frozenset({"family", "home"})
 # How it has been, asked of itself (concepts.json self_topics): a greeting's question, which an invitation after it
 # outweighs ('元気にしてた？今度お茶でもどう？').
 HOW_ARE_YOU = "how_are_you"
+# Self topics of a time of day or week, which a question of what it does then names too ('休みの日').
+TIME_TOPICS = frozenset({"weekend", "morning", "bedtime", "breakfast", "lunch", "rainy_day"})
 
 # A clause said back stays short: it names the thing, it does not repeat the line.
 _CLAUSE_CHARS = 12
@@ -94,7 +96,7 @@ def _echoes(said: str, text: str) -> bool:
 def _topic(text: str, skip: tuple[str, ...]) -> tuple[str, bool]:
     """The thing ``text`` is about: its last noun that is not a name or the agent, else its verb phrase."""
     found = [n for n in _short_nouns(text) if not any(s and (s in n or n in s) for s in skip)
-             and not listening_cues.YOU.fullmatch(n)]
+             and not listening_cues.YOU.fullmatch(n) and n not in NEAR_HERE]  # 'この辺', 'このあたり': no topic
     # '面接で緊張してる' is about the interview; '明後日、面接なんだけど' about it too, not the day
     things = [n for n in found if n not in listening_cues.FEELING and n not in listening_cues.WHEN_ONLY]
     if things or found:
@@ -178,7 +180,9 @@ def _question(text: str, asking: str, own: tuple[str, ...], others: tuple[str, .
     if listening_cues.HOW_ARE_YOU.search(asking) and not listening_cues.TOGETHER.search(asking):
         return Understanding("question", asks=DAY, question=question)  # '最近どう？' asks how it has been: its days answer
     # '明日は何するの？', '来週は何か楽しみな予定ある？': its plans, for the time ahead named (concepts.json `ahead`)
-    ahead = "" if question.past else lexicon.plans_asked(unspaced(asking))
+    # ('寝つきが悪い夜はどうする？': a night of a kind, no plan for tonight)
+    own_topic = lexicon.self_topic(unspaced(asking))
+    ahead = "" if question.past or tense.of_a_kind(asking) else lexicon.plans_asked(unspaced(asking))
     plans = bool(ahead) or bool(listening_cues.ABOUT_PLANS.search(asking))
     along = invites(asking)  # '週末、海まで行かん？': asked along, whatever time it names
     if (question.kind == "invite" or (question.kind != "choice" and (along or INVITE.search(asking))
@@ -186,7 +190,8 @@ def _question(text: str, asking: str, own: tuple[str, ...], others: tuple[str, .
         return Understanding("invitation", topic=_invited_to(asking, skip), question=question)
     if plans:
         return Understanding("question", asks=PLANS, ahead=ahead, question=question)
-    if listening_cues.PASTIME_ASKED.search(asking) and question.kind in ("what", "doing", "how", "yesno"):
+    if listening_cues.PASTIME_ASKED.search(asking) and question.kind in ("what", "doing", "how", "yesno") \
+            and (not own_topic or own_topic in TIME_TOPICS):  # '眠れないときってどうしてる？' names its own topic
         return Understanding("question", asks=PASTIME, question=question)
     if question.kind not in ("choice", "where", "who", "when") and (question.past or tense.past(asking)) \
             and told_of.meal_asked(unspaced(text)) and not listening_cues.EVER_DONE.search(asking) \

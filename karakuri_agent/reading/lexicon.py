@@ -102,10 +102,11 @@ def common_choice(kind: str, chooser: str) -> str:
 
 
 def _longest_named(table: dict[str, tuple[str, ...]], *texts: str) -> str:
-    """The key whose word in one of ``texts`` is the longest ('好きな食べ物' over '好き'), '' when none is named."""
-    best = max(((len(w), key) for key, words in table.items() for w in words for text in texts if w in text),
-               default=None)
-    return best[1] if best else ""
+    """The key whose word in one of ``texts`` is the longest ('好きな食べ物' over '好き'), of two as long the later,
+    '' when none is named."""
+    best = max(((len(w), text.rfind(w), key) for key, words in table.items() for w in words for text in texts if w in text),
+               default=None)  # of two as long, the one named later: nearer what is asked ('…なりたいって…料理するの？')
+    return best[2] if best else ""
 
 
 @functools.lru_cache(maxsize=1)
@@ -405,19 +406,19 @@ def achieved(found: Sequence[Word]) -> bool:
     for i, word in enumerate(found):
         if word.pos != "verb" or negated(found, i) or not any(p > i for p in past):
             continue
-        potential = _potential(word) or could_do(found, i)
+        could = potential(word) or could_do(found, i)
         through = word.lemma in THROUGH and i > 0 and found[i - 1].pos == "verb"
         # 'ついに壊れた' is no good news: after 'やっと' only a verb that is not bad of itself
         benign = polarity_table().get(word.lemma, 0) >= 0 and not any(c.polarity < 0 for c in by_lemma().get(word.lemma, ()))
-        if potential or through or (at_last is not None and at_last < i and not helper(found, i) and benign):
+        if could or through or (at_last is not None and at_last < i and not helper(found, i) and benign):
             return True
     return False
 
 
-def _potential(word: Word) -> bool:
+def potential(word: Word) -> bool:
     """Whether the verb is in its potential form ('買え', '弾け', '乗れ'): a one-row verb made of a godan one."""
     return word.conjugation.startswith(ONE_ROW) and (
-        word.lemma[-1:] in GODAN_ENDINGS or (word.lemma.endswith(RU) and word.surface == word.lemma[:-1] + POTENTIAL_RU))
+        word.lemma[-1:] in GODAN_ENDINGS or (word.lemma.endswith(RU) and word.surface.startswith(word.lemma[:-1] + POTENTIAL_RU)))
 
 
 def _one_row_could(found: Sequence[Word], i: int) -> bool:
@@ -431,7 +432,7 @@ def could_not(found: Sequence[Word]) -> bool:
     """The line tells of something one could not do, in the past ('買えなかった', '行けへんかった'): a letdown;
     not a plan changed ('行けなくなった' calls something off)."""
     past = [i for i, w in enumerate(found) if w.pos == "auxiliary" and w.lemma == PAST]
-    return any(w.pos == "verb" and (_potential(w) or _one_row_could(found, i)) and negated(found, i) and any(p > i for p in past)
+    return any(w.pos == "verb" and (potential(w) or _one_row_could(found, i)) and negated(found, i) and any(p > i for p in past)
                and not any(v.lemma in BECOMING for v in found[i + 2:i + 4]) for i, w in enumerate(found))
 
 

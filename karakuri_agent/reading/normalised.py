@@ -92,6 +92,6 @@ def _adjective_nai(found: re.Match[str]) -> str:
 
     stem = found.group("stem")
     read = words(stem + listening_cues.ADJECTIVE_I)
-    if len(read) == 1 and read[0].pos == "adjective":
+    if len(read) == 1 and read[0].pos == "adjective" and read[0].lemma.startswith(stem):  # not 百均 as 等しい
         return stem + listening_cues.ADJECTIVE_KU_NAI + found.group("end")
     return found.group(0)

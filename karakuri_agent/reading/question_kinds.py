@@ -14,6 +14,7 @@ from collections.abc import Sequence
 import re
 
 from karakuri_agent.ja.question_words import (
+    ABLE,
     ALLOW,
     AND,
     CHOICE_HEAD,
@@ -25,10 +26,12 @@ from karakuri_agent.ja.question_words import (
     LIKE,
     NAMED,
     NARROWER,
+    NOW_AND_THEN,
     OPINION,
     OPTION,
     OR,
     PAST_ASK,
+    TRAIT_MARKS,
     WHAT,
     WHAT_UP,
     WHEN,
@@ -67,11 +70,11 @@ from karakuri_agent.ja.word_classes import (
     TOPIC_PARTICLES,
     VOLITIONAL_FORM,
 )
-from karakuri_agent.ja.listening_cues import OF, YOU
+from karakuri_agent.ja.listening_cues import EVER_DONE, OF, YOU
 from karakuri_agent.ja.name_words import HONORIFICS
-from karakuri_agent.reading import morphemes
+from karakuri_agent.reading import lexicon, morphemes
 
-__all__ = ["Question", "asks_a_favour", "read_question"]
+__all__ = ["Question", "asks_a_favour", "asks_a_trait", "read_question"]
 
 # Options are short words, so only this much before 'どっち' can hold them
 # (which also keeps the reading linear on a very long line).
@@ -274,3 +277,25 @@ def asks_a_favour(text: str) -> bool:
     return any(w.lemma in FAVOUR_VERBS and i >= 2 and found[i - 1].surface in TE_LINKS
                and found[i - 2].pos == "verb" and found[i - 2].lemma not in TELLING_VERBS
                for i, w in enumerate(found))
+
+
+def asks_a_trait(text: str) -> bool:
+    """Whether a yes/no asks what kind of one the listener is, what it can do, has done or does now and then
+    ('朝つよいほう？', '乗り物酔いするほうだべか', 'ジェットコースター乗れる？', '寂しくなることありますか？'), which
+    only a fact of its own answers, never a bare yes; not how it is now ('元気にしてる？', 'お腹すいてる？')."""
+    if EVER_DONE.search(text) or NOW_AND_THEN.search(text):
+        return True
+    if lexicon.time_ahead(text):
+        return False  # 'あした あそべる？': whether it is free then, asked along
+    words = morphemes.words(text)
+    found = [i for i, w in enumerate(words) if w.pos in ("noun", "verb", "adjective", "adjectival", "interjection")
+             and (w.pos != "interjection" or w.surface in TRAIT_MARKS)]
+    if not found:
+        return False
+    last = words[found[-1]]
+    if any(w.pos == "auxiliary" and w.lemma == PAST for w in words[found[-1] + 1:]):
+        return False  # '楽しめた？', '駅の方にいなかった？': a time that was, not what kind of one it is
+    if last.lemma in FAVOUR_VERBS:
+        return False  # '教えていただけますか', 'もう一度教えてもらえますか？': a favour asked
+    return last.surface in TRAIT_MARKS or last.lemma in TRAIT_MARKS or last.lemma == ABLE \
+        or (last.pos == "verb" and lexicon.potential(last))

@@ -7,7 +7,7 @@ ahead was decided ('来月、結婚することになりました') keeps it ahe
 from __future__ import annotations
 
 from karakuri_agent.ja import listening_cues
-from karakuri_agent.ja.word_classes import PAST, QUOTING
+from karakuri_agent.ja.word_classes import PAST, QUOTING, TIMES_OF_A_KIND
 from karakuri_agent.reading import lexicon, morphemes
 from karakuri_agent.reading.phrase import modifies_a_noun
 
@@ -75,3 +75,11 @@ def quoted_end(sentence: str) -> bool:
     while found and found[-1].pos == "particle" and found[-1].surface in listening_cues.SOFTENING_ENDS:
         found.pop()
     return bool(found) and found[-1].lemma in QUOTING
+
+
+def of_a_kind(text: str) -> bool:
+    """Whether a time the line names is a time of a kind, said by the clause before it ('眠れない夜は',
+    '寒い日って', '落ち込んだ時は'): what one does then is a habit asked, no plan for tonight or that day."""
+    found = morphemes.words(text)
+    return any(w.pos == "noun" and w.lemma in TIMES_OF_A_KIND and i and found[i - 1].pos in ("verb", "adjective", "auxiliary")
+               for i, w in enumerate(found))

@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import functools
 
-from karakuri_agent.ja.word_classes import EXISTING, PLACE_ENDINGS, THING_MARKS
+from karakuri_agent.ja.word_classes import (
+    ABSENT, EXISTING, GENERIC_PLACES, HONORIFIC_SUFFIXES, NEAR_HERE, PLACE_ENDINGS,
+)
 from karakuri_agent.reading.lexicon import nested_section, section
 from karakuri_agent.reading.morphemes import lemma_set, words
 
@@ -65,18 +67,25 @@ def is_town_thing(topic: str) -> bool:
 @functools.lru_cache(maxsize=64)  # the hearing and the voice ask of the same question
 def whether_there_is(asking: str) -> str:
     """The place a question asks whether there is, as written ('商店街に本屋ってあったっけ？' → '本屋',
-    'この町に図書館ってある？' → '図書館'): the nouns just before 'って'/'は'/'が' and a verb of being there;
-    '' when it asks no such thing."""
+    'この町に図書館ってある？' → '図書館', '百均ってこの町にあったっけ？', '安くていい美容院ない？', '古本屋とか
+    この辺あると？'): the nouns before a verb of being there (or ない), past where near here it is and the
+    word that marks it; '' when it asks no such thing, or of a thing that is no place ('悩みってある？')."""
     found = words(asking)
     for i, word in enumerate(found):
-        if word.lemma not in EXISTING or i < 2 or found[i - 1].surface not in THING_MARKS:
+        if not (word.lemma in EXISTING or (word.pos == "adjective" and word.lemma in ABSENT)) or i < 1:
             continue
-        start = i - 1
-        while start and found[start - 1].pos in ("noun", "suffix", "prefix"):
-            start -= 1
-        thing = "".join(w.surface for w in found[start:i - 1])
+        j = i - 1
+        while j >= 0 and (found[j].pos in ("particle", "symbol", "adnominal", "pronoun")
+                          or found[j].surface in NEAR_HERE or found[j].lemma in NEAR_HERE):
+            j -= 1  # 'この辺', 'どっか', 'とか', 'って': where near here, and the word that marks the thing
+        end = j + 1
+        while j >= 0 and found[j].pos in ("noun", "suffix", "prefix") and found[j].surface not in NEAR_HERE:
+            j -= 1
+        thing = "".join(w.surface for w in found[j + 1:end])
+        plain = next((thing[:-len(s)] for s in HONORIFIC_SUFFIXES if thing.endswith(s) and len(thing) > len(s)), thing)
         # a place ('本屋', '図書館', 'プール') or a thing of the town; '悩み', '苦手な食べ物' are the agent's own
-        return thing if thing.endswith(PLACE_ENDINGS) or is_town_thing(thing) else ""
+        if plain and plain not in GENERIC_PLACES and (plain.endswith(PLACE_ENDINGS) or is_town_thing(plain)):
+            return plain
     return ""
 
 
@@ -95,7 +104,8 @@ def place_sought(asking: str) -> str:
     if not any(word in text for word in asked):
         return ""
     found = {w.lemma for w in words(text)} | {w.surface for w in words(text)}
-    return next((kind for kind, wanted in kinds if found & wanted or any(w in text for w in wanted if len(w) > 1)), "")
+    # as written only where the word is long enough not to be part of another ('パン' of 'パンク')
+    return next((kind for kind, wanted in kinds if found & wanted or any(w in text for w in wanted if len(w) > 2)), "")
 
 
 def place_names(kind: str) -> tuple[str, ...]:

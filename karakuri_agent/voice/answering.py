@@ -367,13 +367,13 @@ def answered(s: Situation, h: Understanding) -> list[str] | None:
                 else s.lines_of("not_sure")
         if h.asks == OTHER:
             return s.lines_of("other_unknown")
-        asked = whether_there_is(h.question.text) if h.question is not None else ""
+        asked = whether_there_is(h.question.text) if h.question is not None and h.asks in (WORLD, "") else ""
         known = _known_place(s, asked)
         if known:  # '商店街に本屋ってあったっけ？' after a visit to 古本屋「しおり堂」: the place it knows
             found = s.lines_of("world_known", place=known)
             if found:
                 return found
-        if asked and is_town_thing(asked):  # '駅前に郵便局はございましたでしょうか': one it does not know
+        if asked:  # '駅前に郵便局はございましたでしょうか', '美容院ってこの辺にある？': one it does not know
             return s.lines_of("world_unknown_of", topic=asked) or s.lines_of("world_unknown") or None
         # 'デートするならどこがおすすめ？': a place of the kind it knows, else the kind, unless the kind is what
         # was named ('いちばんおいしいぱんやさんどこ？' wants one it does not know)

@@ -21,7 +21,7 @@ from karakuri_agent.ja.speech_words import (
 from karakuri_agent.domain.understanding import VIEWS, Understanding
 from karakuri_agent.ja import listening_cues
 from karakuri_agent.reading import morphemes
-from karakuri_agent.reading.question_kinds import Question, asks_a_favour
+from karakuri_agent.reading.question_kinds import Question, asks_a_favour, asks_a_trait
 from karakuri_agent.ja.word_classes import BEING_THERE, PAST
 from karakuri_agent.voice.fitting import rotated
 from karakuri_agent.voice.names import place_word_of
@@ -289,6 +289,11 @@ def _answer(q: Question, s: Situation) -> _Answer:
         return _Answer(said("allow") or unknown, [])
     elif q.kind == "yesno" and listening_cues.KNOWS_ASKED.search(q.text) and not fact.words:
         lines = said("unknown")  # '新メニューってなにか知ってる？': it does not
+    elif q.kind == "yesno" and not (fact.words or reasons or details) and s.heard is not None \
+            and s.heard.subject == "agent" and asks_a_trait(q.text):
+        # '乗り物酔いするほう？', '寂しくなることありますか？', 'ジェットコースター乗れる？': what kind of one it is,
+        # which no fact of the pack says: a person who never thought about it, not a made-up 'うん、乗れるよ！'
+        lines = said("not_sure")
     elif q.kind in ("like", "invite", "yesno"):
         opener = {"like": "like", "invite": "agree"}.get(q.kind, "yes")
         # Agreeing to a plan is the whole thought; a yes carries its reason.
