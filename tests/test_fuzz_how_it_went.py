@@ -334,3 +334,31 @@ def test_fuzz_a_one_row_verb_one_could_not_is_a_letdown(verb: str, neg: str, end
     line = f"半分も{verb}られ{neg}{end}"
     heard = hear(line, own_names=OWN)
     assert heard is not None and heard.mood == "bad", (line, heard)
+
+
+@pytest.mark.fuzz
+@settings(max_examples=120, deadline=None)
+@given(bad=st.sampled_from(["お母さん、検査で腫瘍が見つかったって", "孫の結婚、あかんようになってしもてなあ", "離婚することになった",
+                            "うちのとうちゃん、認知症っつわれでよ", "畑、イノシシに全部やられてもうたわ。一年の苦労が水の泡や",
+                            "車ぶつけられた。俺は無事だけど車はもうダメっぽい", "株で貯金半分溶かしたわ"]),
+       after=st.sampled_from(["", "…", "。相手さんの親が反対したらしいわ", "。子どもは私が引き取る", "。まだ詳しくはわかんないんだけど"]),
+       seed=st.sampled_from(("s1", "s2", "s3")))
+def test_fuzz_bad_news_however_scored_is_never_cheered(bad: str, after: str, seed: str) -> None:
+    """Fresh dev lines (a helper who never read the code): '腫瘍が見つかった' got 'よかったね！', '孫の結婚、あかん
+    ようになって' 'おめでとう！', '無事だけど車はもうダメっぽい' 'ほっとしたね'. Illness words, あかん (明く negated),
+    divorce and money melted are bad; what follows けど counts; and whatever the whole line scores, where the last
+    thing told that went well or badly went badly, no cheer word is said (Understanding.ends_badly)."""
+    reply = _reply(bad + after, seed)
+    assert not any(word in reply for word in CHEER), (bad + after, reply)
+
+
+@pytest.mark.parametrize("line", ["いや〜、第一志望落ちたわｗｗまあ予想通りっていうかｗ", "告白、振られたｗ 定番すぎてウケるｗ"])
+def test_bad_news_told_laughing_is_taken_kindly(line: str) -> None:
+    """'第一志望落ちたわｗｗ' got 'そっか、なるほどね': told laughing, it is taken lightly and kindly (laughed_off)."""
+    assert any(_reply(line).endswith(said) for said in NIKE.reactions["laughed_off"]), _reply(line)
+
+
+@pytest.mark.parametrize("line", ["声が出なくなったらどうしよう", "スピーチ、本番で泣いてしまいそうで…声が出なくなったらどうしようかと"])
+def test_a_thing_that_may_stop_is_a_worry_not_a_plan_called_off(line: str) -> None:
+    heard = hear(line, own_names=OWN)
+    assert heard is not None and heard.kind != "retraction" and "worried" in heard.emotions, heard

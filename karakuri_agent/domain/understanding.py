@@ -83,3 +83,11 @@ class Understanding:
         """Bad news, worry, illness, grief told: met with care, never with cheer (a question, an offer or
         an invitation that names such a word tells none: '宿題、持とうか')."""
         return self.kind in TOLD and (self.mood == "bad" or bool(self.emotions & TROUBLE))
+
+    @property
+    def ends_badly(self) -> bool:
+        """Whether the last thing the line tells that went well or badly went badly, however the whole was
+        scored ('離婚することになった。子どもは私が引き取る'): no cheer meets it; not where the whole was told as
+        good, its last word an aside ('マラソン完走したとよ！足ガクガクやけど')."""
+        told = [act for act in self.acts if act in ("bad_news", "good_news")]
+        return self.kind in TOLD and self.mood != "good" and bool(told) and told[-1] == "bad_news"

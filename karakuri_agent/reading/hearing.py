@@ -478,7 +478,8 @@ def _heard(text: str, line: str, own_names: tuple[str, ...], other_names: tuple[
             and not listening_cues.THANKS.search(text) and not invites(text) \
             and not APOLOGY.search(text):  # '名前を忘れてしもうて、ごめんね': an apology, not a request
         return Understanding("statement")  # a request's words are not taken up: the agent repeats no one's instructions
-    if listening_cues.WARMTH.search(text) and not listening_cues.INVITE_ASKED.search(text):
+    if listening_cues.WARMTH.search(text) and not listening_cues.INVITE_ASKED.search(text) \
+            and sentiment.feel(text).polarity >= 0:  # 'あの先輩が辞めちゃうんだって。せっかく仲良くなれたのに
         return Understanding("warmth")
     if invites(text):
         return Understanding("invitation", topic=_invited_to(text, skip))

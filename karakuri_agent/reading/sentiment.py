@@ -106,7 +106,7 @@ def _after_concession(found: Sequence[Word]) -> Sequence[Word] | None:
     said = [w for w in rest if w.pos not in ("particle", "symbol")]
     # a predicate must follow: a verb or an adjective, or a noun ending what is said ('…落ちたけどもう過去のこと')
     if not premise and not any(w.pos in ("verb", "adjective", "adjectival") for w in rest) \
-            and not (said and said[-1].pos == "noun"):
+            and not (said and said[-1].pos in ("noun", "suffix")):  # '…車はもうダメっぽい'
         return None
     starts = max((i + 1 for i, w in enumerate(found[:last]) if w.pos == "symbol" and w.surface in FULL_STOPS), default=0)
     return [*found[:starts], *rest]
@@ -151,6 +151,7 @@ def _scored(found: Sequence[Word], text: str) -> Feeling:
     conceded = _after_concession(found)
     if conceded is None:  # the aside dropped only where what came before says how things went of its own
         before = _before_trailing_concession(found)
+        before = (_after_concession(before) or before) if before is not None else None  # its own けど still counts
         conceded = before if before is not None and _tally(before, _text(before)).polarity else None
     frustrated = conceded is not None and len(conceded) < len(found) and _premise(found)
     if conceded is not None:

@@ -19,7 +19,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from karakuri_agent.domain.understanding import (
-    CARE, DAY, FAVOURITE, MEAL, OTHER, PASTIME, PLANS, SELF, SIDE, TALK, WORLD,
+    CARE, DAY, FAVOURITE, MEAL, OTHER, PASTIME, PLANS, SELF, SIDE, TALK, TROUBLE, WORLD,
 )
 from karakuri_agent.ja import listening_cues
 from karakuri_agent.ja.promise_words import PROMISE_NAMED
@@ -389,6 +389,13 @@ def answered(s: Situation, h: Understanding) -> list[str] | None:
         if h.asks == SELF:
             return _about_me(s, h.self_topic)
         return None
+    if h.kind in ("news", "statement", "feeling") and not h.mood and h.ends_badly and h.emotions & TROUBLE \
+            and not h.emotions & CARE:
+        # '第一志望落ちたわｗｗまあ予想通りっていうかｗ': bad news told laughing, taken lightly and kindly; never
+        # 'なるほどね' or a topic of it
+        laughing = "laughter" in lexicon.named_in(s.line)
+        return (s.lines_of("laughed_off", table="reactions") if laughing else []) \
+            or s.lines_of("bad_news_plain", table="reactions") or None
     if h.kind in ("news", "statement") and not h.mood and not h.emotions & CARE:
         # Plain news or a statement: what the pack has words for is picked up as a topic; else a short
         # acknowledgement in the pack's register, never a guess at a word of it ('目の話、もっと聞かせて！').

@@ -56,6 +56,7 @@ class Reactions(_Strict):
     outcome_asked: Phrases | None = None  # a thing told before is over, how it went unsaid ('終わったよ〜'): asked after
     lonely: Phrases | None = None  # loneliness told ('寂しゅうなるわい'): stayed with; else bad_news
     trouble_ongoing: Phrases | None = None  # a trouble going on ('親とうまくいってない'): listened to; else worry
+    laughed_off: Phrases | None = None  # bad news told laughing ('落ちたわｗｗ'): taken kindly; else bad_news_plain
     unsaid: Phrases | None = None  # news that trails off ('実家のねこ、老衰で…'): a quiet 'そっか…'; else ack
     relief: Phrases | None = None  # a trouble over ('熱さがった〜', '手術は無事に成功'): glad with them; else good_news_plain
     plan_plain: Phrases | None = None

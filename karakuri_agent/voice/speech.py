@@ -362,8 +362,10 @@ def compose(
     avoid = situation.answer.avoid if situation.answer else ()
     lines = (clean_text(_named(join_sentences(parts), partner, call)) for parts in _candidates(plan))
     used = {said_key(line) for line in previous_lines}
-    if situation.heard is not None and situation.heard.troubled:
+    guarded = situation.heard is not None and (situation.heard.troubled or situation.heard.ends_badly)
+    if guarded:
         avoid = (*avoid, *cheer_words())  # bad news, worry, illness: never met with cheer
-    return choose_line((line for line in lines if line and not asks_back(line, stated)
-                        and not any(word in line for word in avoid)), used, limit,
-                       said_today={said_key(line) for line in said_today})
+    fit = [line for line in lines if line and not asks_back(line, stated) and not any(word in line for word in avoid)]
+    if guarded and not fit:  # every line it had cheered: care instead, in the pack's words
+        fit = [clean_text(_named(line, partner, call)) for line in situation.lines_of("bad_news_plain", table="reactions")]
+    return choose_line(fit, used, limit, said_today={said_key(line) for line in said_today})
