@@ -362,3 +362,17 @@ def test_bad_news_told_laughing_is_taken_kindly(line: str) -> None:
 def test_a_thing_that_may_stop_is_a_worry_not_a_plan_called_off(line: str) -> None:
     heard = hear(line, own_names=OWN)
     assert heard is not None and heard.kind != "retraction" and "worried" in heard.emotions, heard
+
+
+@pytest.mark.parametrize("line", ["明日な、台風来るらしいやろ。ビニールハウスもつやろか", "荷物、運べるやろか"])
+def test_a_wonder_in_a_copulas_guess_offers_nothing(line: str) -> None:
+    """'ビニールハウスもつやろか' (will it hold?) was an offer taken with thanks: the copula's やろ guesses."""
+    heard = hear(line, own_names=OWN)
+    assert heard is not None and heard.kind != "offer", heard
+
+
+@pytest.mark.parametrize("line", ["奨学金の面談、来週あるっちゃけど、通らんかったら本当に大学辞めないかん",
+                                  "来週、会社の選考あるんだけど、落ちたらどうしよ"])
+def test_a_thing_to_undertake_told_with_a_fear_is_never_looked_forward_to(line: str) -> None:
+    reply = _reply(line)
+    assert "楽しみ" not in reply and "いいね" not in reply, reply

@@ -22,6 +22,7 @@ __all__ = ["cared", "encouraged", "reacted", "told_as_past"]
 
 # The emotion of concepts.json's `effort` (an exam, a match, a shift): a plan of one is cheered on.
 EFFORT = "determined"
+EFFORT_CONCEPT = "effort"  # concepts.json: a thing one works at or is tested in (試験, 面接, 面談)
 # The emotion of concepts.json's `recovery` (治った, 熱が下がった, 無事に): a trouble over.
 RELIEVED = "relieved"
 # The emotion of concepts.json's `milestone` (passed, won, promoted, married, born): news to congratulate.
@@ -75,7 +76,9 @@ def reacted(s: Situation, h: Understanding) -> list[str]:
     if plain:
         # a bare noun is no news ('金魚なんだ…'); a trouble over is met as such ('よかったね！'), not said back
         return s.lines_of(kind + "_plain", table="reactions")
-    if kind == "plan" and EFFORT in h.emotions:  # '試験受けるんだ': cheered on; a plan of leisure is looked forward to
+    # '試験受けるんだ', '面談、来週あるっちゃけど…': cheered on, wherever the line names it; a plan of leisure is
+    # looked forward to
+    if kind == "plan" and (EFFORT in h.emotions or EFFORT_CONCEPT in lexicon.named_in(s.line)):
         return s.lines_of("plan_effort", table="reactions", topic=h.clause) or s.lines_of(kind, table="reactions",
                                                                                   topic=h.clause)
     return s.lines_of(kind, table="reactions", topic=h.clause)
