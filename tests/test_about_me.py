@@ -285,7 +285,8 @@ def test_fuzz_what_kind_of_one_it_is_unknown_to_the_pack_is_never_a_made_up_yes(
 
 
 @pytest.mark.parametrize("line", ["あしたも あそべる？", "で、それってどうだった？楽しめた？", "さっき駅の方にいなかった？",
-                                  "もう一度教えてもらえますか？", "明朝の清掃活動には、ご参加いただけますでしょうか。"])
+                                  "もう一度教えてもらえますか？", "明朝の清掃活動には、ご参加いただけますでしょうか。",
+                                  "15時にパン屋の前で会えますか？", "今から来れる？"])
 def test_free_then_a_time_that_was_or_a_favour_is_no_question_of_what_kind_of_one_it_is(line: str) -> None:
     """The trait reader's first draft made 'あした あそべる？' (free tomorrow?) and '教えてもらえますか' (a favour)
     'えっと、どうかなあ…': a time ahead, a past and a favour verb ask no trait."""

@@ -376,3 +376,10 @@ def test_a_wonder_in_a_copulas_guess_offers_nothing(line: str) -> None:
 def test_a_thing_to_undertake_told_with_a_fear_is_never_looked_forward_to(line: str) -> None:
     reply = _reply(line)
     assert "楽しみ" not in reply and "いいね" not in reply, reply
+
+
+@pytest.mark.parametrize("line", ["寒かろ？うちのマフラー貸しちゃろうか", "駅まで送っちゃろうか？", "荷物持とうか？"])
+def test_hakatas_charou_still_offers(line: str) -> None:
+    """The copula's guess (やろ) offers nothing; Hakata's 'ちゃろう' (I'll do it for you) still does."""
+    heard = hear(line, own_names=OWN)
+    assert heard is not None and heard.kind == "offer", heard

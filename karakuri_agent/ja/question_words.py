@@ -95,5 +95,7 @@ OR = "か"
 # the word its question ends on.
 TRAIT_MARKS = frozenset({"ほう", "方", "派", "タイプ", "人", "系", "性格", "質"})
 ABLE = "出来る"  # 'スキーできる？': what it can do
+# Verbs whose potential asks whether one is free to, not able to ('15時に会えますか？', '来れる？').
+MEETING_VERBS = frozenset({"会う", "行く", "来る", "遊ぶ", "寄る"})
 # What happens to one now and then ('寂しくなることありますか？', '怒ることある？').
 NOW_AND_THEN = lazy(r"(?:[うくぐすつぬぶむる]|ない)こと(?:が|は|って|も)?(?:ある|あり|あん|ない|ござい)")  # not 'いいことあった？'

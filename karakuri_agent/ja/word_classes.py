@@ -167,6 +167,8 @@ PLAIN_FORMS = ("終止形", "連体形")  # an explanatory 'ん' follows these (
 # Verbs that only carry what comes before them ("苦手でございます", "元気であります"): no predicate of their own.
 COPULA_VERBS = frozenset({"御座る", "有る", "居る"})
 COPULA_LEMMAS = frozenset({"だ", "です", "や", "じゃ"})  # the copula as the analyzer gives its lemma
+# The copula's guess after a verb ('もつやろか', 'もつだろうか'): it offers nothing (Hakata's 'ちゃろう' does).
+GUESSING_COPULAS = frozenset({"やろ", "だろ", "だろう", "でしょ", "でしょう", "じゃろ", "じゃろう"})
 ATTRIBUTIVE = "連体形"  # the form that modifies a noun ("へんな形"): no predicate
 ADJECTIVAL_NOUN = "形状詞可能"  # a noun that says how a thing is ('平気', '無理'): it ends a compound
 AUX_STEM = "助動詞語幹"  # そう of '変わるそう(です)' (hearsay, a noun to UniDic) and of 'おいしそう' (looks)

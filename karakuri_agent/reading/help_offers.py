@@ -16,7 +16,7 @@ import unicodedata
 
 from karakuri_agent.ja import listening_cues
 from karakuri_agent.ja.sentences import split_sentences
-from karakuri_agent.ja.word_classes import COPULA_LEMMAS, NEGATIONS, PAST, TE_LINKS
+from karakuri_agent.ja.word_classes import GUESSING_COPULAS, NEGATIONS, PAST, TE_LINKS
 from karakuri_agent.reading import morphemes
 from karakuri_agent.reading.morphemes import Word
 from karakuri_agent.reading.volition import torn
@@ -59,7 +59,7 @@ def _offered(sentence: str) -> bool:
         after = "".join(w.surface for w in found[head + 1 + len(chain):])
         # (a copula's やろ/だろう/でしょう guesses: 'ビニールハウスもつやろか' wonders, it offers nothing)
         if verb.form.startswith(listening_cues.VOLITIONAL) or any(w.form.startswith(listening_cues.VOLITIONAL)
-                                                                  and w.lemma not in COPULA_LEMMAS for w in chain):
+                                                                  and w.surface not in GUESSING_COPULAS for w in chain):
             then = [w for w in found[head + 1 + len(chain):] if w.surface not in listening_cues.QUOTE_PARTICLES]
             if not after.startswith(listening_cues.MUSING) and not after.startswith(listening_cues.LETS) \
                     and not (then and then[0].lemma in listening_cues.INTENDING):

@@ -332,7 +332,7 @@ def verb_phrase(text: str, shorter_than: int) -> str:
     """'手伝った' → '手伝った': the first verb or adjective with what follows it up to a particle of ending,
     if shorter than ``shorter_than``; '' when a kana word was cut in two ('なかなおりした' as なか・なおり
     した: half a word is not said back)."""
-    out, before = "", None
+    out, before, said_before = "", None, ""
     for word in words(text):
         if not out:
             if word.pos in ("verb", "adjective") and not word.bound and word.surface not in DISCOURSE:
@@ -345,10 +345,12 @@ def verb_phrase(text: str, shorter_than: int) -> str:
             out += word.surface
             continue
         if word.pos == "noun" and not word.spaced:
-            out, before = "", word  # '聞かれたことの半分も答えられんかった': it says which thing; the next verb is told
+            # '聞かれたことの半分も答えられんかった': it says which thing; the next verb is told, if one comes
+            # ('引っ越すことになって' has none: the phrase is the thing told)
+            out, before, said_before = "", word, out
             continue
         break
-    out = out.rstrip("".join(JOINING))
+    out = (out or said_before).rstrip("".join(JOINING))
     return out if 1 < len(out) < shorter_than else ""
 
 

@@ -24,6 +24,7 @@ from karakuri_agent.ja.question_words import (
     INDEFINITE,
     INVITE,
     LIKE,
+    MEETING_VERBS,
     NAMED,
     NARROWER,
     NOW_AND_THEN,
@@ -73,6 +74,7 @@ from karakuri_agent.ja.word_classes import (
 from karakuri_agent.ja.listening_cues import EVER_DONE, OF, YOU
 from karakuri_agent.ja.name_words import HONORIFICS
 from karakuri_agent.reading import lexicon, morphemes
+from karakuri_agent.reading.times import clock_parts
 
 __all__ = ["Question", "asks_a_favour", "asks_a_trait", "read_question"]
 
@@ -285,8 +287,8 @@ def asks_a_trait(text: str) -> bool:
     only a fact of its own answers, never a bare yes; not how it is now ('元気にしてる？', 'お腹すいてる？')."""
     if EVER_DONE.search(text) or NOW_AND_THEN.search(text):
         return True
-    if lexicon.time_ahead(text):
-        return False  # 'あした あそべる？': whether it is free then, asked along
+    if lexicon.time_ahead(text) or clock_parts(text):
+        return False  # 'あした あそべる？', '15時に会えますか？': whether it is free then, asked along
     words = morphemes.words(text)
     found = [i for i, w in enumerate(words) if w.pos in ("noun", "verb", "adjective", "adjectival", "interjection")
              and (w.pos != "interjection" or w.surface in TRAIT_MARKS)]
@@ -295,7 +297,7 @@ def asks_a_trait(text: str) -> bool:
     last = words[found[-1]]
     if any(w.pos == "auxiliary" and w.lemma == PAST for w in words[found[-1] + 1:]):
         return False  # '楽しめた？', '駅の方にいなかった？': a time that was, not what kind of one it is
-    if last.lemma in FAVOUR_VERBS:
-        return False  # '教えていただけますか', 'もう一度教えてもらえますか？': a favour asked
+    if last.lemma in FAVOUR_VERBS or last.lemma in MEETING_VERBS:
+        return False  # '教えていただけますか': a favour asked; '会える？': whether it is free
     return last.surface in TRAIT_MARKS or last.lemma in TRAIT_MARKS or last.lemma == ABLE \
         or (last.pos == "verb" and lexicon.potential(last))

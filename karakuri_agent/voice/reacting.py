@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from karakuri_agent.domain.understanding import TORN
+from karakuri_agent.ja import listening_cues
 from karakuri_agent.reading import lexicon, morphemes
 from karakuri_agent.reading.phrase import tells_past
 from karakuri_agent.reading.told_facts import thing_told
@@ -57,6 +58,11 @@ def reacted(s: Situation, h: Understanding) -> list[str]:
     if kind == "plan" and not h.mood and h.decided:
         # '店、今月で閉めることになってしもうた': decided for them, its feeling unsaid; no cheer when unsure
         kind = "news"
+    if kind == "plan" and not h.mood and listening_cues.TRAILS_OFF.search(s.line):
+        # '明日、歯医者で親知らず抜くんよ…': a thing ahead told trailing off is dreaded, never looked forward to
+        said = s.lines_of("worry", table="reactions")
+        if said:
+            return said
     if kind == "plan" and not h.mood and h.polarity < 0:
         # a thing ahead told badly ('来週試験なんだ': 試験 scores badly) is never looked forward to
         said = encouraged(s, h)
