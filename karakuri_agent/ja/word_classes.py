@@ -218,20 +218,14 @@ GOING_TO = frozenset({"に", "へ"})
 # Question words in hiragana ('なんいろ あるの？', 'だれと いったの'): a phrase starting so asks, it names no thing.
 ASKING_KANA = ("なん", "なに", "どこ", "だれ", "いつ", "どの", "どれ", "どう", "いくつ", "いくら", "どっち")
 LONG_VOWEL = "ー"  # the long-vowel mark: a word ending in it ends on the sound before it
-# Asking whether there is one ('本屋ってあったっけ？', '郵便局はございましたでしょうか'): the verbs of being there,
-# and the particles that mark the thing asked of just before them.
+# Asking whether there is one ('本屋ってあったっけ？', '郵便局はございましたでしょうか'): the verbs of being there.
 EXISTING = frozenset({"有る", "御座る"})
 # Words after a verb that only guess or pass on what was heard ('色々あったみたい', 'なに入るんやろ'): nothing told as so.
 GUESSING = frozenset({"みたい", "らしい", "かも", "かもしれない"})
-THING_MARKS = frozenset({"って", "は", "が"})
-# Where near here a thing is asked to be ('この辺に', 'このあたり', '近くに', 'この町に'): no thing of their own.
-NEAR_HERE = frozenset({"辺", "へん", "あたり", "辺り", "近く", "近所", "町", "周り", "まわり", "付近", "界隈"})
 # A thing asked whether there is, honoured ('歯医者さんは').
 HONORIFIC_SUFFIXES = ("さん", "様")
 # Times a clause before may make a time of a kind ('眠れない夜', '寒い日', '疲れた時').
 TIMES_OF_A_KIND = frozenset({"夜", "晩", "日", "朝", "時", "夕方", "休日"})
-# A place named by no kind ('静かに勉強できる場所ってある？'): what kind is sought is said around it (place_for).
-GENERIC_PLACES = frozenset({"場所", "所", "とこ", "ところ", "店", "お店"})
 ABSENT = frozenset({"無い", "ない"})  # '美容院ない？': whether there is, asked as whether there is not
 # Being or going somewhere, asked in the past ('駅の方にいなかった？', '図書館行ってた？'): answered from the day.
 BEING_THERE = frozenset({"居る", "いる", "行く", "寄る", "おる", "来る"})

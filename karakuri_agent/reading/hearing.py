@@ -26,7 +26,7 @@ from karakuri_agent.ja.promise_words import CLOCK_JI
 from karakuri_agent.ja.question_words import HABIT, INVITE
 from karakuri_agent.ja.sentences import ADVICE_ASKED, asking_with_what_before, is_asking, split_sentences, the_question
 from karakuri_agent.ja.speech_words import APOLOGY, PERSON_NAME, REQUEST, is_kanji
-from karakuri_agent.ja.word_classes import ADVERBIAL_FORM, NEAR_HERE, PAST, PLAIN_SPELLING, VOLITIONAL_FORM
+from karakuri_agent.ja.word_classes import ADVERBIAL_FORM, PAST, PLAIN_SPELLING, VOLITIONAL_FORM
 from karakuri_agent.reading import (  # the analyzer loads on first use
     calling_off, choices, greetings, lexicon, morphemes, sentiment, tense, told_of,
 )
@@ -39,7 +39,7 @@ from karakuri_agent.reading.phrase import modifies_a_noun
 from karakuri_agent.reading.play import played
 from karakuri_agent.reading.question_kinds import read_question
 from karakuri_agent.reading.tastes_asked import asked_taste
-from karakuri_agent.reading.town_questions import place_sought, town_thing, whether_there_is
+from karakuri_agent.reading.town_questions import near_here, place_sought, town_thing, whether_there_is
 
 __all__ = ["framed", "hear"]
 
@@ -96,7 +96,7 @@ def _echoes(said: str, text: str) -> bool:
 def _topic(text: str, skip: tuple[str, ...]) -> tuple[str, bool]:
     """The thing ``text`` is about: its last noun that is not a name or the agent, else its verb phrase."""
     found = [n for n in _short_nouns(text) if not any(s and (s in n or n in s) for s in skip)
-             and not listening_cues.YOU.fullmatch(n) and n not in NEAR_HERE]  # 'この辺', 'このあたり': no topic
+             and not listening_cues.YOU.fullmatch(n) and not near_here(n)]  # 'この辺', 'このあたり': no topic
     # '面接で緊張してる' is about the interview; '明後日、面接なんだけど' about it too, not the day
     things = [n for n in found if n not in listening_cues.FEELING and n not in listening_cues.WHEN_ONLY]
     if things or found:
@@ -206,7 +206,7 @@ def _question(text: str, asking: str, own: tuple[str, ...], others: tuple[str, .
         return Understanding("question", asks=WORLD, topic=town_thing(asking) or _topic(asking, skip)[0],
                              question=question)
     # a thing of its own named ('いつからこの町にいるの？', 'すきな いろ なあに？') before its day
-    about_self = lexicon.self_topic(unspaced(asking))
+    about_self = own_topic
     # 'ご家族はどちらに？': its own family, asked with respect, is its own to answer
     if about_self and (about_self in KIN_TOPICS or not _about_someone_else(asking, own)) and not any(n and n in asking for n in others) \
             and question.kind != "choice" \
@@ -487,7 +487,8 @@ def _heard(text: str, line: str, own_names: tuple[str, ...], other_names: tuple[
             and (not listening_cues.HEARSAY.search(text) or listening_cues.REMARK_HEARD.search(text)):
         return Understanding("remark", topic=_topic(text, skip)[0])  # the moment both share: agreed with
     if not is_asking(sentences[-1]) and _looks(sentences[-1]) and not sentiment.feel(sentences[-1]).troubled \
-            and not APOLOGY.search(text):  # 'ごめん、遅れる！あと15分くらいかかりそう' apologises  # 'コーヒーおいしそうだね': how a thing looks, no news
+            and not APOLOGY.search(text):  # 'コーヒーおいしそうだね' says how a thing looks ('ごめん、遅れる！あと15分
+        # くらいかかりそう' apologises)
         return Understanding("looks", topic=_topic(sentences[-1], skip)[0])
     if listening_cues.THANKS.search(text):
         return Understanding("thanks", topic=_topic(listening_cues.THANKS.split(text, maxsplit=1)[0], skip)[0])

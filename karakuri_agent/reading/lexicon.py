@@ -30,20 +30,17 @@ from karakuri_agent.ja.word_classes import (
     GOING_TO,
     KANA_WORD,
     CONDITIONAL,
-    GODAN_ENDINGS,
-    ONE_ROW,
-    ONE_ROWS,
     PASSIVES,
     PAST,
-    POTENTIAL_RU,
-    RU,
     SENTENCE_END_MARKS,
     TE_LINKS,
     TELLING_VERBS,
     THROUGH,
 )
 from karakuri_agent.reading.morphemes import Word, lemma_set, word_spans, words
-from karakuri_agent.reading.phrase import could_do, helper, modifies_a_noun, negated, passive
+from karakuri_agent.reading.phrase import (
+    could_do, done_to, helper, modifies_a_noun, negated, one_row_could, passive, potential,
+)
 from karakuri_agent.shipped import shipped
 
 # How many words may come between two lemmas of a concept's sequence ('熱+が+さがっ', '手術+は+無事+に+成功').
@@ -174,9 +171,14 @@ def view_asked(text: str) -> str:
     return _longest_named(_views(), text) or _view_by_form(words(text))
 
 
+@functools.lru_cache(maxsize=1)
+def _view_forms() -> dict[str, frozenset[str]]:
+    return {key: frozenset(words) for key, words in section("asks_view_forms").items()}
+
+
 def _view_by_form(found: Sequence[Word]) -> str:
     """'suggest' or 'advice' for a word that asks before a conditional and good ('どない言うたらええんやろ'), ''."""
-    spec = nested_section("asks_view_forms")
+    spec = _view_forms()
     for j, word in enumerate(found):
         if word.pos not in ("auxiliary", "particle") or word.surface not in spec["conditional"]:
             continue
@@ -221,16 +223,7 @@ def self_topic(asking: str) -> str:
         return named
     return next((by_thing[t] for start, things in _things(found) for t in things
                  if t in by_thing and not _of_one(found, start) and not _gone_to(found, start, going)
-                 and not _done_to(found, start)), named)
-
-
-def _done_to(found: Sequence[Word], i: int) -> bool:
-    """Whether the verb at ``i`` is done to one ('怒られたら', '怒られると'): a passive whatever its tense, which a
-    one-row verb's られる is only as phrase.passive reads it (食べられる is what one can eat)."""
-    after = found[i + 1] if i + 1 < len(found) else None
-    if found[i].pos != "verb" or after is None or after.pos != "auxiliary" or after.lemma not in PASSIVES:
-        return False
-    return not found[i].conjugation.startswith(ONE_ROWS) or passive(found, i)
+                 and not done_to(found, start)), named)
 
 
 def _gone_to(found: Sequence[Word], i: int, going: frozenset[str]) -> bool:
@@ -415,24 +408,11 @@ def achieved(found: Sequence[Word]) -> bool:
     return False
 
 
-def potential(word: Word) -> bool:
-    """Whether the verb is in its potential form ('買え', '弾け', '乗れ'): a one-row verb made of a godan one."""
-    return word.conjugation.startswith(ONE_ROW) and (
-        word.lemma[-1:] in GODAN_ENDINGS or (word.lemma.endswith(RU) and word.surface.startswith(word.lemma[:-1] + POTENTIAL_RU)))
-
-
-def _one_row_could(found: Sequence[Word], i: int) -> bool:
-    """Whether a one-row verb takes られる as what one can do ('答え+られ+なかった', '起き+られ+んかった'); a godan
-    verb's れる is done to one ('聞か+れ+なかった')."""
-    return found[i].conjugation.startswith(ONE_ROWS) and i + 1 < len(found) \
-        and found[i + 1].pos == "auxiliary" and found[i + 1].lemma in PASSIVES
-
-
 def could_not(found: Sequence[Word]) -> bool:
     """The line tells of something one could not do, in the past ('買えなかった', '行けへんかった'): a letdown;
     not a plan changed ('行けなくなった' calls something off)."""
     past = [i for i, w in enumerate(found) if w.pos == "auxiliary" and w.lemma == PAST]
-    return any(w.pos == "verb" and (potential(w) or _one_row_could(found, i)) and negated(found, i) and any(p > i for p in past)
+    return any(w.pos == "verb" and (potential(w) or one_row_could(found, i)) and negated(found, i) and any(p > i for p in past)
                and not any(v.lemma in BECOMING for v in found[i + 2:i + 4]) for i, w in enumerate(found))
 
 

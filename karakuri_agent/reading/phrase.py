@@ -14,6 +14,7 @@ from karakuri_agent.ja.word_classes import (
     AGENT_MARK,
     AVERTING,
     EUPHONIC,
+    GODAN_ENDINGS,
     GOING_PAST,
     LAUGH_LETTERS,
     NEGATION_TRANSPARENT,
@@ -22,12 +23,15 @@ from karakuri_agent.ja.word_classes import (
     NOUN_TO_VERB,
     OBLIGING,
     OBLIGING_LINKS,
+    ONE_ROW,
     ONE_ROWS,
     PASSIVES,
     PAST,
     PAST_BY_CONJUGATION,
     PAST_TOLD,
+    POTENTIAL_RU,
     RARE,
+    RU,
     SUPPORT_VERBS,
     TE_LINKS,
 )
@@ -119,6 +123,27 @@ def _rhetorical(after: Sequence[Word]) -> bool:
     rest = [w for w in after if not (w.pos == "particle" and w.surface in AGREEING_TAILS or w.lemma == PAST)]
     return bool(rest) and all(w.pos == "symbol" for w in rest) and any(w.surface in QUESTION_MARKS for w in rest)
 
+
+def potential(word: Word) -> bool:
+    """Whether the verb is in its potential form ('買え', '弾け', '乗れ'): a one-row verb made of a godan one."""
+    return word.conjugation.startswith(ONE_ROW) and (
+        word.lemma[-1:] in GODAN_ENDINGS or (word.lemma.endswith(RU) and word.surface.startswith(word.lemma[:-1] + POTENTIAL_RU)))
+
+
+def one_row_could(found: Sequence[Word], i: int) -> bool:
+    """Whether a one-row verb takes られる as what one can do ('答え+られ+なかった', '起き+られ+んかった'); a godan
+    verb's れる is done to one ('聞か+れ+なかった')."""
+    return found[i].conjugation.startswith(ONE_ROWS) and i + 1 < len(found) \
+        and found[i + 1].pos == "auxiliary" and found[i + 1].lemma in PASSIVES
+
+
+def done_to(found: Sequence[Word], i: int) -> bool:
+    """Whether the verb at ``i`` is done to one ('怒られたら', '怒られると'): a passive whatever its tense, which a
+    one-row verb's られる is only as phrase.passive reads it (食べられる is what one can eat)."""
+    after = found[i + 1] if i + 1 < len(found) else None
+    if found[i].pos != "verb" or after is None or after.pos != "auxiliary" or after.lemma not in PASSIVES:
+        return False
+    return not found[i].conjugation.startswith(ONE_ROWS) or passive(found, i)
 
 def helper(found: Sequence[Word], i: int) -> bool:
     """Whether word `i` only helps the word before it (食べて+しまう, 行って+みる, 書き+始める): a bound

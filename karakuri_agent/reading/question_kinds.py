@@ -74,6 +74,7 @@ from karakuri_agent.ja.word_classes import (
 from karakuri_agent.ja.listening_cues import EVER_DONE, OF, YOU
 from karakuri_agent.ja.name_words import HONORIFICS
 from karakuri_agent.reading import lexicon, morphemes
+from karakuri_agent.reading.phrase import potential
 from karakuri_agent.reading.times import clock_parts
 
 __all__ = ["Question", "asks_a_favour", "asks_a_trait", "read_question"]
@@ -300,4 +301,4 @@ def asks_a_trait(text: str) -> bool:
     if last.lemma in FAVOUR_VERBS or last.lemma in MEETING_VERBS:
         return False  # '教えていただけますか': a favour asked; '会える？': whether it is free
     return last.surface in TRAIT_MARKS or last.lemma in TRAIT_MARKS or last.lemma == ABLE \
-        or (last.pos == "verb" and lexicon.potential(last))
+        or (last.pos == "verb" and potential(last))

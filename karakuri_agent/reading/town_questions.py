@@ -15,12 +15,12 @@ from __future__ import annotations
 import functools
 
 from karakuri_agent.ja.word_classes import (
-    ABSENT, EXISTING, GENERIC_PLACES, HONORIFIC_SUFFIXES, NEAR_HERE, PLACE_ENDINGS,
+    ABSENT, EXISTING, HONORIFIC_SUFFIXES, PLACE_ENDINGS,
 )
 from karakuri_agent.reading.lexicon import nested_section, section
 from karakuri_agent.reading.morphemes import lemma_set, words
 
-__all__ = ["is_town_thing", "place_names", "place_sought", "town_thing", "whether_there_is"]
+__all__ = ["is_town_thing", "near_here", "place_names", "place_sought", "town_thing", "whether_there_is"]
 
 
 @functools.lru_cache(maxsize=1)
@@ -28,6 +28,17 @@ def _town_questions() -> tuple[frozenset[str], frozenset[str], tuple[str, ...], 
     table = section("town_questions")
     return (lemma_set(table["things"]), lemma_set(table["asking"]), table["where_done"], lemma_set(table["going"]),
             lemma_set(table["the_way"]))
+
+
+@functools.lru_cache(maxsize=1)
+def _near_and_generic() -> tuple[frozenset[str], frozenset[str]]:
+    table = section("town_questions")
+    return frozenset(table["near_here"]), frozenset(table["generic_places"])
+
+
+def near_here(word: str) -> bool:
+    """Whether a word only says where near here ('辺', 'あたり', '近く'; concepts.json `near_here`): no thing."""
+    return word in _near_and_generic()[0]
 
 
 @functools.lru_cache(maxsize=64)  # the question reader and its topic ask of the same line
@@ -76,15 +87,15 @@ def whether_there_is(asking: str) -> str:
             continue
         j = i - 1
         while j >= 0 and (found[j].pos in ("particle", "symbol", "adnominal", "pronoun")
-                          or found[j].surface in NEAR_HERE or found[j].lemma in NEAR_HERE):
+                          or near_here(found[j].surface) or near_here(found[j].lemma)):
             j -= 1  # 'この辺', 'どっか', 'とか', 'って': where near here, and the word that marks the thing
         end = j + 1
-        while j >= 0 and found[j].pos in ("noun", "suffix", "prefix") and found[j].surface not in NEAR_HERE:
+        while j >= 0 and found[j].pos in ("noun", "suffix", "prefix") and not near_here(found[j].surface):
             j -= 1
         thing = "".join(w.surface for w in found[j + 1:end])
         plain = next((thing[:-len(s)] for s in HONORIFIC_SUFFIXES if thing.endswith(s) and len(thing) > len(s)), thing)
         # a place ('本屋', '図書館', 'プール') or a thing of the town; '悩み', '苦手な食べ物' are the agent's own
-        if plain and plain not in GENERIC_PLACES and (plain.endswith(PLACE_ENDINGS) or is_town_thing(plain)):
+        if plain and plain not in _near_and_generic()[1] and (plain.endswith(PLACE_ENDINGS) or is_town_thing(plain)):
             return plain
     return ""
 

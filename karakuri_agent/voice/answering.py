@@ -190,18 +190,24 @@ def _with_stance(s: Situation, line: str) -> str:
     question = s.heard.question if s.heard is not None else None
     if question is None or question.kind != "yesno" or STANCE_OPENING.search(line):
         return line
-    first = split_sentences(line)[0] if split_sentences(line) else line
-    asked = predicate_of(question.text)
-    said = {w.lemma for w in morphemes.words(line)}
-    own = morphemes.lemmas_of(n for n in (s.persona.name, s.persona.short_name) if n)
-    unsaid = [w for w in morphemes.words(question.text) if w.pos in ("noun", "verb", "adjective", "adjectival", "adverb")
-              and not w.bound and w.lemma not in own and w.lemma != listening_cues.DOING and w.lemma not in said]
-    if not asked or unsaid or (asked != listening_cues.DOING and asked not in "".join(w.lemma for w in morphemes.words(first))):
-        # 'おばけこわい？' → 'おばけは見たことないよ！', 'ひとりで暮らしてんの？' → 'お母さんとふたりで…': the answer
-        # speaks past what was asked; no yes or no is put before it
+    first = next(iter(split_sentences(line)), line)
+    if not _speaks_of_what_was_asked(s, question.text, line, first):
         return line
     opener = sorted(s.lines_of("no" if says_not(first) else "yes"), key=len)
     return opener[0].rstrip(TERMINATORS) + PAUSE + line if opener else line
+
+
+def _speaks_of_what_was_asked(s: Situation, asked: str, answer: str, first: str) -> bool:
+    """Whether the answer names every word the question did (its own name aside) and its first sentence the
+    question's last word, any doing asked with する standing for any verb: else it speaks past what was asked
+    ('おばけこわい？' → 'おばけは見たことないよ！', 'ひとりで暮らしてんの？' → 'お母さんとふたりで…')."""
+    predicate = predicate_of(asked)
+    said = morphemes.lemmas_of([answer])
+    own = morphemes.lemmas_of(n for n in (s.persona.name, s.persona.short_name) if n)
+    named = [w.lemma for w in morphemes.words(asked) if w.pos in ("noun", "verb", "adjective", "adjectival", "adverb")
+             and not w.bound and w.lemma not in own and w.lemma != listening_cues.DOING]
+    return bool(predicate) and all(lemma in said for lemma in named) \
+        and (predicate == listening_cues.DOING or predicate in "".join(w.lemma for w in morphemes.words(first)))
 
 
 def _asks_of_another_thing(s: Situation, pool: tuple[str, ...]) -> bool:
@@ -251,9 +257,14 @@ def _resolved(s: Situation, h: Understanding) -> list[str]:
     the talk, now found or come back (told_of.tells_found), is met with relief, not 'なるほどね'."""
     if h.kind not in ("news", "statement") or h.mood == "bad" or h.troubled or not told_of.tells_found(s.line):
         return []
-    if any((before := hearing.hear(line)) is not None and before.troubled for line in s.memory.talk[-3:]):
+    if _trouble_told_in(s, 3):
         return s.lines_of("relief", table="reactions")
     return []
+
+
+def _trouble_told_in(s: Situation, last: int) -> bool:
+    """Whether one of the talk's last lines told of trouble ('財布落とした', '石段で転んでしもうてな')."""
+    return any((before := hearing.hear(line)) is not None and before.troubled for line in s.memory.talk[-last:])
 
 
 def _trouble_goes_on(s: Situation, h: Understanding) -> list[str]:
@@ -263,7 +274,7 @@ def _trouble_goes_on(s: Situation, h: Understanding) -> list[str]:
     if h.kind not in ("news", "statement") or h.mood or h.emotions or h.question is not None \
             or is_asking(s.line) or not s.memory.talk or listening_cues.WONDERED.search(s.line):
         return []  # 'ほんで、その後なに入るんやろな' wonders at something else
-    if not any((before := hearing.hear(line)) is not None and before.troubled for line in s.memory.talk[-2:]):
+    if not _trouble_told_in(s, 2):
         return []
     said = s.memory.talk[-1]  # its own last line, if it spoke: not said twice
     return [line for line in s.lines_of("trouble_ongoing", table="reactions") if line not in said]
