@@ -238,7 +238,7 @@ def test_fuzz_a_line_that_tells_then_asks_is_met_then_answered(told: tuple[str, 
     met = [m.split("{")[0] for m in pools[kind] if m.split("{")[0]]
     assert any(m in reply for m in met), (line, reply)
     answers = [*NIKE.about_me.get("birthday", ()), *(a for pool in NIKE.plans_ahead.values() for a in pool),
-               *NIKE.answers["no_plans"]]
+               *NIKE.answers["no_plans"], *NIKE.answers["free"]]  # 'てか明日ヒマ？' asks whether it is free
     assert any(a.split("{")[0][:6] in reply for a in answers if a.split("{")[0][:6]), (line, reply)
 
 

@@ -23,9 +23,9 @@ POLITE_ASKING_END = re.compile(r"(?:ですか|ますか|でしょうか|ませ�
 # particle (not '静かね'), or 'んか' alone.
 DIALECT_ASKING_END = re.compile(r"(?:[るたんいだの]|好き|嫌い|平気)か(?:の|ね|い|のう)$|[るたいだ]んか$"
                                 r"|(?:元気|平気|大丈夫|ほんま|本当|ほんと)か$")
-PLAIN_ASKING_END = re.compile(r"(?:の|ん|と|なん|や|ね|か|かい|だい|なに|何|どこ|いつ|だれ|誰|どれ|どう|どっち|どちら)$")
+PLAIN_ASKING_END = re.compile(r"(?:の|(?<!ませ)ん|と|なん|や|ね|か|かい|だい|なに|何|どこ|いつ|だれ|誰|どれ|どう|どっち|どちら)$")
 QUESTION_WORD = re.compile(r"(?:何|なに|なん[のでだ]?|どこ|いつ|誰|だれ|だあれ|だーれ|どれ|どちら|どっち)(?![かもでと])|なんで|何で"
-                           r"|どう(?!ぞ|も)|どの|どんな|どげ|どさ|なぜ|いくつ|いくら")
+                           r"|どう(?!ぞ|も|にも|にか|せ)|どの|どんな|どげ|どさ|なぜ|いくつ|いくら")
 # 'どう謝ったらええかわからん', 'いつ来るか知らない': a question word inside a clause the sentence says it does not
 # know; it tells, it does not ask (unless a question mark says so).
 NOT_KNOWING_END = re.compile(r"(?:わから|分から|判ら|知ら)(?:ない|ん|へん|ひん|ねえ|ねー|なか|んくて)(?:わ|や|よ|ね|し|けど)?$")

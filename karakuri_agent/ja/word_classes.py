@@ -84,6 +84,11 @@ PAST = "た"
 # Kansai's past told ("パクられ+てん", "行って+ん"): a past, not a negation.
 PAST_TOLD = frozenset({"てん", "でん"})
 CONDITIONAL = frozenset({"たら", "だら"})  # the past auxiliary as "if" ('落ちたら'): nothing has happened
+# A word in its hypothetical form ('困っ+たら', 'すれ+ば', '風邪+なら') ends a condition: nothing in it happened.
+HYPOTHETICAL_FORM = "仮定形"
+# '晴れる+と+いい', '治れ+ば+いい': a hope, which trailing off in けど is a worry ('…といいんだけど').
+HOPE_LINKS = frozenset({"と", "ば"})
+GOOD = "良い"
 # The particle a helping verb follows ('食べ+て+しまう', '読ん+で+みる').
 TE_LINKS = frozenset({"て", "で"})
 # 'なる' after a negation: a change ('行けなくなった' calls a plan off), not a thing failed.
@@ -136,6 +141,16 @@ PERMISSION = ("も", "良い")  # 'して+も+いい？': leave asked
 # for words instead ('教えていただけますか') ask to be told, which no 'いいよ' answers.
 FAVOUR_VERBS = frozenset({"貰う", "もらう", "呉れる", "くれる", "頂く", "いただく", "下さる", "くださる"})
 TELLING_VERBS = frozenset({"教える", "聞かせる", "話す", "言う"})
+# Question words by UniDic lemma (何, どこ, いつ, 誰, どっち/どちら, どれ, どう, どんな, いくら, どない, なぜ); one
+# followed by か or も is indefinite ('何か', 'どこも', 'どうにも'), no question word.
+INTERROGATIVES = frozenset({"何", "何処", "何時", "誰", "何方", "何れ", "どう", "どんな", "幾ら", "どない", "何故", "如何"})
+INDEFINITE_AFTER = ("か", "も", "でも", "にも", "にか", "せ")
+# A common noun of things (UniDic 普通名詞-一般: 席, 図書館), not a time (今日, 夕方 are 副詞可能).
+COMMON_NOUN = ("普通名詞", "一般")
+# 'なんて' before a verb asks what is said ('なんて締めたらいい？'); before a noun it is 'such as' ('雨なんて').
+SAYING_WHAT = frozenset({"なんて", "何て", "なんと", "何と"})
+# A leave asked ('座ってもよろしいでしょうか', '一部頂戴してもいい？'): a verb's て, then も, then one of these.
+LEAVE_WORDS = frozenset({"良い", "宜しい", "構う", "大丈夫", "オッケー", "OK"})
 # A question asking only to be heard ("ねえねえ、知ってる？", "聞いて？"): what follows it is what is told.
 ASKED_TO_HEAR = frozenset({"知る", "聞く", "聴く"})
 # A dialect's 'ておる' ('外出+とった', '寝+よる'): no predicate of its own to say back.

@@ -47,7 +47,11 @@ def with_feeling(heard: Understanding, text: str, own_names: tuple[str, ...], ot
     told_kinds = ("news", "plan", "statement", "feeling", "remark", "compliment")
     laughing = "laughter" in named and not feeling.emotions & SERIOUS
     asked = heard.kind in ("question", "invitation") or (heard.kind != "offer" and "question" in _acts(text, own_names))
-    advice = heard.question is not None and ADVICE_FORM in heard.question.predicate  # '病院連れてったほうがいい？'
+    # '病院連れてったほうがいい？', '物忘れがひどうてね、どうしたもんかねぇ': the speaker's own matter, asked of
+    advice = heard.question is not None and (ADVICE_FORM in heard.question.predicate or heard.question.kind == "advice")
+    # what troubles the speaker: the part told, or, where a view of their own matter is asked in one breath
+    # ('物忘れがひどうてね、どうしたもんかねぇ'), the whole line
+    troubles = told.emotions if told_text or not advice else feeling.emotions
     chooses = heard.question is not None and heard.question.kind == "choice"  # 'アアとイイセキ、どっち？' asks no health
     worried_for = bool(feeling.emotions & CONCERN) or (  # 'ごめん、遅れた。大丈夫？' asks to be forgiven
         bool(listening_cues.ARE_YOU_OK.search(text)) and "apology" not in _acts(text, own_names))
@@ -84,14 +88,14 @@ def with_feeling(heard: Understanding, text: str, own_names: tuple[str, ...], ot
         # 'おもろいこと言うて' asks; it tells nothing good ('やめてよ' still protests)
         mood = "" if feeling.mood == "good" and _requests(text) else feeling.mood
         kind = "news" if kind == "statement" and heard.topic and mood else kind
-    elif kind == "question" and told_text and told.emotions & TROUBLE and heard.asks in ("", OTHER) and not heard.self_topic \
+    elif kind == "question" and troubles & TROUBLE and heard.asks in ("", OTHER) and not heard.self_topic \
             and not (heard.question is not None and any(n and n in heard.question.text for n in own_names)) \
             and (heard.question is None or heard.question.kind not in ("choice", "invite", *VIEWS)
-                 or heard.question.kind in VIEWS and bool(told.emotions & TROUBLE)):
+                 or heard.question.kind in VIEWS and bool(troubles & TROUBLE)):
         # a riddle's flood and fire ('上は洪水、下は大火事、これなーんじゃ') or a costly book are no bad news;
         # a goldfish that died before 'どうしたらいい？' is; a trouble no feeling is told of is why one asks
         # ('かさもってる？あめふりそう')
-        kind, mood = ("feeling" if told.emotions & CARE else "news"), "bad"
+        kind, mood = ("feeling" if troubles & CARE else "news"), "bad"
     # 'うちの犬が', '母が': someone of theirs; what is told is about them, whoever's they are
     subject = "third" if about_others or (named & OF_THEIRS and not _only_whose(morphemes.words(text))) \
         else "agent" if kind in ABOUT_AGENT or (kind == "question" and heard.asks != OTHER) else "speaker"
@@ -156,7 +160,8 @@ def _acts(text: str, own_names: tuple[str, ...] = ()) -> tuple[str, ...]:
         elif greetings.greeting(sentence, own_names):
             act = "greeting"
         else:
-            polarity = sentiment.feel(sentence).polarity
+            said = sentiment.feel(sentence)
+            polarity = said.polarity if said.firm else 0  # '神社のほうに救急車とまってた' is plain news
             act = "bad_news" if polarity < 0 else "good_news" if polarity > 0 else "news"
         if not acts or acts[-1] != act:
             acts.append(act)

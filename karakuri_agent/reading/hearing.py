@@ -37,7 +37,7 @@ from karakuri_agent.reading.invitations import invites
 from karakuri_agent.reading.normalised import normalised, unspaced
 from karakuri_agent.reading.phrase import modifies_a_noun
 from karakuri_agent.reading.play import played
-from karakuri_agent.reading.question_kinds import read_question
+from karakuri_agent.reading.question_kinds import asks_if_free, read_question
 from karakuri_agent.reading.tastes_asked import asked_taste
 from karakuri_agent.reading.town_questions import near_here, place_sought, town_thing, whether_there_is
 
@@ -50,8 +50,6 @@ KIN_TOPICS = frozenset({"family", "home"})
 # How it has been, asked of itself (concepts.json self_topics): a greeting's question, which an invitation after it
 # outweighs ('元気にしてた？今度お茶でもどう？').
 HOW_ARE_YOU = "how_are_you"
-# Self topics of a time of day or week, which a question of what it does then names too ('休みの日').
-TIME_TOPICS = frozenset({"weekend", "morning", "bedtime", "breakfast", "lunch", "rainy_day"})
 
 # A clause said back stays short: it names the thing, it does not repeat the line.
 _CLAUSE_CHARS = 12
@@ -175,15 +173,17 @@ def _question(text: str, asking: str, own: tuple[str, ...], others: tuple[str, .
     if listening_cues.ABOUT_TALK.search(asking):
         return Understanding("question", asks=TALK, question=Question("what", asking))
     question = read_question(text, own_names=own, other_names=others)
-    if question is None:
+    free = asks_if_free(asking, question)  # '今日の夕方って空いとう？': its promises answer, for the time named or today
+    if question is None and not free:
         return Understanding("question", asks=OTHER, topic=_topic(asking, skip)[0])
+    question = question or Question("yesno", asking)
     if listening_cues.HOW_ARE_YOU.search(asking) and not listening_cues.TOGETHER.search(asking):
         return Understanding("question", asks=DAY, question=question)  # '最近どう？' asks how it has been: its days answer
     # '明日は何するの？', '来週は何か楽しみな予定ある？': its plans, for the time ahead named (concepts.json `ahead`)
     # ('寝つきが悪い夜はどうする？': a night of a kind, no plan for tonight)
     own_topic = lexicon.self_topic(unspaced(asking))
-    ahead = "" if question.past or tense.of_a_kind(asking) else lexicon.plans_asked(unspaced(asking))
-    plans = bool(ahead) or bool(listening_cues.ABOUT_PLANS.search(asking))
+    ahead = "" if question.past or tense.of_a_kind(asking) else lexicon.plans_asked(unspaced(asking), free=free)
+    plans = bool(ahead) or free or bool(listening_cues.ABOUT_PLANS.search(asking))
     along = invites(asking)  # '週末、海まで行かん？': asked along, whatever time it names
     if (question.kind == "invite" or (question.kind != "choice" and (along or INVITE.search(asking))
                                       and not HABIT.search(asking))) and (along or not plans):
@@ -191,7 +191,7 @@ def _question(text: str, asking: str, own: tuple[str, ...], others: tuple[str, .
     if plans:
         return Understanding("question", asks=PLANS, ahead=ahead, question=question)
     if listening_cues.PASTIME_ASKED.search(asking) and question.kind in ("what", "doing", "how", "yesno") \
-            and (not own_topic or own_topic in TIME_TOPICS):  # '眠れないときってどうしてる？' names its own topic
+            and (not own_topic or own_topic in lexicon.self_topics_of("of_a_time")):  # not '眠れないときってどうしてる？'
         return Understanding("question", asks=PASTIME, question=question)
     if question.kind not in ("choice", "where", "who", "when") and (question.past or tense.past(asking)) \
             and told_of.meal_asked(unspaced(text)) and not listening_cues.EVER_DONE.search(asking) \

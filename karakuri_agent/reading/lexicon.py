@@ -126,6 +126,13 @@ def self_topics() -> dict[str, tuple[str, ...]]:
 
 
 @functools.lru_cache(maxsize=1)
+@functools.lru_cache(maxsize=None)
+def self_topics_of(kind: str) -> frozenset[str]:
+    """The self topics of a kind the reader treats apart (concepts.json `self_topic_kinds`: 'of_a_time',
+    'where_it_lives')."""
+    return frozenset(section("self_topic_kinds")[kind])
+
+
 def self_topic_words() -> frozenset[str]:
     """Every word that names a topic about the agent itself (得意, 苦手, 誕生日...), read once per process."""
     return frozenset(w for names in self_topics().values() for w in names)
@@ -141,10 +148,23 @@ def names_a_time_ahead(text: str) -> bool:
     return any(w in text for _, words in _ahead()[0] for w in words)
 
 
-def plans_asked(asking: str) -> str:
+def plans_asked(asking: str, *, free: bool = False) -> str:
     """The time ahead a question asks the agent's plans for ('明日は何するの？' → 'tomorrow', '今夜の予定は？'
-    → 'tonight'; concepts.json `ahead`), '' when it names no frame or asks nothing of a plan."""
-    return time_ahead(asking) if any(w in asking for w in _ahead()[1]) else ""
+    → 'tonight'; concepts.json `ahead`), '' when it names no frame or asks nothing of a plan; ``free``: it asks
+    whether the agent is free, which asks of its plans whatever words it has ('今日の夕方って空いとう？')."""
+    return time_ahead(asking) if free or any(w in asking for w in _ahead()[1]) else ""
+
+
+def free_asked(asking: str) -> bool:
+    """Whether a question asks if the agent is free ('今日の夕方って空いとう？', 'お時間頂戴できますか';
+    concepts.json `asks_free`): its plans for the time named are the answer."""
+    spec = _lexicon()["asks_free"]
+    return any(w in asking and not any(w + after in asking for after in spec["habit_after"]) for w in spec["words"])
+
+
+def free_words() -> tuple[str, ...]:
+    """The words that ask whether the agent is free (concepts.json `asks_free`)."""
+    return tuple(_lexicon()["asks_free"]["words"])
 
 
 def time_ahead(text: str) -> str:

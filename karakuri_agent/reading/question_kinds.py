@@ -53,9 +53,14 @@ from karakuri_agent.ja.word_classes import (
     ADVICE_NOUN,
     ADVICE_PARTICLE,
     ASKING_TAILS,
+    COMMON_NOUN,
     EUPHONIC,
     FAVOUR_VERBS,
+    INDEFINITE_AFTER,
+    INTERROGATIVES,
+    SAYING_WHAT,
     KATAKANA_LETTER,
+    LEAVE_WORDS,
     NEGATIONS,
     NOT_A_PREDICATE_START,
     NOT_SAID_BACK,
@@ -73,7 +78,7 @@ from karakuri_agent.ja.word_classes import (
 )
 from karakuri_agent.ja.listening_cues import EVER_DONE, OF, YOU
 from karakuri_agent.ja.name_words import HONORIFICS
-from karakuri_agent.reading import lexicon, morphemes
+from karakuri_agent.reading import lexicon, morphemes, tense
 from karakuri_agent.reading.phrase import potential
 from karakuri_agent.reading.times import clock_parts
 
@@ -279,6 +284,39 @@ def asks_a_favour(text: str) -> bool:
     found = morphemes.words(text)
     return any(w.lemma in FAVOUR_VERBS and i >= 2 and found[i - 1].surface in TE_LINKS
                and found[i - 2].pos == "verb" and found[i - 2].lemma not in TELLING_VERBS
+               for i, w in enumerate(found))
+
+
+def asks_if_free(asking: str, question: Question | None) -> bool:
+    """Whether a question asks if the agent is free ('今日の夕方って空いとう？', '本日夕刻、少々お時間を頂戴すること
+    は可能でしょうか'; concepts.json `asks_free`), which its promises answer; not when ('いつ空いてる？') nor
+    whether it was ('昨日ひまだった？')."""
+    unspaced = "".join(asking.split())
+    if not lexicon.free_asked(unspaced) or tense.past(asking) or (question is not None and (
+            question.kind != "yesno" or question.past)):
+        return False
+    # a thing named before it is what is free ('図書館って月曜も空いてる？' asks if it is open, 'この席空いてる？' if
+    # it is taken); a time ('今日の夕方って', '来週の土曜') or the agent's name asks of the agent
+    before = morphemes.words(unspaced[:min(unspaced.find(w) for w in lexicon.free_words() if w in unspaced)])
+    return not any(w.pos == "noun" and w.detail[:2] == COMMON_NOUN and not lexicon.names_a_time_ahead(w.surface)
+                   for w in before)
+
+
+def asks_leave(text: str) -> bool:
+    """Whether a question asks leave of the agent ('お隣、座ってもよろしいでしょうか', 'パンフレット、一部頂戴しても
+    いい？'): a verb's て, も, and a word of leave; the agent's to grant."""
+    found = morphemes.words(text)
+    return any(w.lemma in LEAVE_WORDS and i >= 2 and found[i - 1].surface == PERMISSION[0] and found[i - 2].surface in TE_LINKS
+               for i, w in enumerate(found))
+
+
+def names_a_question_word(text: str) -> bool:
+    """Whether a question holds a question word ('なんて締めたらいいべ？', 'ラーメンは何味が好いとう？'): it asks a
+    what, a how or a which, which a bare yes never answers ('何か', 'どこも' ask no such thing)."""
+    found = morphemes.words(text)
+    return any(w.lemma in INTERROGATIVES and w.pos in ("pronoun", "adverb", "adnominal", "adjectival")
+               and not "".join(n.surface for n in found[i + 1:i + 3]).startswith(INDEFINITE_AFTER)
+               or w.surface in SAYING_WHAT and i + 1 < len(found) and found[i + 1].pos == "verb"  # 'なんて締めたら'
                for i, w in enumerate(found))
 
 

@@ -24,6 +24,9 @@ from karakuri_agent.ja.word_classes import (
     COPULA_VERBS,
     CLAUSE_NOUNS,
     FULL_STOPS,
+    HOPE_LINKS,
+    HYPOTHETICAL_FORM,
+    GOOD,
     LAUGHS,
     CONCESSIVE,
     CONCESSIVE_NO,
@@ -54,6 +57,9 @@ class Feeling:
     polarity: int = 0
     emotions: frozenset[str] = frozenset()
     main: int = 0  # the polarity of the line's last predicate (what it ends saying happened), turned when negated
+    # Said by a predicate, a concept or a feeling named, not only by the dictionaries' broad nouns ('救急車',
+    # '断水', '恐竜' are negative there): only a firm polarity makes a sentence good or bad news.
+    firm: bool = True
 
     @property
     def mood(self) -> str:
@@ -242,14 +248,40 @@ def _predicative(found: Sequence[Word], i: int) -> bool:
         or after[0].lemma in NEGATIONS)  # not 'へんな形' ('苦手なんだ' is); '元気なくて' says how one is
 
 
+def _conditions(found: Sequence[Word]) -> set[int]:
+    """The words of conditions that something follows ('もしお困りでしたら、…お教えいたしますよ', '負けたら悔しい'):
+    from the start of their clause to the word in its hypothetical form. Nothing in them happened."""
+    inside: set[int] = set()
+    for i, word in enumerate(found):
+        if word.form.startswith(HYPOTHETICAL_FORM) and any(w.pos not in ("particle", "symbol") for w in found[i + 1:]):
+            start = i
+            while start > 0 and found[start - 1].pos != "symbol":
+                start -= 1
+            inside.update(range(start, i + 1))
+    return inside
+
+
+def _hoped(found: Sequence[Word], supposed: set[int]) -> set[int]:
+    """The 良い of a hope that trails off ('忙しいだけやったらええんやけど', '晴れるといいんだけど', '治ればいいけど'):
+    after a condition, then a concession; a worry, not a good thing told."""
+    return {i for i, w in enumerate(found) if w.lemma == GOOD and i and (
+        i - 1 in supposed or found[i - 1].surface in HOPE_LINKS and found[i - 1].pos == "particle")
+        and any(n.surface in CONCESSIVE or n.lemma in CONCESSIVE for n in found[i + 1:i + 5])}
+
+
 def _tally(found: Sequence[Word], text: str) -> Feeling:
     table, index = polarity_table(), by_lemma()
-    named = tags(found, text)
+    supposed = _conditions(found)  # '娘の熱、早く下がればいいんだけど': no recovery told
+    hoped = _hoped(found, supposed)
+    happened = [w for i, w in enumerate(found) if i not in supposed]
+    named = tags(happened, text if not supposed else _text(happened))
     score, weak, main = 0, 0, 0
     emotions: set[str] = {c.emotion for c in concepts().values() if c.name in named and c.emotion
                           and c.name not in ("warm_feeling", "compliment")}
+    if hoped:
+        emotions.add("worried")
     for i, word in enumerate(found):
-        if word.pos not in PREDICATES or helper(found, i) or word.lemma in NEGATIONS:
+        if word.pos not in PREDICATES or helper(found, i) or word.lemma in NEGATIONS or i in supposed | hoped:
             continue  # a negation ('なかった') turns the word before it; it says nothing itself
         own = index.get(word.lemma, ())
         done = _done(found, i) if word.lemma == DOING and i and DOABLE in found[i - 1].detail else ""
@@ -281,7 +313,9 @@ def _tally(found: Sequence[Word], text: str) -> Feeling:
         if (word.pos != "noun" or _predicative(found, i)) and (value or word.lemma not in COPULA_VERBS):
             main = value  # '…話すのが苦手でございまして': it ends so; ござる, ある after it say nothing
     # no word scored: a concept named by its surface ('チケット取れた'), else the dictionaries' nouns
-    score = score or sum(c.polarity for c in concepts().values() if c.name in named) or weak
+    score = score or sum(c.polarity for c in concepts().values() if c.name in named)
+    firm = bool(score)  # a predicate or a concept said it (a feeling named says it too, below)
+    score = score or weak
     if torn(found):  # '転職しようか迷ってて': deliberating, met with a listening ear, never cheer
         emotions.add(TORN)
     if "regret" in named or "letdown" in named or "adversity" in named:
@@ -298,6 +332,6 @@ def _tally(found: Sequence[Word], text: str) -> Feeling:
         score = -1
     if score < 0:
         emotions -= GLAD  # '楽しくなかった': the joy named is turned
-    return Feeling(1 if score > 0 else -1 if score < 0 else 0, frozenset(emotions), main)
+    return Feeling(1 if score > 0 else -1 if score < 0 else 0, frozenset(emotions), main, firm or bool(emotions))
 
 

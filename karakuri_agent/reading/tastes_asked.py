@@ -22,7 +22,6 @@ from karakuri_agent.reading import lexicon, morphemes
 __all__ = ["UNNAMED", "asked_taste", "taste_asked"]
 
 UNNAMED = ""  # a kind the table does not name
-PLACE_TOPICS = frozenset({"town", "home", "family"})  # where it lives and who with: no kind of favourite
 _WRITTEN_AT_LEAST = 3  # a kind's word this long is found as written too ('のみもの', which the analyzer cuts)
 
 
@@ -107,7 +106,7 @@ def asked_taste(asking: str, line: str, question: Question, own_names: tuple[str
         return None
     if kind == UNNAMED:  # '何の科目が好き？', '一番好きな言葉って？': a kind no favourite names, a topic of its own may
         named = lexicon.self_topic("".join(asking.split()))  # (not where it lives: 'この町の昔話で一番好きなん')
-        kind = named if named and named not in PLACE_TOPICS else kind
+        kind = named if named and named not in lexicon.self_topics_of("where_it_lives") else kind
     if kind in lexicon.self_topics():
         return Understanding("question", asks=SELF, self_topic=kind, question=question)
     topic = _kind_noun(asking, own_names) if kind == UNNAMED else ""  # 'どんな漬物が好ぎだ？': of 漬物

@@ -80,6 +80,8 @@ def _plans(s: Situation, h: Understanding) -> list[str]:
     if plan is not None:
         return s.lines_of("plans", place=place_word_of(plan.place),
                      time=plan_day(plan.days, plan.weekday) + listening_cues.clock_said(plan.time))
+    if h.question is not None and lexicon.free_asked(unspaced(h.question.text)):
+        return s.lines_of("free") or s.lines_of("no_plans")  # '今日の夕方って空いとう？' with nothing promised then
     intended = s.persona.plans_ahead.get(h.ahead or "later", ())
     return s.filled(intended, f"plans_ahead.{h.ahead or 'later'}") if intended else s.lines_of("no_plans")
 
@@ -400,10 +402,9 @@ def answered(s: Situation, h: Understanding) -> list[str] | None:
         if h.asks == SELF:
             return _about_me(s, h.self_topic)
         return None
-    if h.kind in ("news", "statement", "feeling") and not h.mood and h.ends_badly and h.emotions & TROUBLE \
-            and not h.emotions & CARE:
+    if h.kind in ("news", "statement", "feeling") and not h.mood and h.ends_badly and not h.emotions & CARE:
         # '第一志望落ちたわｗｗまあ予想通りっていうかｗ': bad news told laughing, taken lightly and kindly; never
-        # 'なるほどね' or a topic of it
+        # 'なるほどね' or a topic of it, however plainly it was told ('うちの猫な、腎臓悪いって言われてん')
         laughing = "laughter" in lexicon.named_in(s.line)
         return (s.lines_of("laughed_off", table="reactions") if laughing else []) \
             or s.lines_of("bad_news_plain", table="reactions") or None

@@ -124,6 +124,7 @@ class Answers(_Strict):
     ask_back: Phrases | None = None
     plans: Phrases | None = None
     no_plans: Phrases | None = None
+    free: Phrases | None = None  # '今日の夕方って空いとう？' with nothing promised then
     day: Phrases | None = None
     day_met: Phrases | None = None
     ate: Phrases | None = None  # 'お昼なに食べた？': {topic} is what it ate or drank today, said as done ('…を食べた')

@@ -21,7 +21,7 @@ from karakuri_agent.ja.speech_words import (
 from karakuri_agent.domain.understanding import VIEWS, Understanding
 from karakuri_agent.ja import listening_cues
 from karakuri_agent.reading import morphemes
-from karakuri_agent.reading.question_kinds import Question, asks_a_favour, asks_a_trait
+from karakuri_agent.reading.question_kinds import Question, asks_a_favour, asks_a_trait, asks_leave, names_a_question_word
 from karakuri_agent.ja.word_classes import BEING_THERE, PAST
 from karakuri_agent.voice.fitting import rotated
 from karakuri_agent.voice.names import place_word_of
@@ -277,7 +277,7 @@ def _answer(q: Question, s: Situation) -> _Answer:
     elif q.kind == "what":
         favourites = [d for f in s.persona.facts.values() if f.likes for d in f.details]
         lines = details or (s.rot(favourites, "favourites") if LIKE_WORD in q.text else [])
-    elif q.kind == "yesno" and asks_a_favour(q.text):
+    elif q.kind == "yesno" and (asks_a_favour(q.text) or asks_leave(q.text)):
         lines = said("grant") or said("yes")  # 'あの漫画返してもらえる？': 'うん、いいよ！'
     elif q.kind == "yesno" and _been_today(q, s):
         # 'さっき駅の方にいなかった？' when it was: yes, where it was
@@ -294,6 +294,8 @@ def _answer(q: Question, s: Situation) -> _Answer:
         # '乗り物酔いするほう？', '寂しくなることありますか？', 'ジェットコースター乗れる？': what kind of one it is,
         # which no fact of the pack says: a person who never thought about it, not a made-up 'うん、乗れるよ！'
         lines = said("not_sure")
+    elif q.kind == "yesno" and not (fact.words or reasons or details) and names_a_question_word(q.text):
+        lines = said("not_sure")  # 'なんて締めたらいいべ？', '何味が好いとう？': a what asked, which a bare yes never answers
     elif q.kind in ("like", "invite", "yesno"):
         opener = {"like": "like", "invite": "agree"}.get(q.kind, "yes")
         # Agreeing to a plan is the whole thought; a yes carries its reason.

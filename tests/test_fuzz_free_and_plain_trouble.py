@@ -1,0 +1,145 @@
+"""Whether it is free, trouble told plainly, a hope that trails off, a what asked as a yes/no (set-8 and set-9's
+readers' classes, each fuzzed whole).
+
+- '今日の夕方って空いとう？', '本日夕刻、少々お時間を頂戴することは可能でしょうか' were met with a bare 'うん！' while
+  a promise to meet someone at 17:00 stood: whether it is free is its plans for the time named, and a promise
+  then is said (concepts.json `asks_free`); with none, it is free (`answers.free`).
+- 'うちの猫な、腎臓悪いって言われてん' (bad news by a predicate, no feeling named) was met with 'へえ、そうなんだね';
+  a sentence only a broad noun of the dictionaries calls bad ('救急車とまってた') is no bad news.
+- '娘の熱、早く下がればいいんだけどね' was met with relief: a condition tells nothing that happened, and a hope
+  that trails off in けど is a worry.
+- 'なんて締めたらいいべ？', 'どう始めます？' were met with 'うん！': a question word asks a what, which a bare yes
+  never answers; '座ってもよろしいでしょうか' asks leave, granted.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from karakuri_agent.domain.understanding import PLANS
+from karakuri_agent.ja.sentences import is_asking
+from karakuri_agent.reading.hearing import hear
+from karakuri_agent.reading.lexicon import cheer_words
+from karakuri_agent.voice.persona_pack import load_persona
+from karakuri_agent.voice.situation import Plan
+from karakuri_agent.voice.speech import Memory, compose
+
+NIKE = load_persona()
+OWN = ("AIニケちゃん", "ニケ")
+HERE = "6-11 (喫茶店 店内)"
+TODAY_AT_MARKET = Plan("市場 通路", "17:00", days=0, weekday=4)
+TOMORROW_AT_SHRINE = Plan("神社 境内", "10:00", days=1, weekday=5)
+BARE_YES = ("うん！", "うんうん！")
+
+
+def _reply(line: str, plans: tuple[Plan, ...] = (), seed: str = "s") -> str:
+    return compose("reply", persona=NIKE, partner_name="灯屋ユウ", last_line=line, seed=seed,
+                   memory=Memory(here=HERE, plans=plans), place_name=HERE)
+
+
+def _body(reply: str) -> str:
+    return reply.split("、", 1)[1] if reply.startswith("ユウさん、") else reply
+
+
+CALLS = ("", "ニケちゃん、", "ねえ、", "あの、")
+TODAY_FRAMES = ("", "今日の夕方って", "このあと", "今日", "夕方", "本日夕刻、")
+FREE_WORDS = ("空いてる？", "空いとう？", "空いとる？", "あいてる？", "ひま？", "ヒマなん？", "暇？", "時間ある？",
+              "お時間ありますか？", "ご都合いかがですか？", "空いてますか。")
+
+
+@settings(max_examples=120, deadline=None)
+@given(call=st.sampled_from(CALLS), frame=st.sampled_from(TODAY_FRAMES), free=st.sampled_from(FREE_WORDS),
+       seed=st.text(min_size=1, max_size=4))
+@pytest.mark.fuzz
+def test_fuzz_whether_it_is_free_today_is_its_promise_then(call: str, frame: str, free: str, seed: str) -> None:
+    line = call + frame + free
+    heard = hear(line, own_names=OWN)
+    assert heard is not None and heard.asks == PLANS, (line, heard)
+    promised = _reply(line, (TODAY_AT_MARKET,), seed)
+    assert "17時" in promised and "市場" in promised, (line, promised)  # never 'うん、空いてるよ' then
+    free_now = _reply(line, (), seed)
+    assert any(free_now.endswith(a) for a in NIKE.answers["free"]), (line, free_now)
+
+
+@settings(max_examples=60, deadline=None)
+@given(free=st.sampled_from(("明日ヒマ？", "あした あいてる？", "明日って空いとう？", "明日、お時間ありますか？")),
+       seed=st.text(min_size=1, max_size=4))
+@pytest.mark.fuzz
+def test_fuzz_whether_it_is_free_tomorrow_is_tomorrows_promise(free: str, seed: str) -> None:
+    reply = _reply(free, (TODAY_AT_MARKET, TOMORROW_AT_SHRINE), seed)
+    assert "神社" in reply and "市場" not in reply, (free, reply)
+
+
+@pytest.mark.parametrize("line", ["暇なとき何してるの？", "ひまな日は何してる？", "昨日ひまだった？", "いつ空いてる？",
+                                  "としょかん って げつようび も あいてる？", "パン屋って今日空いてる？", "この席空いてる？"])
+def test_a_habit_a_past_a_when_or_a_thing_is_no_question_of_being_free_now(line: str) -> None:
+    heard = hear(line, own_names=OWN)
+    assert heard is not None and heard.asks != PLANS, (line, heard)
+    reply = _reply(line, (TODAY_AT_MARKET,))
+    assert not any(reply.endswith(a) for a in NIKE.answers["free"]), (line, reply)
+
+
+PLAIN_TROUBLE = ("うちの猫な、腎臓悪いって言われてん。", "原付でこけて、腕の骨折れとったっちゃん。",
+                 "大雪で納屋の屋根っこ、潰れっちまった。", "長年通っとった床屋が、とうとう店じまいしてのう。",
+                 "第一志望、落ちたわ。", "財布落とした。")
+AFTER = ("", "もう歳やからしゃあないねんけど", "ギプス三週間ばい", "まあ、そういうこともあるよね")
+LIGHT = ("へえ", "なるほど", "うんうん、そうなんだ", "教えてくれてありがとう")
+
+
+@settings(max_examples=100, deadline=None)
+@given(told=st.sampled_from(PLAIN_TROUBLE), after=st.sampled_from(AFTER), seed=st.text(min_size=1, max_size=4))
+@pytest.mark.fuzz
+def test_fuzz_trouble_told_plainly_is_met_with_care_never_a_light_ack(told: str, after: str, seed: str) -> None:
+    line = told + after
+    reply = _reply(line, seed=seed)
+    assert not any(word in reply for word in (*LIGHT, *cheer_words())), (line, reply)
+
+
+@pytest.mark.parametrize("line", ["そういえば昨日の夜、神社のほうに救急車とまってたよ", "今朝は味噌汁を赤味噌にしてみたんじゃ。",
+                                  "ニケちゃん、ぼくほんとはね、きょうりゅうなんだよ。がおー！"])
+def test_a_broad_noun_alone_makes_no_bad_news(line: str) -> None:
+    heard = hear(line, own_names=OWN)
+    assert heard is not None and "bad_news" not in heard.acts, (line, heard.acts)
+
+
+HOPES = ("娘の熱、早く下がればいいんだけどね", "明日の試合、勝てるといいんだけど", "無事に着いたらええんやけど",
+         "息子がな、電話出えへんねん。忙しいだけやったらええんやけど", "晴れるといいけど…", "手術、うまくいけばいいんですけど")
+
+
+@pytest.mark.parametrize("line", HOPES)
+def test_a_hope_that_trails_off_is_a_worry_never_relief_nor_cheer(line: str) -> None:
+    heard = hear(line, own_names=OWN)
+    assert heard is not None and "worried" in heard.emotions, (line, heard)
+    reply = _reply(line)
+    assert not any(w in reply for w in ("よかった", "ほっと", "へえ", *cheer_words())), (line, reply)
+
+
+@pytest.mark.parametrize("line", ["もしお困りでしたら、いつでも声かけてくださいね。", "風邪なら休んでね", "負けたら、また練習すればいいよ"])
+def test_a_condition_tells_nothing_that_happened(line: str) -> None:
+    heard = hear(line, own_names=OWN)
+    assert heard is not None and "bad_news" not in heard.acts and not heard.troubled, (line, heard)
+
+
+WHAT_AS_YES_NO = ("最後、なんて締めたらいいべ？", "ニケさんなら、最初の一言、どう始めます？", "ラーメンは何味が好いとう？",
+                  "ほんで名前どないしよ思てんねんけど、なんかええのない？", "ニケちゃんだったら、ああいう人とどう付き合う？")
+
+
+@pytest.mark.parametrize("line", WHAT_AS_YES_NO)
+@pytest.mark.parametrize("seed", ["1", "2", "3"])
+def test_a_what_is_never_answered_with_a_bare_yes(line: str, seed: str) -> None:
+    reply = _body(_reply(line, seed=seed))
+    assert reply not in BARE_YES and not reply.startswith(("うん！", "うん、")), (line, reply)
+
+
+@pytest.mark.parametrize("line", ["お隣、座ってもよろしいでしょうか。", "こちらのパンフレット、一部頂戴してもよろしいですか。",
+                                  "さっき三時って言うたけど、四時でもええ？", "ここ、使ってもいい？"])
+def test_leave_asked_is_granted(line: str) -> None:
+    granted = (*NIKE.answers["grant"], *NIKE.answers["allow"])  # 'ここ、使ってもいい？' is read as leave asked too
+    assert any(_body(_reply(line)).startswith(g) for g in granted), line
+
+
+@pytest.mark.parametrize("sentence", ["結果が出るまでどうにも落ち着きません。", "どうにもなりません。", "どうせ間に合いません。"])
+def test_a_polite_negative_with_no_question_word_asks_nothing(sentence: str) -> None:
+    assert not is_asking(sentence)
