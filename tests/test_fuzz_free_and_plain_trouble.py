@@ -73,7 +73,8 @@ def test_fuzz_whether_it_is_free_tomorrow_is_tomorrows_promise(free: str, seed: 
 
 
 @pytest.mark.parametrize("line", ["暇なとき何してるの？", "ひまな日は何してる？", "昨日ひまだった？", "いつ空いてる？",
-                                  "としょかん って げつようび も あいてる？", "パン屋って今日空いてる？", "この席空いてる？"])
+                                  "としょかん って げつようび も あいてる？", "パン屋って今日空いてる？", "この席空いてる？",
+                                  "神社って夜何時まで入れるの？"])  # a place's hours are the town's, no plan of its own
 def test_a_habit_a_past_a_when_or_a_thing_is_no_question_of_being_free_now(line: str) -> None:
     heard = hear(line, own_names=OWN)
     assert heard is not None and heard.asks != PLANS, (line, heard)
@@ -143,3 +144,28 @@ def test_leave_asked_is_granted(line: str) -> None:
 @pytest.mark.parametrize("sentence", ["結果が出るまでどうにも落ち着きません。", "どうにもなりません。", "どうせ間に合いません。"])
 def test_a_polite_negative_with_no_question_word_asks_nothing(sentence: str) -> None:
     assert not is_asking(sentence)
+
+
+@settings(max_examples=60, deadline=None)
+@given(why=st.sampled_from(("ごめん でんしゃ くるから ", "ごめんそろそろばいと", "あ、", "じゃあ ")),
+       leave=st.sampled_from(("いくね！", "いかなきゃ、またはなそ", "かえるね", "かえらなきゃ！")),
+       seed=st.text(min_size=1, max_size=4))
+@pytest.mark.fuzz
+def test_fuzz_leaving_written_in_kana_is_a_farewell_not_an_apology(why: str, leave: str, seed: str) -> None:
+    line = why + leave
+    heard = hear(line, own_names=OWN)
+    assert heard is not None and heard.kind == "farewell", (line, heard)
+
+
+@pytest.mark.parametrize("line", ["あけまして おめでとう にけちゃん", "あけおめ！ことよろ〜",
+                                  "明けましておめでとうございます。本年もよろしくお願いいたします。"])
+def test_a_new_year_is_greeted_in_kind(line: str) -> None:
+    heard = hear(line, own_names=OWN)
+    assert heard is not None and heard.kind == "greeting", (line, heard)
+    assert any(_reply(line).startswith(g.split("{")[0]) or g.split("}")[-1] in _reply(line)
+               for g in NIKE.greetings["new_year"]), line
+
+
+def test_a_correction_ending_in_warui_ne_is_an_apology() -> None:
+    heard = hear("さっき郵便局は三時までって言ったけんど、五時までだった。わりいね", own_names=OWN)
+    assert heard is not None and heard.kind == "apology", heard

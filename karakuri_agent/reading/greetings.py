@@ -40,7 +40,9 @@ def _uncalled(text: str, own_names: tuple[str, ...]) -> str:
 def greeting(text: str, own_names: tuple[str, ...] = ()) -> str:
     """The kind of greeting a line greets with ('おはよー！' → 'morning', 'ニケちゃんおつ〜👋' → 'tired', a
     line that only calls the agent's name → 'hey'; concepts.json `greetings`), '' when it greets not.
-    Tiredness greets only where the line starts ('おつかれ！'), not told of ('今日はおつかれだね')."""
+    Tiredness greets only where the line starts ('おつかれ！'), not told of ('今日はおつかれだね'). Read with its
+    spaces dropped ('あけまして おめでとう')."""
+    text = "".join(text.split())
     kinds = _greetings()
     bare = _uncalled(text, own_names)
     found = [(len(w), key) for key, words in kinds.items() if key not in (*AT_START, "whole")

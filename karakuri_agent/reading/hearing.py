@@ -505,7 +505,7 @@ def _heard(text: str, line: str, own_names: tuple[str, ...], other_names: tuple[
         return Understanding("compliment")
     if APOLOGY.search(text) or lexicon.apologises(text):
         return Understanding("apology")
-    if greetings.greets_only(text, own_names) and len(sentences) == 1:
+    if all(greetings.greets_only(s, own_names) for s in sentences):  # 'あけおめ！ことよろ〜': greetings, each
         return Understanding("greeting")
     mood = _mood(last) or (_mood(body) if last == body else "")
     body = last

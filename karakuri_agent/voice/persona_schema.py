@@ -34,6 +34,7 @@ class Greetings(_Strict):
     tired: Phrases | None = None
     again: Phrases | None = None
     hey: Phrases | None = None
+    new_year: Phrases | None = None  # 'あけましておめでとう'
     night: Phrases | None = None  # 'おやすみー': said instead of a goodbye
 
 
