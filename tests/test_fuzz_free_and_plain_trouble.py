@@ -169,3 +169,32 @@ def test_a_new_year_is_greeted_in_kind(line: str) -> None:
 def test_a_correction_ending_in_warui_ne_is_an_apology() -> None:
     heard = hear("さっき郵便局は三時までって言ったけんど、五時までだった。わりいね", own_names=OWN)
     assert heard is not None and heard.kind == "apology", heard
+
+
+TODAY = ("3-4 (図書館 閲覧室)", "5-2 (公園 芝生広場)", "7-8 (喫茶店 店内)", "9-1 (パン屋 店内)")
+DAY = Memory(here=TODAY[0], today_places=TODAY, known_places=("2-2 (神社 境内)",), met_today=("黒瀬ハナコ", "タロウ"))
+
+
+def _day_reply(line: str, seed: str) -> str:
+    return compose("reply", persona=NIKE, partner_name="灯屋ユウ", last_line=line, seed=seed, memory=DAY)
+
+
+@settings(max_examples=80, deadline=None)
+@given(when=st.sampled_from(("今日、", "今日は", "きょう ", "")), place=st.sampled_from(("喫茶店", "パン屋", "公園")),
+       ask=st.sampled_from(("行った？", "行ったん？", "寄った？", "に行きました？")), seed=st.text(min_size=1, max_size=4))
+@pytest.mark.fuzz
+def test_fuzz_a_place_it_was_at_today_asked_of_is_a_yes_with_the_place(when: str, place: str, ask: str, seed: str) -> None:
+    line = when + place + ask
+    reply = _body(_day_reply(line, seed))
+    assert reply.startswith(NIKE.answers["yes"]) and place in reply, (line, reply)  # never a list without it
+
+
+@pytest.mark.parametrize("line", ["今日、ハナコさんに会った？", "今日タロウくん見かけた？"])
+def test_someone_it_met_today_asked_of_is_a_yes_naming_them(line: str) -> None:
+    reply = _body(_day_reply(line, "s"))
+    assert reply.startswith(NIKE.answers["yes"]) and ("ハナコ" in reply or "タロウ" in reply), (line, reply)
+
+
+def test_a_place_it_knows_and_was_not_at_today_is_a_no_with_where_it_was() -> None:
+    reply = _body(_day_reply("今日は神社行った？", "s"))
+    assert reply.startswith(NIKE.answers["no"]) and "神社" not in reply, reply

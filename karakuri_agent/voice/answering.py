@@ -29,7 +29,7 @@ from karakuri_agent.ja.word_classes import NOT_TOPICS
 from karakuri_agent.reading import hearing, lexicon, morphemes, told_of
 from karakuri_agent.reading.phrase import predicate_of, said_as_done, says_not
 from karakuri_agent.reading.times import clock_parts
-from karakuri_agent.voice.names import address_name, place_word_of
+from karakuri_agent.voice.names import address_name, called_names, place_word_of
 from karakuri_agent.reading.choices import listed_options
 from karakuri_agent.reading.normalised import unspaced
 from karakuri_agent.reading.town_questions import is_town_thing, place_names, whether_there_is
@@ -92,6 +92,10 @@ def _day(s: Situation, h: Understanding) -> list[str]:
     people = tuple(address_name(p, s.persona.honorific) for p in s.memory.met_today if p)
     people = tuple(p for p in people if p and p != s.said.partner)
     asked = h.question.text if h.question else s.line
+    if h.question is not None and h.question.kind == "yesno":
+        said = _day_yes_no(s, unspaced(asked), places)
+        if said:
+            return said
     if listening_cues.ABOUT_MET.search(asked):
         return s.lines_of("day_met", topic=_listed(people)) if people else s.lines_of("met_nobody")
     if listening_cues.ABOUT_SINCE.search(asked) and s.memory.arrived:
@@ -103,6 +107,23 @@ def _day(s: Situation, h: Understanding) -> list[str]:
     if s.memory.here:
         return s.lines_of("doing", place=place_word_of(s.memory.here))
     return s.lines_of("quiet_day")
+
+
+def _day_yes_no(s: Situation, asked: str, places: tuple[str, ...]) -> list[str]:
+    """'今日、パン屋さん行った？', '今日、森さんに会った？': yes where it was there or met them today, with where
+    or whom; no where it names a place it knows and was not at, with where it was ([] when it names neither:
+    a list of places would say a false no)."""
+    been = next((p for p in places if p in asked), "")
+    if been:
+        return [join_sentences((y, w)) for y in s.lines_of("yes") for w in s.lines_of("where_before", place=been)]
+    met = [p for p in s.memory.met_today if p and any(n in asked for n in called_names(p))]
+    if met:
+        named = address_name(met[0], s.persona.honorific)
+        return [join_sentences((y, w)) for y in s.lines_of("yes") for w in s.lines_of("day_met", topic=named)]
+    elsewhere = next((p for p in _places_known(s) if p and p in asked), "")
+    if elsewhere and places:
+        return [join_sentences((n, w)) for n in s.lines_of("no") for w in s.lines_of("day", place=_listed(places))]
+    return []
 
 
 def _since(s: Situation, asked: str) -> list[str]:

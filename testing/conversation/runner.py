@@ -162,6 +162,12 @@ class Session:
         nid, body, discord = notification
         self.api.notifications[nid] = body
         report = self.feeder.send(discord, self.world.now)
+        # an action the agent chose itself is part of its day as much as one the server reported done
+        # (the judges check what it says it ate against `actions`)
+        here = self.world.here
+        for post in self.api.posts_for(nid):
+            chosen = (post.get("params") or {}).get("action_id") if post.get("command") == "action" else None
+            self.day.actions.extend((here, name) for action_id, name, *_ in here.actions if action_id == chosen)
         self.world.advance(self.step)
         return nid, report
 
