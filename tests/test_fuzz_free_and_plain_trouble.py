@@ -198,3 +198,30 @@ def test_someone_it_met_today_asked_of_is_a_yes_naming_them(line: str) -> None:
 def test_a_place_it_knows_and_was_not_at_today_is_a_no_with_where_it_was() -> None:
     reply = _body(_day_reply("今日は神社行った？", "s"))
     assert reply.startswith(NIKE.answers["no"]) and "神社" not in reply, reply
+
+
+@settings(max_examples=60, deadline=None)
+@given(before=st.sampled_from(("", "今年もうちの米、少し分けとくがら。んで、", "これ、うちの畑の。", "ねえ、")),
+       body=st.sampled_from(("体は大丈夫なんだべ？", "体は大丈夫？", "お身体は大丈夫ですか？", "大丈夫？")),
+       seed=st.text(min_size=1, max_size=4))
+@pytest.mark.fuzz
+def test_fuzz_asked_after_its_health_it_thanks_for_the_concern(before: str, body: str, seed: str) -> None:
+    line = before + body
+    reply = _reply(line, seed=seed)
+    assert any(c.split("{")[0] in reply for c in NIKE.reactions["concern_thanks"]), (line, reply)
+
+
+@settings(max_examples=60, deadline=None)
+@given(whose=st.sampled_from(("うちの子、熱出たけど", "うちの犬、", "母が入院したんだけど、", "うちのじいちゃん、")),
+       ask=st.sampled_from(("大丈夫かな？", "大丈夫やろか？", "大丈夫かしら")), seed=st.text(min_size=1, max_size=4))
+@pytest.mark.fuzz
+def test_fuzz_a_worry_for_ones_own_asked_is_met_with_care_not_a_yes(whose: str, ask: str, seed: str) -> None:
+    line = whose + ask
+    reply = _body(_reply(line, seed=seed))
+    assert not reply.startswith(NIKE.answers["yes"]) and not any(
+        c.split("{")[0] in reply for c in NIKE.reactions["concern_thanks"]), (line, reply)
+
+
+def test_sorry_then_is_it_ok_is_forgiven_not_thanked_for_concern() -> None:
+    reply = _reply("ごめん、遅れた。大丈夫？")
+    assert not any(c.split("{")[0] in reply for c in NIKE.reactions["concern_thanks"]), reply

@@ -467,7 +467,8 @@ REQUEST_TAILS = frozenset({"や", "よ", "ね", "な", "ー", "〜", "下さる"
 
 # 'Are you all right?' on its own ('寒くない？大丈夫？'), not asking leave ('借りても大丈夫？'): concern.
 # ('寒いの、平気なん？', '犬、大丈夫？' ask what it can stand: a sentence of its own only).
-ARE_YOU_OK = lazy(r"(?:^|[。！!？?\s]|(?:ねえ|ねぇ|ねー|あの|ちょっと|おい|え|えっ)、)(?:ほんとに|本当に|ほんまに)?(?:大丈夫|だいじょうぶ)(?:ですか|なの|なん|か)?[？?]")
+ARE_YOU_OK = lazy(r"(?:^|[。！!？?\s、]|(?:ねえ|ねぇ|ねー|あの|ちょっと|おい|え|えっ)、)(?:(?:お?体|からだ|お?身体)(?:は|の方は|、))?"
+                  r"(?:ほんとに|本当に|ほんまに)?(?:大丈夫|だいじょうぶ)(?:ですか|なの|なん|なんだべ|だべ|か|け|やろか)?[？?]")
 
 # 'あ、いたいた！' (居た居た: there you are), never 痛い: the past doubled.
 FOUND_YOU = lazy(r"(?:いた){2,}")

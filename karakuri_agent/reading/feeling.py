@@ -51,7 +51,13 @@ def with_feeling(heard: Understanding, text: str, own_names: tuple[str, ...], ot
     advice = heard.question is not None and (ADVICE_FORM in heard.question.predicate or heard.question.kind == "advice")
     # what troubles the speaker: the part told, or, where a view of their own matter is asked in one breath
     # ('物忘れがひどうてね、どうしたもんかねぇ'), the whole line
-    troubles = told.emotions if told_text or not advice else feeling.emotions
+    # whose a question's worry is, by the question itself ('うちの米、分けとくがら。んで、体は大丈夫なんだべ？' asks of
+    # the agent; 'うちの子、熱出たけど大丈夫かな？' of the asker's own, a worry told)
+    asked_named = lexicon.tags(morphemes.words(heard.question.text), heard.question.text) \
+        if heard.question is not None else named
+    of_the_asker = bool(asked_named & {"first_person", *OF_THEIRS})
+    own_matter = advice or (of_the_asker and heard.question is not None and heard.question.kind == "yesno")
+    troubles = told.emotions if told_text or not own_matter else feeling.emotions
     chooses = heard.question is not None and heard.question.kind == "choice"  # 'アアとイイセキ、どっち？' asks no health
     worried_for = bool(feeling.emotions & CONCERN) or (  # 'ごめん、遅れた。大丈夫？' asks to be forgiven
         bool(listening_cues.ARE_YOU_OK.search(text)) and "apology" not in _acts(text, own_names))
@@ -63,7 +69,7 @@ def with_feeling(heard: Understanding, text: str, own_names: tuple[str, ...], ot
         # '早く元気になってね': wished well, thanked for; no trouble of the speaker's to meet
         return replace(heard, kind="concern", mood="", polarity=0, emotions=frozenset(),
                        acts=_acts(text, own_names), subject="agent")
-    if asked and worried_for and heard.asks != WORLD and not told.emotions & CARE and "first_person" not in named \
+    if asked and worried_for and heard.asks != WORLD and not told.emotions & CARE and not of_the_asker \
             and not about_others and not heard.self_topic and not advice and not chooses \
             and not listening_cues.EVER_DONE.search(text):  # '徹夜したことある？' asks what it has done
         # '顔色わるいよ？', '大丈夫？無理してない？': the partner worries about the agent; thanked for it

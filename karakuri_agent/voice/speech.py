@@ -292,8 +292,10 @@ def _plan_both(told: Situation, asked: Situation) -> _Plan | None:
     hedges = {*fill_pool(asked.persona.answers.get("not_sure", ()), asked.said),
               *fill_pool(asked.persona.answers.get("unknown", ()), asked.said)}
     # a not-sure after the first half is noise; a yes/no said back after an apology is part of it
-    # ('ごめん遅れた！待った？' is not answered 'うん、待ったよ'), a real question after one is answered
-    said_back = told.heard.kind == "apology" and asked.heard.question is not None and bool(asked.heard.question.predicate)
+    # ('ごめん遅れた！待った？' is not answered 'うん、待ったよ'; 'ごめん、遅れた。大丈夫？' asks to be forgiven, not
+    # after its health), a real question after one is answered
+    said_back = told.heard.kind == "apology" and (asked.heard.kind == "concern" or (
+        asked.heard.question is not None and bool(asked.heard.question.predicate)))
     if set(answer) <= hedges or said_back:
         return _Plan((told.rot(met, "told"),), [], [])
     return _Plan((told.rot(met, "told"), asked.rot(answer, "asked")), [], [])
