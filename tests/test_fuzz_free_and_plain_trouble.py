@@ -225,3 +225,42 @@ def test_fuzz_a_worry_for_ones_own_asked_is_met_with_care_not_a_yes(whose: str, 
 def test_sorry_then_is_it_ok_is_forgiven_not_thanked_for_concern() -> None:
     reply = _reply("ごめん、遅れた。大丈夫？")
     assert not any(c.split("{")[0] in reply for c in NIKE.reactions["concern_thanks"]), reply
+
+
+@settings(max_examples=80, deadline=None)
+@given(when=st.sampled_from(("明日", "来月", "来週", "実は、", "")),
+       leaving=st.sampled_from(("引っ越すんだ", "引っ越すことになりました", "東京転勤やねん", "この町を離れることになって",
+                                "転校するの")),
+       after=st.sampled_from(("", "。最後に一緒に写真撮ってくれる？", "。さみしいけど", "…")), seed=st.text(min_size=1, max_size=4))
+@pytest.mark.fuzz
+def test_fuzz_the_partner_leaving_town_is_a_parting_never_looked_forward_to(when: str, leaving: str, after: str,
+                                                                             seed: str) -> None:
+    line = when + leaving + after
+    reply = _reply(line, seed=seed)
+    assert not any(w in reply for w in ("楽しみ", "へえ", "んだね、いいね")), (line, reply)  # no move looked forward to
+    assert any(p.split("…")[0] in reply for p in (*NIKE.reactions["parting"], *NIKE.reactions["lonely"])) \
+        or "さみし" in reply, (line, reply)
+
+
+@settings(max_examples=80, deadline=None)
+@given(line=st.sampled_from(("いっこあげる！いちばんおっきいやつ！", "これ おみやげ。 きょうとの やつはし",
+                             "明太子いっぱいもらったけん、ニケちゃんにもおすそ分けするね", "これ、たこ焼きちょっと焼きすぎてもうてん。食べる？",
+                             "おにぎりあまったけどいる？", "庭の柿がようけなったけん、持っていき")),
+       seed=st.text(min_size=1, max_size=4))
+@pytest.mark.fuzz
+def test_fuzz_a_thing_given_is_taken_as_a_gift_not_as_help(line: str, seed: str) -> None:
+    reply = _body(_reply(line, seed=seed))
+    assert any(reply.startswith(g) for g in NIKE.reactions["gift_accept"]), (line, reply)
+
+
+@pytest.mark.parametrize("line", ["お荷物、駅までお運びいたしましょうか。", "ご案内しましょうか？", "荷物持とうか？"])
+def test_help_offered_humbly_or_plainly_is_taken_as_help(line: str) -> None:
+    heard = hear(line, own_names=OWN)
+    assert heard is not None and heard.kind == "offer", (line, heard)
+    assert any(_body(_reply(line)).startswith(g) for g in NIKE.reactions["offer_accept"]), line
+
+
+@pytest.mark.parametrize("line", ["お茶にしましょうか", "お昼にしましょうか"])
+def test_lets_have_tea_offers_no_help(line: str) -> None:
+    heard = hear(line, own_names=OWN)
+    assert heard is not None and heard.kind != "offer", (line, heard)

@@ -26,7 +26,7 @@ VIEWS = ("guess", "advice", "suggest", "hypothetical", "forecast")
 # Torn over what to do ('転職しようか迷ってて'): no trouble told, but nothing to cheer either.
 TORN = "torn"
 # Feelings that are no news to cheer.
-TROUBLE = frozenset({"worried", "unwell", "hurt", "grief", "sad", "tired", "disappointed", "lonely", TORN})
+TROUBLE = frozenset({"worried", "unwell", "hurt", "grief", "sad", "tired", "disappointed", "lonely", "parting", TORN})
 # What is felt about oneself, to be met with care: worry, feeling unwell, tiredness.
 CARE = frozenset({"worried", "unwell", "hurt", "tired"})
 # The kinds that tell something that happened or is felt.

@@ -36,7 +36,7 @@ def offers_a_thing(text: str, own_names: tuple[str, ...] = ()) -> bool:
     asked_before = False
     for sentence in split_sentences(text):
         found = _words(sentence)
-        if found and is_asking(sentence) and not asked_before and _wanted_asked(found):
+        if found and is_asking(sentence) and not asked_before and (_wanted_asked(found) or handed and _take_asked(found)):
             return True  # not after another question: '明日って雨降るのかな？傘いる？' asks whether it is needed
         asked_before = asked_before or is_asking(sentence)
         # each clause of it: '俺の使いなよ、折りたたみもう一本あるし'
@@ -86,6 +86,13 @@ def _wanted_asked(found: list[Word]) -> bool:
     before = found[-2]
     something = before.surface == listening_cues.INDEFINITE_TAIL and len(found) > 2 and found[-3].lemma == listening_cues.WHAT
     return before.pos == "noun" and _a_thing(before) or before.lemma in listening_cues.WANT_AFTER or something
+
+
+def _take_asked(found: list[Word]) -> bool:
+    """'これ、たこ焼き焼きすぎてもうてん。食べる？', '一個食べる？': a thing handed over, asked whether they will
+    take it: a short question ending in a verb of taking in its plain form."""
+    last = found[-1]
+    return len(found) <= 3 and last.lemma in listening_cues.TAKING and last.form.startswith(PLAIN_FORMS)
 
 
 def _a_thing(noun: Word) -> bool:

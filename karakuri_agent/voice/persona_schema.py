@@ -56,6 +56,7 @@ class Reactions(_Strict):
     plan_effort: Phrases | None = None  # a plan of something worked at or tested in ('試験受けるんだ'): cheered on ({topic})
     outcome_asked: Phrases | None = None  # a thing told before is over, how it went unsaid ('終わったよ〜'): asked after
     lonely: Phrases | None = None  # loneliness told ('寂しゅうなるわい'): stayed with; else bad_news
+    parting: Phrases | None = None  # the partner leaving town ahead ('明日引っ越すんだ'); else lonely
     trouble_ongoing: Phrases | None = None  # a trouble going on ('親とうまくいってない'): listened to; else worry
     laughed_off: Phrases | None = None  # bad news told laughing ('落ちたわｗｗ'): taken kindly; else bad_news_plain
     unsaid: Phrases | None = None  # news that trails off ('実家のねこ、老衰で…'): a quiet 'そっか…'; else ack
@@ -71,6 +72,7 @@ class Reactions(_Strict):
     shown: Phrases | None = None  # a thing shown to her ('じゃーん😆 どうかな？'): admired
     compliment: Phrases | None = None
     offer_accept: Phrases | None = None
+    gift_accept: Phrases | None = None  # a thing given or offered to eat ('いっこあげる！'); else offer_accept
     offer_decline: Phrases | None = None
     grief: Phrases | None = None
     unwell: Phrases | None = None

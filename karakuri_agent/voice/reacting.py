@@ -30,7 +30,7 @@ RELIEVED = "relieved"
 MILESTONE = "proud"
 # The care a troubled line is met with, by the feeling it names, most serious first.
 _CARE = (("grief", "grief"), ("hurt", "hurt"), ("unwell", "unwell"), (TORN, "torn"), ("worried", "worry"),
-         ("tired", "tired"), ("lonely", "lonely"))
+         ("tired", "tired"), ("parting", "parting"), ("parting", "lonely"), ("lonely", "lonely"))
 # The feelings an undertaking ahead may come with and still be encouraged for ('面接、緊張する').
 ENCOURAGED = frozenset({"worried", "determined", "torn"})
 
@@ -109,6 +109,8 @@ def cared(s: Situation, h: Understanding) -> list[str]:
     if h.mood == "good":
         return []
     for emotion, pool in _CARE:
+        if emotion in h.emotions and emotion == "parting" and h.subject == "third":
+            return s.lines_of("unsaid", table="reactions")  # '息子が転校するの': theirs to miss, no parting of its own
         if emotion in h.emotions:
             if emotion in ("unwell", "hurt") and h.subject == "third":
                 pool = "unwell_other"  # 'お母さんが風邪で': hope they get well, the speaker is not told to rest
