@@ -264,3 +264,25 @@ def test_help_offered_humbly_or_plainly_is_taken_as_help(line: str) -> None:
 def test_lets_have_tea_offers_no_help(line: str) -> None:
     heard = hear(line, own_names=OWN)
     assert heard is not None and heard.kind != "offer", (line, heard)
+
+
+@pytest.mark.parametrize("line", ["ニケって、この町でどこが一番好き？", "この町でどこが一番好き？", "この辺でどこがいちばん好き？"])
+def test_where_it_likes_best_is_its_favourite_place(line: str) -> None:
+    assert NIKE.tastes.favourites["place"] in _reply(line), line
+
+
+@pytest.mark.parametrize("line", ["今日の夕方って空いとう？", "このあと何する予定？", "今日ひま？"])
+def test_a_promise_hours_ahead_is_in_its_plans_not_only_one_due_soon(line: str) -> None:
+    """At 13:00 a promise at 18:00 is more than the hours the agent sets off within (View.meetings), and is
+    still what it says it will do (View.pending)."""
+    from testing.model_talk import NOW, SPEAK, turn
+
+    from karakuri_agent.decide.speaking import speech_params
+    from karakuri_agent.domain.identity import PersonRef
+    from karakuri_agent.domain.records import Meeting
+
+    promise = Meeting(partner_name="灯野サキ", place_name="銭湯", node_id="4-4",
+                      due_at=NOW.replace(hour=9))  # 18:00 in the town
+    view = turn(line, pending=[promise], meetings=[])
+    said = speech_params(view, SPEAK, "reply", PersonRef("1500000000000000001", "真白リク"))["message"]
+    assert "18時" in said and "銭湯" in said, (line, said)

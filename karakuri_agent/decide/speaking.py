@@ -398,10 +398,12 @@ def memory_of(view: View, partner: PersonRef) -> Memory:
 
 
 def _plans_ahead(view: View) -> tuple[Plan, ...]:
-    """The promises not yet due, soonest first, each with its day counted from the world's today."""
+    """The promises not yet due, soonest first, each with its day counted from the world's today: every one
+    still pending (View.pending), not only those of the next hours it must set off for (View.meetings):
+    '今日の夕方って空いとう？' at noon is answered with the 17:00 promise."""
     today = view.now.astimezone(TOKYO).date()
     ahead = []
-    for meeting in view.meetings:
+    for meeting in view.pending:
         due = meeting.due_at
         if due is None or due <= view.now or meeting.status == "fulfilled" or not meeting.place_name:
             continue

@@ -14,14 +14,19 @@ never with a line about something else.
 from __future__ import annotations
 
 import functools
+import re
 
 from karakuri_agent.domain.understanding import FAVOURITE, SELF, Question, Understanding
 from karakuri_agent.ja import listening_cues
+from karakuri_agent.ja.word_classes import CONCESSIVE
 from karakuri_agent.reading import lexicon, morphemes
 
 __all__ = ["UNNAMED", "asked_taste", "taste_asked"]
 
 UNNAMED = ""  # a kind the table does not name
+# 'あの子、電車好きやねんけど、どこがええと思う？' asks no taste of its own: what is asked comes after a concession
+CONCEDING = re.compile("|".join(sorted(CONCESSIVE, key=len, reverse=True)))
+PLACE = "place"  # the kind of favourite a where asks ('この町でどこが一番好き？'; persona.json tastes.favourites.place)
 _WRITTEN_AT_LEAST = 3  # a kind's word this long is found as written too ('のみもの', which the analyzer cuts)
 
 
@@ -107,6 +112,9 @@ def asked_taste(asking: str, line: str, question: Question, own_names: tuple[str
     if kind == UNNAMED:  # '何の科目が好き？', '一番好きな言葉って？': a kind no favourite names, a topic of its own may
         named = lexicon.self_topic("".join(asking.split()))  # (not where it lives: 'この町の昔話で一番好きなん')
         kind = named if named and named not in lexicon.self_topics_of("where_it_lives") else kind
+        if kind == UNNAMED and question.kind == "where" and any(  # what is asked, after what was conceded
+                w.lemma in _tables()[0] for w in morphemes.words(CONCEDING.split(question.text)[-1])):
+            kind = PLACE  # 'この町でどこが一番好き？': where it likes is a favourite place (not 'どこがええと思う？')
     if kind in lexicon.self_topics():
         return Understanding("question", asks=SELF, self_topic=kind, question=question)
     topic = _kind_noun(asking, own_names) if kind == UNNAMED else ""  # 'どんな漬物が好ぎだ？': of 漬物
