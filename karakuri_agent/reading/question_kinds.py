@@ -58,7 +58,6 @@ from karakuri_agent.ja.word_classes import (
     FAVOUR_VERBS,
     INDEFINITE_AFTER,
     INTERROGATIVES,
-    SAYING_WHAT,
     KATAKANA_LETTER,
     LEAVE_WORDS,
     NEGATIONS,
@@ -69,6 +68,7 @@ from karakuri_agent.ja.word_classes import (
     PLACE_ENDINGS,
     PLAIN_FORMS,
     PREDICATE_LINKS,
+    SAYING_WHAT,
     TELLING_VERBS,
     TE_LINKS,
     TIME_TOPICS,
@@ -306,8 +306,8 @@ def asks_leave(text: str) -> bool:
     """Whether a question asks leave of the agent ('お隣、座ってもよろしいでしょうか', 'パンフレット、一部頂戴しても
     いい？'): a verb's て, も, and a word of leave; the agent's to grant."""
     found = morphemes.words(text)
-    return any(w.lemma in LEAVE_WORDS and i >= 2 and found[i - 1].surface == PERMISSION[0] and found[i - 2].surface in TE_LINKS
-               for i, w in enumerate(found))
+    return any(w.lemma in LEAVE_WORDS and i >= 2 and found[i - 1].surface == PERMISSION[0]
+               and found[i - 2].surface in TE_LINKS for i, w in enumerate(found))
 
 
 def names_a_question_word(text: str) -> bool:
