@@ -286,3 +286,22 @@ def test_a_promise_hours_ahead_is_in_its_plans_not_only_one_due_soon(line: str) 
     view = turn(line, pending=[promise], meetings=[])
     said = speech_params(view, SPEAK, "reply", PersonRef("1500000000000000001", "真白リク"))["message"]
     assert "18時" in said and "銭湯" in said, (line, said)
+
+
+@settings(max_examples=80, deadline=None)
+@given(pair=st.sampled_from((("いちご", "チョコバナナ"), ("メロンパン", "カレーパン"), ("ホラー", "ラブコメ"), ("うどん", "そば"))),
+       joined=st.sampled_from(("と", "か")), told=st.sampled_from(("で迷って結局両方食べた😂", "で迷ってるんだよね", "、どうしよう")),
+       asked=st.sampled_from(("ニケちゃんならどっち頼む〜？", "どっちがいいと思う？", "ニケならどっちにする？")),
+       seed=st.text(min_size=1, max_size=4))
+@pytest.mark.fuzz
+def test_fuzz_a_which_of_the_options_said_the_turn_before_picks_one_of_them(
+        pair: tuple[str, str], joined: str, told: str, asked: str, seed: str) -> None:
+    talk = ("今日ね〜駅前に行ったの", pair[0] + joined + pair[1] + told)
+    reply = compose("reply", persona=NIKE, partner_name="灯屋ユウ", last_line=asked, seed=seed, memory=Memory(talk=talk))
+    assert sum(option in reply for option in pair) == 1, (talk, asked, reply)
+
+
+def test_someone_one_went_with_is_no_option() -> None:
+    reply = compose("reply", persona=NIKE, partner_name="灯屋ユウ", last_line="ニケならどっちがいい？", seed="s",
+                    memory=Memory(talk=("友達と映画行ったんだ",)))
+    assert "友達" not in reply, reply

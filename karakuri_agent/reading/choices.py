@@ -18,7 +18,7 @@ from karakuri_agent.ja import listening_cues
 from karakuri_agent.ja.question_words import AND, OR
 from karakuri_agent.ja.sentences import QUESTION_WORD
 from karakuri_agent.ja.word_classes import CHOOSING, CHOSEN_AS, OPTION_PARTICLES
-from karakuri_agent.reading import morphemes
+from karakuri_agent.reading import lexicon, morphemes
 from karakuri_agent.reading.question_kinds import read_question
 
 
@@ -74,10 +74,16 @@ def names_its_own(text: str, asking: list[str], own: tuple[str, ...], others: tu
 
 def which_pair(asking: str) -> tuple[str, str] | None:
     """The last two nouns joined by 'と' or 'か' in a question that asks which ('銭湯と温泉、どっち？')."""
-    if not listening_cues.WHICH.search(asking):
-        return None
-    found = morphemes.nouns(asking)
-    pairs = [(a, b) for a, b in zip(found, found[1:]) if f"{a}{AND}{b}" in asking or f"{a}{OR}{b}" in asking]
+    return joined_pair(asking) if listening_cues.WHICH.search(asking) else None
+
+
+def joined_pair(text: str) -> tuple[str, str] | None:
+    """The last two nouns a line joins by 'と' or 'か' ('いちごとチョコバナナで迷って', 'メロンパン と カレーパン
+    かった'): what a later 'どっち？' of the talk asks between."""
+    text = "".join(text.split())
+    found = morphemes.nouns(text)
+    pairs = [(a, b) for a, b in zip(found, found[1:]) if (f"{a}{AND}{b}" in text or f"{a}{OR}{b}" in text)
+             and not lexicon.named_in(a) & listening_cues.SOMEONE]  # '友達と映画行った': with someone, no options
     return pairs[-1] if pairs else None
 
 

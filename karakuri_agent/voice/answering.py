@@ -30,9 +30,9 @@ from karakuri_agent.reading import hearing, lexicon, morphemes, told_of
 from karakuri_agent.reading.phrase import predicate_of, said_as_done, says_not
 from karakuri_agent.reading.times import clock_parts
 from karakuri_agent.voice.names import address_name, called_names, place_word_of
-from karakuri_agent.reading.choices import listed_options
+from karakuri_agent.reading.choices import joined_pair, listed_options
 from karakuri_agent.reading.help_offers import offers_help
-from karakuri_agent.reading.normalised import unspaced
+from karakuri_agent.reading.normalised import normalised, unspaced
 from karakuri_agent.reading.town_questions import is_town_thing, place_names, whether_there_is
 from karakuri_agent.voice.reacting import reacted
 from karakuri_agent.voice.situation import Plan, Situation, find_fact, pick_option, time_side
@@ -256,7 +256,9 @@ def _which_of_the_talk(s: Situation, h: Understanding) -> list[str]:
     ('ピンクか、アッシュか…'), the same pick every time; [] when it named none."""
     if h.question is None or h.question.options or not listening_cues.WHICH.search(h.question.text):
         return []
-    named = next((o for line in reversed(s.memory.talk) if (o := listed_options(line))), ())
+    # ('いちご🍓とチョコバナナ🍫🍌で迷って…' → 'ニケちゃんならどっち頼む〜？')
+    named = next((o for line in reversed(s.memory.talk)
+                  if (o := listed_options(line) or joined_pair(normalised(line)) or ())), ())
     return s.lines_of("choice", topic=pick_option(named, s)) if named else []
 
 
