@@ -305,3 +305,10 @@ def test_someone_one_went_with_is_no_option() -> None:
     reply = compose("reply", persona=NIKE, partner_name="灯屋ユウ", last_line="ニケならどっちがいい？", seed="s",
                     memory=Memory(talk=("友達と映画行ったんだ",)))
     assert "友達" not in reply, reply
+
+
+@pytest.mark.parametrize("line", ["本日はどちらにいらっしゃったんですか？", "ねえねえ、きょうはどこであそんだの？", "今日どこで遊んだの？"])
+def test_where_it_went_today_is_its_day_not_a_pick_of_the_talk_nor_a_recommendation(line: str) -> None:
+    reply = compose("reply", persona=NIKE, partner_name="灯屋ユウ", last_line=line, seed="s",
+                    memory=Memory(talk=("春と秋では、どちらがお好きでしょうか？", "秋かな！"), today_places=TODAY))
+    assert "図書館" in reply and "秋" not in reply and "どうかな" not in reply, (line, reply)

@@ -200,7 +200,8 @@ def _question(text: str, asking: str, own: tuple[str, ...], others: tuple[str, .
     if (taste := None if question.kind == "choice" or _about_someone_else(asking, own) else
             asked_taste(asking, line, question, own)) is not None:  # 'すきな どうぶつ なに？': about_me, or a favourite
         return taste
-    if question.kind != "choice" and (sought := place_sought(asking)):  # 'デートするならどこがおすすめ？'
+    # 'デートするならどこがおすすめ？'; not a place it went to ('今日どこで遊んだの？' asks its day)
+    if question.kind != "choice" and not (question.past or tense.past(asking)) and (sought := place_sought(asking)):
         return Understanding("question", asks=WORLD, sought=sought, topic=town_thing(asking), question=question)
     if _asks_the_world(asking, own, either_or=bool(question.options)):
         return Understanding("question", asks=WORLD, topic=town_thing(asking) or _topic(asking, skip)[0],

@@ -23,6 +23,7 @@ from karakuri_agent.domain.understanding import (
 )
 from karakuri_agent.ja import listening_cues
 from karakuri_agent.ja.promise_words import PROMISE_NAMED
+from karakuri_agent.ja.question_words import WHICH_PLACE
 from karakuri_agent.ja.sentences import is_asking, split_sentences
 from karakuri_agent.ja.speech_words import PAUSE, REQUEST, STANCE_OPENING, TERMINATORS, join_sentences, plan_day
 from karakuri_agent.ja.word_classes import NOT_TOPICS
@@ -254,7 +255,8 @@ def _asks_of_another_thing(s: Situation, pool: tuple[str, ...]) -> bool:
 def _which_of_the_talk(s: Situation, h: Understanding) -> list[str]:
     """'どっちが似合うと思う？' with no options of its own: one of those the talk named before
     ('ピンクか、アッシュか…'), the same pick every time; [] when it named none."""
-    if h.question is None or h.question.options or not listening_cues.WHICH.search(h.question.text):
+    if h.question is None or h.question.options or not listening_cues.WHICH.search(h.question.text) \
+            or WHICH_PLACE.search(h.question.text):  # '本日はどちらにいらっしゃったんですか？' asks where
         return []
     # ('いちご🍓とチョコバナナ🍫🍌で迷って…' → 'ニケちゃんならどっち頼む〜？')
     named = next((o for line in reversed(s.memory.talk)
