@@ -47,15 +47,14 @@ def with_feeling(heard: Understanding, text: str, own_names: tuple[str, ...], ot
     told_kinds = ("news", "plan", "statement", "feeling", "remark", "compliment")
     laughing = "laughter" in named and not feeling.emotions & SERIOUS
     asked = heard.kind in ("question", "invitation") or (heard.kind != "offer" and "question" in _acts(text, own_names))
-    # '病院連れてったほうがいい？', '物忘れがひどうてね、どうしたもんかねぇ': the speaker's own matter, asked of
+    # advice on the speaker's own matter ('病院連れてったほうがいい？', '物忘れがひどうてね、どうしたもんかねぇ')
     advice = heard.question is not None and (ADVICE_FORM in heard.question.predicate or heard.question.kind == "advice")
-    # what troubles the speaker: the part told, or, where a view of their own matter is asked in one breath
-    # ('物忘れがひどうてね、どうしたもんかねぇ'), the whole line
     # whose a question's worry is, by the question itself ('うちの米、分けとくがら。んで、体は大丈夫なんだべ？' asks of
     # the agent; 'うちの子、熱出たけど大丈夫かな？' of the asker's own, a worry told)
     asked_named = lexicon.tags(morphemes.words(heard.question.text), heard.question.text) \
         if heard.question is not None else named
     of_the_asker = bool(asked_named & {"first_person", *OF_THEIRS})
+    # what troubles the speaker: the part told, or the whole line where one breath asks of their own matter
     own_matter = advice or (of_the_asker and heard.question is not None and heard.question.kind == "yesno")
     troubles = told.emotions if told_text or not own_matter else feeling.emotions
     chooses = heard.question is not None and heard.question.kind == "choice"  # 'アアとイイセキ、どっち？' asks no health
