@@ -312,3 +312,19 @@ def test_where_it_went_today_is_its_day_not_a_pick_of_the_talk_nor_a_recommendat
     reply = compose("reply", persona=NIKE, partner_name="灯屋ユウ", last_line=line, seed="s",
                     memory=Memory(talk=("春と秋では、どちらがお好きでしょうか？", "秋かな！"), today_places=TODAY))
     assert "図書館" in reply and "秋" not in reply and "どうかな" not in reply, (line, reply)
+
+
+@settings(max_examples=60, deadline=None)
+@given(thing=st.sampled_from(("その髪飾り", "そのマフラー", "今日の服", "その帽子")),
+       said=st.sampled_from(("、すごい似合ってるね", "似合うね！", "、めっちゃ似合っとるやん", "、よくお似合いですね")),
+       seed=st.text(min_size=1, max_size=4))
+@pytest.mark.fuzz
+def test_fuzz_what_suits_the_one_spoken_to_is_a_compliment(thing: str, said: str, seed: str) -> None:
+    line = thing + said
+    heard = hear(line, own_names=OWN)
+    assert heard is not None and heard.kind == "compliment", (line, heard)
+
+
+def test_what_suits_someone_of_theirs_is_no_compliment_to_the_agent() -> None:
+    heard = hear("うちの母、着物が似合うんよ", own_names=OWN)
+    assert heard is not None and heard.kind != "compliment", heard

@@ -145,6 +145,8 @@ TELLING_VERBS = frozenset({"教える", "聞かせる", "話す", "言う"})
 # followed by か or も is indefinite ('何か', 'どこも', 'どうにも'), no question word.
 INTERROGATIVES = frozenset({"何", "何処", "何時", "誰", "何方", "何れ", "どう", "どんな", "幾ら", "どない", "何故", "如何"})
 INDEFINITE_AFTER = ("か", "も", "でも", "にも", "にか", "せ")
+# 'その髪飾り、似合ってるね': what suits someone, said of the one spoken to when nobody else is named.
+SUITS = frozenset({"似合う", "似合い", "お似合い"})
 # A common noun of things (UniDic 普通名詞-一般: 席, 図書館), not a time (今日, 夕方 are 副詞可能).
 COMMON_NOUN = ("普通名詞", "一般")
 # 'なんて' before a verb asks what is said ('なんて締めたらいい？'); before a noun it is 'such as' ('雨なんて').

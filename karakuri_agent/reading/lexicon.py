@@ -33,6 +33,7 @@ from karakuri_agent.ja.word_classes import (
     PASSIVES,
     PAST,
     SENTENCE_END_MARKS,
+    SUITS,
     TE_LINKS,
     TELLING_VERBS,
     THROUGH,
@@ -476,7 +477,10 @@ def praises_the_agent(text: str, own_names: tuple[str, ...]) -> bool:
     """Whether the line says something good of the agent by concept `compliment`, naming it (its names or
     'あなた': 'ニケちゃんは町の宝だなや', 'ニケの作るお菓子、ガチで店レベル')."""
     named = named_in(text)
-    return "compliment" in named and ("second_person" in named or any(n and n in text for n in own_names))
+    if "compliment" in named and ("second_person" in named or any(n and n in text for n in own_names)):
+        return True
+    # 'その髪飾り、すごい似合ってるね': what suits one is said of the one spoken to, when nobody else is named
+    return any(w.lemma in SUITS for w in words(text)) and not named & {"first_person", "kin", "person_role", "pet"}
 
 
 def names_an_event(text: str, aside: frozenset[str] = frozenset()) -> bool:
