@@ -126,7 +126,6 @@ def self_topics() -> dict[str, tuple[str, ...]]:
     return section("self_topics")
 
 
-@functools.lru_cache(maxsize=1)
 @functools.lru_cache(maxsize=None)
 def self_topics_of(kind: str) -> frozenset[str]:
     """The self topics of a kind the reader treats apart (concepts.json `self_topic_kinds`: 'of_a_time',
@@ -134,6 +133,7 @@ def self_topics_of(kind: str) -> frozenset[str]:
     return frozenset(section("self_topic_kinds")[kind])
 
 
+@functools.lru_cache(maxsize=1)
 def self_topic_words() -> frozenset[str]:
     """Every word that names a topic about the agent itself (得意, 苦手, 誕生日...), read once per process."""
     return frozenset(w for names in self_topics().values() for w in names)
@@ -156,16 +156,12 @@ def plans_asked(asking: str, *, free: bool = False) -> str:
     return time_ahead(asking) if free or any(w in asking for w in _ahead()[1]) else ""
 
 
-def free_asked(asking: str) -> bool:
-    """Whether a question asks if the agent is free ('今日の夕方って空いとう？', 'お時間頂戴できますか';
-    concepts.json `asks_free`): its plans for the time named are the answer."""
+def free_asked_at(asking: str) -> int:
+    """Where the first word that asks if the agent is free stands ('今日の夕方って空いとう？', 'お時間頂戴できますか';
+    concepts.json `asks_free`: its plans for the time named are the answer), -1 when none does."""
     spec = _lexicon()["asks_free"]
-    return any(w in asking and not any(w + after in asking for after in spec["habit_after"]) for w in spec["words"])
-
-
-def free_words() -> tuple[str, ...]:
-    """The words that ask whether the agent is free (concepts.json `asks_free`)."""
-    return tuple(_lexicon()["asks_free"]["words"])
+    return min((asking.find(w) for w in spec["words"]
+                if w in asking and not any(w + after in asking for after in spec["habit_after"])), default=-1)
 
 
 def time_ahead(text: str) -> str:

@@ -145,6 +145,7 @@ def done_to(found: Sequence[Word], i: int) -> bool:
         return False
     return not found[i].conjugation.startswith(ONE_ROWS) or passive(found, i)
 
+
 def helper(found: Sequence[Word], i: int) -> bool:
     """Whether word `i` only helps the word before it (食べて+しまう, 行って+みる, 書き+始める): a bound
     word after a verb or its て; bound after a noun it is the predicate itself (パン屋が+できた)."""

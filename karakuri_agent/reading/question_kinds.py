@@ -292,12 +292,12 @@ def asks_if_free(asking: str, question: Question | None) -> bool:
     は可能でしょうか'; concepts.json `asks_free`), which its promises answer; not when ('いつ空いてる？') nor
     whether it was ('昨日ひまだった？')."""
     unspaced = "".join(asking.split())
-    if not lexicon.free_asked(unspaced) or tense.past(asking) or (question is not None and (
-            question.kind != "yesno" or question.past)):
+    at = lexicon.free_asked_at(unspaced)
+    if at < 0 or tense.past(asking) or (question is not None and (question.kind != "yesno" or question.past)):
         return False
     # a thing named before it is what is free ('図書館って月曜も空いてる？' asks if it is open, 'この席空いてる？' if
     # it is taken); a time ('今日の夕方って', '来週の土曜') or the agent's name asks of the agent
-    before = morphemes.words(unspaced[:min(unspaced.find(w) for w in lexicon.free_words() if w in unspaced)])
+    before = morphemes.words(unspaced[:at])
     return not any(w.pos == "noun" and w.detail[:2] == COMMON_NOUN and not lexicon.names_a_time_ahead(w.surface)
                    for w in before)
 

@@ -82,7 +82,7 @@ def _plans(s: Situation, h: Understanding) -> list[str]:
     if plan is not None:
         return s.lines_of("plans", place=place_word_of(plan.place),
                      time=plan_day(plan.days, plan.weekday) + listening_cues.clock_said(plan.time))
-    if h.question is not None and lexicon.free_asked(unspaced(h.question.text)):
+    if h.question is not None and lexicon.free_asked_at(unspaced(h.question.text)) >= 0:
         return s.lines_of("free") or s.lines_of("no_plans")  # '今日の夕方って空いとう？' with nothing promised then
     intended = s.persona.plans_ahead.get(h.ahead or "later", ())
     return s.filled(intended, f"plans_ahead.{h.ahead or 'later'}") if intended else s.lines_of("no_plans")
