@@ -43,6 +43,7 @@ class Question:
     detail: bool = False  # a yes/no that also wants the thing ("何か読んだ？")
     past: bool = False  # asks about something done ("おみくじ引いた？")
     predicate: str = ""  # a yes/no's own predicate, to say back ("こわくなかった？" → "こわかった"; '' none)
+    free: bool = False  # asks whether the agent is free ('今日の夕方って空いとう？'): its promises answer
 
 
 @dataclass(frozen=True)
@@ -77,6 +78,8 @@ class Understanding:
     # For a question of the town: the kind of place it looks for ('静かに勉強できる場所ってある？' → '図書館';
     # concepts.json `place_for`), '' none.
     sought: str = ""
+    # For an offer: help offered ('持とうか？', '案内するで'), thanked as help, not a thing given to take.
+    helps: bool = False
 
     @property
     def troubled(self) -> bool:

@@ -176,7 +176,7 @@ def _question(text: str, asking: str, own: tuple[str, ...], others: tuple[str, .
     free = asks_if_free(asking, question)  # '今日の夕方って空いとう？': its promises answer, for the time named or today
     if question is None and not free:
         return Understanding("question", asks=OTHER, topic=_topic(asking, skip)[0])
-    question = question or Question("yesno", asking)
+    question = replace(question or Question("yesno", asking), free=free)
     if listening_cues.HOW_ARE_YOU.search(asking) and not listening_cues.TOGETHER.search(asking):
         return Understanding("question", asks=DAY, question=question)  # '最近どう？' asks how it has been: its days answer
     # '明日は何するの？', '来週は何か楽しみな予定ある？': its plans, for the time ahead named (concepts.json `ahead`)
@@ -444,8 +444,9 @@ def _heard(text: str, line: str, own_names: tuple[str, ...], other_names: tuple[
                  or listening_cues.CHANGE_TO.search(text))) or listening_cues.TAKEN_BACK_NEG.search(told)):
         return _retraction(text, skip)
     # A gift, or help ('持とうか？', '案内するで'), read with the spaces the line had too ('道 教えようか').
-    if listening_cues.OFFER.search(text) or offers_help(text) or offers_help(line) or offers_a_thing(text, own_names):
-        return Understanding("offer", topic=_topic(text, skip)[0])
+    helps = offers_help(text) or offers_help(line)
+    if helps or listening_cues.OFFER.search(text) or offers_a_thing(text, own_names):
+        return Understanding("offer", topic=_topic(text, skip)[0], helps=helps)
     if told_of.shows_a_thing(text, told, asking, own_names):
         return Understanding("shown")  # 'じゃーん😆 どうかな？', '見て見て！': a thing shown, nothing told; admired
     chosen = choices.asked(asking, sentences[-1], own_names, other_names, told)

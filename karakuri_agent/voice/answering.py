@@ -32,7 +32,6 @@ from karakuri_agent.reading.phrase import predicate_of, said_as_done, says_not
 from karakuri_agent.reading.times import clock_parts
 from karakuri_agent.voice.names import address_name, called_names, place_word_of
 from karakuri_agent.reading.choices import joined_pair, listed_options
-from karakuri_agent.reading.help_offers import offers_help
 from karakuri_agent.reading.normalised import normalised, unspaced
 from karakuri_agent.reading.town_questions import is_town_thing, place_names, whether_there_is
 from karakuri_agent.voice.reacting import reacted
@@ -82,7 +81,7 @@ def _plans(s: Situation, h: Understanding) -> list[str]:
     if plan is not None:
         return s.lines_of("plans", place=place_word_of(plan.place),
                      time=plan_day(plan.days, plan.weekday) + listening_cues.clock_said(plan.time))
-    if h.question is not None and lexicon.free_asked_at(unspaced(h.question.text)) >= 0:
+    if h.question is not None and h.question.free:
         return s.lines_of("free") or s.lines_of("no_plans")  # '今日の夕方って空いとう？' with nothing promised then
     intended = s.persona.plans_ahead.get(h.ahead or "later", ())
     return s.filled(intended, f"plans_ahead.{h.ahead or 'later'}") if intended else s.lines_of("no_plans")
@@ -472,7 +471,7 @@ def answered(s: Situation, h: Understanding) -> list[str] | None:
     if h.kind == "offer":  # help or a gift offered: taken or kindly declined, with thanks, as the policy says;
         # a thing it dislikes ('激辛せんべいあるけど食べる？') kindly declined whatever the policy
         takes = s.takes_offers and not _disliked(s)
-        if takes and not offers_help(s.line):  # 'いっこあげる！': a thing to take, not help ('助かるよ' is for help)
+        if takes and not h.helps:  # 'いっこあげる！': a thing to take, not help ('助かるよ' is for help)
             return s.lines_of("gift_accept", table="reactions") or s.lines_of("offer_accept", table="reactions") or None
         return s.lines_of("offer_accept" if takes else "offer_decline", table="reactions") or None
     if h.kind == "arrangement":  # 'じゃあ、そっちで4時ね': agreed to
