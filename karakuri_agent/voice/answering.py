@@ -492,6 +492,8 @@ def answered(s: Situation, h: Understanding) -> list[str] | None:
         return None if s.pickup else (s.lines_of("remark", table="reactions") or None)
     if h.kind == "warmth" and told_of.about_talking(s.line):  # 'ニケちゃんと話してると時間を忘れちゃう'
         return s.lines_of("warmth_talk", table="reactions") or s.lines_of("warmth", table="reactions") or None
+    if h.kind == "thanks" and "good_news" in h.acts:  # '道案内ありがとうございました。無事に辿り着けました': glad too
+        return s.lines_of("thanks_glad", table="reactions") or s.lines_of("thanks", table="reactions") or None
     if h.kind in ("warmth", "compliment", "thanks", "apology", "remark"):
         return s.lines_of(h.kind, table="reactions") or None
     if h.kind == "invitation" and (h.question is None or h.question.kind != "invite"):
