@@ -32,12 +32,17 @@ ABOUT_AGENT = frozenset({"warmth", "compliment", "concern", "cheered", "invitati
 SERIOUS = frozenset({"grief", "unwell", "worried"})
 
 
-def with_feeling(heard: Understanding, text: str, own_names: tuple[str, ...], other_names: tuple[str, ...]) -> Understanding:
+def with_feeling(heard: Understanding, text: str, own_names: tuple[str, ...], other_names: tuple[str, ...],
+                 line: str = "") -> Understanding:
     """The reading with what the lexicon says of it (reading/lexicon.py): how what is told went and feels,
     whom it is warm to, what it points back at, what each sentence does. A told line that is warm to the
     agent is warmth; worry, feeling unwell or tired is a feeling met with care; bad news told with a
     question that is not the agent's to answer is the news (the care comes first)."""
     feeling = sentiment.feel(text)
+    if not feeling.polarity and not feeling.emotions and "sad_marks" in lexicon.named_in(line):
+        # 'チケット全落ちした😭😭': where the words say nothing of how it went, the mark the line was sent with
+        # does (the emoji are gone from ``text``, the normalised line)
+        feeling = replace(feeling, polarity=-1, emotions=frozenset({"sad"}), main=-1)
     told_text = _told_part(text, own_names)
     told = sentiment.feel(told_text)
     named = lexicon.tags(morphemes.words(text), text)

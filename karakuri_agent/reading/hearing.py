@@ -408,7 +408,7 @@ def hear(line: str | None, *, own_names: tuple[str, ...] = (), other_names: tupl
     kana = morphemes.kana_nouns(line or "")
     for word in kana:
         text = text.replace(word, morphemes.katakana(word))
-    heard = with_feeling(_heard(text, line or "", own_names, other_names), text, own_names, other_names)
+    heard = with_feeling(_heard(text, line or "", own_names, other_names), text, own_names, other_names, line or "")
     heard = replace(heard, verbal=bool(heard.clause) and not heard.clause.endswith(listening_cues.NOUN_LINK))
     for word in kana:
         written = morphemes.katakana(word)
@@ -444,8 +444,7 @@ def _heard(text: str, line: str, own_names: tuple[str, ...], other_names: tuple[
                  or listening_cues.CHANGE_TO.search(text))) or listening_cues.TAKEN_BACK_NEG.search(told)):
         return _retraction(text, skip)
     # A gift, or help ('持とうか？', '案内するで'), read with the spaces the line had too ('道 教えようか').
-    helps = offers_help(text) or offers_help(line)
-    if helps or listening_cues.OFFER.search(text) or offers_a_thing(text, own_names):
+    if (helps := offers_help(text) or offers_help(line)) or listening_cues.OFFER.search(text) or offers_a_thing(text, own_names):
         return Understanding("offer", topic=_topic(text, skip)[0], helps=helps)
     if told_of.shows_a_thing(text, told, asking, own_names):
         return Understanding("shown")  # 'じゃーん😆 どうかな？', '見て見て！': a thing shown, nothing told; admired

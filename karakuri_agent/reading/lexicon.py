@@ -24,19 +24,8 @@ from typing import Any
 
 from karakuri_agent.ja.listening_cues import DOABLE, NEGATION_AFTER, OF, PLAN_VERBS, POINTED
 from karakuri_agent.ja.word_classes import (
-    ADJECTIVAL_NOUN,
-    AT_LAST,
-    BECOMING,
-    GOING_TO,
-    KANA_WORD,
-    CONDITIONAL,
-    PASSIVES,
-    PAST,
-    SENTENCE_END_MARKS,
-    SUITS,
-    TE_LINKS,
-    TELLING_VERBS,
-    THROUGH,
+    ADJECTIVAL_NOUN, AT_LAST, BECOMING, GOING_TO, KANA_WORD, CONDITIONAL, FULL_STOPS,
+    PASSIVES, PAST, SENTENCE_END_MARKS, SUITS, TE_LINKS, TELLING_VERBS, THROUGH,
 )
 from karakuri_agent.reading.morphemes import Word, lemma_set, word_spans, words
 from karakuri_agent.reading.phrase import (
@@ -363,7 +352,7 @@ def tags(found: Sequence[Word], text: str) -> set[str]:
             tail = text.rstrip(SENTENCE_END_MARKS)
             if any(tail.endswith(s) for s in concept.surfaces):
                 named.add(concept.name)
-        elif any(_named_unturned(s, text, concept.polarity != 0, spans) for s in concept.surfaces if len(s) > 1):
+        elif any(_named_unturned(s, text, concept.polarity != 0, spans) for s in concept.surfaces if len(s) > 1 or not s.isalnum()):
             named.add(concept.name)
     if "good_event" in named:
         named.discard("adversity")  # '選手に選ばれた': done to one, and glad
@@ -414,7 +403,7 @@ def achieved(found: Sequence[Word]) -> bool:
     past = [i for i, w in enumerate(found) if w.pos == "auxiliary" and w.lemma == PAST]
     at_last = next((i for i, w in enumerate(found) if w.surface in AT_LAST), None)
     for i, word in enumerate(found):
-        if word.pos != "verb" or negated(found, i) or not any(p > i for p in past):
+        if word.pos != "verb" or negated(found, i) or not _past_after(found, i, past):
             continue
         could = potential(word) or could_do(found, i)
         through = word.lemma in THROUGH and i > 0 and found[i - 1].pos == "verb"
@@ -425,11 +414,18 @@ def achieved(found: Sequence[Word]) -> bool:
     return False
 
 
+def _past_after(found: Sequence[Word], i: int, past: Sequence[int]) -> bool:
+    """Whether a past tense follows the word at ``i`` in its own sentence ('家賃払えるか微妙。シフト減らされた':
+    the past is the next sentence's, nothing was managed)."""
+    return any(p > i and not any(w.surface and all(c in FULL_STOPS for c in w.surface) for w in found[i + 1:p])
+               for p in past)
+
+
 def could_not(found: Sequence[Word]) -> bool:
     """The line tells of something one could not do, in the past ('買えなかった', '行けへんかった'): a letdown;
     not a plan changed ('行けなくなった' calls something off)."""
     past = [i for i, w in enumerate(found) if w.pos == "auxiliary" and w.lemma == PAST]
-    return any(w.pos == "verb" and (potential(w) or one_row_could(found, i)) and negated(found, i) and any(p > i for p in past)
+    return any(w.pos == "verb" and (potential(w) or one_row_could(found, i)) and negated(found, i) and _past_after(found, i, past)
                and not any(v.lemma in BECOMING for v in found[i + 2:i + 4]) for i, w in enumerate(found))
 
 
