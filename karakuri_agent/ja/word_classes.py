@@ -72,6 +72,10 @@ NEGATION_TRANSPARENT = frozenset({"は", "も", "じゃ", "て", "で"})
 SENTENCE_END_MARKS = "。！!？?…〜ー 　"
 # The marks that end a sentence for certain (a '…' or a '〜' may trail mid-sentence).
 FULL_STOPS = "。！!？?"
+# ... and a thought, for a clause said back ('財布落としてもうてん…免許証も入っとったのに').
+THOUGHT_ENDS = FULL_STOPS + "…"
+# 'こと', 'よう' before 'になる' ('結婚することになった'): the verb before them is what happened.
+FORMAL_NOUNS = frozenset({"事", "こと", "様", "よう"})
 # Auxiliaries of the polite style: they end a sentence, never a clause that says which thing ('フラれました笑').
 POLITE = frozenset({"ます", "です"})
 # A laugh typed after a predicate ('フラれました笑'), read as a noun: no thing.

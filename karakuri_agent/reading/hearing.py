@@ -26,10 +26,11 @@ from karakuri_agent.ja.promise_words import CLOCK_JI
 from karakuri_agent.ja.question_words import HABIT, INVITE
 from karakuri_agent.ja.sentences import ADVICE_ASKED, asking_with_what_before, is_asking, split_sentences, the_question
 from karakuri_agent.ja.speech_words import APOLOGY, PERSON_NAME, REQUEST, is_kanji
-from karakuri_agent.ja.word_classes import ADVERBIAL_FORM, PAST, PLAIN_SPELLING, VOLITIONAL_FORM
+from karakuri_agent.ja.word_classes import ADVERBIAL_FORM
 from karakuri_agent.reading import (  # the analyzer loads on first use
     calling_off, choices, greetings, lexicon, morphemes, sentiment, tense, told_of,
 )
+from karakuri_agent.reading.clause import ECHO_WINDOW, echoes, said_back
 from karakuri_agent.reading.feeling import with_feeling
 from karakuri_agent.reading.gift_offers import offers_a_thing
 from karakuri_agent.reading.help_offers import offers_help
@@ -51,10 +52,6 @@ KIN_TOPICS = frozenset({"family", "home"})
 # outweighs ('元気にしてた？今度お茶でもどう？').
 HOW_ARE_YOU = "how_are_you"
 
-# A clause said back stays short: it names the thing, it does not repeat the line.
-_CLAUSE_CHARS = 12
-# No run of this many characters of the partner's line is said back (the line is data, not a script).
-ECHO_WINDOW = 8
 # ... except one word, whole, up to this long ('メリーゴーランド').
 _LONGEST_WORD = 12
 
@@ -86,10 +83,6 @@ def _is_name(noun: str) -> bool:
     return len(given) <= 3 or (bool(parts) and listening_cues.PERSON in parts[0].detail)
 
 
-def _echoes(said: str, text: str) -> bool:
-    """Whether ``said`` repeats ECHO_WINDOW characters of ``text`` in a row."""
-    return any(text[i:i + ECHO_WINDOW] in said for i in range(len(text) - ECHO_WINDOW + 1))
-
 
 def _topic(text: str, skip: tuple[str, ...]) -> tuple[str, bool]:
     """The thing ``text`` is about: its last noun that is not a name or the agent, else its verb phrase."""
@@ -102,59 +95,6 @@ def _topic(text: str, skip: tuple[str, ...]) -> tuple[str, bool]:
     phrase = morphemes.verb_phrase(text, ECHO_WINDOW)
     return (phrase, True) if phrase else ("", False)
 
-
-def _clause(text: str, topic: str, phrase: bool) -> str:
-    """The told thing said back to take 'んだ': the topic with its particle and verb
-    ('市民マラソンに出る', 'パン屋ができた'), else the noun with な ('面接な')."""
-    if not topic:
-        return ""
-    if phrase:  # said back whole when it ends as a clause does ('雨が降った'), never mid-way ('楽しく')
-        words = morphemes.words(topic)
-        ends = bool(words) and (not words[-1].form or words[-1].form.startswith(listening_cues.ENDING_FORMS))
-        return topic if ends and topic[-1] in listening_cues.PLAIN_ENDINGS and not _echoes(topic, text) else ""
-    found = morphemes.words(text)
-    surfaces = [w.surface for w in found]
-    end = next((i for i in range(len(found)) if "".join(surfaces[:i + 1]).endswith(topic)), None)
-    fallback = topic + listening_cues.NOUN_LINK
-    start = end - len(morphemes.words(topic)) if end is not None else -1
-    paused = end is not None and end + 1 < len(found) and found[end + 1].surface == listening_cues.PAUSE
-    if end is None or (len(topic) == 1 and start >= 0 and not paused and (
-            found[start].pos in listening_cues.MODIFYING or found[start].surface == listening_cues.NOUN_LINK)):
-        # 'そっくりな子見かけた': one letter of a longer thing; said back, it would be half ('探してた猫、
-        # 見つかった' names it as what it is about)
-        return fallback
-    out, verb, last = topic, False, None
-    for word in found[end + 1:]:
-        if out == topic and word.surface == listening_cues.PAUSE:
-            out += word.surface  # '猫、見つかった': the pause after what it is about
-            continue
-        if word.spaced or word.lemma in listening_cues.CLAUSE_STOPS or word.surface in listening_cues.CLAUSE_STOPS:
-            break
-        if word.pos == "particle" and word.surface in listening_cues.CLAUSE_PARTICLES and not verb:
-            out += word.surface
-        elif word.pos == "verb" and word.form.startswith(VOLITIONAL_FORM):
-            out += PLAIN_SPELLING.get(word.lemma, word.lemma)  # '切ろうと思ってる' plans to 切る
-            verb, last = True, replace(word, form=listening_cues.ENDING_FORMS[0])
-            break
-        elif word.pos == "adverb" and not verb and len(word.surface) > 2:
-            out += word.surface  # '髪ばっさり切る' (not a kana misread: 'ごう' of 'ごうかく')
-        elif word.pos in ("verb", "adjective", "auxiliary") or (word.pos == "particle" and verb
-                                                               and word.surface in listening_cues.JOINING):
-            out += word.surface
-            verb, last = True, word
-        else:
-            break
-    ended = False
-    for te, past in listening_cues.TE_TO_PAST.items():
-        # 'て' that goes on ('出かけて' → '出かけた'); never a closing 'で' after the past ('上がったで')
-        if verb and out.endswith(te) and not out[: -len(te)].endswith(PAST):
-            out, ended = out[: -len(te)] + past, True
-            break
-    # A clause takes 'んだ' in a form that ends one ('出る', 'できた'), never one that goes on ('しまい').
-    ended = ended or (last is not None and last.form.startswith(listening_cues.ENDING_FORMS))
-    fits = verb and ended and out[-1] in listening_cues.PLAIN_ENDINGS and len(out) <= _CLAUSE_CHARS \
-        and not _echoes(out, text)
-    return out if fits else fallback
 
 
 def _mood(text: str) -> str:
@@ -304,7 +244,7 @@ def _retraction(text: str, skip: tuple[str, ...]) -> Understanding:
         if owner and len(owner + listening_cues.OF + new) < ECHO_WINDOW:
             new = f"{owner}{listening_cues.OF}{new}"  # '公民館の会議室'
         said = listening_cues.NOUN_LINK if listening_cues.CHANGED_BY_OTHERS in changed.group() else listening_cues.CHANGE_SAID
-        clause = new + said if not _echoes(new + said, text) else new + listening_cues.NOUN_LINK
+        clause = new + said if not echoes(new + said, text) else new + listening_cues.NOUN_LINK
         return Understanding("retraction", topic=new, clause=clause)
     topic = _plan_noun(text, skip)
     if not topic:  # '台風来るから延期になっちゃった': what was put off goes unnamed; the change is said plainly
@@ -313,12 +253,12 @@ def _retraction(text: str, skip: tuple[str, ...]) -> Understanding:
     said = listening_cues.POSTPONED_SAID if listening_cues.POSTPONED.search(text) else listening_cues.MISSED_SAID if listening_cues.MISSED.search(text) \
         else listening_cues.CANCELLED_SAID if listening_cues.CANCELLED.search(text) else listening_cues.CALLED_OFF
     sentence = next((s for s in split_sentences(text) if topic in s), text)
-    clause = _clause(sentence, topic, False)
+    clause = said_back(sentence, topic, False)
     verbal = bool(clause) and not clause.endswith(listening_cues.NOUN_LINK) and listening_cues.RETRACT.search(clause)
-    if not (verbal and not _echoes(clause, text)):
+    if not (verbal and not echoes(clause, text)):
         # never the line again: the change said plainly ('延期になった') when naming the plan would repeat it
         plain = said.removeprefix(listening_cues.TOPIC_MARK)
-        clause = topic + said if not _echoes(topic + said, text) else plain if plain != said else topic + listening_cues.NOUN_LINK
+        clause = topic + said if not echoes(topic + said, text) else plain if plain != said else topic + listening_cues.NOUN_LINK
     return Understanding("retraction", topic=topic, clause=clause)
 
 
@@ -510,7 +450,7 @@ def _heard(text: str, line: str, own_names: tuple[str, ...], other_names: tuple[
         return Understanding("greeting")
     mood = _mood(last) or (_mood(body) if last == body else "")
     body = last
-    clause = _clause(body, topic, phrase)
+    clause = said_back(body, topic, phrase)
     if tense.ahead(body) and not (listening_cues.HEARSAY.search(body) or morphemes.heard_from_others(body)):  # heard of
         return Understanding("plan", topic=topic, mood=mood, phrase=phrase, clause=clause, decided=tense.settled(text))
     if _felt(body) and (not topic or phrase or mood):
