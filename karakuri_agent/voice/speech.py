@@ -216,7 +216,9 @@ def _plan_accept(s: Situation) -> _Plan:
         middle = [] if s.kind == "greeting" else s.picked or (s.reaction if apology else [])
         # a talk opened with a greeting is met with one; 'うん、聞かせて！' answers a request nobody made
         greeting_only = s.heard is not None and s.heard.kind == "greeting"
-        agree = [] if greeting_only else fill_pool(s.persona.accept, s.said)
+        # a line that named something the pack has words for is met with those words, never with 'なになに？'
+        # after them ('来年度より、図書館の開館時間が…' → '…図書館に借りたい本があるんだ。大丈夫だよ、なになに？')
+        agree = [] if greeting_only or (middle and not apology) else fill_pool(s.persona.accept, s.said)
     # an answer is not padded with a reaction or a giggle once its plain lines are said ('…わからないや。なるほど、
     # おもしろいね！', '…どうかなあ…。えへへ。'), nor is a line that tells of trouble
     light = not s.answer and not (s.heard is not None and s.heard.troubled)
