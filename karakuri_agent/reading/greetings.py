@@ -22,6 +22,9 @@ def _greetings() -> dict[str, tuple[str, ...]]:
 # Greetings that greet only where the line starts ('おつかれ！' not '今日はおつかれだね'); `whole` ones only as
 # the whole line; 'again' ones anywhere but as an adverb ('いやあ、久しぶりやなあ', not '娘が久しぶりに帰ってくる').
 AT_START = ("tired",)
+# Greetings that greet only where the line ends ('じゃ、お休み！', not '図書館、二週間お休みになるそうです' nor
+# 'お休みの日は何してるの？'), kept under `<kind>_at_end`.
+AT_END = "_at_end"
 
 
 def _names(own_names: tuple[str, ...]) -> list[str]:
@@ -45,9 +48,12 @@ def greeting(text: str, own_names: tuple[str, ...] = ()) -> str:
     text = "".join(text.split())
     kinds = _greetings()
     bare = _uncalled(text, own_names)
-    found = [(len(w), key) for key, words in kinds.items() if key not in (*AT_START, "whole")
+    found = [(len(w), key) for key, words in kinds.items() if key not in (*AT_START, "whole") and not key.endswith(AT_END)
              for w in words if w in text and not (key == "again" and w + ADVERB_PARTICLE in text)]
     found += [(len(w), key) for key in AT_START if key in kinds for w in kinds[key] if bare.startswith(w)]
+    ending = GREETING_TAIL.sub("", bare)
+    found += [(len(w), key.removesuffix(AT_END)) for key, words in kinds.items() if key.endswith(AT_END)
+              for w in words if ending.endswith(w)]
     if found:
         return max(found)[1]
     rest = GREETING_TAIL.sub("", bare)
