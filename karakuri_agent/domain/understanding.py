@@ -78,6 +78,8 @@ class Understanding:
     # For a question of the town: the kind of place it looks for ('静かに勉強できる場所ってある？' → '図書館';
     # concepts.json `place_for`), '' none.
     sought: str = ""
+    # For an invitation: what the agent would do joining it, said as wanted ('行きたい', 'やってみたい'; '' unread).
+    wanted: str = ""
     # For an offer: help offered ('持とうか？', '案内するで'), thanked as help, not a thing given to take.
     helps: bool = False
 

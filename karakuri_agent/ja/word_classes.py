@@ -177,6 +177,22 @@ PAST_BY_CONJUGATION = (("五段-カ行", "く", "いた"), ("五段-ガ行", "�
                        ("五段-タ行", "つ", "った"), ("五段-ナ行", "ぬ", "んだ"), ("五段-バ行", "ぶ", "んだ"),
                        ("五段-マ行", "む", "んだ"), ("五段-ラ行", "る", "った"), ("五段-ワア行", "う", "った"),
                        ("上一段", "る", "た"), ("下一段", "る", "た"), ("カ行変格", "る", "た"), ("サ行変格", "する", "した"))
+# A verb's stem before たい, by how it conjugates ('行く' → '行き', '食べる' → '食べ', '散歩する' → '散歩し').
+STEM_BY_CONJUGATION = (("五段-カ行", "く", "き"), ("五段-ガ行", "ぐ", "ぎ"), ("五段-サ行", "す", "し"),
+                       ("五段-タ行", "つ", "ち"), ("五段-ナ行", "ぬ", "に"), ("五段-バ行", "ぶ", "び"),
+                       ("五段-マ行", "む", "み"), ("五段-ラ行", "る", "り"), ("五段-ワア行", "う", "い"),
+                       ("上一段", "る", ""), ("下一段", "る", ""), ("サ行変格", "する", "し"))
+# An invitation joined, said as wanted: coming to the one inviting is going ('来ない？' → '行きたい'), trying is
+# wanting to try ('やってみない？' → 'やってみたい').
+# The kanji a word starts with ('帰らへん' → '帰').
+LEADING_KANJI = lazy(r"[\u4e00-\u9fff々]+")
+WANTING, TRIED_WANTED, DONE_WANTED = "たい", "みたい", "したい"
+GOING, GOING_WANTED, GOING_TRIED, TRYING = "行く", "行きたい", "行ってみたい", frozenset({"見る", "みる"})
+COMING_LEMMAS = frozenset({"来る", "いらっしゃる", "おいでる", "出でる"})  # 'おいでや': お + 出でる
+HONORIFIC_COMING = frozenset({"越す"})  # after お: 'お越しください'
+DOING_CONJUGATION = "サ行変格"
+# Hakata's and Hiroshima's てやる after a verb ('入れちゃろうか', '教えちゃる'): done for one, an offer.
+BENEFACTIVE_CONTRACTED = ("ちゃろ", "ちゃる")
 GOING_PAST = ("行く", "行った")  # 'けろ', 'なさい', '持ってげ': told to do
 # The particles that quote what was thought or said ('切ろうかなって'): a line ending in one asks nothing.
 QUOTING = frozenset({"って", "たって"})

@@ -34,7 +34,7 @@ from karakuri_agent.reading.clause import ECHO_WINDOW, echoes, said_back
 from karakuri_agent.reading.feeling import with_feeling
 from karakuri_agent.reading.gift_offers import offers_a_thing
 from karakuri_agent.reading.help_offers import offers_help
-from karakuri_agent.reading.invitations import invites
+from karakuri_agent.reading.invitations import invited_act, invites
 from karakuri_agent.reading.normalised import normalised, unspaced
 from karakuri_agent.reading.phrase import modifies_a_noun
 from karakuri_agent.reading.play import played
@@ -127,7 +127,8 @@ def _question(text: str, asking: str, own: tuple[str, ...], others: tuple[str, .
     along = invites(asking)  # '週末、海まで行かん？': asked along, whatever time it names
     if (question.kind == "invite" or (question.kind != "choice" and (along or INVITE.search(asking))
                                       and not HABIT.search(asking))) and (along or not plans):
-        return Understanding("invitation", topic=_invited_to(asking, skip), question=question)
+        return Understanding("invitation", topic=_invited_to(asking, skip), question=question,
+                             wanted=invited_act(asking))
     if plans:
         return Understanding("question", asks=PLANS, ahead=ahead, question=question)
     if listening_cues.PASTIME_ASKED.search(asking) and question.kind in ("what", "doing", "how", "yesno") \
@@ -419,11 +420,15 @@ def _heard(text: str, line: str, own_names: tuple[str, ...], other_names: tuple[
             and not listening_cues.THANKS.search(text) and not invites(text) \
             and not APOLOGY.search(text):  # '名前を忘れてしもうて、ごめんね': an apology, not a request
         return Understanding("statement")  # a request's words are not taken up: the agent repeats no one's instructions
-    if listening_cues.WARMTH.search(text) and not listening_cues.INVITE_ASKED.search(text) \
-            and sentiment.feel(text).polarity >= 0:  # 'あの先輩が辞めちゃうんだって。せっかく仲良くなれたのに
+    warm = listening_cues.WARMTH.search(text)
+    if warm and not listening_cues.INVITE_ASKED.search(text) and sentiment.feel(text).polarity >= 0 \
+            and not (warm.group().startswith(listening_cues.THANKS_CAUSE) and listening_cues.THANKS.search(text)):
+        # ('あの先輩が辞めちゃうんだって。せっかく仲良くなれたのに' is no warmth; 'ありがとね、おかげで合格できました'
+        # thanks, with the news)
         return Understanding("warmth")
     if invites(text):
-        return Understanding("invitation", topic=_invited_to(text, skip))
+        return Understanding("invitation", topic=_invited_to(text, skip),
+                             wanted=invited_act(next((s for s in split_sentences(text) if invites(s)), text)))
     if listening_cues.REMARK.search(sentences[-1]) and not asking \
             and (not listening_cues.HEARSAY.search(text) or listening_cues.REMARK_HEARD.search(text)):
         return Understanding("remark", topic=_topic(text, skip)[0])  # the moment both share: agreed with
@@ -432,7 +437,9 @@ def _heard(text: str, line: str, own_names: tuple[str, ...], other_names: tuple[
         # くらいかかりそう' apologises)
         return Understanding("looks", topic=_topic(sentences[-1], skip)[0])
     if listening_cues.THANKS.search(text):
-        return Understanding("thanks", topic=_topic(listening_cues.THANKS.split(text, maxsplit=1)[0], skip)[0])
+        thanked_for, after = (listening_cues.THANKS.split(text, maxsplit=1) + [""])[:2]
+        # 'ありがとね、無事に着けました': what it tells after the thanks went well, and is glad news too
+        return Understanding("thanks", topic=_topic(thanked_for, skip)[0], mood="good" if _mood(after) == "good" else "")
     body = told or text
     named = [s for s in sentences if not is_asking(s) and _topic(s, skip)[0]]
     nouned = [s for s in named if not _topic(s, skip)[1]]  # '自転車買った。青いやつ': the sentence with a noun

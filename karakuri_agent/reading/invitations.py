@@ -18,11 +18,15 @@ import functools
 from karakuri_agent.ja import listening_cues
 from karakuri_agent.ja.listening_cues import QUESTION_MARKS
 from karakuri_agent.ja.sentences import split_sentences
-from karakuri_agent.ja.word_classes import IRREALIS
+from karakuri_agent.ja.word_classes import (
+    ADVERBIAL, ADVERBIAL_FORM, BECOMING, BENEFACTIVE_CONTRACTED, COMING_LEMMAS, HONORIFIC_COMING, LEADING_KANJI, DOING_CONJUGATION, DONE_WANTED, GOING, GOING_TRIED, GOING_WANTED, IRREALIS,
+    PLAIN_SPELLING, STEM_BY_CONJUGATION, TE_LINKS, TRIED_WANTED, TRYING, VOLITIONAL_FORM, WANTING,
+)
 from karakuri_agent.reading import lexicon, morphemes
+from karakuri_agent.reading.phrase import helper, negated, potential
 from karakuri_agent.reading.volition import says_lets
 
-__all__ = ["asks_along", "invites"]
+__all__ = ["asks_along", "invited_act", "invites"]
 
 
 @functools.lru_cache(maxsize=1)
@@ -53,3 +57,68 @@ def invites(text: str) -> bool:
     """An invitation said ('一緒に行こう', '食べにおいでや', 'おにごっこしよ！', '商店街ぶらつかへん？')."""
     return bool(listening_cues.INVITE_SAID.search(text) or listening_cues.INVITE_COME.search(text)) \
         or says_lets(text) or any(asks_along(sentence) for sentence in split_sentences(text))
+
+
+def invited_act(sentence: str) -> str:
+    """What the agent would do, joining the invitation, said as wanted ('糸島にドライブ行かん？' → '行きたい',
+    '食べに来んね？' → '食べに行きたい', '行ってみない？' → '行ってみたい', 'ラジオ体操せんかね' → '体操したい');
+    '' where the analyzer read no verb of it, or none it can say so ('激辛ラーメン、いける？' asks what it can
+    eat, '送っていこか？' and '入れちゃろうか？' offer help)."""
+    found = [w for w in morphemes.words(sentence) if w.pos != "symbol"]
+    verbs = [i for i, w in enumerate(found) if w.pos == "verb" and not helper(found, i)]
+    # the verb that invites: in the volitional ('行こ'), or negated and asked ('行かん？'); else the last
+    at = next((i for i in verbs if found[i].form.startswith(VOLITIONAL_FORM) or negated(found, i)),
+              verbs[-1] if verbs else None)
+    if at is not None and found[at].lemma in BECOMING and at > 1 and found[at - 1].surface == listening_cues.PURPOSE \
+            and found[at - 2].pos == "verb":
+        at -= 2  # 'お越しになりませんか': the honorific お…になる is the verb's own
+    if at is None or potential(found[at]):
+        return ""
+    verb, after = found[at], found[at + 1:at + 3]
+    if len(after) == 2 and after[0].surface in TE_LINKS and after[1].lemma in TRYING:  # '行ってみない？'
+        return GOING_TRIED if verb.lemma in COMING_LEMMAS else verb.surface + after[0].surface + TRIED_WANTED
+    if len(after) == 2 and after[0].surface in TE_LINKS and after[1].pos == "verb":
+        return ""  # '送っていこか？': a thing done on the way, not what is invited to
+    if after and (after[0].surface.startswith(BENEFACTIVE_CONTRACTED) or after[0].lemma in listening_cues.LET_ME):
+        return ""  # '入れちゃろうか？', 'ご馳走させていただけませんか': done for the agent, an offer
+    honorific = verb.lemma in HONORIFIC_COMING and at > 0 and found[at - 1].pos == "prefix"  # 'お越し'
+    if verb.lemma in COMING_LEMMAS or verb.lemma == GOING or honorific:
+        if at and found[at - 1].surface in TE_LINKS:
+            return ""  # '送っていこか？', '飲んでいかんかね': going on after a thing done, not where to
+        # '食べに来んね？' → '食べに行きたい': coming is going (to do a thing, never to 'うち', theirs)
+        return _purpose(found, at, places=verb.lemma == GOING) + GOING_WANTED
+    if verb.conjugation.startswith(DOING_CONJUGATION):  # 'ラジオ体操せんかね' → '体操したい': the thing done, named
+        noun = found[at - 1] if at else None
+        if noun is None or listening_cues.DOABLE not in noun.detail:
+            return ""
+        prefix = found[at - 2].surface if at > 1 and found[at - 2].pos == "prefix" else ""
+        return prefix + noun.surface + DONE_WANTED  # 'ご一緒しませんか？' → 'ご一緒したい'
+    lemma = _as_written(verb)
+    for kind, ending, stem in STEM_BY_CONJUGATION:
+        if verb.conjugation.startswith(kind) and lemma.endswith(ending):
+            return lemma[: -len(ending)] + stem + WANTING
+    return ""
+
+
+def _purpose(found: list[morphemes.Word], at: int, places: bool) -> str:
+    """What one goes to do, as written before 'に' ('食べに', 'お参りに'), or where (``places``: '海に'); ''
+    when none is named."""
+    if at < 2 or found[at - 1].surface != listening_cues.PURPOSE:
+        return ""
+    done = found[at - 2]
+    if done.pos == "verb" and done.form.startswith(ADVERBIAL_FORM):
+        return done.surface + found[at - 1].surface
+    if done.pos == "noun" and ADVERBIAL not in done.detail and not done.proper \
+            and (places or listening_cues.DOABLE in done.detail):
+        # 'お参りに', '海に' (not a time: '今度に'; nor a name said back)
+        prefix = found[at - 3].surface if at > 2 and found[at - 3].pos == "prefix" else ""
+        return prefix + done.surface + found[at - 1].surface
+    return ""
+
+
+def _as_written(verb: morphemes.Word) -> str:
+    """The verb's dictionary form in the kanji it was written with ('帰らへん' → 帰る, where the analyzer's lemma
+    is 返る), else as a person spells it ('しよ' → する)."""
+    lemma = PLAIN_SPELLING.get(verb.lemma, verb.lemma)
+    written, own = LEADING_KANJI.match(verb.surface), LEADING_KANJI.match(lemma)
+    return written.group() + lemma[own.end():] if written and own else lemma

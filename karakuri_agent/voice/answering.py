@@ -492,14 +492,14 @@ def answered(s: Situation, h: Understanding) -> list[str] | None:
         return None if s.pickup else (s.lines_of("remark", table="reactions") or None)
     if h.kind == "warmth" and told_of.about_talking(s.line):  # 'ニケちゃんと話してると時間を忘れちゃう'
         return s.lines_of("warmth_talk", table="reactions") or s.lines_of("warmth", table="reactions") or None
-    if h.kind == "thanks" and "good_news" in h.acts:  # '道案内ありがとうございました。無事に辿り着けました': glad too
+    if h.kind == "thanks" and (h.mood == "good" or "good_news" in h.acts):  # '道案内ありがとうございました。無事に辿り着けました': glad too
         return s.lines_of("thanks_glad", table="reactions") or s.lines_of("thanks", table="reactions") or None
     if h.kind in ("warmth", "compliment", "thanks", "apology", "remark"):
         return s.lines_of(h.kind, table="reactions") or None
     if h.kind == "invitation" and (h.question is None or h.question.kind != "invite"):
         # An invitation the question reader took for a yes/no: agreed to, with what the pack says of
         # the place or thing invited to when it has something ('コンビニ、ちょうど寄りたかったんだ').
-        agree = s.lines_of("agree")
+        agree = (s.lines_of("agree_to", topic=h.wanted) if h.wanted else []) or s.lines_of("agree")
         # what the pack says of a time named ('今度' → 'うん、また今度ね！') reads as putting it off: not said
         picked = s.picked if s.pickup is not None and s.pickup.key not in NOT_TOPICS else []
         return [join_sentences((a, p)) for a in agree for p in picked] or agree or None

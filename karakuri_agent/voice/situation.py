@@ -22,7 +22,7 @@ from karakuri_agent.domain.understanding import VIEWS, Understanding
 from karakuri_agent.ja import listening_cues
 from karakuri_agent.reading import morphemes
 from karakuri_agent.reading.question_kinds import Question, asks_a_favour, asks_a_trait, asks_leave, names_a_question_word
-from karakuri_agent.ja.word_classes import BEING_THERE, PAST
+from karakuri_agent.ja.word_classes import BEING_THERE, NOT_TOPICS, PAST
 from karakuri_agent.voice.fitting import rotated
 from karakuri_agent.voice.names import place_word_of
 from karakuri_agent.voice.pickup import Pickup, stands_alone, vocabulary_of
@@ -300,7 +300,9 @@ def _answer(q: Question, s: Situation) -> _Answer:
         opener = {"like": "like", "invite": "agree"}.get(q.kind, "yes")
         # Agreeing to a plan is the whole thought; a yes carries its reason.
         # (with what the pack says of the place or thing invited to, when it has something).
-        follows = s.picked if q.kind == "invite" else (done if q.past else []) or reasons or details
+        # (never what it says of a time named: '今度' → 'うん、また今度ね！' reads as putting the plan off)
+        invited = s.picked if s.pickup is not None and s.pickup.key not in NOT_TOPICS else []
+        follows = invited if q.kind == "invite" else (done if q.past else []) or reasons or details
         if q.detail:  # "何か読んだ？" wants the thing: what was read lately (where it was, only for a past)
             follows = done or details or (said("where_before", place=place_word_of(recent)) if recent and q.past else [])
         echoed = said("yes_echo", topic=q.predicate) if q.kind == "yesno" and q.predicate and not follows \
@@ -312,7 +314,10 @@ def _answer(q: Question, s: Situation) -> _Answer:
             and not s.heard.phrase else ""
         if not (0 < len(asked) <= LIKED_THING_CHARS and listening_cues.liked_as_asked(asked, q.text)):
             asked = ""  # the end of a longer phrase ('...冷えた空気、好き？') is not said back
-        lines = echoed or _combined(said(opener, topic=key or asked or IT), follows)
+        # an invitation joined says what it wants to do, where the line's verb was read ('行かん？' → '行きたいな！')
+        wanted = s.heard.wanted if q.kind == "invite" and s.heard is not None else ""
+        agreed = (said("agree_to", topic=wanted) if wanted else []) or said(opener, topic=key or asked or IT)
+        lines = echoed or _combined(agreed, follows)
     # After agreeing to a plan, proposing it again or asking the partner's
     # view of it would echo it.
     # One line, one thought: nothing of its own follows the answer.

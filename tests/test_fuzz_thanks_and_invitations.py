@@ -1,0 +1,188 @@
+"""Thanks, invitations joined, bad news by its marks, a clause said back (fresh lines' readers' classes, each
+fuzzed whole: benchmarks/understanding/unsealed-1.json and set-8).
+
+- '先日は道案内をしていただき…無事に辿り着けました' was met with 'こちらこそ、ありがとう！' (thanking back for what
+  the agent did), 'はなし きいてくれて ありがと' was warmth ('いてくれて' inside 聞いてくれて).
+- '糸島にドライブ行かん？' was met with 'いいね、楽しそう！': an invitation joined says what it wants to do
+  (`answers.agree_to`), never for help offered ('送っていこか？') or a treat offered ('ご馳走させて…').
+- 'チケット全落ちした😭😭' told nothing bad (the emoji gone from the normalised line); '家賃払えるか微妙。シフト
+  減らされた' was 'managed at last' (払える + the next sentence's た) and met with 'よかったね！'.
+- 'ケーキ、運ぶとき落としてぐちゃぐちゃなってもうた…' was met with 'ケーキ、運ぶんだ…': a clause on the way.
+- '図書館、二週間お休みになるそうです' was a good night; a talk opened with news got 'なになに？' after it.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from karakuri_agent.reading.hearing import hear
+from karakuri_agent.reading.lexicon import cheer_words
+from karakuri_agent.voice.persona_pack import load_persona
+from karakuri_agent.voice.speech import Memory, compose
+
+NIKE = load_persona()
+OWN = ("AIニケちゃん", "ニケ")
+HERE = "6-11 (喫茶店 店内)"
+
+
+def _reply(line: str, seed: str = "s", purpose: str = "reply") -> str:
+    return compose(purpose, persona=NIKE, partner_name="灯屋ユウ", last_line=line, seed=seed,
+                   memory=Memory(here=HERE), place_name=HERE)
+
+
+def _body(reply: str) -> str:
+    return reply.split("、", 1)[1] if reply.startswith("ユウさん、") else reply
+
+
+FAVOURS = ("話聞いてくれて", "はなし きいてくれて", "道を教えてくれて", "傘貸してくれて", "荷物持ってくれて", "ノート見せてくれて",
+           "相談に乗ってくださって", "道案内をしていただき", "手伝ってもらって", "えほん よんでくれて", "本を書いてくれて")
+WHEN = ("", "昨日は", "この前は", "先日は", "きのう ", "さっきは")
+THANKS_WORDS = ("ありがとう", "ありがとね", "ありがと！", "ありがとうございました。", "おおきに", "さんきゅ", "サンキュー",
+                "あざっす", "ほんと助かった", "感謝です")
+WENT_WELL = ("無事に着けました。", "すこし らくに なった", "ちょっとスッキリした！", "うまくいったよ", "おかげで合格できました！")
+
+
+@settings(max_examples=150, deadline=None)
+@given(when=st.sampled_from(WHEN), favour=st.sampled_from(FAVOURS), thanks=st.sampled_from(THANKS_WORDS),
+       seed=st.text(min_size=1, max_size=4))
+@pytest.mark.fuzz
+def test_fuzz_thanks_for_a_favour_is_welcomed_never_thanked_back(when: str, favour: str, thanks: str, seed: str) -> None:
+    line = when + favour + thanks
+    heard = hear(line, own_names=OWN)
+    assert heard is not None and heard.kind == "thanks", (line, heard)
+    reply = _body(_reply(line, seed))
+    assert any(reply.startswith(t) for t in NIKE.reactions["thanks"]), (line, reply)
+    assert "こちらこそ" not in reply, (line, reply)
+
+
+@settings(max_examples=100, deadline=None)
+@given(favour=st.sampled_from(FAVOURS), thanks=st.sampled_from(("ありがとう。", "ありがとね、", "おおきに。", "ありがとうございました。")),
+       went=st.sampled_from(WENT_WELL), seed=st.text(min_size=1, max_size=4))
+@pytest.mark.fuzz
+def test_fuzz_thanks_that_tells_it_went_well_is_glad_too(favour: str, thanks: str, went: str, seed: str) -> None:
+    line = favour + thanks + went
+    heard = hear(line, own_names=OWN)
+    assert heard is not None and heard.kind == "thanks" and (heard.mood == "good" or "good_news" in heard.acts), (line, heard)
+    assert any(_body(_reply(line, seed)).startswith(t) for t in NIKE.reactions["thanks_glad"]), line
+
+
+@pytest.mark.unit
+@pytest.mark.parametrize("line", ["いつもそばにいてくれてありがとう", "ニケちゃんがいてくれて、ほんとによかった"])
+def test_being_there_is_still_warmth(line: str) -> None:
+    heard = hear(line, own_names=OWN)
+    assert heard is not None and heard.kind == "warmth", (line, heard)
+
+
+CALLS = ("", "ねえ、", "ニケちゃん、", "なあなあ、")
+TIMES = ("", "今度の休み、", "土曜、", "明日の朝、", "週末、", "今晩、")
+# (what is invited to, how it is asked) -> what joining it wants to do
+GOING_TO = ("糸島にドライブ", "映画", "カラオケ", "屋台", "商店街の新しいお好み焼き屋", "図書館")
+GOING_ASKED = ("行かん？", "行かへん？", "行かない？", "行こうよ！", "いこ〜", "行きませんか？", "行かんね？")
+DOING = (("一緒に散歩しない？", "散歩したい"), ("一緒にラジオ体操せんかね", "体操したい"), ("うちに食べに来んね？", "食べに行きたい"),
+         ("星見に行かん？", "見に行きたい"), ("ヨガ、体験だけでも来てみない？", "行ってみたい"), ("一緒にやってみない？", "やってみたい"),
+         ("お参りに行かんか。", "お参りに行きたい"), ("お昼、ご一緒しませんか？", "ご一緒したい"), ("一緒に歌おうよ", "歌いたい"),
+         ("途中まで一緒に帰らへん？", "帰りたい"), ("読書会に、ぜひお越しいただけませんか。", "行きたい"))
+
+
+@settings(max_examples=150, deadline=None)
+@given(call=st.sampled_from(CALLS), time=st.sampled_from(TIMES), place=st.sampled_from(GOING_TO),
+       asked=st.sampled_from(GOING_ASKED), seed=st.text(min_size=1, max_size=4))
+@pytest.mark.fuzz
+def test_fuzz_an_invitation_to_go_is_joined_saying_so(call: str, time: str, place: str, asked: str, seed: str) -> None:
+    line = call + time + place + asked
+    heard = hear(line, own_names=OWN)
+    assert heard is not None and heard.kind == "invitation" and heard.wanted.endswith("行きたい"), (line, heard)
+    assert any(_body(_reply(line, seed)).startswith(a.format(topic=heard.wanted)) for a in NIKE.answers["agree_to"]), line
+
+
+@settings(max_examples=100, deadline=None)
+@given(call=st.sampled_from(CALLS), doing=st.sampled_from(DOING), seed=st.text(min_size=1, max_size=4))
+@pytest.mark.fuzz
+def test_fuzz_an_invitation_to_do_is_joined_wanting_that(call: str, doing: tuple[str, str], seed: str) -> None:
+    line, wanted = call + doing[0], doing[1]
+    heard = hear(line, own_names=OWN)
+    assert heard is not None and heard.wanted == wanted, (line, heard)
+    assert wanted in _reply(line, seed), line
+
+
+@pytest.mark.unit
+@pytest.mark.parametrize("line", ["帰り道一緒やし、送っていこか？", "自転車の空気、入れちゃろうか？",
+                                  "先日のお礼に、今度お食事でもご馳走させていただけませんか。", "激辛ラーメン、いける？"])
+def test_help_or_a_treat_offered_is_never_wanted_as_a_plan(line: str) -> None:
+    heard = hear(line, own_names=OWN)
+    assert heard is not None and not heard.wanted, (line, heard)
+
+
+MARKS = ("😭", "😭😭", "😢", "🥲🥲", "😞")
+PLAIN_BAD = ("チケット全落ちした", "推しのライブ外れた", "財布の中身ゼロになった", "定期券、改札で止められた")
+
+
+@settings(max_examples=80, deadline=None)
+@given(told=st.sampled_from(PLAIN_BAD), mark=st.sampled_from(MARKS), seed=st.text(min_size=1, max_size=4))
+@pytest.mark.fuzz
+def test_fuzz_a_sad_mark_says_how_it_went(told: str, mark: str, seed: str) -> None:
+    line = told + mark
+    heard = hear(line, own_names=OWN)
+    assert heard is not None and heard.troubled, (line, heard)
+    reply = _reply(line, seed)
+    assert not any(w in reply for w in cheer_words()), (line, reply)
+
+
+@settings(max_examples=80, deadline=None)
+@given(maybe=st.sampled_from(("家賃払えるか微妙。", "来月のローン払えるかびみょう。", "電車間に合えるか怪しい。")),
+       then=st.sampled_from(("シフト減らされた", "バイトのシフトへらされたし", "残業代カットされた")),
+       seed=st.text(min_size=1, max_size=4))
+@pytest.mark.fuzz
+def test_fuzz_nothing_is_managed_across_a_sentence(maybe: str, then: str, seed: str) -> None:
+    line = maybe + then
+    heard = hear(line, own_names=OWN)
+    assert heard is not None and heard.mood != "good", (line, heard)
+    assert not any(w in _reply(line, seed) for w in cheer_words()), line
+
+
+@settings(max_examples=80, deadline=None)
+@given(thing=st.sampled_from(("せっかく作ったケーキ、", "買ったばかりのお皿、", "弁当、")),
+       way=st.sampled_from(("運ぶとき落として", "持って帰るとき落として", "走ったら揺れて")),
+       end=st.sampled_from(("ぐちゃぐちゃなってもうた…", "割れてしまった", "ひっくり返っちゃった")),
+       seed=st.text(min_size=1, max_size=4))
+@pytest.mark.fuzz
+def test_fuzz_a_clause_on_the_way_is_never_said_back(thing: str, way: str, end: str, seed: str) -> None:
+    line = thing + way + end
+    heard = hear(line, own_names=OWN)
+    assert heard is not None, line
+    first_verb = way.split("とき")[0].split("たら")[0][:2]
+    assert first_verb not in heard.clause, (line, heard.clause)
+    assert first_verb not in _reply(line, seed), line
+
+
+@settings(max_examples=60, deadline=None)
+@given(place=st.sampled_from(("図書館、", "駅前のパン屋さん、", "銭湯は", "お店は")),
+       when=st.sampled_from(("来週から改装で二週間", "明日", "月曜は", "")),
+       closed=st.sampled_from(("お休みになるそうですよ。", "お休みだって", "お休みです", "お休みしてるみたい")),
+       seed=st.text(min_size=1, max_size=4))
+@pytest.mark.fuzz
+def test_fuzz_a_day_off_is_no_good_night(place: str, when: str, closed: str, seed: str) -> None:
+    line = place + when + closed
+    heard = hear(line, own_names=OWN)
+    assert heard is not None and heard.kind not in ("farewell", "greeting") and "greeting" not in heard.acts, (line, heard)
+    for purpose in ("reply", "accept"):
+        assert "おやすみ" not in _reply(line, seed, purpose), (line, purpose)
+
+
+@pytest.mark.unit
+@pytest.mark.parametrize("line", ["じゃ、お休み！", "ほな、お休み〜", "お休みなさい"])
+def test_good_night_still_parts(line: str) -> None:
+    heard = hear(line, own_names=OWN)
+    assert heard is not None and heard.kind == "farewell", (line, heard)
+
+
+@settings(max_examples=60, deadline=None)
+@given(told=st.sampled_from(("来年度より、図書館の開館時間が一時間早まるとのことです。", "カフェのメニュー、秋限定のやつに変わってたよ",
+                             "さっき商店街で猫が三匹並んで寝とったで", "来週、公民館で古本市をやるんです。")),
+       seed=st.text(min_size=1, max_size=4))
+@pytest.mark.fuzz
+def test_fuzz_a_talk_opened_with_news_is_not_asked_what_it_is(told: str, seed: str) -> None:
+    reply = _reply(told, seed, "accept")
+    assert not any(a in reply for a in NIKE.accept), (told, reply)
