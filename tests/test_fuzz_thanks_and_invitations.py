@@ -186,3 +186,33 @@ def test_good_night_still_parts(line: str) -> None:
 def test_fuzz_a_talk_opened_with_news_is_not_asked_what_it_is(told: str, seed: str) -> None:
     reply = _reply(told, seed, "accept")
     assert not any(a in reply for a in NIKE.accept), (told, reply)
+
+
+NAMED = ("ニケちゃん", "ニケ", "ニケさん", "あんた")
+WARM_OF_IT = ("{n}の顔見ると、一日が明るうなるねえ", "{n}おらんと、この町つまらんばい", "{n}いないとこの町つまんないよ",
+              "{n}みたいな孫がおったらのう", "{n}の選ぶ本は、いつも外れがないですね。", "{n}みたいな娘がいたらいいのに")
+
+
+@settings(max_examples=80, deadline=None)
+@given(name=st.sampled_from(NAMED), frame=st.sampled_from(WARM_OF_IT), seed=st.text(min_size=1, max_size=4))
+@pytest.mark.fuzz
+def test_fuzz_warmth_of_the_agent_is_thanked_for_not_cared_about(name: str, frame: str, seed: str) -> None:
+    """'ニケちゃんの顔見ると、一日が明るうなるねえ' was bad news (ねえ read as a negation after なる) and cared for;
+    'ニケおらんと、この町つまらんばい' plain news; 'あんたみたいな孫がおったらのう' a plan ('孫なんだ！楽しみだね')."""
+    line = frame.format(n=name)
+    heard = hear(line, own_names=OWN)
+    assert heard is not None and heard.kind in ("warmth", "compliment"), (line, heard)
+    reply = _body(_reply(line, seed))
+    assert any(reply.startswith(r.split("{")[0]) for r in (*NIKE.reactions["warmth"], *NIKE.reactions["compliment"])), \
+        (line, reply)
+
+
+@pytest.mark.unit
+@pytest.mark.parametrize(("line", "negated"), [("明日は晴れるねえ", False), ("雨、やまねえ", True), ("誰も来ねえ", True)])
+def test_an_exclaiming_nee_is_no_negation(line: str, negated: bool) -> None:
+    from karakuri_agent.reading import morphemes
+    from karakuri_agent.reading.phrase import negated as is_negated
+
+    found = morphemes.words(line)
+    verb = next(i for i, w in enumerate(found) if w.pos == "verb")
+    assert is_negated(found, verb) is negated, [(w.surface, w.form) for w in found]

@@ -66,14 +66,18 @@ def invited_act(sentence: str) -> str:
     eat, '送っていこか？' and '入れちゃろうか？' offer help)."""
     found = [w for w in morphemes.words(sentence) if w.pos != "symbol"]
     verbs = [i for i, w in enumerate(found) if w.pos == "verb" and not helper(found, i)]
-    # the verb that invites: in the volitional ('行こ'), or negated and asked ('行かん？'); else the last
-    at = next((i for i in verbs if found[i].form.startswith(VOLITIONAL_FORM) or negated(found, i)),
-              verbs[-1] if verbs else None)
+    # the verb that invites: in the volitional ('行こ'), or negated and asked ('行かん？'); else the last ('お散歩しよ〜',
+    # 'お弁当食べん？' as the analyzer cuts them), never one asked as a favour ('散歩つきあって'), but for coming
+    last = verbs[-1] if verbs else None
+    asked = last is not None and last + 1 < len(found) and found[last + 1].surface in TE_LINKS \
+        and found[last].lemma not in COMING_LEMMAS and all(w.pos == "particle" for w in found[last + 2:])
+    at = next((i for i in verbs if _invites_by(found, _tried(found, i))), None if asked else last)
     if at is not None and found[at].lemma in BECOMING and at > 1 and found[at - 1].surface == listening_cues.PURPOSE \
             and found[at - 2].pos == "verb":
         at -= 2  # 'お越しになりませんか': the honorific お…になる is the verb's own
-    if at is None or potential(found[at]):
-        return ""
+    activities = _along()[0]  # concepts.json `asked_along`: only an activity's verb is said back as wanted
+    if at is None or potential(found[at]) or found[at].lemma not in activities | COMING_LEMMAS | HONORIFIC_COMING:
+        return ""  # ('つりいこーぜ' misread as 吊る + 行く says nothing of fishing)
     verb, after = found[at], found[at + 1:at + 3]
     if len(after) == 2 and after[0].surface in TE_LINKS and after[1].lemma in TRYING:  # '行ってみない？'
         return GOING_TRIED if verb.lemma in COMING_LEMMAS else verb.surface + after[0].surface + TRIED_WANTED
@@ -98,6 +102,19 @@ def invited_act(sentence: str) -> str:
         if verb.conjugation.startswith(kind) and lemma.endswith(ending):
             return lemma[: -len(ending)] + stem + WANTING
     return ""
+
+
+def _tried(found: list[morphemes.Word], i: int) -> int:
+    """The word that carries the verb at ``i``'s form: its 'みる' in 'やってみない？', the verb it leads in
+    '飲み行かへん？', else itself."""
+    if i + 2 < len(found) and found[i + 1].surface in TE_LINKS and found[i + 2].lemma in TRYING:
+        return i + 2
+    return i + 1 if i + 1 < len(found) and found[i + 1].pos == "verb" and helper(found, i + 1) else i
+
+
+def _invites_by(found: list[morphemes.Word], i: int) -> bool:
+    """Whether the verb at ``i`` asks along by its form: the volitional ('行こ') or a negation ('行かん？')."""
+    return found[i].form.startswith(VOLITIONAL_FORM) or negated(found, i)
 
 
 def _purpose(found: list[morphemes.Word], at: int, places: bool) -> str:

@@ -28,6 +28,7 @@ from karakuri_agent.ja.word_classes import (
     PASSIVES,
     PAST,
     PAST_BY_CONJUGATION,
+    PLAIN_FORMS,
     PAST_TOLD,
     POTENTIAL_RU,
     RARE,
@@ -93,6 +94,8 @@ def negated(found: Sequence[Word], i: int) -> bool:
 def _negation_after(found: Sequence[Word], i: int) -> bool:
     for j, word in enumerate(found[i + 1:i + 1 + NEGATION_REACH], start=i + 1):
         if word.pos in ("auxiliary", "adjective") and (word.lemma in NEGATIONS or word.surface in NEGATIONS):
+            if found[j - 1].pos == "verb" and found[j - 1].form.startswith(PLAIN_FORMS[0]):
+                return False  # '一日が明るうなるねえ': no negation follows a verb's terminal form; 'ねえ' exclaims
             # an adjective's 'ない？' asks to agree ('かわいくない？'); a verb's still turns it ('眠れない？');
             # 'せんといかん', 'しないといけない' oblige, they turn nothing
             return not (found[i].pos in ("adjective", "adjectival") and _rhetorical(found[j + 1:])) \
