@@ -216,3 +216,18 @@ def test_an_exclaiming_nee_is_no_negation(line: str, negated: bool) -> None:
     found = morphemes.words(line)
     verb = next(i for i, w in enumerate(found) if w.pos == "verb")
     assert is_negated(found, verb) is negated, [(w.surface, w.form) for w in found]
+
+
+@settings(max_examples=80, deadline=None)
+@given(told=st.sampled_from(("", "明日から出張なんだ。", "今日バイトやけん、")),
+       favour=st.sampled_from(("その間うちの金魚にエサやってもらえない？", "傘、もう一回貸してくれへん？", "この荷物、ちょっと見ててくれない？",
+                               "ノート貸してもらえませんか？")), seed=st.text(min_size=1, max_size=4))
+@pytest.mark.fuzz
+def test_fuzz_a_favour_asked_in_the_negative_is_granted_not_cared_for(told: str, favour: str, seed: str) -> None:
+    """'その間うちの金魚にエサやってもらえない？' read もらえない as a letdown (concepts.json letdown's negated lemmas)
+    and met the request with 'そうなんだ…。無理しないでね'."""
+    line = told + favour
+    heard = hear(favour, own_names=OWN)
+    assert heard is not None and heard.kind == "question" and not heard.troubled, (favour, heard)
+    reply = _reply(line, seed)
+    assert any(g in reply for g in NIKE.answers["grant"]), (line, reply)

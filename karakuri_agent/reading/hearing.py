@@ -38,7 +38,7 @@ from karakuri_agent.reading.invitations import invited_act, invites
 from karakuri_agent.reading.normalised import normalised, unspaced
 from karakuri_agent.reading.phrase import modifies_a_noun
 from karakuri_agent.reading.play import played
-from karakuri_agent.reading.question_kinds import asks_if_free, read_question
+from karakuri_agent.reading.question_kinds import asks_a_favour, asks_if_free, read_question
 from karakuri_agent.reading.tastes_asked import asked_taste
 from karakuri_agent.reading.town_questions import near_here, place_sought, town_thing, whether_there_is
 
@@ -126,7 +126,7 @@ def _question(text: str, asking: str, own: tuple[str, ...], others: tuple[str, .
     plans = bool(ahead) or free or bool(listening_cues.ABOUT_PLANS.search(asking))
     along = invites(asking)  # '週末、海まで行かん？': asked along, whatever time it names
     if (question.kind == "invite" or (question.kind != "choice" and (along or INVITE.search(asking))
-                                      and not HABIT.search(asking))) and (along or not plans):
+                                      and not HABIT.search(asking) and not asks_a_favour(asking))) and (along or not plans):
         return Understanding("invitation", topic=_invited_to(asking, skip), question=question,
                              wanted=invited_act(asking))
     if plans:

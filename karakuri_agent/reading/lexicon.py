@@ -29,7 +29,7 @@ from karakuri_agent.ja.word_classes import (
 )
 from karakuri_agent.reading.morphemes import Word, lemma_set, word_spans, words
 from karakuri_agent.reading.phrase import (
-    could_do, done_to, helper, modifies_a_noun, negated, one_row_could, passive, potential,
+    asked_negation, could_do, done_to, helper, modifies_a_noun, negated, one_row_could, passive, potential,
 )
 from karakuri_agent.shipped import shipped
 
@@ -330,7 +330,7 @@ def tags(found: Sequence[Word], text: str) -> set[str]:
             if not concept.reply_only and (not concept.regret_with or any(m in text for m in concept.regret_with)
                                            or _befallen(found, i)):
                 named.add(concept.name)
-        if turned:
+        if turned and not asked_negation(found, i):  # 'エサやってもらえない？' asks a favour, no letdown
             named.update(c.name for c in concepts().values() if word.lemma in c.negated_lemmas)
         if word.pos == "verb" and passive(found, i) and not any(c.polarity > 0 or c.polarity_none
                                                                 for c in index.get(word.lemma, ())) \

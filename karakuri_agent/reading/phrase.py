@@ -110,6 +110,15 @@ def _obliged(after: Sequence[Word]) -> bool:
     return len(after) >= 2 and after[0].surface in OBLIGING_LINKS and after[1].lemma in OBLIGING
 
 
+def asked_negation(found: Sequence[Word], i: int) -> bool:
+    """Whether word ``i`` is negated and the sentence ends there as a question: a request or an offer
+    ('エサやってもらえない？', '貸してくれへん？', '眠れない？' asked of the listener), nothing let down."""
+    for j in range(i + 1, min(len(found), i + 1 + NEGATION_REACH)):
+        if found[j].pos == "auxiliary" and (found[j].lemma in NEGATIONS or found[j].surface in NEGATIONS):
+            return _asked_after(found[j + 1:])
+    return False
+
+
 def _asked_after(after: Sequence[Word]) -> bool:
     """Whether the words after a predicate end its sentence as a question ('ケガしてない？', '風邪ひいてない？')."""
     for word in after:

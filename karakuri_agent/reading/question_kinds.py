@@ -127,6 +127,8 @@ def _kind(text: str) -> str:
     # asked to tell ('今日のハイライト教えて〜') wants what it is, not a yes
     form = next((kind for pattern, kind in _FORMS if pattern.search(asked)),
                 "what" if TELL_ME_END.search(asked.rstrip(TRAILING_MARKS)) else "yesno")
+    if form == "invite" and asks_a_favour(asked):
+        return "yesno"  # 'ノート貸してもらえませんか？' asks a favour, no invitation
     narrower = NARROWER.get(form)
     return narrower(text) if narrower else form
 
@@ -283,8 +285,13 @@ def asks_a_favour(text: str) -> bool:
     '手伝ってくれない？'): a verb's て and a verb of receiving; not one asking to be told ('教えてくれる？')."""
     found = morphemes.words(text)
     return any(w.lemma in FAVOUR_VERBS and i >= 2 and found[i - 1].surface in TE_LINKS
-               and found[i - 2].pos == "verb" and found[i - 2].lemma not in TELLING_VERBS
+               and _done_before(found, i - 2) and found[i - 2].lemma not in TELLING_VERBS
                for i, w in enumerate(found))
+
+
+def _done_before(found: Sequence[morphemes.Word], i: int) -> bool:
+    """A verb at ``i``, or the contracted ている after one ('見て+て+くれない？')."""
+    return found[i].pos == "verb" or (found[i].pos == "auxiliary" and i > 0 and found[i - 1].pos == "verb")
 
 
 def asks_if_free(asking: str, question: Question | None) -> bool:
