@@ -191,6 +191,7 @@ GOING, GOING_WANTED, GOING_TRIED, TRYING = "行く", "行きたい", "行って�
 COMING_LEMMAS = frozenset({"来る", "いらっしゃる", "おいでる", "出でる"})  # 'おいでや': お + 出でる
 HONORIFIC_COMING = frozenset({"越す"})  # after お: 'お越しください'
 DOING_CONJUGATION = "サ行変格"
+ONGOING_CONTRACTED = "てる"  # the contracted ている ('見て+て+くれない？'), as the analyzer gives its lemma
 # Hakata's and Hiroshima's てやる after a verb ('入れちゃろうか', '教えちゃる'): done for one, an offer.
 BENEFACTIVE_CONTRACTED = ("ちゃろ", "ちゃる")
 GOING_PAST = ("行く", "行った")  # 'けろ', 'なさい', '持ってげ': told to do

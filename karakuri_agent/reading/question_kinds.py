@@ -54,6 +54,7 @@ from karakuri_agent.ja.word_classes import (
     ADVICE_PARTICLE,
     ASKING_TAILS,
     COMMON_NOUN,
+    ONGOING_CONTRACTED,
     EUPHONIC,
     FAVOUR_VERBS,
     INDEFINITE_AFTER,
@@ -285,13 +286,15 @@ def asks_a_favour(text: str) -> bool:
     '手伝ってくれない？'): a verb's て and a verb of receiving; not one asking to be told ('教えてくれる？')."""
     found = morphemes.words(text)
     return any(w.lemma in FAVOUR_VERBS and i >= 2 and found[i - 1].surface in TE_LINKS
-               and _done_before(found, i - 2) and found[i - 2].lemma not in TELLING_VERBS
+               and (done := _done_before(found, i - 2)) is not None and done.lemma not in TELLING_VERBS
                for i, w in enumerate(found))
 
 
-def _done_before(found: Sequence[morphemes.Word], i: int) -> bool:
-    """A verb at ``i``, or the contracted ている after one ('見て+て+くれない？')."""
-    return found[i].pos == "verb" or (found[i].pos == "auxiliary" and i > 0 and found[i - 1].pos == "verb")
+def _done_before(found: Sequence[morphemes.Word], i: int) -> morphemes.Word | None:
+    """The verb at ``i``, or the one before the contracted ている there ('見て+て+くれない？'); None for neither."""
+    if found[i].pos == "verb":
+        return found[i]
+    return found[i - 1] if found[i].lemma == ONGOING_CONTRACTED and i > 0 and found[i - 1].pos == "verb" else None
 
 
 def asks_if_free(asking: str, question: Question | None) -> bool:
