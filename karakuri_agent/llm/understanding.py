@@ -148,7 +148,7 @@ def clock(moment: datetime) -> str:
 
 def _talk_topic(view: View, partner: PersonRef) -> str:
     """What the talk was about, as the rules read it: the first line before this one that names a thing."""
-    from karakuri_agent.voice.answering import talk_topic
+    from karakuri_agent.voice.from_the_talk import talk_topic
 
     memory = memory_of(view, partner)
     persona = view.persona
