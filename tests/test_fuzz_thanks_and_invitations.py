@@ -231,3 +231,48 @@ def test_fuzz_a_favour_asked_in_the_negative_is_granted_not_cared_for(told: str,
     assert heard is not None and heard.kind == "question" and not heard.troubled, (favour, heard)
     reply = _reply(line, seed)
     assert any(g in reply for g in NIKE.answers["grant"]), (line, reply)
+
+
+def _after(talk: tuple[str, ...], line: str, seed: str) -> str:
+    return compose("reply", persona=NIKE, partner_name="灯屋ユウ", last_line=line, seed=seed,
+                   memory=Memory(here=HERE, talk=talk), place_name=HERE)
+
+
+PLAN_TALK = (("明日の集合、公民館前な", "9時"), ("明日の引っ越し、手伝える？", "10時から"), ("来月の読書会ですが、第二土曜でいかがでしょう。",),
+             ("こんどのおまつりさ", "やたいのシフト土曜でいい"))
+DETAILS = (("いや8時半だった", "8時半"), ("昼からでもいい", "昼から"), ("あ、失礼しました、第三土曜の間違いでした。", "第三土曜"),
+           ("あやっぱにちようで", "にちよう"), ("すみません、来週の日曜でした。", "来週の日曜"), ("7時でいい？", "7時"),
+           ("あ、やっぱ明後日でもよか？", "明後日"))
+
+
+@settings(max_examples=120, deadline=None)
+@given(talk=st.sampled_from(PLAN_TALK), detail=st.sampled_from(DETAILS), seed=st.text(min_size=1, max_size=4))
+@pytest.mark.fuzz
+def test_fuzz_a_detail_of_the_plan_is_noted(talk: tuple[str, ...], detail: tuple[str, str], seed: str) -> None:
+    """'いや8時半だった' after '明日の集合、公民館前な' / '9時' was met with 'へえ、そうなんだね': a line that only gives
+    or corrects a detail of the plan the talk was settling is noted with it (answers.noted)."""
+    line, said = detail
+    reply = _body(_after(talk, line, seed))
+    assert any(reply == n.format(topic=said) for n in NIKE.answers["noted"]), (talk, line, reply)
+    assert _body(_reply(line, seed)) not in [n.format(topic=said) for n in NIKE.answers["noted"]], line  # no talk, no plan
+
+
+@settings(max_examples=60, deadline=None)
+@given(talk=st.sampled_from(PLAN_TALK), line=st.sampled_from(("やっぱり あした いけない", "ごめん、6時は早すぎた", "明日の朝、何時に起きる？",
+                                                               "昼から雨降るらしいよ、傘持ってきてね")),
+       seed=st.text(min_size=1, max_size=4))
+@pytest.mark.fuzz
+def test_fuzz_a_line_that_tells_more_than_which_is_not_noted(talk: tuple[str, ...], line: str, seed: str) -> None:
+    reply = _after(talk, line, seed)
+    assert not any(n.split("{")[0] and n.replace("{topic}", "") in reply.replace(d, "")
+                   for n in NIKE.answers["noted"] for d in ("明日", "6時", "昼から", "明日の朝", "あした")), (line, reply)
+
+
+@pytest.mark.unit
+@pytest.mark.parametrize(("talk", "line", "option"), [
+    (("駅の北口と南口、どっちで待つ？",), "北で", "北口"),
+    (("ねえ、ホラーかラブコメ、どっちにする？",), "やっぱ前者かな", "ホラー"),
+    (("ねえ、赤いマフラーと紺のマフラー、どっちがいいと思う？",), "やっぱ後のほうかなあ", "紺"),
+])
+def test_an_option_pointed_at_is_noted(talk: tuple[str, ...], line: str, option: str) -> None:
+    assert option in _after(talk, line, "s"), (talk, line)

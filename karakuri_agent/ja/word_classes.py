@@ -191,6 +191,10 @@ GOING, GOING_WANTED, GOING_TRIED, TRYING = "行く", "行きたい", "行って�
 COMING_LEMMAS = frozenset({"来る", "いらっしゃる", "おいでる", "出でる"})  # 'おいでや': お + 出でる
 HONORIFIC_COMING = frozenset({"越す"})  # after お: 'お越しください'
 DOING_CONJUGATION = "サ行変格"
+# What a line that only says which detail of a plan may say besides it ('7時でいい？', '延期でよくない？', '1時に
+# してもええ？', '木曜いける？', '第三土曜の間違いでした').
+DETAIL_PREDICATES = frozenset({"良い", "いい", "好い", "宜しい", "よい", "ええ", "行ける", "いける", "為る", "成る", "有る", "御座る"})
+APOLOGISING = frozenset({"済む"})  # 'すみません': its negation is the apology itself
 ONGOING_CONTRACTED = "てる"  # the contracted ている ('見て+て+くれない？'), as the analyzer gives its lemma
 # Hakata's and Hiroshima's てやる after a verb ('入れちゃろうか', '教えちゃる'): done for one, an offer.
 BENEFACTIVE_CONTRACTED = ("ちゃろ", "ちゃる")

@@ -1,5 +1,5 @@
-"""What the talk before a line answers: the options it weighed, a trouble told just before (gone on with, or over),
-the plan it was making, whether the agent remembers or knew what was told.
+"""What the talk before a line answers: a detail of the plan it was settling, the options it weighed, a trouble told
+just before (gone on with, or over), whether the agent remembers or knew what was told.
 
 voice/answering.py asks here first, before what the line asks of the agent itself: a line read alone
 ('どっちが似合うと思う？', 'いや8時半だった', 'まだあるかなあ？') often means what the lines before it said.
@@ -14,7 +14,9 @@ from karakuri_agent.ja.question_words import WHICH_PLACE
 from karakuri_agent.ja.sentences import is_asking
 from karakuri_agent.reading import hearing, lexicon, told_of
 from karakuri_agent.reading.choices import joined_pair, listed_options
-from karakuri_agent.reading.normalised import normalised
+from karakuri_agent.reading.normalised import normalised, unspaced
+from karakuri_agent.reading.plan_detail import detail_named, only_which, option_named
+from karakuri_agent.reading.question_kinds import names_a_question_word
 from karakuri_agent.voice.reacting import reacted
 from karakuri_agent.voice.situation import Situation, pick_option
 
@@ -22,6 +24,10 @@ if TYPE_CHECKING:
     from karakuri_agent.domain.understanding import Understanding
 
 __all__ = ["answered_from_the_talk", "talk_topic"]
+
+# A line that only says which detail of a plan ('いや8時半だった', 'あ、失礼しました、第三土曜の間違いでした。') holds
+# little besides it: at most this many characters.
+DETAIL_LINE_REST = 18
 
 
 def talk_topic(lines: tuple[str, ...], skip: tuple[str, ...]) -> tuple[str, bool]:
@@ -93,10 +99,30 @@ def _trouble_goes_on(s: Situation, h: Understanding) -> list[str]:
     return [line for line in s.lines_of("trouble_ongoing", table="reactions") if line not in said]
 
 
+def _detail_noted(s: Situation, h: Understanding) -> list[str]:
+    """'いや8時半だった' after '明日の集合、公民館前な' / '9時', '北で' after '駅の北口と南口、どっちで待つ？', 'やっぱ
+    後のほうかなあ' after two mufflers weighed: a short line that only gives or corrects a detail of what the talk
+    was settling is noted ('8時半ね、了解！'); [] where the talk's last lines named neither a detail nor options."""
+    if h.troubled or h.kind in ("farewell", "greeting", "thanks", "invitation") or not s.memory.talk \
+            or (h.question is not None and names_a_question_word(h.question.text)):  # '明日の朝、何時に起きる？' asks
+        return []
+    recent = s.memory.talk[-3:]
+    options = next((o for line in reversed(recent) if (o := listed_options(line) or joined_pair(normalised(line)) or ())), ())
+    detail = option_named(s.line, tuple(options)) if options else ""
+    if not detail and any(detail_named(line) for line in recent):
+        detail = detail_named(s.line)
+    if not detail or len(unspaced(s.line)) - len(detail) > DETAIL_LINE_REST or not only_which(s.line, detail):
+        return []  # a line that tells more than which ('6時は早すぎた', 'やっぱり あした いけない')
+    return s.lines_of("noted", topic=detail)
+
+
 def answered_from_the_talk(s: Situation, h: Understanding) -> list[str]:
     """What the talk between the two answers, before what the line asks of the agent itself: the options or
     the trouble told just before, a promise not to forget, whether it remembers or knew what was told, a
     question after an apology; [] when none of these."""
+    noted = _detail_noted(s, h)
+    if noted:
+        return noted
     if h.kind in ("question", "invitation"):
         context = _which_of_the_talk(s, h) or _troubled_before(s, h)
         if context:

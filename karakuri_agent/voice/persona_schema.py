@@ -111,6 +111,7 @@ class Answers(_Strict):
     like: Phrases | None = None
     dislike: Phrases | None = None
     agree: Phrases | None = None
+    noted: Phrases | None = None  # a detail of the plan the talk is settling, given or corrected ('{topic}': '8時半')
     agree_to: Phrases | None = None  # an invitation joined, saying what it wants to do ('{topic}': '行きたい'); else agree
     decline: Phrases | None = None
     allow: Phrases | None = None

@@ -298,7 +298,7 @@ def _plan_both(told: Situation, asked: Situation) -> _Plan | None:
     # after its health), a real question after one is answered
     said_back = told.heard.kind == "apology" and (asked.heard.kind == "concern" or (
         asked.heard.question is not None and bool(asked.heard.question.predicate)))
-    if set(answer) <= hedges or said_back:
+    if set(answer) <= hedges or said_back or set(answer) == set(met):  # '日曜の間違いだった。日曜は？': noted once
         return _Plan((told.rot(met, "told"),), [], [])
     return _Plan((told.rot(met, "told"), asked.rot(answer, "asked")), [], [])
 
