@@ -276,3 +276,31 @@ def test_fuzz_a_line_that_tells_more_than_which_is_not_noted(talk: tuple[str, ..
 ])
 def test_an_option_pointed_at_is_noted(talk: tuple[str, ...], line: str, option: str) -> None:
     assert option in _after(talk, line, "s"), (talk, line)
+
+
+@settings(max_examples=80, deadline=None)
+@given(plan=st.sampled_from(("この前手伝ってけるって言ったべ？あれ、", "明日のカフェ、やっぱ", "土曜の買い物、やっぱり", "さっき奢るって言うたやん？あれ、")),
+       reason=st.sampled_from(("親戚来るがら", "財布忘れたけん", "バイト入ったから", "雨すごいらしいけん")),
+       off=st.sampled_from(("ダメになった", "無理になった", "行けなくなった")), seed=st.text(min_size=1, max_size=4))
+@pytest.mark.fuzz
+def test_fuzz_a_plan_taken_back_with_its_reason_is_let_go(plan: str, reason: str, off: str, seed: str) -> None:
+    """'…あれ、親戚来るがらダメになった' was met with 'わかった、親戚はなしになったんだね' (a word of the reason said
+    back as the plan), 'さっき奢るって言うたやん？あれ財布忘れたけん無しで' with thanks for the treat."""
+    line = plan + reason + off
+    heard = hear(line, own_names=OWN)
+    assert heard is not None and heard.kind == "retraction", (line, heard)
+    reply = _body(_reply(line, seed))
+    assert any(reply.startswith(r) for r in NIKE.reactions["retraction_reason"]), (line, reply)
+
+
+@settings(max_examples=150, deadline=None)
+@given(before=st.text(max_size=12), off=st.sampled_from(("無理", "なし", "やっぱなし", "やめた", "中止", "ダメになった", "けん無理")),
+       after=st.text(max_size=8))
+@pytest.mark.fuzz
+def test_fuzz_whatever_surrounds_a_calling_off_a_reply_is_made(before: str, off: str, after: str) -> None:
+    """A calling off with nothing before it crashed the reason's reader (an empty line before the match)."""
+    from karakuri_agent.reading.calling_off import gives_a_reason
+
+    line = before + off + after
+    assert isinstance(gives_a_reason(line), bool)
+    assert _reply(line, "s"), line

@@ -195,6 +195,10 @@ DOING_CONJUGATION = "サ行変格"
 # してもええ？', '木曜いける？', '第三土曜の間違いでした').
 DETAIL_PREDICATES = frozenset({"良い", "いい", "好い", "宜しい", "よい", "ええ", "行ける", "いける", "為る", "成る", "有る", "御座る"})
 APOLOGISING = frozenset({"済む"})  # 'すみません': its negation is the apology itself
+# A line taken back as sent by mistake ('今のなし！間違えて送信しちゃいました', 'ありゃわしの勘違いじゃった').
+MISTAKEN = ("間違", "まちが", "勘違", "かんちが")
+# What links a reason to what follows, after a predicate ('来るがら', '忘れたけん', '忙しいから', '足りそうなので').
+REASON_LINKS = frozenset({"から", "がら", "けん", "けえ", "ので", "で", "さかい", "し"})
 ONGOING_CONTRACTED = "てる"  # the contracted ている ('見て+て+くれない？'), as the analyzer gives its lemma
 # Hakata's and Hiroshima's てやる after a verb ('入れちゃろうか', '教えちゃる'): done for one, an offer.
 BENEFACTIVE_CONTRACTED = ("ちゃろ", "ちゃる")

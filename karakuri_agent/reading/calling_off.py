@@ -4,10 +4,12 @@
 from __future__ import annotations
 
 from karakuri_agent.ja import listening_cues
-from karakuri_agent.ja.word_classes import TE_LINKS
+from karakuri_agent.ja.word_classes import BECOMING, COPULA_VERBS, REASON_LINKS, TE_LINKS
 from karakuri_agent.reading import morphemes
+from karakuri_agent.reading.phrase import helper
+from karakuri_agent.reading.sentiment import feel
 
-__all__ = ["retracts"]
+__all__ = ["gives_a_reason", "retracts"]
 
 
 def retracts(text: str) -> bool:
@@ -36,3 +38,20 @@ def _calls_off(text: str, at: int) -> bool:
     if word.pos == "auxiliary" and i and words[i - 1].pos == "verb" and words[i - 1].lemma not in listening_cues.PLAN_VERBS:
         return False
     return not (word.pos == "verb" and [w.pos for w in after] == ["auxiliary", "particle"] and after[1].surface in TE_LINKS)
+
+
+def gives_a_reason(text: str) -> bool:
+    """Whether a line that takes something back says why: a reason's link after a predicate ('親戚来るがら',
+    '財布忘れたけん', '足りそうなので'; not '明日から', which says when), or a trouble told after it."""
+    called = listening_cues.RETRACT.search(text)
+    found = morphemes.words(text[:called.start()] if called else text)  # the reason comes before what it calls off ('…けん無理になった';
+    # 'あれナシになったけん。大家さんと話ついた' tells what came of it)
+    linked = any((w.surface in REASON_LINKS or "".join(x.surface for x in found[i:i + 2]) in REASON_LINKS)  # の+で
+                 and i and found[i - 1].pos in ("verb", "adjective", "auxiliary")
+                 for i, w in enumerate(found))
+    # a trouble told after it ('…無理になった。しごとおわらん'; not 'あれやめた。ここに残るわ', glad news)
+    rest = text[called.end():] if called else ""
+    after = morphemes.words(rest)
+    told = any(w.pos == "verb" and w.lemma not in (*BECOMING, *COPULA_VERBS, listening_cues.DOING) and not helper(after, i)
+               for i, w in enumerate(after))  # (not the calling off's own ending: '無理に+なった', 'キャンセル+し+ます')
+    return linked or (told and feel(rest).polarity < 0)

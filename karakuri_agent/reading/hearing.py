@@ -385,7 +385,9 @@ def _heard(text: str, line: str, own_names: tuple[str, ...], other_names: tuple[
                  or listening_cues.CHANGE_TO.search(text))) or listening_cues.TAKEN_BACK_NEG.search(told)):
         return _retraction(text, skip)
     # A gift, or help ('持とうか？', '案内するで'), read with the spaces the line had too ('道 教えようか').
-    if (helps := offers_help(text) or offers_help(line)) or listening_cues.OFFER.search(text) or offers_a_thing(text, own_names):
+    if (offered := listening_cues.OFFER.search(text)) and listening_cues.SAID_BEFORE.match(text, offered.end()):
+        return _retraction(text, skip)  # 'さっき梅干しあげるって言うたけど、…瓶ごと割ってしもうた': an offer taken back
+    if (helps := offers_help(text) or offers_help(line)) or offered or offers_a_thing(text, own_names):
         return Understanding("offer", topic=_topic(text, skip)[0], helps=helps)
     if told_of.shows_a_thing(text, told, asking, own_names):
         return Understanding("shown")  # 'じゃーん😆 どうかな？', '見て見て！': a thing shown, nothing told; admired

@@ -25,15 +25,16 @@ from karakuri_agent.ja import listening_cues
 from karakuri_agent.ja.promise_words import PROMISE_NAMED
 from karakuri_agent.ja.sentences import is_asking, split_sentences
 from karakuri_agent.ja.speech_words import PAUSE, REQUEST, STANCE_OPENING, TERMINATORS, join_sentences, plan_day
-from karakuri_agent.ja.word_classes import NOT_TOPICS
+from karakuri_agent.ja.word_classes import MISTAKEN, NOT_TOPICS
 from karakuri_agent.reading import lexicon, morphemes, told_of
+from karakuri_agent.reading.calling_off import gives_a_reason
 from karakuri_agent.reading.phrase import predicate_of, said_as_done, says_not
 from karakuri_agent.reading.times import clock_parts
 from karakuri_agent.voice.names import address_name, called_names, place_word_of
 from karakuri_agent.reading.normalised import unspaced
 from karakuri_agent.reading.town_questions import is_town_thing, place_names, whether_there_is
 from karakuri_agent.voice.from_the_talk import answered_from_the_talk, talk_topic
-from karakuri_agent.voice.reacting import reacted
+from karakuri_agent.voice.reacting import cared, reacted
 from karakuri_agent.voice.situation import Plan, Situation, find_fact, time_side
 
 if TYPE_CHECKING:
@@ -367,8 +368,20 @@ def answered(s: Situation, h: Understanding) -> list[str] | None:
     if h.kind == "retraction" and is_asking(split_sentences(s.line)[-1]):
         # 'やっぱり ろくじに しても いい？', '…公園にしてくれん？': a change asked for, granted
         return s.lines_of("grant") or s.lines_of("yes") or None
+    if h.kind == "retraction" and h.emotions & CARE and (care := cared(s, h)):
+        return care  # 'ごめん🙏 明日の買い物、キャンセルさせて😢 熱出ちゃった🤒': the fever first
     if h.kind == "retraction" and "apology" in h.acts:  # 'ごめん、明日のやつキャンセルで': forgiven
         return s.lines_of("apology", table="reactions") or None
+    if h.kind == "retraction" and gives_a_reason(s.line) and not listening_cues.CHANGE_TO.search(s.line) \
+            and not any(m in s.line for m in (*MISTAKEN, *listening_cues.MUSING)) and (listening_cues.TAKING_BACK.search(s.line)
+                                                           or listening_cues.SAID_BEFORE.search(s.line) or "apology" in h.acts):
+        # '手伝ってけるって言ったべ？あれ、親戚来るがらダメになった': the reason is what is met ('そっか、それなら
+        # 仕方ないね'), not the plan said back from a word of it ('親戚はなしになったんだね'); not a plan changed
+        # ('やっぱ九時にすっぺ'), only mused ('やっぱやめよっかな'), nor a line sent by mistake; only what was said to
+        # the agent before is taken back
+        # ('プロジェクト、まさかの中止。…全部パー' is their own letdown, cared for)
+        return s.lines_of("retraction_reason", table="reactions") or s.lines_of("retraction_plain", table="reactions") \
+            or None
     if h.kind == "retraction" and h.troubled and not REQUEST.search(s.line) and _let_down(s.line, h):
         # '楽しみにしてた旅行、台風で中止になった…😢': a letdown, cared for ('忘れてください' asks, it tells no trouble)
         return reacted(s, replace(h, mood="bad"))

@@ -66,6 +66,7 @@ class Reactions(_Strict):
     feeling_plain: Phrases | None = None
     retraction: Phrases | None = None
     retraction_plain: Phrases | None = None
+    retraction_reason: Phrases | None = None  # a plan taken back with its reason ('親戚来るがらダメになった'); else plain
     thanks_glad: Phrases | None = None  # thanks that tells it went well ('無事に辿り着けました'): glad too; else thanks
     warmth: Phrases | None = None
     warmth_talk: Phrases | None = None  # warmth about talking with it ('ニケちゃんと話してると楽しい'); else `warmth`
