@@ -304,3 +304,14 @@ def test_fuzz_whatever_surrounds_a_calling_off_a_reply_is_made(before: str, off:
     line = before + off + after
     assert isinstance(gives_a_reason(line), bool)
     assert _reply(line, "s"), line
+
+
+@settings(max_examples=60, deadline=None)
+@given(told=st.sampled_from(("ニケちゃん！ほじょりんなしでのれたよ！", "きのう初めておみくじひいた、ちゅうきちだた", "今日の晩ご飯カレーだった",
+                             "あちらの資料、来週には公民館に届くそうでございます。")), seed=st.text(min_size=1, max_size=4))
+@pytest.mark.fuzz
+def test_fuzz_a_talk_opened_without_a_greeting_is_not_met_with_a_self_introduction(told: str, seed: str) -> None:
+    """'ニケちゃん！ほじょりんなしでのれたよ！' opening a talk with someone new was met with 'はじめまして、…ニケだよ、仲良くしてね！'
+    glued before the news: a line that says its thing is met with what it said."""
+    reply = _reply(told, seed, "accept")
+    assert "はじめまして" not in reply, (told, reply)

@@ -11,7 +11,7 @@ from karakuri_agent.ja.listening_cues import (
 from karakuri_agent.reading.lexicon import section
 from karakuri_agent.reading.morphemes import name_forms
 
-__all__ = ["greeting", "greets_first", "greets_only"]
+__all__ = ["greeting", "greets_first", "greets_only", "says_a_greeting_of"]
 
 
 @functools.lru_cache(maxsize=1)
@@ -79,3 +79,9 @@ def greets_only(text: str, own_names: tuple[str, ...] = ()) -> bool:
         rest = rest.replace(word, "")
     rest = NAME_CALL.sub("", GREETING_TAIL.sub("", rest).strip(CALL_SEPARATORS))
     return len(rest) <= GREETING_LEFTOVER
+
+
+def says_a_greeting_of(text: str, kind: str) -> bool:
+    """Whether ``text`` says a word of that kind of greeting ('やっほー' of 'hey'), not only a name called."""
+    text = "".join(text.split())
+    return any(word in text for word in _greetings().get(kind, ()))

@@ -56,6 +56,7 @@ __all__ = [
 ]
 
 NIGHT = "night"  # the greetings said at bedtime (concepts.json `greetings.night`): a goodbye
+HEY = "hey"  # the greeting of a name called ('ニケちゃん！'), or of やっほー (concepts.json greetings)
 PURPOSES = frozenset({"accept", "reply", "farewell", "start", "promise_accept"})
 # The server's maxLength for a conversation message (CONTRACT §2 example).
 DEFAULT_MAX_LENGTH = MESSAGE_UNITS
@@ -205,6 +206,9 @@ def _plan_accept(s: Situation) -> _Plan:
     # A request for a moment ('今ちょっといい？') opens a talk as a greeting does.
     greeted = s.heard is None or (("greeting" in s.heard.acts or (s.question is not None and s.question.kind == "allow"))
                                   and not s.heard.troubled)
+    said_its_thing = s.heard is not None and s.heard.kind not in ("greeting", "statement")
+    if said_its_thing and (not _greeted(s) or _greeted(s) == HEY and not greetings.says_a_greeting_of(s.line, HEY)):
+        greeted = False  # 'ニケちゃん！ほじょりんなしでのれたよ！': a call by name before the news greets nobody back
     greet = s.rot(_greetings(s.persona, s.said, s.known, s.close, _greeted(s)), "greet")
     if understood:
         return _Plan((greet if greeted else [], understood), [], [])
@@ -223,7 +227,9 @@ def _plan_accept(s: Situation) -> _Plan:
     # おもしろいね！', '…どうかなあ…。えへへ。'), nor is a line that tells of trouble
     light = not s.answer and not (s.heard is not None and s.heard.troubled)
     extras = s.rot(fill_pool(s.persona.reactions["default"], s.said), "extra") if light else []
-    return _Plan((greet if greeted or not s.answer else [], s.rot(middle, "pick"), s.rot(agree, "accept")),
+    # a line that says its thing without greeting ('今日の晩ご飯カレーだった', '🐸🐸🐸') is met with what it said,
+    # not with 'はじめまして、…ニケだよ、仲良くしてね！' glued before it
+    return _Plan((greet if greeted or not (s.answer or said_its_thing) else [], s.rot(middle, "pick"), s.rot(agree, "accept")),
                  extras, s.tails if light else [])
 
 
