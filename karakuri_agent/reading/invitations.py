@@ -19,8 +19,9 @@ from karakuri_agent.ja import listening_cues
 from karakuri_agent.ja.listening_cues import QUESTION_MARKS
 from karakuri_agent.ja.sentences import split_sentences
 from karakuri_agent.ja.word_classes import (
-    ADVERBIAL, ADVERBIAL_FORM, BECOMING, BENEFACTIVE_CONTRACTED, COMING_LEMMAS, HONORIFIC_COMING, LEADING_KANJI, DOING_CONJUGATION, DONE_WANTED, GOING, GOING_TRIED, GOING_WANTED, IRREALIS,
-    PLAIN_SPELLING, STEM_BY_CONJUGATION, TE_LINKS, TRIED_WANTED, TRYING, VOLITIONAL_FORM, WANTING,
+    ADVERBIAL, ADVERBIAL_FORM, BECOMING, BENEFACTIVE_CONTRACTED, COMING_LEMMAS, DOING_CONJUGATION, DONE_WANTED, GOING,
+    GOING_TRIED, GOING_WANTED, HONORIFIC_COMING, IRREALIS, LEADING_KANJI, PLAIN_SPELLING, STEM_BY_CONJUGATION, TE_LINKS,
+    TRIED_WANTED, TRYING, VOLITIONAL_FORM, WANTING,
 )
 from karakuri_agent.reading import lexicon, morphemes
 from karakuri_agent.reading.phrase import helper, negated, potential

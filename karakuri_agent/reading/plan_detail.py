@@ -2,7 +2,7 @@
 the options the talk weighed (concepts.json `plan_details`).
 
 'いや8時半だった' after '明日の集合、公民館前な' / '9時', 'あやっぱにちようで', '北で' after '駅の北口と南口、
-どっちで待つ？': a line that only says which is read against the talk (voice/answering.py notes it).
+どっちで待つ？': a line that only says which is read against the talk (voice/from_the_talk.py notes it).
 The words are found as written; the analyzer only says whether the rest of the line says more than which.
 """
 
