@@ -206,7 +206,9 @@ def _plan_accept(s: Situation) -> _Plan:
     # A request for a moment ('今ちょっといい？') opens a talk as a greeting does.
     greeted = s.heard is None or (("greeting" in s.heard.acts or (s.question is not None and s.question.kind == "allow"))
                                   and not s.heard.troubled)
-    said_its_thing = s.heard is not None and s.heard.kind not in ("greeting", "statement")
+    # (a bid to talk, '今ちょっといい？', opens it as a greeting does: greeted back)
+    said_its_thing = s.heard is not None and s.heard.kind not in ("greeting", "statement") \
+        and not (s.question is not None and s.question.kind == "allow")
     if said_its_thing and (not _greeted(s) or _greeted(s) == HEY and not greetings.says_a_greeting_of(s.line, HEY)):
         greeted = False  # 'ニケちゃん！ほじょりんなしでのれたよ！': a call by name before the news greets nobody back
     greet = s.rot(_greetings(s.persona, s.said, s.known, s.close, _greeted(s)), "greet")
