@@ -39,7 +39,7 @@ def with_feeling(heard: Understanding, text: str, own_names: tuple[str, ...], ot
     agent is warmth; worry, feeling unwell or tired is a feeling met with care; bad news told with a
     question that is not the agent's to answer is the news (the care comes first)."""
     feeling = sentiment.feel(text)
-    if not feeling.polarity and not feeling.emotions and "sad_marks" in lexicon.named_in(line):
+    if not feeling.polarity and not feeling.emotions and lexicon.marked_sad(line):
         # 'チケット全落ちした😭😭': where the words say nothing of how it went, the mark the line was sent with
         # does (the emoji are gone from ``text``, the normalised line)
         feeling = replace(feeling, polarity=-1, emotions=frozenset({"sad"}), main=-1)

@@ -453,6 +453,11 @@ def _named_unturned(surface: str, text: str, polar: bool, spans: tuple[tuple[int
     return False
 
 
+def marked_sad(line: str) -> bool:
+    """Whether the line as sent carries a sad mark (concepts.json `sad_marks`: 😭, （泣）), found as written."""
+    return any(mark in line for mark in concepts()["sad_marks"].surfaces)
+
+
 @functools.lru_cache(maxsize=256)
 def named_in(text: str) -> frozenset[str]:
     """The concepts a whole line names (tags of its words), kept per text: the apology, the praise and the

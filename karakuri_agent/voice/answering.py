@@ -168,7 +168,7 @@ def _let_down(line: str, h: Understanding) -> bool:
     ('来週の読書会は都合により中止とさせていただきます'): a feeling beside the calling off, looked forward to, or
     tears."""
     return bool(h.emotions - {"disappointed"}) or "joy" in lexicon.named_in(line) \
-        or any(mark in line for mark in lexicon.concepts()["sad_marks"].surfaces)  # '楽しみにしてた', '😢
+        or lexicon.marked_sad(line)  # '楽しみにしてた', '😢
 
 
 # Concepts that name someone other than the speaker: what they did is no news of the speaker's own.

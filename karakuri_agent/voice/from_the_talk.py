@@ -103,14 +103,16 @@ def _detail_noted(s: Situation, h: Understanding) -> list[str]:
     """'いや8時半だった' after '明日の集合、公民館前な' / '9時', '北で' after '駅の北口と南口、どっちで待つ？', 'やっぱ
     後のほうかなあ' after two mufflers weighed: a short line that only gives or corrects a detail of what the talk
     was settling is noted ('8時半ね、了解！'); [] where the talk's last lines named neither a detail nor options."""
+    own = detail_named(s.line)  # found as written: no analyzer before a line could be one
     if h.troubled or h.kind in ("farewell", "greeting", "thanks", "invitation") or not s.memory.talk \
+            or (not own and len(unspaced(s.line)) > DETAIL_LINE_REST) \
             or (h.question is not None and names_a_question_word(h.question.text)):  # '明日の朝、何時に起きる？' asks
         return []
     recent = s.memory.talk[-3:]
     options = next((o for line in reversed(recent) if (o := listed_options(line) or joined_pair(normalised(line)) or ())), ())
     detail = option_named(s.line, tuple(options)) if options else ""
     if not detail and any(detail_named(line) for line in recent):
-        detail = detail_named(s.line)
+        detail = own
     if not detail or len(unspaced(s.line)) - len(detail) > DETAIL_LINE_REST or not only_which(s.line, detail):
         return []  # a line that tells more than which ('6時は早すぎた', 'やっぱり あした いけない')
     return s.lines_of("noted", topic=detail)
