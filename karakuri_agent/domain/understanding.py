@@ -80,6 +80,8 @@ class Understanding:
     sought: str = ""
     # For an invitation: what the agent would do joining it, said as wanted ('行きたい', 'やってみたい'; '' unread).
     wanted: str = ""
+    # For a retraction: what was said to the agent taken back with its reason ('…親戚来るがらダメになった').
+    for_a_reason: bool = False
     # For an offer: help offered ('持とうか？', '案内するで'), thanked as help, not a thing given to take.
     helps: bool = False
 

@@ -4,12 +4,12 @@
 from __future__ import annotations
 
 from karakuri_agent.ja import listening_cues
-from karakuri_agent.ja.word_classes import BECOMING, COPULA_VERBS, REASON_LINKS, TE_LINKS
+from karakuri_agent.ja.word_classes import BECOMING, COPULA_VERBS, MISTAKEN, REASON_LINKS, TE_LINKS
 from karakuri_agent.reading import morphemes
 from karakuri_agent.reading.phrase import helper
 from karakuri_agent.reading.sentiment import feel
 
-__all__ = ["gives_a_reason", "retracts"]
+__all__ = ["let_go_for_a_reason", "retracts"]
 
 
 def retracts(text: str) -> bool:
@@ -38,6 +38,16 @@ def _calls_off(text: str, at: int) -> bool:
     if word.pos == "auxiliary" and i and words[i - 1].pos == "verb" and words[i - 1].lemma not in listening_cues.PLAN_VERBS:
         return False
     return not (word.pos == "verb" and [w.pos for w in after] == ["auxiliary", "particle"] and after[1].surface in TE_LINKS)
+
+
+def let_go_for_a_reason(text: str, apologised: bool) -> bool:
+    """Whether a line takes back what was said to the agent before (やっぱ, って言ったべ, an apology) and says why
+    ('…あれ、親戚来るがらダメになった'): met by letting it go, not by the plan said back; not a plan changed
+    ('やっぱ九時にすっぺ'), one only mused ('やっぱやめよっかな'), nor a line sent by mistake ('今のなし！間違えて
+    送信しちゃいました'); their own letdown ('プロジェクト、まさかの中止。…全部パー') takes nothing back."""
+    return gives_a_reason(text) and not listening_cues.CHANGE_TO.search(text) \
+        and not any(m in text for m in (*MISTAKEN, *listening_cues.MUSING)) \
+        and (apologised or bool(listening_cues.TAKING_BACK.search(text) or listening_cues.SAID_BEFORE.search(text)))
 
 
 def gives_a_reason(text: str) -> bool:

@@ -350,6 +350,8 @@ def hear(line: str | None, *, own_names: tuple[str, ...] = (), other_names: tupl
     for word in kana:
         text = text.replace(word, morphemes.katakana(word))
     heard = with_feeling(_heard(text, line or "", own_names, other_names), text, own_names, other_names, line or "")
+    if heard.kind == "retraction":
+        heard = replace(heard, for_a_reason=calling_off.let_go_for_a_reason(text, "apology" in heard.acts))
     heard = replace(heard, verbal=bool(heard.clause) and not heard.clause.endswith(listening_cues.NOUN_LINK))
     for word in kana:
         written = morphemes.katakana(word)

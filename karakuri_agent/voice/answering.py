@@ -25,9 +25,8 @@ from karakuri_agent.ja import listening_cues
 from karakuri_agent.ja.promise_words import PROMISE_NAMED
 from karakuri_agent.ja.sentences import is_asking, split_sentences
 from karakuri_agent.ja.speech_words import PAUSE, REQUEST, STANCE_OPENING, TERMINATORS, join_sentences, plan_day
-from karakuri_agent.ja.word_classes import MISTAKEN, NOT_TOPICS
+from karakuri_agent.ja.word_classes import NOT_TOPICS
 from karakuri_agent.reading import lexicon, morphemes, told_of
-from karakuri_agent.reading.calling_off import gives_a_reason
 from karakuri_agent.reading.phrase import predicate_of, said_as_done, says_not
 from karakuri_agent.reading.times import clock_parts
 from karakuri_agent.voice.names import address_name, called_names, place_word_of
@@ -372,14 +371,9 @@ def answered(s: Situation, h: Understanding) -> list[str] | None:
         return care  # 'ごめん🙏 明日の買い物、キャンセルさせて😢 熱出ちゃった🤒': the fever first
     if h.kind == "retraction" and "apology" in h.acts:  # 'ごめん、明日のやつキャンセルで': forgiven
         return s.lines_of("apology", table="reactions") or None
-    if h.kind == "retraction" and gives_a_reason(s.line) and not listening_cues.CHANGE_TO.search(s.line) \
-            and not any(m in s.line for m in (*MISTAKEN, *listening_cues.MUSING)) and (listening_cues.TAKING_BACK.search(s.line)
-                                                           or listening_cues.SAID_BEFORE.search(s.line) or "apology" in h.acts):
+    if h.kind == "retraction" and h.for_a_reason:
         # '手伝ってけるって言ったべ？あれ、親戚来るがらダメになった': the reason is what is met ('そっか、それなら
-        # 仕方ないね'), not the plan said back from a word of it ('親戚はなしになったんだね'); not a plan changed
-        # ('やっぱ九時にすっぺ'), only mused ('やっぱやめよっかな'), nor a line sent by mistake; only what was said to
-        # the agent before is taken back
-        # ('プロジェクト、まさかの中止。…全部パー' is their own letdown, cared for)
+        # 仕方ないね'), not the plan said back from a word of it ('親戚はなしになったんだね')
         return s.lines_of("retraction_reason", table="reactions") or s.lines_of("retraction_plain", table="reactions") \
             or None
     if h.kind == "retraction" and h.troubled and not REQUEST.search(s.line) and _let_down(s.line, h):

@@ -43,6 +43,11 @@ def talk_topic(lines: tuple[str, ...], skip: tuple[str, ...]) -> tuple[str, bool
     return "", False
 
 
+def _options_weighed(talk: tuple[str, ...]) -> tuple[str, ...]:
+    """The options the newest line of ``talk`` that weighed some named ('ピンクか、アッシュか…', '北口と南口'), ()."""
+    return next((tuple(o) for line in reversed(talk) if (o := listed_options(line) or joined_pair(normalised(line)) or ())), ())
+
+
 def _which_of_the_talk(s: Situation, h: Understanding) -> list[str]:
     """'どっちが似合うと思う？' with no options of its own: one of those the talk named before
     ('ピンクか、アッシュか…'), the same pick every time; [] when it named none."""
@@ -50,8 +55,7 @@ def _which_of_the_talk(s: Situation, h: Understanding) -> list[str]:
             or WHICH_PLACE.search(h.question.text):  # '本日はどちらにいらっしゃったんですか？' asks where
         return []
     # ('いちご🍓とチョコバナナ🍫🍌で迷って…' → 'ニケちゃんならどっち頼む〜？')
-    named = next((o for line in reversed(s.memory.talk)
-                  if (o := listed_options(line) or joined_pair(normalised(line)) or ())), ())
+    named = _options_weighed(s.memory.talk)
     return s.lines_of("choice", topic=pick_option(named, s)) if named else []
 
 
@@ -109,8 +113,8 @@ def _detail_noted(s: Situation, h: Understanding) -> list[str]:
             or (h.question is not None and names_a_question_word(h.question.text)):  # '明日の朝、何時に起きる？' asks
         return []
     recent = s.memory.talk[-3:]
-    options = next((o for line in reversed(recent) if (o := listed_options(line) or joined_pair(normalised(line)) or ())), ())
-    detail = option_named(s.line, tuple(options)) if options else ""
+    options = _options_weighed(recent)
+    detail = option_named(s.line, options) if options else ""
     if not detail and any(detail_named(line) for line in recent):
         detail = own
     if not detail or len(unspaced(s.line)) - len(detail) > DETAIL_LINE_REST or not only_which(s.line, detail):

@@ -209,9 +209,10 @@ def _plan_accept(s: Situation) -> _Plan:
     # (a bid to talk, '今ちょっといい？', opens it as a greeting does: greeted back)
     said_its_thing = s.heard is not None and s.heard.kind not in ("greeting", "statement") \
         and not (s.question is not None and s.question.kind == "allow")
-    if said_its_thing and (not _greeted(s) or _greeted(s) == HEY and not greetings.says_a_greeting_of(s.line, HEY)):
+    kind = _greeted(s)
+    if said_its_thing and (not kind or kind == HEY and not greetings.says_a_greeting_of(s.line, HEY)):
         greeted = False  # 'ニケちゃん！ほじょりんなしでのれたよ！': a call by name before the news greets nobody back
-    greet = s.rot(_greetings(s.persona, s.said, s.known, s.close, _greeted(s)), "greet")
+    greet = s.rot(_greetings(s.persona, s.said, s.known, s.close, kind), "greet")
     if understood:
         return _Plan((greet if greeted else [], understood), [], [])
     apology = s.kind in ("apology", "thanks")
