@@ -266,7 +266,7 @@ def test_fuzz_an_everyday_fact_of_itself_is_answered_from_the_pack(topic: str, d
     assert _from_about_me(_reply(line, data.draw(st.sampled_from("abc"))), topic), line
 
 
-TRAITS = ("朝つよいほう", "几帳面なほう", "猫舌なほう", "汗かきなほう", "スキーできる", "逆立ちできる",
+TRAITS = ("寝相わるいほう", "几帳面なほう", "猫舌なほう", "汗かきなほう", "スキーできる", "逆立ちできる",
           "一輪車乗れる", "口笛吹ける", "徹夜したことある", "迷うことある", "早口言葉とか言える")
 
 

@@ -106,8 +106,8 @@ def test_fuzz_a_thing_pointed_at_is_what_the_question_asks_of(news: str, pointed
 
 
 @pytest.mark.parametrize("line, options", [
-    ("映画館で見るのと家で見るの、どっちがいい？", {"映画館で見るの", "家で見る"}),  # the last の closes the question
-    ("先に行くのと後で行くの、どっちがいい？", {"先に行くの", "後で行く"}),
+    ("映画館で見るのと家で見るの、どっちがいい？", {"映画館で見るの", "家で見るの"}),  # each clause said whole
+    ("先に行くのと後で行くの、どっちがいい？", {"先に行くの", "後で行くの"}),
     ("電車で行くか歩いて行くか、どっちにする？", {"電車で行く", "歩いて行く"}),
     ("コーヒーと紅茶、どちらになさいますか？", {"コーヒー", "紅茶"}),
 ])

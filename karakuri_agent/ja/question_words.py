@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from karakuri_agent.ja.name_words import HONORIFICS
+from karakuri_agent.ja.word_classes import NOT_AFTER_A_STATE
 from karakuri_agent.patterns import lazy
 
 
@@ -53,13 +54,14 @@ WHAT = lazy(r"(?:何|なに|なん)(?!か|だか|て|で(?!す))|(?:何|なん)�
                    r"|好きな.{0,8}は")
 
 # "何か読んだ？", "どこか行った？": an indefinite word makes a yes/no question.
-INDEFINITE = lazy(r"何か|なにか|なんか|どこか|誰か|だれか|いつか")
+INDEFINITE = lazy(r"(?:何か|なにか|なんか|どこか|誰か|だれか|いつか)(?!ら)")  # not 'どこから' (where from)
 
 LIKE = lazy(r"好き|すき|好み(?!焼)|嫌い|きらい|苦手")  # 'お好み焼き' is a dish, no liking
 
 # "ちょっといい？": asking leave, answered with "いいよ".
 # Not advice asked; 大丈夫？ asks leave only after what one would do ('借りても大丈夫？'): alone it is concern.
-ALLOW = lazy(r"ちょっといい|(?<!ほうが)(?<!方が)(?:いい|いいか|いいかな|話せる|(?:相談|電話|お願い|今|いま)できる)[？?]|(?<=[てでも])大丈夫[？?]")  # 'スキーできる？' asks what it can do
+# ('駅前の内科って評判いい？' asks how a thing is: not after a noun, but for 今 and 隣)
+ALLOW = lazy(r"ちょっといい|(?<!ほうが)(?<!方が)(?:(?<=[今隣])|(?<![\u4e00-\u9fff々ァ-ヴー]))(?:いい|いいか|いいかな|話せる|(?:相談|電話|お願い|今|いま)できる)[？?]|(?<=[てでも])大丈夫[？?]")  # 'スキーできる？' asks what it can do
 
 # "どうした？": what brings the agent over.
 WHAT_UP = lazy(r"どうした[のん]?[？?]|なあに[？?]")
@@ -68,9 +70,10 @@ PAST_ASK = lazy(r"(?:た|だ)(?:の|ん)?[？?]$")
 
 INVITE = lazy(
     r"(?:行く|行こう|行かない|いかない|来る|来ない|しよう|しない|食べる|食べない|飲む|飲まない"
-    r"|やる|やらない|見る|観る|見ない|観ない|遊ぶ|遊ばない|みない|どう)[？?]"
+    r"|やる|やらない|見る|観る|見ない|観ない|遊ぶ|遊ばない|みない|" + NOT_AFTER_A_STATE + r"どう)[？?]"
     r"|(?:こう|ぼう|(?<![だか])ろう|よう|(?<!お)もう|ごう|話そう)(?:ね|よ|か)?[？?]"  # "また遊ぼうね？", "行こうか？" (not おもう？, なんだろう？)
-    r"|一緒に|(?<!あり)(?<!ござい)ませんか|ましょう"  # ありませんか asks whether there is
+    r"|一緒に(?!(?:いる|いて|おる|居る)と)|(?<!あり)(?<!ござい)(?<!知り)(?<!存じ)ませんか|ましょう"  # ありませんか asks whether there is
+    # ('一緒にいると落ち着く' is a condition; '知りませんか' asks whether one knows)
     r"|(?:せえ|せー|せぇ|しい|行か|いか|来え|こー|きい|食べ|飲ま|見い|やら|遊ば|寄ら)(?:へん|ひん)[？?]"  # Kansai
     r"|(?:飲ま|行か|来|こ|せ|食べ|見|遊ば|やら|寄ら)んかね"  # the older way
 )
@@ -90,6 +93,7 @@ NARROWER: dict[str, Callable[[str], str]] = {
 # How options are joined: "AとB" (and), else "AかBか" (or).
 AND = "と"
 OR = "か"
+NOMINAL = "の"  # a clause made a noun ('ひとりでいるの'), an option of its own
 
 # A question of what kind of one the agent is ('朝つよいほう？', 'せっかちなほう？', '映画で泣くタイプ？', '昼寝する人？'):
 # the word its question ends on.

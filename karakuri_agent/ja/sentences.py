@@ -18,7 +18,7 @@ def split_sentences(text: str) -> list[str]:
 
 # A sentence asks without a question mark when it ends in a polite question ('ですか。', 'でしょうか'),
 # or, naming a question word, in a plain or dialect ending ('どこ行くの', 'どげな子じゃったんかね').
-POLITE_ASKING_END = re.compile(r"(?:ですか|ますか|でしょうか|ませんか|ましたか|でしたか|ませんでしたか|のか|べか|だべか)$")
+POLITE_ASKING_END = re.compile(r"(?:(?:ですか|ますか|でしょうか|ませんか|ましたか|でしたか|ませんでしたか)(?:ね|ねえ|ねぇ)?|のか|べか|だべか)$")  # 'ありますかね'
 # '好きかの', 'あるかね', '行ったんかい', 'あるのかい', '寝とるんか': a predicate, then か and a closing
 # particle (not '静かね'), or 'んか' alone.
 DIALECT_ASKING_END = re.compile(r"(?:[るたんいだの]|好き|嫌い|平気)か(?:の|ね|い|のう)$|[るたいだ]んか$"

@@ -149,6 +149,27 @@ TELLING_VERBS = frozenset({"教える", "聞かせる", "話す", "言う"})
 # followed by か or も is indefinite ('何か', 'どこも', 'どうにも'), no question word.
 INTERROGATIVES = frozenset({"何", "何処", "何時", "誰", "何方", "何れ", "どう", "どんな", "幾ら", "どない", "何故", "如何"})
 INDEFINITE_AFTER = ("か", "も", "でも", "にも", "にか", "せ")
+TELLING_OF = ("って", "は", "て")  # after a name: the line tells of that one ('ニケちゃんって本好きだよね')
+AGREEMENT_SOUGHT = ("よね", "よな", "よねえ", "よねー", "よなあ")  # a statement ending so asks only for a nod
+# A thing given said humbly: お + one of these + いたす / する ('地図の写しをお分けいたしますよ'), or 差し上げる.
+HUMBLE_PREFIX = "御"
+HUMBLY_GIVEN = frozenset({"分ける", "渡す", "譲る", "貸す", "届ける", "持つ"})
+HUMBLE_DOING = frozenset({"致す", "為る"})
+HUMBLE_GIVING = "差し上げる"
+HUMBLE_ENDS = frozenset({"ます", "う", "か", "よ", "ね", "わ"})  # what may follow it: said now, not quoted or supposed
+# The speaker wondering about their own matter, at a line's end ('やっていけるかしらねえ', 'ボケたんかのう', 'のりかえ
+# できるか ふあん'): with what they may not manage, or a bad thing, a worry told; no question for the listener.
+SELF_WONDERING = ("かしら", "かしらね", "かしらねえ", "かのう", "かのぅ", "かいな", "かなあ", "かなぁ", "やろか", "じゃろか",
+                  "か不安", "かふあん", "か心配", "かしんぱい")
+MANAGING = frozenset({"出来る", "間に合う"})
+# Coming allowed, which asks one along ('たべにきていいよ', '手ぶらで来ればいいがらな', 'いつでも来たらええ'): a verb
+# of coming, one of these links (も may follow), then 良い.
+ALLOWING_LINKS = ("て", "で", "ば", "たら")
+GOOD_LEMMA = "良い"
+EVEN = "も"
+# 'どう？' after how a thing is ('あのラーメン屋、評判どう？', '明日の天気どう？') asks of the thing, no invitation.
+NOT_AFTER_A_STATE = r"(?<!評判)(?<!具合)(?<!様子)(?<!天気)"
+FROM = "から"  # the particle 'from', which starts as the indefinite か does ('どっから')
 # 'その髪飾り、似合ってるね': what suits someone, said of the one spoken to when nobody else is named.
 SUITS = frozenset({"似合う", "似合い", "お似合い"})
 # A common noun of things (UniDic 普通名詞-一般: 席, 図書館), not a time (今日, 夕方 are 副詞可能).

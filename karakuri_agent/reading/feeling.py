@@ -14,10 +14,13 @@ from dataclasses import replace
 
 from karakuri_agent.domain.understanding import CARE, OTHER, TROUBLE, VIEWS, WORLD, Understanding
 from karakuri_agent.ja import listening_cues
-from karakuri_agent.ja.sentences import is_asking, split_sentences
-from karakuri_agent.ja.speech_words import APOLOGY
-from karakuri_agent.ja.word_classes import ADVICE_FORM
-from karakuri_agent.reading import greetings, lexicon, morphemes, sentiment
+from karakuri_agent.ja.question_words import OR
+from karakuri_agent.ja.sentences import TRAILING_MARKS, is_asking, split_sentences
+from karakuri_agent.ja.speech_words import APOLOGY, LIKE_WORD, QUESTION
+from karakuri_agent.ja.word_classes import ADVICE_FORM, AGREEMENT_SOUGHT, MANAGING, SELF_WONDERING
+from karakuri_agent.reading import greetings, lexicon, morphemes, sentiment, told_of
+from karakuri_agent.reading.phrase import potential
+from karakuri_agent.reading.question_kinds import asks_a_favour
 
 # Concepts naming someone of the speaker's (うちの犬, 母, 先生): what is told is about them.
 OF_THEIRS = frozenset({"kin", "pet", "person_role"})
@@ -43,6 +46,10 @@ def with_feeling(heard: Understanding, text: str, own_names: tuple[str, ...], ot
         # 'チケット全落ちした😭😭': where the words say nothing of how it went, the mark the line was sent with
         # does (the emoji are gone from ``text``, the normalised line)
         feeling = replace(feeling, polarity=-1, emotions=frozenset({"sad"}), main=-1)
+    if _wonders_if_it_goes_well(text, own_names, feeling):
+        told_acts = tuple(act for act in _acts(text, own_names) if act != "question")  # wondered, not asked
+        return replace(heard, kind="feeling", mood="bad", polarity=-1, emotions=feeling.emotions | {"worried"},
+                       question=None, subject="speaker", acts=told_acts or ("bad_news",))
     told_text = _told_part(text, own_names)
     told = sentiment.feel(told_text)
     named = lexicon.tags(morphemes.words(text), text)
@@ -74,16 +81,23 @@ def with_feeling(heard: Understanding, text: str, own_names: tuple[str, ...], ot
         return replace(heard, kind="concern", mood="", polarity=0, emotions=frozenset(),
                        acts=_acts(text, own_names), subject="agent")
     if asked and worried_for and heard.asks != WORLD and not told.emotions & CARE and not of_the_asker \
+            and not asks_a_favour(text) \
             and not about_others and not heard.self_topic and not advice and not chooses \
             and not listening_cues.EVER_DONE.search(text):  # '徹夜したことある？' asks what it has done
         # '顔色わるいよ？', '大丈夫？無理してない？': the partner worries about the agent; thanked for it
         return replace(heard, kind="concern", mood="", polarity=feeling.polarity, emotions=feeling.emotions,
                        acts=_acts(text, own_names), subject="agent")
-    if kind in told_kinds and "warm_feeling" in named and to_agent and not about_others \
-            and not feeling.emotions & SERIOUS:
+    # agreement sought with no question mark is still told ('ニケさんと話してると、肩の力が抜けるんですよね。')
+    sought = kind == "question" and heard.question is not None and heard.question.kind == "yesno" \
+        and not QUESTION.search(heard.question.text) and heard.question.text.rstrip(TRAILING_MARKS).endswith(AGREEMENT_SOUGHT)
+    # ('ニケちゃんって本好きだよね' tells the agent's taste: no liking for it, unless being with it is named;
+    # 'ニケちゃんはめんこいなあ' is still fondness)
+    of_its_taste = LIKE_WORD in text and "co_presence" not in named and told_of.the_agent_told_of(text, own_names)
+    if (kind in told_kinds or sought) and "warm_feeling" in named and to_agent and not about_others \
+            and not feeling.emotions & SERIOUS and not of_its_taste:
         kind, mood = "warmth", ""
-    elif laughing and kind in told_kinds:  # '断っちゃった笑', '財布落とした笑': told laughing, no grief to meet
-        mood = ""
+    elif laughing and kind in told_kinds and mood != "good":
+        mood = ""  # '断っちゃった笑', '財布落とした笑': told laughing, no grief to meet ('3キロ減ったw' is still glad)
     elif (kind in told_kinds or (kind == "question" and listening_cues.AGREE_ASKED.search(text))) \
             and "compliment" in named and to_agent and not about_others and not feeling.troubled:
         kind, mood = "compliment", ""  # 'ニケちゃん今日なんかいつもよりかわいくない？' asks no question of it
@@ -112,6 +126,28 @@ def with_feeling(heard: Understanding, text: str, own_names: tuple[str, ...], ot
     return replace(heard, kind=kind, mood=mood, polarity=0 if laughing else feeling.polarity, emotions=feeling.emotions,
                    subject=subject,
                    refers_back="refers_back" in named, acts=_acts(text, own_names))
+
+
+def _wonders_if_it_goes_well(text: str, own_names: tuple[str, ...], feeling: sentiment.Feeling) -> bool:
+    """Whether the line ends wondering about the speaker's own matter ('来月から一人暮らしなのよ。やっていけるかしら
+    ねえ', '…ボケたんかのう', 'のりかえ ちゃんと できるか ふあん'): whether they can manage, or a bad thing: a
+    worry told, never a question the agent answers 'うん！' to. Not one naming the agent or asking of it, nor
+    a line that asked before ('何時までやってんの？…間に合うやろか' asks the hours), nor an apology ('悪かったかいな');
+    the か must be the particle, after the clause ('なんか心配' wonders nothing)."""
+    sentences = split_sentences(text)
+    last = sentences[-1].rstrip(TRAILING_MARKS + listening_cues.QUESTION_MARKS)
+    tail = next((t for t in sorted(SELF_WONDERING, key=len, reverse=True) if last.endswith(t)), "")
+    if not tail or any(n and n in last for n in own_names) or "second_person" in lexicon.named_in(last) \
+            or any(is_asking(s) for s in sentences[:-1]) or APOLOGY.search(last):
+        return False
+    found = morphemes.words(last)
+    at = len(last) - len(tail) + tail.index(OR)
+    if not any(start == at and w.pos == "particle" for w, (start, _) in zip(found, morphemes.word_spans(found, last))):
+        return False
+    before = [w for w, (start, _) in zip(found, morphemes.word_spans(found, last)) if start < at]
+    if not before or before[-1].pos == "pronoun":
+        return False  # 'なんか心配': なん + か, an indefinite
+    return feeling.polarity < 0 or any(potential(w) or w.lemma in MANAGING for w in before)
 
 
 def _only_whose(found: tuple[morphemes.Word, ...]) -> bool:
@@ -160,6 +196,9 @@ def _acts(text: str, own_names: tuple[str, ...] = ()) -> tuple[str, ...]:
     acts: list[str] = []
     for sentence in split_sentences(text):
         if is_asking(sentence):
+            before, _, asked = sentence.rpartition(listening_cues.PAUSE)
+            if APOLOGY.search(before) and len(asked) <= listening_cues.SHORT_ASK and acts[-1:] != ["apology"]:
+                acts.append("apology")  # '遅ぐなってわりぃな、待ったべ？': sorry first, then a short question
             act = "question"
         elif listening_cues.FAREWELL.search(sentence):
             act = "farewell"

@@ -11,13 +11,15 @@ another verb ('これ見て', '手伝って') neither.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 
 from karakuri_agent.ja import listening_cues
 from karakuri_agent.ja.listening_cues import PAUSE, QUESTION_MARKS
 from karakuri_agent.ja.sentences import TRAILING_MARKS, is_asking, split_sentences
 from karakuri_agent.ja.word_classes import (
-    ADVERBIAL_FORM, IMPERATIVE_FORM, PLACE_ENDINGS, PLAIN_FORMS, TE_LINKS, VOLITIONAL_FORM,
+    ADVERBIAL_FORM, HUMBLE_DOING, HUMBLE_ENDS, HUMBLE_GIVING, HUMBLE_PREFIX, HUMBLY_GIVEN, IMPERATIVE_FORM, PAST,
+    PLACE_ENDINGS, PLAIN_FORMS, TE_LINKS, VOLITIONAL_FORM,
 )
 from karakuri_agent.reading import lexicon, morphemes
 from karakuri_agent.reading.morphemes import Word
@@ -28,7 +30,7 @@ __all__ = ["offers_a_thing"]
 def offers_a_thing(text: str, own_names: tuple[str, ...] = ()) -> bool:
     """Whether ``text`` gives the one it is said to a thing to take, asks whether they want one, or says
     it will bring them one ('お礼に、あとで漬物持ってぐがら待ってでけろ', 'ニケちゃん家に大根持っていくよ')."""
-    if _brought(text, own_names):
+    if _brought(text, own_names) or _humbly_given(morphemes.words(text)):
         return True
     # handed over: pointed at or counted anywhere in the line ('ほれ、いぶりがっこ。持ってってけろ'), or 'よかったら'
     handed = listening_cues.IF_YOU_LIKE.search(text) is not None \
@@ -41,6 +43,20 @@ def offers_a_thing(text: str, own_names: tuple[str, ...] = ()) -> bool:
         asked_before = asked_before or is_asking(sentence)
         # each clause of it: '俺の使いなよ、折りたたみもう一本あるし'
         if any(_told_to_take(clause, handed) for clause in (_words(c) for c in sentence.split(PAUSE)) if clause):
+            return True
+    return False
+
+
+def _humbly_given(found: Sequence[Word]) -> bool:
+    """A thing given said humbly, which only ever gives to the one spoken to: 'お分けいたしますよ', 'お貸ししましょうか',
+    'これ、差し上げます' (only its endings follow: not 'お分けできません', 'お渡しした資料' (given before), 'お貸しする
+    って言った本' (quoted), 'どちらにお届けすれば' (supposed))."""
+    for i, w in enumerate(found):
+        humble = w.pos == "prefix" and w.lemma == HUMBLE_PREFIX and i + 2 < len(found) \
+            and found[i + 1].lemma in HUMBLY_GIVEN and found[i + 2].lemma in HUMBLE_DOING
+        end = i + 2 if humble else i if w.lemma == HUMBLE_GIVING else -1
+        rest = [after for after in found[end + 1:] if after.pos != "symbol"]
+        if end >= 0 and all(after.lemma in HUMBLE_ENDS or after.surface in HUMBLE_ENDS for after in rest[:3]):
             return True
     return False
 

@@ -25,7 +25,7 @@ from karakuri_agent.ja import listening_cues
 from karakuri_agent.ja.promise_words import CLOCK_JI
 from karakuri_agent.ja.question_words import HABIT, INVITE
 from karakuri_agent.ja.sentences import ADVICE_ASKED, asking_with_what_before, is_asking, split_sentences, the_question
-from karakuri_agent.ja.speech_words import APOLOGY, PERSON_NAME, REQUEST, is_kanji
+from karakuri_agent.ja.speech_words import APOLOGY, LIKE_WORD, PERSON_NAME, REQUEST, is_kanji
 from karakuri_agent.ja.word_classes import ADVERBIAL_FORM
 from karakuri_agent.reading import (  # the analyzer loads on first use
     calling_off, choices, greetings, lexicon, morphemes, sentiment, tense, told_of,
@@ -40,7 +40,9 @@ from karakuri_agent.reading.phrase import modifies_a_noun
 from karakuri_agent.reading.play import played
 from karakuri_agent.reading.question_kinds import asks_a_favour, asks_if_free, read_question
 from karakuri_agent.reading.tastes_asked import asked_taste
-from karakuri_agent.reading.town_questions import near_here, place_sought, town_thing, whether_there_is
+from karakuri_agent.reading.town_questions import (
+    framed_by_the_town, near_here, place_sought, town_thing, whether_there_is,
+)
 
 __all__ = ["framed", "hear"]
 
@@ -147,8 +149,9 @@ def _question(text: str, asking: str, own: tuple[str, ...], others: tuple[str, .
     if _asks_the_world(asking, own, either_or=bool(question.options)):
         return Understanding("question", asks=WORLD, topic=town_thing(asking) or _topic(asking, skip)[0],
                              question=question)
-    # a thing of its own named ('いつからこの町にいるの？', 'すきな いろ なあに？') before its day
-    about_self = own_topic
+    # a thing of its own named ('いつからこの町にいるの？', 'すきな いろ なあに？') before its day; a time of a kind
+    # asked leave in is no question of what it does then ('あの橋、雨の日も渡って大丈夫？' asks of the bridge)
+    about_self = "" if own_topic in lexicon.self_topics_of("of_a_time") and question.kind == "allow" else own_topic
     # 'ご家族はどちらに？': its own family, asked with respect, is its own to answer
     if about_self and (about_self in KIN_TOPICS or not _about_someone_else(asking, own)) and not any(n and n in asking for n in others) \
             and question.kind != "choice" \
@@ -190,7 +193,9 @@ def _asks_the_world(asking: str, own: tuple[str, ...], either_or: bool = False) 
     """
     if not (listening_cues.KNOWS_ASKED.search(asking) or listening_cues.WHERE_IS.search(asking)
             or listening_cues.WHEN_OPEN.search(asking) or listening_cues.HOW_FAR.search(asking)
-            or listening_cues.NEAR_HERE.search(asking) or (not either_or and (town_thing(asking) or whether_there_is(asking)))):
+            or listening_cues.NEAR_HERE.search(asking) or (not either_or and (town_thing(asking) or whether_there_is(asking)))
+            or (not either_or and framed_by_the_town(asking) and not listening_cues.YOU.search(asking)
+                and not any(n and n in asking for n in own))):  # 'ニケちゃん、この町の生まれだべか？' is its own
         return False
     asking = next((asking[called.end():] for n in own if n and asking.startswith(n)
                    and (called := listening_cues.CALLED.match(asking, len(n)))), asking)  # 'ニケちゃん、郵便局って…
@@ -425,6 +430,9 @@ def _heard(text: str, line: str, own_names: tuple[str, ...], other_names: tuple[
             and not APOLOGY.search(text):  # '名前を忘れてしもうて、ごめんね': an apology, not a request
         return Understanding("statement")  # a request's words are not taken up: the agent repeats no one's instructions
     warm = listening_cues.WARMTH.search(text)
+    if warm and LIKE_WORD in warm.group() and told_of.the_agent_told_of(text, own_names) \
+            and "co_presence" not in lexicon.named_in(text):
+        warm = None  # 'ニケちゃんって本好きだよね' tells the agent's taste
     if warm and not listening_cues.INVITE_ASKED.search(text) and sentiment.feel(text).polarity >= 0 \
             and not (warm.group().startswith(listening_cues.THANKS_CAUSE) and listening_cues.THANKS.search(text)):
         # ('あの先輩が辞めちゃうんだって。せっかく仲良くなれたのに' is no warmth; 'ありがとね、おかげで合格できました'
@@ -433,8 +441,9 @@ def _heard(text: str, line: str, own_names: tuple[str, ...], other_names: tuple[
     if invites(text):
         return Understanding("invitation", topic=_invited_to(text, skip),
                              wanted=invited_act(next((s for s in split_sentences(text) if invites(s)), text)))
-    if listening_cues.REMARK.search(sentences[-1]) and not asking \
+    if listening_cues.REMARK.search(sentences[-1]) and not asking and "time_gone" not in lexicon.named_in(text) \
             and (not listening_cues.HEARSAY.search(text) or listening_cues.REMARK_HEARD.search(text)):
+        # ('この前の雨で屋根が漏ってのう' tells what the rain did, no remark on the weather both share now)
         return Understanding("remark", topic=_topic(text, skip)[0])  # the moment both share: agreed with
     if not is_asking(sentences[-1]) and _looks(sentences[-1]) and not sentiment.feel(sentences[-1]).troubled \
             and not APOLOGY.search(text):  # 'コーヒーおいしそうだね' says how a thing looks ('ごめん、遅れる！あと15分

@@ -17,10 +17,11 @@ import functools
 
 from karakuri_agent.ja import listening_cues
 from karakuri_agent.ja.listening_cues import QUESTION_MARKS
-from karakuri_agent.ja.sentences import split_sentences
+from karakuri_agent.ja.question_words import NOMINAL
+from karakuri_agent.ja.sentences import is_asking, split_sentences
 from karakuri_agent.ja.word_classes import (
-    ADVERBIAL, ADVERBIAL_FORM, BECOMING, BENEFACTIVE_CONTRACTED, COMING_LEMMAS, DOING_CONJUGATION, DONE_WANTED, GOING,
-    GOING_TRIED, GOING_WANTED, HONORIFIC_COMING, IRREALIS, LEADING_KANJI, PLAIN_SPELLING, STEM_BY_CONJUGATION, TE_LINKS,
+    ADVERBIAL, ADVERBIAL_FORM, ALLOWING_LINKS, BECOMING, BENEFACTIVE_CONTRACTED, COMING_LEMMAS, DOING_CONJUGATION, DONE_WANTED, GOING,
+    EVEN, GOING_TRIED, GOING_WANTED, GOOD_LEMMA, HONORIFIC_COMING, IRREALIS, LEADING_KANJI, PAST, PLAIN_SPELLING, STEM_BY_CONJUGATION, TE_LINKS,
     TRIED_WANTED, TRYING, VOLITIONAL_FORM, WANTING,
 )
 from karakuri_agent.reading import lexicon, morphemes
@@ -57,7 +58,24 @@ def asks_along(sentence: str) -> bool:
 def invites(text: str) -> bool:
     """An invitation said ('一緒に行こう', '食べにおいでや', 'おにごっこしよ！', '商店街ぶらつかへん？')."""
     return bool(listening_cues.INVITE_SAID.search(text) or listening_cues.INVITE_COME.search(text)) \
-        or says_lets(text) or any(asks_along(sentence) for sentence in split_sentences(text))
+        or says_lets(text) or any(asks_along(sentence) for sentence in split_sentences(text)) \
+        or any(_coming_allowed(morphemes.words(s)) for s in split_sentences(text) if not is_asking(s))
+
+
+def _coming_allowed(found: tuple[morphemes.Word, ...]) -> bool:
+    """Coming allowed, which asks one along: 'ニケちゃんも、たべにきていいよ！', 'おめは手ぶらで来ればいいがらな',
+    'いつでも来たらええ', '遊びに来てもいいよ' (never '来なくていいよ': a negation comes between; nor '来ていいのは
+    関係者だけ', which says who may; nor '来てよかった', glad one came; a sentence asking it, '来てもいい？', asks
+    leave)."""
+    for i, word in enumerate(found[:-2]):
+        if word.pos != "verb" or word.lemma not in COMING_LEMMAS or found[i + 1].surface not in ALLOWING_LINKS:
+            continue
+        then = found[i + 2:i + 4]
+        if then and then[0].surface == EVEN:
+            then = then[1:]
+        if then and then[0].lemma == GOOD_LEMMA and not (then[1:] and (then[1].surface == NOMINAL or then[1].lemma == PAST)):
+            return True
+    return False
 
 
 def invited_act(sentence: str) -> str:

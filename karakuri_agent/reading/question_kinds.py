@@ -17,6 +17,7 @@ from karakuri_agent.ja.question_words import (
     ABLE,
     ALLOW,
     AND,
+    NOMINAL,
     CHOICE_HEAD,
     CHOICE_TAIL,
     DOING,
@@ -58,6 +59,7 @@ from karakuri_agent.ja.word_classes import (
     EUPHONIC,
     FAVOUR_VERBS,
     INDEFINITE_AFTER,
+    FROM,
     INTERROGATIVES,
     KATAKANA_LETTER,
     LEAVE_WORDS,
@@ -155,15 +157,21 @@ def _ends_in_particle(text: str, tail: str) -> bool:
 
 def _split_at_and(text: str) -> list[str]:
     """'とんこつと醤油' → ['とんこつ', '醤油']: split where the analyzer reads 'と' as the particle, never
-    inside a word."""
+    inside a word; between clauses made nouns by 'の' ('ひとりでいるのと みんなといるの'), only after one ('みんなと'
+    is whom one is with)."""
+    found = morphemes.words(text)
+    clauses = any(w.pos == "particle" and w.surface == AND and i and found[i - 1].surface == NOMINAL
+                  for i, w in enumerate(found))
     parts, current = [], ""
-    for word in morphemes.words(text):
-        if word.pos == "particle" and word.surface == AND:
+    for i, word in enumerate(found):
+        if word.pos == "particle" and word.surface == AND and (not clauses or found[i - 1].surface == NOMINAL):
             parts.append(current)
             current = ""
         else:
             current += word.surface
-    return [*parts, current]
+    parts.append(current)
+    # each clause said as one ('ひとりでいるの', 'みんなといるの'), the last too, whose の the question's tail took
+    return [p if not clauses or p.endswith(NOMINAL) else p + NOMINAL for p in parts]
 
 
 def _options(text: str, own_names: tuple[str, ...] = ()) -> tuple[str, ...]:
@@ -320,12 +328,19 @@ def asks_leave(text: str) -> bool:
                and found[i - 2].surface in TE_LINKS for i, w in enumerate(found))
 
 
+def _indefinite(after: Sequence[morphemes.Word]) -> bool:
+    """Whether the words after a question word make it an indefinite ('何か', 'どこかしら', '誰にも', '何でも'),
+    by the particles themselves: 'どっから来てんの？' starts with the same letter and still asks where from."""
+    return bool(after) and after[0].pos == "particle" and (after[0].surface.startswith(INDEFINITE_AFTER) and after[0].surface != FROM
+                                                           or "".join(w.surface for w in after) in INDEFINITE_AFTER)
+
+
 def names_a_question_word(text: str) -> bool:
     """Whether a question holds a question word ('なんて締めたらいいべ？', 'ラーメンは何味が好いとう？'): it asks a
     what, a how or a which, which a bare yes never answers ('何か', 'どこも' ask no such thing)."""
     found = morphemes.words(text)
     return any(w.lemma in INTERROGATIVES and w.pos in ("pronoun", "adverb", "adnominal", "adjectival")
-               and not "".join(n.surface for n in found[i + 1:i + 3]).startswith(INDEFINITE_AFTER)
+               and not _indefinite(found[i + 1:i + 3])
                or w.surface in SAYING_WHAT and i + 1 < len(found) and found[i + 1].pos == "verb"  # 'なんて締めたら'
                for i, w in enumerate(found))
 

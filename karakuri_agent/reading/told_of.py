@@ -5,6 +5,7 @@ the line. And what a line tells beside what it asks: an aside to its question, o
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Sequence
 
 from karakuri_agent.ja.listening_cues import (
@@ -15,7 +16,8 @@ from karakuri_agent.ja.listening_cues import (
     TRAILING_KEDO,
 )
 from karakuri_agent.ja.speech_words import APOLOGY
-from karakuri_agent.ja.word_classes import ASKED_TO_HEAR, EXISTING, GUESSING, TALKING, VOLITIONAL_FORM
+from karakuri_agent.ja.name_words import HONORIFICS
+from karakuri_agent.ja.word_classes import ASKED_TO_HEAR, EXISTING, GUESSING, TALKING, TELLING_OF, VOLITIONAL_FORM
 from karakuri_agent.reading.greetings import greeting
 from karakuri_agent.reading.lexicon import concepts, named_in, section, tags
 from karakuri_agent.reading.morphemes import Word, lemma_set, words
@@ -107,3 +109,15 @@ def aside(after: list[str], asked: str) -> bool:
                                or (not THANKS.search(s) and not APOLOGY.search(s)
                                    and (len(s) <= ASIDE_CHARS and not feel(s).troubled or feel(s).mood != "good"))
                                for s in after)
+
+
+def the_agent_told_of(text: str, own_names: tuple[str, ...]) -> bool:
+    """Whether the agent's name opens what the line tells of it ('ニケちゃんって本好きだよね', 'ニケさんは…'): a
+    liking said there is the agent's own taste, no feeling for the agent."""
+    for name in filter(None, own_names):
+        for found in re.finditer(re.escape(name), text):
+            rest = text[found.end():]
+            rest = rest[next((len(h) for h in HONORIFICS if rest.startswith(h)), 0):]
+            if rest.startswith(TELLING_OF):
+                return True
+    return False

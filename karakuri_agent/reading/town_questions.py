@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import functools
 
+from karakuri_agent.ja.listening_cues import PAUSE
 from karakuri_agent.ja.word_classes import (
     ABSENT, EXISTING, HONORIFIC_SUFFIXES, PLACE_ENDINGS,
 )
-from karakuri_agent.reading.lexicon import nested_section, section
+from karakuri_agent.reading.lexicon import nested_section, section, self_topic
 from karakuri_agent.reading.morphemes import lemma_set, words
 
 __all__ = ["is_town_thing", "near_here", "place_names", "place_sought", "town_thing", "whether_there_is"]
@@ -124,3 +125,16 @@ def place_names(kind: str) -> tuple[str, ...]:
     `place_for`), the kind itself when the lexicon has none."""
     spec = nested_section("place_for")["kinds"].get(kind)
     return tuple(spec["names"]) if spec else (kind,)
+
+
+def framed_by_the_town(asking: str) -> bool:
+    """Whether a question asks for a place or a thing of the town, framed by it ('この町で夕日きれいに見えるとこ
+    ある？', 'この町の言い伝えで、有名なものってありますか？'; concepts.json `town_questions.frames`): a place of no
+    kind, or whether there is one, asked there; not what it asks of the agent's own time in the town ('この町、
+    長いの？', 'この町の冬ってどう思う？'), which its topics say."""
+    text = "".join("".join(asking.split()).split(PAUSE))
+    if not any(frame in text for frame in section("town_questions")["frames"]):
+        return False
+    found = words(text)
+    generic = _near_and_generic()[1]
+    return any(w.lemma in EXISTING or w.surface in generic or w.lemma in generic for w in found)

@@ -16,7 +16,7 @@ from karakuri_agent.reading import hearing, lexicon, told_of
 from karakuri_agent.reading.choices import joined_pair, listed_options
 from karakuri_agent.reading.normalised import normalised, unspaced
 from karakuri_agent.reading.plan_detail import detail_named, only_which, option_named
-from karakuri_agent.reading.question_kinds import names_a_question_word
+from karakuri_agent.reading.question_kinds import asks_a_favour, names_a_question_word
 from karakuri_agent.voice.reacting import reacted
 from karakuri_agent.voice.situation import Situation, pick_option
 
@@ -103,6 +103,20 @@ def _trouble_goes_on(s: Situation, h: Understanding) -> list[str]:
     return [line for line in s.lines_of("trouble_ongoing", table="reactions") if line not in said]
 
 
+def _story_goes_on(s: Situation, h: Understanding) -> list[str]:
+    """'で、竿ごと持っていかれた' after '昨日、川で釣りしよったら' / 'でっかい鯉がかかってさ', 'それがまさかのうちの担任
+    だった😂': the next turn of a story the partner is telling (concepts.json `story_goes_on`), which tells nothing
+    the reader is sure is good or bad, is met with surprise (`reactions.story_twist`), not 'へえ、そうなんだね'."""
+    if h.kind not in ("news", "statement") or h.mood or h.troubled or h.question is not None \
+            or is_asking(s.line) or not s.memory.talk:
+        return []
+    words = lexicon.section("story_goes_on")
+    line = unspaced(s.line)
+    if not (line.startswith(words["openers"]) or any(w in line for w in words["twists"])):
+        return []
+    return s.lines_of("story_twist", table="reactions")
+
+
 def _detail_noted(s: Situation, h: Understanding) -> list[str]:
     """'いや8時半だった' after '明日の集合、公民館前な' / '9時', '北で' after '駅の北口と南口、どっちで待つ？', 'やっぱ
     後のほうかなあ' after two mufflers weighed: a short line that only gives or corrects a detail of what the talk
@@ -133,7 +147,7 @@ def answered_from_the_talk(s: Situation, h: Understanding) -> list[str]:
         context = _which_of_the_talk(s, h) or _troubled_before(s, h)
         if context:
             return context
-    resolved = _resolved(s, h) or _trouble_goes_on(s, h)
+    resolved = _resolved(s, h) or _trouble_goes_on(s, h) or _story_goes_on(s, h)
     if resolved:
         return resolved
     if listening_cues.WONT_FORGET_ASKED.search(s.line) and not h.emotions & {"grief", "unwell", "hurt"}:
@@ -144,8 +158,9 @@ def answered_from_the_talk(s: Situation, h: Understanding) -> list[str]:
     if listening_cues.REMEMBER_ASKED.search(q.text):
         # '前にお話しした猫のこと、覚えてますか？': someone it knows, yes; else it says it cannot recall, honestly
         return s.lines_of("remember" if s.known else "forgot")
-    if q.kind == "yesno" and "apology" in h.acts and len(q.text) <= listening_cues.SHORT_ASK \
-            and not listening_cues.KNOWS_ASKED.search(q.text):
+    # (the question's own clause is short: '遅ぐなってわりぃな、待ったべ？' asks '待ったべ？')
+    if q.kind == "yesno" and "apology" in h.acts and len(q.text.rpartition(listening_cues.PAUSE)[2]) <= listening_cues.SHORT_ASK \
+            and not listening_cues.KNOWS_ASKED.search(q.text) and not asks_a_favour(q.text):  # 'ごめん、返してもらえる？' asks
         return s.lines_of("apology", table="reactions")  # 'ごめん遅れた！待った？': never 'うん、待ったよ'
     if q.kind == "yesno" and s.memory.talk and listening_cues.KNEW_ASKED.search(q.text):
         return s.lines_of("didnt_know")  # '昔この町に映画館があった…あんた、知ってたかい？'

@@ -54,10 +54,12 @@ class Reactions(_Strict):
     news_plain: Phrases | None = None
     plan: Phrases | None = None
     plan_effort: Phrases | None = None  # a plan of something worked at or tested in ('試験受けるんだ'): cheered on ({topic})
+    plan_noted: Phrases | None = None  # a plan nobody said they look forward to ('明日歯医者なんだ'): taken in ({topic}); else news
     outcome_asked: Phrases | None = None  # a thing told before is over, how it went unsaid ('終わったよ〜'): asked after
     lonely: Phrases | None = None  # loneliness told ('寂しゅうなるわい'): stayed with; else bad_news
     parting: Phrases | None = None  # the partner leaving town ahead ('明日引っ越すんだ'); else lonely
     trouble_ongoing: Phrases | None = None  # a trouble going on ('親とうまくいってない'): listened to; else worry
+    story_twist: Phrases | None = None  # the next turn of a story told over lines ('で、竿ごと持っていかれた')
     laughed_off: Phrases | None = None  # bad news told laughing ('落ちたわｗｗ'): taken kindly; else bad_news_plain
     unsaid: Phrases | None = None  # news that trails off ('実家のねこ、老衰で…'): a quiet 'そっか…'; else ack
     relief: Phrases | None = None  # a trouble over ('熱さがった〜', '手術は無事に成功'): glad with them; else good_news_plain

@@ -24,6 +24,7 @@ __all__ = ["cared", "encouraged", "reacted", "told_as_past"]
 # The emotion of concepts.json's `effort` (an exam, a match, a shift): a plan of one is cheered on.
 EFFORT = "determined"
 EFFORT_CONCEPT = "effort"  # concepts.json: a thing one works at or is tested in (試験, 面接, 面談)
+LEISURE = "leisure"  # concepts.json: an outing or a treat, looked forward to when a plan names one
 # The emotion of concepts.json's `recovery` (治った, 熱が下がった, 無事に): a trouble over.
 RELIEVED = "relieved"
 # The emotion of concepts.json's `milestone` (passed, won, promoted, married, born): news to congratulate.
@@ -69,6 +70,15 @@ def reacted(s: Situation, h: Understanding) -> list[str]:
         if said:
             return said
         kind = "news"
+    named = lexicon.named_in(s.line)
+    if kind == "plan" and not h.mood and EFFORT not in h.emotions and EFFORT_CONCEPT not in named \
+            and LEISURE not in named:
+        # '明日歯医者なんだ': a thing ahead nobody said they look forward to is taken in ('そっか、歯医者なんだね。'),
+        # never 楽しみ
+        said = s.lines_of("plan_noted", table="reactions", topic=h.clause) if h.clause else []
+        if said:
+            return said
+        kind = "news"
     plain = not h.clause or (not h.verbal and kind != "plan") or "relieved" in h.emotions
     if kind == "good_news" and MILESTONE in h.emotions:  # '昇進決まった！': congratulations, where the pack has them
         said = s.lines_of("celebrate_plain", table="reactions") if plain else \
@@ -84,7 +94,7 @@ def reacted(s: Situation, h: Understanding) -> list[str]:
         return s.lines_of(kind + "_plain", table="reactions")
     # '試験受けるんだ', '面談、来週あるっちゃけど…': cheered on, wherever the line names it; a plan of leisure is
     # looked forward to
-    if kind == "plan" and (EFFORT in h.emotions or EFFORT_CONCEPT in lexicon.named_in(s.line)):
+    if kind == "plan" and (EFFORT in h.emotions or EFFORT_CONCEPT in named) and LEISURE not in named:  # '花火大会
         return s.lines_of("plan_effort", table="reactions", topic=h.clause) or s.lines_of(kind, table="reactions",
                                                                                   topic=h.clause)
     return s.lines_of(kind, table="reactions", topic=h.clause)

@@ -284,6 +284,8 @@ def _told_then_asked(s: Situation) -> tuple[str, str] | None:
         return None
     if s.heard is not None and s.heard.question is not None and s.heard.question.kind == "choice":
         return None  # '沖縄と北海道で迷ってる〜 ニケちゃんならどっち？': the first half names the options
+    if s.heard is not None and "question" not in s.heard.acts:
+        return None  # '…一人暮らしなのよ。やっていけるかのう': wondered aloud, one worry (reading/feeling.py)
     return "".join(sentences[:-1]), sentences[-1]
 
 
