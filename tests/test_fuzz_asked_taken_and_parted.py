@@ -206,6 +206,12 @@ SELF_ASKED = {
     "enjoy_most": ("ニケちゃんって何してるときが一番楽しい？", "いちばん楽しいのって何しとる時？"),
     "future_self": ("ニケちゃんはどんな大人になりたい？", "年とったらどんなおばあちゃんになりたいかね"),
     "what_am_i": ("ニケちゃんってもしかしてbot？", "ニケちゃんって人間なの？"),
+    "bicycle": ("ニケちゃん、自転車乗れる？", "じてんしゃ のれる？"),
+    "travel": ("ニケちゃんって東京行ったことある？", "ひこうき のったこと ある？"),
+    "night_dream": ("寝るとき何の夢見るの？",),
+    "best_friend": ("ニケちゃんの親友って誰？",),
+    "routine": ("ニケちゃんの一日のルーティン教えて！",),
+    "fish": ("好きな魚はなに？",),
 }
 
 
@@ -363,3 +369,64 @@ def test_fuzz_a_plan_nobody_looks_forward_to_is_taken_in_never_cheered(when: str
 def test_an_outing_ahead_is_looked_forward_to(line: str) -> None:
     reply = _reply(line, "s")
     assert any(w in reply for w in ("楽しみ", "わくわく", "いいね")), (line, reply)
+
+
+@settings(max_examples=60, deadline=None)
+@given(when=st.sampled_from(("今日は一日、", "午前中はずっと", "さっきまで", "")),
+       work=st.sampled_from(("部屋の模様替えをしてました", "掃除してたよ", "カフェで作業してた", "庭の草むしりしてた", "洗濯したよ")),
+       tail=st.sampled_from(("", "。", "〜", "。疲れたけど")), seed=SEEDS)
+@pytest.mark.fuzz
+def test_fuzz_work_done_is_thanked_for(when: str, work: str, tail: str, seed: str) -> None:
+    """Set-9's news_neutral: '今日は一日、部屋の模様替えをしてました。' got a bare 'うんうん、そうなんだ。'."""
+    line = when + work + tail
+    reply = _reply(line, seed)
+    assert "おつかれ" in reply or "疲れ" in line and not any(w in reply for w in cheer_words()), (line, reply)
+
+
+@settings(max_examples=60, deadline=None)
+@given(thing=st.sampled_from(("この髪色、", "どう？", "この服、", "新しい眼鏡、", "")),
+       odd=st.sampled_from(("変じゃない？", "おかしくないかな？", "へんかな？", "変ちゃう？")), seed=SEEDS)
+@pytest.mark.fuzz
+def test_fuzz_asked_if_a_thing_looks_odd_is_reassured_never_agreed(thing: str, odd: str, seed: str) -> None:
+    """'この髪色、変じゃない？🥺' got 'うん！' (yes, it is odd)."""
+    line = thing + odd
+    reply = _reply(line, seed)
+    assert not reply.startswith("うん") and reply in NIKE.reactions["shown"], (line, reply)
+
+
+@settings(max_examples=60, deadline=None)
+@given(told=st.sampled_from(("「たけやぶやけた」ってさかさまからよんでもおなじなんだよ！", "1たす1は、たまに3になるっちゃん。",
+                             "この町に昔お城があったんだって。")),
+       asked=st.sampled_from(("しってた？", "知っとった？", "知ってた？", "知ってました？")), seed=SEEDS)
+@pytest.mark.fuzz
+def test_fuzz_a_thing_told_then_asked_if_known_is_news_to_it(told: str, asked: str, seed: str) -> None:
+    """'1たす1は、たまに3になるっちゃん。知っとった？' got 'うん！': it never claims to have known what it was just told."""
+    line = told + asked
+    reply = _reply(line, seed)
+    assert not reply.startswith("うん") and reply in NIKE.answers["didnt_know"], (line, reply)
+
+
+@pytest.mark.unit
+def test_two_short_sides_sharing_an_ending_are_a_choice() -> None:
+    heard = hear("赤キャ？青キャ？", own_names=OWN)
+    assert heard is not None and heard.question is not None and heard.question.options == ("赤キャ", "青キャ"), heard
+    heard = hear("マジ？本当？", own_names=OWN)
+    assert heard is None or heard.question is None or heard.question.kind != "choice", heard
+
+
+@settings(max_examples=60, deadline=None)
+@given(place=st.sampled_from(("商店街のたい焼き屋、", "駅前の郵便局、", "喫茶店って", "本屋さんって", "図書館は")),
+       asked=st.sampled_from(("まだやってるん？", "土曜日もやっとったかね", "今日開いとる？", "まだ開いてる？")), seed=SEEDS)
+@pytest.mark.fuzz
+def test_fuzz_whether_a_place_is_open_is_the_towns_never_a_made_up_yes(place: str, asked: str, seed: str) -> None:
+    """'商店街のたい焼き屋、まだやってるん？' got 'うん！', a claim the agent cannot know."""
+    line = place + asked
+    reply = _reply(line, seed)
+    assert not reply.startswith("うん") and any(w in reply for w in ("知らない", "わからない")), (line, reply)
+
+
+@pytest.mark.unit
+@pytest.mark.parametrize("line", ["神社にはもう行ったことありますか？", "本屋は好き？", "ところで、来週はお忙しいですか？",
+                                  "人が多いところは平気な方ですか？"])
+def test_what_the_agent_did_or_likes_of_a_place_is_its_own(line: str) -> None:
+    assert "ちゃんとは知らない" not in _reply(line, "s"), line

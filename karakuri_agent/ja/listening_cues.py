@@ -251,7 +251,7 @@ FAVOURITE_KINDS = {
 SEASONS = ("春", "夏", "秋", "冬")
 # 'what do you do on your days off': the pastimes answer it.
 PASTIME_ASKED = lazy(r"(?:休み|休日|暇|ひま|オフ|空いてる時|週末)(?:の日|の時|なとき|な時)?(?:は|って|に)?.{0,6}"
-                           r"(?:何|なに|なん)(?:を|か)?(?:して|する|やって)|趣味"
+                           r"(?:何|なに|なん)(?:を|か)?(?:して|する|やって)|趣味|しゅみ"
                            # what it does at such times ('眠れない夜ってどうしてる？', '雨の日は何してるの？')
                            r"|(?<![今昨明本毎先])(?:夜|とき|時|日)(?:は|って|に)、?(?:(?:何|なに|なん)(?:を|か)?|どう)"
                            r"(?:して|する|やって)")  # not '今日は何してたの？' (its day) nor '今夜は…' (its plans)
@@ -500,7 +500,7 @@ HYPOTHETICAL = lazy(r"(?:^|、)もし(?:も)?[^？?]{1,30}(?:たら|なら|れ�
 # A keyboard mash ('あsdfghjkl'): letters with no vowel among them.
 MASHED = lazy(r"[b-df-hj-np-tv-zB-DF-HJ-NP-TV-Z]{5,}")
 # 'あんた、知ってたかい？' after something told: whether the agent knew it (it did not).
-KNEW_ASKED = lazy(r"知って(?:た|まし)|知っとった|知っちょった|ご存[じ知]でした")
+KNEW_ASKED = lazy(r"知って(?:た|まし)|知っとった|知っちょった|ご存[じ知]でした|しって(?:た|まし)|しっとった")
 KNOWS_ASKED = lazy(r"知って(?:る|ます|い)|知っとう|知っとる|知らん(?:か|の)|知らない(?:か|の)?[？?]|知りません|ご存じ|ご存知|わかる[？?]"
                    # a thing heard, asked whether true ('昔ここに学校あったってほんと？', 'あのパン屋、閉店するってマジ？')
                    r"|(?:って|という(?:の|のは)?|らしい(?:けど|けど、)?)(?:ほんと|本当|ホント|マジ|まじ)(?:なの|なん|です|に)?(?:か)?[？?]")

@@ -169,6 +169,13 @@ GOOD_LEMMA = "良い"
 EVEN = "も"
 # 'どう？' after how a thing is ('あのラーメン屋、評判どう？', '明日の天気どう？') asks of the thing, no invitation.
 NOT_AFTER_A_STATE = r"(?<!評判)(?<!具合)(?<!様子)(?<!天気)"
+# Asked whether a thing of theirs looks odd ('この髪色、変じゃない？', 'どう？おかしくない？'): reassurance sought,
+# met as a thing shown is (admired), never with a bare 'うん！' that agrees it is odd.
+ODD_ASKED = ("変じゃない", "へんじゃない", "変やない", "変ちゃう", "変じゃね", "変ちゃうか", "おかしくない", "おかしない",
+             "変かな", "へんかな", "変かなあ", "変やろか", "おかしいかな", "変じゃないかな", "へんじゃないかな",
+             "おかしくないかな", "変じゃないかなあ")
+NO_KIND_OF_PLACE = frozenset({"所", "とこ", "ところ", "場所"})  # where, of no kind: never a place of the town named
+PLACE_TOPIC_MARKS = ("って", "は", "、")  # what a question about a place is about ends before one of these
 FROM = "から"  # the particle 'from', which starts as the indefinite か does ('どっから')
 # 'その髪飾り、似合ってるね': what suits someone, said of the one spoken to when nobody else is named.
 SUITS = frozenset({"似合う", "似合い", "お似合い"})
@@ -187,7 +194,7 @@ TIME_TOPICS = frozenset({"今日", "明日", "あした", "昨日", "きのう",
                          "週末", "来週", "夜", "朝", "昼", "午後", "午前", "休み"})
 TOPIC_PARTICLES = frozenset({"は", "が", "って", "も"})
 # A place named first ('たい焼き屋、まだやってるん？'): the question is the place's, however it is marked.
-PLACE_ENDINGS = ("屋", "店", "館", "駅", "場", "園", "所", "院", "署", "局", "湯", "堂")
+PLACE_ENDINGS = ("屋", "店", "館", "駅", "場", "園", "所", "院", "署", "局", "湯", "堂", "停")
 TOPIC_COMMA = ("、", ",", "，")
 VOLITIONAL_FORM = "意志推量形"
 IMPERATIVE_FORM = "命令形"

@@ -98,6 +98,11 @@ def side_options(asking: list[str]) -> tuple[str, ...]:
         return tuple(_side_word(side) for side in sides)
     if all(0 < len(s) <= 8 and morphemes.nouns(s) == [s] for s in last) and last[0] != last[1]:
         return tuple(last)
+    # '陽キャ？陰キャ？', '朝がた？夜がた？': two short words the analyzer cuts, one ending shared, nothing predicated
+    if last[0] != last[1] and os.path.commonprefix([last[0][::-1], last[1][::-1]]) \
+            and all(1 < len(s) <= SHORT_SIDE and morphemes.nouns(s) and not any(
+                w.pos in PREDICATING for w in morphemes.words(s)) for s in last):
+        return tuple(last)
     # '浴衣で行く？私服で行く？': the same ending asked twice, what differs before it the options
     shared = len(os.path.commonprefix([last[0][::-1], last[1][::-1]]))
     fronts = [_side_word(s[:len(s) - shared]) for s in last]
@@ -126,6 +131,8 @@ def _listed_after(asking: list[str]) -> tuple[str, ...]:
 
 # How long an ending two questions share must be to make them one either-or ('で行く', '派ですか').
 SHARED_ENDING = 2
+SHORT_SIDE = 6  # a side said in a word or two ('陽キャ', '朝がた')
+PREDICATING = frozenset({"verb", "adjective", "auxiliary", "particle", "interjection"})
 
 
 def _side_word(side: str) -> str:

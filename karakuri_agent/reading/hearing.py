@@ -41,7 +41,7 @@ from karakuri_agent.reading.play import played
 from karakuri_agent.reading.question_kinds import asks_a_favour, asks_if_free, read_question
 from karakuri_agent.reading.tastes_asked import asked_taste
 from karakuri_agent.reading.town_questions import (
-    framed_by_the_town, near_here, place_sought, town_thing, whether_there_is,
+    framed_by_the_town, near_here, place_asked_of, place_sought, town_thing, whether_there_is,
 )
 
 __all__ = ["framed", "hear"]
@@ -191,6 +191,9 @@ def _asks_the_world(asking: str, own: tuple[str, ...], either_or: bool = False) 
     marks) decides: '出身はどこ？' and 'この町は好き？' ask of its own, 'わたしの名前、知ってる？' and
     'ニケちゃんのおうちってどこ？' of the speaker or the agent.
     """
+    if not either_or and place_asked_of(asking) and not listening_cues.YOU.search(asking) \
+            and not any(n and n in asking for n in own):
+        return True  # '商店街のたい焼き屋、まだやってるん？', '喫茶店って今日開いとーと？': whether it is open, the town's
     if not (listening_cues.KNOWS_ASKED.search(asking) or listening_cues.WHERE_IS.search(asking)
             or listening_cues.WHEN_OPEN.search(asking) or listening_cues.HOW_FAR.search(asking)
             or listening_cues.NEAR_HERE.search(asking) or (not either_or and (town_thing(asking) or whether_there_is(asking)))
@@ -396,7 +399,7 @@ def _heard(text: str, line: str, own_names: tuple[str, ...], other_names: tuple[
         return _retraction(text, skip)  # 'さっき梅干しあげるって言うたけど、…瓶ごと割ってしもうた': an offer taken back
     if (helps := offers_help(text) or offers_help(line)) or offered or offers_a_thing(text, own_names):
         return Understanding("offer", topic=_topic(text, skip)[0], helps=helps)
-    if told_of.shows_a_thing(text, told, asking, own_names):
+    if told_of.shows_a_thing(text, told, asking, own_names) or told_of.asks_if_odd(asking, own_names):
         return Understanding("shown")  # 'じゃーん😆 どうかな？', '見て見て！': a thing shown, nothing told; admired
     chosen = choices.asked(asking, sentences[-1], own_names, other_names, told)
     if chosen is not None:

@@ -12,12 +12,16 @@ from karakuri_agent.ja.listening_cues import (
     ASIDE_CHARS,
     HOW_IT_LOOKS,
     LEADING_MARKS,
+    QUESTION_MARKS,
     THANKS,
     TRAILING_KEDO,
 )
+from karakuri_agent.ja.sentences import TRAILING_MARKS
 from karakuri_agent.ja.speech_words import APOLOGY
 from karakuri_agent.ja.name_words import HONORIFICS
-from karakuri_agent.ja.word_classes import ASKED_TO_HEAR, EXISTING, GUESSING, TALKING, TELLING_OF, VOLITIONAL_FORM
+from karakuri_agent.ja.word_classes import (
+    ASKED_TO_HEAR, EXISTING, GUESSING, ODD_ASKED, TALKING, TELLING_OF, VOLITIONAL_FORM,
+)
 from karakuri_agent.reading.greetings import greeting
 from karakuri_agent.reading.lexicon import concepts, named_in, section, tags
 from karakuri_agent.reading.morphemes import Word, lemma_set, words
@@ -84,6 +88,14 @@ def shows_a_thing(text: str, told: str, asking: list[str], own_names: tuple[str,
     shows = (*concepts()["showing"].surfaces, *own_names)
     return not any(w.pos == "verb" for w in words(_without(told, shows))) \
         and all(HOW_IT_LOOKS.search(_without(a, shows)) for a in asking)
+
+
+def asks_if_odd(asking: list[str], own_names: tuple[str, ...]) -> bool:
+    """Whether the line's last question asks if a thing of the speaker's looks odd ('この髪色、変じゃない？',
+    'どう？変じゃない？'; word_classes.ODD_ASKED): reassurance sought, not of the agent ('ニケちゃん、変じゃない？')."""
+    last = asking[-1].rstrip(QUESTION_MARKS + TRAILING_MARKS) if asking else ""
+    return last.endswith(ODD_ASKED) and not any(n and n in last for n in own_names) \
+        and all(HOW_IT_LOOKS.search(a) for a in asking[:-1])  # 'なんで…名前なん？おかしない？' asks why
 
 
 def _without(text: str, said: tuple[str, ...]) -> str:

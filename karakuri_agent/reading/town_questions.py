@@ -14,12 +14,14 @@ from __future__ import annotations
 
 import functools
 
-from karakuri_agent.ja.listening_cues import PAUSE
+from karakuri_agent.ja.listening_cues import EVER_DONE, PAUSE
+from karakuri_agent.ja.question_words import LIKE
 from karakuri_agent.ja.word_classes import (
-    ABSENT, EXISTING, HONORIFIC_SUFFIXES, PLACE_ENDINGS,
+    ABSENT, EXISTING, HONORIFIC_SUFFIXES, NO_KIND_OF_PLACE, PLACE_ENDINGS, PLACE_TOPIC_MARKS,
 )
 from karakuri_agent.reading.lexicon import nested_section, section, self_topic
-from karakuri_agent.reading.morphemes import lemma_set, words
+from karakuri_agent.reading.morphemes import Word, lemma_set, words
+
 
 __all__ = ["is_town_thing", "near_here", "place_names", "place_sought", "town_thing", "whether_there_is"]
 
@@ -138,3 +140,38 @@ def framed_by_the_town(asking: str) -> bool:
     found = words(text)
     generic = _near_and_generic()[1]
     return any(w.lemma in EXISTING or w.surface in generic or w.lemma in generic for w in found)
+
+
+@functools.lru_cache(maxsize=1)
+def _open_or_there() -> frozenset[str]:
+    return lemma_set(section("town_questions")["open_or_there"])
+
+
+def place_asked_of(asking: str) -> str:
+    """The place of the town a question asks whether it is open or there, named first ('商店街のたい焼き屋、まだ
+    やってるん？', '駅前の郵便局、土曜日もやっとったかね', '喫茶店って今日開いとーと？'): a word ending as places do
+    (屋, 局, 館...) or a town thing, before its topic mark; '' for anything else ('神社にはもう行ったことありま
+    すか？' asks what the agent did, 'ところで、来週はお忙しいですか？' names no place)."""
+    text = "".join(asking.split())
+    cut = min((at for at in (text.find(mark) for mark in PLACE_TOPIC_MARKS) if at > 0), default=-1)
+    if cut < 0 or LIKE.search(text) or EVER_DONE.search(text):
+        return ""  # '本屋は好き？' asks its taste, '…行ったことある？' what it has done
+    before = [w for w in words(text[:cut]) if w.pos != "symbol"]
+    run: list[Word] = []
+    for word in reversed(before):  # the noun the topic mark follows, with the words it is compounded of
+        if word.pos not in ("noun", "suffix", "prefix"):
+            break
+        run.insert(0, word)
+    while run and run[-1].surface in HONORIFIC_SUFFIXES:  # '本屋さん'
+        run.pop()
+    if not run or run[-1].pos not in ("noun", "suffix") or not any(w.lemma in _open_or_there() for w in words(text[cut:])):
+        return ""  # what it is asked of is whether it is open or there ('やってる', '開いとー'), not what one did
+    last, name = run[-1], "".join(w.surface for w in run[-2:])  # '喫茶' + '店', '郵便' + '局'
+    generic = _near_and_generic()[1]
+    if (len(run) == 1 and (last.surface in generic or last.lemma in generic)) or last.surface in NO_KIND_OF_PLACE \
+            or last.lemma in NO_KIND_OF_PLACE:
+        return ""  # a place of no kind ('お店って開いてる？', 'おめさんとこ'): no thing of the town named
+    things = _town_questions()[0]
+    if name.endswith(PLACE_ENDINGS) or last.lemma.endswith(PLACE_ENDINGS) or last.lemma in things or name in things:
+        return name
+    return ""

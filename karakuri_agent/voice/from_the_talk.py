@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from karakuri_agent.ja import listening_cues
 from karakuri_agent.ja.question_words import WHICH_PLACE
-from karakuri_agent.ja.sentences import is_asking
+from karakuri_agent.ja.sentences import is_asking, split_sentences
 from karakuri_agent.reading import hearing, lexicon, told_of
 from karakuri_agent.reading.choices import joined_pair, listed_options
 from karakuri_agent.reading.normalised import normalised, unspaced
@@ -162,6 +162,7 @@ def answered_from_the_talk(s: Situation, h: Understanding) -> list[str]:
     if q.kind == "yesno" and "apology" in h.acts and len(q.text.rpartition(listening_cues.PAUSE)[2]) <= listening_cues.SHORT_ASK \
             and not listening_cues.KNOWS_ASKED.search(q.text) and not asks_a_favour(q.text):  # 'ごめん、返してもらえる？' asks
         return s.lines_of("apology", table="reactions")  # 'ごめん遅れた！待った？': never 'うん、待ったよ'
-    if q.kind == "yesno" and s.memory.talk and listening_cues.KNEW_ASKED.search(q.text):
+    told_first = len(split_sentences(normalised(s.line))) > 1  # '1たす1は、たまに3になるっちゃん。知っとった？'
+    if q.kind == "yesno" and (s.memory.talk or told_first) and listening_cues.KNEW_ASKED.search(q.text):
         return s.lines_of("didnt_know")  # '昔この町に映画館があった…あんた、知ってたかい？'
     return []

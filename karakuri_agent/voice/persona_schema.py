@@ -83,6 +83,7 @@ class Reactions(_Strict):
     worry: Phrases | None = None
     worry_ahead: Phrases | None = None
     news_began: Phrases | None = None  # something new begun ('ピアノ習い始めた'): interest; else ack
+    news_worked: Phrases | None = None  # work done told ('部屋の模様替えをしてました'): thanked for the effort
     news_moved: Phrases | None = None  # a move told ('引っ越した！'): asked of the new place; else ack
     news_haircut: Phrases | None = None  # hair cut ('髪切ってん'): a word on how it must look; else ack  # worry about a thing ahead ('明日面接なんだけど緊張する'): {topic}; else worry
     tired: Phrases | None = None
