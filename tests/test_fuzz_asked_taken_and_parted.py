@@ -430,3 +430,15 @@ def test_fuzz_whether_a_place_is_open_is_the_towns_never_a_made_up_yes(place: st
                                   "人が多いところは平気な方ですか？"])
 def test_what_the_agent_did_or_likes_of_a_place_is_its_own(line: str) -> None:
     assert "ちゃんとは知らない" not in _reply(line, "s"), line
+
+
+@pytest.mark.unit
+@pytest.mark.parametrize("line", ["ニケちゃん いっしょに おえかき しよ！", "今度の土曜、温泉さ行がねが？雪見風呂いいど",
+                                  "こんしゅうまつつりいかね？みなとでアジつれるらしい",
+                                  "こんど かわらで バーベキュー やるんだけど くる？",
+                                  "今晩うちでたこパすんねんけど、ニケちゃんも来るやろ？", "ニケさんも、もしよかったら。途中まででも。"])
+def test_invitations_in_kana_and_dialect_are_joined(line: str) -> None:
+    """Development lines that got 'へえ、そうなんだね。' or a bare 'うん！'."""
+    heard = hear(line, own_names=OWN)
+    assert heard is not None and heard.kind == "invitation", (line, heard)
+    assert not _bare_yes(_reply(line, "s")), line

@@ -444,6 +444,8 @@ def _heard(text: str, line: str, own_names: tuple[str, ...], other_names: tuple[
     if invites(text):
         return Understanding("invitation", topic=_invited_to(text, skip),
                              wanted=invited_act(next((s for s in split_sentences(text) if invites(s)), text)))
+    if listening_cues.IF_YOU_LIKE.search(text) and told_of.the_agent_included(text, own_names):
+        return Understanding("invitation")  # 'ニケさんも、もしよかったら。途中まででも。': asked along to what was told
     if listening_cues.REMARK.search(sentences[-1]) and not asking and "time_gone" not in lexicon.named_in(text) \
             and (not listening_cues.HEARSAY.search(text) or listening_cues.REMARK_HEARD.search(text)):
         # ('この前の雨で屋根が漏ってのう' tells what the rain did, no remark on the weather both share now)

@@ -20,7 +20,7 @@ from karakuri_agent.ja.sentences import TRAILING_MARKS
 from karakuri_agent.ja.speech_words import APOLOGY
 from karakuri_agent.ja.name_words import HONORIFICS
 from karakuri_agent.ja.word_classes import (
-    ASKED_TO_HEAR, EXISTING, GUESSING, ODD_ASKED, TALKING, TELLING_OF, VOLITIONAL_FORM,
+    ASKED_TO_HEAR, EVEN, EXISTING, GUESSING, ODD_ASKED, TALKING, TELLING_OF, VOLITIONAL_FORM,
 )
 from karakuri_agent.reading.greetings import greeting
 from karakuri_agent.reading.lexicon import concepts, named_in, section, tags
@@ -123,13 +123,22 @@ def aside(after: list[str], asked: str) -> bool:
                                for s in after)
 
 
+def the_agent_included(text: str, own_names: tuple[str, ...]) -> bool:
+    """Whether the line counts the agent in, by its name and も ('ニケさんも、もしよかったら'): asked along."""
+    return any(rest.startswith(EVEN) for rest in _after_the_name(text, own_names))
+
+
+def _after_the_name(text: str, own_names: tuple[str, ...]) -> list[str]:
+    """What follows each time the agent is named, past its honorific."""
+    found = []
+    for name in filter(None, own_names):
+        for at in re.finditer(re.escape(name), text):
+            rest = text[at.end():]
+            found.append(rest[next((len(h) for h in HONORIFICS if rest.startswith(h)), 0):])
+    return found
+
+
 def the_agent_told_of(text: str, own_names: tuple[str, ...]) -> bool:
     """Whether the agent's name opens what the line tells of it ('ニケちゃんって本好きだよね', 'ニケさんは…'): a
     liking said there is the agent's own taste, no feeling for the agent."""
-    for name in filter(None, own_names):
-        for found in re.finditer(re.escape(name), text):
-            rest = text[found.end():]
-            rest = rest[next((len(h) for h in HONORIFICS if rest.startswith(h)), 0):]
-            if rest.startswith(TELLING_OF):
-                return True
-    return False
+    return any(rest.startswith(TELLING_OF) for rest in _after_the_name(text, own_names))
