@@ -434,7 +434,7 @@ def test_what_the_agent_did_or_likes_of_a_place_is_its_own(line: str) -> None:
 
 @pytest.mark.unit
 @pytest.mark.parametrize("line", ["ニケちゃん いっしょに おえかき しよ！", "今度の土曜、温泉さ行がねが？雪見風呂いいど",
-                                  "こんしゅうまつつりいかね？みなとでアジつれるらしい",
+                                  "今週末釣り行かね？みなとでアジつれるらしい",
                                   "こんど かわらで バーベキュー やるんだけど くる？",
                                   "今晩うちでたこパすんねんけど、ニケちゃんも来るやろ？", "ニケさんも、もしよかったら。途中まででも。"])
 def test_invitations_in_kana_and_dialect_are_joined(line: str) -> None:

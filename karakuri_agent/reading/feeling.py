@@ -141,10 +141,11 @@ def _wonders_if_it_goes_well(text: str, own_names: tuple[str, ...], feeling: sen
             or any(is_asking(s) for s in sentences[:-1]) or APOLOGY.search(last):
         return False
     found = morphemes.words(last)
+    spans = morphemes.word_spans(found, last)
     at = len(last) - len(tail) + tail.index(OR)
-    if not any(start == at and w.pos == "particle" for w, (start, _) in zip(found, morphemes.word_spans(found, last))):
+    if not any(start == at and w.pos == "particle" for w, (start, _) in zip(found, spans)):
         return False
-    before = [w for w, (start, _) in zip(found, morphemes.word_spans(found, last)) if start < at]
+    before = [w for w, (start, _) in zip(found, spans) if start < at]
     if not before or before[-1].pos == "pronoun":
         return False  # 'なんか心配': なん + か, an indefinite
     return feeling.polarity < 0 or any(potential(w) or w.lemma in MANAGING for w in before)

@@ -72,9 +72,9 @@ def reacted(s: Situation, h: Understanding) -> list[str]:
         kind = "news"
     named = lexicon.named_in(s.line)
     if kind == "plan" and not h.mood and EFFORT not in h.emotions and EFFORT_CONCEPT not in named \
-            and LEISURE not in named:
+            and LEISURE not in named and not any(mark in s.line for mark in listening_cues.EXCLAIMED):
         # '明日歯医者なんだ': a thing ahead nobody said they look forward to is taken in ('そっか、歯医者なんだね。'),
-        # never 楽しみ
+        # never 楽しみ ('来月からロンドンに留学なんだ！' is told excited, and looked forward to with them)
         said = s.lines_of("plan_noted", table="reactions", topic=h.clause) if h.clause else []
         if said:
             return said
