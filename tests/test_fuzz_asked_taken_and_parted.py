@@ -39,6 +39,13 @@ def _bare_yes(reply: str) -> bool:
     return reply in NIKE.answers["yes"]
 
 
+def _reply_never_yes(line: str, seed: str) -> str:
+    """The reply to ``line``, which must not open with a yes ('うん！' would claim or agree to the wrong thing)."""
+    reply = _reply(line, seed)
+    assert not reply.startswith("うん"), (line, reply)
+    return reply
+
+
 @settings(max_examples=80, deadline=None)
 @given(topic=st.sampled_from(("モチベ", "その元気", "そのアイデア", "この話", "あの猫")),
        where=st.sampled_from(("どっから", "どこから", "どっからそんな", "なにから")),
@@ -333,8 +340,8 @@ def test_fuzz_a_question_framed_by_the_town_is_the_towns(frame: str, thing: str,
     """'この町で夕日きれいに見えるとこある？' was answered with where the agent grew up ('この町' read as its own
     history), '…とこてあるん？' with a made-up 'うん！あるよ。'; 'ありますかね。' was bad news."""
     line = frame + thing + end
-    reply = _reply(line, seed)
-    assert not _bare_yes(reply) and not reply.startswith("うん") and "生まれ" not in reply, (line, reply)
+    reply = _reply_never_yes(line, seed)
+    assert not _bare_yes(reply) and "生まれ" not in reply, (line, reply)
     assert any(w in reply for w in ("知らない", "わからない", "確かめ")), (line, reply)
 
 
@@ -390,8 +397,8 @@ def test_fuzz_work_done_is_thanked_for(when: str, work: str, tail: str, seed: st
 def test_fuzz_asked_if_a_thing_looks_odd_is_reassured_never_agreed(thing: str, odd: str, seed: str) -> None:
     """'この髪色、変じゃない？🥺' got 'うん！' (yes, it is odd)."""
     line = thing + odd
-    reply = _reply(line, seed)
-    assert not reply.startswith("うん") and reply in NIKE.reactions["shown"], (line, reply)
+    reply = _reply_never_yes(line, seed)
+    assert reply in NIKE.reactions["shown"], (line, reply)
 
 
 @settings(max_examples=60, deadline=None)
@@ -402,8 +409,8 @@ def test_fuzz_asked_if_a_thing_looks_odd_is_reassured_never_agreed(thing: str, o
 def test_fuzz_a_thing_told_then_asked_if_known_is_news_to_it(told: str, asked: str, seed: str) -> None:
     """'1たす1は、たまに3になるっちゃん。知っとった？' got 'うん！': it never claims to have known what it was just told."""
     line = told + asked
-    reply = _reply(line, seed)
-    assert not reply.startswith("うん") and reply in NIKE.answers["didnt_know"], (line, reply)
+    reply = _reply_never_yes(line, seed)
+    assert reply in NIKE.answers["didnt_know"], (line, reply)
 
 
 @pytest.mark.unit
@@ -421,8 +428,8 @@ def test_two_short_sides_sharing_an_ending_are_a_choice() -> None:
 def test_fuzz_whether_a_place_is_open_is_the_towns_never_a_made_up_yes(place: str, asked: str, seed: str) -> None:
     """'商店街のたい焼き屋、まだやってるん？' got 'うん！', a claim the agent cannot know."""
     line = place + asked
-    reply = _reply(line, seed)
-    assert not reply.startswith("うん") and any(w in reply for w in ("知らない", "わからない")), (line, reply)
+    reply = _reply_never_yes(line, seed)
+    assert any(w in reply for w in ("知らない", "わからない")), (line, reply)
 
 
 @pytest.mark.unit

@@ -16,7 +16,7 @@ from karakuri_agent.domain.understanding import CARE, OTHER, TROUBLE, VIEWS, WOR
 from karakuri_agent.ja import listening_cues
 from karakuri_agent.ja.question_words import OR
 from karakuri_agent.ja.sentences import TRAILING_MARKS, is_asking, split_sentences
-from karakuri_agent.ja.speech_words import APOLOGY, LIKE_WORD, QUESTION
+from karakuri_agent.ja.speech_words import APOLOGY, QUESTION
 from karakuri_agent.ja.word_classes import ADVICE_FORM, AGREEMENT_SOUGHT, MANAGING, SELF_WONDERING
 from karakuri_agent.reading import greetings, lexicon, morphemes, sentiment, told_of
 from karakuri_agent.reading.phrase import potential
@@ -90,11 +90,9 @@ def with_feeling(heard: Understanding, text: str, own_names: tuple[str, ...], ot
     # agreement sought with no question mark is still told ('ニケさんと話してると、肩の力が抜けるんですよね。')
     sought = kind == "question" and heard.question is not None and heard.question.kind == "yesno" \
         and not QUESTION.search(heard.question.text) and heard.question.text.rstrip(TRAILING_MARKS).endswith(AGREEMENT_SOUGHT)
-    # ('ニケちゃんって本好きだよね' tells the agent's taste: no liking for it, unless being with it is named;
-    # 'ニケちゃんはめんこいなあ' is still fondness)
-    of_its_taste = LIKE_WORD in text and "co_presence" not in named and told_of.the_agent_told_of(text, own_names)
+    # ('ニケちゃんって本好きだよね' tells the agent's taste; 'ニケちゃんはめんこいなあ' is still fondness)
     if (kind in told_kinds or sought) and "warm_feeling" in named and to_agent and not about_others \
-            and not feeling.emotions & SERIOUS and not of_its_taste:
+            and not feeling.emotions & SERIOUS and not told_of.tells_its_taste(text, own_names):
         kind, mood = "warmth", ""
     elif laughing and kind in told_kinds and mood != "good":
         mood = ""  # '断っちゃった笑', '財布落とした笑': told laughing, no grief to meet ('3キロ減ったw' is still glad)
@@ -136,7 +134,7 @@ def _wonders_if_it_goes_well(text: str, own_names: tuple[str, ...], feeling: sen
     the か must be the particle, after the clause ('なんか心配' wonders nothing)."""
     sentences = split_sentences(text)
     last = sentences[-1].rstrip(TRAILING_MARKS + listening_cues.QUESTION_MARKS)
-    tail = next((t for t in sorted(SELF_WONDERING, key=len, reverse=True) if last.endswith(t)), "")
+    tail = max((t for t in SELF_WONDERING if last.endswith(t)), key=len, default="")
     if not tail or any(n and n in last for n in own_names) or "second_person" in lexicon.named_in(last) \
             or any(is_asking(s) for s in sentences[:-1]) or APOLOGY.search(last):
         return False

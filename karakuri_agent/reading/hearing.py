@@ -191,14 +191,15 @@ def _asks_the_world(asking: str, own: tuple[str, ...], either_or: bool = False) 
     marks) decides: '出身はどこ？' and 'この町は好き？' ask of its own, 'わたしの名前、知ってる？' and
     'ニケちゃんのおうちってどこ？' of the speaker or the agent.
     """
-    if not either_or and place_asked_of(asking) and not listening_cues.YOU.search(asking) \
-            and not any(n and n in asking for n in own):
+    # a place named first, or the town framing it, is the town's unless the listener is named ('ニケちゃん、この町の
+    # 生まれだべか？' is its own)
+    of_the_town = not either_or and not listening_cues.YOU.search(asking) and not any(n and n in asking for n in own)
+    if of_the_town and place_asked_of(asking):
         return True  # '商店街のたい焼き屋、まだやってるん？', '喫茶店って今日開いとーと？': whether it is open, the town's
     if not (listening_cues.KNOWS_ASKED.search(asking) or listening_cues.WHERE_IS.search(asking)
             or listening_cues.WHEN_OPEN.search(asking) or listening_cues.HOW_FAR.search(asking)
             or listening_cues.NEAR_HERE.search(asking) or (not either_or and (town_thing(asking) or whether_there_is(asking)))
-            or (not either_or and framed_by_the_town(asking) and not listening_cues.YOU.search(asking)
-                and not any(n and n in asking for n in own))):  # 'ニケちゃん、この町の生まれだべか？' is its own
+            or (of_the_town and framed_by_the_town(asking))):
         return False
     asking = next((asking[called.end():] for n in own if n and asking.startswith(n)
                    and (called := listening_cues.CALLED.match(asking, len(n)))), asking)  # 'ニケちゃん、郵便局って…
@@ -433,8 +434,7 @@ def _heard(text: str, line: str, own_names: tuple[str, ...], other_names: tuple[
             and not APOLOGY.search(text):  # '名前を忘れてしもうて、ごめんね': an apology, not a request
         return Understanding("statement")  # a request's words are not taken up: the agent repeats no one's instructions
     warm = listening_cues.WARMTH.search(text)
-    if warm and LIKE_WORD in warm.group() and told_of.the_agent_told_of(text, own_names) \
-            and "co_presence" not in lexicon.named_in(text):
+    if warm and LIKE_WORD in warm.group() and told_of.tells_its_taste(text, own_names):
         warm = None  # 'ニケちゃんって本好きだよね' tells the agent's taste
     if warm and not listening_cues.INVITE_ASKED.search(text) and sentiment.feel(text).polarity >= 0 \
             and not (warm.group().startswith(listening_cues.THANKS_CAUSE) and listening_cues.THANKS.search(text)):

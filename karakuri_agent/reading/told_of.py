@@ -17,7 +17,7 @@ from karakuri_agent.ja.listening_cues import (
     TRAILING_KEDO,
 )
 from karakuri_agent.ja.sentences import TRAILING_MARKS
-from karakuri_agent.ja.speech_words import APOLOGY
+from karakuri_agent.ja.speech_words import APOLOGY, LIKE_WORD
 from karakuri_agent.ja.name_words import HONORIFICS
 from karakuri_agent.ja.word_classes import (
     ASKED_TO_HEAR, EVEN, EXISTING, GUESSING, ODD_ASKED, TALKING, TELLING_OF, VOLITIONAL_FORM,
@@ -138,7 +138,8 @@ def _after_the_name(text: str, own_names: tuple[str, ...]) -> list[str]:
     return found
 
 
-def the_agent_told_of(text: str, own_names: tuple[str, ...]) -> bool:
-    """Whether the agent's name opens what the line tells of it ('ニケちゃんって本好きだよね', 'ニケさんは…'): a
-    liking said there is the agent's own taste, no feeling for the agent."""
-    return any(rest.startswith(TELLING_OF) for rest in _after_the_name(text, own_names))
+def tells_its_taste(text: str, own_names: tuple[str, ...]) -> bool:
+    """Whether the line tells the agent's own taste ('ニケちゃんって本好きだよね': its name opens what is told, a
+    liking said), no feeling for the agent; being with it named ('ニケちゃんと話すの好き') is still fondness."""
+    return LIKE_WORD in text and "co_presence" not in named_in(text) \
+        and any(rest.startswith(TELLING_OF) for rest in _after_the_name(text, own_names))
