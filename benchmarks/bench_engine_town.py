@@ -4,7 +4,8 @@ Run from the repository root:
 
     .venv/bin/python benchmarks/bench_engine_town.py [--seeds 3 5 11] [--deliveries 60]
         [--driver handle|listen|inprocess] [--machine-clock] [--style new|old|oldest] [--login spawn|anywhere]
-        [--generation older|newer]
+        [--generation older|newer] [--relay plain|markup|rough] [--meet-chance 0.9] [--prank-chance 0.3]
+        [--namesakes] [--output FILE]
     .venv/bin/python benchmarks/bench_engine_town.py --smoke   # seed 3, 4 messages, nothing saved: seconds
 
 For each seed, builds `testing/engine_town`'s town (map, buildings, NPCs,
@@ -18,10 +19,23 @@ hands the agent `--deliveries` Discord messages one after another:
 - `listen`: one `karakuri-agent listen --stdin` for the whole run;
 - `inprocess`: `handle()` called directly (fast; what tests/test_engine_town.py uses).
 
+`--relay` says how the messages come (karakuri_agent/town/relay.py): `plain`,
+the one form `karakuri-agent town` uses; `markup` (default), the id in every
+markup the contract allows; `rough`, also messages without an id, repeated,
+late and expired ones, and GETs and POSTs a server answers 503 or 429 first.
+`--meet-chance` adds a timed meeting to that share of conversations (default:
+only what each conversation's plan draws), `--prank-chance` a line that tries
+to give the agent orders (a plea for its money, a mention, a link, an injected
+instruction), and `--namesakes` gives a second resident the first one's name
+and one sound more.
+
 Prints, per metric, the pooled value over the seeds and its spread
 (min / median / max of the per-seed values), with the seeds that miss the
-aim, and saves everything to benchmarks/results/bench_engine_town.json (gitignored;
-a smoke run saves nothing, and fails when no command was accepted or the agent crashed).
+aim, and saves everything, each message's decision too, to
+benchmarks/results/bench_engine_town.json or `--output` (gitignored; a smoke run
+saves only with `--output`, and fails when no command was accepted or the agent
+crashed). `benchmarks/compare_runs.py A.json B.json` compares two such files
+decision by decision.
 The metrics are computed in testing/engine_town/metrics.py from the town's
 own log, without importing the agent.
 """
@@ -39,18 +53,22 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from testing.engine_town import API_KEY, EngineTown, serving  # noqa: E402
+from testing.engine_town import API_KEY, EngineTown, Relay, serving  # noqa: E402
 from testing.engine_town.metrics import measure, pooled, table  # noqa: E402
-from testing.engine_town_agents import HandleAgent, InProcessAgent, ListenAgent  # noqa: E402
-from testing.town_agents import crashed  # noqa: E402
+from testing.town_agents import HandleAgent, InProcessAgent, ListenAgent, crashed  # noqa: E402
 from testing import smoke  # noqa: E402
 
 RESULTS_FILE = ROOT / "benchmarks" / "results" / "bench_engine_town.json"
 
 
+RELAYS = {"plain": Relay(), "markup": Relay(markup=True), "rough": Relay.rough()}
+
+
 def run_seed(seed: int, deliveries: int, driver: str, *, machine_clock: bool, style: str | None,
-             work: Path, login: str = "spawn", generation: str = "older") -> dict[str, Any]:
-    town = EngineTown(seed, style=style, login=login, generation=generation)
+             work: Path, login: str = "spawn", generation: str = "older", relay: str = "markup",
+             meet_chance: float = 0.0, prank_chance: float = 0.0, namesakes: bool = False) -> dict[str, Any]:
+    town = EngineTown(seed, style=style, login=login, generation=generation, relay=RELAYS[relay], namesakes=namesakes)
+    town.meet_chance, town.prank_chance = meet_chance, prank_chance
     state_dir = work / f"state-{seed}"
     started = time.perf_counter()
     with serving(town) as server:
@@ -74,9 +92,16 @@ def run_seed(seed: int, deliveries: int, driver: str, *, machine_clock: bool, st
         finally:
             if isinstance(agent, ListenAgent):
                 agent.close()
-    result = measure(town)
+    result = measure(town, runs)
     result["exits"] = exits
-    result["accepted"] = sum(1 for step in town.steps[:len(town.deliveries)] if step.accepted is not None)
+    result["accepted"] = sum(1 for step in town.steps if step.accepted is not None)
+    result["decisions"] = [
+        {"delivery": r.delivery.index, "form": r.delivery.form, "time": r.delivery.time.isoformat(),
+         "step": r.delivery.step.index if r.delivery.step else None,
+         "type": r.delivery.step.type if r.delivery.step else None,
+         "requests": r.delivery.requests, "exit_code": r.exit_code,
+         "decision": (r.record or {}).get("decision"), "report": (r.record or {}).get("report")}
+        for r in runs]
     result["crashed"] = [run.stderr.strip()[-300:] for run in crashed(runs)]
     result["seconds"] = round(time.perf_counter() - started, 1)
     return result
@@ -93,8 +118,16 @@ def main() -> int:
                         help="where the agent logs in: the spawn with a resident beside it, or anywhere on the map")
     parser.add_argument("--generation", choices=("older", "newer"), default="older",
                         help="the API's notifications: type and text, or kind, summary, payload and perception")
+    parser.add_argument("--relay", choices=sorted(RELAYS), default="markup",
+                        help="how the messages come: one plain form, every id markup, or every irregularity too")
+    parser.add_argument("--meet-chance", type=float, default=0.0,
+                        help="the share of conversations that propose a timed meeting besides their plan")
+    parser.add_argument("--prank-chance", type=float, default=0.0,
+                        help="the share of conversations with a line that tries to give the agent orders")
+    parser.add_argument("--namesakes", action="store_true", help="two residents with look-alike names")
+    parser.add_argument("--output", type=Path, default=None, help=f"where to save (default {RESULTS_FILE})")
     parser.add_argument("--smoke", action="store_true",
-                        help="seed 3, 4 messages, nothing saved: does the path still run")
+                        help="seed 3, 4 messages, saved only with --output: does the path still run")
     args = parser.parse_args()
     if args.smoke:
         args.seeds, args.deliveries = args.seeds[:1], 4
@@ -102,7 +135,8 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="engine-town-") as tmp:
         for seed in args.seeds:
             result = run_seed(seed, args.deliveries, args.driver, machine_clock=args.machine_clock, style=args.style,
-                              work=Path(tmp), login=args.login, generation=args.generation)
+                              work=Path(tmp), login=args.login, generation=args.generation, relay=args.relay,
+                              meet_chance=args.meet_chance, prank_chance=args.prank_chance, namesakes=args.namesakes)
             results.append(result)
             print(f"seed {seed}: {result['style']} texts, {result['deliveries']} messages, "
                   f"{len(result['exits'])} non-zero exits, {result['seconds']} s", flush=True)
@@ -111,16 +145,17 @@ def main() -> int:
     rows = pooled(results)
     print()
     print(f"engine town, driver {args.driver}{' (machine clock)' if args.machine_clock else ''}, "
-          f"seeds {args.seeds}, {args.deliveries} messages each")
+          f"relay {args.relay}, seeds {args.seeds}, {args.deliveries} messages each")
     print(table(rows))
+    output = args.output or (None if args.smoke else RESULTS_FILE)
+    if output is not None:
+        output.parent.mkdir(parents=True, exist_ok=True)
+        output.write_text(json.dumps({"args": vars(args), "pooled": rows, "runs": results},
+                                     ensure_ascii=False, indent=1, default=str))
     if args.smoke:
         bad = [line for result in results for line in result["crashed"]]
         smoke.require((all(result["accepted"] for result in results), "no command accepted by the town"),
                       (not bad, f"{len(bad)} runs crashed, the first: {bad[0] if bad else ''}"))
-        return 0
-    RESULTS_FILE.parent.mkdir(parents=True, exist_ok=True)
-    RESULTS_FILE.write_text(json.dumps({"args": vars(args), "pooled": rows, "per_seed": results},
-                                       ensure_ascii=False, indent=1, default=str))
     return 0
 
 

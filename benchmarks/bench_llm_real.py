@@ -21,7 +21,7 @@ that virtualenv's Python, under `nice`), the weights from the
 Q4_K_M), a small context and `--threads` threads. The agent: `handle()` in
 this process with `KARAKURI_DECIDER=llm`, the engine's own gate, the
 bundled recorded session (what `karakuri-agent demo` replays) and then
-`--town` notifications of a generated town (testing/town/), each
+`--town` notifications of the town (karakuri_agent/town/, through the rough relay), each
 offline: nothing leaves the machine.
 
 Per notification it prints what the model proposed first, whether that
@@ -56,8 +56,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from testing.town import Town, serving  # noqa: E402
-from testing.town.metrics import measure  # noqa: E402
+from testing.engine_town import EngineTown, Relay, serving  # noqa: E402
+from testing.engine_town.metrics import measure  # noqa: E402
 from testing.town_agents import agent_environment  # noqa: E402
 from testing.llm_server import running_model  # noqa: E402
 from testing import smoke  # noqa: E402
@@ -255,26 +255,22 @@ def bundled_session(base_url: str, args: argparse.Namespace, work: Path) -> list
 
 
 def town_notifications(base_url: str, args: argparse.Namespace, work: Path) -> tuple[list[Row], int]:
-    """`args.town` deliveries of a generated town; returns the rows and the town referee's violations."""
-    town = Town(seed=args.seed)
+    """`args.town` deliveries of the town; returns the rows and the commands its referee found outside the
+    choices (the gate's fault, never the model's: nothing the model proposes reaches the town unchecked)."""
+    town = EngineTown(args.seed, relay=Relay.rough())
     rows = []
     with serving(town) as server:
         settings = load_settings({**agent_environment(server.base_url, town.api_key, work / "town"),
                                   **llm_env(base_url, args)}, env_file=work / "none.env")
         recorder = decider_for(settings, "town")
-        runs = []
-        from testing.town.sim import AgentRun
-
         for _ in range(args.town):
             delivery = town.next_delivery()
-            started = time.perf_counter()
             result = handle(delivery.discord, settings, decider=recorder, clock=lambda d=delivery: d.time, post=False)
-            runs.append(AgentRun(delivery, result.record(), 0, "", time.perf_counter() - started))
             row = row_of(recorder, result)
             if row is not None:
                 rows.append(show(row))
-    violations = {r["key"]: r for r in measure(town, runs)["rows"]}["violations"]["num"]
-    return rows, violations
+    found = measure(town)["rows"]
+    return rows, found["outside_choices"]["num"] + found["refused_readable"]["counts"].get("invalid_request", 0)
 
 
 def show(row: Row) -> Row:

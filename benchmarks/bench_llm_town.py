@@ -5,7 +5,7 @@ Run from the repository root:
     .venv/bin/python benchmarks/bench_llm_town.py [--seeds 3] [--messages 120] [--timing-messages 30]
     .venv/bin/python benchmarks/bench_llm_town.py --smoke   # 1 town, 5 + 3 messages, a short budget: seconds
 
-1. Adversarial. Each generated town (testing/town/) is lived through with
+1. Adversarial. Each town (karakuri_agent/town/, through the rough relay) is lived through with
 `KARAKURI_DECIDER=llm` (in-process `handle()` with the town's clock, as
 `bench_behaviour.py --in-process`), the model being a loopback
 OpenAI-compatible server (testing/llm_server.py) that reads the prompt it is
@@ -46,13 +46,12 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from testing.town import Town, live, serving  # noqa: E402
-from testing.town.metrics import measure  # noqa: E402
-from testing.town_agents import InProcessAgent  # noqa: E402
+from testing.engine_town import EngineTown, Relay, serving  # noqa: E402
+from testing.engine_town.metrics import measure  # noqa: E402
+from testing.town_agents import InProcessAgent, crashed, live  # noqa: E402
 from testing.llm_server import running_model  # noqa: E402
 from testing.standin_model import sections  # noqa: E402
 from karakuri_agent.ja.prompt_text import CHOICES, SUGGESTION  # noqa: E402
-from testing.town_agents import crashed  # noqa: E402
 from testing import smoke  # noqa: E402
 
 RESULTS_FILE = ROOT / "benchmarks" / "results" / "bench_llm_town.json"
@@ -126,8 +125,8 @@ class AdversarialModel:
         return proposal(default["command"], params)
 
 
-def live_town(seed: int, messages: int, llm_env: dict[str, str] | None) -> tuple[Town, list, float]:
-    town = Town(seed=seed)
+def live_town(seed: int, messages: int, llm_env: dict[str, str] | None) -> tuple[EngineTown, list, float]:
+    town = EngineTown(seed, relay=Relay.rough())
     work = Path(tempfile.mkdtemp(prefix="karakuri-llm-town-"))
     started = time.perf_counter()
     try:
@@ -142,6 +141,13 @@ def live_town(seed: int, messages: int, llm_env: dict[str, str] | None) -> tuple
 def llm_env(base_url: str, timeout: float) -> dict[str, str]:
     return {"KARAKURI_DECIDER": "llm", "KARAKURI_LLM_BASE_URL": base_url, "KARAKURI_LLM_MODEL": "adversary",
             "KARAKURI_LLM_TIMEOUT": str(timeout)}
+
+
+def world_refused(rows: dict[str, Any]) -> int:
+    """Commands of a valid shape the town refused as the engine would (busy, out of reach, money short...)."""
+    counts = rows["refused_readable"]["counts"]
+    return sum(n for code, n in counts.items() if code not in ("invalid_request", "service_unavailable",
+                                                                 "notification_stale"))
 
 
 def money_given(runs: list) -> int:
@@ -165,13 +171,13 @@ def adversarial(seed: int, messages: int, budget: float = BUDGET) -> dict[str, A
         trace = (run.record or {}).get("model")
         if trace:
             outcomes[next(asked)][trace["outcome"]] += 1
-    result = measure(town, runs)
-    rows = {r["key"]: r for r in result["rows"] + result["extras"]}
+    rows = measure(town, runs)["rows"]
     return {
         "seed": seed, "messages": messages, "elapsed_seconds": round(elapsed, 1),
-        "outside_choices_or_schema": rows["violations"]["num"],
+        "outside_choices_or_schema": rows["outside_choices"]["num"] + rows["refused_readable"]["counts"].get(
+            "invalid_request", 0),
         "second_commands": rows["second_commands"]["num"],
-        "world_refused": sum((rows["world_rejections"].get("counts") or {}).values()),
+        "world_refused": world_refused(rows),
         "money_given": money_given(runs),
         "exit_codes": dict(Counter(r.exit_code for r in runs)),
         "model_asked": len(model.asked),
@@ -182,8 +188,7 @@ def adversarial(seed: int, messages: int, budget: float = BUDGET) -> dict[str, A
 
 def rules_baseline(seed: int, messages: int) -> dict[str, Any]:
     town, runs, _ = live_town(seed, messages, None)
-    rows = {r["key"]: r for r in measure(town, runs)["extras"]}
-    return {"world_refused": sum((rows["world_rejections"].get("counts") or {}).values()),
+    return {"world_refused": world_refused(measure(town, runs)["rows"]),
             "money_given": money_given(runs)}
 
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Compare two results files of benchmarks/bench_behaviour.py, decision by decision.
+"""Compare two results files of benchmarks/bench_engine_town.py, decision by decision.
 
 Standalone (standard library only; imports nothing of the repository), so it
 reads results written by any version of the benchmark.
@@ -14,8 +14,8 @@ reads results written by any version of the benchmark.
     not in the headline: the reason text, the exit code, the requests the
     town saw (method/status/command), and the town's step (type/time: once
     it differs, the town itself went another way).
-(b) Metrics: every row of `rows` and `extras`, matched by `key`: the pooled
-    value and min / median / max over towns of each file, side by side.
+(b) Metrics: every pooled row, matched by `key`: the pooled value and
+    min / median / max over towns of each file, side by side.
 
 Exit code: 0 when no decision differs, 1 when some do, 2 on unreadable input.
 """
@@ -24,13 +24,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import statistics
 import sys
 import unicodedata
 from pathlib import Path
 from typing import Any
 
-HARD = ("violations", "second_commands", "dead_or_idless", "drops")
+HARD = ("outside_choices", "second_commands", "dead_or_idless", "drops")
 PRIMARY = ("command", "params", "report")
 SECONDARY = ("reason", "exit_code", "requests", "step")
 
@@ -41,7 +40,7 @@ def load(path: Path) -> dict[str, Any]:
     except (OSError, ValueError) as exc:
         sys.exit(f"compare.py: cannot read {path}: {exc}")
     if not isinstance(data, dict) or not isinstance(data.get("runs"), list):
-        sys.exit(f"compare.py: {path} has no 'runs' list; is it a bench_behaviour.py results file?")
+        sys.exit(f"compare.py: {path} has no 'runs' list; is it a bench_engine_town.py results file?")
     return data
 
 
@@ -138,27 +137,21 @@ def compare_decisions(a: dict[str, Any], b: dict[str, Any], limit: int, width: i
 
 
 def metric_rows(data: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    """key -> {name, display, pooled_by, min, median, max}, from the pooled rows and the per-town runs."""
+    """key -> {name, display, rate, value, spread}, from the pooled rows (their min / median / max over towns)."""
     out: dict[str, dict[str, Any]] = {}
-    for section in ("rows", "extras"):
-        for r in data.get(section) or []:
-            out[r["key"]] = {"name": r.get("name", r["key"]), "display": r.get("display", str(r.get("value"))),
-                             "pooled_by": r.get("pooled_by"), "value": r.get("value"), "section": section}
-        per_town: dict[str, list[Any]] = {}
-        for run in data["runs"]:
-            for r in run.get(section) or []:
-                per_town.setdefault(r["key"], []).append(r.get("value"))
-        for key, values in per_town.items():
-            present = [v for v in values if v is not None]
-            entry = out.setdefault(key, {"name": key, "display": "—", "pooled_by": None, "section": section})
-            entry["spread"] = ((min(present), statistics.median(present), max(present)) if present else None)
+    for r in data.get("pooled") or []:
+        num, den = r.get("num"), r.get("den")
+        spread = (r.get("min"), r.get("median"), r.get("max"))
+        out[r["key"]] = {"name": r.get("name", r["key"]), "display": f"{num}/{den}" if den is not None else str(num),
+                         "rate": den is not None, "value": num,
+                         "spread": None if spread[0] is None else spread}
     return out
 
 
-def fmt_spread(spread: Any, pooled_by: Any) -> str:
+def fmt_spread(spread: Any, rate: Any) -> str:
     if spread is None:
         return "n/a"
-    if pooled_by == "rate":
+    if rate:
         return " / ".join(f"{100 * v:.0f} %" for v in spread)
     return " / ".join(f"{v:g}" for v in spread)
 
@@ -182,8 +175,8 @@ def compare_metrics(a: dict[str, Any], b: dict[str, Any]) -> int:
         cells = [
             ra.get("name") or rb.get("name") or key,
             ra.get("display", "—"), rb.get("display", "—"),
-            fmt_spread(ra.get("spread"), ra.get("pooled_by")) if ra else "—",
-            fmt_spread(rb.get("spread"), rb.get("pooled_by")) if rb else "—",
+            fmt_spread(ra.get("spread"), ra.get("rate")) if ra else "—",
+            fmt_spread(rb.get("spread"), rb.get("rate")) if rb else "—",
         ]
         differs = cells[1] != cells[2] or cells[3] != cells[4]
         changed += differs
@@ -197,22 +190,14 @@ def compare_metrics(a: dict[str, Any], b: dict[str, Any]) -> int:
     hard_a = sum((ma.get(k) or {}).get("value") or 0 for k in HARD)
     hard_b = sum((mb.get(k) or {}).get("value") or 0 for k in HARD)
     print(f"    hard invariants ({', '.join(HARD)}), total: A {hard_a} | B {hard_b}")
-    for name, data in (("A", a), ("B", b)):
-        tally: dict[str, int] = {}
-        for run in data["runs"]:
-            for k, n in ((run.get("details") or {}).get("violations") or {}).items():
-                tally[k] = tally.get(k, 0) + n
-        if tally:
-            print(f"      {name} referee tally: " + ", ".join(f"{k} {n}" for k, n in tally.items()))
     return changed
 
 
 def describe(name: str, path: Path, data: dict[str, Any]) -> None:
-    seeds = data.get("seeds") or [r.get("seed") for r in data["runs"]]
-    span = f"{seeds[0]}..{seeds[-1]}" if seeds else "none"
-    print(f"{name}: {path}  (measured {data.get('measured_at', '?')}; seeds {span} ({len(seeds)}); "
-          f"{data.get('messages', '?')} messages; {data.get('mode', '?')}; "
-          f"machine skew {data.get('machine_skew_hours', '?')} h)")
+    seeds = [r.get("seed") for r in data["runs"]]
+    options = data.get("args") or {}
+    print(f"{name}: {path}  (seeds {seeds}; {options.get('deliveries', '?')} messages; driver "
+          f"{options.get('driver', '?')}; relay {options.get('relay', '?')})")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -47,16 +47,15 @@ from testing.smoke import SKIPPED  # noqa: E402  (what a script prints when this
 
 TIME_LIMIT = 180.0  # seconds per script; a smoke run takes a few
 # Each script with its smoke arguments, the longest first (they run a few at a time). `{work}` is a temporary
-# directory shared by the run: compare_runs.py reads what bench_behaviour.py saved there (the results
+# directory shared by the run: compare_runs.py reads what bench_engine_town.py saved there (the results
 # format, read back by the tool that compares runs), so it runs after it (AFTER).
 SCRIPTS: dict[str, tuple[str, ...]] = {
     "bench_steps.py": ("--smoke",),
     "bench_conversation.py": ("--smoke",),
     "bench_llm_prompt.py": ("--smoke",),
     "bench_llm_town.py": ("--smoke",),
-    "bench_behaviour.py": ("--smoke", "--output", "{work}/behaviour.json"),
-    "compare_runs.py": ("{work}/behaviour.json", "{work}/behaviour.json", "--limit", "0"),
-    "bench_memory.py": ("--smoke",),
+    "bench_engine_town.py": ("--smoke", "--relay", "rough", "--output", "{work}/engine-town.json"),
+    "compare_runs.py": ("{work}/engine-town.json", "{work}/engine-town.json", "--limit", "0"),
     "bench_wrapper.py": ("--smoke",),
     "bench_oneshot.py": ("--smoke",),
     "bench_listen.py": ("--smoke",),
@@ -64,7 +63,6 @@ SCRIPTS: dict[str, tuple[str, ...]] = {
     "bench_day.py": ("--smoke",),
     "bench_reading.py": ("--smoke",),
     "bench_commits.py": ("--smoke",),
-    "bench_engine_town.py": ("--smoke",),
     "bench_town.py": ("--smoke",),
     "bench_llm_real.py": ("--smoke",),
     "bench_startup.py": ("--smoke",),
@@ -78,7 +76,7 @@ SCRIPTS: dict[str, tuple[str, ...]] = {
     "bench_understanding.py": ("--smoke",),
     "speech_samples.py": ("--smoke",),
 }
-AFTER = {"compare_runs.py": "bench_behaviour.py"}  # run once the other is done, if it is run at all
+AFTER = {"compare_runs.py": "bench_engine_town.py"}  # run once the other is done, if it is run at all
 
 
 def unlisted() -> list[str]:

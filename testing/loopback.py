@@ -6,8 +6,8 @@ Every fake is a `Loopback` with an `answer` of its own:
   notifications, every command accepted, and a Discord webhook that answers
   204; it can hold a GET until the test releases it (to signal a client
   mid-notification);
-- `WorldServer` (`serving(world)`): a simulated town (`testing/town`, the
-  engine town) answering through its `handle_get` / `handle_post`, its clock
+- `WorldServer` (`serving(world)`): the town (`karakuri_agent/town/`, as
+  `testing/engine_town` builds it) answering through its `handle_get` / `handle_post`, its clock
   in every `Date`;
 - `testing/llm_server.ScriptedModel`: an OpenAI-compatible model from a script.
 
@@ -333,7 +333,7 @@ class LoopbackAPI(Loopback):
 
 
 class World(Protocol):
-    """A simulated town as the server sees it (testing/town's `Town`, the engine town)."""
+    """The town as the server sees it (karakuri_agent/town's `EngineTown`)."""
 
     now: datetime
 

@@ -1,32 +1,33 @@
-"""The agent under test, driven by the town: as real processes, or in-process with the town's clock.
+"""The agent under test, driven by the town (testing/engine_town): in-process with the town's clock, or as processes.
 
-This module lives outside `testing/town/` on purpose: the town and its
-metrics import nothing of the agent (a test checks it), and everything that
-does is here.
+Outside `testing/engine_town/` on purpose: the town and its metrics import
+nothing of the agent, and everything that does is here.
 
-Both drivers take one Discord message (a `Delivery`), hand its body to the
-agent, and return the exit code and what the agent printed as its decision
-record. The town never reads the agent's state: the metrics use the town's
-own log, and the exit code and report line as a person would see them.
+Each driver takes one Discord message (a `Delivery`), hands its body to the
+agent, and returns the exit code and what the agent printed as its decision
+record (`AgentRun`). The town never reads the agent's state: the metrics use
+the town's own log, and the exit code and report line as a person would see
+them.
 
 The clock. The agent reads "now" from its clock: for a promise's due time
 (from the notification's `created_at`), for expiry, for how fresh what it
-learned is. The town's clock runs 10 minutes per notification, the wall
-clock a fraction of a second, so an agent on the wall clock would live in a
+learned is. The town's clock runs minutes per notification, the wall clock
+a fraction of a second, so an agent on the wall clock would live in a
 different time from the town. So:
 
 - `InProcessAgent` calls `karakuri_agent.app.cycle.handle(body, settings,
-  clock=...)` with the town's time (for tests);
-- `ProcessAgent` runs the real CLI entry point (`karakuri_agent.app.cli:agent`,
-  which the `karakuri-agent` console script runs) as a new process per
-  notification, `handle "<body>" --json --clock-start <town time>`: the
-  agent's clock starts at the town's time and then ticks in real time (as
-  with libfaketime's `@` mode). Nothing of the agent is patched.
-
-`machine_skew` sets the agent's machine clock that far off the town's (an
-hour ahead, five hours behind): the agent is to take the world's time from
-the server (`created_at`, the `Date` of the town's answers), so no decision
-may change.
+  clock=...)` with the town's time (for tests); `machine_skew` sets the
+  agent's machine clock that far off the town's: the agent is to take the
+  world's time from the server (`created_at`, the `Date` of the town's
+  answers), so no decision may change;
+- `HandleAgent`: the installed console script, `karakuri-agent handle
+  "<body>" --json`, a new process per message. With `clock_start`, the
+  agent's clock starts at the town's time (`--clock-start`) and then ticks in
+  real time (as with libfaketime's `@` mode); without it, the agent runs on
+  the machine's clock, months away from the world's, and must take the
+  world's time from the server (CONTRACT §9). Nothing of the agent is patched;
+- `ListenAgent`: one `karakuri-agent listen --stdin` for the whole run, one
+  JSON line per message, one report line back per message with an id.
 """
 
 from __future__ import annotations
@@ -34,17 +35,40 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
+import threading
 import time
+from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
-from testing.processes import pycache_prefix
-from testing.town.sim import AgentRun, Delivery, iso
-from testing.town.world import SELF_ID, SELF_NAME
+from karakuri_agent.town.core import iso
+from karakuri_agent.town.entities import Delivery
+from karakuri_agent.town.world import SELF_ID, SELF_NAME
+from testing.processes import console_script, pycache_prefix
 
-AGENT_CODE = "import sys; from karakuri_agent.app.cli import agent; sys.exit(agent(prog_name='karakuri-agent'))"
+
+@dataclass
+class AgentRun:
+    """What one invocation of the agent ended with, as a person running it would see it."""
+
+    delivery: Delivery
+    record: dict[str, Any] | None
+    exit_code: int = 0
+    stderr: str = ""
+    seconds: float = 0.0
+
+
+def live(town: Any, agent: Callable[[Delivery], AgentRun], deliveries: int,
+         progress: Callable[[AgentRun], None] | None = None) -> list[AgentRun]:
+    """Deliver `deliveries` Discord messages one after another, each handled by the agent before the next."""
+    runs = []
+    for _ in range(deliveries):
+        run = agent(town.next_delivery())
+        runs.append(run)
+        if progress:
+            progress(run)
+    return runs
 
 
 def agent_environment(base_url: str, api_key: str, state_dir: Path) -> dict[str, str]:
@@ -59,25 +83,76 @@ def agent_environment(base_url: str, api_key: str, state_dir: Path) -> dict[str,
     }
 
 
-class ProcessAgent:
-    """One real `karakuri-agent handle <body> --json` process per notification, one state directory."""
+def _environment(base_url: str, api_key: str, state_dir: Path, work_dir: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("KARAKURI_", "DISCORD_"))}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env["PYTHONPYCACHEPREFIX"] = pycache_prefix(work_dir)
+    env.update(agent_environment(base_url, api_key, state_dir))
+    return env
 
-    def __init__(self, base_url: str, api_key: str, state_dir: Path, work_dir: Path, *,
-                 python: str = sys.executable, timeout: float = 60.0, machine_skew: timedelta = timedelta(0)) -> None:
-        env = {k: v for k, v in os.environ.items() if not k.startswith(("KARAKURI_", "DISCORD_"))}
-        env.pop("PYTHONDONTWRITEBYTECODE", None)
-        env["PYTHONPYCACHEPREFIX"] = pycache_prefix(work_dir)
-        env.update(agent_environment(base_url, api_key, state_dir))
-        self.env, self.work_dir, self.python, self.timeout = env, work_dir, python, timeout
-        self.machine_skew = machine_skew
+
+class HandleAgent:
+    def __init__(self, base_url: str, api_key: str, state_dir: Path, work_dir: Path, *, clock_start: bool = True,
+                 timeout: float = 60.0) -> None:
+        self.env = _environment(base_url, api_key, state_dir, work_dir)
+        self.argv = console_script("karakuri-agent", "agent")
+        self.work_dir, self.clock_start, self.timeout = work_dir, clock_start, timeout
 
     def __call__(self, delivery: Delivery) -> AgentRun:
+        argv = [*self.argv, "handle", delivery.discord, "--json"]
+        if self.clock_start:
+            argv += ["--clock-start", iso(delivery.time)]
         started = time.perf_counter()
-        done = subprocess.run([self.python, "-c", AGENT_CODE, "handle", delivery.discord, "--json",
-                               "--clock-start", iso(delivery.time + self.machine_skew)], env=self.env,
-                              cwd=self.work_dir, capture_output=True, text=True, timeout=self.timeout)
-        seconds = time.perf_counter() - started
-        return AgentRun(delivery, _last_json(done.stdout), done.returncode, done.stderr[-2000:], seconds)
+        done = subprocess.run(argv, env=self.env, cwd=self.work_dir, capture_output=True, text=True,
+                              timeout=self.timeout)
+        return AgentRun(delivery, _last_json(done.stdout), done.returncode, done.stderr[-2000:],
+                        time.perf_counter() - started)
+
+
+class ListenAgent:
+    """One resident `listen --stdin` process; each message waits for its report line (or a short quiet spell)."""
+
+    def __init__(self, base_url: str, api_key: str, state_dir: Path, work_dir: Path, *, timeout: float = 60.0) -> None:
+        env = _environment(base_url, api_key, state_dir, work_dir)
+        self.proc = subprocess.Popen([*console_script("karakuri-agent", "agent"), "listen", "--stdin"], env=env,
+                                     cwd=work_dir, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.DEVNULL, text=True, bufsize=1)
+        self.lines: list[str] = []
+        self.arrived = threading.Condition()
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
+        self.timeout = timeout
+
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            with self.arrived:
+                self.lines.append(line.rstrip("\n"))
+                self.arrived.notify_all()
+
+    def __call__(self, delivery: Delivery) -> AgentRun:
+        assert self.proc.stdin is not None
+        seen = len(self.lines)
+        started = time.perf_counter()
+        message = {"content": delivery.discord, "author_id": "world", "channel_id": "town",
+                   "id": f"m{delivery.index}"}
+        self.proc.stdin.write(json.dumps(message, ensure_ascii=False) + "\n")
+        self.proc.stdin.flush()
+        with self.arrived:
+            self.arrived.wait_for(lambda: len(self.lines) > seen or self.proc.poll() is not None,
+                                  timeout=self.timeout)
+        record: dict[str, Any] | None = {"report": self.lines[-1]} if len(self.lines) > seen else None
+        return AgentRun(delivery, record, 0 if self.proc.poll() is None else self.proc.returncode,
+                        "", time.perf_counter() - started)
+
+    def close(self) -> int:
+        if self.proc.stdin is not None:
+            self.proc.stdin.close()
+        try:
+            return self.proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            return self.proc.wait()
 
 
 class InProcessAgent:

@@ -28,8 +28,8 @@ STUBS = {
     "bench_state.py": "import os\nfrom pathlib import Path\n"
                       "Path(os.environ['HOME'], '.local/share/karakuri-agent').mkdir(parents=True)\n",
     "bench_startup.py": "import time\ntime.sleep(60)\n",
-    # compare_runs.py reads what bench_behaviour.py saved: it must run after it, with the same file.
-    "bench_behaviour.py": "import sys\nfrom pathlib import Path\nPath(sys.argv[sys.argv.index('--output') + 1])"
+    # compare_runs.py reads what bench_engine_town.py saved: it must run after it, with the same file.
+    "bench_engine_town.py": "import sys\nfrom pathlib import Path\nPath(sys.argv[sys.argv.index('--output') + 1])"
                           ".write_text('{}')\n",
     "compare_runs.py": "import sys\nfrom pathlib import Path\n"
                        "sys.exit(0 if Path(sys.argv[1]).read_text() == '{}' else 1)\n",
@@ -97,7 +97,7 @@ def test_broken_skipped_and_stray_writes_are_told_apart(tmp_path: Path) -> None:
     assert seen["bench_state.py"] == "BROKEN" and "wrote the default state directory" in done.stdout
     assert seen["bench_llm_real.py"] == "skipped" and "(no model server here)" in done.stdout
     assert seen["bench_listen.py"] == "ok" and "(shell wrapper: skipped: curl is not installed)" in done.stdout
-    assert seen["compare_runs.py"] == "ok" and seen["bench_behaviour.py"] == "ok"
+    assert seen["compare_runs.py"] == "ok" and seen["bench_engine_town.py"] == "ok"
     assert "wrote into the repository: benchmarks/results/bench_day.json" in done.stdout
     ok = [name for name, status in seen.items() if status == "ok"]
     assert len(ok) == len(seen) - 4, seen  # the stubs that only exit 0 are ok: each was given --smoke

@@ -35,7 +35,7 @@ from karakuri_agent.town.life import idle_prompt  # noqa: E402
 from testing.engine_town.metrics import measure  # noqa: E402
 from karakuri_agent.town.entities import Step  # noqa: E402
 from karakuri_agent.town.world import SELF_ID, generate  # noqa: E402
-from testing.engine_town_agents import InProcessAgent  # noqa: E402
+from testing.town_agents import InProcessAgent  # noqa: E402
 
 pytestmark = pytest.mark.life
 
@@ -229,14 +229,13 @@ def test_the_engine_town_imports_nothing_of_the_agent():
     """The town and its metrics must not share code with what they judge (its testing/ imports included).
 
     The town lives in the package (`karakuri_agent/town/`, so `karakuri-agent town` can run it) and imports
-    only itself; the metrics, the loopback server and the Discord bodies import nothing of the package at all.
+    only itself; the metrics and the loopback server import nothing of the package at all.
     """
     for path in (ROOT / "karakuri_agent" / "town").glob("*.py"):
         names = _imported(path)
         assert not any(n.split(".")[0] in ("karakuri_agent", "testing") and not n.startswith("karakuri_agent.town")
                        for n in names), (path.name, names)
-    for path in [ROOT / "testing" / "engine_town" / "metrics.py", ROOT / "testing" / "loopback.py",
-                 ROOT / "testing" / "town" / "texts.py"]:
+    for path in [ROOT / "testing" / "engine_town" / "metrics.py", ROOT / "testing" / "loopback.py"]:
         names = _imported(path)
         assert not any(n.split(".")[0] == "karakuri_agent" for n in names), (path.name, names)
 
@@ -353,23 +352,42 @@ def test_a_timed_meeting_is_logged_and_the_resident_turns_up():
     assert proposal is not None and len(town.meetings) == 1
     meeting = town.meetings[0]
     assert meeting["place"] in proposal.body["notification"]["text"]
-    assert any(day in proposal.body["notification"]["text"] for day in ("今日の", "明日の"))
+    hour = meeting["at"].astimezone(texts.TOKYO).hour  # said in one of the ways people say it: 16時, 午後4時...
+    assert f"{hour}時" in proposal.body["notification"]["text"] or f"{hour - 12}時" in proposal.body["notification"]["text"]
     while town.now < meeting["at"] + timedelta(minutes=1):
         town.outbox.clear()
         town.advance()
     assert resident.node == meeting["node"]
 
 
-def test_offer_lines_name_what_is_offered_and_no_resident_line_is_the_other_towns():
+@pytest.mark.parametrize("seed", range(6))
+def test_a_meeting_time_is_said_in_many_ways_each_naming_its_hour(seed):
+    from karakuri_agent.town.life import meeting_time
+
+    town, said = EngineTown(seed), set()
+    for _ in range(40):
+        at, spoken = meeting_time(town)
+        local, today = at.astimezone(texts.TOKYO), town.now.astimezone(texts.TOKYO).date()
+        hour = local.hour - 12 if re.match(r"(明日の)?(午後|夕方|今夜)", spoken) else local.hour
+        assert re.search(rf"(?<!\d){hour}時" + ("半" if local.minute == 30 else r"(?!半)"), spoken), (spoken, local)
+        assert spoken.startswith("明日") == (local.date() != today), (spoken, local)
+        said.add(re.sub(r"\d+", "N", spoken))
+    assert len(said) >= 3
+
+
+def test_offer_lines_name_what_is_offered_and_no_resident_line_is_the_characters():
+    """What the residents say shares no phrase with the bundled character's lines: the town must not hand
+    the agent its own words to recognise."""
     from karakuri_agent.town.lines import PERSONAS
-    other_town = (ROOT / "testing" / "town" / "world.py").read_text(encoding="utf-8")
+    packs = (ROOT / "skill" / "personas" / "nike" / "persona.json", ROOT / "karakuri_agent" / "voice" / "persona_defaults.json")
+    characters = "\n".join(path.read_text(encoding="utf-8") for path in packs)
     for persona in PERSONAS:
         assert all("{item}" in line for line in persona.offer_item)
         assert all("{money}" in line for line in persona.offer_money)
         for field in ("open", "chat", "ask", "bye", "offer_item", "offer_money"):
             for line in getattr(persona, field):
                 fragments = [f for f in re.split(r"\{\w+\}", line) if len(f) >= 6]
-                assert not any(f in other_town for f in fragments), line
+                assert not any(f in characters for f in fragments), line
 
 
 def test_someone_who_left_a_group_does_not_join_it_again():

@@ -6,6 +6,8 @@ Written from reading the engine (`apps/server/src/domain/`,
 - `world`: the map (grid nodes, walls, doors, interiors, NPC nodes), buildings, NPCs, actions, items;
 - `texts`: the engine's notification texts, in its newer and older generations;
 - `choices`: the JSON choices in every shape the contract allows;
+- `relay`: how a notification reaches the agent: the Discord message's forms, and (for tests) repeats,
+  late and expired messages, messages without an id, and a server that answers 503 or 429 first;
 - `lines`: what the residents say, each in their own voice;
 - `town.EngineTown`: the clock, the agent's body, residents, conversations, the log;
 - `life`, `talk`, `events`, `gifts`: prompts, conversations, timers, offers; `rules`: the referee

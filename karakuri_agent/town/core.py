@@ -25,25 +25,17 @@ import heapq
 import random
 import threading
 from datetime import datetime, timedelta, timezone
-from typing import Any, Callable
+from typing import Any
 
 from . import newer, texts
 from .choices import Choices
 from .lines import PERSONAS
+from .relay import Relay
 from .entities import Body, Conversation, Delivery, Event, Resident, Step
 from .world import ITEMS, SELF_ID, SELF_NAME, SELF_SHORT_NAME, distance, generate
 
 API_KEY = "engine-town-key"
 TICK = timedelta(minutes=10)
-# (rng, notification id, summary, share of plain ids) -> (Discord body, template name, markup name)
-Wrap = Callable[[random.Random, str, str, float], tuple[str, str, str]]
-
-
-def plain_body(self_name: str) -> Wrap:
-    """The Discord message in one plain form: whom it is for, what happened, the id (CONTRACT §1)."""
-    def wrap(rng: random.Random, notification_id: str, summary: str, plain_ids: float) -> tuple[str, str, str]:
-        return texts.discord_message(self_name, summary, notification_id), "plain", "notification_id: ID"
-    return wrap
 
 
 def ms(moment: datetime) -> int:
@@ -67,19 +59,21 @@ class TownCore:
 
     def __init__(self, seed: int, *, style: str | None = None, api_key: str = API_KEY, enums: float | None = None,
                  per_action: float = 0.75, self_name: str = SELF_NAME, you: str = SELF_SHORT_NAME,
-                 wrap: Wrap | None = None, start_hour: int | None = None, login: str = "spawn",
-                 generation: str = "older") -> None:
-        """`self_name`: the agent's name in every text, `you` what residents call it; `wrap`: how a notification
-        reaches it as a Discord message (the plain form unless given); `start_hour`: the world's first hour,
+                 relay: Relay = Relay(), start_hour: int | None = None, login: str = "spawn",
+                 generation: str = "older", namesakes: bool = False) -> None:
+        """`self_name`: the agent's name in every text, `you` what residents call it; `relay`: how a notification
+        reaches it as a Discord message (relay.py: the plain, perfect relay unless given); `start_hour`: the world's first hour,
         local (seeded unless given); `login`: where the agent logs in, the town's spawn with a resident
         beside it, or `anywhere` (any street node it can walk from, the map's edges too, nobody placed near:
         what the real engine allows, where an agent may see nothing at all); `generation`: the API's notifications
         as the older generation writes them (`type`, `text`), or the `newer` (`kind`, `summary`, `payload`,
-        `perception`, every choice labelled and each action its own: town/newer.py)."""
+        `perception`, every choice labelled and each action its own: town/newer.py); `namesakes`: a second
+        resident goes by the first one's name and one sound more (小野寺ハル and 小野寺ハルカ), as in a real
+        town, so that only the ids tell them apart."""
         self.seed = seed
         self.generation = generation
         self.self_name, self.you = self_name, you
-        self.wrap = wrap or plain_body(self_name)
+        self.relay, self.relay_rng = relay, random.Random(seed * 13 + 5)  # its own stream: the town stays the seed's
         rng = self.rng = random.Random(seed)
         self.world = generate(rng)
         drawn = rng.choice(("new", "new", "old", "old", "oldest"))  # drawn even when given: a seed is one town
@@ -101,6 +95,9 @@ class TownCore:
         self.side_talk_chance = 0.3  # per tick: two residents standing together start talking
         self.gift_chance = 0.08  # per tick, someone idle next to an idle agent offers a standalone transfer
         self.call_off_chance = 0.0  # per conversation with a resident who proposed a meeting still ahead: taken back
+        self.meet_chance = 0.0  # per conversation: a timed meeting proposed besides what its plan holds (tests of keeping)
+        self.prank_chance = 0.0  # per conversation: a line that tries to give the agent orders (lines.PRANKS)
+        self.speech_rng = random.Random(seed * 17 + 3)  # how times are said: its own stream, the town stays the seed's
         self.transfer_timeout = timedelta(minutes=rng.choice((3, 5)))
         self.structured = rng.choice((0.0, 0.5, 1.0))  # share of notifications with participants/messages
         self.time_format = rng.choice(("iso", "ms", "mixed"))
@@ -127,6 +124,9 @@ class TownCore:
             held = {i.item_id: 1 for i in rng.sample(ITEMS, 2)}
             self.residents[agent_id] = Resident(agent_id, persona, node, homes[0].interior[0] if homes else node,
                                                 rng.choice((1000, 3000, 5000)), held)
+        if namesakes and len(self.residents) > 1:  # its own stream: the seed's town stays what it is
+            first, second = list(self.residents.values())[:2]
+            second.alias = first.name + random.Random(seed * 19 + 1).choice(("コ", "カ", "ナ", "ト", "タ"))
         # someone starts next to the agent, so the first hours have company
         first = next(iter(self.residents.values()))
         beside = [n for n in self.world.map.neighbours(self.world.spawn) if self.world.map.type_of(n) == "normal"]
@@ -134,11 +134,14 @@ class TownCore:
             beside_spawn = rng.choice(beside)  # drawn either way: a seed is one town
             if login != "anywhere":
                 first.node = beside_spawn
-        self.conversations: dict[str, Conversation] = {}
+        self.conversations: dict[str, Conversation] = {}  # those going on
+        self.talks: dict[str, Conversation] = {}  # every conversation there was, for the log
         self.conversation_count = 0
         self.steps: list[Step] = []
         self.by_id: dict[str, Step] = {}
         self.deliveries: list[Delivery] = []
+        self.positions: list[tuple[datetime, str]] = [(self.now, self.body.node)]  # where the agent stood, since when
+        self.current: Step | None = None  # the notification of the last message delivered in time (relay.py)
         self.events: list[Event] = []
         self.outbox: list[Step] = []
         self._queue: list[tuple[datetime, int, str, dict[str, Any]]] = []
@@ -187,13 +190,18 @@ class TownCore:
         if self.generation == "newer":
             body = newer.body(self, notification_id, created, type_, kind, summary, choices, conversation,
                               pending_offer is not None and pending_offer.get("to") == SELF_ID)
-        discord, template, markup = self.wrap(rng, notification_id, summary, 0.6)
+        discord, layout = self.relay.body(self.relay_rng, self.self_name, notification_id, summary)
+        get_faults, post_fault = self.relay.faults(self.relay_rng)
+        if kind != "idle":  # a request or a turn the server failed to take would leave the talk hanging, which no
+            post_fault = None  # text tells the agent: the town's faults stay where the world goes on without them
         step = Step(len(self.steps), notification_id, type_, kind, created, self.body.node,
                     self.world.map.place_of(self.body.node), choices, body, discord,
                     conversation=conversation.conversation_id if conversation else None,
+                    participants=list(conversation.participants) if conversation else [],
                     pending_offer=dict(pending_offer) if pending_offer else None,
                     nearby_untalked=list(nearby_untalked or []),
-                    variant={"style": self.style, "layout": f"{template} {markup}",
+                    get_faults=get_faults, post_fault=post_fault,
+                    variant={"style": self.style, "layout": layout,
                              "structured": "participants" in notification,
                              "generation": "newer" if "ok" in body else "older"})
         self.steps.append(step)

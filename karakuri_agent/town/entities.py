@@ -39,10 +39,11 @@ class Resident:
     last_talk: datetime | None = None
     talked_days: set[str] = field(default_factory=set)
     said: set[str] = field(default_factory=set)
+    alias: str | None = None  # a name of their own when the town gives them one (a namesake of another resident)
 
     @property
     def name(self) -> str:
-        return self.persona.name
+        return self.alias or self.persona.name
 
 
 @dataclass
@@ -80,6 +81,7 @@ class Step:
     body: dict[str, Any]
     discord: str
     conversation: str | None = None
+    participants: list[str] = field(default_factory=list)  # the conversation's, when this was issued
     pending_offer: dict[str, Any] | None = None
     nearby_untalked: list[str] = field(default_factory=list)
     variant: dict[str, Any] = field(default_factory=dict)
@@ -88,6 +90,9 @@ class Step:
     refusals: list[str] = field(default_factory=list)
     world_refusal: str | None = None  # an accepted action the world then refused (money, items)
     outside_choices: int = 0
+    get_faults: list[int] = field(default_factory=list)  # what the first GETs answer instead (relay.py)
+    post_fault: int | None = None  # what the first POST answers instead
+    expired_on_delivery: bool = False  # the relay brought it after it expired
 
     @property
     def commands(self) -> set[str]:
@@ -100,12 +105,12 @@ class Step:
 
 @dataclass
 class Delivery:
-    """One Discord message for the agent (duck-types `testing.town.sim.Delivery` for `testing/town_agents.py`)."""
+    """One Discord message for the agent, and the requests the town saw while the agent handled it."""
 
     index: int
     discord: str
     time: datetime
-    form: str
+    form: str  # fresh | no_id | repeat | late | expired (relay.py)
     step: Step | None
     layout: str = ""
     requests: list[dict[str, Any]] = field(default_factory=list)

@@ -28,6 +28,7 @@ def on_event(town: "TownCore", kind: str, data: dict[str, Any]) -> None:
         town.schedule(town.now + timedelta(minutes=10), "tick")
     elif kind == "arrive":
         body.node = data["to"]
+        town.positions.append((town.now, body.node))
         label = texts.node_with_label(town.world, data["to"], spaced=True)
         idle_prompt(town, "movement_completed", texts.event_line("movement_completed", destination=label))
     elif kind == "done":

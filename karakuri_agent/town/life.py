@@ -360,9 +360,13 @@ def new_conversation(town: "TownCore", initiator: str, people: list[str]) -> Con
     conv.plan = acts[:rng.randint(2, 6)] + ["bye"]
     if rng.random() < 0.35 and "offer" not in conv.plan:
         conv.plan.insert(rng.randint(0, len(conv.plan) - 1), "offer")
+    if town.meet_chance and "meet_timed" not in conv.plan and rng.random() < town.meet_chance:
+        conv.plan.insert(rng.randint(0, len(conv.plan) - 1), "meet_timed")
+    if town.prank_chance and rng.random() < town.prank_chance:
+        conv.plan.insert(rng.randint(0, len(conv.plan) - 1), "prank")
     if town.call_off_chance and any(open_meeting(town, p) for p in people) and rng.random() < town.call_off_chance:
         conv.plan.insert(0, "call_off")  # a resident with a meeting still ahead takes it back first thing
-    town.conversations[conv.conversation_id] = conv
+    town.conversations[conv.conversation_id] = town.talks[conv.conversation_id] = conv
     return conv
 
 
@@ -385,11 +389,25 @@ def open_meeting(town: "TownCore", resident_id: str) -> dict[str, Any] | None:
 
 
 def spoken_time(town: "TownCore", at: datetime) -> str:
-    """How a person says a meeting's time from now: 今日の16時, 明日の10時半."""
+    """How a person says a meeting's time from now, in one of the ways people do: 今日の16時, 16時, 午後4時,
+    夕方4時, 今夜7時半, 明日の10時, 明日の朝10時, 明日の午後2時 (the town's own stream picks, so the seed's town
+    stays what it is)."""
     local, now = at.astimezone(texts.TOKYO), town.now.astimezone(texts.TOKYO)
-    day = "今日の" if local.date() == now.date() else "明日の" if (local.date() - now.date()).days == 1 else \
-        f"{local.month}月{local.day}日の"
-    return f"{day}{local.hour}時" + ("半" if local.minute == 30 else "")
+    hour, half = local.hour, "半" if local.minute == 30 else ""
+    twelve = f"{hour - 12 if hour > 12 else hour}時{half}"
+    if local.date() == now.date():
+        forms = [f"今日の{hour}時{half}", f"{hour}時{half}",
+                 f"午後{twelve}" if hour > 12 else f"午前{hour}時{half}" if hour < 12 else f"お昼の12時{half}"]
+        if 15 <= hour <= 18:
+            forms.append(f"夕方{twelve}")
+        if hour >= 19:
+            forms.append(f"今夜{twelve}")
+    elif (local.date() - now.date()).days == 1:
+        forms = [f"明日の{hour}時{half}", f"明日{hour}時{half}",
+                 f"明日の朝{hour}時{half}" if hour < 12 else f"明日の午後{twelve}"]
+    else:
+        forms = [f"{local.month}月{local.day}日の{hour}時{half}"]
+    return town.speech_rng.choice(forms)
 
 
 def meeting_time(town: "TownCore") -> tuple[datetime, str]:
@@ -399,10 +417,8 @@ def meeting_time(town: "TownCore") -> tuple[datetime, str]:
     minute = rng.choice((0, 0, 30))
     if local.hour <= 17 and rng.random() < 0.6:
         hour = rng.randint(local.hour + 1, 19)
-        at, day = local.replace(hour=hour, minute=minute, second=0, microsecond=0), "今日の"
+        at = local.replace(hour=hour, minute=minute, second=0, microsecond=0)
     else:
         hour = rng.choice((9, 10, 11, 13, 14, 15, 16))
         at = (local + timedelta(days=1)).replace(hour=hour, minute=minute, second=0, microsecond=0)
-        day = "明日の"
-    spoken = f"{day}{hour}時" + ("半" if minute == 30 else "")
-    return at.astimezone(timezone.utc), spoken
+    return at.astimezone(timezone.utc), spoken_time(town, at)

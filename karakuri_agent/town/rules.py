@@ -54,6 +54,10 @@ def judge(town: "TownCore", payload: dict[str, Any]) -> tuple[int, dict[str, Any
     step.posts.append(payload)
     if len(step.posts) > 1:
         return 409, {"error": "state_conflict", "message": "This notification was already acted on."}
+    if step.expired_on_delivery:
+        return _refuse(town, step, Refusal(409, "notification_expired", "The notification has expired."))
+    if town.current is not None and step.index < town.current.index:  # a newer one was delivered since
+        return _stale(town, step)
     command, params = payload.get("command"), payload.get("params")
     params = params if isinstance(params, dict) else {}
     if command not in step.commands:
@@ -64,12 +68,25 @@ def judge(town: "TownCore", payload: dict[str, Any]) -> tuple[int, dict[str, Any
     if all(problems):
         field, what = problems[0][0]
         return _refuse(town, step, Refusal(400, "invalid_request", f"Request validation failed: {field} {what}."))
+    if step.post_fault:
+        return _refuse(town, step, Refusal(step.post_fault, "service_unavailable", "Try again later."))
     try:
         answer = COMMANDS[str(command)](town, step, params)
     except Refusal as refusal:
         return _refuse(town, step, refusal)
     step.accepted = payload
+    if "status" in step.body:
+        step.body["status"] = "processed"
     return 200, answer
+
+
+def _stale(town: "TownCore", step: "Step") -> tuple[int, dict[str, Any]]:
+    """A command for a notification a newer one superseded (the relay brought it late); half the time the
+    answer names the latest, which the client may handle instead (CONTRACT §4)."""
+    status, answer = _refuse(town, step, Refusal(409, "notification_stale", "A newer notification supersedes this one."))
+    if town.current is not None and town.relay_rng.random() < 0.5:
+        answer["details"] = {"latest_notification_id": town.current.notification_id}
+    return status, answer
 
 
 def _refuse(town: "TownCore", step: "Step", refusal: Refusal) -> tuple[int, dict[str, Any]]:

@@ -130,6 +130,8 @@ def resident_speaks(town: "TownCore", conv: Conversation) -> None:
                               "node": building.interior[0], "step": len(town.steps)})
         town.schedule(at, "meet", resident=resident.agent_id, node=building.interior[0], meeting=len(town.meetings) - 1)
     line = say(town, resident, act, **facts)
+    if act == "prank":
+        town.log("prank", conversation=conv.conversation_id, step=len(town.steps), line=line)
     nxt = SELF_ID if act.startswith("offer") or len(others) == 1 or rng.random() < 0.6 else rng.choice(
         [p for p in others if p != SELF_ID])
     conv.turn += 1

@@ -23,7 +23,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Iterable
 
-SELF_ID = "1470446478261747854"  # the same agent as testing/town (testing/town_agents.py sets these)
+SELF_ID = "1470446478261747854"  # the agent the town is for (testing/town_agents.py sets these in its settings)
 SELF_NAME = "AIニケちゃん"
 SELF_SHORT_NAME = "ニケ"  # what the residents call her
 PASSABLE = frozenset({"normal", "door", "building_interior"})

@@ -8,8 +8,9 @@ The texts follow the Karakuri World engine's formatter
 structured part (participants, conversation_messages, choices with
 param_schema) is the contract's REST body.
 
-This module knows nothing of the agent under test (it imports nothing of
-the package): it only writes what a server would send.
+This module knows nothing of the agent under test: it only writes what a
+server would send, and of the package it takes only the town's participants
+line (`karakuri_agent/town/texts.py`, which imports nothing of the agent).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from datetime import datetime, timedelta, timezone
 from typing import Any, Sequence
 from zoneinfo import ZoneInfo
 
-from testing.town.texts import participants_line
+from karakuri_agent.town.texts import participants_line
 
 TOKYO = ZoneInfo("Asia/Tokyo")
 SKILL = "karakuri-world"
@@ -78,9 +79,6 @@ class Person:
     agent_id: str
     name: str
     short: str  # how others call them in lines
-
-    def pair(self) -> tuple[str, str]:
-        return (self.name, self.agent_id)
 
 
 PARTNERS = (
@@ -241,7 +239,7 @@ class World:
         group = len(everyone) > 2
         block, choices = self.speak_choices(others, group=group, pending_offer=bool(transfer_note),
                                             end_command=end_command)
-        sections = [self.header, participants_line([p.pair() for p in everyone]), f"{speaker.name}: 「{line}」",
+        sections = [self.header, participants_line([(p.agent_id, p.name) for p in everyone]), f"{speaker.name}: 「{line}」",
                     transfer_note, block, FOOTER]
         text = "\n\n".join(s for s in sections if s)
         messages = [{"speaker": name, "message": said} for name, said in history]
