@@ -8,13 +8,13 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
+from karakuri_agent.town.world import SELF_ID, SELF_NAME  # the one agent of the tests: the town's
+
 BASE_URL = "https://karakuri.test/api"
 # The checkout the tests run from.
 ROOT = Path(__file__).resolve().parents[1]
 API_KEY = "sk-test-4f9a8b7c6d5e"
 WEBHOOK_URL = "https://discord.test/api/webhooks/123/hook-token-do-not-leak"
-SELF_ID = "1470446478261747854"
-SELF_NAME = "AIニケちゃん"
 
 CONVERSATION_REQUEST: dict[str, Any] = {
     "notification_id": "notif-01JDX9M7QZ",

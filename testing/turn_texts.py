@@ -16,10 +16,11 @@ from karakuri_agent.domain.records import Meeting, Person
 from karakuri_agent.mind.view import View
 from karakuri_agent.memory.context import Identity, parse
 from karakuri_agent.voice.persona_pack import load_persona
+from testing.samples import SELF_ID, SELF_NAME
 from testing.store_rows import as_places
 
 NOW = datetime(2026, 4, 18, 3, 0, tzinfo=timezone.utc)  # 12:00 in the town (Asia/Tokyo)
-ME = Identity("1470446478261747854", "AIニケちゃん")
+ME = Identity(SELF_ID, SELF_NAME)
 MEI = {"id": "1474403124906295517", "name": "桜草メイ"}
 KOU = {"id": "1462098815530061904", "name": "黒瀬コウ"}
 SORA = {"id": "1481220937745113088", "name": "時雨ソラ"}

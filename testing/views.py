@@ -10,6 +10,7 @@ from karakuri_agent.domain.records import Parsed
 from karakuri_agent.memory.context import Identity
 from karakuri_agent.mind.view import View
 from karakuri_agent.voice.persona_pack import load_persona
+from testing.samples import SELF_ID, SELF_NAME
 from testing.store_rows import (
     as_commands,
     as_lines,
@@ -20,7 +21,7 @@ from testing.store_rows import (
 )
 
 NOW = datetime(2026, 4, 18, 6, 0, tzinfo=timezone.utc)
-ME = Identity("1470446478261747854", "AIニケちゃん")
+ME = Identity(SELF_ID, SELF_NAME)
 MEI = {"id": "1474403124906295517", "name": "桜草メイ"}
 PLACES = [
     {"node_id": "1-1", "name": "駅 前", "visits": 0, "last_visited": None},

@@ -21,7 +21,7 @@ copied from the engine's source.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Iterable, Sequence
+from typing import Iterable, Protocol, Sequence
 from zoneinfo import ZoneInfo
 
 from .world import ITEM_NAMES, Action, Map, World
@@ -39,7 +39,17 @@ def discord_message(agent_name: str, summary: str, notification_id: str) -> str:
     return f"{agent_name} への通知があります。{summary}\nnotification_id: {notification_id}"
 
 
-def header(world: World, agent_name: str) -> str:
+class Named(Protocol):
+    """What a text's header names: the world (town/world.World, or any scene that plays one)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def description(self) -> str: ...
+
+
+def header(world: Named, agent_name: str) -> str:
     return f"あなた ({agent_name}) は仮想世界「{world.name}」にログインしています。\n{world.description}"
 
 
@@ -182,26 +192,27 @@ def transfer_hint(items: dict[str, int], money: int) -> str:
 
 
 def conversation_choices(mode: str, group: bool, *, hint: str = "", pending: bool = False,
-                         transfers: bool = True) -> str:
-    """The turn's choices; `transfers=False` is the engine before transfers existed (no hint, no response)."""
+                         transfers: bool = True, end_command: str = "end_conversation") -> str:
+    """The turn's choices; `transfers=False` is the engine before transfers existed (no hint, no response);
+    `end_command`: the ending's name (`end_conversation`, or `conversation_end` as the contract also has it)."""
     response = ("transfer_response: accept または reject (届いている譲渡提案への応答)" if pending
                 else "transfer_response?: accept|reject")
     lines = ["選択肢:"]
     if not transfers:
         if mode == "reply":
             lines.append("- conversation_speak: 返答する (message: 発言内容, next_speaker_agent_id: 次の話者ID)")
-            lines.append("- end_conversation: 会話から退出する (message: 最後の発言, next_speaker_agent_id: 次の話者ID)"
+            lines.append(f"- {end_command}: 会話から退出する (message: 最後の発言, next_speaker_agent_id: 次の話者ID)"
                          if group else
-                         "- end_conversation: 会話を終了する (message: お別れのメッセージ, next_speaker_agent_id: 次の話者ID)")
+                         f"- {end_command}: 会話を終了する (message: お別れのメッセージ, next_speaker_agent_id: 次の話者ID)")
         else:
             lines.append("- conversation_speak: お別れのメッセージを送る (message: 発言内容, next_speaker_agent_id: 次の話者ID)")
         return "\n".join(lines)
     if mode == "reply":
         lines.append(f"- conversation_speak: 返答する (message: 発言内容, next_speaker_agent_id: 次の話者ID{hint}, {response})")
         tail = f", {response})" if pending else ")"
-        lines.append("- end_conversation: 会話から退出する (message: 最後の発言, next_speaker_agent_id: 次の話者ID" + tail
+        lines.append(f"- {end_command}: 会話から退出する (message: 最後の発言, next_speaker_agent_id: 次の話者ID" + tail
                      if group else
-                     "- end_conversation: 会話を終了する (message: お別れのメッセージ, next_speaker_agent_id: 次の話者ID" + tail)
+                     f"- {end_command}: 会話を終了する (message: お別れのメッセージ, next_speaker_agent_id: 次の話者ID" + tail)
     else:
         lines.append(f"- conversation_speak: お別れのメッセージを送る (message: 発言内容, next_speaker_agent_id: 次の話者ID, {response})")
     return "\n".join(lines)
@@ -218,12 +229,12 @@ def transfer_summary(item: tuple[str, int] | None, money: int) -> str:
     return yen(money) if money > 0 else "(空)"
 
 
-def request_text(world: World, agent_name: str, initiator: str, message: str) -> str:
+def request_text(world: Named, agent_name: str, initiator: str, message: str) -> str:
     choices = "選択肢:\n- conversation_accept: 会話を受諾して返答する (message: 発言内容)\n- conversation_reject: 会話を拒否する"
     return sections(header(world, agent_name), f"{initiator} が話しかけています。", f"「{message}」", prompt(choices))
 
 
-def reply_text(world: World, agent_name: str, participants: Sequence[tuple[str, str]], speaker: str, message: str,
+def reply_text(world: Named, agent_name: str, participants: Sequence[tuple[str, str]], speaker: str, message: str,
                note: str | None, choices: str, *, closing: bool) -> str:
     return sections(header(world, agent_name), participants_line(participants), f"{speaker}: 「{message}」", note,
                     "これが最後のメッセージです。" if closing else None, prompt(choices))

@@ -1,16 +1,15 @@
-"""The benchmark's world: places, an agent's day, and notifications as the real engine formats them.
+"""The conversation benchmark's scenes: its places, an agent's day, and the partners' turns as notifications.
 
-The texts follow the Karakuri World engine's formatter
-(apps/server/src/discord/notification.ts): the world header, `参加者: 名前 (id: N)、…`,
-`名前: 「…」`, the in-conversation transfer line, the `選択肢:` block of
-`conversation_speak` / `end_conversation` with their hints, and the FYI form
-`名前: 「…」\\n次は 名前 の番です。` when it is someone else's turn. The
-structured part (participants, conversation_messages, choices with
-param_schema) is the contract's REST body.
-
-This module knows nothing of the agent under test: it only writes what a
-server would send, and of the package it takes only the town's participants
-line (`karakuri_agent/town/texts.py`, which imports nothing of the agent).
+The conversation's texts are the town's (`karakuri_agent/town/texts.py`, the
+engine's formatter as the one simulated world writes it, which imports
+nothing of the agent): the world header, `参加者: 名前 (id: N)、…`, `名前:
+「…」`, the in-conversation transfer line, the `選択肢:` block of
+`conversation_speak` / `end_conversation` (or `conversation_end`) with their
+hints, the request, and the FYI form when it is someone else's turn. What is
+the benchmark's own is the day around the talk (its catalogue of places and
+their words, which the judge checks replies against) and the structured part
+(participants, conversation_messages, choices with param_schema), the
+contract's REST body.
 """
 
 from __future__ import annotations
@@ -19,13 +18,10 @@ import random
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from typing import Any, Sequence
-from zoneinfo import ZoneInfo
 
-from karakuri_agent.town.texts import participants_line
+from karakuri_agent.town import texts
 
-TOKYO = ZoneInfo("Asia/Tokyo")
-SKILL = "karakuri-world"
-FOOTER = f"{SKILL} スキルで次の行動を選択してください。"
+TOKYO = texts.TOKYO
 TOWNS = (("みなと町", "海と坂のある小さな港町。朝市や灯台、古い商店街がある。"),
          ("さくら台", "丘の上の住宅街。公園と図書館、駅前のにぎやかな通りがある。"),
          ("ほたる川市", "川沿いの静かな町。土手の遊歩道と、昔ながらの銭湯がある。"))
@@ -115,7 +111,7 @@ class World:
 
     def __init__(self, seed: int, self_name: str, self_id: str, start: datetime) -> None:
         self.rng = random.Random(seed)
-        self.town, self.description = self.rng.choice(TOWNS)
+        self.name, self.description = self.rng.choice(TOWNS)  # the town's, as a text's header names it
         self.self_name, self.self_id = self_name, self_id
         self.now = start
         names = list(PARTNERS)
@@ -128,7 +124,7 @@ class World:
 
     @property
     def header(self) -> str:
-        return f"あなた ({self.self_name}) は仮想世界「{self.town}」にログインしています。\n{self.description}"
+        return texts.header(self, self.self_name)
 
     def advance(self, minutes: int) -> None:
         self.now += timedelta(minutes=minutes)
@@ -148,7 +144,7 @@ class World:
                 "status": "pending", "notification": note}
 
     def discord(self, notification_id: str, event: str) -> str:
-        return f"{self.self_name} への通知があります。{event}\nnotification_id: {notification_id}"
+        return texts.discord_message(self.self_name, event, notification_id)
 
     # ------------------------------------------------------------------ the day
     def perception(self) -> str:
@@ -190,7 +186,7 @@ class World:
         self.here = place
         day.places.append(place)
         lines, choices = self.free_choices()
-        text = "\n\n".join([self.header, f"{place.label} に到着しました。", self.perception(), "\n".join(lines), FOOTER])
+        text = texts.sections(self.header, f"{place.label} に到着しました。", self.perception(), texts.prompt("\n".join(lines)))
         nid = self.next_id("move")
         return nid, self.body(nid, "movement_completed", text, choices), self.discord(nid, f"{place.label} に到着しました。")
 
@@ -200,22 +196,16 @@ class World:
         day.actions.append((self.here, name))
         effect = f"💰 -{cost}円 → 残高: {self.money:,}円" if cost else ""
         lines, choices = self.free_choices()
-        sections = [self.header, f"「{name}」が完了しました。", effect, self.perception(), "\n".join(lines), FOOTER]
-        text = "\n\n".join(s for s in sections if s)
+        text = texts.sections(self.header, f"「{name}」が完了しました。", effect, self.perception(),
+                              texts.prompt("\n".join(lines)))
         nid = self.next_id("act")
         return nid, self.body(nid, "action_completed", text, choices), self.discord(nid, f"「{name}」が完了しました。")
 
     # ------------------------------------------------------------------ conversation
     def speak_choices(self, others: Sequence[Person], *, group: bool, pending_offer: bool,
                       end_command: str) -> tuple[str, list[dict[str, Any]]]:
-        """The reply prompt's `選択肢:` block and its choices, as the engine writes them."""
-        response_hint = ("transfer_response: accept または reject (届いている譲渡提案への応答)" if pending_offer
-                         else "transfer_response?: accept|reject")
-        lines = ["選択肢:",
-                 f"- conversation_speak: 返答する (message: 発言内容, next_speaker_agent_id: 次の話者ID, {response_hint})"]
-        leave = "会話から退出する (message: 最後の発言" if group else "会話を終了する (message: お別れのメッセージ"
-        tail = f", {response_hint})" if pending_offer else ")"
-        lines.append(f"- {end_command}: {leave}, next_speaker_agent_id: 次の話者ID{tail}")
+        """The reply prompt's `選択肢:` block (the engine's, as the town writes it) and its choices."""
+        block = texts.conversation_choices("reply", group, pending=pending_offer, end_command=end_command)
         ids = [p.agent_id for p in others]
         fields: dict[str, Any] = {
             "message": {"type": "string", "description": "発言内容", "maxLength": 200},
@@ -225,9 +215,9 @@ class World:
         required = ["message", "next_speaker_agent_id"] + (["transfer_response"] if pending_offer else [])
         speak = {"command": "conversation_speak", "description": "返答する", "params": {},
                  "required_params": required, "param_schema": dict(fields)}
-        end = {"command": end_command, "description": leave.split(" (")[0], "params": {},
+        end = {"command": end_command, "description": "会話から退出する" if group else "会話を終了する", "params": {},
                "required_params": list(required), "param_schema": dict(fields)}
-        return "\n".join(lines), [speak, end]
+        return block, [speak, end]
 
     def participants(self, people: Sequence[Person]) -> list[dict[str, str]]:
         return [{"id": p.agent_id, "name": p.name} for p in people]
@@ -239,9 +229,8 @@ class World:
         group = len(everyone) > 2
         block, choices = self.speak_choices(others, group=group, pending_offer=bool(transfer_note),
                                             end_command=end_command)
-        sections = [self.header, participants_line([(p.agent_id, p.name) for p in everyone]), f"{speaker.name}: 「{line}」",
-                    transfer_note, block, FOOTER]
-        text = "\n\n".join(s for s in sections if s)
+        text = texts.reply_text(self, self.self_name, [(p.agent_id, p.name) for p in everyone], speaker.name, line,
+                                transfer_note, block, closing=False)
         messages = [{"speaker": name, "message": said} for name, said in history]
         messages.append({"speaker": speaker.name, "speaker_id": speaker.agent_id, "message": line})
         nid = self.next_id("turn")
@@ -252,7 +241,7 @@ class World:
     def fyi(self, speaker: Person, line: str, next_speaker: Person, everyone: Sequence[Person],
             *, with_json: bool) -> tuple[str, dict[str, Any], str]:
         """A conversation_message while someone else speaks next: no choices (the engine's FYI form)."""
-        text = f"{speaker.name}: 「{line}」\n次は {next_speaker.name} の番です。"
+        text = texts.fyi_text(speaker.name, line, next_speaker.name)
         nid = self.next_id("fyi")
         extra: dict[str, Any] = {}
         if with_json:
@@ -267,9 +256,7 @@ class World:
 
     def request(self, speaker: Person, line: str) -> tuple[str, dict[str, Any], str]:
         """A conversation_requested: someone starts a talk with the agent."""
-        choices_text = "\n".join(["選択肢:", "- conversation_accept: 会話を受諾して返答する (message: 発言内容)",
-                                  "- conversation_reject: 会話を拒否する"])
-        text = "\n\n".join([self.header, f"{speaker.name} が話しかけています。", f"「{line}」", choices_text, FOOTER])
+        text = texts.request_text(self, self.self_name, speaker.name, line)
         choices = [{"command": "conversation_accept", "description": "会話を受諾して返答する", "params": {},
                     "required_params": ["message"],
                     "param_schema": {"message": {"type": "string", "description": "返答の発言内容", "maxLength": 200}}},
@@ -286,13 +273,9 @@ class World:
 
 
 def transfer_note(giver: Person, gift: dict[str, Any]) -> str:
-    """The engine's in-conversation offer line (formatInConversationPendingTransferLine)."""
-    if "item" in gift:
-        summary = f"{gift['item']}×{gift.get('quantity', 1)}"
-    else:
-        summary = f"{int(gift['money']):,}円"
-    return (f"{giver.name} から {summary} の譲渡提案が届いています（次の発話で transfer_response: accept または reject"
-            " を指定。省略すると自動 reject）。")
+    """The engine's in-conversation offer line (formatInConversationPendingTransferLine), as the town writes it."""
+    item = (str(gift["item"]), int(gift.get("quantity", 1))) if "item" in gift else None
+    return texts.pending_transfer_line(giver.name, texts.transfer_summary(item, 0 if item else int(gift["money"])))
 
 
 # The server's own words: a reply that echoes one of them speaks the system, not a person.
