@@ -66,6 +66,9 @@ class Understanding:
     refers_back: bool = False  # 'それ', 'そこ', 'さっきの': it points at something said before
     acts: tuple[str, ...] = ()  # what each sentence does, in order: two in one line ('news', 'question')
     verbal: bool = False  # the clause says what happened ('パン屋ができた'), not only a noun ('面接な')
+    # The noun a sentence ends on as what it says ('…三連敗や' → '三連敗な', '…カレーだった' → 'カレーだった'),
+    # ready to take 'んだ'; '' when the line's noun is not its predicate ('鯛ば見たとよ').
+    predicate: str = ""
     # Whom what is told is about: 'speaker' (the one talking), 'agent' (the one spoken to), 'third'
     # (someone else they name: 'お母さんが風邪で', 'うちの犬が').
     subject: str = "speaker"

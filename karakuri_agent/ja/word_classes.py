@@ -16,6 +16,17 @@ POS = {
 # an inflected word it is だ. At a line's start ('やだ', 'や、やめて') it stays 嫌.
 KANSAI_COPULA_MISREAD = ("や", "嫌")
 COPULA = "だ"
+COPULA_PAST = "だった"  # a noun said back as what was: 'カレーだった'
+POLITE_COPULA = "です"
+TOLD_AS_DONE = ("た", "だ", "てる", "でる", "ている", "でいる")  # a clause said back: what happened, or is going on
+COPULA_ENDINGS = frozenset({"だ", "だっ", "です", "でし", "な", "じゃ"})  # the copula as a sentence ends on it
+NOT_A_CLAUSE_START = frozenset({"particle", "auxiliary", "suffix", "prefix", "symbol"})  # a clause cut mid-phrase
+# Tohoku voices a verb's or an adjective's か-row kana ('亡ぐなった', '行ぐべ', '大ぎい'): read unvoiced where only so
+# the analyzer finds the word (reading/normalised.py).
+TOHOKU_VOICED = {"ぎ": "き", "ぐ": "く", "げ": "け"}
+KANJI_LETTER = r"[一-龥]"
+TOHOKU_DOGO, STANDARD_DOKO = r"どご(?=[さにでがへのま？?]|$)", "どこ"  # Tohoku's voiced where: 'どごさ行ぐの？'
+KANSAI_COPULA = "や"  # closing a line after a noun ('三連敗や'), where the analyzer sees a particle
 COPULA_AFTER = frozenset({"noun", "particle", "auxiliary", "verb", "adjective", "suffix", "pronoun"})
 
 # Second-level tags that matter: a proper noun, a number, a noun used as an adverb (来週, 今日).
@@ -147,7 +158,7 @@ FAVOUR_VERBS = frozenset({"貰う", "もらう", "呉れる", "くれる", "頂�
 TELLING_VERBS = frozenset({"教える", "聞かせる", "話す", "言う"})
 # Question words by UniDic lemma (何, どこ, いつ, 誰, どっち/どちら, どれ, どう, どんな, いくら, どない, なぜ); one
 # followed by か or も is indefinite ('何か', 'どこも', 'どうにも'), no question word.
-INTERROGATIVES = frozenset({"何", "何処", "何時", "誰", "何方", "何れ", "どう", "どんな", "幾ら", "どない", "何故", "如何"})
+INTERROGATIVES = frozenset({"何", "何処", "何時", "誰", "何方", "何れ", "どう", "どんな", "幾ら", "幾", "どない", "何故", "如何"})
 INDEFINITE_AFTER = ("か", "も", "でも", "にも", "にか", "せ")
 TELLING_OF = ("って", "は", "て")  # after a name: the line tells of that one ('ニケちゃんって本好きだよね')
 AGREEMENT_SOUGHT = ("よね", "よな", "よねえ", "よねー", "よなあ")  # a statement ending so asks only for a nod

@@ -11,13 +11,13 @@ from dataclasses import replace
 
 from karakuri_agent.ja import listening_cues
 from karakuri_agent.ja.word_classes import (
-    BECOMING, COPULA_VERBS, FORMAL_NOUNS, PAST, PLAIN_SPELLING, THOUGHT_ENDS,
+    ADVERBIAL, BECOMING, COPULA, COPULA_ENDINGS, COPULA_PAST, POLITE_COPULA, COPULA_VERBS, FORMAL_NOUNS, KANSAI_COPULA, NEGATIONS, PAST, PLAIN_SPELLING, THOUGHT_ENDS,
     VOLITIONAL_FORM,
 )
 from karakuri_agent.reading import morphemes
 from karakuri_agent.reading.phrase import helper
 
-__all__ = ["ECHO_WINDOW", "echoes", "said_back"]
+__all__ = ["ECHO_WINDOW", "echoes", "noun_said", "said_back"]
 
 # A clause said back stays short: it names the thing, it does not repeat the line.
 _CLAUSE_CHARS = 12
@@ -41,6 +41,38 @@ def _said_on(found: Sequence[morphemes.Word], stop: int) -> bool:
                 and not formal:
             return True
     return False
+
+
+def noun_said(text: str, topic: str) -> str:
+    """The noun a sentence ends on, as what it says is: the noun phrase holding the topic right before the
+    copula, with nothing after it but auxiliaries and closing particles ('さっきな、公民館で将棋指してきてん。
+    三連敗や' → '三連敗な', 'きょうきゅうしょくカレーだった' → 'カレーだった', '今日、ゴミの日だよ' → 'ゴミの日な'),
+    ready to take 'んだ'; '' when the noun is not the predicate ('でかか鯛ば見たとよ' says what was seen) or is
+    denied ('カレーじゃなかった')."""
+    if not topic:
+        return ""
+    found = list(morphemes.words(text))
+    while found and found[-1].pos in ("symbol", "blank", "other"):
+        found.pop()  # '！', '😊'
+    nouns = [i for i, w in enumerate(found) if w.pos in ("noun", "suffix")]
+    copula = nouns[-1] + 1 if nouns and nouns[-1] + 1 < len(found) else None  # right after the last noun
+    if copula is not None and not (found[copula].lemma in (COPULA, POLITE_COPULA)
+                                   and found[copula].surface in COPULA_ENDINGS  # never an adverb's 'ふつうに'
+                                   or (found[copula].surface == KANSAI_COPULA and copula == len(found) - 1)):
+        copula = None  # '三連敗や', '三連敗なんだよね'
+    if copula is None or any(w.pos not in ("auxiliary", "particle") or w.lemma in NEGATIONS for w in found[copula:]) \
+            or (found[copula].surface == listening_cues.NOUN_LINK and copula == len(found) - 1):
+        return ""  # denied, or a closing 'な' no sentence ends on as its copula ('脈なし化な' is a typed 'かな')
+    start = copula  # the noun phrase before it, 'の' joining nouns
+    while start > 0 and (found[start - 1].pos in ("noun", "suffix", "prefix")
+                         or (found[start - 1].surface == listening_cues.OF and start > 1 and found[start - 2].pos == "noun")):
+        start -= 1
+    while start < copula - 1 and (found[start].surface == listening_cues.OF or ADVERBIAL in found[start].detail):
+        start += 1  # never a time it happened at ('今日ゴミの日'), nor a dangling 'の'
+    said = "".join(w.surface for w in found[start:copula])
+    if topic not in said or len(said) > _CLAUSE_CHARS or echoes(said, text[:-1]):
+        return ""
+    return said + (COPULA_PAST if any(w.lemma == PAST for w in found[copula:]) else listening_cues.NOUN_LINK)
 
 
 def said_back(text: str, topic: str, phrase: bool) -> str:

@@ -30,7 +30,7 @@ from karakuri_agent.ja.word_classes import ADVERBIAL_FORM
 from karakuri_agent.reading import (  # the analyzer loads on first use
     calling_off, choices, greetings, lexicon, morphemes, sentiment, tense, told_of,
 )
-from karakuri_agent.reading.clause import ECHO_WINDOW, echoes, said_back
+from karakuri_agent.reading.clause import ECHO_WINDOW, echoes, noun_said, said_back
 from karakuri_agent.reading.feeling import with_feeling
 from karakuri_agent.reading.gift_offers import offers_a_thing
 from karakuri_agent.reading.help_offers import offers_help
@@ -364,7 +364,8 @@ def hear(line: str | None, *, own_names: tuple[str, ...] = (), other_names: tupl
     heard = replace(heard, verbal=bool(heard.clause) and not heard.clause.endswith(listening_cues.NOUN_LINK))
     for word in kana:
         written = morphemes.katakana(word)
-        heard = replace(heard, topic=heard.topic.replace(written, word), clause=heard.clause.replace(written, word))
+        heard = replace(heard, topic=heard.topic.replace(written, word), clause=heard.clause.replace(written, word),
+                        predicate=heard.predicate.replace(written, word))
     return heard
 
 
@@ -480,6 +481,7 @@ def _heard(text: str, line: str, own_names: tuple[str, ...], other_names: tuple[
         return Understanding("plan", topic=topic, mood=mood, phrase=phrase, clause=clause, decided=tense.settled(text))
     if _felt(body) and (not topic or phrase or mood):
         return Understanding("feeling", topic=topic, mood=mood, phrase=phrase, clause=clause)
+    predicate = noun_said(body, topic) if clause.endswith(listening_cues.NOUN_LINK) and not phrase else ""
     if topic and (mood or not phrase or tense.past(body)):
-        return Understanding("news", topic=topic, mood=mood, phrase=phrase, clause=clause)
-    return Understanding("statement", topic=topic, mood=mood, phrase=phrase, clause=clause)
+        return Understanding("news", topic=topic, mood=mood, phrase=phrase, clause=clause, predicate=predicate)
+    return Understanding("statement", topic=topic, mood=mood, phrase=phrase, clause=clause, predicate=predicate)

@@ -10,6 +10,7 @@ import re
 import unicodedata
 
 from karakuri_agent.ja import listening_cues
+from karakuri_agent.ja.word_classes import KANJI_LETTER, STANDARD_DOKO, TOHOKU_DOGO, TOHOKU_VOICED
 from karakuri_agent.ja.safety import thoughts_broken
 from karakuri_agent.ja.sentences import is_asking, split_sentences, without_explaining
 
@@ -20,6 +21,8 @@ def unspaced(text: str) -> str:
     """The line as words run together: kana written with spaces ('すきな いろ') names what it names."""
     return "".join(text.split())
 
+
+_KANJI = re.compile(KANJI_LETTER)
 
 def normalised(text: str) -> str:
     """Spaces between Japanese words dropped ('いっしょに いると たのしい'), a question with no
@@ -37,6 +40,8 @@ def normalised(text: str) -> str:
     text = re.sub(r"(?<=[^\x00-\x7f])[ \u3000]+(?=[^\x00-\x7f])", "", text)
     text = listening_cues.KANJI_CLOCK.sub(_clock_in_digits, text)  # 'やっぱ九時にすっぺ' names 9時
     text = listening_cues.TOHOKU_SUKI.sub(listening_cues.STANDARD_SUKI, text)
+    text = _unvoiced(text)  # 'ばあちゃん、先週亡ぐなったのっさ' tells of 亡くなる
+    text = re.sub(TOHOKU_DOGO, STANDARD_DOKO, text)  # 'これがら、どごさ行ぐの？' asks where
     text = listening_cues.DIALECT_NAKU.sub(listening_cues.STANDARD_NAKU, text)
     text = listening_cues.KANSAI_NAN.sub(listening_cues.STANDARD_NO, text)  # '平気なん？' asks as '平気なの？' does
     # '三千円やけどな' concedes as '三千円だけどな' does: no burn (火傷) for the analyzer to find
@@ -71,6 +76,27 @@ def _clock_in_digits(found: re.Match[str]) -> str:
     """'九時' → '9時', '十一時' → '11時'."""
     number = sum(listening_cues.KANJI_DIGITS[ch] for ch in found["n"])
     return f"{number}{found.group()[len(found['n']):]}"
+
+
+def _unvoiced(text: str) -> str:
+    """Tohoku's voiced か-row after a kanji read unvoiced ('亡ぐなった' → '亡くなった', '行ぐべ', '起ぎれっか',
+    '大ぎい') where only so the analyzer reads the kanji and the kana as one verb or adjective: '急ぐ', '投げる'
+    read as they are stay as written. The analyzer runs only for a line holding such a pair."""
+    spots = [i for i in range(1, len(text)) if text[i] in TOHOKU_VOICED and _KANJI.fullmatch(text[i - 1])]
+    if not spots:
+        return text
+    from karakuri_agent.reading.morphemes import words  # the analyzer: only for a line that may need it
+
+    def one_word(piece: str) -> bool:
+        first = words(piece)[:1]
+        return bool(first) and first[0].pos in ("verb", "adjective") and first[0].surface.startswith(piece[:2])
+
+    for i in spots:
+        window = text[i - 1:i + 4]
+        plain = window[0] + TOHOKU_VOICED[window[1]] + window[2:]
+        if not one_word(window) and one_word(plain):
+            text = text[:i] + TOHOKU_VOICED[text[i]] + text[i + 1:]
+    return text
 
 
 def _vowel(letter: str) -> str:

@@ -163,10 +163,20 @@ def _scored(found: Sequence[Word], text: str) -> Feeling:
     if conceded is not None:
         found, text = conceded, _text(conceded)
     said = _told(found, text)
+    if conceded is None and _laments(found):
+        # '三年付き合ってたのに', 'せっかく作ったのに': a line ending on its premise laments it, however glad its
+        # words ('彼女にフラれた…三年付き合ってたのに' is no good news)
+        return Feeling(-1, (said.emotions - {"glad"}) | {"sad"}, min(said.main, -1))
     if frustrated and said.polarity <= 0:
         # 'のに' tells an expectation let down ('明日テストなのにぜんっぜん頭に入らない'): a complaint
         return Feeling(-1, said.emotions | {"sad"}, min(said.main, -1))
     return said
+
+
+def _laments(found: Sequence[Word]) -> bool:
+    """Whether the line ends on 'のに' after a predicate, nothing but marks after it ('付き合ってたのに…')."""
+    content = [i for i, w in enumerate(found) if w.pos != "symbol"]
+    return bool(content) and found[content[-1]].surface == CONCESSIVE_NO[1] and _concedes(found, content[-1])
 
 
 def _premise(found: Sequence[Word]) -> bool:

@@ -33,7 +33,7 @@ from karakuri_agent.voice.names import address_name, called_names, place_word_of
 from karakuri_agent.reading.normalised import unspaced
 from karakuri_agent.reading.town_questions import is_town_thing, place_names, whether_there_is
 from karakuri_agent.voice.from_the_talk import answered_from_the_talk, talk_topic
-from karakuri_agent.voice.reacting import cared, reacted
+from karakuri_agent.voice.reacting import cared, reacted, told_back
 from karakuri_agent.voice.situation import Plan, Situation, find_fact, time_side
 
 if TYPE_CHECKING:
@@ -360,7 +360,10 @@ def answered(s: Situation, h: Understanding) -> list[str] | None:
         own = h.kind != "plan" and h.subject == "speaker" and not listening_cues.HEARSAY.search(s.line) \
             and not lexicon.named_in(s.line) & OTHERS_NAMED
         event = lexicon.told_event(s.line) if own and not taken else ""
-        return None if taken else (s.lines_of(event, table="reactions") if event else []) \
+        # 'さっき えきまえで ピエロ みた', '…三連敗や': what happened, said back ('へえ、ピエロみたんだ！')
+        said = told_back(s.line, h) if not event else ""
+        told = s.lines_of("news", table="reactions", topic=said) if said else []
+        return None if taken else (s.lines_of(event, table="reactions") if event else []) or told \
             or s.lines_of("ack", table="reactions") or None
     if h.kind in ("news", "plan", "feeling") or (h.kind == "statement" and (h.mood or h.emotions)):
         return reacted(s, h)

@@ -11,7 +11,9 @@ from typing import TYPE_CHECKING
 
 from karakuri_agent.domain.understanding import TORN
 from karakuri_agent.ja import listening_cues
+from karakuri_agent.ja.word_classes import INTERROGATIVES, NOT_A_CLAUSE_START, TOLD_AS_DONE
 from karakuri_agent.reading import lexicon, morphemes
+from karakuri_agent.reading.normalised import unspaced
 from karakuri_agent.reading.phrase import tells_past
 from karakuri_agent.reading.told_facts import thing_told
 
@@ -89,6 +91,9 @@ def reacted(s: Situation, h: Understanding) -> list[str]:
         said = s.lines_of("relief", table="reactions")
         if said:
             return said
+    told = told_back(s.line, h) if plain and kind == "good_news" and "relieved" not in h.emotions else ""
+    if told:  # '初めてのボーナスだ〜😊': the noun it ends on said back ('わあ、ボーナスなんだ！すごいね！')
+        return s.lines_of(kind, table="reactions", topic=told)
     if plain:
         # a bare noun is no news ('金魚なんだ…'); a trouble over is met as such ('よかったね！'), not said back
         return s.lines_of(kind + "_plain", table="reactions")
@@ -98,6 +103,24 @@ def reacted(s: Situation, h: Understanding) -> list[str]:
         return s.lines_of("plan_effort", table="reactions", topic=h.clause) or s.lines_of(kind, table="reactions",
                                                                                   topic=h.clause)
     return s.lines_of(kind, table="reactions", topic=h.clause)
+
+
+def told_back(line: str, h: Understanding) -> str:
+    """What happened, as it can be said back to take 'んだ': the line's own main predicate ('さっき えきまえで
+    ピエロ みた' → 'ピエロみた') or the noun it ends on as what it says ('…三連敗や' → '三連敗な'); '' where the
+    reading is not sure of one: a noun it only named, a clause that is the whole line ('手伝った'), one made
+    from a request ('全額送金して' → '全額送金した'), one asking ('いくつになるんじゃ'), one cut after a
+    particle ('畑さ狸出でた' → 'さ狸出でた') or out of what it belongs to ('猫拾った🐈 うちの子にする！')."""
+    # a verb only as what happened ('ピエロみた'), never a remark in the present ('今日も精が出るのう')
+    said = h.clause if h.verbal and not h.phrase and h.clause.endswith(TOLD_AS_DONE) else h.predicate
+    written = unspaced(said.rstrip(listening_cues.NOUN_LINK))
+    at = unspaced(line).find(written) if said else -1
+    if at < 0 or unspaced(line)[:at].endswith(listening_cues.OF):  # 'うちの子にする' is no '子にする'
+        return ""
+    found = morphemes.words(said)
+    if not found or found[0].pos in NOT_A_CLAUSE_START or any(w.lemma in INTERROGATIVES for w in found):
+        return ""
+    return said
 
 
 def encouraged(s: Situation, h: Understanding) -> list[str]:
