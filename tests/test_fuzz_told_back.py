@@ -135,3 +135,14 @@ def test_a_clause_cut_out_of_what_it_belongs_to_is_never_said_back(owner, thing,
     reply = _reply(line, seed)
     cut = thing.rstrip("！")
     assert cut not in reply or owner + cut in reply, (line, reply)
+
+
+@settings(max_examples=60, deadline=None)
+@given(near=st.sampled_from(("この近くに", "この辺りで", "近所に", "失礼ですが、この近くで")),
+       thing=st.sampled_from(("郵便を出せるところは", "コンビニは", "銀行", "公衆電話は")),
+       end=st.sampled_from(("ございますか", "ございますか？", "ございますでしょうか", "ありますか")), seed=st.text(max_size=3))
+def test_whether_there_is_one_near_here_asked_in_keigo_is_the_towns_question(near, thing, end, seed):
+    """'この近くで郵便を出せるところはございますか' got 'うんうん！': ございます is the verb of being, as ある is."""
+    line = near + thing + end
+    assert hear(line, own_names=OWN).asks == "world", line
+    assert not _reply(line, seed).startswith("うん"), line
