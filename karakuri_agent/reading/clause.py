@@ -11,8 +11,8 @@ from dataclasses import replace
 
 from karakuri_agent.ja import listening_cues
 from karakuri_agent.ja.word_classes import (
-    ADVERBIAL, BECOMING, COPULA, COPULA_ENDINGS, COPULA_PAST, POLITE_COPULA, COPULA_VERBS, FORMAL_NOUNS, KANSAI_COPULA, NEGATIONS, PAST, PLAIN_SPELLING, THOUGHT_ENDS,
-    VOLITIONAL_FORM,
+    ADVERBIAL, BECOMING, COPULA, COPULA_ENDINGS, COPULA_PAST, COPULA_VERBS, FORMAL_NOUNS, KANSAI_COPULA, NEGATIONS,
+    PAST, PLAIN_SPELLING, POLITE_COPULA, THOUGHT_ENDS, VOLITIONAL_FORM,
 )
 from karakuri_agent.reading import morphemes
 from karakuri_agent.reading.phrase import helper
@@ -46,7 +46,7 @@ def _said_on(found: Sequence[morphemes.Word], stop: int) -> bool:
 def noun_said(text: str, topic: str) -> str:
     """The noun a sentence ends on, as what it says is: the noun phrase holding the topic right before the
     copula, with nothing after it but auxiliaries and closing particles ('さっきな、公民館で将棋指してきてん。
-    三連敗や' → '三連敗な', 'きょうきゅうしょくカレーだった' → 'カレーだった', '今日、ゴミの日だよ' → 'ゴミの日な'),
+    三連敗や' → '三連敗な', 'きょうの給食、カレーだった' → 'カレーだった', '今日、ゴミの日だよ' → 'ゴミの日な'),
     ready to take 'んだ'; '' when the noun is not the predicate ('でかか鯛ば見たとよ' says what was seen) or is
     denied ('カレーじゃなかった')."""
     if not topic:
@@ -56,8 +56,8 @@ def noun_said(text: str, topic: str) -> str:
         found.pop()  # '！', '😊'
     nouns = [i for i, w in enumerate(found) if w.pos in ("noun", "suffix")]
     copula = nouns[-1] + 1 if nouns and nouns[-1] + 1 < len(found) else None  # right after the last noun
-    if copula is not None and not (found[copula].lemma in (COPULA, POLITE_COPULA)
-                                   and found[copula].surface in COPULA_ENDINGS  # never an adverb's 'ふつうに'
+    if copula is not None and not ((found[copula].lemma in (COPULA, POLITE_COPULA)
+                                    and found[copula].surface in COPULA_ENDINGS)  # never an adverb's 'ふつうに'
                                    or (found[copula].surface == KANSAI_COPULA and copula == len(found) - 1)):
         copula = None  # '三連敗や', '三連敗なんだよね'
     if copula is None or any(w.pos not in ("auxiliary", "particle") or w.lemma in NEGATIONS for w in found[copula:]) \
