@@ -298,6 +298,7 @@ def test_an_npc_is_never_spoken_to_even_when_listed_beside_the_agent():
     assert all(d.command != "conversation_start" for v in views for d in propose(v).candidates)
 
 
+@pytest.mark.life  # lives in the town: seconds, not a unit's milliseconds
 def test_how_often_it_speaks_first_is_the_characters():
     from dataclasses import replace
 
@@ -308,6 +309,7 @@ def test_how_often_it_speaks_first_is_the_characters():
     assert first_talks["sociable"] >= 140 and first_talks["shy"] <= 40, first_talks
 
 
+@pytest.mark.life  # lives in the town: seconds, not a unit's milliseconds
 def test_a_packs_sociability_variable_makes_a_shy_one(tmp_path):
     from karakuri_agent.voice.persona_pack import bundled_pack_dir
 
