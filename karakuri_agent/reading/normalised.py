@@ -24,6 +24,7 @@ def unspaced(text: str) -> str:
 
 _KANJI = re.compile(KANJI_LETTER)
 
+
 def normalised(text: str) -> str:
     """Spaces between Japanese words dropped ('いっしょに いると たのしい'), a question with no
     question mark given one ('あさとよる どっちがすき' → '…どっちがすき？')."""

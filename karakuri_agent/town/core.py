@@ -191,9 +191,7 @@ class TownCore:
             body = newer.body(self, notification_id, created, type_, kind, summary, choices, conversation,
                               pending_offer is not None and pending_offer.get("to") == SELF_ID)
         discord, layout = self.relay.body(self.relay_rng, self.self_name, notification_id, summary)
-        get_faults, post_fault = self.relay.faults(self.relay_rng)
-        if kind != "idle":  # a request or a turn the server failed to take would leave the talk hanging, which no
-            post_fault = None  # text tells the agent: the town's faults stay where the world goes on without them
+        get_faults, post_fault = self.relay.faults(self.relay_rng, idle=kind == "idle")
         step = Step(len(self.steps), notification_id, type_, kind, created, self.body.node,
                     self.world.map.place_of(self.body.node), choices, body, discord,
                     conversation=conversation.conversation_id if conversation else None,

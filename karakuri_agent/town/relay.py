@@ -89,11 +89,14 @@ class Relay:
                 return form
         return "fresh"
 
-    def faults(self, rng: random.Random) -> tuple[list[int], int | None]:
-        """(the statuses the first GETs answer with, the first POST's status or None) for a new notification."""
+    def faults(self, rng: random.Random, *, idle: bool) -> tuple[list[int], int | None]:
+        """(the statuses the first GETs answer with, the first POST's status or None) for a new notification.
+        A POST fails only on an idle prompt: a request or a turn the server failed to take would leave the talk
+        hanging in a way no text tells the agent. Both draws are made either way, so the stream stays one."""
         roll = rng.random()
         gets = [] if roll >= self.get_fault else [429] if roll < self.get_fault / 3 else [503]
-        return gets, 503 if rng.random() < self.post_fault else None
+        post = 503 if rng.random() < self.post_fault else None
+        return gets, post if idle else None
 
     def body(self, rng: random.Random, self_name: str, notification_id: str, summary: str) -> tuple[str, str]:
         """The Discord message carrying the id, and its layout (the template and markup, for coverage)."""

@@ -113,9 +113,9 @@ def told_back(line: str, h: Understanding) -> str:
     particle ('畑さ狸出でた' → 'さ狸出でた') or out of what it belongs to ('猫拾った🐈 うちの子にする！')."""
     # a verb only as what happened ('ピエロみた'), never a remark in the present ('今日も精が出るのう')
     said = h.clause if h.verbal and not h.phrase and h.clause.endswith(TOLD_AS_DONE) else h.predicate
-    written = unspaced(said.rstrip(listening_cues.NOUN_LINK))
-    at = unspaced(line).find(written) if said else -1
-    if at < 0 or unspaced(line)[:at].endswith(listening_cues.OF):  # 'うちの子にする' is no '子にする'
+    plain = unspaced(line)
+    at = plain.find(unspaced(said.rstrip(listening_cues.NOUN_LINK))) if said else -1
+    if at < 0 or plain[:at].endswith(listening_cues.OF):  # 'うちの子にする' is no '子にする'
         return ""
     found = morphemes.words(said)
     if not found or found[0].pos in NOT_A_CLAUSE_START or any(w.lemma in INTERROGATIVES for w in found):
